@@ -1,0 +1,42 @@
+import type { Argv } from "yargs";
+import { DEFAULTS } from "./settings.js";
+
+/**
+ * The collector's start flags, shared by `obsd` and `obs monitor start`. No yargs defaults:
+ * an absent flag must fall through to the environment, then to the built-in default.
+ */
+export function collectorFlags<T>(argv: Argv<T>) {
+  return argv
+    .option("host", {
+      alias: "monitor-host",
+      type: "string",
+      describe: "Bind host; loopback only unless you choose otherwise (env OBS_MONITOR_HOST)",
+      defaultDescription: DEFAULTS.host,
+    })
+    .option("port", {
+      alias: ["monitor-port", "p"],
+      type: "string",
+      describe: "Bind port; 0 picks a free one (env OBS_MONITOR_PORT)",
+      defaultDescription: String(DEFAULTS.port),
+    })
+    .option("db", {
+      type: "string",
+      describe: "Database file",
+      defaultDescription: "<state dir>/monitor/telemetry.sqlite",
+    })
+    .option("retention", {
+      type: "string",
+      describe: "Delete telemetry older than this duration (env OBS_RETENTION)",
+      defaultDescription: DEFAULTS.retention,
+    })
+    .option("max-db-size", {
+      type: "string",
+      describe: "Trim the oldest telemetry to keep the database under this size (env OBS_MAX_DB_SIZE)",
+      defaultDescription: DEFAULTS.maxDbSize,
+    })
+    .option("max-body-size", {
+      type: "string",
+      describe: "Largest OTLP request body, compressed or inflated (env OBS_MAX_BODY_SIZE)",
+      defaultDescription: DEFAULTS.maxBodySize,
+    });
+}

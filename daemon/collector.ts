@@ -1,0 +1,124 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "./http/app.js";
+import { type CollectorIdentity, newIdentity } from "./identity.js";
+import type { CollectorSettings } from "./settings.js";
+import { openReadConnection } from "./store/connection.js";
+import { HealthReader } from "./store/health-reader.js";
+import { WriterClient } from "./store/writer-client.js";
+
+export interface RunningCollector {
+  identity: CollectorIdentity;
+  baseUrl: string;
+  host: string;
+  port: number;
+  schemaVersion: number;
+  migrated: number[];
+  /** Stops accepting requests, lets in-flight writes commit, closes the database. */
+  close(): Promise<void>;
+}
+
+/** Thrown when the port cannot be bound; the message says which and why. */
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+export interface CollectorOptions {
+  /** How often age-based retention runs. */
+  retentionIntervalMs?: number;
+  /** Rows deleted per retention transaction. */
+  retentionBatchRows?: number;
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === "EADDRINUSE"
+          ? `port ${port} on ${host} is already in use by another process; choose another with --port`
+          : error.code === "EACCES"
+            ? `no permission to listen on ${host}:${port}`
+            : `cannot listen on ${host}:${port}: ${error.message}`;
+      reject(new ListenError(reason));
+    };
+    server.once("error", onError);
+    server.listen(port, host, () => {
+      server.off("error", onError);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/** Opens the store, starts the writer and the HTTP server. */
+export async function startCollector(
+  settings: CollectorSettings,
+  options: CollectorOptions = {},
+): Promise<RunningCollector> {
+  const identity = newIdentity();
+  const writer = new WriterClient({
+    dbPath: settings.dbPath,
+    retention: {
+      maxAgeMs: settings.retentionMs,
+      maxBytes: settings.maxDbBytes,
+      batchRows: options.retentionBatchRows ?? 2000,
+    },
+    retentionIntervalMs: options.retentionIntervalMs ?? 10_000,
+  });
+  const ready = await writer.ready;
+  const readDb = openReadConnection(settings.dbPath);
+  let baseUrl = "";
+  const app = createApp({
+    boundHost: settings.host,
+    ingest: { writer, maxBodyBytes: settings.maxBodyBytes },
+    health: {
+      identity,
+      settings,
+      baseUrl: () => baseUrl,
+      reader: new HealthReader(readDb),
+      versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
+    },
+  });
+  const server = createServer(app);
+  // Slow or stalled clients must not hold connections open forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  let address: AddressInfo;
+  try {
+    address = await listen(server, settings.host, settings.port);
+  } catch (error) {
+    readDb.close();
+    await writer.close();
+    throw error;
+  }
+  baseUrl = `http://${urlHost(settings.host)}:${address.port}`;
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      // Requests in flight finish (their writes commit); stragglers are cut after a grace period.
+      const grace = setTimeout(() => server.closeAllConnections(), 5_000);
+      await closed;
+      clearTimeout(grace);
+      await writer.close();
+      readDb.close();
+    })();
+    return closing;
+  };
+
+  return {
+    identity,
+    baseUrl,
+    host: settings.host,
+    port: address.port,
+    schemaVersion: ready.schemaVersion,
+    migrated: ready.migrated,
+    close,
+  };
+}

@@ -1,0 +1,72 @@
+import { hostname, networkInterfaces } from "node:os";
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import { docsPage } from "./docs-page.js";
+import { type HealthOptions, healthRoutes } from "./health-route.js";
+import { isAllowedHost } from "./host-guard.js";
+import { HttpError } from "./http-error.js";
+import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
+import { openApiDocument } from "./openapi.js";
+
+export interface AppOptions {
+  boundHost: string;
+  ingest: IngestOptions;
+  health: HealthOptions;
+}
+
+/** Names this machine answers to, accepted in Host headers when bound to every interface. */
+function localNames(): Set<string> {
+  const names = new Set<string>([hostname().toLowerCase()]);
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) names.add(address.address.toLowerCase());
+  }
+  return names;
+}
+
+function hostGuard(boundHost: string): RequestHandler {
+  const names = localNames();
+  return (req, _res, next) => {
+    if (isAllowedHost(req.headers.host, boundHost, names)) return next();
+    next(
+      new HttpError(
+        403,
+        `Host "${req.headers.host}" is not allowed: obsd answers loopback names and its bound host only (DNS rebinding protection)`,
+      ),
+    );
+  };
+}
+
+const sendError: ErrorRequestHandler = (error, _req, res, _next) => {
+  if (error instanceof HttpError) {
+    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    res.status(error.status).json({ error: error.message });
+    return;
+  }
+  const status = typeof error?.status === "number" && error.status >= 400 && error.status < 600 ? error.status : 500;
+  if (status === 500) console.error(`obsd: ${error?.stack ?? error}`);
+  res.status(status).json({ error: status === 500 ? "internal error" : String(error?.message ?? error) });
+};
+
+/** The collector's HTTP surface: the express wiring only; the work is done by the routers. */
+export function createApp(options: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(hostGuard(options.boundHost));
+  app.use(ingestRoutes(options.ingest));
+  app.use(healthRoutes(options.health));
+
+  const document = openApiDocument();
+  const page = docsPage(document);
+  app.get("/openapi.json", (_req, res) => {
+    res.json(document);
+  });
+  app.get("/docs", (_req, res) => {
+    res.type("html").send(page);
+  });
+  app.all(["/openapi.json", "/docs"], (req, _res, next) =>
+    next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET" })),
+  );
+  app.use((req, _res, next) => next(new HttpError(404, `no route ${req.method} ${req.path}; see /docs`)));
+  app.use(sendError);
+  return app;
+}

@@ -1,0 +1,69 @@
+import { statSync } from "node:fs";
+import type { Router } from "express";
+import express from "express";
+import { formatDuration } from "../../shared/duration.js";
+import { nsToIso } from "../../shared/time.js";
+import type { CollectorIdentity } from "../identity.js";
+import type { CollectorSettings } from "../settings.js";
+import type { HealthReader } from "../store/health-reader.js";
+import { HttpError } from "./http-error.js";
+
+export interface HealthOptions {
+  identity: CollectorIdentity;
+  settings: CollectorSettings;
+  baseUrl: () => string;
+  reader: HealthReader;
+  versions: { sqlite: string; schema: number };
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The body of `GET /api/health`. Cheap: counters and one stat call, no table scans. */
+export function healthDocument(options: HealthOptions): Record<string, unknown> {
+  const { identity, settings } = options;
+  const counts = options.reader.counts();
+  return {
+    status: "ok",
+    service: "obsd",
+    instanceId: identity.instanceId,
+    pid: identity.pid,
+    cwd: identity.cwd,
+    startedAt: identity.startedAt,
+    uptimeSeconds: Math.round(process.uptime()),
+    baseUrl: options.baseUrl(),
+    database: {
+      path: settings.dbPath,
+      sizeBytes: fileSize(settings.dbPath) + fileSize(`${settings.dbPath}-wal`),
+    },
+    retention: {
+      maxAge: formatDuration(settings.retentionMs),
+      maxAgeMs: settings.retentionMs,
+      maxBytes: settings.maxDbBytes,
+    },
+    counts: { services: counts.services, traces: counts.traces, spans: counts.spans, logs: counts.logs },
+    latestTelemetryAt: counts.latestNs === null ? null : nsToIso(counts.latestNs),
+    versions: {
+      obs: identity.version,
+      node: process.version,
+      sqlite: options.versions.sqlite,
+      schema: options.versions.schema,
+    },
+  };
+}
+
+export function healthRoutes(options: HealthOptions): Router {
+  const router = express.Router();
+  router.get("/api/health", (_req, res) => {
+    res.json(healthDocument(options));
+  });
+  router.all("/api/health", (_req, _res, next) =>
+    next(new HttpError(405, "use GET for /api/health", { Allow: "GET" })),
+  );
+  return router;
+}

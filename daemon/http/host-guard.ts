@@ -1,0 +1,47 @@
+import { isIP } from "node:net";
+
+const LOOPBACK_NAMES = new Set(["localhost", "localhost.", "ip6-localhost", "ip6-loopback"]);
+
+/** The host part of a Host header: `[::1]:27686` -> `::1`, `Example.COM:80` -> `example.com`. */
+export function hostOfHeader(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith("[")) {
+    const end = value.indexOf("]");
+    return end === -1 ? value : value.slice(1, end);
+  }
+  const colon = value.lastIndexOf(":");
+  return colon === -1 || value.indexOf(":") !== colon ? value : value.slice(0, colon);
+}
+
+export function isLoopbackHost(host: string): boolean {
+  if (LOOPBACK_NAMES.has(host) || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1" || host === "0:0:0:0:0:0:0:1" || host === "::ffff:127.0.0.1";
+}
+
+export function isWildcardHost(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}
+
+/**
+ * Whether a request's Host header may be answered. Loopback names always; the bound host;
+ * and, when bound to every interface, the names in `localNames` (interface addresses and the
+ * machine's hostname). Anything else is a browser tricked by DNS rebinding, or a mistake.
+ */
+export function isAllowedHost(header: string | undefined, boundHost: string, localNames: ReadonlySet<string>): boolean {
+  if (header === undefined) return true; // HTTP/1.0 clients may omit it; browsers never do
+  const host = hostOfHeader(header);
+  if (isLoopbackHost(host)) return true;
+  if (host === boundHost.toLowerCase()) return true;
+  return isWildcardHost(boundHost) && localNames.has(host);
+}
+
+/** Origins of pages served from this machine's loopback names, allowed to export via CORS. */
+export function isLoopbackOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === "http:" || url.protocol === "https:") && isLoopbackHost(hostOfHeader(url.host));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from "node:fs";
+import { OBS_VERSION, packagePath } from "../../shared/package-root.js";
+
+type Schema = Record<string, unknown>;
+
+/** A JSON Schema from `schemas/api/`, written in the subset OpenAPI 3.0.3 accepts. */
+export function apiSchema(name: string): Schema {
+  return JSON.parse(readFileSync(packagePath("schemas", "api", `${name}.json`), "utf8")) as Schema;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+function errorResponse(description: string) {
+  return { description, content: { "application/json": { schema: ref("Error") } } };
+}
+
+function otlpExport(signal: "traces" | "logs", request: string) {
+  return {
+    post: {
+      operationId: signal === "traces" ? "exportTraces" : "exportLogs",
+      tags: ["ingestion"],
+      summary: `Ingest OTLP/HTTP ${signal}`,
+      description: `Accepts an ${request} as OTLP/JSON or OTLP/protobuf, optionally gzip-compressed. The body is capped (16 MiB by default) before and after inflation. Answers once the data is committed.`,
+      parameters: [
+        {
+          name: "Content-Encoding",
+          in: "header",
+          required: false,
+          schema: { type: "string", enum: ["gzip", "identity"] },
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: { type: "object", description: `OTLP/JSON ${request}` } },
+          "application/x-protobuf": {
+            schema: { type: "string", format: "binary", description: `protobuf ${request}` },
+          },
+        },
+      },
+      responses: {
+        "200": {
+          description:
+            "Committed. For protobuf requests the body is the same JSON padded so that it also decodes as an empty protobuf response (see docs/ingest.md).",
+          content: {
+            "application/json": { schema: ref("Accepted") },
+            "application/x-protobuf": { schema: ref("Accepted") },
+          },
+        },
+        "400": errorResponse("Not a valid OTLP payload, or a bad gzip stream"),
+        "403": errorResponse("Host header is not a loopback name or the bound host"),
+        "405": errorResponse("Method other than POST"),
+        "413": errorResponse("Body over the cap, transferred or inflated"),
+        "415": errorResponse("Unsupported Content-Type or Content-Encoding"),
+        "500": errorResponse("Storage failure; nothing was acknowledged"),
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.0.3 description of every route obsd serves. */
+export function openApiDocument(): Schema {
+  return {
+    openapi: "3.0.3",
+    info: {
+      title: "obsd",
+      version: OBS_VERSION,
+      description:
+        "Local telemetry collector: OTLP/HTTP ingestion into a SQLite store and bounded JSON queries. Binds to 127.0.0.1 by default; no authentication.",
+    },
+    servers: [{ url: "http://127.0.0.1:27686" }],
+    tags: [
+      { name: "ingestion", description: "OTLP/HTTP receivers" },
+      { name: "service", description: "Health and self-description" },
+    ],
+    paths: {
+      "/v1/traces": otlpExport("traces", "ExportTraceServiceRequest"),
+      "/v1/logs": otlpExport("logs", "ExportLogsServiceRequest"),
+      "/api/health": {
+        get: {
+          operationId: "getHealth",
+          tags: ["service"],
+          summary: "Liveness, collector identity, store path, retention and row counts",
+          responses: {
+            "200": { description: "The collector is up", content: { "application/json": { schema: ref("Health") } } },
+          },
+        },
+      },
+      "/openapi.json": {
+        get: {
+          operationId: "getOpenApi",
+          tags: ["service"],
+          summary: "This OpenAPI 3.0.3 document",
+          responses: {
+            "200": { description: "The document", content: { "application/json": { schema: { type: "object" } } } },
+          },
+        },
+      },
+      "/docs": {
+        get: {
+          operationId: "getDocs",
+          tags: ["service"],
+          summary: "An HTML index of these routes, with no external assets",
+          responses: { "200": { description: "HTML page", content: { "text/html": { schema: { type: "string" } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Error: apiSchema("error"),
+        Accepted: apiSchema("accepted"),
+        Health: apiSchema("health"),
+      },
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import type { IncomingMessage } from "node:http";
+import { createGunzip, type Gunzip } from "node:zlib";
+import { HttpError } from "./http-error.js";
+
+const CLOSE = { Connection: "close" };
+
+function tooLarge(what: string, maxBytes: number): HttpError {
+  return new HttpError(413, `${what} is larger than the ${maxBytes}-byte limit`, CLOSE);
+}
+
+/**
+ * Reads a request body, inflating `Content-Encoding: gzip` as a stream. Both the transferred
+ * and the inflated size are capped while reading, so a gzip bomb is never inflated into memory.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
+  if (encoding !== "identity" && encoding !== "gzip" && encoding !== "x-gzip") {
+    return Promise.reject(new HttpError(415, `unsupported Content-Encoding "${encoding}": send gzip or no encoding`));
+  }
+  const declared = Number(req.headers["content-length"] ?? Number.NaN);
+  if (declared > maxBytes) return Promise.reject(tooLarge("the request body", maxBytes));
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let transferred = 0;
+    let inflated = 0;
+    let settled = false;
+    const gunzip: Gunzip | null = encoding === "identity" ? null : createGunzip();
+
+    const fail = (error: HttpError) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData);
+      gunzip?.destroy();
+      req.resume(); // discard the rest; the connection closes after the answer
+      reject(error);
+    };
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      transferred += chunk.length;
+      if (transferred > maxBytes) return fail(tooLarge("the request body", maxBytes));
+      if (!gunzip) return void chunks.push(chunk);
+      if (!gunzip.write(chunk)) {
+        req.pause();
+        gunzip.once("drain", () => req.resume());
+      }
+    };
+
+    req.on("data", onData);
+    req.on("error", () => fail(new HttpError(400, "the request body was cut off")));
+    req.on("aborted", () => fail(new HttpError(400, "the request was aborted")));
+    if (gunzip) {
+      gunzip.on("data", (chunk: Buffer) => {
+        inflated += chunk.length;
+        if (inflated > maxBytes) fail(tooLarge("the inflated request body", maxBytes));
+        else chunks.push(chunk);
+      });
+      gunzip.on("error", (error) => fail(new HttpError(400, `invalid gzip body: ${error.message}`)));
+      gunzip.on("end", finish);
+      req.on("end", () => gunzip.end());
+    } else {
+      req.on("end", finish);
+    }
+  });
+}

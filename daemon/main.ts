@@ -1,0 +1,47 @@
+/** `obsd`: the collector process. Parses its flags and runs in the foreground. */
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { parseDuration } from "../shared/duration.js";
+import { ExitCode } from "../shared/exit-codes.js";
+import { OBS_VERSION } from "../shared/package-root.js";
+import { collectorFlags } from "./collector-flags.js";
+import { runForeground } from "./run-foreground.js";
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = await collectorFlags(yargs(argv))
+    .scriptName("obsd")
+    .usage("$0 [options]\n\nRuns the obs collector in the foreground: OTLP/HTTP in, SQLite store, JSON queries out.")
+    .option("retention-interval", {
+      type: "string",
+      hidden: true,
+      describe: "How often age-based retention runs (tests shorten it)",
+    })
+    .version(OBS_VERSION)
+    .strict()
+    .fail((message, error, instance) => {
+      if (error) throw error;
+      process.stderr.write(`${instance.help() ?? ""}\nobsd: ${message}\n`);
+      process.exit(ExitCode.invalidArgument);
+    })
+    .parseAsync();
+  const interval = parsed.retentionInterval;
+  return runForeground(
+    {
+      host: parsed.host,
+      port: parsed.port,
+      db: parsed.db,
+      retention: parsed.retention,
+      maxDbSize: parsed.maxDbSize,
+      maxBodySize: parsed.maxBodySize,
+    },
+    interval ? { retentionIntervalMs: parseDuration(interval) } : {},
+  );
+}
+
+main(hideBin(process.argv)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`obsd: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
+    process.exit(ExitCode.storeFailure);
+  },
+);

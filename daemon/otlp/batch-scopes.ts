@@ -1,0 +1,91 @@
+import { createHash } from "node:crypto";
+import { decodeAttributes } from "./any-value.js";
+import { PayloadError } from "./payload-error.js";
+import { type ResourceRecord, type ScopeRecord, UNKNOWN_SERVICE } from "./records.js";
+import type { WireCodec } from "./wire-codec.js";
+
+interface ResourceShape {
+  attributes?: unknown;
+  droppedAttributesCount?: unknown;
+}
+
+interface ScopeShape {
+  name?: unknown;
+  version?: unknown;
+  attributes?: unknown;
+  droppedAttributesCount?: unknown;
+}
+
+function sha1Hex(text: string): string {
+  return createHash("sha1").update(text).digest("hex");
+}
+
+export function optionalString(value: unknown, path: string): string | null {
+  if (value == null || value === "") return null;
+  if (typeof value !== "string") throw new PayloadError(`${path}: expected a string`);
+  return value;
+}
+
+/** Collects the distinct resources and scopes of one request; records refer to them by index. */
+export class BatchScopes {
+  readonly resources: ResourceRecord[] = [];
+  readonly scopes: ScopeRecord[] = [];
+  private readonly resourceByHash = new Map<string, number>();
+  private readonly scopeByHash = new Map<string, number>();
+
+  constructor(private readonly codec: WireCodec) {}
+
+  addResource(value: unknown, schemaUrlValue: unknown, path: string): number {
+    const resource = (value ?? {}) as ResourceShape;
+    if (typeof resource !== "object") throw new PayloadError(`${path}: expected an object`);
+    const attributes = decodeAttributes(resource.attributes, this.codec, `${path}.attributes`);
+    const dropped = this.codec.uint32(resource.droppedAttributesCount, `${path}.droppedAttributesCount`);
+    const schemaUrl = optionalString(schemaUrlValue, `${path}.schemaUrl`);
+    const hash = sha1Hex(`${attributes.json}\u0000${dropped}\u0000${schemaUrl ?? ""}`);
+    const known = this.resourceByHash.get(hash);
+    if (known !== undefined) return known;
+    const serviceName = (JSON.parse(attributes.json) as Record<string, unknown>)["service.name"];
+    this.resources.push({
+      hash,
+      serviceName: typeof serviceName === "string" && serviceName !== "" ? serviceName : UNKNOWN_SERVICE,
+      attributes: attributes.json,
+      droppedAttributesCount: dropped,
+      schemaUrl,
+    });
+    this.resourceByHash.set(hash, this.resources.length - 1);
+    return this.resources.length - 1;
+  }
+
+  addScope(value: unknown, schemaUrlValue: unknown, path: string): number {
+    const scope = (value ?? {}) as ScopeShape;
+    if (typeof scope !== "object") throw new PayloadError(`${path}: expected an object`);
+    const name = optionalString(scope.name, `${path}.name`) ?? "";
+    const version = optionalString(scope.version, `${path}.version`);
+    const attributes = decodeAttributes(scope.attributes, this.codec, `${path}.attributes`);
+    const dropped = this.codec.uint32(scope.droppedAttributesCount, `${path}.droppedAttributesCount`);
+    const schemaUrl = optionalString(schemaUrlValue, `${path}.schemaUrl`);
+    const hash = sha1Hex(
+      `${name}\u0000${version ?? ""}\u0000${attributes.json}\u0000${dropped}\u0000${schemaUrl ?? ""}`,
+    );
+    const known = this.scopeByHash.get(hash);
+    if (known !== undefined) return known;
+    this.scopes.push({ hash, name, version, attributes: attributes.json, droppedAttributesCount: dropped, schemaUrl });
+    this.scopeByHash.set(hash, this.scopes.length - 1);
+    return this.scopes.length - 1;
+  }
+}
+
+/** Enum fields are integers in OTLP; their proto names are accepted too. */
+export function enumValue(
+  value: unknown,
+  names: Readonly<Record<string, number>>,
+  codec: WireCodec,
+  path: string,
+): number {
+  if (typeof value === "string" && !/^\d+$/.test(value)) {
+    const known = names[value];
+    if (known === undefined) throw new PayloadError(`${path}: unknown value "${value}"`);
+    return known;
+  }
+  return codec.uint32(value, path);
+}

@@ -1,0 +1,141 @@
+import { createHash } from "node:crypto";
+import { decodeAttributes, listOf, toPlainValue } from "./any-value.js";
+import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
+import { PayloadError } from "./payload-error.js";
+import type { LogBatch, LogRecordRow } from "./records.js";
+import type { WireCodec } from "./wire-codec.js";
+
+const SEVERITY_NAMES: Record<string, number> = Object.fromEntries(
+  [
+    "UNSPECIFIED",
+    "TRACE",
+    "TRACE2",
+    "TRACE3",
+    "TRACE4",
+    "DEBUG",
+    "DEBUG2",
+    "DEBUG3",
+    "DEBUG4",
+    "INFO",
+    "INFO2",
+    "INFO3",
+    "INFO4",
+    "WARN",
+    "WARN2",
+    "WARN3",
+    "WARN4",
+    "ERROR",
+    "ERROR2",
+    "ERROR3",
+    "ERROR4",
+    "FATAL",
+    "FATAL2",
+    "FATAL3",
+    "FATAL4",
+  ].map((name, number) => [`SEVERITY_NUMBER_${name}`, number]),
+);
+
+interface LogRecord {
+  timeUnixNano?: unknown;
+  observedTimeUnixNano?: unknown;
+  severityNumber?: unknown;
+  severityText?: unknown;
+  body?: unknown;
+  attributes?: unknown;
+  droppedAttributesCount?: unknown;
+  flags?: unknown;
+  traceId?: unknown;
+  spanId?: unknown;
+  eventName?: unknown;
+}
+
+function requireObject<T>(value: unknown, path: string): T {
+  if (value == null || typeof value !== "object" || Array.isArray(value)) {
+    throw new PayloadError(`${path}: expected an object`);
+  }
+  return value as T;
+}
+
+/** All-zero ids mean "not set" for logs. */
+function nonZero(id: string | null): string | null {
+  return id === null || /^0+$/.test(id) ? null : id;
+}
+
+/** Decodes an ExportLogsServiceRequest (already parsed from JSON or protobuf) to log rows. */
+export function decodeLogs(request: unknown, codec: WireCodec): LogBatch {
+  const root = requireObject<{ resourceLogs?: unknown }>(request, "request");
+  const scopes = new BatchScopes(codec);
+  const logs: LogRecordRow[] = [];
+  const resourceLogs = listOf(root.resourceLogs, "resourceLogs");
+  for (let r = 0; r < resourceLogs.length; r++) {
+    const rPath = `resourceLogs[${r}]`;
+    const rl = requireObject<{ resource?: unknown; scopeLogs?: unknown; schemaUrl?: unknown }>(resourceLogs[r], rPath);
+    const resource = scopes.addResource(rl.resource, rl.schemaUrl, `${rPath}.resource`);
+    const scopeLogs = listOf(rl.scopeLogs, `${rPath}.scopeLogs`);
+    for (let s = 0; s < scopeLogs.length; s++) {
+      const sPath = `${rPath}.scopeLogs[${s}]`;
+      const sl = requireObject<{ scope?: unknown; logRecords?: unknown; schemaUrl?: unknown }>(scopeLogs[s], sPath);
+      const scope = scopes.addScope(sl.scope, sl.schemaUrl, `${sPath}.scope`);
+      const resourceHash = scopes.resources[resource]?.hash ?? "";
+      const scopeHash = scopes.scopes[scope]?.hash ?? "";
+      const list = listOf(sl.logRecords, `${sPath}.logRecords`);
+      for (let i = 0; i < list.length; i++) {
+        const path = `${sPath}.logRecords[${i}]`;
+        logs.push(
+          decodeLog(requireObject<LogRecord>(list[i], path), codec, path, resource, scope, resourceHash, scopeHash),
+        );
+      }
+    }
+  }
+  return { resources: scopes.resources, scopes: scopes.scopes, logs };
+}
+
+function decodeLog(
+  log: LogRecord,
+  codec: WireCodec,
+  path: string,
+  resource: number,
+  scope: number,
+  resourceHash: string,
+  scopeHash: string,
+): LogRecordRow {
+  const body = log.body == null ? null : toPlainValue(log.body, codec, `${path}.body`);
+  const attributes = decodeAttributes(log.attributes, codec, `${path}.attributes`);
+  const row: LogRecordRow = {
+    hash: new Uint8Array(0),
+    timeNs: codec.uint64(log.timeUnixNano, `${path}.timeUnixNano`),
+    observedNs: codec.uint64(log.observedTimeUnixNano, `${path}.observedTimeUnixNano`),
+    severityNumber: enumValue(log.severityNumber, SEVERITY_NAMES, codec, `${path}.severityNumber`),
+    severityText: optionalString(log.severityText, `${path}.severityText`),
+    body: body === null ? null : JSON.stringify(body),
+    attributes: attributes.json,
+    indexed: attributes.indexed,
+    traceId: nonZero(codec.id(log.traceId, 16, `${path}.traceId`)),
+    spanId: nonZero(codec.id(log.spanId, 8, `${path}.spanId`)),
+    flags: codec.uint32(log.flags, `${path}.flags`),
+    eventName: optionalString(log.eventName, `${path}.eventName`),
+    droppedAttributesCount: codec.uint32(log.droppedAttributesCount, `${path}.droppedAttributesCount`),
+    resource,
+    scope,
+  };
+  row.hash = createHash("sha1")
+    .update(
+      [
+        resourceHash,
+        scopeHash,
+        row.timeNs,
+        row.observedNs,
+        row.severityNumber,
+        row.severityText ?? "",
+        row.body ?? "",
+        row.attributes,
+        row.traceId ?? "",
+        row.spanId ?? "",
+        row.flags,
+        row.eventName ?? "",
+        row.droppedAttributesCount,
+      ].join("\u0000"),
+    )
+    .digest();
+  return row;
+}

@@ -1,0 +1,80 @@
+import { isSafeNumber, parse as parseLossless } from "lossless-json";
+import { PayloadError } from "./payload-error.js";
+import type { WireCodec } from "./wire-codec.js";
+
+const HEX = /^[0-9a-fA-F]*$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const DECIMAL = /^-?\d+$/;
+const UINT64_MAX = 2n ** 64n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+// A bare integer literal too long to be exact as a double: JSON.parse would round it.
+const UNSAFE_INTEGER_LITERAL = /[:[,]\s*-?\d{16,}/;
+
+/**
+ * Parses an OTLP/JSON body. Integers past 2^53 written as bare numbers are kept exact
+ * by falling back to a lossless parser, which only runs when such a literal is present.
+ */
+export function parseOtlpJson(text: string): unknown {
+  try {
+    if (!UNSAFE_INTEGER_LITERAL.test(text)) return JSON.parse(text);
+    return parseLossless(text, null, (value: string) => (isSafeNumber(value) ? Number(value) : value));
+  } catch (error) {
+    throw new PayloadError(`invalid JSON: ${(error as Error).message}`);
+  }
+}
+
+function integerText(value: unknown, path: string): bigint {
+  if (typeof value === "number") {
+    if (!Number.isInteger(value)) throw new PayloadError(`${path}: expected an integer, got ${value}`);
+    return BigInt(value);
+  }
+  if (typeof value === "string" && DECIMAL.test(value)) return BigInt(value);
+  throw new PayloadError(`${path}: expected an integer as a number or a decimal string`);
+}
+
+/** OTLP/JSON: ids are hex (any case); 64-bit integers are decimal strings or numbers. */
+export const jsonCodec: WireCodec = {
+  id(value, size, path) {
+    if (value == null || value === "") return null;
+    if (typeof value !== "string") throw new PayloadError(`${path}: expected a hex string`);
+    if (value.length === size * 2 && HEX.test(value)) return value.toLowerCase();
+    // Some senders use protobuf's standard JSON mapping (base64) for ids.
+    if (value.length === Math.ceil(size / 3) * 4 && BASE64.test(value)) {
+      const bytes = Buffer.from(value, "base64");
+      if (bytes.length === size) return bytes.toString("hex");
+    }
+    throw new PayloadError(
+      `${path}: expected ${size} bytes as ${size * 2} hex characters, got "${value.slice(0, 80)}"`,
+    );
+  },
+  uint64(value, path) {
+    if (value == null) return 0n;
+    const n = integerText(value, path);
+    if (n < 0n || n > UINT64_MAX) throw new PayloadError(`${path}: out of range for an unsigned 64-bit integer`);
+    return n;
+  },
+  int64(value, path) {
+    const n = integerText(value, path);
+    if (n < INT64_MIN || n > INT64_MAX) throw new PayloadError(`${path}: out of range for a 64-bit integer`);
+    return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
+  },
+  bytes(value, path) {
+    if (typeof value !== "string" || !BASE64.test(value)) throw new PayloadError(`${path}: expected base64 text`);
+    return value;
+  },
+  double(value, path) {
+    if (typeof value === "number") return value;
+    if (value === "NaN" || value === "Infinity" || value === "-Infinity") return value;
+    if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+    throw new PayloadError(`${path}: expected a number`);
+  },
+  uint32(value, path) {
+    if (value == null) return 0;
+    const n = typeof value === "string" && DECIMAL.test(value) ? Number(value) : value;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 0xffffffff) {
+      throw new PayloadError(`${path}: expected an unsigned 32-bit integer`);
+    }
+    return n;
+  },
+};

@@ -1,0 +1,75 @@
+import { ExitCode } from "../shared/exit-codes.js";
+import { OBS_VERSION } from "../shared/package-root.js";
+import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
+import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
+import { resolveSettings, type SettingFlags, SettingsError } from "./settings.js";
+import { StoreOpenError } from "./store/writer-client.js";
+
+export interface ForegroundIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const consoleIo: ForegroundIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/**
+ * Runs a collector in this process until SIGINT or SIGTERM, then finishes in-flight writes,
+ * closes the database and resolves with the exit code.
+ */
+export async function runForeground(
+  flags: SettingFlags,
+  options: CollectorOptions = {},
+  io: ForegroundIo = consoleIo,
+): Promise<number> {
+  let collector: Awaited<ReturnType<typeof startCollector>>;
+  let settings: ReturnType<typeof resolveSettings>["settings"];
+  try {
+    settings = resolveSettings(flags).settings;
+    collector = await startCollector(settings, options);
+  } catch (error) {
+    if (error instanceof SettingsError || error instanceof ListenError) {
+      io.err(`obsd: ${error.message}`);
+      return ExitCode.invalidArgument;
+    }
+    if (error instanceof StoreOpenError) {
+      io.err(`obsd: cannot open the store: ${error.message}`);
+      return ExitCode.storeFailure;
+    }
+    throw error;
+  }
+  if (!isLoopbackHost(settings.host) || isWildcardHost(settings.host)) {
+    io.err(
+      `obsd: warning: listening on ${settings.host}, which is reachable from other machines; obsd has no authentication.`,
+    );
+  }
+  const url = collector.baseUrl;
+  io.out(`obsd ${OBS_VERSION} listening on ${url}`);
+  io.out(`  OTLP traces  POST ${url}/v1/traces`);
+  io.out(`  OTLP logs    POST ${url}/v1/logs`);
+  io.out(`  Query API    GET  ${url}/api/...  (route index ${url}/docs, OpenAPI ${url}/openapi.json)`);
+  io.out(`  Database     ${settings.dbPath}`);
+  if (collector.migrated.length > 0 && collector.migrated[0] !== 1) {
+    io.out(`  Migrated the database to schema version ${collector.schemaVersion}`);
+  }
+  io.out("Press Ctrl+C to stop.");
+
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      io.err(`obsd: ${signal} received, finishing writes and closing the database`);
+      collector.close().then(
+        () => resolve(ExitCode.ok),
+        (error: Error) => {
+          io.err(`obsd: error while stopping: ${error.message}`);
+          resolve(ExitCode.storeFailure);
+        },
+      );
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

@@ -1,0 +1,98 @@
+import { resolve } from "node:path";
+import { parseByteSize } from "../shared/byte-size.js";
+import { parseDuration } from "../shared/duration.js";
+import { defaultDbPath } from "../shared/state-dir.js";
+
+/** The collector's effective configuration. */
+export interface CollectorSettings {
+  host: string;
+  port: number;
+  dbPath: string;
+  retentionMs: number;
+  maxDbBytes: number;
+  maxBodyBytes: number;
+}
+
+export type SettingSource = "flag" | "env" | "default";
+
+export interface ResolvedSettings {
+  settings: CollectorSettings;
+  sources: Record<keyof CollectorSettings, SettingSource>;
+}
+
+/** Values as given on the command line; absent when the flag was not passed. */
+export interface SettingFlags {
+  host?: string | undefined;
+  port?: string | number | undefined;
+  db?: string | undefined;
+  retention?: string | undefined;
+  maxDbSize?: string | undefined;
+  maxBodySize?: string | undefined;
+}
+
+export const DEFAULTS = {
+  host: "127.0.0.1",
+  port: 27686,
+  retention: "7d",
+  maxDbSize: "1GiB",
+  maxBodySize: "16MiB",
+} as const;
+
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+function parsePort(text: string, origin: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new SettingsError(`invalid port "${text}" (${origin}): use an integer from 0 to 65535`);
+  }
+  return port;
+}
+
+function pick(
+  flag: string | number | undefined,
+  envName: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { value: string | undefined; source: SettingSource; origin: string } {
+  if (flag !== undefined && flag !== "") return { value: String(flag), source: "flag", origin: "flag" };
+  const fromEnv = envName ? env[envName] : undefined;
+  if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: "env", origin: envName as string };
+  return { value: undefined, source: "default", origin: "default" };
+}
+
+function wrap<T>(parse: () => T, origin: string): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new SettingsError(`${(error as Error).message} (${origin})`);
+  }
+}
+
+/** Resolves every setting in the spec's order: command-line flag, then environment, then default. */
+export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+  const host = pick(flags.host, "OBS_MONITOR_HOST", env);
+  const port = pick(flags.port, "OBS_MONITOR_PORT", env);
+  const db = pick(flags.db, undefined, env);
+  const retention = pick(flags.retention, "OBS_RETENTION", env);
+  const maxDb = pick(flags.maxDbSize, "OBS_MAX_DB_SIZE", env);
+  const maxBody = pick(flags.maxBodySize, "OBS_MAX_BODY_SIZE", env);
+  return {
+    settings: {
+      host: host.value?.trim() || DEFAULTS.host,
+      port: port.value === undefined ? DEFAULTS.port : parsePort(port.value, port.origin),
+      dbPath: db.value === undefined ? defaultDbPath(env) : resolve(db.value),
+      retentionMs: wrap(() => parseDuration(retention.value ?? DEFAULTS.retention), retention.origin),
+      maxDbBytes: wrap(() => parseByteSize(maxDb.value ?? DEFAULTS.maxDbSize), maxDb.origin),
+      maxBodyBytes: wrap(() => parseByteSize(maxBody.value ?? DEFAULTS.maxBodySize), maxBody.origin),
+    },
+    sources: {
+      host: host.source,
+      port: port.source,
+      dbPath: db.source,
+      retentionMs: retention.source,
+      maxDbBytes: maxDb.source,
+      maxBodyBytes: maxBody.source,
+    },
+  };
+}

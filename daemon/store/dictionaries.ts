@@ -1,0 +1,150 @@
+import type Database from "better-sqlite3";
+import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
+
+/** Bounded memo: cleared when full, since a miss only costs one indexed lookup. */
+class Memo<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: V): void {
+    if (this.map.size >= this.capacity) this.map.clear();
+    this.map.set(key, value);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}
+
+export interface ResolvedResource {
+  id: number;
+  serviceId: number;
+}
+
+/**
+ * Id lookups for the normalized tables (services, resources, scopes, attribute key/values),
+ * memoized in the writer. Only the writer thread uses this, inside its transactions.
+ */
+export class Dictionaries {
+  private readonly services = new Memo<number>(10_000);
+  private readonly resources = new Memo<ResolvedResource>(10_000);
+  private readonly scopes = new Memo<number>(10_000);
+  private readonly kv = new Memo<number>(500_000);
+  /** Services created since the last `takeNewServices()`, for the counters. */
+  private newServices = 0;
+
+  private readonly stmt: {
+    serviceInsert: Database.Statement;
+    serviceSelect: Database.Statement;
+    resourceInsert: Database.Statement;
+    resourceSelect: Database.Statement;
+    scopeInsert: Database.Statement;
+    scopeSelect: Database.Statement;
+    kvInsert: Database.Statement;
+    kvSelect: Database.Statement;
+  };
+
+  constructor(db: Database.Database) {
+    this.stmt = {
+      serviceInsert: db.prepare(
+        "INSERT INTO services (name, first_seen_ns, last_seen_ns) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING RETURNING id",
+      ),
+      serviceSelect: db.prepare("SELECT id FROM services WHERE name = ?").pluck(),
+      resourceInsert: db.prepare(
+        "INSERT INTO resources (hash, service_id, attributes, dropped_attributes_count, schema_url) VALUES (?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+      ),
+      resourceSelect: db.prepare("SELECT id, service_id FROM resources WHERE hash = ?").raw(),
+      scopeInsert: db.prepare(
+        "INSERT INTO scopes (hash, name, version, attributes, dropped_attributes_count, schema_url) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
+      ),
+      scopeSelect: db.prepare("SELECT id FROM scopes WHERE hash = ?").pluck(),
+      kvInsert: db.prepare("INSERT INTO attr_kv (key, value) VALUES (?, ?) ON CONFLICT (key, value) DO NOTHING"),
+      kvSelect: db.prepare("SELECT id FROM attr_kv WHERE key = ? AND value = ?").pluck(),
+    };
+    for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
+  }
+
+  serviceId(name: string, seenNs: bigint): number {
+    const known = this.services.get(name);
+    if (known !== undefined) return known;
+    const inserted = this.stmt.serviceInsert.get(name, seenNs, seenNs) as { id: number } | undefined;
+    if (inserted) this.newServices++;
+    const id = inserted ? inserted.id : (this.stmt.serviceSelect.get(name) as number);
+    this.services.set(name, id);
+    return id;
+  }
+
+  resource(record: ResourceRecord, seenNs: bigint): ResolvedResource {
+    const known = this.resources.get(record.hash);
+    if (known) return known;
+    const serviceId = this.serviceId(record.serviceName, seenNs);
+    this.stmt.resourceInsert.run(
+      record.hash,
+      serviceId,
+      record.attributes,
+      record.droppedAttributesCount,
+      record.schemaUrl,
+    );
+    const [id, storedServiceId] = this.stmt.resourceSelect.get(record.hash) as [number, number];
+    const resolved = { id, serviceId: storedServiceId };
+    this.resources.set(record.hash, resolved);
+    return resolved;
+  }
+
+  scope(record: ScopeRecord): number {
+    const known = this.scopes.get(record.hash);
+    if (known !== undefined) return known;
+    this.stmt.scopeInsert.run(
+      record.hash,
+      record.name,
+      record.version,
+      record.attributes,
+      record.droppedAttributesCount,
+      record.schemaUrl,
+    );
+    const id = this.stmt.scopeSelect.get(record.hash) as number;
+    this.scopes.set(record.hash, id);
+    return id;
+  }
+
+  /** The dictionary id of an attribute (key, value text), created when new. */
+  kvId(key: string, value: string): number {
+    const memoKey = `${key}\u0000${value}`;
+    const known = this.kv.get(memoKey);
+    if (known !== undefined) return known;
+    let id = this.stmt.kvSelect.get(key, value) as number | undefined;
+    if (id === undefined) {
+      id = Number(this.stmt.kvInsert.run(key, value).lastInsertRowid);
+    }
+    this.kv.set(memoKey, id);
+    return id;
+  }
+
+  /** The id of an existing attribute entry, without creating one. */
+  existingKvId(key: string, value: string): number | undefined {
+    return this.stmt.kvSelect.get(key, value) as number | undefined;
+  }
+
+  forgetKv(key: string, value: string): void {
+    this.kv.delete(`${key}\u0000${value}`);
+  }
+
+  takeNewServices(): number {
+    const count = this.newServices;
+    this.newServices = 0;
+    return count;
+  }
+
+  /** After a rolled-back transaction the memos may name rows that no longer exist. */
+  reset(): void {
+    this.services.clear();
+    this.resources.clear();
+    this.scopes.clear();
+    this.kv.clear();
+    this.newServices = 0;
+  }
+}

@@ -1,0 +1,203 @@
+import type Database from "better-sqlite3";
+import { indexText, type PlainValue } from "../otlp/any-value.js";
+import type { Dictionaries } from "./dictionaries.js";
+
+export interface RetentionPolicy {
+  /** Telemetry older than this is deleted. */
+  maxAgeMs: number;
+  /** The database's used pages are kept under this many bytes, oldest telemetry deleted first. */
+  maxBytes: number;
+  /** Rows deleted per transaction, so writes and reads keep flowing between batches. */
+  batchRows: number;
+}
+
+export interface TrimResult {
+  spans: number;
+  logs: number;
+}
+
+type Table = "spans" | "logs";
+
+/**
+ * Deletes the oldest telemetry in bounded batches. Every call is one small transaction;
+ * the writer worker interleaves them with ingestion.
+ */
+export class Retention {
+  private readonly stmt: Record<string, Database.Statement>;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly dictionaries: Dictionaries,
+    readonly policy: RetentionPolicy,
+  ) {
+    this.stmt = {
+      oldSpans: db.prepare("SELECT id, trace_id, attributes FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?"),
+      oldLogs: db.prepare("SELECT id, attributes FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
+      oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
+      oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
+      deleteSpan: db.prepare("DELETE FROM spans WHERE id = ?"),
+      deleteLog: db.prepare("DELETE FROM logs WHERE id = ?"),
+      deleteSpanAttr: db.prepare("DELETE FROM span_attrs WHERE kv_id = ? AND span_row = ?"),
+      deleteLogAttr: db.prepare("DELETE FROM log_attrs WHERE kv_id = ? AND log_row = ?"),
+      kvUsed: db
+        .prepare(
+          "SELECT EXISTS (SELECT 1 FROM span_attrs WHERE kv_id = ?1) OR EXISTS (SELECT 1 FROM log_attrs WHERE kv_id = ?1)",
+        )
+        .pluck(),
+      deleteKv: db.prepare("DELETE FROM attr_kv WHERE id = ?"),
+      traceStats: db.prepare(
+        "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(end_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_id = ?",
+      ),
+      traceRoot: db.prepare(
+        "SELECT span_id, service_id, name FROM spans WHERE trace_id = ? AND parent_span_id IS NULL ORDER BY start_ns, span_id LIMIT 1",
+      ),
+      updateTrace: db.prepare(
+        "UPDATE traces SET start_ns = ?, end_ns = ?, span_count = ?, error_count = ?, root_span_id = ?, root_service_id = ?, root_name = ? WHERE trace_id = ?",
+      ),
+      deleteTrace: db.prepare("DELETE FROM traces WHERE trace_id = ?"),
+      deleteTraceServices: db.prepare("DELETE FROM trace_services WHERE trace_id = ?"),
+      refillTraceServices: db.prepare(
+        "INSERT OR IGNORE INTO trace_services (trace_id, service_id) SELECT DISTINCT trace_id, service_id FROM spans WHERE trace_id = ?",
+      ),
+      counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
+    };
+  }
+
+  /** Bytes in pages that hold data (free pages are reused before the file grows). */
+  usedBytes(): number {
+    const pageSize = Number(this.db.pragma("page_size", { simple: true }));
+    const pages = Number(this.db.pragma("page_count", { simple: true }));
+    const free = Number(this.db.pragma("freelist_count", { simple: true }));
+    return (pages - free) * pageSize;
+  }
+
+  fileBytes(): number {
+    const pageSize = Number(this.db.pragma("page_size", { simple: true }));
+    return Number(this.db.pragma("page_count", { simple: true })) * pageSize;
+  }
+
+  /** One batch of age-based trimming. Returns what was deleted (zero when nothing is too old). */
+  trimByAge(nowNs: bigint): TrimResult {
+    const cutoff = nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
+    return this.db.transaction(() => ({
+      spans: this.deleteSpans(cutoff, this.policy.batchRows),
+      logs: this.deleteLogs(cutoff, this.policy.batchRows),
+    }))();
+  }
+
+  /** One batch of size-based trimming from whichever signal holds the oldest data. */
+  trimBySize(): TrimResult {
+    if (this.usedBytes() <= this.policy.maxBytes) return { spans: 0, logs: 0 };
+    const table = this.oldestTable();
+    if (table === null) return { spans: 0, logs: 0 };
+    return this.db.transaction(() => {
+      // Everything up to and including the oldest timestamp is eligible; the batch bounds it.
+      const cutoff = BigInt.asIntN(64, 2n ** 63n - 1n);
+      return table === "spans"
+        ? { spans: this.deleteSpans(cutoff, this.policy.batchRows), logs: 0 }
+        : { spans: 0, logs: this.deleteLogs(cutoff, this.policy.batchRows) };
+    })();
+  }
+
+  /** Hands free pages back to the filesystem when the file is over its cap (e.g. after the cap was lowered). */
+  releaseFreePages(): void {
+    if (this.fileBytes() > this.policy.maxBytes) this.db.pragma("incremental_vacuum");
+  }
+
+  private oldestTable(): Table | null {
+    const span = this.stmt.oldestSpan!.get() as bigint | undefined;
+    const log = this.stmt.oldestLog!.get() as bigint | undefined;
+    if (span === undefined && log === undefined) return null;
+    if (span === undefined) return "logs";
+    if (log === undefined) return "spans";
+    return span <= log ? "spans" : "logs";
+  }
+
+  private deleteSpans(cutoff: bigint, limit: number): number {
+    const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string; attributes: string }[];
+    if (rows.length === 0) return 0;
+    const traces = new Set<string>();
+    const kvs = new Map<number, [string, string]>();
+    for (const row of rows) {
+      this.stmt.deleteSpan!.run(row.id);
+      for (const [kvId, entry] of this.kvIdsOf(row.attributes)) {
+        this.stmt.deleteSpanAttr!.run(kvId, row.id);
+        kvs.set(kvId, entry);
+      }
+      traces.add(row.trace_id);
+    }
+    let tracesGone = 0;
+    for (const traceId of traces) tracesGone += this.refreshTrace(traceId) ? 0 : 1;
+    this.collectKvs(kvs);
+    this.stmt.counter!.run(rows.length, "spans");
+    if (tracesGone) this.stmt.counter!.run(tracesGone, "traces");
+    return rows.length;
+  }
+
+  private deleteLogs(cutoff: bigint, limit: number): number {
+    const rows = this.stmt.oldLogs!.all(cutoff, limit) as { id: bigint; attributes: string }[];
+    if (rows.length === 0) return 0;
+    const kvs = new Map<number, [string, string]>();
+    for (const row of rows) {
+      this.stmt.deleteLog!.run(row.id);
+      for (const [kvId, entry] of this.kvIdsOf(row.attributes)) {
+        this.stmt.deleteLogAttr!.run(kvId, row.id);
+        kvs.set(kvId, entry);
+      }
+    }
+    this.collectKvs(kvs);
+    this.stmt.counter!.run(rows.length, "logs");
+    return rows.length;
+  }
+
+  /** The index entries of a stored attributes object, found the way ingestion made them. */
+  private kvIdsOf(attributes: string): [number, [string, string]][] {
+    const object = JSON.parse(attributes) as Record<string, PlainValue>;
+    const result: [number, [string, string]][] = [];
+    for (const key in object) {
+      const text = indexText(object[key] as PlainValue);
+      if (text === null) continue;
+      const id = this.dictionaries.existingKvId(key, text);
+      if (id !== undefined) result.push([id, [key, text]]);
+    }
+    return result;
+  }
+
+  /** Drops dictionary entries no row refers to any more, so unique values do not pile up. */
+  private collectKvs(kvs: Map<number, [string, string]>): void {
+    for (const [kvId, [key, value]] of kvs) {
+      if (this.stmt.kvUsed!.get(kvId)) continue;
+      this.stmt.deleteKv!.run(kvId);
+      this.dictionaries.forgetKv(key, value);
+    }
+  }
+
+  /** Recomputes a trace summary after some of its spans were deleted; false when none remain. */
+  private refreshTrace(traceId: string): boolean {
+    const stats = this.stmt.traceStats!.get(traceId) as {
+      spans: bigint;
+      start_ns: bigint;
+      end_ns: bigint;
+      errors: bigint;
+    };
+    if (stats.spans === 0n) {
+      this.stmt.deleteTrace!.run(traceId);
+      this.stmt.deleteTraceServices!.run(traceId);
+      return false;
+    }
+    const root = this.stmt.traceRoot!.get(traceId) as { span_id: string; service_id: bigint; name: string } | undefined;
+    this.stmt.updateTrace!.run(
+      stats.start_ns,
+      stats.end_ns,
+      stats.spans,
+      stats.errors,
+      root?.span_id ?? null,
+      root?.service_id ?? null,
+      root?.name ?? null,
+      traceId,
+    );
+    this.stmt.deleteTraceServices!.run(traceId);
+    this.stmt.refillTraceServices!.run(traceId);
+    return true;
+  }
+}

@@ -1,0 +1,170 @@
+import type Database from "better-sqlite3";
+
+/**
+ * The store's schema, as an ordered list of migrations. `PRAGMA user_version` holds the
+ * version a file is at; an older file is migrated forward, a newer one is refused.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  up(db: Database.Database): void;
+}
+
+const V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO counters (name, value) VALUES ('spans', 0), ('logs', 0), ('traces', 0), ('services', 0), ('latest_ns', 0);
+
+CREATE TABLE services (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  first_seen_ns INTEGER NOT NULL,
+  last_seen_ns INTEGER NOT NULL
+);
+CREATE TABLE resources (
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  service_id INTEGER NOT NULL,
+  attributes TEXT NOT NULL,
+  dropped_attributes_count INTEGER NOT NULL,
+  schema_url TEXT
+);
+CREATE TABLE scopes (
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  version TEXT,
+  attributes TEXT NOT NULL,
+  dropped_attributes_count INTEGER NOT NULL,
+  schema_url TEXT
+);
+-- Attribute dictionary: one row per distinct (key, value text); the *_attrs tables index rows by it.
+CREATE TABLE attr_kv (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  UNIQUE (key, value)
+);
+
+CREATE TABLE spans (
+  id INTEGER PRIMARY KEY,
+  trace_id TEXT NOT NULL,
+  span_id TEXT NOT NULL,
+  parent_span_id TEXT,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  duration_ns INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  status_message TEXT,
+  trace_state TEXT,
+  flags INTEGER NOT NULL,
+  attributes TEXT NOT NULL,
+  events TEXT,
+  links TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  dropped_events_count INTEGER NOT NULL,
+  dropped_links_count INTEGER NOT NULL,
+  UNIQUE (trace_id, span_id)
+);
+CREATE INDEX spans_by_start ON spans (start_ns);
+CREATE TABLE span_attrs (
+  kv_id INTEGER NOT NULL,
+  span_row INTEGER NOT NULL,
+  PRIMARY KEY (kv_id, span_row)
+) WITHOUT ROWID;
+
+-- Trace summaries, maintained on ingest because children often arrive before their root.
+CREATE TABLE traces (
+  trace_id TEXT PRIMARY KEY,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  span_count INTEGER NOT NULL,
+  error_count INTEGER NOT NULL,
+  root_span_id TEXT,
+  root_service_id INTEGER,
+  root_name TEXT
+) WITHOUT ROWID;
+CREATE INDEX traces_by_start ON traces (start_ns);
+CREATE TABLE trace_services (
+  trace_id TEXT NOT NULL,
+  service_id INTEGER NOT NULL,
+  PRIMARY KEY (trace_id, service_id)
+) WITHOUT ROWID;
+
+CREATE TABLE logs (
+  id INTEGER PRIMARY KEY,
+  hash BLOB NOT NULL UNIQUE,
+  -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
+  ts_ns INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  observed_ns INTEGER NOT NULL,
+  severity_number INTEGER NOT NULL,
+  severity_text TEXT,
+  body TEXT,
+  attributes TEXT NOT NULL,
+  trace_id TEXT,
+  span_id TEXT,
+  flags INTEGER NOT NULL,
+  event_name TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL
+);
+CREATE INDEX logs_by_ts ON logs (ts_ns);
+CREATE INDEX logs_by_trace ON logs (trace_id, span_id) WHERE trace_id IS NOT NULL;
+CREATE TABLE log_attrs (
+  kv_id INTEGER NOT NULL,
+  log_row INTEGER NOT NULL,
+  PRIMARY KEY (kv_id, log_row)
+) WITHOUT ROWID;
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: "spans, logs, trace summaries, attribute index, counters",
+    up(db) {
+      db.exec(V1);
+    },
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export class StoreVersionError extends Error {
+  override name = "StoreVersionError";
+}
+
+/**
+ * Brings a database to the newest schema this build knows, one transaction per step.
+ * Returns the versions applied. A file from a newer obs is refused, never modified.
+ */
+export function migrate(db: Database.Database, path: string, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > latest) {
+    throw new StoreVersionError(
+      `the database ${path} has schema version ${current}, written by a newer obs; this obs reads up to version ${latest}. Upgrade obs or start it with another --db.`,
+    );
+  }
+  if (current === 0) {
+    // Must precede the first table: lets retention hand freed pages back to the filesystem.
+    db.pragma("auto_vacuum = INCREMENTAL");
+  }
+  const applied: number[] = [];
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      migration.up(db);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+    applied.push(migration.version);
+  }
+  return applied;
+}

@@ -1,0 +1,137 @@
+/**
+ * The writer thread: owns the only write connection. Requests that queue up while a
+ * transaction runs are committed together in the next one (group commit), and each
+ * request is answered only after its transaction committed.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type Database from "better-sqlite3";
+import { nowNs } from "../../shared/time.js";
+import { openWriteConnection } from "./connection.js";
+import { Retention } from "./retention.js";
+import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
+import { TelemetryWriter } from "./telemetry-writer.js";
+import type { WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
+
+type WriteRequest = Extract<WriterRequest, { type: "spans" | "logs" }>;
+
+if (!parentPort) throw new Error("writer-worker must run as a worker thread");
+const port = parentPort;
+const options = workerData as WriterOptions;
+
+function send(reply: WriterReply): void {
+  port.postMessage(reply);
+}
+
+let db: Database.Database;
+let migrated: number[] = [];
+try {
+  ({ db, migrated } = openWriteConnection(options.dbPath));
+} catch (error) {
+  send({
+    type: "fatal",
+    kind: error instanceof StoreVersionError ? "version" : "open",
+    message: (error as Error).message,
+  });
+  process.exit(0);
+}
+
+const writer = new TelemetryWriter(db);
+const retention = new Retention(db, writer.dictionaries, options.retention);
+const queue: WriteRequest[] = [];
+let flushScheduled = false;
+let closing = false;
+let trimming = false;
+
+function apply(request: WriteRequest): number {
+  return request.type === "spans"
+    ? writer.writeSpans(request.batch, request.receivedNs)
+    : writer.writeLogs(request.batch, request.receivedNs);
+}
+
+function flush(): void {
+  flushScheduled = false;
+  const group = queue.splice(0, queue.length);
+  if (group.length === 0) return;
+  try {
+    const inserted = writer.transaction(() => group.map(apply));
+    for (const [i, request] of group.entries()) {
+      send({ type: "written", id: request.id, inserted: inserted[i] ?? 0 });
+    }
+  } catch {
+    // Retry one by one so a single failing request cannot fail the others in its group.
+    for (const request of group) {
+      try {
+        const inserted = writer.transaction(() => apply(request));
+        send({ type: "written", id: request.id, inserted });
+      } catch (error) {
+        send({ type: "failed", id: request.id, message: (error as Error).message });
+      }
+    }
+  }
+  if (retention.policy.maxBytes > 0 && retention.fileBytes() > retention.policy.maxBytes * 0.95) {
+    void trim();
+  }
+  if (closing && queue.length === 0) finish();
+}
+
+function scheduleFlush(): void {
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flush);
+  }
+}
+
+/** Trims in batches, yielding between them so queued writes are committed in between. */
+async function trim(): Promise<void> {
+  if (trimming || closing) return;
+  trimming = true;
+  const total = { spans: 0, logs: 0 };
+  try {
+    for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
+      for (;;) {
+        const result = step();
+        total.spans += result.spans;
+        total.logs += result.logs;
+        if (result.spans + result.logs === 0 || closing) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    retention.releaseFreePages();
+  } catch (error) {
+    console.error(`obsd: retention failed: ${(error as Error).message}`);
+  } finally {
+    trimming = false;
+  }
+  if (total.spans + total.logs > 0) send({ type: "trimmed", ...total });
+}
+
+function finish(): void {
+  clearInterval(timer);
+  try {
+    db.pragma("wal_checkpoint(TRUNCATE)");
+  } finally {
+    db.close();
+  }
+  send({ type: "closed" });
+  port.close();
+}
+
+const timer = setInterval(() => void trim(), options.retentionIntervalMs);
+
+port.on("message", (message: WriterRequest) => {
+  if (message.type === "close") {
+    closing = true;
+    if (queue.length === 0 && !flushScheduled) finish();
+    return;
+  }
+  queue.push(message);
+  scheduleFlush();
+});
+
+send({
+  type: "ready",
+  schemaVersion: SCHEMA_VERSION,
+  migrated,
+  sqliteVersion: String((db.prepare("SELECT sqlite_version()").pluck().get() as string) ?? ""),
+});
+void trim();

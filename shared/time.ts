@@ -1,0 +1,31 @@
+/**
+ * Nanosecond timestamps exceed 2^53, so they stay BigInt end to end and are
+ * formatted without ever passing through a float.
+ */
+
+const NS_PER_MS = 1_000_000n;
+
+export function nowNs(): bigint {
+  return BigInt(Date.now()) * NS_PER_MS;
+}
+
+export function msToNs(ms: number): bigint {
+  return BigInt(Math.trunc(ms)) * NS_PER_MS;
+}
+
+/** `1544712660000000001n` -> `2018-12-13T14:51:00.000000001Z` (always nine fraction digits). */
+export function nsToIso(ns: bigint): string {
+  let ms = ns / NS_PER_MS;
+  let rest = ns % NS_PER_MS;
+  if (rest < 0n) {
+    ms -= 1n;
+    rest += NS_PER_MS;
+  }
+  const base = new Date(Number(ms)).toISOString(); // yyyy-mm-ddThh:mm:ss.mmmZ
+  return `${base.slice(0, -1)}${rest.toString().padStart(6, "0")}Z`;
+}
+
+/** Nanosecond duration to milliseconds for summaries, rounded to microsecond precision. */
+export function nsToMs(ns: bigint): number {
+  return Number(ns / 1000n) / 1000;
+}

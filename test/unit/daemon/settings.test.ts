@@ -1,0 +1,35 @@
+import { expect } from "chai";
+import { resolveSettings, SettingsError } from "../../../daemon/settings.js";
+
+describe("collector settings", () => {
+  const env = { OBS_STATE_DIR: "/tmp/obs-state-test" };
+
+  it("uses built-in defaults", () => {
+    const { settings, sources } = resolveSettings({}, env);
+    expect(settings).to.include({ host: "127.0.0.1", port: 27686, retentionMs: 7 * 86_400_000, maxDbBytes: 1024 ** 3 });
+    expect(settings.maxBodyBytes).to.equal(16 * 1024 * 1024);
+    expect(settings.dbPath).to.equal("/tmp/obs-state-test/monitor/telemetry.sqlite");
+    expect(sources.host).to.equal("default");
+  });
+
+  it("prefers the flag over the environment over the default", () => {
+    const withEnv = { ...env, OBS_MONITOR_HOST: "127.0.0.2", OBS_MONITOR_PORT: "4000", OBS_RETENTION: "2d" };
+    const fromEnv = resolveSettings({}, withEnv);
+    expect(fromEnv.settings).to.include({ host: "127.0.0.2", port: 4000, retentionMs: 2 * 86_400_000 });
+    expect(fromEnv.sources).to.include({ host: "env", port: "env", retentionMs: "env" });
+    const fromFlag = resolveSettings({ host: "127.0.0.3", port: "5000", db: "x.sqlite" }, withEnv);
+    expect(fromFlag.settings).to.include({ host: "127.0.0.3", port: 5000 });
+    expect(fromFlag.settings.dbPath).to.match(/\/x\.sqlite$/);
+    expect(fromFlag.sources).to.include({ host: "flag", port: "flag", dbPath: "flag" });
+  });
+
+  it("refuses bad values and names where they came from", () => {
+    expect(() => resolveSettings({ port: "http" }, env)).to.throw(SettingsError, /invalid port "http" \(flag\)/);
+    expect(() => resolveSettings({}, { ...env, OBS_MONITOR_PORT: "70000" })).to.throw(
+      SettingsError,
+      /OBS_MONITOR_PORT/,
+    );
+    expect(() => resolveSettings({ retention: "forever" }, env)).to.throw(SettingsError, /invalid duration/);
+    expect(() => resolveSettings({}, { ...env, OBS_MAX_DB_SIZE: "big" })).to.throw(SettingsError, /OBS_MAX_DB_SIZE/);
+  });
+});

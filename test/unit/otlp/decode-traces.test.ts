@@ -1,0 +1,266 @@
+import { expect } from "chai";
+import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { decodeTraces } from "../../../daemon/otlp/decode-traces.js";
+import { jsonCodec } from "../../../daemon/otlp/json-codec.js";
+import { PayloadError } from "../../../daemon/otlp/payload-error.js";
+import { otlpTypes } from "../../../daemon/otlp/protobuf-codec.js";
+import { otlpFixture, otlpFixtureObject } from "../../helpers/fixtures.js";
+
+function decodeJson(body: unknown) {
+  return decodeTraceRequest(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), "json");
+}
+
+function spanRequest(span: Record<string, unknown>, resourceAttributes: unknown[] = []) {
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: resourceAttributes },
+        scopeSpans: [
+          {
+            scope: { name: "s" },
+            spans: [{ traceId: "0102030405060708090a0b0c0d0e0f10", spanId: "0102030405060708", name: "op", ...span }],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("OTLP trace decoding", () => {
+  it("decodes the OTLP specification's trace example", () => {
+    const batch = decodeJson(otlpFixture("trace"));
+    expect(batch.spans).to.have.length(1);
+    const span = batch.spans[0]!;
+    expect(span.traceId).to.equal("5b8efff798038103d269b633813fc60c");
+    expect(span.spanId).to.equal("eee19b7ec3c1b174");
+    expect(span.parentSpanId).to.equal("eee19b7ec3c1b173");
+    expect(span.name).to.equal("I'm a server span");
+    expect(span.kind).to.equal(2);
+    expect(span.startNs).to.equal(1544712660000000000n);
+    expect(span.endNs).to.equal(1544712661000000000n);
+    expect(JSON.parse(span.attributes)).to.deep.equal({ "my.span.attr": "some value" });
+    expect(span.indexed).to.deep.equal(["my.span.attr", "some value"]);
+    expect(batch.resources[span.resource]!.serviceName).to.equal("my.service");
+    const scope = batch.scopes[span.scope]!;
+    expect(scope.name).to.equal("my.library");
+    expect(scope.version).to.equal("1.0.0");
+    expect(JSON.parse(scope.attributes)).to.deep.equal({ "my.scope.attribute": "some scope attribute" });
+  });
+
+  it("lowercases uppercase hex ids", () => {
+    const batch = decodeJson(spanRequest({ traceId: "ABCDEF0102030405060708090A0B0C0D", spanId: "ABCDEF0102030405" }));
+    expect(batch.spans[0]!.traceId).to.equal("abcdef0102030405060708090a0b0c0d");
+    expect(batch.spans[0]!.spanId).to.equal("abcdef0102030405");
+  });
+
+  it("keeps 64-bit timestamps exact whether sent as strings or as bare numbers", () => {
+    const asString = decodeJson(
+      spanRequest({ startTimeUnixNano: "1700000000123456789", endTimeUnixNano: "1700000000987654321" }),
+    );
+    expect(asString.spans[0]!.startNs).to.equal(1700000000123456789n);
+    // A bare number past 2^53 would be rounded by JSON.parse; the decoder must keep every digit.
+    const text = JSON.stringify(spanRequest({ startTimeUnixNano: "X", endTimeUnixNano: "Y" }))
+      .replace('"X"', "1700000000123456789")
+      .replace('"Y"', "1700000000987654321");
+    const asNumber = decodeJson(text);
+    expect(asNumber.spans[0]!.startNs).to.equal(1700000000123456789n);
+    expect(asNumber.spans[0]!.endNs).to.equal(1700000000987654321n);
+  });
+
+  it("keeps every AnyValue kind, nested arrays and kvlists, and bytes", () => {
+    const batch = decodeJson(
+      spanRequest({
+        attributes: [
+          { key: "s", value: { stringValue: "text" } },
+          { key: "b", value: { boolValue: false } },
+          { key: "i", value: { intValue: "42" } },
+          { key: "i_num", value: { intValue: 7 } },
+          { key: "big", value: { intValue: "9223372036854775807" } },
+          { key: "neg", value: { intValue: "-9223372036854775808" } },
+          { key: "d", value: { doubleValue: 1.5 } },
+          { key: "nan", value: { doubleValue: "NaN" } },
+          { key: "bytes", value: { bytesValue: "aGVsbG8=" } },
+          {
+            key: "arr",
+            value: {
+              arrayValue: {
+                values: [{ stringValue: "x" }, { arrayValue: { values: [{ intValue: "1" }, { boolValue: true }] } }],
+              },
+            },
+          },
+          {
+            key: "map",
+            value: {
+              kvlistValue: {
+                values: [
+                  { key: "inner", value: { kvlistValue: { values: [{ key: "deep", value: { doubleValue: 2 } }] } } },
+                ],
+              },
+            },
+          },
+          { key: "empty", value: {} },
+        ],
+      }),
+    );
+    const span = batch.spans[0]!;
+    expect(JSON.parse(span.attributes)).to.deep.equal({
+      s: "text",
+      b: false,
+      i: 42,
+      i_num: 7,
+      big: "9223372036854775807",
+      neg: "-9223372036854775808",
+      d: 1.5,
+      nan: "NaN",
+      bytes: "aGVsbG8=",
+      arr: ["x", [1, true]],
+      map: { inner: { deep: 2 } },
+      empty: null,
+    });
+    // Exact-match index text: scalars as text, structures as compact JSON, null not indexed.
+    const index = Object.fromEntries(
+      Array.from({ length: span.indexed.length / 2 }, (_, i) => [span.indexed[2 * i], span.indexed[2 * i + 1]]),
+    );
+    expect(index).to.include({ s: "text", b: "false", i: "42", d: "1.5", arr: '["x",[1,true]]' });
+    expect(index).not.to.have.property("empty");
+  });
+
+  it("ignores unknown fields at every level", () => {
+    const request = spanRequest({ futureField: { a: 1 }, status: { code: 2, message: "boom", extra: true } });
+    (request as any).futureTopLevel = [1, 2];
+    (request.resourceSpans[0] as any).somethingNew = "x";
+    const batch = decodeJson(request);
+    expect(batch.spans[0]!.statusCode).to.equal(2);
+    expect(batch.spans[0]!.statusMessage).to.equal("boom");
+  });
+
+  it("accepts empty envelopes as zero spans", () => {
+    expect(decodeJson({}).spans).to.have.length(0);
+    expect(decodeJson({ resourceSpans: [] }).spans).to.have.length(0);
+    expect(decodeJson({ resourceSpans: [{ scopeSpans: [{ spans: [] }] }] }).spans).to.have.length(0);
+    expect(decodeTraceRequest(Buffer.alloc(0), "json").spans).to.have.length(0);
+    expect(decodeTraceRequest(Buffer.alloc(0), "protobuf").spans).to.have.length(0);
+  });
+
+  it("names a missing service unknown_service", () => {
+    const batch = decodeJson(spanRequest({}));
+    expect(batch.resources[0]!.serviceName).to.equal("unknown_service");
+  });
+
+  it("refuses ids of the wrong length, naming where", () => {
+    expect(() => decodeJson(spanRequest({ traceId: "abcd" }))).to.throw(PayloadError, /spans\[0\]\.traceId/);
+    expect(() => decodeJson(spanRequest({ spanId: "0102030405060708aa" }))).to.throw(PayloadError, /spanId/);
+    expect(() => decodeJson(spanRequest({ parentSpanId: "01" }))).to.throw(PayloadError, /parentSpanId/);
+    expect(() => decodeJson(spanRequest({ traceId: "" }))).to.throw(PayloadError, /trace id/);
+    expect(() => decodeJson(spanRequest({ traceId: "zz02030405060708090a0b0c0d0e0f10" }))).to.throw(PayloadError);
+  });
+
+  it("refuses malformed JSON and wrongly typed values", () => {
+    expect(() => decodeJson("{not json")).to.throw(PayloadError, /invalid JSON/);
+    expect(() => decodeJson({ resourceSpans: {} })).to.throw(PayloadError, /expected an array/);
+    expect(() => decodeJson(spanRequest({ startTimeUnixNano: "soon" }))).to.throw(PayloadError, /startTimeUnixNano/);
+    expect(() => decodeJson(spanRequest({ attributes: [{ key: 1, value: {} }] }))).to.throw(PayloadError, /key/);
+  });
+
+  it("keeps events, links, flags, trace state and dropped counts", () => {
+    const batch = decodeJson(
+      spanRequest({
+        traceState: "vendor=1",
+        flags: 257,
+        droppedAttributesCount: 3,
+        droppedEventsCount: 1,
+        droppedLinksCount: 2,
+        events: [
+          {
+            timeUnixNano: "1700000000000000001",
+            name: "exception",
+            attributes: [{ key: "exception.type", value: { stringValue: "Err" } }],
+          },
+        ],
+        links: [
+          { traceId: "ffffffffffffffffffffffffffffffff", spanId: "eeeeeeeeeeeeeeee", traceState: "a=b", flags: 1 },
+        ],
+      }),
+    );
+    const span = batch.spans[0]!;
+    expect(span.traceState).to.equal("vendor=1");
+    expect(span.flags).to.equal(257);
+    expect([span.droppedAttributesCount, span.droppedEventsCount, span.droppedLinksCount]).to.deep.equal([3, 1, 2]);
+    expect(JSON.parse(span.events!)).to.deep.equal([
+      {
+        name: "exception",
+        timeUnixNano: "1700000000000000001",
+        attributes: { "exception.type": "Err" },
+        droppedAttributesCount: 0,
+      },
+    ]);
+    expect(JSON.parse(span.links!)).to.deep.equal([
+      {
+        traceId: "ffffffffffffffffffffffffffffffff",
+        spanId: "eeeeeeeeeeeeeeee",
+        traceState: "a=b",
+        attributes: {},
+        droppedAttributesCount: 0,
+        flags: 1,
+      },
+    ]);
+  });
+
+  it("decodes protobuf to exactly the records JSON gives", () => {
+    const json = otlpFixtureObject("trace");
+    const span = json.resourceSpans[0].scopeSpans[0].spans[0];
+    span.status = { code: 2, message: "failed" };
+    span.events = [
+      { timeUnixNano: "1544712660500000000", name: "e", attributes: [{ key: "k", value: { intValue: "5" } }] },
+    ];
+    span.attributes.push(
+      { key: "bytes", value: { bytesValue: "AAEC" } },
+      { key: "big", value: { intValue: "-9007199254740993" } },
+    );
+    const fromJson = decodeTraces(JSON.parse(JSON.stringify(json)), jsonCodec);
+
+    // Build the protobuf from the same data: hex ids become bytes, int64 text becomes Longs.
+    const message = otlpTypes.traceRequest.fromObject({
+      resourceSpans: [
+        {
+          resource: json.resourceSpans[0].resource,
+          scopeSpans: [
+            {
+              scope: json.resourceSpans[0].scopeSpans[0].scope,
+              spans: [
+                {
+                  ...span,
+                  traceId: Buffer.from(span.traceId, "hex"),
+                  spanId: Buffer.from(span.spanId, "hex"),
+                  parentSpanId: Buffer.from(span.parentSpanId, "hex"),
+                  attributes: span.attributes.map((a: any) =>
+                    a.value.bytesValue
+                      ? { key: a.key, value: { bytesValue: Buffer.from(a.value.bytesValue, "base64") } }
+                      : a,
+                  ),
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const bytes = otlpTypes.traceRequest.encode(message).finish();
+    const fromProtobuf = decodeTraceRequest(Buffer.from(bytes), "protobuf");
+    expect(fromProtobuf).to.deep.equal(fromJson);
+    expect(JSON.parse(fromProtobuf.spans[0]!.attributes).big).to.equal("-9007199254740993");
+  });
+
+  it("refuses truncated protobuf", () => {
+    const message = otlpTypes.traceRequest.fromObject({
+      resourceSpans: [
+        { scopeSpans: [{ spans: [{ traceId: Buffer.alloc(16, 1), spanId: Buffer.alloc(8, 2), name: "x" }] }] },
+      ],
+    });
+    const bytes = Buffer.from(otlpTypes.traceRequest.encode(message).finish());
+    expect(() => decodeTraceRequest(bytes.subarray(0, bytes.length - 3), "protobuf")).to.throw(
+      PayloadError,
+      /protobuf/,
+    );
+  });
+});
