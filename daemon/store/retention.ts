@@ -41,7 +41,7 @@ export class Retention {
       deleteLogAttr: db.prepare("DELETE FROM log_attrs WHERE kv_id = ? AND log_row = ?"),
       kvUsed: db
         .prepare(
-          "SELECT EXISTS (SELECT 1 FROM span_attrs WHERE kv_id = ?1) OR EXISTS (SELECT 1 FROM log_attrs WHERE kv_id = ?1)",
+          "SELECT EXISTS (SELECT 1 FROM span_attrs WHERE kv_id = ?) OR EXISTS (SELECT 1 FROM log_attrs WHERE kv_id = ?)",
         )
         .pluck(),
       deleteKv: db.prepare("DELETE FROM attr_kv WHERE id = ?"),
@@ -166,7 +166,7 @@ export class Retention {
   /** Drops dictionary entries no row refers to any more, so unique values do not pile up. */
   private collectKvs(kvs: Map<number, [string, string]>): void {
     for (const [kvId, [key, value]] of kvs) {
-      if (this.stmt.kvUsed!.get(kvId)) continue;
+      if (this.stmt.kvUsed!.get(kvId, kvId)) continue;
       this.stmt.deleteKv!.run(kvId);
       this.dictionaries.forgetKv(key, value);
     }

@@ -57,7 +57,11 @@ function flush(): void {
     for (const [i, request] of group.entries()) {
       send({ type: "written", id: request.id, inserted: inserted[i] ?? 0 });
     }
-  } catch {
+  } catch (error) {
+    if (group.length === 1) {
+      send({ type: "failed", id: group[0]!.id, message: (error as Error).message });
+      return finishFlush();
+    }
     // Retry one by one so a single failing request cannot fail the others in its group.
     for (const request of group) {
       try {
@@ -68,6 +72,10 @@ function flush(): void {
       }
     }
   }
+  finishFlush();
+}
+
+function finishFlush(): void {
   if (retention.policy.maxBytes > 0 && retention.fileBytes() > retention.policy.maxBytes * 0.95) {
     void trim();
   }

@@ -1,0 +1,201 @@
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { expect } from "chai";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
+import { otlpFixture } from "../helpers/fixtures.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const run = promisify(execFile);
+const NOW = BigInt(Date.now()) * 1_000_000n;
+// The spec's fixtures are from 2018: keep them past the default 7-day retention.
+const KEEP_OLD = ["--retention", "36500d"];
+
+interface Counts {
+  services: number;
+  traces: number;
+  spans: number;
+  logs: number;
+}
+
+async function counts(url: string): Promise<Counts> {
+  return (await http(`${url}/api/health`)).json().counts;
+}
+
+/** Peak resident memory of a process, from /proc. */
+function peakRssBytes(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(match?.[1] ?? 0) * 1024;
+}
+
+describe("ingestion over HTTP (real obsd)", function () {
+  this.timeout(30_000);
+  let obsd: CollectorProcess;
+  let files: ReturnType<typeof tempDir>;
+
+  before(async () => {
+    obsd = await startCollectorProcess({ args: KEEP_OLD });
+    files = tempDir();
+  });
+  after(async () => {
+    expect(await obsd.stop()).to.equal(0);
+    files.cleanup();
+  });
+
+  it("accepts the spec's OTLP/JSON samples from curl, and the data is visible at once", async () => {
+    const tracePath = join(files.path, "trace.json");
+    const logsPath = join(files.path, "logs.json");
+    writeFileSync(tracePath, otlpFixture("trace"));
+    writeFileSync(logsPath, otlpFixture("logs"));
+    const traces = await run("curl", ["-sS", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", `@${tracePath}`, `${obsd.url}/v1/traces`]);
+    expect(JSON.parse(traces.stdout)).to.deep.equal({ accepted: 1 });
+    const logs = await run("curl", ["-sS", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", `@${logsPath}`, `${obsd.url}/v1/logs`]);
+    expect(JSON.parse(logs.stdout)).to.deep.equal({ accepted: 1 });
+    expect(await counts(obsd.url)).to.include({ spans: 1, logs: 1, traces: 1, services: 1 });
+  });
+
+  it("accepts gzip bodies and JSON with a charset parameter", async () => {
+    const body = gzipSync(JSON.stringify(traceRequest("gz", [{ traceId: hexId(100, 16), spanId: hexId(100, 8), startNs: NOW }])));
+    const res = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
+      body,
+    });
+    expect(res.status).to.equal(200);
+    expect(res.json()).to.deep.equal({ accepted: 1 });
+  });
+
+  it("stores a resent batch once, and still acknowledges every record", async () => {
+    const request = traceRequest("idem", [
+      { traceId: hexId(200, 16), spanId: hexId(1, 8), startNs: NOW },
+      { traceId: hexId(200, 16), spanId: hexId(2, 8), parentSpanId: hexId(1, 8), startNs: NOW },
+    ]);
+    const logs = logsRequest("idem", [{ timeNs: NOW, body: "once" }]);
+    const before = await counts(obsd.url);
+    for (let i = 0; i < 3; i++) {
+      expect((await postJson(`${obsd.url}/v1/traces`, request)).json()).to.deep.equal({ accepted: 2 });
+      expect((await postJson(`${obsd.url}/v1/logs`, logs)).json()).to.deep.equal({ accepted: 1 });
+    }
+    const after = await counts(obsd.url);
+    expect(after.spans - before.spans).to.equal(2);
+    expect(after.traces - before.traces).to.equal(1);
+    expect(after.logs - before.logs).to.equal(1);
+  });
+
+  it("answers empty requests with zero", async () => {
+    expect((await postJson(`${obsd.url}/v1/traces`, "")).json()).to.deep.equal({ accepted: 0 });
+    expect((await postJson(`${obsd.url}/v1/logs`, {})).json()).to.deep.equal({ accepted: 0 });
+    const proto = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: Buffer.alloc(0) });
+    expect(proto.status).to.equal(200);
+  });
+
+  it("refuses invalid payloads with 400 and says where", async () => {
+    const bad = await postJson(`${obsd.url}/v1/traces`, { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "xyz", spanId: "0102030405060708" }] }] }] });
+    expect(bad.status).to.equal(400);
+    expect(bad.json().error).to.match(/resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId/);
+    expect((await postJson(`${obsd.url}/v1/logs`, "{oops")).status).to.equal(400);
+    const badProto = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: Buffer.from([0x0a, 0xff, 0xff]) });
+    expect(badProto.status).to.equal(400);
+    const badGzip = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: "not gzip" });
+    expect(badGzip.status).to.equal(400);
+    expect(badGzip.json().error).to.match(/gzip/);
+  });
+
+  it("refuses other methods with 405 and an Allow header", async () => {
+    for (const path of ["/v1/traces", "/v1/logs"]) {
+      for (const method of ["GET", "PUT", "DELETE"]) {
+        const res = await http(`${obsd.url}${path}`, { method });
+        expect(res.status, `${method} ${path}`).to.equal(405);
+        expect(res.headers.allow).to.match(/POST/);
+        expect(res.json().error).to.be.a("string");
+      }
+    }
+    expect((await http(`${obsd.url}/api/health`, { method: "POST" })).status).to.equal(405);
+  });
+
+  it("refuses unsupported content types and encodings with 415", async () => {
+    for (const type of ["text/plain", "application/xml", "application/jsonx"]) {
+      const res = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": type }, body: "{}" });
+      expect(res.status, type).to.equal(415);
+    }
+    const none = await http(`${obsd.url}/v1/logs`, { method: "POST", body: "{}" });
+    expect(none.status).to.equal(415);
+    const br = await http(`${obsd.url}/v1/logs`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "br" }, body: "{}" });
+    expect(br.status).to.equal(415);
+  });
+
+  it("refuses bodies over the cap with 413, declared or streamed", async () => {
+    const big = Buffer.alloc(16 * 1024 * 1024 + 1, 0x20);
+    const declared = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: big });
+    expect(declared.status).to.equal(413);
+    const chunked = await new Promise<number>((resolve, reject) => {
+      import("node:http").then(({ request }) => {
+        const req = request(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        for (let i = 0; i < 17; i++) req.write(Buffer.alloc(1024 * 1024, 0x20));
+        req.end();
+      }, reject);
+    });
+    expect(chunked).to.equal(413);
+  });
+
+  it("stops inflating a gzip bomb at the cap without holding it in memory", async () => {
+    // 256 MiB of zeros compresses to about 256 KiB: 16 times the cap once inflated.
+    const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
+    expect(bomb.length).to.be.lessThan(512 * 1024);
+    const started = Date.now();
+    const res = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: bomb });
+    expect(res.status).to.equal(413);
+    expect(res.json().error).to.match(/inflated/);
+    expect(Date.now() - started).to.be.lessThan(5_000);
+    expect(peakRssBytes(obsd.child.pid!)).to.be.lessThan(250 * 1024 * 1024);
+    expect((await http(`${obsd.url}/api/health`)).status).to.equal(200);
+  });
+
+  it("refuses a foreign Host header (DNS rebinding) but answers loopback names", async () => {
+    const evil = await http(`${obsd.url}/api/health`, { headers: { host: `evil.example:${obsd.port}` } });
+    expect(evil.status).to.equal(403);
+    expect(evil.json().error).to.match(/not allowed/);
+    const postEvil = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" }, body: "{}" });
+    expect(postEvil.status).to.equal(403);
+    expect((await http(`${obsd.url}/api/health`, { headers: { host: `localhost:${obsd.port}` } })).status).to.equal(200);
+  });
+
+  it("sends CORS headers on /v1 to loopback origins only, and none on query routes", async () => {
+    const preflight = await http(`${obsd.url}/v1/traces`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:5173", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).to.equal(204);
+    expect(preflight.headers["access-control-allow-origin"]).to.equal("http://localhost:5173");
+    const foreign = await http(`${obsd.url}/v1/traces`, { method: "OPTIONS", headers: { origin: "https://evil.example" } });
+    expect(foreign.headers["access-control-allow-origin"]).to.equal(undefined);
+    const health = await http(`${obsd.url}/api/health`, { headers: { origin: "http://localhost:5173" } });
+    expect(health.headers["access-control-allow-origin"]).to.equal(undefined);
+  });
+
+  it("answers 500 and acknowledges nothing when the store cannot write", async function () {
+    this.timeout(30_000);
+    // Another connection holds the write lock past the writer's 5 s busy timeout.
+    const blocker = new Database(obsd.dbPath);
+    blocker.exec("BEGIN IMMEDIATE");
+    try {
+      const res = await postJson(`${obsd.url}/v1/logs`, logsRequest("locked", [{ timeNs: NOW, body: "lost?" }]));
+      expect(res.status).to.equal(500);
+      expect(res.json().error).to.match(/storage failure/);
+    } finally {
+      blocker.exec("ROLLBACK");
+      blocker.close();
+    }
+    const retry = await postJson(`${obsd.url}/v1/logs`, logsRequest("locked", [{ timeNs: NOW, body: "lost?" }]));
+    expect(retry.status).to.equal(200);
+  });
+});

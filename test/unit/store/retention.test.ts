@@ -1,0 +1,86 @@
+import { expect } from "chai";
+import { Retention } from "../../../daemon/store/retention.js";
+import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { testStore } from "../../helpers/store.js";
+
+const HOUR = 3_600_000_000_000n;
+const NOW = 1_700_000_000_000_000_000n;
+
+describe("retention", () => {
+  let store: ReturnType<typeof testStore>;
+  beforeEach(() => {
+    store = testStore();
+  });
+  afterEach(() => store.close());
+
+  function retention(maxAgeMs: number, maxBytes = 1024 ** 3, batchRows = 1000) {
+    return new Retention(store.db, store.writer.dictionaries, { maxAgeMs, maxBytes, batchRows });
+  }
+
+  it("deletes spans and logs older than the age limit, keeping newer ones and exact counts", () => {
+    const oldTrace = hexId(1, 16);
+    const newTrace = hexId(2, 16);
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId: oldTrace, spanId: hexId(1, 8), startNs: NOW - 3n * HOUR, attributes: { user: "old-only" } },
+        { traceId: newTrace, spanId: hexId(2, 8), startNs: NOW - HOUR, attributes: { user: "kept" } },
+      ]),
+    );
+    store.writeLogs(logsRequest("api", [{ timeNs: NOW - 3n * HOUR, body: "old" }, { timeNs: NOW, body: "new" }]));
+    const result = retention(2 * 3_600_000).trimByAge(NOW);
+    expect(result).to.deep.equal({ spans: 1, logs: 1 });
+    expect(store.db.prepare("SELECT trace_id FROM traces").pluck().all()).to.deep.equal([newTrace]);
+    expect(store.db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
+    expect(store.counters()).to.include({ spans: 1n, traces: 1n, logs: 1n });
+    // The dictionary entry only the deleted span used is gone; the shared one stays.
+    expect(store.db.prepare("SELECT value FROM attr_kv ORDER BY value").pluck().all()).to.deep.equal(["kept"]);
+    expect(store.db.prepare("SELECT count(*) FROM span_attrs").pluck().get()).to.equal(1n);
+    expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0 });
+  });
+
+  it("refreshes the summary of a trace that keeps some of its spans", () => {
+    const traceId = hexId(9, 16);
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId, spanId: hexId(1, 8), startNs: NOW - 3n * HOUR, error: true },
+        { traceId, spanId: hexId(2, 8), parentSpanId: hexId(1, 8), startNs: NOW - HOUR },
+      ]),
+    );
+    retention(2 * 3_600_000).trimByAge(NOW);
+    const summary = store.db.prepare("SELECT span_count, error_count, start_ns FROM traces").get();
+    expect(summary).to.deep.equal({ span_count: 1n, error_count: 0n, start_ns: NOW - HOUR });
+  });
+
+  it("deletes in bounded batches", () => {
+    const spans = Array.from({ length: 25 }, (_, i) => ({ traceId: hexId(i, 16), spanId: hexId(i, 8), startNs: NOW - 5n * HOUR }));
+    store.writeTraces(traceRequest("api", spans));
+    const r = retention(3_600_000, 1024 ** 3, 10);
+    expect(r.trimByAge(NOW).spans).to.equal(10);
+    expect(r.trimByAge(NOW).spans).to.equal(10);
+    expect(r.trimByAge(NOW).spans).to.equal(5);
+    expect(r.trimByAge(NOW).spans).to.equal(0);
+  });
+
+  it("trims the oldest telemetry first until the used size is under the cap", () => {
+    const body = "x".repeat(2000);
+    for (let batch = 0; batch < 20; batch++) {
+      store.writeLogs(
+        logsRequest(
+          "api",
+          Array.from({ length: 50 }, (_, i) => ({ timeNs: NOW + BigInt(batch * 50 + i), body: `${batch}-${i}-${body}` })),
+        ),
+      );
+    }
+    const r = retention(365 * 86_400_000, 512 * 1024, 100);
+    expect(r.usedBytes()).to.be.greaterThan(512 * 1024);
+    let rounds = 0;
+    while (r.trimBySize().logs > 0) rounds++;
+    expect(rounds).to.be.greaterThan(0);
+    expect(r.usedBytes()).to.be.at.most(512 * 1024);
+    // Oldest went first: the newest record is still there, the very first is not.
+    const kept = store.db.prepare("SELECT min(ts_ns), max(ts_ns) FROM logs").raw().get() as bigint[];
+    expect(kept[1]).to.equal(NOW + 999n);
+    expect(kept[0]! > NOW).to.equal(true);
+    expect(store.counters().logs).to.equal(BigInt(store.db.prepare("SELECT count(*) FROM logs").pluck().get() as bigint));
+  });
+});

@@ -1,0 +1,114 @@
+import { expect } from "chai";
+import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { testStore } from "../../helpers/store.js";
+
+const T0 = 1_700_000_000_000_000_000n;
+const MS = 1_000_000n;
+
+describe("telemetry writer", () => {
+  let store: ReturnType<typeof testStore>;
+  beforeEach(() => {
+    store = testStore();
+  });
+  afterEach(() => store.close());
+
+  it("stores a span once however often it is sent", () => {
+    const request = traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }]);
+    expect(store.writeTraces(request)).to.equal(1);
+    expect(store.writeTraces(request)).to.equal(0);
+    expect(store.db.prepare("SELECT count(*) FROM spans").pluck().get()).to.equal(1n);
+    expect(store.counters()).to.include({ spans: 1n, traces: 1n, services: 1n });
+  });
+
+  it("stores a log record once however often it is sent", () => {
+    const request = logsRequest("api", [{ timeNs: T0, body: "hello" }, { timeNs: T0, body: "world" }]);
+    expect(store.writeLogs(request)).to.equal(2);
+    expect(store.writeLogs(request)).to.equal(0);
+    expect(store.counters()).to.include({ logs: 2n });
+  });
+
+  it("keeps nanosecond timestamps exact", () => {
+    store.writeTraces(traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: 1700000000123456789n, durationNs: 1n }]));
+    const row = store.db.prepare("SELECT start_ns, end_ns, duration_ns FROM spans").get() as Record<string, bigint>;
+    expect(row).to.deep.equal({ start_ns: 1700000000123456789n, end_ns: 1700000000123456790n, duration_ns: 1n });
+  });
+
+  it("builds the trace summary when children arrive before their root", () => {
+    const traceId = hexId(7, 16);
+    const root = hexId(1, 8);
+    store.writeTraces(
+      traceRequest("db", [{ traceId, spanId: hexId(2, 8), parentSpanId: root, name: "query", startNs: T0 + 5n * MS, error: true }]),
+    );
+    let summary = store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(traceId) as Record<string, unknown>;
+    expect(summary).to.include({ span_count: 1n, error_count: 1n, root_span_id: null, root_name: null });
+    store.writeTraces(
+      traceRequest("api", [{ traceId, spanId: root, name: "GET /users", startNs: T0, durationNs: 20n * MS }]),
+    );
+    summary = store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(traceId) as Record<string, unknown>;
+    expect(summary).to.include({
+      span_count: 2n,
+      error_count: 1n,
+      root_span_id: root,
+      root_name: "GET /users",
+      start_ns: T0,
+      end_ns: T0 + 20n * MS,
+    });
+    const services = store.db
+      .prepare("SELECT s.name FROM trace_services t JOIN services s ON s.id = t.service_id WHERE trace_id = ? ORDER BY 1")
+      .pluck()
+      .all(traceId);
+    expect(services).to.deep.equal(["api", "db"]);
+    expect(store.counters()).to.include({ traces: 1n, spans: 2n, services: 2n });
+  });
+
+  it("indexes every attribute through the key/value dictionary", () => {
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, attributes: { "http.method": "GET", "http.status_code": 200 } },
+        { traceId: hexId(1, 16), spanId: hexId(2, 8), startNs: T0, attributes: { "http.method": "GET" } },
+      ]),
+    );
+    const rows = store.db
+      .prepare(
+        "SELECT kv.key, kv.value, count(*) AS n FROM span_attrs a JOIN attr_kv kv ON kv.id = a.kv_id GROUP BY kv.id ORDER BY kv.key",
+      )
+      .raw()
+      .all();
+    expect(rows).to.deep.equal([
+      ["http.method", "GET", 2n],
+      ["http.status_code", "200", 1n],
+    ]);
+  });
+
+  it("tracks the latest telemetry time and per-service last sighting", () => {
+    store.writeTraces(traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, durationNs: 10n }]));
+    store.writeLogs(logsRequest("worker", [{ timeNs: T0 + 100n, body: "x" }]));
+    expect(store.counters().latest_ns).to.equal(T0 + 100n);
+    const seen = store.db.prepare("SELECT name, last_seen_ns FROM services ORDER BY name").raw().all();
+    expect(seen).to.deep.equal([
+      ["api", T0 + 10n],
+      ["worker", T0 + 100n],
+    ]);
+  });
+
+  it("leaves nothing behind when a transaction fails", () => {
+    const { writer } = store;
+    expect(() =>
+      writer.transaction(() => {
+        store.writer.writeSpans(
+          {
+            resources: [{ hash: "r", serviceName: "x", attributes: "{}", droppedAttributesCount: 0, schemaUrl: null }],
+            scopes: [{ hash: "s", name: "", version: null, attributes: "{}", droppedAttributesCount: 0, schemaUrl: null }],
+            spans: [],
+          },
+          0n,
+        );
+        throw new Error("disk on fire");
+      }),
+    ).to.throw("disk on fire");
+    expect(store.counters()).to.include({ services: 0n });
+    // The memo must not hand out ids of rolled-back rows.
+    expect(store.writeTraces(traceRequest("x", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }]))).to.equal(1);
+    expect(store.db.prepare("SELECT count(*) FROM services").pluck().get()).to.equal(1n);
+  });
+});
