@@ -101,10 +101,13 @@ export async function startCollector(
   const close = () => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Requests in flight finish (their writes commit) and their connections close as they
+      // go idle; anything still open after the grace period is cut.
+      const sweep = setInterval(() => server.closeIdleConnections(), 25);
       server.closeIdleConnections();
-      // Requests in flight finish (their writes commit); stragglers are cut after a grace period.
       const grace = setTimeout(() => server.closeAllConnections(), 5_000);
       await closed;
+      clearInterval(sweep);
       clearTimeout(grace);
       await writer.close();
       readDb.close();

@@ -48,34 +48,35 @@ function apply(request: WriteRequest): number {
     : writer.writeLogs(request.batch, request.receivedNs);
 }
 
-function flush(): void {
-  flushScheduled = false;
-  const group = queue.splice(0, queue.length);
-  if (group.length === 0) return;
+/** Commits a group in one transaction; on failure, isolates the failing requests. */
+function commit(group: WriteRequest[]): void {
   try {
     const inserted = writer.transaction(() => group.map(apply));
     for (const [i, request] of group.entries()) {
       send({ type: "written", id: request.id, inserted: inserted[i] ?? 0 });
     }
+    return;
   } catch (error) {
     if (group.length === 1) {
       send({ type: "failed", id: group[0]!.id, message: (error as Error).message });
-      return finishFlush();
-    }
-    // Retry one by one so a single failing request cannot fail the others in its group.
-    for (const request of group) {
-      try {
-        const inserted = writer.transaction(() => apply(request));
-        send({ type: "written", id: request.id, inserted });
-      } catch (error) {
-        send({ type: "failed", id: request.id, message: (error as Error).message });
-      }
+      return;
     }
   }
-  finishFlush();
+  // Retry one by one so a single failing request cannot fail the others in its group.
+  for (const request of group) {
+    try {
+      const inserted = writer.transaction(() => apply(request));
+      send({ type: "written", id: request.id, inserted });
+    } catch (error) {
+      send({ type: "failed", id: request.id, message: (error as Error).message });
+    }
+  }
 }
 
-function finishFlush(): void {
+function flush(): void {
+  flushScheduled = false;
+  const group = queue.splice(0, queue.length);
+  if (group.length > 0) commit(group);
   if (retention.policy.maxBytes > 0 && retention.fileBytes() > retention.policy.maxBytes * 0.95) {
     void trim();
   }
@@ -96,15 +97,15 @@ async function trim(): Promise<void> {
   const total = { spans: 0, logs: 0 };
   try {
     for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
-      for (;;) {
+      while (!closing) {
         const result = step();
         total.spans += result.spans;
         total.logs += result.logs;
-        if (result.spans + result.logs === 0 || closing) break;
+        if (result.spans + result.logs === 0) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    retention.releaseFreePages();
+    if (!closing) retention.releaseFreePages();
   } catch (error) {
     console.error(`obsd: retention failed: ${(error as Error).message}`);
   } finally {

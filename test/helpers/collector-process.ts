@@ -51,7 +51,7 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
     const timer = setTimeout(() => reject(new Error(`obsd did not start within 10 s:\n${output}`)), 10_000);
     const check = () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
+      if (match && output.includes("Press Ctrl+C to stop.")) {
         clearTimeout(timer);
         resolve(match[1] as string);
       }
@@ -85,7 +85,10 @@ export function killLeftoverCollectors(): void {
 }
 
 /** Runs a collector that exits on its own (bad flags, busy port) and returns its code and output. */
-export function runCollectorToExit(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+export function runCollectorToExit(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [packagePath("bin", "obsd.js"), ...args], {
       env: { ...process.env, ...env },

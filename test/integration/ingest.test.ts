@@ -6,9 +6,9 @@ import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { otlpFixture } from "../helpers/fixtures.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
-import { otlpFixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const run = promisify(execFile);
@@ -52,15 +52,35 @@ describe("ingestion over HTTP (real obsd)", function () {
     const logsPath = join(files.path, "logs.json");
     writeFileSync(tracePath, otlpFixture("trace"));
     writeFileSync(logsPath, otlpFixture("logs"));
-    const traces = await run("curl", ["-sS", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", `@${tracePath}`, `${obsd.url}/v1/traces`]);
+    const traces = await run("curl", [
+      "-sS",
+      "-X",
+      "POST",
+      "-H",
+      "Content-Type: application/json",
+      "--data-binary",
+      `@${tracePath}`,
+      `${obsd.url}/v1/traces`,
+    ]);
     expect(JSON.parse(traces.stdout)).to.deep.equal({ accepted: 1 });
-    const logs = await run("curl", ["-sS", "-X", "POST", "-H", "Content-Type: application/json", "--data-binary", `@${logsPath}`, `${obsd.url}/v1/logs`]);
+    const logs = await run("curl", [
+      "-sS",
+      "-X",
+      "POST",
+      "-H",
+      "Content-Type: application/json",
+      "--data-binary",
+      `@${logsPath}`,
+      `${obsd.url}/v1/logs`,
+    ]);
     expect(JSON.parse(logs.stdout)).to.deep.equal({ accepted: 1 });
     expect(await counts(obsd.url)).to.include({ spans: 1, logs: 1, traces: 1, services: 1 });
   });
 
   it("accepts gzip bodies and JSON with a charset parameter", async () => {
-    const body = gzipSync(JSON.stringify(traceRequest("gz", [{ traceId: hexId(100, 16), spanId: hexId(100, 8), startNs: NOW }])));
+    const body = gzipSync(
+      JSON.stringify(traceRequest("gz", [{ traceId: hexId(100, 16), spanId: hexId(100, 8), startNs: NOW }])),
+    );
     const res = await http(`${obsd.url}/v1/traces`, {
       method: "POST",
       headers: { "content-type": "application/json; charset=utf-8", "content-encoding": "gzip" },
@@ -90,18 +110,32 @@ describe("ingestion over HTTP (real obsd)", function () {
   it("answers empty requests with zero", async () => {
     expect((await postJson(`${obsd.url}/v1/traces`, "")).json()).to.deep.equal({ accepted: 0 });
     expect((await postJson(`${obsd.url}/v1/logs`, {})).json()).to.deep.equal({ accepted: 0 });
-    const proto = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: Buffer.alloc(0) });
+    const proto = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/x-protobuf" },
+      body: Buffer.alloc(0),
+    });
     expect(proto.status).to.equal(200);
   });
 
   it("refuses invalid payloads with 400 and says where", async () => {
-    const bad = await postJson(`${obsd.url}/v1/traces`, { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "xyz", spanId: "0102030405060708" }] }] }] });
+    const bad = await postJson(`${obsd.url}/v1/traces`, {
+      resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: "xyz", spanId: "0102030405060708" }] }] }],
+    });
     expect(bad.status).to.equal(400);
     expect(bad.json().error).to.match(/resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.traceId/);
     expect((await postJson(`${obsd.url}/v1/logs`, "{oops")).status).to.equal(400);
-    const badProto = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf" }, body: Buffer.from([0x0a, 0xff, 0xff]) });
+    const badProto = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/x-protobuf" },
+      body: Buffer.from([0x0a, 0xff, 0xff]),
+    });
     expect(badProto.status).to.equal(400);
-    const badGzip = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: "not gzip" });
+    const badGzip = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      body: "not gzip",
+    });
     expect(badGzip.status).to.equal(400);
     expect(badGzip.json().error).to.match(/gzip/);
   });
@@ -120,25 +154,41 @@ describe("ingestion over HTTP (real obsd)", function () {
 
   it("refuses unsupported content types and encodings with 415", async () => {
     for (const type of ["text/plain", "application/xml", "application/jsonx"]) {
-      const res = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": type }, body: "{}" });
+      const res = await http(`${obsd.url}/v1/traces`, {
+        method: "POST",
+        headers: { "content-type": type },
+        body: "{}",
+      });
       expect(res.status, type).to.equal(415);
     }
     const none = await http(`${obsd.url}/v1/logs`, { method: "POST", body: "{}" });
     expect(none.status).to.equal(415);
-    const br = await http(`${obsd.url}/v1/logs`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "br" }, body: "{}" });
+    const br = await http(`${obsd.url}/v1/logs`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "br" },
+      body: "{}",
+    });
     expect(br.status).to.equal(415);
   });
 
   it("refuses bodies over the cap with 413, declared or streamed", async () => {
     const big = Buffer.alloc(16 * 1024 * 1024 + 1, 0x20);
-    const declared = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json" }, body: big });
+    const declared = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: big,
+    });
     expect(declared.status).to.equal(413);
     const chunked = await new Promise<number>((resolve, reject) => {
       import("node:http").then(({ request }) => {
-        const req = request(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          `${obsd.url}/v1/traces`,
+          { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         for (let i = 0; i < 17; i++) req.write(Buffer.alloc(1024 * 1024, 0x20));
         req.end();
@@ -152,7 +202,11 @@ describe("ingestion over HTTP (real obsd)", function () {
     const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
     expect(bomb.length).to.be.lessThan(512 * 1024);
     const started = Date.now();
-    const res = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body: bomb });
+    const res = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      body: bomb,
+    });
     expect(res.status).to.equal(413);
     expect(res.json().error).to.match(/inflated/);
     expect(Date.now() - started).to.be.lessThan(5_000);
@@ -164,9 +218,15 @@ describe("ingestion over HTTP (real obsd)", function () {
     const evil = await http(`${obsd.url}/api/health`, { headers: { host: `evil.example:${obsd.port}` } });
     expect(evil.status).to.equal(403);
     expect(evil.json().error).to.match(/not allowed/);
-    const postEvil = await http(`${obsd.url}/v1/traces`, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" }, body: "{}" });
+    const postEvil = await http(`${obsd.url}/v1/traces`, {
+      method: "POST",
+      headers: { host: "evil.example", "content-type": "application/json" },
+      body: "{}",
+    });
     expect(postEvil.status).to.equal(403);
-    expect((await http(`${obsd.url}/api/health`, { headers: { host: `localhost:${obsd.port}` } })).status).to.equal(200);
+    expect((await http(`${obsd.url}/api/health`, { headers: { host: `localhost:${obsd.port}` } })).status).to.equal(
+      200,
+    );
   });
 
   it("sends CORS headers on /v1 to loopback origins only, and none on query routes", async () => {
@@ -176,7 +236,10 @@ describe("ingestion over HTTP (real obsd)", function () {
     });
     expect(preflight.status).to.equal(204);
     expect(preflight.headers["access-control-allow-origin"]).to.equal("http://localhost:5173");
-    const foreign = await http(`${obsd.url}/v1/traces`, { method: "OPTIONS", headers: { origin: "https://evil.example" } });
+    const foreign = await http(`${obsd.url}/v1/traces`, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example" },
+    });
     expect(foreign.headers["access-control-allow-origin"]).to.equal(undefined);
     const health = await http(`${obsd.url}/api/health`, { headers: { origin: "http://localhost:5173" } });
     expect(health.headers["access-control-allow-origin"]).to.equal(undefined);

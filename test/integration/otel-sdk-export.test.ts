@@ -6,8 +6,18 @@ import { OTLPLogExporter as ProtoLogExporter } from "@opentelemetry/exporter-log
 import { OTLPTraceExporter as JsonTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
-import { LoggerProvider, type LogRecordExporter, type SdkLogRecord, SimpleLogRecordProcessor } from "@opentelemetry/sdk-logs";
-import { BasicTracerProvider, type ReadableSpan, SimpleSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import {
+  LoggerProvider,
+  type LogRecordExporter,
+  type SdkLogRecord,
+  SimpleLogRecordProcessor,
+} from "@opentelemetry/sdk-logs";
+import {
+  BasicTracerProvider,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+  type SpanExporter,
+} from "@opentelemetry/sdk-trace-base";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
@@ -91,7 +101,10 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
         spanProcessors: [new SimpleSpanProcessor(exporter)],
       });
       const tracer = provider.getTracer("interop-scope", "1.2.3");
-      const parent = tracer.startSpan("GET /checkout", { kind: SpanKind.SERVER, attributes: { "http.request.method": "GET" } });
+      const parent = tracer.startSpan("GET /checkout", {
+        kind: SpanKind.SERVER,
+        attributes: { "http.request.method": "GET" },
+      });
       const child = tracer.startSpan(
         "charge card",
         {
@@ -130,9 +143,17 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       expect(c.parent_span_id).to.equal(p.span_id);
       expect([p.kind, c.kind]).to.deep.equal([2, 3]);
       expect([c.status_code, c.status_message]).to.deep.equal([2, "card declined"]);
-      expect(JSON.parse(c.attributes)).to.deep.equal({ "retry.count": 3, "payment.amount": 12.5, "payment.ok": false, "payment.tags": ["a", "b"] });
+      expect(JSON.parse(c.attributes)).to.deep.equal({
+        "retry.count": 3,
+        "payment.amount": 12.5,
+        "payment.ok": false,
+        "payment.tags": ["a", "b"],
+      });
       expect(JSON.parse(c.events)[0]).to.include({ name: "exception" });
-      expect(JSON.parse(c.events)[0].attributes).to.deep.equal({ "exception.type": "CardDeclined", "exception.message": "declined" });
+      expect(JSON.parse(c.events)[0].attributes).to.deep.equal({
+        "exception.type": "CardDeclined",
+        "exception.message": "declined",
+      });
       expect(JSON.parse(c.links)[0]).to.include({ traceId: p.trace_id, spanId: p.span_id });
       expect([c.scope, c.scope_version]).to.deep.equal(["interop-scope", "1.2.3"]);
       expect(JSON.parse(c.resource)).to.include({ "service.name": service, "deployment.environment.name": "test" });
@@ -140,7 +161,9 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
 
     it(`exports logs over ${encoding} (${compression}) with success and no export warning`, async () => {
       const options = { url: `${obsd.url}/v1/logs`, compression: compression as never };
-      const exporter = new RecordingLogExporter(encoding === "http/json" ? new JsonLogExporter(options) : new ProtoLogExporter(options));
+      const exporter = new RecordingLogExporter(
+        encoding === "http/json" ? new JsonLogExporter(options) : new ProtoLogExporter(options),
+      );
       const provider = new LoggerProvider({
         resource: resourceFromAttributes({ "service.name": service }),
         processors: [new SimpleLogRecordProcessor({ exporter })],

@@ -26,7 +26,12 @@ describe("retention", () => {
         { traceId: newTrace, spanId: hexId(2, 8), startNs: NOW - HOUR, attributes: { user: "kept" } },
       ]),
     );
-    store.writeLogs(logsRequest("api", [{ timeNs: NOW - 3n * HOUR, body: "old" }, { timeNs: NOW, body: "new" }]));
+    store.writeLogs(
+      logsRequest("api", [
+        { timeNs: NOW - 3n * HOUR, body: "old" },
+        { timeNs: NOW, body: "new" },
+      ]),
+    );
     const result = retention(2 * 3_600_000).trimByAge(NOW);
     expect(result).to.deep.equal({ spans: 1, logs: 1 });
     expect(store.db.prepare("SELECT trace_id FROM traces").pluck().all()).to.deep.equal([newTrace]);
@@ -52,7 +57,11 @@ describe("retention", () => {
   });
 
   it("deletes in bounded batches", () => {
-    const spans = Array.from({ length: 25 }, (_, i) => ({ traceId: hexId(i, 16), spanId: hexId(i, 8), startNs: NOW - 5n * HOUR }));
+    const spans = Array.from({ length: 25 }, (_, i) => ({
+      traceId: hexId(i, 16),
+      spanId: hexId(i, 8),
+      startNs: NOW - 5n * HOUR,
+    }));
     store.writeTraces(traceRequest("api", spans));
     const r = retention(3_600_000, 1024 ** 3, 10);
     expect(r.trimByAge(NOW).spans).to.equal(10);
@@ -67,7 +76,10 @@ describe("retention", () => {
       store.writeLogs(
         logsRequest(
           "api",
-          Array.from({ length: 50 }, (_, i) => ({ timeNs: NOW + BigInt(batch * 50 + i), body: `${batch}-${i}-${body}` })),
+          Array.from({ length: 50 }, (_, i) => ({
+            timeNs: NOW + BigInt(batch * 50 + i),
+            body: `${batch}-${i}-${body}`,
+          })),
         ),
       );
     }
@@ -81,6 +93,8 @@ describe("retention", () => {
     const kept = store.db.prepare("SELECT min(ts_ns), max(ts_ns) FROM logs").raw().get() as bigint[];
     expect(kept[1]).to.equal(NOW + 999n);
     expect(kept[0]! > NOW).to.equal(true);
-    expect(store.counters().logs).to.equal(BigInt(store.db.prepare("SELECT count(*) FROM logs").pluck().get() as bigint));
+    expect(store.counters().logs).to.equal(
+      BigInt(store.db.prepare("SELECT count(*) FROM logs").pluck().get() as bigint),
+    );
   });
 });

@@ -39,7 +39,11 @@ describe("store schema", () => {
   it("migrates an older file forward step by step, keeping its data", () => {
     const path = join(dir.path, "old.sqlite");
     const v1: Migration = { version: 1, description: "t", up: (db) => db.exec("CREATE TABLE t (x INTEGER)") };
-    const v2: Migration = { version: 2, description: "t.y", up: (db) => db.exec("ALTER TABLE t ADD COLUMN y TEXT DEFAULT 'n'") };
+    const v2: Migration = {
+      version: 2,
+      description: "t.y",
+      up: (db) => db.exec("ALTER TABLE t ADD COLUMN y TEXT DEFAULT 'n'"),
+    };
     const db = new Database(path);
     expect(migrate(db, path, [v1])).to.deep.equal([1]);
     db.exec("INSERT INTO t (x) VALUES (7)");

@@ -21,14 +21,21 @@ describe("telemetry writer", () => {
   });
 
   it("stores a log record once however often it is sent", () => {
-    const request = logsRequest("api", [{ timeNs: T0, body: "hello" }, { timeNs: T0, body: "world" }]);
+    const request = logsRequest("api", [
+      { timeNs: T0, body: "hello" },
+      { timeNs: T0, body: "world" },
+    ]);
     expect(store.writeLogs(request)).to.equal(2);
     expect(store.writeLogs(request)).to.equal(0);
     expect(store.counters()).to.include({ logs: 2n });
   });
 
   it("keeps nanosecond timestamps exact", () => {
-    store.writeTraces(traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: 1700000000123456789n, durationNs: 1n }]));
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: 1700000000123456789n, durationNs: 1n },
+      ]),
+    );
     const row = store.db.prepare("SELECT start_ns, end_ns, duration_ns FROM spans").get() as Record<string, bigint>;
     expect(row).to.deep.equal({ start_ns: 1700000000123456789n, end_ns: 1700000000123456790n, duration_ns: 1n });
   });
@@ -37,7 +44,9 @@ describe("telemetry writer", () => {
     const traceId = hexId(7, 16);
     const root = hexId(1, 8);
     store.writeTraces(
-      traceRequest("db", [{ traceId, spanId: hexId(2, 8), parentSpanId: root, name: "query", startNs: T0 + 5n * MS, error: true }]),
+      traceRequest("db", [
+        { traceId, spanId: hexId(2, 8), parentSpanId: root, name: "query", startNs: T0 + 5n * MS, error: true },
+      ]),
     );
     let summary = store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(traceId) as Record<string, unknown>;
     expect(summary).to.include({ span_count: 1n, error_count: 1n, root_span_id: null, root_name: null });
@@ -54,7 +63,9 @@ describe("telemetry writer", () => {
       end_ns: T0 + 20n * MS,
     });
     const services = store.db
-      .prepare("SELECT s.name FROM trace_services t JOIN services s ON s.id = t.service_id WHERE trace_id = ? ORDER BY 1")
+      .prepare(
+        "SELECT s.name FROM trace_services t JOIN services s ON s.id = t.service_id WHERE trace_id = ? ORDER BY 1",
+      )
       .pluck()
       .all(traceId);
     expect(services).to.deep.equal(["api", "db"]);
@@ -64,7 +75,12 @@ describe("telemetry writer", () => {
   it("indexes every attribute through the key/value dictionary", () => {
     store.writeTraces(
       traceRequest("api", [
-        { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, attributes: { "http.method": "GET", "http.status_code": 200 } },
+        {
+          traceId: hexId(1, 16),
+          spanId: hexId(1, 8),
+          startNs: T0,
+          attributes: { "http.method": "GET", "http.status_code": 200 },
+        },
         { traceId: hexId(1, 16), spanId: hexId(2, 8), startNs: T0, attributes: { "http.method": "GET" } },
       ]),
     );
@@ -81,7 +97,9 @@ describe("telemetry writer", () => {
   });
 
   it("tracks the latest telemetry time and per-service last sighting", () => {
-    store.writeTraces(traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, durationNs: 10n }]));
+    store.writeTraces(
+      traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, durationNs: 10n }]),
+    );
     store.writeLogs(logsRequest("worker", [{ timeNs: T0 + 100n, body: "x" }]));
     expect(store.counters().latest_ns).to.equal(T0 + 100n);
     const seen = store.db.prepare("SELECT name, last_seen_ns FROM services ORDER BY name").raw().all();
@@ -98,7 +116,9 @@ describe("telemetry writer", () => {
         store.writer.writeSpans(
           {
             resources: [{ hash: "r", serviceName: "x", attributes: "{}", droppedAttributesCount: 0, schemaUrl: null }],
-            scopes: [{ hash: "s", name: "", version: null, attributes: "{}", droppedAttributesCount: 0, schemaUrl: null }],
+            scopes: [
+              { hash: "s", name: "", version: null, attributes: "{}", droppedAttributesCount: 0, schemaUrl: null },
+            ],
             spans: [],
           },
           0n,
@@ -108,7 +128,9 @@ describe("telemetry writer", () => {
     ).to.throw("disk on fire");
     expect(store.counters()).to.include({ services: 0n });
     // The memo must not hand out ids of rolled-back rows.
-    expect(store.writeTraces(traceRequest("x", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }]))).to.equal(1);
+    expect(
+      store.writeTraces(traceRequest("x", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }])),
+    ).to.equal(1);
     expect(store.db.prepare("SELECT count(*) FROM services").pluck().get()).to.equal(1n);
   });
 });

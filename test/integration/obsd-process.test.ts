@@ -1,0 +1,156 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { expect } from "chai";
+import { runCollectorToExit, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const NOW = BigInt(Date.now()) * 1_000_000n;
+
+describe("the obsd process", function () {
+  this.timeout(30_000);
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it("prints the listening line, both OTLP endpoints, the query endpoint and the database path", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    try {
+      const out = obsd.output();
+      expect(out).to.match(new RegExp(`listening on ${obsd.url}`));
+      expect(out).to.include(`POST ${obsd.url}/v1/traces`);
+      expect(out).to.include(`POST ${obsd.url}/v1/logs`);
+      expect(out).to.include(`${obsd.url}/api/`);
+      expect(out).to.include(obsd.dbPath);
+      expect(obsd.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      expect(await obsd.stop("SIGINT")).to.equal(0);
+    }
+  });
+
+  it("uses the platform state folder for its database by default", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path, dbPath: "" });
+    try {
+      expect(obsd.output()).to.include(join(dir.path, "monitor", "telemetry.sqlite"));
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("keeps acknowledged data across SIGINT and restart", async () => {
+    const dbPath = join(dir.path, "keep.sqlite");
+    const first = await startCollectorProcess({ stateDir: dir.path, dbPath });
+    const spans = Array.from({ length: 300 }, (_, i) => ({
+      traceId: hexId(i % 30, 16),
+      spanId: hexId(i, 8),
+      startNs: NOW,
+    }));
+    expect((await postJson(`${first.url}/v1/traces`, traceRequest("persist", spans))).json()).to.deep.equal({
+      accepted: 300,
+    });
+    expect(
+      (await postJson(`${first.url}/v1/logs`, logsRequest("persist", [{ timeNs: NOW, body: "kept" }]))).status,
+    ).to.equal(200);
+    expect(await first.stop("SIGINT")).to.equal(0);
+    expect(first.output()).to.match(/SIGINT received/);
+
+    const second = await startCollectorProcess({ stateDir: dir.path, dbPath });
+    try {
+      const health = (await http(`${second.url}/api/health`)).json();
+      expect(health.counts).to.deep.equal({ services: 1, traces: 30, spans: 300, logs: 1 });
+      expect(health.instanceId).to.match(/^[0-9a-f]{32}$/);
+    } finally {
+      expect(await second.stop()).to.equal(0);
+    }
+  });
+
+  it("reads host and port from the environment, and flags win over it", async () => {
+    const fromEnv = await startCollectorProcess({ stateDir: dir.path, env: { OBS_MONITOR_HOST: "127.0.0.2" } });
+    try {
+      expect(fromEnv.url).to.match(/^http:\/\/127\.0\.0\.2:/);
+    } finally {
+      await fromEnv.stop();
+    }
+    const flagWins = await startCollectorProcess({
+      stateDir: dir.path,
+      args: ["--host", "127.0.0.3"],
+      env: { OBS_MONITOR_HOST: "127.0.0.2" },
+    });
+    try {
+      expect(flagWins.url).to.match(/^http:\/\/127\.0\.0\.3:/);
+      expect(flagWins.output()).not.to.match(/warning/);
+    } finally {
+      await flagWins.stop();
+    }
+  });
+
+  it("warns when bound beyond loopback", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path, args: ["--host", "0.0.0.0"] });
+    try {
+      expect(obsd.output()).to.match(/warning: listening on 0\.0\.0\.0.*no authentication/);
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("exits 2 with a clear message on bad flags and settings", async () => {
+    const badPort = await runCollectorToExit(["--port", "99999"], { OBS_STATE_DIR: dir.path });
+    expect(badPort.code).to.equal(2);
+    expect(badPort.output).to.match(/invalid port "99999"/);
+    const badEnv = await runCollectorToExit(["--port", "0"], { OBS_STATE_DIR: dir.path, OBS_RETENTION: "soon" });
+    expect(badEnv.code).to.equal(2);
+    expect(badEnv.output).to.match(/OBS_RETENTION/);
+    const unknown = await runCollectorToExit(["--bogus"], { OBS_STATE_DIR: dir.path });
+    expect(unknown.code).to.equal(2);
+    expect(unknown.output).to.match(/Unknown argument/i);
+  });
+
+  it("exits 2 naming the port when it is taken, leaving the other process alone", async () => {
+    const other: Server = createServer((_req, res) => res.end("other"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      const result = await runCollectorToExit(["--port", String(port)], { OBS_STATE_DIR: dir.path });
+      expect(result.code).to.equal(2);
+      expect(result.output).to.match(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`));
+      expect((await http(`http://127.0.0.1:${port}/`)).body.toString()).to.equal("other");
+    } finally {
+      other.close();
+    }
+  });
+
+  it("refuses a database from a newer obs with exit 4 and leaves it untouched", async () => {
+    const dbPath = join(dir.path, "newer.sqlite");
+    const db = new Database(dbPath);
+    db.pragma("user_version = 999");
+    db.close();
+    const result = await runCollectorToExit(["--port", "0", "--db", dbPath], { OBS_STATE_DIR: dir.path });
+    expect(result.code).to.equal(4);
+    expect(result.output).to.match(/schema version 999.*newer obs/);
+    const check = new Database(dbPath);
+    expect(check.pragma("user_version", { simple: true })).to.equal(999);
+    check.close();
+  });
+
+  it("finishes in-flight writes on SIGTERM before exiting", async () => {
+    const dbPath = join(dir.path, "inflight.sqlite");
+    const obsd = await startCollectorProcess({ stateDir: dir.path, dbPath });
+    const spans = Array.from({ length: 512 }, (_, i) => ({ traceId: hexId(i, 16), spanId: hexId(i, 8), startNs: NOW }));
+    const body = traceRequest("inflight", spans);
+    const posts = Array.from({ length: 20 }, () => postJson(`${obsd.url}/v1/traces`, body).catch(() => null));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await obsd.stop()).to.equal(0);
+    const acknowledged = (await Promise.all(posts)).filter((r) => r?.status === 200).length;
+    const db = new Database(dbPath, { readonly: true });
+    const stored = db.prepare("SELECT count(*) AS n FROM spans").get() as { n: number };
+    db.close();
+    // Every batch is the same 512 spans: once any post was acknowledged, all 512 are on disk.
+    expect(acknowledged).to.be.greaterThan(0);
+    expect(stored.n).to.equal(512);
+  });
+});

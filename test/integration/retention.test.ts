@@ -1,0 +1,94 @@
+import { statSync } from "node:fs";
+import Database from "better-sqlite3";
+import { expect } from "chai";
+import { startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
+
+const MS = 1_000_000n;
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("retention (real obsd)", function () {
+  this.timeout(60_000);
+
+  it("deletes telemetry older than --retention while keeping newer data", async () => {
+    const obsd = await startCollectorProcess({ args: ["--retention", "1h", "--retention-interval", "200ms"] });
+    try {
+      const now = BigInt(Date.now()) * MS;
+      const old = now - 2n * 3_600_000n * MS;
+      await postJson(
+        `${obsd.url}/v1/traces`,
+        traceRequest("ret", [
+          { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: old },
+          { traceId: hexId(2, 16), spanId: hexId(2, 8), startNs: now },
+        ]),
+      );
+      await postJson(
+        `${obsd.url}/v1/logs`,
+        logsRequest("ret", [
+          { timeNs: old, body: "old" },
+          { timeNs: now, body: "new" },
+        ]),
+      );
+      await until(async () => {
+        const { counts } = (await http(`${obsd.url}/api/health`)).json();
+        return counts.spans === 1 && counts.logs === 1;
+      }, 10_000);
+      const { counts } = (await http(`${obsd.url}/api/health`)).json();
+      expect(counts).to.include({ spans: 1, logs: 1, traces: 1 });
+      const db = new Database(obsd.dbPath, { readonly: true });
+      expect(db.prepare("SELECT trace_id FROM spans").pluck().all()).to.deep.equal([hexId(2, 16)]);
+      expect(db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
+      db.close();
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("keeps the file within --max-db-size (plus one batch) under sustained ingestion", async () => {
+    const cap = 4 * 1024 * 1024;
+    const obsd = await startCollectorProcess({ args: ["--max-db-size", "4MiB", "--retention-interval", "200ms"] });
+    try {
+      const start = BigInt(Date.now()) * MS;
+      let largest = 0;
+      let sent = 0;
+      for (let round = 0; round < 40; round++) {
+        const spans = Array.from({ length: 256 }, (_, i) => {
+          const n = round * 256 + i;
+          return {
+            traceId: hexId(n, 16),
+            spanId: hexId(n, 8),
+            startNs: start + BigInt(n) * MS,
+            attributes: { "request.id": `req-${n}`, payload: "p".repeat(200), "http.route": "/items/:id" },
+          };
+        });
+        const res = await postJson(`${obsd.url}/v1/traces`, traceRequest("size", spans));
+        expect(res.status).to.equal(200);
+        sent += 256;
+        largest = Math.max(largest, statSync(obsd.dbPath).size);
+      }
+      const health = (await http(`${obsd.url}/api/health`)).json();
+      // Far more was written than fits; the oldest was trimmed and the newest kept.
+      expect(health.counts.spans).to.be.lessThan(sent);
+      expect(health.counts.spans).to.be.greaterThan(0);
+      // One retention batch (2000 rows) of these spans is well under 2 MiB.
+      expect(largest).to.be.at.most(cap + 2 * 1024 * 1024);
+      const db = new Database(obsd.dbPath, { readonly: true });
+      const newest = db.prepare("SELECT max(start_ns) FROM spans").pluck().safeIntegers(true).get() as bigint;
+      expect(newest).to.equal(start + BigInt(sent - 1) * MS);
+      // Dictionary entries of trimmed spans went with them.
+      const kv = db.prepare("SELECT count(*) FROM attr_kv WHERE key = 'request.id'").pluck().get();
+      expect(kv).to.equal(health.counts.spans);
+      db.close();
+    } finally {
+      await obsd.stop();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { expect } from "chai";
+import { apiSchema } from "../../daemon/http/openapi.js";
+import { packagePath } from "../../shared/package-root.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { hexId, traceRequest } from "../helpers/otlp-builders.js";
+import { compileSchema } from "../helpers/schema-validator.js";
+
+const run = promisify(execFile);
+
+describe("service routes: health, OpenAPI, docs (real obsd)", function () {
+  this.timeout(30_000);
+  let obsd: CollectorProcess;
+  before(async () => {
+    obsd = await startCollectorProcess();
+  });
+  after(async () => {
+    await obsd.stop();
+  });
+
+  it("serves an OpenAPI 3.0.3 document that passes a real validator", async () => {
+    const res = await http(`${obsd.url}/openapi.json`);
+    expect(res.status).to.equal(200);
+    const document = res.json();
+    expect(document.openapi).to.equal("3.0.3");
+    await SwaggerParser.validate(structuredClone(document));
+  });
+
+  it("describes every route it serves, and serves every route it describes", async () => {
+    const document = (await http(`${obsd.url}/openapi.json`)).json();
+    expect(Object.keys(document.paths).sort()).to.deep.equal([
+      "/api/health",
+      "/docs",
+      "/openapi.json",
+      "/v1/logs",
+      "/v1/traces",
+    ]);
+    for (const [path, operations] of Object.entries<Record<string, unknown>>(document.paths)) {
+      for (const method of Object.keys(operations)) {
+        const res = await http(`${obsd.url}${path}`, {
+          method: method.toUpperCase(),
+          headers: { "content-type": "application/json" },
+          body: method === "post" ? "{}" : undefined,
+        });
+        expect(res.status, `${method} ${path}`).to.equal(200);
+      }
+    }
+    expect((await http(`${obsd.url}/api/nothing`)).status).to.equal(404);
+  });
+
+  it("answers /api/health in the documented shape with maintained counts", async () => {
+    const spans = Array.from({ length: 3 }, (_, i) => ({
+      traceId: hexId(5, 16),
+      spanId: hexId(i, 8),
+      startNs: BigInt(Date.now()) * 1_000_000n,
+    }));
+    await postJson(`${obsd.url}/v1/traces`, traceRequest("health-check", spans));
+    const health = (await http(`${obsd.url}/api/health`)).json();
+    const validate = compileSchema(apiSchema("health"));
+    expect(validate(health), JSON.stringify(validate.errors)).to.equal(true);
+    expect(health.counts).to.include({ spans: 3, traces: 1, services: 1 });
+    expect(health.database.path).to.equal(obsd.dbPath);
+    expect(health.pid).to.equal(obsd.child.pid);
+    expect(health.baseUrl).to.equal(obsd.url);
+    expect(health.retention).to.deep.equal({ maxAge: "7d", maxAgeMs: 604_800_000, maxBytes: 1024 ** 3 });
+    expect(health.latestTelemetryAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
+    expect(health.versions.schema).to.equal(1);
+  });
+
+  it("serves /docs as HTML with every route and no external assets", async () => {
+    const res = await http(`${obsd.url}/docs`);
+    expect(res.status).to.equal(200);
+    expect(res.headers["content-type"]).to.match(/^text\/html/);
+    const html = res.body.toString();
+    for (const path of ["/v1/traces", "/v1/logs", "/api/health", "/openapi.json"])
+      expect(html).to.include(`<code>${path}</code>`);
+    expect(html).not.to.match(/<(script|link|img|iframe)\b/i);
+    expect(html).not.to.match(/(src|href)="https?:/i);
+  });
+
+  it("serves a Python standard-library client (docs/examples/send_and_check.py)", async () => {
+    const { stdout } = await run("python3", [packagePath("docs", "examples", "send_and_check.py"), obsd.url]);
+    const result = JSON.parse(stdout);
+    expect(result.traces).to.deep.equal({ accepted: 1 });
+    expect(result.logs).to.deep.equal({ accepted: 1 });
+    expect(result.counts.logs).to.be.at.least(1);
+  });
+});
