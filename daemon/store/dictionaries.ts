@@ -26,14 +26,14 @@ export interface ResolvedResource {
 }
 
 /**
- * Id lookups for the normalized tables (services, resources, scopes, attribute key/values),
+ * Id lookups for the normalized tables (services, resources, scopes, attribute keys),
  * memoized in the writer. Only the writer thread uses this, inside its transactions.
  */
 export class Dictionaries {
   private readonly services = new Memo<number>(10_000);
   private readonly resources = new Memo<ResolvedResource>(10_000);
   private readonly scopes = new Memo<number>(10_000);
-  private readonly kv = new Memo<number>(500_000);
+  private readonly keys = new Memo<number>(100_000);
   /** Services created since the last `takeNewServices()`, for the counters. */
   private newServices = 0;
 
@@ -44,8 +44,8 @@ export class Dictionaries {
     resourceSelect: Database.Statement;
     scopeInsert: Database.Statement;
     scopeSelect: Database.Statement;
-    kvInsert: Database.Statement;
-    kvSelect: Database.Statement;
+    keyInsert: Database.Statement;
+    keySelect: Database.Statement;
   };
 
   constructor(db: Database.Database) {
@@ -62,8 +62,8 @@ export class Dictionaries {
         "INSERT INTO scopes (hash, name, version, attributes, dropped_attributes_count, schema_url) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
       ),
       scopeSelect: db.prepare("SELECT id FROM scopes WHERE hash = ?").pluck(),
-      kvInsert: db.prepare("INSERT INTO attr_kv (key, value) VALUES (?, ?) ON CONFLICT (key, value) DO NOTHING"),
-      kvSelect: db.prepare("SELECT id FROM attr_kv WHERE key = ? AND value = ?").pluck(),
+      keyInsert: db.prepare("INSERT INTO attr_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING RETURNING id").pluck(),
+      keySelect: db.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck(),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
   }
@@ -111,26 +111,18 @@ export class Dictionaries {
     return id;
   }
 
-  /** The dictionary id of an attribute (key, value text), created when new. */
-  kvId(key: string, value: string): number {
-    const memoKey = `${key}\u0000${value}`;
-    const known = this.kv.get(memoKey);
+  /** The id of an attribute key, created when new. */
+  keyId(key: string): number {
+    const known = this.keys.get(key);
     if (known !== undefined) return known;
-    let id = this.stmt.kvSelect.get(key, value) as number | undefined;
-    if (id === undefined) {
-      id = Number(this.stmt.kvInsert.run(key, value).lastInsertRowid);
-    }
-    this.kv.set(memoKey, id);
+    const id = (this.stmt.keyInsert.get(key) ?? this.stmt.keySelect.get(key)) as number;
+    this.keys.set(key, id);
     return id;
   }
 
-  /** The id of an existing attribute entry, without creating one. */
-  existingKvId(key: string, value: string): number | undefined {
-    return this.stmt.kvSelect.get(key, value) as number | undefined;
-  }
-
-  forgetKv(key: string, value: string): void {
-    this.kv.delete(`${key}\u0000${value}`);
+  /** The id of an existing attribute key, without creating one. */
+  existingKeyId(key: string): number | undefined {
+    return this.keys.get(key) ?? (this.stmt.keySelect.get(key) as number | undefined);
   }
 
   takeNewServices(): number {
@@ -144,7 +136,7 @@ export class Dictionaries {
     this.services.clear();
     this.resources.clear();
     this.scopes.clear();
-    this.kv.clear();
+    this.keys.clear();
     this.newServices = 0;
   }
 }

@@ -37,14 +37,12 @@ export class Retention {
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
       deleteSpan: db.prepare("DELETE FROM spans WHERE id = ?"),
       deleteLog: db.prepare("DELETE FROM logs WHERE id = ?"),
-      deleteSpanAttr: db.prepare("DELETE FROM span_attrs WHERE kv_id = ? AND span_row = ?"),
-      deleteLogAttr: db.prepare("DELETE FROM log_attrs WHERE kv_id = ? AND log_row = ?"),
-      kvUsed: db
-        .prepare(
-          "SELECT EXISTS (SELECT 1 FROM span_attrs WHERE kv_id = ?) OR EXISTS (SELECT 1 FROM log_attrs WHERE kv_id = ?)",
-        )
-        .pluck(),
-      deleteKv: db.prepare("DELETE FROM attr_kv WHERE id = ?"),
+      // Rows are deleted oldest first and ids are never reused, so every row of an entry whose
+      // last row is below the lowest surviving id is gone.
+      minSpanRow: db.prepare("SELECT min(id) FROM spans").pluck(),
+      minLogRow: db.prepare("SELECT min(id) FROM logs").pluck(),
+      dropSpanPostings: db.prepare("DELETE FROM span_postings WHERE key_id = ? AND value = ? AND last_row < ?"),
+      dropLogPostings: db.prepare("DELETE FROM log_postings WHERE key_id = ? AND value = ? AND last_row < ?"),
       traceStats: db.prepare(
         "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(end_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_id = ?",
       ),
@@ -117,18 +115,15 @@ export class Retention {
     const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string; attributes: string }[];
     if (rows.length === 0) return 0;
     const traces = new Set<string>();
-    const kvs = new Map<number, [string, string]>();
+    const pairs = new Map<number, Set<string>>();
     for (const row of rows) {
       this.stmt.deleteSpan!.run(row.id);
-      for (const [kvId, entry] of this.kvIdsOf(row.attributes)) {
-        this.stmt.deleteSpanAttr!.run(kvId, row.id);
-        kvs.set(kvId, entry);
-      }
+      this.collectPairs(row.attributes, pairs);
       traces.add(row.trace_id);
     }
     let tracesGone = 0;
     for (const traceId of traces) tracesGone += this.refreshTrace(traceId) ? 0 : 1;
-    this.collectKvs(kvs);
+    this.dropPostings(pairs, this.stmt.minSpanRow!, this.stmt.dropSpanPostings!);
     this.stmt.counter!.run(rows.length, "spans");
     if (tracesGone) this.stmt.counter!.run(tracesGone, "traces");
     return rows.length;
@@ -137,38 +132,38 @@ export class Retention {
   private deleteLogs(cutoff: bigint, limit: number): number {
     const rows = this.stmt.oldLogs!.all(cutoff, limit) as { id: bigint; attributes: string }[];
     if (rows.length === 0) return 0;
-    const kvs = new Map<number, [string, string]>();
+    const pairs = new Map<number, Set<string>>();
     for (const row of rows) {
       this.stmt.deleteLog!.run(row.id);
-      for (const [kvId, entry] of this.kvIdsOf(row.attributes)) {
-        this.stmt.deleteLogAttr!.run(kvId, row.id);
-        kvs.set(kvId, entry);
-      }
+      this.collectPairs(row.attributes, pairs);
     }
-    this.collectKvs(kvs);
+    this.dropPostings(pairs, this.stmt.minLogRow!, this.stmt.dropLogPostings!);
     this.stmt.counter!.run(rows.length, "logs");
     return rows.length;
   }
 
-  /** The index entries of a stored attributes object, found the way ingestion made them. */
-  private kvIdsOf(attributes: string): [number, [string, string]][] {
+  /** The (key id, value text) index entries of a stored attributes object, as ingestion made them. */
+  private collectPairs(attributes: string, into: Map<number, Set<string>>): void {
     const object = JSON.parse(attributes) as Record<string, PlainValue>;
-    const result: [number, [string, string]][] = [];
     for (const key in object) {
       const text = indexText(object[key] as PlainValue);
       if (text === null) continue;
-      const id = this.dictionaries.existingKvId(key, text);
-      if (id !== undefined) result.push([id, [key, text]]);
+      const keyId = this.dictionaries.existingKeyId(key);
+      if (keyId === undefined) continue;
+      let values = into.get(keyId);
+      if (!values) {
+        values = new Set();
+        into.set(keyId, values);
+      }
+      values.add(text);
     }
-    return result;
   }
 
-  /** Drops dictionary entries no row refers to any more, so unique values do not pile up. */
-  private collectKvs(kvs: Map<number, [string, string]>): void {
-    for (const [kvId, [key, value]] of kvs) {
-      if (this.stmt.kvUsed!.get(kvId, kvId)) continue;
-      this.stmt.deleteKv!.run(kvId);
-      this.dictionaries.forgetKv(key, value);
+  /** Drops the posting entries of these pairs whose rows have all been deleted. */
+  private dropPostings(pairs: Map<number, Set<string>>, minRow: Database.Statement, drop: Database.Statement): void {
+    const lowest = (minRow.get() as bigint | null) ?? 2n ** 63n - 1n;
+    for (const [keyId, values] of pairs) {
+      for (const value of values) drop.run(keyId, value, lowest);
     }
   }
 

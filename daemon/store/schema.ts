@@ -38,16 +38,15 @@ CREATE TABLE scopes (
   dropped_attributes_count INTEGER NOT NULL,
   schema_url TEXT
 );
--- Attribute dictionary: one row per distinct (key, value text); the *_attrs tables index rows by it.
-CREATE TABLE attr_kv (
+-- Attribute keys, by a small integer id, for the postings tables.
+CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
-  key TEXT NOT NULL,
-  value TEXT NOT NULL,
-  UNIQUE (key, value)
+  key TEXT NOT NULL UNIQUE
 );
 
+-- AUTOINCREMENT: row ids are never reused, so a posting can never point at a newer row.
 CREATE TABLE spans (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   trace_id TEXT NOT NULL,
   span_id TEXT NOT NULL,
   parent_span_id TEXT,
@@ -72,10 +71,17 @@ CREATE TABLE spans (
   UNIQUE (trace_id, span_id)
 );
 CREATE INDEX spans_by_start ON spans (start_ns);
-CREATE TABLE span_attrs (
-  kv_id INTEGER NOT NULL,
-  span_row INTEGER NOT NULL,
-  PRIMARY KEY (kv_id, span_row)
+-- Inverted index for exact attribute matches: one entry per (key, value) per write
+-- transaction, listing the ascending ids of the rows that carry it (a JSON array). Many rows
+-- share one B-tree entry, which is what makes indexing every attribute affordable.
+-- Entries may name rows that retention has deleted; queries join to the live rows.
+CREATE TABLE span_postings (
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  first_row INTEGER NOT NULL,
+  last_row INTEGER NOT NULL,
+  rows TEXT NOT NULL,
+  PRIMARY KEY (key_id, value, first_row)
 ) WITHOUT ROWID;
 
 -- Trace summaries, maintained on ingest because children often arrive before their root.
@@ -97,7 +103,7 @@ CREATE TABLE trace_services (
 ) WITHOUT ROWID;
 
 CREATE TABLE logs (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   hash BLOB NOT NULL UNIQUE,
   -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
   ts_ns INTEGER NOT NULL,
@@ -118,17 +124,20 @@ CREATE TABLE logs (
 );
 CREATE INDEX logs_by_ts ON logs (ts_ns);
 CREATE INDEX logs_by_trace ON logs (trace_id, span_id) WHERE trace_id IS NOT NULL;
-CREATE TABLE log_attrs (
-  kv_id INTEGER NOT NULL,
-  log_row INTEGER NOT NULL,
-  PRIMARY KEY (kv_id, log_row)
+CREATE TABLE log_postings (
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  first_row INTEGER NOT NULL,
+  last_row INTEGER NOT NULL,
+  rows TEXT NOT NULL,
+  PRIMARY KEY (key_id, value, first_row)
 ) WITHOUT ROWID;
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
-    description: "spans, logs, trace summaries, attribute index, counters",
+    description: "spans, logs, trace summaries, attribute postings, counters",
     up(db) {
       db.exec(V1);
     },

@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
-import type { LogBatch, SpanBatch } from "../otlp/records.js";
-import { Dictionaries } from "./dictionaries.js";
-import { RowIndexInserter } from "./row-index.js";
+import type { LogBatch, SpanBatch, SpanRecord } from "../otlp/records.js";
+import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
+import { MultiRowStatement } from "./multi-row.js";
+import { PostingsBuffer } from "./postings.js";
 
 const STATUS_ERROR = 2;
 
@@ -25,30 +26,64 @@ interface CounterDeltas {
   latestNs: bigint;
 }
 
+const SPAN_COLUMNS = `trace_id, span_id, parent_span_id, service_id, resource_id, scope_id, name, kind, start_ns,
+  end_ns, duration_ns, status_code, status_message, trace_state, flags, attributes, events, links,
+  dropped_attributes_count, dropped_events_count, dropped_links_count`;
+const LOG_COLUMNS = `hash, ts_ns, time_ns, observed_ns, severity_number, severity_text, body, attributes, trace_id,
+  span_id, flags, event_name, dropped_attributes_count, service_id, resource_id, scope_id`;
+
+function newDeltas(): CounterDeltas {
+  return { spans: 0, logs: 0, traces: 0, latestNs: 0n };
+}
+
 /**
- * Writes decoded batches into the schema. Every method must run inside a transaction the
- * caller owns (the writer worker groups several requests into one commit). Re-sent spans
- * and log records are ignored by their unique keys, so writes are idempotent.
+ * Writes decoded batches into the schema inside `transaction()`, which the writer worker uses
+ * to group several requests into one commit. Re-sent spans and log records are skipped by
+ * their unique keys, so writes are idempotent.
  */
 export class TelemetryWriter {
   readonly dictionaries: Dictionaries;
-  private readonly spanAttrs: RowIndexInserter;
-  private readonly logAttrs: RowIndexInserter;
+  private readonly spanRows: MultiRowStatement;
+  private readonly logRows: MultiRowStatement;
+  private readonly spanPostingsInsert: MultiRowStatement;
+  private readonly logPostingsInsert: MultiRowStatement;
+  private readonly spanPostings = new PostingsBuffer();
+  private readonly logPostings = new PostingsBuffer();
   private readonly stmt: Record<string, Database.Statement>;
-  private deltas: CounterDeltas = { spans: 0, logs: 0, traces: 0, latestNs: 0n };
+  private deltas = newDeltas();
   private readonly lastSeen = new Map<number, bigint>();
 
   constructor(private readonly db: Database.Database) {
     this.dictionaries = new Dictionaries(db);
-    this.spanAttrs = new RowIndexInserter(db, "span_attrs", "span_row");
-    this.logAttrs = new RowIndexInserter(db, "log_attrs", "log_row");
+    this.spanRows = new MultiRowStatement(
+      db,
+      `INSERT INTO spans (${SPAN_COLUMNS}) VALUES`,
+      21,
+      "ON CONFLICT (trace_id, span_id) DO NOTHING RETURNING id, trace_id, span_id",
+      256,
+      true,
+    );
+    this.logRows = new MultiRowStatement(
+      db,
+      `INSERT INTO logs (${LOG_COLUMNS}) VALUES`,
+      16,
+      "ON CONFLICT (hash) DO NOTHING RETURNING id, hash",
+      256,
+      true,
+    );
+    const postingColumns = "(key_id, value, first_row, last_row, rows) VALUES";
+    this.spanPostingsInsert = new MultiRowStatement(
+      db,
+      `INSERT INTO span_postings ${postingColumns}`,
+      5,
+      "",
+      256,
+      false,
+    );
+    this.logPostingsInsert = new MultiRowStatement(db, `INSERT INTO log_postings ${postingColumns}`, 5, "", 256, false);
     this.stmt = {
-      span: db.prepare(`INSERT INTO spans (trace_id, span_id, parent_span_id, service_id, resource_id, scope_id,
-        name, kind, start_ns, end_ns, duration_ns, status_code, status_message, trace_state, flags,
-        attributes, events, links, dropped_attributes_count, dropped_events_count, dropped_links_count)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (trace_id, span_id) DO NOTHING`),
-      trace: db.prepare(`INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count,
+      trace: db
+        .prepare(`INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count,
         root_span_id, root_service_id, root_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (trace_id) DO UPDATE SET
           start_ns = min(start_ns, excluded.start_ns),
@@ -58,15 +93,11 @@ export class TelemetryWriter {
           root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
           root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
           root_span_id = coalesce(root_span_id, excluded.root_span_id)
-        RETURNING span_count`),
+        RETURNING span_count`)
+        .pluck(),
       traceService: db.prepare(
         "INSERT INTO trace_services (trace_id, service_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
       ),
-      log: db.prepare(`INSERT INTO logs (hash, ts_ns, time_ns, observed_ns, severity_number, severity_text,
-        body, attributes, trace_id, span_id, flags, event_name, dropped_attributes_count,
-        service_id, resource_id, scope_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (hash) DO NOTHING`),
       lastSeen: db.prepare("UPDATE services SET last_seen_ns = max(last_seen_ns, ?) WHERE id = ?"),
       counter: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
       latest: db.prepare("UPDATE counters SET value = max(value, ?) WHERE name = 'latest_ns'"),
@@ -75,31 +106,31 @@ export class TelemetryWriter {
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
   }
 
+  private resolveScopes(batch: { resources: SpanBatch["resources"]; scopes: SpanBatch["scopes"] }, receivedNs: bigint) {
+    return {
+      resources: batch.resources.map((r) => this.dictionaries.resource(r, receivedNs)),
+      scopes: batch.scopes.map((s) => this.dictionaries.scope(s)),
+    };
+  }
+
   /** Inserts the spans of one request; returns how many were new. */
   writeSpans(batch: SpanBatch, receivedNs: bigint): number {
-    const resources = batch.resources.map((r) => this.dictionaries.resource(r, receivedNs));
-    const scopes = batch.scopes.map((s) => this.dictionaries.scope(s));
-    const traces = new Map<string, TraceAggregate>();
-    const indexPairs: number[] = [];
-    let inserted = 0;
+    const { resources, scopes } = this.resolveScopes(batch, receivedNs);
+    const values: unknown[] = [];
     for (const span of batch.spans) {
-      const resource = resources[span.resource];
-      const scopeId = scopes[span.scope];
-      if (resource === undefined || scopeId === undefined)
-        throw new Error("span refers to a missing resource or scope");
-      const duration = span.endNs > span.startNs ? span.endNs - span.startNs : 0n;
-      const result = this.stmt.span!.run(
+      const resource = resources[span.resource] as ResolvedResource;
+      values.push(
         span.traceId,
         span.spanId,
         span.parentSpanId,
         resource.serviceId,
         resource.id,
-        scopeId,
+        scopes[span.scope],
         span.name,
         span.kind,
         span.startNs,
         span.endNs,
-        duration,
+        span.endNs > span.startNs ? span.endNs - span.startNs : 0n,
         span.statusCode,
         span.statusMessage,
         span.traceState,
@@ -111,14 +142,37 @@ export class TelemetryWriter {
         span.droppedEventsCount,
         span.droppedLinksCount,
       );
-      if (result.changes === 0) continue;
-      inserted++;
-      const rowId = Number(result.lastInsertRowid);
-      const indexed = span.indexed;
-      for (let i = 0; i < indexed.length; i += 2) {
-        indexPairs.push(this.dictionaries.kvId(indexed[i] as string, indexed[i + 1] as string), rowId);
-      }
-      this.noteSeen(resource.serviceId, span.endNs > span.startNs ? span.endNs : span.startNs);
+    }
+    // Only new rows come back: a span sent before (or twice in this batch) is skipped.
+    const inserted = new Map<string, number>();
+    for (const [id, traceId, spanId] of this.spanRows.run(values) as [number, string, string][]) {
+      inserted.set(traceId + spanId, id);
+    }
+    const newSpans: SpanRecord[] = [];
+    for (const span of batch.spans) {
+      const key = span.traceId + span.spanId;
+      const rowId = inserted.get(key);
+      if (rowId === undefined) continue;
+      inserted.delete(key);
+      newSpans.push(span);
+      this.post(this.spanPostings, span.indexed, rowId);
+    }
+    this.summarizeTraces(newSpans, resources);
+    this.deltas.spans += newSpans.length;
+    return newSpans.length;
+  }
+
+  private post(buffer: PostingsBuffer, indexed: string[], rowId: number): void {
+    for (let i = 0; i < indexed.length; i += 2) {
+      buffer.add(this.dictionaries.keyId(indexed[i] as string), indexed[i + 1] as string, rowId);
+    }
+  }
+
+  private summarizeTraces(spans: SpanRecord[], resources: ResolvedResource[]): void {
+    const traces = new Map<string, TraceAggregate>();
+    for (const span of spans) {
+      const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
+      this.noteSeen(serviceId, span.endNs > span.startNs ? span.endNs : span.startNs);
       let trace = traces.get(span.traceId);
       if (!trace) {
         trace = {
@@ -138,18 +192,17 @@ export class TelemetryWriter {
       if (span.statusCode === STATUS_ERROR) trace.errors++;
       if (span.startNs < trace.startNs) trace.startNs = span.startNs;
       if (span.endNs > trace.endNs) trace.endNs = span.endNs;
-      trace.services.add(resource.serviceId);
+      trace.services.add(serviceId);
       // The earliest span without a parent is the root.
       if (span.parentSpanId === null && (trace.rootSpanId === null || span.startNs < trace.rootStartNs)) {
         trace.rootSpanId = span.spanId;
         trace.rootStartNs = span.startNs;
-        trace.rootServiceId = resource.serviceId;
+        trace.rootServiceId = serviceId;
         trace.rootName = span.name;
       }
     }
-    this.spanAttrs.insert(indexPairs);
     for (const [traceId, trace] of traces) {
-      const row = this.stmt.trace!.get(
+      const spanCount = this.stmt.trace!.get(
         traceId,
         trace.startNs,
         trace.endNs,
@@ -158,26 +211,22 @@ export class TelemetryWriter {
         trace.rootSpanId,
         trace.rootServiceId,
         trace.rootName,
-      ) as { span_count: number };
-      if (row.span_count === trace.spans) this.deltas.traces++;
+      ) as number;
+      if (spanCount === trace.spans) this.deltas.traces++;
       for (const serviceId of trace.services) this.stmt.traceService!.run(traceId, serviceId);
     }
-    this.deltas.spans += inserted;
-    return inserted;
   }
 
   /** Inserts the log records of one request; returns how many were new. */
   writeLogs(batch: LogBatch, receivedNs: bigint): number {
-    const resources = batch.resources.map((r) => this.dictionaries.resource(r, receivedNs));
-    const scopes = batch.scopes.map((s) => this.dictionaries.scope(s));
-    const indexPairs: number[] = [];
-    let inserted = 0;
+    const { resources, scopes } = this.resolveScopes(batch, receivedNs);
+    const values: unknown[] = [];
+    const timestamps: bigint[] = [];
     for (const log of batch.logs) {
-      const resource = resources[log.resource];
-      const scopeId = scopes[log.scope];
-      if (resource === undefined || scopeId === undefined) throw new Error("log refers to a missing resource or scope");
+      const resource = resources[log.resource] as ResolvedResource;
       const tsNs = log.timeNs > 0n ? log.timeNs : log.observedNs > 0n ? log.observedNs : receivedNs;
-      const result = this.stmt.log!.run(
+      timestamps.push(tsNs);
+      values.push(
         log.hash,
         tsNs,
         log.timeNs,
@@ -193,20 +242,25 @@ export class TelemetryWriter {
         log.droppedAttributesCount,
         resource.serviceId,
         resource.id,
-        scopeId,
+        scopes[log.scope],
       );
-      if (result.changes === 0) continue;
-      inserted++;
-      const rowId = Number(result.lastInsertRowid);
-      const indexed = log.indexed;
-      for (let i = 0; i < indexed.length; i += 2) {
-        indexPairs.push(this.dictionaries.kvId(indexed[i] as string, indexed[i + 1] as string), rowId);
-      }
-      this.noteSeen(resource.serviceId, tsNs);
     }
-    this.logAttrs.insert(indexPairs);
-    this.deltas.logs += inserted;
-    return inserted;
+    const inserted = new Map<string, number>();
+    for (const [id, hash] of this.logRows.run(values) as [number, Buffer][]) {
+      inserted.set(hash.toString("latin1"), id);
+    }
+    let added = 0;
+    batch.logs.forEach((log, i) => {
+      const key = Buffer.from(log.hash).toString("latin1");
+      const rowId = inserted.get(key);
+      if (rowId === undefined) return;
+      inserted.delete(key);
+      added++;
+      this.post(this.logPostings, log.indexed, rowId);
+      this.noteSeen((resources[log.resource] as ResolvedResource).serviceId, timestamps[i] as bigint);
+    });
+    this.deltas.logs += added;
+    return added;
   }
 
   private noteSeen(serviceId: number, ns: bigint): void {
@@ -215,8 +269,10 @@ export class TelemetryWriter {
     if (ns > this.deltas.latestNs) this.deltas.latestNs = ns;
   }
 
-  /** Applies the counters and last-seen times gathered since the last flush. Call before commit. */
-  flushCounters(): void {
+  /** Writes the postings, counters and last-seen times gathered since the last flush. Call before commit. */
+  flush(): void {
+    this.spanPostings.flush(this.spanPostingsInsert);
+    this.logPostings.flush(this.logPostingsInsert);
     const d = this.deltas;
     if (d.spans) this.stmt.counter!.run(d.spans, "spans");
     if (d.logs) this.stmt.counter!.run(d.logs, "logs");
@@ -226,13 +282,15 @@ export class TelemetryWriter {
     if (d.latestNs > 0n) this.stmt.latest!.run(d.latestNs);
     for (const [serviceId, ns] of this.lastSeen) this.stmt.lastSeen!.run(ns, serviceId);
     this.lastSeen.clear();
-    this.deltas = { spans: 0, logs: 0, traces: 0, latestNs: 0n };
+    this.deltas = newDeltas();
   }
 
   /** Forgets uncommitted state after a rollback. */
   discard(): void {
-    this.deltas = { spans: 0, logs: 0, traces: 0, latestNs: 0n };
+    this.deltas = newDeltas();
     this.lastSeen.clear();
+    this.spanPostings.clear();
+    this.logPostings.clear();
     this.dictionaries.reset();
   }
 
@@ -241,7 +299,7 @@ export class TelemetryWriter {
     try {
       return this.db.transaction(() => {
         const result = work();
-        this.flushCounters();
+        this.flush();
         return result;
       })();
     } catch (error) {

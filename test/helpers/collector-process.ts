@@ -109,4 +109,5 @@ export function runCollectorToExit(
   });
 }
 
-after(killLeftoverCollectors);
+// Under mocha, a crashed test must not leave collectors behind; benchmarks call stop() themselves.
+if (typeof after === "function") after(killLeftoverCollectors);

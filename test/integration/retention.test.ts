@@ -83,9 +83,12 @@ describe("retention (real obsd)", function () {
       const db = new Database(obsd.dbPath, { readonly: true });
       const newest = db.prepare("SELECT max(start_ns) FROM spans").pluck().safeIntegers(true).get() as bigint;
       expect(newest).to.equal(start + BigInt(sent - 1) * MS);
-      // Dictionary entries of trimmed spans went with them.
-      const kv = db.prepare("SELECT count(*) FROM attr_kv WHERE key = 'request.id'").pluck().get();
-      expect(kv).to.equal(health.counts.spans);
+      // Index entries of trimmed spans went with them: one unique request.id entry per live span.
+      const postings = db
+        .prepare("SELECT count(*) FROM span_postings p JOIN attr_keys k ON k.id = p.key_id WHERE k.key = 'request.id'")
+        .pluck()
+        .get();
+      expect(postings).to.equal(health.counts.spans);
       db.close();
     } finally {
       await obsd.stop();

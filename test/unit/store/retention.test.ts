@@ -37,9 +37,8 @@ describe("retention", () => {
     expect(store.db.prepare("SELECT trace_id FROM traces").pluck().all()).to.deep.equal([newTrace]);
     expect(store.db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
     expect(store.counters()).to.include({ spans: 1n, traces: 1n, logs: 1n });
-    // The dictionary entry only the deleted span used is gone; the shared one stays.
-    expect(store.db.prepare("SELECT value FROM attr_kv ORDER BY value").pluck().all()).to.deep.equal(["kept"]);
-    expect(store.db.prepare("SELECT count(*) FROM span_attrs").pluck().get()).to.equal(1n);
+    // The posting entry that only named the deleted span is gone; the survivor's stays.
+    expect(store.db.prepare("SELECT value FROM span_postings ORDER BY value").pluck().all()).to.deep.equal(["kept"]);
     expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0 });
   });
 

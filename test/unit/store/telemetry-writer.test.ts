@@ -72,7 +72,7 @@ describe("telemetry writer", () => {
     expect(store.counters()).to.include({ traces: 1n, spans: 2n, services: 2n });
   });
 
-  it("indexes every attribute through the key/value dictionary", () => {
+  it("indexes every attribute in one posting entry per (key, value) per transaction", () => {
     store.writeTraces(
       traceRequest("api", [
         {
@@ -84,16 +84,34 @@ describe("telemetry writer", () => {
         { traceId: hexId(1, 16), spanId: hexId(2, 8), startNs: T0, attributes: { "http.method": "GET" } },
       ]),
     );
-    const rows = store.db
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId: hexId(2, 16), spanId: hexId(3, 8), startNs: T0, attributes: { "http.method": "GET" } },
+      ]),
+    );
+    const ids = store.db.prepare("SELECT span_id, id FROM spans").raw().all() as [string, bigint][];
+    const row = Object.fromEntries(ids.map(([spanId, id]) => [spanId, Number(id)]));
+    const entries = store.db
       .prepare(
-        "SELECT kv.key, kv.value, count(*) AS n FROM span_attrs a JOIN attr_kv kv ON kv.id = a.kv_id GROUP BY kv.id ORDER BY kv.key",
+        "SELECT k.key, p.value, p.first_row, p.last_row, p.rows FROM span_postings p JOIN attr_keys k ON k.id = p.key_id ORDER BY k.key, p.first_row",
       )
       .raw()
       .all();
-    expect(rows).to.deep.equal([
-      ["http.method", "GET", 2n],
-      ["http.status_code", "200", 1n],
+    const [a, b, c] = [row[hexId(1, 8)], row[hexId(2, 8)], row[hexId(3, 8)]];
+    expect(entries).to.deep.equal([
+      ["http.method", "GET", BigInt(a!), BigInt(b!), JSON.stringify([a, b])],
+      ["http.method", "GET", BigInt(c!), BigInt(c!), JSON.stringify([c])],
+      ["http.status_code", "200", BigInt(a!), BigInt(a!), JSON.stringify([a])],
     ]);
+  });
+
+  it("writes nothing to the index for a resent span", () => {
+    const request = traceRequest("api", [
+      { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, attributes: { k: "v" } },
+    ]);
+    store.writeTraces(request);
+    store.writeTraces(request);
+    expect(store.db.prepare("SELECT count(*) FROM span_postings").pluck().get()).to.equal(1n);
   });
 
   it("tracks the latest telemetry time and per-service last sighting", () => {

@@ -1,0 +1,185 @@
+/**
+ * bench/ingest: end-to-end OTLP ingestion throughput of a real obsd over HTTP, beside the raw
+ * ceiling of the store (the same decoded rows written straight into the same schema by the
+ * same writer code, no HTTP, no worker), measured in the same run. Also: /api/health latency
+ * while ingestion saturates the collector, and the collector's peak RSS.
+ *
+ * The raw ceiling commits CONCURRENCY requests per transaction: the most the collector's
+ * group commit can merge with that many requests in flight, so the ratio measures only what
+ * HTTP, decoding and the worker hand-off cost.
+ *
+ *   npm run bench:ingest            (BENCH_BATCHES=200 BENCH_CONCURRENCY=4 by default)
+ */
+import { Agent, request } from "node:http";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
+import { openWriteConnection } from "../daemon/store/connection.js";
+import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
+import { startCollectorProcess } from "../test/helpers/collector-process.js";
+import { tempDir } from "../test/helpers/temp-dir.js";
+import { peakRss, percentile, round } from "./measure.js";
+import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
+
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+
+function post(agent: Agent, url: string, body: Buffer, contentType: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { "content-type": contentType, "content-length": body.length } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function get(agent: Agent, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function rawCeiling(bodies: Buffer[], nowNs: bigint): number {
+  const batches = bodies.map((body) => decodeTraceRequest(body, "json"));
+  const dir = tempDir("obs-bench-raw-");
+  const { db } = openWriteConnection(join(dir.path, "raw.sqlite"));
+  const writer = new TelemetryWriter(db);
+  const started = performance.now();
+  for (let i = 0; i < batches.length; i += CONCURRENCY) {
+    const group = batches.slice(i, i + CONCURRENCY);
+    writer.transaction(() => {
+      for (const batch of group) writer.writeSpans(batch, nowNs);
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  db.close();
+  dir.cleanup();
+  return (batches.length * SPANS_PER_BATCH) / seconds;
+}
+
+interface EndToEnd {
+  spansPerSecond: number;
+  healthP50Ms: number;
+  healthP99Ms: number;
+  healthSamples: number;
+  peakRssMb: number;
+}
+
+async function endToEnd(bodies: Buffer[], contentType: string): Promise<EndToEnd> {
+  const obsd = await startCollectorProcess();
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    // Warm up the connection pool and the collector's code paths on a separate trace set.
+    await get(healthAgent, `${obsd.url}/api/health`);
+    let next = 0;
+    let done = false;
+    const latencies: number[] = [];
+    const sampler = (async () => {
+      while (!done) {
+        const t = performance.now();
+        await get(healthAgent, `${obsd.url}/api/health`);
+        latencies.push(performance.now() - t);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++] as Buffer;
+          const status = await post(agent, `${obsd.url}/v1/traces`, body, contentType);
+          if (status !== 200) throw new Error(`export answered ${status}`);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    done = true;
+    await sampler;
+    const rss = peakRss(obsd.child.pid as number);
+    return {
+      spansPerSecond: (bodies.length * SPANS_PER_BATCH) / seconds,
+      healthP50Ms: percentile(latencies, 50),
+      healthP99Ms: percentile(latencies, 99),
+      healthSamples: latencies.length,
+      peakRssMb: rss / 1024 / 1024,
+    };
+  } finally {
+    agent.destroy();
+    healthAgent.destroy();
+    await obsd.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  console.log(
+    `bench/ingest: ${BATCHES} batches x ${SPANS_PER_BATCH} spans, 10 indexed attributes each, ${CONCURRENCY} requests in flight`,
+  );
+  const workload = makeWorkload(BATCHES, 1, nowNs);
+  const raw = rawCeiling(workload.json, nowNs);
+  console.log(
+    `raw ceiling (writer straight into the schema, ${CONCURRENCY} requests per commit): ${Math.round(raw)} spans/s`,
+  );
+  const proto = await endToEnd(workload.protobuf, "application/x-protobuf");
+  console.log(`end-to-end protobuf: ${Math.round(proto.spansPerSecond)} spans/s`);
+  const json = await endToEnd(workload.json, "application/json");
+  console.log(`end-to-end json:     ${Math.round(json.spansPerSecond)} spans/s`);
+
+  const result = {
+    benchmark: "ingest",
+    spans: workload.spans,
+    concurrency: CONCURRENCY,
+    rawCeilingSpansPerSec: Math.round(raw),
+    protobuf: {
+      spansPerSec: Math.round(proto.spansPerSecond),
+      ofRawCeiling: round(proto.spansPerSecond / raw, 3),
+      healthP50Ms: round(proto.healthP50Ms, 2),
+      healthP99Ms: round(proto.healthP99Ms, 2),
+      healthSamples: proto.healthSamples,
+      peakRssMb: round(proto.peakRssMb),
+    },
+    json: {
+      spansPerSec: Math.round(json.spansPerSecond),
+      ofRawCeiling: round(json.spansPerSecond / raw, 3),
+      healthP50Ms: round(json.healthP50Ms, 2),
+      healthP99Ms: round(json.healthP99Ms, 2),
+      healthSamples: json.healthSamples,
+      peakRssMb: round(json.peakRssMb),
+    },
+    targets: {
+      endToEndSpansPerSec: 20_000,
+      ofRawCeiling: 0.75,
+      healthP99Ms: 20,
+      peakRssMb: 250,
+    },
+  };
+  console.table({
+    protobuf: {
+      "spans/s": result.protobuf.spansPerSec,
+      "of raw": result.protobuf.ofRawCeiling,
+      "health p99 ms": result.protobuf.healthP99Ms,
+      "peak RSS MB": result.protobuf.peakRssMb,
+    },
+    json: {
+      "spans/s": result.json.spansPerSec,
+      "of raw": result.json.ofRawCeiling,
+      "health p99 ms": result.json.healthP99Ms,
+      "peak RSS MB": result.json.peakRssMb,
+    },
+  });
+  console.log(JSON.stringify(result));
+}
+
+await main();

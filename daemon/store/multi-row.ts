@@ -1,0 +1,57 @@
+import type Database from "better-sqlite3";
+
+/**
+ * Multi-row statements, cached by row count. One statement run per chunk of rows costs far
+ * less than one run per row, which is most of the write path's overhead.
+ */
+export class MultiRowStatement {
+  private readonly statements = new Map<number, Database.Statement>();
+
+  /**
+   * @param head  e.g. `INSERT INTO t (a, b) VALUES`
+   * @param tail  e.g. `ON CONFLICT DO NOTHING RETURNING id`
+   */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly head: string,
+    private readonly columns: number,
+    private readonly tail: string,
+    readonly maxRows: number,
+    private readonly returnsRows: boolean,
+  ) {}
+
+  private statement(rows: number): Database.Statement {
+    let statement = this.statements.get(rows);
+    if (!statement) {
+      const tuple = `(${new Array(this.columns).fill("?").join(", ")})`;
+      statement = this.db.prepare(`${this.head} ${new Array(rows).fill(tuple).join(", ")} ${this.tail}`);
+      if (this.returnsRows) statement.raw(true);
+      statement.safeIntegers(false);
+      this.statements.set(rows, statement);
+    }
+    return statement;
+  }
+
+  /**
+   * Runs over `values` (flat, `columns` per row) in chunks of `maxRows`, the remainder in
+   * power-of-two chunks so few distinct statements are ever prepared. Returns RETURNING rows.
+   */
+  run(values: unknown[]): unknown[][] {
+    const out: unknown[][] = [];
+    let offset = 0;
+    while (offset < values.length) {
+      const remaining = (values.length - offset) / this.columns;
+      const rows = remaining >= this.maxRows ? this.maxRows : 2 ** Math.floor(Math.log2(remaining));
+      const end = offset + rows * this.columns;
+      const part = offset === 0 && end === values.length ? values : values.slice(offset, end);
+      const statement = this.statement(rows);
+      if (this.returnsRows) {
+        for (const row of statement.all(part) as unknown[][]) out.push(row);
+      } else {
+        statement.run(part);
+      }
+      offset = end;
+    }
+    return out;
+  }
+}
