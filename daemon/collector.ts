@@ -2,10 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./http/app.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
+import { IngestPipeline } from "./ingest/ingest-pipeline.js";
 import type { CollectorSettings } from "./settings.js";
 import { openReadConnection } from "./store/connection.js";
 import { HealthReader } from "./store/health-reader.js";
-import { WriterClient } from "./store/writer-client.js";
 
 export interface RunningCollector {
   identity: CollectorIdentity;
@@ -59,7 +59,7 @@ export async function startCollector(
   options: CollectorOptions = {},
 ): Promise<RunningCollector> {
   const identity = newIdentity();
-  const writer = new WriterClient({
+  const pipeline = new IngestPipeline({
     dbPath: settings.dbPath,
     retention: {
       maxAgeMs: settings.retentionMs,
@@ -68,12 +68,12 @@ export async function startCollector(
     },
     retentionIntervalMs: options.retentionIntervalMs ?? 10_000,
   });
-  const ready = await writer.ready;
+  const ready = await pipeline.ready;
   const readDb = openReadConnection(settings.dbPath);
   let baseUrl = "";
   const app = createApp({
     boundHost: settings.host,
-    ingest: { writer, maxBodyBytes: settings.maxBodyBytes },
+    ingest: { pipeline, maxBodyBytes: settings.maxBodyBytes },
     health: {
       identity,
       settings,
@@ -92,7 +92,7 @@ export async function startCollector(
     address = await listen(server, settings.host, settings.port);
   } catch (error) {
     readDb.close();
-    await writer.close();
+    await pipeline.close();
     throw error;
   }
   baseUrl = `http://${urlHost(settings.host)}:${address.port}`;
@@ -109,7 +109,7 @@ export async function startCollector(
       await closed;
       clearInterval(sweep);
       clearTimeout(grace);
-      await writer.close();
+      await pipeline.close();
       readDb.close();
     })();
     return closing;

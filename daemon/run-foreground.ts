@@ -3,7 +3,7 @@ import { OBS_VERSION } from "../shared/package-root.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { resolveSettings, type SettingFlags, SettingsError } from "./settings.js";
-import { StoreOpenError } from "./store/writer-client.js";
+import { StoreOpenError } from "./store/store-errors.js";
 
 export interface ForegroundIo {
   out: (line: string) => void;

@@ -2,10 +2,10 @@ import contentType from "content-type";
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { nowNs } from "../../shared/time.js";
-import { decodeLogRequest, decodeTraceRequest, type WireFormat } from "../otlp/decode-request.js";
+import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
+import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import type { WriterClient } from "../store/writer-client.js";
-import { StorageError } from "../store/writer-client.js";
+import { StorageError } from "../store/store-errors.js";
 import { isLoopbackOrigin } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { dualAcceptedBody, jsonAcceptedBody } from "./otlp-response.js";
@@ -34,7 +34,7 @@ export function wireFormatOf(header: string | undefined): WireFormat {
 }
 
 export interface IngestOptions {
-  writer: WriterClient;
+  pipeline: IngestPipeline;
   maxBodyBytes: number;
 }
 
@@ -43,15 +43,7 @@ async function ingest(req: Request, res: Response, options: IngestOptions, signa
   const body = await readBody(req, options.maxBodyBytes);
   let accepted: number;
   try {
-    if (signal === "traces") {
-      const batch = decodeTraceRequest(body, format);
-      accepted = batch.spans.length;
-      if (accepted > 0) await options.writer.writeSpans(batch, nowNs());
-    } else {
-      const batch = decodeLogRequest(body, format);
-      accepted = batch.logs.length;
-      if (accepted > 0) await options.writer.writeLogs(batch, nowNs());
-    }
+    ({ accepted } = await options.pipeline.ingest(signal, format, body, nowNs()));
   } catch (error) {
     if (error instanceof PayloadError) throw new HttpError(400, `invalid OTLP ${signal} payload: ${error.message}`);
     if (error instanceof StorageError) throw new HttpError(500, `storage failure: ${error.message}`);

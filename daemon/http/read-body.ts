@@ -11,6 +11,7 @@ function tooLarge(what: string, maxBytes: number): HttpError {
 /**
  * Reads a request body, inflating `Content-Encoding: gzip` as a stream. Both the transferred
  * and the inflated size are capped while reading, so a gzip bomb is never inflated into memory.
+ * The result owns its ArrayBuffer, so it can be transferred to another thread.
  */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const encoding = (req.headers["content-encoding"] ?? "identity").trim().toLowerCase();
@@ -38,7 +39,11 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     const finish = () => {
       if (settled) return;
       settled = true;
-      resolve(Buffer.concat(chunks));
+      // A buffer of its own (never a slice of Node's shared pool) so it can be transferred.
+      const body = Buffer.allocUnsafeSlow(chunks.reduce((n, c) => n + c.length, 0));
+      let offset = 0;
+      for (const chunk of chunks) offset += chunk.copy(body, offset);
+      resolve(body);
     };
     const onData = (chunk: Buffer) => {
       transferred += chunk.length;

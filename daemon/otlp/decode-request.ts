@@ -1,16 +1,30 @@
 import { decodeLogs } from "./decode-logs.js";
 import { decodeTraces } from "./decode-traces.js";
-import { jsonCodec, parseOtlpJson } from "./json-codec.js";
+import { InexactIntegerError, jsonCodec, parseOtlpJson, parseOtlpJsonLossless } from "./json-codec.js";
 import { otlpTypes, parseOtlpProtobuf, protobufCodec } from "./protobuf-codec.js";
 import type { LogBatch, SpanBatch } from "./records.js";
 
 export type WireFormat = "json" | "protobuf";
 
+/**
+ * Decodes OTLP/JSON with the native parser; if a 64-bit integer came as a bare number too
+ * large to be exact, decodes again from a lossless parse so no digit is lost.
+ */
+function decodeJson<T>(body: Buffer, decode: (request: unknown) => T): T {
+  const text = body.toString("utf8");
+  try {
+    return decode(parseOtlpJson(text));
+  } catch (error) {
+    if (!(error instanceof InexactIntegerError)) throw error;
+    return decode(parseOtlpJsonLossless(text));
+  }
+}
+
 /** Body bytes of a `POST /v1/traces` to span records. Throws PayloadError on bad input. */
 export function decodeTraceRequest(body: Buffer, format: WireFormat): SpanBatch {
   if (body.length === 0) return { resources: [], scopes: [], spans: [] };
   return format === "json"
-    ? decodeTraces(parseOtlpJson(body.toString("utf8")), jsonCodec)
+    ? decodeJson(body, (request) => decodeTraces(request, jsonCodec))
     : decodeTraces(parseOtlpProtobuf(otlpTypes.traceRequest, body), protobufCodec);
 }
 
@@ -18,6 +32,6 @@ export function decodeTraceRequest(body: Buffer, format: WireFormat): SpanBatch 
 export function decodeLogRequest(body: Buffer, format: WireFormat): LogBatch {
   if (body.length === 0) return { resources: [], scopes: [], logs: [] };
   return format === "json"
-    ? decodeLogs(parseOtlpJson(body.toString("utf8")), jsonCodec)
+    ? decodeJson(body, (request) => decodeLogs(request, jsonCodec))
     : decodeLogs(parseOtlpProtobuf(otlpTypes.logsRequest, body), protobufCodec);
 }

@@ -8,16 +8,26 @@ const DECIMAL = /^-?\d+$/;
 const UINT64_MAX = 2n ** 64n - 1n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-// A bare integer literal too long to be exact as a double: JSON.parse would round it.
-const UNSAFE_INTEGER_LITERAL = /[:[,]\s*-?\d{16,}/;
-
 /**
- * Parses an OTLP/JSON body. Integers past 2^53 written as bare numbers are kept exact
- * by falling back to a lossless parser, which only runs when such a literal is present.
+ * Thrown by the codec when an integer arrived as a bare JSON number too large to be exact:
+ * JSON.parse has already rounded it, so the body must be parsed again losslessly.
  */
+export class InexactIntegerError extends Error {
+  override name = "InexactIntegerError";
+}
+
+/** Parses an OTLP/JSON body with the fast native parser. */
 export function parseOtlpJson(text: string): unknown {
   try {
-    if (!UNSAFE_INTEGER_LITERAL.test(text)) return JSON.parse(text);
+    return JSON.parse(text);
+  } catch (error) {
+    throw new PayloadError(`invalid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Parses keeping integers past 2^53 as their exact decimal text. Slower; used only when needed. */
+export function parseOtlpJsonLossless(text: string): unknown {
+  try {
     return parseLossless(text, null, (value: string) => (isSafeNumber(value) ? Number(value) : value));
   } catch (error) {
     throw new PayloadError(`invalid JSON: ${(error as Error).message}`);
@@ -27,6 +37,7 @@ export function parseOtlpJson(text: string): unknown {
 function integerText(value: unknown, path: string): bigint {
   if (typeof value === "number") {
     if (!Number.isInteger(value)) throw new PayloadError(`${path}: expected an integer, got ${value}`);
+    if (!Number.isSafeInteger(value)) throw new InexactIntegerError(path);
     return BigInt(value);
   }
   if (typeof value === "string" && DECIMAL.test(value)) return BigInt(value);

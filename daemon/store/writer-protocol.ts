@@ -9,15 +9,18 @@ export interface WriterOptions {
   retentionIntervalMs: number;
 }
 
-export type WriterRequest =
+/** A decoded batch to commit. `id` is the main thread's, so the writer can answer it directly. */
+export type WriteRequest =
   | { type: "spans"; id: number; batch: SpanBatch; receivedNs: bigint }
-  | { type: "logs"; id: number; batch: LogBatch; receivedNs: bigint }
-  | { type: "close" };
+  | { type: "logs"; id: number; batch: LogBatch; receivedNs: bigint };
+
+/** From the main thread. Write requests arrive from the decoder worker over its own port. */
+export type WriterRequest = WriteRequest | { type: "close" };
 
 export type WriterReply =
   | { type: "ready"; schemaVersion: number; migrated: number[]; sqliteVersion: string }
   | { type: "fatal"; kind: "version" | "open"; message: string }
-  | { type: "written"; id: number; inserted: number }
+  | { type: "written"; id: number; accepted: number; inserted: number }
   | { type: "failed"; id: number; message: string }
   | { type: "trimmed"; spans: number; logs: number }
   | { type: "closed" };

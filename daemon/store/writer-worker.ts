@@ -3,20 +3,18 @@
  * transaction runs are committed together in the next one (group commit), and each
  * request is answered only after its transaction committed.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { nowNs } from "../../shared/time.js";
 import { openWriteConnection } from "./connection.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
-import type { WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
-
-type WriteRequest = Extract<WriterRequest, { type: "spans" | "logs" }>;
+import type { WriteRequest, WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
 
 if (!parentPort) throw new Error("writer-worker must run as a worker thread");
 const port = parentPort;
-const options = workerData as WriterOptions;
+const { options, requests } = workerData as { options: WriterOptions; requests: MessagePort };
 
 function send(reply: WriterReply): void {
   port.postMessage(reply);
@@ -42,6 +40,10 @@ let flushScheduled = false;
 let closing = false;
 let trimming = false;
 
+function accepted(request: WriteRequest): number {
+  return request.type === "spans" ? request.batch.spans.length : request.batch.logs.length;
+}
+
 function apply(request: WriteRequest): number {
   return request.type === "spans"
     ? writer.writeSpans(request.batch, request.receivedNs)
@@ -53,7 +55,7 @@ function commit(group: WriteRequest[]): void {
   try {
     const inserted = writer.transaction(() => group.map(apply));
     for (const [i, request] of group.entries()) {
-      send({ type: "written", id: request.id, inserted: inserted[i] ?? 0 });
+      send({ type: "written", id: request.id, accepted: accepted(request), inserted: inserted[i] ?? 0 });
     }
     return;
   } catch (error) {
@@ -66,7 +68,7 @@ function commit(group: WriteRequest[]): void {
   for (const request of group) {
     try {
       const inserted = writer.transaction(() => apply(request));
-      send({ type: "written", id: request.id, inserted });
+      send({ type: "written", id: request.id, accepted: accepted(request), inserted });
     } catch (error) {
       send({ type: "failed", id: request.id, message: (error as Error).message });
     }
@@ -130,9 +132,16 @@ const timer = setInterval(() => void trim(), options.retentionIntervalMs);
 port.on("message", (message: WriterRequest) => {
   if (message.type === "close") {
     closing = true;
+    requests.close();
     if (queue.length === 0 && !flushScheduled) finish();
     return;
   }
+  queue.push(message);
+  scheduleFlush();
+});
+
+// Decoded batches come straight from the decoder worker, not through the main thread.
+requests.on("message", (message: WriteRequest) => {
   queue.push(message);
   scheduleFlush();
 });

@@ -1,0 +1,37 @@
+/**
+ * The decoder thread: turns OTLP request bodies into records and hands them straight to the
+ * writer thread, so the main thread only speaks HTTP and stays responsive under load.
+ */
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
+import { decodeLogRequest, decodeTraceRequest } from "../otlp/decode-request.js";
+import { PayloadError } from "../otlp/payload-error.js";
+import type { WriteRequest } from "../store/writer-protocol.js";
+import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
+
+if (!parentPort) throw new Error("decode-worker must run as a worker thread");
+const port = parentPort;
+const { writer } = workerData as { writer: MessagePort };
+
+function reply(message: DecodeReply): void {
+  port.postMessage(message);
+}
+
+port.on("message", (request: DecodeRequest) => {
+  const body = Buffer.from(request.body);
+  try {
+    let write: WriteRequest;
+    if (request.signal === "traces") {
+      const batch = decodeTraceRequest(body, request.format);
+      if (batch.spans.length === 0) return reply({ type: "empty", id: request.id });
+      write = { type: "spans", id: request.id, batch, receivedNs: request.receivedNs };
+    } else {
+      const batch = decodeLogRequest(body, request.format);
+      if (batch.logs.length === 0) return reply({ type: "empty", id: request.id });
+      write = { type: "logs", id: request.id, batch, receivedNs: request.receivedNs };
+    }
+    writer.postMessage(write);
+  } catch (error) {
+    if (error instanceof PayloadError) reply({ type: "invalid", id: request.id, message: error.message });
+    else reply({ type: "error", id: request.id, message: (error as Error).message });
+  }
+});

@@ -1,0 +1,140 @@
+import { MessageChannel, Worker } from "node:worker_threads";
+import type { WireFormat } from "../otlp/decode-request.js";
+import { PayloadError } from "../otlp/payload-error.js";
+import { StorageError, StoreOpenError } from "../store/store-errors.js";
+import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
+import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
+
+export interface StoreReady {
+  schemaVersion: number;
+  migrated: number[];
+  sqliteVersion: string;
+}
+
+export interface IngestResult {
+  /** Records the request carried. */
+  accepted: number;
+  /** Records that were new (the rest had been stored before). */
+  inserted: number;
+}
+
+interface Pending {
+  resolve(result: IngestResult): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Data flows one way: main thread (HTTP) -> decoder thread -> writer thread, and the writer
+ * answers the main thread once the transaction has committed. Bodies are transferred, not
+ * copied, and decoded batches never pass through the main thread.
+ */
+export class IngestPipeline {
+  private readonly writer: Worker;
+  private readonly decoder: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: Error | null = null;
+  private closing: Promise<void> | null = null;
+  readonly ready: Promise<StoreReady>;
+  onTrimmed: (spans: number, logs: number) => void = () => {};
+
+  constructor(options: WriterOptions) {
+    const channel = new MessageChannel();
+    this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
+      workerData: { options, requests: channel.port2 },
+      transferList: [channel.port2],
+    });
+    this.decoder = new Worker(new URL("./decode-worker.js", import.meta.url), {
+      workerData: { writer: channel.port1 },
+      transferList: [channel.port1],
+    });
+    this.decoder.on("message", (reply: DecodeReply) => this.onDecoderReply(reply));
+    this.decoder.on("error", (error) => this.fail(new StorageError(`the decoder stopped: ${error.message}`)));
+    this.ready = new Promise((resolve, reject) => {
+      this.writer.on("message", (reply: WriterReply) => {
+        if (reply.type === "ready") {
+          resolve({ schemaVersion: reply.schemaVersion, migrated: reply.migrated, sqliteVersion: reply.sqliteVersion });
+        } else if (reply.type === "fatal") {
+          reject(new StoreOpenError(reply.message, reply.kind));
+        } else {
+          this.onWriterReply(reply);
+        }
+      });
+      this.writer.on("error", (error) => {
+        this.fail(new StorageError(`the writer stopped: ${error.message}`));
+        reject(error);
+      });
+      this.writer.on("exit", (code) => {
+        const error = new StorageError(`the writer exited (code ${code})`);
+        this.fail(error);
+        reject(error);
+      });
+    });
+  }
+
+  private settle(id: number, outcome: IngestResult | Error): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    this.pending.delete(id);
+    if (outcome instanceof Error) pending.reject(outcome);
+    else pending.resolve(outcome);
+  }
+
+  private onDecoderReply(reply: DecodeReply): void {
+    if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0 });
+    else if (reply.type === "invalid") this.settle(reply.id, new PayloadError(reply.message));
+    else this.settle(reply.id, new Error(reply.message));
+  }
+
+  private onWriterReply(reply: WriterReply): void {
+    if (reply.type === "written") this.settle(reply.id, { accepted: reply.accepted, inserted: reply.inserted });
+    else if (reply.type === "failed") this.settle(reply.id, new StorageError(reply.message));
+    else if (reply.type === "trimmed") this.onTrimmed(reply.spans, reply.logs);
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+  }
+
+  /**
+   * Decodes and stores one request body. Resolves once the records are committed; rejects with
+   * PayloadError (bad input) or StorageError (nothing was stored). `body` must own its
+   * ArrayBuffer: it is transferred to the decoder.
+   */
+  ingest(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closing) return Promise.reject(new StorageError("the collector is stopping"));
+    if (body.length === 0) return Promise.resolve({ accepted: 0, inserted: 0 });
+    const id = this.nextId++;
+    const buffer =
+      body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
+        ? body.buffer
+        : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      const request: DecodeRequest = { id, signal, format, body: buffer as ArrayBuffer, receivedNs };
+      this.decoder.postMessage(request, [buffer as ArrayBuffer]);
+    });
+  }
+
+  /** Commits what is queued, closes the database and ends both threads. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.decoder.terminate();
+      if (this.failure) {
+        await this.writer.terminate();
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        this.writer.on("message", (reply: WriterReply) => {
+          if (reply.type === "closed") resolve();
+        });
+        this.writer.on("exit", () => resolve());
+        this.writer.postMessage({ type: "close" } satisfies WriterRequest);
+      });
+    })();
+    return this.closing;
+  }
+}
