@@ -1,5 +1,12 @@
 import type { MultiRowStatement } from "./multi-row.js";
 
+/** Rows per posting bucket: entries of recent rows share a small region of the index. */
+export const POSTING_BUCKET_ROWS = 8192;
+
+export function postingBucket(rowId: number): number {
+  return Math.floor(rowId / POSTING_BUCKET_ROWS);
+}
+
 /**
  * Gathers the attribute postings of one write transaction: for each (key id, value text), the
  * ids of the new rows that carry it. `flush` writes one index entry per pair, in key order.
@@ -22,7 +29,7 @@ export class PostingsBuffer {
     return this.byKey.size === 0;
   }
 
-  /** Writes (key_id, value, first_row, last_row, rows) entries and empties the buffer. */
+  /** Writes (bucket, key_id, value, first_row, last_row, rows) entries and empties the buffer. */
   flush(insert: MultiRowStatement): void {
     const values: unknown[] = [];
     for (const keyId of [...this.byKey.keys()].sort((a, b) => a - b)) {
@@ -30,7 +37,8 @@ export class PostingsBuffer {
       for (const value of [...byValue.keys()].sort()) {
         // Row ids are handed out in ascending order within a transaction, so lists are sorted.
         const rows = byValue.get(value) as number[];
-        values.push(keyId, value, rows[0], rows[rows.length - 1], JSON.stringify(rows));
+        const first = rows[0] as number;
+        values.push(postingBucket(first), keyId, value, first, rows[rows.length - 1], JSON.stringify(rows));
       }
     }
     this.byKey.clear();

@@ -1,6 +1,5 @@
 import type Database from "better-sqlite3";
-import { indexText, type PlainValue } from "../otlp/any-value.js";
-import type { Dictionaries } from "./dictionaries.js";
+import { postingBucket } from "./postings.js";
 
 export interface RetentionPolicy {
   /** Telemetry older than this is deleted. */
@@ -27,22 +26,21 @@ export class Retention {
 
   constructor(
     private readonly db: Database.Database,
-    private readonly dictionaries: Dictionaries,
     readonly policy: RetentionPolicy,
   ) {
     this.stmt = {
-      oldSpans: db.prepare("SELECT id, trace_id, attributes FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?"),
-      oldLogs: db.prepare("SELECT id, attributes FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
+      oldSpans: db.prepare("SELECT id, trace_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?"),
+      oldLogs: db.prepare("SELECT id FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
       deleteSpan: db.prepare("DELETE FROM spans WHERE id = ?"),
       deleteLog: db.prepare("DELETE FROM logs WHERE id = ?"),
-      // Rows are deleted oldest first and ids are never reused, so every row of an entry whose
-      // last row is below the lowest surviving id is gone.
+      // Ids are never reused, so an entry whose last row is below the lowest surviving id names
+      // only deleted rows. Whole buckets below the lowest surviving row's go in one range delete.
       minSpanRow: db.prepare("SELECT min(id) FROM spans").pluck(),
       minLogRow: db.prepare("SELECT min(id) FROM logs").pluck(),
-      dropSpanPostings: db.prepare("DELETE FROM span_postings WHERE key_id = ? AND value = ? AND last_row < ?"),
-      dropLogPostings: db.prepare("DELETE FROM log_postings WHERE key_id = ? AND value = ? AND last_row < ?"),
+      dropSpanPostings: db.prepare("DELETE FROM span_postings WHERE bucket < ? AND last_row < ?"),
+      dropLogPostings: db.prepare("DELETE FROM log_postings WHERE bucket < ? AND last_row < ?"),
       traceStats: db.prepare(
         "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(end_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_id = ?",
       ),
@@ -112,59 +110,36 @@ export class Retention {
   }
 
   private deleteSpans(cutoff: bigint, limit: number): number {
-    const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string; attributes: string }[];
+    const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string }[];
     if (rows.length === 0) return 0;
     const traces = new Set<string>();
-    const pairs = new Map<number, Set<string>>();
     for (const row of rows) {
       this.stmt.deleteSpan!.run(row.id);
-      this.collectPairs(row.attributes, pairs);
       traces.add(row.trace_id);
     }
     let tracesGone = 0;
     for (const traceId of traces) tracesGone += this.refreshTrace(traceId) ? 0 : 1;
-    this.dropPostings(pairs, this.stmt.minSpanRow!, this.stmt.dropSpanPostings!);
+    this.dropPostings(this.stmt.minSpanRow!, this.stmt.dropSpanPostings!);
     this.stmt.counter!.run(rows.length, "spans");
     if (tracesGone) this.stmt.counter!.run(tracesGone, "traces");
     return rows.length;
   }
 
   private deleteLogs(cutoff: bigint, limit: number): number {
-    const rows = this.stmt.oldLogs!.all(cutoff, limit) as { id: bigint; attributes: string }[];
+    const rows = this.stmt.oldLogs!.all(cutoff, limit) as { id: bigint }[];
     if (rows.length === 0) return 0;
-    const pairs = new Map<number, Set<string>>();
-    for (const row of rows) {
-      this.stmt.deleteLog!.run(row.id);
-      this.collectPairs(row.attributes, pairs);
-    }
-    this.dropPostings(pairs, this.stmt.minLogRow!, this.stmt.dropLogPostings!);
+    for (const row of rows) this.stmt.deleteLog!.run(row.id);
+    this.dropPostings(this.stmt.minLogRow!, this.stmt.dropLogPostings!);
     this.stmt.counter!.run(rows.length, "logs");
     return rows.length;
   }
 
-  /** The (key id, value text) index entries of a stored attributes object, as ingestion made them. */
-  private collectPairs(attributes: string, into: Map<number, Set<string>>): void {
-    const object = JSON.parse(attributes) as Record<string, PlainValue>;
-    for (const key in object) {
-      const text = indexText(object[key] as PlainValue);
-      if (text === null) continue;
-      const keyId = this.dictionaries.existingKeyId(key);
-      if (keyId === undefined) continue;
-      let values = into.get(keyId);
-      if (!values) {
-        values = new Set();
-        into.set(keyId, values);
-      }
-      values.add(text);
-    }
-  }
-
-  /** Drops the posting entries of these pairs whose rows have all been deleted. */
-  private dropPostings(pairs: Map<number, Set<string>>, minRow: Database.Statement, drop: Database.Statement): void {
-    const lowest = (minRow.get() as bigint | null) ?? 2n ** 63n - 1n;
-    for (const [keyId, values] of pairs) {
-      for (const value of values) drop.run(keyId, value, lowest);
-    }
+  /** Drops the posting entries, in buckets wholly below the lowest surviving row, that name only deleted rows. */
+  private dropPostings(minRow: Database.Statement, drop: Database.Statement): void {
+    const lowest = minRow.get() as bigint | null;
+    // An empty table: every entry names deleted rows.
+    const row = lowest === null ? Number.MAX_SAFE_INTEGER : Number(lowest);
+    drop.run(lowest === null ? Number.MAX_SAFE_INTEGER : postingBucket(row), row);
   }
 
   /** Recomputes a trace summary after some of its spans were deleted; false when none remain. */

@@ -71,16 +71,16 @@ export class TelemetryWriter {
       256,
       true,
     );
-    const postingColumns = "(key_id, value, first_row, last_row, rows) VALUES";
+    const postingColumns = "(bucket, key_id, value, first_row, last_row, rows) VALUES";
     this.spanPostingsInsert = new MultiRowStatement(
       db,
       `INSERT INTO span_postings ${postingColumns}`,
-      5,
+      6,
       "",
       256,
       false,
     );
-    this.logPostingsInsert = new MultiRowStatement(db, `INSERT INTO log_postings ${postingColumns}`, 5, "", 256, false);
+    this.logPostingsInsert = new MultiRowStatement(db, `INSERT INTO log_postings ${postingColumns}`, 6, "", 256, false);
     this.stmt = {
       trace: db
         .prepare(`INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count,

@@ -34,7 +34,7 @@ try {
 }
 
 const writer = new TelemetryWriter(db);
-const retention = new Retention(db, writer.dictionaries, options.retention);
+const retention = new Retention(db, options.retention);
 const queue: WriteRequest[] = [];
 let flushScheduled = false;
 let closing = false;

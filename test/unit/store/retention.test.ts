@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
@@ -14,7 +15,7 @@ describe("retention", () => {
   afterEach(() => store.close());
 
   function retention(maxAgeMs: number, maxBytes = 1024 ** 3, batchRows = 1000) {
-    return new Retention(store.db, store.writer.dictionaries, { maxAgeMs, maxBytes, batchRows });
+    return new Retention(store.db, { maxAgeMs, maxBytes, batchRows });
   }
 
   it("deletes spans and logs older than the age limit, keeping newer ones and exact counts", () => {
@@ -37,9 +38,28 @@ describe("retention", () => {
     expect(store.db.prepare("SELECT trace_id FROM traces").pluck().all()).to.deep.equal([newTrace]);
     expect(store.db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
     expect(store.counters()).to.include({ spans: 1n, traces: 1n, logs: 1n });
-    // The posting entry that only named the deleted span is gone; the survivor's stays.
-    expect(store.db.prepare("SELECT value FROM span_postings ORDER BY value").pluck().all()).to.deep.equal(["kept"]);
     expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0 });
+  });
+
+  it("drops index entries of deleted rows once their whole bucket is below the oldest live row", () => {
+    const old = Array.from({ length: POSTING_BUCKET_ROWS + 5 }, (_, i) => ({
+      traceId: hexId(i, 16),
+      spanId: hexId(i, 8),
+      startNs: NOW - 3n * HOUR,
+      attributes: { kind: "old", id: `o${i}` },
+    }));
+    store.writeTraces(traceRequest("api", old));
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId: hexId(1, 16), spanId: hexId(99_999, 8), startNs: NOW, attributes: { kind: "new" } },
+      ]),
+    );
+    const r = retention(2 * 3_600_000, 1024 ** 3, 100_000);
+    expect(r.trimByAge(NOW).spans).to.equal(POSTING_BUCKET_ROWS + 5);
+    // Rows 1..8191 filled bucket 0, whose entries are gone; the six old rows in bucket 1 (the
+    // bucket of the oldest live row) keep their entries until that bucket falls behind too.
+    const values = store.db.prepare("SELECT DISTINCT value FROM span_postings ORDER BY value").pluck().all();
+    expect(values).to.deep.equal(["new", "o8191", "o8192", "o8193", "o8194", "o8195", "o8196"]);
   });
 
   it("refreshes the summary of a trace that keeps some of its spans", () => {
