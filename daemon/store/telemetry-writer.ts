@@ -45,6 +45,8 @@ export class TelemetryWriter {
   readonly dictionaries: Dictionaries;
   private readonly spanRows: MultiRowStatement;
   private readonly logRows: MultiRowStatement;
+  private readonly traceUpserts: MultiRowStatement;
+  private readonly traceServices: MultiRowStatement;
   private readonly spanPostingsInsert: MultiRowStatement;
   private readonly logPostingsInsert: MultiRowStatement;
   private readonly spanPostings = new PostingsBuffer();
@@ -71,6 +73,31 @@ export class TelemetryWriter {
       256,
       true,
     );
+    // One upsert per trace touched, all in one statement: children often arrive before their root.
+    this.traceUpserts = new MultiRowStatement(
+      db,
+      "INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name) VALUES",
+      8,
+      `ON CONFLICT (trace_id) DO UPDATE SET
+        start_ns = min(start_ns, excluded.start_ns),
+        end_ns = max(end_ns, excluded.end_ns),
+        span_count = span_count + excluded.span_count,
+        error_count = error_count + excluded.error_count,
+        root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
+        root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
+        root_span_id = coalesce(root_span_id, excluded.root_span_id)
+      RETURNING trace_id, span_count`,
+      256,
+      true,
+    );
+    this.traceServices = new MultiRowStatement(
+      db,
+      "INSERT INTO trace_services (trace_id, service_id) VALUES",
+      2,
+      "ON CONFLICT DO NOTHING",
+      512,
+      false,
+    );
     const postingColumns = "(bucket, key_id, value, first_row, last_row, rows) VALUES";
     this.spanPostingsInsert = new MultiRowStatement(
       db,
@@ -82,22 +109,6 @@ export class TelemetryWriter {
     );
     this.logPostingsInsert = new MultiRowStatement(db, `INSERT INTO log_postings ${postingColumns}`, 6, "", 256, false);
     this.stmt = {
-      trace: db
-        .prepare(`INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count,
-        root_span_id, root_service_id, root_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT (trace_id) DO UPDATE SET
-          start_ns = min(start_ns, excluded.start_ns),
-          end_ns = max(end_ns, excluded.end_ns),
-          span_count = span_count + excluded.span_count,
-          error_count = error_count + excluded.error_count,
-          root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
-          root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
-          root_span_id = coalesce(root_span_id, excluded.root_span_id)
-        RETURNING span_count`)
-        .pluck(),
-      traceService: db.prepare(
-        "INSERT INTO trace_services (trace_id, service_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-      ),
       lastSeen: db.prepare("UPDATE services SET last_seen_ns = max(last_seen_ns, ?) WHERE id = ?"),
       counter: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
       latest: db.prepare("UPDATE counters SET value = max(value, ?) WHERE name = 'latest_ns'"),
@@ -201,8 +212,10 @@ export class TelemetryWriter {
         trace.rootName = span.name;
       }
     }
+    const upserts: unknown[] = [];
+    const services: unknown[] = [];
     for (const [traceId, trace] of traces) {
-      const spanCount = this.stmt.trace!.get(
+      upserts.push(
         traceId,
         trace.startNs,
         trace.endNs,
@@ -211,10 +224,14 @@ export class TelemetryWriter {
         trace.rootSpanId,
         trace.rootServiceId,
         trace.rootName,
-      ) as number;
-      if (spanCount === trace.spans) this.deltas.traces++;
-      for (const serviceId of trace.services) this.stmt.traceService!.run(traceId, serviceId);
+      );
+      for (const serviceId of trace.services) services.push(traceId, serviceId);
     }
+    // A trace is new when its stored span count is exactly what this batch added.
+    for (const [traceId, spanCount] of this.traceUpserts.run(upserts) as [string, number][]) {
+      if (traces.get(traceId)?.spans === spanCount) this.deltas.traces++;
+    }
+    this.traceServices.run(services);
   }
 
   /** Inserts the log records of one request; returns how many were new. */
