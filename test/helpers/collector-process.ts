@@ -20,6 +20,11 @@ export interface StartOptions {
   /** Reuse a state folder (restarts); a new temporary one otherwise. */
   stateDir?: string;
   dbPath?: string;
+  /**
+   * The command line after `node`, instead of `bin/obsd.js --port 0 --db <path> ...args`
+   * (e.g. bare `bin/obs.js`, configured through OBS_MONITOR_PORT=0 in `env`).
+   */
+  argv?: string[];
 }
 
 const running = new Set<ChildProcess>();
@@ -30,7 +35,7 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
   const dbPath = options.dbPath ?? join(state.path, "telemetry.sqlite");
   const child = spawn(
     process.execPath,
-    [packagePath("bin", "obsd.js"), "--port", "0", "--db", dbPath, ...(options.args ?? [])],
+    options.argv ?? [packagePath("bin", "obsd.js"), "--port", "0", "--db", dbPath, ...(options.args ?? [])],
     {
       env: { ...process.env, OBS_STATE_DIR: state.path, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+import "../dist/client/cli/main.js";

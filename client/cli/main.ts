@@ -1,0 +1,40 @@
+/**
+ * `obs`: the command-line client. Each command loads only the modules it needs, so commands
+ * that shell prompts call stay quick to start.
+ */
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { ExitCode } from "../../shared/exit-codes.js";
+import { OBS_VERSION } from "../../shared/package-root.js";
+import { monitorCommand } from "./monitor-command.js";
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode: number = ExitCode.ok;
+  const setExit = (code: number) => {
+    exitCode = code;
+  };
+  // Bare `obs` is `obs monitor start`.
+  const args = argv.length === 0 ? ["monitor", "start"] : argv;
+  await yargs(args)
+    .scriptName("obs")
+    .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
+    .command(monitorCommand(setExit))
+    .demandCommand(1, "name a command; see obs --help")
+    .version(OBS_VERSION)
+    .strict()
+    .fail((message, error, instance) => {
+      if (error) throw error;
+      process.stderr.write(`${instance.help() ?? ""}\nobs: ${message}\n`);
+      process.exit(ExitCode.invalidArgument);
+    })
+    .parseAsync();
+  return exitCode;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`obs: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
+    process.exit(ExitCode.storeFailure);
+  },
+);
