@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { CollectorSettings } from "../shared/collector-settings.js";
 import { createApp } from "./http/app.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
-import type { CollectorSettings } from "./settings.js";
 import { openReadConnection } from "./store/connection.js";
 import { HealthReader } from "./store/health-reader.js";
 

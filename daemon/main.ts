@@ -1,10 +1,11 @@
 /** `obsd`: the collector process. Parses its flags and runs in the foreground. */
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
+import { collectorFlags, settingFlagsOf } from "../shared/collector-flags.js";
 import { parseDuration } from "../shared/duration.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
-import { collectorFlags } from "./collector-flags.js";
+import { usageFailure } from "../shared/usage-failure.js";
 import { runForeground } from "./run-foreground.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -18,24 +19,10 @@ export async function main(argv: string[]): Promise<number> {
     })
     .version(OBS_VERSION)
     .strict()
-    .fail((message, error, instance) => {
-      if (error) throw error;
-      process.stderr.write(`${instance.help() ?? ""}\nobsd: ${message}\n`);
-      process.exit(ExitCode.invalidArgument);
-    })
+    .fail(usageFailure("obsd"))
     .parseAsync();
   const interval = parsed.retentionInterval;
-  return runForeground(
-    {
-      host: parsed.host,
-      port: parsed.port,
-      db: parsed.db,
-      retention: parsed.retention,
-      maxDbSize: parsed.maxDbSize,
-      maxBodySize: parsed.maxBodySize,
-    },
-    interval ? { retentionIntervalMs: parseDuration(interval) } : {},
-  );
+  return runForeground(settingFlagsOf(parsed), interval ? { retentionIntervalMs: parseDuration(interval) } : {});
 }
 
 main(hideBin(process.argv)).then(

@@ -1,8 +1,8 @@
+import { resolveSettings, type SettingFlags, SettingsError } from "../shared/collector-settings.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
-import { resolveSettings, type SettingFlags, SettingsError } from "./settings.js";
 import { StoreOpenError } from "./store/store-errors.js";
 
 export interface ForegroundIo {
@@ -45,17 +45,7 @@ export async function runForeground(
       `obsd: warning: listening on ${settings.host}, which is reachable from other machines; obsd has no authentication.`,
     );
   }
-  const url = collector.baseUrl;
-  io.out(`obsd ${OBS_VERSION} listening on ${url}`);
-  io.out(`  OTLP traces  POST ${url}/v1/traces`);
-  io.out(`  OTLP logs    POST ${url}/v1/logs`);
-  io.out(`  Query API    GET  ${url}/api/...  (route index ${url}/docs, OpenAPI ${url}/openapi.json)`);
-  io.out(`  Database     ${settings.dbPath}`);
-  if (collector.migrated.length > 0 && collector.migrated[0] !== 1) {
-    io.out(`  Migrated the database to schema version ${collector.schemaVersion}`);
-  }
-  io.out("Press Ctrl+C to stop.");
-
+  // Signal handlers go in before the banner: whoever reads "Press Ctrl+C" may signal at once.
   return new Promise((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off("SIGINT", stop);
@@ -71,5 +61,15 @@ export async function runForeground(
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    const url = collector.baseUrl;
+    io.out(`obsd ${OBS_VERSION} listening on ${url}`);
+    io.out(`  OTLP traces  POST ${url}/v1/traces`);
+    io.out(`  OTLP logs    POST ${url}/v1/logs`);
+    io.out(`  Query API    GET  ${url}/api/...  (route index ${url}/docs, OpenAPI ${url}/openapi.json)`);
+    io.out(`  Database     ${settings.dbPath}`);
+    if (collector.migrated.length > 0 && collector.migrated[0] !== 1) {
+      io.out(`  Migrated the database to schema version ${collector.schemaVersion}`);
+    }
+    io.out("Press Ctrl+C to stop.");
   });
 }

@@ -6,6 +6,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
+import { usageFailure } from "../../shared/usage-failure.js";
 import { monitorCommand } from "./monitor-command.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -22,11 +23,7 @@ export async function main(argv: string[]): Promise<number> {
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)
     .strict()
-    .fail((message, error, instance) => {
-      if (error) throw error;
-      process.stderr.write(`${instance.help() ?? ""}\nobs: ${message}\n`);
-      process.exit(ExitCode.invalidArgument);
-    })
+    .fail(usageFailure("obs"))
     .parseAsync();
   return exitCode;
 }

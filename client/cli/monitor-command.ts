@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { collectorFlags } from "../../daemon/collector-flags.js";
+import { collectorFlags, settingFlagsOf } from "../../shared/collector-flags.js";
 
 /** `obs monitor start`: runs the collector in the foreground until Ctrl+C. */
 export function monitorCommand(setExit: (code: number) => void): CommandModule {
@@ -14,16 +14,7 @@ export function monitorCommand(setExit: (code: number) => void): CommandModule {
         handler: async (flags) => {
           // Loaded here so other commands never pay for express, SQLite or the workers.
           const { runForeground } = await import("../../daemon/run-foreground.js");
-          setExit(
-            await runForeground({
-              host: flags.host as string | undefined,
-              port: flags.port as string | undefined,
-              db: flags.db as string | undefined,
-              retention: flags.retention as string | undefined,
-              maxDbSize: flags.maxDbSize as string | undefined,
-              maxBodySize: flags.maxBodySize as string | undefined,
-            }),
-          );
+          setExit(await runForeground(settingFlagsOf(flags)));
         },
       }),
     handler: () => {},

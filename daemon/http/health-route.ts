@@ -1,10 +1,10 @@
 import { statSync } from "node:fs";
 import type { Router } from "express";
 import express from "express";
+import type { CollectorSettings } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
 import { nsToIso } from "../../shared/time.js";
 import type { CollectorIdentity } from "../identity.js";
-import type { CollectorSettings } from "../settings.js";
 import type { HealthReader } from "../store/health-reader.js";
 import { HttpError } from "./http-error.js";
 

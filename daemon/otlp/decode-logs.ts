@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { decodeAttributes, listOf, toPlainValue } from "./any-value.js";
+import { decodeAttributes, toPlainValue } from "./any-value.js";
 import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
-import { PayloadError } from "./payload-error.js";
+import { type EnvelopeFields, walkEnvelope } from "./envelope.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
 import type { WireCodec } from "./wire-codec.js";
 
@@ -35,6 +35,8 @@ const SEVERITY_NAMES: Record<string, number> = Object.fromEntries(
   ].map((name, number) => [`SEVERITY_NUMBER_${name}`, number]),
 );
 
+const LOG_FIELDS: EnvelopeFields = { resources: "resourceLogs", scopes: "scopeLogs", items: "logRecords" };
+
 interface LogRecord {
   timeUnixNano?: unknown;
   observedTimeUnixNano?: unknown;
@@ -49,13 +51,6 @@ interface LogRecord {
   eventName?: unknown;
 }
 
-function requireObject<T>(value: unknown, path: string): T {
-  if (value == null || typeof value !== "object" || Array.isArray(value)) {
-    throw new PayloadError(`${path}: expected an object`);
-  }
-  return value as T;
-}
-
 /** All-zero ids mean "not set" for logs. */
 function nonZero(id: string | null): string | null {
   return id === null || /^0+$/.test(id) ? null : id;
@@ -63,30 +58,13 @@ function nonZero(id: string | null): string | null {
 
 /** Decodes an ExportLogsServiceRequest (already parsed from JSON or protobuf) to log rows. */
 export function decodeLogs(request: unknown, codec: WireCodec): LogBatch {
-  const root = requireObject<{ resourceLogs?: unknown }>(request, "request");
   const scopes = new BatchScopes(codec);
   const logs: LogRecordRow[] = [];
-  const resourceLogs = listOf(root.resourceLogs, "resourceLogs");
-  for (let r = 0; r < resourceLogs.length; r++) {
-    const rPath = `resourceLogs[${r}]`;
-    const rl = requireObject<{ resource?: unknown; scopeLogs?: unknown; schemaUrl?: unknown }>(resourceLogs[r], rPath);
-    const resource = scopes.addResource(rl.resource, rl.schemaUrl, `${rPath}.resource`);
-    const scopeLogs = listOf(rl.scopeLogs, `${rPath}.scopeLogs`);
-    for (let s = 0; s < scopeLogs.length; s++) {
-      const sPath = `${rPath}.scopeLogs[${s}]`;
-      const sl = requireObject<{ scope?: unknown; logRecords?: unknown; schemaUrl?: unknown }>(scopeLogs[s], sPath);
-      const scope = scopes.addScope(sl.scope, sl.schemaUrl, `${sPath}.scope`);
-      const resourceHash = scopes.resources[resource]?.hash ?? "";
-      const scopeHash = scopes.scopes[scope]?.hash ?? "";
-      const list = listOf(sl.logRecords, `${sPath}.logRecords`);
-      for (let i = 0; i < list.length; i++) {
-        const path = `${sPath}.logRecords[${i}]`;
-        logs.push(
-          decodeLog(requireObject<LogRecord>(list[i], path), codec, path, resource, scope, resourceHash, scopeHash),
-        );
-      }
-    }
-  }
+  walkEnvelope(request, LOG_FIELDS, scopes, (item, { resource, scope, path }) => {
+    const resourceHash = scopes.resources[resource]?.hash ?? "";
+    const scopeHash = scopes.scopes[scope]?.hash ?? "";
+    logs.push(decodeLog(item as LogRecord, codec, path, resource, scope, resourceHash, scopeHash));
+  });
   return { resources: scopes.resources, scopes: scopes.scopes, logs };
 }
 

@@ -1,5 +1,6 @@
 import { decodeAttributes, listOf, toPlainObject } from "./any-value.js";
 import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
+import { type EnvelopeFields, requireObject, walkEnvelope } from "./envelope.js";
 import { PayloadError } from "./payload-error.js";
 import type { SpanBatch, SpanRecord } from "./records.js";
 import type { WireCodec } from "./wire-codec.js";
@@ -12,6 +13,8 @@ const SPAN_KINDS: Record<string, number> = {
   SPAN_KIND_PRODUCER: 4,
   SPAN_KIND_CONSUMER: 5,
 };
+
+const TRACE_FIELDS: EnvelopeFields = { resources: "resourceSpans", scopes: "scopeSpans", items: "spans" };
 
 const STATUS_CODES: Record<string, number> = {
   STATUS_CODE_UNSET: 0,
@@ -55,45 +58,13 @@ interface SpanLink {
   flags?: unknown;
 }
 
-function requireObject<T>(value: unknown, path: string): T {
-  if (value == null || typeof value !== "object" || Array.isArray(value)) {
-    throw new PayloadError(`${path}: expected an object`);
-  }
-  return value as T;
-}
-
 /** Decodes an ExportTraceServiceRequest (already parsed from JSON or protobuf) to span records. */
 export function decodeTraces(request: unknown, codec: WireCodec): SpanBatch {
-  const root = requireObject<{ resourceSpans?: unknown }>(request, "request");
   const scopes = new BatchScopes(codec);
   const spans: SpanRecord[] = [];
-  const resourceSpans = listOf(root.resourceSpans, "resourceSpans");
-  for (let r = 0; r < resourceSpans.length; r++) {
-    const rPath = `resourceSpans[${r}]`;
-    const rs = requireObject<{ resource?: unknown; scopeSpans?: unknown; schemaUrl?: unknown }>(
-      resourceSpans[r],
-      rPath,
-    );
-    const resource = scopes.addResource(rs.resource, rs.schemaUrl, `${rPath}.resource`);
-    const scopeSpans = listOf(rs.scopeSpans, `${rPath}.scopeSpans`);
-    for (let s = 0; s < scopeSpans.length; s++) {
-      const sPath = `${rPath}.scopeSpans[${s}]`;
-      const ss = requireObject<{ scope?: unknown; spans?: unknown; schemaUrl?: unknown }>(scopeSpans[s], sPath);
-      const scope = scopes.addScope(ss.scope, ss.schemaUrl, `${sPath}.scope`);
-      const list = listOf(ss.spans, `${sPath}.spans`);
-      for (let i = 0; i < list.length; i++) {
-        spans.push(
-          decodeSpan(
-            requireObject<Span>(list[i], `${sPath}.spans[${i}]`),
-            codec,
-            `${sPath}.spans[${i}]`,
-            resource,
-            scope,
-          ),
-        );
-      }
-    }
-  }
+  walkEnvelope(request, TRACE_FIELDS, scopes, (item, { resource, scope, path }) => {
+    spans.push(decodeSpan(item as Span, codec, path, resource, scope));
+  });
   return { resources: scopes.resources, scopes: scopes.scopes, spans };
 }
 

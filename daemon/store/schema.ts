@@ -10,6 +10,18 @@ export interface Migration {
   up(db: Database.Database): void;
 }
 
+function postingsTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  first_row INTEGER NOT NULL,
+  last_row INTEGER NOT NULL,
+  rows TEXT NOT NULL,
+  PRIMARY KEY (bucket, key_id, value, first_row)
+) WITHOUT ROWID;`;
+}
+
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
@@ -77,15 +89,7 @@ CREATE INDEX spans_by_start ON spans (start_ns);
 -- are grouped by row-id bucket (first_row / 8192) so new ones land in a small, hot region
 -- instead of all over the index; a lookup seeks once per bucket. Entries may still name rows
 -- that retention deleted; queries join to the live rows.
-CREATE TABLE span_postings (
-  bucket INTEGER NOT NULL,
-  key_id INTEGER NOT NULL,
-  value TEXT NOT NULL,
-  first_row INTEGER NOT NULL,
-  last_row INTEGER NOT NULL,
-  rows TEXT NOT NULL,
-  PRIMARY KEY (bucket, key_id, value, first_row)
-) WITHOUT ROWID;
+${postingsTable("span_postings")}
 
 -- Trace summaries, maintained on ingest because children often arrive before their root.
 CREATE TABLE traces (
@@ -127,15 +131,7 @@ CREATE TABLE logs (
 );
 CREATE INDEX logs_by_ts ON logs (ts_ns);
 CREATE INDEX logs_by_trace ON logs (trace_id, span_id) WHERE trace_id IS NOT NULL;
-CREATE TABLE log_postings (
-  bucket INTEGER NOT NULL,
-  key_id INTEGER NOT NULL,
-  value TEXT NOT NULL,
-  first_row INTEGER NOT NULL,
-  last_row INTEGER NOT NULL,
-  rows TEXT NOT NULL,
-  PRIMARY KEY (bucket, key_id, value, first_row)
-) WITHOUT ROWID;
+${postingsTable("log_postings")}
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

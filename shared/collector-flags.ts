@@ -1,5 +1,5 @@
 import type { Argv } from "yargs";
-import { DEFAULTS } from "./settings.js";
+import { DEFAULTS, type SettingFlags } from "./collector-settings.js";
 
 /**
  * The collector's start flags, shared by `obsd` and `obs monitor start`. No yargs defaults:
@@ -39,4 +39,17 @@ export function collectorFlags<T>(argv: Argv<T>) {
       describe: "Largest OTLP request body, compressed or inflated (env OBS_MAX_BODY_SIZE)",
       defaultDescription: DEFAULTS.maxBodySize,
     });
+}
+
+/** The parsed start flags as settings input (absent flags stay undefined). */
+export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
+  const text = (value: unknown) => (value === undefined ? undefined : String(value));
+  return {
+    host: text(parsed.host),
+    port: text(parsed.port),
+    db: text(parsed.db),
+    retention: text(parsed.retention),
+    maxDbSize: text(parsed.maxDbSize),
+    maxBodySize: text(parsed.maxBodySize),
+  };
 }

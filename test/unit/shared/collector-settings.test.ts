@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { resolveSettings, SettingsError } from "../../../daemon/settings.js";
+import { resolveSettings, SettingsError } from "../../../shared/collector-settings.js";
 
 describe("collector settings", () => {
   const env = { OBS_STATE_DIR: "/tmp/obs-state-test" };

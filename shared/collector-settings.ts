@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { parseByteSize } from "../shared/byte-size.js";
-import { parseDuration } from "../shared/duration.js";
-import { defaultDbPath } from "../shared/state-dir.js";
+import { parseByteSize } from "./byte-size.js";
+import { parseDuration } from "./duration.js";
+import { defaultDbPath } from "./state-dir.js";
 
 /** The collector's effective configuration. */
 export interface CollectorSettings {
