@@ -75,13 +75,17 @@ export function toPlainObject(
   path: string,
   depth = 0,
 ): { [key: string]: PlainValue } {
+  // A key named "__proto__" must be stored as data, not set the object's prototype.
   const result: { [key: string]: PlainValue } = {};
   for (let i = 0; i < keyValues.length; i++) {
     const kv = keyValues[i] as KeyValueShape | null;
     if (kv == null || typeof kv !== "object") throw new PayloadError(`${path}[${i}]: expected a KeyValue object`);
     const key = kv.key;
     if (typeof key !== "string") throw new PayloadError(`${path}[${i}].key: expected a string`);
-    result[key] = toPlainValue(kv.value, codec, `${path}[${i}].value`, depth);
+    const value = toPlainValue(kv.value, codec, `${path}[${i}].value`, depth);
+    if (key === "__proto__")
+      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+    else result[key] = value;
   }
   return result;
 }

@@ -125,6 +125,20 @@ describe("OTLP trace decoding", () => {
     expect(index).not.to.have.property("empty");
   });
 
+  it("stores an attribute named __proto__ as data", () => {
+    const batch = decodeJson(
+      spanRequest({
+        attributes: [
+          { key: "__proto__", value: { stringValue: "x" } },
+          { key: "dup", value: { stringValue: "first" } },
+          { key: "dup", value: { stringValue: "last" } },
+        ],
+      }),
+    );
+    expect(batch.spans[0]!.attributes).to.equal('{"__proto__":"x","dup":"last"}');
+    expect(batch.spans[0]!.indexed).to.deep.equal(["__proto__", "x", "dup", "last"]);
+  });
+
   it("ignores unknown fields at every level", () => {
     const request = spanRequest({ futureField: { a: 1 }, status: { code: 2, message: "boom", extra: true } });
     (request as any).futureTopLevel = [1, 2];
