@@ -1,0 +1,120 @@
+import { type DurationError, formatDuration, parseDuration } from "../../shared/duration.js";
+
+/** A bad query parameter; the HTTP layer answers 400 with this message. */
+export class QueryError extends Error {
+  override name = "QueryError";
+}
+
+export const MAX_LOOKBACK_MS = 24 * 3_600_000;
+export const DEFAULT_LOOKBACK = "15m";
+
+type Parser = (raw: string, name: string) => unknown;
+
+/** The parameters a route accepts, and whether it takes `attr.KEY` / `attrContains.KEY`. */
+export interface RouteParams {
+  params: Record<string, Parser>;
+  attr?: boolean;
+  attrContains?: boolean;
+}
+
+export interface ParsedParams {
+  values: Record<string, unknown>;
+  /** `attr.KEY=VALUE`: exact matches, in the order given. */
+  attrs: [string, string][];
+  /** `attrContains.KEY=TEXT`: substring matches. */
+  attrContains: [string, string][];
+}
+
+export function parseParams(query: Record<string, unknown>, route: RouteParams): ParsedParams {
+  const values: Record<string, unknown> = {};
+  const attrs: [string, string][] = [];
+  const attrContains: [string, string][] = [];
+  for (const [name, raw] of Object.entries(query)) {
+    if (Array.isArray(raw)) throw new QueryError(`parameter ${name} is given more than once; give it once`);
+    const text = String(raw ?? "");
+    if (route.attr && name.startsWith("attr.") && name.length > 5) {
+      attrs.push([name.slice(5), text]);
+    } else if (route.attrContains && name.startsWith("attrContains.") && name.length > 13) {
+      attrContains.push([name.slice(13), text]);
+    } else {
+      const parse = route.params[name];
+      if (!parse) {
+        const allowed = [
+          ...Object.keys(route.params),
+          ...(route.attr ? ["attr.KEY"] : []),
+          ...(route.attrContains ? ["attrContains.KEY"] : []),
+        ];
+        throw new QueryError(`unknown parameter ${name}; this route accepts ${allowed.join(", ") || "no parameters"}`);
+      }
+      values[name] = parse(text, name);
+    }
+  }
+  return { values, attrs, attrContains };
+}
+
+// Parsers shared by the routes.
+
+export function text(raw: string, name: string): string {
+  if (raw === "") throw new QueryError(`parameter ${name} is empty`);
+  return raw;
+}
+
+export function oneOf<T extends string>(...allowed: T[]): Parser {
+  return (raw, name) => {
+    if (!allowed.includes(raw as T)) throw new QueryError(`invalid ${name} "${raw}": use one of ${allowed.join(", ")}`);
+    return raw as T;
+  };
+}
+
+export function hexId(bytes: number): Parser {
+  const pattern = new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`);
+  return (raw, name) => {
+    if (!pattern.test(raw)) throw new QueryError(`invalid ${name} "${raw}": expected ${bytes * 2} hex characters`);
+    return raw.toLowerCase();
+  };
+}
+
+/** A lookback duration, at most 24 hours. Returns milliseconds. */
+export function lookback(raw: string, name: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(raw);
+  } catch (error) {
+    throw new QueryError(`invalid ${name}: ${(error as DurationError).message}`);
+  }
+  if (ms > MAX_LOOKBACK_MS) {
+    throw new QueryError(`${name} ${raw} is over the maximum of 24h`);
+  }
+  return ms;
+}
+
+export function positiveInteger(raw: string, name: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) {
+    throw new QueryError(`invalid ${name} "${raw}": expected a positive integer`);
+  }
+  return n;
+}
+
+export function nonNegativeNumber(raw: string, name: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0) {
+    throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds, 0 or more`);
+  }
+  return n;
+}
+
+/** The effective page size: the default when absent, capped at the route's maximum. */
+export function effectiveLimit(requested: unknown, defaults: { limit: number; cap: number }): number {
+  return Math.min(typeof requested === "number" ? requested : defaults.limit, defaults.cap);
+}
+
+export function lookbackMs(values: Record<string, unknown>): number {
+  return typeof values.lookback === "number" ? values.lookback : parseDuration(DEFAULT_LOOKBACK);
+}
+
+export function lookbackText(values: Record<string, unknown>, raw: Record<string, unknown>): string {
+  return typeof values.lookback === "number" ? String(raw.lookback) : DEFAULT_LOOKBACK;
+}
+
+export { formatDuration };

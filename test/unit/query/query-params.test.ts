@@ -1,0 +1,60 @@
+import { expect } from "chai";
+import {
+  effectiveLimit,
+  hexId,
+  lookback,
+  oneOf,
+  parseParams,
+  positiveInteger,
+  QueryError,
+  type RouteParams,
+} from "../../../daemon/query/query-params.js";
+
+const route: RouteParams = {
+  params: { status: oneOf("ok", "error"), lookback, limit: positiveInteger, traceId: hexId(16) },
+  attr: true,
+  attrContains: false,
+};
+
+describe("query parameters", () => {
+  it("parses known parameters and attribute filters", () => {
+    const parsed = parseParams({ status: "error", lookback: "2h", limit: "50", "attr.http.route": "/a" }, route);
+    expect(parsed.values).to.deep.equal({ status: "error", lookback: 7_200_000, limit: 50 });
+    expect(parsed.attrs).to.deep.equal([["http.route", "/a"]]);
+  });
+
+  it("names an unknown parameter and lists the allowed ones", () => {
+    expect(() => parseParams({ servce: "x" }, route)).to.throw(
+      QueryError,
+      /unknown parameter servce; this route accepts status, lookback, limit, traceId, attr\.KEY/,
+    );
+    expect(() => parseParams({ "attrContains.k": "x" }, route)).to.throw(
+      QueryError,
+      /unknown parameter attrContains\.k/,
+    );
+  });
+
+  it("names the bad value and the allowed values", () => {
+    expect(() => parseParams({ status: "failed" }, route)).to.throw(
+      QueryError,
+      /invalid status "failed": use one of ok, error/,
+    );
+    expect(() => parseParams({ limit: "0" }, route)).to.throw(QueryError, /positive integer/);
+    expect(() => parseParams({ traceId: "xyz" }, route)).to.throw(QueryError, /32 hex characters/);
+    expect(() => parseParams({ status: ["ok", "error"] }, route)).to.throw(QueryError, /more than once/);
+  });
+
+  it("refuses lookbacks over 24 hours, naming the maximum", () => {
+    expect(parseParams({ lookback: "24h" }, route).values.lookback).to.equal(86_400_000);
+    expect(parseParams({ lookback: "1d" }, route).values.lookback).to.equal(86_400_000);
+    expect(() => parseParams({ lookback: "25h" }, route)).to.throw(QueryError, /maximum of 24h/);
+    expect(() => parseParams({ lookback: "2d" }, route)).to.throw(QueryError, /maximum of 24h/);
+    expect(() => parseParams({ lookback: "soon" }, route)).to.throw(QueryError, /invalid lookback/);
+  });
+
+  it("caps the limit at the route's maximum", () => {
+    expect(effectiveLimit(undefined, { limit: 20, cap: 100 })).to.equal(20);
+    expect(effectiveLimit(500, { limit: 20, cap: 100 })).to.equal(100);
+    expect(effectiveLimit(7, { limit: 20, cap: 100 })).to.equal(7);
+  });
+});
