@@ -83,6 +83,8 @@ CREATE TABLE spans (
   UNIQUE (trace_id, span_id)
 );
 CREATE INDEX spans_by_start ON spans (start_ns);
+-- Span ids are unique only within their trace; /api/spans/:spanId looks them up alone.
+CREATE INDEX spans_by_span_id ON spans (span_id);
 -- Inverted index for exact attribute matches: one entry per (key, value) per write
 -- transaction, listing the ascending ids of the rows that carry it (a JSON array). Many rows
 -- share one B-tree entry, which is what makes indexing every attribute affordable. Entries

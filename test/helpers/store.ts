@@ -8,10 +8,12 @@ import { tempDir } from "./temp-dir.js";
 /** A real store in a temporary file, written through the same writer the worker uses. */
 export function testStore() {
   const dir = tempDir();
-  const { db } = openWriteConnection(join(dir.path, "t.sqlite"));
+  const path = join(dir.path, "t.sqlite");
+  const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db);
   return {
     db,
+    path,
     writer,
     writeTraces(request: unknown, receivedNs = 0n): number {
       const batch = decodeTraceRequest(Buffer.from(JSON.stringify(request)), "json");

@@ -1,0 +1,206 @@
+/** Stored rows to API records, and the span tree. Pure functions of their inputs. */
+import { nsToIso, nsToMs } from "../../shared/time.js";
+import type { PlainValue } from "../otlp/any-value.js";
+import type { Attributes, LogRecord, SpanRecord, SpanTreeNode, TraceSummary } from "./records.js";
+
+const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
+const STATUS: SpanRecord["status"]["code"][] = ["unset", "ok", "error"];
+
+export interface SpanRow {
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  service: string;
+  name: string;
+  kind: bigint;
+  start_ns: bigint;
+  end_ns: bigint;
+  duration_ns: bigint;
+  status_code: bigint;
+  status_message: string | null;
+  trace_state: string | null;
+  flags: bigint;
+  attributes: string;
+  events: string | null;
+  links: string | null;
+  dropped_attributes_count: bigint;
+  dropped_events_count: bigint;
+  dropped_links_count: bigint;
+  resource_attributes: string;
+  resource_schema_url: string | null;
+  scope_name: string;
+  scope_version: string | null;
+  scope_attributes: string;
+}
+
+export interface TraceRow {
+  trace_id: string;
+  start_ns: bigint;
+  end_ns: bigint;
+  span_count: bigint;
+  error_count: bigint;
+  root_span_id: string | null;
+  root_name: string | null;
+  root_service: string | null;
+  services: string | null;
+}
+
+export interface LogRow {
+  ts_ns: bigint;
+  time_ns: bigint;
+  observed_ns: bigint;
+  severity_number: bigint;
+  severity_text: string | null;
+  body: string | null;
+  attributes: string;
+  trace_id: string | null;
+  span_id: string | null;
+  flags: bigint;
+  event_name: string | null;
+  service: string;
+  scope_name: string;
+  scope_version: string | null;
+}
+
+interface StoredEvent {
+  name: string;
+  timeUnixNano: string;
+  attributes: Attributes;
+  droppedAttributesCount: number;
+}
+
+/** A duration in nanoseconds as a JSON number (exact up to 104 days). */
+function nanos(value: bigint): number {
+  return Number(value);
+}
+
+export function toTraceSummary(row: TraceRow): TraceSummary {
+  const errors = Number(row.error_count);
+  return {
+    traceId: row.trace_id,
+    rootServiceName: row.root_service,
+    rootOperation: row.root_name,
+    rootSpanId: row.root_span_id,
+    startTime: nsToIso(row.start_ns),
+    endTime: nsToIso(row.end_ns),
+    durationMs: nsToMs(row.end_ns > row.start_ns ? row.end_ns - row.start_ns : 0n),
+    spanCount: Number(row.span_count),
+    errorCount: errors,
+    status: errors > 0 ? "error" : "ok",
+    services: row.services ? (JSON.parse(row.services) as string[]).sort() : [],
+  };
+}
+
+export function toSpanRecord(row: SpanRow): SpanRecord {
+  const events = row.events ? (JSON.parse(row.events) as StoredEvent[]) : [];
+  return {
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    parentSpanId: row.parent_span_id,
+    serviceName: row.service,
+    operation: row.name,
+    kind: KINDS[Number(row.kind)] ?? "unspecified",
+    startTime: nsToIso(row.start_ns),
+    endTime: nsToIso(row.end_ns),
+    startTimeUnixNano: row.start_ns.toString(),
+    endTimeUnixNano: row.end_ns.toString(),
+    durationNs: nanos(row.duration_ns),
+    status: { code: STATUS[Number(row.status_code)] ?? "unset", message: row.status_message },
+    attributes: JSON.parse(row.attributes) as Attributes,
+    events: events.map((event) => ({ ...event, time: nsToIso(BigInt(event.timeUnixNano)) })),
+    links: row.links ? JSON.parse(row.links) : [],
+    resource: { attributes: JSON.parse(row.resource_attributes) as Attributes, schemaUrl: row.resource_schema_url },
+    scope: {
+      name: row.scope_name,
+      version: row.scope_version,
+      attributes: JSON.parse(row.scope_attributes) as Attributes,
+    },
+    traceState: row.trace_state,
+    flags: Number(row.flags),
+    droppedAttributesCount: Number(row.dropped_attributes_count),
+    droppedEventsCount: Number(row.dropped_events_count),
+    droppedLinksCount: Number(row.dropped_links_count),
+  };
+}
+
+export function toLogRecord(row: LogRow): LogRecord {
+  return {
+    timestamp: nsToIso(row.ts_ns),
+    time: row.time_ns > 0n ? nsToIso(row.time_ns) : null,
+    observedTime: row.observed_ns > 0n ? nsToIso(row.observed_ns) : null,
+    severityNumber: Number(row.severity_number),
+    severityText: row.severity_text,
+    body: row.body === null ? null : (JSON.parse(row.body) as PlainValue),
+    attributes: JSON.parse(row.attributes) as Attributes,
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    serviceName: row.service,
+    scope: { name: row.scope_name, version: row.scope_version },
+    flags: Number(row.flags),
+    eventName: row.event_name,
+  };
+}
+
+/**
+ * The span tree of one trace. Children are ordered by start time (then span id); spans whose
+ * parent is not in the trace are placed at the top and flagged `missingParent`.
+ */
+export function buildSpanTree(spans: SpanRecord[]): SpanTreeNode[] {
+  const nodes = new Map<string, SpanTreeNode>();
+  const ordered = [...spans].sort((a, b) =>
+    a.startTimeUnixNano === b.startTimeUnixNano
+      ? a.spanId.localeCompare(b.spanId)
+      : BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano)
+        ? -1
+        : 1,
+  );
+  for (const span of ordered) {
+    nodes.set(span.spanId, {
+      spanId: span.spanId,
+      parentSpanId: span.parentSpanId,
+      serviceName: span.serviceName,
+      operation: span.operation,
+      kind: span.kind,
+      startTime: span.startTime,
+      durationMs: span.durationNs / 1e6,
+      status: span.status.code,
+      depth: 0,
+      missingParent: false,
+      children: [],
+    });
+  }
+  const roots: SpanTreeNode[] = [];
+  for (const span of ordered) {
+    const node = nodes.get(span.spanId) as SpanTreeNode;
+    const parent = span.parentSpanId === null ? undefined : nodes.get(span.parentSpanId);
+    if (parent && parent !== node) {
+      parent.children.push(node);
+    } else {
+      node.missingParent = span.parentSpanId !== null;
+      roots.push(node);
+    }
+  }
+  // Depths from the top, iteratively (traces can be deep); a cycle of bad parent ids is cut.
+  const seen = new Set<SpanTreeNode>();
+  const stack = roots.map((node) => ({ node, depth: 0 }));
+  const visit = () => {
+    while (stack.length > 0) {
+      const { node, depth } = stack.pop() as { node: SpanTreeNode; depth: number };
+      if (seen.has(node)) continue;
+      seen.add(node);
+      node.depth = depth;
+      for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+    }
+  };
+  visit();
+  // Spans caught in a cycle of parent ids are unreachable from the top: show them there too.
+  for (const node of nodes.values()) {
+    if (seen.has(node)) continue;
+    for (const other of nodes.values()) other.children = other.children.filter((child) => child !== node);
+    node.missingParent = true;
+    roots.push(node);
+    stack.push({ node, depth: 0 });
+    visit();
+  }
+  return roots;
+}

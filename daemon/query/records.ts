@@ -1,0 +1,115 @@
+/**
+ * The records the query API returns (keys camelCase). Absent optional values are null.
+ * Timestamps are ISO 8601 UTC with nine fraction digits; raw records also carry the exact
+ * nanoseconds as decimal text. Durations: integer nanoseconds in raw records, milliseconds in
+ * summaries. The JSON Schemas in `schemas/api/` describe the same shapes.
+ */
+import type { PlainValue } from "../otlp/any-value.js";
+
+export type Attributes = Record<string, PlainValue>;
+
+export interface ServiceRecord {
+  name: string;
+  lastSeenAt: string;
+}
+
+export interface TraceSummary {
+  traceId: string;
+  rootServiceName: string | null;
+  rootOperation: string | null;
+  rootSpanId: string | null;
+  startTime: string;
+  endTime: string;
+  durationMs: number;
+  spanCount: number;
+  errorCount: number;
+  status: "ok" | "error";
+  services: string[];
+}
+
+export interface SpanEventRecord {
+  name: string;
+  time: string;
+  timeUnixNano: string;
+  attributes: Attributes;
+  droppedAttributesCount: number;
+}
+
+export interface SpanLinkRecord {
+  traceId: string | null;
+  spanId: string | null;
+  traceState: string | null;
+  attributes: Attributes;
+  droppedAttributesCount: number;
+  flags: number;
+}
+
+export interface SpanRecord {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  serviceName: string;
+  operation: string;
+  kind: "unspecified" | "internal" | "server" | "client" | "producer" | "consumer";
+  startTime: string;
+  endTime: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  durationNs: number;
+  status: { code: "unset" | "ok" | "error"; message: string | null };
+  attributes: Attributes;
+  events: SpanEventRecord[];
+  links: SpanLinkRecord[];
+  resource: { attributes: Attributes; schemaUrl: string | null };
+  scope: { name: string; version: string | null; attributes: Attributes };
+  traceState: string | null;
+  flags: number;
+  droppedAttributesCount: number;
+  droppedEventsCount: number;
+  droppedLinksCount: number;
+}
+
+/** A span in a trace's tree: depth 0 at the top, children ordered by start time. */
+export interface SpanTreeNode {
+  spanId: string;
+  parentSpanId: string | null;
+  serviceName: string;
+  operation: string;
+  kind: SpanRecord["kind"];
+  startTime: string;
+  durationMs: number;
+  status: SpanRecord["status"]["code"];
+  depth: number;
+  /** True when the span names a parent that is not in the store: it is shown at the top. */
+  missingParent: boolean;
+  children: SpanTreeNode[];
+}
+
+export interface LogRecord {
+  timestamp: string;
+  time: string | null;
+  observedTime: string | null;
+  severityNumber: number;
+  severityText: string | null;
+  body: PlainValue;
+  attributes: Attributes;
+  traceId: string | null;
+  spanId: string | null;
+  serviceName: string;
+  scope: { name: string; version: string | null };
+  flags: number;
+  eventName: string | null;
+}
+
+export interface PageMeta {
+  limit: number;
+  lookback: string | null;
+  returned: number;
+  truncated: boolean;
+  nextCursor: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}

@@ -1,0 +1,260 @@
+import type Database from "better-sqlite3";
+import { nsToIso } from "../../shared/time.js";
+import { POSTING_BUCKET_ROWS } from "../store/postings.js";
+import {
+  type LogRow,
+  type SpanRow,
+  type TraceRow,
+  toLogRecord,
+  toSpanRecord,
+  toTraceSummary,
+} from "./record-mapping.js";
+import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "./records.js";
+import type {
+  LogQuery,
+  PageRequest,
+  PageResult,
+  SpanQuery,
+  TelemetryReader,
+  TraceDetail,
+  TraceQuery,
+} from "./telemetry-reader.js";
+
+const SPAN_COLUMNS = `s.id, s.trace_id, s.span_id, s.parent_span_id, v.name AS service, s.name, s.kind, s.start_ns,
+  s.end_ns, s.duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
+  s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count,
+  r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
+  sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
+const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
+  JOIN scopes sc ON sc.id = s.scope_id`;
+const LOG_COLUMNS = `l.id, l.ts_ns, l.time_ns, l.observed_ns, l.severity_number, l.severity_text, l.body, l.attributes,
+  l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service, sc.name AS scope_name, sc.version AS scope_version`;
+const LOG_JOINS = "JOIN services v ON v.id = l.service_id JOIN scopes sc ON sc.id = l.scope_id";
+const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
+  rv.name AS root_service,
+  (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
+    WHERE ts.trace_id = t.trace_id) AS services`;
+
+/** Severity names by OTLP severity number range, so `severity=warn` matches records with no text. */
+const SEVERITY_NAME = `CASE
+  WHEN l.severity_number BETWEEN 1 AND 4 THEN 'trace' WHEN l.severity_number BETWEEN 5 AND 8 THEN 'debug'
+  WHEN l.severity_number BETWEEN 9 AND 12 THEN 'info' WHEN l.severity_number BETWEEN 13 AND 16 THEN 'warn'
+  WHEN l.severity_number BETWEEN 17 AND 20 THEN 'error' WHEN l.severity_number BETWEEN 21 AND 24 THEN 'fatal'
+  ELSE '' END`;
+
+/** `%text%` for LIKE, with LIKE's own wildcards in the text escaped. */
+function likeAny(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+/** SQL conditions and their parameters, built up filter by filter. */
+class Where {
+  readonly conditions: string[] = [];
+  readonly params: unknown[] = [];
+  add(condition: string, ...params: unknown[]): void {
+    this.conditions.push(condition);
+    this.params.push(...params);
+  }
+  toString(): string {
+    return this.conditions.length ? `WHERE ${this.conditions.join(" AND ")}` : "";
+  }
+}
+
+/** Queries over the store's read connection. Never writes. */
+export class SqliteReader implements TelemetryReader {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private serviceId(name: string): number | null {
+    const id = this.prepare("SELECT id FROM services WHERE name = ?").pluck().get(name) as bigint | undefined;
+    return id === undefined ? null : Number(id);
+  }
+
+  /**
+   * A condition matching rows whose attribute `key` is exactly `value`, answered from the
+   * postings index: one seek per row bucket. Null when the key was never seen (no match).
+   */
+  private postingsCondition(table: "span_postings" | "log_postings", rowColumn: string, key: string, value: string) {
+    const keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(key) as bigint | undefined;
+    if (keyId === undefined) return null;
+    const signal = table === "span_postings" ? "spans" : "logs";
+    const lastRow = this.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(signal) as
+      | bigint
+      | undefined;
+    const buckets = Array.from({ length: Math.floor(Number(lastRow ?? 0n) / POSTING_BUCKET_ROWS) + 1 }, (_, i) => i);
+    return {
+      sql: `${rowColumn} IN (SELECT j.value FROM ${table} p, json_each(p.rows) j
+        WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.value = ?)`,
+      params: [JSON.stringify(buckets), keyId, value],
+    };
+  }
+
+  private page<R, T>(
+    rows: R[],
+    page: PageRequest,
+    map: (row: R) => T,
+    key: (row: R) => { ns: bigint; id: string },
+  ): PageResult<T> {
+    const more = rows.length > page.limit;
+    const kept = more ? rows.slice(0, page.limit) : rows;
+    const lastRow = kept[kept.length - 1];
+    return { items: kept.map(map), more, last: lastRow === undefined ? null : key(lastRow) };
+  }
+
+  services(fromNs: bigint): ServiceRecord[] {
+    const rows = this.prepare("SELECT name, last_seen_ns FROM services WHERE last_seen_ns >= ? ORDER BY name")
+      .raw()
+      .all(fromNs) as [string, bigint][];
+    return rows.map(([name, lastSeen]) => ({ name, lastSeenAt: nsToIso(lastSeen) }));
+  }
+
+  traces(query: TraceQuery): PageResult<TraceSummary> {
+    const where = new Where();
+    const { page } = query;
+    where.add("t.start_ns BETWEEN ? AND ?", page.fromNs, page.toNs);
+    if (page.after) {
+      where.add("(t.start_ns < ? OR (t.start_ns = ? AND t.trace_id < ?))", page.after.ns, page.after.ns, page.after.id);
+    }
+    if (query.status === "error") where.add("t.error_count > 0");
+    if (query.status === "ok") where.add("t.error_count = 0");
+    if (query.operation !== undefined) where.add("t.root_name = ?", query.operation);
+    if (query.durationMinMs !== undefined) {
+      where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(query.durationMinMs * 1_000_000)));
+    }
+    if (query.service !== undefined) {
+      const id = this.serviceId(query.service);
+      if (id === null) return { items: [], more: false, last: null };
+      where.add("EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_id = t.trace_id AND ts.service_id = ?)", id);
+    }
+    for (const [key, value] of query.attrs) {
+      const postings = this.postingsCondition("span_postings", "s.id", key, value);
+      if (!postings) return { items: [], more: false, last: null };
+      where.add(`t.trace_id IN (SELECT s.trace_id FROM spans s WHERE ${postings.sql})`, ...postings.params);
+    }
+    const rows = this.prepare(
+      `SELECT ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id ${where}
+       ORDER BY t.start_ns DESC, t.trace_id DESC LIMIT ?`,
+    ).all(...where.params, page.limit + 1) as TraceRow[];
+    return this.page(rows, page, toTraceSummary, (row) => ({ ns: row.start_ns, id: row.trace_id }));
+  }
+
+  trace(traceId: string): TraceDetail | null {
+    const summary = this.prepare(
+      `SELECT ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id WHERE t.trace_id = ?`,
+    ).get(traceId) as TraceRow | undefined;
+    if (!summary) return null;
+    const spans = this.prepare(
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_id = ? ORDER BY s.start_ns, s.span_id`,
+    ).all(traceId) as SpanRow[];
+    return { summary: toTraceSummary(summary), spans: spans.map(toSpanRecord) };
+  }
+
+  spans(query: SpanQuery): PageResult<SpanRecord> {
+    const where = new Where();
+    const { page } = query;
+    where.add("s.start_ns BETWEEN ? AND ?", page.fromNs, page.toNs);
+    if (page.after) {
+      where.add(
+        "(s.start_ns < ? OR (s.start_ns = ? AND s.id < ?))",
+        page.after.ns,
+        page.after.ns,
+        BigInt(page.after.id),
+      );
+    }
+    if (query.traceId !== undefined) where.add("s.trace_id = ?", query.traceId);
+    if (query.operation !== undefined) where.add("s.name = ?", query.operation);
+    if (query.status === "error") where.add("s.status_code = 2");
+    if (query.status === "ok") where.add("s.status_code <> 2");
+    if (query.parentOperation !== undefined) {
+      where.add(
+        "EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_id = s.trace_id AND ps.span_id = s.parent_span_id AND ps.name = ?)",
+        query.parentOperation,
+      );
+    }
+    if (query.service !== undefined) {
+      const id = this.serviceId(query.service);
+      if (id === null) return { items: [], more: false, last: null };
+      where.add("s.service_id = ?", id);
+    }
+    for (const [key, value] of query.attrs) {
+      const postings = this.postingsCondition("span_postings", "s.id", key, value);
+      if (!postings) return { items: [], more: false, last: null };
+      where.add(postings.sql, ...postings.params);
+    }
+    for (const [key, text] of query.attrContains) {
+      where.add(
+        "EXISTS (SELECT 1 FROM json_each(s.attributes) a WHERE a.key = ? AND a.value LIKE ? ESCAPE '\\')",
+        key,
+        likeAny(text),
+      );
+    }
+    const rows = this.prepare(
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} ${where} ORDER BY s.start_ns DESC, s.id DESC LIMIT ?`,
+    ).all(...where.params, page.limit + 1) as (SpanRow & { id: bigint })[];
+    return this.page(rows, page, toSpanRecord, (row) => ({ ns: row.start_ns, id: row.id.toString() }));
+  }
+
+  span(spanId: string): SpanRecord[] {
+    const rows = this.prepare(
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.span_id = ? ORDER BY s.start_ns DESC, s.trace_id`,
+    ).all(spanId) as SpanRow[];
+    return rows.map(toSpanRecord);
+  }
+
+  logs(query: LogQuery): PageResult<LogRecord> {
+    const where = new Where();
+    const { page } = query;
+    where.add("l.ts_ns BETWEEN ? AND ?", page.fromNs, page.toNs);
+    if (page.after) {
+      where.add("(l.ts_ns < ? OR (l.ts_ns = ? AND l.id < ?))", page.after.ns, page.after.ns, BigInt(page.after.id));
+    }
+    if (query.traceId !== undefined) where.add("l.trace_id = ?", query.traceId);
+    if (query.spanId !== undefined) where.add("l.span_id = ?", query.spanId);
+    if (query.severity !== undefined) {
+      const pattern = likeAny(query.severity.toLowerCase());
+      where.add(
+        `(lower(coalesce(l.severity_text, '')) LIKE ? ESCAPE '\\' OR ${SEVERITY_NAME} LIKE ? ESCAPE '\\')`,
+        pattern,
+        pattern,
+      );
+    }
+    if (query.contains !== undefined) {
+      // A string body is matched as its text, other bodies as their JSON.
+      where.add(
+        "(CASE WHEN json_type(l.body) = 'text' THEN json_extract(l.body, '$') ELSE l.body END) LIKE ? ESCAPE '\\'",
+        likeAny(query.contains),
+      );
+    }
+    if (query.service !== undefined) {
+      const id = this.serviceId(query.service);
+      if (id === null) return { items: [], more: false, last: null };
+      where.add("l.service_id = ?", id);
+    }
+    for (const [key, value] of query.attrs) {
+      const postings = this.postingsCondition("log_postings", "l.id", key, value);
+      if (!postings) return { items: [], more: false, last: null };
+      where.add(postings.sql, ...postings.params);
+    }
+    for (const [key, text] of query.attrContains) {
+      where.add(
+        "EXISTS (SELECT 1 FROM json_each(l.attributes) a WHERE a.key = ? AND a.value LIKE ? ESCAPE '\\')",
+        key,
+        likeAny(text),
+      );
+    }
+    const rows = this.prepare(
+      `SELECT ${LOG_COLUMNS} FROM logs l ${LOG_JOINS} ${where} ORDER BY l.ts_ns DESC, l.id DESC LIMIT ?`,
+    ).all(...where.params, page.limit + 1) as (LogRow & { id: bigint })[];
+    return this.page(rows, page, toLogRecord, (row) => ({ ns: row.ts_ns, id: row.id.toString() }));
+  }
+}

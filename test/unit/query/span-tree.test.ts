@@ -1,0 +1,58 @@
+import { expect } from "chai";
+import { buildSpanTree } from "../../../daemon/query/record-mapping.js";
+import type { SpanRecord, SpanTreeNode } from "../../../daemon/query/records.js";
+
+function span(spanId: string, parentSpanId: string | null, startNs: number): SpanRecord {
+  return {
+    traceId: "t",
+    spanId,
+    parentSpanId,
+    serviceName: "svc",
+    operation: `op-${spanId}`,
+    kind: "internal",
+    startTime: "",
+    endTime: "",
+    startTimeUnixNano: String(startNs),
+    endTimeUnixNano: String(startNs + 1000),
+    durationNs: 1000,
+    status: { code: "unset", message: null },
+    attributes: {},
+    events: [],
+    links: [],
+    resource: { attributes: {}, schemaUrl: null },
+    scope: { name: "", version: null, attributes: {} },
+    traceState: null,
+    flags: 0,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
+}
+
+/** "id@depth" in tree order, with a "!" for a missing parent. */
+function outline(nodes: SpanTreeNode[]): string[] {
+  return nodes.flatMap((n) => [`${n.spanId}@${n.depth}${n.missingParent ? "!" : ""}`, ...outline(n.children)]);
+}
+
+describe("span tree", () => {
+  it("nests children under parents with depths, children ordered by start time", () => {
+    const tree = buildSpanTree([
+      span("c2", "root", 30),
+      span("root", null, 0),
+      span("c1", "root", 10),
+      span("g", "c1", 20),
+    ]);
+    expect(outline(tree)).to.deep.equal(["root@0", "c1@1", "g@2", "c2@1"]);
+  });
+
+  it("puts spans whose parent never arrived at the top, flagged", () => {
+    const tree = buildSpanTree([span("root", null, 0), span("orphan", "gone", 5), span("kid", "orphan", 6)]);
+    expect(outline(tree)).to.deep.equal(["root@0", "orphan@0!", "kid@1"]);
+  });
+
+  it("still shows every span when parent ids form a cycle", () => {
+    const tree = buildSpanTree([span("a", "b", 0), span("b", "a", 1)]);
+    expect(outline(tree).length).to.equal(2);
+    expect(outline(tree)[0]).to.match(/@0!$/);
+  });
+});

@@ -1,0 +1,163 @@
+import { expect } from "chai";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import type { PageRequest } from "../../../daemon/query/telemetry-reader.js";
+import { openReadConnection } from "../../../daemon/store/connection.js";
+import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
+import { testStore } from "../../helpers/store.js";
+
+const MS = 1_000_000n;
+const T0 = 1_700_000_000_000_000_000n;
+const WINDOW = { fromNs: T0 - 3_600_000n * MS, toNs: T0 + 3_600_000n * MS };
+
+describe("SQLite reader", () => {
+  let store: ReturnType<typeof testStore>;
+  let reader: SqliteReader;
+  let readDb: ReturnType<typeof openReadConnection>;
+
+  // 30 traces, newest last: trace i starts at T0 + i ms, lasts (i+1) ms; every third has an error;
+  // services alternate api/worker; each root has route /r{i%3}; each child has db.system=sqlite.
+  beforeEach(() => {
+    store = testStore();
+    for (let i = 0; i < 30; i++) {
+      const traceId = hexId(i, 16);
+      const spans: SpanSpec[] = [
+        {
+          traceId,
+          spanId: hexId(i * 2, 8),
+          name: `GET /r${i % 3}`,
+          startNs: T0 + BigInt(i) * MS,
+          durationNs: BigInt(i + 1) * MS,
+          attributes: { "http.route": `/r${i % 3}` },
+        },
+        {
+          traceId,
+          spanId: hexId(i * 2 + 1, 8),
+          parentSpanId: hexId(i * 2, 8),
+          name: "query",
+          startNs: T0 + BigInt(i) * MS,
+          error: i % 3 === 0,
+          attributes: { "db.system": "sqlite", "db.statement": `SELECT ${i}` },
+        },
+      ];
+      store.writeTraces(traceRequest(i % 2 === 0 ? "api" : "worker", spans));
+    }
+    store.writeLogs(
+      logsRequest("api", [
+        {
+          timeNs: T0 + 1n,
+          body: "disk almost full",
+          severityNumber: 13,
+          traceId: hexId(1, 16),
+          attributes: { path: "/var" },
+        },
+        { timeNs: T0 + 2n, body: "request done", severityNumber: 9 },
+        { timeNs: T0 + 3n, body: "boom", severityNumber: 17, traceId: hexId(1, 16), spanId: hexId(2, 8) },
+      ]),
+    );
+    readDb = openReadConnection(store.path);
+    reader = new SqliteReader(readDb);
+  });
+  afterEach(() => {
+    readDb.close();
+    store.close();
+  });
+
+  const page = (limit = 100, after?: PageRequest["after"]): PageRequest => ({
+    ...WINDOW,
+    limit,
+    ...(after ? { after } : {}),
+  });
+
+  it("lists traces newest first with their summaries", () => {
+    const result = reader.traces({ attrs: [], page: page(3) });
+    expect(result.items.map((t) => t.traceId)).to.deep.equal([hexId(29, 16), hexId(28, 16), hexId(27, 16)]);
+    expect(result.more).to.equal(true);
+    const first = result.items[0]!;
+    expect(first).to.include({
+      rootOperation: "GET /r2",
+      rootServiceName: "worker",
+      spanCount: 2,
+      errorCount: 0,
+      status: "ok",
+      durationMs: 30,
+    });
+    expect(first.services).to.deep.equal(["worker"]);
+  });
+
+  it("pages through every trace once, in order", () => {
+    const seen: string[] = [];
+    let after: PageRequest["after"];
+    for (;;) {
+      const result = reader.traces({ attrs: [], page: page(7, after) });
+      seen.push(...result.items.map((t) => t.traceId));
+      if (!result.more) break;
+      after = result.last ?? undefined;
+    }
+    expect(seen).to.deep.equal(Array.from({ length: 30 }, (_, i) => hexId(29 - i, 16)));
+  });
+
+  it("filters traces by service, status, root operation, duration and attribute", () => {
+    const ids = (q: Partial<Parameters<SqliteReader["traces"]>[0]>) =>
+      reader
+        .traces({ attrs: [], page: page(), ...q })
+        .items.map((t) => t.traceId)
+        .sort();
+    const expected = (keep: (i: number) => boolean) =>
+      Array.from({ length: 30 }, (_, i) => i)
+        .filter(keep)
+        .map((i) => hexId(i, 16))
+        .sort();
+    expect(ids({ service: "api" })).to.deep.equal(expected((i) => i % 2 === 0));
+    expect(ids({ status: "error" })).to.deep.equal(expected((i) => i % 3 === 0));
+    expect(ids({ status: "ok" })).to.deep.equal(expected((i) => i % 3 !== 0));
+    expect(ids({ operation: "GET /r1" })).to.deep.equal(expected((i) => i % 3 === 1));
+    expect(ids({ durationMinMs: 25 })).to.deep.equal(expected((i) => i + 1 >= 25));
+    expect(ids({ attrs: [["http.route", "/r2"]] })).to.deep.equal(expected((i) => i % 3 === 2));
+    expect(ids({ attrs: [["db.statement", "SELECT 7"]] })).to.deep.equal(expected((i) => i === 7));
+    expect(ids({ service: "api", status: "error" })).to.deep.equal(expected((i) => i % 6 === 0));
+    expect(ids({ service: "nobody" })).to.deep.equal([]);
+    expect(ids({ attrs: [["no.such.key", "x"]] })).to.deep.equal([]);
+  });
+
+  it("returns a trace's spans and summary, or null for an unknown id", () => {
+    const detail = reader.trace(hexId(4, 16))!;
+    expect(detail.summary).to.include({ traceId: hexId(4, 16), spanCount: 2 });
+    expect(detail.spans.map((s) => s.spanId)).to.have.members([hexId(8, 8), hexId(9, 8)]);
+    const child = detail.spans.find((s) => s.parentSpanId !== null)!;
+    expect(child).to.include({ operation: "query", serviceName: "api", kind: "server" });
+    expect(child.attributes).to.deep.equal({ "db.system": "sqlite", "db.statement": "SELECT 4" });
+    expect(child.startTimeUnixNano).to.equal((T0 + 4n * MS).toString());
+    expect(reader.trace(hexId(999, 16))).to.equal(null);
+  });
+
+  it("searches spans by parent operation, status, attribute substring, and finds one by id", () => {
+    const byParent = reader.spans({ parentOperation: "GET /r0", attrs: [], attrContains: [], page: page() });
+    expect(byParent.items.map((s) => s.operation)).to.deep.equal(Array(10).fill("query"));
+    const errors = reader.spans({ status: "error", attrs: [], attrContains: [], page: page() });
+    expect(errors.items).to.have.length(10);
+    const contains = reader.spans({ attrs: [], attrContains: [["db.statement", "ECT 1"]], page: page() });
+    expect(contains.items.map((s) => s.attributes["db.statement"]).sort()).to.deep.equal(
+      ["SELECT 1", ...Array.from({ length: 10 }, (_, i) => `SELECT 1${i}`)].sort(),
+    );
+    expect(reader.span(hexId(9, 8)).map((s) => s.traceId)).to.deep.equal([hexId(4, 16)]);
+  });
+
+  it("searches logs by severity (text or number), body text, trace and span", () => {
+    const bodies = (q: Partial<Parameters<SqliteReader["logs"]>[0]>) =>
+      reader.logs({ attrs: [], attrContains: [], page: page(), ...q }).items.map((l) => l.body);
+    expect(bodies({})).to.deep.equal(["boom", "request done", "disk almost full"]);
+    expect(bodies({ severity: "warn" })).to.deep.equal(["disk almost full"]);
+    expect(bodies({ severity: "ERR" })).to.deep.equal(["boom"]);
+    expect(bodies({ contains: "almost" })).to.deep.equal(["disk almost full"]);
+    expect(bodies({ contains: "%" })).to.deep.equal([]);
+    expect(bodies({ traceId: hexId(1, 16) })).to.deep.equal(["boom", "disk almost full"]);
+    expect(bodies({ spanId: hexId(2, 8) })).to.deep.equal(["boom"]);
+    expect(bodies({ attrs: [["path", "/var"]] })).to.deep.equal(["disk almost full"]);
+    expect(bodies({ service: "worker" })).to.deep.equal([]);
+  });
+
+  it("lists services seen since a time", () => {
+    expect(reader.services(WINDOW.fromNs).map((s) => s.name)).to.deep.equal(["api", "worker"]);
+    expect(reader.services(WINDOW.toNs)).to.deep.equal([]);
+  });
+});
