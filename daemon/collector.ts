@@ -4,6 +4,7 @@ import type { CollectorSettings } from "../shared/collector-settings.js";
 import { createApp } from "./http/app.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
+import { QueryClient } from "./query/query-client.js";
 import { openReadConnection } from "./store/connection.js";
 import { HealthReader } from "./store/health-reader.js";
 
@@ -70,6 +71,7 @@ export async function startCollector(
   });
   const ready = await pipeline.ready;
   const readDb = openReadConnection(settings.dbPath);
+  const queries = new QueryClient(settings.dbPath);
   let baseUrl = "";
   const app = createApp({
     boundHost: settings.host,
@@ -81,6 +83,7 @@ export async function startCollector(
       reader: new HealthReader(readDb),
       versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
     },
+    reader: queries.reader,
   });
   const server = createServer(app);
   // Slow or stalled clients must not hold connections open forever.
@@ -92,6 +95,7 @@ export async function startCollector(
     address = await listen(server, settings.host, settings.port);
   } catch (error) {
     readDb.close();
+    await queries.close();
     await pipeline.close();
     throw error;
   }
@@ -109,6 +113,7 @@ export async function startCollector(
       await closed;
       clearInterval(sweep);
       clearTimeout(grace);
+      await queries.close();
       await pipeline.close();
       readDb.close();
     })();

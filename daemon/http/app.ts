@@ -1,16 +1,19 @@
 import { hostname, networkInterfaces } from "node:os";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import { type AsyncReader, QueryFailure } from "../query/query-client.js";
 import { docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
 import { isAllowedHost } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
+import { queryRoutes } from "./query-routes.js";
 
 export interface AppOptions {
   boundHost: string;
   ingest: IngestOptions;
   health: HealthOptions;
+  reader: AsyncReader;
 }
 
 /** Names this machine answers to, accepted in Host headers when bound to every interface. */
@@ -41,6 +44,11 @@ const sendError: ErrorRequestHandler = (error, _req, res, _next) => {
     res.status(error.status).json({ error: error.message });
     return;
   }
+  if (error instanceof QueryFailure) {
+    console.error(`obsd: query failed: ${error.message}`);
+    res.status(500).json({ error: `query failure: ${error.message}` });
+    return;
+  }
   const status = typeof error?.status === "number" && error.status >= 400 && error.status < 600 ? error.status : 500;
   if (status === 500) console.error(`obsd: ${error?.stack ?? error}`);
   res.status(status).json({ error: status === 500 ? "internal error" : String(error?.message ?? error) });
@@ -54,6 +62,7 @@ export function createApp(options: AppOptions): Express {
   app.use(hostGuard(options.boundHost));
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));
+  app.use(queryRoutes(options.reader));
 
   const document = openApiDocument();
   const page = docsPage(document);
