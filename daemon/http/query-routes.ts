@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import express from "express";
+import { formatDuration } from "../../shared/duration.js";
 import { nowNs } from "../../shared/time.js";
 import { pageMeta, pagingFor } from "../query/paging.js";
 import type { AsyncReader } from "../query/query-client.js";
@@ -18,6 +19,7 @@ import {
 } from "../query/query-params.js";
 import { buildSpanTree } from "../query/record-mapping.js";
 import type { SpanRecord, SpanTreeNode } from "../query/records.js";
+import type { FacetField, LogGroupBy, TraceAgg, TraceGroupBy } from "../query/telemetry-reader.js";
 import { HttpError } from "./http-error.js";
 
 const FIFTEEN_MINUTES = 15 * 60_000;
@@ -26,8 +28,27 @@ const SPAN_LIMITS = { limit: 100, cap: 500, lookbackMs: FIFTEEN_MINUTES };
 const LOG_LIMITS = { limit: 100, cap: 500, lookbackMs: FIFTEEN_MINUTES };
 /** Logs of one trace or span: the trace may be older than 15 minutes, so look back the maximum. */
 const CORRELATED_LOG_LIMITS = { limit: 100, cap: 500, lookbackMs: MAX_LOOKBACK_MS };
+const FACET_LIMITS = { limit: 100, cap: 500 };
 /** The most correlated logs `include=logs` embeds in a trace. */
 const EMBEDDED_LOGS = 500;
+
+type Include = "logs" | "spans" | "attributes";
+
+function groupByParser(fixed: string[]) {
+  return (raw: string, name: string): string | { attr: string } => {
+    if (fixed.includes(raw)) return raw;
+    if (raw.startsWith("attr.") && raw.length > 5) return { attr: raw.slice(5) };
+    throw new QueryError(`invalid ${name} "${raw}": use one of ${fixed.join(", ")} or attr.KEY`);
+  };
+}
+
+const traceGroupBy = groupByParser(["service", "operation", "status"]);
+const logGroupBy = groupByParser(["service", "severity", "scope"]);
+
+const FACET_FIELDS = {
+  traces: ["service", "operation", "status", "attribute_keys", "attribute_values"],
+  logs: ["service", "severity", "scope"],
+};
 
 const paging = { lookback, limit: positiveInteger, cursor: text };
 
@@ -36,6 +57,43 @@ export const ROUTE_PARAMS = {
   traces: {
     params: { service: text, status: oneOf("ok", "error"), operation: text, durationMin: nonNegativeNumber, ...paging },
     attr: true,
+  },
+  traceStats: {
+    params: {
+      groupBy: traceGroupBy,
+      agg: oneOf("count", "avg_duration", "p95_duration", "error_rate"),
+      service: text,
+      status: oneOf("ok", "error"),
+      operation: text,
+      durationMin: nonNegativeNumber,
+      lookback,
+    },
+    attr: true,
+  },
+  logStats: {
+    params: {
+      groupBy: logGroupBy,
+      agg: oneOf("count"),
+      service: text,
+      severity: text,
+      traceId: hexId(16),
+      spanId: hexId(8),
+      body: text,
+      contains: text,
+      lookback,
+    },
+    attr: true,
+    attrContains: true,
+  },
+  facets: {
+    params: {
+      type: oneOf("traces", "logs"),
+      field: oneOf("service", "operation", "status", "attribute_keys", "attribute_values", "severity", "scope"),
+      key: text,
+      service: text,
+      lookback,
+      limit: positiveInteger,
+    },
   },
   trace: { params: { include: includeList } },
   traceSpans: { params: {} },
@@ -67,8 +125,6 @@ export const ROUTE_PARAMS = {
     attrContains: true,
   },
 } satisfies Record<string, RouteParams>;
-
-type Include = "logs" | "spans" | "attributes";
 
 function includeList(raw: string, name: string): Include[] {
   const items = raw.split(",").map((item) => item.trim());
@@ -106,6 +162,23 @@ function withAttributes(nodes: SpanTreeNode[], spans: Map<string, SpanRecord>): 
 
 type Handler = (req: Request, res: Response) => Promise<void>;
 
+function requireParam(values: Record<string, unknown>, name: string, allowed: string): unknown {
+  if (values[name] === undefined) throw new QueryError(`parameter ${name} is required: ${allowed}`);
+  return values[name];
+}
+
+/** The window of an unpaged query: the last `lookback` (default 15m) up to now. */
+function windowOf(values: Record<string, unknown>): { fromNs: bigint; toNs: bigint; lookback: string } {
+  const lookbackMs = typeof values.lookback === "number" ? values.lookback : FIFTEEN_MINUTES;
+  const toNs = nowNs();
+  return { fromNs: toNs - BigInt(lookbackMs) * 1_000_000n, toNs, lookback: formatDuration(lookbackMs) };
+}
+
+/** Metadata of a list answered whole (no further pages). */
+function wholeMeta(limit: number, returned: number, lookbackText: string | null, truncated = false) {
+  return { limit, lookback: lookbackText, returned, truncated, nextCursor: null };
+}
+
 /** The `/api` query routes, over the reader in the query thread. */
 export function queryRoutes(reader: AsyncReader): Router {
   const router = express.Router();
@@ -117,19 +190,82 @@ export function queryRoutes(reader: AsyncReader): Router {
   };
 
   get("/api/services", async (req, res) => {
-    const { values } = params(req, ROUTE_PARAMS.services);
-    const lookbackMs = typeof values.lookback === "number" ? values.lookback : FIFTEEN_MINUTES;
-    const data = await reader.services(nowNs() - BigInt(lookbackMs) * 1_000_000n);
-    res.json({
-      data,
-      meta: {
-        limit: data.length,
-        lookback: req.query.lookback ?? "15m",
-        returned: data.length,
-        truncated: false,
-        nextCursor: null,
+    const window = windowOf(params(req, ROUTE_PARAMS.services).values);
+    const data = await reader.services(window.fromNs);
+    res.json({ data, meta: wholeMeta(data.length, data.length, window.lookback) });
+  });
+
+  get("/api/traces/stats", async (req, res) => {
+    const parsed = params(req, ROUTE_PARAMS.traceStats);
+    const { values } = parsed;
+    const groupBy = requireParam(values, "groupBy", "service, operation, status or attr.KEY") as TraceGroupBy;
+    const agg = requireParam(values, "agg", "count, avg_duration, p95_duration or error_rate") as TraceAgg;
+    const window = windowOf(values);
+    const data = await reader.traceStats(
+      {
+        ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
+        ...(values.status !== undefined ? { status: values.status as "ok" | "error" } : {}),
+        ...(str(values, "operation") !== undefined ? { operation: str(values, "operation") } : {}),
+        ...(typeof values.durationMin === "number" ? { durationMinMs: values.durationMin } : {}),
+        attrs: parsed.attrs,
+        fromNs: window.fromNs,
+        toNs: window.toNs,
       },
+      groupBy,
+      agg,
+    );
+    const unit = agg === "count" ? "traces" : agg === "error_rate" ? "fraction" : "ms";
+    res.json({
+      data: data.map((row) => ({ ...row, agg, unit })),
+      meta: wholeMeta(data.length, data.length, window.lookback),
     });
+  });
+
+  get("/api/logs/stats", async (req, res) => {
+    const parsed = params(req, ROUTE_PARAMS.logStats);
+    const { values } = parsed;
+    const groupBy = requireParam(values, "groupBy", "service, severity, scope or attr.KEY") as LogGroupBy;
+    const window = windowOf(values);
+    const contains = str(values, "contains") ?? str(values, "body");
+    const data = await reader.logStats(
+      {
+        ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
+        ...(str(values, "severity") !== undefined ? { severity: str(values, "severity") } : {}),
+        ...(str(values, "traceId") !== undefined ? { traceId: str(values, "traceId") } : {}),
+        ...(str(values, "spanId") !== undefined ? { spanId: str(values, "spanId") } : {}),
+        ...(contains !== undefined ? { contains } : {}),
+        attrs: parsed.attrs,
+        attrContains: parsed.attrContains,
+        fromNs: window.fromNs,
+        toNs: window.toNs,
+      },
+      groupBy,
+    );
+    res.json({
+      data: data.map((row) => ({ ...row, agg: "count", unit: "logs" })),
+      meta: wholeMeta(data.length, data.length, window.lookback),
+    });
+  });
+
+  get("/api/facets", async (req, res) => {
+    const { values } = params(req, ROUTE_PARAMS.facets);
+    const type = requireParam(values, "type", "traces or logs") as "traces" | "logs";
+    const field = requireParam(values, "field", FACET_FIELDS[type].join(", ")) as string;
+    if (!FACET_FIELDS[type].includes(field)) {
+      throw new QueryError(`invalid field "${field}" for type=${type}: use one of ${FACET_FIELDS[type].join(", ")}`);
+    }
+    const key = str(values, "key");
+    if (field === "attribute_values" && key === undefined) {
+      throw new QueryError("field=attribute_values needs key=ATTRIBUTE");
+    }
+    const window = windowOf(values);
+    const limit = Math.min(typeof values.limit === "number" ? values.limit : FACET_LIMITS.limit, FACET_LIMITS.cap);
+    const facet = (field === "attribute_values" ? { type, field, key } : { type, field }) as FacetField;
+    const service = str(values, "service");
+    const scope = { fromNs: window.fromNs, toNs: window.toNs, ...(service ? { service } : {}) };
+    const data = await reader.facets(facet, scope, limit + 1);
+    const kept = data.slice(0, limit);
+    res.json({ data: kept, meta: wholeMeta(limit, kept.length, window.lookback, data.length > limit) });
   });
 
   get(["/api/traces", "/api/traces/search"], async (req, res) => {

@@ -49,6 +49,9 @@ export class QueryClient {
       spans: call("spans"),
       span: call("span"),
       logs: call("logs"),
+      traceStats: call("traceStats"),
+      logStats: call("logStats"),
+      facets: call("facets"),
     } as AsyncReader;
   }
 

@@ -11,12 +11,20 @@ import {
 } from "./record-mapping.js";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "./records.js";
 import type {
+  FacetField,
+  FacetValue,
+  LogFilter,
+  LogGroupBy,
   LogQuery,
   PageRequest,
   PageResult,
   SpanQuery,
+  StatsRow,
   TelemetryReader,
+  TraceAgg,
   TraceDetail,
+  TraceFilter,
+  TraceGroupBy,
   TraceQuery,
 } from "./telemetry-reader.js";
 
@@ -36,6 +44,10 @@ const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_c
     WHERE ts.trace_id = t.trace_id) AS services`;
 
 /** Severity names by OTLP severity number range, so `severity=warn` matches records with no text. */
+/** An attribute value (a row of json_each) as the text exact filters match: see indexText(). */
+const ATTRIBUTE_TEXT =
+  "CASE a.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN NULL ELSE CAST(a.value AS TEXT) END";
+
 const SEVERITY_NAME = `CASE
   WHEN l.severity_number BETWEEN 1 AND 4 THEN 'trace' WHEN l.severity_number BETWEEN 5 AND 8 THEN 'debug'
   WHEN l.severity_number BETWEEN 9 AND 12 THEN 'info' WHEN l.severity_number BETWEEN 13 AND 16 THEN 'warn'
@@ -118,6 +130,27 @@ export class SqliteReader implements TelemetryReader {
     return rows.map(([name, lastSeen]) => ({ name, lastSeenAt: nsToIso(lastSeen) }));
   }
 
+  /** Adds a trace filter's conditions; false when nothing can match (unknown service or key). */
+  private traceConditions(filter: Omit<TraceQuery, "page">, where: Where): boolean {
+    if (filter.status === "error") where.add("t.error_count > 0");
+    if (filter.status === "ok") where.add("t.error_count = 0");
+    if (filter.operation !== undefined) where.add("t.root_name = ?", filter.operation);
+    if (filter.durationMinMs !== undefined) {
+      where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(filter.durationMinMs * 1_000_000)));
+    }
+    if (filter.service !== undefined) {
+      const id = this.serviceId(filter.service);
+      if (id === null) return false;
+      where.add("EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_id = t.trace_id AND ts.service_id = ?)", id);
+    }
+    for (const [key, value] of filter.attrs) {
+      const postings = this.postingsCondition("span_postings", "s.id", key, value);
+      if (!postings) return false;
+      where.add(`t.trace_id IN (SELECT s.trace_id FROM spans s WHERE ${postings.sql})`, ...postings.params);
+    }
+    return true;
+  }
+
   traces(query: TraceQuery): PageResult<TraceSummary> {
     const where = new Where();
     const { page } = query;
@@ -125,22 +158,7 @@ export class SqliteReader implements TelemetryReader {
     if (page.after) {
       where.add("(t.start_ns < ? OR (t.start_ns = ? AND t.trace_id < ?))", page.after.ns, page.after.ns, page.after.id);
     }
-    if (query.status === "error") where.add("t.error_count > 0");
-    if (query.status === "ok") where.add("t.error_count = 0");
-    if (query.operation !== undefined) where.add("t.root_name = ?", query.operation);
-    if (query.durationMinMs !== undefined) {
-      where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(query.durationMinMs * 1_000_000)));
-    }
-    if (query.service !== undefined) {
-      const id = this.serviceId(query.service);
-      if (id === null) return { items: [], more: false, last: null };
-      where.add("EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_id = t.trace_id AND ts.service_id = ?)", id);
-    }
-    for (const [key, value] of query.attrs) {
-      const postings = this.postingsCondition("span_postings", "s.id", key, value);
-      if (!postings) return { items: [], more: false, last: null };
-      where.add(`t.trace_id IN (SELECT s.trace_id FROM spans s WHERE ${postings.sql})`, ...postings.params);
-    }
+    if (!this.traceConditions(query, where)) return { items: [], more: false, last: null };
     const rows = this.prepare(
       `SELECT ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id ${where}
        ORDER BY t.start_ns DESC, t.trace_id DESC LIMIT ?`,
@@ -211,6 +229,45 @@ export class SqliteReader implements TelemetryReader {
     return rows.map(toSpanRecord);
   }
 
+  /** Adds a log filter's conditions; false when nothing can match. */
+  private logConditions(filter: Omit<LogQuery, "page">, where: Where): boolean {
+    if (filter.traceId !== undefined) where.add("l.trace_id = ?", filter.traceId);
+    if (filter.spanId !== undefined) where.add("l.span_id = ?", filter.spanId);
+    if (filter.severity !== undefined) {
+      const pattern = likeAny(filter.severity.toLowerCase());
+      where.add(
+        `(lower(coalesce(l.severity_text, '')) LIKE ? ESCAPE '\\' OR ${SEVERITY_NAME} LIKE ? ESCAPE '\\')`,
+        pattern,
+        pattern,
+      );
+    }
+    if (filter.contains !== undefined) {
+      // A string body is matched as its text, other bodies as their JSON.
+      where.add(
+        "(CASE WHEN json_type(l.body) = 'text' THEN json_extract(l.body, '$') ELSE l.body END) LIKE ? ESCAPE '\\'",
+        likeAny(filter.contains),
+      );
+    }
+    if (filter.service !== undefined) {
+      const id = this.serviceId(filter.service);
+      if (id === null) return false;
+      where.add("l.service_id = ?", id);
+    }
+    for (const [key, value] of filter.attrs) {
+      const postings = this.postingsCondition("log_postings", "l.id", key, value);
+      if (!postings) return false;
+      where.add(postings.sql, ...postings.params);
+    }
+    for (const [key, text] of filter.attrContains) {
+      where.add(
+        "EXISTS (SELECT 1 FROM json_each(l.attributes) a WHERE a.key = ? AND a.value LIKE ? ESCAPE '\\')",
+        key,
+        likeAny(text),
+      );
+    }
+    return true;
+  }
+
   logs(query: LogQuery): PageResult<LogRecord> {
     const where = new Where();
     const { page } = query;
@@ -218,43 +275,115 @@ export class SqliteReader implements TelemetryReader {
     if (page.after) {
       where.add("(l.ts_ns < ? OR (l.ts_ns = ? AND l.id < ?))", page.after.ns, page.after.ns, BigInt(page.after.id));
     }
-    if (query.traceId !== undefined) where.add("l.trace_id = ?", query.traceId);
-    if (query.spanId !== undefined) where.add("l.span_id = ?", query.spanId);
-    if (query.severity !== undefined) {
-      const pattern = likeAny(query.severity.toLowerCase());
-      where.add(
-        `(lower(coalesce(l.severity_text, '')) LIKE ? ESCAPE '\\' OR ${SEVERITY_NAME} LIKE ? ESCAPE '\\')`,
-        pattern,
-        pattern,
-      );
-    }
-    if (query.contains !== undefined) {
-      // A string body is matched as its text, other bodies as their JSON.
-      where.add(
-        "(CASE WHEN json_type(l.body) = 'text' THEN json_extract(l.body, '$') ELSE l.body END) LIKE ? ESCAPE '\\'",
-        likeAny(query.contains),
-      );
-    }
-    if (query.service !== undefined) {
-      const id = this.serviceId(query.service);
-      if (id === null) return { items: [], more: false, last: null };
-      where.add("l.service_id = ?", id);
-    }
-    for (const [key, value] of query.attrs) {
-      const postings = this.postingsCondition("log_postings", "l.id", key, value);
-      if (!postings) return { items: [], more: false, last: null };
-      where.add(postings.sql, ...postings.params);
-    }
-    for (const [key, text] of query.attrContains) {
-      where.add(
-        "EXISTS (SELECT 1 FROM json_each(l.attributes) a WHERE a.key = ? AND a.value LIKE ? ESCAPE '\\')",
-        key,
-        likeAny(text),
-      );
-    }
+    if (!this.logConditions(query, where)) return { items: [], more: false, last: null };
     const rows = this.prepare(
       `SELECT ${LOG_COLUMNS} FROM logs l ${LOG_JOINS} ${where} ORDER BY l.ts_ns DESC, l.id DESC LIMIT ?`,
     ).all(...where.params, page.limit + 1) as (LogRow & { id: bigint })[];
     return this.page(rows, page, toLogRecord, (row) => ({ ns: row.ts_ns, id: row.id.toString() }));
+  }
+
+  traceStats(filter: TraceFilter, groupBy: TraceGroupBy, agg: TraceAgg): StatsRow[] {
+    const where = new Where();
+    where.add("t.start_ns BETWEEN ? AND ?", filter.fromNs, filter.toNs);
+    if (!this.traceConditions(filter, where)) return [];
+    const keyParams: unknown[] = [];
+    let join = "";
+    let key: string;
+    if (groupBy === "service") key = "rv.name";
+    else if (groupBy === "operation") key = "t.root_name";
+    else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
+    else {
+      // An attribute of the trace's root span.
+      join = "LEFT JOIN spans rs ON rs.trace_id = t.trace_id AND rs.span_id = t.root_span_id";
+      key = `(SELECT ${ATTRIBUTE_TEXT} FROM json_each(rs.attributes) a WHERE a.key = ?)`;
+      keyParams.push(groupBy.attr);
+    }
+    const from = `FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id ${join} ${where}`;
+    const duration = "(t.end_ns - t.start_ns)";
+    let sql: string;
+    if (agg === "p95_duration") {
+      // Nearest rank: the smallest duration with at least 95% of the group at or below it.
+      sql = `WITH g AS (SELECT ${key} AS k, ${duration} AS d ${from}),
+        r AS (SELECT k, d, row_number() OVER (PARTITION BY k ORDER BY d) AS rn, count(*) OVER (PARTITION BY k) AS n FROM g)
+        SELECT k AS grp, d / 1e6 AS value, n AS count FROM r WHERE rn = (n * 95 + 99) / 100`;
+    } else {
+      const value = { count: "count(*)", avg_duration: `avg(${duration}) / 1e6`, error_rate: "avg(t.error_count > 0)" }[
+        agg
+      ];
+      sql = `SELECT ${key} AS grp, ${value} AS value, count(*) AS count ${from} GROUP BY grp`;
+    }
+    const rows = this.prepare(`${sql} ORDER BY value DESC, grp`).all(...keyParams, ...where.params) as {
+      grp: string | null;
+      value: number | bigint;
+      count: bigint;
+    }[];
+    return rows.map((row) => ({ group: row.grp, value: Number(row.value), count: Number(row.count) }));
+  }
+
+  logStats(filter: LogFilter, groupBy: LogGroupBy): StatsRow[] {
+    const where = new Where();
+    where.add("l.ts_ns BETWEEN ? AND ?", filter.fromNs, filter.toNs);
+    if (!this.logConditions(filter, where)) return [];
+    const keyParams: unknown[] = [];
+    let key: string;
+    if (groupBy === "service") key = "v.name";
+    else if (groupBy === "severity") key = `coalesce(nullif(l.severity_text, ''), nullif(${SEVERITY_NAME}, ''))`;
+    else if (groupBy === "scope") key = "sc.name";
+    else {
+      key = `(SELECT ${ATTRIBUTE_TEXT} FROM json_each(l.attributes) a WHERE a.key = ?)`;
+      keyParams.push(groupBy.attr);
+    }
+    const rows = this.prepare(
+      `SELECT ${key} AS grp, count(*) AS count FROM logs l ${LOG_JOINS} ${where} GROUP BY grp ORDER BY count DESC, grp`,
+    ).all(...keyParams, ...where.params) as { grp: string | null; count: bigint }[];
+    return rows.map((row) => ({ group: row.grp, value: Number(row.count), count: Number(row.count) }));
+  }
+
+  facets(field: FacetField, window: { fromNs: bigint; toNs: bigint; service?: string }, limit: number): FacetValue[] {
+    const where = new Where();
+    const params: unknown[] = [];
+    let sql: string;
+    if (field.type === "logs") {
+      where.add("l.ts_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
+      if (window.service !== undefined) where.add("v.name = ?", window.service);
+      const key = {
+        service: "v.name",
+        severity: `coalesce(nullif(l.severity_text, ''), nullif(${SEVERITY_NAME}, ''))`,
+        scope: "sc.name",
+      }[field.field];
+      sql = `SELECT ${key} AS value, count(*) AS count FROM logs l ${LOG_JOINS} ${where} GROUP BY 1`;
+    } else if (field.field === "attribute_keys" || field.field === "attribute_values") {
+      // Attributes of the spans in the window (a span carrying a key counts once per key).
+      where.add("s.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
+      if (window.service !== undefined) where.add("v.name = ?", window.service);
+      if (field.field === "attribute_keys") {
+        sql = `SELECT a.key AS value, count(*) AS count FROM spans s JOIN services v ON v.id = s.service_id,
+          json_each(s.attributes) a ${where} GROUP BY 1`;
+      } else {
+        where.add("a.key = ?", "key" in field ? field.key : "");
+        sql = `SELECT ${ATTRIBUTE_TEXT} AS value, count(*) AS count FROM spans s JOIN services v ON v.id = s.service_id,
+          json_each(s.attributes) a ${where} GROUP BY 1`;
+      }
+    } else {
+      where.add("t.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
+      if (window.service !== undefined) {
+        where.add(
+          "EXISTS (SELECT 1 FROM trace_services ts JOIN services sv ON sv.id = ts.service_id WHERE ts.trace_id = t.trace_id AND sv.name = ?)",
+          window.service,
+        );
+      }
+      if (field.field === "service") {
+        sql = `SELECT v.name AS value, count(*) AS count FROM traces t JOIN trace_services tsv ON tsv.trace_id = t.trace_id
+          JOIN services v ON v.id = tsv.service_id ${where} GROUP BY 1`;
+      } else if (field.field === "operation") {
+        sql = `SELECT t.root_name AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
+      } else {
+        sql = `SELECT CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
+      }
+    }
+    const rows = this.prepare(
+      `SELECT value, count FROM (${sql}) WHERE value IS NOT NULL ORDER BY count DESC, value LIMIT ?`,
+    ).all(...params, ...where.params, limit) as { value: string | number; count: bigint }[];
+    return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
   }
 }

@@ -48,6 +48,32 @@ export interface LogQuery {
   page: PageRequest;
 }
 
+export type TraceGroupBy = "service" | "operation" | "status" | { attr: string };
+export type TraceAgg = "count" | "avg_duration" | "p95_duration" | "error_rate";
+export type LogGroupBy = "service" | "severity" | "scope" | { attr: string };
+
+/** Trace filters without paging, for aggregates. */
+export type TraceFilter = Omit<TraceQuery, "page"> & { fromNs: bigint; toNs: bigint };
+export type LogFilter = Omit<LogQuery, "page"> & { fromNs: bigint; toNs: bigint };
+
+/** One group of an aggregate: its key (null when the traces have no value for it) and value. */
+export interface StatsRow {
+  group: string | null;
+  value: number;
+  /** How many traces or log records the group holds. */
+  count: number;
+}
+
+export type FacetField =
+  | { type: "traces"; field: "service" | "operation" | "status" | "attribute_keys" }
+  | { type: "traces"; field: "attribute_values"; key: string }
+  | { type: "logs"; field: "service" | "severity" | "scope" };
+
+export interface FacetValue {
+  value: string;
+  count: number;
+}
+
 export interface TraceDetail {
   summary: TraceSummary;
   spans: SpanRecord[];
@@ -64,4 +90,7 @@ export interface TelemetryReader {
   spans(query: SpanQuery): PageResult<SpanRecord>;
   span(spanId: string): SpanRecord[];
   logs(query: LogQuery): PageResult<LogRecord>;
+  traceStats(filter: TraceFilter, groupBy: TraceGroupBy, agg: TraceAgg): StatsRow[];
+  logStats(filter: LogFilter, groupBy: LogGroupBy): StatsRow[];
+  facets(field: FacetField, window: { fromNs: bigint; toNs: bigint; service?: string }, limit: number): FacetValue[];
 }

@@ -291,4 +291,84 @@ describe("query API (real obsd)", function () {
         .map((t) => (t.error ? `payment failed for order ${t.i}` : `order ${t.i} done`)),
     );
   });
+
+  it("aggregates traces per group: count, average and nearest-rank p95 duration, error rate", async () => {
+    const rows = async (query: string) => (await getJson(`${obsd.url}/api/traces/stats?${query}`)).body.data;
+    const billing = traces.filter((t) => t.service === "billing");
+    const byRoute = new Map<string, PlannedTrace[]>();
+    for (const t of billing) byRoute.set(`GET ${t.route}`, [...(byRoute.get(`GET ${t.route}`) ?? []), t]);
+    const counts = await rows("groupBy=operation&agg=count&service=billing");
+    expect(Object.fromEntries(counts.map((r: any) => [r.group, r.value]))).to.deep.equal(
+      Object.fromEntries([...byRoute].map(([route, ts]) => [route, ts.length])),
+    );
+    expect(counts[0]).to.include({ agg: "count", unit: "traces" });
+    const nearestRank = (values: number[]) => [...values].sort((a, b) => a - b)[Math.ceil(0.95 * values.length) - 1];
+    const p95 = await rows("groupBy=service&agg=p95_duration&operation=GET%20%2Fitems%2F2");
+    for (const service of ["billing", "search"]) {
+      const durations = traces.filter((t) => t.service === service && t.route === "/items/2").map((t) => t.durationMs);
+      expect(p95.find((r: any) => r.group === service)).to.include({ value: nearestRank(durations), unit: "ms" });
+    }
+    const errorRate = (await rows("groupBy=status&agg=count&service=search")).map((r: any) => [r.group, r.value]);
+    const search = traces.filter((t) => t.service === "search");
+    expect(Object.fromEntries(errorRate)).to.deep.equal({
+      ok: search.filter((t) => !t.error).length,
+      error: search.filter((t) => t.error).length,
+    });
+    const rate = (await rows("groupBy=service&agg=error_rate&service=search"))[0];
+    expect(rate).to.include({
+      group: "search",
+      unit: "fraction",
+      value: search.filter((t) => t.error).length / search.length,
+    });
+  });
+
+  it("counts logs per group", async () => {
+    const { body } = await getJson(`${obsd.url}/api/logs/stats?groupBy=severity`);
+    expect(body.data.map((r: any) => [r.group, r.count])).to.deep.equal([
+      ["info", 45],
+      ["error", 15],
+    ]);
+  });
+
+  it("lists facet values with counts", async () => {
+    const values = async (query: string) =>
+      Object.fromEntries(
+        (await getJson(`${obsd.url}/api/facets?${query}`)).body.data.map((f: any) => [f.value, f.count]),
+      );
+    const billing = traces.filter((t) => t.service === "billing");
+    expect(await values("type=traces&field=status&service=billing")).to.deep.equal({
+      ok: billing.filter((t) => !t.error).length,
+      error: billing.filter((t) => t.error).length,
+    });
+    expect(await values("type=traces&field=attribute_values&key=payment.provider&service=search")).to.deep.equal({
+      acme: traces.filter((t) => t.service === "search" && t.i % 2 === 1).length,
+      globex: traces.filter((t) => t.service === "search" && t.i % 2 === 0).length,
+    });
+    expect(Object.keys(await values("type=traces&field=attribute_keys&service=billing")).sort()).to.deep.equal([
+      "db.statement",
+      "http.route",
+      "payment.provider",
+      "user.id",
+    ]);
+    expect(await values("type=logs&field=service")).to.deep.equal({ api: 60 });
+    const limited = (await getJson(`${obsd.url}/api/facets?type=traces&field=operation&limit=2`)).body;
+    expect(limited.data).to.have.length(2);
+    expect(limited.meta).to.include({ limit: 2, truncated: true });
+  });
+
+  it("refuses bad aggregate and facet parameters with 400", async () => {
+    for (const [query, pattern] of [
+      ["/api/traces/stats?agg=count", /groupBy is required/],
+      ["/api/traces/stats?groupBy=service&agg=median", /agg/],
+      ["/api/traces/stats?groupBy=colour&agg=count", /groupBy.*attr\.KEY/],
+      ["/api/logs/stats?groupBy=severity&agg=p95_duration", /agg/],
+      ["/api/facets?type=logs&field=operation", /for type=logs/],
+      ["/api/facets?type=traces&field=attribute_values", /needs key/],
+      ["/api/facets?field=service", /type is required/],
+    ] as const) {
+      const { status, body } = await getJson(`${obsd.url}${query}`);
+      expect(status, query).to.equal(400);
+      expect(body.error, query).to.match(pattern);
+    }
+  });
 });
