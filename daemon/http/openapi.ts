@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { OBS_VERSION, packagePath } from "../../shared/package-root.js";
+import { queryPaths, querySchemas } from "./openapi-query.js";
 
 type Schema = Record<string, unknown>;
 
@@ -71,11 +72,13 @@ export function openApiDocument(): Schema {
     servers: [{ url: "http://127.0.0.1:27686" }],
     tags: [
       { name: "ingestion", description: "OTLP/HTTP receivers" },
+      { name: "query", description: "Bounded JSON queries over stored telemetry" },
       { name: "service", description: "Health and self-description" },
     ],
     paths: {
       "/v1/traces": otlpExport("traces", "ExportTraceServiceRequest"),
       "/v1/logs": otlpExport("logs", "ExportLogsServiceRequest"),
+      ...queryPaths(),
       "/api/health": {
         get: {
           operationId: "getHealth",
@@ -110,6 +113,7 @@ export function openApiDocument(): Schema {
         Error: apiSchema("error"),
         Accepted: apiSchema("accepted"),
         Health: apiSchema("health"),
+        ...querySchemas(),
       },
     },
   };

@@ -1,0 +1,199 @@
+import { Ajv } from "ajv";
+import { expect } from "chai";
+import { ROUTE_PARAMS } from "../../daemon/http/query-routes.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
+
+const MS = 1_000_000n;
+
+/** OpenAPI 3.0's `nullable` beside a `$ref`/`allOf` is not JSON Schema: rewrite it for ajv. */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (node === null || typeof node !== "object") return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) copy[key] = toJsonSchema(value);
+  if (copy.nullable === true && copy.type === undefined) {
+    delete copy.nullable;
+    return { anyOf: [copy, { type: "null" }] };
+  }
+  return copy;
+}
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
+/** Which ROUTE_PARAMS entry serves each described route. */
+const ROUTES: Record<string, keyof typeof ROUTE_PARAMS> = {
+  "/api/services": "services",
+  "/api/traces": "traces",
+  "/api/traces/search": "traces",
+  "/api/traces/stats": "traceStats",
+  "/api/traces/{traceId}": "trace",
+  "/api/traces/{traceId}/spans": "traceSpans",
+  "/api/traces/{traceId}/logs": "correlatedLogs",
+  "/api/spans/search": "spans",
+  "/api/spans/{spanId}": "span",
+  "/api/spans/{spanId}/logs": "correlatedLogs",
+  "/api/logs": "logs",
+  "/api/logs/search": "logs",
+  "/api/logs/stats": "logStats",
+  "/api/facets": "facets",
+};
+
+describe("query API contract: real responses against the OpenAPI document", function () {
+  this.timeout(30_000);
+  let obsd: CollectorProcess;
+  let document: any;
+  let ajv: Ajv;
+  const traceId = hexId(77, 16);
+  const root = hexId(1, 8);
+  const child = hexId(2, 8);
+  const now = BigInt(Date.now()) * MS;
+
+  before(async () => {
+    obsd = await startCollectorProcess();
+    const request = traceRequest("shop", [
+      {
+        traceId,
+        spanId: root,
+        name: "GET /cart",
+        startNs: now - 50n * MS,
+        durationNs: 20n * MS,
+        attributes: { "http.route": "/cart", big: 2 ** 60 },
+      },
+      {
+        traceId,
+        spanId: child,
+        parentSpanId: root,
+        name: "SELECT",
+        startNs: now - 45n * MS,
+        error: true,
+        attributes: { "db.system": "sqlite" },
+      },
+      { traceId, spanId: hexId(3, 8), parentSpanId: hexId(99, 8), name: "orphan", startNs: now - 40n * MS },
+    ]);
+    // An event and a link, so those shapes are exercised too.
+    const span = request.resourceSpans[0]!.scopeSpans[0]!.spans[1] as Record<string, unknown>;
+    span.events = [
+      {
+        timeUnixNano: String(now - 44n * MS),
+        name: "exception",
+        attributes: [{ key: "exception.type", value: { stringValue: "E" } }],
+      },
+    ];
+    span.links = [{ traceId, spanId: root }];
+    await postJson(`${obsd.url}/v1/traces`, request);
+    await postJson(
+      `${obsd.url}/v1/logs`,
+      logsRequest("shop", [
+        {
+          timeNs: now - 44n * MS,
+          body: "query failed",
+          severityNumber: 17,
+          traceId,
+          spanId: child,
+          attributes: { code: 7 },
+        },
+        { timeNs: now - 10n * MS, body: "idle", severityNumber: 9 },
+      ]),
+    );
+    document = (await http(`${obsd.url}/openapi.json`)).json();
+    ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addSchema(toJsonSchema(document) as object, "openapi.json");
+  });
+  after(async () => {
+    await obsd.stop();
+  });
+
+  function validate(path: string, status: string, body: unknown): void {
+    const validator = ajv.getSchema(
+      `openapi.json#/${pointer("paths", path, "get", "responses", status, "content", "application/json", "schema")}`,
+    );
+    expect(validator, `${path} ${status} has a schema`).to.be.a("function");
+    const valid = validator?.(body);
+    expect(
+      valid,
+      `${path} ${status}: ${JSON.stringify(validator?.errors)}\n${JSON.stringify(body).slice(0, 400)}`,
+    ).to.equal(true);
+  }
+
+  /** Representative requests per route: enough to return real data in every documented shape. */
+  const samples: Record<string, string[]> = {
+    "/api/services": [""],
+    "/api/traces": ["", "?status=error&limit=1", "?attr.http.route=/cart"],
+    "/api/traces/search": ["?service=shop"],
+    "/api/traces/stats": [
+      "?groupBy=service&agg=p95_duration",
+      "?groupBy=attr.http.route&agg=error_rate",
+      "?groupBy=status&agg=count",
+    ],
+    "/api/traces/{traceId}": ["", "?include=spans,logs,attributes"],
+    "/api/traces/{traceId}/spans": [""],
+    "/api/traces/{traceId}/logs": ["", "?limit=1"],
+    "/api/spans/search": ["", "?status=error", "?attrContains.db.system=sql"],
+    "/api/spans/{spanId}": [""],
+    "/api/spans/{spanId}/logs": [""],
+    "/api/logs": ["", "?severity=error&limit=1"],
+    "/api/logs/search": ["?contains=failed"],
+    "/api/logs/stats": ["?groupBy=severity", "?groupBy=attr.code"],
+    "/api/facets": [
+      "?type=traces&field=attribute_keys",
+      "?type=logs&field=severity",
+      "?type=traces&field=attribute_values&key=big",
+    ],
+  };
+
+  it("describes every query route, each with a sample here", () => {
+    const described = Object.keys(document.paths).filter((p) => p.startsWith("/api/") && p !== "/api/health");
+    expect(described.sort()).to.deep.equal(Object.keys(ROUTES).sort());
+    expect(Object.keys(samples).sort()).to.deep.equal(Object.keys(ROUTES).sort());
+  });
+
+  it("documents exactly the query parameters each route accepts", () => {
+    for (const [path, key] of Object.entries(ROUTES)) {
+      const route = ROUTE_PARAMS[key] as { params: Record<string, unknown>; attr?: boolean; attrContains?: boolean };
+      const documented = document.paths[path].get.parameters
+        .filter((p: any) => p.in === "query")
+        .map((p: any) => p.name);
+      const accepted = [
+        ...Object.keys(route.params),
+        ...(route.attr ? ["attr.KEY"] : []),
+        ...(route.attrContains ? ["attrContains.KEY"] : []),
+      ];
+      expect(documented.sort(), path).to.deep.equal(accepted.sort());
+    }
+  });
+
+  it("answers every route in its documented shape", async () => {
+    for (const [path, queries] of Object.entries(samples)) {
+      for (const query of queries) {
+        const url = `${obsd.url}${path.replace("{traceId}", traceId).replace("{spanId}", child)}${query}`;
+        const res = await http(url);
+        expect(res.status, url).to.equal(200);
+        const body = res.json();
+        validate(path, "200", body);
+        if (Array.isArray(body.data)) expect(body.data.length, `${url} returns data`).to.be.greaterThan(0);
+      }
+    }
+  });
+
+  it("rejects shapes the document does not allow (the check can fail)", () => {
+    const validator = ajv.getSchema(
+      `openapi.json#/${pointer("paths", "/api/traces", "get", "responses", "200", "content", "application/json", "schema")}`,
+    )!;
+    const good = { data: [], meta: { limit: 20, lookback: "15m", returned: 0, truncated: false, nextCursor: null } };
+    expect(validator(good)).to.equal(true);
+    expect(validator({ data: [] })).to.equal(false);
+    expect(validator({ ...good, meta: { ...good.meta, extra: 1 } })).to.equal(false);
+    expect(validator({ ...good, data: [{ traceId: "nothex" }] })).to.equal(false);
+  });
+
+  it("answers errors in the documented shape", async () => {
+    const bad = await http(`${obsd.url}/api/traces?lookback=2d`);
+    expect(bad.status).to.equal(400);
+    validate("/api/traces", "400", bad.json());
+    const missing = await http(`${obsd.url}/api/traces/${hexId(5, 16)}`);
+    expect(missing.status).to.equal(404);
+    validate("/api/traces/{traceId}", "404", missing.json());
+  });
+});
