@@ -82,4 +82,36 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
     expect(result.logs).to.deep.equal({ accepted: 1 });
     expect(result.counts.logs).to.be.at.least(1);
   });
+
+  it("serves the Python query example (docs/examples/query_traces.py), cursor paging included", async () => {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    for (let i = 0; i < 5; i++) {
+      const traceId = hexId(300 + i, 16);
+      await postJson(
+        `${obsd.url}/v1/traces`,
+        traceRequest("py", [
+          {
+            traceId,
+            spanId: hexId(i * 2, 8),
+            name: "GET /pay",
+            startNs: now + BigInt(i) * 1_000_000n,
+            durationNs: 4_000_000n,
+          },
+          {
+            traceId,
+            spanId: hexId(i * 2 + 1, 8),
+            parentSpanId: hexId(i * 2, 8),
+            name: "charge",
+            startNs: now + BigInt(i) * 1_000_000n,
+            error: i !== 2,
+          },
+        ]),
+      );
+    }
+    const { stdout } = await run("python3", [packagePath("docs", "examples", "query_traces.py"), obsd.url, "1h"]);
+    const result = JSON.parse(stdout);
+    expect(result.errorTraces).to.deep.equal([4, 3, 1, 0].map((i) => hexId(300 + i, 16)));
+    expect(result.pages).to.equal(2);
+    expect(result.newestTree).to.deep.equal(["GET /pay (py, 4 ms, unset)", "  charge (py, 1 ms, error)"]);
+  });
 });
