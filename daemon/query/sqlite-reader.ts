@@ -259,10 +259,14 @@ export class SqliteReader implements TelemetryReader {
       );
     }
     if (filter.contains !== undefined) {
+      const pattern = likeAny(filter.contains);
+      // Text that JSON does not escape appears as itself in the stored JSON of any body that
+      // contains it, so a plain LIKE on the stored text rules out most rows without parsing them.
+      if (JSON.stringify(filter.contains) === `"${filter.contains}"`) where.add("l.body LIKE ? ESCAPE '\\'", pattern);
       // A string body is matched as its text, other bodies as their JSON.
       where.add(
         "(CASE WHEN json_type(l.body) = 'text' THEN json_extract(l.body, '$') ELSE l.body END) LIKE ? ESCAPE '\\'",
-        likeAny(filter.contains),
+        pattern,
       );
     }
     if (filter.service !== undefined) {

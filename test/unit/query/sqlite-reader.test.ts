@@ -156,6 +156,34 @@ describe("SQLite reader", () => {
     expect(bodies({ service: "worker" })).to.deep.equal([]);
   });
 
+  it("matches body text exactly, whether or not JSON escapes the search text", () => {
+    store.writeLogs({
+      resourceLogs: [
+        {
+          resource: {},
+          scopeLogs: [
+            {
+              logRecords: [
+                { timeUnixNano: String(T0 + 10n), body: { stringValue: 'he said "hi"\nthen left' } },
+                {
+                  timeUnixNano: String(T0 + 11n),
+                  body: { kvlistValue: { values: [{ key: "msg", value: { stringValue: "timeout" } }] } },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const bodies = (contains: string) =>
+      reader.logs({ contains, attrs: [], attrContains: [], page: page() }).items.map((l) => l.body);
+    expect(bodies('said "hi"')).to.deep.equal(['he said "hi"\nthen left']);
+    expect(bodies('"hi"\nthen')).to.deep.equal(['he said "hi"\nthen left']);
+    expect(bodies("timeout")).to.deep.equal([{ msg: "timeout" }]);
+    expect(bodies('"msg":"timeout"')).to.deep.equal([{ msg: "timeout" }]);
+    expect(bodies("n then")).to.deep.equal([]);
+  });
+
   it("lists services seen since a time", () => {
     expect(reader.services(WINDOW.fromNs).map((s) => s.name)).to.deep.equal(["api", "worker"]);
     expect(reader.services(WINDOW.toNs)).to.deep.equal([]);
