@@ -83,7 +83,7 @@ export async function startCollector(
       reader: new HealthReader(readDb),
       versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
     },
-    reader: queries.reader,
+    queries,
   });
   const server = createServer(app);
   // Slow or stalled clients must not hold connections open forever.

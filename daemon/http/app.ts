@@ -1,19 +1,19 @@
 import { hostname, networkInterfaces } from "node:os";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
-import { type AsyncReader, QueryFailure } from "../query/query-client.js";
+import { type QueryClient, QueryFailure } from "../query/query-client.js";
 import { docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
 import { isAllowedHost } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
-import { queryRoutes } from "./query-routes.js";
+import { queryProxy } from "./query-proxy.js";
 
 export interface AppOptions {
   boundHost: string;
   ingest: IngestOptions;
   health: HealthOptions;
-  reader: AsyncReader;
+  queries: QueryClient;
 }
 
 /** Names this machine answers to, accepted in Host headers when bound to every interface. */
@@ -62,7 +62,7 @@ export function createApp(options: AppOptions): Express {
   app.use(hostGuard(options.boundHost));
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));
-  app.use(queryRoutes(options.reader));
+  app.use(queryProxy(options.queries));
 
   const document = openApiDocument();
   const page = docsPage(document);

@@ -1,23 +1,25 @@
 import { Worker } from "node:worker_threads";
 import type { QueryCall, QueryReply } from "./query-worker.js";
-import type { TelemetryReader } from "./telemetry-reader.js";
 
 /** A query the store could not answer; the HTTP layer answers 500. */
 export class QueryFailure extends Error {
   override name = "QueryFailure";
 }
 
-/** Every reader method, answered asynchronously by the query thread. */
-export type AsyncReader = {
-  [M in keyof TelemetryReader]: (...args: Parameters<TelemetryReader[M]>) => Promise<ReturnType<TelemetryReader[M]>>;
-};
+export interface QueryResponse {
+  status: number;
+  /** The answer, already serialized as JSON. */
+  body: string;
+}
 
 /** Main-thread side of the query worker. */
 export class QueryClient {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  private readonly pending = new Map<
+    number,
+    { resolve(value: QueryResponse | null): void; reject(error: Error): void }
+  >();
   private nextId = 1;
-  readonly reader: AsyncReader;
 
   constructor(dbPath: string) {
     this.worker = new Worker(new URL("./query-worker.js", import.meta.url), { workerData: { dbPath } });
@@ -25,8 +27,8 @@ export class QueryClient {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.pending.delete(reply.id);
-      if (reply.ok) pending.resolve(reply.result);
-      else pending.reject(new QueryFailure(reply.message));
+      if (!reply.ok) pending.reject(new QueryFailure(reply.message));
+      else pending.resolve(reply.status === null ? null : { status: reply.status, body: reply.body });
     });
     const failAll = (error: Error) => {
       for (const pending of this.pending.values()) pending.reject(error);
@@ -34,25 +36,15 @@ export class QueryClient {
     };
     this.worker.on("error", (error) => failAll(new QueryFailure(`the query thread stopped: ${error.message}`)));
     this.worker.on("exit", () => failAll(new QueryFailure("the query thread exited")));
-    const call =
-      (method: keyof TelemetryReader) =>
-      (...args: unknown[]) =>
-        new Promise((resolve, reject) => {
-          const id = this.nextId++;
-          this.pending.set(id, { resolve, reject });
-          this.worker.postMessage({ id, method, args } satisfies QueryCall);
-        });
-    this.reader = {
-      services: call("services"),
-      traces: call("traces"),
-      trace: call("trace"),
-      spans: call("spans"),
-      span: call("span"),
-      logs: call("logs"),
-      traceStats: call("traceStats"),
-      logStats: call("logStats"),
-      facets: call("facets"),
-    } as AsyncReader;
+  }
+
+  /** Answers a GET on `path`; null when no query route has that path. */
+  answer(path: string, query: Record<string, unknown>, nowNs: bigint): Promise<QueryResponse | null> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, path, query, nowNs } satisfies QueryCall);
+    });
   }
 
   close(): Promise<void> {

@@ -1,19 +1,24 @@
 /**
- * The query thread: runs the SQLite reader on its own read connection, so a slow query (an
- * aggregate over 24 hours) never holds up health checks or ingestion on the HTTP thread.
+ * The query thread: answers whole query requests (validate, run, shape, serialize) on its own
+ * read connection. The HTTP thread only forwards the request and sends back the finished JSON
+ * text, so neither a slow aggregate nor a large answer delays health checks or exports.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openReadConnection } from "../store/connection.js";
+import { answerQuery } from "./api-handlers.js";
 import { SqliteReader } from "./sqlite-reader.js";
-import type { TelemetryReader } from "./telemetry-reader.js";
 
 export interface QueryCall {
   id: number;
-  method: keyof TelemetryReader;
-  args: unknown[];
+  path: string;
+  query: Record<string, unknown>;
+  nowNs: bigint;
 }
 
-export type QueryReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; message: string };
+/** `body` is JSON text; a null status means no query route has this path. */
+export type QueryReply =
+  | { id: number; ok: true; status: number | null; body: string }
+  | { id: number; ok: false; message: string };
 
 if (!parentPort) throw new Error("query-worker must run as a worker thread");
 const port = parentPort;
@@ -27,8 +32,11 @@ port.on("message", (call: QueryCall | { type: "close" }) => {
     return;
   }
   try {
-    const method = reader[call.method] as (...args: unknown[]) => unknown;
-    port.postMessage({ id: call.id, ok: true, result: method.apply(reader, call.args) } satisfies QueryReply);
+    const answer = answerQuery(call.path, { query: call.query, nowNs: call.nowNs }, reader);
+    const reply: QueryReply = answer
+      ? { id: call.id, ok: true, status: answer.status, body: JSON.stringify(answer.body) }
+      : { id: call.id, ok: true, status: null, body: "" };
+    port.postMessage(reply);
   } catch (error) {
     port.postMessage({ id: call.id, ok: false, message: (error as Error).message } satisfies QueryReply);
   }

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { expect } from "chai";
-import { ROUTE_PARAMS } from "../../daemon/http/query-routes.js";
+import { ROUTE_PARAMS } from "../../daemon/query/api-handlers.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { expect } from "chai";
@@ -113,5 +114,32 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
     expect(result.errorTraces).to.deep.equal([4, 3, 1, 0].map((i) => hexId(300 + i, 16)));
     expect(result.pages).to.equal(2);
     expect(result.newestTree).to.deep.equal(["GET /pay (py, 4 ms, unset)", "  charge (py, 1 ms, error)"]);
+  });
+
+  it("accepts every curl example in docs/api.md", async () => {
+    const doc = readFileSync(packagePath("docs", "api.md"), "utf8");
+    const block = /```sh\n(base=[^\n]*\n[\s\S]*?)```/.exec(doc)?.[1] ?? "";
+    const lines = block.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"));
+    const curls = lines.filter((line) => line.startsWith("curl"));
+    expect(curls.length, "curl examples found").to.be.greaterThan(5);
+    // The trace the README's ingestion example sends, which the examples look up.
+    const now = BigInt(Date.now()) * 1_000_000n;
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest("checkout", [
+        { traceId: "5b8efff798038103d269b633813fc60c", spanId: "eee19b7ec3c1b174", name: "GET /cart", startNs: now },
+      ]),
+    );
+    // Run the block as written, against this collector, one answer per line.
+    const script = lines
+      .map((line) => (line.startsWith("base=") ? `base=${obsd.url}` : line.startsWith("curl") ? `${line}; echo` : line))
+      .join("\n");
+    const { stdout } = await run("bash", ["-euo", "pipefail", "-c", script]);
+    const answers = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(answers).to.have.length(curls.length);
+    for (const answer of answers) expect(answer, JSON.stringify(answer)).to.have.property("data");
   });
 });
