@@ -5,7 +5,7 @@
 import type { LogBatch, ResourceRecord, ScopeRecord, SpanBatch, SpanRecord } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
-import { seededRandom } from "./span-workload.js";
+import { hex, seededRandom } from "./span-workload.js";
 
 export const SERVICES = ["checkout", "payments", "inventory", "users", "search", "shipping", "email", "gateway"];
 export const ROUTES = Array.from({ length: 10 }, (_, i) => `/api/v1/r${i}`);
@@ -19,15 +19,6 @@ const SEVERITIES: [number, string][] = [
   [17, "ERROR"],
 ];
 const DAY_NS = 86_400_000_000_000n;
-
-function hex(random: () => number, bytes: number): string {
-  let out = "";
-  for (let i = 0; i < bytes; i++)
-    out += Math.floor(random() * 256)
-      .toString(16)
-      .padStart(2, "0");
-  return out;
-}
 
 function resources(): ResourceRecord[] {
   return SERVICES.map((name) => ({

@@ -24,7 +24,8 @@ const ROUTES = Array.from({ length: 20 }, (_, i) => `/api/v1/resource${i}/:id`);
 const STATUS = [200, 200, 200, 201, 204, 404, 500];
 const SERVICES = ["checkout", "payments", "inventory", "users"];
 
-function hex(random: () => number, bytes: number): string {
+/** `bytes` random bytes as lowercase hex. */
+export function hex(random: () => number, bytes: number): string {
   let out = "";
   for (let i = 0; i < bytes; i++)
     out += Math.floor(random() * 256)

@@ -15,7 +15,15 @@ import {
 } from "./query-params.js";
 import { buildSpanTree } from "./record-mapping.js";
 import type { SpanRecord, SpanTreeNode } from "./records.js";
-import type { FacetField, LogGroupBy, TelemetryReader, TraceAgg, TraceGroupBy } from "./telemetry-reader.js";
+import type {
+  FacetField,
+  LogGroupBy,
+  LogQuery,
+  TelemetryReader,
+  TraceAgg,
+  TraceGroupBy,
+  TraceQuery,
+} from "./telemetry-reader.js";
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 const TRACE_LIMITS = { limit: 20, cap: 100, lookbackMs: FIFTEEN_MINUTES };
@@ -185,6 +193,33 @@ function wholeMeta(limit: number, returned: number, lookbackText: string | null,
   return { limit, lookback: lookbackText, returned, truncated, nextCursor: null };
 }
 
+/** The trace filters of a parsed request (lists and aggregates take the same ones). */
+function traceFilterOf(parsed: ParsedParams): Omit<TraceQuery, "page"> {
+  const { values } = parsed;
+  return {
+    ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
+    ...(values.status !== undefined ? { status: values.status as "ok" | "error" } : {}),
+    ...(str(values, "operation") !== undefined ? { operation: str(values, "operation") } : {}),
+    ...(typeof values.durationMin === "number" ? { durationMinMs: values.durationMin } : {}),
+    attrs: parsed.attrs,
+  };
+}
+
+/** The log filters of a parsed request; `body` and `contains` are the same filter. */
+function logFilterOf(parsed: ParsedParams): Omit<LogQuery, "page"> {
+  const { values } = parsed;
+  const contains = str(values, "contains") ?? str(values, "body");
+  return {
+    ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
+    ...(str(values, "severity") !== undefined ? { severity: str(values, "severity") } : {}),
+    ...(str(values, "traceId") !== undefined ? { traceId: str(values, "traceId") } : {}),
+    ...(str(values, "spanId") !== undefined ? { spanId: str(values, "spanId") } : {}),
+    ...(contains !== undefined ? { contains } : {}),
+    attrs: parsed.attrs,
+    attrContains: parsed.attrContains,
+  };
+}
+
 /** Every query route: its path pattern(s) and handler. */
 const ROUTES: [string | string[], Handler][] = [
   [
@@ -205,15 +240,7 @@ const ROUTES: [string | string[], Handler][] = [
       const agg = requireParam(values, "agg", "count, avg_duration, p95_duration or error_rate") as TraceAgg;
       const window = windowOf(values, req.nowNs);
       const data = reader.traceStats(
-        {
-          ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
-          ...(values.status !== undefined ? { status: values.status as "ok" | "error" } : {}),
-          ...(str(values, "operation") !== undefined ? { operation: str(values, "operation") } : {}),
-          ...(typeof values.durationMin === "number" ? { durationMinMs: values.durationMin } : {}),
-          attrs: parsed.attrs,
-          fromNs: window.fromNs,
-          toNs: window.toNs,
-        },
+        { ...traceFilterOf(parsed), fromNs: window.fromNs, toNs: window.toNs },
         groupBy,
         agg,
       );
@@ -232,21 +259,7 @@ const ROUTES: [string | string[], Handler][] = [
       const { values } = parsed;
       const groupBy = requireParam(values, "groupBy", "service, severity, scope or attr.KEY") as LogGroupBy;
       const window = windowOf(values, req.nowNs);
-      const contains = str(values, "contains") ?? str(values, "body");
-      const data = reader.logStats(
-        {
-          ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
-          ...(str(values, "severity") !== undefined ? { severity: str(values, "severity") } : {}),
-          ...(str(values, "traceId") !== undefined ? { traceId: str(values, "traceId") } : {}),
-          ...(str(values, "spanId") !== undefined ? { spanId: str(values, "spanId") } : {}),
-          ...(contains !== undefined ? { contains } : {}),
-          attrs: parsed.attrs,
-          attrContains: parsed.attrContains,
-          fromNs: window.fromNs,
-          toNs: window.toNs,
-        },
-        groupBy,
-      );
+      const data = reader.logStats({ ...logFilterOf(parsed), fromNs: window.fromNs, toNs: window.toNs }, groupBy);
       return {
         data: data.map((row) => ({ ...row, agg: "count", unit: "logs" })),
         meta: wholeMeta(data.length, data.length, window.lookback),
@@ -283,15 +296,7 @@ const ROUTES: [string | string[], Handler][] = [
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.traces);
       const page = pagingFor("traces", parsed, TRACE_LIMITS, req.nowNs);
-      const { values } = parsed;
-      const result = reader.traces({
-        ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
-        ...(values.status !== undefined ? { status: values.status as "ok" | "error" } : {}),
-        ...(str(values, "operation") !== undefined ? { operation: str(values, "operation") } : {}),
-        ...(typeof values.durationMin === "number" ? { durationMinMs: values.durationMin } : {}),
-        attrs: parsed.attrs,
-        page: page.page,
-      });
+      const result = reader.traces({ ...traceFilterOf(parsed), page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
   ],
@@ -409,18 +414,7 @@ const ROUTES: [string | string[], Handler][] = [
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.logs);
       const page = pagingFor("logs", parsed, LOG_LIMITS, req.nowNs);
-      const { values } = parsed;
-      const contains = str(values, "contains") ?? str(values, "body");
-      const result = reader.logs({
-        ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
-        ...(str(values, "severity") !== undefined ? { severity: str(values, "severity") } : {}),
-        ...(str(values, "traceId") !== undefined ? { traceId: str(values, "traceId") } : {}),
-        ...(str(values, "spanId") !== undefined ? { spanId: str(values, "spanId") } : {}),
-        ...(contains !== undefined ? { contains } : {}),
-        attrs: parsed.attrs,
-        attrContains: parsed.attrContains,
-        page: page.page,
-      });
+      const result = reader.logs({ ...logFilterOf(parsed), page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
   ],
