@@ -1,8 +1,9 @@
+import type { JsonValue } from "../../shared/api-records.js";
 import { PayloadError } from "./payload-error.js";
 import type { WireCodec } from "./wire-codec.js";
 
 /** An attribute value as stored and served: plain JSON. */
-export type PlainValue = string | number | boolean | null | PlainValue[] | { [key: string]: PlainValue };
+export type PlainValue = JsonValue;
 
 const MAX_DEPTH = 32;
 

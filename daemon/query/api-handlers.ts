@@ -1,3 +1,4 @@
+import type { SpanRecord, SpanTreeNode } from "../../shared/api-records.js";
 import { formatDuration } from "../../shared/duration.js";
 import { pageMeta, pagingFor } from "./paging.js";
 import {
@@ -14,7 +15,6 @@ import {
   text,
 } from "./query-params.js";
 import { buildSpanTree } from "./record-mapping.js";
-import type { SpanRecord, SpanTreeNode } from "./records.js";
 import type {
   FacetField,
   LogGroupBy,

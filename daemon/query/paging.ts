@@ -1,7 +1,7 @@
+import type { PageMeta } from "../../shared/api-records.js";
 import { type CursorError, decodeCursor, encodeCursor, filterFingerprint } from "../../shared/cursor.js";
 import { formatDuration } from "../../shared/duration.js";
 import { effectiveLimit, type ParsedParams, QueryError } from "./query-params.js";
-import type { PageMeta } from "./records.js";
 import type { PageRequest, PageResult } from "./telemetry-reader.js";
 
 export interface PagingDefaults {

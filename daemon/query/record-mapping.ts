@@ -1,7 +1,8 @@
 /** Stored rows to API records, and the span tree. Pure functions of their inputs. */
+
+import type { Attributes, LogRecord, SpanRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
 import { nsToIso, nsToMs } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
-import type { Attributes, LogRecord, SpanRecord, SpanTreeNode, TraceSummary } from "./records.js";
 
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
 const STATUS: SpanRecord["status"]["code"][] = ["unset", "ok", "error"];

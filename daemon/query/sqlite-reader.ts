@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import { nsToIso } from "../../shared/time.js";
 import { POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
 import {
@@ -9,7 +10,6 @@ import {
   toSpanRecord,
   toTraceSummary,
 } from "./record-mapping.js";
-import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "./records.js";
 import type {
   FacetField,
   FacetValue,

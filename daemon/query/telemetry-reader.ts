@@ -1,4 +1,4 @@
-import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "./records.js";
+import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 
 /** The time window of a query and where the previous page stopped. */
 export interface PageRequest {

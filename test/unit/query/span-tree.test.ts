@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { buildSpanTree } from "../../../daemon/query/record-mapping.js";
-import type { SpanRecord, SpanTreeNode } from "../../../daemon/query/records.js";
+import type { SpanRecord, SpanTreeNode } from "../../../shared/api-records.js";
 
 function span(spanId: string, parentSpanId: string | null, startNs: number): SpanRecord {
   return {

@@ -1,12 +1,13 @@
 /**
- * The records the query API returns (keys camelCase). Absent optional values are null.
+ * The records the query API returns (keys camelCase), for the collector and its clients. Absent optional values are null.
  * Timestamps are ISO 8601 UTC with nine fraction digits; raw records also carry the exact
  * nanoseconds as decimal text. Durations: integer nanoseconds in raw records, milliseconds in
  * summaries. The JSON Schemas in `schemas/api/` describe the same shapes.
  */
-import type { PlainValue } from "../otlp/any-value.js";
+/** Any JSON value: how attribute values and log bodies are served. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export type Attributes = Record<string, PlainValue>;
+export type Attributes = Record<string, JsonValue>;
 
 export interface ServiceRecord {
   name: string;
@@ -91,7 +92,7 @@ export interface LogRecord {
   observedTime: string | null;
   severityNumber: number;
   severityText: string | null;
-  body: PlainValue;
+  body: JsonValue;
   attributes: Attributes;
   traceId: string | null;
   spanId: string | null;
