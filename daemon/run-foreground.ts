@@ -1,7 +1,11 @@
+import type { Server } from "node:net";
 import { resolveSettings, type SettingFlags, SettingsError } from "../shared/collector-settings.js";
+import type { RegistryEntry } from "../shared/control-protocol.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
+import { startControlServer } from "./control/control-server.js";
+import { removeRegistry, socketPathFor, writeRegistry } from "./control/registry.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { StoreOpenError } from "./store/store-errors.js";
 
@@ -45,12 +49,40 @@ export async function runForeground(
       `obsd: warning: listening on ${settings.host}, which is reachable from other machines; obsd has no authentication.`,
     );
   }
-  // Signal handlers go in before the banner: whoever reads "Press Ctrl+C" may signal at once.
+  const entry: RegistryEntry = {
+    instanceId: collector.identity.instanceId,
+    pid: collector.identity.pid,
+    cwd: collector.identity.cwd,
+    host: collector.host,
+    port: collector.port,
+    baseUrl: collector.baseUrl,
+    dbPath: settings.dbPath,
+    version: collector.identity.version,
+    startedAt: collector.identity.startedAt,
+    socketPath: socketPathFor(collector.identity.instanceId),
+  };
+  // The control socket listens and the registry names it before the banner: whoever reads the
+  // banner may look the collector up at once.
+  let requestStop: () => void = () => {};
+  let control: Server | null = null;
+  try {
+    control = await startControlServer(entry, () => requestStop());
+    writeRegistry(entry);
+  } catch (error) {
+    io.err(`obsd: warning: no control socket at ${entry.socketPath}: ${(error as Error).message}`);
+  }
+  // Signal handlers go in before the banner too: whoever reads "Press Ctrl+C" may signal at once.
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
+    let stopping = false;
+    const stop = (reason: string) => {
+      if (stopping) return;
+      stopping = true;
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      io.err(`obsd: ${signal} received, finishing writes and closing the database`);
+      io.err(`obsd: ${reason} received, finishing writes and closing the database`);
+      // Leave the registry first, so no client picks a collector that is stopping.
+      removeRegistry(entry);
+      control?.close();
       collector.close().then(
         () => resolve(ExitCode.ok),
         (error: Error) => {
@@ -61,6 +93,7 @@ export async function runForeground(
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
+    requestStop = () => stop("shutdown request");
     const url = collector.baseUrl;
     io.out(`obsd ${OBS_VERSION} listening on ${url}`);
     io.out(`  OTLP traces  POST ${url}/v1/traces`);

@@ -1,0 +1,68 @@
+import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { dirname } from "node:path";
+import type { ControlAnswer, ControlRequest, RegistryEntry } from "../../shared/control-protocol.js";
+
+/** The longest request line accepted; anything longer is not a control request. */
+const MAX_LINE = 4096;
+
+/** Parses one request line; null when it is not a known request. */
+export function parseControlRequest(line: string): ControlRequest | null {
+  try {
+    const request = JSON.parse(line) as { op?: unknown };
+    if (request.op === "identify" || request.op === "shutdown") return { op: request.op };
+  } catch {
+    // not JSON: answered as an error below
+  }
+  return null;
+}
+
+/**
+ * Serves the control protocol on a Unix socket (owner-only permissions). `onShutdown` is
+ * called once the shutdown answer has been written.
+ */
+export function startControlServer(identity: RegistryEntry, onShutdown: () => void): Promise<Server> {
+  mkdirSync(dirname(identity.socketPath), { recursive: true, mode: 0o700 });
+  rmSync(identity.socketPath, { force: true });
+  const server = createServer((socket: Socket) => {
+    let buffer = "";
+    socket.setEncoding("utf8");
+    socket.setTimeout(5_000, () => socket.destroy());
+    socket.on("error", () => socket.destroy());
+    socket.on("data", (chunk: string) => {
+      buffer += chunk;
+      if (buffer.length > MAX_LINE) {
+        socket.end(`${JSON.stringify({ ok: false, error: "request too long" } satisfies ControlAnswer)}\n`);
+        return;
+      }
+      let newline = buffer.indexOf("\n");
+      while (newline !== -1) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        const request = parseControlRequest(line);
+        if (!request) {
+          socket.write(
+            `${JSON.stringify({ ok: false, error: 'unknown request: send {"op":"identify"} or {"op":"shutdown"}' } satisfies ControlAnswer)}\n`,
+          );
+        } else if (request.op === "identify") {
+          socket.write(`${JSON.stringify({ ok: true, op: "identify", identity } satisfies ControlAnswer)}\n`);
+        } else {
+          socket.end(
+            `${JSON.stringify({ ok: true, op: "shutdown", instanceId: identity.instanceId } satisfies ControlAnswer)}\n`,
+            () => onShutdown(),
+          );
+          return;
+        }
+        newline = buffer.indexOf("\n");
+      }
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(identity.socketPath, () => {
+      server.off("error", reject);
+      chmodSync(identity.socketPath, 0o600);
+      resolve(server);
+    });
+  });
+}

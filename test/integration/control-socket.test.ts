@@ -1,0 +1,96 @@
+import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { expect } from "chai";
+import { askCollector } from "../../client/control/control-client.js";
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { startCollectorProcess } from "../helpers/collector-process.js";
+import { http } from "../helpers/http.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+function registryOf(stateDir: string, instanceId: string): RegistryEntry {
+  return JSON.parse(readFileSync(join(stateDir, "monitor", "run", `${instanceId}.json`), "utf8"));
+}
+
+describe("control socket and registry (real obsd)", function () {
+  this.timeout(30_000);
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it("registers itself with its identity, and answers identify on its socket", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    try {
+      const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
+      const entry = registryOf(dir.path, instanceId);
+      expect(entry).to.include({
+        instanceId,
+        pid: obsd.child.pid,
+        baseUrl: obsd.url,
+        dbPath: obsd.dbPath,
+        host: "127.0.0.1",
+        port: obsd.port,
+      });
+      expect(entry.socketPath).to.equal(join(dir.path, "monitor", "run", `${instanceId}.sock`));
+      const answer = await askCollector(entry.socketPath, { op: "identify" });
+      expect(answer).to.deep.equal({ ok: true, op: "identify", identity: entry });
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("refuses unknown requests without stopping", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    try {
+      const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
+      const socketPath = registryOf(dir.path, instanceId).socketPath;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(socketPath, () => socket.write("kill -9\n"));
+        socket.setEncoding("utf8");
+        socket.on("data", (line: string) => {
+          socket.end();
+          resolve(line);
+        });
+        socket.on("error", reject);
+      });
+      expect(JSON.parse(answer)).to.deep.include({ ok: false });
+      expect((await http(`${obsd.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("stops cleanly on a shutdown request, removing its registry entry and socket", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
+    const entry = registryOf(dir.path, instanceId);
+    const answer = await askCollector(entry.socketPath, { op: "shutdown" });
+    expect(answer).to.deep.equal({ ok: true, op: "shutdown", instanceId });
+    expect(await obsd.stop()).to.equal(0); // already exiting: stop() only waits
+    expect(obsd.output()).to.match(/shutdown request received/);
+    expect(existsSync(join(dir.path, "monitor", "run", `${instanceId}.json`))).to.equal(false);
+    expect(existsSync(entry.socketPath)).to.equal(false);
+  });
+
+  it("removes its registry entry when stopped by a signal", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
+    expect(existsSync(join(dir.path, "monitor", "run", `${instanceId}.json`))).to.equal(true);
+    expect(await obsd.stop("SIGINT")).to.equal(0);
+    expect(existsSync(join(dir.path, "monitor", "run", `${instanceId}.json`))).to.equal(false);
+  });
+
+  it("fails fast, without hanging, on a socket nothing answers", async () => {
+    const started = Date.now();
+    let error: Error | null = null;
+    try {
+      await askCollector(join(dir.path, "gone.sock"), { op: "identify" }, 500);
+    } catch (e) {
+      error = e as Error;
+    }
+    expect(error?.message).to.match(/cannot reach/);
+    expect(Date.now() - started).to.be.lessThan(1_000);
+  });
+});
