@@ -25,6 +25,8 @@ export interface StartOptions {
    * (e.g. bare `bin/obs.js`, configured through OBS_MONITOR_PORT=0 in `env`).
    */
   argv?: string[];
+  /** The collector's working folder (discovery matches on it). */
+  cwd?: string;
 }
 
 const running = new Set<ChildProcess>();
@@ -39,6 +41,7 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
     {
       env: { ...process.env, OBS_STATE_DIR: state.path, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
     },
   );
   running.add(child);

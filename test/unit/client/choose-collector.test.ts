@@ -1,0 +1,58 @@
+import { expect } from "chai";
+import { chooseCollector, isParentOrSelf } from "../../../client/discovery/choose-collector.js";
+import type { RegistryEntry } from "../../../shared/control-protocol.js";
+
+function entry(id: string, cwd: string): RegistryEntry {
+  return {
+    instanceId: id,
+    pid: 1,
+    cwd,
+    host: "127.0.0.1",
+    port: 1,
+    baseUrl: "",
+    dbPath: "",
+    version: "",
+    startedAt: "",
+    socketPath: "",
+  };
+}
+
+describe("collector choice", () => {
+  const home = entry("a", "/home/dev");
+  const shop = entry("b", "/home/dev/shop");
+  const api = entry("c", "/home/dev/shop/api");
+  const blog = entry("d", "/home/dev/blog");
+
+  it("picks the collector whose folder is the deepest parent of the current folder", () => {
+    expect(chooseCollector([home, shop, api, blog], "/home/dev/shop/api/src")).to.deep.include({
+      kind: "chosen",
+      entry: api,
+      reason: "project",
+    });
+    expect(chooseCollector([home, shop, api, blog], "/home/dev/shop/web")).to.deep.include({ entry: shop });
+    expect(chooseCollector([home, shop, blog], "/home/dev/blog")).to.deep.include({ entry: blog });
+    expect(chooseCollector([home, shop, blog], "/home/dev/other")).to.deep.include({ entry: home });
+  });
+
+  it("does not mistake a name prefix for a parent folder", () => {
+    expect(isParentOrSelf("/home/dev/shop", "/home/dev/shopping")).to.equal(false);
+    expect(chooseCollector([shop, blog], "/home/dev/shopping")).to.deep.equal({
+      kind: "ambiguous",
+      candidates: [shop, blog],
+    });
+  });
+
+  it("accepts a sole running collector from anywhere", () => {
+    expect(chooseCollector([blog], "/tmp")).to.deep.equal({ kind: "chosen", entry: blog, reason: "sole" });
+  });
+
+  it("reports none, or an ambiguity with the candidates", () => {
+    expect(chooseCollector([], "/tmp")).to.deep.equal({ kind: "none" });
+    expect(chooseCollector([shop, blog], "/tmp")).to.deep.equal({ kind: "ambiguous", candidates: [shop, blog] });
+    const twin = entry("e", "/home/dev/shop");
+    expect(chooseCollector([shop, twin], "/home/dev/shop")).to.deep.equal({
+      kind: "ambiguous",
+      candidates: [shop, twin],
+    });
+  });
+});
