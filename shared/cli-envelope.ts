@@ -62,6 +62,10 @@ function isAttributeMap(key: string): boolean {
   return key === "attributes";
 }
 
+function header(command: string, now: Date) {
+  return { schema_version: CLI_SCHEMA_VERSION, command, generated_at: now.toISOString() } as const;
+}
+
 export function successEnvelope(
   command: string,
   data: unknown,
@@ -70,9 +74,7 @@ export function successEnvelope(
   now: Date = new Date(),
 ): CliEnvelope {
   return {
-    schema_version: CLI_SCHEMA_VERSION,
-    command,
-    generated_at: now.toISOString(),
+    ...header(command, now),
     data: toSnakeCase(data),
     page: page === null ? null : (toSnakeCase(page) as CliPage),
     warnings,
@@ -87,9 +89,7 @@ export function errorEnvelope(
   now: Date = new Date(),
 ): CliEnvelope {
   return {
-    schema_version: CLI_SCHEMA_VERSION,
-    command,
-    generated_at: now.toISOString(),
+    ...header(command, now),
     data: null,
     page: null,
     warnings: [],

@@ -54,37 +54,40 @@ const FACET_FIELDS = {
 };
 
 const paging = { lookback, limit: positiveInteger, cursor: text };
+/** Filters the trace list and trace aggregates share. */
+const traceFilterParams = {
+  service: text,
+  status: oneOf("ok", "error"),
+  operation: text,
+  durationMin: nonNegativeNumber,
+};
+/** Filters the log list and log aggregates share. */
+const logFilterParams = {
+  service: text,
+  severity: text,
+  traceId: hexId(16),
+  spanId: hexId(8),
+  body: text,
+  contains: text,
+};
 
 export const ROUTE_PARAMS = {
   services: { params: { lookback } },
   traces: {
-    params: { service: text, status: oneOf("ok", "error"), operation: text, durationMin: nonNegativeNumber, ...paging },
+    params: { ...traceFilterParams, ...paging },
     attr: true,
   },
   traceStats: {
     params: {
       groupBy: traceGroupBy,
       agg: oneOf("count", "avg_duration", "p95_duration", "error_rate"),
-      service: text,
-      status: oneOf("ok", "error"),
-      operation: text,
-      durationMin: nonNegativeNumber,
+      ...traceFilterParams,
       lookback,
     },
     attr: true,
   },
   logStats: {
-    params: {
-      groupBy: logGroupBy,
-      agg: oneOf("count"),
-      service: text,
-      severity: text,
-      traceId: hexId(16),
-      spanId: hexId(8),
-      body: text,
-      contains: text,
-      lookback,
-    },
+    params: { groupBy: logGroupBy, agg: oneOf("count"), ...logFilterParams, lookback },
     attr: true,
     attrContains: true,
   },
@@ -115,15 +118,7 @@ export const ROUTE_PARAMS = {
   },
   span: { params: {} },
   logs: {
-    params: {
-      service: text,
-      severity: text,
-      traceId: hexId(16),
-      spanId: hexId(8),
-      body: text,
-      contains: text,
-      ...paging,
-    },
+    params: { ...logFilterParams, ...paging },
     attr: true,
     attrContains: true,
   },
