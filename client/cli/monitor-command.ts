@@ -1,22 +1,152 @@
-import type { CommandModule } from "yargs";
+import type { Argv, CommandModule } from "yargs";
 import { collectorFlags, settingFlagsOf } from "../../shared/collector-flags.js";
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { ExitCode } from "../../shared/exit-codes.js";
+import { emitError, emitSuccess } from "../render/output.js";
 
-/** `obs monitor start`: runs the collector in the foreground until Ctrl+C. */
-export function monitorCommand(setExit: (code: number) => void): CommandModule {
+type SetExit = (code: number) => void;
+
+/** Runs a lifecycle action, turning its failures into the error document and exit code. */
+async function run(json: boolean, command: string, action: () => Promise<number>): Promise<number> {
+  try {
+    return await action();
+  } catch (error) {
+    const { LifecycleError } = await import("../lifecycle/lifecycle-error.js");
+    if (error instanceof LifecycleError) return emitError(json, command, error.code, error.message, error.details);
+    if (process.env.OBS_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+    return emitError(json, command, "internal", (error as Error).message);
+  }
+}
+
+function describe(entry: RegistryEntry): string {
+  return `${entry.baseUrl}  pid ${entry.pid}  database ${entry.dbPath}  started in ${entry.cwd}`;
+}
+
+function addressOf(flags: Record<string, unknown>): { host?: string; port?: number } {
+  return {
+    ...(typeof flags.host === "string" ? { host: flags.host } : {}),
+    ...(flags.port !== undefined ? { port: Number(flags.port) } : {}),
+  };
+}
+
+const selectFlags = <T>(argv: Argv<T>) =>
+  argv
+    .option("host", { alias: "monitor-host", type: "string", describe: "Act on the collector bound to this host" })
+    .option("port", { alias: ["monitor-port", "p"], type: "number", describe: "Act on the collector on this port" })
+    .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" });
+
+/** `obs monitor start|stop|status`. Each action loads only what it needs. */
+export function monitorCommand(setExit: SetExit): CommandModule {
   return {
     command: "monitor <action>",
-    describe: "Run the collector",
+    describe: "Start, stop and inspect collectors",
     builder: (argv) =>
-      argv.command({
-        command: "start",
-        describe: "Run the collector in the foreground until Ctrl+C",
-        builder: (start) => collectorFlags(start),
-        handler: async (flags) => {
-          // Loaded here so other commands never pay for express, SQLite or the workers.
-          const { runForeground } = await import("../../daemon/run-foreground.js");
-          setExit(await runForeground(settingFlagsOf(flags)));
-        },
-      }),
-    handler: () => {},
+      argv
+        .command({
+          command: "start",
+          describe: "Run a collector: in the foreground until Ctrl+C, or in the background with --detach",
+          builder: (start) =>
+            collectorFlags(start)
+              .option("detach", {
+                type: "boolean",
+                default: false,
+                describe: "Start in the background, or adopt the collector already running there",
+              })
+              .option("json", {
+                type: "boolean",
+                default: false,
+                describe: "With --detach: write one obs.cli/v1 JSON document",
+              }),
+          handler: async (flags) => {
+            if (!flags.detach) {
+              if (flags.json) {
+                setExit(
+                  emitError(
+                    false,
+                    "monitor start",
+                    "invalid_argument",
+                    "--json needs --detach: a foreground collector prints its log, not a document",
+                  ),
+                );
+                return;
+              }
+              const { runForeground } = await import("../../daemon/run-foreground.js");
+              setExit(await runForeground(settingFlagsOf(flags)));
+              return;
+            }
+            const json = Boolean(flags.json);
+            setExit(
+              await run(json, "monitor start", async () => {
+                const { startDetached } = await import("../lifecycle/detached-start.js");
+                const result = await startDetached(settingFlagsOf(flags));
+                const verb = result.started ? "started" : "already running (adopted)";
+                return emitSuccess(
+                  json,
+                  "monitor start",
+                  { ...result },
+                  `collector ${verb}: ${describe(result.collector)}${result.logPath ? `\n  log ${result.logPath}` : ""}`,
+                );
+              }),
+            );
+          },
+        })
+        .command({
+          command: "stop",
+          describe: "Stop a background collector through its control socket",
+          builder: selectFlags,
+          handler: async (flags) => {
+            const json = Boolean(flags.json);
+            setExit(
+              await run(json, "monitor stop", async () => {
+                const { targetCollector } = await import("../lifecycle/target-collector.js");
+                const { stopCollector } = await import("../lifecycle/stop-collector.js");
+                const collector = await targetCollector(process.cwd(), addressOf(flags));
+                await stopCollector(collector);
+                return emitSuccess(
+                  json,
+                  "monitor stop",
+                  { stopped: true, collector },
+                  `collector stopped: ${describe(collector)}`,
+                );
+              }),
+            );
+          },
+        })
+        .command({
+          command: "status",
+          describe: "Show the collector this folder uses: identity, address, database, CPU and memory",
+          builder: selectFlags,
+          handler: async (flags) => {
+            const json = Boolean(flags.json);
+            setExit(
+              await run(json, "monitor status", async () => {
+                const { targetCollector } = await import("../lifecycle/target-collector.js");
+                const collector = await targetCollector(process.cwd(), addressOf(flags));
+                const { default: pidusage } = await import("pidusage");
+                const usage = await pidusage(collector.pid).catch(() => null);
+                const uptimeSeconds = Math.round((Date.now() - Date.parse(collector.startedAt)) / 1000);
+                const data = {
+                  running: true,
+                  collector,
+                  uptimeSeconds,
+                  process: usage ? { cpuPercent: Math.round(usage.cpu * 10) / 10, memoryBytes: usage.memory } : null,
+                };
+                const resources = usage
+                  ? `  cpu ${data.process?.cpuPercent}%  memory ${Math.round(usage.memory / 1048576)} MiB`
+                  : "";
+                return emitSuccess(
+                  json,
+                  "monitor status",
+                  data,
+                  `running: ${describe(collector)}\n  up ${uptimeSeconds} s${resources}`,
+                );
+              }),
+            );
+          },
+        })
+        .demandCommand(1, "name an action: start, stop or status"),
+    handler: () => {
+      setExit(ExitCode.ok);
+    },
   };
 }

@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import lockfile from "proper-lockfile";
+import { resolveSettings, type SettingFlags } from "../../shared/collector-settings.js";
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { packagePath } from "../../shared/package-root.js";
+import { stateDir } from "../../shared/state-dir.js";
+import { runningCollectors } from "../discovery/running-collectors.js";
+import { LifecycleError } from "./lifecycle-error.js";
+
+export interface DetachedStart {
+  /** False when a verified collector was already running on that address and was adopted. */
+  started: boolean;
+  collector: RegistryEntry;
+  logPath: string | null;
+}
+
+const READY_TIMEOUT_MS = 15_000;
+
+function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a background collector, or adopts the verified one already listening on the same
+ * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
+ */
+export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
+  const { settings } = resolveSettings(flags, env);
+  const monitorDir = join(stateDir(env), "monitor");
+  mkdirSync(join(monitorDir, "logs"), { recursive: true });
+  const lockTarget = join(monitorDir, "start.lock");
+  writeFileSync(lockTarget, "", { flag: "a" });
+  const release = await lockfile.lock(lockTarget, {
+    realpath: false,
+    stale: 30_000,
+    retries: { retries: 300, minTimeout: 50, maxTimeout: 100 },
+  });
+  try {
+    const running = await runningCollectors(env);
+    const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
+    if (same) return { started: false, collector: same, logPath: null };
+    if (!(await portIsFree(settings.host, settings.port))) {
+      throw new LifecycleError(
+        "collector_unavailable",
+        `port ${settings.port} on ${settings.host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
+        { host: settings.host, port: settings.port },
+      );
+    }
+    const logPath = join(monitorDir, "logs", `obsd-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
+    const log = openSync(logPath, "a");
+    const child = spawn(
+      process.execPath,
+      [
+        packagePath("bin", "obsd.js"),
+        "--host",
+        settings.host,
+        "--port",
+        String(settings.port),
+        "--db",
+        settings.dbPath,
+        "--retention",
+        `${settings.retentionMs}ms`,
+        "--max-db-size",
+        String(settings.maxDbBytes),
+        "--max-body-size",
+        String(settings.maxBodyBytes),
+      ],
+      { detached: true, stdio: ["ignore", log, log], cwd: process.cwd(), env },
+    );
+    closeSync(log);
+    child.unref();
+    const pid = child.pid as number;
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const entry = (await runningCollectors(env, 300)).find((candidate) => candidate.pid === pid);
+      if (entry) return { started: true, collector: entry, logPath };
+      if (!processAlive(pid)) {
+        const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
+        throw new LifecycleError("collector_unavailable", `the collector exited while starting:\n${tail}`, { logPath });
+      }
+    }
+    throw new LifecycleError(
+      "timeout",
+      `the collector did not answer within ${READY_TIMEOUT_MS / 1000} s; see ${logPath}`,
+      {
+        logPath,
+        pid,
+      },
+    );
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,25 @@
+import {
+  type CliEnvelope,
+  type ErrorCode,
+  errorEnvelope,
+  exitCodeOf,
+  successEnvelope,
+} from "../../shared/cli-envelope.js";
+import { ExitCode } from "../../shared/exit-codes.js";
+
+/** Writes a command's result: one JSON document with --json, else the human text. Returns the exit code. */
+export function emitSuccess(json: boolean, command: string, data: unknown, human: string): number {
+  if (json) writeDocument(successEnvelope(command, data));
+  else process.stdout.write(`${human}\n`);
+  return ExitCode.ok;
+}
+
+export function emitError(json: boolean, command: string, code: ErrorCode, message: string, details?: unknown): number {
+  if (json) writeDocument(errorEnvelope(command, code, message, details));
+  else process.stderr.write(`obs: ${message}\n`);
+  return exitCodeOf(code);
+}
+
+function writeDocument(envelope: CliEnvelope): void {
+  process.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+}

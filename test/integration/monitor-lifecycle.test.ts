@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { expect } from "chai";
+import { runningCollectors } from "../../client/discovery/running-collectors.js";
+import { packagePath } from "../../shared/package-root.js";
+import { http } from "../helpers/http.js";
+import { freePort, runObs } from "../helpers/obs-cli.js";
+import { compileSchema } from "../helpers/schema-validator.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const validateEnvelope = compileSchema(
+  JSON.parse(readFileSync(packagePath("schemas", "cli", "envelope.json"), "utf8")),
+);
+
+describe("obs monitor: detached start, adopt, status, stop (real processes)", function () {
+  this.timeout(60_000);
+  let dir: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(() => {
+    dir = tempDir();
+    env = { OBS_STATE_DIR: dir.path };
+  });
+  afterEach(async () => {
+    // Whatever a failed test left running is stopped through its control socket.
+    for (const entry of await runningCollectors(env))
+      await runObs(["monitor", "stop", "--port", String(entry.port)], { env });
+    dir.cleanup();
+  });
+
+  it("starts a background collector, adopts it on a second start, reports it, and stops it", async () => {
+    const port = await freePort();
+    const first = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env });
+    expect(first.code, first.stderr).to.equal(0);
+    const started = JSON.parse(first.stdout);
+    expect(validateEnvelope(started), JSON.stringify(validateEnvelope.errors)).to.equal(true);
+    expect(started.data).to.include({ started: true });
+    expect(started.data.collector.base_url).to.equal(`http://127.0.0.1:${port}`);
+    expect((await http(`${started.data.collector.base_url}/api/health`)).json().instanceId).to.equal(
+      started.data.collector.instance_id,
+    );
+
+    const second = JSON.parse(
+      (await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env })).stdout,
+    );
+    expect(second.data).to.include({ started: false });
+    expect(second.data.collector.instance_id).to.equal(started.data.collector.instance_id);
+
+    const status = await runObs(["monitor", "status", "--json"], { env });
+    expect(status.code).to.equal(0);
+    const report = JSON.parse(status.stdout);
+    expect(validateEnvelope(report)).to.equal(true);
+    expect(report.data.collector.pid).to.equal(started.data.collector.pid);
+    expect(report.data.process.memory_bytes).to.be.greaterThan(0);
+
+    const stop = await runObs(["monitor", "stop", "--json"], { env });
+    expect(stop.code, stop.stderr).to.equal(0);
+    expect(JSON.parse(stop.stdout).data).to.include({ stopped: true });
+    expect(() => process.kill(started.data.collector.pid, 0)).to.throw();
+    expect(await runningCollectors(env)).to.deep.equal([]);
+
+    const after = await runObs(["monitor", "status", "--json"], { env });
+    expect(after.code).to.equal(3);
+    expect(JSON.parse(after.stdout).error.code).to.equal("collector_unavailable");
+  });
+
+  it("serializes five concurrent detached starts into one collector", async () => {
+    const port = await freePort();
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env }),
+      ),
+    );
+    for (const result of results) expect(result.code, result.stderr).to.equal(0);
+    const documents = results.map((result) => JSON.parse(result.stdout).data);
+    expect(documents.filter((data) => data.started)).to.have.length(1);
+    expect(new Set(documents.map((data) => data.collector.instance_id)).size).to.equal(1);
+    expect(await runningCollectors(env)).to.have.length(1);
+  });
+
+  it("leaves an unrelated process on the port alone, and says so", async () => {
+    const port = await freePort();
+    const other: Server = createServer((_req, res) => res.end("someone else"));
+    await new Promise<void>((resolve) => other.listen(port, "127.0.0.1", resolve));
+    try {
+      const result = await runObs(["monitor", "start", "--detach", "--port", String(port)], { env });
+      expect(result.code).to.equal(3);
+      expect(result.stderr).to.match(
+        new RegExp(`port ${port} on 127\\.0\\.0\\.1 is held by another process that is not an obs collector`),
+      );
+      expect((await http(`http://127.0.0.1:${port}/`)).body.toString()).to.equal("someone else");
+      const stop = await runObs(["monitor", "stop", "--port", String(port)], { env });
+      expect(stop.code).to.equal(3);
+      expect((await http(`http://127.0.0.1:${port}/`)).body.toString()).to.equal("someone else");
+    } finally {
+      other.close();
+    }
+  });
+
+  it("refuses --json for a foreground start", async () => {
+    const result = await runObs(["monitor", "start", "--json"], { env });
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/--json needs --detach/);
+  });
+});
