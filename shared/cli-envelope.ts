@@ -69,7 +69,7 @@ function header(command: string, now: Date) {
 export function successEnvelope(
   command: string,
   data: unknown,
-  page: Record<string, unknown> | null = null,
+  page: object | null = null,
   warnings: string[] = [],
   now: Date = new Date(),
 ): CliEnvelope {

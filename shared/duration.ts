@@ -11,6 +11,9 @@ const UNIT_MS = {
 
 const DURATION_PATTERN = /^(\d+)(ms|s|m|h|d|w)$/;
 
+/** The longest lookback any query accepts. */
+export const MAX_LOOKBACK_MS = 24 * 3_600_000;
+
 export class DurationError extends Error {
   override name = "DurationError";
 }

@@ -8,6 +8,7 @@ import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { usageFailure } from "../../shared/usage-failure.js";
 import { monitorCommand } from "./monitor-command.js";
+import { queryCommands } from "./query-commands.js";
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -20,6 +21,7 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName("obs")
     .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
     .command(monitorCommand(setExit))
+    .command(queryCommands(setExit))
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)
     .strict()

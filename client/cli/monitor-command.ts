@@ -3,20 +3,9 @@ import { collectorFlags, settingFlagsOf } from "../../shared/collector-flags.js"
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { emitError, emitSuccess } from "../render/output.js";
+import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
-
-/** Runs a lifecycle action, turning its failures into the error document and exit code. */
-async function run(json: boolean, command: string, action: () => Promise<number>): Promise<number> {
-  try {
-    return await action();
-  } catch (error) {
-    const { LifecycleError } = await import("../lifecycle/lifecycle-error.js");
-    if (error instanceof LifecycleError) return emitError(json, command, error.code, error.message, error.details);
-    if (process.env.OBS_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
-    return emitError(json, command, "internal", (error as Error).message);
-  }
-}
 
 function describe(entry: RegistryEntry): string {
   return `${entry.baseUrl}  pid ${entry.pid}  database ${entry.dbPath}  started in ${entry.cwd}`;
@@ -76,7 +65,7 @@ export function monitorCommand(setExit: SetExit): CommandModule {
             }
             const json = Boolean(flags.json);
             setExit(
-              await run(json, "monitor start", async () => {
+              await runAction(json, "monitor start", async () => {
                 const { startDetached } = await import("../lifecycle/detached-start.js");
                 const result = await startDetached(settingFlagsOf(flags));
                 const verb = result.started ? "started" : "already running (adopted)";
@@ -97,7 +86,7 @@ export function monitorCommand(setExit: SetExit): CommandModule {
           handler: async (flags) => {
             const json = Boolean(flags.json);
             setExit(
-              await run(json, "monitor stop", async () => {
+              await runAction(json, "monitor stop", async () => {
                 const { targetCollector } = await import("../lifecycle/target-collector.js");
                 const { stopCollector } = await import("../lifecycle/stop-collector.js");
                 const collector = await targetCollector(process.cwd(), addressOf(flags));
@@ -119,7 +108,7 @@ export function monitorCommand(setExit: SetExit): CommandModule {
           handler: async (flags) => {
             const json = Boolean(flags.json);
             setExit(
-              await run(json, "monitor status", async () => {
+              await runAction(json, "monitor status", async () => {
                 const { targetCollector } = await import("../lifecycle/target-collector.js");
                 const collector = await targetCollector(process.cwd(), addressOf(flags));
                 const { default: pidusage } = await import("pidusage");

@@ -8,8 +8,14 @@ import {
 import { ExitCode } from "../../shared/exit-codes.js";
 
 /** Writes a command's result: one JSON document with --json, else the human text. Returns the exit code. */
-export function emitSuccess(json: boolean, command: string, data: unknown, human: string): number {
-  if (json) writeDocument(successEnvelope(command, data));
+export function emitSuccess(
+  json: boolean,
+  command: string,
+  data: unknown,
+  human: string,
+  page: object | null = null,
+): number {
+  if (json) writeDocument(successEnvelope(command, data, page));
   else process.stdout.write(`${human}\n`);
   return ExitCode.ok;
 }

@@ -1,11 +1,11 @@
-import { type DurationError, formatDuration, parseDuration } from "../../shared/duration.js";
+import { type DurationError, formatDuration, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 
 /** A bad query parameter; the HTTP layer answers 400 with this message. */
 export class QueryError extends Error {
   override name = "QueryError";
 }
 
-export const MAX_LOOKBACK_MS = 24 * 3_600_000;
+export { MAX_LOOKBACK_MS };
 export const DEFAULT_LOOKBACK = "15m";
 
 type Parser = (raw: string, name: string) => unknown;

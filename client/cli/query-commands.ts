@@ -1,0 +1,201 @@
+import type { Argv, CommandModule } from "yargs";
+import type { Page, ServiceRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
+import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
+import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { emitSuccess } from "../render/output.js";
+import { runAction } from "./run-action.js";
+
+type SetExit = (code: number) => void;
+
+/** `GET /api/traces/:id` as the trace command reads it. */
+type TraceView = TraceSummary & { tree: SpanTreeNode[]; logs?: unknown[]; logsTruncated?: boolean };
+
+/** Flags every query command takes: where the collector is, and --json. */
+function targetFlags<T>(argv: Argv<T>) {
+  return argv
+    .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" })
+    .option("base-url", { type: "string", describe: "Collector URL, used exactly (also OBS_MONITOR_URL)" })
+    .option("host", { type: "string", describe: "Collector host, used exactly" })
+    .option("port", { alias: "p", type: "number", describe: "Collector port, used exactly" })
+    .option("db", { type: "string", hidden: true });
+}
+
+/** Checks arguments before any request; bad ones end the command with exit 2. */
+function since(text: string): string {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (error) {
+    throw new LifecycleError("invalid_argument", `--since: ${(error as DurationError).message}`);
+  }
+  if (ms > MAX_LOOKBACK_MS) throw new LifecycleError("invalid_argument", `--since ${text} is over the maximum of 24h`);
+  return text;
+}
+
+async function target(flags: Record<string, unknown>): Promise<string> {
+  if (flags.db !== undefined) {
+    throw new LifecycleError(
+      "invalid_argument",
+      "--db belongs to the collector (obs monitor start); query commands find it by --base-url or discovery",
+    );
+  }
+  const { resolveTarget } = await import("../discovery/resolve-target.js");
+  return resolveTarget(
+    {
+      baseUrl: flags.baseUrl as string | undefined,
+      host: flags.host as string | undefined,
+      port: flags.port as number | undefined,
+    },
+    process.env,
+    process.cwd(),
+  );
+}
+
+/** `attr.KEY=VALUE` tokens given as arguments, as query parameters. */
+function attributeFilters(tokens: unknown[]): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const token of tokens.map(String)) {
+    const match = /^(attr|attrContains)\.([^=]+)=(.*)$/s.exec(token);
+    if (!match)
+      throw new LifecycleError("invalid_argument", `unexpected argument "${token}": filters look like attr.KEY=VALUE`);
+    query[`${match[1]}.${match[2]}`] = match[3] as string;
+  }
+  return query;
+}
+
+function pageLine(meta: Page<unknown>["meta"]): string {
+  return meta.truncated && meta.nextCursor
+    ? `${meta.returned} shown; more with --cursor ${meta.nextCursor}`
+    : `${meta.returned} shown`;
+}
+
+export function queryCommands(setExit: SetExit): CommandModule[] {
+  return [
+    {
+      command: "services",
+      describe: "Services observed in the window",
+      builder: (argv) =>
+        targetFlags(argv).option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" }),
+      handler: async (flags) => {
+        const json = Boolean(flags.json);
+        setExit(
+          await runAction(json, "services", async () => {
+            const lookback = since(String(flags.since));
+            const url = await target(flags);
+            const { getJson } = await import("../api/api-client.js");
+            const body = await getJson<Page<ServiceRecord>>(url, "/api/services", { lookback });
+            const { renderTable } = await import("../render/table.js");
+            const human = body.data.length
+              ? renderTable(
+                  ["SERVICE", "LAST SEEN"],
+                  body.data.map((s) => [s.name, s.lastSeenAt]),
+                )
+              : `no services in the last ${lookback}`;
+            return emitSuccess(json, "services", body.data, human, body.meta);
+          }),
+        );
+      },
+    },
+    {
+      command: "traces [filters..]",
+      describe: "Trace summaries, newest first; filters look like attr.KEY=VALUE",
+      builder: (argv) =>
+        targetFlags(argv)
+          .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE exact attribute filters" })
+          .option("service", { type: "string", describe: "Only this service.name" })
+          .option("status", {
+            choices: ["ok", "error"],
+            describe: "Only traces with (error) or without (ok) error spans",
+          })
+          .option("operation", { type: "string", describe: "Root operation" })
+          .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
+          .option("duration-min", { type: "number", describe: "Only traces lasting at least this many ms" })
+          .option("limit", { type: "number", default: 20, describe: "Page size, capped at 100" })
+          .option("cursor", { type: "string", describe: "Continue from a previous JSON page's next_cursor" }),
+      handler: async (flags) => {
+        const json = Boolean(flags.json);
+        setExit(
+          await runAction(json, "traces", async () => {
+            const query: Record<string, string> = {
+              lookback: since(String(flags.since)),
+              ...attributeFilters((flags.filters as unknown[]) ?? []),
+            };
+            for (const name of ["service", "status", "operation", "cursor"] as const) {
+              if (flags[name] !== undefined) query[name] = String(flags[name]);
+            }
+            const limit = Number(flags.limit);
+            if (!Number.isInteger(limit) || limit < 1)
+              throw new LifecycleError("invalid_argument", "--limit: use a positive integer");
+            query.limit = String(limit);
+            if (flags.durationMin !== undefined) {
+              const min = Number(flags.durationMin);
+              if (!Number.isFinite(min) || min < 0)
+                throw new LifecycleError("invalid_argument", "--duration-min: use milliseconds, 0 or more");
+              query.durationMin = String(min);
+            }
+            const url = await target(flags);
+            const { getJson } = await import("../api/api-client.js");
+            const body = await getJson<Page<TraceSummary>>(url, "/api/traces", query);
+            const { renderTable } = await import("../render/table.js");
+            const human = body.data.length
+              ? `${renderTable(
+                  ["TRACE ID", "START", "DURATION", "SPANS", "STATUS", "ROOT"],
+                  body.data.map((t) => [
+                    t.traceId,
+                    t.startTime,
+                    `${t.durationMs} ms`,
+                    t.spanCount,
+                    t.status,
+                    t.rootOperation ? `${t.rootServiceName}: ${t.rootOperation}` : "(root not arrived)",
+                  ]),
+                )}\n${pageLine(body.meta)}`
+              : `no traces in the last ${query.lookback}`;
+            return emitSuccess(json, "traces", body.data, human, body.meta);
+          }),
+        );
+      },
+    },
+    {
+      command: "trace <traceId>",
+      describe: "One trace as a span tree",
+      builder: (argv) =>
+        targetFlags(argv).positional("traceId", { type: "string", describe: "32 hex characters" }).option("include", {
+          type: "string",
+          describe: "Add detail to the JSON: spans, logs, attributes (comma-separated)",
+        }),
+      handler: async (flags) => {
+        const json = Boolean(flags.json);
+        setExit(
+          await runAction(json, "trace", async () => {
+            const traceId = String(flags.traceId);
+            if (!/^[0-9a-fA-F]{32}$/.test(traceId))
+              throw new LifecycleError("invalid_argument", `"${traceId}" is not a trace id (32 hex characters)`);
+            const url = await target(flags);
+            const { getJson } = await import("../api/api-client.js");
+            const body = await getJson<{ data: TraceView }>(
+              url,
+              `/api/traces/${traceId}`,
+              flags.include ? { include: String(flags.include) } : {},
+            );
+            const { safeText } = await import("../render/table.js");
+            const t = body.data;
+            const lines = [
+              `trace ${t.traceId}  ${t.status}  ${t.durationMs} ms  ${t.spanCount} spans  services: ${t.services.map(safeText).join(", ")}`,
+            ];
+            const walk = (nodes: SpanTreeNode[]) => {
+              for (const node of nodes) {
+                lines.push(
+                  `${"  ".repeat(node.depth + 1)}${safeText(node.operation)}  [${safeText(node.serviceName)}]  ${node.durationMs} ms  ${node.status}  ${node.spanId}${node.missingParent ? "  (parent missing)" : ""}`,
+                );
+                walk(node.children);
+              }
+            };
+            walk(t.tree);
+            if (Array.isArray(t.logs)) lines.push(`${t.logs.length}${t.logsTruncated ? "+" : ""} correlated logs`);
+            return emitSuccess(json, "trace", t, lines.join("\n"));
+          }),
+        );
+      },
+    },
+  ];
+}

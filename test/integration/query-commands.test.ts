@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { expect } from "chai";
+import { packagePath } from "../../shared/package-root.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { postJson } from "../helpers/http.js";
+import { runObs } from "../helpers/obs-cli.js";
+import { hexId, traceRequest } from "../helpers/otlp-builders.js";
+import { compileSchema } from "../helpers/schema-validator.js";
+
+const validateEnvelope = compileSchema(
+  JSON.parse(readFileSync(packagePath("schemas", "cli", "envelope.json"), "utf8")),
+);
+const MS = 1_000_000n;
+
+describe("obs query commands: services, traces, trace (real collector)", function () {
+  this.timeout(60_000);
+  let obsd: CollectorProcess;
+  let env: NodeJS.ProcessEnv;
+  const traceId = hexId(42, 16);
+
+  before(async () => {
+    obsd = await startCollectorProcess();
+    env = { OBS_STATE_DIR: obsd.stateDir, OBS_MONITOR_URL: obsd.url };
+    const now = BigInt(Date.now()) * MS;
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest("shop", [
+        {
+          traceId,
+          spanId: hexId(1, 8),
+          name: "GET /cart",
+          startNs: now,
+          durationNs: 30n * MS,
+          attributes: { "http.route": "/cart" },
+        },
+        {
+          traceId,
+          spanId: hexId(2, 8),
+          parentSpanId: hexId(1, 8),
+          name: "\u001b[31mevil\u001b[0m",
+          startNs: now + MS,
+          error: true,
+        },
+      ]),
+    );
+  });
+  after(async () => {
+    await obsd.stop();
+  });
+
+  it("lists services and traces as tables, with full ids", async () => {
+    const services = await runObs(["services"], { env });
+    expect(services.code).to.equal(0);
+    expect(services.stdout).to.match(/^SERVICE\s+LAST SEEN\nshop\s+\d{4}-/);
+    const traces = await runObs(["traces", "--status", "error", "attr.http.route=/cart"], { env });
+    expect(traces.code, traces.stderr).to.equal(0);
+    expect(traces.stdout).to.include(traceId);
+    expect(traces.stdout).to.include("shop: GET /cart");
+  });
+
+  it("writes exactly one obs.cli/v1 document with --json", async () => {
+    for (const args of [
+      ["services", "--json"],
+      ["traces", "--json", "--limit", "5"],
+      ["trace", traceId, "--json", "--include", "spans"],
+    ]) {
+      const result = await runObs(args, { env });
+      expect(result.code, `${args} ${result.stderr}`).to.equal(0);
+      const document = JSON.parse(result.stdout);
+      expect(validateEnvelope(document), JSON.stringify(validateEnvelope.errors)).to.equal(true);
+    }
+    const traces = JSON.parse((await runObs(["traces", "--json"], { env })).stdout);
+    expect(traces.data[0]).to.include({ trace_id: traceId, root_operation: "GET /cart", span_count: 2 });
+    expect(traces.page).to.include({ limit: 20, lookback: "15m", returned: 1, truncated: false, next_cursor: null });
+  });
+
+  it("prints a trace as an indented tree and makes escape sequences from telemetry harmless", async () => {
+    const result = await runObs(["trace", traceId], { env });
+    expect(result.code).to.equal(0);
+    const lines = result.stdout.trim().split("\n");
+    expect(lines[1]).to.match(/^ {2}GET \/cart {2}\[shop\]/);
+    expect(lines[2]).to.match(/^ {4}\\x1b\[31mevil\\x1b\[0m {2}\[shop\]/);
+    expect(result.stdout).not.to.include("\u001b");
+  });
+
+  it("ends with the spec's exit codes", async () => {
+    expect((await runObs(["traces", "--since", "25h"], { env })).code).to.equal(2);
+    expect((await runObs(["trace", "nothex"], { env })).code).to.equal(2);
+    expect((await runObs(["traces", "--db", "x.sqlite"], { env })).code).to.equal(2);
+    const missing = await runObs(["trace", hexId(999, 16), "--json"], { env });
+    expect(missing.code).to.equal(4);
+    expect(JSON.parse(missing.stdout).error.code).to.equal("not_found");
+    // An explicit URL is used exactly: no fallback to the running collector.
+    const down = await runObs(["traces", "--base-url", "http://127.0.0.1:1", "--json"], { env });
+    expect(down.code).to.equal(3);
+    expect(JSON.parse(down.stdout).error.code).to.equal("collector_unavailable");
+  });
+});
