@@ -1,73 +1,14 @@
-import type { Argv, CommandModule } from "yargs";
+import type { CommandModule } from "yargs";
 import type { Page, ServiceRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
-import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
+import { attributeFilters, pageLine, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
 
 /** `GET /api/traces/:id` as the trace command reads it. */
 type TraceView = TraceSummary & { tree: SpanTreeNode[]; logs?: unknown[]; logsTruncated?: boolean };
-
-/** Flags every query command takes: where the collector is, and --json. */
-function targetFlags<T>(argv: Argv<T>) {
-  return argv
-    .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" })
-    .option("base-url", { type: "string", describe: "Collector URL, used exactly (also OBS_MONITOR_URL)" })
-    .option("host", { type: "string", describe: "Collector host, used exactly" })
-    .option("port", { alias: "p", type: "number", describe: "Collector port, used exactly" })
-    .option("db", { type: "string", hidden: true });
-}
-
-/** Checks arguments before any request; bad ones end the command with exit 2. */
-function since(text: string): string {
-  let ms: number;
-  try {
-    ms = parseDuration(text);
-  } catch (error) {
-    throw new LifecycleError("invalid_argument", `--since: ${(error as DurationError).message}`);
-  }
-  if (ms > MAX_LOOKBACK_MS) throw new LifecycleError("invalid_argument", `--since ${text} is over the maximum of 24h`);
-  return text;
-}
-
-async function target(flags: Record<string, unknown>): Promise<string> {
-  if (flags.db !== undefined) {
-    throw new LifecycleError(
-      "invalid_argument",
-      "--db belongs to the collector (obs monitor start); query commands find it by --base-url or discovery",
-    );
-  }
-  const { resolveTarget } = await import("../discovery/resolve-target.js");
-  return resolveTarget(
-    {
-      baseUrl: flags.baseUrl as string | undefined,
-      host: flags.host as string | undefined,
-      port: flags.port as number | undefined,
-    },
-    process.env,
-    process.cwd(),
-  );
-}
-
-/** `attr.KEY=VALUE` tokens given as arguments, as query parameters. */
-function attributeFilters(tokens: unknown[]): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const token of tokens.map(String)) {
-    const match = /^(attr|attrContains)\.([^=]+)=(.*)$/s.exec(token);
-    if (!match)
-      throw new LifecycleError("invalid_argument", `unexpected argument "${token}": filters look like attr.KEY=VALUE`);
-    query[`${match[1]}.${match[2]}`] = match[3] as string;
-  }
-  return query;
-}
-
-function pageLine(meta: Page<unknown>["meta"]): string {
-  return meta.truncated && meta.nextCursor
-    ? `${meta.returned} shown; more with --cursor ${meta.nextCursor}`
-    : `${meta.returned} shown`;
-}
 
 export function queryCommands(setExit: SetExit): CommandModule[] {
   return [

@@ -1,10 +1,11 @@
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { postJson } from "../helpers/http.js";
 import { runObs } from "../helpers/obs-cli.js";
-import { hexId, traceRequest } from "../helpers/otlp-builders.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
 import { compileSchema } from "../helpers/schema-validator.js";
 
 const validateEnvelope = compileSchema(
@@ -94,5 +95,51 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     const down = await runObs(["traces", "--base-url", "http://127.0.0.1:1", "--json"], { env });
     expect(down.code).to.equal(3);
     expect(JSON.parse(down.stdout).error.code).to.equal("collector_unavailable");
+  });
+
+  it("searches spans and logs, and lists a trace's and a span's correlated logs", async () => {
+    await postJson(
+      `${obsd.url}/v1/logs`,
+      logsRequest("shop", [
+        { timeNs: BigInt(Date.now()) * MS, body: "cart checked out", traceId, spanId: hexId(1, 8), severityNumber: 9 },
+      ]),
+    );
+    const spans = await runObs(["spans", "--status", "error"], { env });
+    expect(spans.code, spans.stderr).to.equal(0);
+    expect(spans.stdout).to.include(hexId(2, 8));
+    const errors = JSON.parse((await runObs(["spans", "--status", "error", "--json"], { env })).stdout);
+    expect(errors.data.map((span: any) => span.span_id)).to.deep.equal([hexId(2, 8)]);
+    const byAttr = JSON.parse((await runObs(["spans", "attr.http.route=/cart", "--json"], { env })).stdout);
+    expect(byAttr.data.map((span: any) => span.span_id)).to.deep.equal([hexId(1, 8)]);
+    expect(byAttr.data[0].attributes).to.deep.equal({ "http.route": "/cart" });
+    for (const args of [
+      ["logs", "--json"],
+      ["trace-logs", traceId, "--json"],
+      ["span-logs", hexId(1, 8), "--json"],
+    ]) {
+      const result = await runObs(args, { env });
+      expect(result.code, `${args} ${result.stderr}`).to.equal(0);
+      const document = JSON.parse(result.stdout);
+      expect(validateEnvelope(document), JSON.stringify(validateEnvelope.errors)).to.equal(true);
+      expect(document.data.map((log: any) => log.body)).to.deep.equal(["cart checked out"]);
+    }
+    expect((await runObs(["logs", "--severity", "info"], { env })).stdout).to.match(
+      /INFO\s+shop\s+[0-9a-f]{32}\s+cart checked out/,
+    );
+    expect((await runObs(["span-logs", "xyz"], { env })).code).to.equal(2);
+  });
+
+  it("reads free-form text from stdin when given -", async () => {
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        [packagePath("bin", "obs.js"), "logs", "--contains", "-", "--json"],
+        { env: { ...process.env, ...env } },
+        (error, stdout) => resolve({ code: error ? 1 : 0, stdout }),
+      );
+      child.stdin?.end("checked out\n");
+    });
+    expect(result.code).to.equal(0);
+    expect(JSON.parse(result.stdout).data.map((log: any) => log.body)).to.deep.equal(["cart checked out"]);
   });
 });
