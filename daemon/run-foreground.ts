@@ -75,10 +75,13 @@ export async function runForeground(
   return new Promise((resolve) => {
     let stopping = false;
     const stop = (reason: string) => {
-      if (stopping) return;
+      // The handlers stay installed while stopping: a second signal (another Ctrl+C, or a
+      // service manager's SIGTERM after a shutdown request) must not kill the process mid-close.
+      if (stopping) {
+        io.err(`obsd: ${reason} received while stopping; still finishing writes`);
+        return;
+      }
       stopping = true;
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
       io.err(`obsd: ${reason} received, finishing writes and closing the database`);
       // Leave the registry first, so no client picks a collector that is stopping.
       removeRegistry(entry);

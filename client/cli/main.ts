@@ -7,6 +7,7 @@ import { hideBin } from "yargs/helpers";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { usageFailure } from "../../shared/usage-failure.js";
+import { aggregateCommands } from "./aggregate-commands.js";
 import { listCommands } from "./list-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { queryCommands } from "./query-commands.js";
@@ -24,6 +25,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(monitorCommand(setExit))
     .command(queryCommands(setExit))
     .command(listCommands(setExit))
+    .command(aggregateCommands(setExit))
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)
     .strict()

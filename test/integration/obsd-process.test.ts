@@ -153,4 +153,12 @@ describe("the obsd process", function () {
     expect(acknowledged).to.be.greaterThan(0);
     expect(stored.n).to.equal(512);
   });
+
+  it("finishes stopping cleanly when a second signal arrives mid-shutdown", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    obsd.child.kill("SIGINT");
+    obsd.child.kill("SIGTERM");
+    expect(await obsd.stop()).to.equal(0);
+    expect(obsd.output()).to.match(/while stopping; still finishing writes/);
+  });
 });

@@ -142,4 +142,34 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(result.code).to.equal(0);
     expect(JSON.parse(result.stdout).data.map((log: any) => log.body)).to.deep.equal(["cart checked out"]);
   });
+
+  it("shows one span, and aggregates and facets, as tables or documents", async () => {
+    const span = await runObs(["span", hexId(2, 8)], { env });
+    expect(span.code, span.stderr).to.equal(0);
+    expect(span.stdout).to.match(/parent {2}GET \/cart \(0000000000000002\)/);
+    expect(span.stdout).not.to.include("\u001b");
+    for (const args of [
+      ["span", hexId(2, 8), "--json"],
+      ["trace-stats", "service", "count", "--json"],
+      ["trace-stats", "attr.http.route", "p95_duration", "--json"],
+      ["log-stats", "severity", "--json"],
+      ["facets", "traces", "attribute_keys", "--json"],
+    ]) {
+      const result = await runObs(args, { env });
+      expect(result.code, `${args} ${result.stderr}`).to.equal(0);
+      expect(
+        validateEnvelope(JSON.parse(result.stdout)),
+        `${args}: ${JSON.stringify(validateEnvelope.errors)}`,
+      ).to.equal(true);
+    }
+    const stats = JSON.parse((await runObs(["trace-stats", "service", "count", "--json"], { env })).stdout);
+    expect(stats.data).to.deep.equal([{ group: "shop", agg: "count", value: 1, unit: "traces", count: 1 }]);
+    const table = await runObs(["trace-stats", "status", "error_rate"], { env });
+    expect(table.stdout).to.match(/^GROUP\s+VALUE\s+COUNT\nerror\s+1 fraction\s+1/);
+    const facets = await runObs(["facets", "traces", "attribute_values", "--key", "http.route"], { env });
+    expect(facets.stdout).to.match(/^VALUE\s+COUNT\n\/cart\s+1/);
+    expect((await runObs(["trace-stats", "colour", "count"], { env })).code).to.equal(2);
+    expect((await runObs(["facets", "logs", "operation"], { env })).code).to.equal(2);
+    expect((await runObs(["span", hexId(777, 8)], { env })).code).to.equal(4);
+  });
 });
