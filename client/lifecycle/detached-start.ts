@@ -9,6 +9,7 @@ import { packagePath } from "../../shared/package-root.js";
 import { stateDir } from "../../shared/state-dir.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
+import { processAlive } from "./process-alive.js";
 
 export interface DetachedStart {
   /** False when a verified collector was already running on that address and was adopted. */
@@ -25,15 +26,6 @@ function portIsFree(host: string, port: number): Promise<boolean> {
     probe.once("error", () => resolve(false));
     probe.listen(port, host, () => probe.close(() => resolve(true)));
   });
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,15 +1,7 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { askCollector } from "../control/control-client.js";
 import { LifecycleError } from "./lifecycle-error.js";
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { processAlive } from "./process-alive.js";
 
 /**
  * Stops a verified collector through its control socket (never by signalling a pid), and waits
