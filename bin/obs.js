@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import "../dist/client/cli/main.js";
+import "../dist/client/cli/entry.js";

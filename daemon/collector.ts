@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { CollectorSettings } from "../shared/collector-settings.js";
+import type { ResolvedSettings } from "../shared/collector-settings.js";
 import { createApp } from "./http/app.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
@@ -56,9 +56,10 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 
 /** Opens the store, starts the writer and the HTTP server. */
 export async function startCollector(
-  settings: CollectorSettings,
+  resolved: ResolvedSettings,
   options: CollectorOptions = {},
 ): Promise<RunningCollector> {
+  const { settings } = resolved;
   const identity = newIdentity();
   const pipeline = new IngestPipeline({
     dbPath: settings.dbPath,
@@ -79,7 +80,9 @@ export async function startCollector(
     health: {
       identity,
       settings,
+      sources: resolved.sources,
       baseUrl: () => baseUrl,
+      boundPort: () => address.port,
       reader: new HealthReader(readDb),
       versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
     },

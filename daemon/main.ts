@@ -1,11 +1,10 @@
 /** `obsd`: the collector process. Parses its flags and runs in the foreground. */
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
 import { collectorFlags, settingFlagsOf } from "../shared/collector-flags.js";
 import { parseDuration } from "../shared/duration.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
 import { usageFailure } from "../shared/usage-failure.js";
+import { commandLineArguments, yargs } from "../shared/yargs-loader.js";
 import { runForeground } from "./run-foreground.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -25,7 +24,7 @@ export async function main(argv: string[]): Promise<number> {
   return runForeground(settingFlagsOf(parsed), interval ? { retentionIntervalMs: parseDuration(interval) } : {});
 }
 
-main(hideBin(process.argv)).then(
+main(commandLineArguments()).then(
   (code) => process.exit(code),
   (error: Error) => {
     process.stderr.write(`obsd: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);

@@ -31,8 +31,9 @@ export async function runForeground(
   let collector: Awaited<ReturnType<typeof startCollector>>;
   let settings: ReturnType<typeof resolveSettings>["settings"];
   try {
-    settings = resolveSettings(flags).settings;
-    collector = await startCollector(settings, options);
+    const resolved = resolveSettings(flags);
+    settings = resolved.settings;
+    collector = await startCollector(resolved, options);
   } catch (error) {
     if (error instanceof SettingsError || error instanceof ListenError) {
       io.err(`obsd: ${error.message}`);

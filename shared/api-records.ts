@@ -114,3 +114,23 @@ export interface Page<T> {
   data: T[];
   meta: PageMeta;
 }
+
+export type SettingSource = "flag" | "env" | "default";
+
+/** `GET /api/health` (schemas/api/health.json). */
+export interface HealthRecord {
+  status: "ok";
+  service: "obsd";
+  instanceId: string;
+  pid: number;
+  cwd: string;
+  startedAt: string;
+  uptimeSeconds: number;
+  baseUrl: string;
+  database: { path: string; sizeBytes: number };
+  retention: { maxAge: string; maxAgeMs: number; maxBytes: number };
+  counts: { services: number; traces: number; spans: number; logs: number };
+  latestTelemetryAt: string | null;
+  configuration: Record<string, { value: string | number; source: SettingSource }>;
+  versions: { obs: string; node: string; sqlite: string; schema: number };
+}

@@ -91,10 +91,13 @@ export function aggregateCommands(setExit: SetExit): CommandModule[] {
           .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] })
           .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE filters" })
           .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
-          .option("service", { type: "string" })
-          .option("status", { choices: ["ok", "error"] })
-          .option("operation", { type: "string" })
-          .option("duration-min", { type: "number" }),
+          .option("service", { type: "string", describe: "Only traces with a span of this service.name" })
+          .option("status", {
+            choices: ["ok", "error"],
+            describe: "Only traces with (error) or without (ok) error spans",
+          })
+          .option("operation", { type: "string", describe: "Root operation" })
+          .option("duration-min", { type: "number", describe: "Only traces lasting at least this many ms" }),
       handler: handle("trace-stats", async (flags, json) => {
         const query: Record<string, string> = {
           groupBy: groupBy(flags.groupBy, TRACE_GROUPS),
@@ -127,8 +130,8 @@ export function aggregateCommands(setExit: SetExit): CommandModule[] {
         targetFlags(argv)
           .positional("groupBy", { type: "string", describe: "service, severity, scope or attr.KEY" })
           .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
-          .option("service", { type: "string" })
-          .option("severity", { type: "string" }),
+          .option("service", { type: "string", describe: "Only logs of this service.name" })
+          .option("severity", { type: "string", describe: "Substring of the severity text or level name" }),
       handler: handle("log-stats", async (flags, json) => {
         const query: Record<string, string> = {
           groupBy: groupBy(flags.groupBy, LOG_GROUPS),
@@ -156,8 +159,8 @@ export function aggregateCommands(setExit: SetExit): CommandModule[] {
           .positional("field", { type: "string" })
           .option("key", { type: "string", describe: "The attribute, for attribute_values" })
           .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
-          .option("service", { type: "string" })
-          .option("limit", { type: "number" }),
+          .option("service", { type: "string", describe: "Only telemetry of this service.name" })
+          .option("limit", { type: "number", describe: "Most values to return" }),
       handler: handle("facets", async (flags, json) => {
         const query: Record<string, string> = {
           type: String(flags.type),

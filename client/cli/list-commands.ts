@@ -101,11 +101,11 @@ const COMMANDS: ListCommand<never>[] = [
     flags: (argv) =>
       pagingFlags(argv, "15m")
         .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE, attrContains.KEY=TEXT" })
-        .option("service", { type: "string" })
-        .option("trace-id", { type: "string" })
-        .option("operation", { type: "string" })
-        .option("parent-operation", { type: "string" })
-        .option("status", { choices: ["ok", "error"] }),
+        .option("service", { type: "string", describe: "Only spans of this service.name" })
+        .option("trace-id", { type: "string", describe: "Only spans of this trace (32 hex characters)" })
+        .option("operation", { type: "string", describe: "Span name" })
+        .option("parent-operation", { type: "string", describe: "Name of the span's parent" })
+        .option("status", { choices: ["ok", "error"], describe: "Span status: error, or anything else (ok)" }),
     query: (flags) => ({
       lookback: since(String(flags.since)),
       ...limitOf(flags),
@@ -129,10 +129,13 @@ const COMMANDS: ListCommand<never>[] = [
     flags: (argv) =>
       pagingFlags(argv, "15m")
         .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE, attrContains.KEY=TEXT" })
-        .option("service", { type: "string" })
-        .option("severity", { type: "string", describe: "Substring of the severity" })
-        .option("trace-id", { type: "string" })
-        .option("span-id", { type: "string" })
+        .option("service", { type: "string", describe: "Only logs of this service.name" })
+        .option("severity", {
+          type: "string",
+          describe: "Substring of the severity text or level name (info, warn, error...)",
+        })
+        .option("trace-id", { type: "string", describe: "Only logs correlated to this trace" })
+        .option("span-id", { type: "string", describe: "Only logs correlated to this span" })
         .option("contains", { type: "string", describe: "Body text; - reads it from stdin" }),
     query: (flags) => ({
       lookback: since(String(flags.since)),

@@ -1,16 +1,16 @@
 /**
- * `obs`: the command-line client. Each command loads only the modules it needs, so commands
- * that shell prompts call stay quick to start.
+ * The full `obs` command line, parsed by yargs. Each command loads only the modules it needs
+ * when it runs.
  */
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { usageFailure } from "../../shared/usage-failure.js";
+import { yargs } from "../../shared/yargs-loader.js";
 import { aggregateCommands } from "./aggregate-commands.js";
 import { listCommands } from "./list-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { queryCommands } from "./query-commands.js";
+import { statusCommand } from "./status-command.js";
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -23,9 +23,11 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName("obs")
     .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
     .command(monitorCommand(setExit))
+    .command(statusCommand(setExit))
     .command(queryCommands(setExit))
     .command(listCommands(setExit))
     .command(aggregateCommands(setExit))
+    .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)
     .strict()
@@ -33,11 +35,3 @@ export async function main(argv: string[]): Promise<number> {
     .parseAsync();
   return exitCode;
 }
-
-main(hideBin(process.argv)).then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`obs: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
-    process.exit(ExitCode.storeFailure);
-  },
-);

@@ -1,15 +1,12 @@
 import type { Argv, CommandModule } from "yargs";
 import { collectorFlags, settingFlagsOf } from "../../shared/collector-flags.js";
-import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { emitError, emitSuccess } from "../render/output.js";
+import { describeCollector } from "./monitor-status.js";
+import { portNumber } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
-
-function describe(entry: RegistryEntry): string {
-  return `${entry.baseUrl}  pid ${entry.pid}  database ${entry.dbPath}  started in ${entry.cwd}`;
-}
 
 function addressOf(flags: Record<string, unknown>): { host?: string; port?: number } {
   return {
@@ -21,7 +18,12 @@ function addressOf(flags: Record<string, unknown>): { host?: string; port?: numb
 const selectFlags = <T>(argv: Argv<T>) =>
   argv
     .option("host", { alias: "monitor-host", type: "string", describe: "Act on the collector bound to this host" })
-    .option("port", { alias: ["monitor-port", "p"], type: "number", describe: "Act on the collector on this port" })
+    .option("port", {
+      alias: ["monitor-port", "p"],
+      type: "string",
+      coerce: portNumber,
+      describe: "Act on the collector on this port",
+    })
     .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" });
 
 /** `obs monitor start|stop|status`. Each action loads only what it needs. */
@@ -73,7 +75,7 @@ export function monitorCommand(setExit: SetExit): CommandModule {
                   json,
                   "monitor start",
                   { ...result },
-                  `collector ${verb}: ${describe(result.collector)}${result.logPath ? `\n  log ${result.logPath}` : ""}`,
+                  `collector ${verb}: ${describeCollector(result.collector)}${result.logPath ? `\n  log ${result.logPath}` : ""}`,
                 );
               }),
             );
@@ -95,7 +97,7 @@ export function monitorCommand(setExit: SetExit): CommandModule {
                   json,
                   "monitor stop",
                   { stopped: true, collector },
-                  `collector stopped: ${describe(collector)}`,
+                  `collector stopped: ${describeCollector(collector)}`,
                 );
               }),
             );
@@ -106,31 +108,8 @@ export function monitorCommand(setExit: SetExit): CommandModule {
           describe: "Show the collector this folder uses: identity, address, database, CPU and memory",
           builder: selectFlags,
           handler: async (flags) => {
-            const json = Boolean(flags.json);
-            setExit(
-              await runAction(json, "monitor status", async () => {
-                const { targetCollector } = await import("../lifecycle/target-collector.js");
-                const collector = await targetCollector(process.cwd(), addressOf(flags));
-                const { default: pidusage } = await import("pidusage");
-                const usage = await pidusage(collector.pid).catch(() => null);
-                const uptimeSeconds = Math.round((Date.now() - Date.parse(collector.startedAt)) / 1000);
-                const data = {
-                  running: true,
-                  collector,
-                  uptimeSeconds,
-                  process: usage ? { cpuPercent: Math.round(usage.cpu * 10) / 10, memoryBytes: usage.memory } : null,
-                };
-                const resources = usage
-                  ? `  cpu ${data.process?.cpuPercent}%  memory ${Math.round(usage.memory / 1048576)} MiB`
-                  : "";
-                return emitSuccess(
-                  json,
-                  "monitor status",
-                  data,
-                  `running: ${describe(collector)}\n  up ${uptimeSeconds} s${resources}`,
-                );
-              }),
-            );
+            const { monitorStatus } = await import("./monitor-status.js");
+            setExit(await monitorStatus(Boolean(flags.json), addressOf(flags)));
           },
         })
         .demandCommand(1, "name an action: start, stop or status"),

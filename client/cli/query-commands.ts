@@ -43,7 +43,7 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
       builder: (argv) =>
         targetFlags(argv)
           .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE exact attribute filters" })
-          .option("service", { type: "string", describe: "Only this service.name" })
+          .option("service", { type: "string", describe: "Only traces with a span of this service.name" })
           .option("status", {
             choices: ["ok", "error"],
             describe: "Only traces with (error) or without (ok) error spans",

@@ -1,6 +1,8 @@
 import type { Argv } from "yargs";
 import type { Page } from "../../shared/api-records.js";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
+import { UsageError } from "../../shared/usage-failure.js";
+import type { ResolvedTarget } from "../discovery/resolve-target.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 /** Flags every query command takes: where the collector is, and --json. */
@@ -9,8 +11,16 @@ export function targetFlags<T>(argv: Argv<T>) {
     .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" })
     .option("base-url", { type: "string", describe: "Collector URL, used exactly (also OBS_MONITOR_URL)" })
     .option("host", { type: "string", describe: "Collector host, used exactly" })
-    .option("port", { alias: "p", type: "number", describe: "Collector port, used exactly" })
+    .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" })
     .option("db", { type: "string", hidden: true });
+}
+
+/** yargs `coerce` for --port: a TCP port number, or a usage error (exit 2). */
+export function portNumber(text: string): number {
+  if (!/^\d{1,5}$/.test(String(text)) || Number(text) > 65535) {
+    throw new UsageError(`--port ${text}: use a port number from 0 to 65535`);
+  }
+  return Number(text);
 }
 
 /** Checks arguments before any request; bad ones end the command with exit 2. */
@@ -26,6 +36,11 @@ export function since(text: string): string {
 }
 
 export async function target(flags: Record<string, unknown>): Promise<string> {
+  return (await targetWithSource(flags)).baseUrl;
+}
+
+/** The collector URL and how it was chosen (flag, env or discovery). */
+export async function targetWithSource(flags: Record<string, unknown>): Promise<ResolvedTarget> {
   if (flags.db !== undefined) {
     throw new LifecycleError(
       "invalid_argument",

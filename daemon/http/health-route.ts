@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import type { Router } from "express";
 import express from "express";
-import type { CollectorSettings } from "../../shared/collector-settings.js";
+import { formatByteSize } from "../../shared/byte-size.js";
+import type { CollectorSettings, SettingSource } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
 import { nsToIso } from "../../shared/time.js";
 import type { CollectorIdentity } from "../identity.js";
@@ -11,7 +12,11 @@ import { HttpError } from "./http-error.js";
 export interface HealthOptions {
   identity: CollectorIdentity;
   settings: CollectorSettings;
+  /** Where each setting came from: command-line flag, environment or built-in default. */
+  sources: Record<keyof CollectorSettings, SettingSource>;
   baseUrl: () => string;
+  /** The port actually bound (differs from the setting when that is 0). */
+  boundPort: () => number;
   reader: HealthReader;
   versions: { sqlite: string; schema: number };
 }
@@ -22,6 +27,22 @@ function fileSize(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * The effective settings, each with where it came from. obsd has no secrets; should one ever
+ * be added, it stays out of this list.
+ */
+function configurationOf(options: HealthOptions): Record<string, unknown> {
+  const { settings, sources } = options;
+  return {
+    monitorHost: { value: settings.host, source: sources.host },
+    monitorPort: { value: options.boundPort(), source: sources.port },
+    db: { value: settings.dbPath, source: sources.dbPath },
+    retention: { value: formatDuration(settings.retentionMs), source: sources.retentionMs },
+    maxDbSize: { value: formatByteSize(settings.maxDbBytes), source: sources.maxDbBytes },
+    maxBodySize: { value: formatByteSize(settings.maxBodyBytes), source: sources.maxBodyBytes },
+  };
 }
 
 /** The body of `GET /api/health`. Cheap: counters and one stat call, no table scans. */
@@ -48,6 +69,7 @@ export function healthDocument(options: HealthOptions): Record<string, unknown> 
     },
     counts: { services: counts.services, traces: counts.traces, spans: counts.spans, logs: counts.logs },
     latestTelemetryAt: counts.latestNs === null ? null : nsToIso(counts.latestNs),
+    configuration: configurationOf(options),
     versions: {
       obs: identity.version,
       node: process.version,

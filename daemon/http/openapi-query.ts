@@ -1,10 +1,8 @@
 /** The OpenAPI description of the `/api` query routes (see query-routes.ts). */
-import { apiSchema } from "./openapi.js";
 
 type Schema = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const nullableRef = (name: string) => ({ nullable: true, allOf: [ref(name)] });
 
 function query(name: string, schema: Schema, description: string, required = false) {
   return { name, in: "query", required, schema, description };
@@ -104,55 +102,6 @@ function get(operationId: string, summary: string, parameters: unknown[], respon
         "405": error("Method other than GET"),
       },
     },
-  };
-}
-
-function withProperties(base: Schema, extra: Record<string, unknown>, required: string[]): Schema {
-  return {
-    ...base,
-    title: undefined,
-    properties: { ...(base.properties as Schema), ...extra },
-    required: [...(base.required as string[]), ...required],
-  };
-}
-
-/** Schemas for `components.schemas`. */
-export function querySchemas(): Record<string, Schema> {
-  const summary = apiSchema("trace-summary");
-  const span = apiSchema("span");
-  return {
-    PageMeta: apiSchema("page-meta"),
-    Attributes: apiSchema("attributes"),
-    Service: apiSchema("service"),
-    TraceSummary: summary,
-    Span: span,
-    SpanTreeNode: apiSchema("span-tree-node"),
-    Log: apiSchema("log"),
-    StatsRow: apiSchema("stats-row"),
-    FacetValue: apiSchema("facet-value"),
-    TraceDetail: withProperties(
-      summary,
-      {
-        tree: { type: "array", items: ref("SpanTreeNode") },
-        spans: { type: "array", items: ref("Span"), description: "With include=spans: every span, flat." },
-        logs: {
-          type: "array",
-          items: ref("Log"),
-          description: "With include=logs: correlated logs, oldest first, up to 500.",
-        },
-        logsTruncated: { type: "boolean", description: "With include=logs: more than 500 correlated logs exist." },
-      },
-      ["tree"],
-    ),
-    SpanDetail: withProperties(
-      span,
-      {
-        trace: { ...nullableRef("TraceSummary"), description: "The span's trace." },
-        parent: { ...nullableRef("Span"), description: "The parent span; null for a root or a missing parent." },
-        missingParent: { type: "boolean", description: "The span names a parent that is not in the store." },
-      },
-      ["trace", "parent", "missingParent"],
-    ),
   };
 }
 

@@ -1,13 +1,6 @@
-import { readFileSync } from "node:fs";
-import { OBS_VERSION, packagePath } from "../../shared/package-root.js";
-import { queryPaths, querySchemas } from "./openapi-query.js";
-
-type Schema = Record<string, unknown>;
-
-/** A JSON Schema from `schemas/api/`, written in the subset OpenAPI 3.0.3 accepts. */
-export function apiSchema(name: string): Schema {
-  return JSON.parse(readFileSync(packagePath("schemas", "api", `${name}.json`), "utf8")) as Schema;
-}
+import { OBS_VERSION } from "../../shared/package-root.js";
+import { apiSchema, querySchemas, type Schema } from "../../shared/record-schemas.js";
+import { queryPaths } from "./openapi-query.js";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -1,16 +1,12 @@
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
-import { packagePath } from "../../shared/package-root.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
-import { compileSchema } from "../helpers/schema-validator.js";
+import { cliDocumentValidator } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-const validateEnvelope = compileSchema(
-  JSON.parse(readFileSync(packagePath("schemas", "cli", "envelope.json"), "utf8")),
-);
+const validateEnvelope = cliDocumentValidator();
 
 describe("obs monitor: detached start, adopt, status, stop (real processes)", function () {
   this.timeout(60_000);

@@ -1,16 +1,13 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { postJson } from "../helpers/http.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
-import { compileSchema } from "../helpers/schema-validator.js";
+import { cliDocumentValidator } from "../helpers/schema-validator.js";
 
-const validateEnvelope = compileSchema(
-  JSON.parse(readFileSync(packagePath("schemas", "cli", "envelope.json"), "utf8")),
-);
+const validateEnvelope = cliDocumentValidator();
 const MS = 1_000_000n;
 
 describe("obs query commands: services, traces, trace (real collector)", function () {

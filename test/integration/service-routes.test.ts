@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { expect } from "chai";
-import { apiSchema } from "../../daemon/http/openapi.js";
 import { packagePath } from "../../shared/package-root.js";
+import { apiSchema } from "../../shared/record-schemas.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, traceRequest } from "../helpers/otlp-builders.js";
@@ -16,7 +16,7 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
   this.timeout(30_000);
   let obsd: CollectorProcess;
   before(async () => {
-    obsd = await startCollectorProcess();
+    obsd = await startCollectorProcess({ env: { OBS_MAX_BODY_SIZE: "8MiB" } });
   });
   after(async () => {
     await obsd.stop();
@@ -63,6 +63,18 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
     expect(health.retention).to.deep.equal({ maxAge: "7d", maxAgeMs: 604_800_000, maxBytes: 1024 ** 3 });
     expect(health.latestTelemetryAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
     expect(health.versions.schema).to.equal(1);
+  });
+
+  it("reports its effective configuration and where each value came from", async () => {
+    const { configuration } = (await http(`${obsd.url}/api/health`)).json();
+    expect(configuration).to.deep.equal({
+      monitorHost: { value: "127.0.0.1", source: "default" },
+      monitorPort: { value: Number(new URL(obsd.url).port), source: "flag" },
+      db: { value: obsd.dbPath, source: "flag" },
+      retention: { value: "7d", source: "default" },
+      maxDbSize: { value: "1GiB", source: "default" },
+      maxBodySize: { value: "8MiB", source: "env" },
+    });
   });
 
   it("serves /docs as HTML with every route and no external assets", async () => {

@@ -1,0 +1,24 @@
+/**
+ * `obs`: the command-line client. `obs monitor status`, which shell prompts call on every
+ * line, runs without loading yargs; every other command goes through the full parser.
+ */
+import { ExitCode } from "../../shared/exit-codes.js";
+import { fastCommandOf } from "./fast-path.js";
+
+async function run(args: string[]): Promise<number> {
+  const fast = fastCommandOf(args);
+  if (fast) {
+    const { monitorStatus } = await import("./monitor-status.js");
+    return monitorStatus(fast.json, fast.address);
+  }
+  const { main } = await import("./main.js");
+  return main(args);
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: Error) => {
+    process.stderr.write(`obs: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
+    process.exit(ExitCode.storeFailure);
+  },
+);

@@ -1,0 +1,46 @@
+import { parseArgs } from "node:util";
+import type { CollectorAddress } from "./monitor-status.js";
+
+/** A command simple enough to run without loading yargs and every command's definition. */
+export interface FastCommand {
+  name: "monitor status";
+  json: boolean;
+  address: CollectorAddress;
+}
+
+const MONITOR_STATUS_OPTIONS = {
+  json: { type: "boolean" },
+  host: { type: "string" },
+  "monitor-host": { type: "string" },
+  port: { type: "string", short: "p" },
+  "monitor-port": { type: "string" },
+} as const;
+
+/**
+ * Recognises `obs monitor status [--json] [--host H] [--port N]` exactly. Anything else (help,
+ * unknown or repeated flags, a port that is not a number) returns null and goes through the
+ * full parser, which owns every message and exit code.
+ */
+export function fastCommandOf(args: readonly string[]): FastCommand | null {
+  if (args[0] !== "monitor" || args[1] !== "status") return null;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof MONITOR_STATUS_OPTIONS }>>;
+  try {
+    parsed = parseArgs({ args: args.slice(2), strict: true, allowPositionals: false, options: MONITOR_STATUS_OPTIONS });
+  } catch {
+    return null;
+  }
+  const { values } = parsed;
+  if (values.host !== undefined && values["monitor-host"] !== undefined) return null;
+  if (values.port !== undefined && values["monitor-port"] !== undefined) return null;
+  const host = values.host ?? values["monitor-host"];
+  const port = values.port ?? values["monitor-port"];
+  if (port !== undefined && !/^\d{1,5}$/.test(port)) return null;
+  return {
+    name: "monitor status",
+    json: values.json === true,
+    address: {
+      ...(host !== undefined ? { host } : {}),
+      ...(port !== undefined ? { port: Number(port) } : {}),
+    },
+  };
+}

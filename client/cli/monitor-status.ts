@@ -1,0 +1,40 @@
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { emitSuccess } from "../render/output.js";
+import { runAction } from "./run-action.js";
+
+export interface CollectorAddress {
+  host?: string | undefined;
+  port?: number | undefined;
+}
+
+export function describeCollector(entry: RegistryEntry): string {
+  return `${entry.baseUrl}  pid ${entry.pid}  database ${entry.dbPath}  started in ${entry.cwd}`;
+}
+
+/**
+ * `obs monitor status`: the collector this folder uses, with its CPU and memory. Shell prompts
+ * call it on every line, so it loads only discovery, the control client and pidusage.
+ */
+export async function monitorStatus(json: boolean, address: CollectorAddress): Promise<number> {
+  return runAction(json, "monitor status", async () => {
+    const { targetCollector } = await import("../lifecycle/target-collector.js");
+    // pidusage loads while discovery waits on the control socket.
+    const [collector, { default: pidusage }] = await Promise.all([
+      targetCollector(process.cwd(), address),
+      import("pidusage"),
+    ]);
+    const usage = await pidusage(collector.pid).catch(() => null);
+    const uptimeSeconds = Math.max(0, Math.round((Date.now() - Date.parse(collector.startedAt)) / 1000));
+    const resources = usage ? { cpuPercent: Math.round(usage.cpu * 10) / 10, memoryBytes: usage.memory } : null;
+    const data = { running: true, collector, uptimeSeconds, process: resources };
+    const resourceText = resources
+      ? `  cpu ${resources.cpuPercent}%  memory ${Math.round(resources.memoryBytes / 1048576)} MiB`
+      : "";
+    return emitSuccess(
+      json,
+      "monitor status",
+      data,
+      `running: ${describeCollector(collector)}\n  up ${uptimeSeconds} s${resourceText}`,
+    );
+  });
+}

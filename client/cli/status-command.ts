@@ -1,0 +1,45 @@
+import type { CommandModule } from "yargs";
+import type { HealthRecord } from "../../shared/api-records.js";
+import { emitSuccess } from "../render/output.js";
+import { targetFlags, targetWithSource } from "./query-support.js";
+import { runAction } from "./run-action.js";
+
+type SetExit = (code: number) => void;
+
+const FOUND_BY = { flag: "given by flag", env: "from OBS_MONITOR_URL", discovery: "found by discovery" } as const;
+
+function mebibytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+/** Human summary of a collector's health: address, store and what it holds. */
+export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_BY): string {
+  const { counts } = health;
+  return [
+    `ok  obsd ${health.versions.obs}  ${health.baseUrl}  (${FOUND_BY[foundBy]})`,
+    `  process   pid ${health.pid}, up ${health.uptimeSeconds} s, started in ${health.cwd}`,
+    `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
+    `  stored    ${counts.services} services, ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs; latest ${health.latestTelemetryAt ?? "none"}`,
+  ].join("\n");
+}
+
+/** `obs status`: the collector's health in one cheap request; --json adds its configuration. */
+export function statusCommand(setExit: SetExit): CommandModule {
+  return {
+    command: "status",
+    describe: "Cheap health of the collector this folder uses; --json adds its effective configuration",
+    builder: (argv) => targetFlags(argv),
+    handler: async (flags) => {
+      const json = Boolean(flags.json);
+      setExit(
+        await runAction(json, "status", async () => {
+          const target = await targetWithSource(flags);
+          const { getJson } = await import("../api/api-client.js");
+          const health = await getJson<HealthRecord>(target.baseUrl, "/api/health");
+          const data = { ...health, target: { baseUrl: target.baseUrl, source: target.source } };
+          return emitSuccess(json, "status", data, healthSummary(health, target.source));
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { createRequire } from "node:module";
+
+/**
+ * yargs through its CommonJS build. Its ES module build loads a Unicode width library whose
+ * start-up cost (~80 ms) would double the start time of `obs monitor status`, which shell
+ * prompts call on every line.
+ */
+const require = createRequire(import.meta.url);
+
+export const yargs = require("yargs/yargs") as typeof import("yargs/yargs");
+
+/** The arguments after the program name (what yargs' `hideBin` returns outside Electron). */
+export function commandLineArguments(): string[] {
+  return process.argv.slice(2);
+}

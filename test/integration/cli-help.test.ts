@@ -1,0 +1,69 @@
+import { expect } from "chai";
+import { runObs } from "../helpers/obs-cli.js";
+
+/** Each command and the flags the spec gives it; its --help must list and describe every one. */
+const SPEC_FLAGS: Record<string, string[]> = {
+  "monitor start": ["--host", "--port", "--db", "--detach", "--json"],
+  "monitor stop": ["--json"],
+  "monitor status": ["--json"],
+  status: ["--json"],
+  services: ["--since", "--json"],
+  traces: ["--service", "--status", "--operation", "--since", "--duration-min", "--limit", "--cursor", "--json"],
+  trace: ["--include", "--json"],
+  "trace-logs": ["--since", "--limit", "--cursor", "--json"],
+  spans: ["--service", "--trace-id", "--operation", "--parent-operation", "--status", "--since", "--limit", "--json"],
+  span: ["--json"],
+  "span-logs": ["--since", "--limit", "--cursor", "--json"],
+  logs: ["--service", "--severity", "--trace-id", "--span-id", "--contains", "--since", "--limit", "--cursor"],
+  "trace-stats": ["--since", "--service", "--json"],
+  "log-stats": ["--since", "--json"],
+  facets: ["--key", "--since", "--json"],
+};
+
+describe("obs --help and shell completion", function () {
+  this.timeout(60_000);
+
+  it("lists every command of the spec at the top level", async () => {
+    const result = await runObs(["--help"]);
+    expect(result.code).to.equal(0);
+    for (const command of [...Object.keys(SPEC_FLAGS), "completion"]) {
+      const first = command.split(" ")[0] as string;
+      expect(result.stdout, command).to.match(new RegExp(`^ {2}obs ${first}\\b`, "m"));
+    }
+  });
+
+  it("describes every flag the spec gives each command", async () => {
+    for (const [command, flags] of Object.entries(SPEC_FLAGS)) {
+      const result = await runObs([...command.split(" "), "--help"]);
+      expect(result.code, `${command} --help`).to.equal(0);
+      expect(result.stdout, command).to.match(new RegExp(`^obs ${command}\\b`, "m"));
+      for (const flag of flags) {
+        // "  -p, --port   Description   [type]": a description, not only the type column.
+        const line = result.stdout.split("\n").find((text) => new RegExp(`^\\s+(-\\w, )?${flag}\\b`).test(text));
+        expect(line, `${command} ${flag}`).to.be.a("string");
+        expect(line?.replace(/^\s+(-\w, )?--[\w-]+(, --[\w-]+)*\s+/, ""), `${command} ${flag}`).to.match(/^[A-Z]/);
+      }
+    }
+  });
+
+  it("prints a completion script that completes commands and flags", async () => {
+    const script = await runObs(["completion"]);
+    expect(script.code).to.equal(0);
+    expect(script.stdout).to.include("complete -o bashdefault -o default -F _obs_yargs_completions obs");
+    const actions = await runObs(["--get-yargs-completions", "obs", "monitor", ""]);
+    expect(actions.stdout.split("\n").filter(Boolean)).to.deep.equal(["start", "stop", "status"]);
+    const flags = await runObs(["--get-yargs-completions", "obs", "traces", "--"]);
+    expect(flags.stdout.split("\n")).to.include.members(["--service", "--duration-min", "--cursor"]);
+  });
+
+  it("refuses a bad port before any request, as a usage error", async () => {
+    for (const args of [
+      ["monitor", "status", "--port", "abc"],
+      ["traces", "--port", "70000"],
+    ]) {
+      const result = await runObs(args);
+      expect(result.code, args.join(" ")).to.equal(2);
+      expect(result.stderr).to.include("use a port number from 0 to 65535");
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { expect } from "chai";
+import { fastCommandOf } from "../../../client/cli/fast-path.js";
+
+describe("fast path for obs monitor status", () => {
+  it("recognises monitor status with its own flags", () => {
+    expect(fastCommandOf(["monitor", "status"])).to.deep.equal({ name: "monitor status", json: false, address: {} });
+    expect(fastCommandOf(["monitor", "status", "--json", "--port", "4318", "--host", "::1"])).to.deep.equal({
+      name: "monitor status",
+      json: true,
+      address: { host: "::1", port: 4318 },
+    });
+    expect(fastCommandOf(["monitor", "status", "-p", "9"])?.address).to.deep.equal({ port: 9 });
+    expect(fastCommandOf(["monitor", "status", "--monitor-port=9"])?.address).to.deep.equal({ port: 9 });
+  });
+
+  it("leaves everything else to the full parser, which owns help and usage errors", () => {
+    for (const args of [
+      [],
+      ["monitor", "start"],
+      ["status", "--json"],
+      ["monitor", "status", "--help"],
+      ["monitor", "status", "--port", "abc"],
+      ["monitor", "status", "--port"],
+      ["monitor", "status", "--verbose"],
+      ["monitor", "status", "extra"],
+      ["monitor", "status", "--port", "1", "--monitor-port", "2"],
+    ]) {
+      expect(fastCommandOf(args), args.join(" ")).to.equal(null);
+    }
+  });
+});
