@@ -19,9 +19,17 @@ export interface RegistryEntry {
   socketPath: string;
 }
 
-export type ControlRequest = { op: "identify" } | { op: "shutdown" };
+export type ControlRequest = { op: "identify" } | { op: "usage" } | { op: "shutdown" };
+
+/** The collector's CPU and resident memory, measured by pidusage inside the collector. */
+export interface ProcessUsage {
+  /** Percent of one core since the previous usage request (or since start, the first time). */
+  cpuPercent: number;
+  memoryBytes: number;
+}
 
 export type ControlAnswer =
   | { ok: true; op: "identify"; identity: RegistryEntry }
+  | { ok: true; op: "usage"; usage: ProcessUsage }
   | { ok: true; op: "shutdown"; instanceId: string }
   | { ok: false; error: string };

@@ -13,19 +13,17 @@ export function describeCollector(entry: RegistryEntry): string {
 
 /**
  * `obs monitor status`: the collector this folder uses, with its CPU and memory. Shell prompts
- * call it on every line, so it loads only discovery, the control client and pidusage.
+ * call it on every line, so it loads only discovery and the control client.
  */
 export async function monitorStatus(json: boolean, address: CollectorAddress): Promise<number> {
   return runAction(json, "monitor status", async () => {
     const { targetCollector } = await import("../lifecycle/target-collector.js");
-    // pidusage loads while discovery waits on the control socket.
-    const [collector, { default: pidusage }] = await Promise.all([
-      targetCollector(process.cwd(), address),
-      import("pidusage"),
-    ]);
-    const usage = await pidusage(collector.pid).catch(() => null);
+    const { askCollector } = await import("../control/control-client.js");
+    const collector = await targetCollector(process.cwd(), address);
+    // The collector measures itself with pidusage; an old or busy one may not answer.
+    const answer = await askCollector(collector.socketPath, { op: "usage" }, 500).catch(() => null);
+    const resources = answer?.ok && answer.op === "usage" ? answer.usage : null;
     const uptimeSeconds = Math.max(0, Math.round((Date.now() - Date.parse(collector.startedAt)) / 1000));
-    const resources = usage ? { cpuPercent: Math.round(usage.cpu * 10) / 10, memoryBytes: usage.memory } : null;
     const data = { running: true, collector, uptimeSeconds, process: resources };
     const resourceText = resources
       ? `  cpu ${resources.cpuPercent}%  memory ${Math.round(resources.memoryBytes / 1048576)} MiB`

@@ -36,6 +36,11 @@ describe("control socket and registry (real obsd)", function () {
       expect(entry.socketPath).to.equal(join(dir.path, "monitor", "run", `${instanceId}.sock`));
       const answer = await askCollector(entry.socketPath, { op: "identify" });
       expect(answer).to.deep.equal({ ok: true, op: "identify", identity: entry });
+      const usage = await askCollector(entry.socketPath, { op: "usage" });
+      if (!usage.ok || usage.op !== "usage") throw new Error(`unexpected answer ${JSON.stringify(usage)}`);
+      expect(usage.usage.cpuPercent).to.be.a("number").at.least(0);
+      // The collector's resident memory: tens of MB, read from /proc by pidusage.
+      expect(usage.usage.memoryBytes).to.be.within(10 * 1024 ** 2, 2 * 1024 ** 3);
     } finally {
       await obsd.stop();
     }

@@ -1,4 +1,7 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createSocketServer } from "node:net";
+import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { http } from "../helpers/http.js";
@@ -97,5 +100,26 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
     const result = await runObs(["monitor", "start", "--json"], { env });
     expect(result.code).to.equal(2);
     expect(result.stderr).to.match(/--json needs --detach/);
+  });
+
+  it("does not hang on a socket that accepts but never answers, and drops its entry", async () => {
+    const runDir = join(dir.path, "monitor", "run");
+    mkdirSync(runDir, { recursive: true });
+    const id = "ab".repeat(16);
+    const socketPath = join(runDir, `${id}.sock`);
+    const silent = createSocketServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(socketPath, resolve));
+    const entry = { instanceId: id, pid: process.pid, cwd: dir.path, host: "127.0.0.1", port: 9, socketPath };
+    writeFileSync(join(runDir, `${id}.json`), JSON.stringify(entry));
+    try {
+      const started = Date.now();
+      const result = await runObs(["monitor", "status", "--json"], { env, cwd: dir.path });
+      // Bounded by the discovery timeout (0.5 s), not by the silent peer; 3 s leaves room for a slow machine.
+      expect(Date.now() - started).to.be.below(3_000);
+      expect(result.code).to.equal(3);
+      expect(existsSync(join(runDir, `${id}.json`))).to.equal(false);
+    } finally {
+      silent.close();
+    }
   });
 });

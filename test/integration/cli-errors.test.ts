@@ -1,0 +1,42 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { runObs } from "../helpers/obs-cli.js";
+import { cliDocumentValidator } from "../helpers/schema-validator.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const validateDocument = cliDocumentValidator();
+
+describe("obs failures: messages, stack traces and documents", function () {
+  this.timeout(30_000);
+  let dir: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(() => {
+    dir = tempDir();
+    // A state folder that cannot be created: a file stands where its parent should be.
+    writeFileSync(join(dir.path, "file"), "");
+    env = { OBS_STATE_DIR: join(dir.path, "file", "state") };
+  });
+  afterEach(() => dir.cleanup());
+
+  it("prints one line, and a stack trace only when OBS_DEBUG is set", async () => {
+    const plain = await runObs(["monitor", "start", "--detach", "--port", "0"], { env });
+    expect(plain.code).to.equal(4);
+    expect(plain.stderr.trim().split("\n")).to.have.length(1);
+    expect(plain.stderr).to.match(/^obs: ENOTDIR/);
+    const debug = await runObs(["monitor", "start", "--detach", "--port", "0"], { env: { ...env, OBS_DEBUG: "1" } });
+    expect(debug.code).to.equal(4);
+    expect(debug.stderr).to.match(/\n\s+at /);
+  });
+
+  it("writes the failure as one document with --json, and nothing else", async () => {
+    const result = await runObs(["monitor", "start", "--detach", "--port", "0", "--json"], { env });
+    expect(result.code).to.equal(4);
+    const document = JSON.parse(result.stdout);
+    expect(validateDocument(document), JSON.stringify(validateDocument.errors)).to.equal(true);
+    expect(document.error.code).to.equal("internal");
+    expect(document.data).to.equal(null);
+    expect(result.stderr).to.equal("");
+  });
+});
