@@ -54,6 +54,7 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
 
     const stop = await runObs(["monitor", "stop", "--json"], { env });
     expect(stop.code, stop.stderr).to.equal(0);
+    expect(validateEnvelope(JSON.parse(stop.stdout)), JSON.stringify(validateEnvelope.errors)).to.equal(true);
     expect(JSON.parse(stop.stdout).data).to.include({ stopped: true });
     expect(() => process.kill(started.data.collector.pid, 0)).to.throw();
     expect(await runningCollectors(env)).to.deep.equal([]);

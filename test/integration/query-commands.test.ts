@@ -105,6 +105,7 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(spans.code, spans.stderr).to.equal(0);
     expect(spans.stdout).to.include(hexId(2, 8));
     const errors = JSON.parse((await runObs(["spans", "--status", "error", "--json"], { env })).stdout);
+    expect(validateEnvelope(errors), JSON.stringify(validateEnvelope.errors)).to.equal(true);
     expect(errors.data.map((span: any) => span.span_id)).to.deep.equal([hexId(2, 8)]);
     const byAttr = JSON.parse((await runObs(["spans", "attr.http.route=/cart", "--json"], { env })).stdout);
     expect(byAttr.data.map((span: any) => span.span_id)).to.deep.equal([hexId(1, 8)]);
