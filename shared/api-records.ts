@@ -87,6 +87,8 @@ export interface SpanTreeNode {
 }
 
 export interface LogRecord {
+  /** Content hash of the record: the same record sent twice is stored once, under one id. */
+  logId: string;
   timestamp: string;
   time: string | null;
   observedTime: string | null;

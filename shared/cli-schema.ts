@@ -87,6 +87,7 @@ const COMMAND_DATA: Record<string, Schema> = {
   "trace-stats": listOf("StatsRow"),
   "log-stats": listOf("StatsRow"),
   facets: listOf("FacetValue"),
+  audit: def("AuditReport"),
 };
 
 function snakeKey(key: string): string {

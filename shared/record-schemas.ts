@@ -42,6 +42,8 @@ export function querySchemas(): Record<string, Schema> {
     Log: apiSchema("log"),
     StatsRow: apiSchema("stats-row"),
     FacetValue: apiSchema("facet-value"),
+    AuditReport: apiSchema("audit-report"),
+    AuditFinding: apiSchema("audit-finding"),
     TraceDetail: withProperties(
       summary,
       {

@@ -7,6 +7,7 @@ import { OBS_VERSION } from "../../shared/package-root.js";
 import { usageFailure } from "../../shared/usage-failure.js";
 import { yargs } from "../../shared/yargs-loader.js";
 import { aggregateCommands } from "./aggregate-commands.js";
+import { auditCommand } from "./audit-command.js";
 import { listCommands } from "./list-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { queryCommands } from "./query-commands.js";
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(queryCommands(setExit))
     .command(listCommands(setExit))
     .command(aggregateCommands(setExit))
+    .command(auditCommand(setExit))
     .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)

@@ -243,5 +243,33 @@ export function queryPaths(): Record<string, unknown> {
       ],
       list("FacetValue"),
     ),
+    "/api/audit": get(
+      "audit",
+      "Deterministic audit of the current window against the baseline before it",
+      [
+        query("service", text, "Only this service.name (traces with a span of it, its spans and logs)."),
+        query(
+          "lookbackMinutes",
+          { type: "number", exclusiveMinimum: true, minimum: 0, maximum: 1440, default: 15 },
+          "Length of the current window, in minutes.",
+        ),
+        query(
+          "baselineMinutes",
+          { type: "number", exclusiveMinimum: true, minimum: 0, maximum: 1440 },
+          "Length of the baseline window just before the current one, in minutes; default lookbackMinutes.",
+        ),
+        query(
+          "durationMin",
+          { type: "number", minimum: 0 },
+          "Slow-trace threshold in ms. Given, latency_regression lists traces at or above it; absent, it compares each operation's p95 with the baseline.",
+        ),
+        query(
+          "until",
+          { type: "string", format: "date-time" },
+          "End of the current window (default: now). Fixing it makes repeated audits of the same store byte-identical.",
+        ),
+      ],
+      { type: "object", required: ["data"], properties: { data: ref("AuditReport") }, additionalProperties: false },
+    ),
   };
 }

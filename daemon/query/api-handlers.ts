@@ -1,10 +1,13 @@
 import type { SpanRecord, SpanTreeNode } from "../../shared/api-records.js";
 import { formatDuration } from "../../shared/duration.js";
+import { runAudit } from "../audit/run-audit.js";
 import { pageMeta, pagingFor } from "./paging.js";
 import {
   hexId,
+  instant,
   lookback,
   MAX_LOOKBACK_MS,
+  minutes,
   nonNegativeNumber,
   oneOf,
   type ParsedParams,
@@ -122,7 +125,19 @@ export const ROUTE_PARAMS = {
     attr: true,
     attrContains: true,
   },
+  audit: {
+    params: {
+      service: text,
+      lookbackMinutes: minutes,
+      baselineMinutes: minutes,
+      durationMin: nonNegativeNumber,
+      until: instant,
+    },
+  },
 } satisfies Record<string, RouteParams>;
+
+/** Traces whose last span ended less than this long ago may still be receiving spans. */
+const AUDIT_GRACE_NS = 60n * 1_000_000_000n;
 
 function includeList(raw: string, name: string): Include[] {
   const items = raw.split(",").map((item) => item.trim());
@@ -217,6 +232,27 @@ function logFilterOf(parsed: ParsedParams): Omit<LogQuery, "page"> {
 
 /** Every query route: its path pattern(s) and handler. */
 const ROUTES: [string | string[], Handler][] = [
+  [
+    "/api/audit",
+    (req, reader) => {
+      const { values } = params(req, ROUTE_PARAMS.audit);
+      const currentMs = typeof values.lookbackMinutes === "number" ? values.lookbackMinutes : FIFTEEN_MINUTES;
+      const baselineMs = typeof values.baselineMinutes === "number" ? values.baselineMinutes : currentMs;
+      const untilNs = typeof values.until === "bigint" ? values.until : req.nowNs;
+      const currentFromNs = untilNs - BigInt(currentMs) * 1_000_000n;
+      const service = str(values, "service");
+      const window = {
+        untilNs,
+        currentFromNs,
+        baselineFromNs: currentFromNs - BigInt(baselineMs) * 1_000_000n,
+        graceNs: AUDIT_GRACE_NS,
+        ...(service !== undefined ? { service } : {}),
+        ...(typeof values.durationMin === "number" ? { durationMinMs: values.durationMin } : {}),
+      };
+      return { data: runAudit(reader.auditFacts(window), window) };
+    },
+  ],
+
   [
     "/api/services",
     (req, reader) => {

@@ -118,3 +118,21 @@ export function lookbackText(values: Record<string, unknown>, raw: Record<string
 }
 
 export { formatDuration };
+
+/** A window length in minutes: more than 0, at most 24 hours (1440). Returns milliseconds. */
+export function minutes(raw: string, name: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_LOOKBACK_MS / 60_000) {
+    throw new QueryError(`invalid ${name} "${raw}": expected minutes, more than 0 and at most 1440 (24h)`);
+  }
+  return Math.round(n * 60_000);
+}
+
+/** An instant as ISO 8601 with a time zone (2026-11-22T10:00:00Z). Returns Unix nanoseconds. */
+export function instant(raw: string, name: string): bigint {
+  const ms = Date.parse(raw);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw) || Number.isNaN(ms)) {
+    throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
+  }
+  return BigInt(ms) * 1_000_000n;
+}

@@ -47,6 +47,7 @@ export interface TraceRow {
 }
 
 export interface LogRow {
+  hash: Buffer;
   ts_ns: bigint;
   time_ns: bigint;
   observed_ns: bigint;
@@ -126,6 +127,7 @@ export function toSpanRecord(row: SpanRow): SpanRecord {
 
 export function toLogRecord(row: LogRow): LogRecord {
   return {
+    logId: row.hash.toString("hex"),
     timestamp: nsToIso(row.ts_ns),
     time: row.time_ns > 0n ? nsToIso(row.time_ns) : null,
     observedTime: row.observed_ns > 0n ? nsToIso(row.observed_ns) : null,

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import { nsToIso } from "../../shared/time.js";
+import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
 import {
   type LogRow,
@@ -10,6 +11,7 @@ import {
   toSpanRecord,
   toTraceSummary,
 } from "./record-mapping.js";
+import { readAuditFacts } from "./sqlite-audit-facts.js";
 import type {
   FacetField,
   FacetValue,
@@ -43,7 +45,7 @@ const SPAN_COLUMNS = `s.id, s.trace_id, s.span_id, s.parent_span_id, v.name AS s
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
   JOIN scopes sc ON sc.id = s.scope_id`;
-const LOG_COLUMNS = `l.id, l.ts_ns, l.time_ns, l.observed_ns, l.severity_number, l.severity_text, l.body, l.attributes,
+const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, l.time_ns, l.observed_ns, l.severity_number, l.severity_text, l.body, l.attributes,
   l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service, sc.name AS scope_name, sc.version AS scope_version`;
 const LOG_JOINS = "JOIN services v ON v.id = l.service_id JOIN scopes sc ON sc.id = l.scope_id";
 const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
@@ -93,6 +95,10 @@ export class SqliteReader implements TelemetryReader {
       result: (groups: TraceGroups) => JSON.stringify(finishTraceGroups(groups)),
     };
     db.aggregate("obs_trace_groups", options as unknown as Parameters<Database.Database["aggregate"]>[1]);
+  }
+
+  auditFacts(window: AuditWindow): AuditFacts {
+    return readAuditFacts(this.db, window);
   }
 
   private prepare(sql: string): Database.Statement {

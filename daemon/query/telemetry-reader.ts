@@ -1,4 +1,5 @@
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
+import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 
 /** The time window of a query and where the previous page stopped. */
 export interface PageRequest {
@@ -93,4 +94,6 @@ export interface TelemetryReader {
   traceStats(filter: TraceFilter, groupBy: TraceGroupBy, agg: TraceAgg): StatsRow[];
   logStats(filter: LogFilter, groupBy: LogGroupBy): StatsRow[];
   facets(field: FacetField, window: { fromNs: bigint; toNs: bigint; service?: string }, limit: number): FacetValue[];
+  /** The bounded facts the audit rules judge (daemon/audit). */
+  auditFacts(window: AuditWindow): AuditFacts;
 }

@@ -8,6 +8,8 @@ export interface SpanSpec {
   startNs: bigint;
   durationNs?: bigint;
   error?: boolean;
+  /** Status message of an error span (default "failed"). */
+  statusMessage?: string;
   attributes?: Record<string, string | number | boolean>;
 }
 
@@ -42,7 +44,7 @@ export function traceRequest(service: string, spans: SpanSpec[]) {
               startTimeUnixNano: s.startNs.toString(),
               endTimeUnixNano: (s.startNs + (s.durationNs ?? 1_000_000n)).toString(),
               attributes: attributeList(s.attributes),
-              status: s.error ? { code: 2, message: "failed" } : {},
+              status: s.error ? { code: 2, message: s.statusMessage ?? "failed" } : {},
             })),
           },
         ],

@@ -38,6 +38,7 @@ const ROUTES: Record<string, keyof typeof ROUTE_PARAMS> = {
   "/api/logs/search": "logs",
   "/api/logs/stats": "logStats",
   "/api/facets": "facets",
+  "/api/audit": "audit",
 };
 
 describe("query API contract: real responses against the OpenAPI document", function () {
@@ -141,6 +142,7 @@ describe("query API contract: real responses against the OpenAPI document", func
       "?type=logs&field=severity",
       "?type=traces&field=attribute_values&key=big",
     ],
+    "/api/audit": ["", "?durationMin=0&lookbackMinutes=60", "?service=shop&baselineMinutes=30"],
   };
 
   it("describes every query route, each with a sample here", () => {
@@ -173,6 +175,7 @@ describe("query API contract: real responses against the OpenAPI document", func
         const body = res.json();
         validate(path, "200", body);
         if (Array.isArray(body.data)) expect(body.data.length, `${url} returns data`).to.be.greaterThan(0);
+        if (path === "/api/audit") expect(body.data.findings.length, `${url} finds something`).to.be.greaterThan(0);
       }
     }
   });

@@ -1,0 +1,49 @@
+import { safeText } from "./table.js";
+
+/** The audit report as the API answers it (daemon/audit/run-audit.ts). */
+export interface AuditReportView {
+  window: { currentStart: string; currentEnd: string; current: string; baseline: string };
+  counts: { error: number; warning: number; info: number };
+  findings: {
+    code: string;
+    severity: string;
+    confidence: string;
+    service: string | null;
+    operation: string | null;
+    summary: string;
+    evidence: { traceIds: string[]; spanIds: string[]; logIds: string[]; notes: string[] };
+    followUp: string[];
+  }[];
+  truncated: string[];
+}
+
+/** Human text of an audit: a header line, then each finding with its evidence and next steps. */
+export function renderAuditReport(report: AuditReportView): string {
+  const { counts, window } = report;
+  const lines = [
+    `audit of the last ${window.current} (${window.currentStart} to ${window.currentEnd}) against the ${window.baseline} before: ${counts.error} error, ${counts.warning} warning, ${counts.info} info`,
+  ];
+  if (report.findings.length === 0) lines.push("no findings");
+  for (const finding of report.findings) {
+    const subject = [finding.service, finding.operation].filter((part) => part !== null).join(": ");
+    lines.push(
+      "",
+      `${finding.severity.toUpperCase().padEnd(8)}${finding.code.padEnd(21)}${finding.confidence.padEnd(8)}${safeText(subject)}`,
+      `  ${safeText(finding.summary)}`,
+    );
+    const { evidence } = finding;
+    for (const [label, ids] of [
+      ["traces", evidence.traceIds],
+      ["spans", evidence.spanIds],
+      ["logs", evidence.logIds],
+    ] as const) {
+      if (ids.length) lines.push(`  ${label.padEnd(7)} ${ids.join(" ")}`);
+    }
+    for (const note of evidence.notes) lines.push(`  note    ${safeText(note)}`);
+    finding.followUp.forEach((command, index) => {
+      lines.push(`  ${index === 0 ? "next   " : "       "} ${safeText(command)}`);
+    });
+  }
+  for (const bound of report.truncated) lines.push(`warning: ${bound}`);
+  return lines.join("\n");
+}

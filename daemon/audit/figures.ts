@@ -1,0 +1,35 @@
+/** Small, deterministic number helpers the rules share. */
+
+/** The p-th percentile by nearest rank (the same definition as /api/traces/stats). */
+export function nearestRank(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
+  return sorted[rank - 1] as number;
+}
+
+/** Rounded to `digits` decimals, so that figures print the same everywhere. */
+export function rounded(value: number, digits = 1): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export function ms(value: number): string {
+  return `${rounded(value, value < 10 ? 2 : 0)} ms`;
+}
+
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** How a trace's root is named in summaries; a missing root says so. */
+export function rootLabel(service: string | null, operation: string | null): string {
+  return service === null ? "an unknown root (root span not received)" : `${service}: ${operation ?? "(unnamed)"}`;
+}
+
+/** Codepoint order, independent of locale, for deterministic sorting. */
+export function compareText(a: string | null, b: string | null): number {
+  const x = a ?? "";
+  const y = b ?? "";
+  return x < y ? -1 : x > y ? 1 : 0;
+}

@@ -1,0 +1,85 @@
+import { formatDuration } from "../../shared/duration.js";
+import { nsToIso } from "../../shared/time.js";
+import {
+  type AuditFacts,
+  type AuditRule,
+  type AuditWindow,
+  FINDING_CODES,
+  type Finding,
+  type RuleContext,
+  SEVERITIES,
+} from "./audit-model.js";
+import { compareText } from "./figures.js";
+import { errorTraceRule } from "./rules/error-trace.js";
+import { incompleteTraceRule } from "./rules/incomplete-trace.js";
+import { latencyRegressionRule } from "./rules/latency-regression.js";
+import { logBurstRule } from "./rules/log-burst.js";
+import { newErrorSignatureRule } from "./rules/new-error-signature.js";
+import { noTelemetryRule } from "./rules/no-telemetry.js";
+
+const RULES: AuditRule[] = [
+  errorTraceRule,
+  newErrorSignatureRule,
+  latencyRegressionRule,
+  logBurstRule,
+  incompleteTraceRule,
+  noTelemetryRule,
+];
+
+export interface AuditReport {
+  window: {
+    currentStart: string;
+    currentEnd: string;
+    baselineStart: string;
+    baselineEnd: string;
+    current: string;
+    baseline: string;
+  };
+  parameters: { service: string | null; durationMin: number | null };
+  counts: { error: number; warning: number; info: number };
+  findings: Finding[];
+  /** Facts that hit their bound: findings from them may be incomplete. */
+  truncated: string[];
+}
+
+/**
+ * The documented order: severity (error, warning, info), then code in the order of
+ * FINDING_CODES, then service, operation and summary by codepoint.
+ */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
+    FINDING_CODES.indexOf(a.code) - FINDING_CODES.indexOf(b.code) ||
+    compareText(a.service, b.service) ||
+    compareText(a.operation, b.operation) ||
+    compareText(a.summary, b.summary)
+  );
+}
+
+/** Runs every rule over the facts: a pure function of its inputs. */
+export function runAudit(facts: AuditFacts, window: AuditWindow): AuditReport {
+  const currentMs = Number((window.untilNs - window.currentFromNs) / 1_000_000n);
+  const baselineMs = Number((window.currentFromNs - window.baselineFromNs) / 1_000_000n);
+  const context: RuleContext = {
+    window,
+    currentText: formatDuration(currentMs),
+    baselineText: formatDuration(baselineMs),
+  };
+  const findings = RULES.flatMap((rule) => rule(facts, context)).sort(compareFindings);
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const finding of findings) counts[finding.severity] += 1;
+  return {
+    window: {
+      currentStart: nsToIso(window.currentFromNs),
+      currentEnd: nsToIso(window.untilNs),
+      baselineStart: nsToIso(window.baselineFromNs),
+      baselineEnd: nsToIso(window.currentFromNs),
+      current: context.currentText,
+      baseline: context.baselineText,
+    },
+    parameters: { service: window.service ?? null, durationMin: window.durationMinMs ?? null },
+    counts,
+    findings,
+    truncated: facts.truncated,
+  };
+}
