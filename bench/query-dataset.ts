@@ -2,6 +2,8 @@
  * The query benchmark's store: traces of 5 spans and log records spread evenly over the last
  * 24 hours, written straight through the store's writer (what ingestion would store).
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import type { LogBatch, ResourceRecord, ScopeRecord, SpanBatch, SpanRecord } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
@@ -188,4 +190,27 @@ export function buildQueryDataset(
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
   return { spans: spanCount, traces: traces + 1, logs, bigTraceId };
+}
+
+/**
+ * The dataset at `dbPath`: reused when BENCH_DB names a store built earlier (with its
+ * `.json` info file beside it), else built now and described in that file.
+ */
+export function loadOrBuildDataset(bench: string, dbPath: string, traces: number, logs: number): DatasetInfo {
+  const infoPath = `${dbPath}.json`;
+  if (process.env.BENCH_DB && existsSync(dbPath) && existsSync(infoPath)) {
+    const info = JSON.parse(readFileSync(infoPath, "utf8")) as DatasetInfo;
+    console.log(`${bench}: reusing ${dbPath} (${info.spans} spans, ${info.logs} logs)`);
+    return info;
+  }
+  console.log(`${bench}: building ${traces} traces (x5 spans) and ${logs} logs over 24h ...`);
+  const started = performance.now();
+  const info = buildQueryDataset(dbPath, traces, logs, BigInt(Date.now()) * 1_000_000n, (done) =>
+    process.stdout.write(`  ${Math.round(done * 100)}%\r`),
+  );
+  writeFileSync(infoPath, JSON.stringify(info));
+  console.log(
+    `built ${info.spans} spans, ${info.logs} logs in ${Math.round((performance.now() - started) / 100) / 10} s`,
+  );
+  return info;
 }

@@ -1,20 +1,10 @@
-/**
- * bench/query: query latency of a real obsd over HTTP on a store of 1M spans (200k traces of 5)
- * and 1M logs spread over 24 hours, with /api/health polled on its own connection throughout.
- *
- *   npm run bench:query      (BENCH_TRACES=200000 BENCH_LOGS=1000000 BENCH_RUNS=20 by default)
- *
- * Building the store takes a few minutes. BENCH_DB=/some/file.sqlite keeps it there and reuses
- * it on later runs (built for "now": reuse it the same day, or the 24h windows drift).
- */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { percentile, round } from "./measure.js";
-import { buildQueryDataset, type DatasetInfo } from "./query-dataset.js";
+import { loadOrBuildDataset } from "./query-dataset.js";
 
 const TRACES = Number(process.env.BENCH_TRACES ?? 200_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
@@ -38,22 +28,7 @@ function get(agent: Agent, url: string): Promise<{ status: number; ms: number; b
 async function main(): Promise<void> {
   const dir = tempDir("obs-bench-query-");
   const dbPath = process.env.BENCH_DB ?? join(dir.path, "query.sqlite");
-  const infoPath = `${dbPath}.json`;
-  let info: DatasetInfo;
-  if (process.env.BENCH_DB && existsSync(dbPath) && existsSync(infoPath)) {
-    info = JSON.parse(readFileSync(infoPath, "utf8")) as DatasetInfo;
-    console.log(`bench/query: reusing ${dbPath} (${info.spans} spans, ${info.logs} logs)`);
-  } else {
-    const nowNs = BigInt(Date.now()) * 1_000_000n;
-    console.log(`bench/query: building ${TRACES} traces (x5 spans) and ${LOGS} logs over 24h ...`);
-    const built = performance.now();
-    info = buildQueryDataset(dbPath, TRACES, LOGS, nowNs, (done) =>
-      process.stdout.write(`  ${Math.round(done * 100)}%\r`),
-    );
-    writeFileSync(infoPath, JSON.stringify(info));
-    console.log(`built ${info.spans} spans, ${info.logs} logs in ${round((performance.now() - built) / 1000)} s`);
-  }
-
+  const info = loadOrBuildDataset("bench/query", dbPath, TRACES, LOGS);
   const obsd = await startCollectorProcess({ dbPath, stateDir: dir.path, args: ["--max-db-size", "8GiB"] });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const queries: [string, string, number][] = [

@@ -82,42 +82,61 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
          LIMIT ${MAX_GROUPS + 1}`,
       )
       .all(bind(from, to, extra)) as Row[];
-  const sameRoot = "t.root_service_id IS @rootServiceId AND t.root_name IS @rootName";
-  const countTraces = (condition: string, from: bigint, to: bigint, extra: Row) =>
-    num(
-      db
-        .prepare(
-          `SELECT COUNT(*) FROM traces t WHERE t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}`,
-        )
-        .pluck()
-        .get(bind(from, to, extra)),
+  const rootKey = (row: Row) => `${row.root_service_id ?? ""}\u0000${row.root_name ?? ""}`;
+  /** Traces per root matching `condition`, in one grouped query. */
+  const countsByRoot = (condition: string, from: bigint, to: bigint, extra: Row = {}) =>
+    new Map(
+      (
+        db
+          .prepare(
+            `SELECT t.root_service_id AS root_service_id, t.root_name AS root_name, COUNT(*) AS n FROM traces t
+             WHERE t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
+             GROUP BY t.root_service_id, t.root_name`,
+          )
+          .all(bind(from, to, extra)) as Row[]
+      ).map((row) => [rootKey(row), num(row.n)]),
     );
+  /** Up to EXAMPLES traces per root matching `condition`, in `order`, with `span` for each. */
+  const examplesByRoot = (condition: string, order: string, span: string, extra: Row = {}) => {
+    const rows = db
+      .prepare(
+        `SELECT x.root_service_id, x.root_name, x.trace_id, x.duration_ns, ${span} AS span_id FROM (
+           SELECT t.root_service_id AS root_service_id, t.root_name AS root_name, t.trace_id AS trace_id,
+             t.root_span_id AS root_span_id, t.end_ns - t.start_ns AS duration_ns,
+             ROW_NUMBER() OVER (PARTITION BY t.root_service_id, t.root_name ORDER BY ${order}) AS rank
+           FROM traces t WHERE t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
+         ) x WHERE x.rank <= ${EXAMPLES} ORDER BY x.rank`,
+      )
+      .all(bind(...current, extra)) as Row[];
+    const byRoot = new Map<string, Row[]>();
+    for (const row of rows) byRoot.set(rootKey(row), [...(byRoot.get(rootKey(row)) ?? []), row]);
+    return byRoot;
+  };
 
   // error_trace
-  const errorTraceGroups: ErrorTraceGroup[] = limited(
-    traceGroups("t.error_count > 0", ...current),
-    MAX_GROUPS,
-    "error trace groups",
-  ).map((group) => {
-    const root = { rootServiceId: group.root_service_id ?? null, rootName: group.root_name ?? null };
-    const examples = db
-      .prepare(
-        `SELECT t.trace_id AS trace_id,
-           (SELECT s.span_id FROM spans s WHERE s.trace_id = t.trace_id AND s.status_code = 2
-            ORDER BY s.start_ns, s.span_id LIMIT 1) AS span_id
-         FROM traces t WHERE t.start_ns > @from AND t.start_ns <= @to AND t.error_count > 0 AND ${sameRoot} ${traceOfService}
-         ORDER BY t.start_ns DESC, t.trace_id LIMIT ${EXAMPLES}`,
-      )
-      .all(bind(...current, root)) as Row[];
-    return {
+  const errorTraceGroups = (): ErrorTraceGroup[] => {
+    const groups = limited(traceGroups("t.error_count > 0", ...current), MAX_GROUPS, "error trace groups");
+    if (groups.length === 0) return [];
+    const totals = countsByRoot("1", ...current);
+    const before = countsByRoot("t.error_count > 0", ...baseline);
+    const examples = examplesByRoot(
+      "t.error_count > 0",
+      "t.start_ns DESC, t.trace_id",
+      `(SELECT s.span_id FROM spans s WHERE s.trace_id = x.trace_id AND s.status_code = 2
+         ORDER BY s.start_ns, s.span_id LIMIT 1)`,
+    );
+    return groups.map((group) => ({
       rootService: textOrNull(group.root_service),
       rootOperation: textOrNull(group.root_name),
       errorTraces: num(group.n),
-      traces: countTraces(sameRoot, ...current, root),
-      baselineErrorTraces: countTraces(`t.error_count > 0 AND ${sameRoot}`, ...baseline, root),
-      examples: examples.map((row) => ({ traceId: String(row.trace_id), spanId: textOrNull(row.span_id) })),
-    };
-  });
+      traces: totals.get(rootKey(group)) ?? 0,
+      baselineErrorTraces: before.get(rootKey(group)) ?? 0,
+      examples: (examples.get(rootKey(group)) ?? []).map((row) => ({
+        traceId: String(row.trace_id),
+        spanId: textOrNull(row.span_id),
+      })),
+    }));
+  };
 
   // new_error_signature: error spans grouped by service, name, message and exception type.
   const errorSpans = (from: bigint, to: bigint): ErrorSpanGroup[] => {
@@ -180,28 +199,22 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     if (window.durationMinMs === undefined) return [];
     const minNs = BigInt(Math.ceil(window.durationMinMs * 1e6));
     const slow = "t.end_ns - t.start_ns >= @minNs";
-    return limited(traceGroups(slow, ...current, { minNs }), MAX_GROUPS, "slow trace groups").map((group) => {
-      const root = { rootServiceId: group.root_service_id ?? null, rootName: group.root_name ?? null, minNs };
-      const examples = db
-        .prepare(
-          `SELECT t.trace_id AS trace_id, t.root_span_id AS span_id, t.end_ns - t.start_ns AS duration_ns
-           FROM traces t WHERE t.start_ns > @from AND t.start_ns <= @to AND ${slow} AND ${sameRoot} ${traceOfService}
-           ORDER BY duration_ns DESC, t.trace_id LIMIT ${EXAMPLES}`,
-        )
-        .all(bind(...current, root)) as Row[];
-      return {
-        rootService: textOrNull(group.root_service),
-        rootOperation: textOrNull(group.root_name),
-        count: num(group.n),
-        maxMs: num(group.max_ns) / 1e6,
-        baselineCount: countTraces(`${slow} AND ${sameRoot}`, ...baseline, root),
-        examples: examples.map((row) => ({
-          traceId: String(row.trace_id),
-          spanId: textOrNull(row.span_id),
-          durationMs: num(row.duration_ns) / 1e6,
-        })),
-      };
-    });
+    const groups = limited(traceGroups(slow, ...current, { minNs }), MAX_GROUPS, "slow trace groups");
+    if (groups.length === 0) return [];
+    const before = countsByRoot(slow, ...baseline, { minNs });
+    const examples = examplesByRoot(slow, "t.end_ns - t.start_ns DESC, t.trace_id", "x.root_span_id", { minNs });
+    return groups.map((group) => ({
+      rootService: textOrNull(group.root_service),
+      rootOperation: textOrNull(group.root_name),
+      count: num(group.n),
+      maxMs: num(group.max_ns) / 1e6,
+      baselineCount: before.get(rootKey(group)) ?? 0,
+      examples: (examples.get(rootKey(group)) ?? []).map((row) => ({
+        traceId: String(row.trace_id),
+        spanId: textOrNull(row.span_id),
+        durationMs: num(row.duration_ns) / 1e6,
+      })),
+    }));
   };
 
   // log_burst: warning and error counts per service in both windows.
@@ -313,7 +326,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   };
 
   return {
-    errorTraceGroups,
+    errorTraceGroups: errorTraceGroups(),
     errorSpans: { current: errorSpans(...current), baseline: errorSpans(...baseline) },
     latency:
       window.durationMinMs === undefined

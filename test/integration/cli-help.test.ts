@@ -18,6 +18,7 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "trace-stats": ["--since", "--service", "--json"],
   "log-stats": ["--since", "--json"],
   facets: ["--key", "--since", "--json"],
+  audit: ["--service", "--since", "--baseline", "--duration-min", "--fail-on", "--json"],
 };
 
 describe("obs --help and shell completion", function () {
