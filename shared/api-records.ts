@@ -4,6 +4,7 @@
  * nanoseconds as decimal text. Durations: integer nanoseconds in raw records, milliseconds in
  * summaries. The JSON Schemas in `schemas/api/` describe the same shapes.
  */
+import type { SettingSource } from "./collector-settings.js";
 /** Any JSON value: how attribute values and log bodies are served. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -117,7 +118,8 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
-export type SettingSource = "flag" | "env" | "default";
+/** Where a collector setting came from (shared/collector-settings.ts). */
+export type { SettingSource };
 
 /** `GET /api/health` (schemas/api/health.json). */
 export interface HealthRecord {

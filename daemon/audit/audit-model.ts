@@ -117,6 +117,20 @@ export interface AuditFacts {
   truncated: string[];
 }
 
+/** Facts with nothing in them: an unknown service, or a store with no telemetry yet. */
+export function emptyFacts(): AuditFacts {
+  return {
+    errorTraceGroups: [],
+    errorSpans: { current: [], baseline: [] },
+    latency: { current: [], baseline: [] },
+    slowTraceGroups: [],
+    logCounts: [],
+    orphanSpans: [],
+    activity: [],
+    truncated: [],
+  };
+}
+
 /** Current or baseline figures of a finding: a few named numbers. */
 export type Figures = Record<string, number>;
 

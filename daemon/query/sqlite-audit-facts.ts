@@ -1,14 +1,15 @@
 import type Database from "better-sqlite3";
-import type {
-  AuditFacts,
-  AuditWindow,
-  ErrorSpanGroup,
-  ErrorTraceGroup,
-  LogSeverityCounts,
-  OperationLatency,
-  OrphanSpan,
-  ServiceActivity,
-  SlowTraceGroup,
+import {
+  type AuditFacts,
+  type AuditWindow,
+  type ErrorSpanGroup,
+  type ErrorTraceGroup,
+  emptyFacts,
+  type LogSeverityCounts,
+  type OperationLatency,
+  type OrphanSpan,
+  type ServiceActivity,
+  type SlowTraceGroup,
 } from "../audit/audit-model.js";
 
 /** Bounds on what the audit reads, so that its cost stays bounded on any store. */
@@ -32,20 +33,10 @@ const textOrNull = (value: unknown): string | null => (value === null || value =
  */
 export function readAuditFacts(db: Database.Database, window: AuditWindow): AuditFacts {
   const truncated: string[] = [];
-  const empty: AuditFacts = {
-    errorTraceGroups: [],
-    errorSpans: { current: [], baseline: [] },
-    latency: { current: [], baseline: [] },
-    slowTraceGroups: [],
-    logCounts: [],
-    orphanSpans: [],
-    activity: [],
-    truncated,
-  };
   let serviceId: bigint | null = null;
   if (window.service !== undefined) {
     const id = db.prepare("SELECT id FROM services WHERE name = ?").pluck().get(window.service) as bigint | undefined;
-    if (id === undefined) return empty;
+    if (id === undefined) return emptyFacts();
     serviceId = id;
   }
   const current = [window.currentFromNs, window.untilNs] as const;

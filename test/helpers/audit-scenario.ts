@@ -3,24 +3,13 @@
  * window of 15 minutes each, with any of the six anomalies planted on top. Deterministic:
  * the same `untilMs` and anomalies give the same requests.
  */
+import { FINDING_CODES, type FindingCode } from "../../daemon/audit/audit-model.js";
 import { hexId, type LogSpec, logsRequest, type SpanSpec, traceRequest } from "./otlp-builders.js";
 
-export type Anomaly =
-  | "error_trace"
-  | "new_error_signature"
-  | "latency_regression"
-  | "log_burst"
-  | "incomplete_trace"
-  | "no_telemetry";
+export type Anomaly = FindingCode;
 
-export const ALL_ANOMALIES: Anomaly[] = [
-  "error_trace",
-  "new_error_signature",
-  "latency_regression",
-  "log_burst",
-  "incomplete_trace",
-  "no_telemetry",
-];
+/** One anomaly per finding code: each plants what that code should find. */
+export const ALL_ANOMALIES: Anomaly[] = [...FINDING_CODES];
 
 const MS = 1_000_000n;
 const WINDOW_MS = 15 * 60_000;

@@ -1,5 +1,10 @@
 import { expect } from "chai";
-import type { AuditFacts, AuditWindow, OperationLatency } from "../../../daemon/audit/audit-model.js";
+import {
+  type AuditFacts,
+  type AuditWindow,
+  emptyFacts,
+  type OperationLatency,
+} from "../../../daemon/audit/audit-model.js";
 import { MIN_SAMPLES } from "../../../daemon/audit/rules/latency-regression.js";
 import { MIN_BURST_LOGS } from "../../../daemon/audit/rules/log-burst.js";
 import { runAudit } from "../../../daemon/audit/run-audit.js";
@@ -13,17 +18,7 @@ const window: AuditWindow = {
 };
 
 function facts(overrides: Partial<AuditFacts>): AuditFacts {
-  return {
-    errorTraceGroups: [],
-    errorSpans: { current: [], baseline: [] },
-    latency: { current: [], baseline: [] },
-    slowTraceGroups: [],
-    logCounts: [],
-    orphanSpans: [],
-    activity: [],
-    truncated: [],
-    ...overrides,
-  };
+  return { ...emptyFacts(), ...overrides };
 }
 
 function operation(durationMs: number, samples: number): OperationLatency {
