@@ -6,10 +6,13 @@
  *   npm run bench:cli        (BENCH_RUNS=30 by default)
  *
  * Targets: `obs monitor status --json` within 1.5x of bare node start-up; query commands
- * (`obs status --json`, `obs traces --json`) within 2.5x.
+ * (`obs status --json`, `obs traces --json`) within 2.5x. It also prints what the `obs agentcli`
+ * launcher adds to starting the (fixture) agent directly.
  */
 import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { saveCollector } from "../client/setup/saved-collector.js";
 import { packagePath } from "../shared/package-root.js";
 import { postJson } from "../test/helpers/http.js";
 import { hexId, traceRequest } from "../test/helpers/otlp-builders.js";
@@ -19,16 +22,21 @@ import { percentile, round } from "./measure.js";
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const OBS = packagePath("bin", "obs.js");
 
-const COMMANDS: { label: string; args: string[]; target?: number }[] = [
+const AGENT_DIR = packagePath("test", "fixtures", "agentcli");
+
+const COMMANDS: { label: string; args: string[]; file?: string; target?: number }[] = [
   { label: "node -e 0", args: ["-e", "0"] },
   { label: "obs monitor status --json", args: [OBS, "monitor", "status", "--json"], target: 1.5 },
   { label: "obs status --json", args: [OBS, "status", "--json"], target: 2.5 },
   { label: "obs traces --json", args: [OBS, "traces", "--json"], target: 2.5 },
+  { label: "agentcli --version", file: join(AGENT_DIR, "agentcli"), args: ["--version"] },
+  { label: "obs agentcli --version", args: [OBS, "agentcli", "--version"] },
 ];
 
-function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string): number {
+function timed(command: { args: string[]; file?: string }, env: NodeJS.ProcessEnv, cwd: string): number {
+  const { args } = command;
   const started = performance.now();
-  const result = spawnSync(process.execPath, args, { env, cwd, encoding: "utf8" });
+  const result = spawnSync(command.file ?? process.execPath, args, { env, cwd, encoding: "utf8" });
   const ms = performance.now() - started;
   if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr}`);
   return ms;
@@ -36,7 +44,11 @@ function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string): number {
 
 function main(): void {
   const state = tempDir("obs-bench-cli-");
-  const env: NodeJS.ProcessEnv = { ...process.env, OBS_STATE_DIR: state.path };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OBS_STATE_DIR: state.path,
+    PATH: `${AGENT_DIR}:${process.env.PATH}`,
+  };
   delete env.OBS_MONITOR_URL;
   const start = spawnSync(process.execPath, [OBS, "monitor", "start", "--detach", "--port", "0", "--json"], {
     env,
@@ -45,6 +57,7 @@ function main(): void {
   });
   if (start.status !== 0) throw new Error(`cannot start a collector: ${start.stderr}`);
   const baseUrl = JSON.parse(start.stdout).data.collector.base_url as string;
+  saveCollector(baseUrl, env);
   const run = async () => {
     const now = BigInt(Date.now()) * 1_000_000n;
     const spans = Array.from({ length: 50 }, (_, i) => ({
@@ -57,7 +70,7 @@ function main(): void {
     const samples = new Map<string, number[]>(COMMANDS.map((command) => [command.label, []]));
     for (let round = 0; round < RUNS + 2; round++) {
       for (const command of COMMANDS) {
-        const ms = timed(command.args, env, state.path);
+        const ms = timed(command, env, state.path);
         if (round >= 2) samples.get(command.label)?.push(ms); // two warm-up rounds fill the page cache
       }
     }
@@ -76,6 +89,10 @@ function main(): void {
           .padStart(6)} ms  ${round(ratio, 2).toFixed(2)}x node${verdict}`,
       );
     }
+    const launcher =
+      percentile(samples.get("obs agentcli --version") ?? [], 50) -
+      percentile(samples.get("agentcli --version") ?? [], 50);
+    console.log(`obs agentcli launcher overhead (median difference): ${round(launcher).toFixed(1)} ms`);
   };
   run()
     .catch((error: Error) => {

@@ -100,7 +100,8 @@ export interface LogRecord {
   traceId: string | null;
   spanId: string | null;
   serviceName: string;
-  scope: { name: string; version: string | null };
+  resource: { attributes: Attributes; schemaUrl: string | null };
+  scope: { name: string; version: string | null; attributes: Attributes };
   flags: number;
   eventName: string | null;
 }

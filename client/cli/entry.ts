@@ -1,6 +1,7 @@
 /**
  * `obs`: the command-line client. `obs monitor status`, which shell prompts call on every
- * line, runs without loading yargs; every other command goes through the full parser.
+ * line, runs without loading yargs; `obs agentcli` hands its arguments to the agent untouched;
+ * every other command goes through the full parser.
  */
 import { ExitCode } from "../../shared/exit-codes.js";
 import { fastCommandOf } from "./fast-path.js";
@@ -10,6 +11,11 @@ async function run(args: string[]): Promise<number> {
   if (fast) {
     const { monitorStatus } = await import("./monitor-status.js");
     return monitorStatus(fast.json, fast.address);
+  }
+  if (args[0] === "agentcli") {
+    // Everything after `agentcli` belongs to the agent, so no parser may see it.
+    const { runAgentcli } = await import("./agentcli-command.js");
+    return runAgentcli(args.slice(1));
   }
   const { main } = await import("./main.js");
   return main(args);

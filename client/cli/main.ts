@@ -6,11 +6,13 @@ import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { usageFailure } from "../../shared/usage-failure.js";
 import { yargs } from "../../shared/yargs-loader.js";
+import { agentcliCommand } from "./agentcli-command.js";
 import { aggregateCommands } from "./aggregate-commands.js";
 import { auditCommand } from "./audit-command.js";
 import { listCommands } from "./list-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { queryCommands } from "./query-commands.js";
+import { setupCommand } from "./setup-command.js";
 import { statusCommand } from "./status-command.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -29,6 +31,8 @@ export async function main(argv: string[]): Promise<number> {
     .command(listCommands(setExit))
     .command(aggregateCommands(setExit))
     .command(auditCommand(setExit))
+    .command(setupCommand(setExit))
+    .command(agentcliCommand(setExit))
     .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)

@@ -20,7 +20,8 @@ export interface DetachedStart {
 
 const READY_TIMEOUT_MS = 15_000;
 
-function portIsFree(host: string, port: number): Promise<boolean> {
+/** True when nothing listens on host:port now (a probe listen succeeds). */
+export function portIsFree(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once("error", () => resolve(false));

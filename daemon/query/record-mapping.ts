@@ -60,8 +60,11 @@ export interface LogRow {
   flags: bigint;
   event_name: string | null;
   service: string;
+  resource_attributes: string;
+  resource_schema_url: string | null;
   scope_name: string;
   scope_version: string | null;
+  scope_attributes: string;
 }
 
 interface StoredEvent {
@@ -138,7 +141,12 @@ export function toLogRecord(row: LogRow): LogRecord {
     traceId: row.trace_id,
     spanId: row.span_id,
     serviceName: row.service,
-    scope: { name: row.scope_name, version: row.scope_version },
+    resource: { attributes: JSON.parse(row.resource_attributes) as Attributes, schemaUrl: row.resource_schema_url },
+    scope: {
+      name: row.scope_name,
+      version: row.scope_version,
+      attributes: JSON.parse(row.scope_attributes) as Attributes,
+    },
     flags: Number(row.flags),
     eventName: row.event_name,
   };

@@ -46,8 +46,12 @@ const SPAN_COLUMNS = `s.id, s.trace_id, s.span_id, s.parent_span_id, v.name AS s
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
   JOIN scopes sc ON sc.id = s.scope_id`;
 const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, l.time_ns, l.observed_ns, l.severity_number, l.severity_text, l.body, l.attributes,
-  l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service, sc.name AS scope_name, sc.version AS scope_version`;
+  l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service,
+  r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
+  sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 const LOG_JOINS = "JOIN services v ON v.id = l.service_id JOIN scopes sc ON sc.id = l.scope_id";
+/** Whole log records also carry their resource; counts and facets do not need that join. */
+const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`;
 const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
   rv.name AS root_service,
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
@@ -304,7 +308,7 @@ export class SqliteReader implements TelemetryReader {
     }
     if (!this.logConditions(query, where)) return { items: [], more: false, last: null };
     const rows = this.prepare(
-      `SELECT ${LOG_COLUMNS} FROM logs l ${LOG_JOINS} ${where} ORDER BY l.ts_ns DESC, l.id DESC LIMIT ?`,
+      `SELECT ${LOG_COLUMNS} FROM logs l ${LOG_RECORD_JOINS} ${where} ORDER BY l.ts_ns DESC, l.id DESC LIMIT ?`,
     ).all(...where.params, page.limit + 1) as (LogRow & { id: bigint })[];
     return this.page(rows, page, toLogRecord, (row) => ({ ns: row.ts_ns, id: row.id.toString() }));
   }

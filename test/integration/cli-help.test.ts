@@ -19,6 +19,7 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "log-stats": ["--since", "--json"],
   facets: ["--key", "--since", "--json"],
   audit: ["--service", "--since", "--baseline", "--duration-min", "--fail-on", "--json"],
+  "setup agentcli": ["--port", "--json"],
 };
 
 describe("obs --help and shell completion", function () {
@@ -27,7 +28,8 @@ describe("obs --help and shell completion", function () {
   it("lists every command of the spec at the top level", async () => {
     const result = await runObs(["--help"]);
     expect(result.code).to.equal(0);
-    for (const command of [...Object.keys(SPEC_FLAGS), "completion"]) {
+    // `obs agentcli --help` is the agent's own help, so agentcli is only checked here.
+    for (const command of [...Object.keys(SPEC_FLAGS), "completion", "agentcli"]) {
       const first = command.split(" ")[0] as string;
       expect(result.stdout, command).to.match(new RegExp(`^ {2}obs ${first}\\b`, "m"));
     }

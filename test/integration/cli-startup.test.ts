@@ -63,4 +63,14 @@ describe("obs start-up: commands load only what they need", function () {
         heavy,
       ).to.deep.equal([]);
   });
+
+  it("obs agentcli loads neither yargs, express, the store nor webdriverio before the agent runs", async () => {
+    const modules = await modulesLoadedBy(["agentcli", "--version"], dir.path);
+    expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "setup", "launch-agentcli.js")).href);
+    for (const heavy of ["/dist/client/cli/main.js", "/express/", "/better-sqlite3/", "/webdriverio/", "/dist/daemon/"])
+      expect(
+        modules.filter((url) => url.includes(heavy)),
+        heavy,
+      ).to.deep.equal([]);
+  });
 });

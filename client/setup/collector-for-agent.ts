@@ -1,0 +1,67 @@
+import { resolveSettings } from "../../shared/collector-settings.js";
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { runningCollectors } from "../discovery/running-collectors.js";
+import { portIsFree, startDetached } from "../lifecycle/detached-start.js";
+import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+
+export interface AgentCollector {
+  collector: RegistryEntry;
+  /** True when this setup started it; false when a running obs collector was reused. */
+  started: boolean;
+}
+
+/** How many ports after the default automatic selection tries before giving up. */
+export const PORT_SEARCH_SPAN = 20;
+
+/**
+ * The collector the agent exports to. With `--port`, exactly that port: the obs collector
+ * already there, or a new one, or a clear failure when another program holds it. Without it:
+ * the collector saved by an earlier setup if it still runs; else, from the default port up,
+ * the first port with an obs collector (reused) or nothing listening (started). A port held
+ * by any other program is passed over and that program is never touched.
+ */
+export async function collectorForAgent(
+  requestedPort: number | undefined,
+  savedUrl: string | null,
+  env: NodeJS.ProcessEnv,
+): Promise<AgentCollector> {
+  const { settings } = resolveSettings(requestedPort === undefined ? {} : { port: requestedPort }, env);
+  const running = await runningCollectors(env);
+  const obsCollectorOn = (port: number) => running.find((entry) => entry.port === port && entry.host === settings.host);
+
+  if (requestedPort !== undefined) {
+    const existing = obsCollectorOn(requestedPort);
+    if (existing) return { collector: existing, started: false };
+    const result = await startDetached({ port: requestedPort }, env);
+    return { collector: result.collector, started: result.started };
+  }
+
+  const saved = running.find((entry) => entry.baseUrl === savedUrl);
+  if (saved) return { collector: saved, started: false };
+
+  const last = Math.min(settings.port + PORT_SEARCH_SPAN - 1, 65_535);
+  for (let port = settings.port; port <= last; port++) {
+    const existing = obsCollectorOn(port);
+    if (existing) return { collector: existing, started: false };
+    if (!(await portIsFree(settings.host, port))) continue;
+    try {
+      const result = await startDetached({ port }, env);
+      return { collector: result.collector, started: result.started };
+    } catch (error) {
+      // Another program took the port between the probe and the start: try the next one.
+      if (
+        error instanceof LifecycleError &&
+        error.code === "collector_unavailable" &&
+        !(await portIsFree(settings.host, port))
+      ) {
+        continue;
+      }
+      throw error;
+    }
+  }
+  throw new LifecycleError(
+    "collector_unavailable",
+    `ports ${settings.port} to ${last} on ${settings.host} are all held by other programs; choose a port with --port`,
+    { host: settings.host, firstPort: settings.port, lastPort: last },
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * `obs setup agentcli`: points the coding agent's native OpenTelemetry settings at a local
+ * collector, starting or reusing one, and saves its URL for `obs agentcli`.
+ */
+import { homedir } from "node:os";
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { AGENT_NAME, agentVersion, locateAgent } from "./agent-binary.js";
+import { collectorForAgent } from "./collector-for-agent.js";
+import { readSavedCollector, saveCollector, savedCollectorPath } from "./saved-collector.js";
+import { agentSettingsPath, readSettings, writeSettingsAtomically } from "./settings-file.js";
+import { applyTelemetrySettings, type SettingChange, SettingsFileError } from "./telemetry-settings.js";
+
+export interface SetupResult {
+  agent: { name: string; path: string; version: string };
+  settings: {
+    path: string;
+    created: boolean;
+    changed: boolean;
+    backupPath: string | null;
+    changes: SettingChange[];
+  };
+  collector: {
+    url: string;
+    started: boolean;
+    reused: boolean;
+    pid: number;
+    port: number;
+    dbPath: string;
+  };
+  launcher: { savedUrlPath: string; changed: boolean };
+}
+
+function collectorSummary(entry: RegistryEntry, started: boolean): SetupResult["collector"] {
+  return {
+    url: entry.baseUrl,
+    started,
+    reused: !started,
+    pid: entry.pid,
+    port: entry.port,
+    dbPath: entry.dbPath,
+  };
+}
+
+export async function setupAgentcli(requestedPort: number | undefined, env: NodeJS.ProcessEnv): Promise<SetupResult> {
+  const agentPath = locateAgent(env);
+  const version = await agentVersion(agentPath, env);
+  const settingsPath = agentSettingsPath(env.HOME || homedir());
+  const previous = readSettings(settingsPath);
+
+  // Check the settings file before starting anything, so a broken file changes nothing at all.
+  try {
+    applyTelemetrySettings(previous ?? "", "http://127.0.0.1:1", settingsPath);
+  } catch (error) {
+    if (error instanceof SettingsFileError) throw new LifecycleError("invalid_config", error.message, { settingsPath });
+    throw error;
+  }
+
+  const { collector, started } = await collectorForAgent(requestedPort, readSavedCollector(env)?.url ?? null, env);
+  const edit = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath);
+  const changed = edit.changes.length > 0 || previous === null;
+  const backupPath = changed ? writeSettingsAtomically(settingsPath, edit.text, previous) : null;
+  const launcherChanged = saveCollector(collector.baseUrl, env);
+
+  return {
+    agent: { name: AGENT_NAME, path: agentPath, version },
+    settings: { path: settingsPath, created: previous === null, changed, backupPath, changes: edit.changes },
+    collector: collectorSummary(collector, started),
+    launcher: { savedUrlPath: savedCollectorPath(env), changed: launcherChanged },
+  };
+}

@@ -1,0 +1,61 @@
+/** The `obs.setup/v1` document (`schemas/setup/setup.json`) and the human summary of a setup. */
+import type { ErrorCode } from "../../shared/cli-envelope.js";
+import type { SetupResult } from "./setup-agentcli.js";
+
+export const SETUP_SCHEMA_VERSION = "obs.setup/v1";
+
+export function setupDocument(result: SetupResult, now: Date = new Date()): object {
+  return {
+    schema_version: SETUP_SCHEMA_VERSION,
+    generated_at: now.toISOString(),
+    agent: result.agent,
+    settings: {
+      path: result.settings.path,
+      created: result.settings.created,
+      changed: result.settings.changed,
+      backup_path: result.settings.backupPath,
+      // `before` is the user's own value, written back as found.
+      changes: result.settings.changes.map(({ key, before, after }) => ({ key, before, after })),
+    },
+    collector: {
+      url: result.collector.url,
+      started: result.collector.started,
+      reused: result.collector.reused,
+      pid: result.collector.pid,
+      port: result.collector.port,
+      db_path: result.collector.dbPath,
+    },
+    launcher: { saved_url_path: result.launcher.savedUrlPath, changed: result.launcher.changed },
+  };
+}
+
+export function setupErrorDocument(
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+  now: Date = new Date(),
+): object {
+  return {
+    schema_version: SETUP_SCHEMA_VERSION,
+    generated_at: now.toISOString(),
+    error: { code, message, ...(details === undefined ? {} : { details }) },
+  };
+}
+
+export function setupSummary(result: SetupResult): string {
+  const { agent, settings, collector } = result;
+  const settingsLine = settings.changed
+    ? `${settings.created ? "created" : "updated"} ${settings.path}: ${settings.changes
+        .map((change) => `${change.key} = ${JSON.stringify(change.after)}`)
+        .join(", ")}${settings.backupPath ? `\n  previous version kept as ${settings.backupPath}` : ""}`
+    : `${settings.path}: telemetry already points at ${collector.url}, unchanged`;
+  const collectorLine = collector.started
+    ? `collector started at ${collector.url} (pid ${collector.pid}, database ${collector.dbPath})`
+    : `collector reused at ${collector.url} (pid ${collector.pid})`;
+  return [
+    `${agent.name} ${agent.version} at ${agent.path}`,
+    settingsLine,
+    collectorLine,
+    `launch the agent with: obs agentcli [its arguments]`,
+  ].join("\n");
+}

@@ -1,0 +1,317 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { join } from "node:path";
+import { expect } from "chai";
+import { packagePath } from "../../shared/package-root.js";
+import { http } from "../helpers/http.js";
+import { freePort, runObs } from "../helpers/obs-cli.js";
+import { compileSchema } from "../helpers/schema-validator.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const FIXTURE_BIN = packagePath("test", "fixtures", "agentcli");
+const validateSetup = compileSchema(
+  JSON.parse(readFileSync(packagePath("schemas", "setup", "setup.json"), "utf8")) as object,
+);
+
+const ORIGINAL_SETTINGS = `// my agentcli settings
+{
+  "theme": "solarized", // the dark one
+  /* the model I pay for */
+  "model": "large",
+  "telemetry": { "enabled": false }
+}
+`;
+
+/** A user's world in temporary folders: home, obs state, and the fixture agent on PATH. */
+function agentWorld(options: { agentOnPath?: boolean; port?: number } = {}) {
+  const home = tempDir("obs-agent-home-");
+  const env: NodeJS.ProcessEnv = {
+    HOME: home.path,
+    OBS_STATE_DIR: join(home.path, "state"),
+    PATH: `${options.agentOnPath === false ? "" : `${FIXTURE_BIN}:`}${process.env.PATH}`,
+    OBS_MONITOR_PORT: options.port === undefined ? "" : String(options.port),
+    OBS_MONITOR_URL: "",
+    OTEL_RESOURCE_ATTRIBUTES: "",
+    AGENTCLI_FIXTURE_RECORD: join(home.path, "agentcli-invocations.ndjson"),
+  };
+  const settingsPath = join(home.path, ".agentcli", "settings.json");
+  return {
+    home,
+    env,
+    settingsPath,
+    writeSettings(text: string) {
+      mkdirSync(join(home.path, ".agentcli"), { recursive: true });
+      writeFileSync(settingsPath, text);
+    },
+    invocations(): { argv?: string[]; env?: Record<string, string | null>; signal?: string }[] {
+      const path = env.AGENTCLI_FIXTURE_RECORD as string;
+      if (!existsSync(path)) return [];
+      return readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line));
+    },
+    registryEntries(): string[] {
+      const dir = join(env.OBS_STATE_DIR as string, "monitor", "run");
+      return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".json")) : [];
+    },
+    async stopCollectors(): Promise<void> {
+      for (const name of this.registryEntries()) {
+        const entry = JSON.parse(readFileSync(join(env.OBS_STATE_DIR as string, "monitor", "run", name), "utf8"));
+        await runObs(["monitor", "stop", "--port", String(entry.port)], { env });
+      }
+    },
+  };
+}
+
+async function setupJson(env: NodeJS.ProcessEnv, extra: string[] = []) {
+  const result = await runObs(["setup", "agentcli", "--json", ...extra], { env });
+  const document = JSON.parse(result.stdout);
+  expect(validateSetup(document), JSON.stringify(validateSetup.errors)).to.equal(true);
+  expect(result.stderr).to.equal("");
+  return { code: result.code, document };
+}
+
+function holdPort(port: number): Promise<Server | null> {
+  return new Promise((resolve) => {
+    const server = createServer((socket) => socket.end("HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\nnot obs!\n"));
+    server.once("error", () => resolve(null));
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}
+
+async function stillServes(port: number): Promise<boolean> {
+  const answer = await http(`http://127.0.0.1:${port}/`).catch(() => null);
+  return answer !== null && answer.body.toString() === "not obs!\n";
+}
+
+describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", function () {
+  this.timeout(60_000);
+  let world: ReturnType<typeof agentWorld>;
+  let port: number;
+
+  before(async () => {
+    port = await freePort();
+    world = agentWorld({ port });
+    world.writeSettings(ORIGINAL_SETTINGS);
+  });
+  after(async () => {
+    await world.stopCollectors();
+    world.home.cleanup();
+  });
+
+  it("without the agent on PATH fails with exit 2 naming it, and touches nothing", async () => {
+    const bare = agentWorld({ agentOnPath: false, port });
+    try {
+      const { code, document } = await setupJson(bare.env);
+      expect(code).to.equal(2);
+      expect(document.error.code).to.equal("invalid_argument");
+      expect(document.error.message).to.match(/^agentcli was not found on PATH/);
+      const human = await runObs(["setup", "agentcli"], { env: bare.env });
+      expect(human.code).to.equal(2);
+      expect(human.stderr).to.match(/^obs: agentcli was not found on PATH; install the agentcli coding agent/);
+      expect(existsSync(bare.settingsPath)).to.equal(false);
+      expect(bare.registryEntries()).to.deep.equal([]);
+    } finally {
+      bare.home.cleanup();
+    }
+  });
+
+  it("refuses a settings file it cannot parse, leaving it as it was and starting nothing", async () => {
+    const broken = agentWorld({ port });
+    try {
+      broken.writeSettings('{ "theme": "dark" "model": 1 }');
+      const { code, document } = await setupJson(broken.env);
+      expect(code).to.equal(2);
+      expect(document.error.code).to.equal("invalid_config");
+      expect(document.error.message).to.include(`${broken.settingsPath} is not valid JSON with comments`);
+      expect(readFileSync(broken.settingsPath, "utf8")).to.equal('{ "theme": "dark" "model": 1 }');
+      expect(broken.registryEntries()).to.deep.equal([]);
+    } finally {
+      broken.home.cleanup();
+    }
+  });
+
+  it("enables the agent's telemetry keeping its comments, keeps a backup and starts a collector", async () => {
+    const { code, document } = await setupJson(world.env);
+    expect(code).to.equal(0);
+    const url = `http://127.0.0.1:${port}`;
+    expect(document.agent).to.deep.equal({ name: "agentcli", path: join(FIXTURE_BIN, "agentcli"), version: "1.4.2" });
+    expect(document.collector).to.deep.include({ url, port, started: true, reused: false });
+    expect(document.settings).to.deep.include({
+      path: world.settingsPath,
+      created: false,
+      changed: true,
+      backup_path: `${world.settingsPath}.bak`,
+    });
+    expect(document.settings.changes.map((change: { key: string }) => change.key)).to.deep.equal([
+      "telemetry.enabled",
+      "telemetry.target",
+      "telemetry.otlpEndpoint",
+      "telemetry.otlpProtocol",
+    ]);
+    const text = readFileSync(world.settingsPath, "utf8");
+    expect(text.startsWith(ORIGINAL_SETTINGS.split('  "telemetry"')[0] as string)).to.equal(true);
+    expect(text).to.include(`"otlpEndpoint": "${url}"`);
+    expect(readFileSync(`${world.settingsPath}.bak`, "utf8")).to.equal(ORIGINAL_SETTINGS);
+    expect(document.launcher.changed).to.equal(true);
+    const health = (await http(`${url}/api/health`)).json();
+    expect(health.status).to.equal("ok");
+  });
+
+  it("changes nothing when run a second time", async () => {
+    const before = { text: readFileSync(world.settingsPath, "utf8"), mtime: statSync(world.settingsPath).mtimeMs };
+    const backupMtime = statSync(`${world.settingsPath}.bak`).mtimeMs;
+    const { code, document } = await setupJson(world.env);
+    expect(code).to.equal(0);
+    expect(document.settings).to.deep.include({ changed: false, backup_path: null, changes: [] });
+    expect(document.collector).to.deep.include({ started: false, reused: true, port });
+    expect(document.launcher.changed).to.equal(false);
+    expect(readFileSync(world.settingsPath, "utf8")).to.equal(before.text);
+    expect(statSync(world.settingsPath).mtimeMs).to.equal(before.mtime);
+    expect(statSync(`${world.settingsPath}.bak`).mtimeMs).to.equal(backupMtime);
+    expect(world.registryEntries()).to.have.length(1);
+  });
+
+  it("launches the agent for a version query, and no telemetry arrives", async () => {
+    const result = await runObs(["agentcli", "--version"], { env: world.env });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.equal("agentcli 1.4.2\n");
+    expect(result.stderr).to.equal("");
+    const health = (await http(`http://127.0.0.1:${port}/api/health`)).json();
+    expect(health.counts).to.deep.include({ spans: 0, logs: 0 });
+  });
+
+  it("passes every argument through exactly, with the collector and namespace injected", async () => {
+    const args = [
+      "--json",
+      "--port",
+      "1",
+      "a b  c",
+      "'single'",
+      '"double"',
+      "--",
+      "--help",
+      "",
+      "$HOME",
+      "*",
+      "ünï\tcode",
+      "--setup=agentcli",
+    ];
+    const result = await runObs(["agentcli", ...args], {
+      env: { ...world.env, OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,team=a%2Cb" },
+    });
+    expect(result.code, result.stderr).to.equal(0);
+    const last = world.invocations().at(-1);
+    expect(last?.argv).to.deep.equal(args);
+    expect(last?.env).to.deep.equal({
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,team=a%2Cb,service.namespace=agentcli-agents",
+    });
+  });
+
+  it("stores a prompt turn's span and log under service.namespace=agentcli-agents", async () => {
+    const result = await runObs(["agentcli", "-p", "summarise the repo"], {
+      env: { ...world.env, OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,service.namespace=mine" },
+    });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.equal("echo: summarise the repo\n");
+    const base = `http://127.0.0.1:${port}`;
+    const spans = (await http(`${base}/api/spans/search?service=agentcli`)).json().data;
+    expect(spans).to.have.length(1);
+    expect(spans[0].operation).to.equal("agentcli.turn");
+    expect(spans[0].resource.attributes).to.deep.include({
+      "service.name": "agentcli",
+      "service.namespace": "agentcli-agents",
+      "deployment.environment.name": "ci",
+    });
+    const logs = (await http(`${base}/api/logs?service=agentcli`)).json().data;
+    expect(logs).to.have.length(1);
+    expect(logs[0].resource.attributes["service.namespace"]).to.equal("agentcli-agents");
+    expect(logs[0].traceId).to.equal(spans[0].traceId);
+  });
+
+  it("returns the agent's exit code", async () => {
+    const result = await runObs(["agentcli", "--exit-code", "7"], { env: world.env });
+    expect(result.code).to.equal(7);
+  });
+
+  for (const [signal, code] of [
+    ["SIGTERM", 143],
+    ["SIGINT", 130],
+  ] as const) {
+    it(`passes ${signal} on to the agent and exits as it did (${code})`, async () => {
+      const child = spawn(process.execPath, [packagePath("bin", "obs.js"), "agentcli", "--wait-for-signal"], {
+        env: { ...process.env, ...world.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (status) => resolve(status)));
+      await new Promise<void>((resolve) =>
+        child.stdout.on("data", (chunk: Buffer) => chunk.includes("ready") && resolve()),
+      );
+      child.kill(signal);
+      expect(await exited).to.equal(code);
+      expect(world.invocations().at(-1)).to.deep.equal({ signal });
+    });
+  }
+
+  it("fails clearly when --port names a port another program holds, and leaves that program alone", async () => {
+    const busyPort = await freePort();
+    const server = (await holdPort(busyPort)) as Server;
+    try {
+      const { code, document } = await setupJson(world.env, ["--port", String(busyPort)]);
+      expect(code).to.equal(3);
+      expect(document.error.code).to.equal("collector_unavailable");
+      expect(document.error.message).to.include(`port ${busyPort} on 127.0.0.1 is held by another process`);
+      expect(await stillServes(busyPort)).to.equal(true);
+      expect(world.registryEntries()).to.have.length(1);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("without a saved collector tells the user to run setup", async () => {
+    const fresh = agentWorld({ port });
+    try {
+      const result = await runObs(["agentcli", "--version"], { env: fresh.env });
+      expect(result.code).to.equal(3);
+      expect(result.stderr).to.equal(
+        "obs: no collector is saved for agentcli and none is running; run: obs setup agentcli\n",
+      );
+      expect(fresh.invocations()).to.deep.equal([]);
+    } finally {
+      fresh.home.cleanup();
+    }
+  });
+});
+
+describe("obs setup agentcli when the default port 27686 belongs to another program", function () {
+  this.timeout(60_000);
+  let world: ReturnType<typeof agentWorld>;
+  let server: Server | null;
+
+  before(async () => {
+    world = agentWorld();
+    // Hold 27686 with a plain server; if something else already holds it, that is just as foreign.
+    server = await holdPort(27686);
+  });
+  after(async () => {
+    await world.stopCollectors();
+    server?.close();
+    world.home.cleanup();
+  });
+
+  it("leaves that program running and starts the collector on the next free port", async () => {
+    const { code, document } = await setupJson(world.env);
+    expect(code).to.equal(0);
+    expect(document.collector.started).to.equal(true);
+    expect(document.collector.port).to.be.greaterThan(27686);
+    expect(document.settings.created).to.equal(true);
+    expect(readFileSync(world.settingsPath, "utf8")).to.include(`"otlpEndpoint": "${document.collector.url}"`);
+    if (server) expect(await stillServes(27686)).to.equal(true);
+
+    const again = await setupJson(world.env);
+    expect(again.document.collector).to.deep.include({ reused: true, port: document.collector.port });
+  });
+});

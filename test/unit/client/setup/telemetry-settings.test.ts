@@ -1,0 +1,100 @@
+import { expect } from "chai";
+import { parse } from "jsonc-parser";
+import {
+  applyTelemetrySettings,
+  formattingOf,
+  SettingsFileError,
+} from "../../../../client/setup/telemetry-settings.js";
+
+const URL = "http://127.0.0.1:27686";
+const FILE = "settings.json";
+
+const COMMENTED = `// agentcli user settings
+{
+    "theme": "dark", // the only readable one
+    /* editor block, keep */
+    "editor": { "tabSize": 3, "rulers": [80, 100] },
+    "telemetry": {
+        // off until obs is set up
+        "enabled": false,
+        "logPrompts": false
+    },
+    "model": "large",
+}
+`;
+
+describe("agentcli telemetry settings edit", () => {
+  it("sets the four native telemetry keys and nothing else", () => {
+    const { text, changes } = applyTelemetrySettings(COMMENTED, URL, FILE);
+    expect(parse(text).telemetry).to.deep.equal({
+      enabled: true,
+      logPrompts: false,
+      target: "local",
+      otlpEndpoint: URL,
+      otlpProtocol: "http",
+    });
+    expect(changes).to.deep.equal([
+      { key: "telemetry.enabled", before: false, after: true },
+      { key: "telemetry.target", before: null, after: "local" },
+      { key: "telemetry.otlpEndpoint", before: null, after: URL },
+      { key: "telemetry.otlpProtocol", before: null, after: "http" },
+    ]);
+  });
+
+  it("keeps comments, formatting and other settings byte for byte outside the telemetry object", () => {
+    const { text } = applyTelemetrySettings(COMMENTED, URL, FILE);
+    const before = COMMENTED.split('    "telemetry"')[0] as string;
+    const after = COMMENTED.split('    "model"')[1] as string;
+    expect(text.startsWith(before)).to.equal(true);
+    expect(text.endsWith(`    "model"${after}`)).to.equal(true);
+    expect(text).to.include("// off until obs is set up");
+    expect(text).to.include('        "otlpProtocol": "http"');
+  });
+
+  it("changes nothing when the file already holds the values", () => {
+    const once = applyTelemetrySettings(COMMENTED, URL, FILE).text;
+    const twice = applyTelemetrySettings(once, URL, FILE);
+    expect(twice.text).to.equal(once);
+    expect(twice.changes).to.deep.equal([]);
+  });
+
+  it("changes only the endpoint when the collector moved", () => {
+    const once = applyTelemetrySettings(COMMENTED, URL, FILE).text;
+    const moved = applyTelemetrySettings(once, "http://127.0.0.1:27687", FILE);
+    expect(moved.changes).to.deep.equal([
+      { key: "telemetry.otlpEndpoint", before: URL, after: "http://127.0.0.1:27687" },
+    ]);
+  });
+
+  it("creates the document for a new file, ending with a newline", () => {
+    const { text, changes } = applyTelemetrySettings("", URL, FILE);
+    expect(parse(text)).to.deep.equal({
+      telemetry: { enabled: true, target: "local", otlpEndpoint: URL, otlpProtocol: "http" },
+    });
+    expect(text.endsWith("}\n")).to.equal(true);
+    expect(changes).to.have.length(4);
+  });
+
+  it("writes with the file's own indentation and line endings", () => {
+    expect(formattingOf('{\n\t"a": 1\n}')).to.deep.equal({ insertSpaces: false, tabSize: 1, eol: "\n" });
+    expect(formattingOf('{\r\n    "a": 1\r\n}')).to.deep.equal({ insertSpaces: true, tabSize: 4, eol: "\r\n" });
+    const { text } = applyTelemetrySettings('{\r\n\t"a": 1\r\n}\r\n', URL, FILE);
+    expect(text).to.include('\r\n\t"telemetry": {\r\n\t\t"enabled": true,');
+    expect(text.replace(/\r\n/g, "")).not.to.include("\n");
+  });
+
+  it("refuses a file it cannot edit safely, naming the problem and where", () => {
+    expect(() => applyTelemetrySettings('{\n  "a": 1,\n  "b" 2\n}', URL, FILE))
+      .to.throw(SettingsFileError)
+      .with.property("message")
+      .that.matches(/settings\.json is not valid JSON with comments \(ColonExpected at line 3, column 7\)/);
+    expect(() => applyTelemetrySettings("[1, 2]", URL, FILE)).to.throw(
+      SettingsFileError,
+      /JSON object at the top level/,
+    );
+    expect(() => applyTelemetrySettings('{"telemetry": false}', URL, FILE)).to.throw(
+      SettingsFileError,
+      /"telemetry" in settings\.json is a boolean, not an object/,
+    );
+  });
+});
