@@ -9,6 +9,7 @@ import { yargs } from "../../shared/yargs-loader.js";
 import { agentcliCommand } from "./agentcli-command.js";
 import { aggregateCommands } from "./aggregate-commands.js";
 import { auditCommand } from "./audit-command.js";
+import { checksCommands } from "./checks-command.js";
 import { listCommands } from "./list-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { queryCommands } from "./query-commands.js";
@@ -33,6 +34,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(auditCommand(setExit))
     .command(setupCommand(setExit))
     .command(agentcliCommand(setExit))
+    .command(checksCommands(setExit))
     .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)

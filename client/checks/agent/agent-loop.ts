@@ -1,0 +1,229 @@
+/**
+ * The agent loop: show the model the page, run the one tool it calls, repeat until it calls
+ * done or fail, the step cap is reached, the test's time runs out, or the stall guard sees
+ * the same action leave the page unchanged again and again.
+ */
+import type { ModelMessage, ModelProvider, ModelResponse, TokenUsage } from "../providers/model-provider.js";
+import {
+  ACTION_TOOLS,
+  argumentProblem,
+  CHECK_TOOLS,
+  isToolName,
+  TOOL_DEFINITIONS,
+  type ToolName,
+} from "./agent-tools.js";
+import { elementRefs, fingerprintOf, formatSnapshot } from "./page-snapshot.js";
+import { actSystemPrompt, checkSystemPrompt, firstMessage } from "./prompts.js";
+import type { RawSnapshot } from "./snapshot-script.js";
+import { actionKey, StallGuard } from "./stall-guard.js";
+
+/** What the loop needs from the browser; BrowserPage implements it over webdriverio. */
+export interface AgentPage {
+  snapshot(): Promise<RawSnapshot>;
+  /** Performs an action tool and describes what happened; throws ActionError when it cannot. */
+  perform(tool: string, args: Record<string, unknown>): Promise<string>;
+}
+
+export type InstructionKind = "act" | "check";
+
+/** A step is a model tool call (act, check) or a navigation the spec asked for (goto). */
+export type StepKind = InstructionKind | "goto";
+
+export interface StepRecord {
+  /** 1-based, counted over the whole test. */
+  index: number;
+  kind: StepKind;
+  instruction: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** What the model said with the call, if anything. */
+  text: string | null;
+  evidence: string;
+  /** False when the action failed or the call was refused. */
+  ok: boolean;
+  url: string;
+  pageChanged: boolean;
+  durationMs: number;
+  modelMs: number;
+  screenshot: string | null;
+}
+
+/** Why the loop stopped without an answer from the model. */
+export type StopReason = "max_steps" | "stall" | "timeout";
+
+export class AgentStopped extends Error {
+  override name = "AgentStopped";
+  constructor(
+    readonly reason: StopReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface StepBudget {
+  used: number;
+  max: number | null;
+}
+
+export interface LoopContext {
+  test: string;
+  provider: ModelProvider;
+  page: AgentPage;
+  budget: StepBudget;
+  /** Epoch milliseconds after which no new step starts. */
+  deadline: number;
+  usage: TokenUsage;
+  /** Called after each step, before the next model turn (reporting, screenshots). */
+  onStep: (step: StepRecord) => Promise<void>;
+  now?: () => number;
+}
+
+export interface InstructionOutcome {
+  finished: "done" | "fail";
+  /** The model's evidence (done) or reason (fail). */
+  text: string;
+  steps: number;
+}
+
+interface PastStep {
+  /** Null when the model answered without calling a tool. */
+  call: { id: string; name: string; arguments: Record<string, unknown> } | null;
+  text: string | null;
+  result: string;
+}
+
+function conversation(kind: InstructionKind, instruction: string, page: string, past: PastStep[]): ModelMessage[] {
+  const messages: ModelMessage[] = [
+    {
+      role: "user",
+      content: firstMessage(
+        kind,
+        instruction,
+        past.length === 0 ? page : "(the current page is in the latest tool result)",
+      ),
+    },
+  ];
+  past.forEach((step, position) => {
+    const content = position === past.length - 1 ? `${step.result}\n\n${page}` : step.result;
+    if (step.call === null) {
+      messages.push({ role: "assistant", content: step.text ?? "", toolCalls: [] });
+      messages.push({ role: "user", content });
+      return;
+    }
+    messages.push({ role: "assistant", content: step.text, toolCalls: [step.call] });
+    messages.push({ role: "tool", toolCallId: step.call.id, content });
+  });
+  return messages;
+}
+
+export async function runInstruction(
+  kind: InstructionKind,
+  instruction: string,
+  context: LoopContext,
+): Promise<InstructionOutcome> {
+  const now = context.now ?? Date.now;
+  const allowed: ToolName[] = kind === "act" ? [...ACTION_TOOLS, "done", "fail"] : CHECK_TOOLS;
+  const tools = allowed.map((name) => TOOL_DEFINITIONS[name]);
+  const system = kind === "act" ? actSystemPrompt() : checkSystemPrompt();
+  const guard = new StallGuard();
+  const past: PastStep[] = [];
+  let snapshot = await context.page.snapshot();
+  let fingerprint = fingerprintOf(snapshot);
+  let steps = 0;
+
+  for (;;) {
+    const { budget } = context;
+    if (budget.max !== null && budget.used >= budget.max) {
+      throw new AgentStopped(
+        "max_steps",
+        `stopped at the --max-steps cap of ${budget.max} steps before "${instruction}" was finished`,
+      );
+    }
+    if (now() >= context.deadline) throw new AgentStopped("timeout", `the test's time ran out during "${instruction}"`);
+
+    const started = now();
+    const response: ModelResponse = await context.provider.complete({
+      system,
+      messages: conversation(kind, instruction, formatSnapshot(snapshot), past),
+      tools,
+      context: { test: context.test, instruction, elements: elementRefs(snapshot) },
+    });
+    const modelMs = now() - started;
+    context.usage.inputTokens += response.usage.inputTokens;
+    context.usage.outputTokens += response.usage.outputTokens;
+    budget.used += 1;
+    steps += 1;
+
+    const call = response.toolCalls[0] ?? {
+      id: `missing-${budget.used}`,
+      name: "",
+      arguments: {},
+    };
+    const tool = call.name;
+    let evidence: string;
+    let ok = true;
+    let finished: "done" | "fail" | null = null;
+    if (!tool) {
+      ok = false;
+      evidence = "no tool was called; call exactly one of the tools";
+    } else if (!isToolName(tool) || !allowed.includes(tool)) {
+      ok = false;
+      evidence = `"${tool}" is not available here; use one of: ${allowed.join(", ")}`;
+    } else {
+      const problem = argumentProblem(tool, call.arguments);
+      if (problem) {
+        ok = false;
+        evidence = problem;
+      } else if (tool === "done" || tool === "fail") {
+        finished = tool;
+        evidence = String(tool === "done" ? call.arguments.evidence : call.arguments.reason);
+      } else {
+        try {
+          evidence = await context.page.perform(tool, call.arguments);
+        } catch (error) {
+          ok = false;
+          evidence = (error as Error).message;
+        }
+      }
+    }
+
+    let pageChanged = false;
+    if (finished === null) {
+      snapshot = await context.page.snapshot();
+      const next = fingerprintOf(snapshot);
+      pageChanged = next !== fingerprint;
+      fingerprint = next;
+    }
+    const step: StepRecord = {
+      index: budget.used,
+      kind,
+      instruction,
+      tool: tool || "(none)",
+      args: call.arguments,
+      text: response.text,
+      evidence,
+      ok,
+      url: snapshot.url,
+      pageChanged,
+      durationMs: now() - started,
+      modelMs,
+      screenshot: null,
+    };
+    await context.onStep(step);
+    if (finished) return { finished, text: evidence, steps };
+
+    const stalled = guard.observe(actionKey(tool, call.arguments), pageChanged);
+    if (stalled) {
+      throw new AgentStopped(
+        "stall",
+        `no progress: ${stalled.action} was repeated ${stalled.repeats} times and the page did not change`,
+      );
+    }
+    past.push({
+      call: tool ? { id: call.id, name: tool, arguments: call.arguments } : null,
+      text: response.text,
+      result: ok ? evidence : `error: ${evidence}`,
+    });
+  }
+}

@@ -1,0 +1,135 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the functions passed to execute() run in the page, without DOM types
+/**
+ * The agent's hands: snapshots and tool actions on a webdriverio session. Thin: every decision
+ * is made in the agent loop; this only talks to the browser.
+ */
+import type { Browser } from "webdriverio";
+import { MAX_ELEMENTS, MAX_TEXT } from "../agent/page-snapshot.js";
+import { collectPageSnapshot, type RawSnapshot } from "../agent/snapshot-script.js";
+
+const SETTLE_TIMEOUT_MS = 5_000;
+const MAX_WAIT_MS = 10_000;
+const SCROLL_PIXELS = 600;
+
+/** An action that could not be done; the model is told why and may try something else. */
+export class ActionError extends Error {
+  override name = "ActionError";
+}
+
+export function resolveUrl(url: string, baseUrl: string | null): string {
+  if (URL.canParse(url)) return url;
+  if (!baseUrl) throw new ActionError(`"${url}" is relative and no --base-url is set`);
+  return new URL(url, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href;
+}
+
+export class BrowserPage {
+  constructor(
+    readonly browser: Browser,
+    private readonly baseUrl: string | null,
+    private readonly keys: Record<string, string>,
+  ) {}
+
+  async goto(url: string): Promise<string> {
+    const target = resolveUrl(url, this.baseUrl);
+    await this.browser.url(target);
+    return target;
+  }
+
+  /** Waits (bounded) until the document has loaded, so the snapshot sees the result of an action. */
+  async settle(): Promise<void> {
+    await this.browser
+      .waitUntil(
+        async () => String(await this.browser.execute(() => (globalThis as any).document.readyState)) === "complete",
+        {
+          timeout: SETTLE_TIMEOUT_MS,
+          interval: 50,
+        },
+      )
+      .catch(() => {});
+  }
+
+  async snapshot(): Promise<RawSnapshot> {
+    await this.settle();
+    return (await this.browser.execute(collectPageSnapshot, MAX_ELEMENTS, MAX_TEXT)) as unknown as RawSnapshot;
+  }
+
+  private async element(index: unknown) {
+    const element = await this.browser.$(`[data-obs-index="${Number(index)}"]`);
+    if (!(await element.isExisting())) throw new ActionError(`there is no element [${index}] in the latest snapshot`);
+    return element;
+  }
+
+  /** Performs one action tool; returns what happened, in words, as evidence. */
+  async perform(tool: string, args: Record<string, unknown>): Promise<string> {
+    try {
+      switch (tool) {
+        case "navigate":
+          return `opened ${await this.goto(String(args.url))}`;
+        case "click": {
+          const element = await this.element(args.index);
+          await element.scrollIntoView().catch(() => {});
+          await element.click();
+          return `clicked [${args.index}]`;
+        }
+        case "type": {
+          const element = await this.element(args.index);
+          if (args.clear === false) await element.addValue(String(args.text));
+          else await element.setValue(String(args.text));
+          return `typed ${JSON.stringify(args.text)} into [${args.index}]`;
+        }
+        case "select": {
+          const element = await this.element(args.index);
+          const option = String(args.option);
+          await element.selectByVisibleText(option).catch(() => element.selectByAttribute("value", option));
+          return `selected ${JSON.stringify(option)} in [${args.index}]`;
+        }
+        case "press": {
+          const name = String(args.key);
+          const key = this.keys[name.toLowerCase()] ?? (name.length === 1 ? name : undefined);
+          if (key === undefined) throw new ActionError(`unknown key "${name}"; use e.g. Enter, Tab, Escape, ArrowDown`);
+          await this.browser.keys([key]);
+          return `pressed ${name}`;
+        }
+        case "scroll": {
+          if (args.index !== undefined) {
+            await (await this.element(args.index)).scrollIntoView();
+            return `scrolled [${args.index}] into view`;
+          }
+          const dy = args.direction === "up" ? -SCROLL_PIXELS : SCROLL_PIXELS;
+          await this.browser.execute((pixels: number) => (globalThis as any).scrollBy(0, pixels), dy);
+          return `scrolled ${args.direction === "up" ? "up" : "down"}`;
+        }
+        case "wait": {
+          const ms = Math.min(Math.max(Number(args.ms ?? 1000), 0), MAX_WAIT_MS);
+          if (typeof args.text === "string" && args.text !== "") {
+            const text = args.text;
+            const appeared = await this.browser
+              .waitUntil(
+                async () =>
+                  String(await this.browser.execute(() => (globalThis as any).document.body?.innerText ?? "")).includes(
+                    text,
+                  ),
+                { timeout: args.ms === undefined ? MAX_WAIT_MS : ms, interval: 100 },
+              )
+              .then(
+                () => true,
+                () => false,
+              );
+            return appeared ? `${JSON.stringify(text)} appeared` : `${JSON.stringify(text)} did not appear`;
+          }
+          await this.browser.pause(ms);
+          return `waited ${ms} ms`;
+        }
+        default:
+          throw new ActionError(`unknown tool "${tool}"`);
+      }
+    } catch (error) {
+      if (error instanceof ActionError) throw error;
+      throw new ActionError(`${tool} failed: ${(error as Error).message.split("\n")[0]}`);
+    }
+  }
+
+  async screenshot(path: string): Promise<void> {
+    await this.browser.saveScreenshot(path);
+  }
+}

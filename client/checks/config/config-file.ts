@@ -1,0 +1,72 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { packagePath } from "../../../shared/package-root.js";
+import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
+import { importTypeScript } from "../spec/module-loader.js";
+import type { ObsConfig } from "./config-model.js";
+
+const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
+
+export const CONFIG_NAMES = ["obs.config.ts", "obs.config.mts", "obs.config.js", "obs.config.mjs"];
+
+export interface LoadedConfig {
+  path: string | null;
+  /** Relative paths in the config resolve against this folder. */
+  dir: string;
+  config: ObsConfig;
+}
+
+/** The nearest config file in `cwd` or a folder above it; null when there is none. */
+export function findConfig(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (;;) {
+    for (const name of CONFIG_NAMES) {
+      const candidate = join(dir, name);
+      if (existsSync(candidate)) return candidate;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** The problems with a config object, each naming its field; empty when it is valid. */
+export function configProblems(config: unknown): string[] {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const schema = JSON.parse(readFileSync(packagePath("schemas", "checks", "config.json"), "utf8")) as object;
+  const validate = ajv.compile(schema);
+  if (validate(config)) return [];
+  return (validate.errors ?? []).map((error) => {
+    if (error.keyword === "additionalProperties") {
+      return `unknown field "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+    }
+    const field = error.instancePath.replace(/^\//, "").replace(/\//g, ".") || "(the config)";
+    const allowed =
+      error.keyword === "enum"
+        ? `: one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(", ")}`
+        : "";
+    return `${field} ${error.message}${allowed}`;
+  });
+}
+
+/** Loads `-c FILE` or the discovered config; an invalid one is exit 2 naming the field. */
+export async function loadConfig(explicitPath: string | undefined, cwd: string): Promise<LoadedConfig> {
+  const path = explicitPath ? resolve(cwd, explicitPath) : findConfig(cwd);
+  if (!path) return { path: null, dir: cwd, config: {} };
+  if (!existsSync(path)) throw new LifecycleError("invalid_config", `config file ${path} does not exist`);
+  let module: Record<string, unknown>;
+  try {
+    module = await importTypeScript(path);
+  } catch (error) {
+    throw new LifecycleError("invalid_config", `${path} could not be loaded: ${(error as Error).message}`);
+  }
+  const config = module.default ?? {};
+  const problems = configProblems(config);
+  if (problems.length > 0) {
+    throw new LifecycleError("invalid_config", `${path}: ${problems.join("; ")}`, { path, problems });
+  }
+  return { path, dir: dirname(path), config: config as ObsConfig };
+}

@@ -1,0 +1,193 @@
+/**
+ * The settings of one browser-check run, from command-line flags, then environment variables,
+ * then `obs.config.ts`, then defaults (the same order as the collector's settings, with the
+ * project config as the layer above defaults). API keys come only from flags or the
+ * environment, never from the config file. Pure: everything it reads is passed in.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
+import {
+  ENGINES,
+  type Engine,
+  type ObsConfig,
+  PROVIDERS,
+  type ProviderName,
+  REPORTERS,
+  type ReporterName,
+} from "./config-model.js";
+
+export const DEFAULT_PATTERNS = ["**/*.obs.ts", "**/*.obs.tsx"];
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MODELS: Record<ProviderName, string> = {
+  openai: "gpt-4.1-mini",
+  anthropic: "claude-sonnet-4-5",
+  mock: "mock",
+};
+
+export interface RunFlags {
+  patterns?: string[];
+  reportDir?: string;
+  baseUrl?: string;
+  browser?: string;
+  headed?: boolean;
+  viewport?: string;
+  containerized?: boolean;
+  provider?: string;
+  model?: string;
+  apiKey?: string;
+  mockTranscript?: string;
+  maxSteps?: number;
+  workers?: number;
+  reporter?: string;
+  verbose?: boolean;
+  progressFile?: string;
+  captureScreenshots?: boolean;
+  frameInterval?: number;
+}
+
+export interface ProviderSettings {
+  name: ProviderName;
+  model: string;
+  apiKey: string | null;
+  /** OpenAI-compatible or Anthropic endpoint; null for the provider's public one. */
+  baseUrl: string | null;
+  /** The mock provider's transcript file. */
+  transcriptPath: string | null;
+}
+
+export interface RunSettings {
+  cwd: string;
+  patterns: string[];
+  reportDir: string;
+  baseUrl: string | null;
+  engine: Engine;
+  headed: boolean;
+  viewport: { width: number; height: number } | null;
+  provider: ProviderSettings;
+  maxSteps: number | null;
+  timeoutMs: number;
+  workers: number;
+  reporters: Exclude<ReporterName, "all">[];
+  verbose: boolean;
+  progressFile: string | null;
+  captureScreenshots: boolean;
+  frameIntervalMs: number;
+}
+
+function usage(message: string): LifecycleError {
+  return new LifecycleError("invalid_argument", message);
+}
+
+function firstOf<T>(...values: (T | undefined | null | "")[]): T | undefined {
+  for (const value of values) if (value !== undefined && value !== null && value !== "") return value as T;
+  return undefined;
+}
+
+export function parseViewport(text: string): { width: number; height: number } {
+  const match = /^(\d{2,5})x(\d{2,5})$/.exec(text.trim());
+  if (!match) throw usage(`--viewport "${text}" is not WIDTHxHEIGHT, e.g. 1280x800`);
+  return { width: Number(match[1]), height: Number(match[2]) };
+}
+
+function positiveInteger(value: unknown, flag: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1)
+    throw usage(`${flag} must be a whole number of at least 1, not "${value}"`);
+  return number;
+}
+
+export function resolveProvider(
+  flags: RunFlags,
+  config: ObsConfig,
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): ProviderSettings {
+  const inferred = env.ANTHROPIC_API_KEY ? "anthropic" : env.OPENAI_API_KEY ? "openai" : undefined;
+  const name = firstOf<string>(flags.provider, env.OBS_PROVIDER, config.provider, inferred);
+  if (!name) {
+    throw usage(
+      "no model provider is configured: set OPENAI_API_KEY (OPENAI_BASE_URL for a local OpenAI-compatible server) or ANTHROPIC_API_KEY, or run with --provider mock --mock-transcript FILE",
+    );
+  }
+  if (!(PROVIDERS as readonly string[]).includes(name)) {
+    throw usage(`unknown provider "${name}": use one of ${PROVIDERS.join(", ")}`);
+  }
+  const provider = name as ProviderName;
+  const model = firstOf<string>(flags.model, env.OBS_MODEL, config.model) ?? DEFAULT_MODELS[provider];
+  if (provider === "mock") {
+    const fromFlag = firstOf<string>(flags.mockTranscript, env.OBS_MOCK_TRANSCRIPT);
+    const transcript = fromFlag
+      ? resolve(cwd, fromFlag)
+      : config.mockTranscript
+        ? resolve(configDir, config.mockTranscript)
+        : null;
+    if (!transcript) {
+      throw usage(
+        "the mock provider replays a transcript: give --mock-transcript FILE (or OBS_MOCK_TRANSCRIPT, or mockTranscript in obs.config.ts)",
+      );
+    }
+    return { name: provider, model, apiKey: null, baseUrl: null, transcriptPath: transcript };
+  }
+  const keyVariable = provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
+  const baseVariable = provider === "openai" ? "OPENAI_BASE_URL" : "ANTHROPIC_BASE_URL";
+  const baseUrl = firstOf<string>(env[baseVariable]) ?? null;
+  const apiKey = firstOf<string>(flags.apiKey, env[keyVariable]) ?? null;
+  // A local OpenAI-compatible server (OPENAI_BASE_URL) often takes no key; the public APIs always do.
+  if (!apiKey && !(provider === "openai" && baseUrl)) {
+    throw usage(`the ${provider} provider needs an API key: set ${keyVariable} (preferred) or pass --api-key`);
+  }
+  return { name: provider, model, apiKey, baseUrl, transcriptPath: null };
+}
+
+export function resolveRunSettings(
+  flags: RunFlags,
+  config: ObsConfig,
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): RunSettings {
+  const engine = firstOf<string>(flags.browser, env.OBS_BROWSER, config.browser) ?? "engine_a";
+  if (!(ENGINES as readonly string[]).includes(engine)) {
+    throw usage(`unknown browser "${engine}": use one of ${ENGINES.join(", ")}`);
+  }
+  const reporter = firstOf<string>(flags.reporter, config.reporter) ?? "all";
+  if (!(REPORTERS as readonly string[]).includes(reporter)) {
+    throw usage(`unknown reporter "${reporter}": use one of ${REPORTERS.join(", ")}`);
+  }
+  const viewportText = firstOf<string>(flags.viewport, config.viewport);
+  const maxSteps = firstOf<number>(flags.maxSteps, config.maxSteps);
+  const reportDir = flags.reportDir
+    ? resolve(cwd, flags.reportDir)
+    : config.reportDir
+      ? resolve(configDir, config.reportDir)
+      : resolve(cwd, ".obs");
+  const baseUrl = firstOf<string>(flags.baseUrl, env.OBS_BASE_URL, config.baseUrl) ?? null;
+  if (baseUrl !== null && !URL.canParse(baseUrl)) throw usage(`--base-url "${baseUrl}" is not a URL`);
+  const frameInterval = flags.frameInterval ?? 200;
+  if (!Number.isInteger(frameInterval) || frameInterval < 0) {
+    throw usage(`--frame-interval must be a whole number of milliseconds, not "${flags.frameInterval}"`);
+  }
+  return {
+    cwd,
+    patterns: flags.patterns?.length ? flags.patterns : (config.testMatch ?? DEFAULT_PATTERNS),
+    reportDir,
+    baseUrl,
+    engine: engine as Engine,
+    headed: flags.headed ?? config.headed ?? false,
+    viewport: viewportText ? parseViewport(viewportText) : null,
+    provider: resolveProvider(flags, config, configDir, env, cwd),
+    maxSteps: maxSteps === undefined ? null : positiveInteger(maxSteps, "--max-steps"),
+    timeoutMs: config.timeout ?? DEFAULT_TIMEOUT_MS,
+    workers: positiveInteger(firstOf<number>(flags.workers, config.workers) ?? 1, "--workers"),
+    reporters: reporter === "all" ? ["basic", "json", "junit"] : [reporter as Exclude<ReporterName, "all">],
+    verbose: flags.verbose ?? false,
+    progressFile: flags.progressFile
+      ? isAbsolute(flags.progressFile)
+        ? flags.progressFile
+        : resolve(cwd, flags.progressFile)
+      : null,
+    captureScreenshots: flags.captureScreenshots ?? config.captureScreenshots ?? false,
+    frameIntervalMs: frameInterval,
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * JUnit XML in the shape Playwright and Surefire write: one <testsuite> per spec file, a
+ * <failure> with the message, screenshots as [[ATTACHMENT|path]] lines in <system-out>. Pure.
+ */
+import type { RunReport, TestResult } from "./run-result.js";
+
+/** Characters XML 1.0 cannot carry at all, even escaped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
+export function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(NOT_XML, "");
+}
+
+function cdata(text: string): string {
+  return `<![CDATA[${text.replace(NOT_XML, "").replace(/]]>/g, "]]]]><![CDATA[>")}]]>`;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(test: TestResult): string[] {
+  const open = `    <testcase name="${escapeXml(test.name)}" classname="${escapeXml(test.file)}" time="${seconds(test.durationMs)}">`;
+  const lines = [open];
+  if (test.status === "skipped") lines.push("      <skipped/>");
+  if (test.failure) {
+    const detail = [
+      test.failure.message,
+      ...test.steps.map((step) => `step ${step.index} ${step.tool} ${JSON.stringify(step.args)}: ${step.evidence}`),
+    ].join("\n");
+    lines.push(
+      `      <failure message="${escapeXml(test.failure.message)}" type="${test.failure.kind}">${cdata(detail)}</failure>`,
+    );
+  }
+  const attachments = test.steps.flatMap((step) => (step.screenshot ? [`[[ATTACHMENT|${step.screenshot}]]`] : []));
+  if (attachments.length > 0) lines.push(`      <system-out>${cdata(`\n${attachments.join("\n")}\n`)}</system-out>`);
+  lines.push("    </testcase>");
+  return lines;
+}
+
+export function junitXml(report: RunReport): string {
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="obs" tests="${report.totals.tests}" failures="${report.totals.failed}" skipped="${report.totals.skipped}" errors="0" time="${seconds(report.durationMs)}">`,
+  ];
+  for (const file of report.files) {
+    const failures = file.tests.filter((test) => test.status === "failed").length;
+    const skipped = file.tests.filter((test) => test.status === "skipped").length;
+    const time = file.tests.reduce((sum, test) => sum + test.durationMs, 0);
+    lines.push(
+      `  <testsuite name="${escapeXml(file.file)}" timestamp="${file.tests[0]?.startedAt ?? report.startedAt}" hostname="${escapeXml(report.engine)}" tests="${file.tests.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${seconds(time)}">`,
+    );
+    for (const test of file.tests) lines.push(...testcase(test));
+    lines.push("  </testsuite>");
+  }
+  lines.push("</testsuites>", "");
+  return lines.join("\n");
+}

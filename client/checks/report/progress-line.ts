@@ -1,0 +1,47 @@
+/** `--progress-file` lines (schemas/checks/progress-line.json). Pure. */
+import type { StepRecord } from "../agent/agent-loop.js";
+import type { TestRef, TestResult } from "./run-result.js";
+
+const ref = (test: TestRef) => ({ id: test.id, file: test.file, name: test.name });
+
+export function testStartLine(test: TestRef, time: Date): object {
+  return { type: "test_start", time: time.toISOString(), test: ref(test) };
+}
+
+export function actionLine(test: TestRef, step: StepRecord, time: Date): object {
+  return {
+    type: "action",
+    time: time.toISOString(),
+    test: ref(test),
+    step: {
+      index: step.index,
+      kind: step.kind,
+      tool: step.tool,
+      args: step.args,
+      evidence: step.evidence,
+      ok: step.ok,
+      url: step.url,
+      page_changed: step.pageChanged,
+      duration_ms: step.durationMs,
+      model_ms: step.modelMs,
+      screenshot: step.screenshot,
+    },
+  };
+}
+
+export function frameLine(test: TestRef, path: string, time: Date): object {
+  return { type: "frame", time: time.toISOString(), test: ref(test), path };
+}
+
+export function testFinishLine(result: TestResult, time: Date): object {
+  return {
+    type: "test_finish",
+    time: time.toISOString(),
+    test: ref(result),
+    status: result.status,
+    duration_ms: result.durationMs,
+    steps: result.steps.length,
+    failure: result.failure,
+    usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
+  };
+}

@@ -1,0 +1,101 @@
+/** The reporters a run uses: each implements the small Reporter interface, one job each. */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { safeText } from "../../render/table.js";
+import type { RunSettings } from "../config/run-settings.js";
+import { summaryLines, testLine } from "./console-summary.js";
+import { jsonReport } from "./json-report.js";
+import { junitXml } from "./junit-report.js";
+import { actionLine, frameLine, testFinishLine, testStartLine } from "./progress-line.js";
+import type { Reporter, RunReport } from "./run-result.js";
+
+export const JSON_REPORT = "report.json";
+export const JUNIT_REPORT = "junit.xml";
+
+function writeFile(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** Writes report files at the end and remembers their paths for the console summary. */
+class FileReporter implements Reporter {
+  constructor(
+    private readonly path: string,
+    private readonly render: (report: RunReport) => string,
+    private readonly written: string[],
+    private readonly cwd: string,
+  ) {}
+  onRunFinish(report: RunReport): void {
+    writeFile(this.path, this.render(report));
+    this.written.push(relative(this.cwd, this.path) || this.path);
+  }
+}
+
+class BasicReporter implements Reporter {
+  constructor(private readonly written: string[]) {}
+  onRunStart(info: { tests: number; files: number; engine: string; provider: string; model: string }): void {
+    process.stdout.write(
+      `running ${info.tests} tests from ${info.files} files on ${info.engine} with ${info.provider} (${info.model})\n`,
+    );
+  }
+  onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
+    process.stdout.write(`${testLine(result)}\n`);
+  }
+  onRunFinish(report: RunReport): void {
+    process.stdout.write(`${summaryLines(report, this.written)}\n`);
+  }
+}
+
+/** `--progress-file`: appends one NDJSON line per event, as it happens. */
+class ProgressReporter implements Reporter {
+  constructor(private readonly path: string) {
+    mkdirSync(dirname(path), { recursive: true });
+  }
+  private append(line: object): void {
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+  }
+  onTestStart(test: Parameters<NonNullable<Reporter["onTestStart"]>>[0]): void {
+    this.append(testStartLine(test, new Date()));
+  }
+  onStep(...[test, step]: Parameters<NonNullable<Reporter["onStep"]>>): void {
+    this.append(actionLine(test, step, new Date()));
+  }
+  onFrame(...[test, path]: Parameters<NonNullable<Reporter["onFrame"]>>): void {
+    this.append(frameLine(test, path, new Date()));
+  }
+  onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
+    this.append(testFinishLine(result, new Date()));
+  }
+}
+
+/** `--verbose`: agent events on stderr. */
+class VerboseReporter implements Reporter {
+  onTestStart(test: Parameters<NonNullable<Reporter["onTestStart"]>>[0]): void {
+    process.stderr.write(`[obs] start ${safeText(test.id)}\n`);
+  }
+  onStep(...[test, step]: Parameters<NonNullable<Reporter["onStep"]>>): void {
+    const said = step.text ? ` (model: ${safeText(step.text)})` : "";
+    process.stderr.write(
+      `[obs] ${safeText(test.name)} step ${step.index} ${step.kind} ${step.tool} ${safeText(JSON.stringify(step.args))} -> ${step.ok ? "" : "error: "}${safeText(step.evidence)}${said} [${Math.round(step.durationMs)} ms, model ${Math.round(step.modelMs)} ms]\n`,
+    );
+  }
+  onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
+    process.stderr.write(`[obs] ${result.status} ${safeText(result.id)}\n`);
+  }
+}
+
+export function reportersFor(settings: RunSettings): Reporter[] {
+  const written: string[] = [];
+  const reporters: Reporter[] = [];
+  if (settings.reporters.includes("json")) {
+    reporters.push(new FileReporter(join(settings.reportDir, JSON_REPORT), jsonReport, written, settings.cwd));
+  }
+  if (settings.reporters.includes("junit")) {
+    reporters.push(new FileReporter(join(settings.reportDir, JUNIT_REPORT), junitXml, written, settings.cwd));
+  }
+  if (settings.progressFile) reporters.push(new ProgressReporter(settings.progressFile));
+  if (settings.verbose) reporters.push(new VerboseReporter());
+  // The console summary goes last so it can list the files the others wrote.
+  if (settings.reporters.includes("basic")) reporters.push(new BasicReporter(written));
+  return reporters;
+}

@@ -1,0 +1,244 @@
+/**
+ * The runner core: loads the specs, runs each test in its own browser session with the agent,
+ * tells the reporters, and returns the report. The CLI adapter decides the exit code.
+ */
+import { mkdirSync, rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { AgentStopped, type StepRecord } from "./agent/agent-loop.js";
+import { BrowserAgent, InstructionFailed } from "./agent/browser-agent.js";
+import { BrowserPage } from "./browser/browser-page.js";
+import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
+import type { RunSettings } from "./config/run-settings.js";
+import type { ModelProvider, TokenUsage } from "./providers/model-provider.js";
+import type { CheckRecord, FailureKind, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
+import type { LoadedSpec } from "./spec/spec-loading.js";
+import type { DeclaredTest } from "./spec/test-registry.js";
+
+export const SCREENSHOT_DIR = "screenshots";
+/** How long a timed-out test's body gets to notice its browser is gone. */
+const ABANDON_GRACE_MS = 2_000;
+
+export interface RunDependencies {
+  provider: ModelProvider;
+  startBrowser: (options: Omit<SessionOptions, "binaries">) => Promise<BrowserSession>;
+  reporters: Reporter[];
+}
+
+class TestTimeout extends Error {
+  override name = "TestTimeout";
+}
+
+function failureOf(error: unknown): { kind: FailureKind; message: string } {
+  if (error instanceof InstructionFailed) return { kind: error.kind, message: error.message };
+  if (error instanceof AgentStopped) return { kind: error.reason, message: error.message };
+  if (error instanceof TestTimeout) return { kind: "timeout", message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: "error", message: message.split("\n")[0] ?? message };
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "test"
+  );
+}
+
+function emptyUsage(): TokenUsage {
+  return { inputTokens: 0, outputTokens: 0 };
+}
+
+export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps: RunDependencies): Promise<RunReport> {
+  const started = Date.now();
+  const { reporters } = deps;
+  const tell = (event: (reporter: Reporter) => void) => {
+    for (const reporter of reporters) event(reporter);
+  };
+  rmSync(join(settings.reportDir, SCREENSHOT_DIR), { recursive: true, force: true });
+  const total = specs.reduce((sum, spec) => sum + spec.tests.length, 0);
+  tell((reporter) =>
+    reporter.onRunStart?.({
+      tests: total,
+      files: specs.length,
+      engine: settings.engine,
+      provider: deps.provider.name,
+      model: deps.provider.model,
+    }),
+  );
+
+  const files: RunReport["files"] = [];
+  for (const spec of specs) {
+    const file = relative(settings.cwd, spec.file) || spec.file;
+    const results: TestResult[] = [];
+    let suiteFailure: unknown = null;
+    try {
+      for (const hook of spec.beforeAll) await hook();
+    } catch (error) {
+      suiteFailure = error;
+    }
+    for (const test of spec.tests) {
+      const ref: TestRef = { id: `${file} > ${test.name}`, file, name: test.name };
+      const result = await runTest(spec, test, ref, settings, deps, tell, suiteFailure);
+      results.push(result);
+    }
+    try {
+      for (const hook of spec.afterAll) await hook();
+    } catch (error) {
+      // An afterAll failure fails the file's last test, so it is reported and the exit code says so.
+      const last = results.at(-1);
+      if (last && last.status !== "skipped") {
+        last.status = "failed";
+        last.failure ??= { kind: "error", message: `afterAll: ${failureOf(error).message}` };
+      }
+    }
+    files.push({ file, tests: results });
+  }
+
+  const all = files.flatMap((entry) => entry.tests);
+  const usage = all.reduce(
+    (sum, test) => ({
+      inputTokens: sum.inputTokens + test.usage.inputTokens,
+      outputTokens: sum.outputTokens + test.usage.outputTokens,
+    }),
+    emptyUsage(),
+  );
+  const report: RunReport = {
+    schemaVersion: "obs.report/v1",
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    engine: settings.engine,
+    provider: { name: deps.provider.name, model: deps.provider.model },
+    baseUrl: settings.baseUrl,
+    totals: {
+      tests: all.length,
+      passed: all.filter((test) => test.status === "passed").length,
+      failed: all.filter((test) => test.status === "failed").length,
+      skipped: all.filter((test) => test.status === "skipped").length,
+    },
+    usage,
+    files,
+  };
+  for (const reporter of reporters) await reporter.onRunFinish?.(report);
+  return report;
+}
+
+async function runTest(
+  spec: LoadedSpec,
+  test: DeclaredTest,
+  ref: TestRef,
+  settings: RunSettings,
+  deps: RunDependencies,
+  tell: (event: (reporter: Reporter) => void) => void,
+  suiteFailure: unknown,
+): Promise<TestResult> {
+  const startedAt = new Date();
+  const steps: StepRecord[] = [];
+  const checks: CheckRecord[] = [];
+  const usage = emptyUsage();
+  const result = (status: TestResult["status"], failure: TestResult["failure"], browserStartMs: number | null) => ({
+    ...ref,
+    status,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    browserStartMs,
+    failure,
+    steps,
+    checks,
+    usage,
+  });
+  tell((reporter) => reporter.onTestStart?.(ref));
+  if (test.skip) {
+    const skipped = result("skipped", null, null);
+    tell((reporter) => reporter.onTestFinish?.(skipped));
+    return skipped;
+  }
+  if (suiteFailure) {
+    const failed = result("failed", { kind: "error", message: `beforeAll: ${failureOf(suiteFailure).message}` }, null);
+    tell((reporter) => reporter.onTestFinish?.(failed));
+    return failed;
+  }
+
+  const timeoutMs = test.options.timeout ?? settings.timeoutMs;
+  const deadline = startedAt.getTime() + timeoutMs;
+  let session: BrowserSession | null = null;
+  let browserStartMs: number | null = null;
+  let failure: TestResult["failure"] = null;
+  let lastFrame = 0;
+  let abandoned = false;
+  const screenshotDir = join(settings.reportDir, SCREENSHOT_DIR, slug(ref.file), slug(test.name));
+
+  const body = async () => {
+    const browserStarted = Date.now();
+    const started = await deps.startBrowser({ headed: settings.headed, viewport: settings.viewport });
+    if (abandoned) {
+      // The test timed out while the browser was starting: nobody else will close it.
+      await started.close();
+      return;
+    }
+    session = started;
+    browserStartMs = Date.now() - browserStarted;
+    const page = new BrowserPage(session.browser, settings.baseUrl, session.keys);
+    const onStep = async (step: StepRecord) => {
+      step.index = steps.length + 1;
+      if (settings.captureScreenshots && step.tool !== "done" && step.tool !== "fail") {
+        mkdirSync(screenshotDir, { recursive: true });
+        const path = join(screenshotDir, `step-${String(step.index).padStart(3, "0")}.png`);
+        await page.screenshot(path);
+        step.screenshot = relative(settings.reportDir, path);
+      }
+      steps.push(step);
+      tell((reporter) => reporter.onStep?.(ref, step));
+      if (step.screenshot && Date.now() - lastFrame >= settings.frameIntervalMs) {
+        lastFrame = Date.now();
+        const frame = step.screenshot;
+        tell((reporter) => reporter.onFrame?.(ref, frame));
+      }
+    };
+    const agent = new BrowserAgent(
+      page,
+      {
+        test: test.name,
+        provider: deps.provider,
+        budget: { used: 0, max: settings.maxSteps },
+        deadline,
+        usage,
+        onStep,
+      },
+      checks,
+    );
+    try {
+      for (const hook of spec.beforeEach) await hook({ agent });
+      await test.body({ agent });
+    } finally {
+      for (const hook of spec.afterEach) await hook({ agent });
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const running = body();
+  try {
+    await Promise.race([
+      running,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new TestTimeout(`timed out after ${timeoutMs} ms`)),
+          Math.max(deadline - Date.now(), 0),
+        );
+      }),
+    ]);
+  } catch (error) {
+    failure = failureOf(error);
+  } finally {
+    clearTimeout(timer);
+    abandoned = true;
+    const open = session as BrowserSession | null;
+    await open?.close();
+    // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never forever.
+    await Promise.race([running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
+  }
+  const finished = result(failure ? "failed" : "passed", failure, browserStartMs);
+  tell((reporter) => reporter.onTestFinish?.(finished));
+  return finished;
+}

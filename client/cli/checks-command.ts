@@ -1,0 +1,151 @@
+/**
+ * Browser checks: `obs test`, `obs run`, `obs list`, `obs init`. The runner, webdriverio and
+ * the TypeScript loader are imported only when one of these runs.
+ */
+import type { Argv, CommandModule } from "yargs";
+import { ExitCode } from "../../shared/exit-codes.js";
+import type { RunFlags } from "../checks/config/run-settings.js";
+import { runAction } from "./run-action.js";
+
+type SetExit = (code: number) => void;
+
+const configFlag = <T>(argv: Argv<T>) =>
+  argv
+    .positional("patterns", {
+      type: "string",
+      array: true,
+      describe: "Spec files, directories or globs (default **/*.obs.ts and **/*.obs.tsx)",
+    })
+    .option("config", { alias: "c", type: "string", describe: "Config file (default: obs.config.ts found upward)" });
+
+const runFlags = <T>(argv: Argv<T>) =>
+  configFlag(argv)
+    .option("report-dir", { type: "string", describe: "Where reports and screenshots go (default .obs)" })
+    .option("base-url", {
+      alias: "u",
+      type: "string",
+      describe: "Base for relative agent.goto() URLs (also OBS_BASE_URL)",
+    })
+    .option("browser", {
+      type: "string",
+      choices: ["engine_a", "engine_b", "engine_c", "engine_d"],
+      describe: "Browser engine: engine_a is Chromium (default)",
+    })
+    .option("headed", { type: "boolean", describe: "Show the browser window" })
+    .option("viewport", { type: "string", describe: "Window size WIDTHxHEIGHT, e.g. 1280x800" })
+    .option("containerized", {
+      type: "boolean",
+      default: false,
+      describe: "Run the browser in a container (not in this release)",
+    })
+    .option("provider", { type: "string", describe: "Model provider: openai, anthropic or mock (also OBS_PROVIDER)" })
+    .option("model", { type: "string", describe: "Model name (also OBS_MODEL)" })
+    .option("api-key", {
+      type: "string",
+      describe: "Provider API key; prefer OPENAI_API_KEY or ANTHROPIC_API_KEY in the environment",
+    })
+    .option("mock-transcript", {
+      type: "string",
+      describe: "Transcript the mock provider replays (also OBS_MOCK_TRANSCRIPT)",
+    })
+    .option("max-steps", { type: "number", describe: "Hard cap on agent tool steps per test (default unlimited)" })
+    .option("workers", { type: "number", describe: "Concurrent tests (default 1)" })
+    .option("reporter", {
+      alias: "r",
+      type: "string",
+      choices: ["basic", "json", "junit", "all"],
+      describe: "Reports to write (default all)",
+    })
+    .option("verbose", { alias: "v", type: "boolean", default: false, describe: "Stream agent events to stderr" })
+    .option("progress-file", { type: "string", describe: "Append NDJSON progress lines to this file" })
+    .option("capture-screenshots", { type: "boolean", describe: "Screenshot after each browser action" })
+    .option("stream", {
+      type: "boolean",
+      default: true,
+      describe: "Live frames come from the per-action screenshots in this release; --no-stream keeps just those",
+    })
+    .option("frame-interval", {
+      type: "number",
+      default: 200,
+      describe: "Minimum milliseconds between frame progress lines",
+    });
+
+function runFlagsOf(flags: Record<string, unknown>): RunFlags {
+  const pick = <T>(key: string) => flags[key] as T | undefined;
+  return {
+    patterns: (pick<string[]>("patterns") ?? []).map(String),
+    reportDir: pick("reportDir"),
+    baseUrl: pick("baseUrl"),
+    browser: pick("browser"),
+    headed: pick("headed"),
+    viewport: pick("viewport"),
+    containerized: pick("containerized"),
+    provider: pick("provider"),
+    model: pick("model"),
+    apiKey: pick("apiKey"),
+    mockTranscript: pick("mockTranscript"),
+    maxSteps: pick("maxSteps"),
+    workers: pick("workers"),
+    reporter: pick("reporter"),
+    verbose: pick("verbose"),
+    progressFile: pick("progressFile"),
+    captureScreenshots: pick("captureScreenshots"),
+    frameInterval: pick("frameInterval"),
+  };
+}
+
+function runCommand(name: "test" | "run", setExit: SetExit): CommandModule {
+  return {
+    command: `${name} [patterns..]`,
+    describe:
+      name === "test"
+        ? "Run browser checks with the agent; write reports; exit 1 when a test fails"
+        : "Same as obs test",
+    builder: runFlags,
+    handler: async (flags) => {
+      setExit(
+        await runAction(false, name, async () => {
+          const { runChecks } = await import("../checks/run-checks.js");
+          return runChecks(runFlagsOf(flags), flags.config as string | undefined, process.env, process.cwd());
+        }),
+      );
+    },
+  };
+}
+
+export function checksCommands(setExit: SetExit): CommandModule[] {
+  return [
+    runCommand("test", setExit),
+    runCommand("run", setExit),
+    {
+      command: "list [patterns..]",
+      describe: "Load the specs and print their test names; no browser starts",
+      builder: configFlag,
+      handler: async (flags) => {
+        setExit(
+          await runAction(false, "list", async () => {
+            const { listChecks } = await import("../checks/list-checks.js");
+            return listChecks(runFlagsOf(flags), flags.config as string | undefined, process.env, process.cwd());
+          }),
+        );
+      },
+    },
+    {
+      command: "init [path]",
+      describe: "Write a starter spec at tests/homepage.obs.ts (or PATH); never overwrites",
+      builder: (argv) => argv.positional("path", { type: "string", describe: "Where to write the spec" }),
+      handler: async (flags) => {
+        setExit(
+          await runAction(false, "init", async () => {
+            const { initSpec } = await import("../checks/init-spec.js");
+            const written = initSpec(process.cwd(), flags.path as string | undefined);
+            process.stdout.write(
+              `wrote ${written}\nrun it with: obs test ${written} --base-url http://localhost:3000\n`,
+            );
+            return ExitCode.ok;
+          }),
+        );
+      },
+    },
+  ];
+}
