@@ -2,10 +2,24 @@ import type { IncomingMessage } from "node:http";
 import { createGunzip, type Gunzip } from "node:zlib";
 import { HttpError } from "./http-error.js";
 
-const CLOSE = { Connection: "close" };
+/**
+ * After a refusal the rest of the body is read and thrown away, so the client finishes sending
+ * and reads the 413 instead of failing on a reset connection. Past this many bytes the
+ * connection is cut: a client that keeps streaming is not owed an answer.
+ */
+export const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
 function tooLarge(what: string, maxBytes: number): HttpError {
-  return new HttpError(413, `${what} is larger than the ${maxBytes}-byte limit`, CLOSE);
+  return new HttpError(413, `${what} is larger than the ${maxBytes}-byte limit`);
+}
+
+function discardRest(req: IncomingMessage): void {
+  let discarded = 0;
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /**
@@ -19,7 +33,10 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     return Promise.reject(new HttpError(415, `unsupported Content-Encoding "${encoding}": send gzip or no encoding`));
   }
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
-  if (declared > maxBytes) return Promise.reject(tooLarge("the request body", maxBytes));
+  if (declared > maxBytes) {
+    discardRest(req);
+    return Promise.reject(tooLarge("the request body", maxBytes));
+  }
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -33,7 +50,7 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
       settled = true;
       req.off("data", onData);
       gunzip?.destroy();
-      req.resume(); // discard the rest; the connection closes after the answer
+      discardRest(req);
       reject(error);
     };
     const finish = () => {

@@ -4,6 +4,7 @@
  * values never leave the page.
  */
 // biome-ignore-all lint/suspicious/noExplicitAny: this code runs in the browser, where DOM types are not loaded
+// biome-ignore-all lint/performance/useDomNodeTextContent: innerText is the rendered, visible text the model must read
 export interface RawElement {
   index: number;
   tag: string;

@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the functions passed to execute() run in the page, without DOM types
+// biome-ignore-all lint/performance/useDomNodeTextContent: innerText is the rendered, visible text
 /**
  * The agent's hands: snapshots and tool actions on a webdriverio session. Thin: every decision
  * is made in the agent loop; this only talks to the browser.
