@@ -9,12 +9,19 @@ export interface CliResult {
 }
 
 /** Runs the real `obs` CLI and collects its exit code and output. */
-export function runObs(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+export function runObs(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [packagePath("bin", "obs.js"), ...args],
-      { env: { ...process.env, ...options.env }, ...(options.cwd ? { cwd: options.cwd } : {}), timeout: 30_000 },
+      {
+        env: { ...process.env, ...options.env },
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+        timeout: options.timeoutMs ?? 30_000,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

@@ -1,6 +1,28 @@
 import { expect } from "chai";
 import { runObs } from "../helpers/obs-cli.js";
 
+/** The browser-check flags of the spec's table that this release implements (runner telemetry comes later). */
+const BROWSER_FLAGS = [
+  "--config",
+  "--report-dir",
+  "--base-url",
+  "--browser",
+  "--headed",
+  "--viewport",
+  "--containerized",
+  "--provider",
+  "--model",
+  "--api-key",
+  "--max-steps",
+  "--workers",
+  "--reporter",
+  "--verbose",
+  "--progress-file",
+  "--capture-screenshots",
+  "--stream",
+  "--frame-interval",
+];
+
 /** Each command and the flags the spec gives it; its --help must list and describe every one. */
 const SPEC_FLAGS: Record<string, string[]> = {
   "monitor start": ["--host", "--port", "--db", "--detach", "--json"],
@@ -20,6 +42,10 @@ const SPEC_FLAGS: Record<string, string[]> = {
   facets: ["--key", "--since", "--json"],
   audit: ["--service", "--since", "--baseline", "--duration-min", "--fail-on", "--json"],
   "setup agentcli": ["--port", "--json"],
+  test: BROWSER_FLAGS,
+  run: BROWSER_FLAGS,
+  list: ["--config"],
+  init: [],
 };
 
 describe("obs --help and shell completion", function () {

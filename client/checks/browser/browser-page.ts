@@ -32,7 +32,20 @@ export class BrowserPage {
 
   async goto(url: string): Promise<string> {
     const target = resolveUrl(url, this.baseUrl);
-    await this.browser.url(target);
+    try {
+      await this.browser.url(target);
+    } catch (error) {
+      const reason = /net::[A-Z_]+/.exec((error as Error).message)?.[0] ?? (error as Error).message.split("\n")[0];
+      throw new ActionError(`could not open ${target} (${reason})`);
+    }
+    // Some failures (an unsafe port, a blocked address) load Chromium's error page instead of throwing.
+    const errorCode = await this.browser.execute(() => {
+      const doc = (globalThis as any).document;
+      return doc.querySelector("#main-frame-error")
+        ? String(doc.querySelector(".error-code")?.textContent ?? "error page")
+        : null;
+    });
+    if (errorCode) throw new ActionError(`could not open ${target} (${String(errorCode).trim()})`);
     return target;
   }
 

@@ -21,7 +21,7 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
   if (!options.headed) args.push("--headless=new");
   if (options.viewport) args.push(`--window-size=${options.viewport.width},${options.viewport.height}`);
   const browser = await remote({
-    logLevel: "error",
+    logLevel: "silent",
     capabilities: {
       browserName: "chrome",
       "goog:chromeOptions": { binary: options.binaries.browser, args },

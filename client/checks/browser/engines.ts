@@ -26,16 +26,17 @@ function executable(path: string | undefined): path is string {
   }
 }
 
-/** Chromium and chromedriver: OBS_CHROMIUM_PATH / OBS_CHROMEDRIVER_PATH, the usual paths, then PATH. */
+/** Chromium and chromedriver: OBS_CHROMIUM_PATH / OBS_CHROMEDRIVER_PATH when set, else the usual paths, then PATH. */
 export function locateChromium(env: NodeJS.ProcessEnv): ChromiumBinaries {
-  const browser = [env.OBS_CHROMIUM_PATH, ...CHROMIUM_CANDIDATES, findOnPath("chromium", env.PATH) ?? undefined].find(
-    executable,
-  );
-  const driver = [
-    env.OBS_CHROMEDRIVER_PATH,
-    ...DRIVER_CANDIDATES,
-    findOnPath("chromedriver", env.PATH) ?? undefined,
-  ].find(executable);
+  // A path given in the environment is the only one tried, so a wrong one is reported, not bypassed.
+  const browserCandidates = env.OBS_CHROMIUM_PATH
+    ? [env.OBS_CHROMIUM_PATH]
+    : [...CHROMIUM_CANDIDATES, findOnPath("chromium", env.PATH) ?? undefined];
+  const driverCandidates = env.OBS_CHROMEDRIVER_PATH
+    ? [env.OBS_CHROMEDRIVER_PATH]
+    : [...DRIVER_CANDIDATES, findOnPath("chromedriver", env.PATH) ?? undefined];
+  const browser = browserCandidates.find(executable);
+  const driver = driverCandidates.find(executable);
   const missing = [browser ? null : "chromium", driver ? null : "chromium-driver"].filter(Boolean);
   if (missing.length > 0 || !browser || !driver) {
     throw new LifecycleError(

@@ -1,0 +1,226 @@
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { XMLParser } from "fast-xml-parser";
+import { packagePath } from "../../shared/package-root.js";
+import { type CliResult, runObs } from "../helpers/obs-cli.js";
+import { compileSchema } from "../helpers/schema-validator.js";
+import { serveFolder } from "../helpers/static-site.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const FIXTURES = packagePath("test", "fixtures", "checks");
+const validateProgress = compileSchema(
+  JSON.parse(readFileSync(packagePath("schemas", "checks", "progress-line.json"), "utf8")) as object,
+);
+
+/** The environment of a user with no model configured: every run names its provider itself. */
+const CLEAN_ENV: NodeJS.ProcessEnv = {
+  OPENAI_API_KEY: "",
+  ANTHROPIC_API_KEY: "",
+  OPENAI_BASE_URL: "",
+  OBS_PROVIDER: "",
+  OBS_MODEL: "",
+  OBS_BASE_URL: "",
+  OBS_MOCK_TRANSCRIPT: "",
+  OBS_CHROMIUM_PATH: "",
+  OBS_CHROMEDRIVER_PATH: "",
+};
+
+describe("browser checks end to end (real Chromium, mock provider)", function () {
+  this.timeout(180_000);
+  let site: Awaited<ReturnType<typeof serveFolder>>;
+  let project: ReturnType<typeof tempDir>;
+
+  before(async () => {
+    site = await serveFolder(join(FIXTURES, "site"));
+  });
+  after(async () => {
+    await site.close();
+  });
+  beforeEach(() => {
+    project = tempDir("obs-checks-");
+    cpSync(join(FIXTURES, "specs"), join(project.path, "tests"), { recursive: true });
+    cpSync(join(FIXTURES, "transcript.json"), join(project.path, "transcript.json"));
+  });
+  afterEach(() => project.cleanup());
+
+  const obs = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
+    runObs(args, { cwd: project.path, env: { ...CLEAN_ENV, ...env }, timeoutMs: 150_000 });
+  const mockRun = (specs: string[], extra: string[] = []) =>
+    obs([
+      "test",
+      ...specs,
+      "--base-url",
+      site.url,
+      "--provider",
+      "mock",
+      "--mock-transcript",
+      "transcript.json",
+      ...extra,
+    ]);
+  const report = () => JSON.parse(readFileSync(join(project.path, ".obs", "report.json"), "utf8"));
+  const junit = () =>
+    new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: "",
+      isArray: (name) => name === "testsuite" || name === "testcase",
+    }).parse(readFileSync(join(project.path, ".obs", "junit.xml"), "utf8")).testsuites;
+
+  it("passes a sign-in and a todo spec, with reports, screenshots and progress lines", async () => {
+    const result = await mockRun(
+      ["tests/login.obs.ts", "tests/todo.obs.ts"],
+      ["--capture-screenshots", "--progress-file", "progress.ndjson"],
+    );
+    expect(result.code, result.stdout + result.stderr).to.equal(0);
+    expect(result.stdout).to.include("  PASS  tests/login.obs.ts > signs in");
+    expect(result.stdout).to.include("  PASS  tests/todo.obs.ts > adds a todo");
+    expect(result.stdout).to.include("  SKIP  tests/todo.obs.ts > filters open todos");
+    expect(result.stdout).to.match(/3 tests: 2 passed, 0 failed, 1 skipped/);
+    expect(result.stdout).to.include("reports: .obs/report.json, .obs/junit.xml");
+
+    const json = report();
+    expect(json.totals).to.deep.equal({ tests: 3, passed: 2, failed: 0, skipped: 1 });
+    const login = json.files[0].tests[0];
+    expect(login.steps.map((step: { kind: string; tool: string }) => `${step.kind}:${step.tool}`)).to.deep.equal([
+      "goto:navigate",
+      "act:type",
+      "act:type",
+      "act:click",
+      "act:done",
+      "check:done",
+    ]);
+    expect(login.steps[3].url).to.equal(`${site.url}/login.html`);
+    expect(login.checks).to.deep.equal([
+      { assertion: "the page greets ada", passed: true, evidence: 'heading "Welcome, ada"', soft: false },
+    ]);
+    expect(login.usage.input_tokens).to.be.greaterThan(0);
+    expect(login.browser_start_ms).to.be.greaterThan(0);
+
+    const shots = login.steps
+      .filter((step: { screenshot: string | null }) => step.screenshot)
+      .map((step: { screenshot: string }) => step.screenshot);
+    expect(shots).to.have.length(4);
+    for (const shot of shots) {
+      const png = readFileSync(join(project.path, ".obs", shot));
+      expect(png.subarray(1, 4).toString()).to.equal("PNG");
+    }
+
+    const suites = junit();
+    expect(suites).to.deep.include({ tests: "3", failures: "0", skipped: "1" });
+    expect(suites.testsuite[0].testcase[0]["system-out"]).to.include(`[[ATTACHMENT|${shots[0]}]]`);
+
+    const lines = readFileSync(join(project.path, "progress.ndjson"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    for (const line of lines) expect(validateProgress(line), JSON.stringify(validateProgress.errors)).to.equal(true);
+    const loginLines = lines.filter((line) => line.test.name === "signs in").map((line) => line.type);
+    expect(loginLines[0]).to.equal("test_start");
+    expect(loginLines.at(-1)).to.equal("test_finish");
+    expect(loginLines.filter((type) => type === "action")).to.have.length(6);
+    expect(loginLines).to.include("frame");
+  });
+
+  it("fails a check that does not hold, with the model's evidence, exit 1", async () => {
+    const result = await mockRun(["tests/failing-check.obs.ts"]);
+    expect(result.code).to.equal(1);
+    expect(result.stdout).to.include("  FAIL  tests/failing-check.obs.ts > greets a visitor who never signed in");
+    const test = report().files[0].tests[0];
+    expect(test.failure).to.deep.equal({
+      kind: "check_failed",
+      message:
+        'check failed: "the page shows a welcome message for ada": the page shows a sign-in form and no welcome message',
+    });
+    expect(test.checks[0]).to.deep.include({ passed: false });
+    const failure = junit().testsuite[0].testcase[0].failure;
+    expect(failure.type).to.equal("check_failed");
+  });
+
+  it("stops an agent repeating an action on a page that never changes", async () => {
+    const result = await mockRun(["tests/stall.obs.ts"]);
+    expect(result.code).to.equal(1);
+    const test = report().files[0].tests[0];
+    expect(test.failure.kind).to.equal("stall");
+    expect(test.failure.message).to.match(
+      /^no progress: click \{"index":1\} was repeated 3 times and the page did not change$/,
+    );
+    expect(test.steps.filter((step: { kind: string }) => step.kind === "act")).to.have.length(3);
+  });
+
+  it("stops at --max-steps", async () => {
+    const result = await mockRun(["tests/stall.obs.ts"], ["--max-steps", "2", "--reporter", "json"]);
+    expect(result.code).to.equal(1);
+    const test = report().files[0].tests[0];
+    expect(test.failure.kind).to.equal("max_steps");
+    expect(test.steps.filter((step: { kind: string }) => step.kind === "act")).to.have.length(2);
+    expect(existsSync(join(project.path, ".obs", "junit.xml"))).to.equal(false);
+    expect(result.stdout).to.equal("");
+  });
+
+  it("refuses a missing key, an unknown provider or a missing browser with exit 2 before any browser starts", async () => {
+    const noKey = await obs(["test", "tests/login.obs.ts", "--provider", "openai"]);
+    expect(noKey.code).to.equal(2);
+    expect(noKey.stderr).to.equal(
+      "obs: the openai provider needs an API key: set OPENAI_API_KEY (preferred) or pass --api-key\n",
+    );
+    const unknown = await obs(["test", "tests/login.obs.ts", "--provider", "gemini"]);
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.match(/unknown provider "gemini"/);
+    const noBrowser = await obs(
+      ["test", "tests/login.obs.ts", "--provider", "mock", "--mock-transcript", "transcript.json"],
+      {
+        OBS_CHROMIUM_PATH: join(project.path, "no-chromium"),
+      },
+    );
+    expect(noBrowser.code).to.equal(2);
+    expect(noBrowser.stderr).to.include(
+      "engine_a (Chromium) needs chromium: install with `apt-get install chromium chromium-driver`",
+    );
+    const otherEngine = await obs([
+      "test",
+      "--browser",
+      "engine_b",
+      "--provider",
+      "mock",
+      "--mock-transcript",
+      "transcript.json",
+    ]);
+    expect(otherEngine.code).to.equal(2);
+    expect(otherEngine.stderr).to.match(/engine_b is not yet supported/);
+    expect(existsSync(join(project.path, ".obs"))).to.equal(false);
+  });
+
+  it("lists tests without a browser, and scaffolds a starter spec that never overwrites", async () => {
+    const listed = await obs(["list", "tests"]);
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(listed.stdout).to.include("tests/todo.obs.ts > filters open todos  (skipped)");
+    expect(listed.stdout).to.match(/5 tests in 4 files\n$/);
+
+    const init = await obs(["init"]);
+    expect(init.code, init.stderr).to.equal(0);
+    expect(init.stdout).to.match(/^wrote tests\/homepage\.obs\.ts\n/);
+    const again = await obs(["init"]);
+    expect(again.code).to.equal(2);
+    expect(again.stderr).to.equal("obs: tests/homepage.obs.ts already exists; obs init never overwrites a file\n");
+    const starter = await obs(["list", "tests/homepage.obs.ts"]);
+    expect(starter.stdout).to.equal("tests/homepage.obs.ts > homepage shows its main heading\n1 tests in 1 files\n");
+    expect(existsSync(join(project.path, ".obs"))).to.equal(false);
+  });
+
+  it("takes its settings from obs.config.ts, and refuses an invalid one naming the field", async () => {
+    writeFileSync(
+      join(project.path, "obs.config.ts"),
+      `import { defineConfig } from "obs/test";
+export default defineConfig({ baseUrl: "${site.url}", provider: "mock", mockTranscript: "transcript.json", reporter: "json", reportDir: "out" });
+`,
+    );
+    const result = await obs(["test", "tests/login.obs.ts"]);
+    expect(result.code, result.stdout + result.stderr).to.equal(0);
+    expect(readdirSync(join(project.path, "out"))).to.deep.equal(["report.json"]);
+
+    writeFileSync(join(project.path, "obs.config.ts"), `export default { provider: "mock", maxSteps: -1 };\n`);
+    const invalid = await obs(["test", "tests/login.obs.ts"]);
+    expect(invalid.code).to.equal(2);
+    expect(invalid.stderr).to.equal(`obs: ${join(project.path, "obs.config.ts")}: maxSteps must be >= 1\n`);
+  });
+});

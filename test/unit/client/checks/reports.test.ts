@@ -1,0 +1,140 @@
+import { readFileSync } from "node:fs";
+import { expect } from "chai";
+import { XMLParser } from "fast-xml-parser";
+import type { StepRecord } from "../../../../client/checks/agent/agent-loop.js";
+import { summaryLines, testLine } from "../../../../client/checks/report/console-summary.js";
+import { jsonReport } from "../../../../client/checks/report/json-report.js";
+import { junitXml } from "../../../../client/checks/report/junit-report.js";
+import {
+  actionLine,
+  frameLine,
+  testFinishLine,
+  testStartLine,
+} from "../../../../client/checks/report/progress-line.js";
+import type { RunReport, TestResult } from "../../../../client/checks/report/run-result.js";
+import { packagePath } from "../../../../shared/package-root.js";
+import { compileSchema } from "../../../helpers/schema-validator.js";
+
+const step = (index: number, screenshot: string | null): StepRecord => ({
+  index,
+  kind: "act",
+  instruction: "sign in",
+  tool: "click",
+  args: { index: 3 },
+  text: null,
+  evidence: "clicked [3]",
+  ok: true,
+  url: "http://127.0.0.1/login",
+  pageChanged: true,
+  durationMs: 40,
+  modelMs: 10,
+  screenshot,
+});
+
+const passed: TestResult = {
+  id: "tests/login.obs.ts > signs in",
+  file: "tests/login.obs.ts",
+  name: "signs in",
+  status: "passed",
+  startedAt: "2026-11-22T10:00:00.000Z",
+  durationMs: 2500,
+  browserStartMs: 900,
+  failure: null,
+  steps: [step(1, "screenshots/login/signs-in/step-001.png"), step(2, null)],
+  checks: [{ assertion: "greets ada", passed: true, evidence: "Welcome, ada", soft: false }],
+  usage: { inputTokens: 100, outputTokens: 10 },
+};
+const failed: TestResult = {
+  ...passed,
+  id: 'tests/login.obs.ts > shows <errors> & "quotes"',
+  name: 'shows <errors> & "quotes"',
+  status: "failed",
+  durationMs: 1500,
+  failure: { kind: "check_failed", message: 'check failed: "error shown": no error, only ]]> and \u001b[31m' },
+  steps: [step(1, null)],
+};
+const skipped: TestResult = {
+  ...passed,
+  id: "tests/todo.obs.ts > later",
+  file: "tests/todo.obs.ts",
+  name: "later",
+  status: "skipped",
+  durationMs: 0,
+  steps: [],
+};
+const REPORT: RunReport = {
+  schemaVersion: "obs.report/v1",
+  startedAt: "2026-11-22T10:00:00.000Z",
+  durationMs: 4100,
+  engine: "engine_a",
+  provider: { name: "mock", model: "mock" },
+  baseUrl: "http://127.0.0.1:3000",
+  totals: { tests: 3, passed: 1, failed: 1, skipped: 1 },
+  usage: { inputTokens: 200, outputTokens: 20 },
+  files: [
+    { file: "tests/login.obs.ts", tests: [passed, failed] },
+    { file: "tests/todo.obs.ts", tests: [skipped] },
+  ],
+};
+
+describe("browser-check reports", () => {
+  it("writes JUnit XML that parses back to one suite per file with failures, skips and attachments", () => {
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(junitXml(REPORT));
+    const root = parsed.testsuites;
+    expect(root).to.deep.include({ tests: "3", failures: "1", skipped: "1", errors: "0", time: "4.100" });
+    const suites = root.testsuite;
+    expect(suites.map((suite: { name: string }) => suite.name)).to.deep.equal([
+      "tests/login.obs.ts",
+      "tests/todo.obs.ts",
+    ]);
+    expect(suites[0]).to.deep.include({ tests: "2", failures: "1", skipped: "0", hostname: "engine_a", time: "4.000" });
+    const [ok, bad] = suites[0].testcase;
+    expect(ok).to.deep.include({ name: "signs in", classname: "tests/login.obs.ts", time: "2.500" });
+    expect(ok["system-out"]).to.equal("\n[[ATTACHMENT|screenshots/login/signs-in/step-001.png]]\n");
+    expect(bad.name).to.equal('shows <errors> & "quotes"');
+    expect(bad.failure.type).to.equal("check_failed");
+    expect(bad.failure.message).to.equal('check failed: "error shown": no error, only ]]> and [31m');
+    expect(bad.failure["#text"]).to.include('step 1 click {"index":3}: clicked [3]');
+    expect(suites[1].testcase).to.have.property("skipped");
+  });
+
+  it("writes the JSON report with every test, step, verdict, duration and token usage", () => {
+    const report = JSON.parse(jsonReport(REPORT));
+    expect(report.schema_version).to.equal("obs.report/v1");
+    expect(report.totals).to.deep.equal({ tests: 3, passed: 1, failed: 1, skipped: 1 });
+    const test = report.files[0].tests[0];
+    expect(test).to.deep.include({ status: "passed", duration_ms: 2500, browser_start_ms: 900 });
+    expect(test.usage).to.deep.equal({ input_tokens: 100, output_tokens: 10 });
+    expect(test.checks).to.deep.equal([
+      { assertion: "greets ada", passed: true, evidence: "Welcome, ada", soft: false },
+    ]);
+    expect(test.steps[0]).to.deep.include({ tool: "click", evidence: "clicked [3]", page_changed: true, model_ms: 10 });
+  });
+
+  it("prints one line per test and the totals, with control characters escaped", () => {
+    expect(testLine(passed)).to.equal("  PASS  tests/login.obs.ts > signs in (2.5 s, 2 steps)");
+    expect(testLine(failed)).to.equal(
+      '  FAIL  tests/login.obs.ts > shows <errors> & "quotes" (1.5 s, 1 step)\n        check failed: "error shown": no error, only ]]> and \\x1b[31m',
+    );
+    expect(testLine(skipped)).to.equal("  SKIP  tests/todo.obs.ts > later");
+    expect(summaryLines(REPORT, [".obs/report.json"])).to.equal(
+      "3 tests: 1 passed, 1 failed, 1 skipped (4.1 s); model tokens 200 in, 20 out\nreports: .obs/report.json",
+    );
+  });
+
+  it("writes progress lines valid against schemas/checks/progress-line.json", () => {
+    const validate = compileSchema(
+      JSON.parse(readFileSync(packagePath("schemas", "checks", "progress-line.json"), "utf8")) as object,
+    );
+    const now = new Date("2026-11-22T10:00:00Z");
+    const lines = [
+      testStartLine(passed, now),
+      actionLine(passed, step(1, "screenshots/a.png"), now),
+      frameLine(passed, "screenshots/a.png", now),
+      testFinishLine(failed, now),
+      testFinishLine(passed, now),
+    ];
+    for (const line of lines) expect(validate(line), JSON.stringify(validate.errors)).to.equal(true);
+    expect(validate({ ...testStartLine(passed, now), type: "test_begin" })).to.equal(false);
+  });
+});

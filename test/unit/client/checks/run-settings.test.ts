@@ -1,0 +1,97 @@
+import { expect } from "chai";
+import { resolveProvider, resolveRunSettings } from "../../../../client/checks/config/run-settings.js";
+
+const CWD = "/work/project";
+
+describe("browser-check run settings", () => {
+  it("takes a flag over the environment over the config over the default", () => {
+    const config = { baseUrl: "http://config", maxSteps: 5, provider: "mock" as const, mockTranscript: "t.json" };
+    const env = { OBS_BASE_URL: "http://env" };
+    expect(resolveRunSettings({}, config, "/cfg", env, CWD).baseUrl).to.equal("http://env");
+    expect(resolveRunSettings({ baseUrl: "http://flag" }, config, "/cfg", env, CWD).baseUrl).to.equal("http://flag");
+    expect(resolveRunSettings({}, config, "/cfg", {}, CWD).baseUrl).to.equal("http://config");
+    const defaults = resolveRunSettings({ provider: "mock", mockTranscript: "t.json" }, {}, CWD, {}, CWD);
+    expect(defaults).to.deep.include({
+      baseUrl: null,
+      engine: "engine_a",
+      headed: false,
+      maxSteps: null,
+      workers: 1,
+      reportDir: "/work/project/.obs",
+      patterns: ["**/*.obs.ts", "**/*.obs.tsx"],
+      frameIntervalMs: 200,
+    });
+    expect(defaults.reporters).to.deep.equal(["basic", "json", "junit"]);
+  });
+
+  it("resolves config paths against the config's folder and flag paths against the working folder", () => {
+    const config = { reportDir: "out", mockTranscript: "fixtures/t.json" };
+    const settings = resolveRunSettings({ provider: "mock" }, config, "/cfg", {}, CWD);
+    expect(settings.reportDir).to.equal("/cfg/out");
+    expect(settings.provider.transcriptPath).to.equal("/cfg/fixtures/t.json");
+    const flagged = resolveRunSettings(
+      { provider: "mock", mockTranscript: "t.json", reportDir: "r" },
+      config,
+      "/cfg",
+      {},
+      CWD,
+    );
+    expect(flagged.provider.transcriptPath).to.equal("/work/project/t.json");
+    expect(flagged.reportDir).to.equal("/work/project/r");
+  });
+
+  it("refuses bad values as usage errors", () => {
+    const mock = { provider: "mock", mockTranscript: "t.json" };
+    const refuse = (flags: object, message: RegExp) =>
+      expect(() => resolveRunSettings({ ...mock, ...flags }, {}, CWD, {}, CWD))
+        .to.throw(message)
+        .with.property("code", "invalid_argument");
+    refuse({ viewport: "wide" }, /--viewport "wide" is not WIDTHxHEIGHT/);
+    refuse({ maxSteps: 0 }, /--max-steps must be a whole number of at least 1/);
+    refuse({ browser: "engine_z" }, /unknown browser "engine_z"/);
+    refuse({ reporter: "html" }, /unknown reporter "html"/);
+    refuse({ baseUrl: "not a url" }, /--base-url "not a url" is not a URL/);
+    expect(resolveRunSettings({ ...mock, viewport: "1280x800" }, {}, CWD, {}, CWD).viewport).to.deep.equal({
+      width: 1280,
+      height: 800,
+    });
+  });
+
+  describe("provider", () => {
+    const resolve = (flags: object, env: NodeJS.ProcessEnv, config: object = {}) =>
+      resolveProvider(flags, config, CWD, env, CWD);
+
+    it("is inferred from the key in the environment when not named", () => {
+      expect(resolve({}, { ANTHROPIC_API_KEY: "a" })).to.deep.include({ name: "anthropic", apiKey: "a" });
+      expect(resolve({}, { OPENAI_API_KEY: "o" })).to.deep.include({
+        name: "openai",
+        apiKey: "o",
+        model: "gpt-4.1-mini",
+      });
+      expect(resolve({ model: "m" }, { OPENAI_API_KEY: "o", OBS_MODEL: "e" }).model).to.equal("m");
+    });
+
+    it("fails before anything starts when unknown, unkeyed or unconfigured", () => {
+      expect(() => resolve({}, {})).to.throw(/no model provider is configured/);
+      expect(() => resolve({ provider: "gemini" }, {})).to.throw(
+        /unknown provider "gemini": use one of openai, anthropic, mock/,
+      );
+      expect(() => resolve({ provider: "anthropic" }, { OPENAI_API_KEY: "o" })).to.throw(
+        /anthropic provider needs an API key: set ANTHROPIC_API_KEY/,
+      );
+      expect(() => resolve({ provider: "mock" }, {})).to.throw(/mock provider replays a transcript/);
+    });
+
+    it("lets a local OpenAI-compatible server go without a key", () => {
+      expect(resolve({ provider: "openai" }, { OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" })).to.deep.include({
+        apiKey: null,
+        baseUrl: "http://127.0.0.1:8080/v1",
+      });
+      expect(() => resolve({ provider: "openai" }, {})).to.throw(/set OPENAI_API_KEY/);
+    });
+
+    it("prefers --api-key over the environment when both are given", () => {
+      expect(resolve({ provider: "openai", apiKey: "flag" }, { OPENAI_API_KEY: "env" }).apiKey).to.equal("flag");
+    });
+  });
+});
