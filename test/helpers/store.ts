@@ -5,8 +5,18 @@ import { openWriteConnection } from "../../daemon/store/connection.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
 import { tempDir } from "./temp-dir.js";
 
+export interface TestStore {
+  db: Database.Database;
+  path: string;
+  writer: TelemetryWriter;
+  writeTraces(request: unknown, receivedNs?: bigint): number;
+  writeLogs(request: unknown, receivedNs?: bigint): number;
+  counters(): Record<string, bigint>;
+  close(): void;
+}
+
 /** A real store in a temporary file, written through the same writer the worker uses. */
-export function testStore() {
+export function testStore(): TestStore {
   const dir = tempDir();
   const path = join(dir.path, "t.sqlite");
   const { db } = openWriteConnection(path);
