@@ -73,4 +73,14 @@ describe("obs start-up: commands load only what they need", function () {
         heavy,
       ).to.deep.equal([]);
   });
+
+  it("obs list loads the specs but neither webdriverio nor the collector", async () => {
+    const modules = await modulesLoadedBy(["list", packagePath("test", "fixtures", "checks", "specs")], dir.path);
+    expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "checks", "list-checks.js")).href);
+    for (const heavy of ["/webdriverio/", "/express/", "/better-sqlite3/", "/dist/daemon/"])
+      expect(
+        modules.filter((url) => url.includes(heavy)),
+        heavy,
+      ).to.deep.equal([]);
+  });
 });
