@@ -35,6 +35,12 @@ export async function runChecks(
   requireSupportedEngine(settings.engine, flags.containerized === true);
   const provider = createProvider(settings.provider);
   const binaries = locateChromium(env);
+  if (settings.headed && process.platform === "linux" && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
+    throw new LifecycleError(
+      "invalid_argument",
+      "--headed needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run without --headed, or under xvfb-run",
+    );
+  }
   const specs = await loadSpecs(settings.patterns, cwd);
   if (settings.workers > 1) {
     process.stderr.write(`obs: --workers ${settings.workers}: tests run one at a time in this release\n`);

@@ -176,6 +176,15 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(noBrowser.stderr).to.include(
       "engine_a (Chromium) needs chromium: install with `apt-get install chromium chromium-driver`",
     );
+    const headed = await obs(
+      ["test", "tests/login.obs.ts", "--headed", "--provider", "mock", "--mock-transcript", "transcript.json"],
+      {
+        DISPLAY: "",
+        WAYLAND_DISPLAY: "",
+      },
+    );
+    expect(headed.code).to.equal(2);
+    expect(headed.stderr).to.match(/--headed needs a display/);
     const otherEngine = await obs([
       "test",
       "--browser",
