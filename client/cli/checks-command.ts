@@ -4,6 +4,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { ExitCode } from "../../shared/exit-codes.js";
+import { ENGINES, REPORTERS } from "../checks/config/config-model.js";
 import type { RunFlags } from "../checks/config/run-settings.js";
 import { runAction } from "./run-action.js";
 
@@ -28,7 +29,7 @@ const runFlags = <T>(argv: Argv<T>) =>
     })
     .option("browser", {
       type: "string",
-      choices: ["engine_a", "engine_b", "engine_c", "engine_d"],
+      choices: [...ENGINES],
       describe: "Browser engine: engine_a is Chromium (default)",
     })
     .option("headed", { type: "boolean", describe: "Show the browser window" })
@@ -53,7 +54,7 @@ const runFlags = <T>(argv: Argv<T>) =>
     .option("reporter", {
       alias: "r",
       type: "string",
-      choices: ["basic", "json", "junit", "all"],
+      choices: [...REPORTERS],
       describe: "Reports to write (default all)",
     })
     .option("verbose", { alias: "v", type: "boolean", default: false, describe: "Stream agent events to stderr" })

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter } from "node:path";
+import { findOnPath } from "../executables/find-executable.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 /** The coding agent's executable name; obs looks for it on PATH. */
@@ -9,26 +9,6 @@ export const AGENT_NAME = "agentcli";
 export interface AgentBinary {
   path: string;
   version: string;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The first executable `name` in the PATH folders, as a shell would find it; null when absent. */
-export function findOnPath(name: string, pathVariable: string | undefined): string | null {
-  for (const folder of (pathVariable ?? "").split(delimiter)) {
-    if (!folder || !isAbsolute(folder)) continue;
-    const candidate = join(folder, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
 }
 
 /** The agent on PATH, or an exit-2 error that names what is missing. */

@@ -9,7 +9,7 @@ import { AGENT_NAME, agentVersion, locateAgent } from "./agent-binary.js";
 import { collectorForAgent } from "./collector-for-agent.js";
 import { readSavedCollector, saveCollector, savedCollectorPath } from "./saved-collector.js";
 import { agentSettingsPath, readSettings, writeSettingsAtomically } from "./settings-file.js";
-import { applyTelemetrySettings, type SettingChange, SettingsFileError } from "./telemetry-settings.js";
+import { applyTelemetrySettings, assertEditable, type SettingChange, SettingsFileError } from "./telemetry-settings.js";
 
 export interface SetupResult {
   agent: { name: string; path: string; version: string };
@@ -50,7 +50,7 @@ export async function setupAgentcli(requestedPort: number | undefined, env: Node
 
   // Check the settings file before starting anything, so a broken file changes nothing at all.
   try {
-    applyTelemetrySettings(previous ?? "", "http://127.0.0.1:1", settingsPath);
+    assertEditable(previous ?? "", settingsPath);
   } catch (error) {
     if (error instanceof SettingsFileError) throw new LifecycleError("invalid_config", error.message, { settingsPath });
     throw error;

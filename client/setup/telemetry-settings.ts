@@ -58,14 +58,11 @@ export function formattingOf(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize: indented ? indented.length : 2, eol };
 }
 
-/**
- * Sets the telemetry keys in `text` (an empty string for a file that does not exist yet).
- * Keys that already hold the wanted value are left untouched, so a second run changes nothing.
- */
-export function applyTelemetrySettings(text: string, collectorUrl: string, fileName: string): TelemetryEdit {
+/** Throws when the settings text cannot be edited safely; the file is then left to the user. */
+export function assertEditable(text: string, fileName: string): void {
+  if (text.trim() === "") return;
   const errors: ParseError[] = [];
-  const isBlank = text.trim() === "";
-  const root = isBlank ? undefined : parseTree(text, errors, PARSE_OPTIONS);
+  const root = parseTree(text, errors, PARSE_OPTIONS);
   const firstError = errors[0];
   if (firstError) {
     throw new SettingsFileError(
@@ -81,7 +78,15 @@ export function applyTelemetrySettings(text: string, collectorUrl: string, fileN
       `"telemetry" in ${fileName} is a ${telemetryNode.type}, not an object; fix it by hand, obs left it unchanged`,
     );
   }
+}
 
+/**
+ * Sets the telemetry keys in `text` (an empty string for a file that does not exist yet).
+ * Keys that already hold the wanted value are left untouched, so a second run changes nothing.
+ */
+export function applyTelemetrySettings(text: string, collectorUrl: string, fileName: string): TelemetryEdit {
+  assertEditable(text, fileName);
+  const isBlank = text.trim() === "";
   const formattingOptions = formattingOf(text);
   let edited = text;
   const changes: SettingChange[] = [];

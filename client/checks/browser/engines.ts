@@ -2,9 +2,9 @@
  * Which browser each engine name means and where its binaries are. engine_a is Chromium with
  * chromedriver from the system's packages, so nothing is ever downloaded.
  */
-import { accessSync, constants } from "node:fs";
+
+import { findOnPath, isExecutableFile } from "../../executables/find-executable.js";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
-import { findOnPath } from "../../setup/agent-binary.js";
 import type { Engine } from "../config/config-model.js";
 
 export interface ChromiumBinaries {
@@ -16,16 +16,6 @@ export interface ChromiumBinaries {
 const CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const DRIVER_CANDIDATES = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"];
 
-function executable(path: string | undefined): path is string {
-  if (!path) return false;
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Chromium and chromedriver: OBS_CHROMIUM_PATH / OBS_CHROMEDRIVER_PATH when set, else the usual paths, then PATH. */
 export function locateChromium(env: NodeJS.ProcessEnv): ChromiumBinaries {
   // A path given in the environment is the only one tried, so a wrong one is reported, not bypassed.
@@ -35,8 +25,8 @@ export function locateChromium(env: NodeJS.ProcessEnv): ChromiumBinaries {
   const driverCandidates = env.OBS_CHROMEDRIVER_PATH
     ? [env.OBS_CHROMEDRIVER_PATH]
     : [...DRIVER_CANDIDATES, findOnPath("chromedriver", env.PATH) ?? undefined];
-  const browser = browserCandidates.find(executable);
-  const driver = driverCandidates.find(executable);
+  const browser = browserCandidates.find(isExecutableFile);
+  const driver = driverCandidates.find(isExecutableFile);
   const missing = [browser ? null : "chromium", driver ? null : "chromium-driver"].filter(Boolean);
   if (missing.length > 0 || !browser || !driver) {
     throw new LifecycleError(

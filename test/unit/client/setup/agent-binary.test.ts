@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { findOnPath, locateAgent } from "../../../../client/setup/agent-binary.js";
+import { locateAgent } from "../../../../client/setup/agent-binary.js";
 import { tempDir } from "../../../helpers/temp-dir.js";
 
 describe("finding the agent on PATH", () => {
@@ -16,14 +16,9 @@ describe("finding the agent on PATH", () => {
   });
   after(() => dir.cleanup());
 
-  it("takes the first executable file, as a shell would", () => {
+  it("takes the first executable agentcli on PATH", () => {
     const path = ["a", "b", "c"].map((folder) => join(dir.path, folder)).join(":");
-    expect(findOnPath("agentcli", path)).to.equal(join(dir.path, "c", "agentcli"));
-  });
-
-  it("ignores relative and empty PATH entries", () => {
-    expect(findOnPath("agentcli", `:relative:${join(dir.path, "a")}`)).to.equal(null);
-    expect(findOnPath("agentcli", undefined)).to.equal(null);
+    expect(locateAgent({ PATH: path })).to.equal(join(dir.path, "c", "agentcli"));
   });
 
   it("reports a missing agent as a usage error that names it", () => {
