@@ -1,6 +1,8 @@
 /** `obs test` / `obs run`: everything is checked before a browser starts, then the suite runs. */
 import { ExitCode } from "../../shared/exit-codes.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { loadCatalog } from "../skills/skill-catalog.js";
+import { appendJournal } from "../skills/skill-journal.js";
 import { startBrowser } from "./browser/browser-session.js";
 import { locateChromium, requireSupportedEngine } from "./browser/engines.js";
 import { loadConfig } from "./config/config-file.js";
@@ -49,6 +51,8 @@ export async function runChecks(
     provider,
     startBrowser: (options) => startBrowser({ ...options, binaries }),
     reporters: reportersFor(settings),
+    skills: loadCatalog(loaded.dir).skills,
+    recordLessons: (entries) => appendJournal(loaded.dir, entries),
   });
   return report.totals.failed > 0 ? ExitCode.failed : ExitCode.ok;
 }

@@ -4,8 +4,11 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { SkillDocument } from "../skills/skill-document.js";
+import { JOURNAL_SCHEMA_VERSION, type JournalEntry } from "../skills/skill-journal.js";
 import { AgentStopped, type StepRecord } from "./agent/agent-loop.js";
 import { BrowserAgent, InstructionFailed } from "./agent/browser-agent.js";
+import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
 import type { RunSettings } from "./config/run-settings.js";
@@ -22,6 +25,10 @@ export interface RunDependencies {
   provider: ModelProvider;
   startBrowser: (options: Omit<SessionOptions, "binaries">) => Promise<BrowserSession>;
   reporters: Reporter[];
+  /** The skills the agent chooses from (bundled and project overrides). */
+  skills?: SkillDocument[];
+  /** Where each test's lessons go when it finishes (the project's skills journal). */
+  recordLessons?: (entries: JournalEntry[]) => void;
 }
 
 class TestTimeout extends Error {
@@ -136,6 +143,7 @@ async function runTest(
   const startedAt = new Date();
   const steps: StepRecord[] = [];
   const checks: CheckRecord[] = [];
+  const lessons: LessonDraft[] = [];
   const usage = emptyUsage();
   const result = (status: TestResult["status"], failure: TestResult["failure"], browserStartMs: number | null) => ({
     ...ref,
@@ -205,6 +213,8 @@ async function runTest(
         deadline,
         usage,
         onStep,
+        skills: deps.skills,
+        onLesson: deps.recordLessons ? (lesson) => lessons.push(lesson) : undefined,
       },
       checks,
     );
@@ -239,6 +249,24 @@ async function runTest(
     await Promise.race([running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
   }
   const finished = result(failure ? "failed" : "passed", failure, browserStartMs);
+  deps.recordLessons?.(journalEntries(lessons, ref, finished.status === "passed", new Date()));
   tell((reporter) => reporter.onTestFinish?.(finished));
   return finished;
+}
+
+/** A finished test's lessons as journal entries: now it is known whether the run passed. */
+export function journalEntries(lessons: LessonDraft[], test: TestRef, passed: boolean, at: Date): JournalEntry[] {
+  return lessons.map((lesson) => ({
+    schema_version: JOURNAL_SCHEMA_VERSION,
+    recorded_at: at.toISOString(),
+    skill: lesson.skill,
+    lesson: lesson.lesson,
+    source: lesson.source,
+    kind: lesson.kind,
+    site: siteOf(lesson.url),
+    test: { file: test.file, name: test.name },
+    step: lesson.step,
+    instruction: lesson.instruction,
+    passed,
+  }));
 }

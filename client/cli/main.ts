@@ -14,6 +14,7 @@ import { listCommands } from "./list-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { queryCommands } from "./query-commands.js";
 import { setupCommand } from "./setup-command.js";
+import { skillsCommand } from "./skills-command.js";
 import { statusCommand } from "./status-command.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -35,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     .command(setupCommand(setExit))
     .command(agentcliCommand(setExit))
     .command(checksCommands(setExit))
+    .command(skillsCommand(setExit))
     .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
     .demandCommand(1, "name a command; see obs --help")
     .version(OBS_VERSION)

@@ -145,6 +145,69 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
       /^no progress: click \{"index":1\} was repeated 3 times and the page did not change$/,
     );
     expect(test.steps.filter((step: { kind: string }) => step.kind === "act")).to.have.length(3);
+    // The runner wrote down the cause of the stall in the skills journal, as a failed run.
+    const journal = readFileSync(join(project.path, ".obs", "skills", "journal.ndjson"), "utf8")
+      .trim()
+      .split("\n");
+    expect(journal.map((line) => JSON.parse(line))).to.deep.equal([
+      {
+        schema_version: "obs.skill-journal/v1",
+        recorded_at: JSON.parse(journal[0] as string).recorded_at,
+        skill: "waiting-for-content",
+        lesson:
+          '"load more archive entries" stalled: click button "Load more" was repeated 3 times and the page did not change; wait for the page or choose another element',
+        source: "runner",
+        kind: "stall",
+        site: site.url,
+        test: { file: "tests/stall.obs.ts", name: "loads more archive entries" },
+        step: 4,
+        instruction: "load more archive entries",
+        passed: false,
+      },
+    ]);
+  });
+
+  it("journals what a run learned, and obs skills improve distills it into a project skill", async () => {
+    const result = await mockRun(["tests/lessons.obs.ts"]);
+    expect(result.code, result.stdout + result.stderr).to.equal(0);
+    const entries = readFileSync(join(project.path, ".obs", "skills", "journal.ndjson"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(
+      entries.map((entry) => [entry.source, entry.kind, entry.skill, entry.lesson, entry.step, entry.passed]),
+    ).to.deep.equal([
+      [
+        "agent",
+        "lesson",
+        "forms-and-sign-in",
+        "The login form has no passkey option; use the Sign in button.",
+        3,
+        true,
+      ],
+      [
+        "runner",
+        "resolved_after_retries",
+        "forms-and-sign-in",
+        '"sign in as ada with password lovelace" was carried out by: click button "Sign in" (after 1 failed attempt)',
+        7,
+        true,
+      ],
+    ]);
+    // What the agent typed (the action's evidence) never reaches the journal.
+    expect(JSON.stringify(entries)).not.to.match(/typed/);
+
+    const dryRun = await obs(["skills", "improve", "forms-and-sign-in"]);
+    expect(dryRun.code, dryRun.stderr).to.equal(0);
+    expect(dryRun.stdout).to.include("+## Learned from runs");
+    expect(dryRun.stdout).to.include(
+      `+- The login form has no passkey option; use the Sign in button (seen in 1 run, 1 passing; last ${entries[0].recorded_at.slice(0, 10)}; ${site.url})`,
+    );
+    expect(existsSync(join(project.path, ".obs", "skills", "forms-and-sign-in.md"))).to.equal(false);
+    const written = await obs(["skills", "improve", "forms-and-sign-in", "--write"]);
+    expect(written.stdout).to.equal("forms-and-sign-in: wrote .obs/skills/forms-and-sign-in.md (2 lessons)\n");
+    const listed = await obs(["skills", "list"]);
+    expect(listed.stdout).to.match(/^forms-and-sign-in@1\.1\.0 /m);
   });
 
   it("stops at --max-steps", async () => {
@@ -203,7 +266,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     const listed = await obs(["list", "tests"]);
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.stdout).to.include("tests/todo.obs.ts > filters open todos  (skipped)");
-    expect(listed.stdout).to.match(/5 tests in 4 files\n$/);
+    expect(listed.stdout).to.match(/6 tests in 5 files\n$/);
 
     const init = await obs(["init"]);
     expect(init.code, init.stderr).to.equal(0);

@@ -46,6 +46,10 @@ const SPEC_FLAGS: Record<string, string[]> = {
   run: BROWSER_FLAGS,
   list: ["--config"],
   init: [],
+  "skills list": [],
+  "skills view": [],
+  "skills check": [],
+  "skills improve": ["--write"],
 };
 
 describe("obs --help and shell completion", function () {

@@ -83,4 +83,14 @@ describe("obs start-up: commands load only what they need", function () {
         heavy,
       ).to.deep.equal([]);
   });
+
+  it("obs skills list loads the skills catalog but neither the spec loader, webdriverio nor the collector", async () => {
+    const modules = await modulesLoadedBy(["skills", "list"], dir.path);
+    expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "skills", "skill-catalog.js")).href);
+    for (const heavy of ["/webdriverio/", "/jiti/", "/ajv/", "/express/", "/better-sqlite3/", "/dist/daemon/"])
+      expect(
+        modules.filter((url) => url.includes(heavy)),
+        heavy,
+      ).to.deep.equal([]);
+  });
 });

@@ -3,17 +3,29 @@
  * done or fail, the step cap is reached, the test's time runs out, or the stall guard sees
  * the same action leave the page unchanged again and again.
  */
+
+import type { SkillDocument } from "../../skills/skill-document.js";
+import { MAX_LESSON_LENGTH } from "../../skills/skill-journal.js";
+import { selectSkills } from "../../skills/skill-selection.js";
 import type { ModelMessage, ModelProvider, ModelResponse, TokenUsage } from "../providers/model-provider.js";
 import {
-  ACTION_TOOLS,
+  ACT_TOOLS,
   argumentProblem,
   CHECK_TOOLS,
   isToolName,
+  LESSON_TOOL,
   TOOL_DEFINITIONS,
   type ToolName,
 } from "./agent-tools.js";
 import { elementRefs, fingerprintOf, formatSnapshot } from "./page-snapshot.js";
 import { actSystemPrompt, checkSystemPrompt, firstMessage } from "./prompts.js";
+import {
+  describeAction,
+  type LessonDraft,
+  type ObservedAction,
+  resolvedAfterRetries,
+  stallLesson,
+} from "./runner-lessons.js";
 import type { RawSnapshot } from "./snapshot-script.js";
 import { actionKey, StallGuard } from "./stall-guard.js";
 
@@ -76,6 +88,10 @@ export interface LoopContext {
   usage: TokenUsage;
   /** Called after each step, before the next model turn (reporting, screenshots). */
   onStep: (step: StepRecord) => Promise<void>;
+  /** The skills to choose from for each instruction (skill-selection.ts); none when absent. */
+  skills?: SkillDocument[];
+  /** Receives lessons for the skills journal; without it the model is not offered record_lesson. */
+  onLesson?: (lesson: LessonDraft) => void;
   now?: () => number;
 }
 
@@ -123,12 +139,30 @@ export async function runInstruction(
   context: LoopContext,
 ): Promise<InstructionOutcome> {
   const now = context.now ?? Date.now;
-  const allowed: ToolName[] = kind === "act" ? [...ACTION_TOOLS, "done", "fail"] : CHECK_TOOLS;
+  const allowed: ToolName[] = [
+    ...(kind === "act" ? ACT_TOOLS : CHECK_TOOLS),
+    ...(context.onLesson ? [LESSON_TOOL] : []),
+  ];
   const tools = allowed.map((name) => TOOL_DEFINITIONS[name]);
-  const system = kind === "act" ? actSystemPrompt() : checkSystemPrompt();
   const guard = new StallGuard();
   const past: PastStep[] = [];
   let snapshot = await context.page.snapshot();
+  // Chosen once per instruction, from its first page, so the prompt stays the same while it runs.
+  const skills = selectSkills(context.skills ?? [], {
+    kind,
+    instruction,
+    labels: snapshot.elements.map((element) => element.label),
+  }).map((selected) => selected.skill);
+  const system = kind === "act" ? actSystemPrompt(skills) : checkSystemPrompt(skills);
+  // A lesson belongs to the skill the model named, else to the first skill chosen for the instruction.
+  const lesson = (draft: Omit<LessonDraft, "instruction" | "source" | "skill"> & Partial<LessonDraft>) =>
+    context.onLesson?.({
+      ...draft,
+      instruction,
+      source: draft.source ?? "runner",
+      skill: draft.skill ?? (skills[0]?.frontMatter.name as string | undefined) ?? null,
+    });
+  const observed: ObservedAction[] = [];
   let fingerprint = fingerprintOf(snapshot);
   let steps = 0;
 
@@ -164,6 +198,9 @@ export async function runInstruction(
     let evidence: string;
     let ok = true;
     let finished: "done" | "fail" | null = null;
+    /** This step's browser action in words, for the runner's lessons; null for other calls. */
+    let action: string | null = null;
+    let agentLesson: (Pick<LessonDraft, "lesson" | "source" | "kind"> & { skill?: string }) | null = null;
     if (!tool) {
       ok = false;
       evidence = "no tool was called; call exactly one of the tools";
@@ -178,13 +215,24 @@ export async function runInstruction(
       } else if (tool === "done" || tool === "fail") {
         finished = tool;
         evidence = String(tool === "done" ? call.arguments.evidence : call.arguments.reason);
+      } else if (tool === LESSON_TOOL) {
+        const named = typeof call.arguments.skill === "string" ? call.arguments.skill : null;
+        agentLesson = {
+          lesson: String(call.arguments.lesson).trim().slice(0, MAX_LESSON_LENGTH),
+          source: "agent",
+          kind: "lesson",
+          skill: named && skills.some((skill) => skill.frontMatter.name === named) ? named : undefined,
+        };
+        evidence = "lesson recorded";
       } else {
+        action = describeAction(tool, call.arguments, snapshot.elements);
         try {
           evidence = await context.page.perform(tool, call.arguments);
         } catch (error) {
           ok = false;
           evidence = (error as Error).message;
         }
+        observed.push({ action, ok });
       }
     }
 
@@ -211,10 +259,22 @@ export async function runInstruction(
       screenshot: null,
     };
     await context.onStep(step);
-    if (finished) return { finished, text: evidence, steps };
+    // After onStep, step.index is the step's number in the test's report.
+    if (agentLesson) lesson({ ...agentLesson, url: snapshot.url, step: step.index });
+    if (finished) {
+      const resolved = finished === "done" && kind === "act" ? resolvedAfterRetries(instruction, observed) : null;
+      if (resolved) lesson({ lesson: resolved, kind: "resolved_after_retries", url: snapshot.url, step: step.index });
+      return { finished, text: evidence, steps };
+    }
 
     const stalled = guard.observe(actionKey(tool, call.arguments), pageChanged);
     if (stalled) {
+      lesson({
+        lesson: stallLesson(instruction, action ?? tool, stalled.repeats),
+        kind: "stall",
+        url: snapshot.url,
+        step: step.index,
+      });
       throw new AgentStopped(
         "stall",
         `no progress: ${stalled.action} was repeated ${stalled.repeats} times and the page did not change`,

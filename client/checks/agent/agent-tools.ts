@@ -3,12 +3,15 @@ import type { ToolDefinition } from "../providers/model-provider.js";
 
 export const ACTION_TOOLS = ["navigate", "click", "type", "select", "press", "scroll", "wait"] as const;
 export const FINISH_TOOLS = ["done", "fail"] as const;
+/** Not an action: the model writes down what it learned for the skills journal (docs/skills.md). */
+export const LESSON_TOOL = "record_lesson" as const;
 export type ActionTool = (typeof ACTION_TOOLS)[number];
 export type FinishTool = (typeof FINISH_TOOLS)[number];
-export type ToolName = ActionTool | FinishTool;
+export type ToolName = ActionTool | FinishTool | typeof LESSON_TOOL;
 
 /** A check looks and never changes the page. */
 export const CHECK_TOOLS: ToolName[] = ["scroll", "wait", "done", "fail"];
+export const ACT_TOOLS: ToolName[] = [...ACTION_TOOLS, "done", "fail"];
 
 const index = { type: "integer", description: "The element's number in the snapshot, e.g. 3 for [3]" };
 
@@ -58,6 +61,22 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
       properties: { text: { type: "string" }, ms: { type: "integer", minimum: 0, maximum: 10000 } },
     },
   },
+  record_lesson: {
+    name: "record_lesson",
+    description:
+      "Write down something this page taught you that would help next time (e.g. which control really submits a form, an overlay to close first). It does not change the page.",
+    parameters: {
+      type: "object",
+      properties: {
+        lesson: {
+          type: "string",
+          description: "One sentence, at most 500 characters, with no secrets or typed values",
+        },
+        skill: { type: "string", description: "The skill it belongs to, if one of the listed skills" },
+      },
+      required: ["lesson"],
+    },
+  },
   done: {
     name: "done",
     description:
@@ -85,7 +104,7 @@ export function argumentProblem(tool: ToolName, args: Record<string, unknown>): 
   if ("index" in args && args.index !== undefined && !Number.isInteger(args.index)) {
     return `${tool}: "index" must be an element number from the snapshot`;
   }
-  for (const key of ["url", "text", "option", "key", "evidence", "reason"]) {
+  for (const key of ["url", "text", "option", "key", "evidence", "reason", "lesson", "skill"]) {
     if (args[key] !== undefined && typeof args[key] !== "string") return `${tool}: "${key}" must be text`;
   }
   if (tool === "scroll" && args.direction === undefined && args.index === undefined) {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { packagePath } from "../../../shared/package-root.js";
@@ -9,27 +9,15 @@ import type { ObsConfig } from "./config-model.js";
 
 const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
 
-export const CONFIG_NAMES = ["obs.config.ts", "obs.config.mts", "obs.config.js", "obs.config.mjs"];
+import { findConfig } from "./config-location.js";
+
+export { CONFIG_NAMES, findConfig } from "./config-location.js";
 
 export interface LoadedConfig {
   path: string | null;
   /** Relative paths in the config resolve against this folder. */
   dir: string;
   config: ObsConfig;
-}
-
-/** The nearest config file in `cwd` or a folder above it; null when there is none. */
-export function findConfig(cwd: string): string | null {
-  let dir = resolve(cwd);
-  for (;;) {
-    for (const name of CONFIG_NAMES) {
-      const candidate = join(dir, name);
-      if (existsSync(candidate)) return candidate;
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
 }
 
 /** The problems with a config object, each naming its field; empty when it is valid. */

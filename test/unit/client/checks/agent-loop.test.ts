@@ -6,8 +6,10 @@ import {
   runInstruction,
   type StepRecord,
 } from "../../../../client/checks/agent/agent-loop.js";
+import type { LessonDraft } from "../../../../client/checks/agent/runner-lessons.js";
 import type { RawSnapshot } from "../../../../client/checks/agent/snapshot-script.js";
 import type { ModelProvider, ModelRequest, ModelResponse } from "../../../../client/checks/providers/model-provider.js";
+import { parseSkill } from "../../../../client/skills/skill-document.js";
 
 /** A page whose text is a counter: "click" on [1] increments it, unless frozen. */
 class CounterPage implements AgentPage {
@@ -175,5 +177,125 @@ describe("agent loop", () => {
     const stopped = await runInstruction("act", "late", ctx).catch((error: AgentStopped) => error);
     expect((stopped as AgentStopped).reason).to.equal("timeout");
     expect(page.performed).to.deep.equal([]);
+  });
+
+  describe("skills and lessons", () => {
+    const skill = (name: string, keywords: string[], extra = "") =>
+      parseSkill(
+        `---\nname: ${name}\nversion: 1.0.0\ndescription: A skill used by the agent loop tests.\nkeywords: [${keywords.join(", ")}]\n${extra}---\nAdvice of ${name}.\n`,
+        `${name}.md`,
+        "bundled",
+      );
+    const skills = [
+      skill("counting", ["more"]),
+      skill("forms", ["password"]),
+      skill("checking", [], "applies_to: [check]\nalways: true\n"),
+    ];
+
+    it("puts the skills the rule selects into the system prompt, and offers record_lesson", async () => {
+      const provider = new ScriptedProvider([{ name: "done", arguments: { evidence: "ok" } }]);
+      const lessons: LessonDraft[] = [];
+      await runInstruction("act", "press the button", {
+        ...context(new CounterPage(), provider),
+        skills,
+        onLesson: (lesson) => lessons.push(lesson),
+      });
+      const request = provider.requests[0] as ModelRequest;
+      // "More" is an element label on the page: counting applies; forms and the check-only skill do not.
+      expect(request.system).to.include('<skill name="counting">\nAdvice of counting.\n</skill>');
+      expect(request.system).not.to.include("forms");
+      expect(request.system).not.to.include("checking");
+      expect(request.tools.map((tool) => tool.name)).to.include("record_lesson");
+
+      const checker = new ScriptedProvider([{ name: "done", arguments: { evidence: "ok" } }]);
+      await runInstruction("check", "count is 0", { ...context(new CounterPage(), checker), skills });
+      expect(checker.requests[0]?.system).to.include('<skill name="checking">');
+      // Without a lesson sink the tool is not offered.
+      expect(checker.requests[0]?.tools.map((tool) => tool.name)).not.to.include("record_lesson");
+    });
+
+    it("records the agent's lesson under the skill it names, without touching the page", async () => {
+      const page = new CounterPage();
+      const provider = new ScriptedProvider([
+        { name: "record_lesson", arguments: { lesson: "  The More button counts.  ", skill: "counting" } },
+        { name: "record_lesson", arguments: { lesson: "Unlisted skills fall back.", skill: "nonexistent" } },
+        { name: "done", arguments: { evidence: "ok" } },
+      ]);
+      const lessons: LessonDraft[] = [];
+      const ctx = { ...context(page, provider), skills, onLesson: (lesson: LessonDraft) => lessons.push(lesson) };
+      await runInstruction("act", "click more", ctx);
+      expect(page.performed).to.deep.equal([]);
+      expect(ctx.steps.map((step) => step.evidence)).to.deep.equal(["lesson recorded", "lesson recorded", "ok"]);
+      expect(lessons).to.deep.equal([
+        {
+          instruction: "click more",
+          source: "agent",
+          skill: "counting",
+          lesson: "The More button counts.",
+          kind: "lesson",
+          url: "http://test/",
+          step: 1,
+        },
+        {
+          instruction: "click more",
+          source: "agent",
+          skill: "counting",
+          lesson: "Unlisted skills fall back.",
+          kind: "lesson",
+          url: "http://test/",
+          step: 2,
+        },
+      ]);
+    });
+
+    it("records which element carried an instruction out after failed attempts", async () => {
+      const provider = new ScriptedProvider([
+        { name: "click", arguments: { index: 7 } },
+        click,
+        { name: "done", arguments: { evidence: "count 1" } },
+      ]);
+      const lessons: LessonDraft[] = [];
+      await runInstruction("act", "add one", {
+        ...context(new CounterPage(), provider),
+        skills,
+        onLesson: (lesson) => lessons.push(lesson),
+      });
+      expect(lessons).to.deep.equal([
+        {
+          instruction: "add one",
+          source: "runner",
+          skill: "counting",
+          lesson: '"add one" was carried out by: click button "More" (after 1 failed attempt)',
+          kind: "resolved_after_retries",
+          url: "http://test/",
+          step: 3,
+        },
+      ]);
+    });
+
+    it("records the cause of a stall before stopping", async () => {
+      const lessons: LessonDraft[] = [];
+      const stopped = await runInstruction("act", "load more", {
+        ...context(new CounterPage(true), new ScriptedProvider([click, click, click])),
+        onLesson: (lesson) => lessons.push(lesson),
+      }).catch((error: AgentStopped) => error);
+      expect((stopped as AgentStopped).reason).to.equal("stall");
+      expect(lessons).to.have.length(1);
+      expect(lessons[0]).to.deep.include({
+        kind: "stall",
+        skill: null,
+        lesson:
+          '"load more" stalled: click button "More" was repeated 3 times and the page did not change; wait for the page or choose another element',
+      });
+    });
+
+    it("records nothing when the first attempt works", async () => {
+      const lessons: LessonDraft[] = [];
+      await runInstruction("act", "add one", {
+        ...context(new CounterPage(), new ScriptedProvider([click, { name: "done", arguments: { evidence: "1" } }])),
+        onLesson: (lesson) => lessons.push(lesson),
+      });
+      expect(lessons).to.deep.equal([]);
+    });
   });
 });
