@@ -3,6 +3,7 @@ import { decodeAttributes, toPlainValue } from "./any-value.js";
 import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
 import { type EnvelopeFields, walkEnvelope } from "./envelope.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
+import { storedTime } from "./stored-time.js";
 import type { WireCodec } from "./wire-codec.js";
 
 const SEVERITY_NAMES: Record<string, number> = Object.fromEntries(
@@ -81,8 +82,8 @@ function decodeLog(
   const attributes = decodeAttributes(log.attributes, codec, `${path}.attributes`);
   const row: LogRecordRow = {
     hash: new Uint8Array(0),
-    timeNs: codec.uint64(log.timeUnixNano, `${path}.timeUnixNano`),
-    observedNs: codec.uint64(log.observedTimeUnixNano, `${path}.observedTimeUnixNano`),
+    timeNs: storedTime(codec, log.timeUnixNano, `${path}.timeUnixNano`),
+    observedNs: storedTime(codec, log.observedTimeUnixNano, `${path}.observedTimeUnixNano`),
     severityNumber: enumValue(log.severityNumber, SEVERITY_NAMES, codec, `${path}.severityNumber`),
     severityText: optionalString(log.severityText, `${path}.severityText`),
     body: body === null ? null : JSON.stringify(body),

@@ -3,6 +3,7 @@ import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
 import { type EnvelopeFields, requireObject, walkEnvelope } from "./envelope.js";
 import { PayloadError } from "./payload-error.js";
 import type { SpanBatch, SpanRecord } from "./records.js";
+import { storedTime } from "./stored-time.js";
 import type { WireCodec } from "./wire-codec.js";
 
 const SPAN_KINDS: Record<string, number> = {
@@ -78,8 +79,8 @@ function decodeSpan(span: Span, codec: WireCodec, path: string, resource: number
   const attributes = decodeAttributes(span.attributes, codec, `${path}.attributes`);
   const status =
     span.status == null ? null : requireObject<{ code?: unknown; message?: unknown }>(span.status, `${path}.status`);
-  const startNs = codec.uint64(span.startTimeUnixNano, `${path}.startTimeUnixNano`);
-  const endNs = codec.uint64(span.endTimeUnixNano, `${path}.endTimeUnixNano`);
+  const startNs = storedTime(codec, span.startTimeUnixNano, `${path}.startTimeUnixNano`);
+  const endNs = storedTime(codec, span.endTimeUnixNano, `${path}.endTimeUnixNano`);
   const name = span.name == null ? "" : span.name;
   if (typeof name !== "string") throw new PayloadError(`${path}.name: expected a string`);
   return {

@@ -277,4 +277,38 @@ describe("OTLP trace decoding", () => {
       /protobuf/,
     );
   });
+
+  it("keeps times up to 2^63 - 1 ns and refuses later ones (the store's integers are signed), in both encodings", () => {
+    const latest = "9223372036854775807";
+    const ok = decodeJson(spanRequest({ startTimeUnixNano: latest, endTimeUnixNano: latest }));
+    expect(ok.spans[0]?.startNs).to.equal(2n ** 63n - 1n);
+    const late = spanRequest({ startTimeUnixNano: "1", endTimeUnixNano: "9223372036854775808" });
+    expect(() => decodeJson(late)).to.throw(
+      PayloadError,
+      "resourceSpans[0].scopeSpans[0].spans[0].endTimeUnixNano: 9223372036854775808 ns is after 2262-04-11T23:47:16.854775807Z, the latest time obs can store",
+    );
+    const message = otlpTypes.traceRequest.fromObject({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId: Buffer.alloc(16, 1),
+                  spanId: Buffer.alloc(8, 2),
+                  startTimeUnixNano: "18446744073709551615",
+                  endTimeUnixNano: "18446744073709551615",
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    const bytes = Buffer.from(otlpTypes.traceRequest.encode(message).finish());
+    expect(() => decodeTraceRequest(bytes, "protobuf")).to.throw(
+      PayloadError,
+      /startTimeUnixNano: 18446744073709551615 ns is after/,
+    );
+  });
 });
