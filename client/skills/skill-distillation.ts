@@ -77,14 +77,13 @@ export function distillLessons(entries: JournalEntry[], skill: string): Distille
     .slice(0, MAX_LEARNED_LESSONS);
 }
 
-/** The skill's body without a learned section an earlier distillation wrote. */
+/** The skill's body without a learned section an earlier distillation wrote (up to the next `## ` heading). */
 export function withoutLearned(body: string): string {
-  const start = body.indexOf(`\n${LEARNED_HEADING}\n`);
-  const at = body.startsWith(`${LEARNED_HEADING}\n`) ? 0 : start === -1 ? -1 : start + 1;
-  if (at === -1) return body;
-  const rest = body.slice(at + LEARNED_HEADING.length);
-  const next = rest.search(/\n## /);
-  return body.slice(0, at) + (next === -1 ? "" : rest.slice(next + 1));
+  const lines = body.split("\n");
+  const start = lines.indexOf(LEARNED_HEADING);
+  if (start === -1) return body;
+  const next = lines.findIndex((line, index) => index > start && line.startsWith("## "));
+  return [...lines.slice(0, start), ...(next === -1 ? [] : lines.slice(next))].join("\n");
 }
 
 export interface SkillBase {

@@ -4,12 +4,8 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Ajv } from "ajv";
-import addFormatsModule from "ajv-formats";
-import { packagePath } from "../../shared/package-root.js";
+import { schemaValidator } from "../validation/schema-validator.js";
 import { projectSkillsDir } from "./skill-catalog.js";
-
-const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
 
 export const JOURNAL_SCHEMA_VERSION = "obs.skill-journal/v1";
 export const JOURNAL_FILE = "journal.ndjson";
@@ -52,10 +48,7 @@ export interface JournalRead {
 export function readJournal(projectDir: string): JournalRead {
   const path = journalPath(projectDir);
   if (!existsSync(path)) return { entries: [], problems: [] };
-  const schema = JSON.parse(readFileSync(packagePath("schemas", "skills", "journal-entry.json"), "utf8")) as object;
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats.default(ajv);
-  const validate = ajv.compile(schema);
+  const validate = schemaValidator("skills", "journal-entry.json");
   const entries: JournalEntry[] = [];
   const problems: JournalRead["problems"] = [];
   readFileSync(path, "utf8")

@@ -35,6 +35,16 @@ export async function resolve(specifier, context, next) {
   });
 }
 
+/** None of `modules` (file URLs) lies under any of the `heavy` path fragments. */
+function expectNoneLoaded(modules: string[], heavy: string[]): void {
+  for (const fragment of heavy) {
+    expect(
+      modules.filter((url) => url.includes(fragment)),
+      fragment,
+    ).to.deep.equal([]);
+  }
+}
+
 describe("obs start-up: commands load only what they need", function () {
   this.timeout(30_000);
   let dir: ReturnType<typeof tempDir>;
@@ -47,50 +57,42 @@ describe("obs start-up: commands load only what they need", function () {
     const modules = await modulesLoadedBy(["monitor", "status", "--json"], dir.path);
     expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "cli", "monitor-status.js")).href);
     // yargs is loaded through require, which these hooks do not see: main.js is what loads it.
-    for (const heavy of ["/dist/client/cli/main.js", "/express/", "/better-sqlite3/", "/webdriverio/", "/dist/daemon/"])
-      expect(
-        modules.filter((url) => url.includes(heavy)),
-        heavy,
-      ).to.deep.equal([]);
+    expectNoneLoaded(modules, [
+      "/dist/client/cli/main.js",
+      "/express/",
+      "/better-sqlite3/",
+      "/webdriverio/",
+      "/dist/daemon/",
+    ]);
   });
 
   it("query commands load neither express, the store nor webdriverio", async () => {
     const modules = await modulesLoadedBy(["traces", "--json"], dir.path);
     expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "api", "api-client.js")).href);
-    for (const heavy of ["/express/", "/better-sqlite3/", "/webdriverio/", "/dist/daemon/"])
-      expect(
-        modules.filter((url) => url.includes(heavy)),
-        heavy,
-      ).to.deep.equal([]);
+    expectNoneLoaded(modules, ["/express/", "/better-sqlite3/", "/webdriverio/", "/dist/daemon/"]);
   });
 
   it("obs agentcli loads neither yargs, express, the store nor webdriverio before the agent runs", async () => {
     const modules = await modulesLoadedBy(["agentcli", "--version"], dir.path);
     expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "setup", "launch-agentcli.js")).href);
-    for (const heavy of ["/dist/client/cli/main.js", "/express/", "/better-sqlite3/", "/webdriverio/", "/dist/daemon/"])
-      expect(
-        modules.filter((url) => url.includes(heavy)),
-        heavy,
-      ).to.deep.equal([]);
+    expectNoneLoaded(modules, [
+      "/dist/client/cli/main.js",
+      "/express/",
+      "/better-sqlite3/",
+      "/webdriverio/",
+      "/dist/daemon/",
+    ]);
   });
 
   it("obs list loads the specs but neither webdriverio nor the collector", async () => {
     const modules = await modulesLoadedBy(["list", packagePath("test", "fixtures", "checks", "specs")], dir.path);
     expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "checks", "list-checks.js")).href);
-    for (const heavy of ["/webdriverio/", "/express/", "/better-sqlite3/", "/dist/daemon/"])
-      expect(
-        modules.filter((url) => url.includes(heavy)),
-        heavy,
-      ).to.deep.equal([]);
+    expectNoneLoaded(modules, ["/webdriverio/", "/express/", "/better-sqlite3/", "/dist/daemon/"]);
   });
 
   it("obs skills list loads the skills catalog but neither the spec loader, webdriverio nor the collector", async () => {
     const modules = await modulesLoadedBy(["skills", "list"], dir.path);
     expect(modules).to.include(pathToFileURL(packagePath("dist", "client", "skills", "skill-catalog.js")).href);
-    for (const heavy of ["/webdriverio/", "/jiti/", "/ajv/", "/express/", "/better-sqlite3/", "/dist/daemon/"])
-      expect(
-        modules.filter((url) => url.includes(heavy)),
-        heavy,
-      ).to.deep.equal([]);
+    expectNoneLoaded(modules, ["/webdriverio/", "/jiti/", "/ajv/", "/express/", "/better-sqlite3/", "/dist/daemon/"]);
   });
 });

@@ -1,15 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { Ajv } from "ajv";
-import addFormatsModule from "ajv-formats";
-import { packagePath } from "../../../shared/package-root.js";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
+import { schemaValidator } from "../../validation/schema-validator.js";
 import { importTypeScript } from "../spec/module-loader.js";
-import type { ObsConfig } from "./config-model.js";
-
-const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
-
 import { findConfig } from "./config-location.js";
+import type { ObsConfig } from "./config-model.js";
 
 export { CONFIG_NAMES, findConfig } from "./config-location.js";
 
@@ -22,10 +17,7 @@ export interface LoadedConfig {
 
 /** The problems with a config object, each naming its field; empty when it is valid. */
 export function configProblems(config: unknown): string[] {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats.default(ajv);
-  const schema = JSON.parse(readFileSync(packagePath("schemas", "checks", "config.json"), "utf8")) as object;
-  const validate = ajv.compile(schema);
+  const validate = schemaValidator("checks", "config.json");
   if (validate(config)) return [];
   return (validate.errors ?? []).map((error) => {
     if (error.keyword === "additionalProperties") {

@@ -4,9 +4,8 @@
  * assistant turns already in the conversation says which call comes next.
  */
 import { readFileSync } from "node:fs";
-import { Ajv } from "ajv";
-import { packagePath } from "../../../shared/package-root.js";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
+import { schemaValidator } from "../../validation/schema-validator.js";
 import type { ModelProvider, ModelRequest, ModelResponse, SnapshotElementRef, ToolCall } from "./model-provider.js";
 
 export interface TranscriptCall {
@@ -33,8 +32,7 @@ export function readTranscript(path: string): Transcript {
   } catch (error) {
     throw new LifecycleError("invalid_argument", `mock transcript ${path} cannot be read: ${(error as Error).message}`);
   }
-  const schema = JSON.parse(readFileSync(packagePath("schemas", "checks", "mock-transcript.json"), "utf8")) as object;
-  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const validate = schemaValidator("checks", "mock-transcript.json");
   if (!validate(value)) {
     const problems = (validate.errors ?? []).map((error) => `${error.instancePath || "(top)"} ${error.message}`);
     throw new LifecycleError("invalid_argument", `mock transcript ${path} is invalid: ${problems.join("; ")}`);
