@@ -4,6 +4,7 @@ import type { ResolvedSettings } from "../shared/collector-settings.js";
 import { createApp } from "./http/app.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
+import type { WriteStatusChange } from "./ingest/write-status.js";
 import { QueryClient } from "./query/query-client.js";
 import { openReadConnection } from "./store/connection.js";
 import { HealthReader } from "./store/health-reader.js";
@@ -29,6 +30,8 @@ export interface CollectorOptions {
   retentionIntervalMs?: number;
   /** Rows deleted per retention transaction. */
   retentionBatchRows?: number;
+  /** Told when writes start failing (e.g. a full disk) and when they succeed again. */
+  onWriteStatusChange?: (change: WriteStatusChange) => void;
 }
 
 function urlHost(host: string): string {
@@ -70,6 +73,7 @@ export async function startCollector(
     },
     retentionIntervalMs: options.retentionIntervalMs ?? 10_000,
   });
+  if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
   const ready = await pipeline.ready;
   const readDb = openReadConnection(settings.dbPath);
   const queries = new QueryClient(settings.dbPath);
@@ -84,6 +88,7 @@ export async function startCollector(
       baseUrl: () => baseUrl,
       boundPort: () => address.port,
       reader: new HealthReader(readDb),
+      writes: () => pipeline.writes.snapshot(),
       versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
     },
     queries,

@@ -7,6 +7,7 @@ import { type CollectorOptions, ListenError, startCollector } from "./collector.
 import { startControlServer } from "./control/control-server.js";
 import { removeRegistry, socketPathFor, writeRegistry } from "./control/registry.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
+import { writeStatusLine } from "./ingest/write-status.js";
 import { StoreOpenError } from "./store/store-errors.js";
 
 export interface ForegroundIo {
@@ -33,7 +34,10 @@ export async function runForeground(
   try {
     const resolved = resolveSettings(flags);
     settings = resolved.settings;
-    collector = await startCollector(resolved, options);
+    collector = await startCollector(resolved, {
+      onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
+      ...options,
+    });
   } catch (error) {
     if (error instanceof SettingsError || error instanceof ListenError) {
       io.err(`obsd: ${error.message}`);

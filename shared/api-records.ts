@@ -132,7 +132,12 @@ export interface HealthRecord {
   startedAt: string;
   uptimeSeconds: number;
   baseUrl: string;
-  database: { path: string; sizeBytes: number };
+  database: {
+    path: string;
+    sizeBytes: number;
+    /** Whether writes succeed now; a full disk or a failed writer shows here. */
+    writes: { ok: boolean; failingSince: string | null; lastError: string | null; failedSinceOk: number };
+  };
   retention: { maxAge: string; maxAgeMs: number; maxBytes: number };
   counts: { services: number; traces: number; spans: number; logs: number };
   latestTelemetryAt: string | null;

@@ -12,6 +12,13 @@ function mebibytes(bytes: number): string {
   return `${(bytes / 1048576).toFixed(1)} MiB`;
 }
 
+/** A line only when writes are failing now, so a full disk is seen before data goes missing. */
+function writesWarning(health: HealthRecord): string[] {
+  const writes = health.database.writes;
+  if (!writes || writes.ok) return [];
+  return [`  warning   writes failing since ${writes.failingSince}: ${writes.lastError}`];
+}
+
 /** Human summary of a collector's health: address, store and what it holds. */
 export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_BY): string {
   const { counts } = health;
@@ -20,6 +27,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
     `  process   pid ${health.pid}, up ${health.uptimeSeconds} s, started in ${health.cwd}`,
     `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
     `  stored    ${counts.services} services, ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs; latest ${health.latestTelemetryAt ?? "none"}`,
+    ...writesWarning(health),
   ].join("\n");
 }
 

@@ -6,6 +6,7 @@ import type { CollectorSettings, SettingSource } from "../../shared/collector-se
 import { formatDuration } from "../../shared/duration.js";
 import { nsToIso } from "../../shared/time.js";
 import type { CollectorIdentity } from "../identity.js";
+import type { WriteStatusSnapshot } from "../ingest/write-status.js";
 import type { HealthReader } from "../store/health-reader.js";
 import { HttpError } from "./http-error.js";
 
@@ -18,6 +19,8 @@ export interface HealthOptions {
   /** The port actually bound (differs from the setting when that is 0). */
   boundPort: () => number;
   reader: HealthReader;
+  /** Whether writes currently succeed (a full disk shows here). */
+  writes: () => WriteStatusSnapshot;
   versions: { sqlite: string; schema: number };
 }
 
@@ -61,6 +64,7 @@ export function healthDocument(options: HealthOptions): Record<string, unknown> 
     database: {
       path: settings.dbPath,
       sizeBytes: fileSize(settings.dbPath) + fileSize(`${settings.dbPath}-wal`),
+      writes: options.writes(),
     },
     retention: {
       maxAge: formatDuration(settings.retentionMs),

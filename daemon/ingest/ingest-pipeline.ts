@@ -4,6 +4,7 @@ import { PayloadError } from "../otlp/payload-error.js";
 import { StorageError, StoreOpenError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
+import { WriteStatus, type WriteStatusChange } from "./write-status.js";
 
 export interface StoreReady {
   schemaVersion: number;
@@ -43,6 +44,9 @@ export class IngestPipeline {
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
   onTrimmed: (spans: number, logs: number) => void = () => {};
+  /** Whether writes succeed; changes are also passed to `onWriteStatusChange`. */
+  readonly writes = new WriteStatus();
+  onWriteStatusChange: (change: WriteStatusChange) => void = () => {};
 
   constructor(options: WriterOptions) {
     const channel = new MessageChannel();
@@ -95,12 +99,23 @@ export class IngestPipeline {
   }
 
   private onWriterReply(reply: WriterReply): void {
-    if (reply.type === "written") this.settle(reply.id, { accepted: reply.accepted, inserted: reply.inserted });
-    else if (reply.type === "failed") this.settle(reply.id, new StorageError(reply.message));
-    else if (reply.type === "trimmed") this.onTrimmed(reply.spans, reply.logs);
+    if (reply.type === "written") {
+      this.noteChange(this.writes.succeeded());
+      this.settle(reply.id, { accepted: reply.accepted, inserted: reply.inserted });
+    } else if (reply.type === "failed") {
+      this.noteChange(this.writes.failed(reply.message, new Date()));
+      this.settle(reply.id, new StorageError(reply.message));
+    } else if (reply.type === "trimmed") {
+      this.onTrimmed(reply.spans, reply.logs);
+    }
+  }
+
+  private noteChange(change: WriteStatusChange | null): void {
+    if (change) this.onWriteStatusChange(change);
   }
 
   private fail(error: Error): void {
+    if (!this.failure && !this.closing) this.noteChange(this.writes.failed(error.message, new Date()));
     this.failure ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();

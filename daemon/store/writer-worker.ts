@@ -10,6 +10,7 @@ import { openWriteConnection } from "./connection.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
+import { describeWriteFailure } from "./write-failure.js";
 import type { WriteRequest, WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
 
 if (!parentPort) throw new Error("writer-worker must run as a worker thread");
@@ -23,7 +24,7 @@ function send(reply: WriterReply): void {
 let db: Database.Database;
 let migrated: number[] = [];
 try {
-  ({ db, migrated } = openWriteConnection(options.dbPath));
+  ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes));
 } catch (error) {
   send({
     type: "fatal",
@@ -60,7 +61,7 @@ function commit(group: WriteRequest[]): void {
     return;
   } catch (error) {
     if (group.length === 1) {
-      send({ type: "failed", id: group[0]!.id, message: (error as Error).message });
+      send({ type: "failed", id: group[0]!.id, message: describeWriteFailure(error, options.dbPath) });
       return;
     }
   }
@@ -70,7 +71,7 @@ function commit(group: WriteRequest[]): void {
       const inserted = writer.transaction(() => apply(request));
       send({ type: "written", id: request.id, accepted: accepted(request), inserted });
     } catch (error) {
-      send({ type: "failed", id: request.id, message: (error as Error).message });
+      send({ type: "failed", id: request.id, message: describeWriteFailure(error, options.dbPath) });
     }
   }
 }

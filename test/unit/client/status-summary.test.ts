@@ -1,0 +1,40 @@
+import { expect } from "chai";
+import { healthSummary } from "../../../client/cli/status-command.js";
+import type { HealthRecord } from "../../../shared/api-records.js";
+
+function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
+  return {
+    status: "ok",
+    service: "obsd",
+    instanceId: "0".repeat(32),
+    pid: 42,
+    cwd: "/work/app",
+    startedAt: "2026-01-01T00:00:00.000Z",
+    uptimeSeconds: 5,
+    baseUrl: "http://127.0.0.1:27686",
+    database: { path: "/state/telemetry.sqlite", sizeBytes: 1048576, writes },
+    retention: { maxAge: "7d", maxAgeMs: 604800000, maxBytes: 1073741824 },
+    counts: { services: 1, traces: 2, spans: 3, logs: 4 },
+    latestTelemetryAt: null,
+    configuration: {},
+    versions: { obs: "0.1.0", node: "v20.0.0", sqlite: "3.45.0", schema: 1 },
+  };
+}
+
+describe("obs status summary", () => {
+  it("warns when the collector's writes are failing, with since when and why", () => {
+    const text = healthSummary(
+      health({ ok: false, failingSince: "2026-01-01T00:01:00.000Z", lastError: "no space left", failedSinceOk: 3 }),
+      "discovery",
+    );
+    expect(text.split("\n").at(-1)).to.equal(
+      "  warning   writes failing since 2026-01-01T00:01:00.000Z: no space left",
+    );
+  });
+
+  it("has no warning while writes succeed, even after a past failure", () => {
+    const text = healthSummary(health({ ok: true, failingSince: null, lastError: "old", failedSinceOk: 0 }), "flag");
+    expect(text).to.not.contain("warning");
+    expect(text.split("\n")).to.have.length(4);
+  });
+});
