@@ -4,7 +4,6 @@
  * and after. Prints its figures; exits 1 on any finding.
  *   BENCH_DECODER_CASES (default 20000), BENCH_HTTP_CASES (default 10000), BENCH_SEED.
  */
-import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { gzipSync } from "node:zlib";
 import { decodeLogRequest, decodeTraceRequest } from "../daemon/otlp/decode-request.js";
@@ -12,16 +11,11 @@ import { PayloadError } from "../daemon/otlp/payload-error.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { fuzzPayloads, seededRandom } from "../test/helpers/fuzz-payloads.js";
 import { http } from "../test/helpers/http.js";
-import { percentile, round } from "./measure.js";
+import { percentile, round, rssMiB } from "./measure.js";
 
 const SEED = Number(process.env.BENCH_SEED ?? 7);
 const DECODER_CASES = Number(process.env.BENCH_DECODER_CASES ?? 20_000);
 const HTTP_CASES = Number(process.env.BENCH_HTTP_CASES ?? 10_000);
-
-function rssMiB(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return round(Number(match?.[1] ?? 0) / 1024);
-}
 
 async function main(): Promise<void> {
   const findings: string[] = [];

@@ -10,6 +10,7 @@ import { openWriteConnection } from "./connection.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
+import { WalGuard } from "./wal-guard.js";
 import { describeWriteFailure } from "./write-failure.js";
 import type { WriteRequest, WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
 
@@ -36,6 +37,7 @@ try {
 
 const writer = new TelemetryWriter(db);
 const retention = new Retention(db, options.retention);
+const walGuard = new WalGuard(db, options.dbPath);
 const queue: WriteRequest[] = [];
 let flushScheduled = false;
 let closing = false;
@@ -79,7 +81,14 @@ function commit(group: WriteRequest[]): void {
 function flush(): void {
   flushScheduled = false;
   const group = queue.splice(0, queue.length);
-  if (group.length > 0) commit(group);
+  if (group.length > 0) {
+    commit(group);
+    try {
+      walGuard.afterCommit(Date.now());
+    } catch {
+      // A failed checkpoint loses nothing; the log stays as it is and the next commit says why.
+    }
+  }
   if (retention.policy.maxBytes > 0 && retention.fileBytes() > retention.policy.maxBytes * 0.95) {
     void trim();
   }

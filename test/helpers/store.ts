@@ -15,11 +15,14 @@ export interface TestStore {
   close(): void;
 }
 
-/** A real store in a temporary file, written through the same writer the worker uses. */
-export function testStore(): TestStore {
+/**
+ * A real store in a temporary file, written through the same writer the worker uses.
+ * `maxDbBytes` is the size cap the connection is tuned for (0: none).
+ */
+export function testStore(maxDbBytes = 0): TestStore {
   const dir = tempDir();
   const path = join(dir.path, "t.sqlite");
-  const { db } = openWriteConnection(path);
+  const { db } = openWriteConnection(path, maxDbBytes);
   const writer = new TelemetryWriter(db);
   return {
     db,
