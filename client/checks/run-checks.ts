@@ -44,9 +44,6 @@ export async function runChecks(
     );
   }
   const specs = await loadSpecs(settings.patterns, cwd);
-  if (settings.workers > 1) {
-    process.stderr.write(`obs: --workers ${settings.workers}: tests run one at a time in this release\n`);
-  }
   const report = await runSuite(specs, settings, {
     provider,
     startBrowser: (options) => startBrowser({ ...options, binaries }),

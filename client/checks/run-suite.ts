@@ -75,33 +75,7 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
     }),
   );
 
-  const files: RunReport["files"] = [];
-  for (const spec of specs) {
-    const file = relative(settings.cwd, spec.file) || spec.file;
-    const results: TestResult[] = [];
-    let suiteFailure: unknown = null;
-    try {
-      for (const hook of spec.beforeAll) await hook();
-    } catch (error) {
-      suiteFailure = error;
-    }
-    for (const test of spec.tests) {
-      const ref: TestRef = { id: `${file} > ${test.name}`, file, name: test.name };
-      const result = await runTest(spec, test, ref, settings, deps, tell, suiteFailure);
-      results.push(result);
-    }
-    try {
-      for (const hook of spec.afterAll) await hook();
-    } catch (error) {
-      // An afterAll failure fails the file's last test, so it is reported and the exit code says so.
-      const last = results.at(-1);
-      if (last && last.status !== "skipped") {
-        last.status = "failed";
-        last.failure ??= { kind: "error", message: `afterAll: ${failureOf(error).message}` };
-      }
-    }
-    files.push({ file, tests: results });
-  }
+  const files = await runFiles(specs, settings, deps, tell);
 
   const all = files.flatMap((entry) => entry.tests);
   const usage = all.reduce(
@@ -129,6 +103,72 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
   };
   for (const reporter of reporters) await reporter.onRunFinish?.(report);
   return report;
+}
+
+/**
+ * Runs every test with up to `settings.workers` at once, each in its own browser session.
+ * A file's beforeAll hooks run once before its first test starts and its afterAll hooks after
+ * its last test ends; results keep declaration order whatever order tests finish in.
+ */
+async function runFiles(
+  specs: LoadedSpec[],
+  settings: RunSettings,
+  deps: RunDependencies,
+  tell: (event: (reporter: Reporter) => void) => void,
+): Promise<RunReport["files"]> {
+  const files = specs.map((spec) => ({
+    spec,
+    file: relative(settings.cwd, spec.file) || spec.file,
+    results: new Array<TestResult>(spec.tests.length),
+    remaining: spec.tests.length,
+    beforeAll: null as Promise<unknown> | null,
+  }));
+  const jobs = files.flatMap((entry) => entry.spec.tests.map((test, index) => ({ entry, test, index })));
+
+  const runBeforeAll = async (spec: LoadedSpec): Promise<unknown> => {
+    try {
+      for (const hook of spec.beforeAll) await hook();
+      return null;
+    } catch (error) {
+      return error;
+    }
+  };
+  const runAfterAll = async (entry: (typeof files)[number]): Promise<void> => {
+    try {
+      for (const hook of entry.spec.afterAll) await hook();
+    } catch (error) {
+      // An afterAll failure fails the file's last test, so it is reported and the exit code says so.
+      const last = entry.results.at(-1);
+      if (last && last.status !== "skipped") {
+        last.status = "failed";
+        last.failure ??= { kind: "error", message: `afterAll: ${failureOf(error).message}` };
+      }
+    }
+  };
+
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const { entry, test, index } = jobs[next++] as (typeof jobs)[number];
+      entry.beforeAll ??= runBeforeAll(entry.spec);
+      const suiteFailure = await entry.beforeAll;
+      const ref: TestRef = { id: `${entry.file} > ${test.name}`, file: entry.file, name: test.name };
+      entry.results[index] = await runTest(entry.spec, test, ref, settings, deps, tell, suiteFailure);
+      entry.remaining -= 1;
+      if (entry.remaining === 0) await runAfterAll(entry);
+    }
+  };
+  const workers = Math.max(1, Math.min(settings.workers, jobs.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  // Files without tests still run their hooks, as they did one at a time.
+  for (const entry of files) {
+    if (entry.spec.tests.length === 0) {
+      entry.results.length = 0;
+      await runBeforeAll(entry.spec);
+      await runAfterAll(entry);
+    }
+  }
+  return files.map((entry) => ({ file: entry.file, tests: entry.results }));
 }
 
 async function runTest(

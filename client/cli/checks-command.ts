@@ -50,7 +50,7 @@ const runFlags = <T>(argv: Argv<T>) =>
       describe: "Transcript the mock provider replays (also OBS_MOCK_TRANSCRIPT)",
     })
     .option("max-steps", { type: "number", describe: "Hard cap on agent tool steps per test (default unlimited)" })
-    .option("workers", { type: "number", describe: "Concurrent tests (default 1)" })
+    .option("workers", { type: "number", describe: "Tests run at once, each in its own browser (default 1)" })
     .option("reporter", {
       alias: "r",
       type: "string",

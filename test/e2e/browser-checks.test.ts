@@ -210,6 +210,47 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(listed.stdout).to.match(/^forms-and-sign-in@1\.1\.0 /m);
   });
 
+  it("runs tests concurrently with --workers 2: the verdicts and order of one worker, a lost browser failing only its test", async () => {
+    const specs = ["tests/login.obs.ts", "tests/todo.obs.ts", "tests/failing-check.obs.ts", "tests/crash.obs.ts"];
+    type Test = {
+      id: string;
+      status: string;
+      failure: { kind: string } | null;
+      started_at: string;
+      duration_ms: number;
+    };
+    const tests = (json: { files: { tests: Test[] }[] }) => json.files.flatMap((file) => file.tests);
+    const verdicts = (json: { files: { tests: Test[] }[] }) =>
+      tests(json).map((test) => `${test.id}: ${test.status} ${test.failure?.kind ?? ""}`.trim());
+    /** Whether any two tests ran at the same time. */
+    const overlapping = (json: { files: { tests: Test[] }[] }) => {
+      const spans = tests(json)
+        .filter((test) => test.status !== "skipped")
+        .map((test) => [Date.parse(test.started_at), Date.parse(test.started_at) + test.duration_ms] as const)
+        .sort((a, b) => a[0] - b[0]);
+      return spans.some((span, i) => i > 0 && span[0] < (spans[i - 1] as readonly [number, number])[1]);
+    };
+
+    const one = await mockRun(specs, ["--workers", "1"]);
+    expect(one.code, one.stdout + one.stderr).to.equal(1);
+    const serial = report();
+    const two = await mockRun(specs, ["--workers", "2"]);
+    expect(two.code, two.stdout + two.stderr).to.equal(1);
+    const parallel = report();
+
+    expect(verdicts(serial)).to.deep.equal([
+      "tests/login.obs.ts > signs in: passed",
+      "tests/todo.obs.ts > adds a todo: passed",
+      "tests/todo.obs.ts > filters open todos: skipped",
+      "tests/failing-check.obs.ts > greets a visitor who never signed in: failed check_failed",
+      "tests/crash.obs.ts > loses its browser mid-test: failed error",
+    ]);
+    expect(verdicts(parallel)).to.deep.equal(verdicts(serial));
+    expect(overlapping(serial), "one worker ran tests at the same time").to.equal(false);
+    expect(overlapping(parallel), "two workers never ran tests at the same time").to.equal(true);
+    console.log(`      one worker ${serial.duration_ms} ms, two workers ${parallel.duration_ms} ms`);
+  });
+
   it("stops at --max-steps", async () => {
     const result = await mockRun(["tests/stall.obs.ts"], ["--max-steps", "2", "--reporter", "json"]);
     expect(result.code).to.equal(1);
@@ -266,7 +307,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     const listed = await obs(["list", "tests"]);
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.stdout).to.include("tests/todo.obs.ts > filters open todos  (skipped)");
-    expect(listed.stdout).to.match(/6 tests in 5 files\n$/);
+    expect(listed.stdout).to.match(/7 tests in 6 files\n$/);
 
     const init = await obs(["init"]);
     expect(init.code, init.stderr).to.equal(0);
