@@ -211,7 +211,8 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
   });
 
   it("runs tests concurrently with --workers 2: the verdicts and order of one worker, a lost browser failing only its test", async () => {
-    const specs = ["tests/login.obs.ts", "tests/todo.obs.ts", "tests/failing-check.obs.ts", "tests/crash.obs.ts"];
+    // The slowest test first, as a suite would order it to finish soonest.
+    const specs = ["tests/crash.obs.ts", "tests/login.obs.ts", "tests/todo.obs.ts", "tests/failing-check.obs.ts"];
     type Test = {
       id: string;
       status: string;
@@ -239,11 +240,11 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     const parallel = report();
 
     expect(verdicts(serial)).to.deep.equal([
+      "tests/crash.obs.ts > loses its browser mid-test: failed error",
       "tests/login.obs.ts > signs in: passed",
       "tests/todo.obs.ts > adds a todo: passed",
       "tests/todo.obs.ts > filters open todos: skipped",
       "tests/failing-check.obs.ts > greets a visitor who never signed in: failed check_failed",
-      "tests/crash.obs.ts > loses its browser mid-test: failed error",
     ]);
     expect(verdicts(parallel)).to.deep.equal(verdicts(serial));
     expect(overlapping(serial), "one worker ran tests at the same time").to.equal(false);
