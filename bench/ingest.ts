@@ -13,7 +13,7 @@
  *
  *   npm run bench:ingest    (BENCH_BATCHES=200 BENCH_CONCURRENCY=8 BENCH_ROUNDS=3 by default)
  */
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
@@ -21,6 +21,7 @@ import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
+import { getStatus as get, postBody as post } from "./http-load.js";
 import { peakRss, percentile, round } from "./measure.js";
 import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 
@@ -30,32 +31,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function median(values: number[]): number {
   return percentile(values, 50);
-}
-
-function post(agent: Agent, url: string, body: Buffer, contentType: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: "POST", agent, headers: { "content-type": contentType, "content-length": body.length } },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-function get(agent: Agent, url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end();
-  });
 }
 
 function rawCeiling(bodies: Buffer[], nowNs: bigint): number {

@@ -9,11 +9,12 @@
  *   npm run bench:soak    (SOAK_MINUTES=10 SOAK_WINDOW_S=30; SOAK_RATE=spans/s skips the probe)
  */
 
-import { statSync } from "node:fs";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { performance } from "node:perf_hooks";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
+import { fileSize } from "../shared/file-size.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
+import { getStatus, postBody } from "./http-load.js";
 import { percentile, round, rssMiB, slope } from "./measure.js";
 import { logTemplate, spanTemplate, stamp, type Template } from "./soak-workload.js";
 
@@ -40,44 +41,6 @@ const QUERIES = [
   "/api/logs?lookback=1m&severity=error&limit=50",
   "/api/facets?type=traces&field=service&lookback=1m",
 ];
-
-function send(agent: Agent, url: string, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/x-protobuf", "content-length": body.length },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-function get(agent: Agent, url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { agent }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -109,7 +72,7 @@ async function main(): Promise<void> {
   const nextBody = (templates: Template[]) => stamp(templates[salt % TEMPLATES] as Template, salt++, Date.now());
   const failures: string[] = [];
   const post = async (path: string, body: Buffer) => {
-    const status = await send(agent, `${obsd.url}${path}`, body);
+    const status = await postBody(agent, `${obsd.url}${path}`, body, "application/x-protobuf");
     if (status !== 200 && failures.length < 10) failures.push(`${path} answered ${status}`);
   };
 
@@ -166,7 +129,7 @@ async function main(): Promise<void> {
       while (!done) {
         for (const path of QUERIES) {
           const t = performance.now();
-          const status = await get(queryAgent, `${obsd.url}${path}`);
+          const status = await getStatus(queryAgent, `${obsd.url}${path}`);
           latencies.push(performance.now() - t);
           queries++;
           if (status !== 200 && failures.length < 10) failures.push(`${path} answered ${status}`);

@@ -1,9 +1,9 @@
-import { statSync } from "node:fs";
 import type { Router } from "express";
 import express from "express";
 import { formatByteSize } from "../../shared/byte-size.js";
 import type { CollectorSettings, SettingSource } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
+import { fileSize } from "../../shared/file-size.js";
 import { nsToIso } from "../../shared/time.js";
 import type { CollectorIdentity } from "../identity.js";
 import type { WriteStatusSnapshot } from "../ingest/write-status.js";
@@ -22,14 +22,6 @@ export interface HealthOptions {
   /** Whether writes currently succeed (a full disk shows here). */
   writes: () => WriteStatusSnapshot;
   versions: { sqlite: string; schema: number };
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { statSync } from "node:fs";
 import type Database from "better-sqlite3";
+import { fileSize } from "../../shared/file-size.js";
 
 /** How long the guard's checkpoint waits for readers before giving up until next time. */
 const READER_WAIT_MS = 200;
@@ -32,7 +32,7 @@ export class WalGuard {
   /** Call after a commit. Returns true when it ran a checkpoint that let the log start over. */
   afterCommit(nowMs: number): boolean {
     if (this.limitBytes <= 0 || nowMs - this.lastAttemptMs < MIN_INTERVAL_MS) return false;
-    if (walBytes(this.walPath) <= this.limitBytes) return false;
+    if (fileSize(this.walPath) <= this.limitBytes) return false;
     this.lastAttemptMs = nowMs;
     const previous = Number(this.db.pragma("busy_timeout", { simple: true }));
     this.db.pragma(`busy_timeout = ${READER_WAIT_MS}`);
@@ -42,13 +42,5 @@ export class WalGuard {
     } finally {
       this.db.pragma(`busy_timeout = ${previous}`);
     }
-  }
-}
-
-function walBytes(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
   }
 }

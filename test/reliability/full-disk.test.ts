@@ -8,10 +8,10 @@
  * same failure path is covered through SQLite's page limit in test/unit/store/write-failure.test.ts.
  */
 import { randomBytes } from "node:crypto";
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
+import { fileSize } from "../../shared/file-size.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { traceRequest } from "../helpers/otlp-builders.js";
@@ -30,14 +30,6 @@ function spanBatch(size: number) {
     startNs: now + BigInt(i),
     attributes: { payload: "x".repeat(200), n: i },
   }));
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }
 
 describe("full disk (obsd on a small tmpfs)", function () {
