@@ -7,6 +7,7 @@ import { resolveSettings, type SettingFlags } from "../../shared/collector-setti
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { packagePath } from "../../shared/package-root.js";
 import { stateDir } from "../../shared/state-dir.js";
+import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
 import { processAlive } from "./process-alive.js";
@@ -19,6 +20,8 @@ export interface DetachedStart {
 }
 
 const READY_TIMEOUT_MS = 15_000;
+/** How long a schema upgrade of a large store may hold up a start. */
+const UPGRADE_TIMEOUT_MS = 10 * 60_000;
 
 /** True when nothing listens on host:port now (a probe listen succeeds). */
 export function portIsFree(host: string, port: number): Promise<boolean> {
@@ -79,9 +82,14 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     closeSync(log);
     child.unref();
     const pid = child.pid as number;
-    const deadline = Date.now() + READY_TIMEOUT_MS;
+    let deadline = Date.now() + READY_TIMEOUT_MS;
+    const upgradeDeadline = Date.now() + UPGRADE_TIMEOUT_MS;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
+      // An older database being brought up to date: keep waiting while the collector says so.
+      if (deadline - Date.now() < 1000 && readFileSync(logPath, "utf8").includes(STORE_UPGRADE_MARKER)) {
+        deadline = Math.min(upgradeDeadline, deadline + 1000);
+      }
       const entry = (await runningCollectors(env, 300)).find((candidate) => candidate.pid === pid);
       if (entry) return { started: true, collector: entry, logPath };
       if (!processAlive(pid)) {

@@ -4,6 +4,8 @@
  * same findings.
  */
 
+import type { DurationBuckets } from "../../shared/duration-histogram.js";
+
 export const FINDING_CODES = [
   "error_trace",
   "new_error_signature",
@@ -58,8 +60,10 @@ export interface ErrorSpanGroup {
 export interface OperationLatency {
   service: string;
   operation: string;
-  /** Every span duration in the window, in ms (any order). */
-  durationsMs: number[];
+  /** Spans in the window. */
+  spans: number;
+  /** Their durations, bucketed (shared/duration-histogram.ts): quantiles within 1%. */
+  buckets: DurationBuckets;
   /** The slowest spans, slowest first. */
   slowest: (TraceRef & { durationMs: number })[];
 }

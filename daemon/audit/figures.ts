@@ -1,13 +1,5 @@
 /** Small, deterministic number helpers the rules share. */
 
-/** The p-th percentile by nearest rank (the same definition as /api/traces/stats). */
-export function nearestRank(values: readonly number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[rank - 1] as number;
-}
-
 /** Rounded to `digits` decimals, so that figures print the same everywhere. */
 export function rounded(value: number, digits = 1): number {
   const factor = 10 ** digits;

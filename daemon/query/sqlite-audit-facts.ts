@@ -11,6 +11,9 @@ import {
   type ServiceActivity,
   type SlowTraceGroup,
 } from "../audit/audit-model.js";
+import { compareText } from "../audit/figures.js";
+import { WARN_SEVERITY } from "../store/rollup-buffer.js";
+import { type OperationWindow, RollupWindowReader } from "./rollup-window.js";
 
 /** Bounds on what the audit reads, so that its cost stays bounded on any store. */
 const MAX_GROUPS = 50;
@@ -19,9 +22,8 @@ const MAX_OPERATIONS = 2_000;
 const MAX_ORPHANS = 5_000;
 const EXAMPLES = 5;
 
-/** Warning-level logs start at severity 13 (WARN), error-level at 17 (ERROR). */
-const WARN = 13;
-const ERROR = 17;
+/** A burst's correlated traces are read from the service's latest warning and error logs, this many. */
+const BURST_LOGS_READ = 1_000;
 
 type Row = Record<string, unknown>;
 const num = (value: unknown): number => Number(value ?? 0);
@@ -53,7 +55,6 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
       ? ""
       : "AND EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_id = t.trace_id AND ts.service_id = @service)";
   const spanOfService = serviceId === null ? "" : "AND s.service_id = @service";
-  const logOfService = serviceId === null ? "" : "AND l.service_id = @service";
   const bind = (from: bigint, to: bigint, extra: Row = {}) => ({
     from,
     to,
@@ -61,71 +62,87 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     ...extra,
   });
 
-  const traceGroups = (condition: string, from: bigint, to: bigint, extra: Row = {}) =>
+  // Per operation and per service, from the rollups: read once per window, shared below.
+  const windows = new RollupWindowReader(db, serviceId);
+  const serviceNames = new Map(
+    (db.prepare("SELECT id, name FROM services").all() as Row[]).map((row) => [num(row.id), String(row.name)]),
+  );
+  // Traces are grouped by root with one indexed count per root (traces_by_root), which is far
+  // cheaper than sorting every trace of a long window into groups.
+  interface Root {
+    serviceId: bigint | null;
+    service: string | null;
+    name: string | null;
+  }
+  const roots: Root[] = (
+    db.prepare("SELECT DISTINCT root_service_id, root_name FROM traces").raw().all() as [bigint | null, string | null][]
+  ).map(([id, name]) => ({
+    serviceId: id,
+    service: id === null ? null : (serviceNames.get(Number(id)) ?? String(id)),
+    name,
+  }));
+  const ofRoot = "t.root_service_id IS @rootService AND t.root_name IS @rootName";
+  const rootBind = (root: Root, from: bigint, to: bigint, extra: Row) =>
+    bind(from, to, { rootService: root.serviceId, rootName: root.name, ...extra });
+  /** Per root, the traces matching `condition` and the longest of them. */
+  const perRoot = (condition: string, from: bigint, to: bigint, extra: Row = {}) => {
+    const statement = db.prepare(
+      `SELECT COUNT(*) AS n, MAX(t.end_ns - t.start_ns) AS max_ns FROM traces t
+       WHERE ${ofRoot} AND t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}`,
+    );
+    return roots.map((root) => {
+      const row = statement.get(rootBind(root, from, to, extra)) as Row;
+      return { root, n: num(row.n), maxNs: num(row.max_ns) };
+    });
+  };
+  /** The roots with matching traces: most first, then by service and operation; at most MAX_GROUPS. */
+  const groupsOf = (counts: ReturnType<typeof perRoot>, what: string) =>
+    limited(
+      counts
+        .filter((count) => count.n > 0)
+        .sort(
+          (a, b) => b.n - a.n || compareText(a.root.service, b.root.service) || compareText(a.root.name, b.root.name),
+        ),
+      MAX_GROUPS,
+      what,
+    );
+  const countOf = (counts: ReturnType<typeof perRoot>) => new Map(counts.map((count) => [count.root, count.n]));
+  /**
+   * Up to EXAMPLES traces of a root matching `condition`, in `order` (over start_ns,
+   * duration_ns and trace_id), with `span` (over y.trace_id) for each. The inner query reads
+   * only the index; the table is visited for the few examples.
+   */
+  const examplesOf = (root: Root, condition: string, order: string, span: string, extra: Row = {}) =>
     db
       .prepare(
-        `SELECT t.root_service_id AS root_service_id, rv.name AS root_service, t.root_name AS root_name, COUNT(*) AS n,
-           MAX(t.end_ns - t.start_ns) AS max_ns
-         FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id
-         WHERE t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
-         GROUP BY t.root_service_id, t.root_name
-         ORDER BY n DESC, root_service, root_name
-         LIMIT ${MAX_GROUPS + 1}`,
+        `SELECT y.trace_id AS trace_id, y.duration_ns AS duration_ns, ${span} AS span_id FROM (
+           SELECT t.trace_id AS trace_id, t.start_ns AS start_ns, t.end_ns - t.start_ns AS duration_ns FROM traces t
+           WHERE ${ofRoot} AND t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
+           ORDER BY ${order} LIMIT ${EXAMPLES}
+         ) y ORDER BY ${order}`,
       )
-      .all(bind(from, to, extra)) as Row[];
-  const rootKey = (row: Row) => `${row.root_service_id ?? ""}\u0000${row.root_name ?? ""}`;
-  /** Traces per root matching `condition`, in one grouped query. */
-  const countsByRoot = (condition: string, from: bigint, to: bigint, extra: Row = {}) =>
-    new Map(
-      (
-        db
-          .prepare(
-            `SELECT t.root_service_id AS root_service_id, t.root_name AS root_name, COUNT(*) AS n FROM traces t
-             WHERE t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
-             GROUP BY t.root_service_id, t.root_name`,
-          )
-          .all(bind(from, to, extra)) as Row[]
-      ).map((row) => [rootKey(row), num(row.n)]),
-    );
-  /** Up to EXAMPLES traces per root matching `condition`, in `order`, with `span` for each. */
-  const examplesByRoot = (condition: string, order: string, span: string, extra: Row = {}) => {
-    const rows = db
-      .prepare(
-        `SELECT x.root_service_id, x.root_name, x.trace_id, x.duration_ns, ${span} AS span_id FROM (
-           SELECT t.root_service_id AS root_service_id, t.root_name AS root_name, t.trace_id AS trace_id,
-             t.root_span_id AS root_span_id, t.end_ns - t.start_ns AS duration_ns,
-             ROW_NUMBER() OVER (PARTITION BY t.root_service_id, t.root_name ORDER BY ${order}) AS rank
-           FROM traces t WHERE t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
-         ) x WHERE x.rank <= ${EXAMPLES} ORDER BY x.rank`,
-      )
-      .all(bind(...current, extra)) as Row[];
-    const byRoot = new Map<string, Row[]>();
-    for (const row of rows) byRoot.set(rootKey(row), [...(byRoot.get(rootKey(row)) ?? []), row]);
-    return byRoot;
-  };
+      .all(rootBind(root, ...current, extra)) as Row[];
 
   // error_trace
   const errorTraceGroups = (): ErrorTraceGroup[] => {
-    const groups = limited(traceGroups("t.error_count > 0", ...current), MAX_GROUPS, "error trace groups");
+    const erroring = "t.error_count > 0";
+    const groups = groupsOf(perRoot(erroring, ...current), "error trace groups");
     if (groups.length === 0) return [];
-    const totals = countsByRoot("1", ...current);
-    const before = countsByRoot("t.error_count > 0", ...baseline);
-    const examples = examplesByRoot(
-      "t.error_count > 0",
-      "t.start_ns DESC, t.trace_id",
-      `(SELECT s.span_id FROM spans s WHERE s.trace_id = x.trace_id AND s.status_code = 2
-         ORDER BY s.start_ns, s.span_id LIMIT 1)`,
-    );
-    return groups.map((group) => ({
-      rootService: textOrNull(group.root_service),
-      rootOperation: textOrNull(group.root_name),
-      errorTraces: num(group.n),
-      traces: totals.get(rootKey(group)) ?? 0,
-      baselineErrorTraces: before.get(rootKey(group)) ?? 0,
-      examples: (examples.get(rootKey(group)) ?? []).map((row) => ({
-        traceId: String(row.trace_id),
-        spanId: textOrNull(row.span_id),
-      })),
+    const totals = countOf(perRoot("1", ...current));
+    const before = countOf(perRoot(erroring, ...baseline));
+    return groups.map(({ root, n }) => ({
+      rootService: root.service,
+      rootOperation: root.name,
+      errorTraces: n,
+      traces: totals.get(root) ?? 0,
+      baselineErrorTraces: before.get(root) ?? 0,
+      examples: examplesOf(
+        root,
+        erroring,
+        "start_ns DESC, trace_id",
+        `(SELECT s.span_id FROM spans s WHERE s.trace_id = y.trace_id AND s.status_code = 2
+           ORDER BY s.start_ns, s.span_id LIMIT 1)`,
+      ).map((row) => ({ traceId: String(row.trace_id), spanId: textOrNull(row.span_id) })),
     }));
   };
 
@@ -155,52 +172,49 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     }));
   };
 
-  // latency_regression by baseline delta: every span duration per operation.
-  const latency = (from: bigint, to: bigint): OperationLatency[] => {
-    const operations = new Map<string, OperationLatency>();
-    const statement = db.prepare(
-      `SELECT v.name AS service, s.name AS name, s.duration_ns AS duration_ns, s.trace_id AS trace_id, s.span_id AS span_id
-       FROM spans s JOIN services v ON v.id = s.service_id
-       WHERE s.start_ns > @from AND s.start_ns <= @to ${spanOfService}`,
-    );
-    for (const row of statement.iterate(bind(from, to)) as IterableIterator<Row>) {
-      const key = `${row.service}\u0000${row.name}`;
-      let operation = operations.get(key);
-      if (!operation) {
-        if (operations.size >= MAX_OPERATIONS) continue;
-        operation = { service: String(row.service), operation: String(row.name), durationsMs: [], slowest: [] };
-        operations.set(key, operation);
-      }
-      const durationMs = num(row.duration_ns) / 1e6;
-      operation.durationsMs.push(durationMs);
-      const { slowest } = operation;
-      if (slowest.length < EXAMPLES || durationMs > (slowest[slowest.length - 1]?.durationMs ?? 0)) {
-        slowest.push({ traceId: String(row.trace_id), spanId: String(row.span_id), durationMs });
-        // Slowest first; ties by span id so the choice does not depend on scan order.
-        slowest.sort((a, b) => b.durationMs - a.durationMs || ((a.spanId ?? "") < (b.spanId ?? "") ? -1 : 1));
-        slowest.length = Math.min(slowest.length, EXAMPLES);
-      }
-    }
-    if (operations.size >= MAX_OPERATIONS) truncated.push(`operations: only the first ${MAX_OPERATIONS} were read`);
-    return [...operations.values()];
+  const operationsIn = (from: bigint, to: bigint) => {
+    const read = windows.operations(from, to, MAX_OPERATIONS);
+    if (read.truncated) truncated.push(`operations: only the first ${MAX_OPERATIONS} were read`);
+    return read.operations;
   };
+  const operationsNow = operationsIn(...current);
+  const operationsBefore = operationsIn(...baseline);
+
+  // latency_regression by baseline delta: each operation's duration histogram.
+  const latency = (operations: OperationWindow[]): OperationLatency[] =>
+    operations.map(({ serviceId, name, rollup }) => ({
+      service: serviceNames.get(serviceId) ?? String(serviceId),
+      operation: name,
+      spans: rollup.spans,
+      buckets: rollup.buckets,
+      slowest: rollup.slowest.map(([durationNs, spanId, traceId]) => ({
+        traceId,
+        spanId,
+        durationMs: durationNs / 1e6,
+      })),
+    }));
 
   // latency_regression by explicit threshold: slow traces grouped by root.
   const slowTraceGroups = (): SlowTraceGroup[] => {
     if (window.durationMinMs === undefined) return [];
     const minNs = BigInt(Math.ceil(window.durationMinMs * 1e6));
     const slow = "t.end_ns - t.start_ns >= @minNs";
-    const groups = limited(traceGroups(slow, ...current, { minNs }), MAX_GROUPS, "slow trace groups");
+    const groups = groupsOf(perRoot(slow, ...current, { minNs }), "slow trace groups");
     if (groups.length === 0) return [];
-    const before = countsByRoot(slow, ...baseline, { minNs });
-    const examples = examplesByRoot(slow, "t.end_ns - t.start_ns DESC, t.trace_id", "x.root_span_id", { minNs });
-    return groups.map((group) => ({
-      rootService: textOrNull(group.root_service),
-      rootOperation: textOrNull(group.root_name),
-      count: num(group.n),
-      maxMs: num(group.max_ns) / 1e6,
-      baselineCount: before.get(rootKey(group)) ?? 0,
-      examples: (examples.get(rootKey(group)) ?? []).map((row) => ({
+    const before = countOf(perRoot(slow, ...baseline, { minNs }));
+    return groups.map(({ root, n, maxNs }) => ({
+      rootService: root.service,
+      rootOperation: root.name,
+      count: n,
+      maxMs: maxNs / 1e6,
+      baselineCount: before.get(root) ?? 0,
+      examples: examplesOf(
+        root,
+        slow,
+        "duration_ns DESC, trace_id",
+        "(SELECT r.root_span_id FROM traces r WHERE r.trace_id = y.trace_id)",
+        { minNs },
+      ).map((row) => ({
         traceId: String(row.trace_id),
         spanId: textOrNull(row.span_id),
         durationMs: num(row.duration_ns) / 1e6,
@@ -208,63 +222,59 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     }));
   };
 
-  // log_burst: warning and error counts per service in both windows.
+  // log_burst: warning and error counts per service in both windows, from the rollups.
+  const logsNow = windows.logs(...current);
+  const logsBefore = windows.logs(...baseline);
   const logCounts = (): LogSeverityCounts[] => {
-    const counts = (from: bigint, to: bigint) =>
-      db
-        .prepare(
-          `SELECT v.name AS service, l.service_id AS service_id,
-             SUM(l.severity_number < ${ERROR}) AS warnings, SUM(l.severity_number >= ${ERROR}) AS errors
-           FROM logs l JOIN services v ON v.id = l.service_id
-           WHERE l.ts_ns > @from AND l.ts_ns <= @to AND l.severity_number >= ${WARN} ${logOfService}
-           GROUP BY l.service_id ORDER BY service`,
-        )
-        .all(bind(from, to)) as Row[];
-    const before = new Map((counts(...baseline) as Row[]).map((row) => [String(row.service), row]));
-    return (counts(...current) as Row[]).map((row) => {
-      const previous = before.get(String(row.service));
-      const params = bind(...current, { serviceId: row.service_id });
-      const traces = db
-        .prepare(
-          `SELECT l.trace_id AS trace_id, COUNT(*) AS n FROM logs l
-           WHERE l.ts_ns > @from AND l.ts_ns <= @to AND l.severity_number >= ${WARN} AND l.service_id = @serviceId
-             AND l.trace_id IS NOT NULL
-           GROUP BY l.trace_id ORDER BY n DESC, l.trace_id LIMIT ${EXAMPLES}`,
-        )
-        .all(params) as Row[];
-      const examples = db
-        .prepare(
-          `SELECT hex(l.hash) AS log_id, l.trace_id AS trace_id, l.span_id AS span_id FROM logs l
-           WHERE l.ts_ns > @from AND l.ts_ns <= @to AND l.severity_number >= ${WARN} AND l.service_id = @serviceId
-           ORDER BY l.ts_ns DESC, l.hash LIMIT ${EXAMPLES}`,
-        )
-        .all(params) as Row[];
-      return {
-        service: String(row.service),
-        currentWarnings: num(row.warnings),
-        currentErrors: num(row.errors),
-        baselineWarnings: num(previous?.warnings),
-        baselineErrors: num(previous?.errors),
-        traces: traces.map((trace) => ({ traceId: String(trace.trace_id), logs: num(trace.n) })),
-        examples: examples.map((log) => ({
-          logId: String(log.log_id).toLowerCase(),
-          traceId: textOrNull(log.trace_id),
-          spanId: textOrNull(log.span_id),
-        })),
-      };
-    });
+    // Evidence comes from the service's latest warning and error logs of the window (bounded).
+    const traces = db.prepare(
+      `SELECT x.trace_id AS trace_id, COUNT(*) AS n FROM (
+         SELECT l.trace_id AS trace_id FROM logs l
+         WHERE l.service_id = @serviceId AND l.severity_number >= ${WARN_SEVERITY} AND l.ts_ns > @from AND l.ts_ns <= @to
+         ORDER BY l.ts_ns DESC LIMIT ${BURST_LOGS_READ}
+       ) x WHERE x.trace_id IS NOT NULL
+       GROUP BY x.trace_id ORDER BY n DESC, x.trace_id LIMIT ${EXAMPLES}`,
+    );
+    const examples = db.prepare(
+      `SELECT hex(l.hash) AS log_id, l.trace_id AS trace_id, l.span_id AS span_id FROM logs l
+       WHERE l.service_id = @serviceId AND l.severity_number >= ${WARN_SEVERITY} AND l.ts_ns > @from AND l.ts_ns <= @to
+       ORDER BY l.ts_ns DESC, l.hash LIMIT ${EXAMPLES}`,
+    );
+    return [...logsNow]
+      .filter(([, counts]) => counts.warnings + counts.errors > 0)
+      .map(([id, counts]) => {
+        const previous = logsBefore.get(id);
+        const params = { from: current[0], to: current[1], serviceId: id };
+        return {
+          service: serviceNames.get(id) ?? String(id),
+          currentWarnings: counts.warnings,
+          currentErrors: counts.errors,
+          baselineWarnings: previous?.warnings ?? 0,
+          baselineErrors: previous?.errors ?? 0,
+          traces: (traces.all(params) as Row[]).map((trace) => ({
+            traceId: String(trace.trace_id),
+            logs: num(trace.n),
+          })),
+          examples: (examples.all(params) as Row[]).map((log) => ({
+            logId: String(log.log_id).toLowerCase(),
+            traceId: textOrNull(log.trace_id),
+            spanId: textOrNull(log.span_id),
+          })),
+        };
+      })
+      .sort((a, b) => compareText(a.service, b.service));
   };
 
-  // incomplete_trace: spans of the current window whose parent is not in the store.
+  // incomplete_trace: spans of the current window whose parent is not in the store (kept on ingest).
   const orphanSpans = (): OrphanSpan[] => {
     const rows = db
       .prepare(
-        `SELECT s.trace_id AS trace_id, s.span_id AS span_id, s.parent_span_id AS parent_span_id, v.name AS service,
+        `SELECT o.trace_id AS trace_id, o.span_id AS span_id, o.parent_span_id AS parent_span_id, v.name AS service,
            t.end_ns AS trace_end_ns
-         FROM spans s JOIN services v ON v.id = s.service_id JOIN traces t ON t.trace_id = s.trace_id
-         WHERE s.start_ns > @from AND s.start_ns <= @to AND s.parent_span_id IS NOT NULL ${spanOfService}
-           AND NOT EXISTS (SELECT 1 FROM spans p WHERE p.trace_id = s.trace_id AND p.span_id = s.parent_span_id)
-         ORDER BY service, s.trace_id, s.span_id
+         FROM orphan_spans o JOIN spans s ON s.trace_id = o.trace_id AND s.span_id = o.span_id
+           JOIN services v ON v.id = s.service_id JOIN traces t ON t.trace_id = o.trace_id
+         WHERE o.start_ns > @from AND o.start_ns <= @to ${spanOfService}
+         ORDER BY service, o.trace_id, o.span_id
          LIMIT ${MAX_ORPHANS + 1}`,
       )
       .all(bind(...current)) as Row[];
@@ -279,41 +289,34 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
 
   // no_telemetry, and how well the baseline observed each service.
   const activity = (): ServiceActivity[] => {
-    const perService = (table: "spans" | "logs", column: string, from: bigint, to: bigint) =>
-      new Map(
-        (
-          db
-            .prepare(
-              `SELECT x.service_id AS id, COUNT(*) AS n, MAX(x.${column}) AS newest FROM ${table} x
-               WHERE x.${column} > @from AND x.${column} <= @to ${serviceId === null ? "" : "AND x.service_id = @service"}
-               GROUP BY x.service_id`,
-            )
-            .all(bind(from, to)) as Row[]
-        ).map((row) => [num(row.id), { n: num(row.n), newest: BigInt(row.newest as bigint) }]),
-      );
-    const spansNow = perService("spans", "start_ns", ...current);
-    const logsNow = perService("logs", "ts_ns", ...current);
-    const spansBefore = perService("spans", "start_ns", ...baseline);
-    const logsBefore = perService("logs", "ts_ns", ...baseline);
+    const spansPerService = (operations: OperationWindow[]) => {
+      const perService = new Map<number, { n: number; newest: bigint }>();
+      for (const { serviceId, rollup } of operations) {
+        const entry = perService.get(serviceId) ?? { n: 0, newest: 0n };
+        entry.n += rollup.spans;
+        if (rollup.newestNs > entry.newest) entry.newest = rollup.newestNs;
+        perService.set(serviceId, entry);
+      }
+      return perService;
+    };
+    const spansNow = spansPerService(operationsNow);
+    const spansBefore = spansPerService(operationsBefore);
     const ids = new Set([...spansNow.keys(), ...logsNow.keys(), ...spansBefore.keys(), ...logsBefore.keys()]);
-    const names = new Map(
-      (db.prepare("SELECT id, name FROM services").all() as Row[]).map((row) => [num(row.id), String(row.name)]),
-    );
     return [...ids]
       .map((id): ServiceActivity => {
-        const newest = [spansBefore.get(id)?.newest, logsBefore.get(id)?.newest].filter(
+        const newest = [spansBefore.get(id)?.newest, logsBefore.get(id)?.newestNs].filter(
           (value): value is bigint => value !== undefined,
         );
         return {
-          service: names.get(id) ?? String(id),
+          service: serviceNames.get(id) ?? String(id),
           currentSpans: spansNow.get(id)?.n ?? 0,
-          currentLogs: logsNow.get(id)?.n ?? 0,
+          currentLogs: logsNow.get(id)?.logs ?? 0,
           baselineSpans: spansBefore.get(id)?.n ?? 0,
-          baselineLogs: logsBefore.get(id)?.n ?? 0,
+          baselineLogs: logsBefore.get(id)?.logs ?? 0,
           baselineLastNs: newest.length ? newest.reduce((a, b) => (a > b ? a : b)) : null,
         };
       })
-      .sort((a, b) => (a.service < b.service ? -1 : a.service > b.service ? 1 : 0));
+      .sort((a, b) => compareText(a.service, b.service));
   };
 
   return {
@@ -321,7 +324,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     errorSpans: { current: errorSpans(...current), baseline: errorSpans(...baseline) },
     latency:
       window.durationMinMs === undefined
-        ? { current: latency(...current), baseline: latency(...baseline) }
+        ? { current: latency(operationsNow), baseline: latency(operationsBefore) }
         : { current: [], baseline: [] },
     slowTraceGroups: slowTraceGroups(),
     logCounts: logCounts(),

@@ -25,14 +25,19 @@ export function walLimits(
 
 /**
  * Opens the write connection: creates the folder and file, migrates, and sets WAL mode.
- * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits).
+ * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits). `onUpgrade`
+ * hears, before it starts, that an older file is about to be migrated.
  */
-export function openWriteConnection(path: string, maxDbBytes = 0): { db: Database.Database; migrated: number[] } {
+export function openWriteConnection(
+  path: string,
+  maxDbBytes = 0,
+  onUpgrade?: (from: number, to: number) => void,
+): { db: Database.Database; migrated: number[] } {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   try {
     db.pragma("busy_timeout = 5000");
-    const migrated = migrate(db, path);
+    const migrated = migrate(db, path, undefined, onUpgrade);
     db.pragma("journal_mode = WAL");
     // In WAL mode NORMAL survives a crash of this process; only power loss can drop the last commits.
     db.pragma("synchronous = NORMAL");

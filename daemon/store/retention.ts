@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { postingBucket } from "./postings.js";
+import { ROLLUP_WIDTHS } from "./rollup-slots.js";
 
 export interface RetentionPolicy {
   /** Telemetry older than this is deleted. */
@@ -29,12 +30,16 @@ export class Retention {
     readonly policy: RetentionPolicy,
   ) {
     this.stmt = {
-      oldSpans: db.prepare("SELECT id, trace_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?"),
+      oldSpans: db.prepare("SELECT id, trace_id, span_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?"),
       oldLogs: db.prepare("SELECT id FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
       deleteSpan: db.prepare("DELETE FROM spans WHERE id = ?"),
       deleteLog: db.prepare("DELETE FROM logs WHERE id = ?"),
+      deleteOrphan: db.prepare("DELETE FROM orphan_spans WHERE trace_id = ? AND span_id = ?"),
+      // A slot is dropped once every row it counted is gone: it ends at or before the oldest survivor.
+      dropSpanRollups: db.prepare("DELETE FROM span_rollups WHERE width = ? AND slot <= ?"),
+      dropLogRollups: db.prepare("DELETE FROM log_rollups WHERE width = ? AND slot <= ?"),
       // Ids are never reused, so an entry whose last row is below the lowest surviving id names
       // only deleted rows. Whole buckets below the lowest surviving row's go in one range delete.
       minSpanRow: db.prepare("SELECT min(id) FROM spans").pluck(),
@@ -110,13 +115,15 @@ export class Retention {
   }
 
   private deleteSpans(cutoff: bigint, limit: number): number {
-    const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string }[];
+    const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string; span_id: string }[];
     if (rows.length === 0) return 0;
     const traces = new Set<string>();
     for (const row of rows) {
       this.stmt.deleteSpan!.run(row.id);
+      this.stmt.deleteOrphan!.run(row.trace_id, row.span_id);
       traces.add(row.trace_id);
     }
+    this.dropRollups(this.stmt.oldestSpan!, this.stmt.dropSpanRollups!);
     let tracesGone = 0;
     for (const traceId of traces) tracesGone += this.refreshTrace(traceId) ? 0 : 1;
     this.dropPostings(this.stmt.minSpanRow!, this.stmt.dropSpanPostings!);
@@ -129,9 +136,18 @@ export class Retention {
     const rows = this.stmt.oldLogs!.all(cutoff, limit) as { id: bigint }[];
     if (rows.length === 0) return 0;
     for (const row of rows) this.stmt.deleteLog!.run(row.id);
+    this.dropRollups(this.stmt.oldestLog!, this.stmt.dropLogRollups!);
     this.dropPostings(this.stmt.minLogRow!, this.stmt.dropLogPostings!);
     this.stmt.counter!.run(rows.length, "logs");
     return rows.length;
+  }
+
+  /** Drops the rollup slots that end at or before the oldest surviving row (all of them when none survives). */
+  private dropRollups(oldest: Database.Statement, drop: Database.Statement): void {
+    const survivor = oldest.get() as bigint | undefined;
+    for (const width of ROLLUP_WIDTHS) {
+      drop.run(width, survivor === undefined ? BigInt.asIntN(64, 2n ** 63n - 1n) : survivor - width);
+    }
   }
 
   /** Drops the posting entries, in buckets wholly below the lowest surviving row, that name only deleted rows. */

@@ -2,7 +2,9 @@ import type Database from "better-sqlite3";
 import type { LogBatch, SpanBatch, SpanRecord } from "../otlp/records.js";
 import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
 import { MultiRowStatement } from "./multi-row.js";
+import { ParentLinks } from "./parent-links.js";
 import { PostingsBuffer } from "./postings.js";
+import { RollupBuffer } from "./rollup-buffer.js";
 
 const STATUS_ERROR = 2;
 
@@ -51,12 +53,16 @@ export class TelemetryWriter {
   private readonly logPostingsInsert: MultiRowStatement;
   private readonly spanPostings = new PostingsBuffer();
   private readonly logPostings = new PostingsBuffer();
+  private readonly rollups: RollupBuffer;
+  private readonly parentLinks: ParentLinks;
   private readonly stmt: Record<string, Database.Statement>;
   private deltas = newDeltas();
   private readonly lastSeen = new Map<number, bigint>();
 
   constructor(private readonly db: Database.Database) {
     this.dictionaries = new Dictionaries(db);
+    this.rollups = new RollupBuffer(db);
+    this.parentLinks = new ParentLinks(db);
     this.spanRows = new MultiRowStatement(
       db,
       `INSERT INTO spans (${SPAN_COLUMNS}) VALUES`,
@@ -167,8 +173,17 @@ export class TelemetryWriter {
       inserted.delete(key);
       newSpans.push(span);
       this.post(this.spanPostings, span.indexed, rowId);
+      this.rollups.addSpan(
+        (resources[span.resource] as ResolvedResource).serviceId,
+        span.name,
+        span.startNs,
+        span.endNs > span.startNs ? Number(span.endNs - span.startNs) : 0,
+        span.spanId,
+        span.traceId,
+      );
     }
     this.summarizeTraces(newSpans, resources);
+    this.parentLinks.link(newSpans, batch.spans);
     this.deltas.spans += newSpans.length;
     return newSpans.length;
   }
@@ -274,7 +289,9 @@ export class TelemetryWriter {
       inserted.delete(key);
       added++;
       this.post(this.logPostings, log.indexed, rowId);
-      this.noteSeen((resources[log.resource] as ResolvedResource).serviceId, timestamps[i] as bigint);
+      const serviceId = (resources[log.resource] as ResolvedResource).serviceId;
+      this.rollups.addLog(serviceId, timestamps[i] as bigint, log.severityNumber);
+      this.noteSeen(serviceId, timestamps[i] as bigint);
     });
     this.deltas.logs += added;
     return added;
@@ -290,6 +307,7 @@ export class TelemetryWriter {
   flush(): void {
     this.spanPostings.flush(this.spanPostingsInsert);
     this.logPostings.flush(this.logPostingsInsert);
+    this.rollups.flush();
     const d = this.deltas;
     if (d.spans) this.stmt.counter!.run(d.spans, "spans");
     if (d.logs) this.stmt.counter!.run(d.logs, "logs");
@@ -308,17 +326,25 @@ export class TelemetryWriter {
     this.lastSeen.clear();
     this.spanPostings.clear();
     this.logPostings.clear();
+    this.rollups.forget();
     this.dictionaries.reset();
+  }
+
+  /** Retention deleted rows: nothing written before may be assumed to be still stored. */
+  forgetRollups(): void {
+    this.rollups.forget();
   }
 
   /** Runs `work` and the counter flush in one transaction. */
   transaction<T>(work: () => T): T {
     try {
-      return this.db.transaction(() => {
+      const result = this.db.transaction(() => {
         const result = work();
         this.flush();
         return result;
       })();
+      this.rollups.committed();
+      return result;
     } catch (error) {
       this.discard();
       throw error;

@@ -5,6 +5,7 @@
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import type Database from "better-sqlite3";
+import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { openWriteConnection } from "./connection.js";
 import { Retention } from "./retention.js";
@@ -25,7 +26,9 @@ function send(reply: WriterReply): void {
 let db: Database.Database;
 let migrated: number[] = [];
 try {
-  ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes));
+  ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes, (from, to) =>
+    console.error(storeUpgradeNotice(options.dbPath, from, to)),
+  ));
 } catch (error) {
   send({
     type: "fatal",
@@ -111,6 +114,7 @@ async function trim(): Promise<void> {
     for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
       while (!closing) {
         const result = step();
+        if (result.spans + result.logs > 0) writer.forgetRollups();
         total.spans += result.spans;
         total.logs += result.logs;
         if (result.spans + result.logs === 0) break;

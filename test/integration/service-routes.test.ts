@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { expect } from "chai";
+import { SCHEMA_VERSION } from "../../daemon/store/schema.js";
 import { packagePath } from "../../shared/package-root.js";
 import { apiSchema } from "../../shared/record-schemas.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
@@ -62,7 +63,7 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
     expect(health.baseUrl).to.equal(obsd.url);
     expect(health.retention).to.deep.equal({ maxAge: "7d", maxAgeMs: 604_800_000, maxBytes: 1024 ** 3 });
     expect(health.latestTelemetryAt).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/);
-    expect(health.versions.schema).to.equal(1);
+    expect(health.versions.schema).to.equal(SCHEMA_VERSION);
   });
 
   it("reports its effective configuration and where each value came from", async () => {

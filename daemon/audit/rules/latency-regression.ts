@@ -1,5 +1,6 @@
+import { quantileMs } from "../../../shared/duration-histogram.js";
 import type { AuditRule, Confidence, Finding, OperationLatency } from "../audit-model.js";
-import { count, ms, nearestRank, rootLabel, rounded } from "../figures.js";
+import { count, ms, rootLabel, rounded } from "../figures.js";
 import { obsCommand } from "../follow-up.js";
 
 /** Spans needed in each window before a p95 is compared: a handful never declares a regression. */
@@ -19,12 +20,12 @@ const baselineDelta: AuditRule = (facts, { currentText, baselineText }) => {
   const findings: Finding[] = [];
   for (const [key, current] of byOperation(facts.latency.current)) {
     const before = baseline.get(key);
-    if (!before || current.durationsMs.length < MIN_SAMPLES || before.durationsMs.length < MIN_SAMPLES) continue;
-    const p95 = nearestRank(current.durationsMs, 95);
-    const baselineP95 = nearestRank(before.durationsMs, 95);
+    if (!before || current.spans < MIN_SAMPLES || before.spans < MIN_SAMPLES) continue;
+    const p95 = quantileMs(current.buckets, 95);
+    const baselineP95 = quantileMs(before.buckets, 95);
     if (p95 < baselineP95 * MIN_RATIO || p95 - baselineP95 < MIN_DELTA_MS) continue;
     const ratio = baselineP95 > 0 ? p95 / baselineP95 : Number.POSITIVE_INFINITY;
-    const plenty = current.durationsMs.length >= 5 * MIN_SAMPLES && before.durationsMs.length >= 5 * MIN_SAMPLES;
+    const plenty = current.spans >= 5 * MIN_SAMPLES && before.spans >= 5 * MIN_SAMPLES;
     const confidence: Confidence = plenty && ratio >= 2 ? "high" : "medium";
     findings.push({
       code: "latency_regression",
@@ -32,15 +33,15 @@ const baselineDelta: AuditRule = (facts, { currentText, baselineText }) => {
       confidence,
       service: current.service,
       operation: current.operation,
-      summary: `p95 duration of ${current.service}: ${current.operation} observed at ${ms(p95)} in the last ${currentText}, against ${ms(baselineP95)} in the ${baselineText} baseline (${Number.isFinite(ratio) ? `${rounded(ratio)}x` : "up from 0"}; ${count(current.durationsMs.length, "span")} and ${before.durationsMs.length}).`,
+      summary: `p95 duration of ${current.service}: ${current.operation} observed at ${ms(p95)} in the last ${currentText}, against ${ms(baselineP95)} in the ${baselineText} baseline (${Number.isFinite(ratio) ? `${rounded(ratio)}x` : "up from 0"}; ${count(current.spans, "span")} and ${before.spans}).`,
       evidence: {
         traceIds: [...new Set(current.slowest.map((span) => span.traceId))],
         spanIds: current.slowest.flatMap((span) => (span.spanId ? [span.spanId] : [])),
         logIds: [],
         notes: current.slowest.map((span) => `span ${span.spanId} lasted ${ms(span.durationMs)}`),
       },
-      current: { p95Ms: rounded(p95, 3), spans: current.durationsMs.length },
-      baseline: { p95Ms: rounded(baselineP95, 3), spans: before.durationsMs.length },
+      current: { p95Ms: rounded(p95, 3), spans: current.spans },
+      baseline: { p95Ms: rounded(baselineP95, 3), spans: before.spans },
       followUp: [
         obsCommand(
           "spans",

@@ -2,7 +2,13 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
-import { type Migration, migrate, SCHEMA_VERSION, StoreVersionError } from "../../../daemon/store/schema.js";
+import {
+  MIGRATIONS,
+  type Migration,
+  migrate,
+  SCHEMA_VERSION,
+  StoreVersionError,
+} from "../../../daemon/store/schema.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
 describe("store schema", () => {
@@ -15,7 +21,7 @@ describe("store schema", () => {
   it("creates a new file at the newest schema version in WAL mode", () => {
     const path = join(dir.path, "nested", "t.sqlite");
     const { db, migrated } = openWriteConnection(path);
-    expect(migrated).to.deep.equal([SCHEMA_VERSION]);
+    expect(migrated).to.deep.equal(MIGRATIONS.map((step) => step.version));
     expect(db.pragma("user_version", { simple: true })).to.equal(BigInt(SCHEMA_VERSION));
     expect(db.pragma("journal_mode", { simple: true })).to.equal("wal");
     expect(db.pragma("auto_vacuum", { simple: true })).to.equal(2n); // incremental
@@ -47,7 +53,10 @@ describe("store schema", () => {
     const db = new Database(path);
     expect(migrate(db, path, [v1])).to.deep.equal([1]);
     db.exec("INSERT INTO t (x) VALUES (7)");
-    expect(migrate(db, path, [v1, v2])).to.deep.equal([2]);
+    const upgrades: number[][] = [];
+    expect(migrate(db, path, [v1, v2], (from, to) => upgrades.push([from, to]))).to.deep.equal([2]);
+    // Announced before it runs, and only for a file that had data (version 0 is a new file).
+    expect(upgrades).to.deep.equal([[1, 2]]);
     expect(db.prepare("SELECT x, y FROM t").get()).to.deep.equal({ x: 7, y: "n" });
     expect(db.pragma("user_version", { simple: true })).to.equal(2);
     db.close();

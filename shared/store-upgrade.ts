@@ -1,0 +1,9 @@
+/**
+ * obsd prints this line before it brings an older database up to date, which takes a while on
+ * a large store; `obs start` keeps waiting while the collector's log shows it.
+ */
+export const STORE_UPGRADE_MARKER = "upgrading the database";
+
+export function storeUpgradeNotice(path: string, from: number, to: number): string {
+  return `obsd: ${STORE_UPGRADE_MARKER} ${path} from schema version ${from} to ${to} (once; about 20 s per million spans)`;
+}
