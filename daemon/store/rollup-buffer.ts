@@ -73,11 +73,12 @@ export class RollupBuffer {
 
   /** Counts a span in its minute; flush() adds the minutes up into hours. */
   addSpan(serviceId: number, name: string, startNs: bigint, durationNs: number, spanId: string, traceId: string): void {
-    const slot = slotOf(startNs, MINUTE_NS);
-    const key = `${slot}:${serviceId}:${name}`;
+    // One BigInt division per span; keys are built from plain numbers (OTLP times are unsigned).
+    const minute = Number(startNs / MINUTE_NS);
+    const key = `${minute}:${serviceId}:${name}`;
     let entry = this.spans.get(key);
     if (!entry) {
-      entry = { width: MINUTE_NS, slot, serviceId, name, rollup: emptyOperationRollup() };
+      entry = { width: MINUTE_NS, slot: BigInt(minute) * MINUTE_NS, serviceId, name, rollup: emptyOperationRollup() };
       this.spans.set(key, entry);
     }
     addSpan(entry.rollup, startNs, durationNs, spanId, traceId);
