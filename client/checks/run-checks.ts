@@ -3,13 +3,14 @@ import { ExitCode } from "../../shared/exit-codes.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { loadCatalog } from "../skills/skill-catalog.js";
 import { appendJournal } from "../skills/skill-journal.js";
-import { startBrowser } from "./browser/browser-session.js";
+import { type BrowserSession, startBrowser } from "./browser/browser-session.js";
 import { locateChromium, requireSupportedEngine } from "./browser/engines.js";
 import { loadConfig } from "./config/config-file.js";
-import { type RunFlags, resolveRunSettings } from "./config/run-settings.js";
+import { type RunFlags, type RunSettings, resolveRunSettings } from "./config/run-settings.js";
 import { createProvider } from "./providers/provider-factory.js";
 import { reportersFor } from "./report/reporters.js";
-import { runSuite } from "./run-suite.js";
+import type { RunReport } from "./report/run-result.js";
+import { type RunDependencies, runSuite } from "./run-suite.js";
 import { discoverSpecs } from "./spec/spec-discovery.js";
 import { type LoadedSpec, loadSpec } from "./spec/spec-loading.js";
 
@@ -21,17 +22,34 @@ export async function loadSpecs(patterns: string[], cwd: string): Promise<Loaded
       `no spec files match ${patterns.map((pattern) => JSON.stringify(pattern)).join(", ")} (spec files end in .obs.ts or .agent.ts)`,
     );
   }
-  const specs: LoadedSpec[] = [];
-  for (const file of files) specs.push(await loadSpec(file));
-  return specs;
+  return loadFiles(files);
 }
 
-export async function runChecks(
+/** A configured runner: settings resolved and checked, ready to run any of its spec files. */
+export interface CheckRunner {
+  settings: RunSettings;
+  /** The config file in use, if any (obs watch re-reads it when it changes). */
+  configPath: string | null;
+  /** Runs the given spec files, or every file the patterns match. */
+  run(files?: string[]): Promise<RunReport>;
+}
+
+export interface PrepareOptions {
+  /**
+   * Told of every browser session the run starts (as its start begins) and closes, so that
+   * obs watch can close them all on Ctrl+C, even one still starting.
+   */
+  sessions?: { began(session: Promise<BrowserSession>): void; ended(session: Promise<BrowserSession>): void };
+}
+
+/** Everything is checked before a browser starts: config, engine, provider, display. */
+export async function prepareChecks(
   flags: RunFlags,
   configPath: string | undefined,
   env: NodeJS.ProcessEnv,
   cwd: string,
-): Promise<number> {
+  options: PrepareOptions = {},
+): Promise<CheckRunner> {
   const loaded = await loadConfig(configPath, cwd);
   const settings = resolveRunSettings(flags, loaded.config, loaded.dir, env, cwd);
   requireSupportedEngine(settings.engine, flags.containerized === true);
@@ -43,13 +61,50 @@ export async function runChecks(
       "--headed needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run without --headed, or under xvfb-run",
     );
   }
-  const specs = await loadSpecs(settings.patterns, cwd);
-  const report = await runSuite(specs, settings, {
-    provider,
-    startBrowser: (options) => startBrowser({ ...options, binaries }),
-    reporters: reportersFor(settings),
-    skills: loadCatalog(loaded.dir).skills,
-    recordLessons: (entries) => appendJournal(loaded.dir, entries),
-  });
+  const hooks = options.sessions;
+  const tracked = (sessionOptions: Parameters<RunDependencies["startBrowser"]>[0]): Promise<BrowserSession> => {
+    const starting: Promise<BrowserSession> = startBrowser({ ...sessionOptions, binaries }).then((session) =>
+      hooks
+        ? {
+            ...session,
+            close: async () => {
+              await session.close();
+              hooks.ended(starting);
+            },
+          }
+        : session,
+    );
+    hooks?.began(starting);
+    return starting;
+  };
+  return {
+    settings,
+    configPath: loaded.path,
+    run: async (files) => {
+      const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, cwd);
+      return runSuite(specs, settings, {
+        provider,
+        startBrowser: tracked,
+        reporters: reportersFor(settings),
+        skills: loadCatalog(loaded.dir).skills,
+        recordLessons: (entries) => appendJournal(loaded.dir, entries),
+      });
+    },
+  };
+}
+
+async function loadFiles(files: string[]): Promise<LoadedSpec[]> {
+  const specs: LoadedSpec[] = [];
+  for (const file of files) specs.push(await loadSpec(file));
+  return specs;
+}
+
+export async function runChecks(
+  flags: RunFlags,
+  configPath: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<number> {
+  const report = await (await prepareChecks(flags, configPath, env, cwd)).run();
   return report.totals.failed > 0 ? ExitCode.failed : ExitCode.ok;
 }

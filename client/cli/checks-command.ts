@@ -1,5 +1,5 @@
 /**
- * Browser checks: `obs test`, `obs run`, `obs list`, `obs init`. The runner, webdriverio and
+ * Browser checks: `obs test`, `obs run`, `obs watch`, `obs list`, `obs init`. The runner, webdriverio and
  * the TypeScript loader are imported only when one of these runs.
  */
 import type { Argv, CommandModule } from "yargs";
@@ -118,6 +118,26 @@ export function checksCommands(setExit: SetExit): CommandModule[] {
   return [
     runCommand("test", setExit),
     runCommand("run", setExit),
+    {
+      command: "watch [patterns..]",
+      describe:
+        "Run the browser checks, then re-run the spec files that change (all when the config does); Ctrl+C stops",
+      builder: runFlags,
+      handler: async (flags) => {
+        setExit(
+          await runAction(false, "watch", async () => {
+            const { watchChecks } = await import("../checks/watch/watch-checks.js");
+            const stop = new AbortController();
+            process.once("SIGINT", () => stop.abort());
+            process.once("SIGTERM", () => stop.abort());
+            return watchChecks(runFlagsOf(flags), flags.config as string | undefined, process.env, process.cwd(), {
+              say: (line) => process.stderr.write(`${line}\n`),
+              stop: stop.signal,
+            });
+          }),
+        );
+      },
+    },
     {
       command: "list [patterns..]",
       describe: "Load the specs and print their test names; no browser starts",

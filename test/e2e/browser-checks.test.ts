@@ -1,7 +1,9 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { XMLParser } from "fast-xml-parser";
+import psList from "ps-list";
 import { packagePath } from "../../shared/package-root.js";
 import { type CliResult, runObs } from "../helpers/obs-cli.js";
 import { compileSchema } from "../helpers/schema-validator.js";
@@ -65,6 +67,66 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
       attributeNamePrefix: "",
       isArray: (name) => name === "testsuite" || name === "testcase",
     }).parse(readFileSync(join(project.path, ".obs", "junit.xml"), "utf8")).testsuites;
+
+  it("obs watch re-runs a spec after a real edit, and Ctrl+C mid-run ends it with no browser left", async () => {
+    const browsers = async () =>
+      (await psList()).filter((process) => /^(chromedriver|chromium|chrome)/.test(process.name)).length;
+    const before = await browsers();
+    const child = spawn(
+      process.execPath,
+      [
+        packagePath("bin", "obs.js"),
+        "watch",
+        "tests/login.obs.ts",
+        "--base-url",
+        site.url,
+        "--provider",
+        "mock",
+        "--mock-transcript",
+        "transcript.json",
+      ],
+      { cwd: project.path, env: { ...process.env, ...CLEAN_ENV } },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const count = (text: string, part: string) => text.split(part).length - 1;
+    const until = async (done: () => boolean | Promise<boolean>, what: string, ms = 90_000) => {
+      const deadline = Date.now() + ms;
+      while (!(await done())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${stdout}\n${stderr}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const pass = "PASS  tests/login.obs.ts > signs in";
+    const spec = join(project.path, "tests", "login.obs.ts");
+    try {
+      await until(() => stderr.includes("waiting for changes"), "the first run");
+      expect(count(stdout, pass)).to.equal(1);
+      // Nothing changed: a poll or two later, still one run.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(count(stdout, pass)).to.equal(1);
+      appendFileSync(spec, "\n// edited\n");
+      await until(() => stderr.includes("re-running tests/login.obs.ts"), "the re-run after the edit");
+      await until(() => count(stdout, pass) === 2, "the re-run to pass");
+      // Ctrl+C while the next run has its browser open.
+      appendFileSync(spec, "\n// edited again\n");
+      await until(() => count(stderr, "re-running") === 2, "the second re-run");
+      await until(async () => (await browsers()) > before, "the browser of the second re-run");
+      child.kill("SIGINT");
+      expect(await exited, stderr).to.equal(0);
+      expect(stderr).to.include("obs watch: stopped");
+      await until(async () => (await browsers()) === before, "every browser to be gone", 10_000);
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
 
   it("passes a sign-in and a todo spec, with reports, screenshots and progress lines", async () => {
     const result = await mockRun(

@@ -44,6 +44,7 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "setup agentcli": ["--port", "--json"],
   test: BROWSER_FLAGS,
   run: BROWSER_FLAGS,
+  watch: BROWSER_FLAGS,
   list: ["--config"],
   init: [],
   "skills list": [],
