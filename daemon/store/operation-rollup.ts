@@ -74,7 +74,7 @@ export interface StoredOperationRollup {
   slowest: string;
 }
 
-export function encodeRollup(rollup: OperationRollup): Omit<StoredOperationRollup, "spans"> & { spans: number } {
+export function encodeRollup(rollup: OperationRollup): StoredOperationRollup {
   return {
     spans: rollup.spans,
     newest_ns: rollup.newestNs,

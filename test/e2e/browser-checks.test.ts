@@ -48,18 +48,19 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
 
   const obs = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
     runObs(args, { cwd: project.path, env: { ...CLEAN_ENV, ...env }, timeoutMs: 150_000 });
-  const mockRun = (specs: string[], extra: string[] = []) =>
-    obs([
-      "test",
-      ...specs,
-      "--base-url",
-      site.url,
-      "--provider",
-      "mock",
-      "--mock-transcript",
-      "transcript.json",
-      ...extra,
-    ]);
+  /** `obs <command>` on the specs against the fixture site, with the mock provider's transcript. */
+  const mockArgs = (command: string, specs: string[], extra: string[] = []) => [
+    command,
+    ...specs,
+    "--base-url",
+    site.url,
+    "--provider",
+    "mock",
+    "--mock-transcript",
+    "transcript.json",
+    ...extra,
+  ];
+  const mockRun = (specs: string[], extra: string[] = []) => obs(mockArgs("test", specs, extra));
   const report = () => JSON.parse(readFileSync(join(project.path, ".obs", "report.json"), "utf8"));
   const junit = () =>
     new XMLParser({
@@ -74,18 +75,11 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     const before = await browsers();
     const child = spawn(
       process.execPath,
-      [
-        packagePath("bin", "obs.js"),
-        "watch",
-        "tests/login.obs.ts",
-        "--base-url",
-        site.url,
-        "--provider",
-        "mock",
-        "--mock-transcript",
-        "transcript.json",
-      ],
-      { cwd: project.path, env: { ...process.env, ...CLEAN_ENV } },
+      [packagePath("bin", "obs.js"), ...mockArgs("watch", ["tests/login.obs.ts"])],
+      {
+        cwd: project.path,
+        env: { ...process.env, ...CLEAN_ENV },
+      },
     );
     let stdout = "";
     let stderr = "";

@@ -23,7 +23,7 @@ describe("obs watch change detection", () => {
     expect([...before.keys()]).to.deep.equal([a, b]);
     expect(changedFiles(before, stampFiles([a, b, c]))).to.deep.equal([]);
     // An edit that keeps the modification time (a fast save) still changes the size.
-    const { mtime } = { mtime: new Date(Date.now() - 60_000) };
+    const mtime = new Date(Date.now() - 60_000);
     utimesSync(a, mtime, mtime);
     const touched = stampFiles([a, b]);
     writeFileSync(a, "one, two");
