@@ -11,7 +11,10 @@ import { BrowserAgent, InstructionFailed } from "./agent/browser-agent.js";
 import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
+import type { Screencast } from "./browser/screencast.js";
 import type { RunSettings } from "./config/run-settings.js";
+import { FrameThrottle } from "./frames/frame-throttle.js";
+import { FRAME_DIR, startLiveFrames } from "./frames/live-frames.js";
 import type { ModelProvider, TokenUsage } from "./providers/model-provider.js";
 import type { CheckRecord, FailureKind, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
 import type { LoadedSpec } from "./spec/spec-loading.js";
@@ -64,6 +67,7 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
     for (const reporter of reporters) event(reporter);
   };
   rmSync(join(settings.reportDir, SCREENSHOT_DIR), { recursive: true, force: true });
+  rmSync(join(settings.reportDir, FRAME_DIR), { recursive: true, force: true });
   const total = specs.reduce((sum, spec) => sum + spec.tests.length, 0);
   tell((reporter) =>
     reporter.onRunStart?.({
@@ -213,9 +217,11 @@ async function runTest(
   let session: BrowserSession | null = null;
   let browserStartMs: number | null = null;
   let failure: TestResult["failure"] = null;
-  let lastFrame = 0;
+  let screencast: Screencast | null = null;
   let abandoned = false;
   const screenshotDir = join(settings.reportDir, SCREENSHOT_DIR, slug(ref.file), slug(test.name));
+  const frames = new FrameThrottle(settings.frameIntervalMs);
+  const tellFrame = (path: string) => tell((reporter) => reporter.onFrame?.(ref, path));
 
   const body = async () => {
     const browserStarted = Date.now();
@@ -228,6 +234,22 @@ async function runTest(
     session = started;
     browserStartMs = Date.now() - browserStarted;
     const page = new BrowserPage(session.browser, settings.baseUrl, session.keys);
+    const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;
+    if (debuggerAddress) {
+      // No screencast (an engine without one, a refused connection) is no reason to fail the test.
+      screencast = await startLiveFrames({
+        debuggerAddress,
+        dir: join(settings.reportDir, FRAME_DIR, slug(ref.file), slug(test.name)),
+        reportDir: settings.reportDir,
+        throttle: frames,
+        viewport: settings.viewport,
+        onFrame: tellFrame,
+      }).catch((error: Error) => {
+        process.stderr.write(`obs: no live frames for ${ref.id} (${error.message}); using per-action screenshots\n`);
+        return null;
+      });
+    }
+    const live = screencast !== null;
     const onStep = async (step: StepRecord) => {
       step.index = steps.length + 1;
       if (settings.captureScreenshots && step.tool !== "done" && step.tool !== "fail") {
@@ -238,11 +260,8 @@ async function runTest(
       }
       steps.push(step);
       tell((reporter) => reporter.onStep?.(ref, step));
-      if (step.screenshot && Date.now() - lastFrame >= settings.frameIntervalMs) {
-        lastFrame = Date.now();
-        const frame = step.screenshot;
-        tell((reporter) => reporter.onFrame?.(ref, frame));
-      }
+      // Without the live screencast, the per-action screenshots are the frames.
+      if (!live && step.screenshot && frames.admit(Date.now())) tellFrame(step.screenshot);
     };
     const agent = new BrowserAgent(
       page,
@@ -283,6 +302,7 @@ async function runTest(
   } finally {
     clearTimeout(timer);
     abandoned = true;
+    await (screencast as Screencast | null)?.stop();
     const open = session as BrowserSession | null;
     await open?.close();
     // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never forever.

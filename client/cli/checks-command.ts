@@ -59,16 +59,19 @@ const runFlags = <T>(argv: Argv<T>) =>
     })
     .option("verbose", { alias: "v", type: "boolean", default: false, describe: "Stream agent events to stderr" })
     .option("progress-file", { type: "string", describe: "Append NDJSON progress lines to this file" })
-    .option("capture-screenshots", { type: "boolean", describe: "Screenshot after each browser action" })
+    .option("capture-screenshots", {
+      type: "boolean",
+      describe: "Screenshot after each browser action and stream live frames (report-dir/frames)",
+    })
     .option("stream", {
       type: "boolean",
       default: true,
-      describe: "Live frames come from the per-action screenshots in this release; --no-stream keeps just those",
+      describe: "Live frames from the browser's screencast; --no-stream uses the per-action screenshots as frames",
     })
     .option("frame-interval", {
       type: "number",
       default: 200,
-      describe: "Minimum milliseconds between frame progress lines",
+      describe: "Minimum milliseconds between frames (and frame progress lines)",
     });
 
 function runFlagsOf(flags: Record<string, unknown>): RunFlags {
@@ -91,6 +94,7 @@ function runFlagsOf(flags: Record<string, unknown>): RunFlags {
     verbose: pick("verbose"),
     progressFile: pick("progressFile"),
     captureScreenshots: pick("captureScreenshots"),
+    stream: pick("stream"),
     frameInterval: pick("frameInterval"),
   };
 }

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { XMLParser } from "fast-xml-parser";
@@ -175,6 +175,46 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(loginLines.at(-1)).to.equal("test_finish");
     expect(loginLines.filter((type) => type === "action")).to.have.length(6);
     expect(loginLines).to.include("frame");
+  });
+
+  it("streams live frames no closer than --frame-interval, and per-action screenshots as frames with --no-stream", async () => {
+    const frameLines = () =>
+      readFileSync(join(project.path, "progress.ndjson"), "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+        .filter((line) => line.type === "frame");
+    // The page repaints every 40 ms for the 2 s the agent waits: far more frames than 300 ms lets through.
+    const streamed = await mockRun(
+      ["tests/clock.obs.ts"],
+      ["--capture-screenshots", "--frame-interval", "300", "--progress-file", "progress.ndjson"],
+    );
+    expect(streamed.code, streamed.stdout + streamed.stderr).to.equal(0);
+    const frames = frameLines();
+    for (const frame of frames) expect(validateProgress(frame), JSON.stringify(validateProgress.errors)).to.equal(true);
+    expect(frames.length).to.be.within(4, 10);
+    const times = frames.map((frame) => Date.parse(frame.time));
+    // Lines are written just after their frame is admitted; a few ms of writing is the only slack.
+    for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).to.be.at.least(295);
+    for (const frame of frames) {
+      expect(frame.path).to.match(/^frames\/tests-clock-obs-ts\/watches-the-clock\/frame-\d{4}\.jpg$/);
+      const jpeg = readFileSync(join(project.path, ".obs", frame.path));
+      expect(jpeg.readUInt16BE(0)).to.equal(0xffd8);
+    }
+    expect(new Set(frames.map((frame) => frame.path)).size).to.equal(frames.length);
+
+    rmSync(join(project.path, "progress.ndjson"));
+    const stills = await mockRun(
+      ["tests/clock.obs.ts"],
+      ["--capture-screenshots", "--no-stream", "--frame-interval", "0", "--progress-file", "progress.ndjson"],
+    );
+    expect(stills.code, stills.stdout + stills.stderr).to.equal(0);
+    // goto and wait are the actions with screenshots; the run's earlier frames are gone.
+    expect(frameLines().map((frame) => frame.path)).to.deep.equal([
+      "screenshots/tests-clock-obs-ts/watches-the-clock/step-001.png",
+      "screenshots/tests-clock-obs-ts/watches-the-clock/step-002.png",
+    ]);
+    expect(existsSync(join(project.path, ".obs", "frames"))).to.equal(false);
   });
 
   it("fails a check that does not hold, with the model's evidence, exit 1", async () => {
@@ -364,7 +404,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     const listed = await obs(["list", "tests"]);
     expect(listed.code, listed.stderr).to.equal(0);
     expect(listed.stdout).to.include("tests/todo.obs.ts > filters open todos  (skipped)");
-    expect(listed.stdout).to.match(/7 tests in 6 files\n$/);
+    expect(listed.stdout).to.match(/8 tests in 7 files\n$/);
 
     const init = await obs(["init"]);
     expect(init.code, init.stderr).to.equal(0);

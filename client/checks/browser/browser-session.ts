@@ -12,6 +12,8 @@ export interface BrowserSession {
   browser: Browser;
   /** webdriverio's key codes by lower-case name (enter, tab, arrowdown, ...). */
   keys: Record<string, string>;
+  /** host:port of Chromium's DevTools endpoint, for the live screencast; null when unknown. */
+  debuggerAddress: string | null;
   close(): Promise<void>;
 }
 
@@ -32,9 +34,11 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
     await browser.setViewport?.({ width: options.viewport.width, height: options.viewport.height }).catch(() => {});
   }
   const keys = Object.fromEntries(Object.entries(Key).map(([name, code]) => [name.toLowerCase(), code as string]));
+  const chromeOptions = browser.capabilities["goog:chromeOptions"] as { debuggerAddress?: string } | undefined;
   return {
     browser,
     keys,
+    debuggerAddress: chromeOptions?.debuggerAddress ?? null,
     close: async () => {
       await browser.deleteSession().catch(() => {});
     },

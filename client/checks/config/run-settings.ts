@@ -42,6 +42,7 @@ export interface RunFlags {
   verbose?: boolean;
   progressFile?: string;
   captureScreenshots?: boolean;
+  stream?: boolean;
   frameInterval?: number;
 }
 
@@ -71,6 +72,8 @@ export interface RunSettings {
   verbose: boolean;
   progressFile: string | null;
   captureScreenshots: boolean;
+  /** With captureScreenshots: frames come from the live screencast (true) or the per-action screenshots. */
+  stream: boolean;
   frameIntervalMs: number;
 }
 
@@ -188,6 +191,7 @@ export function resolveRunSettings(
         : resolve(cwd, flags.progressFile)
       : null,
     captureScreenshots: flags.captureScreenshots ?? config.captureScreenshots ?? false,
+    stream: flags.stream ?? true,
     frameIntervalMs: frameInterval,
   };
 }

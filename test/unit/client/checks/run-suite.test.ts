@@ -24,6 +24,7 @@ function fakeSessions() {
     return {
       browser: { id },
       keys: {},
+      debuggerAddress: null,
       close: async () => {
         events.push(`close ${id}`);
       },
