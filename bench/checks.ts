@@ -51,7 +51,7 @@ async function stepOverheads(
   shotTimes: number[] = [],
 ): Promise<{ overall: number[]; byTool: Map<string, number[]> }> {
   const binaries = locateChromium(process.env);
-  const session = await startBrowser({ binaries, headed: false, viewport: null });
+  const session = await startBrowser({ launch: { engine: "engine_a", ...binaries }, headed: false, viewport: null });
   try {
     const page = new BrowserPage(session.browser, site, session.keys);
     await page.goto("/todo.html");
@@ -90,7 +90,11 @@ async function main(): Promise<void> {
     const starts: number[] = [];
     for (let i = 0; i < STARTS + 1; i++) {
       const started = performance.now();
-      const session = await startBrowser({ binaries, headed: false, viewport: null });
+      const session = await startBrowser({
+        launch: { engine: "engine_a", ...binaries },
+        headed: false,
+        viewport: null,
+      });
       const ms = performance.now() - started;
       await session.close();
       if (i > 0) starts.push(ms); // the first start warms the page cache

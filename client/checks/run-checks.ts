@@ -4,7 +4,7 @@ import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { loadCatalog } from "../skills/skill-catalog.js";
 import { appendJournal } from "../skills/skill-journal.js";
 import { type BrowserSession, startBrowser } from "./browser/browser-session.js";
-import { locateChromium, requireSupportedEngine } from "./browser/engines.js";
+import { type EngineLaunch, locateEngine } from "./browser/engines.js";
 import { loadConfig } from "./config/config-file.js";
 import { type RunFlags, type RunSettings, resolveRunSettings } from "./config/run-settings.js";
 import { createProvider } from "./providers/provider-factory.js";
@@ -52,27 +52,32 @@ export async function prepareChecks(
 ): Promise<CheckRunner> {
   const loaded = await loadConfig(configPath, cwd);
   const settings = resolveRunSettings(flags, loaded.config, loaded.dir, env, cwd);
-  requireSupportedEngine(settings.engine, flags.containerized === true);
   const provider = createProvider(settings.provider);
-  const binaries = locateChromium(env);
+  if (settings.headed && settings.containerized) {
+    throw new LifecycleError("invalid_argument", "--headed cannot show a containerized browser; drop one of them");
+  }
   if (settings.headed && process.platform === "linux" && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
     throw new LifecycleError(
       "invalid_argument",
       "--headed needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run without --headed, or under xvfb-run",
     );
   }
+  const { launch, urlForBrowser } = settings.containerized
+    ? await containerLaunch(settings.engine, env)
+    : { launch: locateEngine(settings.engine, env, settings.headed), urlForBrowser: undefined };
   const hooks = options.sessions;
   const tracked = (sessionOptions: Parameters<RunDependencies["startBrowser"]>[0]): Promise<BrowserSession> => {
-    const starting: Promise<BrowserSession> = startBrowser({ ...sessionOptions, binaries }).then((session) =>
-      hooks
-        ? {
-            ...session,
-            close: async () => {
-              await session.close();
-              hooks.ended(starting);
-            },
-          }
-        : session,
+    const starting: Promise<BrowserSession> = startBrowser({ ...sessionOptions, launch, urlForBrowser }).then(
+      (session) =>
+        hooks
+          ? {
+              ...session,
+              close: async () => {
+                await session.close();
+                hooks.ended(starting);
+              },
+            }
+          : session,
     );
     hooks?.began(starting);
     return starting;
@@ -90,6 +95,23 @@ export async function prepareChecks(
         recordLessons: (entries) => appendJournal(loaded.dir, entries),
       });
     },
+  };
+}
+
+/** The warm container of the engine (started when it is not running) and how its browser reaches this machine. */
+async function containerLaunch(
+  engine: RunSettings["engine"],
+  env: NodeJS.ProcessEnv,
+): Promise<{ launch: EngineLaunch; urlForBrowser: (url: string) => string }> {
+  const { containerImage, containerPlan, urlFromContainer } = await import("./browser/container-plan.js");
+  const { ensureWarmContainer } = await import("./browser/browser-container.js");
+  const plan = containerPlan(engine, containerImage(engine, env));
+  const warm = await ensureWarmContainer(plan);
+  if (warm.started)
+    process.stderr.write(`obs: started the ${plan.name} container (${plan.image}); it stays warm for the next run\n`);
+  return {
+    launch: { engine, webdriverUrl: warm.webdriverUrl, browserName: plan.browserName },
+    urlForBrowser: urlFromContainer,
   };
 }
 

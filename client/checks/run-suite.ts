@@ -26,7 +26,7 @@ const ABANDON_GRACE_MS = 2_000;
 
 export interface RunDependencies {
   provider: ModelProvider;
-  startBrowser: (options: Omit<SessionOptions, "binaries">) => Promise<BrowserSession>;
+  startBrowser: (options: Omit<SessionOptions, "launch" | "urlForBrowser">) => Promise<BrowserSession>;
   reporters: Reporter[];
   /** The skills the agent chooses from (bundled and project overrides). */
   skills?: SkillDocument[];
@@ -233,7 +233,7 @@ async function runTest(
     }
     session = started;
     browserStartMs = Date.now() - browserStarted;
-    const page = new BrowserPage(session.browser, settings.baseUrl, session.keys);
+    const page = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
     const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;
     if (debuggerAddress) {
       // No screencast (an engine without one, a refused connection) is no reason to fail the test.

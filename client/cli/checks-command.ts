@@ -30,14 +30,14 @@ const runFlags = <T>(argv: Argv<T>) =>
     .option("browser", {
       type: "string",
       choices: [...ENGINES],
-      describe: "Browser engine: engine_a is Chromium (default)",
+      describe: "engine_a Chromium (default), engine_b Firefox, engine_c WebKitGTK, engine_d experimental",
     })
     .option("headed", { type: "boolean", describe: "Show the browser window" })
     .option("viewport", { type: "string", describe: "Window size WIDTHxHEIGHT, e.g. 1280x800" })
     .option("containerized", {
       type: "boolean",
       default: false,
-      describe: "Run the browser in a container (not in this release)",
+      describe: "Run the browser in a warm container with the docker CLI (engine_a, engine_d)",
     })
     .option("provider", { type: "string", describe: "Model provider: openai, anthropic or mock (also OBS_PROVIDER)" })
     .option("model", { type: "string", describe: "Model name (also OBS_MODEL)" })

@@ -60,7 +60,8 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     "transcript.json",
     ...extra,
   ];
-  const mockRun = (specs: string[], extra: string[] = []) => obs(mockArgs("test", specs, extra));
+  const mockRun = (specs: string[], extra: string[] = [], env: NodeJS.ProcessEnv = {}) =>
+    obs(mockArgs("test", specs, extra), env);
   const report = () => JSON.parse(readFileSync(join(project.path, ".obs", "report.json"), "utf8"));
   const junit = () =>
     new XMLParser({
@@ -386,18 +387,61 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     );
     expect(headed.code).to.equal(2);
     expect(headed.stderr).to.match(/--headed needs a display/);
-    const otherEngine = await obs([
-      "test",
-      "--browser",
-      "engine_b",
-      "--provider",
-      "mock",
-      "--mock-transcript",
-      "transcript.json",
-    ]);
-    expect(otherEngine.code).to.equal(2);
-    expect(otherEngine.stderr).to.match(/engine_b is not yet supported/);
+    const noGecko = await obs(mockArgs("test", ["tests/login.obs.ts"], ["--browser", "engine_b"]), {
+      OBS_GECKODRIVER_PATH: join(project.path, "no-geckodriver"),
+    });
+    expect(noGecko.code).to.equal(2);
+    expect(noGecko.stderr).to.match(/^obs: engine_b \(Firefox\) needs (firefox-esr and )?geckodriver: install Firefox/);
+    expect(noGecko.stderr).to.include("Debian does not package geckodriver");
+    const noWebKit = await obs(mockArgs("test", ["tests/login.obs.ts"], ["--browser", "engine_c"]), {
+      OBS_WEBKITWEBDRIVER_PATH: join(project.path, "no-webkitwebdriver"),
+    });
+    expect(noWebKit.code).to.equal(2);
+    expect(noWebKit.stderr).to.match(
+      /^obs: engine_c \(WebKitGTK\) needs webkit2gtk-driver: install with `apt-get install webkit2gtk-driver xvfb`/,
+    );
+    const engineD = await obs(mockArgs("test", ["tests/login.obs.ts"], ["--browser", "engine_d"]), {
+      OBS_ENGINE_D_URL: "",
+    });
+    expect(engineD.code).to.equal(2);
+    expect(engineD.stderr).to.match(/engine_d is experimental .* set OBS_ENGINE_D_URL/);
+    // A docker CLI with no engine behind it (this machine's case), made certain by an address nothing serves.
+    const noEngine = await obs(mockArgs("test", ["tests/login.obs.ts"], ["--containerized"]), {
+      DOCKER_HOST: `unix://${join(project.path, "no-docker.sock")}`,
+    });
+    expect(noEngine.code).to.equal(2);
+    expect(noEngine.stderr).to.match(
+      /^obs: --containerized needs a container engine, and none is reachable \(.+\); start Docker \(or point DOCKER_HOST at one\), or run without --containerized\n$/,
+    );
+    const containerizedWebKit = await obs(
+      mockArgs("test", ["tests/login.obs.ts"], ["--containerized", "--browser", "engine_c"]),
+    );
+    expect(containerizedWebKit.code).to.equal(2);
+    expect(containerizedWebKit.stderr).to.match(/--containerized runs engine_a or engine_d, not engine_c/);
     expect(existsSync(join(project.path, ".obs"))).to.equal(false);
+  });
+
+  it("runs the fixture suite on engine_c (WebKitGTK under Xvfb) with the verdicts of engine_a", async () => {
+    const specs = ["tests/login.obs.ts", "tests/todo.obs.ts", "tests/failing-check.obs.ts"];
+    const verdicts = () =>
+      report().files.flatMap((file: { tests: { id: string; status: string; steps: unknown[] }[] }) =>
+        file.tests.map((test) => `${test.id}: ${test.status} after ${test.steps.length} steps`),
+      );
+    const chromium = await mockRun(specs);
+    expect(chromium.code, chromium.stderr).to.equal(1);
+    const onChromium = verdicts();
+    const webkit = await mockRun(specs, ["--browser", "engine_c", "--capture-screenshots"], { DISPLAY: "" });
+    expect(webkit.code, webkit.stdout + webkit.stderr).to.equal(1);
+    expect(webkit.stdout).to.include("on engine_c with mock");
+    expect(verdicts()).to.deep.equal(onChromium);
+    expect(onChromium).to.include("tests/login.obs.ts > signs in: passed after 6 steps");
+    // No screencast outside Chromium: frames are the per-action screenshots, which WebKit takes too.
+    const shot = report().files[0].tests[0].steps[1].screenshot;
+    expect(
+      readFileSync(join(project.path, ".obs", shot))
+        .subarray(1, 4)
+        .toString(),
+    ).to.equal("PNG");
   });
 
   it("lists tests without a browser, and scaffolds a starter spec that never overwrites", async () => {

@@ -15,7 +15,7 @@ describe("page snapshots and actions in real Chromium", function () {
   before(async () => {
     site = await serveFolder(packagePath("test", "fixtures", "checks", "site"));
     session = await startBrowser({
-      binaries: locateChromium(process.env),
+      launch: { engine: "engine_a", ...locateChromium(process.env) },
       headed: false,
       viewport: { width: 1024, height: 700 },
     });

@@ -1,5 +1,4 @@
 import { execFile } from "node:child_process";
-import { createServer } from "node:net";
 import { packagePath } from "../../shared/package-root.js";
 
 export interface CliResult {
@@ -31,14 +30,4 @@ export function runObs(
 }
 
 /** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../../shared/free-port.js";

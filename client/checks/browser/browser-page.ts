@@ -28,12 +28,14 @@ export class BrowserPage {
     readonly browser: Browser,
     private readonly baseUrl: string | null,
     private readonly keys: Record<string, string>,
+    /** How the browser itself reaches a URL (a containerized browser reaches the host by another name). */
+    private readonly urlForBrowser: (url: string) => string = (url) => url,
   ) {}
 
   async goto(url: string): Promise<string> {
     const target = resolveUrl(url, this.baseUrl);
     try {
-      await this.browser.url(target);
+      await this.browser.url(this.urlForBrowser(target));
     } catch (error) {
       const reason = /net::[A-Z_]+/.exec((error as Error).message)?.[0] ?? (error as Error).message.split("\n")[0];
       throw new ActionError(`could not open ${target} (${reason})`);

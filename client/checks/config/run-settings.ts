@@ -62,6 +62,8 @@ export interface RunSettings {
   reportDir: string;
   baseUrl: string | null;
   engine: Engine;
+  /** Run the browser in a warm container (--containerized). */
+  containerized: boolean;
   headed: boolean;
   viewport: { width: number; height: number } | null;
   provider: ProviderSettings;
@@ -177,6 +179,7 @@ export function resolveRunSettings(
     reportDir,
     baseUrl,
     engine: engine as Engine,
+    containerized: flags.containerized ?? false,
     headed: flags.headed ?? config.headed ?? false,
     viewport: viewportText ? parseViewport(viewportText) : null,
     provider: resolveProvider(flags, config, configDir, env, cwd),

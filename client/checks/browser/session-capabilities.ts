@@ -1,0 +1,78 @@
+/** What webdriverio's `remote()` is given for each engine. Pure. */
+import type { EngineLaunch } from "./engines.js";
+
+export interface SessionShape {
+  headed: boolean;
+  viewport: { width: number; height: number } | null;
+}
+
+export interface RemoteOptions {
+  protocol?: "http" | "https";
+  hostname?: string;
+  port?: number;
+  path?: string;
+  capabilities: Record<string, unknown>;
+}
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-dev-shm-usage",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-extensions",
+];
+
+export function chromiumArgs(shape: SessionShape): string[] {
+  const args = [...CHROMIUM_ARGS];
+  if (!shape.headed) args.push("--headless=new");
+  if (shape.viewport) args.push(`--window-size=${shape.viewport.width},${shape.viewport.height}`);
+  return args;
+}
+
+/** `driverPort`: where obs started the engine's driver itself (engine_c). */
+export function remoteOptions(launch: EngineLaunch, shape: SessionShape, driverPort?: number): RemoteOptions {
+  if ("webdriverUrl" in launch) {
+    const url = new URL(launch.webdriverUrl);
+    const capabilities: Record<string, unknown> = {};
+    if (launch.browserName) capabilities.browserName = launch.browserName;
+    // A containerized engine_a is Chromium too, with the same switches (its binary is the image's).
+    if (launch.browserName === "chrome") capabilities["goog:chromeOptions"] = { args: chromiumArgs(shape) };
+    return {
+      protocol: url.protocol === "https:" ? "https" : "http",
+      hostname: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80,
+      path: url.pathname || "/",
+      capabilities,
+    };
+  }
+  switch (launch.engine) {
+    case "engine_a":
+      return {
+        capabilities: {
+          browserName: "chrome",
+          "goog:chromeOptions": { binary: launch.browser, args: chromiumArgs(shape) },
+          "wdio:chromedriverOptions": { binary: launch.driver },
+        },
+      };
+    case "engine_b": {
+      const args = shape.headed ? [] : ["-headless"];
+      if (shape.viewport) args.push(`--width=${shape.viewport.width}`, `--height=${shape.viewport.height}`);
+      return {
+        capabilities: {
+          browserName: "firefox",
+          "moz:firefoxOptions": { binary: launch.browser, args },
+          "wdio:geckodriverOptions": { binary: launch.driver },
+        },
+      };
+    }
+    default:
+      // engine_c: obs runs WebKitWebDriver on driverPort; MiniBrowser needs --automation to accept it.
+      return {
+        protocol: "http",
+        hostname: "127.0.0.1",
+        port: driverPort,
+        path: "/",
+        capabilities: { "webkitgtk:browserOptions": { binary: launch.browser, args: ["--automation"] } },
+      };
+  }
+}
