@@ -5,6 +5,7 @@ import { loadCatalog } from "../skills/skill-catalog.js";
 import { appendJournal } from "../skills/skill-journal.js";
 import { type BrowserSession, startBrowser } from "./browser/browser-session.js";
 import { type EngineLaunch, locateEngine } from "./browser/engines.js";
+import { loadCache, saveCache } from "./cache/cache-file.js";
 import { loadConfig } from "./config/config-file.js";
 import { type RunFlags, type RunSettings, resolveRunSettings } from "./config/run-settings.js";
 import { createProvider } from "./providers/provider-factory.js";
@@ -87,13 +88,17 @@ export async function prepareChecks(
     configPath: loaded.path,
     run: async (files) => {
       const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, cwd);
-      return runSuite(specs, settings, {
+      const cache = loadCache(settings.reportDir, settings.cache, (line) => process.stderr.write(`${line}\n`));
+      const report = await runSuite(specs, settings, {
         provider,
         startBrowser: tracked,
         reporters: reportersFor(settings),
         skills: loadCatalog(loaded.dir).skills,
         recordLessons: (entries) => appendJournal(loaded.dir, entries),
+        cache,
       });
+      saveCache(settings.reportDir, cache);
+      return report;
     },
   };
 }

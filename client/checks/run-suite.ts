@@ -7,11 +7,12 @@ import { join, relative } from "node:path";
 import type { SkillDocument } from "../skills/skill-document.js";
 import { JOURNAL_SCHEMA_VERSION, type JournalEntry } from "../skills/skill-journal.js";
 import { AgentStopped, type StepRecord } from "./agent/agent-loop.js";
-import { BrowserAgent, InstructionFailed } from "./agent/browser-agent.js";
+import { BrowserAgent, InstructionFailed, type TestCache } from "./agent/browser-agent.js";
 import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
 import type { Screencast } from "./browser/screencast.js";
+import { ActionCache } from "./cache/action-cache.js";
 import type { RunSettings } from "./config/run-settings.js";
 import { FrameThrottle } from "./frames/frame-throttle.js";
 import { FRAME_DIR, startLiveFrames } from "./frames/live-frames.js";
@@ -32,6 +33,8 @@ export interface RunDependencies {
   skills?: SkillDocument[];
   /** Where each test's lessons go when it finishes (the project's skills journal). */
   recordLessons?: (entries: JournalEntry[]) => void;
+  /** The action cache; none means every instruction asks the model. */
+  cache?: ActionCache;
 }
 
 class TestTimeout extends Error {
@@ -89,6 +92,11 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
     }),
     emptyUsage(),
   );
+  const cache = {
+    mode: deps.cache?.mode ?? "off",
+    hits: all.reduce((sum, test) => sum + test.cache.hits, 0),
+    misses: all.reduce((sum, test) => sum + test.cache.misses, 0),
+  };
   const report: RunReport = {
     schemaVersion: "obs.report/v1",
     startedAt: new Date(started).toISOString(),
@@ -103,6 +111,7 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
       skipped: all.filter((test) => test.status === "skipped").length,
     },
     usage,
+    cache,
     files,
   };
   for (const reporter of reporters) await reporter.onRunFinish?.(report);
@@ -189,6 +198,13 @@ async function runTest(
   const checks: CheckRecord[] = [];
   const lessons: LessonDraft[] = [];
   const usage = emptyUsage();
+  const cache: TestCache = {
+    store: deps.cache ?? new ActionCache("off"),
+    engine: settings.engine,
+    testId: ref.id,
+    drafts: [],
+    stats: { hits: 0, misses: 0 },
+  };
   const result = (status: TestResult["status"], failure: TestResult["failure"], browserStartMs: number | null) => ({
     ...ref,
     status,
@@ -199,6 +215,7 @@ async function runTest(
     steps,
     checks,
     usage,
+    cache: cache.stats,
   });
   tell((reporter) => reporter.onTestStart?.(ref));
   if (test.skip) {
@@ -276,6 +293,7 @@ async function runTest(
         onLesson: deps.recordLessons ? (lesson) => lessons.push(lesson) : undefined,
       },
       checks,
+      cache,
     );
     try {
       for (const hook of spec.beforeEach) await hook({ agent });
@@ -309,6 +327,8 @@ async function runTest(
     await Promise.race([running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
   }
   const finished = result(failure ? "failed" : "passed", failure, browserStartMs);
+  // Only a passing run's actions are worth replaying; a hit that passed again is kept as it was.
+  if (finished.status === "passed") for (const entry of cache.drafts) cache.store.put(entry);
   deps.recordLessons?.(journalEntries(lessons, ref, finished.status === "passed", new Date()));
   tell((reporter) => reporter.onTestFinish?.(finished));
   return finished;

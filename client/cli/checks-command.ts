@@ -68,6 +68,12 @@ const runFlags = <T>(argv: Argv<T>) =>
       default: true,
       describe: "Live frames from the browser's screencast; --no-stream uses the per-action screenshots as frames",
     })
+    .option("cache", {
+      type: "string",
+      choices: ["read-write", "read-only", "off"],
+      describe:
+        "Action cache in report-dir/action-cache.json: replay a passing run's actions without the model (default read-write; read-only for CI; also OBS_CACHE)",
+    })
     .option("frame-interval", {
       type: "number",
       default: 200,
@@ -95,6 +101,7 @@ function runFlagsOf(flags: Record<string, unknown>): RunFlags {
     progressFile: pick("progressFile"),
     captureScreenshots: pick("captureScreenshots"),
     stream: pick("stream"),
+    cache: pick("cache"),
     frameInterval: pick("frameInterval"),
   };
 }

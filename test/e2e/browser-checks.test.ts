@@ -218,6 +218,81 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(existsSync(join(project.path, ".obs", "frames"))).to.equal(false);
   });
 
+  it("replays a passing run from the action cache with no model call, and heals when the page changes", async () => {
+    cpSync(join(FIXTURES, "site"), join(project.path, "site"), { recursive: true });
+    const own = await serveFolder(join(project.path, "site"));
+    writeFileSync(
+      join(project.path, "silent.json"),
+      JSON.stringify({ schema_version: "obs.mock-transcript/v1", entries: [] }),
+    );
+    const run = (transcript: string, cache: string) =>
+      obs([
+        "test",
+        "tests/login.obs.ts",
+        "--base-url",
+        own.url,
+        "--provider",
+        "mock",
+        "--mock-transcript",
+        transcript,
+        "--cache",
+        cache,
+      ]);
+    const cacheFile = join(project.path, ".obs", "action-cache.json");
+    const tools = () =>
+      report().files[0].tests[0].steps.map((step: { tool: string; text: string | null }) =>
+        step.text === "(replayed from the action cache)" ? `${step.tool}*` : step.tool,
+      );
+    try {
+      const first = await run("transcript.json", "read-write");
+      expect(first.code, first.stdout + first.stderr).to.equal(0);
+      expect(report().cache).to.deep.equal({ mode: "read-write", hits: 0, misses: 2 });
+      expect(first.stdout).to.include("action cache (read-write): 0 replayed, 2 asked the model");
+      const recorded = JSON.parse(readFileSync(cacheFile, "utf8"));
+      expect(recorded.entries.map((entry: { instruction: string }) => entry.instruction).sort()).to.deep.equal([
+        "sign in as ada with password lovelace",
+        "the page greets ada",
+      ]);
+
+      // A transcript with no entries: any model call would fail the test.
+      const replay = await run("silent.json", "read-write");
+      expect(replay.code, replay.stdout + replay.stderr).to.equal(0);
+      expect(report().cache).to.deep.equal({ mode: "read-write", hits: 2, misses: 0 });
+      expect(report().usage).to.deep.equal({ input_tokens: 0, output_tokens: 0 });
+      expect(tools()).to.deep.equal(["navigate", "type*", "type*", "click*", "done*", "done*"]);
+
+      // The field's label changed: its cached action misses, the model signs in, the entry is rewritten.
+      const page = join(project.path, "site", "login.html");
+      writeFileSync(
+        page,
+        readFileSync(page, "utf8").replace(
+          '<label for="username">Username</label>',
+          '<label for="username">Username or email</label>',
+        ),
+      );
+      const healed = await run("transcript.json", "read-write");
+      expect(healed.code, healed.stdout + healed.stderr).to.equal(0);
+      expect(report().cache).to.deep.equal({ mode: "read-write", hits: 1, misses: 1 });
+      expect(readFileSync(cacheFile, "utf8")).to.include('"label": "Username or email"');
+      const again = await run("silent.json", "read-only");
+      expect(again.code, again.stdout + again.stderr).to.equal(0);
+      expect(report().cache).to.deep.equal({ mode: "read-only", hits: 2, misses: 0 });
+
+      // read-only never writes the file; off never reads it.
+      const before = readFileSync(cacheFile, "utf8");
+      const off = await run("silent.json", "off");
+      expect(off.code).to.equal(1);
+      expect(report().files[0].tests[0].failure.message).to.match(/the mock transcript has no entry/);
+      rmSync(cacheFile);
+      const readOnly = await run("transcript.json", "read-only");
+      expect(readOnly.code, readOnly.stderr).to.equal(0);
+      expect(existsSync(cacheFile)).to.equal(false);
+      expect(before).to.include('"schema_version": "obs.action-cache/v1"');
+    } finally {
+      await own.close();
+    }
+  });
+
   it("fails a check that does not hold, with the model's evidence, exit 1", async () => {
     const result = await mockRun(["tests/failing-check.obs.ts"]);
     expect(result.code).to.equal(1);
@@ -470,7 +545,8 @@ export default defineConfig({ baseUrl: "${site.url}", provider: "mock", mockTran
     );
     const result = await obs(["test", "tests/login.obs.ts"]);
     expect(result.code, result.stdout + result.stderr).to.equal(0);
-    expect(readdirSync(join(project.path, "out"))).to.deep.equal(["report.json"]);
+    // Only the JSON reporter, and the action cache goes to the configured report directory too.
+    expect(readdirSync(join(project.path, "out")).sort()).to.deep.equal(["action-cache.json", "report.json"]);
 
     writeFileSync(join(project.path, "obs.config.ts"), `export default { provider: "mock", maxSteps: -1 };\n`);
     const invalid = await obs(["test", "tests/login.obs.ts"]);

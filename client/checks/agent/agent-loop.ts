@@ -7,6 +7,7 @@
 import type { SkillDocument } from "../../skills/skill-document.js";
 import { MAX_LESSON_LENGTH } from "../../skills/skill-journal.js";
 import { selectSkills } from "../../skills/skill-selection.js";
+import { type CachedAction, cachedAction } from "../cache/action-cache.js";
 import type { ModelMessage, ModelProvider, ModelResponse, TokenUsage } from "../providers/model-provider.js";
 import {
   ACT_TOOLS,
@@ -92,6 +93,8 @@ export interface LoopContext {
   skills?: SkillDocument[];
   /** Receives lessons for the skills journal; without it the model is not offered record_lesson. */
   onLesson?: (lesson: LessonDraft) => void;
+  /** Told of each action that succeeded, as the action cache records it. */
+  onAction?: (action: CachedAction) => void;
   now?: () => number;
 }
 
@@ -100,6 +103,8 @@ export interface InstructionOutcome {
   /** The model's evidence (done) or reason (fail). */
   text: string;
   steps: number;
+  /** The fingerprint of the page the model finished on. */
+  fingerprint: string;
 }
 
 interface PastStep {
@@ -228,6 +233,8 @@ export async function runInstruction(
         action = describeAction(tool, call.arguments, snapshot.elements);
         try {
           evidence = await context.page.perform(tool, call.arguments);
+          const recorded = context.onAction ? cachedAction(tool, call.arguments, snapshot.elements) : null;
+          if (recorded) context.onAction?.(recorded);
         } catch (error) {
           ok = false;
           evidence = (error as Error).message;
@@ -264,7 +271,7 @@ export async function runInstruction(
     if (finished) {
       const resolved = finished === "done" && kind === "act" ? resolvedAfterRetries(instruction, observed) : null;
       if (resolved) lesson({ lesson: resolved, kind: "resolved_after_retries", url: snapshot.url, step: step.index });
-      return { finished, text: evidence, steps };
+      return { finished, text: evidence, steps, fingerprint };
     }
 
     const stalled = guard.observe(actionKey(tool, call.arguments), pageChanged);

@@ -1,8 +1,16 @@
 /** The `agent` a test receives: goto, act and check over one browser page. */
 
-import type { CheckRecord } from "../report/run-result.js";
+import { type ActionCache, type CachedAction, type CacheEntry, instructionKey } from "../cache/action-cache.js";
+import { replayEntry } from "../cache/replay.js";
+import type { CacheStats, CheckRecord } from "../report/run-result.js";
 import type { ActResult, Agent, CheckOptions, CheckResult } from "../spec/agent-api.js";
-import { type LoopContext, runInstruction, type StepRecord } from "./agent-loop.js";
+import {
+  type InstructionKind,
+  type InstructionOutcome,
+  type LoopContext,
+  runInstruction,
+  type StepRecord,
+} from "./agent-loop.js";
 
 /** The test fails: the model judged a check false, or gave up on an instruction. */
 export class InstructionFailed extends Error {
@@ -23,11 +31,24 @@ export interface AgentPageWithNavigation {
   browser: any;
 }
 
+/** One test's use of the action cache: what it looks up, and the entries it would record if it passes. */
+export interface TestCache {
+  store: ActionCache;
+  engine: string;
+  testId: string;
+  /** Entries of this run's finished instructions; the runner stores them only when the test passes. */
+  drafts: CacheEntry[];
+  stats: CacheStats;
+}
+
 export class BrowserAgent implements Agent {
+  private readonly ordinals = new Map<string, number>();
+
   constructor(
     private readonly page: AgentPageWithNavigation,
     private readonly loop: Omit<LoopContext, "page">,
     private readonly checks: CheckRecord[],
+    private readonly cache: TestCache | null = null,
   ) {}
 
   get browser() {
@@ -55,8 +76,45 @@ export class BrowserAgent implements Agent {
     await this.loop.onStep(step);
   }
 
+  /** Replays the cached actions when they still fit the page, else asks the model (and drafts a new entry). */
+  private async instruction(kind: InstructionKind, instruction: string): Promise<InstructionOutcome> {
+    const context = { ...this.loop, page: this.page };
+    const cache = this.cache;
+    if (!cache || cache.store.mode === "off") return runInstruction(kind, instruction, context);
+    const seen = `${kind}\n${instruction}`;
+    const ordinal = this.ordinals.get(seen) ?? 0;
+    this.ordinals.set(seen, ordinal + 1);
+    const key = instructionKey(cache.engine, cache.testId, kind, instruction, ordinal);
+    const actions: CachedAction[] = [];
+    const entry = cache.store.get(key);
+    if (entry) {
+      const replayed = await replayEntry(entry, kind, instruction, context);
+      if (replayed.hit) {
+        cache.stats.hits += 1;
+        cache.drafts.push(entry);
+        return replayed.outcome;
+      }
+      actions.push(...replayed.performed);
+    }
+    cache.stats.misses += 1;
+    const outcome = await runInstruction(kind, instruction, { ...context, onAction: (action) => actions.push(action) });
+    if (outcome.finished === "done") {
+      cache.drafts.push({
+        key,
+        test: cache.testId,
+        kind,
+        instruction,
+        actions,
+        finalFingerprint: kind === "check" ? outcome.fingerprint : null,
+        result: outcome.text,
+        recordedAt: new Date().toISOString(),
+      });
+    }
+    return outcome;
+  }
+
   async act(instruction: string): Promise<ActResult> {
-    const outcome = await runInstruction("act", instruction, { ...this.loop, page: this.page });
+    const outcome = await this.instruction("act", instruction);
     if (outcome.finished === "fail") {
       throw new InstructionFailed("act_failed", `could not ${JSON.stringify(instruction)}: ${outcome.text}`);
     }
@@ -64,7 +122,7 @@ export class BrowserAgent implements Agent {
   }
 
   async check(assertion: string, options: CheckOptions = {}): Promise<CheckResult> {
-    const outcome = await runInstruction("check", assertion, { ...this.loop, page: this.page });
+    const outcome = await this.instruction("check", assertion);
     const passed = outcome.finished === "done";
     const soft = options.soft === true;
     this.checks.push({ assertion, passed, evidence: outcome.text, soft });

@@ -6,6 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
+import { CACHE_MODES, type CacheMode } from "../cache/action-cache.js";
 import {
   ENGINES,
   type Engine,
@@ -44,6 +45,7 @@ export interface RunFlags {
   captureScreenshots?: boolean;
   stream?: boolean;
   frameInterval?: number;
+  cache?: string;
 }
 
 export interface ProviderSettings {
@@ -77,6 +79,8 @@ export interface RunSettings {
   /** With captureScreenshots: frames come from the live screencast (true) or the per-action screenshots. */
   stream: boolean;
   frameIntervalMs: number;
+  /** The action cache under the report directory: replay and record, replay only, or neither. */
+  cache: CacheMode;
 }
 
 function usage(message: string): LifecycleError {
@@ -173,6 +177,10 @@ export function resolveRunSettings(
   if (!Number.isInteger(frameInterval) || frameInterval < 0) {
     throw usage(`--frame-interval must be a whole number of milliseconds, not "${flags.frameInterval}"`);
   }
+  const cache = firstOf<string>(flags.cache, env.OBS_CACHE) ?? "read-write";
+  if (!(CACHE_MODES as readonly string[]).includes(cache)) {
+    throw usage(`unknown cache mode "${cache}": use one of ${CACHE_MODES.join(", ")}`);
+  }
   return {
     cwd,
     patterns: flags.patterns?.length ? flags.patterns : (config.testMatch ?? DEFAULT_PATTERNS),
@@ -196,5 +204,6 @@ export function resolveRunSettings(
     captureScreenshots: flags.captureScreenshots ?? config.captureScreenshots ?? false,
     stream: flags.stream ?? true,
     frameIntervalMs: frameInterval,
+    cache: cache as CacheMode,
   };
 }

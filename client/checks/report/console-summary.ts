@@ -19,6 +19,10 @@ export function summaryLines(report: RunReport, written: string[]): string {
   const lines = [
     `${totals.tests} tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped (${seconds(report.durationMs)}); model tokens ${usage.inputTokens} in, ${usage.outputTokens} out`,
   ];
+  const { cache } = report;
+  if (cache.mode !== "off") {
+    lines.push(`action cache (${cache.mode}): ${cache.hits} replayed, ${cache.misses} asked the model`);
+  }
   if (written.length > 0) lines.push(`reports: ${written.join(", ")}`);
   return lines.join("\n");
 }

@@ -14,6 +14,12 @@ export interface CheckRecord {
   soft: boolean;
 }
 
+/** Instructions replayed from the action cache, and those that needed the model. */
+export interface CacheStats {
+  hits: number;
+  misses: number;
+}
+
 export interface TestResult {
   /** `<file relative to the working folder> > <test name>`. */
   id: string;
@@ -27,6 +33,7 @@ export interface TestResult {
   steps: StepRecord[];
   checks: CheckRecord[];
   usage: TokenUsage;
+  cache: CacheStats;
 }
 
 export interface RunReport {
@@ -38,6 +45,7 @@ export interface RunReport {
   baseUrl: string | null;
   totals: { tests: number; passed: number; failed: number; skipped: number };
   usage: TokenUsage;
+  cache: CacheStats & { mode: string };
   files: { file: string; tests: TestResult[] }[];
 }
 

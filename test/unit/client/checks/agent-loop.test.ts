@@ -93,7 +93,8 @@ describe("agent loop", () => {
     const provider = new ScriptedProvider([click, click, { name: "done", arguments: { evidence: "count 2" } }]);
     const ctx = context(page, provider);
     const outcome = await runInstruction("act", "click twice", ctx);
-    expect(outcome).to.deep.equal({ finished: "done", text: "count 2", steps: 3 });
+    expect(outcome).to.deep.include({ finished: "done", text: "count 2", steps: 3 });
+    expect(outcome.fingerprint).to.match(/^[0-9a-f]{40}$/);
     expect(page.count).to.equal(2);
     expect(ctx.steps.map((step) => [step.tool, step.ok, step.pageChanged])).to.deep.equal([
       ["click", true, true],

@@ -43,6 +43,7 @@ const passed: TestResult = {
   steps: [step(1, "screenshots/login/signs-in/step-001.png"), step(2, null)],
   checks: [{ assertion: "greets ada", passed: true, evidence: "Welcome, ada", soft: false }],
   usage: { inputTokens: 100, outputTokens: 10 },
+  cache: { hits: 0, misses: 0 },
 };
 const failed: TestResult = {
   ...passed,
@@ -71,6 +72,7 @@ const REPORT: RunReport = {
   baseUrl: "http://127.0.0.1:3000",
   totals: { tests: 3, passed: 1, failed: 1, skipped: 1 },
   usage: { inputTokens: 200, outputTokens: 20 },
+  cache: { mode: "off", hits: 0, misses: 0 },
   files: [
     { file: "tests/login.obs.ts", tests: [passed, failed] },
     { file: "tests/todo.obs.ts", tests: [skipped] },
@@ -119,6 +121,10 @@ describe("browser-check reports", () => {
     expect(testLine(skipped)).to.equal("  SKIP  tests/todo.obs.ts > later");
     expect(summaryLines(REPORT, [".obs/report.json"])).to.equal(
       "3 tests: 1 passed, 1 failed, 1 skipped (4.1 s); model tokens 200 in, 20 out\nreports: .obs/report.json",
+    );
+    const cached = { ...REPORT, cache: { mode: "read-only", hits: 3, misses: 1 } };
+    expect(summaryLines(cached, [])).to.equal(
+      "3 tests: 1 passed, 1 failed, 1 skipped (4.1 s); model tokens 200 in, 20 out\naction cache (read-only): 3 replayed, 1 asked the model",
     );
   });
 
