@@ -89,10 +89,16 @@ export async function prepareChecks(
     run: async (files) => {
       const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, cwd);
       const cache = loadCache(settings.reportDir, settings.cache, (line) => process.stderr.write(`${line}\n`));
+      const reporters = reportersFor(settings);
+      if (settings.telemetry) {
+        // The OpenTelemetry SDK is loaded only when telemetry is exported.
+        const { TelemetryReporter } = await import("./telemetry/telemetry-reporter.js");
+        reporters.push(new TelemetryReporter(settings.telemetry, (line) => process.stderr.write(`${line}\n`)));
+      }
       const report = await runSuite(specs, settings, {
         provider,
         startBrowser: tracked,
-        reporters: reportersFor(settings),
+        reporters,
         skills: loadCatalog(loaded.dir).skills,
         recordLessons: (entries) => appendJournal(loaded.dir, entries),
         cache,

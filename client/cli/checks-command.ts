@@ -74,6 +74,23 @@ const runFlags = <T>(argv: Argv<T>) =>
       describe:
         "Action cache in report-dir/action-cache.json: replay a passing run's actions without the model (default read-write; read-only for CI; also OBS_CACHE)",
     })
+    .option("otel-endpoint", {
+      type: "string",
+      describe: "OTLP/HTTP base URL: export the run's traces, metrics and logs there (none without it)",
+    })
+    .option("otel-service-name", {
+      type: "string",
+      describe: "service.name of the runner's telemetry (default obs-runner)",
+    })
+    .option("otel-environment", { type: "string", describe: "deployment.environment.name of the runner's telemetry" })
+    .option("otel-propagate", {
+      type: "boolean",
+      describe: "Send W3C traceparent to the app under test (not in this release)",
+    })
+    .option("otel-propagate-allowlist", {
+      type: "string",
+      describe: "Comma-separated hosts allowed to receive trace context (not in this release)",
+    })
     .option("frame-interval", {
       type: "number",
       default: 200,
@@ -102,6 +119,11 @@ function runFlagsOf(flags: Record<string, unknown>): RunFlags {
     captureScreenshots: pick("captureScreenshots"),
     stream: pick("stream"),
     cache: pick("cache"),
+    otelEndpoint: pick("otelEndpoint"),
+    otelServiceName: pick("otelServiceName"),
+    otelEnvironment: pick("otelEnvironment"),
+    otelPropagate: pick("otelPropagate"),
+    otelPropagateAllowlist: pick("otelPropagateAllowlist"),
     frameInterval: pick("frameInterval"),
   };
 }

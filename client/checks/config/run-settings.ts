@@ -46,6 +46,11 @@ export interface RunFlags {
   stream?: boolean;
   frameInterval?: number;
   cache?: string;
+  otelEndpoint?: string;
+  otelServiceName?: string;
+  otelEnvironment?: string;
+  otelPropagate?: boolean;
+  otelPropagateAllowlist?: string;
 }
 
 export interface ProviderSettings {
@@ -81,6 +86,8 @@ export interface RunSettings {
   frameIntervalMs: number;
   /** The action cache under the report directory: replay and record, replay only, or neither. */
   cache: CacheMode;
+  /** Runner telemetry export; null without --otel-endpoint. */
+  telemetry: { endpoint: string; serviceName: string; environment: string | null } | null;
 }
 
 function usage(message: string): LifecycleError {
@@ -181,6 +188,15 @@ export function resolveRunSettings(
   if (!(CACHE_MODES as readonly string[]).includes(cache)) {
     throw usage(`unknown cache mode "${cache}": use one of ${CACHE_MODES.join(", ")}`);
   }
+  const endpoint = firstOf<string>(flags.otelEndpoint);
+  if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) {
+    throw usage(`--otel-endpoint "${endpoint}" is not an http(s) URL, e.g. http://127.0.0.1:27686`);
+  }
+  if (flags.otelPropagate || flags.otelPropagateAllowlist) {
+    throw usage(
+      "--otel-propagate and --otel-propagate-allowlist are not supported in this release; runner telemetry is exported without them",
+    );
+  }
   return {
     cwd,
     patterns: flags.patterns?.length ? flags.patterns : (config.testMatch ?? DEFAULT_PATTERNS),
@@ -205,5 +221,12 @@ export function resolveRunSettings(
     stream: flags.stream ?? true,
     frameIntervalMs: frameInterval,
     cache: cache as CacheMode,
+    telemetry: endpoint
+      ? {
+          endpoint,
+          serviceName: firstOf<string>(flags.otelServiceName) ?? "obs-runner",
+          environment: firstOf<string>(flags.otelEnvironment) ?? null,
+        }
+      : null,
   };
 }

@@ -1,0 +1,53 @@
+/** Names and attributes of the runner's telemetry, in one place so reports and docs agree. Pure. */
+import type { StepRecord } from "../agent/agent-loop.js";
+import type { TestRef, TestResult } from "../report/run-result.js";
+
+export const INSTRUMENTATION_SCOPE = "obs-runner";
+export const RUN_SPAN = "obs.run";
+export const TEST_METRIC = "obs.tests";
+export const TEST_DURATION_METRIC = "obs.test.duration";
+export const TOKEN_METRIC = "gen_ai.client.token.usage";
+
+export function testSpanName(test: TestRef): string {
+  return `obs.test ${test.name}`;
+}
+
+export function stepSpanName(step: StepRecord): string {
+  return `obs.step ${step.tool}`;
+}
+
+export function testAttributes(test: TestRef): Record<string, string> {
+  return { "obs.test.id": test.id, "obs.test.file": test.file, "obs.test.name": test.name };
+}
+
+export function stepAttributes(step: StepRecord): Record<string, string | number | boolean> {
+  return {
+    "obs.step.index": step.index,
+    "obs.step.kind": step.kind,
+    "obs.step.tool": step.tool,
+    "obs.step.instruction": step.instruction,
+    "obs.step.ok": step.ok,
+    "obs.step.page_changed": step.pageChanged,
+    "obs.step.model_ms": Math.round(step.modelMs),
+    "url.full": step.url,
+  };
+}
+
+export function resultAttributes(result: TestResult): Record<string, string | number> {
+  const attributes: Record<string, string | number> = {
+    "obs.test.status": result.status,
+    "obs.test.steps": result.steps.length,
+    "gen_ai.usage.input_tokens": result.usage.inputTokens,
+    "gen_ai.usage.output_tokens": result.usage.outputTokens,
+  };
+  if (result.failure) {
+    attributes["obs.test.failure.kind"] = result.failure.kind;
+    attributes["error.type"] = result.failure.kind;
+  }
+  return attributes;
+}
+
+/** The agent event a step's log record says. */
+export function stepLogBody(step: StepRecord): string {
+  return `${step.kind} ${step.tool} ${JSON.stringify(step.args)} -> ${step.ok ? "" : "error: "}${step.evidence}`;
+}

@@ -1,0 +1,170 @@
+import { cpSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { join } from "node:path";
+import { expect } from "chai";
+import { packagePath } from "../../shared/package-root.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http } from "../helpers/http.js";
+import { runObs } from "../helpers/obs-cli.js";
+import { serveFolder } from "../helpers/static-site.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const FIXTURES = packagePath("test", "fixtures", "checks");
+
+/**
+ * Stands in front of a real obsd: traces and logs go through to it untouched; metrics, which
+ * the collector does not store, are kept here so the test can read what the runner sent.
+ */
+async function metricsTap(collectorUrl: string): Promise<{ url: string; metrics: unknown[]; close(): Promise<void> }> {
+  const metrics: unknown[] = [];
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", async () => {
+      const body = Buffer.concat(chunks);
+      if (request.url === "/v1/metrics") {
+        metrics.push(JSON.parse(body.toString("utf8")));
+        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+        return;
+      }
+      const forwarded = await fetch(`${collectorUrl}${request.url}`, {
+        method: "POST",
+        headers: { "content-type": String(request.headers["content-type"] ?? "") },
+        body,
+      });
+      response
+        .writeHead(forwarded.status, { "content-type": forwarded.headers.get("content-type") ?? "application/json" })
+        .end(Buffer.from(await forwarded.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    metrics,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("runner telemetry (real obsd, real Chromium, mock provider)", function () {
+  this.timeout(120_000);
+  let site: Awaited<ReturnType<typeof serveFolder>>;
+  let collector: CollectorProcess;
+  let project: ReturnType<typeof tempDir>;
+
+  before(async () => {
+    site = await serveFolder(join(FIXTURES, "site"));
+    collector = await startCollectorProcess();
+    project = tempDir("obs-otel-");
+    cpSync(join(FIXTURES, "specs"), join(project.path, "tests"), { recursive: true });
+    cpSync(join(FIXTURES, "transcript.json"), join(project.path, "transcript.json"));
+  });
+  after(async () => {
+    await site.close();
+    await collector.stop();
+    project.cleanup();
+  });
+
+  const run = (extra: string[]) =>
+    runObs(
+      [
+        "test",
+        "tests/login.obs.ts",
+        "tests/failing-check.obs.ts",
+        "--base-url",
+        site.url,
+        "--provider",
+        "mock",
+        "--mock-transcript",
+        "transcript.json",
+        "--cache",
+        "off",
+        ...extra,
+      ],
+      { cwd: project.path, env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", OBS_PROVIDER: "" }, timeoutMs: 100_000 },
+    );
+
+  it("exports the run's spans, logs and metrics, one trace per run, and nothing without an endpoint", async () => {
+    const tap = await metricsTap(collector.url);
+    try {
+      const result = await run(["--otel-endpoint", tap.url, "--otel-environment", "ci"]);
+      expect(result.code, result.stdout + result.stderr).to.equal(1);
+      expect(result.stderr).to.not.include("runner telemetry");
+
+      const spans = http(`${collector.url}/api/spans/search?service=obs-runner&limit=200`);
+      const found = (await spans).json().data as {
+        traceId: string;
+        spanId: string;
+        parentSpanId: string | null;
+        operation: string;
+        status: { code: string };
+        attributes: Record<string, unknown>;
+        resource: { attributes: Record<string, unknown> };
+      }[];
+      const named = (operation: string) => found.filter((span) => span.operation === operation);
+      const [runSpan] = named("obs.run");
+      expect(runSpan, JSON.stringify(found.map((span) => span.operation))).to.not.equal(undefined);
+      if (!runSpan) return;
+      expect(runSpan.resource.attributes).to.deep.include({
+        "service.name": "obs-runner",
+        "deployment.environment.name": "ci",
+      });
+      expect(new Set(found.map((span) => span.traceId))).to.deep.equal(new Set([runSpan.traceId]));
+      const [signIn] = named("obs.test signs in");
+      const [greeting] = named("obs.test greets a visitor who never signed in");
+      expect(signIn?.parentSpanId).to.equal(runSpan.spanId);
+      expect(signIn?.attributes["obs.test.status"]).to.equal("passed");
+      expect(greeting?.attributes["obs.test.status"]).to.equal("failed");
+      expect(greeting?.status.code).to.match(/error/i);
+      const signInSteps = found.filter((span) => span.parentSpanId === signIn?.spanId);
+      expect(signInSteps.map((span) => span.operation).sort()).to.deep.equal(
+        ["navigate", "type", "type", "click", "done", "done"].map((tool) => `obs.step ${tool}`).sort(),
+      );
+
+      const logs = (await http(`${collector.url}/api/logs?service=obs-runner&limit=200`)).json().data as {
+        traceId: string;
+        body: unknown;
+      }[];
+      // One per step of both tests (6 + 3) and one per test finished.
+      expect(logs).to.have.length(11);
+      expect(logs.every((log) => log.traceId === runSpan.traceId)).to.equal(true);
+      expect(logs.map((log) => String(log.body))).to.include("passed tests/login.obs.ts > signs in");
+
+      const points = JSON.stringify(tap.metrics);
+      expect(points).to.include('"obs.tests"');
+      expect(points).to.include('"obs.test.duration"');
+      expect(points).to.include('"gen_ai.client.token.usage"');
+      expect(points).to.include('"deployment.environment.name"');
+
+      // No endpoint, no export: the collector's counts do not move.
+      const before = (await http(`${collector.url}/api/health`)).json();
+      const quiet = await run([]);
+      expect(quiet.code).to.equal(1);
+      const after = (await http(`${collector.url}/api/health`)).json();
+      expect(after.counts).to.deep.equal(before.counts);
+    } finally {
+      await tap.close();
+    }
+  });
+
+  it("says once which signals the endpoint refused, and still reports the run", async () => {
+    // obsd itself takes traces and logs but has no metrics route.
+    const result = await run(["--otel-endpoint", collector.url]);
+    expect(result.code).to.equal(1);
+    expect(result.stdout).to.match(/2 tests: 1 passed, 1 failed/);
+    expect(result.stderr).to.match(
+      /^obs: runner telemetry: metrics were not accepted by http:\/\/127\.0\.0\.1:\d+\/v1\/metrics \(.+\)$/m,
+    );
+    expect(result.stderr.match(/runner telemetry/g)).to.have.length(1);
+  });
+
+  it("refuses an endpoint that is not a URL, and trace propagation, before any browser starts", async () => {
+    const bad = await run(["--otel-endpoint", "localhost:4318"]);
+    expect(bad.code).to.equal(2);
+    expect(bad.stderr).to.match(/--otel-endpoint "localhost:4318" is not an http\(s\) URL/);
+    const propagate = await run(["--otel-endpoint", collector.url, "--otel-propagate"]);
+    expect(propagate.code).to.equal(2);
+    expect(propagate.stderr).to.match(/--otel-propagate .* not supported in this release/);
+  });
+});
