@@ -30,7 +30,8 @@ const runFlags = <T>(argv: Argv<T>) =>
     .option("browser", {
       type: "string",
       choices: [...ENGINES],
-      describe: "engine_a Chromium (default), engine_b Firefox, engine_c WebKitGTK, engine_d experimental",
+      describe:
+        "Browser engine: engine_a Chromium (default), engine_b Firefox, engine_c WebKitGTK, engine_d experimental",
     })
     .option("headed", { type: "boolean", describe: "Show the browser window" })
     .option("viewport", { type: "string", describe: "Window size WIDTHxHEIGHT, e.g. 1280x800" })
