@@ -4,7 +4,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { ExitCode } from "../../shared/exit-codes.js";
-import { ENGINES, REPORTERS } from "../checks/config/config-model.js";
+import { CACHE_MODES, ENGINES, REPORTERS } from "../checks/config/config-model.js";
 import type { RunFlags } from "../checks/config/run-settings.js";
 import { runAction } from "./run-action.js";
 
@@ -71,7 +71,7 @@ const runFlags = <T>(argv: Argv<T>) =>
     })
     .option("cache", {
       type: "string",
-      choices: ["read-write", "read-only", "off"],
+      choices: [...CACHE_MODES],
       describe:
         "Action cache in report-dir/action-cache.json: replay a passing run's actions without the model (default read-write; read-only for CI; also OBS_CACHE)",
     })

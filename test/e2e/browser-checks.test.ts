@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { XMLParser } from "fast-xml-parser";
 import psList from "ps-list";
 import { packagePath } from "../../shared/package-root.js";
+import { CLEAN_ENV, mockArgs as fixtureArgs } from "../helpers/mock-checks.js";
 import { type CliResult, runObs } from "../helpers/obs-cli.js";
 import { compileSchema } from "../helpers/schema-validator.js";
 import { serveFolder } from "../helpers/static-site.js";
@@ -14,19 +15,6 @@ const FIXTURES = packagePath("test", "fixtures", "checks");
 const validateProgress = compileSchema(
   JSON.parse(readFileSync(packagePath("schemas", "checks", "progress-line.json"), "utf8")) as object,
 );
-
-/** The environment of a user with no model configured: every run names its provider itself. */
-const CLEAN_ENV: NodeJS.ProcessEnv = {
-  OPENAI_API_KEY: "",
-  ANTHROPIC_API_KEY: "",
-  OPENAI_BASE_URL: "",
-  OBS_PROVIDER: "",
-  OBS_MODEL: "",
-  OBS_BASE_URL: "",
-  OBS_MOCK_TRANSCRIPT: "",
-  OBS_CHROMIUM_PATH: "",
-  OBS_CHROMEDRIVER_PATH: "",
-};
 
 describe("browser checks end to end (real Chromium, mock provider)", function () {
   this.timeout(180_000);
@@ -49,17 +37,8 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
   const obs = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> =>
     runObs(args, { cwd: project.path, env: { ...CLEAN_ENV, ...env }, timeoutMs: 150_000 });
   /** `obs <command>` on the specs against the fixture site, with the mock provider's transcript. */
-  const mockArgs = (command: string, specs: string[], extra: string[] = []) => [
-    command,
-    ...specs,
-    "--base-url",
-    site.url,
-    "--provider",
-    "mock",
-    "--mock-transcript",
-    "transcript.json",
-    ...extra,
-  ];
+  const mockArgs = (command: string, specs: string[], extra: string[] = []) =>
+    fixtureArgs(site.url, command, specs, extra);
   const mockRun = (specs: string[], extra: string[] = [], env: NodeJS.ProcessEnv = {}) =>
     obs(mockArgs("test", specs, extra), env);
   const report = () => JSON.parse(readFileSync(join(project.path, ".obs", "report.json"), "utf8"));
@@ -237,18 +216,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
       JSON.stringify({ schema_version: "obs.mock-transcript/v1", entries: [] }),
     );
     const run = (transcript: string, cache: string) =>
-      obs([
-        "test",
-        "tests/login.obs.ts",
-        "--base-url",
-        own.url,
-        "--provider",
-        "mock",
-        "--mock-transcript",
-        transcript,
-        "--cache",
-        cache,
-      ]);
+      obs(fixtureArgs(own.url, "test", ["tests/login.obs.ts"], ["--cache", cache], transcript));
     const cacheFile = join(project.path, ".obs", "action-cache.json");
     const tools = () =>
       report().files[0].tests[0].steps.map((step: { tool: string; text: string | null }) =>

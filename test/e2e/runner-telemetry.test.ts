@@ -5,6 +5,7 @@ import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http } from "../helpers/http.js";
+import { CLEAN_ENV, mockArgs } from "../helpers/mock-checks.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { serveFolder } from "../helpers/static-site.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -68,21 +69,8 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
 
   const run = (extra: string[]) =>
     runObs(
-      [
-        "test",
-        "tests/login.obs.ts",
-        "tests/failing-check.obs.ts",
-        "--base-url",
-        site.url,
-        "--provider",
-        "mock",
-        "--mock-transcript",
-        "transcript.json",
-        "--cache",
-        "off",
-        ...extra,
-      ],
-      { cwd: project.path, env: { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", OBS_PROVIDER: "" }, timeoutMs: 100_000 },
+      mockArgs(site.url, "test", ["tests/login.obs.ts", "tests/failing-check.obs.ts"], ["--cache", "off", ...extra]),
+      { cwd: project.path, env: CLEAN_ENV, timeoutMs: 100_000 },
     );
 
   it("exports the run's spans, logs and metrics, one trace per run, and nothing without an endpoint", async () => {

@@ -17,8 +17,6 @@ export interface DriverBinaries {
   browser: string;
   driver: string;
 }
-/** Kept for the places that only ever meant Chromium. */
-export type ChromiumBinaries = DriverBinaries;
 
 /** How a session of the selected engine is reached. */
 export type EngineLaunch =
@@ -30,7 +28,7 @@ export type EngineLaunch =
   | { engine: Engine; webdriverUrl: string; browserName: string };
 
 interface Wanted {
-  /** Shown in the error: the package (or thing) that provides it. */
+  /** Named in the error when it is missing: the package that provides it. */
   provides: string;
   /** The only path tried when the user names one. */
   override: string | undefined;
@@ -53,63 +51,67 @@ function missingEngine(engine: Engine, what: string, missing: string[], install:
   });
 }
 
+/** A browser and its driver, both found, or an error naming the packages of those that are not. */
+function locatePair(
+  engine: Engine,
+  what: string,
+  wanted: { browser: Wanted; driver: Wanted },
+  install: string,
+  env: NodeJS.ProcessEnv,
+): DriverBinaries {
+  const browser = locate(wanted.browser, env);
+  const driver = locate(wanted.driver, env);
+  if (browser && driver) return { browser, driver };
+  const missing = [browser ? null : wanted.browser.provides, driver ? null : wanted.driver.provides];
+  throw missingEngine(
+    engine,
+    what,
+    missing.filter((name) => name !== null),
+    install,
+  );
+}
+
 /** Chromium and chromedriver: OBS_CHROMIUM_PATH / OBS_CHROMEDRIVER_PATH when set, else the usual paths, then PATH. */
 export function locateChromium(env: NodeJS.ProcessEnv): DriverBinaries {
-  const browser = locate(
+  return locatePair(
+    "engine_a",
+    "Chromium",
     {
-      provides: "chromium",
-      override: env.OBS_CHROMIUM_PATH,
-      // Debian's real binary first: /usr/bin/chromium is a shell wrapper that adds start-up work and noise.
-      candidates: ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"],
-      onPath: ["chromium"],
+      browser: {
+        provides: "chromium",
+        override: env.OBS_CHROMIUM_PATH,
+        // Debian's real binary first: /usr/bin/chromium is a shell wrapper that adds start-up work and noise.
+        candidates: ["/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser"],
+        onPath: ["chromium"],
+      },
+      driver: {
+        provides: "chromium-driver",
+        override: env.OBS_CHROMEDRIVER_PATH,
+        candidates: ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
+        onPath: ["chromedriver"],
+      },
     },
+    "install with `apt-get install chromium chromium-driver` (Debian/Ubuntu), or point OBS_CHROMIUM_PATH and OBS_CHROMEDRIVER_PATH at them",
     env,
   );
-  const driver = locate(
-    {
-      provides: "chromium-driver",
-      override: env.OBS_CHROMEDRIVER_PATH,
-      candidates: ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
-      onPath: ["chromedriver"],
-    },
-    env,
-  );
-  if (!browser || !driver) {
-    const missing = [browser ? null : "chromium", driver ? null : "chromium-driver"].filter((name) => name !== null);
-    throw missingEngine(
-      "engine_a",
-      "Chromium",
-      missing,
-      "install with `apt-get install chromium chromium-driver` (Debian/Ubuntu), or point OBS_CHROMIUM_PATH and OBS_CHROMEDRIVER_PATH at them",
-    );
-  }
-  return { browser, driver };
 }
 
 export function locateFirefox(env: NodeJS.ProcessEnv): DriverBinaries {
-  const browser = locate(
+  return locatePair(
+    "engine_b",
+    "Firefox",
     {
-      provides: "firefox-esr",
-      override: env.OBS_FIREFOX_PATH,
-      candidates: ["/usr/lib/firefox-esr/firefox-esr", "/usr/bin/firefox-esr", "/usr/bin/firefox"],
-      onPath: ["firefox-esr", "firefox"],
+      browser: {
+        provides: "firefox-esr",
+        override: env.OBS_FIREFOX_PATH,
+        candidates: ["/usr/lib/firefox-esr/firefox-esr", "/usr/bin/firefox-esr", "/usr/bin/firefox"],
+        onPath: ["firefox-esr", "firefox"],
+      },
+      driver: { provides: "geckodriver", override: env.OBS_GECKODRIVER_PATH, candidates: [], onPath: ["geckodriver"] },
     },
+    "install Firefox with `apt-get install firefox-esr`; Debian does not package geckodriver, so put Mozilla's geckodriver release on PATH; or point OBS_FIREFOX_PATH and OBS_GECKODRIVER_PATH at them",
     env,
   );
-  const driver = locate(
-    { provides: "geckodriver", override: env.OBS_GECKODRIVER_PATH, candidates: [], onPath: ["geckodriver"] },
-    env,
-  );
-  if (!browser || !driver) {
-    const missing = [browser ? null : "firefox-esr", driver ? null : "geckodriver"].filter((name) => name !== null);
-    throw missingEngine(
-      "engine_b",
-      "Firefox",
-      missing,
-      "install Firefox with `apt-get install firefox-esr`; Debian does not package geckodriver, so put Mozilla's geckodriver release on PATH; or point OBS_FIREFOX_PATH and OBS_GECKODRIVER_PATH at them",
-    );
-  }
-  return { browser, driver };
 }
 
 const MINIBROWSER_CANDIDATES = [
@@ -123,39 +125,38 @@ const MINIBROWSER_CANDIDATES = [
 
 /** WebKitGTK: MiniBrowser and WebKitWebDriver (Debian's webkit2gtk-driver), and xvfb-run without a display. */
 export function locateWebKit(env: NodeJS.ProcessEnv, headed: boolean): DriverBinaries & { xvfbRun: string | null } {
-  const browser = locate(
-    { provides: "MiniBrowser", override: env.OBS_MINIBROWSER_PATH, candidates: MINIBROWSER_CANDIDATES, onPath: [] },
-    env,
-  );
-  const driver = locate(
-    {
+  const wanted: Record<"browser" | "driver" | "xvfb", Wanted> = {
+    browser: {
+      provides: "MiniBrowser (libwebkit2gtk-4.1-0)",
+      override: env.OBS_MINIBROWSER_PATH,
+      candidates: MINIBROWSER_CANDIDATES,
+      onPath: [],
+    },
+    driver: {
       provides: "webkit2gtk-driver",
       override: env.OBS_WEBKITWEBDRIVER_PATH,
       candidates: ["/usr/bin/WebKitWebDriver"],
       onPath: ["WebKitWebDriver"],
     },
-    env,
-  );
+    xvfb: { provides: "xvfb", override: undefined, candidates: [], onPath: ["xvfb-run"] },
+  };
+  const browser = locate(wanted.browser, env);
+  const driver = locate(wanted.driver, env);
   // MiniBrowser always draws to a display; a headless run gets a virtual one.
-  const display = Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
-  const needsXvfb = !headed || !display;
-  const xvfbRun = needsXvfb
-    ? locate({ provides: "xvfb", override: undefined, candidates: [], onPath: ["xvfb-run"] }, env)
-    : null;
+  const needsXvfb = !headed || !(env.DISPLAY || env.WAYLAND_DISPLAY);
+  const xvfbRun = needsXvfb ? locate(wanted.xvfb, env) : null;
+  if (browser && driver && (xvfbRun || !needsXvfb)) return { browser, driver, xvfbRun };
   const missing = [
-    driver ? null : "webkit2gtk-driver",
-    browser ? null : "MiniBrowser (libwebkit2gtk-4.1-0)",
-    needsXvfb && !xvfbRun ? "xvfb" : null,
-  ].filter((name) => name !== null);
-  if (!browser || !driver || missing.length > 0) {
-    throw missingEngine(
-      "engine_c",
-      "WebKitGTK",
-      missing,
-      "install with `apt-get install webkit2gtk-driver xvfb` (Debian/Ubuntu), or point OBS_WEBKITWEBDRIVER_PATH and OBS_MINIBROWSER_PATH at them",
-    );
-  }
-  return { browser, driver, xvfbRun };
+    driver ? null : wanted.driver,
+    browser ? null : wanted.browser,
+    needsXvfb && !xvfbRun ? wanted.xvfb : null,
+  ];
+  throw missingEngine(
+    "engine_c",
+    "WebKitGTK",
+    missing.filter((item) => item !== null).map((item) => item.provides),
+    "install with `apt-get install webkit2gtk-driver xvfb` (Debian/Ubuntu), or point OBS_WEBKITWEBDRIVER_PATH and OBS_MINIBROWSER_PATH at them",
+  );
 }
 
 /** engine_d is experimental: obs drives whatever WebDriver server OBS_ENGINE_D_URL names. */

@@ -6,10 +6,9 @@
 import { createHash } from "node:crypto";
 import type { InstructionKind } from "../agent/agent-loop.js";
 import type { RawElement } from "../agent/snapshot-script.js";
+import type { CacheMode } from "../config/config-model.js";
 
 export const CACHE_SCHEMA_VERSION = "obs.action-cache/v1";
-export const CACHE_MODES = ["read-write", "read-only", "off"] as const;
-export type CacheMode = (typeof CACHE_MODES)[number];
 
 /** An element as it can be found again on a later run: what it is, not its number in a snapshot. */
 export interface TargetDescriptor {
@@ -102,7 +101,8 @@ export class ActionCache {
 
   /** Records (or rewrites) an entry; only a read-write cache keeps it. */
   put(entry: CacheEntry): void {
-    if (this.mode !== "read-write") return;
+    // A replayed entry comes back as the same object: nothing to write.
+    if (this.mode !== "read-write" || this.entries.get(entry.key) === entry) return;
     this.entries.set(entry.key, entry);
     this.changed = true;
   }

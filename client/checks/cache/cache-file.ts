@@ -1,7 +1,8 @@
 /** The action cache's file, `<report-dir>/action-cache.json`: read at the start of a run, written at its end. */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ActionCache, CACHE_SCHEMA_VERSION, type CacheDocument, type CacheMode } from "./action-cache.js";
+import type { CacheMode } from "../config/config-model.js";
+import { ActionCache, CACHE_SCHEMA_VERSION, type CacheDocument } from "./action-cache.js";
 
 export const CACHE_FILE = "action-cache.json";
 

@@ -6,6 +6,10 @@ export type Engine = (typeof ENGINES)[number];
 export const REPORTERS = ["basic", "json", "junit", "all"] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
+/** The action cache: replay and record, replay only (CI), or neither. */
+export const CACHE_MODES = ["read-write", "read-only", "off"] as const;
+export type CacheMode = (typeof CACHE_MODES)[number];
+
 export const PROVIDERS = ["openai", "anthropic", "mock"] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
 

@@ -6,8 +6,9 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
-import { CACHE_MODES, type CacheMode } from "../cache/action-cache.js";
 import {
+  CACHE_MODES,
+  type CacheMode,
   ENGINES,
   type Engine,
   type ObsConfig,

@@ -127,11 +127,6 @@ export class TelemetryReporter implements Reporter {
     this.tests.set(test.id, { span, context: trace.setSpan(this.runContext, span) });
   }
 
-  /** The trace context of a running test, for whatever joins its trace (the app under test). */
-  contextOf(test: TestRef): Context | null {
-    return this.tests.get(test.id)?.context ?? null;
-  }
-
   onStep(test: TestRef, step: StepRecord): void {
     const parent = this.tests.get(test.id)?.context ?? this.runContext;
     const end = Date.now();
