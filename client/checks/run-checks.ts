@@ -11,9 +11,10 @@ import { type RunFlags, type RunSettings, resolveRunSettings } from "./config/ru
 import { createProvider } from "./providers/provider-factory.js";
 import { reportersFor } from "./report/reporters.js";
 import type { RunReport } from "./report/run-result.js";
-import { type RunDependencies, runSuite } from "./run-suite.js";
+import { type RunDependencies, runSuite, type TraceContextSource } from "./run-suite.js";
 import { discoverSpecs } from "./spec/spec-discovery.js";
 import { type LoadedSpec, loadSpec } from "./spec/spec-loading.js";
+import type { AllowedHost } from "./telemetry/propagation-allowlist.js";
 
 export async function loadSpecs(patterns: string[], cwd: string): Promise<LoadedSpec[]> {
   const { files } = discoverSpecs(patterns, cwd);
@@ -90,10 +91,14 @@ export async function prepareChecks(
       const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, cwd);
       const cache = loadCache(settings.reportDir, settings.cache, (line) => process.stderr.write(`${line}\n`));
       const reporters = reportersFor(settings);
+      let propagation: TraceContextSource | undefined;
       if (settings.telemetry) {
         // The OpenTelemetry SDK is loaded only when telemetry is exported.
         const { TelemetryReporter } = await import("./telemetry/telemetry-reporter.js");
-        reporters.push(new TelemetryReporter(settings.telemetry, (line) => process.stderr.write(`${line}\n`)));
+        const telemetry = new TelemetryReporter(settings.telemetry, (line) => process.stderr.write(`${line}\n`));
+        reporters.push(telemetry);
+        const { propagateTo } = settings.telemetry;
+        if (propagateTo) propagation = traceContextSource(propagateTo, telemetry, settings.engine, urlForBrowser);
       }
       const report = await runSuite(specs, settings, {
         provider,
@@ -102,9 +107,37 @@ export async function prepareChecks(
         skills: loadCatalog(loaded.dir).skills,
         recordLessons: (entries) => appendJournal(loaded.dir, entries),
         cache,
+        propagation,
       });
       saveCache(settings.reportDir, cache);
       return report;
+    },
+  };
+}
+
+/** Each test's trace context for the allowed hosts; a browser that cannot carry it is named once. */
+function traceContextSource(
+  hosts: AllowedHost[],
+  telemetry: { traceHeaders(testId: string): Record<string, string> },
+  engine: RunSettings["engine"],
+  urlForBrowser: ((url: string) => string) | undefined,
+): TraceContextSource {
+  let told = false;
+  return {
+    // A containerized browser reaches this machine's loopback by another name; allow that name.
+    hosts: urlForBrowser
+      ? hosts.map((host) => ({ ...host, hostname: new URL(urlForBrowser(`http://${host.hostname}/`)).hostname }))
+      : hosts,
+    headersFor: (testId) => telemetry.traceHeaders(testId),
+    unavailable: (reason) => {
+      if (told) return;
+      told = true;
+      const why = reason
+        ? `${engine}'s browser refused request interception (${reason})`
+        : `${engine}'s browser session has no WebDriver BiDi`;
+      process.stderr.write(
+        `obs: --otel-propagate: ${why}, so no request carries trace context (engine_a and engine_b have it)\n`,
+      );
     },
   };
 }

@@ -12,6 +12,7 @@ import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
 import type { Screencast } from "./browser/screencast.js";
+import { propagateTraceContext } from "./browser/trace-propagation.js";
 import { ActionCache } from "./cache/action-cache.js";
 import type { RunSettings } from "./config/run-settings.js";
 import { FrameThrottle } from "./frames/frame-throttle.js";
@@ -20,6 +21,7 @@ import type { ModelProvider, TokenUsage } from "./providers/model-provider.js";
 import type { CheckRecord, FailureKind, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
 import type { LoadedSpec } from "./spec/spec-loading.js";
 import type { DeclaredTest } from "./spec/test-registry.js";
+import type { AllowedHost } from "./telemetry/propagation-allowlist.js";
 
 export const SCREENSHOT_DIR = "screenshots";
 /** How long a timed-out test's body gets to notice its browser is gone. */
@@ -35,6 +37,17 @@ export interface RunDependencies {
   recordLessons?: (entries: JournalEntry[]) => void;
   /** The action cache; none means every instruction asks the model. */
   cache?: ActionCache;
+  /** --otel-propagate: where each test's trace context goes; none sends it nowhere. */
+  propagation?: TraceContextSource;
+}
+
+export interface TraceContextSource {
+  /** The allowed hosts, as the browser names them. */
+  hosts: readonly AllowedHost[];
+  /** The W3C trace context headers of the test's span. */
+  headersFor(testId: string): Record<string, string>;
+  /** Told when a session's browser cannot carry trace context: no WebDriver BiDi, or the reason it refused. */
+  unavailable(reason: string | null): void;
 }
 
 class TestTimeout extends Error {
@@ -250,6 +263,14 @@ async function runTest(
     }
     session = started;
     browserStartMs = Date.now() - browserStarted;
+    if (deps.propagation) {
+      const { hosts, headersFor, unavailable } = deps.propagation;
+      // Before the first navigation, so that the page itself arrives as part of the trace.
+      const propagating = await propagateTraceContext(session.browser, hosts, headersFor(ref.id)).catch(
+        (error: Error) => error,
+      );
+      if (!propagating || propagating instanceof Error) unavailable(propagating?.message ?? null);
+    }
     const page = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
     const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;
     if (debuggerAddress) {

@@ -86,11 +86,12 @@ const runFlags = <T>(argv: Argv<T>) =>
     .option("otel-environment", { type: "string", describe: "deployment.environment.name of the runner's telemetry" })
     .option("otel-propagate", {
       type: "boolean",
-      describe: "Send W3C traceparent to the app under test (not in this release)",
+      describe:
+        "Send W3C traceparent to the app under test, so its spans join the test's trace (needs --otel-endpoint and --otel-propagate-allowlist)",
     })
     .option("otel-propagate-allowlist", {
       type: "string",
-      describe: "Comma-separated hosts allowed to receive trace context (not in this release)",
+      describe: "Comma-separated hosts (host or host:port) allowed to receive trace context; no others ever do",
     })
     .option("frame-interval", {
       type: "number",

@@ -1,4 +1,4 @@
-import { cpSync } from "node:fs";
+import { cpSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { expect } from "chai";
@@ -9,6 +9,7 @@ import { CLEAN_ENV, mockArgs } from "../helpers/mock-checks.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { serveFolder } from "../helpers/static-site.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { type SeenRequest, startTracedApp, type TracedApp } from "../helpers/traced-app.js";
 
 const FIXTURES = packagePath("test", "fixtures", "checks");
 
@@ -147,12 +148,115 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
     expect(result.stderr.match(/runner telemetry/g)).to.have.length(1);
   });
 
-  it("refuses an endpoint that is not a URL, and trace propagation, before any browser starts", async () => {
+  it("refuses an endpoint that is not a URL, and propagation to nobody, before any browser starts", async () => {
     const bad = await run(["--otel-endpoint", "localhost:4318"]);
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/--otel-endpoint "localhost:4318" is not an http\(s\) URL/);
     const propagate = await run(["--otel-endpoint", collector.url, "--otel-propagate"]);
     expect(propagate.code).to.equal(2);
-    expect(propagate.stderr).to.match(/--otel-propagate .* not supported in this release/);
+    expect(propagate.stderr).to.match(
+      /--otel-propagate sends trace context only to hosts in --otel-propagate-allowlist, and it names none; e\.g\. --otel-propagate-allowlist 127\.0\.0\.1:\d+/,
+    );
+    const noEndpoint = await run(["--otel-propagate", "--otel-propagate-allowlist", "127.0.0.1"]);
+    expect(noEndpoint.code).to.equal(2);
+    expect(noEndpoint.stderr).to.match(/--otel-propagate needs --otel-endpoint/);
+  });
+
+  describe("trace context propagation to the app under test", () => {
+    let app: TracedApp;
+    before(async () => {
+      app = await startTracedApp(collector.url, "fixture-shop");
+      writeFileSync(
+        join(project.path, "tests", "orders.obs.ts"),
+        'import { test } from "obs/test";\n\ntest("lists orders", async ({ agent }) => {\n  await agent.goto("/orders.html");\n  await agent.check("the page lists two orders");\n});\n',
+      );
+      writeFileSync(
+        join(project.path, "orders-transcript.json"),
+        JSON.stringify({
+          schema_version: "obs.mock-transcript/v1",
+          entries: [
+            {
+              test: "lists orders",
+              instruction: "lists two orders",
+              calls: [{ tool: "done", args: { evidence: "the list shows Tea and Scones" } }],
+            },
+          ],
+        }),
+      );
+    });
+    after(async () => {
+      await app.close();
+    });
+
+    const runOrders = async (extra: string[], env: NodeJS.ProcessEnv = {}) => {
+      app.requests.length = 0;
+      const result = await runObs(
+        mockArgs(
+          app.url,
+          "test",
+          ["tests/orders.obs.ts"],
+          ["--cache", "off", "--otel-endpoint", collector.url, ...extra],
+          "orders-transcript.json",
+        ),
+        { cwd: project.path, env: { ...CLEAN_ENV, ...env }, timeoutMs: 60_000 },
+      );
+      expect(result.code, result.stdout + result.stderr).to.equal(0);
+      return { result, requests: [...app.requests] };
+    };
+    const carried = (requests: SeenRequest[], host: string) =>
+      requests.filter((request) => request.host === host && request.path !== "/favicon.ico");
+    const ownHost = () => `127.0.0.1:${app.port}`;
+    const otherHost = () => `localhost:${app.port}`;
+
+    it("sends the test's traceparent to allowed hosts only, and the app's spans join the test's trace", async () => {
+      const { result, requests } = await runOrders(["--otel-propagate", "--otel-propagate-allowlist", ownHost()]);
+      expect(result.stderr).to.not.include("--otel-propagate");
+      const own = carried(requests, ownHost());
+      expect(own.map((request) => request.path)).to.include.members(["/orders.html", "/orders.js"]);
+      const [traceparent] = new Set(own.map((request) => request.traceparent));
+      expect(new Set(own.map((request) => request.traceparent)).size).to.equal(1);
+      expect(traceparent).to.match(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      const pixel = carried(requests, otherHost());
+      expect(pixel.map((request) => request.path)).to.deep.equal(["/pixel.gif"]);
+      expect(pixel[0]?.traceparent).to.equal(null);
+
+      // The header names the test's span; the app's spans are its children in one trace.
+      const [, traceId, parentId] = String(traceparent).split("-");
+      await app.flush();
+      const spans = (await http(`${collector.url}/api/traces/${traceId}/spans`)).json().data as {
+        spanId: string;
+        parentSpanId: string | null;
+        operation: string;
+        serviceName: string;
+      }[];
+      const testSpan = spans.find((span) => span.operation === "obs.test lists orders");
+      expect(testSpan?.spanId, JSON.stringify(spans)).to.equal(parentId);
+      const appSpans = spans.filter((span) => span.serviceName === "fixture-shop");
+      expect(appSpans.map((span) => span.operation)).to.include.members(["GET /orders.html", "GET /orders.js"]);
+      expect(appSpans.every((span) => span.parentSpanId === parentId)).to.equal(true);
+      expect(appSpans.map((span) => span.operation)).to.not.include("GET /pixel.gif");
+    });
+
+    it("sends nothing to a host the allowlist does not name, and nothing at all without --otel-propagate", async () => {
+      const other = await runOrders(["--otel-propagate", "--otel-propagate-allowlist", otherHost()]);
+      expect(carried(other.requests, ownHost()).every((request) => request.traceparent === null)).to.equal(true);
+      expect(carried(other.requests, otherHost()).map((request) => request.traceparent)).to.have.length(1);
+      expect(carried(other.requests, otherHost())[0]?.traceparent).to.match(/^00-/);
+
+      const off = await runOrders([]);
+      expect(off.requests.length).to.be.greaterThan(2);
+      expect(off.requests.every((request) => request.traceparent === null)).to.equal(true);
+    });
+
+    it("says once that a browser without WebDriver BiDi (engine_c) cannot carry trace context, and still runs", async () => {
+      const allow = ["--otel-propagate", "--otel-propagate-allowlist", ownHost()];
+      const webkit = await runOrders(["--browser", "engine_c", ...allow], { DISPLAY: "" });
+      expect(webkit.result.stderr.match(/--otel-propagate/g)).to.have.length(1);
+      expect(webkit.result.stderr).to.include(
+        "obs: --otel-propagate: engine_c's browser session has no WebDriver BiDi, so no request carries trace context",
+      );
+      expect(carried(webkit.requests, ownHost()).map((request) => request.path)).to.include("/orders.html");
+      expect(webkit.requests.every((request) => request.traceparent === null)).to.equal(true);
+    });
   });
 });

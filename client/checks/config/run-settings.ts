@@ -6,6 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
+import { type AllowedHost, parseAllowlist } from "../telemetry/propagation-allowlist.js";
 import {
   CACHE_MODES,
   type CacheMode,
@@ -88,7 +89,13 @@ export interface RunSettings {
   /** The action cache under the report directory: replay and record, replay only, or neither. */
   cache: CacheMode;
   /** Runner telemetry export; null without --otel-endpoint. */
-  telemetry: { endpoint: string; serviceName: string; environment: string | null } | null;
+  telemetry: {
+    endpoint: string;
+    serviceName: string;
+    environment: string | null;
+    /** --otel-propagate: the hosts that receive the test's trace context; null without it. */
+    propagateTo: AllowedHost[] | null;
+  } | null;
 }
 
 function usage(message: string): LifecycleError {
@@ -111,6 +118,39 @@ function positiveInteger(value: unknown, flag: string): number {
   if (!Number.isInteger(number) || number < 1)
     throw usage(`${flag} must be a whole number of at least 1, not "${value}"`);
   return number;
+}
+
+/**
+ * --otel-propagate and its allowlist. Trace context only ever goes to hosts named in the
+ * allowlist, so propagation without one (or an allowlist without propagation) is a mistake to
+ * say, not a silent no-op.
+ */
+function resolvePropagation(
+  flags: RunFlags,
+  endpoint: string | undefined,
+  baseUrl: string | null,
+): AllowedHost[] | null {
+  const listed = flags.otelPropagateAllowlist;
+  if (!flags.otelPropagate) {
+    if (listed) throw usage("--otel-propagate-allowlist has no effect without --otel-propagate");
+    return null;
+  }
+  if (!endpoint) {
+    throw usage("--otel-propagate needs --otel-endpoint: the trace context it sends is the run's own trace");
+  }
+  let hosts: AllowedHost[];
+  try {
+    hosts = parseAllowlist(listed ?? "");
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+  if (hosts.length === 0) {
+    const example = baseUrl ? new URL(baseUrl).host : "localhost:3000";
+    throw usage(
+      `--otel-propagate sends trace context only to hosts in --otel-propagate-allowlist, and it names none; e.g. --otel-propagate-allowlist ${example}`,
+    );
+  }
+  return hosts;
 }
 
 export function resolveProvider(
@@ -193,11 +233,7 @@ export function resolveRunSettings(
   if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) {
     throw usage(`--otel-endpoint "${endpoint}" is not an http(s) URL, e.g. http://127.0.0.1:27686`);
   }
-  if (flags.otelPropagate || flags.otelPropagateAllowlist) {
-    throw usage(
-      "--otel-propagate and --otel-propagate-allowlist are not supported in this release; runner telemetry is exported without them",
-    );
-  }
+  const propagateTo = resolvePropagation(flags, endpoint, baseUrl);
   return {
     cwd,
     patterns: flags.patterns?.length ? flags.patterns : (config.testMatch ?? DEFAULT_PATTERNS),
@@ -227,6 +263,7 @@ export function resolveRunSettings(
           endpoint,
           serviceName: firstOf<string>(flags.otelServiceName) ?? "obs-runner",
           environment: firstOf<string>(flags.otelEnvironment) ?? null,
+          propagateTo,
         }
       : null,
   };

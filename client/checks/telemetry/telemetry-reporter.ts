@@ -4,8 +4,9 @@
  * model tokens) and logs (one per agent event), exported over OTLP/HTTP with the OpenTelemetry
  * JS SDK. Nothing here runs without an endpoint; the SDK is loaded only then.
  */
-import { type Context, context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Context, context, defaultTextMapSetter, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import { SeverityNumber } from "@opentelemetry/api-logs";
+import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-http";
 import { OTLPMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -125,6 +126,17 @@ export class TelemetryReporter implements Reporter {
   onTestStart(test: TestRef): void {
     const span = this.tracer.startSpan(testSpanName(test), { attributes: testAttributes(test) }, this.runContext);
     this.tests.set(test.id, { span, context: trace.setSpan(this.runContext, span) });
+  }
+
+  /**
+   * The W3C trace context headers (traceparent, tracestate) that make a request part of the
+   * test's trace: the app under test's spans become children of the test's span.
+   */
+  traceHeaders(testId: string): Record<string, string> {
+    const headers: Record<string, string> = {};
+    const parent = this.tests.get(testId)?.context ?? this.runContext;
+    new W3CTraceContextPropagator().inject(parent, headers, defaultTextMapSetter);
+    return headers;
   }
 
   onStep(test: TestRef, step: StepRecord): void {

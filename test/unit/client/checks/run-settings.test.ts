@@ -57,6 +57,38 @@ describe("browser-check run settings", () => {
     });
   });
 
+  describe("trace propagation", () => {
+    const exporting = { provider: "mock", mockTranscript: "t.json", otelEndpoint: "http://127.0.0.1:27686" };
+    const settings = (flags: object) => resolveRunSettings({ ...exporting, ...flags }, {}, CWD, {}, CWD);
+
+    it("sends trace context only to the allowlist's hosts, and is off by default", () => {
+      expect(settings({}).telemetry?.propagateTo).to.equal(null);
+      const on = settings({ otelPropagate: true, otelPropagateAllowlist: "localhost:3000,api.internal" });
+      expect(on.telemetry?.propagateTo).to.deep.equal([
+        { hostname: "localhost", port: "3000" },
+        { hostname: "api.internal", port: null },
+      ]);
+    });
+
+    it("refuses propagation without an endpoint or an allowlist, and an allowlist alone", () => {
+      const refuse = (flags: object, message: RegExp) =>
+        expect(() => settings(flags))
+          .to.throw(message)
+          .with.property("code", "invalid_argument");
+      refuse({ otelPropagate: true }, /names none; e\.g\. --otel-propagate-allowlist localhost:3000/);
+      refuse(
+        { otelPropagate: true, baseUrl: "http://127.0.0.1:5173/app" },
+        /--otel-propagate-allowlist 127\.0\.0\.1:5173$/,
+      );
+      refuse(
+        { otelPropagate: true, otelPropagateAllowlist: "localhost", otelEndpoint: undefined },
+        /needs --otel-endpoint/,
+      );
+      refuse({ otelPropagateAllowlist: "localhost" }, /has no effect without --otel-propagate/);
+      refuse({ otelPropagate: true, otelPropagateAllowlist: "*.test" }, /entry "\*\.test" is not a host/);
+    });
+  });
+
   describe("provider", () => {
     const resolve = (flags: object, env: NodeJS.ProcessEnv, config: object = {}) =>
       resolveProvider(flags, config, CWD, env, CWD);
