@@ -74,6 +74,16 @@ export class AgentStopped extends Error {
   }
 }
 
+/** Throws when the run's --max-steps cap leaves no step for `instruction`. Model and replay alike. */
+export function ensureStepLeft(budget: StepBudget, instruction: string): void {
+  if (budget.max !== null && budget.used >= budget.max) {
+    throw new AgentStopped(
+      "max_steps",
+      `stopped at the --max-steps cap of ${budget.max} steps before "${instruction}" was finished`,
+    );
+  }
+}
+
 export interface StepBudget {
   used: number;
   max: number | null;
@@ -173,12 +183,7 @@ export async function runInstruction(
 
   for (;;) {
     const { budget } = context;
-    if (budget.max !== null && budget.used >= budget.max) {
-      throw new AgentStopped(
-        "max_steps",
-        `stopped at the --max-steps cap of ${budget.max} steps before "${instruction}" was finished`,
-      );
-    }
+    ensureStepLeft(budget, instruction);
     if (now() >= context.deadline) throw new AgentStopped("timeout", `the test's time ran out during "${instruction}"`);
 
     const started = now();

@@ -3,7 +3,13 @@
  * the one recorded. It misses, and the caller asks the model from the page as it now is, when an
  * element is gone, an action fails, or (for a check) the page is not the one the model judged.
  */
-import type { InstructionKind, InstructionOutcome, LoopContext, StepRecord } from "../agent/agent-loop.js";
+import {
+  ensureStepLeft,
+  type InstructionKind,
+  type InstructionOutcome,
+  type LoopContext,
+  type StepRecord,
+} from "../agent/agent-loop.js";
 import { fingerprintOf } from "../agent/page-snapshot.js";
 import { type CachedAction, type CacheEntry, findTarget } from "./action-cache.js";
 
@@ -44,6 +50,8 @@ export async function replayEntry(
     await context.onStep(record);
   };
   for (const action of entry.actions) {
+    // Replayed steps count as the model's would: the cap fails a test the same way either way.
+    ensureStepLeft(context.budget, instruction);
     const started = Date.now();
     const args = { ...action.args };
     if (action.target) {
@@ -67,6 +75,7 @@ export async function replayEntry(
   if (entry.finalFingerprint !== null && fingerprint !== entry.finalFingerprint) {
     return { hit: false, reason: "the page differs from the one the check was judged on", performed };
   }
+  ensureStepLeft(context.budget, instruction);
   await step("done", { evidence: entry.result }, entry.result, Date.now());
   return {
     hit: true,

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { AgentPage, StepRecord } from "../../../../../client/checks/agent/agent-loop.js";
+import { type AgentPage, AgentStopped, type StepRecord } from "../../../../../client/checks/agent/agent-loop.js";
 import { fingerprintOf } from "../../../../../client/checks/agent/page-snapshot.js";
 import type { RawElement, RawSnapshot } from "../../../../../client/checks/agent/snapshot-script.js";
 import {
@@ -155,6 +155,20 @@ describe("action cache", () => {
         performed: [],
       });
       expect(performed).to.deep.equal([]);
+    });
+
+    it("stops at the --max-steps cap as the model would, after the steps the cap allows", async () => {
+      const { page, performed } = scriptedPage([
+        snapshot([element(4, "New"), element(5, "Delete"), element(6, "Delete")]),
+        snapshot([element(4, "New"), element(5, "Delete")]),
+      ]);
+      const steps: StepRecord[] = [];
+      const capped = { ...context(page, steps), budget: { used: 0, max: 1 } };
+      const stopped = await replayEntry(entry({}), "act", "delete the second row", capped).catch((error) => error);
+      expect(stopped).to.be.instanceOf(AgentStopped).with.property("reason", "max_steps");
+      expect(stopped.message).to.include('--max-steps cap of 1 steps before "delete the second row"');
+      expect(performed).to.deep.equal(['click {"index":6}']);
+      expect(steps.map((step) => step.tool)).to.deep.equal(["click"]);
     });
 
     it("holds a check only on the page it was judged on", async () => {
