@@ -3,6 +3,7 @@ import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../s
 import { nsToIso } from "../../shared/time.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
+import { SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
 import {
   type LogRow,
   type SpanRow,
@@ -250,8 +251,15 @@ export class SqliteReader implements TelemetryReader {
   }
 
   span(spanId: string): SpanRecord[] {
+    // One seek per row-id bucket of the span-id index (schema version 3); CROSS JOIN keeps the
+    // buckets the outer loop, so the planner cannot choose to scan the spans instead.
     const rows = this.prepare(
-      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.span_id = ? ORDER BY s.start_ns DESC, s.trace_id`,
+      `WITH RECURSIVE buckets(k) AS (
+         SELECT (SELECT min(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT}
+         UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT})
+       SELECT ${SPAN_COLUMNS} FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
+       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND s.span_id = ?
+       ORDER BY s.start_ns DESC, s.trace_id`,
     ).all(spanId) as SpanRow[];
     return rows.map(toSpanRecord);
   }

@@ -221,6 +221,18 @@ function backfillRollups(db: Database.Database): void {
       AND NOT EXISTS (SELECT 1 FROM spans p WHERE p.trace_id = s.trace_id AND p.span_id = s.parent_span_id)`);
 }
 
+/** Rows per bucket of the span-id index (a power of two: the index keys on id >> SPAN_ID_BUCKET_SHIFT). */
+export const SPAN_ID_BUCKET_SHIFT = 16;
+
+// Span ids are random, so an index on them alone takes each new span to a random leaf: every
+// commit rewrote most of the index's pages, more as the store grew (a quarter of the writer's
+// time on a store of 200k spans). Keyed by row-id bucket first, new entries land in the last
+// bucket; a lookup by span id seeks once per bucket (SqliteReader.span).
+const V3 = `
+DROP INDEX spans_by_span_id;
+CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -235,6 +247,13 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       db.exec(V2);
       backfillRollups(db);
+    },
+  },
+  {
+    version: 3,
+    description: "span-id index grouped by row-id bucket, so new spans touch only its newest pages",
+    up(db) {
+      db.exec(V3);
     },
   },
 ];

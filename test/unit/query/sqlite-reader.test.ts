@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { PageRequest } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { SPAN_ID_BUCKET_SHIFT } from "../../../daemon/store/schema.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -140,6 +141,24 @@ describe("SQLite reader", () => {
       ["SELECT 1", ...Array.from({ length: 10 }, (_, i) => `SELECT 1${i}`)].sort(),
     );
     expect(reader.span(hexId(9, 8)).map((s) => s.traceId)).to.deep.equal([hexId(4, 16)]);
+  });
+
+  it("finds a span id in every row-id bucket of the span-id index, however far apart", () => {
+    const shared = hexId(7777, 8);
+    const write = (trace: number, startNs: bigint) =>
+      store.writeTraces(traceRequest("api", [{ traceId: hexId(trace, 16), spanId: shared, name: "op", startNs }]));
+    write(100, T0);
+    // Row ids jump three buckets ahead, as after a long stretch of ingestion and retention.
+    store.db.prepare("UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'spans'").run(3 << SPAN_ID_BUCKET_SHIFT);
+    write(101, T0 + MS);
+    store.db.prepare("DELETE FROM spans WHERE id < 5").run();
+    const ids = store.db
+      .prepare(`SELECT id >> ${SPAN_ID_BUCKET_SHIFT} FROM spans WHERE span_id = ?`)
+      .pluck()
+      .all(shared);
+    expect(new Set(ids).size).to.equal(2);
+    expect(reader.span(shared).map((s) => s.traceId)).to.deep.equal([hexId(101, 16), hexId(100, 16)]);
+    expect(reader.span(hexId(7778, 8))).to.deep.equal([]);
   });
 
   it("searches logs by severity (text or number), body text, trace and span", () => {

@@ -178,7 +178,7 @@ describe("audit rollups", () => {
     store.db.exec(`DROP TABLE span_rollups; DROP TABLE log_rollups; DROP TABLE orphan_spans;
       DROP INDEX spans_errors_by_start; DROP INDEX logs_warnings_by_service; DROP INDEX traces_by_root;
       DROP INDEX traces_by_start; CREATE INDEX traces_by_start ON traces (start_ns); PRAGMA user_version = 1;`);
-    expect(migrate(store.db, store.path)).to.deep.equal([2]);
+    expect(migrate(store.db, store.path)).to.deep.equal([2, 3]);
     expect(tables()).to.deep.equal(written);
   });
 });
