@@ -31,6 +31,11 @@ async function main(): Promise<void> {
   const info = loadOrBuildDataset("bench/query", dbPath, TRACES, LOGS);
   const obsd = await startCollectorProcess({ dbPath, stateDir: dir.path, args: ["--max-db-size", "8GiB"] });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  // A span id known to be stored (span ids are looked up alone, one seek per row-id bucket).
+  const bigTrace = (await (await fetch(`${obsd.url}/api/traces/${info.bigTraceId}/spans`)).json()) as {
+    data: { spanId: string }[];
+  };
+  const knownSpanId = bigTrace.data[0]?.spanId;
   const queries: [string, string, number][] = [
     ["trace list (default)", "/api/traces", 15],
     [
@@ -41,6 +46,7 @@ async function main(): Promise<void> {
     ["span search by attr.KEY, 24h", "/api/spans/search?attr.user.id=user-17&lookback=24h", 15],
     ["logs contains, 24h", "/api/logs?contains=timeout&lookback=24h", 15],
     ["trace detail (200 spans)", `/api/traces/${info.bigTraceId}`, 15],
+    ["span by id", `/api/spans/${knownSpanId}`, 15],
     [
       "trace-stats p95_duration by service, 24h",
       "/api/traces/stats?groupBy=service&agg=p95_duration&lookback=24h",
