@@ -22,7 +22,8 @@ const DEFAULT_PORTS: Record<string, string> = { "http:": "80", "https:": "443", 
 
 /**
  * Parses "host[:port],..." (an origin such as http://localhost:3000 is taken for its host and
- * port). Throws an Error naming the first entry that is not a host.
+ * port, its scheme's default port when it names none). Throws an Error naming the first entry
+ * that is not a host.
  */
 export function parseAllowlist(text: string): AllowedHost[] {
   const hosts: AllowedHost[] = [];
