@@ -269,7 +269,7 @@ async function runTest(
       const propagating = await propagateTraceContext(session.browser, hosts, headersFor(ref.id)).catch(
         (error: Error) => error,
       );
-      if (!propagating || propagating instanceof Error) unavailable(propagating?.message ?? null);
+      if (propagating !== true) unavailable(propagating instanceof Error ? propagating.message : null);
     }
     const page = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
     const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;

@@ -239,6 +239,7 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
 
     it("sends nothing to a host the allowlist does not name, and nothing at all without --otel-propagate", async () => {
       const other = await runOrders(["--otel-propagate", "--otel-propagate-allowlist", otherHost()]);
+      expect(carried(other.requests, ownHost()).map((request) => request.path)).to.include("/orders.html");
       expect(carried(other.requests, ownHost()).every((request) => request.traceparent === null)).to.equal(true);
       expect(carried(other.requests, otherHost()).map((request) => request.traceparent)).to.have.length(1);
       expect(carried(other.requests, otherHost())[0]?.traceparent).to.match(/^00-/);

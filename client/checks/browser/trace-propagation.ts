@@ -17,28 +17,22 @@ interface BeforeRequestSent {
   request: { request: string; url: string; headers: HeaderEntry[] };
 }
 
-export interface TracePropagation {
-  /** Requests that left with trace context so far. */
-  readonly sent: number;
-}
-
 /**
  * Starts adding `headers` (traceparent, and tracestate when there is one) to every request the
- * session's browser sends to an allowed host. Null when the session has no WebDriver BiDi
+ * session's browser sends to an allowed host. False when the session has no WebDriver BiDi
  * (a classic session, such as WebKitWebDriver's, cannot intercept requests).
  */
 export async function propagateTraceContext(
   browser: Browser,
   hosts: readonly AllowedHost[],
   headers: Record<string, string>,
-): Promise<TracePropagation | null> {
-  if (!browser.isBidi || hosts.length === 0) return null;
+): Promise<boolean> {
+  if (!browser.isBidi) return false;
   const names = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
   const added: HeaderEntry[] = Object.entries(headers).map(([name, value]) => ({
     name,
     value: { type: "string", value },
   }));
-  const state = { sent: 0 };
   await browser.sessionSubscribe({ events: ["network.beforeRequestSent"] });
   browser.on("network.beforeRequestSent", (event: BeforeRequestSent) => {
     if (!event.isBlocked) return;
@@ -46,12 +40,11 @@ export async function propagateTraceContext(
     const allowed = isAllowed(request.url, hosts);
     // The page's own trace headers (a traced SPA) give way to the test's, so the trace stays whole.
     const kept = allowed ? request.headers.filter((header) => !names.has(header.name.toLowerCase())) : undefined;
-    if (allowed) state.sent += 1;
     browser
       .networkContinueRequest({ request: request.request, ...(kept ? { headers: [...kept, ...added] } : {}) })
       // A page that navigated away or closed drops its pending requests; nothing to continue.
       .catch(() => {});
   });
   await browser.networkAddIntercept({ phases: ["beforeRequestSent"], urlPatterns: interceptPatterns(hosts) });
-  return state;
+  return true;
 }

@@ -73,8 +73,3 @@ export function interceptPatterns(hosts: readonly AllowedHost[]): InterceptPatte
       : { type: "pattern", hostname: host.hostname, port: host.port },
   );
 }
-
-/** The allowlist as the user would write it, for messages. */
-export function describeAllowlist(hosts: readonly AllowedHost[]): string {
-  return hosts.map((host) => (host.port === null ? host.hostname : `${host.hostname}:${host.port}`)).join(",");
-}

@@ -31,6 +31,8 @@ import {
   testSpanName,
 } from "./telemetry-names.js";
 
+const TRACE_CONTEXT = new W3CTraceContextPropagator();
+
 export interface TelemetrySettings {
   /** OTLP/HTTP base URL; signals go to /v1/traces, /v1/metrics and /v1/logs under it. */
   endpoint: string;
@@ -135,7 +137,7 @@ export class TelemetryReporter implements Reporter {
   traceHeaders(testId: string): Record<string, string> {
     const headers: Record<string, string> = {};
     const parent = this.tests.get(testId)?.context ?? this.runContext;
-    new W3CTraceContextPropagator().inject(parent, headers, defaultTextMapSetter);
+    TRACE_CONTEXT.inject(parent, headers, defaultTextMapSetter);
     return headers;
   }
 
