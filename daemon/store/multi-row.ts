@@ -38,20 +38,26 @@ export class MultiRowStatement {
    */
   run(values: unknown[]): unknown[][] {
     const out: unknown[][] = [];
+    this.runChunks(values, (statement, part) => {
+      if (this.returnsRows) {
+        for (const row of statement.all(part) as unknown[][]) out.push(row);
+      } else {
+        statement.run(part);
+      }
+    });
+    return out;
+  }
+
+  /** Hands each chunk's statement, values and first row (index into all rows) to `each`. */
+  runChunks(values: unknown[], each: (statement: Database.Statement, part: unknown[], firstRow: number) => void): void {
     let offset = 0;
     while (offset < values.length) {
       const remaining = (values.length - offset) / this.columns;
       const rows = remaining >= this.maxRows ? this.maxRows : 2 ** Math.floor(Math.log2(remaining));
       const end = offset + rows * this.columns;
       const part = offset === 0 && end === values.length ? values : values.slice(offset, end);
-      const statement = this.statement(rows);
-      if (this.returnsRows) {
-        for (const row of statement.all(part) as unknown[][]) out.push(row);
-      } else {
-        statement.run(part);
-      }
+      each(this.statement(rows), part, offset / this.columns);
       offset = end;
     }
-    return out;
   }
 }

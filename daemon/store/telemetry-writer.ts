@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { LogBatch, SpanBatch, SpanRecord } from "../otlp/records.js";
 import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
 import { MultiRowStatement } from "./multi-row.js";
+import { NewRowInsert } from "./new-rows.js";
 import { ParentLinks } from "./parent-links.js";
 import { PostingsBuffer } from "./postings.js";
 import { RollupBuffer } from "./rollup-buffer.js";
@@ -28,11 +29,48 @@ interface CounterDeltas {
   latestNs: bigint;
 }
 
-const SPAN_COLUMNS = `trace_id, span_id, parent_span_id, service_id, resource_id, scope_id, name, kind, start_ns,
-  end_ns, duration_ns, status_code, status_message, trace_state, flags, attributes, events, links,
-  dropped_attributes_count, dropped_events_count, dropped_links_count`;
-const LOG_COLUMNS = `hash, ts_ns, time_ns, observed_ns, severity_number, severity_text, body, attributes, trace_id,
-  span_id, flags, event_name, dropped_attributes_count, service_id, resource_id, scope_id`;
+// The unique key comes first: NewRowInsert matches rows by their leading columns.
+const SPAN_COLUMNS = [
+  "trace_id",
+  "span_id",
+  "parent_span_id",
+  "service_id",
+  "resource_id",
+  "scope_id",
+  "name",
+  "kind",
+  "start_ns",
+  "end_ns",
+  "duration_ns",
+  "status_code",
+  "status_message",
+  "trace_state",
+  "flags",
+  "attributes",
+  "events",
+  "links",
+  "dropped_attributes_count",
+  "dropped_events_count",
+  "dropped_links_count",
+];
+const LOG_COLUMNS = [
+  "hash",
+  "ts_ns",
+  "time_ns",
+  "observed_ns",
+  "severity_number",
+  "severity_text",
+  "body",
+  "attributes",
+  "trace_id",
+  "span_id",
+  "flags",
+  "event_name",
+  "dropped_attributes_count",
+  "service_id",
+  "resource_id",
+  "scope_id",
+];
 
 function newDeltas(): CounterDeltas {
   return { spans: 0, logs: 0, traces: 0, latestNs: 0n };
@@ -45,8 +83,8 @@ function newDeltas(): CounterDeltas {
  */
 export class TelemetryWriter {
   readonly dictionaries: Dictionaries;
-  private readonly spanRows: MultiRowStatement;
-  private readonly logRows: MultiRowStatement;
+  private readonly spanRows: NewRowInsert;
+  private readonly logRows: NewRowInsert;
   private readonly traceUpserts: MultiRowStatement;
   private readonly traceServices: MultiRowStatement;
   private readonly spanPostingsInsert: MultiRowStatement;
@@ -63,22 +101,8 @@ export class TelemetryWriter {
     this.dictionaries = new Dictionaries(db);
     this.rollups = new RollupBuffer(db);
     this.parentLinks = new ParentLinks(db);
-    this.spanRows = new MultiRowStatement(
-      db,
-      `INSERT INTO spans (${SPAN_COLUMNS}) VALUES`,
-      21,
-      "ON CONFLICT (trace_id, span_id) DO NOTHING RETURNING id, trace_id, span_id",
-      256,
-      true,
-    );
-    this.logRows = new MultiRowStatement(
-      db,
-      `INSERT INTO logs (${LOG_COLUMNS}) VALUES`,
-      16,
-      "ON CONFLICT (hash) DO NOTHING RETURNING id, hash",
-      256,
-      true,
-    );
+    this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_id, span_id)", 256);
+    this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "(hash)", 256);
     // One upsert per trace touched, all in one statement: children often arrive before their root.
     this.traceUpserts = new MultiRowStatement(
       db,
@@ -160,17 +184,13 @@ export class TelemetryWriter {
         span.droppedLinksCount,
       );
     }
-    // Only new rows come back: a span sent before (or twice in this batch) is skipped.
-    const inserted = new Map<string, number>();
-    for (const [id, traceId, spanId] of this.spanRows.run(values) as [number, string, string][]) {
-      inserted.set(traceId + spanId, id);
-    }
+    // A span sent before (or twice in this batch) is skipped: its id is 0.
+    const rowIds = this.spanRows.run(values);
     const newSpans: SpanRecord[] = [];
-    for (const span of batch.spans) {
-      const key = span.traceId + span.spanId;
-      const rowId = inserted.get(key);
-      if (rowId === undefined) continue;
-      inserted.delete(key);
+    for (let i = 0; i < batch.spans.length; i++) {
+      const rowId = rowIds[i] as number;
+      if (rowId === 0) continue;
+      const span = batch.spans[i] as SpanRecord;
       newSpans.push(span);
       this.post(this.spanPostings, span.indexed, rowId);
       this.rollups.addSpan(
@@ -277,16 +297,11 @@ export class TelemetryWriter {
         scopes[log.scope],
       );
     }
-    const inserted = new Map<string, number>();
-    for (const [id, hash] of this.logRows.run(values) as [number, Buffer][]) {
-      inserted.set(hash.toString("latin1"), id);
-    }
+    const rowIds = this.logRows.run(values);
     let added = 0;
     batch.logs.forEach((log, i) => {
-      const key = Buffer.from(log.hash).toString("latin1");
-      const rowId = inserted.get(key);
-      if (rowId === undefined) return;
-      inserted.delete(key);
+      const rowId = rowIds[i] as number;
+      if (rowId === 0) return;
       added++;
       this.post(this.logPostings, log.indexed, rowId);
       const serviceId = (resources[log.resource] as ResolvedResource).serviceId;

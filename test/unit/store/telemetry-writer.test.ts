@@ -114,6 +114,25 @@ describe("telemetry writer", () => {
     expect(store.db.prepare("SELECT count(*) FROM span_postings").pluck().get()).to.equal(1n);
   });
 
+  it("indexes the new spans of a partly resent batch under their own rows", () => {
+    const span = (n: number) => ({
+      traceId: hexId(n, 16),
+      spanId: hexId(n, 8),
+      startNs: T0,
+      attributes: { n: `v${n}` },
+    });
+    store.writeTraces(traceRequest("api", [span(2), span(4)]));
+    expect(store.writeTraces(traceRequest("api", [span(1), span(2), span(3), span(4), span(5)]))).to.equal(3);
+    const indexed = store.db
+      .prepare(
+        `SELECT p.value, s.span_id FROM span_postings p JOIN json_each(p.rows) r JOIN spans s ON s.id = r.value
+         ORDER BY p.value`,
+      )
+      .raw()
+      .all();
+    expect(indexed).to.deep.equal([1, 2, 3, 4, 5].map((n) => [`v${n}`, hexId(n, 8)]));
+  });
+
   it("tracks the latest telemetry time and per-service last sighting", () => {
     store.writeTraces(
       traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, durationNs: 10n }]),
