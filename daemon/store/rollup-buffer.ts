@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { MultiRowStatement } from "./multi-row.js";
 import {
   addSpan,
   emptyOperationRollup,
@@ -14,8 +15,16 @@ import { HOUR_NS, MINUTE_NS, ROLLUP_WIDTHS, slotOf } from "./rollup-slots.js";
 export const WARN_SEVERITY = 13;
 export const ERROR_SEVERITY = 17;
 
-/** Rows kept decoded after a commit; a busy minute's rows are rewritten by every commit. */
-const CACHED_ROWS = 2_000;
+/**
+ * Rows a (width, slot, operation) may gather before they are merged into one. Readers add
+ * every row of a slot up, so more rows only cost reads; merging rewrites the slot's full
+ * histogram, which is what made rewriting every commit's rows expensive.
+ */
+export const COMPACT_AT = 16;
+/** Keys whose row counts are remembered; past this the counts start over (reads stay exact). */
+const COUNTED_KEYS = 50_000;
+
+const SPAN_ROLLUP_COLUMNS = "(width, slot, service_id, name, spans, newest_ns, max_ns, histogram, slowest)";
 
 interface SpanSlot {
   width: bigint;
@@ -37,30 +46,35 @@ interface LogSlot {
 
 /**
  * Gathers the rollup rows of one transaction (per minute and hour: spans per operation with
- * their duration histogram, logs per service by severity) and merges them into the tables
- * at flush. A commit touches a few rows per operation, however many spans it carries.
+ * their duration histogram, logs per service by severity) and writes them at flush.
+ *
+ * Span rollups are appended: each commit adds one row per operation and slot it touched,
+ * holding only its own spans, and readers add the rows of a slot up. Once an operation's slot
+ * has gathered COMPACT_AT rows they are merged into one. A busy minute is thus rewritten once
+ * every COMPACT_AT commits instead of on every commit, and rows that retention trimmed need no
+ * special care: whatever rows are left are what the slot holds.
  */
 export class RollupBuffer {
   private readonly spans = new Map<string, SpanSlot>();
   private readonly logs = new Map<string, LogSlot>();
-  /** Committed rows as stored, by key, least recently written first. */
-  private readonly written = new Map<string, { rowid: bigint; rollup: OperationRollup }>();
-  private pendingWrites: [string, { rowid: bigint; rollup: OperationRollup }][] = [];
-  private readonly stmt: Record<"readSpanRow" | "addSpanRow" | "updateSpanRow" | "addLogRow", Database.Statement>;
+  /** Rows stored per span rollup key (at least; counted since this process started). */
+  private readonly rowCounts = new Map<string, number>();
+  private readonly spanRows: MultiRowStatement;
+  private readonly stmt: Record<"readSpanRows" | "dropSpanRows" | "addLogRow", Database.Statement>;
 
   constructor(db: Database.Database) {
+    this.spanRows = new MultiRowStatement(
+      db,
+      `INSERT INTO span_rollups ${SPAN_ROLLUP_COLUMNS} VALUES`,
+      9,
+      "",
+      256,
+      false,
+    );
+    const key = "width = ? AND slot = ? AND service_id = ? AND name = ?";
     this.stmt = {
-      readSpanRow: db.prepare(
-        "SELECT rowid, spans, newest_ns, max_ns, histogram, slowest FROM span_rollups WHERE width = ? AND slot = ? AND service_id = ? AND name = ?",
-      ),
-      addSpanRow: db.prepare(
-        `INSERT INTO span_rollups (width, slot, service_id, name, spans, newest_ns, max_ns, histogram, slowest)
-         VALUES (@width, @slot, @serviceId, @name, @spans, @newest_ns, @max_ns, @histogram, @slowest)`,
-      ),
-      updateSpanRow: db.prepare(
-        `UPDATE span_rollups SET spans = @spans, newest_ns = @newest_ns, max_ns = @max_ns, histogram = @histogram,
-           slowest = @slowest WHERE rowid = @rowid`,
-      ),
+      readSpanRows: db.prepare(`SELECT spans, newest_ns, max_ns, histogram, slowest FROM span_rollups WHERE ${key}`),
+      dropSpanRows: db.prepare(`DELETE FROM span_rollups WHERE ${key}`),
       addLogRow: db.prepare(
         `INSERT INTO log_rollups (width, slot, service_id, logs, warnings, errors, newest_ns) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (width, slot, service_id) DO UPDATE SET logs = logs + excluded.logs,
@@ -68,7 +82,7 @@ export class RollupBuffer {
            newest_ns = max(newest_ns, excluded.newest_ns)`,
       ),
     };
-    this.stmt.readSpanRow.safeIntegers(true);
+    this.stmt.readSpanRows.safeIntegers(true);
   }
 
   /** Counts a span in its minute; flush() adds the minutes up into hours. */
@@ -85,11 +99,11 @@ export class RollupBuffer {
   }
 
   /** The hour rows of the gathered minutes. */
-  private hours(): Map<string, SpanSlot> {
+  private hours(): SpanSlot[] {
     const hours = new Map<string, SpanSlot>();
     for (const { slot: minute, serviceId, name, rollup } of this.spans.values()) {
       const slot = slotOf(minute, HOUR_NS);
-      const key = `${HOUR_NS}:${slot}:${serviceId}:${name}`;
+      const key = `${slot}:${serviceId}:${name}`;
       let entry = hours.get(key);
       if (!entry) {
         entry = { width: HOUR_NS, slot, serviceId, name, rollup: emptyOperationRollup() };
@@ -97,7 +111,7 @@ export class RollupBuffer {
       }
       mergeRollup(entry.rollup, rollup);
     }
-    return hours;
+    return [...hours.values()];
   }
 
   addLog(serviceId: number, tsNs: bigint, severity: number): void {
@@ -116,38 +130,37 @@ export class RollupBuffer {
     }
   }
 
-  /**
-   * Merges what was gathered into the tables. Call inside the transaction, before commit, and
-   * `committed()` after it.
-   */
+  /** Writes what was gathered. Call inside the transaction, before commit. */
   flush(): void {
-    const minutes = [...this.spans].map(([key, entry]): [string, SpanSlot] => [`${MINUTE_NS}:${key}`, entry]);
-    for (const [key, { width, slot, serviceId, name, rollup }] of [...this.hours(), ...minutes]) {
-      const cached = this.written.get(key);
-      let rowid: bigint;
-      if (cached) {
-        // Merge the few new spans into the decoded row instead of decoding it again.
-        mergeRollup(cached.rollup, rollup);
-        if (this.stmt.updateSpanRow.run({ rowid: cached.rowid, ...encodeRollup(cached.rollup) }).changes !== 1) {
-          // Deleted behind the cache's back: fail this transaction; its retry reads the table.
-          throw new Error(`the rollup row ${cached.rowid} was deleted while cached`);
-        }
-        this.pendingWrites.push([key, cached]);
-        continue;
-      }
-      const stored = this.stmt.readSpanRow.get(width, slot, serviceId, name) as
-        | (StoredOperationRollup & { rowid: bigint })
-        | undefined;
-      if (stored) {
-        mergeStored(rollup, stored);
-        rowid = stored.rowid;
-        this.stmt.updateSpanRow.run({ rowid, ...encodeRollup(rollup) });
+    const slots = [...this.spans.values(), ...this.hours()];
+    const values: unknown[] = [];
+    const full: SpanSlot[] = [];
+    for (const slot of slots) {
+      const { width, serviceId, name, rollup } = slot;
+      const stored = encodeRollup(rollup);
+      values.push(
+        width,
+        slot.slot,
+        serviceId,
+        name,
+        stored.spans,
+        stored.newest_ns,
+        stored.max_ns,
+        stored.histogram,
+        stored.slowest,
+      );
+      const key = `${width}:${slot.slot}:${serviceId}:${name}`;
+      const rows = (this.rowCounts.get(key) ?? 0) + 1;
+      if (rows >= COMPACT_AT) {
+        full.push(slot);
+        this.rowCounts.delete(key);
       } else {
-        rowid = this.stmt.addSpanRow.run({ width, slot, serviceId, name, ...encodeRollup(rollup) })
-          .lastInsertRowid as bigint;
+        if (this.rowCounts.size >= COUNTED_KEYS) this.rowCounts.clear();
+        this.rowCounts.set(key, rows);
       }
-      this.pendingWrites.push([key, { rowid, rollup }]);
     }
+    this.spanRows.run(values);
+    for (const slot of full) this.compact(slot);
     for (const entry of this.logs.values()) {
       this.stmt.addLogRow.run(
         entry.width,
@@ -162,17 +175,25 @@ export class RollupBuffer {
     this.clear();
   }
 
-  /** The transaction committed: what it wrote is now the stored state. */
-  committed(): void {
-    for (const [key, row] of this.pendingWrites) {
-      this.written.delete(key);
-      this.written.set(key, row);
+  /** Merges the rows of one operation's slot into one. */
+  private compact({ width, slot, serviceId, name }: SpanSlot): void {
+    const merged = emptyOperationRollup();
+    for (const row of this.stmt.readSpanRows.all(width, slot, serviceId, name) as StoredOperationRollup[]) {
+      mergeStored(merged, row);
     }
-    this.pendingWrites = [];
-    for (const key of this.written.keys()) {
-      if (this.written.size <= CACHED_ROWS) break;
-      this.written.delete(key);
-    }
+    this.stmt.dropSpanRows.run(width, slot, serviceId, name);
+    const stored = encodeRollup(merged);
+    this.spanRows.run([
+      width,
+      slot,
+      serviceId,
+      name,
+      stored.spans,
+      stored.newest_ns,
+      stored.max_ns,
+      stored.histogram,
+      stored.slowest,
+    ]);
   }
 
   clear(): void {
@@ -180,13 +201,9 @@ export class RollupBuffer {
     this.logs.clear();
   }
 
-  /**
-   * Forgets every decoded row: after a rollback (the cache may hold uncommitted merges) and
-   * after retention deleted rows.
-   */
+  /** After a rollback: forgets what was gathered and the row counts, which may be off now. */
   forget(): void {
     this.clear();
-    this.written.clear();
-    this.pendingWrites = [];
+    this.rowCounts.clear();
   }
 }

@@ -154,8 +154,9 @@ CREATE TABLE span_rollups (
   slowest TEXT NOT NULL
 );
 -- A rowid table: rows of a busy operation carry a histogram of a kilobyte or more, which a
--- WITHOUT ROWID table rebalances on every rewrite (measured twice as slow).
-CREATE UNIQUE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name);
+-- WITHOUT ROWID table rebalances on every rewrite (measured twice as slow). A slot may hold
+-- several rows of one operation, added up on read (rollup-buffer.ts; unique before version 4).
+CREATE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name);
 CREATE TABLE log_rollups (
   width INTEGER NOT NULL,
   slot INTEGER NOT NULL,
@@ -201,7 +202,6 @@ function backfillRollups(db: Database.Database): void {
       rollups.addSpan(Number(serviceId), name, startNs, Number(durationNs), spanId, traceId);
     }
     rollups.flush();
-    rollups.committed();
     after = rows[rows.length - 1]?.[0] ?? after;
   }
   const logs = db
@@ -233,6 +233,13 @@ DROP INDEX spans_by_span_id;
 CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
 `;
 
+// Span rollups are appended per commit and merged every few commits (rollup-buffer.ts), so an
+// operation's slot may hold several rows.
+const V4 = `
+DROP INDEX span_rollups_by_slot;
+CREATE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -254,6 +261,13 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "span-id index grouped by row-id bucket, so new spans touch only its newest pages",
     up(db) {
       db.exec(V3);
+    },
+  },
+  {
+    version: 4,
+    description: "span rollups appended per commit and merged every few commits, instead of rewritten by each",
+    up(db) {
+      db.exec(V4);
     },
   },
 ];

@@ -345,11 +345,6 @@ export class TelemetryWriter {
     this.dictionaries.reset();
   }
 
-  /** Retention deleted rows: nothing written before may be assumed to be still stored. */
-  forgetRollups(): void {
-    this.rollups.forget();
-  }
-
   /** Runs `work` and the counter flush in one transaction. */
   transaction<T>(work: () => T): T {
     try {
@@ -358,7 +353,6 @@ export class TelemetryWriter {
         this.flush();
         return result;
       })();
-      this.rollups.committed();
       return result;
     } catch (error) {
       this.discard();

@@ -114,7 +114,6 @@ async function trim(): Promise<void> {
     for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
       while (!closing) {
         const result = step();
-        if (result.spans + result.logs > 0) writer.forgetRollups();
         total.spans += result.spans;
         total.logs += result.logs;
         if (result.spans + result.logs === 0) break;

@@ -1,7 +1,14 @@
 import { expect } from "chai";
 import { RollupWindowReader } from "../../../daemon/query/rollup-window.js";
-import { addSpan, emptyOperationRollup, type OperationRollup } from "../../../daemon/store/operation-rollup.js";
+import {
+  addSpan,
+  emptyOperationRollup,
+  mergeStored,
+  type OperationRollup,
+  type StoredOperationRollup,
+} from "../../../daemon/store/operation-rollup.js";
 import { Retention } from "../../../daemon/store/retention.js";
+import { COMPACT_AT } from "../../../daemon/store/rollup-buffer.js";
 import { HOUR_NS, MINUTE_NS } from "../../../daemon/store/rollup-slots.js";
 import { migrate } from "../../../daemon/store/schema.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
@@ -137,28 +144,52 @@ describe("audit rollups", () => {
     expectWindowsMatch(store, 22);
   });
 
-  it("stay exact when spans keep arriving for slots that retention emptied behind the writer's cache", () => {
+  it("count only the spans still stored when spans keep arriving for slots retention emptied", () => {
     const span = (n: number, startNs: bigint) =>
       traceRequest("api", [{ traceId: hexId(n, 16), spanId: hexId(n, 8), name: "GET /", startNs }]);
     for (let n = 0; n < 5; n++) store.writeTraces(span(n, BASE + BigInt(n)));
-    const trim = () =>
-      new Retention(store.db, { maxAgeMs: 1000, maxBytes: 1024 ** 3, batchRows: 100 }).trimByAge(BASE + MINUTE_NS);
-    expect(trim().spans).to.equal(5);
-    // The writer still holds those rows decoded; writing to them now must not resurrect the
-    // deleted spans' counts. The transaction fails, and the retry reads the table.
-    expect(() => store.writeTraces(span(10, BASE + 10n))).to.throw(/deleted while cached/);
-    expect(store.writeTraces(span(10, BASE + 10n))).to.equal(1);
-    // With the writer told (as the writer thread does after each trimming step), no failure.
-    for (let n = 20; n < 25; n++) store.writeTraces(span(n, BASE + HOUR_NS + BigInt(n)));
-    new Retention(store.db, { maxAgeMs: 1000, maxBytes: 1024 ** 3, batchRows: 100 }).trimByAge(BASE + 2n * HOUR_NS);
-    store.writer.forgetRollups();
-    expect(store.writeTraces(span(30, BASE + HOUR_NS + 30n))).to.equal(1);
+    const trimmed = new Retention(store.db, { maxAgeMs: 1000, maxBytes: 1024 ** 3, batchRows: 100 }).trimByAge(
+      BASE + MINUTE_NS,
+    );
+    expect(trimmed.spans).to.equal(5);
+    store.writeTraces(span(10, BASE + 10n));
     const rows = store.db.prepare("SELECT width, spans FROM span_rollups ORDER BY width, slot").raw().all();
-    // Only span 30 is left: its slots count it alone, not the five deleted before it.
+    // Only span 10 is left: its slots count it alone, not the five deleted before it.
     expect(rows).to.deep.equal([
       [MINUTE_NS, 1n],
       [HOUR_NS, 1n],
     ]);
+  });
+
+  it("merge an operation's rows of a slot once it has gathered COMPACT_AT of them", () => {
+    const rowsPerSlot = () =>
+      store.db
+        .prepare("SELECT width, count(*), sum(spans) FROM span_rollups GROUP BY width, slot, service_id, name")
+        .raw()
+        .all();
+    // Each request is its own commit, so each adds one row per slot it touches.
+    for (let n = 0; n < COMPACT_AT - 1; n++) {
+      store.writeTraces(
+        traceRequest("api", [{ traceId: hexId(n, 16), spanId: hexId(n, 8), startNs: BASE + BigInt(n) }]),
+      );
+    }
+    expect(rowsPerSlot()).to.deep.equal([
+      [MINUTE_NS, BigInt(COMPACT_AT - 1), BigInt(COMPACT_AT - 1)],
+      [HOUR_NS, BigInt(COMPACT_AT - 1), BigInt(COMPACT_AT - 1)],
+    ]);
+    const next = COMPACT_AT - 1;
+    store.writeTraces(traceRequest("api", [{ traceId: hexId(next, 16), spanId: hexId(next, 8), startNs: BASE }]));
+    expect(rowsPerSlot()).to.deep.equal([
+      [MINUTE_NS, 1n, BigInt(COMPACT_AT)],
+      [HOUR_NS, 1n, BigInt(COMPACT_AT)],
+    ]);
+    const reader = new RollupWindowReader(store.db, null);
+    const [operation] = reader.operations(BASE - HOUR_NS, BASE + 2n * HOUR_NS, 10).operations;
+    expect(operation?.rollup).to.deep.equal(
+      bruteOperations(store, BASE - HOUR_NS, BASE + 2n * HOUR_NS)
+        .values()
+        .next().value,
+    );
   });
 
   it("a migrated version-1 store gets the same rollups and orphans as one written since", () => {
@@ -168,17 +199,33 @@ describe("audit rollups", () => {
         { traceId: hexId(9000, 16), spanId: hexId(9001, 8), parentSpanId: hexId(9002, 8), startNs: BASE },
       ]),
     );
-    const tables = () =>
-      ["span_rollups", "log_rollups", "orphan_spans"].map((table) =>
+    // Span rollups as their slots add up: the migration writes fewer, fuller rows than commits do.
+    const spanSlots = () => {
+      const slots = new Map<string, OperationRollup>();
+      const rows = store.db
+        .prepare("SELECT width, slot, service_id, name, spans, newest_ns, max_ns, histogram, slowest FROM span_rollups")
+        .all() as (StoredOperationRollup & { width: bigint; slot: bigint; service_id: bigint; name: string })[];
+      for (const row of rows) {
+        const key = `${row.width}:${row.slot}:${row.service_id}:${row.name}`;
+        const rollup = slots.get(key) ?? emptyOperationRollup();
+        mergeStored(rollup, row);
+        slots.set(key, rollup);
+      }
+      return [...slots].sort(([a], [b]) => (a < b ? -1 : 1));
+    };
+    const tables = () => [
+      spanSlots(),
+      ...["log_rollups", "orphan_spans"].map((table) =>
         store.db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3, 4`).raw().all(),
-      );
+      ),
+    ];
     const written = tables();
     expect((written[2] as unknown[]).length).to.equal(1);
     // Back to version 1: the same data without what version 2 added.
     store.db.exec(`DROP TABLE span_rollups; DROP TABLE log_rollups; DROP TABLE orphan_spans;
       DROP INDEX spans_errors_by_start; DROP INDEX logs_warnings_by_service; DROP INDEX traces_by_root;
       DROP INDEX traces_by_start; CREATE INDEX traces_by_start ON traces (start_ns); PRAGMA user_version = 1;`);
-    expect(migrate(store.db, store.path)).to.deep.equal([2, 3]);
+    expect(migrate(store.db, store.path)).to.deep.equal([2, 3, 4]);
     expect(tables()).to.deep.equal(written);
   });
 });

@@ -62,6 +62,22 @@ describe("store schema", () => {
     db.close();
   });
 
+  it("lets a version-3 file keep several rollup rows per operation and slot once at version 4", () => {
+    const path = join(dir.path, "v3.sqlite");
+    const db = new Database(path);
+    migrate(db, path, MIGRATIONS.slice(0, 3));
+    // As obs before version 4 wrote it.
+    db.exec(`DROP INDEX span_rollups_by_slot;
+      CREATE UNIQUE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name)`);
+    const row = "INSERT INTO span_rollups VALUES (60, 0, 1, 'GET /', 1, 0, 0, x'', '[]')";
+    db.exec(row);
+    expect(() => db.exec(row)).to.throw(/UNIQUE/);
+    expect(migrate(db, path)).to.deep.equal([4]);
+    db.exec(row);
+    expect(db.prepare("SELECT count(*) FROM span_rollups").pluck().get()).to.equal(2);
+    db.close();
+  });
+
   it("rolls back a failing migration step and keeps the old version", () => {
     const path = join(dir.path, "fail.sqlite");
     const v1: Migration = { version: 1, description: "t", up: (db) => db.exec("CREATE TABLE t (x INTEGER)") };
