@@ -5,6 +5,7 @@
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { decodeLogRequest, decodeTraceRequest } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
+import { packLogs, packSpans } from "../store/packed-batch.js";
 import type { WriteRequest } from "../store/writer-protocol.js";
 import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
 
@@ -23,11 +24,11 @@ port.on("message", (request: DecodeRequest) => {
     if (request.signal === "traces") {
       const batch = decodeTraceRequest(body, request.format);
       if (batch.spans.length === 0) return reply({ type: "empty", id: request.id });
-      write = { type: "spans", id: request.id, batch, receivedNs: request.receivedNs };
+      write = { type: "spans", id: request.id, batch: packSpans(batch), receivedNs: request.receivedNs };
     } else {
       const batch = decodeLogRequest(body, request.format);
       if (batch.logs.length === 0) return reply({ type: "empty", id: request.id });
-      write = { type: "logs", id: request.id, batch, receivedNs: request.receivedNs };
+      write = { type: "logs", id: request.id, batch: packLogs(batch), receivedNs: request.receivedNs };
     }
     writer.postMessage(write);
   } catch (error) {

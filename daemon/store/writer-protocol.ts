@@ -1,4 +1,4 @@
-import type { LogBatch, SpanBatch } from "../otlp/records.js";
+import type { PackedLogBatch, PackedSpanBatch } from "./packed-batch.js";
 import type { RetentionPolicy } from "./retention.js";
 
 /** Settings handed to the writer worker when it starts. */
@@ -9,10 +9,13 @@ export interface WriterOptions {
   retentionIntervalMs: number;
 }
 
-/** A decoded batch to commit. `id` is the main thread's, so the writer can answer it directly. */
+/**
+ * A decoded batch to commit, packed for the crossing (packed-batch.ts). `id` is the main
+ * thread's, so the writer can answer it directly.
+ */
 export type WriteRequest =
-  | { type: "spans"; id: number; batch: SpanBatch; receivedNs: bigint }
-  | { type: "logs"; id: number; batch: LogBatch; receivedNs: bigint };
+  | { type: "spans"; id: number; batch: PackedSpanBatch; receivedNs: bigint }
+  | { type: "logs"; id: number; batch: PackedLogBatch; receivedNs: bigint };
 
 /** From the main thread. Write requests arrive from the decoder worker over its own port. */
 export type WriterRequest = WriteRequest | { type: "close" };

@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { openWriteConnection } from "./connection.js";
+import { packedLogCount, packedSpanCount, unpackLogs, unpackSpans } from "./packed-batch.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
@@ -47,13 +48,13 @@ let closing = false;
 let trimming = false;
 
 function accepted(request: WriteRequest): number {
-  return request.type === "spans" ? request.batch.spans.length : request.batch.logs.length;
+  return request.type === "spans" ? packedSpanCount(request.batch) : packedLogCount(request.batch);
 }
 
 function apply(request: WriteRequest): number {
   return request.type === "spans"
-    ? writer.writeSpans(request.batch, request.receivedNs)
-    : writer.writeLogs(request.batch, request.receivedNs);
+    ? writer.writeSpans(unpackSpans(request.batch), request.receivedNs)
+    : writer.writeLogs(unpackLogs(request.batch), request.receivedNs);
 }
 
 /** Commits a group in one transaction; on failure, isolates the failing requests. */

@@ -1,0 +1,92 @@
+import { serialize } from "node:v8";
+import { expect } from "chai";
+import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import {
+  packedLogCount,
+  packedSpanCount,
+  packLogs,
+  packSpans,
+  unpackLogs,
+  unpackSpans,
+} from "../../../daemon/store/packed-batch.js";
+import { otlpFixture } from "../../helpers/fixtures.js";
+import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+
+const T0 = 1_700_000_000_000_000_000n;
+
+describe("packed batches", () => {
+  it("give back exactly the spans they were packed from, and the spec's example", () => {
+    const built = traceRequest("api", [
+      { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, attributes: { a: "x", b: 2 } },
+      { traceId: hexId(1, 16), spanId: hexId(2, 8), parentSpanId: hexId(1, 8), startNs: T0 + 5n, attributes: {} },
+      { traceId: hexId(2, 16), spanId: hexId(3, 8), startNs: T0, attributes: { b: 3, c: true } },
+    ]);
+    const everyField = {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "web" } }] },
+          scopeSpans: [
+            {
+              scope: { name: "s", version: "1" },
+              spans: [
+                {
+                  traceId: hexId(9, 16),
+                  spanId: hexId(9, 8),
+                  traceState: "k=v",
+                  flags: 1,
+                  name: "op",
+                  kind: 2,
+                  startTimeUnixNano: "1700000000000000001",
+                  endTimeUnixNano: "1700000000000000009",
+                  status: { code: 2, message: "boom" },
+                  events: [{ name: "e", timeUnixNano: "1700000000000000002" }],
+                  links: [{ traceId: hexId(8, 16), spanId: hexId(8, 8) }],
+                  droppedAttributesCount: 1,
+                  droppedEventsCount: 2,
+                  droppedLinksCount: 3,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    for (const batch of [
+      decodeTraceRequest(Buffer.from(JSON.stringify(built)), "json"),
+      decodeTraceRequest(Buffer.from(JSON.stringify(everyField)), "json"),
+      decodeTraceRequest(Buffer.from(otlpFixture("trace")), "json"),
+    ]) {
+      const packed = packSpans(batch);
+      expect(packedSpanCount(packed)).to.equal(batch.spans.length);
+      expect(unpackSpans(packed)).to.deep.equal(batch);
+    }
+  });
+
+  it("give back exactly the log records they were packed from, and the spec's example", () => {
+    const built = logsRequest("api", [
+      { timeNs: T0, body: "hello", attributes: { a: "x" } },
+      { timeNs: T0 + 1n, body: "world", severityNumber: 17 },
+    ]);
+    for (const batch of [
+      decodeLogRequest(Buffer.from(JSON.stringify(built)), "json"),
+      decodeLogRequest(Buffer.from(otlpFixture("logs")), "json"),
+    ]) {
+      const packed = packLogs(batch);
+      expect(packedLogCount(packed)).to.equal(batch.logs.length);
+      expect(unpackLogs(packed)).to.deep.equal(batch);
+    }
+  });
+
+  it("carry each attribute key once per batch, and cross smaller than the records", () => {
+    const spans = Array.from({ length: 50 }, (_, i) => ({
+      traceId: hexId(i + 1, 16),
+      spanId: hexId(i + 1, 8),
+      startNs: T0,
+      attributes: { "http.request.method": "GET", "http.route": `/r/${i}` },
+    }));
+    const batch = decodeTraceRequest(Buffer.from(JSON.stringify(traceRequest("api", spans))), "json");
+    const packed = packSpans(batch);
+    expect(packed.keys).to.deep.equal(["http.request.method", "http.route"]);
+    expect(serialize(packed).length).to.be.below(serialize(batch).length * 0.8);
+  });
+});
