@@ -11,6 +11,17 @@ interface LongLike {
   unsigned: boolean;
 }
 
+/**
+ * Decoding an AnyValue sets its `value` oneof, and protobufjs's setter then deletes every other
+ * member of the oneof from the message, present or not: six `delete`s per attribute, which
+ * took a tenth of protobuf decoding. This setter deletes only members that are there, which is
+ * the same result (the last member set wins, as protobuf requires).
+ */
+protobuf.util.oneOfSetter = (fieldNames: string[]) =>
+  function setOneOf(this: Record<string, unknown>, name: string | undefined): void {
+    for (const other of fieldNames) if (other !== name && Object.hasOwn(this, other)) delete this[other];
+  };
+
 /** The official OTLP message definitions, loaded once from `schemas/otlp`. */
 function loadRoot(): protobuf.Root {
   const root = new protobuf.Root();

@@ -265,6 +265,31 @@ describe("OTLP trace decoding", () => {
     expect(JSON.parse(fromProtobuf.spans[0]!.attributes).big).to.equal("-9007199254740993");
   });
 
+  it("keeps the last of two AnyValue kinds a protobuf attribute carries, as protobuf's oneof rule says", () => {
+    const request = (value: number[]) => {
+      // A span whose one attribute "k" has the given AnyValue bytes.
+      const message = otlpTypes.traceRequest.fromObject({
+        resourceSpans: [
+          { scopeSpans: [{ spans: [{ traceId: Buffer.alloc(16, 1), spanId: Buffer.alloc(8, 2), name: "x" }] }] },
+        ],
+      });
+      const span = Buffer.from(otlpTypes.traceRequest.encode(message).finish());
+      const keyValue = [0x0a, 0x01, 0x6b, 0x12, value.length, ...value]; // key "k", value
+      const attribute = [0x4a, keyValue.length, ...keyValue]; // Span.attributes = 9
+      // Nested lengths grow by the attribute's size: ResourceSpans > ScopeSpans > Span.
+      const grown = Buffer.from(span);
+      grown[1] = (grown[1] as number) + attribute.length;
+      grown[3] = (grown[3] as number) + attribute.length;
+      grown[5] = (grown[5] as number) + attribute.length;
+      return decodeTraceRequest(Buffer.concat([grown, Buffer.from(attribute)]), "protobuf");
+    };
+    const text = [0x0a, 0x01, 0x61]; // stringValue "a"
+    const int = [0x18, 0x05]; // intValue 5
+    expect(request(text).spans[0]?.attributes).to.equal('{"k":"a"}');
+    expect(request([...text, ...int]).spans[0]?.attributes).to.equal('{"k":5}');
+    expect(request([...int, ...text]).spans[0]?.attributes).to.equal('{"k":"a"}');
+  });
+
   it("refuses truncated protobuf", () => {
     const message = otlpTypes.traceRequest.fromObject({
       resourceSpans: [
