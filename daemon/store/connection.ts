@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { migrate } from "./schema.js";
 
-/** The largest write-ahead log between checkpoints: 8192 pages (32 MiB) of 4 KiB. */
-const MAX_WAL_PAGES = 8192;
-const MIN_WAL_PAGES = 64;
+/** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
+const MAX_WAL_BYTES = 32 * 1024 * 1024;
+const MIN_WAL_BYTES = 256 * 1024;
 
 /**
  * How far the write-ahead log may grow before a checkpoint, for a database capped at
@@ -18,8 +18,8 @@ export function walLimits(
   maxDbBytes: number,
   pageSize: number,
 ): { autocheckpointPages: number; journalSizeLimit: number } {
-  const pages = maxDbBytes > 0 ? Math.floor(maxDbBytes / 8 / pageSize) : MAX_WAL_PAGES;
-  const autocheckpointPages = Math.max(MIN_WAL_PAGES, Math.min(MAX_WAL_PAGES, pages));
+  const bytes = maxDbBytes > 0 ? Math.min(MAX_WAL_BYTES, Math.max(MIN_WAL_BYTES, maxDbBytes / 8)) : MAX_WAL_BYTES;
+  const autocheckpointPages = Math.floor(bytes / pageSize);
   return { autocheckpointPages, journalSizeLimit: 2 * autocheckpointPages * pageSize };
 }
 

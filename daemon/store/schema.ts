@@ -274,6 +274,9 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
+/** The page size of new store files; existing files keep theirs. */
+export const PAGE_SIZE = 16384;
+
 export class StoreVersionError extends Error {
   override name = "StoreVersionError";
 }
@@ -297,8 +300,15 @@ export function migrate(
   }
   if (current > 0 && current < latest) onUpgrade(current, latest);
   if (current === 0) {
-    // Must precede the first table: lets retention hand freed pages back to the filesystem.
+    // Both must precede the first table. auto_vacuum lets retention hand freed pages back to
+    // the filesystem. Pages of 16 KiB instead of 4: a commit writes each changed page to the
+    // log as its own frame, and the random-keyed indexes change pages all over; a quarter as
+    // many frames made the writer's commits about a third cheaper (docs/PERFORMANCE.md).
     db.pragma("auto_vacuum = INCREMENTAL");
+    db.pragma(`page_size = ${PAGE_SIZE}`);
+    // Once the file has been read (user_version above), a new page size waits for a VACUUM;
+    // on an empty file it costs nothing.
+    db.exec("VACUUM");
   }
   const applied: number[] = [];
   for (const migration of migrations) {

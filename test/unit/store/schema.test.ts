@@ -6,6 +6,7 @@ import {
   MIGRATIONS,
   type Migration,
   migrate,
+  PAGE_SIZE,
   SCHEMA_VERSION,
   StoreVersionError,
 } from "../../../daemon/store/schema.js";
@@ -25,6 +26,7 @@ describe("store schema", () => {
     expect(db.pragma("user_version", { simple: true })).to.equal(BigInt(SCHEMA_VERSION));
     expect(db.pragma("journal_mode", { simple: true })).to.equal("wal");
     expect(db.pragma("auto_vacuum", { simple: true })).to.equal(2n); // incremental
+    expect(db.pragma("page_size", { simple: true })).to.equal(BigInt(PAGE_SIZE));
     db.close();
     const again = openWriteConnection(path);
     expect(again.migrated).to.deep.equal([]);

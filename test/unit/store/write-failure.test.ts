@@ -91,10 +91,14 @@ describe("describeWriteFailure", () => {
 });
 
 describe("walLimits", () => {
-  it("gives the write-ahead log an eighth of the size cap, between 64 and 8192 pages", () => {
+  it("gives the write-ahead log an eighth of the size cap, between 256 KiB and 32 MiB", () => {
     expect(walLimits(4 * 1024 * 1024, 4096)).to.deep.equal({ autocheckpointPages: 128, journalSizeLimit: 1048576 });
     expect(walLimits(1024 ** 3, 4096)).to.deep.equal({ autocheckpointPages: 8192, journalSizeLimit: 67108864 });
     expect(walLimits(64 * 1024, 4096).autocheckpointPages).to.equal(64);
     expect(walLimits(0, 4096).autocheckpointPages).to.equal(8192);
+    // The same sizes in pages of 16 KiB.
+    expect(walLimits(1024 ** 3, 16384)).to.deep.equal({ autocheckpointPages: 2048, journalSizeLimit: 67108864 });
+    expect(walLimits(4 * 1024 * 1024, 16384).autocheckpointPages).to.equal(32);
+    expect(walLimits(64 * 1024, 16384).autocheckpointPages).to.equal(16);
   });
 });
