@@ -45,13 +45,14 @@ function measure(batches: ReturnType<typeof decodeTraceRequest>[], perCommit: nu
     db.pragma("wal_checkpoint(TRUNCATE)");
   }
   const spans = batches.length * SPANS_PER_BATCH;
+  const pageSize = Number(db.pragma("page_size", { simple: true }));
   db.close();
   dir.cleanup();
   return {
     requestsPerCommit: perCommit,
     spansPerSec: Math.round(spans / (busyMs / 1000)),
     walPagesPerCommit: Math.round(pages / commits),
-    walBytesPerSpan: Math.round((pages * 4096) / spans),
+    walBytesPerSpan: Math.round((pages * pageSize) / spans),
   };
 }
 
