@@ -43,7 +43,8 @@ async function main(): Promise<void> {
     }
   } finally {
     await obsd.stop();
-    if (!process.env.BENCH_DB) dir.cleanup();
+    // The collector's state always goes; a BENCH_DB store lives elsewhere and is kept.
+    dir.cleanup();
   }
 }
 

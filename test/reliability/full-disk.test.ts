@@ -16,6 +16,7 @@ import { type CollectorProcess, startCollectorProcess } from "../helpers/collect
 import { http, postJson } from "../helpers/http.js";
 import { traceRequest } from "../helpers/otlp-builders.js";
 import { CannotMountError, mountSmallDisk, type SmallDisk } from "../helpers/small-disk.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const MiB = 1024 * 1024;
 
@@ -36,6 +37,8 @@ describe("full disk (obsd on a small tmpfs)", function () {
   this.timeout(120_000);
   let disk: SmallDisk | null = null;
   let obsd: CollectorProcess | null = null;
+  // Outlives a restart of the collector, so this suite removes it, not the collector's stop().
+  let state: ReturnType<typeof tempDir> | null = null;
 
   function mount(this: Mocha.Context, mebibytes: number): SmallDisk {
     try {
@@ -55,12 +58,15 @@ describe("full disk (obsd on a small tmpfs)", function () {
     obsd = null;
     disk?.unmount();
     disk = null;
+    state?.cleanup();
+    state = null;
   });
 
   it("answers 500 naming the full disk, survives a restart while full, and recovers when space returns", async function () {
     const small = mount.call(this, 6);
     const dbPath = join(small.path, "telemetry.sqlite");
-    obsd = await startCollectorProcess({ dbPath });
+    state = tempDir("obs-it-");
+    obsd = await startCollectorProcess({ dbPath, stateDir: state.path });
     const acknowledged = new Set<string>();
     let refusal: { status: number; body: string } | null = null;
     for (let i = 0; i < 1000 && refusal === null; i++) {
@@ -85,7 +91,7 @@ describe("full disk (obsd on a small tmpfs)", function () {
     // Stopped and restarted while the disk is still full: it starts, reads work, writes wait.
     expect(await obsd.stop()).to.equal(0);
     expect(obsd.output().match(/writes are failing: no space left for the database/g)).to.have.length(1);
-    obsd = await startCollectorProcess({ dbPath, stateDir: obsd.stateDir });
+    obsd = await startCollectorProcess({ dbPath, stateDir: state.path });
     expect((await http(`${obsd.url}/api/health`)).json().counts.spans).to.equal(acknowledged.size);
     expect((await postJson(`${obsd.url}/v1/traces`, traceRequest("disk", spanBatch(50)))).status).to.equal(500);
 
