@@ -475,27 +475,38 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(existsSync(join(project.path, ".obs"))).to.equal(false);
   });
 
-  it("runs the fixture suite on engine_c (WebKitGTK under Xvfb) with the verdicts of engine_a", async () => {
+  it("runs the fixture suite on engine_c (WebKitGTK under Xvfb) with the verdicts of engine_a, leaving no temp files", async () => {
     const specs = ["tests/login.obs.ts", "tests/todo.obs.ts", "tests/failing-check.obs.ts"];
     const verdicts = () =>
       report().files.flatMap((file: { tests: { id: string; status: string; steps: unknown[] }[] }) =>
         file.tests.map((test) => `${test.id}: ${test.status} after ${test.steps.length} steps`),
       );
-    const chromium = await mockRun(specs);
-    expect(chromium.code, chromium.stderr).to.equal(1);
-    const onChromium = verdicts();
-    const webkit = await mockRun(specs, ["--browser", "engine_c", "--capture-screenshots"], { DISPLAY: "" });
-    expect(webkit.code, webkit.stdout + webkit.stderr).to.equal(1);
-    expect(webkit.stdout).to.include("on engine_c with mock");
-    expect(verdicts()).to.deep.equal(onChromium);
-    expect(onChromium).to.include("tests/login.obs.ts > signs in: passed after 6 steps");
-    // No screencast outside Chromium: frames are the per-action screenshots, which WebKit takes too.
-    const shot = report().files[0].tests[0].steps[1].screenshot;
-    expect(
-      readFileSync(join(project.path, ".obs", shot))
-        .subarray(1, 4)
-        .toString(),
-    ).to.equal("PNG");
+    // Chromium, chromedriver and xvfb-run write to the temp folder; every run must take its files away.
+    const temp = tempDir("obs-e2e-tmp-");
+    try {
+      const chromium = await mockRun(specs, [], { TMPDIR: temp.path });
+      expect(chromium.code, chromium.stderr).to.equal(1);
+      expect(readdirSync(temp.path), "left in the temp folder by engine_a").to.deep.equal([]);
+      const onChromium = verdicts();
+      const webkit = await mockRun(specs, ["--browser", "engine_c", "--capture-screenshots"], {
+        DISPLAY: "",
+        TMPDIR: temp.path,
+      });
+      expect(webkit.code, webkit.stdout + webkit.stderr).to.equal(1);
+      expect(readdirSync(temp.path), "left in the temp folder by engine_c").to.deep.equal([]);
+      expect(webkit.stdout).to.include("on engine_c with mock");
+      expect(verdicts()).to.deep.equal(onChromium);
+      expect(onChromium).to.include("tests/login.obs.ts > signs in: passed after 6 steps");
+      // No screencast outside Chromium: frames are the per-action screenshots, which WebKit takes too.
+      const shot = report().files[0].tests[0].steps[1].screenshot;
+      expect(
+        readFileSync(join(project.path, ".obs", shot))
+          .subarray(1, 4)
+          .toString(),
+      ).to.equal("PNG");
+    } finally {
+      temp.cleanup();
+    }
   });
 
   it("lists tests without a browser, and scaffolds a starter spec that never overwrites", async () => {

@@ -1,4 +1,7 @@
 /** Starts and ends one browser session of the selected engine through webdriverio. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Browser } from "webdriverio";
 import { freePort } from "../../../shared/free-port.js";
 import { type DriverProcess, startDriverProcess } from "./driver-process.js";
@@ -21,23 +24,45 @@ export interface BrowserSession {
   close(): Promise<void>;
 }
 
+/**
+ * A local engine's files for one session (Chromium's profile, xvfb-run's X authority) go in a
+ * folder of obs's own, removed when the session ends: left to themselves, chromedriver and
+ * xvfb-run each leave theirs in the system temp folder whenever they are stopped.
+ */
+function sessionScratch(): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), "obs-browser-"));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }) };
+}
+
 export async function startBrowser(options: SessionOptions): Promise<BrowserSession> {
   const { remote, Key } = await import("webdriverio");
   const { launch } = options;
+  const scratch = "webdriverUrl" in launch ? null : sessionScratch();
   let driver: DriverProcess | null = null;
-  let driverPort: number | undefined;
-  if (launch.engine === "engine_c" && "xvfbRun" in launch) {
-    driverPort = await freePort();
-    const driverArgs = [`--port=${driverPort}`, "--host=127.0.0.1"];
-    driver = launch.xvfbRun
-      ? await startDriverProcess(launch.xvfbRun, ["-a", launch.driver, ...driverArgs], driverPort)
-      : await startDriverProcess(launch.driver, driverArgs, driverPort);
-  }
   let browser: Browser;
   try {
-    browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, driverPort) });
+    let driverPort: number | undefined;
+    if (launch.engine === "engine_c" && "xvfbRun" in launch) {
+      driverPort = await freePort();
+      const driverArgs = [`--port=${driverPort}`, "--host=127.0.0.1"];
+      if (launch.xvfbRun) {
+        // Given an authority file, xvfb-run makes no temp folder of its own (which it leaves behind when stopped).
+        const authority = join(scratch?.path ?? tmpdir(), "Xauthority");
+        writeFileSync(authority, "");
+        driver = await startDriverProcess(
+          launch.xvfbRun,
+          ["-a", "-f", authority, launch.driver, ...driverArgs],
+          driverPort,
+        );
+      } else {
+        driver = await startDriverProcess(launch.driver, driverArgs, driverPort);
+      }
+    }
+    const profileDir = launch.engine === "engine_a" && scratch ? join(scratch.path, "profile") : undefined;
+    browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, { driverPort, profileDir }) });
   } catch (error) {
     await driver?.stop();
+    scratch?.remove();
     throw error;
   }
   if (options.viewport) {
@@ -60,6 +85,11 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
     close: async () => {
       await browser.deleteSession().catch(() => {});
       await driver?.stop();
+      try {
+        scratch?.remove();
+      } catch {
+        // A file the browser still holds; the system's temp cleaning will get it.
+      }
     },
   };
 }

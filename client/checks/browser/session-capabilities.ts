@@ -29,8 +29,19 @@ export function chromiumArgs(shape: SessionShape): string[] {
   return args;
 }
 
-/** `driverPort`: where obs started the engine's driver itself (engine_c). */
-export function remoteOptions(launch: EngineLaunch, shape: SessionShape, driverPort?: number): RemoteOptions {
+/** What obs set up on this machine for one session of a local engine. */
+export interface LocalSession {
+  /** Where obs started the engine's driver itself (engine_c). */
+  driverPort?: number;
+  /**
+   * Chromium's profile folder, inside the session's own scratch folder. Without one,
+   * chromedriver makes a `scoped_dir` in the system temp folder and Chromium a folder for its
+   * singleton socket, and both stay behind once the session ends: two more per check run.
+   */
+  profileDir?: string;
+}
+
+export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: LocalSession = {}): RemoteOptions {
   if ("webdriverUrl" in launch) {
     const url = new URL(launch.webdriverUrl);
     const capabilities: Record<string, unknown> = {};
@@ -50,7 +61,12 @@ export function remoteOptions(launch: EngineLaunch, shape: SessionShape, driverP
       return {
         capabilities: {
           browserName: "chrome",
-          "goog:chromeOptions": { binary: launch.browser, args: chromiumArgs(shape) },
+          "goog:chromeOptions": {
+            binary: launch.browser,
+            args: local.profileDir
+              ? [...chromiumArgs(shape), `--user-data-dir=${local.profileDir}`]
+              : chromiumArgs(shape),
+          },
           "wdio:chromedriverOptions": { binary: launch.driver },
         },
       };
@@ -70,7 +86,7 @@ export function remoteOptions(launch: EngineLaunch, shape: SessionShape, driverP
       return {
         protocol: "http",
         hostname: "127.0.0.1",
-        port: driverPort,
+        port: local.driverPort,
         path: "/",
         capabilities: { "webkitgtk:browserOptions": { binary: launch.browser, args: ["--automation"] } },
       };

@@ -56,13 +56,20 @@ describe("browser engines: programs and session capabilities", () => {
       "--headless=new",
       "--window-size=1024,700",
     ]);
+    // A profile of obs's own, so nothing is left in the system temp folder.
+    const withProfile = remoteOptions({ engine: "engine_a", browser: "/c", driver: "/cd" }, shape, {
+      profileDir: "/tmp/obs-browser-x/profile",
+    }).capabilities["goog:chromeOptions"] as { args: string[] };
+    expect(withProfile.args).to.include("--user-data-dir=/tmp/obs-browser-x/profile");
+    expect((chromium["goog:chromeOptions"] as { args: string[] }).args.some((arg) => arg.startsWith("--user-data-dir")))
+      .to.be.false;
     expect(remoteOptions({ engine: "engine_b", browser: "/f", driver: "/g" }, shape).capabilities).to.deep.equal({
       browserName: "firefox",
       "moz:firefoxOptions": { binary: "/f", args: ["-headless", "--width=1024", "--height=700"] },
       "wdio:geckodriverOptions": { binary: "/g" },
     });
     expect(
-      remoteOptions({ engine: "engine_c", browser: "/m", driver: "/w", xvfbRun: null }, shape, 4567),
+      remoteOptions({ engine: "engine_c", browser: "/m", driver: "/w", xvfbRun: null }, shape, { driverPort: 4567 }),
     ).to.deep.equal({
       protocol: "http",
       hostname: "127.0.0.1",
