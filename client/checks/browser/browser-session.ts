@@ -6,7 +6,7 @@ import type { Browser } from "webdriverio";
 import { freePort } from "../../../shared/free-port.js";
 import { type DriverProcess, startDriverProcess } from "./driver-process.js";
 import type { EngineLaunch } from "./engines.js";
-import { remoteOptions, type SessionShape } from "./session-capabilities.js";
+import { type LocalSession, remoteOptions, type SessionShape } from "./session-capabilities.js";
 
 export interface SessionOptions extends SessionShape {
   launch: EngineLaunch;
@@ -34,32 +34,31 @@ function sessionScratch(): { path: string; remove: () => void } {
   return { path, remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }) };
 }
 
+type WebKitLaunch = Extract<EngineLaunch, { xvfbRun: string | null }>;
+
+/** WebKitWebDriver, which webdriverio does not start, on a free port; under xvfb-run when needed. */
+async function startWebKitDriver(launch: WebKitLaunch, scratchPath: string): Promise<[DriverProcess, number]> {
+  const port = await freePort();
+  const driverArgs = [`--port=${port}`, "--host=127.0.0.1"];
+  if (!launch.xvfbRun) return [await startDriverProcess(launch.driver, driverArgs, port), port];
+  // Given an authority file, xvfb-run makes no temp folder of its own (which it leaves behind when stopped).
+  const authority = join(scratchPath, "Xauthority");
+  writeFileSync(authority, "");
+  return [await startDriverProcess(launch.xvfbRun, ["-a", "-f", authority, launch.driver, ...driverArgs], port), port];
+}
+
 export async function startBrowser(options: SessionOptions): Promise<BrowserSession> {
   const { remote, Key } = await import("webdriverio");
   const { launch } = options;
-  const scratch = "webdriverUrl" in launch ? null : sessionScratch();
+  // A browser already running elsewhere keeps its own files; Firefox's profile is not redirected (yet).
+  const scratch = "webdriverUrl" in launch || launch.engine === "engine_b" ? null : sessionScratch();
   let driver: DriverProcess | null = null;
   let browser: Browser;
   try {
-    let driverPort: number | undefined;
-    if (launch.engine === "engine_c" && "xvfbRun" in launch) {
-      driverPort = await freePort();
-      const driverArgs = [`--port=${driverPort}`, "--host=127.0.0.1"];
-      if (launch.xvfbRun) {
-        // Given an authority file, xvfb-run makes no temp folder of its own (which it leaves behind when stopped).
-        const authority = join(scratch?.path ?? tmpdir(), "Xauthority");
-        writeFileSync(authority, "");
-        driver = await startDriverProcess(
-          launch.xvfbRun,
-          ["-a", "-f", authority, launch.driver, ...driverArgs],
-          driverPort,
-        );
-      } else {
-        driver = await startDriverProcess(launch.driver, driverArgs, driverPort);
-      }
-    }
-    const profileDir = launch.engine === "engine_a" && scratch ? join(scratch.path, "profile") : undefined;
-    browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, { driverPort, profileDir }) });
+    const local: LocalSession = {};
+    if (scratch && "xvfbRun" in launch) [driver, local.driverPort] = await startWebKitDriver(launch, scratch.path);
+    if (scratch && launch.engine === "engine_a") local.profileDir = join(scratch.path, "profile");
+    browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, local) });
   } catch (error) {
     await driver?.stop();
     scratch?.remove();
