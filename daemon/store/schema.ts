@@ -222,16 +222,15 @@ function backfillRollups(db: Database.Database): void {
 }
 
 /** Rows per bucket of the span-id index (a power of two: the index keys on id >> SPAN_ID_BUCKET_SHIFT). */
-export const SPAN_ID_BUCKET_SHIFT = 13;
+export const SPAN_ID_BUCKET_SHIFT = 16;
 
 // Span ids are random, so an index on them alone takes each new span to a random leaf: every
 // commit rewrote most of the index's pages, more as the store grew (a quarter of the writer's
 // time on a store of 200k spans). Keyed by row-id bucket first, new entries land in the last
-// bucket; a lookup by span id seeks once per bucket (SqliteReader.span). Version 3 used
-// buckets of 65,536 rows; version 5 uses 8,192 (below).
+// bucket; a lookup by span id seeks once per bucket (SqliteReader.span).
 const V3 = `
 DROP INDEX spans_by_span_id;
-CREATE INDEX spans_by_span_id ON spans (id >> 16, span_id);
+CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
 `;
 
 // Span rollups are appended per commit and merged every few commits (rollup-buffer.ts), so an
@@ -239,15 +238,6 @@ CREATE INDEX spans_by_span_id ON spans (id >> 16, span_id);
 const V4 = `
 DROP INDEX span_rollups_by_slot;
 CREATE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name);
-`;
-
-// Within a bucket span ids are still random: a commit's spans land all over the newest bucket's
-// part of the index, up to 65,536 entries (about 120 pages). Buckets of 8,192 keep that to
-// about 15 pages, and the writer measured about 5% faster per span on a store of 307,200
-// spans (docs/PERFORMANCE.md). A lookup seeks once per bucket: 123 seeks at a million spans.
-const V5 = `
-DROP INDEX spans_by_span_id;
-CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -278,13 +268,6 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "span rollups appended per commit and merged every few commits, instead of rewritten by each",
     up(db) {
       db.exec(V4);
-    },
-  },
-  {
-    version: 5,
-    description: "span-id index in smaller row-id buckets, so a commit rewrites fewer of its pages",
-    up(db) {
-      db.exec(V5);
     },
   },
 ];
