@@ -31,7 +31,14 @@ export interface BrowserSession {
  */
 function sessionScratch(): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), "obs-browser-"));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 }) };
+  const remove = () => {
+    try {
+      rmSync(path, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+    } catch {
+      // A file the browser still holds; the system's temp cleaning will get it. Never hides why a start failed.
+    }
+  };
+  return { path, remove };
 }
 
 type WebKitLaunch = Extract<EngineLaunch, { xvfbRun: string | null }>;
@@ -84,11 +91,7 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
     close: async () => {
       await browser.deleteSession().catch(() => {});
       await driver?.stop();
-      try {
-        scratch?.remove();
-      } catch {
-        // A file the browser still holds; the system's temp cleaning will get it.
-      }
+      scratch?.remove();
     },
   };
 }
