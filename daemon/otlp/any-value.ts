@@ -5,7 +5,8 @@ import type { WireCodec } from "./wire-codec.js";
 /** An attribute value as stored and served: plain JSON. */
 export type PlainValue = JsonValue;
 
-const MAX_DEPTH = 32;
+/** How deeply arrays and kvlists may nest inside an attribute value. */
+export const MAX_DEPTH = 32;
 
 interface AnyValueShape {
   stringValue?: unknown;
@@ -76,19 +77,23 @@ export function toPlainObject(
   path: string,
   depth = 0,
 ): { [key: string]: PlainValue } {
-  // A key named "__proto__" must be stored as data, not set the object's prototype.
   const result: { [key: string]: PlainValue } = {};
   for (let i = 0; i < keyValues.length; i++) {
     const kv = keyValues[i] as KeyValueShape | null;
     if (kv == null || typeof kv !== "object") throw new PayloadError(`${path}[${i}]: expected a KeyValue object`);
     const key = kv.key;
     if (typeof key !== "string") throw new PayloadError(`${path}[${i}].key: expected a string`);
-    const value = toPlainValue(kv.value, codec, `${path}[${i}].value`, depth);
-    if (key === "__proto__")
-      Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
-    else result[key] = value;
+    setPlainKey(result, key, toPlainValue(kv.value, codec, `${path}[${i}].value`, depth));
   }
   return result;
+}
+
+/** Sets `key` on an attribute object; a repeated key keeps its last value. */
+export function setPlainKey(object: { [key: string]: PlainValue }, key: string, value: PlainValue): void {
+  // A key named "__proto__" must be stored as data, not set the object's prototype.
+  if (key === "__proto__")
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
 
 /**
@@ -109,7 +114,11 @@ export interface DecodedAttributes {
 }
 
 export function decodeAttributes(keyValues: unknown, codec: WireCodec, path: string): DecodedAttributes {
-  const object = toPlainObject(listOf(keyValues, path), codec, path);
+  return describeAttributes(toPlainObject(listOf(keyValues, path), codec, path));
+}
+
+/** An attribute object's stored JSON and its index entries. */
+export function describeAttributes(object: { [key: string]: PlainValue }): DecodedAttributes {
   const indexed: string[] = [];
   for (const key in object) {
     const text = indexText(object[key] as PlainValue);

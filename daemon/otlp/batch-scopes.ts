@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { decodeAttributes } from "./any-value.js";
+import { type DecodedAttributes, decodeAttributes } from "./any-value.js";
 import { PayloadError } from "./payload-error.js";
 import { type ResourceRecord, type ScopeRecord, UNKNOWN_SERVICE } from "./records.js";
 import type { WireCodec } from "./wire-codec.js";
@@ -33,14 +33,8 @@ export class BatchScopes {
   private readonly resourceByHash = new Map<string, number>();
   private readonly scopeByHash = new Map<string, number>();
 
-  constructor(private readonly codec: WireCodec) {}
-
-  addResource(value: unknown, schemaUrlValue: unknown, path: string): number {
-    const resource = (value ?? {}) as ResourceShape;
-    if (typeof resource !== "object") throw new PayloadError(`${path}: expected an object`);
-    const attributes = decodeAttributes(resource.attributes, this.codec, `${path}.attributes`);
-    const dropped = this.codec.uint32(resource.droppedAttributesCount, `${path}.droppedAttributesCount`);
-    const schemaUrl = optionalString(schemaUrlValue, `${path}.schemaUrl`);
+  /** Registers a decoded resource; returns its index in `resources`. */
+  resource(attributes: DecodedAttributes, dropped: number, schemaUrl: string | null): number {
     const hash = sha1Hex(`${attributes.json}\u0000${dropped}\u0000${schemaUrl ?? ""}`);
     const known = this.resourceByHash.get(hash);
     if (known !== undefined) return known;
@@ -56,14 +50,14 @@ export class BatchScopes {
     return this.resources.length - 1;
   }
 
-  addScope(value: unknown, schemaUrlValue: unknown, path: string): number {
-    const scope = (value ?? {}) as ScopeShape;
-    if (typeof scope !== "object") throw new PayloadError(`${path}: expected an object`);
-    const name = optionalString(scope.name, `${path}.name`) ?? "";
-    const version = optionalString(scope.version, `${path}.version`);
-    const attributes = decodeAttributes(scope.attributes, this.codec, `${path}.attributes`);
-    const dropped = this.codec.uint32(scope.droppedAttributesCount, `${path}.droppedAttributesCount`);
-    const schemaUrl = optionalString(schemaUrlValue, `${path}.schemaUrl`);
+  /** Registers a decoded instrumentation scope; returns its index in `scopes`. */
+  scope(
+    name: string,
+    version: string | null,
+    attributes: DecodedAttributes,
+    dropped: number,
+    schemaUrl: string | null,
+  ): number {
     const hash = sha1Hex(
       `${name}\u0000${version ?? ""}\u0000${attributes.json}\u0000${dropped}\u0000${schemaUrl ?? ""}`,
     );
@@ -72,6 +66,31 @@ export class BatchScopes {
     this.scopes.push({ hash, name, version, attributes: attributes.json, droppedAttributesCount: dropped, schemaUrl });
     this.scopeByHash.set(hash, this.scopes.length - 1);
     return this.scopes.length - 1;
+  }
+}
+
+/** Resources and scopes of a request parsed into objects (OTLP/JSON), read through its codec. */
+export class ParsedScopes extends BatchScopes {
+  constructor(private readonly codec: WireCodec) {
+    super();
+  }
+
+  addResource(value: unknown, schemaUrlValue: unknown, path: string): number {
+    const resource = (value ?? {}) as ResourceShape;
+    if (typeof resource !== "object") throw new PayloadError(`${path}: expected an object`);
+    const attributes = decodeAttributes(resource.attributes, this.codec, `${path}.attributes`);
+    const dropped = this.codec.uint32(resource.droppedAttributesCount, `${path}.droppedAttributesCount`);
+    return this.resource(attributes, dropped, optionalString(schemaUrlValue, `${path}.schemaUrl`));
+  }
+
+  addScope(value: unknown, schemaUrlValue: unknown, path: string): number {
+    const scope = (value ?? {}) as ScopeShape;
+    if (typeof scope !== "object") throw new PayloadError(`${path}: expected an object`);
+    const name = optionalString(scope.name, `${path}.name`) ?? "";
+    const version = optionalString(scope.version, `${path}.version`);
+    const attributes = decodeAttributes(scope.attributes, this.codec, `${path}.attributes`);
+    const dropped = this.codec.uint32(scope.droppedAttributesCount, `${path}.droppedAttributesCount`);
+    return this.scope(name, version, attributes, dropped, optionalString(schemaUrlValue, `${path}.schemaUrl`));
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { decodeAttributes, toPlainValue } from "./any-value.js";
-import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
+import { enumValue, optionalString, ParsedScopes } from "./batch-scopes.js";
 import { type EnvelopeFields, walkEnvelope } from "./envelope.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
 import { storedTime } from "./stored-time.js";
@@ -59,7 +59,7 @@ function nonZero(id: string | null): string | null {
 
 /** Decodes an ExportLogsServiceRequest (already parsed from JSON or protobuf) to log rows. */
 export function decodeLogs(request: unknown, codec: WireCodec): LogBatch {
-  const scopes = new BatchScopes(codec);
+  const scopes = new ParsedScopes(codec);
   const logs: LogRecordRow[] = [];
   walkEnvelope(request, LOG_FIELDS, scopes, (item, { resource, scope, path }) => {
     const resourceHash = scopes.resources[resource]?.hash ?? "";
@@ -97,7 +97,13 @@ function decodeLog(
     resource,
     scope,
   };
-  row.hash = createHash("sha1")
+  row.hash = logRecordHash(row, resourceHash, scopeHash);
+  return row;
+}
+
+/** Identical records (with their resource and scope) hash alike, which makes resends idempotent. */
+export function logRecordHash(row: LogRecordRow, resourceHash: string, scopeHash: string): Uint8Array {
+  return createHash("sha1")
     .update(
       [
         resourceHash,
@@ -116,5 +122,4 @@ function decodeLog(
       ].join("\u0000"),
     )
     .digest();
-  return row;
 }

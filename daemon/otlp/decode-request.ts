@@ -1,7 +1,8 @@
 import { decodeLogs } from "./decode-logs.js";
 import { decodeTraces } from "./decode-traces.js";
 import { InexactIntegerError, jsonCodec, parseOtlpJson, parseOtlpJsonLossless } from "./json-codec.js";
-import { otlpTypes, parseOtlpProtobuf, protobufCodec } from "./protobuf-codec.js";
+import { decodeLogProtobuf } from "./protobuf-logs.js";
+import { decodeTraceProtobuf } from "./protobuf-traces.js";
 import type { LogBatch, SpanBatch } from "./records.js";
 
 export type WireFormat = "json" | "protobuf";
@@ -25,13 +26,11 @@ export function decodeTraceRequest(body: Buffer, format: WireFormat): SpanBatch 
   if (body.length === 0) return { resources: [], scopes: [], spans: [] };
   return format === "json"
     ? decodeJson(body, (request) => decodeTraces(request, jsonCodec))
-    : decodeTraces(parseOtlpProtobuf(otlpTypes.traceRequest, body), protobufCodec);
+    : decodeTraceProtobuf(body);
 }
 
 /** Body bytes of a `POST /v1/logs` to log rows. Throws PayloadError on bad input. */
 export function decodeLogRequest(body: Buffer, format: WireFormat): LogBatch {
   if (body.length === 0) return { resources: [], scopes: [], logs: [] };
-  return format === "json"
-    ? decodeJson(body, (request) => decodeLogs(request, jsonCodec))
-    : decodeLogs(parseOtlpProtobuf(otlpTypes.logsRequest, body), protobufCodec);
+  return format === "json" ? decodeJson(body, (request) => decodeLogs(request, jsonCodec)) : decodeLogProtobuf(body);
 }

@@ -1,5 +1,5 @@
 import { decodeAttributes, listOf, toPlainObject } from "./any-value.js";
-import { BatchScopes, enumValue, optionalString } from "./batch-scopes.js";
+import { enumValue, optionalString, ParsedScopes } from "./batch-scopes.js";
 import { type EnvelopeFields, requireObject, walkEnvelope } from "./envelope.js";
 import { PayloadError } from "./payload-error.js";
 import type { SpanBatch, SpanRecord } from "./records.js";
@@ -61,7 +61,7 @@ interface SpanLink {
 
 /** Decodes an ExportTraceServiceRequest (already parsed from JSON or protobuf) to span records. */
 export function decodeTraces(request: unknown, codec: WireCodec): SpanBatch {
-  const scopes = new BatchScopes(codec);
+  const scopes = new ParsedScopes(codec);
   const spans: SpanRecord[] = [];
   walkEnvelope(request, TRACE_FIELDS, scopes, (item, { resource, scope, path }) => {
     spans.push(decodeSpan(item as Span, codec, path, resource, scope));

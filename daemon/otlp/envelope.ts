@@ -1,5 +1,5 @@
 import { listOf } from "./any-value.js";
-import type { BatchScopes } from "./batch-scopes.js";
+import type { ParsedScopes } from "./batch-scopes.js";
 import { PayloadError } from "./payload-error.js";
 
 export function requireObject<T>(value: unknown, path: string): T {
@@ -30,7 +30,7 @@ export interface ItemPlace {
 export function walkEnvelope(
   request: unknown,
   fields: EnvelopeFields,
-  scopes: BatchScopes,
+  scopes: ParsedScopes,
   visit: (item: Record<string, unknown>, place: ItemPlace) => void,
 ): void {
   const root = requireObject<Record<string, unknown>>(request, "request");

@@ -10,8 +10,11 @@ export const MAX_STORED_NS = 2n ** 63n - 1n;
 /** A record's timestamp: OTLP's unsigned 64-bit nanoseconds, refused (400) past what the store keeps. */
 export function storedTime(codec: WireCodec, value: unknown, path: string): bigint {
   const ns = codec.uint64(value, path);
-  if (ns > MAX_STORED_NS) {
-    throw new PayloadError(`${path}: ${ns} ns is after 2262-04-11T23:47:16.854775807Z, the latest time obs can store`);
-  }
+  if (ns > MAX_STORED_NS) throw new PayloadError(`${path}: ${tooLate(ns)}`);
   return ns;
+}
+
+/** Why a time past MAX_STORED_NS is refused. */
+export function tooLate(ns: bigint): string {
+  return `${ns} ns is after 2262-04-11T23:47:16.854775807Z, the latest time obs can store`;
 }

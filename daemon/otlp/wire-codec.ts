@@ -1,6 +1,7 @@
 /**
- * What differs between OTLP/JSON and OTLP/protobuf once the bytes are parsed: how ids,
- * 64-bit integers, bytes and enums are represented. The walker in `decode-*.ts` is shared.
+ * How a request parsed into objects represents ids, 64-bit integers, bytes and enums, for the
+ * shared walker in `decode-*.ts`: OTLP/JSON's is json-codec.ts. (OTLP/protobuf is read straight
+ * from its bytes by protobuf-*.ts, which build the same records.)
  */
 export interface WireCodec {
   /** Lowercase hex of an id of `size` bytes; null when absent or empty. Throws on a bad length. */
