@@ -107,6 +107,38 @@ describe("ingestion over HTTP (real obsd)", function () {
     expect(after.logs - before.logs).to.equal(1);
   });
 
+  it("answers each of many concurrent exports with its own count and stores every record once", async () => {
+    // Concurrent requests share transactions; copies of one batch may land in the same one.
+    const batches = Array.from({ length: 12 }, (_, b) =>
+      traceRequest(`concurrent-${b % 3}`, [
+        { traceId: hexId(300 + b, 16), spanId: hexId(1, 8), startNs: NOW },
+        ...Array.from({ length: b }, (_, i) => ({
+          traceId: hexId(300 + b, 16),
+          spanId: hexId(2 + i, 8),
+          parentSpanId: hexId(1, 8),
+          startNs: NOW + BigInt(i),
+        })),
+      ]),
+    );
+    const logs = Array.from({ length: 6 }, (_, b) =>
+      logsRequest("concurrent-logs", [
+        { timeNs: NOW + BigInt(b), body: `first ${b}` },
+        { timeNs: NOW + BigInt(b), body: `second ${b}` },
+      ]),
+    );
+    const before = await counts(obsd.url);
+    const sent = [...batches, ...batches, ...logs, ...logs].map((body) =>
+      postJson(`${obsd.url}/v1/${"resourceSpans" in body ? "traces" : "logs"}`, body),
+    );
+    const answers = (await Promise.all(sent)).map((res) => res.json().accepted);
+    const spansPerBatch = batches.map((_, b) => b + 1);
+    expect(answers).to.deep.equal([...spansPerBatch, ...spansPerBatch, ...logs.map(() => 2), ...logs.map(() => 2)]);
+    const after = await counts(obsd.url);
+    expect(after.spans - before.spans).to.equal(spansPerBatch.reduce((a, b) => a + b, 0));
+    expect(after.traces - before.traces).to.equal(12);
+    expect(after.logs - before.logs).to.equal(12);
+  });
+
   it("answers empty requests with zero", async () => {
     expect((await postJson(`${obsd.url}/v1/traces`, "")).json()).to.deep.equal({ accepted: 0 });
     expect((await postJson(`${obsd.url}/v1/logs`, {})).json()).to.deep.equal({ accepted: 0 });
