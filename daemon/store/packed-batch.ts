@@ -2,21 +2,23 @@ import type { LogBatch, LogRecordRow, ResourceRecord, ScopeRecord, SpanBatch, Sp
 
 /**
  * Decoded batches cross from the decoder thread to the writer thread by structured clone,
- * which rebuilds every object on the receiving side property by property, and the receiving
- * side is the writer, the busiest thread. Packed as flat arrays of fields a batch clones in
- * about half the time, and each attribute key crosses once per batch instead of once per
- * record (so the writer also hashes each key once). Unpacking builds the records again with
- * object literals, which is cheap.
+ * which rebuilds every object and string on the receiving side, and the receiving side is the
+ * writer, the busiest thread. Packed as flat arrays of fields a batch clones in about half the
+ * time. Texts that repeat across records (attribute keys and index values, trace ids, parent
+ * ids, span names, severity texts) cross once per batch in a string table, and the records
+ * refer to them by number: a value such as `GET` or a route is one string however many spans
+ * carry it, the index entries clone as numbers, and the writer hashes each text once for its
+ * maps. Unpacking builds the records again with object literals, which is cheap.
  */
 export interface PackedBatch {
   resources: ResourceRecord[];
   scopes: ScopeRecord[];
-  /** The attribute keys the index entries name, each once. */
-  keys: string[];
-  /** The records' fields, SPAN_FIELDS or LOG_FIELDS per record. */
+  /** The texts the records refer to by number, each once. */
+  strings: string[];
+  /** The records' fields, SPAN_FIELDS or LOG_FIELDS per record (some as `strings` indexes). */
   fields: unknown[];
-  /** Per record: the number of index entries, then [key index, value text] per entry. */
-  indexed: (number | string)[];
+  /** Per record: the number of index entries, then [key, value] per entry as `strings` indexes. */
+  indexed: number[];
 }
 
 export type PackedSpanBatch = PackedBatch;
@@ -25,34 +27,39 @@ export type PackedLogBatch = PackedBatch;
 const SPAN_FIELDS = 19;
 const LOG_FIELDS = 14;
 
-class KeyTable {
-  readonly keys: string[] = [];
+class StringTable {
+  readonly strings: string[] = [];
   private readonly index = new Map<string, number>();
-  of(key: string): number {
-    let i = this.index.get(key);
+  of(text: string): number {
+    let i = this.index.get(text);
     if (i === undefined) {
-      i = this.keys.length;
-      this.keys.push(key);
-      this.index.set(key, i);
+      i = this.strings.length;
+      this.strings.push(text);
+      this.index.set(text, i);
     }
     return i;
   }
+  /** -1 stands for null. */
+  ofOptional(text: string | null): number {
+    return text === null ? -1 : this.of(text);
+  }
 }
 
-function packIndexed(indexed: string[], table: KeyTable, out: (number | string)[]): void {
+function optional(strings: string[], at: unknown): string | null {
+  return (at as number) < 0 ? null : (strings[at as number] as string);
+}
+
+function packIndexed(indexed: string[], table: StringTable, out: number[]): void {
   out.push(indexed.length / 2);
-  for (let i = 0; i < indexed.length; i += 2) out.push(table.of(indexed[i] as string), indexed[i + 1] as string);
+  for (let i = 0; i < indexed.length; i++) out.push(table.of(indexed[i] as string));
 }
 
 /** Reads one record's index entries from `packed` at `at`; returns them and where the next record's start. */
-function unpackIndexed(packed: (number | string)[], at: number, keys: string[]): [string[], number] {
-  const entries = packed[at] as number;
-  const indexed = new Array<string>(entries * 2);
-  for (let e = 0, p = at + 1; e < entries; e++, p += 2) {
-    indexed[2 * e] = keys[packed[p] as number] as string;
-    indexed[2 * e + 1] = packed[p + 1] as string;
-  }
-  return [indexed, at + 1 + 2 * entries];
+function unpackIndexed(packed: number[], at: number, strings: string[]): [string[], number] {
+  const length = 2 * (packed[at] as number);
+  const indexed = new Array<string>(length);
+  for (let i = 0; i < length; i++) indexed[i] = strings[packed[at + 1 + i] as number] as string;
+  return [indexed, at + 1 + length];
 }
 
 export function packedSpanCount(packed: PackedSpanBatch): number {
@@ -64,17 +71,17 @@ export function packedLogCount(packed: PackedLogBatch): number {
 }
 
 export function packSpans(batch: SpanBatch): PackedSpanBatch {
-  const table = new KeyTable();
+  const table = new StringTable();
   const fields: unknown[] = [];
-  const indexed: (number | string)[] = [];
+  const indexed: number[] = [];
   for (const s of batch.spans) {
     fields.push(
-      s.traceId,
+      table.of(s.traceId),
       s.spanId,
-      s.parentSpanId,
+      table.ofOptional(s.parentSpanId),
       s.traceState,
       s.flags,
-      s.name,
+      table.of(s.name),
       s.kind,
       s.startNs,
       s.endNs,
@@ -91,23 +98,23 @@ export function packSpans(batch: SpanBatch): PackedSpanBatch {
     );
     packIndexed(s.indexed, table, indexed);
   }
-  return { resources: batch.resources, scopes: batch.scopes, keys: table.keys, fields, indexed };
+  return { resources: batch.resources, scopes: batch.scopes, strings: table.strings, fields, indexed };
 }
 
 export function unpackSpans(packed: PackedSpanBatch): SpanBatch {
-  const { fields: f, keys } = packed;
+  const { fields: f, strings } = packed;
   const spans: SpanRecord[] = new Array(f.length / SPAN_FIELDS);
   let at = 0;
   for (let i = 0, o = 0; i < spans.length; i++, o += SPAN_FIELDS) {
     let indexed: string[];
-    [indexed, at] = unpackIndexed(packed.indexed, at, keys);
+    [indexed, at] = unpackIndexed(packed.indexed, at, strings);
     spans[i] = {
-      traceId: f[o] as string,
+      traceId: strings[f[o] as number] as string,
       spanId: f[o + 1] as string,
-      parentSpanId: f[o + 2] as string | null,
+      parentSpanId: optional(strings, f[o + 2]),
       traceState: f[o + 3] as string | null,
       flags: f[o + 4] as number,
-      name: f[o + 5] as string,
+      name: strings[f[o + 5] as number] as string,
       kind: f[o + 6] as number,
       startNs: f[o + 7] as bigint,
       endNs: f[o + 8] as bigint,
@@ -128,19 +135,19 @@ export function unpackSpans(packed: PackedSpanBatch): SpanBatch {
 }
 
 export function packLogs(batch: LogBatch): PackedLogBatch {
-  const table = new KeyTable();
+  const table = new StringTable();
   const fields: unknown[] = [];
-  const indexed: (number | string)[] = [];
+  const indexed: number[] = [];
   for (const l of batch.logs) {
     fields.push(
       l.hash,
       l.timeNs,
       l.observedNs,
       l.severityNumber,
-      l.severityText,
+      table.ofOptional(l.severityText),
       l.body,
       l.attributes,
-      l.traceId,
+      table.ofOptional(l.traceId),
       l.spanId,
       l.flags,
       l.eventName,
@@ -150,26 +157,26 @@ export function packLogs(batch: LogBatch): PackedLogBatch {
     );
     packIndexed(l.indexed, table, indexed);
   }
-  return { resources: batch.resources, scopes: batch.scopes, keys: table.keys, fields, indexed };
+  return { resources: batch.resources, scopes: batch.scopes, strings: table.strings, fields, indexed };
 }
 
 export function unpackLogs(packed: PackedLogBatch): LogBatch {
-  const { fields: f, keys } = packed;
+  const { fields: f, strings } = packed;
   const logs: LogRecordRow[] = new Array(f.length / LOG_FIELDS);
   let at = 0;
   for (let i = 0, o = 0; i < logs.length; i++, o += LOG_FIELDS) {
     let indexed: string[];
-    [indexed, at] = unpackIndexed(packed.indexed, at, keys);
+    [indexed, at] = unpackIndexed(packed.indexed, at, strings);
     logs[i] = {
       hash: f[o] as Uint8Array,
       timeNs: f[o + 1] as bigint,
       observedNs: f[o + 2] as bigint,
       severityNumber: f[o + 3] as number,
-      severityText: f[o + 4] as string | null,
+      severityText: optional(strings, f[o + 4]),
       body: f[o + 5] as string | null,
       attributes: f[o + 6] as string,
       indexed,
-      traceId: f[o + 7] as string | null,
+      traceId: optional(strings, f[o + 7]),
       spanId: f[o + 8] as string | null,
       flags: f[o + 9] as number,
       eventName: f[o + 10] as string | null,

@@ -77,16 +77,25 @@ describe("packed batches", () => {
     }
   });
 
-  it("carry each attribute key once per batch, and cross smaller than the records", () => {
+  it("carry each repeated text once per batch, and cross smaller than the records", () => {
     const spans = Array.from({ length: 50 }, (_, i) => ({
-      traceId: hexId(i + 1, 16),
+      traceId: hexId(Math.floor(i / 10) + 1, 16),
       spanId: hexId(i + 1, 8),
+      ...(i % 10 > 0 ? { parentSpanId: hexId(Math.floor(i / 10) * 10 + 1, 8) } : {}),
       startNs: T0,
+      name: i % 10 > 0 ? "SELECT" : "GET /r",
       attributes: { "http.request.method": "GET", "http.route": `/r/${i}` },
     }));
     const batch = decodeTraceRequest(Buffer.from(JSON.stringify(traceRequest("api", spans))), "json");
     const packed = packSpans(batch);
-    expect(packed.keys).to.deep.equal(["http.request.method", "http.route"]);
+    const once = (text: string) => packed.strings.filter((s) => s === text).length;
+    for (const text of ["http.request.method", "http.route", "GET", "SELECT", "GET /r", hexId(1, 16), hexId(1, 8)]) {
+      expect(once(text), text).to.equal(1);
+    }
+    // 5 trace ids, 5 parent ids, 2 names, 2 keys, "GET" and the 50 routes.
+    expect(packed.strings).to.have.length(5 + 5 + 2 + 2 + 1 + 50);
+    expect(packed.indexed.every((entry) => typeof entry === "number")).to.equal(true);
     expect(serialize(packed).length).to.be.below(serialize(batch).length * 0.8);
+    expect(unpackSpans(packed)).to.deep.equal(batch);
   });
 });
