@@ -66,6 +66,12 @@ export const jsonCodec: WireCodec = {
     return n;
   },
   int64(value, path) {
+    // Most values are small: exact as doubles (15 digits at most), so no BigInt is needed.
+    if (typeof value === "number" && Number.isSafeInteger(value)) return value === 0 ? 0 : value;
+    if (typeof value === "string" && value.length <= 15 && DECIMAL.test(value)) {
+      const n = Number(value);
+      return n === 0 ? 0 : n;
+    }
     const n = integerText(value, path);
     if (n < INT64_MIN || n > INT64_MAX) throw new PayloadError(`${path}: out of range for a 64-bit integer`);
     return n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();

@@ -125,6 +125,24 @@ describe("OTLP trace decoding", () => {
     expect(index).not.to.have.property("empty");
   });
 
+  it("keeps int64 attribute values exact whether short or long, strings or numbers", () => {
+    const sent: unknown[] = ["0", "-0", "7", "007", "-123", "999999999999999", "9007199254740993", 12, -0, 2 ** 53 - 1];
+    const attributes = sent.map((intValue, i) => ({ key: `k${i}`, value: { intValue } }));
+    const stored = JSON.parse(decodeJson(spanRequest({ attributes })).spans[0]!.attributes) as Record<string, unknown>;
+    expect(Object.values(stored)).to.deep.equal([
+      0,
+      0,
+      7,
+      7,
+      -123,
+      999999999999999,
+      "9007199254740993",
+      12,
+      0,
+      2 ** 53 - 1,
+    ]);
+  });
+
   it("stores an attribute named __proto__ as data", () => {
     const batch = decodeJson(
       spanRequest({
