@@ -1,11 +1,43 @@
 import { describeAttributes } from "./any-value.js";
-import type { BatchScopes } from "./batch-scopes.js";
+import { BatchScopes } from "./batch-scopes.js";
 import type { EnvelopeFields } from "./envelope.js";
 import { type PlainObject, readAttribute } from "./protobuf-any-value.js";
-import { expectWireType, WIRE, type WireReader, within } from "./protobuf-wire.js";
+import { asPayloadError, expectWireType, WIRE, WireReader, within } from "./protobuf-wire.js";
+import type { ResourceRecord, ScopeRecord } from "./records.js";
 
 /** Reads one item message (a span or a log record) that ends at `end`. */
 export type ItemReader = (end: number, resource: number, scope: number) => void;
+
+/** Reads an item (ending at `end`) into its record; `scopes` holds its resource and scope. */
+export type RecordReader<T> = (
+  reader: WireReader,
+  end: number,
+  resource: number,
+  scope: number,
+  scopes: BatchScopes,
+) => T;
+
+/**
+ * Decodes an OTLP/protobuf export request: its resources, scopes and one record per item.
+ * Throws PayloadError naming the field on bad input; wire failures are "invalid protobuf".
+ */
+export function readRequest<T>(
+  body: Buffer,
+  fields: EnvelopeFields,
+  readRecord: RecordReader<T>,
+): { resources: ResourceRecord[]; scopes: ScopeRecord[]; records: T[] } {
+  const reader = new WireReader(body);
+  const scopes = new BatchScopes();
+  const records: T[] = [];
+  try {
+    readEnvelope(reader, fields, scopes, (end, resource, scope) => {
+      records.push(readRecord(reader, end, resource, scope, scopes));
+    });
+  } catch (error) {
+    throw asPayloadError(error);
+  }
+  return { resources: scopes.resources, scopes: scopes.scopes, records };
+}
 
 /**
  * Walks the resource -> scope -> item nesting of an OTLP/protobuf export request, straight

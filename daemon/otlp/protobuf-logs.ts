@@ -1,37 +1,25 @@
 import { describeAttributes, type PlainValue } from "./any-value.js";
-import { BatchScopes } from "./batch-scopes.js";
 import { logRecordHash } from "./decode-logs.js";
 import { type PlainObject, readAttribute, readTopValue } from "./protobuf-any-value.js";
-import { readEnvelope } from "./protobuf-envelope.js";
-import { asPayloadError, expectWireType, FieldError, readMessage, WIRE, WireReader } from "./protobuf-wire.js";
+import { readRequest } from "./protobuf-envelope.js";
+import { expectWireType, FieldError, readMessage, WIRE, type WireReader } from "./protobuf-wire.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
 import { MAX_STORED_NS, tooLate } from "./stored-time.js";
 
 const ZERO_ID = /^0+$/;
+const LOG_FIELDS = { resources: "resourceLogs", scopes: "scopeLogs", items: "logRecords" } as const;
 
 /**
  * Decodes an OTLP/protobuf ExportLogsServiceRequest straight to log rows: the same rows
  * decodeLogs (decode-logs.ts) gives for the same request sent as OTLP/JSON.
  */
 export function decodeLogProtobuf(body: Buffer): LogBatch {
-  const reader = new WireReader(body);
-  const scopes = new BatchScopes();
-  const logs: LogRecordRow[] = [];
-  try {
-    readEnvelope(
-      reader,
-      { resources: "resourceLogs", scopes: "scopeLogs", items: "logRecords" },
-      scopes,
-      (end, resource, scope) => {
-        const row = readLogRecord(reader, end, resource, scope);
-        row.hash = logRecordHash(row, scopes.resources[resource]?.hash ?? "", scopes.scopes[scope]?.hash ?? "");
-        logs.push(row);
-      },
-    );
-  } catch (error) {
-    throw asPayloadError(error);
-  }
-  return { resources: scopes.resources, scopes: scopes.scopes, logs };
+  const { resources, scopes, records } = readRequest(body, LOG_FIELDS, (reader, end, resource, scope, known) => {
+    const row = readLogRecord(reader, end, resource, scope);
+    row.hash = logRecordHash(row, known.resources[resource]?.hash ?? "", known.scopes[scope]?.hash ?? "");
+    return row;
+  });
+  return { resources, scopes, logs: records };
 }
 
 /** All-zero ids mean "not set" for logs. */

@@ -1,12 +1,12 @@
 import { describeAttributes } from "./any-value.js";
-import { BatchScopes } from "./batch-scopes.js";
 import { type PlainObject, readAttribute } from "./protobuf-any-value.js";
-import { readEnvelope } from "./protobuf-envelope.js";
-import { asPayloadError, expectWireType, FieldError, readMessage, WIRE, WireReader } from "./protobuf-wire.js";
+import { readRequest } from "./protobuf-envelope.js";
+import { expectWireType, FieldError, readMessage, WIRE, type WireReader } from "./protobuf-wire.js";
 import type { SpanBatch, SpanRecord } from "./records.js";
 import { MAX_STORED_NS, tooLate } from "./stored-time.js";
 
 const ZERO_ID = /^0+$/;
+const TRACE_FIELDS = { resources: "resourceSpans", scopes: "scopeSpans", items: "spans" } as const;
 
 /**
  * Decodes an OTLP/protobuf ExportTraceServiceRequest straight to span records: the same
@@ -14,22 +14,8 @@ const ZERO_ID = /^0+$/;
  * Throws PayloadError naming the field on bad input.
  */
 export function decodeTraceProtobuf(body: Buffer): SpanBatch {
-  const reader = new WireReader(body);
-  const scopes = new BatchScopes();
-  const spans: SpanRecord[] = [];
-  try {
-    readEnvelope(
-      reader,
-      { resources: "resourceSpans", scopes: "scopeSpans", items: "spans" },
-      scopes,
-      (end, resource, scope) => {
-        spans.push(readSpan(reader, end, resource, scope));
-      },
-    );
-  } catch (error) {
-    throw asPayloadError(error);
-  }
-  return { resources: scopes.resources, scopes: scopes.scopes, spans };
+  const { resources, scopes, records } = readRequest(body, TRACE_FIELDS, readSpan);
+  return { resources, scopes, spans: records };
 }
 
 function readSpan(reader: WireReader, end: number, resource: number, scope: number): SpanRecord {
