@@ -13,6 +13,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
+import { packagePath } from "../shared/package-root.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { postBody } from "./http-load.js";
 import { peakRss, percentile } from "./measure.js";
@@ -21,7 +22,8 @@ import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const BUILDS = (process.env.BENCH_BUILDS ?? "this=bin/obsd.js").split(",").map((entry) => {
+// Paths are relative to the current folder; the default is this package's own obsd.
+const BUILDS = (process.env.BENCH_BUILDS ?? `this=${packagePath("bin", "obsd.js")}`).split(",").map((entry) => {
   const [name, path] = entry.split("=");
   return { name: name as string, obsd: resolve(path as string) };
 });
