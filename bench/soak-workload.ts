@@ -8,7 +8,7 @@
  * parents and log correlations are new and stay consistent), times with the current high 32
  * bits, which places every record within the last few seconds.
  */
-import { otlpTypes } from "../daemon/otlp/protobuf-codec.js";
+import { otlpTypes } from "../test/helpers/otlp-protobuf.js";
 import { hex, seededRandom } from "./span-workload.js";
 
 const ID_MARK = Buffer.from("d0d0cafe", "hex");

@@ -2,7 +2,7 @@
  * The benchmark workload: traces of 8 spans, each span with 10 attributes of realistic
  * cardinality (two of them unique per span), in OTLP/JSON and OTLP/protobuf.
  */
-import { otlpTypes } from "../daemon/otlp/protobuf-codec.js";
+import { otlpTypes } from "../test/helpers/otlp-protobuf.js";
 
 export const SPANS_PER_BATCH = 512;
 export const SPANS_PER_TRACE = 8;

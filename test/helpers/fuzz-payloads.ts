@@ -3,8 +3,9 @@
  * sample payloads (JSON), byte mutations of their JSON and protobuf encodings, and plain noise.
  * The same seed gives the same payloads, so a failure can be replayed.
  */
-import { otlpTypes } from "../../daemon/otlp/protobuf-codec.js";
+
 import { otlpFixtureObject } from "./fixtures.js";
+import { otlpTypes } from "./otlp-protobuf.js";
 
 export type Signal = "traces" | "logs";
 

@@ -6,9 +6,9 @@
 import { decodeLogs } from "../../daemon/otlp/decode-logs.js";
 import { decodeTraces } from "../../daemon/otlp/decode-traces.js";
 import { PayloadError } from "../../daemon/otlp/payload-error.js";
-import { otlpTypes } from "../../daemon/otlp/protobuf-codec.js";
 import type { LogBatch, SpanBatch } from "../../daemon/otlp/records.js";
 import type { WireCodec } from "../../daemon/otlp/wire-codec.js";
+import { otlpTypes } from "./otlp-protobuf.js";
 
 interface LongLike {
   low: number;

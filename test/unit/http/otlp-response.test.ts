@@ -1,7 +1,7 @@
 import { ProtobufLogsSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import { expect } from "chai";
 import { dualAcceptedBody, jsonAcceptedBody } from "../../../daemon/http/otlp-response.js";
-import { otlpTypes } from "../../../daemon/otlp/protobuf-codec.js";
+import { otlpTypes } from "../../helpers/otlp-protobuf.js";
 
 describe("OTLP success bodies", () => {
   for (const accepted of [0, 1, 512, 123456789, Number.MAX_SAFE_INTEGER]) {

@@ -1,8 +1,8 @@
 import { expect } from "chai";
 import { decodeLogRequest } from "../../../daemon/otlp/decode-request.js";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
-import { otlpTypes } from "../../../daemon/otlp/protobuf-codec.js";
 import { otlpFixture, otlpFixtureObject } from "../../helpers/fixtures.js";
+import { otlpTypes } from "../../helpers/otlp-protobuf.js";
 
 function decodeJson(body: unknown) {
   return decodeLogRequest(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), "json");

@@ -3,8 +3,8 @@ import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { decodeTraces } from "../../../daemon/otlp/decode-traces.js";
 import { jsonCodec } from "../../../daemon/otlp/json-codec.js";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
-import { otlpTypes } from "../../../daemon/otlp/protobuf-codec.js";
 import { otlpFixture, otlpFixtureObject } from "../../helpers/fixtures.js";
+import { otlpTypes } from "../../helpers/otlp-protobuf.js";
 
 function decodeJson(body: unknown) {
   return decodeTraceRequest(Buffer.from(typeof body === "string" ? body : JSON.stringify(body)), "json");

@@ -1,10 +1,10 @@
 import { expect } from "chai";
 import Long from "long";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
-import { otlpTypes } from "../../../daemon/otlp/protobuf-codec.js";
 import { decodeLogProtobuf } from "../../../daemon/otlp/protobuf-logs.js";
 import { decodeTraceProtobuf } from "../../../daemon/otlp/protobuf-traces.js";
 import { fuzzPayloads, protobufOf, seedObject } from "../../helpers/fuzz-payloads.js";
+import { otlpTypes } from "../../helpers/otlp-protobuf.js";
 import { referenceLogs, referenceTraces } from "../../helpers/protobufjs-reference.js";
 
 const TRACE_ID = Buffer.alloc(16, 1);

@@ -3,7 +3,10 @@ import { packagePath } from "../../shared/package-root.js";
 
 const PROTO_ROOT = packagePath("schemas", "otlp");
 
-/** The official OTLP message definitions, loaded once from `schemas/otlp`. */
+/**
+ * The official OTLP message definitions, loaded once from `schemas/otlp`, for tests and
+ * benchmarks that build OTLP/protobuf bodies (obsd itself reads them with protobuf-wire.ts).
+ */
 function loadRoot(): protobuf.Root {
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => `${PROTO_ROOT}/${target}`;
