@@ -1,5 +1,5 @@
 /** Starts and ends one browser session of the selected engine through webdriverio. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "webdriverio";
@@ -25,9 +25,10 @@ export interface BrowserSession {
 }
 
 /**
- * A local engine's files for one session (Chromium's profile, xvfb-run's X authority) go in a
- * folder of obs's own, removed when the session ends: left to themselves, chromedriver and
- * xvfb-run each leave theirs in the system temp folder whenever they are stopped.
+ * A local engine's files for one session (Chromium's profile and temp folder, xvfb-run's X
+ * authority) go in a folder of obs's own, removed when the session ends: left to themselves,
+ * chromedriver, Chromium and xvfb-run each leave theirs in the system temp folder whenever
+ * they are stopped.
  */
 function sessionScratch(): { path: string; remove: () => void } {
   const path = mkdtempSync(join(tmpdir(), "obs-browser-"));
@@ -64,7 +65,13 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
   try {
     const local: LocalSession = {};
     if (scratch && "xvfbRun" in launch) [driver, local.driverPort] = await startWebKitDriver(launch, scratch.path);
-    if (scratch && launch.engine === "engine_a") local.profileDir = join(scratch.path, "profile");
+    if (scratch && launch.engine === "engine_a") {
+      local.profileDir = join(scratch.path, "profile");
+      const temp = join(scratch.path, "tmp");
+      mkdirSync(temp);
+      // NODE_OPTIONS cleared as webdriverio does when it starts chromedriver itself.
+      local.driverEnv = { ...process.env, NODE_OPTIONS: "", TMPDIR: temp };
+    }
     browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, local) });
   } catch (error) {
     await driver?.stop();

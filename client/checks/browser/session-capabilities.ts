@@ -39,6 +39,22 @@ export interface LocalSession {
    * singleton socket, and both stay behind once the session ends: two more per check run.
    */
   profileDir?: string;
+  /**
+   * The environment chromedriver starts with, and so Chromium: its TMPDIR is a folder inside
+   * the session's own. Chromium keeps `org.chromium.Chromium.scoped_dir.*` folders there and
+   * removes them only when it exits cleanly; a browser that is killed or lost leaves them,
+   * and in the system temp folder nothing would take them away.
+   */
+  driverEnv?: NodeJS.ProcessEnv;
+}
+
+declare global {
+  namespace WebdriverIO {
+    interface ChromedriverOptions {
+      /** How @wdio/utils spawns chromedriver (its `ChromedriverParameters` has it; the typings do not). */
+      spawnOpts?: { env?: NodeJS.ProcessEnv };
+    }
+  }
 }
 
 export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: LocalSession = {}): RemoteOptions {
@@ -67,7 +83,10 @@ export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: 
               ? [...chromiumArgs(shape), `--user-data-dir=${local.profileDir}`]
               : chromiumArgs(shape),
           },
-          "wdio:chromedriverOptions": { binary: launch.driver },
+          "wdio:chromedriverOptions": {
+            binary: launch.driver,
+            ...(local.driverEnv ? { spawnOpts: { env: local.driverEnv } } : {}),
+          },
         },
       };
     case "engine_b": {

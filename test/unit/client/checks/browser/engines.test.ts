@@ -61,6 +61,14 @@ describe("browser engines: programs and session capabilities", () => {
       profileDir: "/tmp/obs-browser-x/profile",
     }).capabilities["goog:chromeOptions"] as { args: string[] };
     expect(withProfile.args).to.include("--user-data-dir=/tmp/obs-browser-x/profile");
+    // chromedriver, and so Chromium, keep their temp files in the session's folder too.
+    const driverEnv = { PATH: "/usr/bin", TMPDIR: "/tmp/obs-browser-x/tmp" };
+    expect(
+      remoteOptions({ engine: "engine_a", browser: "/c", driver: "/cd" }, shape, { driverEnv }).capabilities[
+        "wdio:chromedriverOptions"
+      ],
+    ).to.deep.equal({ binary: "/cd", spawnOpts: { env: driverEnv } });
+    expect(chromium["wdio:chromedriverOptions"]).to.deep.equal({ binary: "/cd" });
     expect((chromium["goog:chromeOptions"] as { args: string[] }).args.some((arg) => arg.startsWith("--user-data-dir")))
       .to.be.false;
     expect(remoteOptions({ engine: "engine_b", browser: "/f", driver: "/g" }, shape).capabilities).to.deep.equal({
