@@ -53,7 +53,7 @@ interface LogRecord {
 }
 
 /** All-zero ids mean "not set" for logs. */
-function nonZero(id: string | null): string | null {
+export function nonZero(id: string | null): string | null {
   return id === null || /^0+$/.test(id) ? null : id;
 }
 

@@ -6,7 +6,7 @@ import { asPayloadError, expectWireType, WIRE, WireReader, within } from "./prot
 import type { ResourceRecord, ScopeRecord } from "./records.js";
 
 /** Reads one item message (a span or a log record) that ends at `end`. */
-export type ItemReader = (end: number, resource: number, scope: number) => void;
+type ItemReader = (end: number, resource: number, scope: number) => void;
 
 /** Reads an item (ending at `end`) into its record; `scopes` holds its resource and scope. */
 export type RecordReader<T> = (
@@ -46,12 +46,7 @@ export function readRequest<T>(
  * (field 1) and schema URL (field 3) may come after its list (field 2), so each level is
  * scanned for them first and its list read second.
  */
-export function readEnvelope(
-  reader: WireReader,
-  fields: EnvelopeFields,
-  scopes: BatchScopes,
-  readItem: ItemReader,
-): void {
+function readEnvelope(reader: WireReader, fields: EnvelopeFields, scopes: BatchScopes, readItem: ItemReader): void {
   const end = reader.length;
   let r = 0;
   while (reader.pos < end) {

@@ -1,12 +1,11 @@
 import { describeAttributes, type PlainValue } from "./any-value.js";
-import { logRecordHash } from "./decode-logs.js";
+import { logRecordHash, nonZero } from "./decode-logs.js";
 import { type PlainObject, readAttribute, readTopValue } from "./protobuf-any-value.js";
 import { readRequest } from "./protobuf-envelope.js";
 import { expectWireType, FieldError, readMessage, WIRE, type WireReader } from "./protobuf-wire.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
 import { MAX_STORED_NS, tooLate } from "./stored-time.js";
 
-const ZERO_ID = /^0+$/;
 const LOG_FIELDS = { resources: "resourceLogs", scopes: "scopeLogs", items: "logRecords" } as const;
 
 /**
@@ -20,11 +19,6 @@ export function decodeLogProtobuf(body: Buffer): LogBatch {
     return row;
   });
   return { resources, scopes, logs: records };
-}
-
-/** All-zero ids mean "not set" for logs. */
-function nonZero(id: string | null): string | null {
-  return id === null || ZERO_ID.test(id) ? null : id;
 }
 
 /**
@@ -54,7 +48,7 @@ function readLogRecord(reader: WireReader, end: number, resource: number, scope:
         break;
       case 2:
         expectWireType(tag, WIRE.VARINT, "severityNumber");
-        severityNumber = reader.uint32() >>> 0;
+        severityNumber = reader.uint32();
         break;
       case 3:
         expectWireType(tag, WIRE.LENGTH, "severityText");
@@ -68,7 +62,7 @@ function readLogRecord(reader: WireReader, end: number, resource: number, scope:
         break;
       case 7:
         expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        dropped = reader.uint32() >>> 0;
+        dropped = reader.uint32();
         break;
       case 8:
         expectWireType(tag, WIRE.FIXED32, "flags");

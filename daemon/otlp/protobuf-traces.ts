@@ -62,7 +62,7 @@ function readSpan(reader: WireReader, end: number, resource: number, scope: numb
         break;
       case 6:
         expectWireType(tag, WIRE.VARINT, "kind");
-        kind = reader.uint32() >>> 0;
+        kind = reader.uint32();
         break;
       case 7:
         expectWireType(tag, WIRE.FIXED64, "startTimeUnixNano");
@@ -77,7 +77,7 @@ function readSpan(reader: WireReader, end: number, resource: number, scope: numb
         break;
       case 10:
         expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        droppedAttributesCount = reader.uint32() >>> 0;
+        droppedAttributesCount = reader.uint32();
         break;
       case 11:
         events ??= [];
@@ -85,7 +85,7 @@ function readSpan(reader: WireReader, end: number, resource: number, scope: numb
         break;
       case 12:
         expectWireType(tag, WIRE.VARINT, "droppedEventsCount");
-        droppedEventsCount = reader.uint32() >>> 0;
+        droppedEventsCount = reader.uint32();
         break;
       case 13:
         links ??= [];
@@ -93,7 +93,7 @@ function readSpan(reader: WireReader, end: number, resource: number, scope: numb
         break;
       case 14:
         expectWireType(tag, WIRE.VARINT, "droppedLinksCount");
-        droppedLinksCount = reader.uint32() >>> 0;
+        droppedLinksCount = reader.uint32();
         break;
       case 15: {
         const status = readMessage(reader, tag, "status", readStatus);
@@ -151,7 +151,7 @@ function readStatus(reader: WireReader, end: number): { code: number; message: s
       message = reader.string();
     } else if (field === 3) {
       expectWireType(tag, WIRE.VARINT, "code");
-      code = reader.uint32() >>> 0;
+      code = reader.uint32();
     } else reader.skip(tag);
   }
   reader.expectEnd(end);
@@ -181,7 +181,7 @@ function readEvent(reader: WireReader, end: number): unknown {
         break;
       case 4:
         expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        dropped = reader.uint32() >>> 0;
+        dropped = reader.uint32();
         break;
       default:
         reader.skip(tag);
@@ -220,7 +220,7 @@ function readLink(reader: WireReader, end: number): unknown {
         break;
       case 5:
         expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        dropped = reader.uint32() >>> 0;
+        dropped = reader.uint32();
         break;
       case 6:
         expectWireType(tag, WIRE.FIXED32, "flags");

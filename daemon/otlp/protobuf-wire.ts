@@ -79,6 +79,7 @@ export class WireReader {
     this.reader.skipType(tag & 7, 0, tag >>> 3);
   }
 
+  /** A varint as an unsigned 32-bit number (enums too: a negative one reads as its two's complement). */
   uint32(): number {
     return this.reader.uint32();
   }
