@@ -26,3 +26,22 @@ export function getStatus(agent: Agent, url: string): Promise<number> {
     req.end();
   });
 }
+
+/** Posts every body to `url`, `concurrency` at a time over `agent`; fails on any answer but 200. */
+export async function postAll(
+  agent: Agent,
+  url: string,
+  bodies: Buffer[],
+  contentType: string,
+  concurrency: number,
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < bodies.length) {
+        const status = await postBody(agent, url, bodies[next++] as Buffer, contentType);
+        if (status !== 200) throw new Error(`export answered ${status}`);
+      }
+    }),
+  );
+}

@@ -15,7 +15,7 @@ import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { packagePath } from "../shared/package-root.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
-import { postBody } from "./http-load.js";
+import { postAll } from "./http-load.js";
 import { peakRss, percentile } from "./measure.js";
 import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 
@@ -54,15 +54,7 @@ async function pass(obsdPath: string, bodies: Buffer[], contentType: string): Pr
   try {
     const before = threadTimes(pid);
     const started = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < bodies.length) {
-          const status = await postBody(agent, `${obsd.url}/v1/traces`, bodies[next++] as Buffer, contentType);
-          if (status !== 200) throw new Error(`export answered ${status}`);
-        }
-      }),
-    );
+    await postAll(agent, `${obsd.url}/v1/traces`, bodies, contentType, CONCURRENCY);
     const wallMs = performance.now() - started;
     const spans = bodies.length * SPANS_PER_BATCH;
     let all = 0;

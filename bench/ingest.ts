@@ -26,7 +26,7 @@ import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
-import { getStatus as get, postBody as post } from "./http-load.js";
+import { getStatus as get, postAll } from "./http-load.js";
 import { peakRss, percentile, round } from "./measure.js";
 import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 
@@ -70,7 +70,6 @@ async function endToEnd(bodies: Buffer[], contentType: string, probeHealth: bool
   const healthAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     await get(healthAgent, `${obsd.url}/api/health`);
-    let next = 0;
     let done = false;
     const latencies: number[] = [];
     const sampler = (async () => {
@@ -82,15 +81,7 @@ async function endToEnd(bodies: Buffer[], contentType: string, probeHealth: bool
       }
     })();
     const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++] as Buffer;
-          const status = await post(agent, `${obsd.url}/v1/traces`, body, contentType);
-          if (status !== 200) throw new Error(`export answered ${status}`);
-        }
-      }),
-    );
+    await postAll(agent, `${obsd.url}/v1/traces`, bodies, contentType, CONCURRENCY);
     const seconds = (performance.now() - started) / 1000;
     done = true;
     await sampler;
