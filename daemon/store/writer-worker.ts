@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { openWriteConnection } from "./connection.js";
-import { packedLogCount, packedSpanCount, unpackLogs, unpackSpans } from "./packed-batch.js";
+import { packedLogCount, packedSpanCount, unpackLogSlices, unpackSpanSlices } from "./packed-batch.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
@@ -51,10 +51,25 @@ function accepted(request: WriteRequest): number {
   return request.type === "spans" ? packedSpanCount(request.batch) : packedLogCount(request.batch);
 }
 
+/**
+ * A request's records are stored this many at a time, so the writer holds the records of one
+ * slice, not of a whole large request (a 16 MiB body of small spans is half a million, about
+ * 1.5 KB of heap each). Requests of this size or smaller are one slice.
+ */
+const SLICE_RECORDS = 4096;
+
 function apply(request: WriteRequest): number {
-  return request.type === "spans"
-    ? writer.writeSpans(unpackSpans(request.batch), request.receivedNs)
-    : writer.writeLogs(unpackLogs(request.batch), request.receivedNs);
+  let inserted = 0;
+  if (request.type === "spans") {
+    for (const slice of unpackSpanSlices(request.batch, SLICE_RECORDS)) {
+      inserted += writer.writeSpans(slice, request.receivedNs);
+    }
+  } else {
+    for (const slice of unpackLogSlices(request.batch, SLICE_RECORDS)) {
+      inserted += writer.writeLogs(slice, request.receivedNs);
+    }
+  }
+  return inserted;
 }
 
 /**
@@ -62,7 +77,8 @@ function apply(request: WriteRequest): number {
  * commit has a fixed cost (the pages the random-keyed indexes touch, the rollup rows, the log
  * frames), so with 8 requests in flight a commit of all of them costs less per span than two
  * of 4, which is where group commit alone settles (docs/PERFORMANCE.md). The cap bounds how
- * long the first request of a transaction waits for its answer.
+ * long the first request of a transaction waits for its answer, and how much the transaction
+ * holds (a queue that built up during a long checkpoint is committed in several).
  */
 const MAX_JOINED_RECORDS = 8192;
 
@@ -106,9 +122,20 @@ function commit(group: WriteRequest[]): void {
   }
 }
 
+/** The queued requests a transaction starts with: at least one, and up to MAX_JOINED_RECORDS. */
+function takeGroup(): WriteRequest[] {
+  let records = 0;
+  let count = 0;
+  while (count < queue.length && (count === 0 || records < MAX_JOINED_RECORDS)) {
+    records += accepted(queue[count] as WriteRequest);
+    count++;
+  }
+  return queue.splice(0, count);
+}
+
 function flush(): void {
   flushScheduled = false;
-  const group = queue.splice(0, queue.length);
+  const group = takeGroup();
   if (group.length > 0) {
     commit(group);
     try {
@@ -120,7 +147,8 @@ function flush(): void {
   if (retention.policy.maxBytes > 0 && retention.fileBytes() > retention.policy.maxBytes * 0.95) {
     void trim();
   }
-  if (closing && queue.length === 0) finish();
+  if (queue.length > 0) scheduleFlush();
+  else if (closing) finish();
 }
 
 function scheduleFlush(): void {

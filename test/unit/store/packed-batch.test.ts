@@ -6,11 +6,13 @@ import {
   packedSpanCount,
   packLogs,
   packSpans,
+  unpackLogSlices,
   unpackLogs,
+  unpackSpanSlices,
   unpackSpans,
 } from "../../../daemon/store/packed-batch.js";
 import { otlpFixture } from "../../helpers/fixtures.js";
-import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { hexId, type LogSpec, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 
 const T0 = 1_700_000_000_000_000_000n;
 
@@ -97,5 +99,31 @@ describe("packed batches", () => {
     expect(packed.indexed.every((entry) => typeof entry === "number")).to.equal(true);
     expect(serialize(packed).length).to.be.below(serialize(batch).length * 0.8);
     expect(unpackSpans(packed)).to.deep.equal(batch);
+  });
+
+  it("give back the records in slices of the size asked for, in order, with their index entries", () => {
+    const spans: SpanSpec[] = Array.from({ length: 7 }, (_, i) => ({
+      traceId: hexId(i % 2, 16),
+      spanId: hexId(i, 8),
+      startNs: T0 + BigInt(i),
+      attributes: (i % 3 === 0 ? {} : { "http.route": `/r/${i}`, n: i }) as SpanSpec["attributes"],
+    }));
+    const batch = decodeTraceRequest(Buffer.from(JSON.stringify(traceRequest("api", spans))), "json");
+    expect(batch.spans.some((span) => span.indexed.length > 0)).to.equal(true);
+    const slices = [...unpackSpanSlices(packSpans(batch), 3)];
+    expect(slices.map((slice) => slice.spans.length)).to.deep.equal([3, 3, 1]);
+    expect(slices.flatMap((slice) => slice.spans)).to.deep.equal(batch.spans);
+    for (const slice of slices) expect(slice.resources).to.deep.equal(batch.resources);
+    expect([...unpackSpanSlices(packSpans(batch), 7)]).to.deep.equal([batch]);
+
+    const logs: LogSpec[] = Array.from({ length: 5 }, (_, i) => ({
+      timeNs: T0 + BigInt(i),
+      body: `line ${i}`,
+      attributes: (i % 2 ? { "http.route": `/l/${i}` } : {}) as LogSpec["attributes"],
+    }));
+    const logBatch = decodeLogRequest(Buffer.from(JSON.stringify(logsRequest("api", logs))), "json");
+    const logSlices = [...unpackLogSlices(packLogs(logBatch), 2)];
+    expect(logSlices.map((slice) => slice.logs.length)).to.deep.equal([2, 2, 1]);
+    expect(logSlices.flatMap((slice) => slice.logs)).to.deep.equal(logBatch.logs);
   });
 });
