@@ -246,6 +246,61 @@ describe("ingestion over HTTP (real obsd)", function () {
     expect((await http(`${obsd.url}/api/health`)).status).to.equal(200);
   });
 
+  it("stores a request of more records than the writer takes at a time whole, with parents found across its slices", async () => {
+    // The writer stores a request 4,096 records at a time (writer-worker.ts). Here every child
+    // comes before the root, most of them in an earlier slice, and one parent is never sent.
+    const traceId = hexId(900, 16);
+    const root = hexId(9_999, 8);
+    const spans = Array.from({ length: 9_000 }, (_, i) => ({
+      traceId,
+      spanId: i === 8_999 ? root : hexId(i, 8),
+      ...(i === 8_999 ? {} : { parentSpanId: i === 5 ? hexId(123_456, 8) : root }),
+      startNs: NOW + BigInt(i),
+    }));
+    const logs = Array.from({ length: 9_000 }, (_, i) => ({ timeNs: NOW + BigInt(i), body: `sliced ${i}` }));
+    const before = await counts(obsd.url);
+    expect((await postJson(`${obsd.url}/v1/traces`, traceRequest("sliced", spans))).json()).to.deep.equal({
+      accepted: 9_000,
+    });
+    expect((await postJson(`${obsd.url}/v1/logs`, logsRequest("sliced", logs))).json()).to.deep.equal({
+      accepted: 9_000,
+    });
+    const after = await counts(obsd.url);
+    expect([after.spans - before.spans, after.traces - before.traces, after.logs - before.logs]).to.deep.equal([
+      9_000, 1, 9_000,
+    ]);
+    const db = new Database(obsd.dbPath, { readonly: true });
+    try {
+      const orphans = db.prepare("SELECT span_id FROM orphan_spans WHERE trace_id = ?").pluck().all(traceId);
+      expect(orphans).to.deep.equal([hexId(5, 8)]);
+      const trace = db.prepare("SELECT span_count, root_span_id FROM traces WHERE trace_id = ?").get(traceId);
+      expect(trace).to.deep.equal({ span_count: 9_000, root_span_id: root });
+    } finally {
+      db.close();
+    }
+  });
+
+  it("answers concurrent requests that together are more than the pipeline holds at once", async () => {
+    // Two 12 MiB bodies fit the 32 MiB the pipeline holds (ingest-pipeline.ts); the third waits for one.
+    const blob = "x".repeat(1024 * 1024);
+    const request = (b: number) =>
+      traceRequest(
+        `budget-${b}`,
+        Array.from({ length: 12 }, (_, i) => ({
+          traceId: hexId(700 + b, 16),
+          spanId: hexId(i, 8),
+          startNs: NOW,
+          attributes: { blob },
+        })),
+      );
+    const answers = await Promise.all([0, 1, 2].map((b) => postJson(`${obsd.url}/v1/traces`, request(b))));
+    expect(answers.map((res) => [res.status, res.json().accepted])).to.deep.equal([
+      [200, 12],
+      [200, 12],
+      [200, 12],
+    ]);
+  });
+
   it("refuses a foreign Host header (DNS rebinding) but answers loopback names", async () => {
     const evil = await http(`${obsd.url}/api/health`, { headers: { host: `evil.example:${obsd.port}` } });
     expect(evil.status).to.equal(403);
