@@ -109,7 +109,10 @@ async function main(): Promise<void> {
       passes.map((p) => p.spansPerSecond),
       50,
     );
-    console.log(`${key}: median ${Math.round(median)} spans/s`);
+    const rss = passes.map((p) => p.peakRssMb);
+    console.log(
+      `${key}: median ${Math.round(median)} spans/s; peak RSS median ${Math.round(percentile(rss, 50))} MB, highest ${Math.round(Math.max(...rss))} MB`,
+    );
   }
 }
 
