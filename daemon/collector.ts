@@ -64,15 +64,18 @@ export async function startCollector(
 ): Promise<RunningCollector> {
   const { settings } = resolved;
   const identity = newIdentity();
-  const pipeline = new IngestPipeline({
-    dbPath: settings.dbPath,
-    retention: {
-      maxAgeMs: settings.retentionMs,
-      maxBytes: settings.maxDbBytes,
-      batchRows: options.retentionBatchRows ?? 2000,
+  const pipeline = new IngestPipeline(
+    {
+      dbPath: settings.dbPath,
+      retention: {
+        maxAgeMs: settings.retentionMs,
+        maxBytes: settings.maxDbBytes,
+        batchRows: options.retentionBatchRows ?? 2000,
+      },
+      retentionIntervalMs: options.retentionIntervalMs ?? 10_000,
     },
-    retentionIntervalMs: options.retentionIntervalMs ?? 10_000,
-  });
+    settings.maxBodyBytes,
+  );
   if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
   const ready = await pipeline.ready;
   const readDb = openReadConnection(settings.dbPath);

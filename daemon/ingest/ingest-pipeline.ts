@@ -5,6 +5,7 @@ import { StorageError, StoreOpenError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
 import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
+import { ingestLimits } from "./ingest-limits.js";
 import { WriteStatus, type WriteStatusChange } from "./write-status.js";
 
 export interface StoreReady {
@@ -19,23 +20,6 @@ export interface IngestResult {
   /** Records that were new (the rest had been stored before). */
   inserted: number;
 }
-
-/**
- * Both workers allocate many short-lived objects per batch. A smaller young generation keeps
- * their resident memory down (measured: 16 MB kept throughput; 8 MB cost about 20%). A set
- * old generation limit makes V8 collect the old generation sooner: on a machine with much
- * memory it otherwise lets that grow to four times what is live before collecting (measured:
- * 20 to 40 MB less peak RSS under load, at the same throughput). 1024 MB is twice what the
- * worst request measured needs (docs/PERFORMANCE.md); BODY_BUDGET_BYTES keeps many of them
- * from adding up.
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 };
-
-/**
- * At most this many request bytes are decoded, queued or written at once (BodyBudget): two
- * requests at the 16 MiB cap, or about eighty of the benchmark's 420 KB.
- */
-const BODY_BUDGET_BYTES = 32 * 1024 * 1024;
 
 interface Pending {
   resolve(result: IngestResult): void;
@@ -52,7 +36,7 @@ export class IngestPipeline {
   private readonly decoder: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private readonly budget = new BodyBudget(BODY_BUDGET_BYTES);
+  private readonly budget: BodyBudget;
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
@@ -61,17 +45,20 @@ export class IngestPipeline {
   readonly writes = new WriteStatus();
   onWriteStatusChange: (change: WriteStatusChange) => void = () => {};
 
-  constructor(options: WriterOptions) {
+  /** `maxBodyBytes`: the largest body the HTTP side accepts; the memory limits follow from it. */
+  constructor(options: WriterOptions, maxBodyBytes: number) {
+    const limits = ingestLimits(maxBodyBytes);
+    this.budget = new BodyBudget(limits.bodyBudgetBytes);
     const channel = new MessageChannel();
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
       workerData: { options, requests: channel.port2 },
       transferList: [channel.port2],
-      resourceLimits: WORKER_LIMITS,
+      resourceLimits: limits.worker,
     });
     this.decoder = new Worker(new URL("./decode-worker.js", import.meta.url), {
       workerData: { writer: channel.port1 },
       transferList: [channel.port1],
-      resourceLimits: WORKER_LIMITS,
+      resourceLimits: limits.worker,
     });
     this.decoder.on("message", (reply: DecodeReply) => this.onDecoderReply(reply));
     this.decoder.on("error", (error) => this.fail(new StorageError(`the decoder stopped: ${error.message}`)));
@@ -137,7 +124,7 @@ export class IngestPipeline {
   /**
    * Decodes and stores one request body. Resolves once the records are committed; rejects with
    * PayloadError (bad input) or StorageError (nothing was stored). Waits first while the
-   * pipeline holds BODY_BUDGET_BYTES of other requests. `body` must own its ArrayBuffer: it is
+   * pipeline holds its budget of other requests (ingest-limits.ts). `body` must own its ArrayBuffer: it is
    * transferred to the decoder.
    */
   async ingest(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
