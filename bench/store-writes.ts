@@ -1,65 +1,106 @@
 /**
- * bench/store-writes: the writer alone (no HTTP, no threads) on the ingest workload, at
- * several requests per commit: spans/s and pages written to the WAL per commit. Pages per
- * commit is the number the schema's index layout decides (see docs/architecture.md), and,
- * unlike time, it does not depend on how busy the machine is.
+ * bench/store-writes: the writer alone (no HTTP, no threads) on the ingest workload: spans/s
+ * and pages written to the WAL per commit, first at several requests per commit, then with
+ * commits of 8 requests as the store grows. Pages per commit is the number the schema's index
+ * layout decides (see docs/architecture.md), and, unlike time, it does not depend on how busy
+ * the machine is.
  *
- *   npm run build && node dist/bench/store-writes.js     (BENCH_BATCHES=200 by default)
+ *   npm run build && node dist/bench/store-writes.js
+ *   (BENCH_BATCHES=200 requests per measurement; BENCH_GROWTH_STAGES=5 stages of growth)
  */
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import type Database from "better-sqlite3";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
+import type { SpanBatch } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
+const GROWTH_STAGES = Number(process.env.BENCH_GROWTH_STAGES ?? 5);
 
-interface Result {
-  requestsPerCommit: number;
-  spansPerSec: number;
-  walPagesPerCommit: number;
-  walBytesPerSpan: number;
+interface Store {
+  db: Database.Database;
+  writer: TelemetryWriter;
+  close(): void;
 }
 
-function measure(batches: ReturnType<typeof decodeTraceRequest>[], perCommit: number, nowNs: bigint): Result {
+function openStore(): Store {
   const dir = tempDir("obs-bench-store-");
   const { db } = openWriteConnection(join(dir.path, "store.sqlite"));
   // Checkpoint by hand so every page written to the WAL is counted once.
   db.pragma("wal_autocheckpoint = 0");
-  const writer = new TelemetryWriter(db);
+  return {
+    db,
+    writer: new TelemetryWriter(db),
+    close() {
+      db.close();
+      dir.cleanup();
+    },
+  };
+}
+
+/** Writes `batches` `perCommit` at a time; returns the time spent in commits and the WAL pages they wrote. */
+function writeCounting(store: Store, batches: SpanBatch[], perCommit: number, nowNs: bigint) {
   let pages = 0;
   let commits = 0;
   let busyMs = 0;
   for (let i = 0; i < batches.length; i += perCommit) {
     const group = batches.slice(i, i + perCommit);
     const started = performance.now();
-    writer.transaction(() => {
-      for (const batch of group) writer.writeSpans(batch, nowNs);
+    store.writer.transaction(() => {
+      for (const batch of group) store.writer.writeSpans(batch, nowNs);
     });
     busyMs += performance.now() - started;
     commits++;
-    const [, walPages] = db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw().get() as [bigint, bigint, bigint];
+    const [, walPages] = store.db.prepare("PRAGMA wal_checkpoint(PASSIVE)").raw().get() as [bigint, bigint, bigint];
     pages += Number(walPages);
-    db.pragma("wal_checkpoint(TRUNCATE)");
+    store.db.pragma("wal_checkpoint(TRUNCATE)");
   }
   const spans = batches.length * SPANS_PER_BATCH;
-  const pageSize = Number(db.pragma("page_size", { simple: true }));
-  db.close();
-  dir.cleanup();
+  const pageSize = Number(store.db.pragma("page_size", { simple: true }));
   return {
-    requestsPerCommit: perCommit,
     spansPerSec: Math.round(spans / (busyMs / 1000)),
     walPagesPerCommit: Math.round(pages / commits),
     walBytesPerSpan: Math.round((pages * pageSize) / spans),
   };
 }
 
+function decode(seed: number, nowNs: bigint): SpanBatch[] {
+  return makeWorkload(BATCHES, seed, nowNs).protobuf.map((body) => decodeTraceRequest(body, "protobuf"));
+}
+
 const nowNs = BigInt(Date.now()) * 1_000_000n;
-const workload = makeWorkload(BATCHES, 1, nowNs);
-const batches = workload.protobuf.map((body) => decodeTraceRequest(body, "protobuf"));
 console.log(`bench/store-writes: ${BATCHES} requests x ${SPANS_PER_BATCH} spans, 10 indexed attributes each`);
-const results = [1, 4, 8].map((perCommit) => measure(batches, perCommit, nowNs));
-console.table(results);
-console.log(JSON.stringify({ benchmark: "store-writes", results }));
+const batches = decode(1, nowNs);
+const perCommit = [1, 4, 8].map((requests) => {
+  const store = openStore();
+  try {
+    return { requestsPerCommit: requests, ...writeCounting(store, batches, requests, nowNs) };
+  } finally {
+    store.close();
+  }
+});
+console.table(perCommit);
+
+// The same store keeps growing: each stage writes BATCHES new requests (new ids), 8 per commit.
+console.log(`As the store grows (${GROWTH_STAGES} stages, 8 requests per commit):`);
+const store = openStore();
+const growth = [];
+for (let stage = 1; stage <= GROWTH_STAGES; stage++) {
+  const result = writeCounting(store, decode(100 + stage, nowNs), 8, nowNs);
+  growth.push({ spansStored: stage * BATCHES * SPANS_PER_BATCH, ...result });
+  console.log(JSON.stringify(growth.at(-1)));
+}
+const largest = (
+  store.db.prepare("SELECT name, count(*) AS pages FROM dbstat GROUP BY name ORDER BY pages DESC LIMIT 8").all() as {
+    name: string;
+    pages: bigint;
+  }[]
+).map(({ name, pages }) => ({ name, pages: Number(pages) }));
+store.close();
+console.table(growth);
+console.log(`Largest b-trees (pages): ${largest.map((t) => `${t.name} ${t.pages}`).join(", ")}`);
+console.log(JSON.stringify({ benchmark: "store-writes", perCommit, growth, largest }));
