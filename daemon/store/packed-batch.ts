@@ -101,45 +101,62 @@ export function packSpans(batch: SpanBatch): PackedSpanBatch {
   return { resources: batch.resources, scopes: batch.scopes, strings: table.strings, fields, indexed };
 }
 
+/** Rebuilds a packed batch's records `size` at a time, in order; `build` makes one from its fields at `o`. */
+function* unpackSlices<R>(
+  packed: PackedBatch,
+  width: number,
+  size: number,
+  build: (f: unknown[], o: number, indexed: string[]) => R,
+): Generator<R[]> {
+  const { fields, strings } = packed;
+  const count = fields.length / width;
+  let at = 0;
+  for (let from = 0; from === 0 || from < count; from += size) {
+    const records: R[] = new Array(Math.min(size, count - from));
+    for (let i = 0, o = from * width; i < records.length; i++, o += width) {
+      let indexed: string[];
+      [indexed, at] = unpackIndexed(packed.indexed, at, strings);
+      records[i] = build(fields, o, indexed);
+    }
+    yield records;
+  }
+}
+
 /**
  * The spans of a packed batch, rebuilt as records `size` at a time, in order. The writer
  * stores a large request slice by slice, so it holds the records of one slice at a time
  * rather than of the whole request (a 16 MiB body of small spans is half a million records).
  */
 export function* unpackSpanSlices(packed: PackedSpanBatch, size: number): Generator<SpanBatch> {
-  const { fields: f, strings } = packed;
-  const count = f.length / SPAN_FIELDS;
-  let at = 0;
-  for (let from = 0; from === 0 || from < count; from += size) {
-    const spans: SpanRecord[] = new Array(Math.min(size, count - from));
-    for (let i = 0, o = from * SPAN_FIELDS; i < spans.length; i++, o += SPAN_FIELDS) {
-      let indexed: string[];
-      [indexed, at] = unpackIndexed(packed.indexed, at, strings);
-      spans[i] = {
-        traceId: strings[f[o] as number] as string,
-        spanId: f[o + 1] as string,
-        parentSpanId: optional(strings, f[o + 2]),
-        traceState: f[o + 3] as string | null,
-        flags: f[o + 4] as number,
-        name: strings[f[o + 5] as number] as string,
-        kind: f[o + 6] as number,
-        startNs: f[o + 7] as bigint,
-        endNs: f[o + 8] as bigint,
-        statusCode: f[o + 9] as number,
-        statusMessage: f[o + 10] as string | null,
-        attributes: f[o + 11] as string,
-        indexed,
-        events: f[o + 12] as string | null,
-        links: f[o + 13] as string | null,
-        droppedAttributesCount: f[o + 14] as number,
-        droppedEventsCount: f[o + 15] as number,
-        droppedLinksCount: f[o + 16] as number,
-        resource: f[o + 17] as number,
-        scope: f[o + 18] as number,
-      };
-    }
-    yield { resources: packed.resources, scopes: packed.scopes, spans };
-  }
+  const { strings } = packed;
+  const slices = unpackSlices(
+    packed,
+    SPAN_FIELDS,
+    size,
+    (f, o, indexed): SpanRecord => ({
+      traceId: strings[f[o] as number] as string,
+      spanId: f[o + 1] as string,
+      parentSpanId: optional(strings, f[o + 2]),
+      traceState: f[o + 3] as string | null,
+      flags: f[o + 4] as number,
+      name: strings[f[o + 5] as number] as string,
+      kind: f[o + 6] as number,
+      startNs: f[o + 7] as bigint,
+      endNs: f[o + 8] as bigint,
+      statusCode: f[o + 9] as number,
+      statusMessage: f[o + 10] as string | null,
+      attributes: f[o + 11] as string,
+      indexed,
+      events: f[o + 12] as string | null,
+      links: f[o + 13] as string | null,
+      droppedAttributesCount: f[o + 14] as number,
+      droppedEventsCount: f[o + 15] as number,
+      droppedLinksCount: f[o + 16] as number,
+      resource: f[o + 17] as number,
+      scope: f[o + 18] as number,
+    }),
+  );
+  for (const spans of slices) yield { resources: packed.resources, scopes: packed.scopes, spans };
 }
 
 /** All the spans of a packed batch as one batch. */
@@ -175,34 +192,30 @@ export function packLogs(batch: LogBatch): PackedLogBatch {
 
 /** The log records of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices). */
 export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generator<LogBatch> {
-  const { fields: f, strings } = packed;
-  const count = f.length / LOG_FIELDS;
-  let at = 0;
-  for (let from = 0; from === 0 || from < count; from += size) {
-    const logs: LogRecordRow[] = new Array(Math.min(size, count - from));
-    for (let i = 0, o = from * LOG_FIELDS; i < logs.length; i++, o += LOG_FIELDS) {
-      let indexed: string[];
-      [indexed, at] = unpackIndexed(packed.indexed, at, strings);
-      logs[i] = {
-        hash: f[o] as Uint8Array,
-        timeNs: f[o + 1] as bigint,
-        observedNs: f[o + 2] as bigint,
-        severityNumber: f[o + 3] as number,
-        severityText: optional(strings, f[o + 4]),
-        body: f[o + 5] as string | null,
-        attributes: f[o + 6] as string,
-        indexed,
-        traceId: optional(strings, f[o + 7]),
-        spanId: f[o + 8] as string | null,
-        flags: f[o + 9] as number,
-        eventName: f[o + 10] as string | null,
-        droppedAttributesCount: f[o + 11] as number,
-        resource: f[o + 12] as number,
-        scope: f[o + 13] as number,
-      };
-    }
-    yield { resources: packed.resources, scopes: packed.scopes, logs };
-  }
+  const { strings } = packed;
+  const slices = unpackSlices(
+    packed,
+    LOG_FIELDS,
+    size,
+    (f, o, indexed): LogRecordRow => ({
+      hash: f[o] as Uint8Array,
+      timeNs: f[o + 1] as bigint,
+      observedNs: f[o + 2] as bigint,
+      severityNumber: f[o + 3] as number,
+      severityText: optional(strings, f[o + 4]),
+      body: f[o + 5] as string | null,
+      attributes: f[o + 6] as string,
+      indexed,
+      traceId: optional(strings, f[o + 7]),
+      spanId: f[o + 8] as string | null,
+      flags: f[o + 9] as number,
+      eventName: f[o + 10] as string | null,
+      droppedAttributesCount: f[o + 11] as number,
+      resource: f[o + 12] as number,
+      scope: f[o + 13] as number,
+    }),
+  );
+  for (const logs of slices) yield { resources: packed.resources, scopes: packed.scopes, logs };
 }
 
 /** All the log records of a packed batch as one batch. */
