@@ -124,8 +124,8 @@ export class IngestPipeline {
   /**
    * Decodes and stores one request body. Resolves once the records are committed; rejects with
    * PayloadError (bad input) or StorageError (nothing was stored). Waits first while the
-   * pipeline holds its budget of other requests (ingest-limits.ts). `body` must own its ArrayBuffer: it is
-   * transferred to the decoder.
+   * pipeline holds its budget of other requests (ingest-limits.ts). `body` must own its
+   * ArrayBuffer: it is transferred to the decoder.
    */
   async ingest(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
     this.assertOpen();

@@ -257,17 +257,24 @@ describe("ingestion over HTTP (real obsd)", function () {
       ...(i === 8_999 ? {} : { parentSpanId: i === 5 ? hexId(123_456, 8) : root }),
       startNs: NOW + BigInt(i),
     }));
-    const logs = Array.from({ length: 9_000 }, (_, i) => ({ timeNs: NOW + BigInt(i), body: `sliced ${i}` }));
+    const logs = (part: number) =>
+      Array.from({ length: 9_000 }, (_, i) => ({ timeNs: NOW + BigInt(i), body: `sliced ${part} ${i}` }));
     const before = await counts(obsd.url);
-    expect((await postJson(`${obsd.url}/v1/traces`, traceRequest("sliced", spans))).json()).to.deep.equal({
-      accepted: 9_000,
-    });
-    expect((await postJson(`${obsd.url}/v1/logs`, logsRequest("sliced", logs))).json()).to.deep.equal({
-      accepted: 9_000,
-    });
+    // Sent together, each over the 8,192 records a transaction starts with, so the later two
+    // queue up while the first is written and are committed one after the other.
+    const answers = await Promise.all([
+      postJson(`${obsd.url}/v1/traces`, traceRequest("sliced", spans)),
+      postJson(`${obsd.url}/v1/logs`, logsRequest("sliced", logs(1))),
+      postJson(`${obsd.url}/v1/logs`, logsRequest("sliced", logs(2))),
+    ]);
+    expect(answers.map((res) => res.json())).to.deep.equal([
+      { accepted: 9_000 },
+      { accepted: 9_000 },
+      { accepted: 9_000 },
+    ]);
     const after = await counts(obsd.url);
     expect([after.spans - before.spans, after.traces - before.traces, after.logs - before.logs]).to.deep.equal([
-      9_000, 1, 9_000,
+      9_000, 1, 18_000,
     ]);
     const db = new Database(obsd.dbPath, { readonly: true });
     try {
