@@ -1,4 +1,4 @@
-import { MessageChannel, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from "node:worker_threads";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
 import { StorageError, StoreOpenError } from "../store/store-errors.js";
@@ -21,6 +21,13 @@ export interface IngestResult {
   inserted: number;
 }
 
+/**
+ * A decoder that stops (out of memory on a pathological body, or a bug) is replaced, up to
+ * this many times within DECODER_RESTART_WINDOW_MS; past that, writes fail until a restart.
+ */
+const DECODER_RESTARTS = 3;
+const DECODER_RESTART_WINDOW_MS = 60_000;
+
 interface Pending {
   resolve(result: IngestResult): void;
   reject(error: Error): void;
@@ -33,7 +40,10 @@ interface Pending {
  */
 export class IngestPipeline {
   private readonly writer: Worker;
-  private readonly decoder: Worker;
+  private decoder: Worker;
+  private readonly workerLimits: ResourceLimits;
+  /** When the decoder was lost, most recent last (DECODER_RESTARTS). */
+  private decoderLosses: number[] = [];
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly budget: BodyBudget;
@@ -49,19 +59,14 @@ export class IngestPipeline {
   constructor(options: WriterOptions, maxBodyBytes: number) {
     const limits = ingestLimits(maxBodyBytes);
     this.budget = new BodyBudget(limits.bodyBudgetBytes);
+    this.workerLimits = limits.worker;
     const channel = new MessageChannel();
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
       workerData: { options, requests: channel.port2 },
       transferList: [channel.port2],
       resourceLimits: limits.worker,
     });
-    this.decoder = new Worker(new URL("./decode-worker.js", import.meta.url), {
-      workerData: { writer: channel.port1 },
-      transferList: [channel.port1],
-      resourceLimits: limits.worker,
-    });
-    this.decoder.on("message", (reply: DecodeReply) => this.onDecoderReply(reply));
-    this.decoder.on("error", (error) => this.fail(new StorageError(`the decoder stopped: ${error.message}`)));
+    this.decoder = this.startDecoder(channel.port1);
     this.ready = new Promise((resolve, reject) => {
       this.writer.on("message", (reply: WriterReply) => {
         if (reply.type === "ready") {
@@ -82,6 +87,42 @@ export class IngestPipeline {
         reject(error);
       });
     });
+  }
+
+  /** Starts a decoder thread that hands its batches to the writer over `toWriter`. */
+  private startDecoder(toWriter: MessagePort): Worker {
+    const decoder = new Worker(new URL("./decode-worker.js", import.meta.url), {
+      workerData: { writer: toWriter },
+      transferList: [toWriter],
+      resourceLimits: this.workerLimits,
+    });
+    decoder.on("message", (reply: DecodeReply) => this.onDecoderReply(reply));
+    decoder.on("error", (error) => this.onDecoderLost(decoder, error.message));
+    decoder.on("exit", (code) => this.onDecoderLost(decoder, `it exited (code ${code})`));
+    return decoder;
+  }
+
+  /**
+   * Every pending request is answered with a StorageError: those still in the decoder will never
+   * reach the writer. Some already handed to the writer may still be committed; their clients
+   * see a failure, and a retry is stored once (writes are idempotent), so nothing acknowledged
+   * is lost. Then a new decoder takes over, unless it keeps stopping.
+   */
+  private onDecoderLost(decoder: Worker, reason: string): void {
+    if (decoder !== this.decoder || this.closing || this.failure) return;
+    const error = new StorageError(`the decoder stopped: ${reason}`);
+    const now = Date.now();
+    this.decoderLosses = [...this.decoderLosses.filter((at) => now - at < DECODER_RESTART_WINDOW_MS), now];
+    if (this.decoderLosses.length > DECODER_RESTARTS) {
+      this.fail(error);
+      return;
+    }
+    this.noteChange(this.writes.failed(error.message, new Date()));
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    const channel = new MessageChannel();
+    this.writer.postMessage({ type: "decoder", requests: channel.port2 } satisfies WriterRequest, [channel.port2]);
+    this.decoder = this.startDecoder(channel.port1);
   }
 
   private settle(id: number, outcome: IngestResult | Error): void {

@@ -1,3 +1,4 @@
+import type { MessagePort } from "node:worker_threads";
 import type { PackedLogBatch, PackedSpanBatch } from "./packed-batch.js";
 import type { RetentionPolicy } from "./retention.js";
 
@@ -17,8 +18,11 @@ export type WriteRequest =
   | { type: "spans"; id: number; batch: PackedSpanBatch; receivedNs: bigint }
   | { type: "logs"; id: number; batch: PackedLogBatch; receivedNs: bigint };
 
-/** From the main thread. Write requests arrive from the decoder worker over its own port. */
-export type WriterRequest = WriteRequest | { type: "close" };
+/**
+ * From the main thread. Write requests arrive from the decoder worker over its own port; a
+ * replacement decoder's port comes as `decoder`.
+ */
+export type WriterRequest = WriteRequest | { type: "close" } | { type: "decoder"; requests: MessagePort };
 
 export type WriterReply =
   | { type: "ready"; schemaVersion: number; migrated: number[]; sqliteVersion: string }

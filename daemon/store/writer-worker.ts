@@ -18,7 +18,10 @@ import type { WriteRequest, WriterOptions, WriterReply, WriterRequest } from "./
 
 if (!parentPort) throw new Error("writer-worker must run as a worker thread");
 const port = parentPort;
-const { options, requests } = workerData as { options: WriterOptions; requests: MessagePort };
+const { options } = workerData as { options: WriterOptions };
+/** The current decoder's port; earlier decoders' ports stay open until close, for what they sent. */
+let requests = (workerData as { requests: MessagePort }).requests;
+const requestPorts = [requests];
 
 function send(reply: WriterReply): void {
   port.postMessage(reply);
@@ -195,22 +198,29 @@ function finish(): void {
 
 const timer = setInterval(() => void trim(), options.retentionIntervalMs);
 
+function onWriteRequest(message: WriteRequest): void {
+  queue.push(message);
+  scheduleFlush();
+}
+
 port.on("message", (message: WriterRequest) => {
   if (message.type === "close") {
     closing = true;
-    requests.close();
+    for (const requestPort of requestPorts) requestPort.close();
     if (queue.length === 0 && !flushScheduled) finish();
     return;
   }
-  queue.push(message);
-  scheduleFlush();
+  if (message.type === "decoder") {
+    requests = message.requests;
+    requestPorts.push(requests);
+    requests.on("message", onWriteRequest);
+    return;
+  }
+  onWriteRequest(message);
 });
 
 // Decoded batches come straight from the decoder worker, not through the main thread.
-requests.on("message", (message: WriteRequest) => {
-  queue.push(message);
-  scheduleFlush();
-});
+requests.on("message", onWriteRequest);
 
 send({
   type: "ready",
