@@ -55,7 +55,7 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   child.on("exit", () => running.delete(child));
 
-  const url = await new Promise<string>((resolve, reject) => {
+  const starting = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`obsd did not start within 10 s:\n${output}`)), 10_000);
     const check = () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -69,6 +69,13 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
       clearTimeout(timer);
       reject(new Error(`obsd exited with ${code} before listening:\n${output}`));
     });
+  });
+  // A collector that never listened leaves no handle to stop it: it and its temporary state go now.
+  const url = await starting.catch(async (error: Error) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+    if (!options.stateDir) state.cleanup();
+    throw error;
   });
   return {
     url,
