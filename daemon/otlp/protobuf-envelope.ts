@@ -47,22 +47,9 @@ export function readRequest<T>(
  * scanned for them first and its list read second.
  */
 function readEnvelope(reader: WireReader, fields: EnvelopeFields, scopes: BatchScopes, readItem: ItemReader): void {
-  const end = reader.length;
-  let r = 0;
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    if (tag >>> 3 !== 1) {
-      reader.skip(tag);
-      continue;
-    }
-    try {
-      expectWireType(tag, WIRE.LENGTH, "");
-      readResourceEntry(reader, reader.end(), fields, scopes, readItem);
-    } catch (error) {
-      throw within(error, `${fields.resources}[${r}]`);
-    }
-    r++;
-  }
+  forEachListed(reader, 0, reader.length, 1, fields.resources, (end) =>
+    readResourceEntry(reader, end, fields, scopes, readItem),
+  );
 }
 
 /** Where an entry's field 1 message lies (-1 when absent) and its schema URL. */
@@ -94,11 +81,12 @@ function readHead(reader: WireReader, end: number, headName: string): EntryHead 
   return head;
 }
 
-/** Calls `each` with the end of every field 2 element of the entry from `start` to `end`. */
+/** Calls `each` with the end of every element of repeated `field` in the message from `start` to `end`. */
 function forEachListed(
   reader: WireReader,
   start: number,
   end: number,
+  field: number,
   listName: string,
   each: (itemEnd: number) => void,
 ): void {
@@ -106,7 +94,7 @@ function forEachListed(
   let i = 0;
   while (reader.pos < end) {
     const tag = reader.tag();
-    if (tag >>> 3 !== 2) {
+    if (tag >>> 3 !== field) {
       reader.skip(tag);
       continue;
     }
@@ -137,7 +125,7 @@ function readResourceEntry(
   } catch (error) {
     throw within(error, "resource");
   }
-  forEachListed(reader, start, end, fields.scopes, (scopeEnd) => {
+  forEachListed(reader, start, end, 2, fields.scopes, (scopeEnd) => {
     const scopeStart = reader.pos;
     const scopeHead = readHead(reader, scopeEnd, "scope");
     let scope: number;
@@ -146,7 +134,7 @@ function readResourceEntry(
     } catch (error) {
       throw within(error, "scope");
     }
-    forEachListed(reader, scopeStart, scopeEnd, fields.items, (itemEnd) => readItem(itemEnd, resource, scope));
+    forEachListed(reader, scopeStart, scopeEnd, 2, fields.items, (itemEnd) => readItem(itemEnd, resource, scope));
   });
 }
 
