@@ -111,7 +111,7 @@ function* unpackSlices<R>(
   const { fields, strings } = packed;
   const count = fields.length / width;
   let at = 0;
-  for (let from = 0; from === 0 || from < count; from += size) {
+  for (let from = 0; from < count; from += size) {
     const records: R[] = new Array(Math.min(size, count - from));
     for (let i = 0, o = from * width; i < records.length; i++, o += width) {
       let indexed: string[];
@@ -157,11 +157,6 @@ export function* unpackSpanSlices(packed: PackedSpanBatch, size: number): Genera
     }),
   );
   for (const spans of slices) yield { resources: packed.resources, scopes: packed.scopes, spans };
-}
-
-/** All the spans of a packed batch as one batch. */
-export function unpackSpans(packed: PackedSpanBatch): SpanBatch {
-  return unpackSpanSlices(packed, Math.max(1, packedSpanCount(packed))).next().value as SpanBatch;
 }
 
 export function packLogs(batch: LogBatch): PackedLogBatch {
@@ -216,9 +211,4 @@ export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generato
     }),
   );
   for (const logs of slices) yield { resources: packed.resources, scopes: packed.scopes, logs };
-}
-
-/** All the log records of a packed batch as one batch. */
-export function unpackLogs(packed: PackedLogBatch): LogBatch {
-  return unpackLogSlices(packed, Math.max(1, packedLogCount(packed))).next().value as LogBatch;
 }
