@@ -53,7 +53,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const traceOfService =
     serviceId === null
       ? ""
-      : "AND EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_id = t.trace_id AND ts.service_id = @service)";
+      : "AND EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_key = t.trace_key AND ts.service_id = @service)";
   const spanOfService = serviceId === null ? "" : "AND s.service_id = @service";
   const bind = (from: bigint, to: bigint, extra: Row = {}) => ({
     from,
@@ -109,14 +109,15 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const countOf = (counts: ReturnType<typeof perRoot>) => new Map(counts.map((count) => [count.root, count.n]));
   /**
    * Up to EXAMPLES traces of a root matching `condition`, in `order` (over start_ns,
-   * duration_ns and trace_id), with `span` (over y.trace_id) for each. The inner query reads
+   * duration_ns and trace_id), with `span` (over y.trace_key) for each. The inner query reads
    * only the index; the table is visited for the few examples.
    */
   const examplesOf = (root: Root, condition: string, order: string, span: string, extra: Row = {}) =>
     db
       .prepare(
         `SELECT y.trace_id AS trace_id, y.duration_ns AS duration_ns, ${span} AS span_id FROM (
-           SELECT t.trace_id AS trace_id, t.start_ns AS start_ns, t.end_ns - t.start_ns AS duration_ns FROM traces t
+           SELECT t.trace_key AS trace_key, t.trace_id AS trace_id, t.start_ns AS start_ns,
+             t.end_ns - t.start_ns AS duration_ns FROM traces t
            WHERE ${ofRoot} AND t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
            ORDER BY ${order} LIMIT ${EXAMPLES}
          ) y ORDER BY ${order}`,
@@ -140,7 +141,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
         root,
         erroring,
         "start_ns DESC, trace_id",
-        `(SELECT s.span_id FROM spans s WHERE s.trace_id = y.trace_id AND s.status_code = 2
+        `(SELECT s.span_id FROM spans s WHERE s.trace_key = y.trace_key AND s.status_code = 2
            ORDER BY s.start_ns, s.span_id LIMIT 1)`,
       ).map((row) => ({ traceId: String(row.trace_id), spanId: textOrNull(row.span_id) })),
     }));
@@ -212,7 +213,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
         root,
         slow,
         "duration_ns DESC, trace_id",
-        "(SELECT r.root_span_id FROM traces r WHERE r.trace_id = y.trace_id)",
+        "(SELECT r.root_span_id FROM traces r WHERE r.trace_key = y.trace_key)",
         { minNs },
       ).map((row) => ({
         traceId: String(row.trace_id),
@@ -271,8 +272,9 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
       .prepare(
         `SELECT o.trace_id AS trace_id, o.span_id AS span_id, o.parent_span_id AS parent_span_id, v.name AS service,
            t.end_ns AS trace_end_ns
-         FROM orphan_spans o JOIN spans s ON s.trace_id = o.trace_id AND s.span_id = o.span_id
-           JOIN services v ON v.id = s.service_id JOIN traces t ON t.trace_id = o.trace_id
+         FROM orphan_spans o JOIN traces t ON t.trace_id = o.trace_id
+           JOIN spans s ON s.trace_key = t.trace_key AND s.span_id = o.span_id
+           JOIN services v ON v.id = s.service_id
          WHERE o.start_ns > @from AND o.start_ns <= @to ${spanOfService}
          ORDER BY service, o.trace_id, o.span_id
          LIMIT ${MAX_ORPHANS + 1}`,

@@ -56,7 +56,7 @@ const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`
 const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
   rv.name AS root_service,
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
-    WHERE ts.trace_id = t.trace_id) AS services`;
+    WHERE ts.trace_key = t.trace_key) AS services`;
 
 /** Severity names by OTLP severity number range, so `severity=warn` matches records with no text. */
 /** An attribute value (a row of json_each) as the text exact filters match: see indexText(). */
@@ -169,12 +169,12 @@ export class SqliteReader implements TelemetryReader {
     if (filter.service !== undefined) {
       const id = this.serviceId(filter.service);
       if (id === null) return false;
-      where.add("EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_id = t.trace_id AND ts.service_id = ?)", id);
+      where.add("EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_key = t.trace_key AND ts.service_id = ?)", id);
     }
     for (const [key, value] of filter.attrs) {
       const postings = this.postingsCondition("span_postings", "s.id", key, value);
       if (!postings) return false;
-      where.add(`t.trace_id IN (SELECT s.trace_id FROM spans s WHERE ${postings.sql})`, ...postings.params);
+      where.add(`t.trace_key IN (SELECT s.trace_key FROM spans s WHERE ${postings.sql})`, ...postings.params);
     }
     return true;
   }
@@ -200,7 +200,8 @@ export class SqliteReader implements TelemetryReader {
     ).get(traceId) as TraceRow | undefined;
     if (!summary) return null;
     const spans = this.prepare(
-      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_id = ? ORDER BY s.start_ns, s.span_id`,
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS}
+       WHERE s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = ?) ORDER BY s.start_ns, s.span_id`,
     ).all(traceId) as SpanRow[];
     return { summary: toTraceSummary(summary), spans: spans.map(toSpanRecord) };
   }
@@ -217,13 +218,15 @@ export class SqliteReader implements TelemetryReader {
         BigInt(page.after.id),
       );
     }
-    if (query.traceId !== undefined) where.add("s.trace_id = ?", query.traceId);
+    if (query.traceId !== undefined) {
+      where.add("s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = ?)", query.traceId);
+    }
     if (query.operation !== undefined) where.add("s.name = ?", query.operation);
     if (query.status === "error") where.add("s.status_code = 2");
     if (query.status === "ok") where.add("s.status_code <> 2");
     if (query.parentOperation !== undefined) {
       where.add(
-        "EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_id = s.trace_id AND ps.span_id = s.parent_span_id AND ps.name = ?)",
+        "EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id AND ps.name = ?)",
         query.parentOperation,
       );
     }
@@ -335,7 +338,7 @@ export class SqliteReader implements TelemetryReader {
     else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
     else {
       // An attribute of the trace's root span.
-      join = "LEFT JOIN spans rs ON rs.trace_id = t.trace_id AND rs.span_id = t.root_span_id";
+      join = "LEFT JOIN spans rs ON rs.trace_key = t.trace_key AND rs.span_id = t.root_span_id";
       key = `(SELECT ${ATTRIBUTE_TEXT} FROM json_each(rs.attributes) a WHERE a.key = ?)`;
       keyParams.push(groupBy.attr);
     }
@@ -444,12 +447,12 @@ export class SqliteReader implements TelemetryReader {
       where.add("t.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
       if (window.service !== undefined) {
         where.add(
-          "EXISTS (SELECT 1 FROM trace_services ts JOIN services sv ON sv.id = ts.service_id WHERE ts.trace_id = t.trace_id AND sv.name = ?)",
+          "EXISTS (SELECT 1 FROM trace_services ts JOIN services sv ON sv.id = ts.service_id WHERE ts.trace_key = t.trace_key AND sv.name = ?)",
           window.service,
         );
       }
       if (field.field === "service") {
-        sql = `SELECT v.name AS value, count(*) AS count FROM traces t JOIN trace_services tsv ON tsv.trace_id = t.trace_id
+        sql = `SELECT v.name AS value, count(*) AS count FROM traces t JOIN trace_services tsv ON tsv.trace_key = t.trace_key
           JOIN services v ON v.id = tsv.service_id ${where} GROUP BY 1`;
       } else if (field.field === "operation") {
         sql = `SELECT t.root_name AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;

@@ -12,7 +12,7 @@ export class ParentLinks {
 
   constructor(db: Database.Database) {
     this.stmt = {
-      parentStored: db.prepare("SELECT 1 FROM spans WHERE trace_id = ? AND span_id = ?").pluck(),
+      parentStored: db.prepare("SELECT 1 FROM spans WHERE trace_key = ? AND span_id = ?").pluck(),
       addOrphan: db.prepare(
         "INSERT OR IGNORE INTO orphan_spans (trace_id, span_id, parent_span_id, start_ns) VALUES (?, ?, ?, ?)",
       ),
@@ -25,9 +25,10 @@ export class ParentLinks {
 
   /**
    * Records the links of `added`, the spans this request stored. `sent` is everything the
-   * request carried (all of it is stored now, some from earlier requests).
+   * request carried (all of it is stored now, some from earlier requests); `traceKeys` the
+   * stored key of each of their traces.
    */
-  link(added: readonly SpanRecord[], sent: readonly SpanRecord[]): void {
+  link(added: readonly SpanRecord[], sent: readonly SpanRecord[], traceKeys: ReadonlyMap<string, number>): void {
     if (added.length === 0) return;
     const inRequest = new Set<string>();
     for (const span of sent) inRequest.add(span.traceId + span.spanId);
@@ -36,7 +37,7 @@ export class ParentLinks {
       traces.add(span.traceId);
       const parent = span.parentSpanId;
       if (parent === null || inRequest.has(span.traceId + parent)) continue;
-      if (this.stmt.parentStored.get(span.traceId, parent) === undefined) {
+      if (this.stmt.parentStored.get(traceKeys.get(span.traceId), parent) === undefined) {
         this.stmt.addOrphan.run(span.traceId, span.spanId, parent, span.startNs);
       }
     }

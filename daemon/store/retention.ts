@@ -30,7 +30,9 @@ export class Retention {
     readonly policy: RetentionPolicy,
   ) {
     this.stmt = {
-      oldSpans: db.prepare("SELECT id, trace_id, span_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?"),
+      oldSpans: db.prepare(
+        "SELECT id, trace_key, trace_id, span_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?",
+      ),
       oldLogs: db.prepare("SELECT id FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
@@ -47,18 +49,18 @@ export class Retention {
       dropSpanPostings: db.prepare("DELETE FROM span_postings WHERE bucket < ? AND last_row < ?"),
       dropLogPostings: db.prepare("DELETE FROM log_postings WHERE bucket < ? AND last_row < ?"),
       traceStats: db.prepare(
-        "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(end_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_id = ?",
+        "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(end_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_key = ?",
       ),
       traceRoot: db.prepare(
-        "SELECT span_id, service_id, name FROM spans WHERE trace_id = ? AND parent_span_id IS NULL ORDER BY start_ns, span_id LIMIT 1",
+        "SELECT span_id, service_id, name FROM spans WHERE trace_key = ? AND parent_span_id IS NULL ORDER BY start_ns, span_id LIMIT 1",
       ),
       updateTrace: db.prepare(
-        "UPDATE traces SET start_ns = ?, end_ns = ?, span_count = ?, error_count = ?, root_span_id = ?, root_service_id = ?, root_name = ? WHERE trace_id = ?",
+        "UPDATE traces SET start_ns = ?, end_ns = ?, span_count = ?, error_count = ?, root_span_id = ?, root_service_id = ?, root_name = ? WHERE trace_key = ?",
       ),
-      deleteTrace: db.prepare("DELETE FROM traces WHERE trace_id = ?"),
-      deleteTraceServices: db.prepare("DELETE FROM trace_services WHERE trace_id = ?"),
+      deleteTrace: db.prepare("DELETE FROM traces WHERE trace_key = ?"),
+      deleteTraceServices: db.prepare("DELETE FROM trace_services WHERE trace_key = ?"),
       refillTraceServices: db.prepare(
-        "INSERT OR IGNORE INTO trace_services (trace_id, service_id) SELECT DISTINCT trace_id, service_id FROM spans WHERE trace_id = ?",
+        "INSERT OR IGNORE INTO trace_services (trace_key, service_id) SELECT DISTINCT trace_key, service_id FROM spans WHERE trace_key = ?",
       ),
       counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
     };
@@ -115,17 +117,22 @@ export class Retention {
   }
 
   private deleteSpans(cutoff: bigint, limit: number): number {
-    const rows = this.stmt.oldSpans!.all(cutoff, limit) as { id: bigint; trace_id: string; span_id: string }[];
+    const rows = this.stmt.oldSpans!.all(cutoff, limit) as {
+      id: bigint;
+      trace_key: bigint;
+      trace_id: string;
+      span_id: string;
+    }[];
     if (rows.length === 0) return 0;
-    const traces = new Set<string>();
+    const traces = new Set<bigint>();
     for (const row of rows) {
       this.stmt.deleteSpan!.run(row.id);
       this.stmt.deleteOrphan!.run(row.trace_id, row.span_id);
-      traces.add(row.trace_id);
+      traces.add(row.trace_key);
     }
     this.dropRollups(this.stmt.oldestSpan!, this.stmt.dropSpanRollups!);
     let tracesGone = 0;
-    for (const traceId of traces) tracesGone += this.refreshTrace(traceId) ? 0 : 1;
+    for (const traceKey of traces) tracesGone += this.refreshTrace(traceKey) ? 0 : 1;
     this.dropPostings(this.stmt.minSpanRow!, this.stmt.dropSpanPostings!);
     this.stmt.counter!.run(rows.length, "spans");
     if (tracesGone) this.stmt.counter!.run(tracesGone, "traces");
@@ -159,19 +166,21 @@ export class Retention {
   }
 
   /** Recomputes a trace summary after some of its spans were deleted; false when none remain. */
-  private refreshTrace(traceId: string): boolean {
-    const stats = this.stmt.traceStats!.get(traceId) as {
+  private refreshTrace(traceKey: bigint): boolean {
+    const stats = this.stmt.traceStats!.get(traceKey) as {
       spans: bigint;
       start_ns: bigint;
       end_ns: bigint;
       errors: bigint;
     };
     if (stats.spans === 0n) {
-      this.stmt.deleteTrace!.run(traceId);
-      this.stmt.deleteTraceServices!.run(traceId);
+      this.stmt.deleteTrace!.run(traceKey);
+      this.stmt.deleteTraceServices!.run(traceKey);
       return false;
     }
-    const root = this.stmt.traceRoot!.get(traceId) as { span_id: string; service_id: bigint; name: string } | undefined;
+    const root = this.stmt.traceRoot!.get(traceKey) as
+      | { span_id: string; service_id: bigint; name: string }
+      | undefined;
     this.stmt.updateTrace!.run(
       stats.start_ns,
       stats.end_ns,
@@ -180,10 +189,10 @@ export class Retention {
       root?.span_id ?? null,
       root?.service_id ?? null,
       root?.name ?? null,
-      traceId,
+      traceKey,
     );
-    this.stmt.deleteTraceServices!.run(traceId);
-    this.stmt.refillTraceServices!.run(traceId);
+    this.stmt.deleteTraceServices!.run(traceKey);
+    this.stmt.refillTraceServices!.run(traceKey);
     return true;
   }
 }

@@ -31,8 +31,9 @@ interface CounterDeltas {
 
 // The unique key comes first: NewRowInsert matches rows by their leading columns.
 const SPAN_COLUMNS = [
-  "trace_id",
+  "trace_key",
   "span_id",
+  "trace_id",
   "parent_span_id",
   "service_id",
   "resource_id",
@@ -86,6 +87,8 @@ export class TelemetryWriter {
   private readonly spanRows: NewRowInsert;
   private readonly logRows: NewRowInsert;
   private readonly traceUpserts: MultiRowStatement;
+  private readonly newTraces: MultiRowStatement;
+  private readonly storedTraceKeys: Database.Statement;
   private readonly traceServices: MultiRowStatement;
   private readonly spanPostingsInsert: MultiRowStatement;
   private readonly logPostingsInsert: MultiRowStatement;
@@ -101,7 +104,20 @@ export class TelemetryWriter {
     this.dictionaries = new Dictionaries(db);
     this.rollups = new RollupBuffer(db);
     this.parentLinks = new ParentLinks(db);
-    this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_id, span_id)", 256);
+    this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_key, span_id)", 256);
+    this.storedTraceKeys = db
+      .prepare("SELECT trace_id, trace_key FROM traces WHERE trace_id IN (SELECT value FROM json_each(?))")
+      .raw(true);
+    this.storedTraceKeys.safeIntegers(false);
+    // A trace's row is made before its spans (they refer to its key) and summarized after them.
+    this.newTraces = new MultiRowStatement(
+      db,
+      "INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count) VALUES",
+      5,
+      "RETURNING trace_id, trace_key",
+      256,
+      true,
+    );
     this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "(hash)", 256);
     // One upsert per trace touched, all in one statement: children often arrive before their root.
     this.traceUpserts = new MultiRowStatement(
@@ -122,7 +138,7 @@ export class TelemetryWriter {
     );
     this.traceServices = new MultiRowStatement(
       db,
-      "INSERT INTO trace_services (trace_id, service_id) VALUES",
+      "INSERT INTO trace_services (trace_key, service_id) VALUES",
       2,
       "ON CONFLICT DO NOTHING",
       512,
@@ -154,15 +170,35 @@ export class TelemetryWriter {
     };
   }
 
+  /** The key of each trace `spans` belong to; traces not stored yet get a row (summarized later). */
+  private traceKeys(spans: readonly SpanRecord[]): Map<string, number> {
+    const keys = new Map<string, number>();
+    for (const span of spans) keys.set(span.traceId, 0);
+    for (const [traceId, key] of this.storedTraceKeys.all(JSON.stringify([...keys.keys()])) as [string, number][]) {
+      keys.set(traceId, key);
+    }
+    const missing: unknown[] = [];
+    const added = new Set<string>();
+    for (const span of spans) {
+      if (keys.get(span.traceId) !== 0 || added.has(span.traceId)) continue;
+      added.add(span.traceId);
+      missing.push(span.traceId, span.startNs, span.endNs, 0, 0);
+    }
+    for (const [traceId, key] of this.newTraces.run(missing) as [string, number][]) keys.set(traceId, key);
+    return keys;
+  }
+
   /** Inserts the spans of one request; returns how many were new. */
   writeSpans(batch: SpanBatch, receivedNs: bigint): number {
     const { resources, scopes } = this.resolveScopes(batch, receivedNs);
+    const traceKeys = this.traceKeys(batch.spans);
     const values: unknown[] = [];
     for (const span of batch.spans) {
       const resource = resources[span.resource] as ResolvedResource;
       values.push(
-        span.traceId,
+        traceKeys.get(span.traceId),
         span.spanId,
+        span.traceId,
         span.parentSpanId,
         resource.serviceId,
         resource.id,
@@ -202,8 +238,8 @@ export class TelemetryWriter {
         span.traceId,
       );
     }
-    this.summarizeTraces(newSpans, resources);
-    this.parentLinks.link(newSpans, batch.spans);
+    this.summarizeTraces(newSpans, resources, traceKeys);
+    this.parentLinks.link(newSpans, batch.spans, traceKeys);
     this.deltas.spans += newSpans.length;
     return newSpans.length;
   }
@@ -214,7 +250,7 @@ export class TelemetryWriter {
     }
   }
 
-  private summarizeTraces(spans: SpanRecord[], resources: ResolvedResource[]): void {
+  private summarizeTraces(spans: SpanRecord[], resources: ResolvedResource[], keys: Map<string, number>): void {
     const traces = new Map<string, TraceAggregate>();
     for (const span of spans) {
       const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
@@ -260,9 +296,10 @@ export class TelemetryWriter {
         trace.rootServiceId,
         trace.rootName,
       );
-      for (const serviceId of trace.services) services.push(traceId, serviceId);
+      for (const serviceId of trace.services) services.push(keys.get(traceId), serviceId);
     }
-    // A trace is new when its stored span count is exactly what this batch added.
+    // A trace is new when its stored span count is exactly what this batch added (a row made
+    // for it by traceKeys counts no spans).
     for (const [traceId, spanCount] of this.traceUpserts.run(upserts) as [string, number][]) {
       if (traces.get(traceId)?.spans === spanCount) this.deltas.traces++;
     }

@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import { decodeLogRequest, decodeTraceRequest } from "../../daemon/otlp/decode-request.js";
 import { openWriteConnection } from "../../daemon/store/connection.js";
+import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -46,4 +47,35 @@ export function testStore(maxDbBytes = 0): TestStore {
       dir.cleanup();
     },
   };
+}
+
+/**
+ * A copy of `source`'s data in a new file at schema `version` (4 or older), as an obs of that
+ * version would have stored it: before version 5, trace_services named traces by trace id.
+ */
+export function copyAtVersion(source: Database.Database, path: string, version: number): Database.Database {
+  const db = new Database(path);
+  db.defaultSafeIntegers(true);
+  migrate(db, path, MIGRATIONS.slice(0, version));
+  db.prepare("ATTACH DATABASE ? AS src").run(source.name);
+  const tables = db
+    .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  db.transaction(() => {
+    for (const table of tables) {
+      if (table === "trace_services") {
+        db.exec(`INSERT INTO main.trace_services (trace_id, service_id)
+          SELECT t.trace_id, ts.service_id FROM src.trace_services ts JOIN src.traces t ON t.trace_key = ts.trace_key`);
+        continue;
+      }
+      const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).join(
+        ", ",
+      );
+      db.exec(`DELETE FROM main.${table}; INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM src.${table}`);
+    }
+    db.exec("DELETE FROM main.sqlite_sequence; INSERT INTO main.sqlite_sequence SELECT * FROM src.sqlite_sequence");
+  })();
+  db.exec("DETACH DATABASE src");
+  return db;
 }

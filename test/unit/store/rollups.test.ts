@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { expect } from "chai";
 import { RollupWindowReader } from "../../../daemon/query/rollup-window.js";
 import {
@@ -12,7 +13,7 @@ import { COMPACT_AT } from "../../../daemon/store/rollup-buffer.js";
 import { HOUR_NS, MINUTE_NS } from "../../../daemon/store/rollup-slots.js";
 import { migrate } from "../../../daemon/store/schema.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
-import { type TestStore, testStore } from "../../helpers/store.js";
+import { copyAtVersion, type TestStore, testStore } from "../../helpers/store.js";
 
 const BASE = 1_700_000_000n * 1_000_000_000n; // 22:13:20 UTC: windows fall across slot edges
 const SERVICES = ["api", "db", "web"];
@@ -200,9 +201,9 @@ describe("audit rollups", () => {
       ]),
     );
     // Span rollups as their slots add up: the migration writes fewer, fuller rows than commits do.
-    const spanSlots = () => {
+    const spanSlots = (db: Database.Database) => {
       const slots = new Map<string, OperationRollup>();
-      const rows = store.db
+      const rows = db
         .prepare("SELECT width, slot, service_id, name, spans, newest_ns, max_ns, histogram, slowest FROM span_rollups")
         .all() as (StoredOperationRollup & { width: bigint; slot: bigint; service_id: bigint; name: string })[];
       for (const row of rows) {
@@ -213,20 +214,23 @@ describe("audit rollups", () => {
       }
       return [...slots].sort(([a], [b]) => (a < b ? -1 : 1));
     };
-    const tables = () => [
-      spanSlots(),
+    const tables = (db: Database.Database) => [
+      spanSlots(db),
       ...["log_rollups", "orphan_spans"].map((table) =>
-        store.db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3, 4`).raw().all(),
+        db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2, 3, 4`).raw().all(),
       ),
     ];
-    const written = tables();
+    const written = tables(store.db);
     expect((written[2] as unknown[]).length).to.equal(1);
-    // Back to version 1: the same data without what version 2 added.
-    store.db.exec(`DROP TABLE span_rollups; DROP TABLE log_rollups; DROP TABLE orphan_spans;
-      DROP INDEX spans_errors_by_start; DROP INDEX logs_warnings_by_service; DROP INDEX traces_by_root;
-      DROP INDEX traces_by_start; CREATE INDEX traces_by_start ON traces (start_ns); PRAGMA user_version = 1;`);
-    expect(migrate(store.db, store.path)).to.deep.equal([2, 3, 4]);
-    expect(tables()).to.deep.equal(written);
+    // The same data as version 1 stored it, without what version 2 added.
+    const path = `${store.path}.v1`;
+    const old = copyAtVersion(store.db, path, 1);
+    try {
+      expect(migrate(old, path)).to.deep.equal([2, 3, 4, 5]);
+      expect(tables(old)).to.deep.equal(written);
+    } finally {
+      old.close();
+    }
   });
 });
 

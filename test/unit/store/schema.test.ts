@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
+import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
 import {
   MIGRATIONS,
@@ -10,6 +12,9 @@ import {
   SCHEMA_VERSION,
   StoreVersionError,
 } from "../../../daemon/store/schema.js";
+import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
+import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
+import { copyAtVersion, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
 describe("store schema", () => {
@@ -74,10 +79,89 @@ describe("store schema", () => {
     const row = "INSERT INTO span_rollups VALUES (60, 0, 1, 'GET /', 1, 0, 0, x'', '[]')";
     db.exec(row);
     expect(() => db.exec(row)).to.throw(/UNIQUE/);
-    expect(migrate(db, path)).to.deep.equal([4]);
+    expect(migrate(db, path)).to.deep.equal([4, 5]);
     db.exec(row);
     expect(db.prepare("SELECT count(*) FROM span_rollups").pluck().get()).to.equal(2);
     db.close();
+  });
+
+  it("moves a version-4 store to trace keys, keeping every span, trace, service link and row id", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    const spans = (trace: number, count: number, service: string) =>
+      traceRequest(
+        service,
+        Array.from({ length: count }, (_, i) => ({
+          traceId: hexId(trace, 16),
+          spanId: hexId(trace * 100 + i, 8),
+          ...(i > 0 ? { parentSpanId: hexId(trace * 100, 8) } : {}),
+          startNs: T0 + BigInt(trace * 1000 + i),
+        })),
+      );
+    try {
+      for (let trace = 1; trace <= 5; trace++) store.writeTraces(spans(trace, 3, trace % 2 ? "api" : "db"));
+      // A second service on trace 2.
+      store.writeTraces(
+        traceRequest("web", [
+          { traceId: hexId(2, 16), spanId: hexId(299, 8), parentSpanId: hexId(200, 8), startNs: T0 + 2999n },
+        ]),
+      );
+      store.writeTraces(spans(9, 2, "api"));
+      // The newest spans were deleted: row ids must still not be handed out again.
+      store.db.exec("DELETE FROM spans WHERE trace_id = (SELECT trace_id FROM traces ORDER BY start_ns DESC LIMIT 1)");
+      const sequence = store.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get();
+      const path = join(dir.path, "v4.sqlite");
+      const db = copyAtVersion(store.db, path, 4);
+      try {
+        const snapshot = (from: Database.Database, keyed: boolean) => ({
+          spans: from
+            .prepare("SELECT id, trace_id, span_id, parent_span_id, name, start_ns FROM spans ORDER BY id")
+            .all(),
+          traces: from.prepare("SELECT trace_id, span_count, root_span_id FROM traces ORDER BY trace_id").all(),
+          services: from
+            .prepare(
+              `SELECT t.trace_id, v.name FROM trace_services ts JOIN traces t ON ${
+                keyed ? "t.trace_key = ts.trace_key" : "t.trace_id = ts.trace_id"
+              } JOIN services v ON v.id = ts.service_id ORDER BY 1, 2`,
+            )
+            .all(),
+        });
+        const before = snapshot(db, false);
+        expect(before.services).to.have.length(7);
+        expect(migrate(db, path)).to.deep.equal([5]);
+        expect(snapshot(db, true)).to.deep.equal(before);
+        expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get()).to.equal(sequence);
+        // Keys follow start times, and every span refers to its trace's key.
+        const keys = db.prepare("SELECT trace_id FROM traces ORDER BY trace_key").pluck().all();
+        expect(keys).to.deep.equal(db.prepare("SELECT trace_id FROM traces ORDER BY start_ns").pluck().all());
+        expect(
+          db
+            .prepare(
+              "SELECT count(*) FROM spans s JOIN traces t ON t.trace_key = s.trace_key AND t.trace_id = s.trace_id",
+            )
+            .pluck()
+            .get(),
+        ).to.equal(BigInt(before.spans.length));
+
+        // Writing goes on: a resend adds nothing, a late span joins its trace, new ids are past the old sequence.
+        const writer = new TelemetryWriter(db);
+        const write = (request: unknown) =>
+          writer.transaction(() =>
+            writer.writeSpans(decodeTraceRequest(Buffer.from(JSON.stringify(request)), "json"), 0n),
+          );
+        expect(write(spans(1, 3, "api"))).to.equal(0);
+        expect(write(spans(1, 4, "api"))).to.equal(1);
+        const added = db.prepare("SELECT id FROM spans WHERE span_id = ?").pluck().get(hexId(103, 8)) as bigint;
+        expect(added > (sequence as bigint)).to.equal(true);
+        const trace = new SqliteReader(db).trace(hexId(1, 16));
+        expect(trace?.spans.map((span) => span.spanId)).to.deep.equal([100, 101, 102, 103].map((id) => hexId(id, 8)));
+        expect(trace?.summary.spanCount).to.equal(4);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
   });
 
   it("rolls back a failing migration step and keeps the old version", () => {

@@ -64,7 +64,8 @@ describe("telemetry writer", () => {
     });
     const services = store.db
       .prepare(
-        "SELECT s.name FROM trace_services t JOIN services s ON s.id = t.service_id WHERE trace_id = ? ORDER BY 1",
+        `SELECT s.name FROM trace_services ts JOIN services s ON s.id = ts.service_id
+         JOIN traces t ON t.trace_key = ts.trace_key WHERE t.trace_id = ? ORDER BY 1`,
       )
       .pluck()
       .all(traceId);
