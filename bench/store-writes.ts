@@ -1,7 +1,8 @@
 /**
  * bench/store-writes: the writer alone (no HTTP, no threads) on the ingest workload: spans/s
  * and pages written to the WAL per commit, first at several requests per commit, then with
- * commits of 8 requests as the store grows. Pages per commit is the number the schema's index
+ * commits of 8 requests as the store grows, with every span in one minute (as bench/ingest)
+ * and with time moving on as the store grows. Pages per commit is the number the schema's index
  * layout decides (see docs/architecture.md), and, unlike time, it does not depend on how busy
  * the machine is.
  *
@@ -85,22 +86,37 @@ const perCommit = [1, 4, 8].map((requests) => {
 });
 console.table(perCommit);
 
-// The same store keeps growing: each stage writes BATCHES new requests (new ids), 8 per commit.
-console.log(`As the store grows (${GROWTH_STAGES} stages, 8 requests per commit):`);
-const store = openStore();
-const growth = [];
-for (let stage = 1; stage <= GROWTH_STAGES; stage++) {
-  const result = writeCounting(store, decode(100 + stage, nowNs), 8, nowNs);
-  growth.push({ spansStored: stage * BATCHES * SPANS_PER_BATCH, ...result });
-  console.log(JSON.stringify(growth.at(-1)));
+/**
+ * One store keeps growing: each stage writes BATCHES new requests (new ids), 8 per commit. With
+ * `minutesPerStage` 0 every span starts within the same minute, as in bench/ingest, so the
+ * indexes by start time take new entries all over; a store that grows over time writes each
+ * stage's minute after the last one's.
+ */
+function growStore(minutesPerStage: number) {
+  console.log(
+    `As the store grows (${GROWTH_STAGES} stages, 8 requests per commit, ${
+      minutesPerStage === 0 ? "every span in the same minute" : `each stage ${minutesPerStage} minute later`
+    }):`,
+  );
+  const store = openStore();
+  const growth = [];
+  for (let stage = 1; stage <= GROWTH_STAGES; stage++) {
+    const stageNs = nowNs + BigInt(stage * minutesPerStage) * 60_000_000_000n;
+    const result = writeCounting(store, decode(100 + stage, stageNs), 8, stageNs);
+    growth.push({ spansStored: stage * BATCHES * SPANS_PER_BATCH, ...result });
+    console.log(JSON.stringify(growth.at(-1)));
+  }
+  const largest = (
+    store.db.prepare("SELECT name, count(*) AS pages FROM dbstat GROUP BY name ORDER BY pages DESC LIMIT 8").all() as {
+      name: string;
+      pages: bigint;
+    }[]
+  ).map(({ name, pages }) => ({ name, pages: Number(pages) }));
+  store.close();
+  console.table(growth);
+  console.log(`Largest b-trees (pages): ${largest.map((t) => `${t.name} ${t.pages}`).join(", ")}`);
+  return { minutesPerStage, growth, largest };
 }
-const largest = (
-  store.db.prepare("SELECT name, count(*) AS pages FROM dbstat GROUP BY name ORDER BY pages DESC LIMIT 8").all() as {
-    name: string;
-    pages: bigint;
-  }[]
-).map(({ name, pages }) => ({ name, pages: Number(pages) }));
-store.close();
-console.table(growth);
-console.log(`Largest b-trees (pages): ${largest.map((t) => `${t.name} ${t.pages}`).join(", ")}`);
-console.log(JSON.stringify({ benchmark: "store-writes", perCommit, growth, largest }));
+
+const growth = [growStore(0), growStore(1)];
+console.log(JSON.stringify({ benchmark: "store-writes", perCommit, growth }));
