@@ -77,6 +77,57 @@ function newDeltas(): CounterDeltas {
   return { spans: 0, logs: 0, traces: 0, latestNs: 0n };
 }
 
+const TRACE_COLUMNS = "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name)";
+
+/** The traces of a request: each one's key, and the summaries of those stored by it. */
+interface TraceKeys {
+  keys: Map<string, number>;
+  created: Map<string, TraceAggregate>;
+}
+
+/** Per trace, the summary of `spans`: start, end, counts, root (the earliest span without a parent) and services. */
+function summarizeTraces(
+  spans: readonly SpanRecord[],
+  resources: readonly ResolvedResource[],
+): Map<string, TraceAggregate> {
+  const traces = new Map<string, TraceAggregate>();
+  for (const span of spans) {
+    const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
+    let trace = traces.get(span.traceId);
+    if (!trace) {
+      trace = {
+        startNs: span.startNs,
+        endNs: span.endNs,
+        spans: 0,
+        errors: 0,
+        rootSpanId: null,
+        rootStartNs: 0n,
+        rootServiceId: null,
+        rootName: null,
+        services: new Set(),
+      };
+      traces.set(span.traceId, trace);
+    }
+    trace.spans++;
+    if (span.statusCode === STATUS_ERROR) trace.errors++;
+    if (span.startNs < trace.startNs) trace.startNs = span.startNs;
+    if (span.endNs > trace.endNs) trace.endNs = span.endNs;
+    trace.services.add(serviceId);
+    if (span.parentSpanId === null && (trace.rootSpanId === null || span.startNs < trace.rootStartNs)) {
+      trace.rootSpanId = span.spanId;
+      trace.rootStartNs = span.startNs;
+      trace.rootServiceId = serviceId;
+      trace.rootName = span.name;
+    }
+  }
+  return traces;
+}
+
+/** A summary's values after trace_id, in TRACE_COLUMNS order. */
+function summaryValues(trace: TraceAggregate): unknown[] {
+  return [trace.startNs, trace.endNs, trace.spans, trace.errors, trace.rootSpanId, trace.rootServiceId, trace.rootName];
+}
+
 /**
  * Writes decoded batches into the schema inside `transaction()`, which the writer worker uses
  * to group several requests into one commit. Re-sent spans and log records are skipped by
@@ -109,20 +160,21 @@ export class TelemetryWriter {
       .prepare("SELECT trace_id, trace_key FROM traces WHERE trace_id IN (SELECT value FROM json_each(?))")
       .raw(true);
     this.storedTraceKeys.safeIntegers(false);
-    // A trace's row is made before its spans (they refer to its key) and summarized after them.
+    // A new trace's row is made, summarized, before its spans (they refer to its key).
     this.newTraces = new MultiRowStatement(
       db,
-      "INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count) VALUES",
-      5,
+      `INSERT INTO traces ${TRACE_COLUMNS} VALUES`,
+      8,
       "RETURNING trace_id, trace_key",
       256,
       true,
     );
     this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "(hash)", 256);
-    // One upsert per trace touched, all in one statement: children often arrive before their root.
+    // One upsert per stored trace a request adds spans to, all in one statement: children often
+    // arrive after their root, or before it.
     this.traceUpserts = new MultiRowStatement(
       db,
-      "INSERT INTO traces (trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name) VALUES",
+      `INSERT INTO traces ${TRACE_COLUMNS} VALUES`,
       8,
       `ON CONFLICT (trace_id) DO UPDATE SET
         start_ns = min(start_ns, excluded.start_ns),
@@ -131,10 +183,9 @@ export class TelemetryWriter {
         error_count = error_count + excluded.error_count,
         root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
         root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
-        root_span_id = coalesce(root_span_id, excluded.root_span_id)
-      RETURNING trace_id, span_count`,
+        root_span_id = coalesce(root_span_id, excluded.root_span_id)`,
       256,
-      true,
+      false,
     );
     this.traceServices = new MultiRowStatement(
       db,
@@ -170,33 +221,41 @@ export class TelemetryWriter {
     };
   }
 
-  /** The key of each trace `spans` belong to; traces not stored yet get a row (summarized later). */
-  private traceKeys(spans: readonly SpanRecord[]): Map<string, number> {
+  /**
+   * The key of each trace `spans` belong to. A trace not stored yet gets its row here, already
+   * summarized: none of its spans can be stored, so its new spans are the first copy of each
+   * span sent (the span insert skips repeats in a request the same way).
+   */
+  private traceKeys(spans: readonly SpanRecord[], resources: ResolvedResource[]): TraceKeys {
     const keys = new Map<string, number>();
     for (const span of spans) keys.set(span.traceId, 0);
     for (const [traceId, key] of this.storedTraceKeys.all(JSON.stringify([...keys.keys()])) as [string, number][]) {
       keys.set(traceId, key);
     }
-    const missing: unknown[] = [];
-    const added = new Set<string>();
-    for (const span of spans) {
-      if (keys.get(span.traceId) !== 0 || added.has(span.traceId)) continue;
-      added.add(span.traceId);
-      missing.push(span.traceId, span.startNs, span.endNs, 0, 0);
-    }
-    for (const [traceId, key] of this.newTraces.run(missing) as [string, number][]) keys.set(traceId, key);
-    return keys;
+    const sent = new Set<string>();
+    const firstCopies = spans.filter((span) => {
+      if (keys.get(span.traceId) !== 0) return false;
+      const id = span.traceId + span.spanId;
+      if (sent.has(id)) return false;
+      sent.add(id);
+      return true;
+    });
+    const created = summarizeTraces(firstCopies, resources);
+    const rows: unknown[] = [];
+    for (const [traceId, trace] of created) rows.push(traceId, ...summaryValues(trace));
+    for (const [traceId, key] of this.newTraces.run(rows) as [string, number][]) keys.set(traceId, key);
+    return { keys, created };
   }
 
   /** Inserts the spans of one request; returns how many were new. */
   writeSpans(batch: SpanBatch, receivedNs: bigint): number {
     const { resources, scopes } = this.resolveScopes(batch, receivedNs);
-    const traceKeys = this.traceKeys(batch.spans);
+    const traces = this.traceKeys(batch.spans, resources);
     const values: unknown[] = [];
     for (const span of batch.spans) {
       const resource = resources[span.resource] as ResolvedResource;
       values.push(
-        traceKeys.get(span.traceId),
+        traces.keys.get(span.traceId),
         span.spanId,
         span.traceId,
         span.parentSpanId,
@@ -238,8 +297,8 @@ export class TelemetryWriter {
         span.traceId,
       );
     }
-    this.summarizeTraces(newSpans, resources, traceKeys);
-    this.parentLinks.link(newSpans, batch.spans, traceKeys);
+    this.updateTraces(newSpans, resources, traces);
+    this.parentLinks.link(newSpans, batch.spans, traces.keys);
     this.deltas.spans += newSpans.length;
     return newSpans.length;
   }
@@ -250,60 +309,21 @@ export class TelemetryWriter {
     }
   }
 
-  private summarizeTraces(spans: SpanRecord[], resources: ResolvedResource[], keys: Map<string, number>): void {
-    const traces = new Map<string, TraceAggregate>();
+  /** Adds the new spans of stored traces to their summaries, and every new span's service to its trace. */
+  private updateTraces(spans: SpanRecord[], resources: ResolvedResource[], traces: TraceKeys): void {
     for (const span of spans) {
       const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
       this.noteSeen(serviceId, span.endNs > span.startNs ? span.endNs : span.startNs);
-      let trace = traces.get(span.traceId);
-      if (!trace) {
-        trace = {
-          startNs: span.startNs,
-          endNs: span.endNs,
-          spans: 0,
-          errors: 0,
-          rootSpanId: null,
-          rootStartNs: 0n,
-          rootServiceId: null,
-          rootName: null,
-          services: new Set(),
-        };
-        traces.set(span.traceId, trace);
-      }
-      trace.spans++;
-      if (span.statusCode === STATUS_ERROR) trace.errors++;
-      if (span.startNs < trace.startNs) trace.startNs = span.startNs;
-      if (span.endNs > trace.endNs) trace.endNs = span.endNs;
-      trace.services.add(serviceId);
-      // The earliest span without a parent is the root.
-      if (span.parentSpanId === null && (trace.rootSpanId === null || span.startNs < trace.rootStartNs)) {
-        trace.rootSpanId = span.spanId;
-        trace.rootStartNs = span.startNs;
-        trace.rootServiceId = serviceId;
-        trace.rootName = span.name;
-      }
     }
     const upserts: unknown[] = [];
     const services: unknown[] = [];
-    for (const [traceId, trace] of traces) {
-      upserts.push(
-        traceId,
-        trace.startNs,
-        trace.endNs,
-        trace.spans,
-        trace.errors,
-        trace.rootSpanId,
-        trace.rootServiceId,
-        trace.rootName,
-      );
-      for (const serviceId of trace.services) services.push(keys.get(traceId), serviceId);
+    for (const [traceId, trace] of summarizeTraces(spans, resources)) {
+      if (!traces.created.has(traceId)) upserts.push(traceId, ...summaryValues(trace));
+      for (const serviceId of trace.services) services.push(traces.keys.get(traceId), serviceId);
     }
-    // A trace is new when its stored span count is exactly what this batch added (a row made
-    // for it by traceKeys counts no spans).
-    for (const [traceId, spanCount] of this.traceUpserts.run(upserts) as [string, number][]) {
-      if (traces.get(traceId)?.spans === spanCount) this.deltas.traces++;
-    }
+    this.traceUpserts.run(upserts);
     this.traceServices.run(services);
+    this.deltas.traces += traces.created.size;
   }
 
   /** Inserts the log records of one request; returns how many were new. */

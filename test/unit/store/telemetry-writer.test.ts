@@ -73,6 +73,30 @@ describe("telemetry writer", () => {
     expect(store.counters()).to.include({ traces: 1n, spans: 2n, services: 2n });
   });
 
+  it("summarizes a new trace once when a request repeats one of its spans, and keeps earlier traces' keys", () => {
+    const first = hexId(1, 16);
+    store.writeTraces(traceRequest("api", [{ traceId: first, spanId: hexId(1, 8), startNs: T0 }]));
+    const traceId = hexId(8, 16);
+    const root = { traceId, spanId: hexId(1, 8), name: "GET /", startNs: T0, durationNs: 9n * MS };
+    const child = { traceId, spanId: hexId(2, 8), parentSpanId: root.spanId, startNs: T0 + MS, error: true };
+    // The child twice (the second copy later and longer: the first copy is the one stored).
+    expect(store.writeTraces(traceRequest("api", [child, root, { ...child, startNs: T0 + 2n * MS }]))).to.equal(2);
+    const summary = (id: string) => store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(id);
+    expect(summary(traceId)).to.include({
+      trace_key: 2n,
+      span_count: 2n,
+      error_count: 1n,
+      start_ns: T0,
+      end_ns: T0 + 9n * MS,
+      root_span_id: root.spanId,
+      root_name: "GET /",
+    });
+    expect(summary(first)).to.include({ trace_key: 1n, span_count: 1n });
+    const keys = store.db.prepare("SELECT DISTINCT trace_key FROM spans WHERE trace_id = ?").pluck().all(traceId);
+    expect(keys).to.deep.equal([2n]);
+    expect(store.counters()).to.include({ traces: 2n, spans: 3n });
+  });
+
   it("indexes every attribute in one posting entry per (key, value) per transaction", () => {
     store.writeTraces(
       traceRequest("api", [
