@@ -75,6 +75,39 @@ describe("retention", () => {
     expect(summary).to.deep.equal({ span_count: 1n, error_count: 0n, start_ns: NOW - HOUR });
   });
 
+  it("refreshes, in one batch, many traces' roots and services and drops those left with no span", () => {
+    // 30 traces: an old root (api), an old child (web), a newer child (db). Trace 0 is all old.
+    for (let t = 0; t < 30; t++) {
+      const traceId = hexId(100 + t, 16);
+      const root = hexId(t * 10 + 1, 8);
+      store.writeTraces(traceRequest("api", [{ traceId, spanId: root, name: "GET /", startNs: NOW - 3n * HOUR }]));
+      const web = { traceId, spanId: hexId(t * 10 + 2, 8), parentSpanId: root, startNs: NOW - 3n * HOUR, error: true };
+      store.writeTraces(traceRequest("web", [web]));
+      const db = { traceId, spanId: hexId(t * 10 + 3, 8), parentSpanId: root, name: "query", startNs: NOW - HOUR };
+      store.writeTraces(traceRequest("db", [{ ...db, startNs: t === 0 ? NOW - 3n * HOUR : db.startNs }]));
+    }
+    expect(retention(2 * 3_600_000).trimByAge(NOW).spans).to.equal(61);
+    const summaries = store.db
+      .prepare("SELECT trace_id, span_count, error_count, start_ns, root_span_id, root_name FROM traces ORDER BY 1")
+      .all() as Record<string, unknown>[];
+    expect(summaries).to.have.length(29);
+    expect(summaries[0]).to.deep.equal({
+      trace_id: hexId(101, 16),
+      span_count: 1n,
+      error_count: 0n,
+      start_ns: NOW - HOUR,
+      root_span_id: null,
+      root_name: null,
+    });
+    const services = store.db
+      .prepare("SELECT DISTINCT v.name FROM trace_services ts JOIN services v ON v.id = ts.service_id")
+      .pluck()
+      .all();
+    expect(services).to.deep.equal(["db"]);
+    expect(store.db.prepare("SELECT count(*) FROM trace_services").pluck().get()).to.equal(29n);
+    expect(store.counters()).to.include({ spans: 29n, traces: 29n });
+  });
+
   it("deletes in bounded batches", () => {
     const spans = Array.from({ length: 25 }, (_, i) => ({
       traceId: hexId(i, 16),
