@@ -18,6 +18,14 @@ export interface TrimResult {
 
 type Table = "spans" | "logs";
 
+/** A span to delete, with what its trace summary and orphan entry are found by. */
+interface SpanRow {
+  id: bigint;
+  trace_key: bigint;
+  trace_id: string;
+  span_id: string;
+}
+
 /**
  * Deletes the oldest telemetry in bounded batches. Every call is one small transaction;
  * the writer worker interleaves them with ingestion.
@@ -34,6 +42,11 @@ export class Retention {
         "SELECT id, trace_key, trace_id, span_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?",
       ),
       oldLogs: db.prepare("SELECT id FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
+      // Size trimming takes rows in the order they were stored: they sit together in the table
+      // and its indexes, and a trace's spans mostly go together, where the oldest by start
+      // time are spread over every row stored while they were current (docs/PERFORMANCE.md).
+      firstSpans: db.prepare("SELECT id, trace_key, trace_id, span_id FROM spans ORDER BY id LIMIT ?"),
+      firstLogs: db.prepare("SELECT id FROM logs ORDER BY id LIMIT ?"),
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
       deleteSpan: db.prepare("DELETE FROM spans WHERE id = ?"),
@@ -83,8 +96,8 @@ export class Retention {
   trimByAge(nowNs: bigint): TrimResult {
     const cutoff = nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
     return this.db.transaction(() => ({
-      spans: this.deleteSpans(cutoff, this.policy.batchRows),
-      logs: this.deleteLogs(cutoff, this.policy.batchRows),
+      spans: this.deleteSpans(this.stmt.oldSpans!.all(cutoff, this.policy.batchRows) as SpanRow[]),
+      logs: this.deleteLogs(this.stmt.oldLogs!.all(cutoff, this.policy.batchRows) as { id: bigint }[]),
     }))();
   }
 
@@ -93,13 +106,12 @@ export class Retention {
     if (this.usedBytes() <= this.policy.maxBytes) return { spans: 0, logs: 0 };
     const table = this.oldestTable();
     if (table === null) return { spans: 0, logs: 0 };
-    return this.db.transaction(() => {
-      // Everything up to and including the oldest timestamp is eligible; the batch bounds it.
-      const cutoff = BigInt.asIntN(64, 2n ** 63n - 1n);
-      return table === "spans"
-        ? { spans: this.deleteSpans(cutoff, this.policy.batchRows), logs: 0 }
-        : { spans: 0, logs: this.deleteLogs(cutoff, this.policy.batchRows) };
-    })();
+    const limit = this.policy.batchRows;
+    return this.db.transaction(() =>
+      table === "spans"
+        ? { spans: this.deleteSpans(this.stmt.firstSpans!.all(limit) as SpanRow[]), logs: 0 }
+        : { spans: 0, logs: this.deleteLogs(this.stmt.firstLogs!.all(limit) as { id: bigint }[]) },
+    )();
   }
 
   /** Hands free pages back to the filesystem when the file is over its cap (e.g. after the cap was lowered). */
@@ -116,13 +128,7 @@ export class Retention {
     return span <= log ? "spans" : "logs";
   }
 
-  private deleteSpans(cutoff: bigint, limit: number): number {
-    const rows = this.stmt.oldSpans!.all(cutoff, limit) as {
-      id: bigint;
-      trace_key: bigint;
-      trace_id: string;
-      span_id: string;
-    }[];
+  private deleteSpans(rows: SpanRow[]): number {
     if (rows.length === 0) return 0;
     const traces = new Set<bigint>();
     for (const row of rows) {
@@ -139,8 +145,7 @@ export class Retention {
     return rows.length;
   }
 
-  private deleteLogs(cutoff: bigint, limit: number): number {
-    const rows = this.stmt.oldLogs!.all(cutoff, limit) as { id: bigint }[];
+  private deleteLogs(rows: { id: bigint }[]): number {
     if (rows.length === 0) return 0;
     for (const row of rows) this.stmt.deleteLog!.run(row.id);
     this.dropRollups(this.stmt.oldestLog!, this.stmt.dropLogRollups!);

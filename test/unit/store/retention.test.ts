@@ -108,6 +108,23 @@ describe("retention", () => {
     expect(store.counters()).to.include({ spans: 29n, traces: 29n });
   });
 
+  it("trims by size in the order spans were stored, so traces go whole instead of leaving many partial ones", () => {
+    // Ten traces of four spans, one request each, their spans' start times interleaved: by start
+    // time the eight oldest spans belong to eight different traces.
+    for (let t = 0; t < 10; t++) {
+      const spans = Array.from({ length: 4 }, (_, i) => ({
+        traceId: hexId(200 + t, 16),
+        spanId: hexId(t * 10 + i + 1, 8),
+        startNs: NOW - 3n * HOUR + BigInt(i * 10 + t),
+      }));
+      store.writeTraces(traceRequest("api", spans));
+    }
+    expect(retention(30 * 24 * 3_600_000, 1, 8).trimBySize()).to.deep.equal({ spans: 8, logs: 0 });
+    const traces = store.db.prepare("SELECT trace_id, span_count FROM traces ORDER BY trace_key").raw().all();
+    expect(traces).to.deep.equal(Array.from({ length: 8 }, (_, t) => [hexId(202 + t, 16), 4n]));
+    expect(store.counters()).to.include({ spans: 32n, traces: 8n });
+  });
+
   it("deletes in bounded batches", () => {
     const spans = Array.from({ length: 25 }, (_, i) => ({
       traceId: hexId(i, 16),
