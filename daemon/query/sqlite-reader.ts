@@ -3,7 +3,7 @@ import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../s
 import { nsToIso } from "../../shared/time.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
-import { SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
+import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
 import {
   type LogRow,
   type SpanRow,
@@ -269,7 +269,16 @@ export class SqliteReader implements TelemetryReader {
 
   /** Adds a log filter's conditions; false when nothing can match. */
   private logConditions(filter: Omit<LogQuery, "page">, where: Where): boolean {
-    if (filter.traceId !== undefined) where.add("l.trace_id = ?", filter.traceId);
+    if (filter.traceId !== undefined) {
+      // One seek per row-id bucket of logs_by_trace (schema version 6), as for span ids.
+      where.add(
+        `l.id IN (WITH RECURSIVE buckets(k) AS (
+           SELECT (SELECT min(id) FROM logs) >> ${LOG_TRACE_BUCKET_SHIFT}
+           UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM logs) >> ${LOG_TRACE_BUCKET_SHIFT})
+         SELECT x.id FROM buckets b CROSS JOIN logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = b.k AND x.trace_id = ?)`,
+        filter.traceId,
+      );
+    }
     if (filter.spanId !== undefined) where.add("l.span_id = ?", filter.spanId);
     if (filter.severity !== undefined) {
       const pattern = likeAny(filter.severity.toLowerCase());

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { PageRequest } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
-import { SPAN_ID_BUCKET_SHIFT } from "../../../daemon/store/schema.js";
+import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../../../daemon/store/schema.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -159,6 +159,31 @@ describe("SQLite reader", () => {
     expect(new Set(ids).size).to.equal(2);
     expect(reader.span(shared).map((s) => s.traceId)).to.deep.equal([hexId(101, 16), hexId(100, 16)]);
     expect(reader.span(hexId(7778, 8))).to.deep.equal([]);
+  });
+
+  it("finds a trace's logs in every row-id bucket of the logs' trace index, however far apart", () => {
+    const traceId = hexId(4242, 16);
+    const write = (body: string, timeNs: bigint, trace = traceId) =>
+      store.writeLogs(logsRequest("api", [{ timeNs, body, traceId: trace, spanId: hexId(1, 8) }]));
+    write("first", T0);
+    write("other trace", T0, hexId(4243, 16));
+    // Row ids jump three buckets ahead, as after a long stretch of ingestion and retention.
+    store.db.prepare("UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'logs'").run(3 << LOG_TRACE_BUCKET_SHIFT);
+    write("second", T0 + MS);
+    const buckets = store.db
+      .prepare(`SELECT DISTINCT id >> ${LOG_TRACE_BUCKET_SHIFT} FROM logs WHERE trace_id = ?`)
+      .pluck()
+      .all(traceId);
+    expect(buckets).to.have.length(2);
+    const bodies = reader.logs({ traceId, attrs: [], attrContains: [], page: page() }).items.map((l) => l.body);
+    expect(bodies).to.deep.equal(["second", "first"]);
+    const plan = store.db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT x.id FROM logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = ? AND x.trace_id = ?`,
+      )
+      .all(0, traceId)
+      .map((row) => (row as { detail: string }).detail);
+    expect(plan.join(" ")).to.include("USING COVERING INDEX logs_by_trace");
   });
 
   it("searches logs by severity (text or number), body text, trace and span", () => {

@@ -79,7 +79,7 @@ describe("store schema", () => {
     const row = "INSERT INTO span_rollups VALUES (60, 0, 1, 'GET /', 1, 0, 0, x'', '[]')";
     db.exec(row);
     expect(() => db.exec(row)).to.throw(/UNIQUE/);
-    expect(migrate(db, path)).to.deep.equal([4, 5]);
+    expect(migrate(db, path)).to.deep.equal([4, 5, 6]);
     db.exec(row);
     expect(db.prepare("SELECT count(*) FROM span_rollups").pluck().get()).to.equal(2);
     db.close();
@@ -128,7 +128,7 @@ describe("store schema", () => {
         });
         const before = snapshot(db, false);
         expect(before.services).to.have.length(7);
-        expect(migrate(db, path)).to.deep.equal([5]);
+        expect(migrate(db, path)).to.deep.equal([5, 6]);
         expect(snapshot(db, true)).to.deep.equal(before);
         expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get()).to.equal(sequence);
         // Keys follow start times, and every span refers to its trace's key.
