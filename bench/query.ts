@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     ],
     ["span search by attr.KEY, 24h", "/api/spans/search?attr.user.id=user-17&lookback=24h", 15],
     ["logs contains, 24h", "/api/logs?contains=timeout&lookback=24h", 15],
+    // One seek per 4,096-row bucket of the logs' trace index.
+    ["logs of a trace, 24h", `/api/logs?traceId=${info.bigTraceId}&lookback=24h`, 15],
     ["trace detail (200 spans)", `/api/traces/${info.bigTraceId}`, 15],
     ["span by id", `/api/spans/${knownSpanId}`, 15],
     [
