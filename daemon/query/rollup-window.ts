@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import { addSpan, emptyOperationRollup, mergeStored, type OperationRollup } from "../store/operation-rollup.js";
+import { TRIMMED_THROUGH } from "../store/retention.js";
 import { ERROR_SEVERITY, WARN_SEVERITY } from "../store/rollup-buffer.js";
 import { planWindow, type WindowPlan } from "../store/rollup-slots.js";
 
@@ -35,6 +36,7 @@ export class RollupWindowReader {
     this.stmt = {
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
+      trimmedThrough: db.prepare("SELECT value FROM counters WHERE name = ?").pluck(),
       spans: db
         .prepare(
           `SELECT service_id, name, start_ns, duration_ns, span_id, trace_id FROM spans
@@ -73,11 +75,14 @@ export class RollupWindowReader {
   }
 
   /** The plan for (from, to]; null when the table is empty. */
-  private plan(from: bigint, to: bigint, oldest: Database.Statement): WindowPlan | null {
+  private plan(from: bigint, to: bigint, oldest: Database.Statement, trimmed: string): WindowPlan | null {
     const oldestNs = oldest.get() as bigint | undefined;
     if (oldestNs === undefined) return null;
-    // Slots starting after the oldest stored row lost nothing to retention (it trims oldest first).
-    return planWindow(from + 1n, to + 1n, oldestNs + 1n);
+    // A slot lost nothing to retention if it starts after every row retention deleted (size
+    // trimming goes by storage order, so that can be after rows still stored), and after the
+    // oldest stored row (all a store trimmed before that counter existed can tell).
+    const trimmedNs = (this.stmt.trimmedThrough!.get(trimmed) as bigint | undefined) ?? 0n;
+    return planWindow(from + 1n, to + 1n, (trimmedNs > oldestNs ? trimmedNs : oldestNs) + 1n);
   }
 
   /**
@@ -85,7 +90,7 @@ export class RollupWindowReader {
    * spans. At most `maxOperations`; `truncated` is set when more existed.
    */
   operations(from: bigint, to: bigint, maxOperations: number): { operations: OperationWindow[]; truncated: boolean } {
-    const plan = this.plan(from, to, this.stmt.oldestSpan!);
+    const plan = this.plan(from, to, this.stmt.oldestSpan!, TRIMMED_THROUGH.spans);
     const byKey = new Map<string, OperationWindow>();
     let truncated = false;
     const entry = (serviceId: bigint, name: string): OperationRollup | null => {
@@ -122,7 +127,7 @@ export class RollupWindowReader {
 
   /** Per service id: log records, warnings (13–16), errors (17+) and the newest timestamp. */
   logs(from: bigint, to: bigint): Map<number, ServiceLogWindow> {
-    const plan = this.plan(from, to, this.stmt.oldestLog!);
+    const plan = this.plan(from, to, this.stmt.oldestLog!, TRIMMED_THROUGH.logs);
     const byService = new Map<number, ServiceLogWindow>();
     const add = ([serviceId, logs, warnings, errors, newest]: LogRow) => {
       const id = Number(serviceId);

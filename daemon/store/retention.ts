@@ -24,6 +24,24 @@ interface SpanRow {
   trace_key: bigint;
   trace_id: string;
   span_id: string;
+  start_ns: bigint;
+}
+
+interface LogRow {
+  id: bigint;
+  ts_ns: bigint;
+}
+
+/**
+ * Counter names of the latest start (spans) and timestamp (logs) retention has deleted: rollup
+ * readers trust only slots after them (daemon/query/rollup-window.ts).
+ */
+export const TRIMMED_THROUGH = { spans: "spans_trimmed_through_ns", logs: "logs_trimmed_through_ns" } as const;
+
+function latest(times: bigint[]): bigint {
+  let max = times[0] as bigint;
+  for (const t of times) if (t > max) max = t;
+  return max;
 }
 
 /**
@@ -39,14 +57,19 @@ export class Retention {
   ) {
     this.stmt = {
       oldSpans: db.prepare(
-        "SELECT id, trace_key, trace_id, span_id FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?",
+        "SELECT id, trace_key, trace_id, span_id, start_ns FROM spans WHERE start_ns < ? ORDER BY start_ns LIMIT ?",
       ),
-      oldLogs: db.prepare("SELECT id FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
+      oldLogs: db.prepare("SELECT id, ts_ns FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
       // Size trimming takes rows in the order they were stored: they sit together in the table
       // and its indexes, and a trace's spans mostly go together, where the oldest by start
       // time are spread over every row stored while they were current (docs/PERFORMANCE.md).
-      firstSpans: db.prepare("SELECT id, trace_key, trace_id, span_id FROM spans ORDER BY id LIMIT ?"),
-      firstLogs: db.prepare("SELECT id FROM logs ORDER BY id LIMIT ?"),
+      firstSpans: db.prepare("SELECT id, trace_key, trace_id, span_id, start_ns FROM spans ORDER BY id LIMIT ?"),
+      firstLogs: db.prepare("SELECT id, ts_ns FROM logs ORDER BY id LIMIT ?"),
+      // The latest time of any row deleted so far (TRIMMED_THROUGH): rollup slots after it lost
+      // nothing. In storage order a row may go before an older one that arrived later.
+      trimmedThrough: db.prepare(
+        "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
+      ),
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
       deleteSpan: db.prepare("DELETE FROM spans WHERE id = ?"),
@@ -97,7 +120,7 @@ export class Retention {
     const cutoff = nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
     return this.db.transaction(() => ({
       spans: this.deleteSpans(this.stmt.oldSpans!.all(cutoff, this.policy.batchRows) as SpanRow[]),
-      logs: this.deleteLogs(this.stmt.oldLogs!.all(cutoff, this.policy.batchRows) as { id: bigint }[]),
+      logs: this.deleteLogs(this.stmt.oldLogs!.all(cutoff, this.policy.batchRows) as LogRow[]),
     }))();
   }
 
@@ -110,7 +133,7 @@ export class Retention {
     return this.db.transaction(() =>
       table === "spans"
         ? { spans: this.deleteSpans(this.stmt.firstSpans!.all(limit) as SpanRow[]), logs: 0 }
-        : { spans: 0, logs: this.deleteLogs(this.stmt.firstLogs!.all(limit) as { id: bigint }[]) },
+        : { spans: 0, logs: this.deleteLogs(this.stmt.firstLogs!.all(limit) as LogRow[]) },
     )();
   }
 
@@ -136,6 +159,7 @@ export class Retention {
       this.stmt.deleteOrphan!.run(row.trace_id, row.span_id);
       traces.add(row.trace_key);
     }
+    this.stmt.trimmedThrough!.run(TRIMMED_THROUGH.spans, latest(rows.map((row) => row.start_ns)));
     this.dropRollups(this.stmt.oldestSpan!, this.stmt.dropSpanRollups!);
     let tracesGone = 0;
     for (const traceKey of traces) tracesGone += this.refreshTrace(traceKey) ? 0 : 1;
@@ -145,9 +169,10 @@ export class Retention {
     return rows.length;
   }
 
-  private deleteLogs(rows: { id: bigint }[]): number {
+  private deleteLogs(rows: LogRow[]): number {
     if (rows.length === 0) return 0;
     for (const row of rows) this.stmt.deleteLog!.run(row.id);
+    this.stmt.trimmedThrough!.run(TRIMMED_THROUGH.logs, latest(rows.map((row) => row.ts_ns)));
     this.dropRollups(this.stmt.oldestLog!, this.stmt.dropLogRollups!);
     this.dropPostings(this.stmt.minLogRow!, this.stmt.dropLogPostings!);
     this.stmt.counter!.run(rows.length, "logs");

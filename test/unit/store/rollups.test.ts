@@ -145,6 +145,21 @@ describe("audit rollups", () => {
     expectWindowsMatch(store, 22);
   });
 
+  it("still match after size trimming deleted rows in storage order, earlier rows by time surviving", () => {
+    fill(store, 23);
+    // Rows were stored in random time order, so the first stored span anywhere in three hours.
+    const retention = new Retention(store.db, { maxAgeMs: 1e12, maxBytes: 1, batchRows: 137 });
+    const trimmed = { spans: 0, logs: 0 };
+    for (let i = 0; i < 8; i++) {
+      const step = retention.trimBySize();
+      trimmed.spans += step.spans;
+      trimmed.logs += step.logs;
+    }
+    expect(trimmed.spans).to.be.greaterThan(0);
+    expect(trimmed.logs).to.be.greaterThan(0);
+    expectWindowsMatch(store, 24);
+  });
+
   it("count only the spans still stored when spans keep arriving for slots retention emptied", () => {
     const span = (n: number, startNs: bigint) =>
       traceRequest("api", [{ traceId: hexId(n, 16), spanId: hexId(n, 8), name: "GET /", startNs }]);
