@@ -317,9 +317,15 @@ export class TelemetryWriter {
     }
     const upserts: unknown[] = [];
     const services: unknown[] = [];
-    for (const [traceId, trace] of summarizeTraces(spans, resources)) {
-      if (!traces.created.has(traceId)) upserts.push(traceId, ...summaryValues(trace));
+    const addServices = (traceId: string, trace: TraceAggregate) => {
       for (const serviceId of trace.services) services.push(traces.keys.get(traceId), serviceId);
+    };
+    // New traces were summarized from exactly these spans when their rows were made.
+    for (const [traceId, trace] of traces.created) addServices(traceId, trace);
+    const ofStored = spans.filter((span) => !traces.created.has(span.traceId));
+    for (const [traceId, trace] of summarizeTraces(ofStored, resources)) {
+      upserts.push(traceId, ...summaryValues(trace));
+      addServices(traceId, trace);
     }
     this.traceUpserts.run(upserts);
     this.traceServices.run(services);
