@@ -117,7 +117,9 @@ describe("store schema", () => {
           spans: from
             .prepare("SELECT id, trace_id, span_id, parent_span_id, name, start_ns FROM spans ORDER BY id")
             .all(),
-          traces: from.prepare("SELECT trace_id, span_count, root_span_id FROM traces ORDER BY trace_id").all(),
+          traces: from
+            .prepare("SELECT trace_id, span_count, root_span_id FROM traces ORDER BY trace_id")
+            .all() as Record<string, unknown>[],
           services: from
             .prepare(
               `SELECT t.trace_id, v.name FROM trace_services ts JOIN traces t ON ${
@@ -128,12 +130,24 @@ describe("store schema", () => {
         });
         const before = snapshot(db, false);
         expect(before.services).to.have.length(7);
+        // Spans whose trace summary went missing (none should) still migrate, and get one.
+        const lost = hexId(4, 16);
+        db.prepare("DELETE FROM traces WHERE trace_id = ?").run(lost);
         expect(migrate(db, path)).to.deep.equal([5, 6]);
-        expect(snapshot(db, true)).to.deep.equal(before);
+        const after = snapshot(db, true);
+        expect(after.spans).to.deep.equal(before.spans);
+        expect(after.services).to.deep.equal(before.services);
+        expect(after.traces).to.deep.equal(
+          before.traces.map((trace) => (trace.trace_id === lost ? { ...trace, root_span_id: null } : trace)),
+        );
+        expect(db.prepare("SELECT value FROM counters WHERE name = 'traces'").pluck().get()).to.equal(
+          BigInt(after.traces.length),
+        );
         expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get()).to.equal(sequence);
-        // Keys follow start times, and every span refers to its trace's key.
+        // Keys follow start times (a repaired summary comes last), and every span refers to its trace's key.
         const keys = db.prepare("SELECT trace_id FROM traces ORDER BY trace_key").pluck().all();
-        expect(keys).to.deep.equal(db.prepare("SELECT trace_id FROM traces ORDER BY start_ns").pluck().all());
+        const byStart = db.prepare("SELECT trace_id FROM traces ORDER BY start_ns").pluck().all();
+        expect(keys).to.deep.equal([...byStart.filter((id) => id !== lost), lost]);
         expect(
           db
             .prepare(
