@@ -19,7 +19,8 @@ export class NewRowInsert {
   /**
    * @param table       an AUTOINCREMENT table with an `id` key
    * @param columns     the inserted columns; the first `keyColumns` of them form the unique key
-   * @param conflict    the unique key's conflict target, e.g. `(trace_id, span_id)`
+   * @param conflict    the unique key's conflict target, e.g. `(trace_key, span_id)`; empty for
+   *                    any unique constraint (needed when the key is an index on expressions)
    */
   constructor(
     db: Database.Database,

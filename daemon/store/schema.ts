@@ -327,18 +327,7 @@ CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
 `;
 
 function migrateToTraceKeys(db: Database.Database): void {
-  // Row ids must keep growing from where they were (postings name rows by id), and a copied
-  // table starts its sequence at its largest id, which retention may have deleted past.
-  const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get() as
-    | bigint
-    | number
-    | undefined;
-  db.exec(V5_TABLES);
-  db.exec("DROP TABLE spans; ALTER TABLE spans_v5 RENAME TO spans;");
-  if (sequence !== undefined) {
-    db.prepare("DELETE FROM sqlite_sequence WHERE name = 'spans'").run();
-    db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES ('spans', ?)").run(sequence);
-  }
+  rebuildKeepingSequence(db, "spans", V5_TABLES, "spans_v5");
   db.exec(V5_INDEXES);
 }
 
@@ -350,6 +339,62 @@ const V6 = `
 DROP INDEX logs_by_trace;
 CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, trace_id, span_id) WHERE trace_id IS NOT NULL;
 `;
+
+// A log record's hash (its logId) is a SHA-1 of its content, so the column's UNIQUE index took
+// each new record to a random page: at 512k logs a commit of 4,096 wrote 978 pages of it, the
+// more the larger the store. The hash covers the record's time and observed time, so two
+// records with one hash have one time: keyed by time first, the same uniqueness holds, and new
+// records land where the newest are. The time is the record's own, else its observed time
+// (never the time it was received, which a resend would not share). A column's UNIQUE cannot
+// be dropped, so the table is copied, keeping every row id.
+const V7_TABLE = `
+CREATE TABLE logs_v7 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  hash BLOB NOT NULL,
+  -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
+  ts_ns INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  observed_ns INTEGER NOT NULL,
+  severity_number INTEGER NOT NULL,
+  severity_text TEXT,
+  body TEXT,
+  attributes TEXT NOT NULL,
+  trace_id TEXT,
+  span_id TEXT,
+  flags INTEGER NOT NULL,
+  event_name TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL
+);
+INSERT INTO logs_v7 SELECT id, hash, ts_ns, time_ns, observed_ns, severity_number, severity_text, body, attributes,
+  trace_id, span_id, flags, event_name, dropped_attributes_count, service_id, resource_id, scope_id
+  FROM logs ORDER BY id;
+`;
+
+const V7_INDEXES = `
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+CREATE INDEX logs_by_ts ON logs (ts_ns);
+CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, trace_id, span_id) WHERE trace_id IS NOT NULL;
+CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
+`;
+
+/** Replaces `table` with `copied`, which the statements `copy` create and fill, keeping its AUTOINCREMENT sequence. */
+function rebuildKeepingSequence(db: Database.Database, table: string, copy: string, copied: string): void {
+  // Row ids must keep growing from where they were (postings name rows by id), and a copied
+  // table starts its sequence at its largest id, which retention may have deleted past.
+  const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as
+    | bigint
+    | number
+    | undefined;
+  db.exec(copy);
+  db.exec(`DROP TABLE ${table}; ALTER TABLE ${copied} RENAME TO ${table};`);
+  if (sequence !== undefined) {
+    db.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);
+    db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table, sequence);
+  }
+}
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -393,6 +438,14 @@ export const MIGRATIONS: readonly Migration[] = [
     description: "the logs' trace index grouped by row-id bucket, so new logs touch only its newest pages",
     up(db) {
       db.exec(V6);
+    },
+  },
+  {
+    version: 7,
+    description: "log records unique by time and content hash, so new logs touch only the newest pages of that index",
+    up(db) {
+      rebuildKeepingSequence(db, "logs", V7_TABLE, "logs_v7");
+      db.exec(V7_INDEXES);
     },
   },
 ];

@@ -169,7 +169,8 @@ export class TelemetryWriter {
       256,
       true,
     );
-    this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "(hash)", 256);
+    // No conflict target: the unique index is on an expression of the time and the hash (schema.ts, V7).
+    this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "", 256);
     // One upsert per stored trace a request adds spans to, all in one statement: children often
     // arrive after their root, or before it.
     this.traceUpserts = new MultiRowStatement(

@@ -50,7 +50,7 @@ export function testStore(maxDbBytes = 0): TestStore {
 }
 
 /**
- * A copy of `source`'s data in a new file at schema `version` (4 or older), as an obs of that
+ * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
  * version would have stored it: before version 5, trace_services named traces by trace id.
  */
 export function copyAtVersion(source: Database.Database, path: string, version: number): Database.Database {
@@ -64,7 +64,7 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
     .all() as string[];
   db.transaction(() => {
     for (const table of tables) {
-      if (table === "trace_services") {
+      if (table === "trace_services" && version < 5) {
         db.exec(`INSERT INTO main.trace_services (trace_id, service_id)
           SELECT t.trace_id, ts.service_id FROM src.trace_services ts JOIN src.traces t ON t.trace_key = ts.trace_key`);
         continue;

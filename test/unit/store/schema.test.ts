@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
-import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
 import {
@@ -13,9 +13,14 @@ import {
   StoreVersionError,
 } from "../../../daemon/store/schema.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
-import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
+import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { copyAtVersion, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
+
+/** The versions a store at `version` migrates through. */
+function versionsAfter(version: number): number[] {
+  return MIGRATIONS.filter((step) => step.version > version).map((step) => step.version);
+}
 
 describe("store schema", () => {
   let dir: ReturnType<typeof tempDir>;
@@ -79,7 +84,7 @@ describe("store schema", () => {
     const row = "INSERT INTO span_rollups VALUES (60, 0, 1, 'GET /', 1, 0, 0, x'', '[]')";
     db.exec(row);
     expect(() => db.exec(row)).to.throw(/UNIQUE/);
-    expect(migrate(db, path)).to.deep.equal([4, 5, 6]);
+    expect(migrate(db, path)).to.deep.equal(versionsAfter(3));
     db.exec(row);
     expect(db.prepare("SELECT count(*) FROM span_rollups").pluck().get()).to.equal(2);
     db.close();
@@ -133,7 +138,7 @@ describe("store schema", () => {
         // Spans whose trace summary went missing (none should) still migrate, and get one.
         const lost = hexId(4, 16);
         db.prepare("DELETE FROM traces WHERE trace_id = ?").run(lost);
-        expect(migrate(db, path)).to.deep.equal([5, 6]);
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(4));
         const after = snapshot(db, true);
         expect(after.spans).to.deep.equal(before.spans);
         expect(after.services).to.deep.equal(before.services);
@@ -170,6 +175,80 @@ describe("store schema", () => {
         const trace = new SqliteReader(db).trace(hexId(1, 16));
         expect(trace?.spans.map((span) => span.spanId)).to.deep.equal([100, 101, 102, 103].map((id) => hexId(id, 8)));
         expect(trace?.summary.spanCount).to.equal(4);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("moves a version-6 store to logs unique by time and content hash, keeping every log and row id", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    const timed = logsRequest(
+      "api",
+      Array.from({ length: 5 }, (_, i) => ({ timeNs: T0 + BigInt(i), body: `line ${i}` })),
+    );
+    // One record with only an observed time, one with no time at all (ordered by when it came).
+    const untimed = {
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "api" } }] },
+          scopeLogs: [
+            {
+              logRecords: [
+                { observedTimeUnixNano: (T0 + 50n).toString(), body: { stringValue: "observed only" } },
+                { body: { stringValue: "no time" } },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    try {
+      store.writeLogs(timed);
+      store.writeLogs(untimed, T0 + 90n);
+      store.writeLogs(logsRequest("api", [{ timeNs: T0 + 99n, body: "deleted" }]));
+      // The newest log was deleted: row ids must still not be handed out again.
+      store.db.exec("DELETE FROM logs WHERE id = (SELECT max(id) FROM logs)");
+      const sequence = store.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'logs'").pluck().get();
+      const path = join(dir.path, "v6.sqlite");
+      const db = copyAtVersion(store.db, path, 6);
+      try {
+        const rows = () =>
+          db
+            .prepare("SELECT id, hex(hash) AS hash, ts_ns, time_ns, observed_ns, body, trace_id FROM logs ORDER BY id")
+            .all();
+        const before = rows();
+        expect(before).to.have.length(7);
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(6));
+        expect(rows()).to.deep.equal(before);
+        expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'logs'").pluck().get()).to.equal(sequence);
+        // The hash's own unique index is gone; the time-first one took its place.
+        const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'logs' AND type = 'index'").pluck();
+        expect(indexes.all()).to.have.members([
+          "logs_by_content",
+          "logs_by_ts",
+          "logs_by_trace",
+          "logs_warnings_by_service",
+        ]);
+
+        // Resends add nothing, the record with no time too though it comes at another moment;
+        // new ids are past the old sequence.
+        const writer = new TelemetryWriter(db);
+        const write = (request: unknown, receivedNs: bigint) =>
+          writer.transaction(() =>
+            writer.writeLogs(decodeLogRequest(Buffer.from(JSON.stringify(request)), "json"), receivedNs),
+          );
+        expect(write(timed, 0n)).to.equal(0);
+        expect(write(untimed, T0 + 500n)).to.equal(0);
+        expect(write(logsRequest("api", [{ timeNs: T0 + 2n, body: "line 2, again but not the same" }]), 0n)).to.equal(
+          1,
+        );
+        const added = db.prepare("SELECT max(id) FROM logs").pluck().get() as bigint;
+        expect(added > (sequence as bigint)).to.equal(true);
+        expect(db.prepare("SELECT count(*) FROM logs").pluck().get()).to.equal(8n);
       } finally {
         db.close();
       }
