@@ -159,6 +159,13 @@ describe("SQLite reader", () => {
     expect(new Set(ids).size).to.equal(2);
     expect(reader.span(shared).map((s) => s.traceId)).to.deep.equal([hexId(101, 16), hexId(100, 16)]);
     expect(reader.span(hexId(7778, 8))).to.deep.equal([]);
+    const plan = store.db
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT x.id FROM spans x WHERE (x.id >> ${SPAN_ID_BUCKET_SHIFT}) = ? AND x.span_id = ?`,
+      )
+      .all(0, shared)
+      .map((row) => (row as { detail: string }).detail);
+    expect(plan.join(" ")).to.include("USING COVERING INDEX spans_by_span_id");
   });
 
   it("finds a trace's logs in every row-id bucket of the logs' trace index, however far apart", () => {
