@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { PageRequest } from "../../../daemon/query/telemetry-reader.js";
@@ -9,6 +10,15 @@ import { testStore } from "../../helpers/store.js";
 const MS = 1_000_000n;
 const T0 = 1_700_000_000_000_000_000n;
 const WINDOW = { fromNs: T0 - 3_600_000n * MS, toNs: T0 + 3_600_000n * MS };
+
+/** SQLite's plan for `sql`, its steps joined. */
+function queryPlan(db: Database.Database, sql: string, ...params: unknown[]): string {
+  return db
+    .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .all(...params)
+    .map((row) => (row as { detail: string }).detail)
+    .join(" ");
+}
 
 describe("SQLite reader", () => {
   let store: ReturnType<typeof testStore>;
@@ -159,13 +169,13 @@ describe("SQLite reader", () => {
     expect(new Set(ids).size).to.equal(2);
     expect(reader.span(shared).map((s) => s.traceId)).to.deep.equal([hexId(101, 16), hexId(100, 16)]);
     expect(reader.span(hexId(7778, 8))).to.deep.equal([]);
-    const plan = store.db
-      .prepare(
-        `EXPLAIN QUERY PLAN SELECT x.id FROM spans x WHERE (x.id >> ${SPAN_ID_BUCKET_SHIFT}) = ? AND x.span_id = ?`,
-      )
-      .all(0, shared)
-      .map((row) => (row as { detail: string }).detail);
-    expect(plan.join(" ")).to.include("USING COVERING INDEX spans_by_span_id");
+    const plan = queryPlan(
+      store.db,
+      `SELECT x.id FROM spans x WHERE (x.id >> ${SPAN_ID_BUCKET_SHIFT}) = ? AND x.span_id = ?`,
+      0,
+      shared,
+    );
+    expect(plan).to.include("USING COVERING INDEX spans_by_span_id");
   });
 
   it("finds a trace's logs in every row-id bucket of the logs' trace index, however far apart", () => {
@@ -184,13 +194,13 @@ describe("SQLite reader", () => {
     expect(buckets).to.have.length(2);
     const bodies = reader.logs({ traceId, attrs: [], attrContains: [], page: page() }).items.map((l) => l.body);
     expect(bodies).to.deep.equal(["second", "first"]);
-    const plan = store.db
-      .prepare(
-        `EXPLAIN QUERY PLAN SELECT x.id FROM logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = ? AND x.trace_id = ?`,
-      )
-      .all(0, traceId)
-      .map((row) => (row as { detail: string }).detail);
-    expect(plan.join(" ")).to.include("USING COVERING INDEX logs_by_trace");
+    const plan = queryPlan(
+      store.db,
+      `SELECT x.id FROM logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = ? AND x.trace_id = ?`,
+      0,
+      traceId,
+    );
+    expect(plan).to.include("USING COVERING INDEX logs_by_trace");
   });
 
   it("searches logs by severity (text or number), body text, trace and span", () => {
