@@ -32,7 +32,7 @@ export class NewRowInsert {
   ) {
     this.rows = new MultiRowStatement(
       db,
-      `INSERT INTO ${table} (${columns.join(", ")}) VALUES`,
+      `INSERT OR FAIL INTO ${table} (${columns.join(", ")}) VALUES`,
       columns.length,
       `ON CONFLICT ${conflict} DO NOTHING`,
       maxRows,

@@ -65,7 +65,7 @@ export class RollupBuffer {
   constructor(db: Database.Database) {
     this.spanRows = new MultiRowStatement(
       db,
-      `INSERT INTO span_rollups ${SPAN_ROLLUP_COLUMNS} VALUES`,
+      `INSERT OR FAIL INTO span_rollups ${SPAN_ROLLUP_COLUMNS} VALUES`,
       9,
       "",
       256,

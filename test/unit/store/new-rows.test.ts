@@ -59,4 +59,12 @@ describe("new-row insert", () => {
     db.exec("DELETE FROM t");
     expect(insert.run(["k1", "x", "", "k3", "x", ""])).to.deep.equal([3, 4]);
   });
+
+  it("fails loudly on a row that breaks a constraint, and its transaction keeps none of the run", () => {
+    insert.run(["k0", "x", "before"]);
+    // The sixth row, in the second chunk, has no `b`.
+    const rows = Array.from({ length: 10 }, (_, i) => [`k${i + 1}`, i === 5 ? null : "x", ""]).flat();
+    expect(() => db.transaction(() => insert.run(rows))()).to.throw(/NOT NULL/);
+    expect(stored()).to.deep.equal([[1, "k0", "x", "before"]]);
+  });
 });
