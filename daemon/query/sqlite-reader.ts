@@ -196,13 +196,13 @@ export class SqliteReader implements TelemetryReader {
 
   trace(traceId: string): TraceDetail | null {
     const summary = this.prepare(
-      `SELECT ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id WHERE t.trace_id = ?`,
-    ).get(traceId) as TraceRow | undefined;
+      `SELECT t.trace_key, ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id
+       WHERE t.trace_id = ?`,
+    ).get(traceId) as (TraceRow & { trace_key: bigint }) | undefined;
     if (!summary) return null;
     const spans = this.prepare(
-      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS}
-       WHERE s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = ?) ORDER BY s.start_ns, s.span_id`,
-    ).all(traceId) as SpanRow[];
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_key = ? ORDER BY s.start_ns, s.span_id`,
+    ).all(summary.trace_key) as SpanRow[];
     return { summary: toTraceSummary(summary), spans: spans.map(toSpanRecord) };
   }
 
