@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
  * Multi-row statements, cached by row count. One statement run per chunk of rows costs far
  * less than one run per row, which is most of the write path's overhead.
  *
- * Write them as `INSERT OR FAIL`. With the default (`ABORT`), a statement that may break a
+ * They are all `INSERT OR FAIL`. With the default (`ABORT`), a statement that may break a
  * constraint (any `NOT NULL` column) halfway through its rows must be undone alone, so SQLite
  * copies every page it is about to change into a statement journal first: 8.5% of the writer's
  * time, the pages being 16 KiB. `FAIL` raises the same error but leaves the statement's earlier
@@ -16,12 +16,12 @@ export class MultiRowStatement {
   private readonly statements = new Map<number, Database.Statement>();
 
   /**
-   * @param head  e.g. `INSERT OR FAIL INTO t (a, b) VALUES`
-   * @param tail  e.g. `ON CONFLICT DO NOTHING RETURNING id`
+   * @param target  the table and its columns, e.g. `t (a, b)`
+   * @param tail    e.g. `ON CONFLICT DO NOTHING RETURNING id`
    */
   constructor(
     private readonly db: Database.Database,
-    private readonly head: string,
+    private readonly target: string,
     private readonly columns: number,
     private readonly tail: string,
     readonly maxRows: number,
@@ -32,7 +32,9 @@ export class MultiRowStatement {
     let statement = this.statements.get(rows);
     if (!statement) {
       const tuple = `(${new Array(this.columns).fill("?").join(", ")})`;
-      statement = this.db.prepare(`${this.head} ${new Array(rows).fill(tuple).join(", ")} ${this.tail}`);
+      statement = this.db.prepare(
+        `INSERT OR FAIL INTO ${this.target} VALUES ${new Array(rows).fill(tuple).join(", ")} ${this.tail}`,
+      );
       if (this.returnsRows) statement.raw(true);
       statement.safeIntegers(false);
       this.statements.set(rows, statement);

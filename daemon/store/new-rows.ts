@@ -32,7 +32,7 @@ export class NewRowInsert {
   ) {
     this.rows = new MultiRowStatement(
       db,
-      `INSERT OR FAIL INTO ${table} (${columns.join(", ")}) VALUES`,
+      `${table} (${columns.join(", ")})`,
       columns.length,
       `ON CONFLICT ${conflict} DO NOTHING`,
       maxRows,

@@ -63,14 +63,7 @@ export class RollupBuffer {
   private readonly stmt: Record<"readSpanRows" | "dropSpanRows" | "addLogRow", Database.Statement>;
 
   constructor(db: Database.Database) {
-    this.spanRows = new MultiRowStatement(
-      db,
-      `INSERT OR FAIL INTO span_rollups ${SPAN_ROLLUP_COLUMNS} VALUES`,
-      9,
-      "",
-      256,
-      false,
-    );
+    this.spanRows = new MultiRowStatement(db, `span_rollups ${SPAN_ROLLUP_COLUMNS}`, 9, "", 256, false);
     const key = "width = ? AND slot = ? AND service_id = ? AND name = ?";
     this.stmt = {
       readSpanRows: db.prepare(`SELECT spans, newest_ns, max_ns, histogram, slowest FROM span_rollups WHERE ${key}`),

@@ -163,7 +163,7 @@ export class TelemetryWriter {
     // A new trace's row is made, summarized, before its spans (they refer to its key).
     this.newTraces = new MultiRowStatement(
       db,
-      `INSERT OR FAIL INTO traces ${TRACE_COLUMNS} VALUES`,
+      `traces ${TRACE_COLUMNS}`,
       8,
       "RETURNING trace_id, trace_key",
       256,
@@ -175,7 +175,7 @@ export class TelemetryWriter {
     // arrive after their root, or before it.
     this.traceUpserts = new MultiRowStatement(
       db,
-      `INSERT OR FAIL INTO traces ${TRACE_COLUMNS} VALUES`,
+      `traces ${TRACE_COLUMNS}`,
       8,
       `ON CONFLICT (trace_id) DO UPDATE SET
         start_ns = min(start_ns, excluded.start_ns),
@@ -190,29 +190,15 @@ export class TelemetryWriter {
     );
     this.traceServices = new MultiRowStatement(
       db,
-      "INSERT OR FAIL INTO trace_services (trace_key, service_id) VALUES",
+      "trace_services (trace_key, service_id)",
       2,
       "ON CONFLICT DO NOTHING",
       512,
       false,
     );
-    const postingColumns = "(bucket, key_id, value, first_row, last_row, rows) VALUES";
-    this.spanPostingsInsert = new MultiRowStatement(
-      db,
-      `INSERT OR FAIL INTO span_postings ${postingColumns}`,
-      6,
-      "",
-      256,
-      false,
-    );
-    this.logPostingsInsert = new MultiRowStatement(
-      db,
-      `INSERT OR FAIL INTO log_postings ${postingColumns}`,
-      6,
-      "",
-      256,
-      false,
-    );
+    const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
+    this.spanPostingsInsert = new MultiRowStatement(db, `span_postings ${postingColumns}`, 6, "", 256, false);
+    this.logPostingsInsert = new MultiRowStatement(db, `log_postings ${postingColumns}`, 6, "", 256, false);
     this.stmt = {
       lastSeen: db.prepare("UPDATE services SET last_seen_ns = max(last_seen_ns, ?) WHERE id = ?"),
       counter: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
