@@ -5,9 +5,12 @@
  *   BENCH_DECODER_CASES (default 20000), BENCH_HTTP_CASES (default 10000), BENCH_SEED.
  */
 import { performance } from "node:perf_hooks";
+import { isDeepStrictEqual } from "node:util";
 import { gzipSync } from "node:zlib";
 import { decodeLogRequest, decodeTraceRequest } from "../daemon/otlp/decode-request.js";
+import { decodeTraceJsonNatively } from "../daemon/otlp/native-json-traces.js";
 import { PayloadError } from "../daemon/otlp/payload-error.js";
+import { packSpans } from "../daemon/store/packed-batch.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { fuzzPayloads, seededRandom } from "../test/helpers/fuzz-payloads.js";
 import { http } from "../test/helpers/http.js";
@@ -21,17 +24,26 @@ async function main(): Promise<void> {
   const findings: string[] = [];
   let refused = 0;
   let started = performance.now();
+  let nativeTaken = 0;
   for (const payload of fuzzPayloads(SEED, DECODER_CASES)) {
+    // The native JSON decoder must give the JavaScript decoder's batch whenever it takes one.
+    const native =
+      payload.signal === "traces" && payload.format === "json" ? decodeTraceJsonNatively(payload.body) : undefined;
+    if (native !== undefined) nativeTaken++;
     try {
-      if (payload.signal === "traces") decodeTraceRequest(payload.body, payload.format);
-      else decodeLogRequest(payload.body, payload.format);
+      if (payload.signal === "traces") {
+        const batch = decodeTraceRequest(payload.body, payload.format);
+        if (native !== undefined && !isDeepStrictEqual(native, packSpans(batch)))
+          findings.push(`native decoder: ${payload.recipe}: a different batch from the JavaScript decoder's`);
+      } else decodeLogRequest(payload.body, payload.format);
     } catch (error) {
+      if (native !== undefined) findings.push(`native decoder: ${payload.recipe}: took a request JavaScript refuses`);
       if (error instanceof PayloadError) refused++;
       else findings.push(`decoder: ${payload.signal} ${payload.recipe}: ${(error as Error).message}`);
     }
   }
   console.log(
-    `decoders: ${DECODER_CASES} payloads (seed ${SEED}) in ${round(performance.now() - started)} ms: ${refused} refused with 400, ${DECODER_CASES - refused - findings.length} decoded, ${findings.length} other errors`,
+    `decoders: ${DECODER_CASES} payloads (seed ${SEED}) in ${round(performance.now() - started)} ms: ${refused} refused with 400, ${DECODER_CASES - refused - findings.length} decoded, ${findings.length} other errors; the native JSON decoder took ${nativeTaken}, each the same as JavaScript's`,
   );
 
   const obsd = await startCollectorProcess();

@@ -3,9 +3,10 @@
  * writer thread, so the main thread only speaks HTTP and stays responsive under load.
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { decodeLogRequest, decodeTraceRequest } from "../otlp/decode-request.js";
+import { decodeLogRequest, decodeTraceRequest, type WireFormat } from "../otlp/decode-request.js";
+import { decodeTraceJsonNatively } from "../otlp/native-json-traces.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { packLogs, packSpans } from "../store/packed-batch.js";
+import { type PackedSpanBatch, packedSpanCount, packLogs, packSpans } from "../store/packed-batch.js";
 import type { WriteRequest } from "../store/writer-protocol.js";
 import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
 
@@ -17,14 +18,19 @@ function reply(message: DecodeReply): void {
   port.postMessage(message);
 }
 
+/** A trace request's packed spans: OTLP/JSON natively where it can, else the JavaScript decoders. */
+function packedTraces(body: Buffer, format: WireFormat): PackedSpanBatch {
+  return (format === "json" ? decodeTraceJsonNatively(body) : undefined) ?? packSpans(decodeTraceRequest(body, format));
+}
+
 port.on("message", (request: DecodeRequest) => {
   const body = Buffer.from(request.body);
   try {
     let write: WriteRequest;
     if (request.signal === "traces") {
-      const batch = decodeTraceRequest(body, request.format);
-      if (batch.spans.length === 0) return reply({ type: "empty", id: request.id });
-      write = { type: "spans", id: request.id, batch: packSpans(batch), receivedNs: request.receivedNs };
+      const batch = packedTraces(body, request.format);
+      if (packedSpanCount(batch) === 0) return reply({ type: "empty", id: request.id });
+      write = { type: "spans", id: request.id, batch, receivedNs: request.receivedNs };
     } else {
       const batch = decodeLogRequest(body, request.format);
       if (batch.logs.length === 0) return reply({ type: "empty", id: request.id });

@@ -102,9 +102,9 @@ export function enumValue(
   path: string,
 ): number {
   if (typeof value === "string" && !/^\d+$/.test(value)) {
-    const known = names[value];
-    if (known === undefined) throw new PayloadError(`${path}: unknown value "${value}"`);
-    return known;
+    // Own keys only: "constructor" or "toString" are not enum names.
+    if (!Object.hasOwn(names, value)) throw new PayloadError(`${path}: unknown value "${value}"`);
+    return names[value] as number;
   }
   return codec.uint32(value, path);
 }

@@ -24,7 +24,8 @@ export interface PackedBatch {
 export type PackedSpanBatch = PackedBatch;
 export type PackedLogBatch = PackedBatch;
 
-const SPAN_FIELDS = 19;
+/** Fields per span in `PackedBatch.fields` (the native decoder writes the same layout). */
+export const SPAN_FIELDS = 19;
 const LOG_FIELDS = 14;
 
 class StringTable {
