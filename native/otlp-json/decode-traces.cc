@@ -3,6 +3,7 @@
 // unusual it gives up (NeedsJavaScriptDecoder) and the JavaScript decoder decodes the request,
 // so every error message, and every rare case, has one implementation.
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -140,23 +141,31 @@ std::optional<std::string_view> read_optional_string(const element *e) {
   return s;
 }
 
-/** codec.id: lowercase hex of an id of `size` bytes, or null when absent or empty. */
-std::optional<std::string> read_id(const element *e, size_t size) {
+/** A span or trace id as lowercase hex. */
+struct Id {
+  std::array<char, 32> hex;
+  size_t size;
+  std::string_view view() const { return std::string_view(hex.data(), size); }
+  bool all_zero() const { return view().find_first_not_of('0') == std::string_view::npos; }
+};
+
+/** codec.id: an id of `size` bytes, or null when absent or empty. */
+std::optional<Id> read_id(const element *e, size_t size) {
   if (e == nullptr) return std::nullopt;
   if (e->type() != element_type::STRING) give_up();
   const std::string_view s = e->get_string().value_unsafe();
   if (s.empty()) return std::nullopt;
   // Other lengths (base64 ids, errors) are the JavaScript decoder's.
-  if (s.size() != size * 2) give_up();
-  std::string id(s);
-  for (char &c : id) {
-    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
-    else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) give_up();
+  if (s.size() != size * 2 || s.size() > 32) give_up();
+  Id id{{}, s.size()};
+  for (size_t i = 0; i < s.size(); i++) {
+    const char c = s[i];
+    if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) id.hex[i] = c;
+    else if (c >= 'A' && c <= 'F') id.hex[i] = static_cast<char>(c - 'A' + 'a');
+    else give_up();
   }
   return id;
 }
-
-bool all_zero(const std::string &id) { return id.find_first_not_of('0') == std::string::npos; }
 
 bool is_base64(std::string_view s) {
   size_t end = s.size();
@@ -299,8 +308,10 @@ void write_plain_object(const element *list, std::string &out, int depth, TraceB
   out.push_back('{');
   if (list != nullptr) {
     if (list->type() != element_type::ARRAY) give_up();
-    std::vector<std::string_view> keys;
-    std::unordered_set<std::string_view> many_keys;  // used once a list is long
+    // Keys seen so far, to find one sent twice: a short list, then a set once the list is long.
+    std::array<std::string_view, 16> few_keys;
+    size_t key_count = 0;
+    std::unordered_set<std::string_view> many_keys;
     const simdjson::dom::array items = list->get_array().value_unsafe();
     for (element item : items) {
       const Fields<2> kv(item, kKeyValueFields);
@@ -308,15 +319,15 @@ void write_plain_object(const element *list, std::string &out, int depth, TraceB
       const std::string_view key = kv.value[0].get_string().value_unsafe();
       if (is_array_index(key)) give_up();
       // A repeated key keeps its first place and last value in JavaScript: rare, left to it.
-      if (keys.size() < 16) {
-        for (auto known : keys)
-          if (known == key) give_up();
+      if (key_count < few_keys.size()) {
+        for (size_t i = 0; i < key_count; i++)
+          if (few_keys[i] == key) give_up();
+        few_keys[key_count] = key;
       } else {
-        if (many_keys.empty()) many_keys.insert(keys.begin(), keys.end());
+        if (many_keys.empty()) many_keys.insert(few_keys.begin(), few_keys.end());
         if (!many_keys.insert(key).second) give_up();
       }
-      keys.push_back(key);
-      if (keys.size() > 1) out.push_back(',');
+      if (key_count++ > 0) out.push_back(',');
       text::append_string(out, key);
       out.push_back(':');
       const size_t value_at = out.size();
@@ -340,6 +351,11 @@ std::string attributes_json(const element *list) {
 
 void append_optional_string(std::string &out, std::optional<std::string_view> s) {
   if (s) text::append_string(out, *s);
+  else out.append("null");
+}
+
+void append_optional_id(std::string &out, const std::optional<Id> &id) {
+  if (id) text::append_string(out, id->view());
   else out.append("null");
 }
 
@@ -389,9 +405,9 @@ std::optional<std::string> links_json(const element *value) {
     const auto trace_id = read_id(field(link, 0), 16);
     const auto span_id = read_id(field(link, 1), 8);
     out.append("{\"traceId\":");
-    append_optional_string(out, trace_id);
+    append_optional_id(out, trace_id);
     out.append(",\"spanId\":");
-    append_optional_string(out, span_id);
+    append_optional_id(out, span_id);
     out.append(",\"traceState\":");
     append_optional_string(out, read_optional_string(field(link, 2)));
     out.append(",\"attributes\":");
@@ -484,24 +500,22 @@ class TraceDecoder {
     return entry;
   }
 
-  double add_text(std::string value) {
-    out_.texts.push_back(std::move(value));
-    return static_cast<double>(out_.texts.size() - 1);
-  }
+  std::string attributes_;  // one span's attributes JSON; kept to reuse its memory
 
-  double add_optional_text(std::optional<std::string_view> value) {
-    return value ? add_text(std::string(*value)) : -1;
-  }
+  double add_text(std::string_view value) { return out_.texts.add(value); }
 
-  double add_optional_text(std::optional<std::string> value) { return value ? add_text(std::move(*value)) : -1; }
+  template <typename Text>
+  double add_optional_text(const std::optional<Text> &value) {
+    return value ? add_text(*value) : -1;
+  }
 
   void decode_span(element value, double resource, double scope) {
     const Fields<16> span(value, kSpanFields);
     const auto trace_id = read_id(field(span, 0), 16);
     const auto span_id = read_id(field(span, 1), 8);
-    if (!trace_id || all_zero(*trace_id) || !span_id || all_zero(*span_id)) give_up();
+    if (!trace_id || trace_id->all_zero() || !span_id || span_id->all_zero()) give_up();
     auto parent = read_id(field(span, 3), 8);
-    if (parent && all_zero(*parent)) parent.reset();
+    if (parent && parent->all_zero()) parent.reset();
 
     uint32_t status_code = 0;
     std::optional<std::string_view> status_message;
@@ -517,18 +531,18 @@ class TraceDecoder {
     }
 
     std::array<double, kSpanSlots> slots{};
-    slots[kTraceId] = out_.strings.intern(*trace_id);
-    slots[kSpanId] = add_text(std::move(*span_id));
-    slots[kParentSpanId] = parent ? out_.strings.intern(*parent) : -1;
+    slots[kTraceId] = out_.strings.intern(trace_id->view());
+    slots[kSpanId] = add_text(span_id->view());
+    slots[kParentSpanId] = parent ? out_.strings.intern(parent->view()) : -1;
     slots[kTraceState] = add_optional_text(read_optional_string(field(span, 2)));
     slots[kFlags] = read_uint32(field(span, 4));
     slots[kName] = out_.strings.intern(name);
     slots[kKind] = read_enum(field(span, 6), kSpanKinds);
     slots[kStatusCode] = status_code;
     slots[kStatusMessage] = add_optional_text(status_message);
-    std::string attributes;
-    write_plain_object(field(span, 9), attributes, 0, &out_, &out_.indexed);
-    slots[kAttributes] = add_text(std::move(attributes));
+    attributes_.clear();
+    write_plain_object(field(span, 9), attributes_, 0, &out_, &out_.indexed);
+    slots[kAttributes] = add_text(attributes_);
     slots[kEvents] = add_optional_text(events_json(field(span, 11)));
     slots[kLinks] = add_optional_text(links_json(field(span, 13)));
     slots[kDroppedAttributes] = read_uint32(field(span, 10));
@@ -548,8 +562,13 @@ class TraceDecoder {
 void decode_trace_request(const uint8_t *body, size_t length, TraceBatch &out) {
   // JSON.parse refuses a byte order mark, which simdjson would skip.
   if (length >= 3 && body[0] == 0xEF && body[1] == 0xBB && body[2] == 0xBF) give_up();
-  // One parser per thread keeps its buffers from one request to the next.
-  thread_local simdjson::dom::parser parser;
+  // A parser's buffers take about 14 bytes per byte of the largest body it has read. One parser
+  // per thread keeps them from one request to the next, for bodies up to 2 MiB (28 MB); a larger
+  // body gets a parser of its own, freed when it is decoded.
+  constexpr size_t kKeptCapacity = 2 << 20;
+  thread_local simdjson::dom::parser kept;
+  std::optional<simdjson::dom::parser> once;
+  simdjson::dom::parser &parser = length <= kKeptCapacity ? kept : once.emplace();
   element root;
   if (parser.parse(body, length).get(root) != simdjson::SUCCESS) give_up();
   TraceDecoder(out).decode(root);

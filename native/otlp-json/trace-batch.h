@@ -4,11 +4,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace obs {
@@ -53,33 +52,86 @@ enum SpanSlot : int {
   kSpanSlots
 };
 
+/**
+ * Strings of one batch, end to end in a buffer the batch shares, each named by its bounds:
+ * no allocation per string, and JavaScript gets them as slices of one string.
+ */
+class StringList {
+ public:
+  explicit StringList(std::string &bytes) : bytes_(bytes) {}
+
+  /** Appends `text` (which must not point into the shared buffer); returns its number. */
+  int32_t add(std::string_view text) {
+    bounds_.push_back(static_cast<int32_t>(bytes_.size()));
+    bytes_.append(text);
+    bounds_.push_back(static_cast<int32_t>(bytes_.size()));
+    return static_cast<int32_t>(bounds_.size() / 2 - 1);
+  }
+
+  std::string_view at(int32_t i) const {
+    return std::string_view(bytes_).substr(bounds_[2 * i], bounds_[2 * i + 1] - bounds_[2 * i]);
+  }
+
+  size_t size() const { return bounds_.size() / 2; }
+  /** [start, end) in the shared buffer, per string. */
+  const std::vector<int32_t> &bounds() const { return bounds_; }
+
+ private:
+  std::string &bytes_;
+  std::vector<int32_t> bounds_;
+};
+
 /** Texts that repeat across spans, each stored once; records refer to them by number. */
 class StringTable {
  public:
+  explicit StringTable(std::string &bytes) : list_(bytes), slots_(1024, -1) {}
+
   int32_t intern(std::string_view text) {
-    auto found = index_.find(text);
-    if (found != index_.end()) return found->second;
-    const auto at = static_cast<int32_t>(strings_.size());
-    const std::string &stored = strings_.emplace_back(text);
-    index_.emplace(std::string_view(stored), at);
-    return at;
+    const size_t mask = slots_.size() - 1;
+    for (size_t slot = std::hash<std::string_view>{}(text) & mask;; slot = (slot + 1) & mask) {
+      const int32_t at = slots_[slot];
+      if (at < 0) {
+        slots_[slot] = list_.add(text);
+        if (2 * list_.size() > slots_.size()) grow();
+        return static_cast<int32_t>(list_.size() - 1);
+      }
+      if (list_.at(at) == text) return at;
+    }
   }
-  const std::deque<std::string> &strings() const { return strings_; }
+
+  const StringList &list() const { return list_; }
 
  private:
-  std::deque<std::string> strings_;  // a deque never moves its elements, so the views stay valid
-  std::unordered_map<std::string_view, int32_t> index_;
+  StringList list_;
+  std::vector<int32_t> slots_;  // open addressing, linear probing; -1 is empty
+
+  void grow() {
+    std::vector<int32_t> slots(2 * slots_.size(), -1);
+    const size_t mask = slots.size() - 1;
+    for (int32_t at = 0; at < static_cast<int32_t>(list_.size()); at++) {
+      size_t slot = std::hash<std::string_view>{}(list_.at(at)) & mask;
+      while (slots[slot] >= 0) slot = (slot + 1) & mask;
+      slots[slot] = at;
+    }
+    slots_.swap(slots);
+  }
 };
 
 struct TraceBatch {
   std::vector<ResourceEntry> resources;
   std::vector<ScopeEntry> scopes;
-  StringTable strings;
-  std::vector<std::string> texts;
+  /** Every string below, end to end (declared first: the lists refer to it). */
+  std::string bytes;
+  StringTable strings{bytes};
+  StringList texts{bytes};
   std::vector<double> numbers;  // kSpanSlots per span
   std::vector<uint64_t> times;  // start and end nanoseconds per span
   std::vector<int32_t> indexed;  // per span: entry count, then key and value `strings` indexes
   size_t span_count = 0;
+
+  TraceBatch() = default;
+  TraceBatch(const TraceBatch &) = delete;
+  TraceBatch &operator=(const TraceBatch &) = delete;
 };
 
 /**

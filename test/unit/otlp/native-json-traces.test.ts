@@ -37,7 +37,8 @@ function expectSameAsJavaScript(request: unknown): PackedSpanBatch {
   const bytes = body(request);
   const native = decodeTraceJsonNatively(bytes);
   expect(native, "the native decoder declined a request it should take").not.to.equal(undefined);
-  expect(native).to.deep.equal(javaScriptDecoding(bytes));
+  const reference = javaScriptDecoding(bytes);
+  expect(native).to.deep.equal(reference);
   return native as PackedSpanBatch;
 }
 
