@@ -369,14 +369,25 @@ constexpr std::array<std::string_view, 4> kEventFields{"name", "timeUnixNano", "
 constexpr std::array<std::string_view, 6> kLinkFields{"traceId",    "spanId", "traceState",
                                                       "attributes", "droppedAttributesCount", "flags"};
 
-/** decodeEvents: a JSON array text, or nothing for no events. */
-std::optional<std::string> events_json(const element *value) {
+/** A list as a JSON array text, each item written by `write_item`; nothing for none (listOf). */
+template <typename WriteItem>
+std::optional<std::string> json_array(const element *value, WriteItem write_item) {
   if (value == nullptr) return std::nullopt;
   if (value->type() != element_type::ARRAY) give_up();
   std::string out = "[";
   const simdjson::dom::array items = value->get_array().value_unsafe();
   for (element item : items) {
     if (out.size() > 1) out.push_back(',');
+    write_item(item, out);
+  }
+  if (out.size() == 1) return std::nullopt;
+  out.push_back(']');
+  return out;
+}
+
+/** decodeEvents: a JSON array text, or nothing for no events. */
+std::optional<std::string> events_json(const element *value) {
+  return json_array(value, [](element item, std::string &out) {
     const Fields<4> event(item, kEventFields);
     out.append("{\"name\":");
     text::append_string(out, read_optional_string(field(event, 0)).value_or(""));
@@ -387,20 +398,12 @@ std::optional<std::string> events_json(const element *value) {
     out.append(",\"droppedAttributesCount\":");
     text::append_unsigned(out, read_uint32(field(event, 3)));
     out.push_back('}');
-  }
-  if (out.size() == 1) return std::nullopt;
-  out.push_back(']');
-  return out;
+  });
 }
 
 /** decodeLinks: a JSON array text, or nothing for no links. */
 std::optional<std::string> links_json(const element *value) {
-  if (value == nullptr) return std::nullopt;
-  if (value->type() != element_type::ARRAY) give_up();
-  std::string out = "[";
-  const simdjson::dom::array items = value->get_array().value_unsafe();
-  for (element item : items) {
-    if (out.size() > 1) out.push_back(',');
+  return json_array(value, [](element item, std::string &out) {
     const Fields<6> link(item, kLinkFields);
     const auto trace_id = read_id(field(link, 0), 16);
     const auto span_id = read_id(field(link, 1), 8);
@@ -417,10 +420,7 @@ std::optional<std::string> links_json(const element *value) {
     out.append(",\"flags\":");
     text::append_unsigned(out, read_uint32(field(link, 5)));
     out.push_back('}');
-  }
-  if (out.size() == 1) return std::nullopt;
-  out.push_back(']');
-  return out;
+  });
 }
 
 constexpr std::array<std::string_view, 6> kSpanKinds{"SPAN_KIND_UNSPECIFIED", "SPAN_KIND_INTERNAL",
