@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { expect } from "chai";
+import { decodeTraceJsonNatively } from "../../daemon/otlp/native-json-traces.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { otlpFixture } from "../helpers/fixtures.js";
 import { http, postJson } from "../helpers/http.js";
@@ -88,6 +89,54 @@ describe("ingestion over HTTP (real obsd)", function () {
     });
     expect(res.status).to.equal(200);
     expect(res.json()).to.deep.equal({ accepted: 1 });
+  });
+
+  it("stores the same span whichever JSON decoder takes the request, native or JavaScript", async () => {
+    const attributes = [
+      { key: "text", value: { stringValue: 'é "quoted" \n 😀' } },
+      { key: "ratio", value: { doubleValue: 0.1 } },
+      { key: "count", value: { intValue: "42" } },
+      { key: "list", value: { arrayValue: { values: [{ boolValue: true }, { doubleValue: 1e21 }] } } },
+    ];
+    const request = (traceId: string, extra: unknown[]) => ({
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "decoders" } }] },
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  traceId,
+                  spanId: hexId(1, 8),
+                  name: "op",
+                  startTimeUnixNano: NOW.toString(),
+                  attributes: [...attributes, ...extra],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    // The native decoder takes the first; a 64-bit integer past 2^53 sends the second to JavaScript.
+    const native = Buffer.from(JSON.stringify(request(hexId(9300, 16), [])));
+    const declined = Buffer.from(
+      JSON.stringify(request(hexId(9301, 16), [{ key: "big", value: { intValue: "9007199254740993" } }])),
+    );
+    expect(decodeTraceJsonNatively(native)).not.to.equal(undefined);
+    expect(decodeTraceJsonNatively(declined)).to.equal(undefined);
+    const stored = async (body: Buffer, traceId: string) => {
+      const res = await http(`${obsd.url}/v1/traces`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      });
+      expect(res.json()).to.deep.equal({ accepted: 1 });
+      return (await http(`${obsd.url}/api/traces/${traceId}?include=attributes`)).json().data.tree[0].attributes;
+    };
+    const expected = { text: 'é "quoted" \n 😀', ratio: 0.1, count: 42, list: [true, 1e21] };
+    expect(await stored(native, hexId(9300, 16))).to.deep.equal(expected);
+    expect(await stored(declined, hexId(9301, 16))).to.deep.equal({ ...expected, big: "9007199254740993" });
   });
 
   it("stores a resent batch once, and still acknowledges every record", async () => {
