@@ -1,9 +1,9 @@
 /**
  * The native OTLP/JSON trace decoder (native/otlp-json/, built by `npm install`): it parses
- * with simdjson and writes the packed columns in C++: about a third of the time of JSON.parse
- * plus the JavaScript decoder (`bench/decode`), which leaves the CPU to the writer. It takes the common shapes and
- * answers `undefined` for anything invalid or unusual; the caller then decodes with the
- * JavaScript decoder, which is the reference: both give the same packed batch, byte for byte.
+ * with simdjson and writes the packed columns in C++, in about a third of the time of JSON.parse
+ * plus the JavaScript decoder (`bench/decode`), which leaves the CPU to the writer. It takes the
+ * common shapes and answers `undefined` for anything invalid or unusual; the caller then decodes
+ * with the JavaScript decoder, which is the reference: both give the same packed batch.
  */
 import { createRequire } from "node:module";
 import { type PackedSpanBatch, SPAN_FIELDS } from "../store/packed-batch.js";
@@ -23,7 +23,7 @@ interface NativeTraceBatch {
   stringBounds: Int32Array;
   /** Texts that belong to one span (span id, attributes, events...), referred to from `numbers`. */
   textBounds: Int32Array;
-  /** SPAN_FIELDS slots per span in packed order; text fields hold `texts` indexes (-1: null). */
+  /** SPAN_FIELDS slots per span in packed order; text fields hold `textBounds` numbers (-1: null). */
   numbers: Float64Array;
   /** Start and end nanoseconds per span. */
   times: BigUint64Array;

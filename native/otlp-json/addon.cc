@@ -117,7 +117,7 @@ Napi::Value DecodeTraces(const Napi::CallbackInfo &info) {
     obs::decode_trace_request(body.Data(), body.ByteLength(), batch);
   } catch (const obs::NeedsJavaScriptDecoder &) {
     return env.Undefined();
-  } catch (const std::exception &error) {
+  } catch (const std::exception &) {
     // simdjson_error on a type it did not expect: also a case for the JavaScript decoder.
     return env.Undefined();
   }

@@ -196,8 +196,7 @@ constexpr std::array<std::string_view, 7> kAnyValueFields{
 constexpr std::array<std::string_view, 1> kValuesField{"values"};
 constexpr std::array<std::string_view, 2> kKeyValueFields{"key", "value"};
 
-void write_plain_object(const element *list, std::string &out, int depth, TraceBatch *index_into,
-                        std::vector<int32_t> *index);
+void write_plain_object(const element *list, std::string &out, int depth, TraceBatch *index_into = nullptr);
 
 /**
  * Appends an AnyValue as plain JSON (toPlainValue). For a string, `raw` is its text.
@@ -289,17 +288,17 @@ ValueKind write_any_value(const element *value, std::string &out, std::string_vi
   }
   // kvlistValue
   const Fields<1> kvlist(any.value[6], kValuesField);
-  write_plain_object(kvlist.present[0] ? &kvlist.value[0] : nullptr, out, depth + 1, nullptr, nullptr);
+  write_plain_object(kvlist.present[0] ? &kvlist.value[0] : nullptr, out, depth + 1);
   return ValueKind::Other;
 }
 
 /**
- * Appends a KeyValue list as a JSON object (toPlainObject). With `index`, also appends the
- * attribute index entries (describeAttributes): the entry count, then key and value texts as
- * `strings` indexes.
+ * Appends a KeyValue list as a JSON object (toPlainObject). With `index_into`, also appends
+ * the attribute index entries (describeAttributes) to its `indexed`: the entry count, then key
+ * and value texts as `strings` indexes.
  */
-void write_plain_object(const element *list, std::string &out, int depth, TraceBatch *index_into,
-                        std::vector<int32_t> *index) {
+void write_plain_object(const element *list, std::string &out, int depth, TraceBatch *index_into) {
+  std::vector<int32_t> *index = index_into != nullptr ? &index_into->indexed : nullptr;
   size_t count_at = 0;
   if (index != nullptr) {
     count_at = index->size();
@@ -345,7 +344,7 @@ void write_plain_object(const element *list, std::string &out, int depth, TraceB
 
 std::string attributes_json(const element *list) {
   std::string json;
-  write_plain_object(list, json, 0, nullptr, nullptr);
+  write_plain_object(list, json, 0);
   return json;
 }
 
@@ -394,7 +393,7 @@ std::optional<std::string> events_json(const element *value) {
     out.append(",\"timeUnixNano\":\"");
     text::append_unsigned(out, read_uint64(field(event, 1)));
     out.append("\",\"attributes\":");
-    write_plain_object(field(event, 2), out, 0, nullptr, nullptr);
+    write_plain_object(field(event, 2), out, 0);
     out.append(",\"droppedAttributesCount\":");
     text::append_unsigned(out, read_uint32(field(event, 3)));
     out.push_back('}');
@@ -414,7 +413,7 @@ std::optional<std::string> links_json(const element *value) {
     out.append(",\"traceState\":");
     append_optional_string(out, read_optional_string(field(link, 2)));
     out.append(",\"attributes\":");
-    write_plain_object(field(link, 3), out, 0, nullptr, nullptr);
+    write_plain_object(field(link, 3), out, 0);
     out.append(",\"droppedAttributesCount\":");
     text::append_unsigned(out, read_uint32(field(link, 4)));
     out.append(",\"flags\":");
@@ -541,7 +540,7 @@ class TraceDecoder {
     slots[kStatusCode] = status_code;
     slots[kStatusMessage] = add_optional_text(status_message);
     attributes_.clear();
-    write_plain_object(field(span, 9), attributes_, 0, &out_, &out_.indexed);
+    write_plain_object(field(span, 9), attributes_, 0, &out_);
     slots[kAttributes] = add_text(attributes_);
     slots[kEvents] = add_optional_text(events_json(field(span, 11)));
     slots[kLinks] = add_optional_text(links_json(field(span, 13)));
