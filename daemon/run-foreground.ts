@@ -5,7 +5,14 @@ import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
 import { startControlServer } from "./control/control-server.js";
-import { removeRegistry, socketPathFor, writeRegistry } from "./control/registry.js";
+import {
+  prepareSocketDir,
+  removeRegistry,
+  socketDirFor,
+  socketPathFor,
+  UnsafeSocketDirError,
+  writeRegistry,
+} from "./control/registry.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { writeStatusLine } from "./ingest/write-status.js";
 import { StoreOpenError } from "./store/store-errors.js";
@@ -34,12 +41,14 @@ export async function runForeground(
   try {
     const resolved = resolveSettings(flags);
     settings = resolved.settings;
+    // Before the store opens: a collector that cannot have a private control socket does not start.
+    prepareSocketDir(socketDirFor());
     collector = await startCollector(resolved, {
       onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
       ...options,
     });
   } catch (error) {
-    if (error instanceof SettingsError || error instanceof ListenError) {
+    if (error instanceof SettingsError || error instanceof ListenError || error instanceof UnsafeSocketDirError) {
       io.err(`obsd: ${error.message}`);
       return ExitCode.invalidArgument;
     }

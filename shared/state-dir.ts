@@ -1,5 +1,13 @@
+import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+
+/**
+ * Telemetry holds whatever applications log (tokens, passwords in URLs): every folder obs
+ * creates is owner-only and every file owner-only read/write, whatever the umask.
+ */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
 
 /**
  * The obs state folder: `OBS_STATE_DIR` when set (tests use it so they never touch a real
@@ -18,4 +26,54 @@ export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
 
 export function runDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), "monitor", "run");
+}
+
+function ownUid(): number | null {
+  return process.getuid?.() ?? null;
+}
+
+/**
+ * Creates `path` (and missing parents) owner-only. Folders that already exist keep their mode:
+ * a folder the user chose (`--db` somewhere) is theirs to set.
+ */
+export function makePrivateDir(path: string): void {
+  mkdirSync(path, { recursive: true, mode: PRIVATE_DIR_MODE });
+}
+
+/**
+ * Creates the state folder, `monitor/` and `monitor/run/`, and makes them owner-only: they are
+ * obs's own, and folders made by an older version (or under a loose umask) are tightened here.
+ * Returns the state folder.
+ */
+export function ensureStateDir(env: NodeJS.ProcessEnv = process.env): string {
+  const root = stateDir(env);
+  for (const dir of [root, join(root, "monitor"), runDir(env)]) {
+    makePrivateDir(dir);
+    const stats = lstatSync(dir);
+    if (stats.isDirectory() && stats.uid === ownUid() && (stats.mode & 0o077) !== 0) chmodSync(dir, PRIVATE_DIR_MODE);
+  }
+  return root;
+}
+
+/**
+ * Why `path` cannot be trusted to hold this user's control sockets, or null when it can: it
+ * must be a real folder (lstat: a link is refused, never followed), owned by this user, with
+ * no access for anyone else. Anyone who can write in it can replace a socket and answer for
+ * the collector.
+ */
+export function privateDirProblem(path: string): string | null {
+  let stats: ReturnType<typeof lstatSync>;
+  try {
+    stats = lstatSync(path);
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  if (stats.isSymbolicLink()) return "is a symbolic link";
+  if (!stats.isDirectory()) return "is not a folder";
+  const uid = ownUid();
+  if (uid !== null && stats.uid !== uid) return `belongs to another user (uid ${stats.uid}, not ${uid})`;
+  if ((stats.mode & 0o077) !== 0) {
+    return `has mode ${(stats.mode & 0o777).toString(8).padStart(4, "0")}, so other users can reach it (it must be 0700)`;
+  }
+  return null;
 }

@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
-import { runDir } from "../../shared/state-dir.js";
+import { privateDirProblem, runDir } from "../../shared/state-dir.js";
 import { askCollector } from "../control/control-client.js";
 
 /**
  * The collectors running now, from the registry folder. An entry counts only when its socket
  * answers with the same identity; entries whose collector is gone, whose socket is dead or
- * whose identity differs are stale and are removed, never trusted.
+ * whose identity differs are stale and are removed, never trusted. A socket in a folder other
+ * users can reach (a temp folder another user made) is not asked at all: whoever answers there
+ * could be anyone. Its entry is dropped; the socket, not ours to remove, is left.
  */
 export async function runningCollectors(
   env: NodeJS.ProcessEnv = process.env,
@@ -27,6 +29,10 @@ export async function runningCollectors(
       try {
         entry = JSON.parse(readFileSync(path, "utf8")) as RegistryEntry;
       } catch {
+        rmSync(path, { force: true });
+        return null;
+      }
+      if (typeof entry.socketPath !== "string" || privateDirProblem(dirname(entry.socketPath)) !== null) {
         rmSync(path, { force: true });
         return null;
       }

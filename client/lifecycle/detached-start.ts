@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { resolveSettings, type SettingFlags } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { packagePath } from "../../shared/package-root.js";
-import { stateDir } from "../../shared/state-dir.js";
+import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
@@ -38,10 +38,10 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
  */
 export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
   const { settings } = resolveSettings(flags, env);
-  const monitorDir = join(stateDir(env), "monitor");
-  mkdirSync(join(monitorDir, "logs"), { recursive: true });
+  const monitorDir = join(ensureStateDir(env), "monitor");
+  makePrivateDir(join(monitorDir, "logs"));
   const lockTarget = join(monitorDir, "start.lock");
-  writeFileSync(lockTarget, "", { flag: "a" });
+  writeFileSync(lockTarget, "", { flag: "a", mode: PRIVATE_FILE_MODE });
   const release = await lockfile.lock(lockTarget, {
     realpath: false,
     stale: 30_000,
@@ -59,7 +59,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       );
     }
     const logPath = join(monitorDir, "logs", `obsd-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
-    const log = openSync(logPath, "a");
+    const log = openSync(logPath, "a", PRIVATE_FILE_MODE);
     const child = spawn(
       process.execPath,
       [

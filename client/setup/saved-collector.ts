@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { stateDir } from "../../shared/state-dir.js";
+import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, stateDir } from "../../shared/state-dir.js";
 
 /** What `obs setup agentcli` leaves for `obs agentcli`: the collector the agent exports to. */
 export interface SavedCollector {
@@ -24,9 +24,10 @@ export function readSavedCollector(env: NodeJS.ProcessEnv = process.env): SavedC
 export function saveCollector(url: string, env: NodeJS.ProcessEnv = process.env): boolean {
   if (readSavedCollector(env)?.url === url) return false;
   const path = savedCollectorPath(env);
-  mkdirSync(dirname(path), { recursive: true });
+  ensureStateDir(env);
+  makePrivateDir(dirname(path));
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ url }, null, 2)}\n`);
+  writeFileSync(temporary, `${JSON.stringify({ url }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(temporary, path);
   return true;
 }

@@ -1,8 +1,10 @@
-import { chmodSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import pidusage from "pidusage";
 import type { ControlAnswer, ControlRequest, ProcessUsage, RegistryEntry } from "../../shared/control-protocol.js";
+import { PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { prepareSocketDir } from "./registry.js";
 
 /** The longest request line accepted; anything longer is not a control request. */
 const MAX_LINE = 4096;
@@ -29,11 +31,12 @@ async function ownUsage(): Promise<ProcessUsage> {
 }
 
 /**
- * Serves the control protocol on a Unix socket (owner-only permissions). `onShutdown` is
- * called once the shutdown answer has been written.
+ * Serves the control protocol on a Unix socket (owner-only permissions, in a folder only this
+ * user can use: prepareSocketDir throws otherwise). `onShutdown` is called once the shutdown
+ * answer has been written.
  */
 export function startControlServer(identity: RegistryEntry, onShutdown: () => void): Promise<Server> {
-  mkdirSync(dirname(identity.socketPath), { recursive: true, mode: 0o700 });
+  prepareSocketDir(dirname(identity.socketPath));
   rmSync(identity.socketPath, { force: true });
   const server = createServer((socket: Socket) => {
     let buffer = "";
@@ -80,7 +83,7 @@ export function startControlServer(identity: RegistryEntry, onShutdown: () => vo
     server.once("error", reject);
     server.listen(identity.socketPath, () => {
       server.off("error", reject);
-      chmodSync(identity.socketPath, 0o600);
+      chmodSync(identity.socketPath, PRIVATE_FILE_MODE);
       resolve(server);
     });
   });

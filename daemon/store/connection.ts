@@ -1,6 +1,7 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { migrate } from "./schema.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
@@ -24,6 +25,23 @@ export function walLimits(
 }
 
 /**
+ * Makes the store owner-only before SQLite opens it: the file is created 0600 here (SQLite
+ * would create it 0644 under the usual umask), and SQLite gives the -wal and -shm it creates
+ * the database file's mode. A store, -wal or -shm left by an older version is tightened too.
+ */
+function restrictToOwner(path: string): void {
+  makePrivateDir(dirname(path));
+  closeSync(openSync(path, "a", PRIVATE_FILE_MODE));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      chmodSync(file, PRIVATE_FILE_MODE);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+}
+
+/**
  * Opens the write connection: creates the folder and file, migrates, and sets WAL mode.
  * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits). `onUpgrade`
  * hears, before it starts, that an older file is about to be migrated.
@@ -33,7 +51,7 @@ export function openWriteConnection(
   maxDbBytes = 0,
   onUpgrade?: (from: number, to: number) => void,
 ): { db: Database.Database; migrated: number[] } {
-  mkdirSync(dirname(path), { recursive: true });
+  restrictToOwner(path);
   const db = new Database(path);
   try {
     db.pragma("busy_timeout = 5000");

@@ -1,0 +1,179 @@
+import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createSocketServer } from "node:net";
+import { join } from "node:path";
+import { expect } from "chai";
+import { runningCollectors } from "../../client/discovery/running-collectors.js";
+import { packagePath } from "../../shared/package-root.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { postJson } from "../helpers/http.js";
+import { runObs } from "../helpers/obs-cli.js";
+import { traceRequest } from "../helpers/otlp-builders.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const uid = process.getuid?.() ?? 0;
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+/** Starts obsd and returns the error it exited with; a collector that did start is stopped. */
+async function startFailure(options: Parameters<typeof startCollectorProcess>[0]): Promise<Error | null> {
+  let started: CollectorProcess | null = null;
+  const error = await startCollectorProcess(options).then(
+    (collector) => {
+      started = collector;
+      return null;
+    },
+    (failure: Error) => failure,
+  );
+  if (started) await (started as CollectorProcess).stop();
+  return error;
+}
+
+describe("the state folder and control sockets are this user's alone", function () {
+  this.timeout(60_000);
+  let dir: ReturnType<typeof tempDir>;
+  let tmp: string;
+  /** A state path long enough that sockets move to obs-<uid> in the temp folder. */
+  let longState: string;
+  beforeEach(() => {
+    dir = tempDir();
+    tmp = join(dir.path, "tmp");
+    mkdirSync(tmp);
+    longState = join(dir.path, "a-state-folder-whose-path-is-too-long-for-a-unix-socket".repeat(2));
+  });
+  afterEach(async () => {
+    for (const entry of await runningCollectors({ OBS_STATE_DIR: dir.path }))
+      await runObs(["monitor", "stop", "--port", String(entry.port)], { env: { OBS_STATE_DIR: dir.path } });
+    dir.cleanup();
+  });
+
+  it("obsd refuses a temp socket folder that other users can write in (mode 0777)", async () => {
+    const socketDir = join(tmp, `obs-${uid}`);
+    mkdirSync(socketDir);
+    chmodSync(socketDir, 0o777);
+    const error = await startFailure({ stateDir: longState, env: { TMPDIR: tmp } });
+    expect(error?.message).to.match(/exited with 2/);
+    expect(error?.message).to.include(`refusing the control socket folder ${socketDir}`);
+    expect(error?.message).to.match(/mode 0777/);
+  });
+
+  it("obsd refuses a temp socket folder that is a symbolic link, without following it", async () => {
+    const elsewhere = join(dir.path, "elsewhere");
+    mkdirSync(elsewhere, { mode: 0o700 });
+    symlinkSync(elsewhere, join(tmp, `obs-${uid}`));
+    const error = await startFailure({ stateDir: longState, env: { TMPDIR: tmp } });
+    expect(error?.message).to.match(/exited with 2/);
+    expect(error?.message).to.match(/is a symbolic link/);
+    expect(readdirSync(elsewhere)).to.deep.equal([]);
+  });
+
+  it("obsd makes its own temp socket folder 0700 and is found through it", async () => {
+    const obsd = await startCollectorProcess({ stateDir: longState, env: { TMPDIR: tmp } });
+    try {
+      expect(modeOf(join(tmp, `obs-${uid}`))).to.equal(0o700);
+      const found = await runningCollectors({ OBS_STATE_DIR: longState });
+      expect(found.map((entry) => entry.port)).to.deep.equal([obsd.port]);
+      expect(found[0]?.socketPath.startsWith(join(tmp, `obs-${uid}`))).to.equal(true);
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("obs does not query a collector whose socket sits in a folder other users can write in", async () => {
+    // What another user leaves behind: a registry entry in our state folder would be needed for
+    // discovery, so this models the swap: our entry points into a world-writable folder, where
+    // a socket answers for the collector with an address of the other user's choosing.
+    const state = join(dir.path, "state");
+    const runDir = join(state, "monitor", "run");
+    mkdirSync(runDir, { recursive: true });
+    const shared = join(tmp, "shared");
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const requests: string[] = [];
+    const fake: Server = createHttpServer((req, res) => {
+      requests.push(req.url ?? "");
+      res.setHeader("content-type", "application/json");
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    const port = (fake.address() as { port: number }).port;
+    const id = "cd".repeat(16);
+    const identity = {
+      instanceId: id,
+      pid: process.pid,
+      cwd: dir.path,
+      host: "127.0.0.1",
+      port,
+      baseUrl: `http://127.0.0.1:${port}`,
+      dbPath: join(state, "telemetry.sqlite"),
+      version: "0.1.0",
+      startedAt: new Date().toISOString(),
+      socketPath: join(shared, `${id}.sock`),
+    };
+    const impostor = createSocketServer((socket) =>
+      socket.once("data", () => socket.end(`${JSON.stringify({ ok: true, op: "identify", identity })}\n`)),
+    );
+    await new Promise<void>((resolve) => impostor.listen(identity.socketPath, resolve));
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(runDir, `${id}.json`), JSON.stringify(identity));
+    try {
+      const result = await runObs(["status", "--json"], { env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" } });
+      expect(result.code, result.stdout).to.equal(3);
+      expect(requests).to.deep.equal([]);
+    } finally {
+      impostor.close();
+      fake.close();
+    }
+  });
+
+  it("stored telemetry, its -wal and -shm, the registry and the logs are 0600 under umask 000", async () => {
+    const state = join(dir.path, "state");
+    const previous = process.umask(0o000);
+    // The child takes the umask when it is spawned, which happens before the first await.
+    const starting = startCollectorProcess({
+      stateDir: state,
+      argv: [packagePath("bin", "obsd.js"), "--port", "0"],
+    });
+    process.umask(previous);
+    const obsd = await starting;
+    try {
+      const response = await postJson(
+        `${obsd.url}/v1/traces`,
+        traceRequest("checkout", [
+          {
+            traceId: "1".repeat(32),
+            spanId: "2".repeat(16),
+            startNs: BigInt(Date.now()) * 1_000_000n,
+            attributes: { password: "hunter2" },
+          },
+        ]),
+      );
+      expect(response.status).to.equal(200);
+      const db = join(state, "monitor", "telemetry.sqlite");
+      for (const folder of [state, join(state, "monitor"), join(state, "monitor", "run")])
+        expect(modeOf(folder).toString(8), folder).to.equal("700");
+      for (const file of [
+        db,
+        `${db}-wal`,
+        `${db}-shm`,
+        ...readdirSync(join(state, "monitor", "run")).map((name) => join(state, "monitor", "run", name)),
+      ])
+        expect(modeOf(file).toString(8), file).to.equal("600");
+    } finally {
+      await obsd.stop();
+    }
+
+    const detachedUmask = process.umask(0o000);
+    const startingDetached = runObs(["monitor", "start", "--detach", "--port", "0", "--json"], {
+      env: { OBS_STATE_DIR: dir.path },
+    });
+    process.umask(detachedUmask);
+    const detached = await startingDetached;
+    expect(detached.code, detached.stderr).to.equal(0);
+    const logs = join(dir.path, "monitor", "logs");
+    expect(modeOf(logs).toString(8)).to.equal("700");
+    const files = readdirSync(logs);
+    expect(files).to.have.length(1);
+    for (const name of files) expect(modeOf(join(logs, name)).toString(8), name).to.equal("600");
+    expect(modeOf(join(dir.path, "monitor", "telemetry.sqlite")).toString(8)).to.equal("600");
+  });
+});
