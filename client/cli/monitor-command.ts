@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { collectorFlags, settingFlagsOf } from "../../shared/collector-flags.js";
 import { ExitCode } from "../../shared/exit-codes.js";
+import type { TargetFlags } from "../discovery/explicit-target.js";
 import { emitError, emitSuccess } from "../render/output.js";
 import { describeCollector } from "./monitor-status.js";
 import { portNumber } from "./query-support.js";
@@ -8,8 +9,10 @@ import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
 
-function addressOf(flags: Record<string, unknown>): { host?: string; port?: number } {
+/** The collector named on the command line; OBS_MONITOR_URL is read by targetCollector. */
+function addressOf(flags: Record<string, unknown>): TargetFlags {
   return {
+    ...(typeof flags.baseUrl === "string" ? { baseUrl: flags.baseUrl } : {}),
     ...(typeof flags.host === "string" ? { host: flags.host } : {}),
     ...(flags.port !== undefined ? { port: Number(flags.port) } : {}),
   };
@@ -17,12 +20,20 @@ function addressOf(flags: Record<string, unknown>): { host?: string; port?: numb
 
 const selectFlags = <T>(argv: Argv<T>) =>
   argv
-    .option("host", { alias: "monitor-host", type: "string", describe: "Act on the collector bound to this host" })
+    .option("base-url", {
+      type: "string",
+      describe: "Act on the collector at this URL, used exactly (also OBS_MONITOR_URL)",
+    })
+    .option("host", {
+      alias: "monitor-host",
+      type: "string",
+      describe: "Act on the collector bound to this host, used exactly",
+    })
     .option("port", {
       alias: ["monitor-port", "p"],
       type: "string",
       coerce: portNumber,
-      describe: "Act on the collector on this port",
+      describe: "Act on the collector on this port, used exactly",
     })
     .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" });
 

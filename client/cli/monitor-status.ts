@@ -1,11 +1,9 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import type { TargetFlags } from "../discovery/explicit-target.js";
 import { emitSuccess } from "../render/output.js";
 import { runAction } from "./run-action.js";
 
-export interface CollectorAddress {
-  host?: string | undefined;
-  port?: number | undefined;
-}
+export type CollectorAddress = TargetFlags;
 
 export function describeCollector(entry: RegistryEntry): string {
   return `${entry.baseUrl}  pid ${entry.pid}  database ${entry.dbPath}  started in ${entry.cwd}`;

@@ -1,25 +1,60 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { chooseCollector } from "../discovery/choose-collector.js";
+import { explicitTarget, type ResolvedTarget, type TargetFlags, targetOrigin } from "../discovery/explicit-target.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
 
 /**
- * The running collector a lifecycle command acts on: the one on `port` (and `host`) when
- * given, else the one discovery chooses for `cwd`.
+ * The running collector a lifecycle command acts on. A collector named by --base-url,
+ * --host/--port or OBS_MONITOR_URL is used exactly: it must be a verified obs collector of
+ * this user, else the command fails (exit 3) and touches nothing. Without one, discovery
+ * chooses for `cwd`.
  */
 export async function targetCollector(
   cwd: string,
-  address: { host?: string | undefined; port?: number | undefined },
+  flags: TargetFlags,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RegistryEntry> {
-  const running = await runningCollectors(env);
-  if (address.port !== undefined) {
-    const match = running.find(
-      (entry) => entry.port === address.port && (address.host === undefined || entry.host === address.host),
-    );
-    if (match) return match;
-    throw new LifecycleError("collector_unavailable", `no obs collector is running on port ${address.port}`);
+  const named = explicitTarget(flags, env);
+  return named ? verifiedCollectorAt(named, env) : discoveredCollector(cwd, env);
+}
+
+/**
+ * The running collector that answers at a named URL. What answers there says who it is over
+ * HTTP; it counts only when that identity is one of this user's collectors whose control
+ * socket confirmed it. A URL where nothing answers, or another program, or a collector obs
+ * cannot reach through its socket, is refused: falling back to another collector would act on
+ * one the user did not name.
+ */
+export async function verifiedCollectorAt(target: ResolvedTarget, env: NodeJS.ProcessEnv): Promise<RegistryEntry> {
+  const [running, instanceId] = await Promise.all([runningCollectors(env), instanceIdAt(target.baseUrl)]);
+  const match = running.find((entry) => entry.instanceId === instanceId);
+  if (match) return match;
+  const what =
+    instanceId === null
+      ? "no obs collector answers there"
+      : "the obs collector there is not one of this user's running collectors (its control socket is not in this state folder)";
+  throw new LifecycleError(
+    "collector_unavailable",
+    `${target.baseUrl} (${targetOrigin(target)}): ${what}; nothing was touched. Name a running collector, or unset it to let discovery choose.`,
+    { base_url: target.baseUrl, source: target.source },
+  );
+}
+
+/** The instance id the collector at `baseUrl` reports, or null when nothing there says it is one. */
+async function instanceIdAt(baseUrl: string): Promise<string | null> {
+  const { getJson } = await import("../api/api-client.js");
+  try {
+    const health = await getJson<{ instanceId?: unknown }>(baseUrl, "/api/health");
+    return typeof health.instanceId === "string" ? health.instanceId : null;
+  } catch {
+    return null;
   }
+}
+
+/** The collector discovery chooses for `cwd`: the project's, or the only one running. */
+export async function discoveredCollector(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<RegistryEntry> {
+  const running = await runningCollectors(env);
   const choice = chooseCollector(running, cwd);
   if (choice.kind === "chosen") return choice.entry;
   if (choice.kind === "none") {

@@ -97,6 +97,56 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
     }
   });
 
+  it("monitor stop with OBS_MONITOR_URL naming an unrelated server exits 3 and stops nothing", async () => {
+    const port = await freePort();
+    const start = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], {
+      env,
+      cwd: dir.path,
+    });
+    expect(start.code, start.stderr).to.equal(0);
+    const collector = JSON.parse(start.stdout).data.collector;
+    const other: Server = createServer((_req, res) => res.end("someone else"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
+    try {
+      for (const action of ["stop", "status"]) {
+        const result = await runObs(["monitor", action, "--json"], {
+          env: { ...env, OBS_MONITOR_URL: otherUrl },
+          cwd: dir.path,
+        });
+        expect(result.code, `${action}: ${result.stdout}`).to.equal(3);
+        const error = JSON.parse(result.stdout).error;
+        expect(error.code).to.equal("collector_unavailable");
+        expect(error.message).to.include(`${otherUrl} (from OBS_MONITOR_URL)`);
+      }
+      expect((await runningCollectors(env)).map((entry) => entry.instanceId)).to.deep.equal([collector.instance_id]);
+      expect((await http(`${otherUrl}/`)).body.toString()).to.equal("someone else");
+    } finally {
+      other.close();
+    }
+  });
+
+  it("monitor stop --base-url stops exactly the collector named, not the one discovery picks", async () => {
+    const [first, second] = [await freePort(), await freePort()];
+    const project = join(dir.path, "project");
+    mkdirSync(project);
+    const here = await runObs(["monitor", "start", "--detach", "--port", String(first), "--json"], {
+      env,
+      cwd: project,
+    });
+    const there = await runObs(
+      ["monitor", "start", "--detach", "--port", String(second), "--db", join(dir.path, "other.sqlite"), "--json"],
+      { env, cwd: dir.path },
+    );
+    expect(here.code, here.stderr).to.equal(0);
+    expect(there.code, there.stderr).to.equal(0);
+    const named = JSON.parse(there.stdout).data.collector;
+    const stop = await runObs(["monitor", "stop", "--base-url", named.base_url, "--json"], { env, cwd: project });
+    expect(stop.code, stop.stdout).to.equal(0);
+    expect(JSON.parse(stop.stdout).data.collector.instance_id).to.equal(named.instance_id);
+    expect((await runningCollectors(env)).map((entry) => entry.port)).to.deep.equal([first]);
+  });
+
   it("refuses --json for a foreground start", async () => {
     const result = await runObs(["monitor", "start", "--json"], { env });
     expect(result.code).to.equal(2);
