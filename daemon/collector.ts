@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ResolvedSettings } from "../shared/collector-settings.js";
+import { lockStore, type StoreLock } from "./control/store-lock.js";
 import { createApp } from "./http/app.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
@@ -32,6 +33,8 @@ export interface CollectorOptions {
   retentionBatchRows?: number;
   /** Told when writes start failing (e.g. a full disk) and when they succeed again. */
   onWriteStatusChange?: (change: WriteStatusChange) => void;
+  /** Told if the store lock is lost while running (its heartbeat could not be kept). */
+  onStoreLockLost?: (error: Error) => void;
 }
 
 function urlHost(host: string): string {
@@ -57,13 +60,32 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
-/** Opens the store, starts the writer and the HTTP server. */
+/**
+ * Takes the store (one collector per store file, for its whole life: StoreInUseError when
+ * another holds it), opens it, starts the writer and the HTTP server.
+ */
 export async function startCollector(
   resolved: ResolvedSettings,
   options: CollectorOptions = {},
 ): Promise<RunningCollector> {
   const { settings } = resolved;
   const identity = newIdentity();
+  const storeLock = await lockStore(settings.dbPath, identity.cwd, options.onStoreLockLost ?? (() => {}));
+  try {
+    return await startOnLockedStore(resolved, options, identity, storeLock);
+  } catch (error) {
+    await storeLock.release();
+    throw error;
+  }
+}
+
+async function startOnLockedStore(
+  resolved: ResolvedSettings,
+  options: CollectorOptions,
+  identity: CollectorIdentity,
+  storeLock: StoreLock,
+): Promise<RunningCollector> {
+  const { settings } = resolved;
   const pipeline = new IngestPipeline(
     {
       dbPath: settings.dbPath,
@@ -111,6 +133,7 @@ export async function startCollector(
     throw error;
   }
   baseUrl = `http://${urlHost(settings.host)}:${address.port}`;
+  storeLock.describe({ pid: identity.pid, cwd: identity.cwd, port: address.port, baseUrl });
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -127,6 +150,7 @@ export async function startCollector(
       await queries.close();
       await pipeline.close();
       readDb.close();
+      await storeLock.release();
     })();
     return closing;
   };

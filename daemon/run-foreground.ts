@@ -13,6 +13,7 @@ import {
   UnsafeSocketDirError,
   writeRegistry,
 } from "./control/registry.js";
+import { StoreInUseError } from "./control/store-lock.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { writeStatusLine } from "./ingest/write-status.js";
 import { StoreOpenError } from "./store/store-errors.js";
@@ -45,10 +46,17 @@ export async function runForeground(
     prepareSocketDir(socketDirFor());
     collector = await startCollector(resolved, {
       onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
+      onStoreLockLost: (error) =>
+        io.err(`obsd: warning: lost the lock on ${settings.dbPath} (${error.message}); another collector may take it`),
       ...options,
     });
   } catch (error) {
-    if (error instanceof SettingsError || error instanceof ListenError || error instanceof UnsafeSocketDirError) {
+    if (
+      error instanceof SettingsError ||
+      error instanceof ListenError ||
+      error instanceof UnsafeSocketDirError ||
+      error instanceof StoreInUseError
+    ) {
       io.err(`obsd: ${error.message}`);
       return ExitCode.invalidArgument;
     }

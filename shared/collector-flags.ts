@@ -24,6 +24,11 @@ export function collectorFlags<T>(argv: Argv<T>) {
       describe: "Database file",
       defaultDescription: "<state dir>/monitor/telemetry.sqlite",
     })
+    .option("project-store", {
+      type: "boolean",
+      describe:
+        "Keep the store under the state folder in a folder named after this project folder, so each project's collector has its own (env OBS_PROJECT_STORE=1)",
+    })
     .option("retention", {
       type: "string",
       describe: "Delete telemetry older than this duration (env OBS_RETENTION)",
@@ -48,6 +53,7 @@ export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
     host: text(parsed.host),
     port: text(parsed.port),
     db: text(parsed.db),
+    projectStore: parsed.projectStore === true ? true : undefined,
     retention: text(parsed.retention),
     maxDbSize: text(parsed.maxDbSize),
     maxBodySize: text(parsed.maxBodySize),

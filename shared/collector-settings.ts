@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { parseByteSize } from "./byte-size.js";
 import { parseDuration } from "./duration.js";
-import { defaultDbPath } from "./state-dir.js";
+import { defaultDbPath, projectDbPath } from "./state-dir.js";
 
 /** The collector's effective configuration. */
 export interface CollectorSettings {
@@ -25,6 +25,8 @@ export interface SettingFlags {
   host?: string | undefined;
   port?: string | number | undefined;
   db?: string | undefined;
+  /** Keep the store under the state folder, in a folder of the project's own (also OBS_PROJECT_STORE=1). */
+  projectStore?: boolean | undefined;
   retention?: string | undefined;
   maxDbSize?: string | undefined;
   maxBodySize?: string | undefined;
@@ -69,11 +71,41 @@ function wrap<T>(parse: () => T, origin: string): T {
   }
 }
 
+/** Whether OBS_PROJECT_STORE asks for a project store: 1/true or 0/false (unset: no). */
+function projectStoreFromEnv(env: NodeJS.ProcessEnv): boolean {
+  const text = env.OBS_PROJECT_STORE?.trim().toLowerCase() ?? "";
+  if (text === "" || text === "0" || text === "false") return false;
+  if (text === "1" || text === "true") return true;
+  throw new SettingsError(`invalid OBS_PROJECT_STORE "${env.OBS_PROJECT_STORE}": use 1 or 0`);
+}
+
+/**
+ * The store: --db, else the project's own store (--project-store or OBS_PROJECT_STORE=1, for
+ * the folder the collector starts in), else the default one under the state folder.
+ */
+function storePath(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { value: string | undefined; source: SettingSource } {
+  if (flags.db !== undefined && flags.db !== "") {
+    if (flags.projectStore) throw new SettingsError("give --db or --project-store, not both");
+    return { value: resolve(flags.db), source: "flag" };
+  }
+  if (flags.projectStore) return { value: projectDbPath(cwd, env), source: "flag" };
+  if (projectStoreFromEnv(env)) return { value: projectDbPath(cwd, env), source: "env" };
+  return { value: undefined, source: "default" };
+}
+
 /** Resolves every setting in the spec's order: command-line flag, then environment, then default. */
-export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): ResolvedSettings {
+export function resolveSettings(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): ResolvedSettings {
   const host = pick(flags.host, "OBS_MONITOR_HOST", env);
   const port = pick(flags.port, "OBS_MONITOR_PORT", env);
-  const db = pick(flags.db, undefined, env);
+  const db = storePath(flags, env, cwd);
   const retention = pick(flags.retention, "OBS_RETENTION", env);
   const maxDb = pick(flags.maxDbSize, "OBS_MAX_DB_SIZE", env);
   const maxBody = pick(flags.maxBodySize, "OBS_MAX_BODY_SIZE", env);
@@ -81,7 +113,7 @@ export function resolveSettings(flags: SettingFlags, env: NodeJS.ProcessEnv = pr
     settings: {
       host: host.value?.trim() || DEFAULTS.host,
       port: port.value === undefined ? DEFAULTS.port : parsePort(port.value, port.origin),
-      dbPath: db.value === undefined ? defaultDbPath(env) : resolve(db.value),
+      dbPath: db.value ?? defaultDbPath(env),
       retentionMs: wrap(() => parseDuration(retention.value ?? DEFAULTS.retention), retention.origin),
       maxDbBytes: wrap(() => parseByteSize(maxDb.value ?? DEFAULTS.maxDbSize), maxDb.origin),
       maxBodyBytes: wrap(() => parseByteSize(maxBody.value ?? DEFAULTS.maxBodySize), maxBody.origin),

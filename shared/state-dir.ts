@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 
 /**
  * Telemetry holds whatever applications log (tokens, passwords in URLs): every folder obs
@@ -22,6 +23,19 @@ export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
 
 export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), "monitor", "telemetry.sqlite");
+}
+
+/**
+ * A project's own store (`--project-store`): under the state folder, in a folder named after
+ * the project folder, with a short hash of its full path so two projects with the same name
+ * stay apart. The same folder gives the same path, so a restarted collector finds its
+ * telemetry again.
+ */
+export function projectDbPath(projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const absolute = resolve(projectDir);
+  const name = basename(absolute).replace(/[^A-Za-z0-9._-]+/g, "_") || "root";
+  const hash = createHash("sha256").update(absolute).digest("hex").slice(0, 8);
+  return join(stateDir(env), "projects", `${name}-${hash}`, "telemetry.sqlite");
 }
 
 export function runDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -25,6 +25,12 @@ export function setupCommand(setExit: SetExit): CommandModule {
                 describe:
                   "Use exactly this collector port (default: 27686, or the next free port when another program holds it)",
               })
+              .option("db", { type: "string", describe: "Store file of a collector this setup starts" })
+              .option("project-store", {
+                type: "boolean",
+                describe:
+                  "A collector this setup starts keeps its store under the state folder, in a folder named after this project folder (env OBS_PROJECT_STORE=1)",
+              })
               .option("json", { type: "boolean", default: false, describe: "Write one obs.setup/v1 JSON document" }),
           handler: async (flags) => {
             const json = Boolean(flags.json);
@@ -32,7 +38,14 @@ export function setupCommand(setExit: SetExit): CommandModule {
             const { setupDocument, setupErrorDocument, setupSummary } = await import("../setup/setup-document.js");
             const { LifecycleError } = await import("../lifecycle/lifecycle-error.js");
             try {
-              const result = await setupAgentcli(flags.port as number | undefined, process.env);
+              const result = await setupAgentcli(
+                {
+                  port: flags.port as number | undefined,
+                  db: typeof flags.db === "string" ? flags.db : undefined,
+                  projectStore: flags.projectStore === true ? true : undefined,
+                },
+                process.env,
+              );
               process.stdout.write(
                 json ? `${JSON.stringify(setupDocument(result), null, 2)}\n` : `${setupSummary(result)}\n`,
               );

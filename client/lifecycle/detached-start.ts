@@ -3,10 +3,17 @@ import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
-import { resolveSettings, type SettingFlags } from "../../shared/collector-settings.js";
+import {
+  type ResolvedSettings,
+  resolveSettings,
+  type SettingFlags,
+  SettingsError,
+} from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { ExitCode } from "../../shared/exit-codes.js";
 import { packagePath } from "../../shared/package-root.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { storeInUseMessage } from "../../shared/store-owner.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
@@ -23,6 +30,16 @@ const READY_TIMEOUT_MS = 15_000;
 /** How long a schema upgrade of a large store may hold up a start. */
 const UPGRADE_TIMEOUT_MS = 10 * 60_000;
 
+/** The settings, or exit 2 naming the bad one (rather than a failure of obs itself). */
+export function settingsOrUsageError(flags: SettingFlags, env: NodeJS.ProcessEnv): ResolvedSettings {
+  try {
+    return resolveSettings(flags, env);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new LifecycleError("invalid_argument", error.message);
+    throw error;
+  }
+}
+
 /** True when nothing listens on host:port now (a probe listen succeeds). */
 export function portIsFree(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -37,7 +54,7 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
  * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
  */
 export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
-  const { settings } = resolveSettings(flags, env);
+  const { settings } = settingsOrUsageError(flags, env);
   const monitorDir = join(ensureStateDir(env), "monitor");
   makePrivateDir(join(monitorDir, "logs"));
   const lockTarget = join(monitorDir, "start.lock");
@@ -57,6 +74,15 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
         `port ${settings.port} on ${settings.host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
         { host: settings.host, port: settings.port },
       );
+    }
+    // The collector refuses a store another one holds (its lock decides); saying so here is
+    // only quicker, and names the holder the same way.
+    const holder = running.find((entry) => entry.dbPath === settings.dbPath);
+    if (holder) {
+      throw new LifecycleError("invalid_argument", storeInUseMessage(settings.dbPath, holder), {
+        db_path: settings.dbPath,
+        holder: { pid: holder.pid, cwd: holder.cwd, port: holder.port, base_url: holder.baseUrl },
+      });
     }
     const logPath = join(monitorDir, "logs", `obsd-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
     const log = openSync(logPath, "a", PRIVATE_FILE_MODE);
@@ -80,6 +106,10 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       { detached: true, stdio: ["ignore", log, log], cwd: process.cwd(), env },
     );
     closeSync(log);
+    let exitCode: number | null = null;
+    child.once("exit", (code) => {
+      exitCode = code;
+    });
     child.unref();
     const pid = child.pid as number;
     let deadline = Date.now() + READY_TIMEOUT_MS;
@@ -94,7 +124,9 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       if (entry) return { started: true, collector: entry, logPath };
       if (!processAlive(pid)) {
         const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
-        throw new LifecycleError("collector_unavailable", `the collector exited while starting:\n${tail}`, { logPath });
+        // Exit 2 is the collector refusing its arguments (a store in use, a bad setting).
+        const code = exitCode === ExitCode.invalidArgument ? "invalid_argument" : "collector_unavailable";
+        throw new LifecycleError(code, `the collector exited while starting:\n${tail}`, { logPath });
       }
     }
     throw new LifecycleError(

@@ -1,7 +1,7 @@
-import { resolveSettings } from "../../shared/collector-settings.js";
+import type { SettingFlags } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
-import { portIsFree, startDetached } from "../lifecycle/detached-start.js";
+import { portIsFree, settingsOrUsageError, startDetached } from "../lifecycle/detached-start.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 export interface AgentCollector {
@@ -13,26 +13,37 @@ export interface AgentCollector {
 /** How many ports after the default automatic selection tries before giving up. */
 export const PORT_SEARCH_SPAN = 20;
 
+/** What `obs setup agentcli` was asked for: a port, and a store (`--db`, `--project-store`). */
+export interface AgentCollectorRequest {
+  port?: number | undefined;
+  db?: string | undefined;
+  projectStore?: boolean | undefined;
+}
+
 /**
  * The collector the agent exports to. With `--port`, exactly that port: the obs collector
  * already there, or a new one, or a clear failure when another program holds it. Without it:
  * the collector saved by an earlier setup if it still runs; else, from the default port up,
  * the first port with an obs collector (reused) or nothing listening (started). A port held
- * by any other program is passed over and that program is never touched.
+ * by any other program is passed over and that program is never touched. A new collector
+ * follows the one-collector-per-store rule (startDetached refuses a store in use, exit 2);
+ * when a store is named, only a collector on that store is reused.
  */
 export async function collectorForAgent(
-  requestedPort: number | undefined,
+  request: AgentCollectorRequest,
   savedUrl: string | null,
   env: NodeJS.ProcessEnv,
 ): Promise<AgentCollector> {
-  const { settings } = resolveSettings(requestedPort === undefined ? {} : { port: requestedPort }, env);
-  const running = await runningCollectors(env);
+  const store: SettingFlags = { db: request.db, projectStore: request.projectStore };
+  const { settings, sources } = settingsOrUsageError({ ...store, port: request.port }, env);
+  const fits = (entry: RegistryEntry) => sources.dbPath === "default" || entry.dbPath === settings.dbPath;
+  const running = (await runningCollectors(env)).filter(fits);
   const obsCollectorOn = (port: number) => running.find((entry) => entry.port === port && entry.host === settings.host);
 
-  if (requestedPort !== undefined) {
-    const existing = obsCollectorOn(requestedPort);
+  if (request.port !== undefined) {
+    const existing = obsCollectorOn(request.port);
     if (existing) return { collector: existing, started: false };
-    const result = await startDetached({ port: requestedPort }, env);
+    const result = await startDetached({ ...store, port: request.port }, env);
     return { collector: result.collector, started: result.started };
   }
 
@@ -45,7 +56,7 @@ export async function collectorForAgent(
     if (existing) return { collector: existing, started: false };
     if (!(await portIsFree(settings.host, port))) continue;
     try {
-      const result = await startDetached({ port }, env);
+      const result = await startDetached({ ...store, port }, env);
       return { collector: result.collector, started: result.started };
     } catch (error) {
       // Another program took the port between the probe and the start: try the next one.

@@ -6,7 +6,7 @@ import { homedir } from "node:os";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { AGENT_NAME, agentVersion, locateAgent } from "./agent-binary.js";
-import { collectorForAgent } from "./collector-for-agent.js";
+import { type AgentCollectorRequest, collectorForAgent } from "./collector-for-agent.js";
 import { readSavedCollector, saveCollector, savedCollectorPath } from "./saved-collector.js";
 import { agentSettingsPath, readSettings, writeSettingsAtomically } from "./settings-file.js";
 import { applyTelemetrySettings, assertEditable, type SettingChange, SettingsFileError } from "./telemetry-settings.js";
@@ -42,7 +42,7 @@ function collectorSummary(entry: RegistryEntry, started: boolean): SetupResult["
   };
 }
 
-export async function setupAgentcli(requestedPort: number | undefined, env: NodeJS.ProcessEnv): Promise<SetupResult> {
+export async function setupAgentcli(request: AgentCollectorRequest, env: NodeJS.ProcessEnv): Promise<SetupResult> {
   const agentPath = locateAgent(env);
   const version = await agentVersion(agentPath, env);
   const settingsPath = agentSettingsPath(env.HOME || homedir());
@@ -56,7 +56,7 @@ export async function setupAgentcli(requestedPort: number | undefined, env: Node
     throw error;
   }
 
-  const { collector, started } = await collectorForAgent(requestedPort, readSavedCollector(env)?.url ?? null, env);
+  const { collector, started } = await collectorForAgent(request, readSavedCollector(env)?.url ?? null, env);
   const edit = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath);
   const changed = edit.changes.length > 0 || previous === null;
   const backupPath = changed ? writeSettingsAtomically(settingsPath, edit.text, previous) : null;

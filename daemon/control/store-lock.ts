@@ -1,0 +1,99 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import lockfile from "proper-lockfile";
+import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
+
+/** A second collector asked for a store file another one holds. */
+export class StoreInUseError extends Error {
+  override name = "StoreInUseError";
+  constructor(
+    readonly dbPath: string,
+    readonly holder: StoreHolder | null,
+  ) {
+    super(storeInUseMessage(dbPath, holder));
+  }
+}
+
+export interface StoreLock {
+  /** Records the address once the collector listens, so a refused start can name it. */
+  describe(holder: StoreHolder): void;
+  release(): Promise<void>;
+}
+
+/**
+ * How old the lock's heartbeat may get before another start may take it. The heartbeat runs
+ * on the main thread, which only routes requests (SQLite runs in workers), so it is never late
+ * by this much while the collector lives.
+ */
+const STALE_MS = 20_000;
+
+const ownerPath = (dbPath: string) => `${dbPath}.owner.json`;
+
+function readHolder(dbPath: string): StoreHolder | null {
+  try {
+    const holder = JSON.parse(readFileSync(ownerPath(dbPath), "utf8")) as Partial<StoreHolder>;
+    if (typeof holder.pid !== "number" || typeof holder.cwd !== "string") return null;
+    return { pid: holder.pid, cwd: holder.cwd, port: holder.port ?? null, baseUrl: holder.baseUrl ?? null };
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Takes the store file for this collector's whole life, or throws StoreInUseError naming the
+ * collector that has it. The lock is a folder next to the store (proper-lockfile: mkdir is
+ * atomic) whose heartbeat the holder refreshes; no fcntl lock, which SQLite's own use of
+ * fcntl on the same file would silently drop. A holder killed with -9 cannot keep it: its
+ * recorded pid is gone, so the next start takes the lock at once (and a lock whose heartbeat
+ * stopped is stale for proper-lockfile anyway, should the pid have been reused). Taking over
+ * from a dead holder is serialized by a short second lock, so two starts cannot both do it.
+ */
+export async function lockStore(dbPath: string, cwd: string, onLost: (error: Error) => void): Promise<StoreLock> {
+  makePrivateDir(dirname(dbPath));
+  const releaseStart = await lockfile.lock(`${dbPath}.start`, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 200, minTimeout: 25, maxTimeout: 100 },
+  });
+  let releaseStore: () => Promise<void>;
+  try {
+    const take = () =>
+      lockfile.lock(dbPath, { realpath: false, stale: STALE_MS, update: STALE_MS / 4, onCompromised: onLost });
+    try {
+      releaseStore = await take();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      const holder = readHolder(dbPath);
+      if (holder === null || alive(holder.pid)) throw new StoreInUseError(dbPath, holder);
+      rmSync(`${dbPath}.lock`, { recursive: true, force: true });
+      releaseStore = await take();
+    }
+  } finally {
+    await releaseStart();
+  }
+  const describe = (holder: StoreHolder) =>
+    writeFileSync(ownerPath(dbPath), `${JSON.stringify(holder)}\n`, { mode: PRIVATE_FILE_MODE });
+  describe({ pid: process.pid, cwd, port: null, baseUrl: null });
+  let released: Promise<void> | null = null;
+  return {
+    describe,
+    release: () => {
+      released ??= (async () => {
+        rmSync(ownerPath(dbPath), { force: true });
+        await releaseStore().catch(() => {});
+      })();
+      return released;
+    },
+  };
+}

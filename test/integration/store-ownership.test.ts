@@ -1,0 +1,149 @@
+import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { expect } from "chai";
+import { runningCollectors } from "../../client/discovery/running-collectors.js";
+import { packagePath } from "../../shared/package-root.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http } from "../helpers/http.js";
+import { freePort, runObs } from "../helpers/obs-cli.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+/** Starts obsd and returns the error it exited with; a collector that did start is stopped. */
+async function startFailure(options: Parameters<typeof startCollectorProcess>[0]): Promise<Error | null> {
+  let started: CollectorProcess | null = null;
+  const error = await startCollectorProcess(options).then(
+    (collector) => {
+      started = collector;
+      return null;
+    },
+    (failure: Error) => failure,
+  );
+  if (started) await (started as CollectorProcess).stop();
+  return error;
+}
+
+describe("one collector per store file", function () {
+  this.timeout(90_000);
+  let dir: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+  let state: string;
+  beforeEach(() => {
+    dir = tempDir();
+    // realpath: the collector reports its folder as the process sees it.
+    state = join(realpathSync(dir.path), "state");
+    env = { OBS_STATE_DIR: state, OBS_MONITOR_PORT: "", OBS_MONITOR_URL: "", OBS_PROJECT_STORE: "" };
+  });
+  afterEach(async () => {
+    for (const entry of await runningCollectors(env))
+      await runObs(["monitor", "stop", "--port", String(entry.port)], { env });
+    dir.cleanup();
+  });
+
+  async function startDetached(cwd: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
+    return runObs(["monitor", "start", "--detach", "--json", ...args], { env: { ...env, ...extraEnv }, cwd });
+  }
+
+  it("a second monitor start on another port is refused with exit 2, naming the collector that holds the store", async () => {
+    const [first, second] = [await freePort(), await freePort()];
+    const project = join(realpathSync(dir.path));
+    const started = await startDetached(project, ["--port", String(first)]);
+    expect(started.code, started.stderr).to.equal(0);
+    const holder = JSON.parse(started.stdout).data.collector;
+
+    const refused = await startDetached(project, ["--port", String(second)]);
+    expect(refused.code, refused.stdout).to.equal(2);
+    const error = JSON.parse(refused.stdout).error;
+    expect(error.code).to.equal("invalid_argument");
+    expect(error.message).to.include(`the store ${join(state, "monitor", "telemetry.sqlite")} is in use`);
+    expect(error.message).to.include(`started in ${project} on port ${first}, pid ${holder.pid}`);
+    expect(error.message).to.include("--db PATH");
+    expect(error.message).to.include("--project-store");
+    expect((await runningCollectors(env)).map((entry) => entry.port)).to.deep.equal([first]);
+  });
+
+  it("obsd itself refuses a store in use even when the holder is not in the registry (a lock, not a check)", async () => {
+    const dbPath = join(dir.path, "shared.sqlite");
+    const holder = await startCollectorProcess({ stateDir: state, dbPath });
+    try {
+      // Without its registry entry no check at start could find the holder; only the lock can.
+      rmSync(join(state, "monitor", "run"), { recursive: true, force: true });
+      const error = await startFailure({ dbPath, env: { OBS_STATE_DIR: join(dir.path, "other-state") } });
+      expect(error?.message).to.match(/exited with 2/);
+      expect(error?.message).to.include(`the store ${dbPath} is in use by the collector started in`);
+      expect(error?.message).to.include(`on port ${holder.port}, pid ${holder.child.pid}`);
+      expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it("a collector killed with -9 does not keep its store: the next one starts on it", async () => {
+    const dbPath = join(dir.path, "crashed.sqlite");
+    const first = await startCollectorProcess({ stateDir: state, dbPath });
+    expect(await first.stop("SIGKILL")).to.equal(null);
+    const second = await startCollectorProcess({ stateDir: state, dbPath });
+    try {
+      expect((await http(`${second.url}/api/health`)).json().database.path).to.equal(dbPath);
+    } finally {
+      expect(await second.stop()).to.equal(0);
+    }
+    // A clean stop releases it too.
+    const third = await startCollectorProcess({ stateDir: state, dbPath });
+    await third.stop();
+  });
+
+  it("--project-store gives each project its own store, found again after a restart, and status prints it", async () => {
+    const [alpha, beta] = [join(realpathSync(dir.path), "alpha"), join(realpathSync(dir.path), "beta")];
+    mkdirSync(alpha);
+    mkdirSync(beta);
+    const [alphaPort, betaPort] = [await freePort(), await freePort()];
+    const a = await startDetached(alpha, ["--port", String(alphaPort), "--project-store"]);
+    const b = await startDetached(beta, ["--port", String(betaPort)], { OBS_PROJECT_STORE: "1" });
+    expect(a.code, a.stdout + a.stderr).to.equal(0);
+    expect(b.code, b.stdout + b.stderr).to.equal(0);
+    const alphaDb = JSON.parse(a.stdout).data.collector.db_path;
+    const betaDb = JSON.parse(b.stdout).data.collector.db_path;
+    expect(alphaDb).to.match(new RegExp(`^${state}/projects/alpha-[0-9a-f]{8}/telemetry\\.sqlite$`));
+    expect(betaDb).to.match(new RegExp(`^${state}/projects/beta-[0-9a-f]{8}/telemetry\\.sqlite$`));
+
+    const human = await runObs(["monitor", "start", "--detach", "--port", String(alphaPort), "--project-store"], {
+      env,
+      cwd: alpha,
+    });
+    expect(human.stdout).to.include(`database ${alphaDb}`);
+    const monitorStatus = await runObs(["monitor", "status"], { env, cwd: alpha });
+    expect(monitorStatus.stdout).to.include(`database ${alphaDb}`);
+    const status = await runObs(["status", "--json"], { env, cwd: alpha });
+    expect(JSON.parse(status.stdout).data.database.path).to.equal(alphaDb);
+
+    const stop = await runObs(["monitor", "stop"], { env, cwd: alpha });
+    expect(stop.code, stop.stderr).to.equal(0);
+    const again = await startDetached(alpha, ["--port", String(alphaPort), "--project-store"]);
+    expect(again.code, again.stderr).to.equal(0);
+    expect(JSON.parse(again.stdout).data.collector.db_path).to.equal(alphaDb);
+  });
+
+  it("obs setup agentcli --port N refuses a store another collector holds, with exit 2", async () => {
+    const home = join(dir.path, "home");
+    mkdirSync(home);
+    const agentEnv = {
+      ...env,
+      HOME: home,
+      PATH: `${packagePath("test", "fixtures", "agentcli")}:${process.env.PATH}`,
+      OTEL_RESOURCE_ATTRIBUTES: "",
+    };
+    const [first, second] = [await freePort(), await freePort()];
+    const started = await runObs(["monitor", "start", "--detach", "--port", String(first)], { env });
+    expect(started.code, started.stderr).to.equal(0);
+    const setup = await runObs(["setup", "agentcli", "--port", String(second), "--json"], { env: agentEnv });
+    expect(setup.code, setup.stdout).to.equal(2);
+    expect(JSON.parse(setup.stdout).error.message).to.include(`on port ${first}`);
+    expect((await runningCollectors(env)).map((entry) => entry.port)).to.deep.equal([first]);
+
+    const own = await runObs(["setup", "agentcli", "--port", String(second), "--project-store", "--json"], {
+      env: agentEnv,
+    });
+    expect(own.code, own.stdout).to.equal(0);
+    expect(JSON.parse(own.stdout).collector.db_path).to.match(/\/projects\/.*\/telemetry\.sqlite$/);
+  });
+});
