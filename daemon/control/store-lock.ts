@@ -1,7 +1,8 @@
+import * as fs from "node:fs";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
-import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
 
 /** A second collector asked for a store file another one holds. */
@@ -29,6 +30,16 @@ export interface StoreLock {
 const STALE_MS = 20_000;
 
 const ownerPath = (dbPath: string) => `${dbPath}.owner.json`;
+
+/**
+ * proper-lockfile's file system with owner-only lock folders: a lock folder others could write
+ * in could be filled by them, and a folder that is not empty cannot be removed to unlock.
+ */
+const privateLockFs = {
+  ...fs,
+  mkdir: (path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void) =>
+    fs.mkdir(path, { mode: PRIVATE_DIR_MODE }, (error) => callback(error)),
+};
 
 function readHolder(dbPath: string): StoreHolder | null {
   try {
@@ -62,6 +73,7 @@ function alive(pid: number): boolean {
 export async function lockStore(dbPath: string, cwd: string, onLost: (error: Error) => void): Promise<StoreLock> {
   makePrivateDir(dirname(dbPath));
   const releaseStart = await lockfile.lock(`${dbPath}.start`, {
+    fs: privateLockFs,
     realpath: false,
     stale: 10_000,
     retries: { retries: 200, minTimeout: 25, maxTimeout: 100 },
@@ -69,7 +81,13 @@ export async function lockStore(dbPath: string, cwd: string, onLost: (error: Err
   let releaseStore: () => Promise<void>;
   try {
     const take = () =>
-      lockfile.lock(dbPath, { realpath: false, stale: STALE_MS, update: STALE_MS / 4, onCompromised: onLost });
+      lockfile.lock(dbPath, {
+        fs: privateLockFs,
+        realpath: false,
+        stale: STALE_MS,
+        update: STALE_MS / 4,
+        onCompromised: onLost,
+      });
     try {
       releaseStore = await take();
     } catch (error) {

@@ -149,15 +149,10 @@ describe("the state folder and control sockets are this user's alone", function 
       );
       expect(response.status).to.equal(200);
       const db = join(state, "monitor", "telemetry.sqlite");
-      for (const folder of [state, join(state, "monitor"), join(state, "monitor", "run")])
-        expect(modeOf(folder).toString(8), folder).to.equal("700");
-      for (const file of [
-        db,
-        `${db}-wal`,
-        `${db}-shm`,
-        ...readdirSync(join(state, "monitor", "run")).map((name) => join(state, "monitor", "run", name)),
-      ])
-        expect(modeOf(file).toString(8), file).to.equal("600");
+      const entries = [state, ...readdirSync(state, { recursive: true }).map((name) => join(state, String(name)))];
+      expect(entries).to.include.members([db, `${db}-wal`, `${db}-shm`, `${db}.owner.json`, `${db}.lock`]);
+      for (const entry of entries)
+        expect(modeOf(entry).toString(8), entry).to.equal(statSync(entry).isDirectory() ? "700" : "600");
     } finally {
       await obsd.stop();
     }
