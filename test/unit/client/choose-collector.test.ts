@@ -56,3 +56,18 @@ describe("collector choice", () => {
     });
   });
 });
+
+describe("explicit targets", () => {
+  it("takes --base-url, then --host/--port, then OBS_MONITOR_URL, and otherwise none", async () => {
+    const { explicitTarget } = await import("../../../client/discovery/explicit-target.js");
+    const env = { OBS_MONITOR_URL: "http://127.0.0.1:9000/" };
+    expect(explicitTarget({ baseUrl: "http://h:1/", port: 2 }, env)).to.deep.equal({
+      baseUrl: "http://h:1",
+      source: "flag",
+    });
+    expect(explicitTarget({ port: 2 }, env)).to.deep.equal({ baseUrl: "http://127.0.0.1:2", source: "flag" });
+    expect(explicitTarget({ host: "::1" }, env)).to.deep.equal({ baseUrl: "http://[::1]:27686", source: "flag" });
+    expect(explicitTarget({}, env)).to.deep.equal({ baseUrl: "http://127.0.0.1:9000", source: "env" });
+    expect(explicitTarget({}, { OBS_MONITOR_URL: "" })).to.equal(null);
+  });
+});

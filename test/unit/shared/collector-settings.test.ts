@@ -32,4 +32,25 @@ describe("collector settings", () => {
     expect(() => resolveSettings({ retention: "forever" }, env)).to.throw(SettingsError, /invalid duration/);
     expect(() => resolveSettings({}, { ...env, OBS_MAX_DB_SIZE: "big" })).to.throw(SettingsError, /OBS_MAX_DB_SIZE/);
   });
+
+  it("puts the store under the state folder for --project-store or OBS_PROJECT_STORE=1, and not with --db", () => {
+    const project = resolveSettings({ projectStore: true }, env, "/work/shop");
+    expect(project.settings.dbPath).to.match(/^\/tmp\/obs-state-test\/projects\/shop-[0-9a-f]{8}\/telemetry\.sqlite$/);
+    expect(project.sources.dbPath).to.equal("flag");
+    const fromEnv = resolveSettings({}, { ...env, OBS_PROJECT_STORE: "1" }, "/work/shop");
+    expect(fromEnv.settings.dbPath).to.equal(project.settings.dbPath);
+    expect(fromEnv.sources.dbPath).to.equal("env");
+    expect(resolveSettings({ db: "/x.sqlite" }, { ...env, OBS_PROJECT_STORE: "1" }).settings.dbPath).to.equal(
+      "/x.sqlite",
+    );
+    expect(resolveSettings({}, { ...env, OBS_PROJECT_STORE: "0" }).sources.dbPath).to.equal("default");
+    expect(() => resolveSettings({ db: "/x.sqlite", projectStore: true }, env)).to.throw(
+      SettingsError,
+      /--db or --project-store/,
+    );
+    expect(() => resolveSettings({}, { ...env, OBS_PROJECT_STORE: "yes please" })).to.throw(
+      SettingsError,
+      /OBS_PROJECT_STORE/,
+    );
+  });
 });
