@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
 import { chmodSync, lstatSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -41,6 +42,17 @@ export function projectDbPath(projectDir: string, env: NodeJS.ProcessEnv = proce
 export function runDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), "monitor", "run");
 }
+
+/**
+ * The file system proper-lockfile is given: its lock folders are made owner-only. A lock folder
+ * others could write in could be filled by them, and a folder that is not empty cannot be
+ * removed to unlock.
+ */
+export const privateLockFs: Record<string, unknown> = {
+  ...fs,
+  mkdir: (path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void) =>
+    fs.mkdir(path, { mode: PRIVATE_DIR_MODE }, (error) => callback(error)),
+};
 
 function ownUid(): number | null {
   return process.getuid?.() ?? null;

@@ -12,7 +12,7 @@ import {
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { packagePath } from "../../shared/package-root.js";
-import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
@@ -60,6 +60,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
   const lockTarget = join(monitorDir, "start.lock");
   writeFileSync(lockTarget, "", { flag: "a", mode: PRIVATE_FILE_MODE });
   const release = await lockfile.lock(lockTarget, {
+    fs: privateLockFs,
     realpath: false,
     stale: 30_000,
     retries: { retries: 300, minTimeout: 50, maxTimeout: 100 },

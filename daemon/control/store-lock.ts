@@ -1,8 +1,7 @@
-import * as fs from "node:fs";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
-import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
 
 /** A second collector asked for a store file another one holds. */
@@ -30,16 +29,6 @@ export interface StoreLock {
 const STALE_MS = 20_000;
 
 const ownerPath = (dbPath: string) => `${dbPath}.owner.json`;
-
-/**
- * proper-lockfile's file system with owner-only lock folders: a lock folder others could write
- * in could be filled by them, and a folder that is not empty cannot be removed to unlock.
- */
-const privateLockFs = {
-  ...fs,
-  mkdir: (path: fs.PathLike, callback: (error: NodeJS.ErrnoException | null) => void) =>
-    fs.mkdir(path, { mode: PRIVATE_DIR_MODE }, (error) => callback(error)),
-};
 
 function readHolder(dbPath: string): StoreHolder | null {
   try {

@@ -164,11 +164,11 @@ describe("the state folder and control sockets are this user's alone", function 
     process.umask(detachedUmask);
     const detached = await startingDetached;
     expect(detached.code, detached.stderr).to.equal(0);
-    const logs = join(dir.path, "monitor", "logs");
-    expect(modeOf(logs).toString(8)).to.equal("700");
-    const files = readdirSync(logs);
-    expect(files).to.have.length(1);
-    for (const name of files) expect(modeOf(join(logs, name)).toString(8), name).to.equal("600");
-    expect(modeOf(join(dir.path, "monitor", "telemetry.sqlite")).toString(8)).to.equal("600");
+    const monitor = join(dir.path, "monitor");
+    expect(readdirSync(join(monitor, "logs"))).to.have.length(1);
+    const entries = [monitor, ...readdirSync(monitor, { recursive: true }).map((name) => join(monitor, String(name)))];
+    expect(entries).to.include.members([join(monitor, "telemetry.sqlite"), join(monitor, "start.lock")]);
+    for (const entry of entries)
+      expect(modeOf(entry).toString(8), entry).to.equal(statSync(entry).isDirectory() ? "700" : "600");
   });
 });
