@@ -170,4 +170,51 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect((await runObs(["facets", "logs", "operation"], { env })).code).to.equal(2);
     expect((await runObs(["span", hexId(777, 8)], { env })).code).to.equal(4);
   });
+
+  it("returns log bodies and attribute maps byte for byte in every command that shows logs", async () => {
+    const otherTrace = hexId(43, 16);
+    const spanId = hexId(50, 8);
+    const now = BigInt(Date.now()) * MS;
+    await postJson(`${obsd.url}/v1/traces`, traceRequest("shop", [{ traceId: otherTrace, spanId, startNs: now }]));
+    const kv = (values: Record<string, unknown>) => ({
+      kvlistValue: { values: Object.entries(values).map(([key, value]) => ({ key, value })) },
+    });
+    await postJson(`${obsd.url}/v1/logs`, {
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "shop" } }] },
+          scopeLogs: [
+            {
+              scope: { name: "test" },
+              logRecords: [
+                {
+                  timeUnixNano: now.toString(),
+                  severityNumber: 9,
+                  traceId: otherTrace,
+                  spanId,
+                  body: kv({ someCamel: kv({ innerCamel: { intValue: "1" } }) }),
+                  attributes: [{ key: "requestInfo", value: kv({ userId: { stringValue: "u1" } }) }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    for (const args of [
+      ["logs", "--json"],
+      ["trace", otherTrace, "--include", "logs", "--json"],
+      ["trace-logs", otherTrace, "--json"],
+      ["span-logs", spanId, "--json"],
+    ]) {
+      const result = await runObs(args, { env });
+      expect(result.code, `${args} ${result.stderr}`).to.equal(0);
+      const document = JSON.parse(result.stdout);
+      const logs = Array.isArray(document.data) ? document.data : document.data.logs;
+      const log = logs.find((record: any) => record.trace_id === otherTrace);
+      expect(log.body, args.join(" ")).to.deep.equal({ someCamel: { innerCamel: 1 } });
+      expect(log.attributes, args.join(" ")).to.deep.equal({ requestInfo: { userId: "u1" } });
+      expect(log).to.have.property("span_id", spanId);
+    }
+  });
 });
