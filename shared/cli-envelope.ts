@@ -64,7 +64,7 @@ export function toSnakeCase(value: unknown): unknown {
     let copy: unknown = from;
     if (Array.isArray(from)) {
       const list: unknown[] = new Array(from.length);
-      from.forEach((inner, index) => work.push({ from: inner, into: list, key: index }));
+      for (let index = 0; index < from.length; index += 1) work.push({ from: from[index], into: list, key: index });
       copy = list;
     } else if (from !== null && typeof from === "object") {
       const object: Record<string, unknown> = {};

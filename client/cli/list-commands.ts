@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from "yargs";
 import type { LogRecord, Page, SpanRecord } from "../../shared/api-records.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
-import { attributeFilters, pageLine, since, target, targetFlags } from "./query-support.js";
+import { attributeFilters, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -171,19 +171,23 @@ export function listCommands(setExit: SetExit): CommandModule[] {
           const path = spec.path(flags);
           // `--contains -` reads the text from stdin. The parser drops a lone "-" and leaves the
           // option empty, so the command line itself is checked.
-          if (flags.contains === "-" || (flags.contains === "" && process.argv.slice(2).includes("-"))) {
+          let args = process.argv.slice(2);
+          if (flags.contains === "-" || (flags.contains === "" && args.includes("-"))) {
             flags.contains = (await readStdin()).trim();
+            // The next page's command carries the text itself: stdin will not hold it again.
+            args = args.map((arg) => (arg === "-" ? String(flags.contains) : arg));
           }
           const query = spec.query(flags);
           const url = await target(flags);
           const { getJson } = await import("../api/api-client.js");
           const body = await getJson<Page<never>>(url, path, query);
           const { renderTable } = await import("../render/table.js");
+          const { pageLine } = await import("../render/page-hint.js");
           const human = body.data.length
             ? `${renderTable(
                 spec.columns.map(([header]) => header),
                 body.data.map((record) => spec.columns.map(([, cell]) => cell(record))),
-              )}\n${pageLine(body.meta)}`
+              )}\n${pageLine(body.meta, args)}`
             : spec.empty;
           return emitSuccess(json, name, body.data, human, body.meta);
         }),

@@ -2,7 +2,7 @@ import type { CommandModule } from "yargs";
 import type { Page, ServiceRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
-import { attributeFilters, pageLine, since, target, targetFlags } from "./query-support.js";
+import { attributeFilters, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -78,6 +78,7 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
             const { getJson } = await import("../api/api-client.js");
             const body = await getJson<Page<TraceSummary>>(url, "/api/traces", query);
             const { renderTable } = await import("../render/table.js");
+            const { pageLine } = await import("../render/page-hint.js");
             const human = body.data.length
               ? `${renderTable(
                   ["TRACE ID", "START", "DURATION", "SPANS", "STATUS", "ROOT"],
@@ -89,7 +90,7 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
                     t.status,
                     t.rootOperation ? `${t.rootServiceName}: ${t.rootOperation}` : "(root not arrived)",
                   ]),
-                )}\n${pageLine(body.meta)}`
+                )}\n${pageLine(body.meta, process.argv.slice(2))}`
               : `no traces in the last ${query.lookback}`;
             return emitSuccess(json, "traces", body.data, human, body.meta);
           }),

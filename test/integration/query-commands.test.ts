@@ -217,4 +217,38 @@ describe("obs query commands: services, traces, trace (real collector)", functio
       expect(log).to.have.property("span_id", spanId);
     }
   });
+
+  it("prints a paging hint that fetches the next page when run as printed, filters included", async () => {
+    const start = BigInt(Date.now() - 60_000) * MS;
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest(
+        "pager",
+        [0, 1, 2].map((n) => ({
+          traceId: hexId(300 + n, 16),
+          spanId: hexId(300 + n, 8),
+          startNs: start + BigInt(n) * MS,
+        })),
+      ),
+    );
+    // Each page's ids: trace ids for traces, span ids for spans; three of each were sent.
+    for (const [first, idBytes] of [
+      [["traces", "--service", "pager", "--limit", "1", "--since", "1h"], 16],
+      [["spans", "--service", "pager", "--limit", "2", "--since", "1h"], 8],
+    ] as const) {
+      const seen = new Set<string>();
+      let args: string[] = [...first];
+      for (let page = 0; page < 5; page += 1) {
+        const result = await runObs(args, { env });
+        expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(0);
+        for (const id of result.stdout.match(new RegExp(`\\b[0-9a-f]{${idBytes * 2}}\\b`, "g")) ?? []) seen.add(id);
+        const hint = /next page: (obs .*)$/m.exec(result.stdout);
+        if (!hint) break;
+        const words = (hint[1] as string).split(" ");
+        expect(words.slice(1, first.length + 1), "the hint keeps the filters").to.deep.equal([...first]);
+        args = words.slice(1);
+      }
+      expect([...seen].sort(), first[0]).to.deep.equal([0, 1, 2].map((n) => hexId(300 + n, idBytes)));
+    }
+  });
 });
