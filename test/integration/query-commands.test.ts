@@ -72,12 +72,14 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(traces.page).to.include({ limit: 20, lookback: "15m", returned: 1, truncated: false, next_cursor: null });
   });
 
-  it("prints a trace as an indented tree and makes escape sequences from telemetry harmless", async () => {
-    const result = await runObs(["trace", traceId], { env });
+  it("prints a trace as a waterfall in tree order and makes escape sequences from telemetry harmless", async () => {
+    const result = await runObs(["trace", traceId], { env: { ...env, COLUMNS: "90" } });
     expect(result.code).to.equal(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines[1]).to.match(/^ {2}GET \/cart {2}\[shop\]/);
-    expect(lines[2]).to.match(/^ {4}\\x1b\[31mevil\\x1b\[0m {2}\[shop\]/);
+    expect(lines[0]).to.match(/^trace [0-9a-f]{32} {2}error {2}30 ms {2}2 spans/);
+    expect(lines[1]).to.match(/^ {2}OFFSET +DURATION +TIMELINE +SPAN$/);
+    expect(lines[2]).to.match(/^ {2}\+0 ms +30 ms {2}\|={30}\| {2}GET \/cart {2}\[shop\]/);
+    expect(lines[3]).to.match(/^ {2}\+1 ms +1 ms {2}\| #+ +\| {4}! \\x1b\[31mevil\\x1b\[0m {2}\[shop\] .* error$/);
     expect(result.stdout).not.to.include("\u001b");
   });
 
@@ -250,5 +252,65 @@ describe("obs query commands: services, traces, trace (real collector)", functio
       }
       expect([...seen].sort(), first[0]).to.deep.equal([0, 1, 2].map((n) => hexId(300 + n, idBytes)));
     }
+  });
+
+  it("shows a span's exception event, an error span's status message and a trace's logs", async () => {
+    const failing = hexId(60, 16);
+    const spanId = hexId(61, 8);
+    const start = BigInt(Date.now() - 10_000) * MS;
+    const text = (value: string) => ({ stringValue: value });
+    await postJson(`${obsd.url}/v1/traces`, {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: text("pay") }] },
+          scopeSpans: [
+            {
+              scope: { name: "test" },
+              spans: [
+                {
+                  traceId: failing,
+                  spanId,
+                  name: "charge",
+                  kind: 2,
+                  startTimeUnixNano: start.toString(),
+                  endTimeUnixNano: (start + 1270n * MS).toString(),
+                  status: { code: 2, message: "card declined" },
+                  events: [
+                    {
+                      name: "exception",
+                      timeUnixNano: (start + 52n * MS + MS / 2n).toString(),
+                      attributes: [
+                        { key: "exception.type", value: text("CardError") },
+                        { key: "exception.message", value: text("declined by issuer") },
+                        { key: "exception.stacktrace", value: text("CardError: declined\n    at charge (pay.js:10)") },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    await postJson(
+      `${obsd.url}/v1/logs`,
+      logsRequest("pay", [
+        { timeNs: start + 100n * MS, body: "charge failed", traceId: failing, spanId, severityNumber: 17 },
+      ]),
+    );
+    const span = await runObs(["span", spanId], { env });
+    expect(span.code, span.stderr).to.equal(0);
+    expect(span.stdout).to.include("1.27 s  error: card declined");
+    expect(span.stdout).to.include("    +52.5 ms  exception\n      exception.type = CardError\n");
+    expect(span.stdout).to.include("      exception.message = declined by issuer\n");
+    expect(span.stdout).to.include(
+      "      exception.stacktrace = CardError: declined\n              at charge (pay.js:10)\n",
+    );
+    const spans = await runObs(["spans", "--status", "error", "--service", "pay"], { env });
+    expect(spans.stdout).to.match(/^SPAN ID .* MESSAGE\n[0-9a-f]{16} .* 1\.27 s +error +pay +charge +card declined$/m);
+    const withLogs = await runObs(["trace", failing, "--include", "logs"], { env });
+    expect(withLogs.code, withLogs.stderr).to.equal(0);
+    expect(withLogs.stdout).to.include(`correlated logs (1)\n  +100 ms  ERROR  [pay]  ${spanId}  charge failed\n`);
   });
 });
