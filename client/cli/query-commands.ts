@@ -107,7 +107,7 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
       builder: (argv) =>
         targetFlags(argv).positional("traceId", { type: "string", describe: "32 hex characters" }).option("include", {
           type: "string",
-          describe: "Add detail to the JSON: spans, logs, attributes (comma-separated)",
+          describe: "Add detail: spans, logs, attributes (comma-separated); logs are printed under the waterfall too",
         }),
       handler: async (flags) => {
         const json = Boolean(flags.json);
