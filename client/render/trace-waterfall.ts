@@ -43,14 +43,24 @@ interface Row {
   depth: number;
 }
 
-/** Pre-order (parent, then its children by start time), iteratively. */
+/** A tree node as an older collector sends it: descendants nested under `children`. */
+type MaybeNested = SpanTreeNode & { children?: SpanTreeNode[] };
+
+/**
+ * Pre-order (each span, then its children by start time), iteratively. The API sends the tree
+ * as a flat list already in that order, each node with its `depth`; a collector from before
+ * that change nests `children` instead, which this walks with an explicit stack.
+ */
 export function displayOrder(tree: readonly SpanTreeNode[]): Row[] {
   const rows: Row[] = [];
   const stack: Row[] = [];
-  for (let i = tree.length - 1; i >= 0; i -= 1) stack.push({ node: tree[i] as SpanTreeNode, depth: 0 });
+  for (let i = tree.length - 1; i >= 0; i -= 1) {
+    const node = tree[i] as SpanTreeNode;
+    stack.push({ node, depth: node.depth });
+  }
   for (let row = stack.pop(); row !== undefined; row = stack.pop()) {
     rows.push(row);
-    const children = row.node.children ?? [];
+    const children = (row.node as MaybeNested).children ?? [];
     for (let i = children.length - 1; i >= 0; i -= 1)
       stack.push({ node: children[i] as SpanTreeNode, depth: row.depth + 1 });
   }

@@ -17,8 +17,9 @@ function at(ms: number): string {
   return `2026-01-02T03:04:${(ns / 1_000_000_000n).toString().padStart(2, "0")}.${(ns % 1_000_000_000n).toString().padStart(9, "0")}Z`;
 }
 
+/** A tree node as the API sends it (a flat list, each node with its depth). */
 function node(spanId: string, startMs: number, durationMs: number, extra: Partial<SpanTreeNode> = {}): SpanTreeNode {
-  return {
+  const flat = {
     spanId,
     parentSpanId: null,
     serviceName: "shop",
@@ -29,10 +30,13 @@ function node(spanId: string, startMs: number, durationMs: number, extra: Partia
     status: "ok",
     depth: 0,
     missingParent: false,
-    children: [],
     ...extra,
   };
+  return flat as SpanTreeNode;
 }
+
+/** A node as collectors before the flat tree sent it, with its descendants nested. */
+type Nested = SpanTreeNode & { children: Nested[] };
 
 function trace(tree: SpanTreeNode[], durationMs: number, extra: Partial<TraceView> = {}): TraceView {
   return {
@@ -66,9 +70,9 @@ describe("human output: durations, the trace waterfall, the span detail", () => 
 
   it("shows each span's start offset, duration and a bar on the trace's timeline, errors marked", () => {
     const child = node("0000000000000002", 50, 25, { status: "error", depth: 1 });
-    const root = node("0000000000000001", 0, 100, { children: [child] });
-    const lines = renderTraceWaterfall(trace([root], 100), { columns: 60 });
-    expect(lines[0]).to.match(/^trace a{32} {2}ok {2}100 ms {2}1 spans/);
+    const root = node("0000000000000001", 0, 100);
+    const lines = renderTraceWaterfall(trace([root, child], 100), { columns: 60 });
+    expect(lines[0]).to.match(/^trace a{32} {2}ok {2}100 ms {2}2 spans/);
     expect(lines[1]).to.match(/^ {2}OFFSET {2}DURATION {2}TIMELINE +SPAN$/);
     // 60 columns: 20 cells of bar, 5 ms each.
     expect(lines[2]).to.equal(`  +0 ms     100 ms  |${"=".repeat(20)}|  op 0000000000000001  [shop]  0000000000000001`);
@@ -79,18 +83,22 @@ describe("human output: durations, the trace waterfall, the span detail", () => 
     expect(timelineBar(100n, 0n, 100n, 10, "=")).to.equal(`${" ".repeat(9)}=`);
   });
 
-  it("draws a 20,000-deep parent chain without running out of stack", () => {
-    const root = node("0", 0, 20_000);
+  it("draws a 20,000-deep parent chain, flat or nested, without running out of stack", () => {
+    const flat = Array.from({ length: 20_000 }, (_, depth) => node(String(depth), depth, 20_000 - depth, { depth }));
+    const root: Nested = { ...(flat[0] as SpanTreeNode), children: [] };
     let parent = root;
-    for (let depth = 1; depth < 20_000; depth += 1) {
-      const child = node(String(depth), depth, 1, { depth });
+    for (const next of flat.slice(1)) {
+      const child: Nested = { ...next, children: [] };
       parent.children.push(child);
       parent = child;
     }
-    const lines = renderTraceWaterfall(trace([root], 20_000), { columns: 80 });
-    expect(lines).to.have.length(20_002);
-    // Indentation stops growing past MAX_INDENT_DEPTH; the depth is written instead.
-    expect(lines[lines.length - 1]).to.include(`${"  ".repeat(MAX_INDENT_DEPTH)}(depth 19999) op 19999`);
+    for (const tree of [flat, [root]]) {
+      const lines = renderTraceWaterfall(trace(tree, 20_000), { columns: 80 });
+      expect(lines).to.have.length(20_002);
+      // Indentation stops growing past MAX_INDENT_DEPTH; the depth is written instead.
+      expect(lines[lines.length - 1]).to.include(`${"  ".repeat(MAX_INDENT_DEPTH)}(depth 19999) op 19999`);
+      expect(lines[3]).to.include("    op 1  [shop]");
+    }
   });
 
   it("prints a trace's correlated logs on its timeline when they are included", () => {
