@@ -42,24 +42,48 @@ export interface CliEnvelope {
   error?: { code: ErrorCode; message: string; details?: unknown };
 }
 
-/** `nextCursor` -> `next_cursor`, recursively through objects and arrays; values untouched. */
+/**
+ * Fields whose values are telemetry, not API fields: an attribute map (a span's, an event's, a
+ * link's, a resource's or a scope's) and a log body hold the sender's own keys (`http.route`,
+ * `userId`, `someCamel`), which pass through byte for byte.
+ */
+const TELEMETRY_FIELDS: ReadonlySet<string> = new Set(["attributes", "body"]);
+
+/**
+ * `nextCursor` -> `next_cursor` for the envelope's and the records' own field names, through
+ * objects and arrays; values, and everything under a telemetry field, untouched. Iterative: a
+ * trace's span tree can be tens of thousands of levels deep.
+ */
 export function toSnakeCase(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(toSnakeCase);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    out[snakeKey(key)] = isAttributeMap(key) ? inner : toSnakeCase(inner);
+  const root: { value?: unknown } = {};
+  const work: { from: unknown; into: Record<string, unknown> | unknown[]; key: string | number }[] = [
+    { from: value, into: root as Record<string, unknown>, key: "value" },
+  ];
+  for (let item = work.pop(); item !== undefined; item = work.pop()) {
+    const { from, into, key } = item;
+    let copy: unknown = from;
+    if (Array.isArray(from)) {
+      const list: unknown[] = new Array(from.length);
+      for (let index = 0; index < from.length; index += 1) work.push({ from: from[index], into: list, key: index });
+      copy = list;
+    } else if (from !== null && typeof from === "object") {
+      const object: Record<string, unknown> = {};
+      for (const [name, inner] of Object.entries(from)) {
+        if (TELEMETRY_FIELDS.has(name)) object[snakeKey(name)] = inner;
+        else {
+          object[snakeKey(name)] = undefined;
+          work.push({ from: inner, into: object, key: snakeKey(name) });
+        }
+      }
+      copy = object;
+    }
+    (into as Record<string | number, unknown>)[key] = copy;
   }
-  return out;
+  return root.value;
 }
 
 function snakeKey(key: string): string {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
-}
-
-/** Attribute maps hold the telemetry's own keys (`http.route`, `userId`): those stay as sent. */
-function isAttributeMap(key: string): boolean {
-  return key === "attributes";
 }
 
 function header(command: string, now: Date) {

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from "yargs";
-import type { SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
+import type { SpanView } from "../render/span-detail.js";
 import { attributeFilters, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
@@ -13,12 +13,6 @@ interface StatsRow {
   value: number;
   unit: string;
   count: number;
-}
-
-interface SpanView extends SpanRecord {
-  trace: TraceSummary | null;
-  parent: SpanRecord | null;
-  missingParent: boolean;
 }
 
 const TRACE_GROUPS = ["service", "operation", "status"];
@@ -39,9 +33,14 @@ async function fetchJson<T>(flags: Flags, path: string, query: Record<string, st
 async function statsTable(rows: StatsRow[], empty: string): Promise<string> {
   if (rows.length === 0) return empty;
   const { renderTable } = await import("../render/table.js");
+  const { formatDuration } = await import("../render/duration-text.js");
   return renderTable(
     ["GROUP", "VALUE", "COUNT"],
-    rows.map((row) => [row.group ?? "(none)", `${Math.round(row.value * 1000) / 1000} ${row.unit}`, row.count]),
+    rows.map((row) => [
+      row.group ?? "(none)",
+      row.unit === "ms" ? formatDuration(row.value) : `${Math.round(row.value * 1000) / 1000} ${row.unit}`,
+      row.count,
+    ]),
   );
 }
 
@@ -54,7 +53,7 @@ export function aggregateCommands(setExit: SetExit): CommandModule[] {
   return [
     {
       command: "span <spanId>",
-      describe: "One span with its trace and parent",
+      describe: "One span with its trace, parent, attributes and events",
       builder: (argv: Argv) =>
         targetFlags(argv).positional("spanId", { type: "string", describe: "16 hex characters" }),
       handler: handle("span", async (flags, json) => {
@@ -63,22 +62,8 @@ export function aggregateCommands(setExit: SetExit): CommandModule[] {
           throw new LifecycleError("invalid_argument", `"${spanId}" is not a span id (16 hex characters)`);
         const body = await fetchJson<{ data: SpanView }>(flags, `/api/spans/${spanId}`, {});
         const s = body.data;
-        const { safeText } = await import("../render/table.js");
-        const parent = s.parent
-          ? `${safeText(s.parent.operation)} (${s.parent.spanId})`
-          : s.missingParent
-            ? `${s.parentSpanId} (not in the store)`
-            : "none (root)";
-        const human = [
-          `span ${s.spanId}  ${safeText(s.operation)}  [${safeText(s.serviceName)}]  ${s.kind}  ${s.durationNs / 1e6} ms  ${s.status.code}${s.status.message ? `: ${safeText(s.status.message)}` : ""}`,
-          `  trace   ${s.traceId}${s.trace ? `  ${s.trace.status}  root ${safeText(s.trace.rootOperation)}` : ""}`,
-          `  parent  ${parent}`,
-          `  start   ${s.startTime}`,
-          ...Object.entries(s.attributes).map(
-            ([key, value]) =>
-              `  ${safeText(key)} = ${safeText(typeof value === "string" ? value : JSON.stringify(value))}`,
-          ),
-        ].join("\n");
+        const { renderSpanDetail } = await import("../render/span-detail.js");
+        const human = json ? "" : renderSpanDetail(s).join("\n");
         return emitSuccess(json, "span", s, human);
       }),
     },

@@ -5,6 +5,7 @@
  */
 import { ExitCode } from "../../shared/exit-codes.js";
 import { fastCommandOf } from "./fast-path.js";
+import { exitWhenFlushed, ignoreClosedReader } from "./flush-exit.js";
 
 async function run(args: string[]): Promise<number> {
   const fast = fastCommandOf(args);
@@ -21,10 +22,9 @@ async function run(args: string[]): Promise<number> {
   return main(args);
 }
 
-run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stderr.write(`obs: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
-    process.exit(ExitCode.storeFailure);
-  },
-);
+ignoreClosedReader(process.stdout);
+ignoreClosedReader(process.stderr);
+run(process.argv.slice(2)).then(exitWhenFlushed, (error: Error) => {
+  process.stderr.write(`obs: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
+  return exitWhenFlushed(ExitCode.storeFailure);
+});

@@ -1,8 +1,10 @@
 import type { Argv, CommandModule } from "yargs";
 import type { LogRecord, Page, SpanRecord } from "../../shared/api-records.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { formatDurationNs } from "../render/duration-text.js";
 import { emitSuccess } from "../render/output.js";
-import { attributeFilters, pageLine, since, target, targetFlags } from "./query-support.js";
+import { severityOf } from "../render/trace-waterfall.js";
+import { attributeFilters, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -55,13 +57,6 @@ const pagingFlags = (argv: Argv, lookbackDefault: string) =>
     .option("limit", { type: "number", describe: "Page size (spans and logs: default 100, capped at 500)" })
     .option("cursor", { type: "string", describe: "Continue from a previous JSON page's next_cursor" });
 
-const SEVERITY_NAMES = ["UNSPECIFIED", "TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"];
-
-/** The record's severity text, else its number's name (OTLP: 1-4 TRACE ... 21-24 FATAL). */
-function severityOf(log: LogRecord): string {
-  return log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4)] ?? String(log.severityNumber);
-}
-
 const logColumns: Column<LogRecord>[] = [
   ["TIME", (l) => l.timestamp],
   ["SEVERITY", severityOf],
@@ -74,10 +69,12 @@ const spanColumns: Column<SpanRecord>[] = [
   ["SPAN ID", (s) => s.spanId],
   ["TRACE ID", (s) => s.traceId],
   ["START", (s) => s.startTime],
-  ["DURATION", (s) => `${s.durationNs / 1e6} ms`],
+  ["DURATION", (s) => formatDurationNs(s.durationNs)],
   ["STATUS", (s) => s.status.code],
   ["SERVICE", (s) => s.serviceName],
   ["OPERATION", (s) => s.operation],
+  // Last, because it is free text of any length: why the span failed.
+  ["MESSAGE", (s) => s.status.message],
 ];
 
 const correlatedLogs = (name: "trace-logs" | "span-logs", idName: "traceId" | "spanId"): ListCommand<LogRecord> => ({
@@ -171,19 +168,23 @@ export function listCommands(setExit: SetExit): CommandModule[] {
           const path = spec.path(flags);
           // `--contains -` reads the text from stdin. The parser drops a lone "-" and leaves the
           // option empty, so the command line itself is checked.
-          if (flags.contains === "-" || (flags.contains === "" && process.argv.slice(2).includes("-"))) {
+          let args = process.argv.slice(2);
+          if (flags.contains === "-" || (flags.contains === "" && args.includes("-"))) {
             flags.contains = (await readStdin()).trim();
+            // The next page's command carries the text itself: stdin will not hold it again.
+            args = args.map((arg) => (arg === "-" ? String(flags.contains) : arg));
           }
           const query = spec.query(flags);
           const url = await target(flags);
           const { getJson } = await import("../api/api-client.js");
           const body = await getJson<Page<never>>(url, path, query);
           const { renderTable } = await import("../render/table.js");
+          const { pageLine } = await import("../render/page-hint.js");
           const human = body.data.length
             ? `${renderTable(
                 spec.columns.map(([header]) => header),
                 body.data.map((record) => spec.columns.map(([, cell]) => cell(record))),
-              )}\n${pageLine(body.meta)}`
+              )}\n${pageLine(body.meta, args)}`
             : spec.empty;
           return emitSuccess(json, name, body.data, human, body.meta);
         }),

@@ -4,7 +4,7 @@
  */
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
-import { usageFailure } from "../../shared/usage-failure.js";
+import { UsageError } from "../../shared/usage-failure.js";
 import { yargs } from "../../shared/yargs-loader.js";
 import { agentcliCommand } from "./agentcli-command.js";
 import { aggregateCommands } from "./aggregate-commands.js";
@@ -16,6 +16,7 @@ import { queryCommands } from "./query-commands.js";
 import { setupCommand } from "./setup-command.js";
 import { skillsCommand } from "./skills-command.js";
 import { statusCommand } from "./status-command.js";
+import { reportUsageError, throwUsageError } from "./usage-errors.js";
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -24,24 +25,35 @@ export async function main(argv: string[]): Promise<number> {
   };
   // Bare `obs` is `obs monitor start`.
   const args = argv.length === 0 ? ["monitor", "start"] : argv;
-  await yargs(args)
-    .scriptName("obs")
-    .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
-    .command(monitorCommand(setExit))
-    .command(statusCommand(setExit))
-    .command(queryCommands(setExit))
-    .command(listCommands(setExit))
-    .command(aggregateCommands(setExit))
-    .command(auditCommand(setExit))
-    .command(setupCommand(setExit))
-    .command(agentcliCommand(setExit))
-    .command(checksCommands(setExit))
-    .command(skillsCommand(setExit))
-    .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
-    .demandCommand(1, "name a command; see obs --help")
-    .version(OBS_VERSION)
-    .strict()
-    .fail(usageFailure("obs"))
-    .parseAsync();
+  const commands = [
+    monitorCommand(setExit),
+    statusCommand(setExit),
+    ...queryCommands(setExit),
+    ...listCommands(setExit),
+    ...aggregateCommands(setExit),
+    auditCommand(setExit),
+    setupCommand(setExit),
+    agentcliCommand(setExit),
+    ...checksCommands(setExit),
+    skillsCommand(setExit),
+  ];
+  const names = new Set([...commands.map((c) => String(c.command).split(" ")[0] as string), "completion"]);
+  try {
+    await yargs(args)
+      .scriptName("obs")
+      .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
+      .command(commands)
+      .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
+      .demandCommand(1, "name a command")
+      .version(OBS_VERSION)
+      .strict()
+      // --help and --version end like any command (entry.ts exits once stdout has drained).
+      .exitProcess(false)
+      .fail(throwUsageError)
+      .parseAsync();
+  } catch (error) {
+    if (error instanceof UsageError) return reportUsageError(args, names, error.message);
+    throw error;
+  }
   return exitCode;
 }

@@ -1,14 +1,17 @@
 import type { CommandModule } from "yargs";
-import type { Page, ServiceRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
+import type { Page, ServiceRecord, TraceSummary } from "../../shared/api-records.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
-import { attributeFilters, pageLine, since, target, targetFlags } from "./query-support.js";
+import type { TraceView } from "../render/trace-waterfall.js";
+import { attributeFilters, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
 
-/** `GET /api/traces/:id` as the trace command reads it. */
-type TraceView = TraceSummary & { tree: SpanTreeNode[]; logs?: unknown[]; logsTruncated?: boolean };
+/** The width the waterfall's bars scale to: the terminal's, or COLUMNS, or 100 off a terminal. */
+function terminalColumns(): number {
+  return process.stdout.columns || Number(process.env.COLUMNS) || 100;
+}
 
 export function queryCommands(setExit: SetExit): CommandModule[] {
   return [
@@ -78,18 +81,20 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
             const { getJson } = await import("../api/api-client.js");
             const body = await getJson<Page<TraceSummary>>(url, "/api/traces", query);
             const { renderTable } = await import("../render/table.js");
+            const { formatDuration } = await import("../render/duration-text.js");
+            const { pageLine } = await import("../render/page-hint.js");
             const human = body.data.length
               ? `${renderTable(
                   ["TRACE ID", "START", "DURATION", "SPANS", "STATUS", "ROOT"],
                   body.data.map((t) => [
                     t.traceId,
                     t.startTime,
-                    `${t.durationMs} ms`,
+                    formatDuration(t.durationMs),
                     t.spanCount,
                     t.status,
                     t.rootOperation ? `${t.rootServiceName}: ${t.rootOperation}` : "(root not arrived)",
                   ]),
-                )}\n${pageLine(body.meta)}`
+                )}\n${pageLine(body.meta, process.argv.slice(2))}`
               : `no traces in the last ${query.lookback}`;
             return emitSuccess(json, "traces", body.data, human, body.meta);
           }),
@@ -98,11 +103,11 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
     },
     {
       command: "trace <traceId>",
-      describe: "One trace as a span tree",
+      describe: "One trace as a waterfall: each span's start offset, duration and bar, in tree order",
       builder: (argv) =>
         targetFlags(argv).positional("traceId", { type: "string", describe: "32 hex characters" }).option("include", {
           type: "string",
-          describe: "Add detail to the JSON: spans, logs, attributes (comma-separated)",
+          describe: "Add detail: spans, logs, attributes (comma-separated); logs are printed under the waterfall too",
         }),
       handler: async (flags) => {
         const json = Boolean(flags.json);
@@ -118,21 +123,9 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
               `/api/traces/${traceId}`,
               flags.include ? { include: String(flags.include) } : {},
             );
-            const { safeText } = await import("../render/table.js");
             const t = body.data;
-            const lines = [
-              `trace ${t.traceId}  ${t.status}  ${t.durationMs} ms  ${t.spanCount} spans  services: ${t.services.map(safeText).join(", ")}`,
-            ];
-            const walk = (nodes: SpanTreeNode[]) => {
-              for (const node of nodes) {
-                lines.push(
-                  `${"  ".repeat(node.depth + 1)}${safeText(node.operation)}  [${safeText(node.serviceName)}]  ${node.durationMs} ms  ${node.status}  ${node.spanId}${node.missingParent ? "  (parent missing)" : ""}`,
-                );
-                walk(node.children);
-              }
-            };
-            walk(t.tree);
-            if (Array.isArray(t.logs)) lines.push(`${t.logs.length}${t.logsTruncated ? "+" : ""} correlated logs`);
+            const { renderTraceWaterfall } = await import("../render/trace-waterfall.js");
+            const lines = json ? [] : renderTraceWaterfall(t, { columns: terminalColumns() });
             return emitSuccess(json, "trace", t, lines.join("\n"));
           }),
         );

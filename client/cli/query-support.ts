@@ -1,5 +1,4 @@
 import type { Argv } from "yargs";
-import type { Page } from "../../shared/api-records.js";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 import { UsageError } from "../../shared/usage-failure.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
@@ -69,10 +68,4 @@ export function attributeFilters(tokens: unknown[]): Record<string, string> {
     query[`${match[1]}.${match[2]}`] = match[3] as string;
   }
   return query;
-}
-
-export function pageLine(meta: Page<unknown>["meta"]): string {
-  return meta.truncated && meta.nextCursor
-    ? `${meta.returned} shown; more with --cursor ${meta.nextCursor}`
-    : `${meta.returned} shown`;
 }

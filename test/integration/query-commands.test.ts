@@ -72,12 +72,14 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(traces.page).to.include({ limit: 20, lookback: "15m", returned: 1, truncated: false, next_cursor: null });
   });
 
-  it("prints a trace as an indented tree and makes escape sequences from telemetry harmless", async () => {
-    const result = await runObs(["trace", traceId], { env });
+  it("prints a trace as a waterfall in tree order and makes escape sequences from telemetry harmless", async () => {
+    const result = await runObs(["trace", traceId], { env: { ...env, COLUMNS: "90" } });
     expect(result.code).to.equal(0);
     const lines = result.stdout.trim().split("\n");
-    expect(lines[1]).to.match(/^ {2}GET \/cart {2}\[shop\]/);
-    expect(lines[2]).to.match(/^ {4}\\x1b\[31mevil\\x1b\[0m {2}\[shop\]/);
+    expect(lines[0]).to.match(/^trace [0-9a-f]{32} {2}error {2}30 ms {2}2 spans/);
+    expect(lines[1]).to.match(/^ {2}OFFSET +DURATION +TIMELINE +SPAN$/);
+    expect(lines[2]).to.match(/^ {2}\+0 ms +30 ms {2}\|={30}\| {2}GET \/cart {2}\[shop\]/);
+    expect(lines[3]).to.match(/^ {2}\+1 ms +1 ms {2}\| #+ +\| {4}! \\x1b\[31mevil\\x1b\[0m {2}\[shop\] .* error$/);
     expect(result.stdout).not.to.include("\u001b");
   });
 
@@ -169,5 +171,146 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect((await runObs(["trace-stats", "colour", "count"], { env })).code).to.equal(2);
     expect((await runObs(["facets", "logs", "operation"], { env })).code).to.equal(2);
     expect((await runObs(["span", hexId(777, 8)], { env })).code).to.equal(4);
+  });
+
+  it("returns log bodies and attribute maps byte for byte in every command that shows logs", async () => {
+    const otherTrace = hexId(43, 16);
+    const spanId = hexId(50, 8);
+    const now = BigInt(Date.now()) * MS;
+    await postJson(`${obsd.url}/v1/traces`, traceRequest("shop", [{ traceId: otherTrace, spanId, startNs: now }]));
+    const kv = (values: Record<string, unknown>) => ({
+      kvlistValue: { values: Object.entries(values).map(([key, value]) => ({ key, value })) },
+    });
+    await postJson(`${obsd.url}/v1/logs`, {
+      resourceLogs: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "shop" } }] },
+          scopeLogs: [
+            {
+              scope: { name: "test" },
+              logRecords: [
+                {
+                  timeUnixNano: now.toString(),
+                  severityNumber: 9,
+                  traceId: otherTrace,
+                  spanId,
+                  body: kv({ someCamel: kv({ innerCamel: { intValue: "1" } }) }),
+                  attributes: [{ key: "requestInfo", value: kv({ userId: { stringValue: "u1" } }) }],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    for (const args of [
+      ["logs", "--json"],
+      ["trace", otherTrace, "--include", "logs", "--json"],
+      ["trace-logs", otherTrace, "--json"],
+      ["span-logs", spanId, "--json"],
+    ]) {
+      const result = await runObs(args, { env });
+      expect(result.code, `${args} ${result.stderr}`).to.equal(0);
+      const document = JSON.parse(result.stdout);
+      const logs = Array.isArray(document.data) ? document.data : document.data.logs;
+      const log = logs.find((record: any) => record.trace_id === otherTrace);
+      expect(log.body, args.join(" ")).to.deep.equal({ someCamel: { innerCamel: 1 } });
+      expect(log.attributes, args.join(" ")).to.deep.equal({ requestInfo: { userId: "u1" } });
+      expect(log).to.have.property("span_id", spanId);
+    }
+  });
+
+  it("prints a paging hint that fetches the next page when run as printed, filters included", async () => {
+    const start = BigInt(Date.now() - 60_000) * MS;
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest(
+        "pager",
+        [0, 1, 2].map((n) => ({
+          traceId: hexId(300 + n, 16),
+          spanId: hexId(300 + n, 8),
+          startNs: start + BigInt(n) * MS,
+        })),
+      ),
+    );
+    // Each page's ids: trace ids for traces, span ids for spans; three of each were sent.
+    for (const [first, idBytes] of [
+      [["traces", "--service", "pager", "--limit", "1", "--since", "1h"], 16],
+      [["spans", "--service", "pager", "--limit", "2", "--since", "1h"], 8],
+    ] as const) {
+      const seen = new Set<string>();
+      let args: string[] = [...first];
+      for (let page = 0; page < 5; page += 1) {
+        const result = await runObs(args, { env });
+        expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(0);
+        for (const id of result.stdout.match(new RegExp(`\\b[0-9a-f]{${idBytes * 2}}\\b`, "g")) ?? []) seen.add(id);
+        const hint = /next page: (obs .*)$/m.exec(result.stdout);
+        if (!hint) break;
+        const words = (hint[1] as string).split(" ");
+        expect(words.slice(1, first.length + 1), "the hint keeps the filters").to.deep.equal([...first]);
+        args = words.slice(1);
+      }
+      expect([...seen].sort(), first[0]).to.deep.equal([0, 1, 2].map((n) => hexId(300 + n, idBytes)));
+    }
+  });
+
+  it("shows a span's exception event, an error span's status message and a trace's logs", async () => {
+    const failing = hexId(60, 16);
+    const spanId = hexId(61, 8);
+    const start = BigInt(Date.now() - 10_000) * MS;
+    const text = (value: string) => ({ stringValue: value });
+    await postJson(`${obsd.url}/v1/traces`, {
+      resourceSpans: [
+        {
+          resource: { attributes: [{ key: "service.name", value: text("pay") }] },
+          scopeSpans: [
+            {
+              scope: { name: "test" },
+              spans: [
+                {
+                  traceId: failing,
+                  spanId,
+                  name: "charge",
+                  kind: 2,
+                  startTimeUnixNano: start.toString(),
+                  endTimeUnixNano: (start + 1270n * MS).toString(),
+                  status: { code: 2, message: "card declined" },
+                  events: [
+                    {
+                      name: "exception",
+                      timeUnixNano: (start + 52n * MS + MS / 2n).toString(),
+                      attributes: [
+                        { key: "exception.type", value: text("CardError") },
+                        { key: "exception.message", value: text("declined by issuer") },
+                        { key: "exception.stacktrace", value: text("CardError: declined\n    at charge (pay.js:10)") },
+                      ],
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    await postJson(
+      `${obsd.url}/v1/logs`,
+      logsRequest("pay", [
+        { timeNs: start + 100n * MS, body: "charge failed", traceId: failing, spanId, severityNumber: 17 },
+      ]),
+    );
+    const span = await runObs(["span", spanId], { env });
+    expect(span.code, span.stderr).to.equal(0);
+    expect(span.stdout).to.include("1.27 s  error: card declined");
+    expect(span.stdout).to.include("    +52.5 ms  exception\n      exception.type = CardError\n");
+    expect(span.stdout).to.include("      exception.message = declined by issuer\n");
+    expect(span.stdout).to.include(
+      "      exception.stacktrace = CardError: declined\n              at charge (pay.js:10)\n",
+    );
+    const spans = await runObs(["spans", "--status", "error", "--service", "pay"], { env });
+    expect(spans.stdout).to.match(/^SPAN ID .* MESSAGE\n[0-9a-f]{16} .* 1\.27 s +error +pay +charge +card declined$/m);
+    const withLogs = await runObs(["trace", failing, "--include", "logs"], { env });
+    expect(withLogs.code, withLogs.stderr).to.equal(0);
+    expect(withLogs.stdout).to.include(`correlated logs (1)\n  +100 ms  ERROR  [pay]  ${spanId}  charge failed\n`);
   });
 });

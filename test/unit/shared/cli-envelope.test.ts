@@ -29,6 +29,58 @@ describe("CLI JSON envelope", () => {
     });
   });
 
+  it("passes log bodies and every attribute map through byte for byte, converting only field names", () => {
+    const log = {
+      logId: "l1",
+      body: { someCamel: { innerCamel: 1 }, list: [{ deepKey: "v" }] },
+      attributes: { "user.id": "u1", nestedMap: { innerCamel: true } },
+      resource: { attributes: { "service.name": "shop", hostName: "h" }, schemaUrl: null },
+      scope: { name: "s", version: null, attributes: { scopeKey: { innerCamel: 2 } } },
+    };
+    const span = {
+      spanId: "ab",
+      events: [{ name: "exception", attributes: { "exception.type": "E", errorDetail: { innerCamel: 3 } } }],
+      links: [{ traceId: "cd", attributes: { linkKey: { innerCamel: 4 } } }],
+    };
+    expect(toSnakeCase({ logs: [log], spans: [span], logsTruncated: false })).to.deep.equal({
+      logs: [
+        {
+          log_id: "l1",
+          body: { someCamel: { innerCamel: 1 }, list: [{ deepKey: "v" }] },
+          attributes: { "user.id": "u1", nestedMap: { innerCamel: true } },
+          resource: { attributes: { "service.name": "shop", hostName: "h" }, schema_url: null },
+          scope: { name: "s", version: null, attributes: { scopeKey: { innerCamel: 2 } } },
+        },
+      ],
+      spans: [
+        {
+          span_id: "ab",
+          events: [{ name: "exception", attributes: { "exception.type": "E", errorDetail: { innerCamel: 3 } } }],
+          links: [{ trace_id: "cd", attributes: { linkKey: { innerCamel: 4 } } }],
+        },
+      ],
+      logs_truncated: false,
+    });
+  });
+
+  it("converts a span tree 20,000 levels deep without running out of stack", () => {
+    const root = { spanId: "0", children: [] as unknown[] };
+    let node = root;
+    for (let depth = 1; depth < 20_000; depth += 1) {
+      const child = { spanId: String(depth), children: [] as unknown[] };
+      node.children.push(child);
+      node = child;
+    }
+    interface Converted {
+      span_id: string;
+      children: Converted[];
+    }
+    const converted = toSnakeCase({ tree: [root] }) as { tree: Converted[] };
+    let levels = 0;
+    for (let nodes = converted.tree; nodes[0] !== undefined; nodes = nodes[0].children) levels += 1;
+    expect(levels).to.equal(20_000);
+  });
+
   it("builds success documents that match the schema", () => {
     const page = { limit: 20, lookback: "15m", returned: 1, truncated: false, nextCursor: null };
     const envelope = successEnvelope("traces", [{ traceId: "ab" }], page);
