@@ -178,6 +178,8 @@ export interface QueryRequest {
   path: Record<string, string>;
   query: Record<string, unknown>;
   nowNs: bigint;
+  /** The store's key that signs page cursors (store/cursor-key.ts). */
+  cursorKey: Buffer;
 }
 
 /** No such trace or span: answered with 404. */
@@ -326,7 +328,7 @@ const ROUTES: [string | string[], Handler][] = [
     ["/api/traces", "/api/traces/search"],
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.traces);
-      const page = pagingFor("traces", parsed, TRACE_LIMITS, req.nowNs);
+      const page = pagingFor("traces", parsed, TRACE_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.traces({ ...traceFilterOf(parsed), page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
@@ -380,7 +382,7 @@ const ROUTES: [string | string[], Handler][] = [
     (req, reader) => {
       const traceId = pathId(req.path.traceId, 16, "trace id");
       const parsed = params(req, ROUTE_PARAMS.correlatedLogs);
-      const page = pagingFor(`trace-logs:${traceId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs);
+      const page = pagingFor(`trace-logs:${traceId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.logs({ traceId, attrs: [], attrContains: [], page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
@@ -390,7 +392,7 @@ const ROUTES: [string | string[], Handler][] = [
     "/api/spans/search",
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.spans);
-      const page = pagingFor("spans", parsed, SPAN_LIMITS, req.nowNs);
+      const page = pagingFor("spans", parsed, SPAN_LIMITS, req.nowNs, req.cursorKey);
       const { values } = parsed;
       const result = reader.spans({
         ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
@@ -434,7 +436,7 @@ const ROUTES: [string | string[], Handler][] = [
       const parsed = params(req, ROUTE_PARAMS.correlatedLogs);
       const [span] = reader.span(spanId);
       if (!span) throw new NotFound(`no span ${spanId} in the store`);
-      const page = pagingFor(`span-logs:${spanId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs);
+      const page = pagingFor(`span-logs:${spanId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.logs({ traceId: span.traceId, spanId, attrs: [], attrContains: [], page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
@@ -444,7 +446,7 @@ const ROUTES: [string | string[], Handler][] = [
     ["/api/logs", "/api/logs/search"],
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.logs);
-      const page = pagingFor("logs", parsed, LOG_LIMITS, req.nowNs);
+      const page = pagingFor("logs", parsed, LOG_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.logs({ ...logFilterOf(parsed), page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },

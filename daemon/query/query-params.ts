@@ -96,10 +96,17 @@ export function positiveInteger(raw: string, name: string): number {
   return n;
 }
 
+/**
+ * The longest duration a store can hold, in milliseconds: durations are compared in
+ * nanoseconds as SQLite integers (64-bit), so a larger threshold could not be compared at all.
+ */
+export const MAX_DURATION_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+
+/** Milliseconds, 0 to MAX_DURATION_MS (fractions allowed). */
 export function nonNegativeNumber(raw: string, name: string): number {
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < 0) {
-    throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds, 0 or more`);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > MAX_DURATION_MS) {
+    throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds from 0 to ${MAX_DURATION_MS}`);
   }
   return n;
 }
