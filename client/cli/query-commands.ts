@@ -123,15 +123,12 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
             const lines = [
               `trace ${t.traceId}  ${t.status}  ${t.durationMs} ms  ${t.spanCount} spans  services: ${t.services.map(safeText).join(", ")}`,
             ];
-            const walk = (nodes: SpanTreeNode[]) => {
-              for (const node of nodes) {
-                lines.push(
-                  `${"  ".repeat(node.depth + 1)}${safeText(node.operation)}  [${safeText(node.serviceName)}]  ${node.durationMs} ms  ${node.status}  ${node.spanId}${node.missingParent ? "  (parent missing)" : ""}`,
-                );
-                walk(node.children);
-              }
-            };
-            walk(t.tree);
+            // The tree is a flat list in depth-first order: each line indented by its depth.
+            for (const node of t.tree) {
+              lines.push(
+                `${"  ".repeat(node.depth + 1)}${safeText(node.operation)}  [${safeText(node.serviceName)}]  ${node.durationMs} ms  ${node.status}  ${node.spanId}${node.missingParent ? "  (parent missing)" : ""}`,
+              );
+            }
             if (Array.isArray(t.logs)) lines.push(`${t.logs.length}${t.logsTruncated ? "+" : ""} correlated logs`);
             return emitSuccess(json, "trace", t, lines.join("\n"));
           }),

@@ -166,11 +166,7 @@ function str(values: Record<string, unknown>, name: string): string | undefined 
 
 /** Adds span attributes to tree nodes, for `include=attributes`. */
 function withAttributes(nodes: SpanTreeNode[], spans: Map<string, SpanRecord>): unknown[] {
-  return nodes.map((node) => ({
-    ...node,
-    attributes: spans.get(node.spanId)?.attributes ?? {},
-    children: withAttributes(node.children, spans),
-  }));
+  return nodes.map((node) => ({ ...node, attributes: spans.get(node.spanId)?.attributes ?? {} }));
 }
 
 /** A query route's request, as the HTTP layer hands it over. */
