@@ -36,7 +36,8 @@ const MIN_INT64 = -(2n ** 63n);
 const MAX_INT64 = 2n ** 63n - 1n;
 
 const INVALID = "invalid cursor: copy nextCursor from the previous page unchanged";
-const FOREIGN = "invalid cursor: it was not issued by this collector for this query; copy nextCursor from the previous page unchanged, or drop the cursor";
+const FOREIGN =
+  "invalid cursor: it was not issued by this collector for this query; copy nextCursor from the previous page unchanged, or drop the cursor";
 
 function sign(body: string, key: Buffer): Buffer {
   return createHmac("sha256", key).update(body).digest().subarray(0, SIGNATURE_BYTES);

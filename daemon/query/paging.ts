@@ -70,15 +70,16 @@ export function pagingFor(
 export function pageMeta(result: PageResult<unknown>, paging: Paging): PageMeta {
   const nextCursor =
     result.more && result.last
-      ? encodeCursor({
-          filters: paging.fingerprint,
-          fromNs: paging.page.fromNs,
-          toNs: paging.page.toNs,
-          afterNs: result.last.ns,
-          afterId: result.last.id,
-        },
-        paging.key,
-      )
+      ? encodeCursor(
+          {
+            filters: paging.fingerprint,
+            fromNs: paging.page.fromNs,
+            toNs: paging.page.toNs,
+            afterNs: result.last.ns,
+            afterId: result.last.id,
+          },
+          paging.key,
+        )
       : null;
   return {
     limit: paging.page.limit,

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { ensureCursorKey } from "./cursor-key.js";
+import { markBucketedPostings } from "./postings.js";
 import { migrate } from "./schema.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
@@ -40,6 +41,7 @@ export function openWriteConnection(
     db.pragma("busy_timeout = 5000");
     const migrated = migrate(db, path, undefined, onUpgrade);
     ensureCursorKey(db);
+    markBucketedPostings(db);
     db.pragma("journal_mode = WAL");
     // In WAL mode NORMAL survives a crash of this process; only power loss can drop the last commits.
     db.pragma("synchronous = NORMAL");

@@ -60,7 +60,8 @@ describe("page cursors", () => {
         p[5] = "not an id";
       },
     ];
-    for (const edit of edits) expect(() => decodeCursor(resigned(edit), filters, key)).to.throw(CursorError, /invalid cursor/);
+    for (const edit of edits)
+      expect(() => decodeCursor(resigned(edit), filters, key)).to.throw(CursorError, /invalid cursor/);
   });
 
   it("fingerprints filters independently of key order", () => {
