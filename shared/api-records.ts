@@ -142,7 +142,8 @@ export interface HealthRecord {
     writes: { ok: boolean; failingSince: string | null; lastError: string | null; failedSinceOk: number };
   };
   retention: { maxAge: string; maxAgeMs: number; maxBytes: number };
-  counts: { services: number; traces: number; spans: number; logs: number };
+  /** `services`: those with telemetry in the last `servicesLookback` (15m), as /api/services counts them. */
+  counts: { services: number; servicesLookback: string; traces: number; spans: number; logs: number };
   latestTelemetryAt: string | null;
   configuration: Record<string, { value: string | number; source: SettingSource }>;
   versions: { obs: string; node: string; sqlite: string; schema: number };

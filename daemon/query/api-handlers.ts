@@ -255,7 +255,7 @@ const ROUTES: [string | string[], Handler][] = [
     "/api/services",
     (req, reader) => {
       const window = windowOf(params(req, ROUTE_PARAMS.services).values, req.nowNs);
-      const data = reader.services(window.fromNs);
+      const data = reader.services(window);
       return { data, meta: wholeMeta(data.length, data.length, window.lookback) };
     },
   ],

@@ -1,6 +1,5 @@
 import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
-import { nsToIso } from "../../shared/time.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
@@ -12,6 +11,7 @@ import {
   toSpanRecord,
   toTraceSummary,
 } from "./record-mapping.js";
+import { RollupWindowReader, servicesInWindow } from "./rollup-window.js";
 import { ATTRIBUTE_TEXT, LOG_JOINS, likeAny, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
@@ -63,9 +63,11 @@ const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_c
 export class SqliteReader implements TelemetryReader {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly facetReader: SqliteFacets;
+  private readonly activity: RollupWindowReader;
 
   constructor(private readonly db: Database.Database) {
     this.facetReader = new SqliteFacets(db);
+    this.activity = new RollupWindowReader(db, null);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
@@ -125,11 +127,12 @@ export class SqliteReader implements TelemetryReader {
     return { items: kept.map(map), more, last: lastRow === undefined ? null : key(lastRow) };
   }
 
-  services(fromNs: bigint): ServiceRecord[] {
-    const rows = this.prepare("SELECT name, last_seen_ns FROM services WHERE last_seen_ns >= ? ORDER BY name")
-      .raw()
-      .all(fromNs) as [string, bigint][];
-    return rows.map(([name, lastSeen]) => ({ name, lastSeenAt: nsToIso(lastSeen) }));
+  /**
+   * The services with a span or log whose own timestamp is in the window, each with the
+   * newest such timestamp (not when it arrived: a batch from 2018 is not "seen" today).
+   */
+  services(window: { fromNs: bigint; toNs: bigint }): ServiceRecord[] {
+    return servicesInWindow(this.db, this.activity, window);
   }
 
   /** Adds a trace filter's conditions; false when nothing can match (unknown service or key). */

@@ -85,7 +85,8 @@ export interface TraceDetail {
  * SQL, and the implementation can run in a worker thread.
  */
 export interface TelemetryReader {
-  services(fromNs: bigint): ServiceRecord[];
+  /** Services with a span or log whose own timestamp is in the window, last seen at the newest. */
+  services(window: { fromNs: bigint; toNs: bigint }): ServiceRecord[];
   traces(query: TraceQuery): PageResult<TraceSummary>;
   trace(traceId: string): TraceDetail | null;
   spans(query: SpanQuery): PageResult<SpanRecord>;
