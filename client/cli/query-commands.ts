@@ -113,7 +113,7 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
               throw new LifecycleError("invalid_argument", `"${traceId}" is not a trace id (32 hex characters)`);
             const url = await target(flags);
             const { getJson } = await import("../api/api-client.js");
-            const body = await getJson<{ data: TraceView }>(
+            const body = await getJson<{ data: TraceView; meta?: Page<unknown>["meta"] }>(
               url,
               `/api/traces/${traceId}`,
               flags.include ? { include: String(flags.include) } : {},
@@ -123,6 +123,11 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
             const lines = [
               `trace ${t.traceId}  ${t.status}  ${t.durationMs} ms  ${t.spanCount} spans  services: ${t.services.map(safeText).join(", ")}`,
             ];
+            // A trace answer holds at most 10,000 spans: say so up front, where it is seen.
+            const partial = body.meta?.truncated
+              ? `showing the first ${body.meta.returned} of ${t.spanCount} spans; the rest: GET /api/traces/${t.traceId}/spans?cursor=${body.meta.nextCursor}`
+              : null;
+            if (partial) lines.push(partial);
             // The tree is a flat list in depth-first order: each line indented by its depth.
             for (const node of t.tree) {
               lines.push(
@@ -130,7 +135,7 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
               );
             }
             if (Array.isArray(t.logs)) lines.push(`${t.logs.length}${t.logsTruncated ? "+" : ""} correlated logs`);
-            return emitSuccess(json, "trace", t, lines.join("\n"));
+            return emitSuccess(json, "trace", t, lines.join("\n"), body.meta ?? null, partial ? [partial] : []);
           }),
         );
       },

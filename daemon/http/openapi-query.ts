@@ -158,15 +158,28 @@ export function queryPaths(): Record<string, unknown> {
     ),
     "/api/traces/{traceId}": get(
       "getTrace",
-      "One trace: summary and span tree",
-      [pathId("traceId", 16), query("include", text, "Comma-separated: spans, logs, attributes")],
-      { type: "object", required: ["data"], properties: { data: ref("TraceDetail") }, additionalProperties: false },
+      "One trace: summary and span tree, over at most 10,000 spans (meta says whether there are more)",
+      [
+        pathId("traceId", 16),
+        query("include", text, "Comma-separated: spans, logs, attributes"),
+        query(
+          "limit",
+          { type: "integer", minimum: 1 },
+          "Spans in the answer, in start order; default and cap 10000. meta.nextCursor pages the rest on /api/traces/{traceId}/spans.",
+        ),
+      ],
+      {
+        type: "object",
+        required: ["data", "meta"],
+        properties: { data: ref("TraceDetail"), meta: ref("PageMeta") },
+        additionalProperties: false,
+      },
       true,
     ),
     "/api/traces/{traceId}/spans": get(
       "getTraceSpans",
-      "Every span of one trace, flat",
-      [pathId("traceId", 16)],
+      "The spans of one trace, flat, in start order, paged",
+      [pathId("traceId", 16), limit(10_000, 10_000), cursor],
       list("Span"),
       true,
     ),

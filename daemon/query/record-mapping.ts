@@ -1,8 +1,16 @@
 /** Stored rows to API records, and the span tree. Pure functions of their inputs. */
 
-import type { Attributes, LogRecord, SpanRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
+import type {
+  Attributes,
+  LogRecord,
+  SpanLinkRecord,
+  SpanRecord,
+  SpanTreeNode,
+  TraceSummary,
+} from "../../shared/api-records.js";
 import { nsToIso, nsToMs } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
+import { capAttributes, capValue } from "./value-cap.js";
 
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
 const STATUS: SpanRecord["status"]["code"][] = ["unset", "ok", "error"];
@@ -74,6 +82,15 @@ interface StoredEvent {
   droppedAttributesCount: number;
 }
 
+/** Stored attributes as an answer carries them: each value within MAX_VALUE_BYTES (value-cap.ts). */
+function attributesOf(json: string): Attributes {
+  return capAttributes(JSON.parse(json) as Attributes);
+}
+
+function capLink<T extends { attributes?: Attributes }>(link: T): T {
+  return link.attributes ? { ...link, attributes: capAttributes(link.attributes) } : link;
+}
+
 /** A duration in nanoseconds as a JSON number (exact up to 104 days). */
 function nanos(value: bigint): number {
   return Number(value);
@@ -111,14 +128,18 @@ export function toSpanRecord(row: SpanRow): SpanRecord {
     endTimeUnixNano: row.end_ns.toString(),
     durationNs: nanos(row.duration_ns),
     status: { code: STATUS[Number(row.status_code)] ?? "unset", message: row.status_message },
-    attributes: JSON.parse(row.attributes) as Attributes,
-    events: events.map((event) => ({ ...event, time: nsToIso(BigInt(event.timeUnixNano)) })),
-    links: row.links ? JSON.parse(row.links) : [],
-    resource: { attributes: JSON.parse(row.resource_attributes) as Attributes, schemaUrl: row.resource_schema_url },
+    attributes: attributesOf(row.attributes),
+    events: events.map((event) => ({
+      ...event,
+      attributes: capAttributes(event.attributes ?? {}),
+      time: nsToIso(BigInt(event.timeUnixNano)),
+    })),
+    links: row.links ? (JSON.parse(row.links) as SpanLinkRecord[]).map(capLink) : [],
+    resource: { attributes: attributesOf(row.resource_attributes), schemaUrl: row.resource_schema_url },
     scope: {
       name: row.scope_name,
       version: row.scope_version,
-      attributes: JSON.parse(row.scope_attributes) as Attributes,
+      attributes: attributesOf(row.scope_attributes),
     },
     traceState: row.trace_state,
     flags: Number(row.flags),
@@ -136,16 +157,16 @@ export function toLogRecord(row: LogRow): LogRecord {
     observedTime: row.observed_ns > 0n ? nsToIso(row.observed_ns) : null,
     severityNumber: Number(row.severity_number),
     severityText: row.severity_text,
-    body: row.body === null ? null : (JSON.parse(row.body) as PlainValue),
-    attributes: JSON.parse(row.attributes) as Attributes,
+    body: row.body === null ? null : capValue(JSON.parse(row.body) as PlainValue),
+    attributes: attributesOf(row.attributes),
     traceId: row.trace_id,
     spanId: row.span_id,
     serviceName: row.service,
-    resource: { attributes: JSON.parse(row.resource_attributes) as Attributes, schemaUrl: row.resource_schema_url },
+    resource: { attributes: attributesOf(row.resource_attributes), schemaUrl: row.resource_schema_url },
     scope: {
       name: row.scope_name,
       version: row.scope_version,
-      attributes: JSON.parse(row.scope_attributes) as Attributes,
+      attributes: attributesOf(row.scope_attributes),
     },
     flags: Number(row.flags),
     eventName: row.event_name,

@@ -31,7 +31,9 @@ import type {
   TraceFilter,
   TraceGroupBy,
   TraceQuery,
+  TraceSpanPage,
 } from "./telemetry-reader.js";
+import { MAX_TRACE_SPANS } from "./telemetry-reader.js";
 import {
   addTrace,
   finishTraceGroups,
@@ -171,16 +173,43 @@ export class SqliteReader implements TelemetryReader {
     return this.page(rows, page, toTraceSummary, (row) => ({ ns: row.start_ns, id: row.trace_id }));
   }
 
-  trace(traceId: string): TraceDetail | null {
+  trace(traceId: string, page: TraceSpanPage = { limit: MAX_TRACE_SPANS }): TraceDetail | null {
     const summary = this.prepare(
       `SELECT t.trace_key, ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id
        WHERE t.trace_id = ?`,
     ).get(traceId) as (TraceRow & { trace_key: bigint }) | undefined;
     if (!summary) return null;
-    const spans = this.prepare(
-      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_key = ? ORDER BY s.start_ns, s.span_id`,
-    ).all(summary.trace_key) as SpanRow[];
-    return { summary: toTraceSummary(summary), spans: spans.map(toSpanRecord) };
+    const after = page.after
+      ? {
+          sql: "AND (s.start_ns > ? OR (s.start_ns = ? AND s.span_id > ?))",
+          params: [page.after.ns, page.after.ns, page.after.id],
+        }
+      : { sql: "", params: [] };
+    // Spans in start order, span id breaking ties (unique within a trace): the keyset of the pages.
+    const rows = this.prepare(
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_key = ? ${after.sql}
+       ORDER BY s.start_ns, s.span_id LIMIT ?`,
+    ).all(summary.trace_key, ...after.params, page.limit + 1) as SpanRow[];
+    const more = rows.length > page.limit;
+    const kept = more ? rows.slice(0, page.limit) : rows;
+    const last = kept[kept.length - 1];
+    return {
+      summary: toTraceSummary(summary),
+      spans: kept.map(toSpanRecord),
+      more,
+      last: last === undefined ? null : { ns: last.start_ns, id: last.span_id },
+    };
+  }
+
+  storedSpanIds(traceId: string, spanIds: string[]): Set<string> {
+    if (spanIds.length === 0) return new Set();
+    const found = this.prepare(
+      `SELECT s.span_id FROM spans s WHERE s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = ?)
+       AND s.span_id IN (SELECT value FROM json_each(?))`,
+    )
+      .pluck()
+      .all(traceId, JSON.stringify(spanIds)) as string[];
+    return new Set(found);
   }
 
   spans(query: SpanQuery): PageResult<SpanRecord> {

@@ -142,6 +142,17 @@ describe("SQLite reader", () => {
     expect(reader.trace(hexId(999, 16))).to.equal(null);
   });
 
+  it("pages a trace's spans in start order, span id breaking ties, and finds which ids are stored", () => {
+    const first = reader.trace(hexId(4, 16), { limit: 1 })!;
+    expect(first.spans.map((s) => s.spanId)).to.deep.equal([hexId(8, 8)]);
+    expect(first.more).to.equal(true);
+    const rest = reader.trace(hexId(4, 16), { limit: 1, after: first.last! })!;
+    expect(rest.spans.map((s) => s.spanId)).to.deep.equal([hexId(9, 8)]);
+    expect(rest.more).to.equal(false);
+    expect(reader.trace(hexId(4, 16), { limit: 0 })!.summary.spanCount).to.equal(2);
+    expect([...reader.storedSpanIds(hexId(4, 16), [hexId(9, 8), hexId(10, 8)])]).to.deep.equal([hexId(9, 8)]);
+  });
+
   it("searches spans by parent operation, status, attribute substring, and finds one by id", () => {
     const byParent = reader.spans({ parentOperation: "GET /r0", attrs: [], attrContains: [], page: page() });
     expect(byParent.items.map((s) => s.operation)).to.deep.equal(Array(10).fill("query"));
