@@ -6,10 +6,11 @@ import type { FacetField, FacetValue } from "./telemetry-reader.js";
 export type FacetWindow = { fromNs: bigint; toNs: bigint; service?: string };
 
 /**
- * Runs of span row ids, past which counting from the index costs more than reading the
- * window's spans (each run is one more read of the index over its buckets).
+ * Buckets of span row ids that may hold ids of the window's range that are not the window's,
+ * past which counting from the index costs more than reading the window's spans (each such
+ * bucket's index entries are read row by row).
  */
-const MAX_EXCLUDED_RUNS = 64;
+const MAX_EXCLUDED_BUCKETS = 32;
 
 type Counts = Map<string, number>;
 
@@ -22,22 +23,32 @@ function top(counts: Counts, limit: number): FacetValue[] {
 }
 
 /**
- * The runs of ids in [min, max] that are not in `inWindow` (sorted ascending): rows stored
- * among the window's rows but outside it (an old batch arriving late), or deleted ones
- * whose index entries remain (a 2018 span trimmed at once). Null past `maxRuns`.
+ * The ids in [min, max] that are not in `inWindow` (sorted ascending): rows stored among the
+ * window's rows but outside it (an old batch arriving late, spans exported a little late
+ * at the window's start), or deleted ones whose index entries remain (a 2018 span trimmed at
+ * once). Null when they fall in more than `maxBuckets` posting buckets.
  */
-export function excludedRuns(min: number, max: number, inWindow: number[], maxRuns: number): [number, number][] | null {
-  const runs: [number, number][] = [];
+export function excludedIds(min: number, max: number, inWindow: number[], maxBuckets: number): number[] | null {
+  const excluded: number[] = [];
+  let buckets = 0;
+  let lastBucket = -1;
+  const exclude = (from: number, to: number): boolean => {
+    for (let id = from; id <= to; id++) {
+      const bucket = postingBucket(id);
+      if (bucket !== lastBucket) {
+        if (++buckets > maxBuckets) return false;
+        lastBucket = bucket;
+      }
+      excluded.push(id);
+    }
+    return true;
+  };
   let next = min;
   for (const id of inWindow) {
-    if (id > next) {
-      runs.push([next, id - 1]);
-      if (runs.length > maxRuns) return null;
-    }
+    if (id > next && !exclude(next, id - 1)) return null;
     next = id + 1;
   }
-  if (next <= max) runs.push([next, max]);
-  return runs.length > maxRuns ? null : runs;
+  return exclude(next, max) ? excluded : null;
 }
 
 /**
@@ -130,7 +141,7 @@ export class SqliteFacets {
    * The same counts from the postings index, without reading the spans: the index entries of
    * the id range the window's spans occupy, less those of the ids in that range that are not
    * the window's. Null when that cannot be done exactly or cheaply (entries written before
-   * postings were split at bucket boundaries, or the window's ids too scattered).
+   * postings were split at bucket boundaries, or the ids to leave out in too many buckets).
    */
   private attributesFromIndex(key: string | null, window: FacetWindow): Counts | null {
     const [min, max, count] = this.prepare(
@@ -141,16 +152,16 @@ export class SqliteFacets {
     if (min === null || max === null) return new Map();
     const [lo, hi] = [Number(min), Number(max)];
     if (lo < this.bucketedFrom) return null;
-    let excluded: [number, number][] = [];
+    let excluded: number[] = [];
     if (Number(count) !== hi - lo + 1) {
       const ids = (
         this.prepare("SELECT id FROM spans WHERE start_ns BETWEEN ? AND ? ORDER BY id")
           .pluck()
           .all(window.fromNs, window.toNs) as bigint[]
       ).map(Number);
-      const runs = excludedRuns(lo, hi, ids, MAX_EXCLUDED_RUNS);
-      if (runs === null) return null;
-      excluded = runs;
+      const found = excludedIds(lo, hi, ids, MAX_EXCLUDED_BUCKETS);
+      if (found === null) return null;
+      excluded = found;
     }
     let keyId: bigint | undefined;
     if (key !== null) {
@@ -158,10 +169,31 @@ export class SqliteFacets {
       if (keyId === undefined) return new Map();
     }
     const counts = this.indexCounts(keyId, lo, hi);
-    for (const [a, b] of excluded) {
-      for (const [value, n] of this.indexCounts(keyId, a, b)) counts.set(value, (counts.get(value) ?? 0) - n);
-    }
+    for (const [value, n] of this.excludedCounts(keyId, excluded)) counts.set(value, (counts.get(value) ?? 0) - n);
     return counts;
+  }
+
+  /** Rows among `ids` (sorted) per attribute key, or per value of one key, from the index. */
+  private excludedCounts(keyId: bigint | undefined, ids: number[]): Counts {
+    if (ids.length === 0) return new Map();
+    const buckets = JSON.stringify([...new Set(ids.map(postingBucket))]);
+    const bind = { lo: ids[0], hi: ids[ids.length - 1], buckets, ids: JSON.stringify(ids) };
+    // Every row of the entries that may hold one of the ids is read, so only their buckets are.
+    const from = `span_postings p, json_each(p.rows) r`;
+    const where = `p.bucket IN (SELECT value FROM json_each(@buckets)) AND p.last_row >= @lo AND p.first_row <= @hi
+      AND r.value IN (SELECT value FROM json_each(@ids))`;
+    const rows = (
+      keyId !== undefined
+        ? this.prepare(`SELECT p.value, count(*) FROM ${from} WHERE ${where} AND p.key_id = @key GROUP BY p.value`)
+            .raw()
+            .all({ ...bind, key: keyId })
+        : this.prepare(
+            `SELECT k.key, count(*) FROM ${from} JOIN attr_keys k ON k.id = p.key_id WHERE ${where} GROUP BY k.key`,
+          )
+            .raw()
+            .all(bind)
+    ) as [string, bigint][];
+    return new Map(rows.map(([value, n]) => [value, Number(n)]));
   }
 
   /** Rows with ids in [a, b] per attribute key, or per value of one key, from the index. */
