@@ -1,5 +1,4 @@
 import type Database from "better-sqlite3";
-import { nsToIso } from "../../shared/time.js";
 import { addSpan, emptyOperationRollup, mergeStored, type OperationRollup } from "../store/operation-rollup.js";
 import { TRIMMED_THROUGH } from "../store/retention.js";
 import { ERROR_SEVERITY, WARN_SEVERITY } from "../store/rollup-buffer.js";
@@ -21,7 +20,6 @@ export interface ServiceLogWindow {
 type SpanRow = [bigint, string, bigint, bigint, string, string];
 type SpanRollupRow = [bigint, string, bigint, bigint, bigint, Uint8Array, string];
 type LogRow = [bigint, bigint, bigint, bigint, bigint | null];
-type NewestRow = [bigint, bigint | null];
 
 /**
  * Reads a time window (from, to] from the rollup tables (rollup-slots.ts), with the raw rows
@@ -56,18 +54,6 @@ export class RollupWindowReader {
           `SELECT service_id, count(*), sum(severity_number >= ${WARN_SEVERITY} AND severity_number < ${ERROR_SEVERITY}),
              sum(severity_number >= ${ERROR_SEVERITY}), max(ts_ns)
            FROM logs WHERE ts_ns >= @from AND ts_ns < @to ${ofService} GROUP BY service_id`,
-        )
-        .raw(),
-      spansNewest: db
-        .prepare(
-          `SELECT service_id, max(start_ns) FROM spans WHERE start_ns >= @from AND start_ns < @to ${ofService}
-           GROUP BY service_id`,
-        )
-        .raw(),
-      spanSlotsNewest: db
-        .prepare(
-          `SELECT service_id, max(newest_ns) FROM span_rollups
-           WHERE width = @width AND slot >= @from AND slot < @to ${ofService} GROUP BY service_id`,
         )
         .raw(),
       logSlots: db
@@ -158,41 +144,4 @@ export class RollupWindowReader {
     }
     return byService;
   }
-
-  /**
-   * Per service id: the newest span start or log timestamp in (from, to], for the services
-   * that have one. Whole slots come from the rollups, whose newest times lie in the slot.
-   */
-  newest(from: bigint, to: bigint): Map<number, bigint> {
-    const newest = new Map<number, bigint>();
-    const add = ([serviceId, ns]: NewestRow) => {
-      const id = Number(serviceId);
-      if (ns !== null && ns > (newest.get(id) ?? -1n)) newest.set(id, ns);
-    };
-    const plan = this.plan(from, to, this.stmt.oldestSpan!, TRIMMED_THROUGH.spans);
-    for (const range of plan?.raw ?? [])
-      for (const row of this.stmt.spansNewest!.all(this.bind(range))) add(row as NewestRow);
-    for (const range of plan?.slots ?? []) {
-      for (const row of this.stmt.spanSlotsNewest!.all(this.bind(range, range.width))) add(row as NewestRow);
-    }
-    for (const [serviceId, logs] of this.logs(from, to)) if (logs.logs > 0) add([BigInt(serviceId), logs.newestNs]);
-    return newest;
-  }
-}
-
-/** Services with telemetry in [fromNs, toNs], by name, each last seen at its newest timestamp there. */
-export function servicesInWindow(
-  db: Database.Database,
-  activity: RollupWindowReader,
-  window: { fromNs: bigint; toNs: bigint },
-): { name: string; lastSeenAt: string }[] {
-  const newest = activity.newest(window.fromNs - 1n, window.toNs);
-  if (newest.size === 0) return [];
-  const names = db
-    .prepare("SELECT id, name FROM services WHERE id IN (SELECT value FROM json_each(?))")
-    .raw()
-    .all(JSON.stringify([...newest.keys()])) as [bigint, string][];
-  return names
-    .map(([id, name]) => ({ name, lastSeenAt: nsToIso(newest.get(Number(id)) as bigint) }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -11,7 +11,7 @@ import {
   toSpanRecord,
   toTraceSummary,
 } from "./record-mapping.js";
-import { RollupWindowReader, servicesInWindow } from "./rollup-window.js";
+import { ServiceActivity } from "./service-activity.js";
 import { ATTRIBUTE_TEXT, LOG_JOINS, likeAny, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
@@ -65,11 +65,11 @@ const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_c
 export class SqliteReader implements TelemetryReader {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly facetReader: SqliteFacets;
-  private readonly activity: RollupWindowReader;
+  private readonly activity: ServiceActivity;
 
   constructor(private readonly db: Database.Database) {
     this.facetReader = new SqliteFacets(db);
-    this.activity = new RollupWindowReader(db, null);
+    this.activity = new ServiceActivity(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
@@ -134,7 +134,7 @@ export class SqliteReader implements TelemetryReader {
    * newest such timestamp (not when it arrived: a batch from 2018 is not "seen" today).
    */
   services(window: { fromNs: bigint; toNs: bigint }): ServiceRecord[] {
-    return servicesInWindow(this.db, this.activity, window);
+    return this.activity.services(window);
   }
 
   /** Adds a trace filter's conditions; false when nothing can match (unknown service or key). */
