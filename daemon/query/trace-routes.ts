@@ -61,12 +61,7 @@ export interface TraceRequest {
 /** `/api/traces/:traceId`: summary, tree and what `include` asks for; null when unknown. */
 export function traceAnswer(req: TraceRequest, reader: TelemetryReader): unknown | null {
   const include = new Set((req.parsed.values.include as Include[] | undefined) ?? []);
-  const paging = traceSpanPaging(
-    req.traceId,
-    { ...req.parsed, values: { limit: req.parsed.values.limit } },
-    req.nowNs,
-    req.cursorKey,
-  );
+  const paging = traceSpanPaging(req.traceId, req.parsed, req.nowNs, req.cursorKey);
   const detail = reader.trace(req.traceId, { limit: paging.page.limit });
   if (!detail) return null;
   // A span whose parent is stored but beyond this answer is at the top without being an orphan.
