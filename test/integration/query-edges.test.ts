@@ -301,10 +301,12 @@ describe("query edges (real obsd)", function () {
       expect((await getJson(`${obsd.url}/api/audit?service=deep`)).status).to.equal(200);
     });
 
-    it("prints the trace with obs trace, exit 0", async () => {
-      const result = await runObs(["trace", traceId, "--base-url", obsd.url]);
-      expect(result.code, result.stderr).to.equal(0);
-      expect(result.stdout).to.include("step 100  [deep]");
+    it("prints the trace with obs trace, exit 0, as text and as JSON", () => {
+      // Into files: the whole output, whatever its size, without a pipe's buffer in between.
+      expect(obsToFile(["trace", traceId, "--base-url", obsd.url])).to.include("step 100  [deep]");
+      const doc = JSON.parse(obsToFile(["trace", traceId, "--json", "--base-url", obsd.url]));
+      expect(doc.data.tree).to.have.length(10_000);
+      expect(doc.data.tree[9_999]).to.include({ depth: 9_999, operation: "step 9999" });
     });
   });
 
