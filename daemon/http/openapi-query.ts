@@ -52,7 +52,7 @@ const traceStatus = query(
 const durationMin = query(
   "durationMin",
   { type: "number", minimum: 0 },
-  "Only traces lasting at least this many milliseconds.",
+  "Only traces lasting at least this many milliseconds, at most 9223372036854 (what nanoseconds in 64 bits hold).",
 );
 const traceFilters = [
   service,
@@ -279,7 +279,7 @@ export function queryPaths(): Record<string, unknown> {
         query(
           "until",
           { type: "string", format: "date-time" },
-          "End of the current window (default: now). Fixing it makes repeated audits of the same store byte-identical.",
+          "End of the current window (default: now), 1970 to 2262-04-11 (what nanoseconds in 64 bits hold). Fixing it makes repeated audits of the same store byte-identical.",
         ),
       ],
       { type: "object", required: ["data"], properties: { data: ref("AuditReport") }, additionalProperties: false },

@@ -227,6 +227,15 @@ describe("query edges (real obsd)", function () {
       }
     });
 
+    it("answers 400 naming until for instants a store cannot hold", async () => {
+      for (const value of ["9999-12-31T23:59:59Z", "2262-04-12T00:00:00Z", "1000-01-01T00:00:00Z"]) {
+        const { status, body } = await getJson(`${obsd.url}/api/audit?until=${value}`);
+        expect(status, `${value}: ${JSON.stringify(body)}`).to.equal(400);
+        expect(body.error).to.include("until");
+      }
+      expect((await getJson(`${obsd.url}/api/audit?until=2262-04-11T00:00:00Z`)).status).to.equal(200);
+    });
+
     it("answers 400 naming the cursor for cursors edited by hand or not issued by this collector", async () => {
       await send(obsd, "cursor", [
         { traceId: hexId(61_000, 16), spanId: hexId(61_000, 8), startNs: now - MS },
