@@ -71,7 +71,11 @@ export interface SpanRecord {
   droppedLinksCount: number;
 }
 
-/** A span in a trace's tree: depth 0 at the top, children ordered by start time. */
+/**
+ * A span in a trace's tree. The tree is a flat list in depth-first order (each span followed
+ * by its descendants, children by start time), so its JSON is as shallow for a chain of
+ * 20,000 spans as for one span; `depth` is 0 at the top.
+ */
 export interface SpanTreeNode {
   spanId: string;
   parentSpanId: string | null;
@@ -84,7 +88,6 @@ export interface SpanTreeNode {
   depth: number;
   /** True when the span names a parent that is not in the store: it is shown at the top. */
   missingParent: boolean;
-  children: SpanTreeNode[];
 }
 
 export interface LogRecord {
@@ -139,7 +142,8 @@ export interface HealthRecord {
     writes: { ok: boolean; failingSince: string | null; lastError: string | null; failedSinceOk: number };
   };
   retention: { maxAge: string; maxAgeMs: number; maxBytes: number };
-  counts: { services: number; traces: number; spans: number; logs: number };
+  /** `services`: those with telemetry in the last `servicesLookback` (15m), as /api/services counts them. */
+  counts: { services: number; servicesLookback: string; traces: number; spans: number; logs: number };
   latestTelemetryAt: string | null;
   configuration: Record<string, { value: string | number; source: SettingSource }>;
   versions: { obs: string; node: string; sqlite: string; schema: number };

@@ -47,8 +47,16 @@ export function querySchemas(): Record<string, Schema> {
     TraceDetail: withProperties(
       summary,
       {
-        tree: { type: "array", items: ref("SpanTreeNode") },
-        spans: { type: "array", items: ref("Span"), description: "With include=spans: every span, flat." },
+        tree: {
+          type: "array",
+          items: ref("SpanTreeNode"),
+          description: "The answer's spans (at most 10,000, in start order) as a tree, flat in depth-first order.",
+        },
+        spans: {
+          type: "array",
+          items: ref("Span"),
+          description: "With include=spans: the answer's spans (at most 10,000), flat, in start order.",
+        },
         logs: {
           type: "array",
           items: ref("Log"),

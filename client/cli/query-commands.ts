@@ -118,15 +118,21 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
               throw new LifecycleError("invalid_argument", `"${traceId}" is not a trace id (32 hex characters)`);
             const url = await target(flags);
             const { getJson } = await import("../api/api-client.js");
-            const body = await getJson<{ data: TraceView }>(
+            const body = await getJson<{ data: TraceView; meta?: Page<unknown>["meta"] }>(
               url,
               `/api/traces/${traceId}`,
               flags.include ? { include: String(flags.include) } : {},
             );
             const t = body.data;
             const { renderTraceWaterfall } = await import("../render/trace-waterfall.js");
+            // A trace answer holds at most 10,000 spans: say so up front, where it is seen, with
+            // the request that reads the rest.
+            const partial = body.meta?.truncated
+              ? `showing the first ${body.meta.returned} of ${t.spanCount} spans; the rest: curl -s '${url}/api/traces/${t.traceId}/spans?cursor=${encodeURIComponent(String(body.meta.nextCursor))}'`
+              : null;
             const lines = json ? [] : renderTraceWaterfall(t, { columns: terminalColumns() });
-            return emitSuccess(json, "trace", t, lines.join("\n"));
+            if (partial && lines.length > 0) lines.splice(1, 0, partial);
+            return emitSuccess(json, "trace", t, lines.join("\n"), body.meta ?? null, partial ? [partial] : []);
           }),
         );
       },

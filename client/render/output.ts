@@ -15,8 +15,9 @@ export function emitSuccess(
   data: unknown,
   human: string,
   page: object | null = null,
+  warnings: string[] = [],
 ): number {
-  if (json) writeDocument(successEnvelope(command, data, page));
+  if (json) writeDocument(successEnvelope(command, data, page, warnings));
   else process.stdout.write(`${human}\n`);
   return ExitCode.ok;
 }

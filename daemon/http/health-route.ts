@@ -4,7 +4,7 @@ import { formatByteSize } from "../../shared/byte-size.js";
 import type { CollectorSettings, SettingSource } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
 import { fileSize } from "../../shared/file-size.js";
-import { nsToIso } from "../../shared/time.js";
+import { nowNs, nsToIso } from "../../shared/time.js";
 import type { CollectorIdentity } from "../identity.js";
 import type { WriteStatusSnapshot } from "../ingest/write-status.js";
 import type { HealthReader } from "../store/health-reader.js";
@@ -40,7 +40,14 @@ function configurationOf(options: HealthOptions): Record<string, unknown> {
   };
 }
 
-/** The body of `GET /api/health`. Cheap: counters and one stat call, no table scans. */
+/** The window of the services count: the default lookback of /api/services. */
+const SERVICES_LOOKBACK_MS = 15 * 60_000;
+
+/**
+ * The body of `GET /api/health`. Cheap: counters and one stat call, no table scans; the
+ * services count reads the rollups of the last 15 minutes and the raw rows of its two
+ * partial minutes.
+ */
 export function healthDocument(options: HealthOptions): Record<string, unknown> {
   const { identity, settings } = options;
   const counts = options.reader.counts();
@@ -63,7 +70,14 @@ export function healthDocument(options: HealthOptions): Record<string, unknown> 
       maxAgeMs: settings.retentionMs,
       maxBytes: settings.maxDbBytes,
     },
-    counts: { services: counts.services, traces: counts.traces, spans: counts.spans, logs: counts.logs },
+    // Services as /api/services counts them under its default window (not every name stored).
+    counts: {
+      services: options.reader.servicesSeen(nowNs(), SERVICES_LOOKBACK_MS),
+      servicesLookback: formatDuration(SERVICES_LOOKBACK_MS),
+      traces: counts.traces,
+      spans: counts.spans,
+      logs: counts.logs,
+    },
     latestTelemetryAt: counts.latestNs === null ? null : nsToIso(counts.latestNs),
     configuration: configurationOf(options),
     versions: {

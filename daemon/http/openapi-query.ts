@@ -52,7 +52,7 @@ const traceStatus = query(
 const durationMin = query(
   "durationMin",
   { type: "number", minimum: 0 },
-  "Only traces lasting at least this many milliseconds.",
+  "Only traces lasting at least this many milliseconds, at most 9223372036854 (what nanoseconds in 64 bits hold).",
 );
 const traceFilters = [
   service,
@@ -158,15 +158,28 @@ export function queryPaths(): Record<string, unknown> {
     ),
     "/api/traces/{traceId}": get(
       "getTrace",
-      "One trace: summary and span tree",
-      [pathId("traceId", 16), query("include", text, "Comma-separated: spans, logs, attributes")],
-      { type: "object", required: ["data"], properties: { data: ref("TraceDetail") }, additionalProperties: false },
+      "One trace: summary and span tree, over at most 10,000 spans (meta says whether there are more)",
+      [
+        pathId("traceId", 16),
+        query("include", text, "Comma-separated: spans, logs, attributes"),
+        query(
+          "limit",
+          { type: "integer", minimum: 1 },
+          "Spans in the answer, in start order; default and cap 10000. meta.nextCursor pages the rest on /api/traces/{traceId}/spans.",
+        ),
+      ],
+      {
+        type: "object",
+        required: ["data", "meta"],
+        properties: { data: ref("TraceDetail"), meta: ref("PageMeta") },
+        additionalProperties: false,
+      },
       true,
     ),
     "/api/traces/{traceId}/spans": get(
       "getTraceSpans",
-      "Every span of one trace, flat",
-      [pathId("traceId", 16)],
+      "The spans of one trace, flat, in start order, paged",
+      [pathId("traceId", 16), limit(10_000, 10_000), cursor],
       list("Span"),
       true,
     ),
@@ -266,7 +279,7 @@ export function queryPaths(): Record<string, unknown> {
         query(
           "until",
           { type: "string", format: "date-time" },
-          "End of the current window (default: now). Fixing it makes repeated audits of the same store byte-identical.",
+          "End of the current window (default: now), 1970 to 2262-04-11 (what nanoseconds in 64 bits hold). Fixing it makes repeated audits of the same store byte-identical.",
         ),
       ],
       { type: "object", required: ["data"], properties: { data: ref("AuditReport") }, additionalProperties: false },

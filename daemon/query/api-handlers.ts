@@ -1,4 +1,3 @@
-import type { SpanRecord, SpanTreeNode } from "../../shared/api-records.js";
 import { formatDuration } from "../../shared/duration.js";
 import { runAudit } from "../audit/run-audit.js";
 import { pageMeta, pagingFor } from "./paging.js";
@@ -17,7 +16,6 @@ import {
   type RouteParams,
   text,
 } from "./query-params.js";
-import { buildSpanTree } from "./record-mapping.js";
 import type {
   FacetField,
   LogGroupBy,
@@ -27,6 +25,7 @@ import type {
   TraceGroupBy,
   TraceQuery,
 } from "./telemetry-reader.js";
+import { TRACE_ROUTE_PARAMS, traceAnswer, traceSpansAnswer } from "./trace-routes.js";
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 const TRACE_LIMITS = { limit: 20, cap: 100, lookbackMs: FIFTEEN_MINUTES };
@@ -35,10 +34,6 @@ const LOG_LIMITS = { limit: 100, cap: 500, lookbackMs: FIFTEEN_MINUTES };
 /** Logs of one trace or span: the trace may be older than 15 minutes, so look back the maximum. */
 const CORRELATED_LOG_LIMITS = { limit: 100, cap: 500, lookbackMs: MAX_LOOKBACK_MS };
 const FACET_LIMITS = { limit: 100, cap: 500 };
-/** The most correlated logs `include=logs` embeds in a trace. */
-const EMBEDDED_LOGS = 500;
-
-type Include = "logs" | "spans" | "attributes";
 
 function groupByParser(fixed: string[]) {
   return (raw: string, name: string): string | { attr: string } => {
@@ -104,8 +99,7 @@ export const ROUTE_PARAMS = {
       limit: positiveInteger,
     },
   },
-  trace: { params: { include: includeList } },
-  traceSpans: { params: {} },
+  ...TRACE_ROUTE_PARAMS,
   correlatedLogs: { params: paging },
   spans: {
     params: {
@@ -139,16 +133,6 @@ export const ROUTE_PARAMS = {
 /** Traces whose last span ended less than this long ago may still be receiving spans. */
 const AUDIT_GRACE_NS = 60n * 1_000_000_000n;
 
-function includeList(raw: string, name: string): Include[] {
-  const items = raw.split(",").map((item) => item.trim());
-  for (const item of items) {
-    if (item !== "logs" && item !== "spans" && item !== "attributes") {
-      throw new QueryError(`invalid ${name} "${item}": use a comma-separated list of logs, spans, attributes`);
-    }
-  }
-  return items as Include[];
-}
-
 function pathId(raw: string | undefined, bytes: number, what: string): string {
   if (!raw || !new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(raw)) {
     throw new QueryError(`invalid ${what} "${raw}": expected ${bytes * 2} hex characters`);
@@ -164,20 +148,13 @@ function str(values: Record<string, unknown>, name: string): string | undefined 
   return typeof values[name] === "string" ? (values[name] as string) : undefined;
 }
 
-/** Adds span attributes to tree nodes, for `include=attributes`. */
-function withAttributes(nodes: SpanTreeNode[], spans: Map<string, SpanRecord>): unknown[] {
-  return nodes.map((node) => ({
-    ...node,
-    attributes: spans.get(node.spanId)?.attributes ?? {},
-    children: withAttributes(node.children, spans),
-  }));
-}
-
 /** A query route's request, as the HTTP layer hands it over. */
 export interface QueryRequest {
   path: Record<string, string>;
   query: Record<string, unknown>;
   nowNs: bigint;
+  /** The store's key that signs page cursors (store/cursor-key.ts). */
+  cursorKey: Buffer;
 }
 
 /** No such trace or span: answered with 404. */
@@ -257,7 +234,7 @@ const ROUTES: [string | string[], Handler][] = [
     "/api/services",
     (req, reader) => {
       const window = windowOf(params(req, ROUTE_PARAMS.services).values, req.nowNs);
-      const data = reader.services(window.fromNs);
+      const data = reader.services(window);
       return { data, meta: wholeMeta(data.length, data.length, window.lookback) };
     },
   ],
@@ -326,7 +303,7 @@ const ROUTES: [string | string[], Handler][] = [
     ["/api/traces", "/api/traces/search"],
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.traces);
-      const page = pagingFor("traces", parsed, TRACE_LIMITS, req.nowNs);
+      const page = pagingFor("traces", parsed, TRACE_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.traces({ ...traceFilterOf(parsed), page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
@@ -336,27 +313,10 @@ const ROUTES: [string | string[], Handler][] = [
     "/api/traces/:traceId",
     (req, reader) => {
       const traceId = pathId(req.path.traceId, 16, "trace id");
-      const { values } = params(req, ROUTE_PARAMS.trace);
-      const include = new Set((values.include as Include[] | undefined) ?? []);
-      const detail = reader.trace(traceId);
-      if (!detail) throw new NotFound(`no trace ${traceId} in the store`);
-      const tree = buildSpanTree(detail.spans);
-      const data: Record<string, unknown> = {
-        ...detail.summary,
-        tree: include.has("attributes") ? withAttributes(tree, new Map(detail.spans.map((s) => [s.spanId, s]))) : tree,
-      };
-      if (include.has("spans")) data.spans = detail.spans;
-      if (include.has("logs")) {
-        const logs = reader.logs({
-          traceId,
-          attrs: [],
-          attrContains: [],
-          page: { fromNs: 0n, toNs: 2n ** 63n - 1n, limit: EMBEDDED_LOGS },
-        });
-        data.logs = logs.items;
-        data.logsTruncated = logs.more;
-      }
-      return { data };
+      const parsed = params(req, ROUTE_PARAMS.trace);
+      const answer = traceAnswer({ traceId, parsed, nowNs: req.nowNs, cursorKey: req.cursorKey }, reader);
+      if (answer === null) throw new NotFound(`no trace ${traceId} in the store`);
+      return answer;
     },
   ],
 
@@ -364,14 +324,10 @@ const ROUTES: [string | string[], Handler][] = [
     "/api/traces/:traceId/spans",
     (req, reader) => {
       const traceId = pathId(req.path.traceId, 16, "trace id");
-      params(req, ROUTE_PARAMS.traceSpans);
-      const detail = reader.trace(traceId);
-      if (!detail) throw new NotFound(`no trace ${traceId} in the store`);
-      const n = detail.spans.length;
-      return {
-        data: detail.spans,
-        meta: { limit: n, lookback: null, returned: n, truncated: false, nextCursor: null },
-      };
+      const parsed = params(req, ROUTE_PARAMS.traceSpans);
+      const answer = traceSpansAnswer({ traceId, parsed, nowNs: req.nowNs, cursorKey: req.cursorKey }, reader);
+      if (answer === null) throw new NotFound(`no trace ${traceId} in the store`);
+      return answer;
     },
   ],
 
@@ -380,7 +336,7 @@ const ROUTES: [string | string[], Handler][] = [
     (req, reader) => {
       const traceId = pathId(req.path.traceId, 16, "trace id");
       const parsed = params(req, ROUTE_PARAMS.correlatedLogs);
-      const page = pagingFor(`trace-logs:${traceId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs);
+      const page = pagingFor(`trace-logs:${traceId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.logs({ traceId, attrs: [], attrContains: [], page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
@@ -390,7 +346,7 @@ const ROUTES: [string | string[], Handler][] = [
     "/api/spans/search",
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.spans);
-      const page = pagingFor("spans", parsed, SPAN_LIMITS, req.nowNs);
+      const page = pagingFor("spans", parsed, SPAN_LIMITS, req.nowNs, req.cursorKey);
       const { values } = parsed;
       const result = reader.spans({
         ...(str(values, "service") !== undefined ? { service: str(values, "service") } : {}),
@@ -414,12 +370,15 @@ const ROUTES: [string | string[], Handler][] = [
       // Span ids are unique within a trace; the most recent span with this id answers.
       const [span] = reader.span(spanId);
       if (!span) throw new NotFound(`no span ${spanId} in the store`);
-      const detail = reader.trace(span.traceId);
-      const parent = span.parentSpanId ? (detail?.spans.find((s) => s.spanId === span.parentSpanId) ?? null) : null;
+      // The summary alone (no spans), and the parent by its id: bounded however large the trace.
+      const trace = reader.trace(span.traceId, { limit: 0 });
+      const parent = span.parentSpanId
+        ? (reader.span(span.parentSpanId).find((s) => s.traceId === span.traceId) ?? null)
+        : null;
       return {
         data: {
           ...span,
-          trace: detail?.summary ?? null,
+          trace: trace?.summary ?? null,
           parent,
           missingParent: span.parentSpanId !== null && parent === null,
         },
@@ -434,7 +393,7 @@ const ROUTES: [string | string[], Handler][] = [
       const parsed = params(req, ROUTE_PARAMS.correlatedLogs);
       const [span] = reader.span(spanId);
       if (!span) throw new NotFound(`no span ${spanId} in the store`);
-      const page = pagingFor(`span-logs:${spanId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs);
+      const page = pagingFor(`span-logs:${spanId}`, parsed, CORRELATED_LOG_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.logs({ traceId: span.traceId, spanId, attrs: [], attrContains: [], page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },
@@ -444,7 +403,7 @@ const ROUTES: [string | string[], Handler][] = [
     ["/api/logs", "/api/logs/search"],
     (req, reader) => {
       const parsed = params(req, ROUTE_PARAMS.logs);
-      const page = pagingFor("logs", parsed, LOG_LIMITS, req.nowNs);
+      const page = pagingFor("logs", parsed, LOG_LIMITS, req.nowNs, req.cursorKey);
       const result = reader.logs({ ...logFilterOf(parsed), page: page.page });
       return { data: result.items, meta: pageMeta(result, page) };
     },

@@ -15,13 +15,21 @@ export interface Paging {
   page: PageRequest;
   fingerprint: string;
   lookback: string;
+  /** The store's key that signs this query's cursors. */
+  key: Buffer;
 }
 
 /**
  * The window and position of a list query. The first page's window ends now; a cursor
  * carries its window forward, so later pages are not shifted by new data or passing time.
  */
-export function pagingFor(route: string, parsed: ParsedParams, defaults: PagingDefaults, nowNs: bigint): Paging {
+export function pagingFor(
+  route: string,
+  parsed: ParsedParams,
+  defaults: PagingDefaults,
+  nowNs: bigint,
+  key: Buffer,
+): Paging {
   const { cursor, limit, ...filters } = parsed.values;
   const lookbackMs = typeof filters.lookback === "number" ? filters.lookback : defaults.lookbackMs;
   const fingerprint = filterFingerprint({
@@ -34,7 +42,7 @@ export function pagingFor(route: string, parsed: ParsedParams, defaults: PagingD
   const effective = effectiveLimit(limit, defaults);
   if (typeof cursor === "string") {
     try {
-      const state = decodeCursor(cursor, fingerprint);
+      const state = decodeCursor(cursor, fingerprint, key);
       return {
         page: {
           fromNs: state.fromNs,
@@ -44,6 +52,7 @@ export function pagingFor(route: string, parsed: ParsedParams, defaults: PagingD
         },
         fingerprint,
         lookback: formatDuration(lookbackMs),
+        key,
       };
     } catch (error) {
       throw new QueryError((error as CursorError).message);
@@ -53,6 +62,7 @@ export function pagingFor(route: string, parsed: ParsedParams, defaults: PagingD
     page: { fromNs: nowNs - BigInt(lookbackMs) * 1_000_000n, toNs: nowNs, limit: effective },
     fingerprint,
     lookback: formatDuration(lookbackMs),
+    key,
   };
 }
 
@@ -60,13 +70,16 @@ export function pagingFor(route: string, parsed: ParsedParams, defaults: PagingD
 export function pageMeta(result: PageResult<unknown>, paging: Paging): PageMeta {
   const nextCursor =
     result.more && result.last
-      ? encodeCursor({
-          filters: paging.fingerprint,
-          fromNs: paging.page.fromNs,
-          toNs: paging.page.toNs,
-          afterNs: result.last.ns,
-          afterId: result.last.id,
-        })
+      ? encodeCursor(
+          {
+            filters: paging.fingerprint,
+            fromNs: paging.page.fromNs,
+            toNs: paging.page.toNs,
+            afterNs: result.last.ns,
+            afterId: result.last.id,
+          },
+          paging.key,
+        )
       : null;
   return {
     limit: paging.page.limit,

@@ -96,10 +96,17 @@ export function positiveInteger(raw: string, name: string): number {
   return n;
 }
 
+/**
+ * The longest duration a store can hold, in milliseconds: durations are compared in
+ * nanoseconds as SQLite integers (64-bit), so a larger threshold could not be compared at all.
+ */
+export const MAX_DURATION_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+
+/** Milliseconds, 0 to MAX_DURATION_MS (fractions allowed). */
 export function nonNegativeNumber(raw: string, name: string): number {
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < 0) {
-    throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds, 0 or more`);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > MAX_DURATION_MS) {
+    throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds from 0 to ${MAX_DURATION_MS}`);
   }
   return n;
 }
@@ -128,11 +135,21 @@ export function minutes(raw: string, name: string): number {
   return Math.round(n * 60_000);
 }
 
-/** An instant as ISO 8601 with a time zone (2026-11-22T10:00:00Z). Returns Unix nanoseconds. */
+/**
+ * The latest instant a store can hold: timestamps are Unix nanoseconds in 64-bit SQLite
+ * integers, which end in April 2262.
+ */
+const MAX_INSTANT_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+
+/** An instant as ISO 8601 with a time zone (2026-11-22T10:00:00Z), 1970 to 2262. Returns Unix nanoseconds. */
 export function instant(raw: string, name: string): bigint {
   const ms = Date.parse(raw);
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw) || Number.isNaN(ms)) {
     throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
+  }
+  if (ms < 0 || ms > MAX_INSTANT_MS) {
+    const last = new Date(MAX_INSTANT_MS).toISOString();
+    throw new QueryError(`invalid ${name} "${raw}": expected a time from 1970-01-01T00:00:00Z to ${last}`);
   }
   return BigInt(ms) * 1_000_000n;
 }

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openReadConnection } from "../store/connection.js";
+import { readCursorKey } from "../store/cursor-key.js";
 import { answerQuery } from "./api-handlers.js";
 import { SqliteReader } from "./sqlite-reader.js";
 
@@ -24,6 +25,7 @@ if (!parentPort) throw new Error("query-worker must run as a worker thread");
 const port = parentPort;
 const db = openReadConnection((workerData as { dbPath: string }).dbPath);
 const reader = new SqliteReader(db);
+const cursorKey = readCursorKey(db);
 
 port.on("message", (call: QueryCall | { type: "close" }) => {
   if ("type" in call) {
@@ -32,7 +34,7 @@ port.on("message", (call: QueryCall | { type: "close" }) => {
     return;
   }
   try {
-    const answer = answerQuery(call.path, { query: call.query, nowNs: call.nowNs }, reader);
+    const answer = answerQuery(call.path, { query: call.query, nowNs: call.nowNs, cursorKey }, reader);
     const reply: QueryReply = answer
       ? { id: call.id, ok: true, status: answer.status, body: JSON.stringify(answer.body) }
       : { id: call.id, ok: true, status: null, body: "" };

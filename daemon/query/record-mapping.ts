@@ -1,8 +1,16 @@
 /** Stored rows to API records, and the span tree. Pure functions of their inputs. */
 
-import type { Attributes, LogRecord, SpanRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
+import type {
+  Attributes,
+  LogRecord,
+  SpanLinkRecord,
+  SpanRecord,
+  SpanTreeNode,
+  TraceSummary,
+} from "../../shared/api-records.js";
 import { nsToIso, nsToMs } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
+import { capAttributes, capValue } from "./value-cap.js";
 
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
 const STATUS: SpanRecord["status"]["code"][] = ["unset", "ok", "error"];
@@ -74,6 +82,15 @@ interface StoredEvent {
   droppedAttributesCount: number;
 }
 
+/** Stored attributes as an answer carries them: each value within MAX_VALUE_BYTES (value-cap.ts). */
+function attributesOf(json: string): Attributes {
+  return capAttributes(JSON.parse(json) as Attributes);
+}
+
+function capLink<T extends { attributes?: Attributes }>(link: T): T {
+  return link.attributes ? { ...link, attributes: capAttributes(link.attributes) } : link;
+}
+
 /** A duration in nanoseconds as a JSON number (exact up to 104 days). */
 function nanos(value: bigint): number {
   return Number(value);
@@ -111,14 +128,18 @@ export function toSpanRecord(row: SpanRow): SpanRecord {
     endTimeUnixNano: row.end_ns.toString(),
     durationNs: nanos(row.duration_ns),
     status: { code: STATUS[Number(row.status_code)] ?? "unset", message: row.status_message },
-    attributes: JSON.parse(row.attributes) as Attributes,
-    events: events.map((event) => ({ ...event, time: nsToIso(BigInt(event.timeUnixNano)) })),
-    links: row.links ? JSON.parse(row.links) : [],
-    resource: { attributes: JSON.parse(row.resource_attributes) as Attributes, schemaUrl: row.resource_schema_url },
+    attributes: attributesOf(row.attributes),
+    events: events.map((event) => ({
+      ...event,
+      attributes: capAttributes(event.attributes ?? {}),
+      time: nsToIso(BigInt(event.timeUnixNano)),
+    })),
+    links: row.links ? (JSON.parse(row.links) as SpanLinkRecord[]).map(capLink) : [],
+    resource: { attributes: attributesOf(row.resource_attributes), schemaUrl: row.resource_schema_url },
     scope: {
       name: row.scope_name,
       version: row.scope_version,
-      attributes: JSON.parse(row.scope_attributes) as Attributes,
+      attributes: attributesOf(row.scope_attributes),
     },
     traceState: row.trace_state,
     flags: Number(row.flags),
@@ -136,16 +157,16 @@ export function toLogRecord(row: LogRow): LogRecord {
     observedTime: row.observed_ns > 0n ? nsToIso(row.observed_ns) : null,
     severityNumber: Number(row.severity_number),
     severityText: row.severity_text,
-    body: row.body === null ? null : (JSON.parse(row.body) as PlainValue),
-    attributes: JSON.parse(row.attributes) as Attributes,
+    body: row.body === null ? null : capValue(JSON.parse(row.body) as PlainValue),
+    attributes: attributesOf(row.attributes),
     traceId: row.trace_id,
     spanId: row.span_id,
     serviceName: row.service,
-    resource: { attributes: JSON.parse(row.resource_attributes) as Attributes, schemaUrl: row.resource_schema_url },
+    resource: { attributes: attributesOf(row.resource_attributes), schemaUrl: row.resource_schema_url },
     scope: {
       name: row.scope_name,
       version: row.scope_version,
-      attributes: JSON.parse(row.scope_attributes) as Attributes,
+      attributes: attributesOf(row.scope_attributes),
     },
     flags: Number(row.flags),
     eventName: row.event_name,
@@ -153,11 +174,14 @@ export function toLogRecord(row: LogRow): LogRecord {
 }
 
 /**
- * The span tree of one trace. Children are ordered by start time (then span id); spans whose
- * parent is not in the trace are placed at the top and flagged `missingParent`.
+ * The span tree of one trace, as a flat list in depth-first order: each span is followed by
+ * its descendants, children ordered by start time (then span id), and carries its `depth`.
+ * A flat list keeps the answer's JSON nesting constant however deep the trace is: a parent
+ * chain thousands deep can be serialized, sent between threads and parsed by any client,
+ * where nested `children` would overflow the stack of each of them. Spans whose parent is
+ * not in the trace are placed at the top and flagged `missingParent`. Nothing here recurses.
  */
-export function buildSpanTree(spans: SpanRecord[]): SpanTreeNode[] {
-  const nodes = new Map<string, SpanTreeNode>();
+export function buildSpanTree(spans: SpanRecord[], storedParents: ReadonlySet<string> = new Set()): SpanTreeNode[] {
   const ordered = [...spans].sort((a, b) =>
     a.startTimeUnixNano === b.startTimeUnixNano
       ? a.spanId.localeCompare(b.spanId)
@@ -165,53 +189,52 @@ export function buildSpanTree(spans: SpanRecord[]): SpanTreeNode[] {
         ? -1
         : 1,
   );
+  const byId = new Map<string, SpanRecord>();
+  for (const span of ordered) if (!byId.has(span.spanId)) byId.set(span.spanId, span);
+  const children = new Map<string, SpanRecord[]>();
+  const roots: SpanRecord[] = [];
   for (const span of ordered) {
-    nodes.set(span.spanId, {
-      spanId: span.spanId,
-      parentSpanId: span.parentSpanId,
-      serviceName: span.serviceName,
-      operation: span.operation,
-      kind: span.kind,
-      startTime: span.startTime,
-      durationMs: span.durationNs / 1e6,
-      status: span.status.code,
-      depth: 0,
-      missingParent: false,
-      children: [],
-    });
-  }
-  const roots: SpanTreeNode[] = [];
-  for (const span of ordered) {
-    const node = nodes.get(span.spanId) as SpanTreeNode;
-    const parent = span.parentSpanId === null ? undefined : nodes.get(span.parentSpanId);
-    if (parent && parent !== node) {
-      parent.children.push(node);
+    const parent = span.parentSpanId;
+    if (parent !== null && parent !== span.spanId && byId.has(parent)) {
+      const list = children.get(parent);
+      if (list) list.push(span);
+      else children.set(parent, [span]);
     } else {
-      node.missingParent = span.parentSpanId !== null;
-      roots.push(node);
+      roots.push(span);
     }
   }
-  // Depths from the top, iteratively (traces can be deep); a cycle of bad parent ids is cut.
-  const seen = new Set<SpanTreeNode>();
-  const stack = roots.map((node) => ({ node, depth: 0 }));
-  const visit = () => {
+  const out: SpanTreeNode[] = [];
+  const placed = new Set<SpanRecord>();
+  // Depth-first with an explicit stack; children are pushed in reverse to come out in order.
+  const walk = (top: SpanRecord) => {
+    const stack: { span: SpanRecord; depth: number }[] = [{ span: top, depth: 0 }];
     while (stack.length > 0) {
-      const { node, depth } = stack.pop() as { node: SpanTreeNode; depth: number };
-      if (seen.has(node)) continue;
-      seen.add(node);
-      node.depth = depth;
-      for (const child of node.children) stack.push({ node: child, depth: depth + 1 });
+      const { span, depth } = stack.pop() as { span: SpanRecord; depth: number };
+      if (placed.has(span)) continue;
+      placed.add(span);
+      const atTop = depth === 0;
+      out.push(treeNode(span, depth, atTop && span.parentSpanId !== null && !storedParents.has(span.parentSpanId)));
+      const kids = children.get(span.spanId) ?? [];
+      for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i] as SpanRecord, depth: depth + 1 });
     }
   };
-  visit();
+  for (const root of roots) walk(root);
   // Spans caught in a cycle of parent ids are unreachable from the top: show them there too.
-  for (const node of nodes.values()) {
-    if (seen.has(node)) continue;
-    for (const other of nodes.values()) other.children = other.children.filter((child) => child !== node);
-    node.missingParent = true;
-    roots.push(node);
-    stack.push({ node, depth: 0 });
-    visit();
-  }
-  return roots;
+  for (const span of ordered) if (!placed.has(span)) walk(span);
+  return out;
+}
+
+function treeNode(span: SpanRecord, depth: number, missingParent: boolean): SpanTreeNode {
+  return {
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    serviceName: span.serviceName,
+    operation: span.operation,
+    kind: span.kind,
+    startTime: span.startTime,
+    durationMs: span.durationNs / 1e6,
+    status: span.status.code,
+    depth,
+    missingParent,
+  };
 }

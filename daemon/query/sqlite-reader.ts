@@ -1,8 +1,7 @@
 import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
-import { nsToIso } from "../../shared/time.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
-import { POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
+import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
 import {
   type LogRow,
@@ -12,7 +11,10 @@ import {
   toSpanRecord,
   toTraceSummary,
 } from "./record-mapping.js";
+import { ServiceActivity } from "./service-activity.js";
+import { ATTRIBUTE_TEXT, LOG_JOINS, likeAny, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
+import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
 import type {
   FacetField,
   FacetValue,
@@ -29,7 +31,9 @@ import type {
   TraceFilter,
   TraceGroupBy,
   TraceQuery,
+  TraceSpanPage,
 } from "./telemetry-reader.js";
+import { MAX_TRACE_SPANS } from "./telemetry-reader.js";
 import {
   addTrace,
   finishTraceGroups,
@@ -50,7 +54,6 @@ const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, l.time_ns, l.observed_ns, l.severity
   l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
-const LOG_JOINS = "JOIN services v ON v.id = l.service_id JOIN scopes sc ON sc.id = l.scope_id";
 /** Whole log records also carry their resource; counts and facets do not need that join. */
 const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`;
 const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
@@ -58,40 +61,15 @@ const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_c
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
     WHERE ts.trace_key = t.trace_key) AS services`;
 
-/** Severity names by OTLP severity number range, so `severity=warn` matches records with no text. */
-/** An attribute value (a row of json_each) as the text exact filters match: see indexText(). */
-const ATTRIBUTE_TEXT =
-  "CASE a.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN NULL ELSE CAST(a.value AS TEXT) END";
-
-const SEVERITY_NAME = `CASE
-  WHEN l.severity_number BETWEEN 1 AND 4 THEN 'trace' WHEN l.severity_number BETWEEN 5 AND 8 THEN 'debug'
-  WHEN l.severity_number BETWEEN 9 AND 12 THEN 'info' WHEN l.severity_number BETWEEN 13 AND 16 THEN 'warn'
-  WHEN l.severity_number BETWEEN 17 AND 20 THEN 'error' WHEN l.severity_number BETWEEN 21 AND 24 THEN 'fatal'
-  ELSE '' END`;
-
-/** `%text%` for LIKE, with LIKE's own wildcards in the text escaped. */
-function likeAny(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
-
-/** SQL conditions and their parameters, built up filter by filter. */
-class Where {
-  readonly conditions: string[] = [];
-  readonly params: unknown[] = [];
-  add(condition: string, ...params: unknown[]): void {
-    this.conditions.push(condition);
-    this.params.push(...params);
-  }
-  toString(): string {
-    return this.conditions.length ? `WHERE ${this.conditions.join(" AND ")}` : "";
-  }
-}
-
 /** Queries over the store's read connection. Never writes. */
 export class SqliteReader implements TelemetryReader {
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly facetReader: SqliteFacets;
+  private readonly activity: ServiceActivity;
 
   constructor(private readonly db: Database.Database) {
+    this.facetReader = new SqliteFacets(db);
+    this.activity = new ServiceActivity(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
@@ -151,11 +129,12 @@ export class SqliteReader implements TelemetryReader {
     return { items: kept.map(map), more, last: lastRow === undefined ? null : key(lastRow) };
   }
 
-  services(fromNs: bigint): ServiceRecord[] {
-    const rows = this.prepare("SELECT name, last_seen_ns FROM services WHERE last_seen_ns >= ? ORDER BY name")
-      .raw()
-      .all(fromNs) as [string, bigint][];
-    return rows.map(([name, lastSeen]) => ({ name, lastSeenAt: nsToIso(lastSeen) }));
+  /**
+   * The services with a span or log whose own timestamp is in the window, each with the
+   * newest such timestamp (not when it arrived: a batch from 2018 is not "seen" today).
+   */
+  services(window: { fromNs: bigint; toNs: bigint }): ServiceRecord[] {
+    return this.activity.services(window);
   }
 
   /** Adds a trace filter's conditions; false when nothing can match (unknown service or key). */
@@ -194,16 +173,43 @@ export class SqliteReader implements TelemetryReader {
     return this.page(rows, page, toTraceSummary, (row) => ({ ns: row.start_ns, id: row.trace_id }));
   }
 
-  trace(traceId: string): TraceDetail | null {
+  trace(traceId: string, page: TraceSpanPage = { limit: MAX_TRACE_SPANS }): TraceDetail | null {
     const summary = this.prepare(
       `SELECT t.trace_key, ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id
        WHERE t.trace_id = ?`,
     ).get(traceId) as (TraceRow & { trace_key: bigint }) | undefined;
     if (!summary) return null;
-    const spans = this.prepare(
-      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_key = ? ORDER BY s.start_ns, s.span_id`,
-    ).all(summary.trace_key) as SpanRow[];
-    return { summary: toTraceSummary(summary), spans: spans.map(toSpanRecord) };
+    const after = page.after
+      ? {
+          sql: "AND (s.start_ns > ? OR (s.start_ns = ? AND s.span_id > ?))",
+          params: [page.after.ns, page.after.ns, page.after.id],
+        }
+      : { sql: "", params: [] };
+    // Spans in start order, span id breaking ties (unique within a trace): the keyset of the pages.
+    const rows = this.prepare(
+      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_key = ? ${after.sql}
+       ORDER BY s.start_ns, s.span_id LIMIT ?`,
+    ).all(summary.trace_key, ...after.params, page.limit + 1) as SpanRow[];
+    const more = rows.length > page.limit;
+    const kept = more ? rows.slice(0, page.limit) : rows;
+    const last = kept[kept.length - 1];
+    return {
+      summary: toTraceSummary(summary),
+      spans: kept.map(toSpanRecord),
+      more,
+      last: last === undefined ? null : { ns: last.start_ns, id: last.span_id },
+    };
+  }
+
+  storedSpanIds(traceId: string, spanIds: string[]): Set<string> {
+    if (spanIds.length === 0) return new Set();
+    const found = this.prepare(
+      `SELECT s.span_id FROM spans s WHERE s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = ?)
+       AND s.span_id IN (SELECT value FROM json_each(?))`,
+    )
+      .pluck()
+      .all(traceId, JSON.stringify(spanIds)) as string[];
+    return new Set(found);
   }
 
   spans(query: SpanQuery): PageResult<SpanRecord> {
@@ -387,91 +393,7 @@ export class SqliteReader implements TelemetryReader {
     return rows.map((row) => ({ group: row.grp, value: Number(row.count), count: Number(row.count) }));
   }
 
-  /**
-   * Attribute facets from the postings index: for each key (or each value of one key), the
-   * rows carrying it from the window's first row on. Rows arrive roughly in time order, so the
-   * earliest-starting span in the window marks where the window's rows begin.
-   */
-  private attributeFacetFromIndex(
-    field: FacetField,
-    window: { fromNs: bigint; toNs: bigint },
-    limit: number,
-  ): FacetValue[] {
-    const first = this.prepare("SELECT id FROM spans WHERE start_ns BETWEEN ? AND ? ORDER BY start_ns LIMIT 1")
-      .pluck()
-      .get(window.fromNs, window.toNs) as bigint | undefined;
-    if (first === undefined) return [];
-    const lastRow = this.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get() as bigint;
-    const firstBucket = postingBucket(Number(first));
-    const buckets = Array.from({ length: postingBucket(Number(lastRow)) - firstBucket + 1 }, (_, i) => firstBucket + i);
-    // Entries wholly after the first row count whole; one that straddles it counts its later rows.
-    const rowsFrom = `CASE WHEN p.first_row >= ? THEN json_array_length(p.rows)
-      ELSE (SELECT count(*) FROM json_each(p.rows) r WHERE r.value >= ?) END`;
-    let rows: { value: string; count: bigint }[];
-    if (field.field === "attribute_values" && "key" in field) {
-      const keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(field.key) as bigint | undefined;
-      if (keyId === undefined) return [];
-      rows = this.prepare(
-        `SELECT p.value AS value, sum(${rowsFrom}) AS count FROM span_postings p
-         WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.last_row >= ?
-         GROUP BY p.value HAVING count > 0 ORDER BY count DESC, value LIMIT ?`,
-      ).all(first, first, JSON.stringify(buckets), keyId, first, limit) as { value: string; count: bigint }[];
-    } else {
-      rows = this.prepare(
-        `SELECT k.key AS value, sum(${rowsFrom}) AS count FROM span_postings p JOIN attr_keys k ON k.id = p.key_id
-         WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.last_row >= ?
-         GROUP BY k.key HAVING count > 0 ORDER BY count DESC, value LIMIT ?`,
-      ).all(first, first, JSON.stringify(buckets), first, limit) as { value: string; count: bigint }[];
-    }
-    return rows.map((row) => ({ value: row.value, count: Number(row.count) }));
-  }
-
-  facets(field: FacetField, window: { fromNs: bigint; toNs: bigint; service?: string }, limit: number): FacetValue[] {
-    const where = new Where();
-    const params: unknown[] = [];
-    let sql: string;
-    if (field.type === "logs") {
-      where.add("l.ts_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
-      if (window.service !== undefined) where.add("v.name = ?", window.service);
-      const key = {
-        service: "v.name",
-        severity: `coalesce(nullif(l.severity_text, ''), nullif(${SEVERITY_NAME}, ''))`,
-        scope: "sc.name",
-      }[field.field];
-      sql = `SELECT ${key} AS value, count(*) AS count FROM logs l ${LOG_JOINS} ${where} GROUP BY 1`;
-    } else if (field.field === "attribute_keys" || field.field === "attribute_values") {
-      if (window.service === undefined) return this.attributeFacetFromIndex(field, window, limit);
-      // Narrowed to a service: the index cannot tell services apart, so read those spans.
-      where.add("s.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
-      where.add("v.name = ?", window.service);
-      if (field.field === "attribute_keys") {
-        sql = `SELECT a.key AS value, count(*) AS count FROM spans s JOIN services v ON v.id = s.service_id,
-          json_each(s.attributes) a ${where} GROUP BY 1`;
-      } else {
-        where.add("a.key = ?", "key" in field ? field.key : "");
-        sql = `SELECT ${ATTRIBUTE_TEXT} AS value, count(*) AS count FROM spans s JOIN services v ON v.id = s.service_id,
-          json_each(s.attributes) a ${where} GROUP BY 1`;
-      }
-    } else {
-      where.add("t.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
-      if (window.service !== undefined) {
-        where.add(
-          "EXISTS (SELECT 1 FROM trace_services ts JOIN services sv ON sv.id = ts.service_id WHERE ts.trace_key = t.trace_key AND sv.name = ?)",
-          window.service,
-        );
-      }
-      if (field.field === "service") {
-        sql = `SELECT v.name AS value, count(*) AS count FROM traces t JOIN trace_services tsv ON tsv.trace_key = t.trace_key
-          JOIN services v ON v.id = tsv.service_id ${where} GROUP BY 1`;
-      } else if (field.field === "operation") {
-        sql = `SELECT t.root_name AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
-      } else {
-        sql = `SELECT CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
-      }
-    }
-    const rows = this.prepare(
-      `SELECT value, count FROM (${sql}) WHERE value IS NOT NULL ORDER BY count DESC, value LIMIT ?`,
-    ).all(...params, ...where.params, limit) as { value: string | number; count: bigint }[];
-    return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
+  facets(field: FacetField, window: FacetWindow, limit: number): FacetValue[] {
+    return this.facetReader.facets(field, window, limit);
   }
 }

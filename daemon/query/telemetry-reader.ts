@@ -75,9 +75,23 @@ export interface FacetValue {
   count: number;
 }
 
+/** The most spans one answer about a trace holds; the rest are paged (/api/traces/:id/spans). */
+export const MAX_TRACE_SPANS = 10_000;
+
+/** Which of a trace's spans to read: in start order (then span id), after `after`, at most `limit`. */
+export interface TraceSpanPage {
+  limit: number;
+  after?: { ns: bigint; id: string };
+}
+
 export interface TraceDetail {
   summary: TraceSummary;
+  /** One page of the trace's spans, in start order (then span id). */
   spans: SpanRecord[];
+  /** More spans follow this page. */
+  more: boolean;
+  /** Sort key of the page's last span. */
+  last: { ns: bigint; id: string } | null;
 }
 
 /**
@@ -85,9 +99,13 @@ export interface TraceDetail {
  * SQL, and the implementation can run in a worker thread.
  */
 export interface TelemetryReader {
-  services(fromNs: bigint): ServiceRecord[];
+  /** Services with a span or log whose own timestamp is in the window, last seen at the newest. */
+  services(window: { fromNs: bigint; toNs: bigint }): ServiceRecord[];
   traces(query: TraceQuery): PageResult<TraceSummary>;
-  trace(traceId: string): TraceDetail | null;
+  /** A trace's summary and one page of its spans (by default the first MAX_TRACE_SPANS); null if unknown. */
+  trace(traceId: string, page?: TraceSpanPage): TraceDetail | null;
+  /** Which of these span ids the trace has stored. */
+  storedSpanIds(traceId: string, spanIds: string[]): Set<string>;
   spans(query: SpanQuery): PageResult<SpanRecord>;
   span(spanId: string): SpanRecord[];
   logs(query: LogQuery): PageResult<LogRecord>;

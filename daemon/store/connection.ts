@@ -2,6 +2,8 @@ import { chmodSync, closeSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
+import { ensureCursorKey } from "./cursor-key.js";
+import { markBucketedPostings } from "./postings.js";
 import { migrate } from "./schema.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
@@ -56,6 +58,8 @@ export function openWriteConnection(
   try {
     db.pragma("busy_timeout = 5000");
     const migrated = migrate(db, path, undefined, onUpgrade);
+    ensureCursorKey(db);
+    markBucketedPostings(db);
     db.pragma("journal_mode = WAL");
     // In WAL mode NORMAL survives a crash of this process; only power loss can drop the last commits.
     db.pragma("synchronous = NORMAL");

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { ServiceActivity } from "../query/service-activity.js";
 
 export interface StoreCounts {
   services: number;
@@ -9,12 +10,23 @@ export interface StoreCounts {
   latestNs: bigint | null;
 }
 
-/** Row counts from the counters the writer maintains: constant time, whatever the store's size. */
+/**
+ * Row counts from the counters the writer maintains: constant time, whatever the store's size.
+ * The services count is of those with telemetry in a recent window, from the rollups' newest
+ * time per slot (query/service-activity.ts): about the same cost at any ingest rate.
+ */
 export class HealthReader {
   private readonly counters: Database.Statement;
+  private readonly activity: ServiceActivity;
 
   constructor(db: Database.Database) {
     this.counters = db.prepare("SELECT name, value FROM counters").raw();
+    this.activity = new ServiceActivity(db);
+  }
+
+  /** How many services have a span or log whose own timestamp is in the last `lookbackMs` up to `nowNs`. */
+  servicesSeen(nowNs: bigint, lookbackMs: number): number {
+    return this.activity.newest(nowNs - BigInt(lookbackMs) * 1_000_000n, nowNs).size;
   }
 
   counts(): StoreCounts {

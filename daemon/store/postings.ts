@@ -1,3 +1,4 @@
+import type Database from "better-sqlite3";
 import type { MultiRowStatement } from "./multi-row.js";
 
 /** Rows per posting bucket: entries of recent rows share a small region of the index. */
@@ -29,7 +30,12 @@ export class PostingsBuffer {
     return this.byKey.size === 0;
   }
 
-  /** Writes (bucket, key_id, value, first_row, last_row, rows) entries and empties the buffer. */
+  /**
+   * Writes (bucket, key_id, value, first_row, last_row, rows) entries and empties the buffer.
+   * An entry never crosses a bucket boundary (one transaction's rows can fill several
+   * buckets): a reader that wants the rows of an id range then finds every entry holding
+   * one of them in that range's buckets, without looking further back.
+   */
   flush(insert: MultiRowStatement): void {
     const values: unknown[] = [];
     for (const keyId of [...this.byKey.keys()].sort((a, b) => a - b)) {
@@ -37,8 +43,14 @@ export class PostingsBuffer {
       for (const value of [...byValue.keys()].sort()) {
         // Row ids are handed out in ascending order within a transaction, so lists are sorted.
         const rows = byValue.get(value) as number[];
-        const first = rows[0] as number;
-        values.push(postingBucket(first), keyId, value, first, rows[rows.length - 1], JSON.stringify(rows));
+        for (let start = 0; start < rows.length; ) {
+          const bucket = postingBucket(rows[start] as number);
+          let end = start + 1;
+          while (end < rows.length && postingBucket(rows[end] as number) === bucket) end++;
+          const run = rows.slice(start, end);
+          values.push(bucket, keyId, value, run[0], run[run.length - 1], JSON.stringify(run));
+          start = end;
+        }
       }
     }
     this.byKey.clear();
@@ -48,4 +60,25 @@ export class PostingsBuffer {
   clear(): void {
     this.byKey.clear();
   }
+}
+
+/** meta key: the first span row id from which posting entries never cross a bucket boundary. */
+const BUCKETED_FROM = "span_postings_bucketed_from";
+
+/**
+ * Records, once per store, the first span row whose postings are split at bucket
+ * boundaries: a store written by an older version may hold entries that straddle buckets
+ * below it. Runs on the write connection at open, before any write of this process.
+ */
+export function markBucketedPostings(db: Database.Database): void {
+  db.prepare(
+    `INSERT OR IGNORE INTO meta (key, value)
+     SELECT ?, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'spans'), 0) + 1`,
+  ).run(BUCKETED_FROM);
+}
+
+/** The first span row id whose postings lie in their own bucket (see markBucketedPostings). */
+export function bucketedPostingsFrom(db: Database.Database): number {
+  const value = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(BUCKETED_FROM) as string | undefined;
+  return value === undefined ? Number.POSITIVE_INFINITY : Number(value);
 }

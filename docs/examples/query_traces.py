@@ -41,9 +41,9 @@ while True:
 
 
 def flatten(nodes):
+    # The tree is a flat list in depth-first order: indent each node by its depth.
     for node in nodes:
         yield "  " * node["depth"] + f'{node["operation"]} ({node["serviceName"]}, {node["durationMs"]} ms, {node["status"]})'
-        yield from flatten(node["children"])
 
 
 tree = []

@@ -75,7 +75,8 @@ describe("ingestion over HTTP (real obsd)", function () {
       `${obsd.url}/v1/logs`,
     ]);
     expect(JSON.parse(logs.stdout)).to.deep.equal({ accepted: 1 });
-    expect(await counts(obsd.url)).to.include({ spans: 1, logs: 1, traces: 1, services: 1 });
+    // The samples' timestamps are from 2018: no service has telemetry in the last 15 minutes.
+    expect(await counts(obsd.url)).to.include({ spans: 1, logs: 1, traces: 1, services: 0 });
   });
 
   it("accepts gzip bodies and JSON with a charset parameter", async () => {

@@ -14,7 +14,7 @@ function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
     baseUrl: "http://127.0.0.1:27686",
     database: { path: "/state/telemetry.sqlite", sizeBytes: 1048576, writes },
     retention: { maxAge: "7d", maxAgeMs: 604800000, maxBytes: 1073741824 },
-    counts: { services: 1, traces: 2, spans: 3, logs: 4 },
+    counts: { services: 1, servicesLookback: "15m", traces: 2, spans: 3, logs: 4 },
     latestTelemetryAt: null,
     configuration: {},
     versions: { obs: "0.1.0", node: "v20.0.0", sqlite: "3.45.0", schema: 1 },
@@ -35,6 +35,6 @@ describe("obs status summary", () => {
   it("has no warning while writes succeed, even after a past failure", () => {
     const text = healthSummary(health({ ok: true, failingSince: null, lastError: "old", failedSinceOk: 0 }), "flag");
     expect(text).to.not.contain("warning");
-    expect(text.split("\n")).to.have.length(4);
+    expect(text.split("\n")).to.have.length(5);
   });
 });

@@ -4,6 +4,7 @@ import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { PageRequest } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../../../daemon/store/schema.js";
+import { nsToIso } from "../../../shared/time.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -141,6 +142,17 @@ describe("SQLite reader", () => {
     expect(reader.trace(hexId(999, 16))).to.equal(null);
   });
 
+  it("pages a trace's spans in start order, span id breaking ties, and finds which ids are stored", () => {
+    const first = reader.trace(hexId(4, 16), { limit: 1 })!;
+    expect(first.spans.map((s) => s.spanId)).to.deep.equal([hexId(8, 8)]);
+    expect(first.more).to.equal(true);
+    const rest = reader.trace(hexId(4, 16), { limit: 1, after: first.last! })!;
+    expect(rest.spans.map((s) => s.spanId)).to.deep.equal([hexId(9, 8)]);
+    expect(rest.more).to.equal(false);
+    expect(reader.trace(hexId(4, 16), { limit: 0 })!.summary.spanCount).to.equal(2);
+    expect([...reader.storedSpanIds(hexId(4, 16), [hexId(9, 8), hexId(10, 8)])]).to.deep.equal([hexId(9, 8)]);
+  });
+
   it("searches spans by parent operation, status, attribute substring, and finds one by id", () => {
     const byParent = reader.spans({ parentOperation: "GET /r0", attrs: [], attrContains: [], page: page() });
     expect(byParent.items.map((s) => s.operation)).to.deep.equal(Array(10).fill("query"));
@@ -245,8 +257,18 @@ describe("SQLite reader", () => {
     expect(bodies("n then")).to.deep.equal([]);
   });
 
-  it("lists services seen since a time", () => {
-    expect(reader.services(WINDOW.fromNs).map((s) => s.name)).to.deep.equal(["api", "worker"]);
-    expect(reader.services(WINDOW.toNs)).to.deep.equal([]);
+  it("lists the services with telemetry in a window, last seen at their newest timestamp there", () => {
+    expect(reader.services(WINDOW)).to.deep.equal([
+      { name: "api", lastSeenAt: nsToIso(T0 + 28n * MS) },
+      { name: "worker", lastSeenAt: nsToIso(T0 + 29n * MS) },
+    ]);
+    expect(reader.services({ fromNs: T0 + 28n * MS + 1n, toNs: WINDOW.toNs }).map((s) => s.name)).to.deep.equal([
+      "worker",
+    ]);
+    // A log counts as a span does: api's newest in this window is its log at T0 + 2 ns.
+    expect(reader.services({ fromNs: T0 - MS, toNs: T0 + 2n })).to.deep.equal([
+      { name: "api", lastSeenAt: nsToIso(T0 + 2n) },
+    ]);
+    expect(reader.services({ fromNs: T0 + 30n * MS, toNs: WINDOW.toNs })).to.deep.equal([]);
   });
 });

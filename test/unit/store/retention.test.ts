@@ -57,9 +57,15 @@ describe("retention", () => {
     const r = retention(2 * 3_600_000, 1024 ** 3, 100_000);
     expect(r.trimByAge(NOW).spans).to.equal(POSTING_BUCKET_ROWS + 5);
     // Rows 1..8191 filled bucket 0, whose entries are gone; the six old rows in bucket 1 (the
-    // bucket of the oldest live row) keep their entries until that bucket falls behind too.
+    // bucket of the oldest live row) keep their entries until that bucket falls behind too:
+    // their own ids, and their share of `kind=old` (entries never cross a bucket boundary).
     const values = store.db.prepare("SELECT DISTINCT value FROM span_postings ORDER BY value").pluck().all();
-    expect(values).to.deep.equal(["new", "o8191", "o8192", "o8193", "o8194", "o8195", "o8196"]);
+    expect(values).to.deep.equal(["new", "o8191", "o8192", "o8193", "o8194", "o8195", "o8196", "old"]);
+    const oldEntries = store.db
+      .prepare("SELECT first_row, last_row FROM span_postings WHERE value = 'old'")
+      .raw()
+      .all();
+    expect(oldEntries).to.deep.equal([[8192n, 8197n]]);
   });
 
   it("refreshes the summary of a trace that keeps some of its spans", () => {

@@ -1,0 +1,220 @@
+import type Database from "better-sqlite3";
+import { bucketedPostingsFrom, postingBucket } from "../store/postings.js";
+import { ATTRIBUTE_TEXT, LOG_JOINS, SEVERITY_NAME, Where } from "./sql-parts.js";
+import type { FacetField, FacetValue } from "./telemetry-reader.js";
+
+export type FacetWindow = { fromNs: bigint; toNs: bigint; service?: string };
+
+/**
+ * Buckets of span row ids that may hold ids of the window's range that are not the window's,
+ * past which counting from the index costs more than reading the window's spans (each such
+ * bucket's index entries are read row by row).
+ */
+const MAX_EXCLUDED_BUCKETS = 32;
+
+type Counts = Map<string, number>;
+
+function top(counts: Counts, limit: number): FacetValue[] {
+  return [...counts]
+    .filter(([, count]) => count > 0)
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, limit)
+    .map(([value, count]) => ({ value, count }));
+}
+
+/**
+ * The ids in [min, max] that are not in `inWindow` (in any order): rows stored among the
+ * window's rows but outside it (an old batch arriving late, spans exported a little late at
+ * the window's start), or deleted ones whose index entries remain (a 2018 span trimmed at
+ * once). Ascending; null when they fall in more than `maxBuckets` posting buckets.
+ */
+export function excludedIds(min: number, max: number, inWindow: Iterable<number>, maxBuckets: number): number[] | null {
+  // A bitmap of the range: the window's ids come in start-time order, and sorting them costs more.
+  const seen = new Uint8Array(max - min + 1);
+  for (const id of inWindow) seen[id - min] = 1;
+  const excluded: number[] = [];
+  let buckets = 0;
+  let lastBucket = -1;
+  for (let i = 0; i < seen.length; i++) {
+    if (seen[i] === 1) continue;
+    const id = min + i;
+    const bucket = postingBucket(id);
+    if (bucket !== lastBucket) {
+      if (++buckets > maxBuckets) return null;
+      lastBucket = bucket;
+    }
+    excluded.push(id);
+  }
+  return excluded;
+}
+
+/**
+ * Facet values and their counts. Attribute facets count what a span search over the same
+ * window, service and attribute would find: the spans that start in the window and carry
+ * the attribute (the postings index, as span search reads it).
+ */
+export class SqliteFacets {
+  private readonly statements = new Map<string, Database.Statement>();
+  /** Span rows from this id on have posting entries that never cross a bucket (postings.ts). */
+  private readonly bucketedFrom: number;
+
+  constructor(private readonly db: Database.Database) {
+    this.bucketedFrom = bucketedPostingsFrom(db);
+  }
+
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  facets(field: FacetField, window: FacetWindow, limit: number): FacetValue[] {
+    if (field.type === "traces" && (field.field === "attribute_keys" || field.field === "attribute_values")) {
+      const key = field.field === "attribute_values" ? field.key : null;
+      const counts =
+        (window.service === undefined ? this.attributesFromIndex(key, window) : null) ??
+        this.attributesFromRows(key, window);
+      return top(counts, limit);
+    }
+    const where = new Where();
+    let sql: string;
+    if (field.type === "logs") {
+      where.add("l.ts_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
+      if (window.service !== undefined) where.add("v.name = ?", window.service);
+      const key = {
+        service: "v.name",
+        severity: `coalesce(nullif(l.severity_text, ''), nullif(${SEVERITY_NAME}, ''))`,
+        scope: "sc.name",
+      }[field.field];
+      sql = `SELECT ${key} AS value, count(*) AS count FROM logs l ${LOG_JOINS} ${where} GROUP BY 1`;
+    } else {
+      where.add("t.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
+      if (window.service !== undefined) {
+        where.add(
+          "EXISTS (SELECT 1 FROM trace_services ts JOIN services sv ON sv.id = ts.service_id WHERE ts.trace_key = t.trace_key AND sv.name = ?)",
+          window.service,
+        );
+      }
+      if (field.field === "service") {
+        sql = `SELECT v.name AS value, count(*) AS count FROM traces t JOIN trace_services tsv ON tsv.trace_key = t.trace_key
+          JOIN services v ON v.id = tsv.service_id ${where} GROUP BY 1`;
+      } else if (field.field === "operation") {
+        sql = `SELECT t.root_name AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
+      } else {
+        sql = `SELECT CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
+      }
+    }
+    const rows = this.prepare(
+      `SELECT value, count FROM (${sql}) WHERE value IS NOT NULL ORDER BY count DESC, value LIMIT ?`,
+    ).all(...where.params, limit) as { value: string | number; count: bigint }[];
+    return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
+  }
+
+  /**
+   * Attribute keys (key null) or one key's values, read from each span in the window: exact
+   * in every case, and what a service narrows to (the index cannot tell services apart).
+   */
+  private attributesFromRows(key: string | null, window: FacetWindow): Counts {
+    const where = new Where();
+    where.add("s.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
+    if (window.service !== undefined) where.add("v.name = ?", window.service);
+    // Null values are not indexed (indexText): neither span search nor facets count them.
+    where.add("a.type <> 'null'");
+    if (key !== null) where.add("a.key = ?", key);
+    const value = key === null ? "a.key" : ATTRIBUTE_TEXT;
+    const rows = this.prepare(
+      `SELECT ${value} AS value, count(*) AS count FROM spans s JOIN services v ON v.id = s.service_id,
+        json_each(s.attributes) a ${where} GROUP BY 1`,
+    )
+      .raw()
+      .all(...where.params) as [string | number, bigint][];
+    return new Map(rows.map(([v, count]) => [String(v), Number(count)]));
+  }
+
+  /**
+   * The same counts from the postings index, without reading the spans: the index entries of
+   * the id range the window's spans occupy, less those of the ids in that range that are not
+   * the window's. Null when that cannot be done exactly or cheaply (entries written before
+   * postings were split at bucket boundaries, or the ids to leave out in too many buckets).
+   */
+  private attributesFromIndex(key: string | null, window: FacetWindow): Counts | null {
+    const [min, max, count] = this.prepare(
+      "SELECT min(id), max(id), count(*) FROM spans WHERE start_ns BETWEEN ? AND ?",
+    )
+      .raw()
+      .get(window.fromNs, window.toNs) as [bigint | null, bigint | null, bigint];
+    if (min === null || max === null) return new Map();
+    const [lo, hi] = [Number(min), Number(max)];
+    if (lo < this.bucketedFrom) return null;
+    let excluded: number[] = [];
+    if (Number(count) !== hi - lo + 1) {
+      // Row ids are below 2^53: plain numbers, without a BigInt per row.
+      const ids = this.prepare("SELECT id FROM spans WHERE start_ns BETWEEN ? AND ?")
+        .pluck()
+        .safeIntegers(false)
+        .all(window.fromNs, window.toNs) as number[];
+      const found = excludedIds(lo, hi, ids, MAX_EXCLUDED_BUCKETS);
+      if (found === null) return null;
+      excluded = found;
+    }
+    let keyId: bigint | undefined;
+    if (key !== null) {
+      keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(key) as bigint | undefined;
+      if (keyId === undefined) return new Map();
+    }
+    const counts = this.indexCounts(keyId, lo, hi);
+    for (const [value, n] of this.excludedCounts(keyId, excluded)) counts.set(value, (counts.get(value) ?? 0) - n);
+    return counts;
+  }
+
+  /** Rows among `ids` (sorted) per attribute key, or per value of one key, from the index. */
+  private excludedCounts(keyId: bigint | undefined, ids: number[]): Counts {
+    if (ids.length === 0) return new Map();
+    const buckets = JSON.stringify([...new Set(ids.map(postingBucket))]);
+    const bind = { lo: ids[0], hi: ids[ids.length - 1], buckets, ids: JSON.stringify(ids) };
+    // Every row of the entries that may hold one of the ids is read, so only their buckets are.
+    const from = `span_postings p, json_each(p.rows) r`;
+    const where = `p.bucket IN (SELECT value FROM json_each(@buckets)) AND p.last_row >= @lo AND p.first_row <= @hi
+      AND r.value IN (SELECT value FROM json_each(@ids))`;
+    const rows = (
+      keyId !== undefined
+        ? this.prepare(`SELECT p.value, count(*) FROM ${from} WHERE ${where} AND p.key_id = @key GROUP BY p.value`)
+            .raw()
+            .all({ ...bind, key: keyId })
+        : this.prepare(
+            `SELECT k.key, count(*) FROM ${from} JOIN attr_keys k ON k.id = p.key_id WHERE ${where} GROUP BY k.key`,
+          )
+            .raw()
+            .all(bind)
+    ) as [string, bigint][];
+    return new Map(rows.map(([value, n]) => [value, Number(n)]));
+  }
+
+  /** Rows with ids in [a, b] per attribute key, or per value of one key, from the index. */
+  private indexCounts(keyId: bigint | undefined, a: number, b: number): Counts {
+    const first = postingBucket(a);
+    const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
+    // Entries wholly inside [a, b] count whole; one that straddles an end counts its rows inside.
+    const rowsInside = `CASE WHEN p.first_row >= @a AND p.last_row <= @b THEN json_array_length(p.rows)
+      ELSE (SELECT count(*) FROM json_each(p.rows) r WHERE r.value BETWEEN @a AND @b) END`;
+    const inRange = "p.bucket IN (SELECT value FROM json_each(@buckets)) AND p.last_row >= @a AND p.first_row <= @b";
+    const rows = (
+      keyId !== undefined
+        ? this.prepare(
+            `SELECT p.value, sum(${rowsInside}) FROM span_postings p WHERE ${inRange} AND p.key_id = @key GROUP BY p.value`,
+          )
+            .raw()
+            .all({ a, b, buckets, key: keyId })
+        : this.prepare(
+            `SELECT k.key, sum(${rowsInside}) FROM span_postings p JOIN attr_keys k ON k.id = p.key_id
+             WHERE ${inRange} GROUP BY k.key`,
+          )
+            .raw()
+            .all({ a, b, buckets })
+    ) as [string, bigint][];
+    return new Map(rows.map(([value, n]) => [value, Number(n)]));
+  }
+}
