@@ -68,9 +68,12 @@ function editCursor(cursor: string, edit: (payload: unknown[]) => void): string 
 describe("query edges (real obsd)", function () {
   this.timeout(120_000);
   let obsd: CollectorProcess;
-  const now = BigInt(Date.now()) * MS;
+  // Taken when the tests run, not when the file is loaded: in a whole-suite run that can be
+  // many minutes earlier, and the windows below are relative to the collector's clock.
+  let now: bigint;
 
   before(async () => {
+    now = BigInt(Date.now()) * MS;
     obsd = await startCollectorProcess();
   });
   after(async () => {
@@ -175,9 +178,11 @@ describe("query edges (real obsd)", function () {
   });
 
   describe("services in the window", () => {
-    const staleNs = now - 7_200_000n * MS;
-    const liveNs = now - 300_000n * MS;
+    let staleNs: bigint;
+    let liveNs: bigint;
     before(async () => {
+      staleNs = now - 7_200_000n * MS;
+      liveNs = now - 300_000n * MS;
       await send(obsd, "stale-only", [{ traceId: hexId(60_001, 16), spanId: hexId(60_001, 8), startNs: staleNs }]);
       await send(obsd, "from-2018", [
         { traceId: hexId(60_002, 16), spanId: hexId(60_002, 8), startNs: 1_514_764_800_000_000_000n },
