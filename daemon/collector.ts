@@ -32,6 +32,8 @@ export interface CollectorOptions {
   retentionBatchRows?: number;
   /** Told when writes start failing (e.g. a full disk) and when they succeed again. */
   onWriteStatusChange?: (change: WriteStatusChange) => void;
+  /** Told other things worth a line in the collector's log (records rejected as too old). */
+  onNotice?: (line: string) => void;
 }
 
 function urlHost(host: string): string {
@@ -77,6 +79,7 @@ export async function startCollector(
     settings.maxBodyBytes,
   );
   if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
+  if (options.onNotice) pipeline.onNotice = options.onNotice;
   const ready = await pipeline.ready;
   const readDb = openReadConnection(settings.dbPath);
   const queries = new QueryClient(settings.dbPath);

@@ -36,6 +36,7 @@ export async function runForeground(
     settings = resolved.settings;
     collector = await startCollector(resolved, {
       onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
+      onNotice: (line) => io.err(line),
       ...options,
     });
   } catch (error) {

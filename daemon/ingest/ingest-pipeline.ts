@@ -6,6 +6,7 @@ import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-
 import { BodyBudget } from "./body-budget.js";
 import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
 import { ingestLimits } from "./ingest-limits.js";
+import { type Rejected, RejectionNotice, rejectedMessage } from "./rejected-records.js";
 import { WriteStatus, type WriteStatusChange } from "./write-status.js";
 
 export interface StoreReady {
@@ -15,10 +16,12 @@ export interface StoreReady {
 }
 
 export interface IngestResult {
-  /** Records the request carried. */
+  /** Distinct records kept: stored now or already stored (a record sent twice counts once). */
   accepted: number;
   /** Records that were new (the rest had been stored before). */
   inserted: number;
+  /** Records not stored because retention would delete them at once, and why; null when none. */
+  rejected: Rejected | null;
 }
 
 /**
@@ -29,6 +32,8 @@ const DECODER_RESTARTS = 3;
 const DECODER_RESTART_WINDOW_MS = 60_000;
 
 interface Pending {
+  /** For the words of its answer. */
+  signal: Signal;
   resolve(result: IngestResult): void;
   reject(error: Error): void;
 }
@@ -47,6 +52,8 @@ export class IngestPipeline {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly budget: BodyBudget;
+  private readonly retentionMs: number;
+  private readonly rejections: RejectionNotice;
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
@@ -54,12 +61,16 @@ export class IngestPipeline {
   /** Whether writes succeed; changes are also passed to `onWriteStatusChange`. */
   readonly writes = new WriteStatus();
   onWriteStatusChange: (change: WriteStatusChange) => void = () => {};
+  /** Lines for the collector's log that are not write status changes (rejected old records). */
+  onNotice: (line: string) => void = () => {};
 
   /** `maxBodyBytes`: the largest body the HTTP side accepts; the memory limits follow from it. */
   constructor(options: WriterOptions, maxBodyBytes: number) {
     const limits = ingestLimits(maxBodyBytes);
     this.budget = new BodyBudget(limits.bodyBudgetBytes);
     this.workerLimits = limits.worker;
+    this.retentionMs = options.retention.maxAgeMs;
+    this.rejections = new RejectionNotice(this.retentionMs);
     const channel = new MessageChannel();
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
       workerData: { options, requests: channel.port2 },
@@ -134,7 +145,7 @@ export class IngestPipeline {
   }
 
   private onDecoderReply(reply: DecodeReply): void {
-    if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0 });
+    if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0, rejected: null });
     else if (reply.type === "invalid") this.settle(reply.id, new PayloadError(reply.message));
     else this.settle(reply.id, new Error(reply.message));
   }
@@ -142,13 +153,25 @@ export class IngestPipeline {
   private onWriterReply(reply: WriterReply): void {
     if (reply.type === "written") {
       this.noteChange(this.writes.succeeded());
-      this.settle(reply.id, { accepted: reply.accepted, inserted: reply.inserted });
+      this.settle(reply.id, {
+        accepted: reply.accepted,
+        inserted: reply.inserted,
+        rejected: this.rejectedOf(reply.id, reply.rejected, reply.cutoffNs),
+      });
     } else if (reply.type === "failed") {
       this.noteChange(this.writes.failed(reply.message, new Date()));
       this.settle(reply.id, new StorageError(reply.message));
     } else if (reply.type === "trimmed") {
       this.onTrimmed(reply.spans, reply.logs);
     }
+  }
+
+  private rejectedOf(id: number, count: number, cutoffNs: bigint): Rejected | null {
+    if (count === 0) return null;
+    const signal = this.pending.get(id)?.signal ?? "traces";
+    const line = this.rejections.note(signal, count, Date.now());
+    if (line) this.onNotice(line);
+    return { count, message: rejectedMessage(signal, count, this.retentionMs, cutoffNs) };
   }
 
   private noteChange(change: WriteStatusChange | null): void {
@@ -172,7 +195,7 @@ export class IngestPipeline {
     this.assertOpen();
     // Read now: once the body is transferred to the decoder its length here is 0.
     const bytes = body.length;
-    if (bytes === 0) return { accepted: 0, inserted: 0 };
+    if (bytes === 0) return { accepted: 0, inserted: 0, rejected: null };
     await this.budget.admit(bytes);
     try {
       // The pipeline may have failed or begun to close while this request waited.
@@ -195,7 +218,7 @@ export class IngestPipeline {
         ? body.buffer
         : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { signal, resolve, reject });
       const request: DecodeRequest = { id, signal, format, body: buffer as ArrayBuffer, receivedNs };
       this.decoder.postMessage(request, [buffer as ArrayBuffer]);
     });

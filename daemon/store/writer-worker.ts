@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { openWriteConnection } from "./connection.js";
+import { logFilter, type RecordTally, spanFilter } from "./kept-records.js";
 import { packedLogCount, packedSpanCount, unpackLogSlices, unpackSpanSlices } from "./packed-batch.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
@@ -50,7 +51,8 @@ let flushScheduled = false;
 let closing = false;
 let trimming = false;
 
-function accepted(request: WriteRequest): number {
+/** Records a request carries, repeats and all: what group commit sizes transactions by. */
+function recordCount(request: WriteRequest): number {
   return request.type === "spans" ? packedSpanCount(request.batch) : packedLogCount(request.batch);
 }
 
@@ -61,18 +63,29 @@ function accepted(request: WriteRequest): number {
  */
 const SLICE_RECORDS = 4096;
 
-function apply(request: WriteRequest): number {
+/** Stores a request's records but repeats and those retention would delete at once (kept-records.ts). */
+function apply(request: WriteRequest): Written {
+  const cutoffNs = retention.ageCutoffNs(nowNs());
   let inserted = 0;
   if (request.type === "spans") {
+    const filter = spanFilter(cutoffNs);
     for (const slice of unpackSpanSlices(request.batch, SLICE_RECORDS)) {
-      inserted += writer.writeSpans(slice, request.receivedNs);
+      inserted += writer.writeSpans({ ...slice, spans: filter.keep(slice.spans) }, request.receivedNs);
     }
-  } else {
-    for (const slice of unpackLogSlices(request.batch, SLICE_RECORDS)) {
-      inserted += writer.writeLogs(slice, request.receivedNs);
-    }
+    return { ...filter.tally(inserted), cutoffNs };
   }
-  return inserted;
+  const filter = logFilter(cutoffNs, request.receivedNs);
+  for (const slice of unpackLogSlices(request.batch, SLICE_RECORDS)) {
+    inserted += writer.writeLogs({ ...slice, logs: filter.keep(slice.logs) }, request.receivedNs);
+  }
+  return { ...filter.tally(inserted), cutoffNs };
+}
+
+/** What the answer to a committed request carries. */
+type Written = RecordTally & { cutoffNs: bigint };
+
+function written(id: number, result: Written): WriterReply {
+  return { type: "written", id, ...result };
 }
 
 /**
@@ -85,28 +98,26 @@ function apply(request: WriteRequest): number {
  */
 const MAX_JOINED_RECORDS = 8192;
 
-/** Applies `group`, then whatever arrives meanwhile (added to `group`); returns each one's new records. */
-function applyJoining(group: WriteRequest[]): number[] {
-  const inserted = group.map(apply);
-  let records = group.reduce((sum, request) => sum + accepted(request), 0);
+/** Applies `group`, then whatever arrives meanwhile (added to `group`); returns each one's tally. */
+function applyJoining(group: WriteRequest[]): Written[] {
+  const results = group.map(apply);
+  let records = group.reduce((sum, request) => sum + recordCount(request), 0);
   while (records < MAX_JOINED_RECORDS) {
     const arrived = receiveMessageOnPort(requests);
     if (!arrived) break;
     const request = arrived.message as WriteRequest;
     group.push(request);
-    inserted.push(apply(request));
-    records += accepted(request);
+    results.push(apply(request));
+    records += recordCount(request);
   }
-  return inserted;
+  return results;
 }
 
 /** Commits a group (and what joins it) in one transaction; on failure, isolates the failing requests. */
 function commit(group: WriteRequest[]): void {
   try {
-    const inserted = writer.transaction(() => applyJoining(group));
-    for (const [i, request] of group.entries()) {
-      send({ type: "written", id: request.id, accepted: accepted(request), inserted: inserted[i] ?? 0 });
-    }
+    const results = writer.transaction(() => applyJoining(group));
+    for (const [i, request] of group.entries()) send(written(request.id, results[i] as Written));
     return;
   } catch (error) {
     if (group.length === 1) {
@@ -117,8 +128,8 @@ function commit(group: WriteRequest[]): void {
   // Retry one by one so a single failing request cannot fail the others in its group.
   for (const request of group) {
     try {
-      const inserted = writer.transaction(() => apply(request));
-      send({ type: "written", id: request.id, accepted: accepted(request), inserted });
+      const result = writer.transaction(() => apply(request));
+      send(written(request.id, result));
     } catch (error) {
       send({ type: "failed", id: request.id, message: describeWriteFailure(error, options.dbPath) });
     }
@@ -130,7 +141,7 @@ function takeGroup(): WriteRequest[] {
   let records = 0;
   let count = 0;
   while (count < queue.length && (count === 0 || records < MAX_JOINED_RECORDS)) {
-    records += accepted(queue[count] as WriteRequest);
+    records += recordCount(queue[count] as WriteRequest);
     count++;
   }
   return queue.splice(0, count);
