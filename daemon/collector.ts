@@ -128,8 +128,11 @@ export async function startCollector(
       clearInterval(sweep);
       clearTimeout(grace);
       await queries.close();
-      await pipeline.close();
-      readDb.close();
+      try {
+        await pipeline.close();
+      } finally {
+        readDb.close();
+      }
     })();
     return closing;
   };

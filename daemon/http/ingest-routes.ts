@@ -5,7 +5,7 @@ import { nowNs } from "../../shared/time.js";
 import type { IngestPipeline, IngestResult } from "../ingest/ingest-pipeline.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { StorageError } from "../store/store-errors.js";
+import { StorageError, StoreLostError } from "../store/store-errors.js";
 import { isLoopbackOrigin } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { jsonAcceptedBody, protobufAcceptedBody } from "./otlp-response.js";
@@ -46,6 +46,7 @@ async function ingest(req: Request, res: Response, options: IngestOptions, signa
     result = await options.pipeline.ingest(signal, format, body, nowNs());
   } catch (error) {
     if (error instanceof PayloadError) throw new HttpError(400, `invalid OTLP ${signal} payload: ${error.message}`);
+    if (error instanceof StoreLostError) throw new HttpError(503, `store unavailable: ${error.message}`);
     if (error instanceof StorageError) throw new HttpError(500, `storage failure: ${error.message}`);
     throw error;
   }

@@ -1,7 +1,7 @@
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from "node:worker_threads";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { StorageError, StoreOpenError } from "../store/store-errors.js";
+import { StorageError, StoreLostError, StoreOpenError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
 import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
@@ -161,6 +161,8 @@ export class IngestPipeline {
     } else if (reply.type === "failed") {
       this.noteChange(this.writes.failed(reply.message, new Date()));
       this.settle(reply.id, new StorageError(reply.message));
+    } else if (reply.type === "lost") {
+      this.fail(new StoreLostError(reply.message));
     } else if (reply.type === "trimmed") {
       this.onTrimmed(reply.spans, reply.logs);
     }
@@ -224,12 +226,17 @@ export class IngestPipeline {
     });
   }
 
-  /** Commits what is queued, closes the database and ends both threads. */
+  /**
+   * Commits what is queued, closes the database and ends both threads. Rejects with the
+   * StoreLostError when the database file was deleted or replaced: what was stored since is
+   * gone, and the collector's exit code must say so.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.decoder.terminate();
       if (this.failure) {
         await this.writer.terminate();
+        if (this.failure instanceof StoreLostError) throw this.failure;
         return;
       }
       await new Promise<void>((resolve) => {

@@ -31,5 +31,7 @@ export type WriterReply =
   /** `cutoffNs`: records timed before it were rejected as older than retention (kept-records.ts). */
   | ({ type: "written"; id: number; cutoffNs: bigint } & RecordTally)
   | { type: "failed"; id: number; message: string }
+  /** The database file was deleted or replaced: no write is acknowledged from now on. */
+  | { type: "lost"; message: string }
   | { type: "trimmed"; spans: number; logs: number }
   | { type: "closed" };

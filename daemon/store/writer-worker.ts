@@ -12,6 +12,7 @@ import { logFilter, type RecordTally, spanFilter } from "./kept-records.js";
 import { packedLogCount, packedSpanCount, unpackLogSlices, unpackSpanSlices } from "./packed-batch.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
+import { StoreFileWatch } from "./store-file-watch.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
 import { WalGuard } from "./wal-guard.js";
 import { describeWriteFailure } from "./write-failure.js";
@@ -46,6 +47,9 @@ try {
 const writer = new TelemetryWriter(db);
 const retention = new Retention(db, options.retention);
 const walGuard = new WalGuard(db, options.dbPath);
+const fileWatch = new StoreFileWatch(options.dbPath);
+/** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
+let lost: string | null = null;
 const queue: WriteRequest[] = [];
 let flushScheduled = false;
 let closing = false;
@@ -84,8 +88,19 @@ function apply(request: WriteRequest): Written {
 /** What the answer to a committed request carries. */
 type Written = RecordTally & { cutoffNs: bigint };
 
-function written(id: number, result: Written): WriterReply {
-  return { type: "written", id, ...result };
+/** Whether the path still names the opened file; the first time it does not, tells the main thread. */
+function fileIntact(): boolean {
+  if (lost !== null) return false;
+  lost = fileWatch.problem();
+  if (lost === null) return true;
+  send({ type: "lost", message: lost });
+  return false;
+}
+
+/** Answers a committed request: acknowledged only while the committed file is the one the path names. */
+function acknowledge(id: number, result: Written): void {
+  if (fileIntact()) send({ type: "written", id, ...result });
+  else send({ type: "failed", id, message: lost as string });
 }
 
 /**
@@ -117,7 +132,7 @@ function applyJoining(group: WriteRequest[]): Written[] {
 function commit(group: WriteRequest[]): void {
   try {
     const results = writer.transaction(() => applyJoining(group));
-    for (const [i, request] of group.entries()) send(written(request.id, results[i] as Written));
+    for (const [i, request] of group.entries()) acknowledge(request.id, results[i] as Written);
     return;
   } catch (error) {
     if (group.length === 1) {
@@ -129,7 +144,7 @@ function commit(group: WriteRequest[]): void {
   for (const request of group) {
     try {
       const result = writer.transaction(() => apply(request));
-      send(written(request.id, result));
+      acknowledge(request.id, result);
     } catch (error) {
       send({ type: "failed", id: request.id, message: describeWriteFailure(error, options.dbPath) });
     }
@@ -150,7 +165,10 @@ function takeGroup(): WriteRequest[] {
 function flush(): void {
   flushScheduled = false;
   const group = takeGroup();
-  if (group.length > 0) {
+  if (group.length > 0 && lost !== null) {
+    // Into a file no one will open again: not written at all.
+    for (const request of group) send({ type: "failed", id: request.id, message: lost });
+  } else if (group.length > 0) {
     commit(group);
     try {
       walGuard.afterCommit(Date.now());
@@ -198,6 +216,7 @@ async function trim(): Promise<void> {
 
 function finish(): void {
   clearInterval(timer);
+  clearInterval(fileTimer);
   try {
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -208,6 +227,9 @@ function finish(): void {
 }
 
 const timer = setInterval(() => void trim(), options.retentionIntervalMs);
+// Also checked while no writes come, so health tells of a deleted file before a write is refused.
+const FILE_CHECK_INTERVAL_MS = 1000;
+const fileTimer = setInterval(fileIntact, FILE_CHECK_INTERVAL_MS);
 
 function onWriteRequest(message: WriteRequest): void {
   queue.push(message);

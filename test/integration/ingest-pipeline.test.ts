@@ -61,7 +61,11 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     });
     expect(pipeline.writes.snapshot()).to.include({ ok: true });
     // The first span is stored once: a resend is recognized by the new decoder's writes too.
-    expect(await pipeline.ingest("traces", "json", body(1), NOW)).to.deep.equal({ accepted: 1, inserted: 0, rejected: null });
+    expect(await pipeline.ingest("traces", "json", body(1), NOW)).to.deep.equal({
+      accepted: 1,
+      inserted: 0,
+      rejected: null,
+    });
   });
 
   it("answers the requests in flight when the decoder stops with a storage error", async () => {
