@@ -3,6 +3,7 @@ import type { Request, Response, Router } from "express";
 import express from "express";
 import { nowNs } from "../../shared/time.js";
 import type { IngestPipeline, IngestResult } from "../ingest/ingest-pipeline.js";
+import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
 import { StorageError, StoreLostError } from "../store/store-errors.js";
@@ -45,6 +46,7 @@ async function ingest(req: Request, res: Response, options: IngestOptions, signa
   try {
     result = await options.pipeline.ingest(signal, format, body, nowNs());
   } catch (error) {
+    if (error instanceof TooManyValuesError) throw new HttpError(413, error.message);
     if (error instanceof PayloadError) throw new HttpError(400, `invalid OTLP ${signal} payload: ${error.message}`);
     if (error instanceof StoreLostError) throw new HttpError(503, `store unavailable: ${error.message}`);
     if (error instanceof StorageError) throw new HttpError(500, `storage failure: ${error.message}`);

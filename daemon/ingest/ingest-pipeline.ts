@@ -1,11 +1,12 @@
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from "node:worker_threads";
+import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
 import { StorageError, StoreLostError, StoreOpenError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
 import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
-import { ingestLimits } from "./ingest-limits.js";
+import { type IngestLimits, ingestLimits, requestCost, reservedCost } from "./ingest-limits.js";
 import { type Rejected, RejectionNotice, rejectedMessage } from "./rejected-records.js";
 import { WriteStatus, type WriteStatusChange } from "./write-status.js";
 
@@ -34,6 +35,8 @@ const DECODER_RESTART_WINDOW_MS = 60_000;
 interface Pending {
   /** For the words of its answer. */
   signal: Signal;
+  /** Told how many values the body decoded to, once the decoder has handed it on. */
+  decoded(values: number): void;
   resolve(result: IngestResult): void;
   reject(error: Error): void;
 }
@@ -52,6 +55,7 @@ export class IngestPipeline {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly budget: BodyBudget;
+  private readonly limits: IngestLimits;
   private readonly retentionMs: number;
   private readonly rejections: RejectionNotice;
   private failure: Error | null = null;
@@ -67,7 +71,8 @@ export class IngestPipeline {
   /** `maxBodyBytes`: the largest body the HTTP side accepts; the memory limits follow from it. */
   constructor(options: WriterOptions, maxBodyBytes: number) {
     const limits = ingestLimits(maxBodyBytes);
-    this.budget = new BodyBudget(limits.bodyBudgetBytes);
+    this.limits = limits;
+    this.budget = new BodyBudget(limits.budgetUnits);
     this.workerLimits = limits.worker;
     this.retentionMs = options.retention.maxAgeMs;
     this.rejections = new RejectionNotice(this.retentionMs);
@@ -145,8 +150,10 @@ export class IngestPipeline {
   }
 
   private onDecoderReply(reply: DecodeReply): void {
-    if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0, rejected: null });
+    if (reply.type === "decoded") this.pending.get(reply.id)?.decoded(reply.values);
+    else if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0, rejected: null });
     else if (reply.type === "invalid") this.settle(reply.id, new PayloadError(reply.message));
+    else if (reply.type === "too-many-values") this.settle(reply.id, new TooManyValuesError(reply.limit));
     else this.settle(reply.id, new Error(reply.message));
   }
 
@@ -189,22 +196,29 @@ export class IngestPipeline {
 
   /**
    * Decodes and stores one request body. Resolves once the records are committed; rejects with
-   * PayloadError (bad input) or StorageError (nothing was stored). Waits first while the
-   * pipeline holds its budget of other requests (ingest-limits.ts). `body` must own its
-   * ArrayBuffer: it is transferred to the decoder.
+   * PayloadError (bad input), TooManyValuesError (more than one request may hold) or
+   * StorageError (nothing was stored). Waits first while the pipeline holds its budget of other
+   * requests (ingest-limits.ts): charged the most its body could cost until decoded, then what
+   * it does. `body` must own its ArrayBuffer: it is transferred to the decoder.
    */
   async ingest(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
     this.assertOpen();
     // Read now: once the body is transferred to the decoder its length here is 0.
     const bytes = body.length;
     if (bytes === 0) return { accepted: 0, inserted: 0, rejected: null };
-    await this.budget.admit(bytes);
+    let held = reservedCost(bytes, this.limits);
+    await this.budget.admit(held);
+    const decoded = (values: number) => {
+      const cost = requestCost(bytes, values);
+      this.budget.resize(held, cost);
+      held = cost;
+    };
     try {
       // The pipeline may have failed or begun to close while this request waited.
       this.assertOpen();
-      return await this.decodeAndWrite(signal, format, body, receivedNs);
+      return await this.decodeAndWrite(signal, format, body, receivedNs, decoded);
     } finally {
-      this.budget.release(bytes);
+      this.budget.release(held);
     }
   }
 
@@ -213,15 +227,28 @@ export class IngestPipeline {
     if (this.closing) throw new StorageError("the collector is stopping");
   }
 
-  private decodeAndWrite(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
+  private decodeAndWrite(
+    signal: Signal,
+    format: WireFormat,
+    body: Buffer,
+    receivedNs: bigint,
+    decoded: (values: number) => void,
+  ): Promise<IngestResult> {
     const id = this.nextId++;
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? body.buffer
         : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { signal, resolve, reject });
-      const request: DecodeRequest = { id, signal, format, body: buffer as ArrayBuffer, receivedNs };
+      this.pending.set(id, { signal, decoded, resolve, reject });
+      const request: DecodeRequest = {
+        id,
+        maxValues: this.limits.maxDecodedValues,
+        signal,
+        format,
+        body: buffer as ArrayBuffer,
+        receivedNs,
+      };
       this.decoder.postMessage(request, [buffer as ArrayBuffer]);
     });
   }
