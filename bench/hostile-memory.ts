@@ -5,6 +5,7 @@
  * runs on a fresh obsd (peak RSS is a high-water mark), with the default 16 MiB body cap.
  * Prints, per scenario: body size, the answers' statuses, peak RSS, and RSS 3 s afterwards.
  * Target (issue 32): peak RSS under 400 MB for any mix of requests within the body cap.
+ *   BENCH_ONLY: run only the scenarios whose name contains this text.
  */
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { type HostileShape, hostileBody } from "../test/helpers/hostile-payloads.js";
@@ -35,6 +36,28 @@ function wideJsonSpan(attributes: number) {
     ]);
 }
 
+/** OTLP/JSON: one span with one attribute of `items` empty array values (`{}`, three bytes each). */
+function emptyArrayJson(items: number) {
+  return (nowNs: bigint, seed: number) => {
+    const text = JSON.stringify(
+      traceRequest("hostile-array", [
+        { traceId: hexId(seed, 16), spanId: hexId(1, 8), startNs: nowNs, attributes: { list: "PLACEHOLDER" } },
+      ]),
+    );
+    const array = `{"arrayValue":{"values":[${"{},".repeat(items - 1)}{}]}}`;
+    return text.replace('{"stringValue":"PLACEHOLDER"}', array);
+  };
+}
+
+/** OTLP/JSON: `count` spans with ids and times only. */
+function minimalJsonSpans(count: number) {
+  return (nowNs: bigint, seed: number) =>
+    traceRequest(
+      "hostile-minimal",
+      Array.from({ length: count }, (_, i) => ({ traceId: hexId(seed, 16), spanId: hexId(i, 8), startNs: nowNs })),
+    );
+}
+
 /** OTLP/JSON: 12 spans of one 1 MiB attribute each: few values, a large body. */
 function blobSpans(nowNs: bigint, seed: number) {
   const blob = "x".repeat(1024 * 1024);
@@ -50,6 +73,19 @@ function blobSpans(nowNs: bigint, seed: number) {
 }
 
 const SCENARIOS: { name: string; requests: Request[] }[] = [
+  {
+    name: "JSON: one attribute of 5.5M empty array values",
+    requests: [{ signal: "traces", json: emptyArrayJson(5_500_000) }],
+  },
+  {
+    name: "JSON: three such at once",
+    requests: [0, 1, 2].map(() => ({ signal: "traces" as const, json: emptyArrayJson(5_500_000) })),
+  },
+  { name: "JSON: 80,000 minimal spans", requests: [{ signal: "traces", json: minimalJsonSpans(80_000) }] },
+  {
+    name: "JSON: 60,000 minimal spans (within the allowance), four at once",
+    requests: [0, 1, 2, 3].map(() => ({ signal: "traces" as const, json: minimalJsonSpans(60_000) })),
+  },
   { name: "JSON: one span, 300,000 attributes", requests: [{ signal: "traces", json: wideJsonSpan(300_000) }] },
   {
     name: "JSON: three such at once",
@@ -118,13 +154,17 @@ const SCENARIOS: { name: string; requests: Request[] }[] = [
   },
 ];
 
+function jsonText(body: unknown): string {
+  return typeof body === "string" ? body : JSON.stringify(body);
+}
+
 async function run(scenario: (typeof SCENARIOS)[number]): Promise<Record<string, unknown>> {
   const now = BigInt(Date.now()) * 1_000_000n;
   const bodies = scenario.requests.map((request, i) => ({
     ...request,
     contentType: request.json ? "application/json" : "application/x-protobuf",
     body: request.json
-      ? Buffer.from(JSON.stringify(request.json(now, i)))
+      ? Buffer.from(jsonText(request.json(now, i)))
       : hostileBody(request.signal, request.shape as HostileShape, now, i),
   }));
   const obsd = await startCollectorProcess();
@@ -158,7 +198,8 @@ async function run(scenario: (typeof SCENARIOS)[number]): Promise<Record<string,
 
 async function main(): Promise<void> {
   const rows: Record<string, unknown>[] = [];
-  for (const scenario of SCENARIOS) rows.push(await run(scenario));
+  const only = process.env.BENCH_ONLY;
+  for (const scenario of SCENARIOS) if (!only || scenario.name.includes(only)) rows.push(await run(scenario));
   console.table(rows);
   const worst = Math.max(...rows.map((row) => row["peak RSS MB"] as number));
   console.log(`highest peak RSS: ${worst} MB (target: under ${TARGET_MB} MB)`);

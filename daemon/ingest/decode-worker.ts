@@ -3,7 +3,14 @@
  * writer thread, so the main thread only speaks HTTP and stays responsive under load.
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { chargeDecoded, decodeWithin, RECORD_UNITS, TooManyValuesError } from "../otlp/decode-allowance.js";
+import {
+  chargeDecoded,
+  countJsonObjects,
+  decodeWithin,
+  JSON_OBJECTS_PER_VALUE,
+  RECORD_UNITS,
+  TooManyValuesError,
+} from "../otlp/decode-allowance.js";
 import { decodeLogRequest, decodeTraceRequest, type WireFormat } from "../otlp/decode-request.js";
 import { decodeTraceJsonNatively } from "../otlp/native-json-traces.js";
 import { PayloadError } from "../otlp/payload-error.js";
@@ -34,6 +41,10 @@ function packedTraces(body: Buffer, format: WireFormat): PackedSpanBatch {
 }
 
 function decode(request: DecodeRequest, body: Buffer): WriteRequest | null {
+  if (request.format === "json") {
+    const most = JSON_OBJECTS_PER_VALUE * request.maxValues;
+    if (countJsonObjects(body, most) > most) throw new TooManyValuesError(request.maxValues);
+  }
   if (request.signal === "traces") {
     const batch = packedTraces(body, request.format);
     if (packedSpanCount(batch) === 0) return null;

@@ -34,6 +34,39 @@ export function chargeDecoded(units = 1): void {
   if (charged > limit) throw new TooManyValuesError(limit);
 }
 
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+
+/**
+ * Objects in a JSON text (`{` outside strings), counted up to just past `stopAfter`. Every
+ * OTLP/JSON record, KeyValue and AnyValue is an object, so this bounds what the body decodes to
+ * before anything is parsed: JSON is parsed whole (natively or by JSON.parse) before the
+ * decoders can charge, and an array of millions of `{}` is 3 bytes a value.
+ */
+export function countJsonObjects(body: Uint8Array, stopAfter: number): number {
+  let objects = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === BACKSLASH) i++;
+      else if (byte === QUOTE) inString = false;
+    } else if (byte === QUOTE) {
+      inString = true;
+    } else if (byte === OPEN_BRACE && ++objects > stopAfter) {
+      break;
+    }
+  }
+  return objects;
+}
+
+/**
+ * An ordinary value is two JSON objects (a KeyValue and its AnyValue) and a record a few, so a
+ * body of more objects than this many per allowed value decodes past its allowance.
+ */
+export const JSON_OBJECTS_PER_VALUE = 4;
+
 /** Runs one decode with an allowance of `allowed` values; returns what it decoded and how many values it held. */
 export function decodeWithin<T>(allowed: number, decode: () => T): { result: T; values: number } {
   limit = allowed;

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { decodeWithin, TooManyValuesError } from "../../../daemon/otlp/decode-allowance.js";
+import { countJsonObjects, decodeWithin, TooManyValuesError } from "../../../daemon/otlp/decode-allowance.js";
 import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { hostileBody } from "../../helpers/hostile-payloads.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
@@ -35,5 +35,16 @@ describe("decode allowance", () => {
   it("charges nothing against a limit outside an allowance", () => {
     const body = hostileBody("traces", { records: 1, attributes: 10_000 }, NOW);
     expect(decodeTraceRequest(body, "protobuf").spans).to.have.length(1);
+  });
+});
+
+describe("JSON object count", () => {
+  it("counts objects outside strings, braces in strings and escapes aside", () => {
+    const text = '{"a":[{},{}],"b":"{\\"{","c":{"d":"}{"}}';
+    expect(countJsonObjects(Buffer.from(text), 100)).to.equal(4);
+  });
+
+  it("stops counting just past the bound", () => {
+    expect(countJsonObjects(Buffer.from("[{},{},{},{},{}]"), 2)).to.equal(3);
   });
 });
