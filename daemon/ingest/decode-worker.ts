@@ -41,9 +41,10 @@ function packedTraces(body: Buffer, format: WireFormat): PackedSpanBatch {
 }
 
 function decode(request: DecodeRequest, body: Buffer): WriteRequest | null {
-  if (request.format === "json") {
-    const most = JSON_OBJECTS_PER_VALUE * request.maxValues;
-    if (countJsonObjects(body, most) > most) throw new TooManyValuesError(request.maxValues);
+  // An object is at least two bytes (`{}`): a smaller body cannot hold too many, and is not scanned.
+  const most = JSON_OBJECTS_PER_VALUE * request.maxValues;
+  if (request.format === "json" && body.length / 2 > most && countJsonObjects(body, most) > most) {
+    throw new TooManyValuesError(request.maxValues);
   }
   if (request.signal === "traces") {
     const batch = packedTraces(body, request.format);
