@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { DiagLogLevel, diag } from "@opentelemetry/api";
 import { OTLPTraceExporter as ProtoTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { BasicTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { Ajv } from "ajv";
 import { expect } from "chai";
+import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { otlpFixture } from "../helpers/fixtures.js";
 import { protobufOf } from "../helpers/fuzz-payloads.js";
@@ -52,6 +55,10 @@ describe("what an export's answer counts (real obsd, default 7-day retention)", 
     expect(logs.partialSuccess.rejectedLogRecords).to.equal(1);
     expect(logs.partialSuccess.errorMessage).to.include("--retention");
     expect(await counts(obsd.url)).to.deep.include({ spans: before.spans, logs: before.logs });
+    // Both answers are what the published schema describes.
+    const schema = JSON.parse(readFileSync(packagePath("schemas", "api", "accepted.json"), "utf8"));
+    const validate = new Ajv({ strict: false }).compile(schema);
+    for (const answer of [traces, logs]) expect(validate(answer), JSON.stringify(validate.errors)).to.equal(true);
   });
 
   it("keeps the current records of a mixed request and counts only those as accepted", async () => {
