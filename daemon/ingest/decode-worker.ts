@@ -28,9 +28,9 @@ function reply(message: DecodeReply): void {
 
 /**
  * A trace request's packed spans: OTLP/JSON natively where it can, else the JavaScript
- * decoders. The native decoder reads the whole body at once, so its spans and index entries
- * are charged after it (a JSON value is at least about twenty bytes, so that costs at most a
- * few times the allowance); the JavaScript decoders charge as they go.
+ * decoders. The native decoder reads the whole body in one call, so its spans and index
+ * entries are charged after it (a large body's objects were counted before, in `decode`); the
+ * JavaScript decoders charge as they go.
  */
 function packedTraces(body: Buffer, format: WireFormat): PackedSpanBatch {
   const native = format === "json" ? decodeTraceJsonNatively(body) : undefined;
@@ -40,6 +40,7 @@ function packedTraces(body: Buffer, format: WireFormat): PackedSpanBatch {
   return native;
 }
 
+/** The write request for a body, or null when it holds no records; throws past its allowance. */
 function decode(request: DecodeRequest, body: Buffer): WriteRequest | null {
   // An object is at least two bytes (`{}`): a smaller body cannot hold too many, and is not scanned.
   const most = JSON_OBJECTS_PER_VALUE * request.maxValues;
