@@ -67,6 +67,17 @@ export function countJsonObjects(body: Uint8Array, stopAfter: number): number {
  */
 export const JSON_OBJECTS_PER_VALUE = 4;
 
+/** Runs `decode` so that what it charges is taken back if it throws (a decode that is retried another way). */
+export function chargedOnce<T>(decode: () => T): T {
+  const before = charged;
+  try {
+    return decode();
+  } catch (error) {
+    if (!(error instanceof TooManyValuesError)) charged = before;
+    throw error;
+  }
+}
+
 /** Runs one decode with an allowance of `allowed` values; returns what it decoded and how many values it held. */
 export function decodeWithin<T>(allowed: number, decode: () => T): { result: T; values: number } {
   limit = allowed;

@@ -48,3 +48,15 @@ describe("JSON object count", () => {
     expect(countJsonObjects(Buffer.from("[{},{},{},{},{}]"), 2)).to.equal(3);
   });
 });
+
+describe("decode allowance, JSON read again losslessly", () => {
+  it("charges a request whose integers need the lossless parse once, not twice", () => {
+    const request = traceRequest("big-int", [
+      { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: NOW, attributes: { a: "x", b: "y" } },
+    ]);
+    // An intValue past 2^53 as a bare number sends the decoder back to a lossless parse.
+    const text = JSON.stringify(request).replace('{"stringValue":"y"}', '{"intValue":9007199254740993}');
+    const { values } = decodeWithin(1000, () => decodeTraceRequest(Buffer.from(text), "json"));
+    expect(values).to.equal(2 + 2 + 1);
+  });
+});
