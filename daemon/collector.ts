@@ -35,6 +35,8 @@ export interface CollectorOptions {
   onWriteStatusChange?: (change: WriteStatusChange) => void;
   /** Told if the store lock is lost while running (its heartbeat could not be kept). */
   onStoreLockLost?: (error: Error) => void;
+  /** Told other things worth a line in the collector's log (records rejected as too old). */
+  onNotice?: (line: string) => void;
 }
 
 function urlHost(host: string): string {
@@ -99,6 +101,7 @@ async function startOnLockedStore(
     settings.maxBodyBytes,
   );
   if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
+  if (options.onNotice) pipeline.onNotice = options.onNotice;
   const ready = await pipeline.ready;
   const readDb = openReadConnection(settings.dbPath);
   const queries = new QueryClient(settings.dbPath);
@@ -148,9 +151,12 @@ async function startOnLockedStore(
       clearInterval(sweep);
       clearTimeout(grace);
       await queries.close();
-      await pipeline.close();
-      readDb.close();
-      await storeLock.release();
+      try {
+        await pipeline.close();
+      } finally {
+        readDb.close();
+        await storeLock.release();
+      }
     })();
     return closing;
   };

@@ -48,6 +48,7 @@ export async function runForeground(
       onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
       onStoreLockLost: (error) =>
         io.err(`obsd: warning: lost the lock on ${settings.dbPath} (${error.message}); another collector may take it`),
+      onNotice: (line) => io.err(line),
       ...options,
     });
   } catch (error) {

@@ -2,13 +2,14 @@ import contentType from "content-type";
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { nowNs } from "../../shared/time.js";
-import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
+import type { IngestPipeline, IngestResult } from "../ingest/ingest-pipeline.js";
+import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { StorageError } from "../store/store-errors.js";
+import { StorageError, StoreLostError } from "../store/store-errors.js";
 import { isLoopbackOrigin } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
-import { dualAcceptedBody, jsonAcceptedBody } from "./otlp-response.js";
+import { jsonAcceptedBody, protobufAcceptedBody } from "./otlp-response.js";
 import { readBody } from "./read-body.js";
 
 const FORMATS: Record<string, WireFormat> = {
@@ -41,18 +42,23 @@ export interface IngestOptions {
 async function ingest(req: Request, res: Response, options: IngestOptions, signal: "traces" | "logs"): Promise<void> {
   const format = wireFormatOf(req.headers["content-type"]);
   const body = await readBody(req, options.maxBodyBytes);
-  let accepted: number;
+  let result: IngestResult;
   try {
-    ({ accepted } = await options.pipeline.ingest(signal, format, body, nowNs()));
+    result = await options.pipeline.ingest(signal, format, body, nowNs());
   } catch (error) {
+    if (error instanceof TooManyValuesError) throw new HttpError(413, error.message);
     if (error instanceof PayloadError) throw new HttpError(400, `invalid OTLP ${signal} payload: ${error.message}`);
+    if (error instanceof StoreLostError) throw new HttpError(503, `store unavailable: ${error.message}`);
     if (error instanceof StorageError) throw new HttpError(500, `storage failure: ${error.message}`);
     throw error;
   }
   if (format === "protobuf") {
-    res.status(200).type("application/x-protobuf").send(dualAcceptedBody(accepted));
+    res.status(200).type("application/x-protobuf").send(protobufAcceptedBody(result.accepted, result.rejected));
   } else {
-    res.status(200).type("application/json").send(jsonAcceptedBody(accepted));
+    res
+      .status(200)
+      .type("application/json")
+      .send(jsonAcceptedBody(result.accepted, signal, result.rejected));
   }
 }
 

@@ -35,7 +35,7 @@ function otlpExport(signal: "traces" | "logs", request: string) {
       responses: {
         "200": {
           description:
-            "Committed. For protobuf requests the body is the same JSON padded so that it also decodes as an empty protobuf response (see docs/ingest.md).",
+            "Committed. For protobuf requests the body is the same JSON padded so that it also decodes as an empty protobuf response; when records older than the retention window were rejected, it is the protobuf response message with partial_success set (see docs/ingest.md).",
           content: {
             "application/json": { schema: ref("Accepted") },
             "application/x-protobuf": { schema: ref("Accepted") },
@@ -44,9 +44,14 @@ function otlpExport(signal: "traces" | "logs", request: string) {
         "400": errorResponse("Not a valid OTLP payload, or a bad gzip stream"),
         "403": errorResponse("Host header is not a loopback name or the bound host"),
         "405": errorResponse("Method other than POST"),
-        "413": errorResponse("Body over the cap, transferred or inflated"),
+        "413": errorResponse(
+          "Body over the cap, transferred or inflated, or decoding to more values than one request may hold",
+        ),
         "415": errorResponse("Unsupported Content-Type or Content-Encoding"),
         "500": errorResponse("Storage failure; nothing was acknowledged"),
+        "503": errorResponse(
+          "The database file was deleted or replaced while obsd ran; nothing is acknowledged until a restart",
+        ),
       },
     },
   };

@@ -1,9 +1,11 @@
 /**
- * Bounds the request bytes inside the ingest pipeline (being decoded, queued or written).
- * Decoded records take ten to thirty times their body's size on the worker heaps, so many
- * large requests at once would otherwise grow the collector without limit. Requests over the
- * budget wait their turn, first come first served; one request larger than the budget is
- * admitted when nothing else is inside.
+ * Bounds the cost of the requests inside the ingest pipeline (being decoded, queued or
+ * written), in the units of ingest-limits.ts (`requestCost`: decoded values and body bytes).
+ * Decoded records take many times their body's size on the worker heaps, so many costly
+ * requests at once would otherwise grow the collector without limit. Requests over the budget
+ * wait their turn, first come first served; one request larger than the budget is admitted
+ * when nothing else is inside. A request admitted at an estimate is `resize`d once its cost is
+ * known.
  */
 export class BodyBudget {
   private inside = 0;
@@ -27,6 +29,16 @@ export class BodyBudget {
 
   release(bytes: number): void {
     this.inside -= bytes;
+    this.admitWaiting();
+  }
+
+  /** Changes what an admitted request holds from `from` to `to` (its estimate to its measured cost). */
+  resize(from: number, to: number): void {
+    this.inside += to - from;
+    if (to < from) this.admitWaiting();
+  }
+
+  private admitWaiting(): void {
     while (this.waiting.length > 0 && this.fits((this.waiting[0] as { bytes: number }).bytes)) {
       const next = this.waiting.shift() as { bytes: number; admit: () => void };
       this.inside += next.bytes;

@@ -2,17 +2,51 @@ import type { ResourceLimits } from "node:worker_threads";
 
 /** How much the ingest pipeline may hold, derived from the largest body it accepts. */
 export interface IngestLimits {
-  /** Request bytes being decoded, queued or written at once (BodyBudget). */
-  bodyBudgetBytes: number;
+  /** The most values (records, attributes at any depth, array items, events, links) one request may decode to. */
+  maxDecodedValues: number;
+  /** Cost units (`requestCost`) of the requests being decoded, queued or written at once (BodyBudget). */
+  budgetUnits: number;
   /** Heap limits of the decoder and writer threads. */
   worker: ResourceLimits;
 }
 
 const MiB = 1024 * 1024;
 
+/** Body bytes that count as one unit of cost (the cost of the body's own text). */
+const BYTES_PER_UNIT = 64;
+
+/** Bytes of the body cap per value one request may decode to. */
+const BYTES_PER_ALLOWED_VALUE = 128;
+
 /**
- * - Two requests at the body cap may be inside the pipeline at once (32 MiB at the default
- *   16 MiB cap); decoded, a body takes ten to thirty times its size on the worker heaps.
+ * What a request holds in the pipeline once decoded, in units of one decoded value: its
+ * values, and its body's bytes (a few values of large strings cost by their size).
+ */
+export function requestCost(bodyBytes: number, values: number): number {
+  return values + Math.ceil(bodyBytes / BYTES_PER_UNIT);
+}
+
+/**
+ * What a request is charged while it waits for and goes through decoding, before its values
+ * are counted: as much as a body of its size can decode to (an empty protobuf array item is
+ * two bytes), up to the most any request may.
+ */
+export function reservedCost(bodyBytes: number, limits: IngestLimits): number {
+  const values = Math.min(limits.maxDecodedValues, Math.ceil(bodyBytes / 2));
+  return requestCost(bodyBytes, values);
+}
+
+/**
+ * - A request may decode to one value per 128 bytes of the body cap (131,072 at 16 MiB; a
+ *   record counts as two): ordinary telemetry is well under (an SDK's batch of 512 spans of
+ *   ten attributes is about 6,000), while 16 MiB of one-byte attributes is a million values
+ *   and took obsd to 845 MiB. Within the allowance the costliest request measured (attributes
+ *   with keys all different, on one span) peaks under 300 MB (docs/PERFORMANCE.md). Past it
+ *   the decoder stops and the answer is 413.
+ * - The budget is what one request at both limits costs (a full body of the most values): a
+ *   request as costly as that goes through alone, smaller ones together. A body is charged the
+ *   most it could cost until decoded, then what it does cost, so the decoder never holds two
+ *   worst cases at once, while a burst of ordinary exports never waits.
  * - Both workers allocate many short-lived objects per batch; a 16 MB young generation keeps
  *   their resident memory down (measured: 16 MB kept throughput; 8 MB cost about 20%).
  * - The old generation limit is there for how V8 grows a heap, not as a cap expected to be
@@ -22,8 +56,10 @@ const MiB = 1024 * 1024;
  *   the worst body measured needs (docs/PERFORMANCE.md), so a larger cap raises it.
  */
 export function ingestLimits(maxBodyBytes: number): IngestLimits {
+  const maxDecodedValues = Math.ceil(maxBodyBytes / BYTES_PER_ALLOWED_VALUE);
   return {
-    bodyBudgetBytes: 2 * maxBodyBytes,
+    maxDecodedValues,
+    budgetUnits: requestCost(maxBodyBytes, maxDecodedValues),
     worker: {
       maxYoungGenerationSizeMb: 16,
       maxOldGenerationSizeMb: Math.max(1024, Math.ceil((64 * maxBodyBytes) / MiB)),

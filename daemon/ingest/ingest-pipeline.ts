@@ -1,11 +1,13 @@
 import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from "node:worker_threads";
+import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { StorageError, StoreOpenError } from "../store/store-errors.js";
+import { StorageError, StoreLostError, StoreOpenError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
 import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
-import { ingestLimits } from "./ingest-limits.js";
+import { type IngestLimits, ingestLimits, requestCost, reservedCost } from "./ingest-limits.js";
+import { type Rejected, RejectionNotice, rejectedMessage } from "./rejected-records.js";
 import { WriteStatus, type WriteStatusChange } from "./write-status.js";
 
 export interface StoreReady {
@@ -15,10 +17,12 @@ export interface StoreReady {
 }
 
 export interface IngestResult {
-  /** Records the request carried. */
+  /** Distinct records kept: stored now or already stored (a record sent twice counts once). */
   accepted: number;
   /** Records that were new (the rest had been stored before). */
   inserted: number;
+  /** Records not stored because retention would delete them at once, and why; null when none. */
+  rejected: Rejected | null;
 }
 
 /**
@@ -29,6 +33,10 @@ const DECODER_RESTARTS = 3;
 const DECODER_RESTART_WINDOW_MS = 60_000;
 
 interface Pending {
+  /** For the words of its answer. */
+  signal: Signal;
+  /** Told how many values the body decoded to, once the decoder has handed it on. */
+  decoded(values: number): void;
   resolve(result: IngestResult): void;
   reject(error: Error): void;
 }
@@ -47,6 +55,9 @@ export class IngestPipeline {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private readonly budget: BodyBudget;
+  private readonly limits: IngestLimits;
+  private readonly retentionMs: number;
+  private readonly rejections: RejectionNotice;
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
@@ -54,12 +65,17 @@ export class IngestPipeline {
   /** Whether writes succeed; changes are also passed to `onWriteStatusChange`. */
   readonly writes = new WriteStatus();
   onWriteStatusChange: (change: WriteStatusChange) => void = () => {};
+  /** Lines for the collector's log that are not write status changes (rejected old records). */
+  onNotice: (line: string) => void = () => {};
 
   /** `maxBodyBytes`: the largest body the HTTP side accepts; the memory limits follow from it. */
   constructor(options: WriterOptions, maxBodyBytes: number) {
     const limits = ingestLimits(maxBodyBytes);
-    this.budget = new BodyBudget(limits.bodyBudgetBytes);
+    this.limits = limits;
+    this.budget = new BodyBudget(limits.budgetUnits);
     this.workerLimits = limits.worker;
+    this.retentionMs = options.retention.maxAgeMs;
+    this.rejections = new RejectionNotice(this.retentionMs);
     const channel = new MessageChannel();
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
       workerData: { options, requests: channel.port2 },
@@ -134,21 +150,37 @@ export class IngestPipeline {
   }
 
   private onDecoderReply(reply: DecodeReply): void {
-    if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0 });
+    if (reply.type === "decoded") this.pending.get(reply.id)?.decoded(reply.values);
+    else if (reply.type === "empty") this.settle(reply.id, { accepted: 0, inserted: 0, rejected: null });
     else if (reply.type === "invalid") this.settle(reply.id, new PayloadError(reply.message));
+    else if (reply.type === "too-many-values") this.settle(reply.id, new TooManyValuesError(reply.limit));
     else this.settle(reply.id, new Error(reply.message));
   }
 
   private onWriterReply(reply: WriterReply): void {
     if (reply.type === "written") {
       this.noteChange(this.writes.succeeded());
-      this.settle(reply.id, { accepted: reply.accepted, inserted: reply.inserted });
+      this.settle(reply.id, {
+        accepted: reply.accepted,
+        inserted: reply.inserted,
+        rejected: this.rejectedOf(reply.id, reply.rejected, reply.cutoffNs),
+      });
     } else if (reply.type === "failed") {
       this.noteChange(this.writes.failed(reply.message, new Date()));
       this.settle(reply.id, new StorageError(reply.message));
+    } else if (reply.type === "lost") {
+      this.fail(new StoreLostError(reply.message));
     } else if (reply.type === "trimmed") {
       this.onTrimmed(reply.spans, reply.logs);
     }
+  }
+
+  private rejectedOf(id: number, count: number, cutoffNs: bigint): Rejected | null {
+    if (count === 0) return null;
+    const signal = this.pending.get(id)?.signal ?? "traces";
+    const line = this.rejections.note(signal, count, Date.now());
+    if (line) this.onNotice(line);
+    return { count, message: rejectedMessage(signal, count, this.retentionMs, cutoffNs) };
   }
 
   private noteChange(change: WriteStatusChange | null): void {
@@ -164,22 +196,29 @@ export class IngestPipeline {
 
   /**
    * Decodes and stores one request body. Resolves once the records are committed; rejects with
-   * PayloadError (bad input) or StorageError (nothing was stored). Waits first while the
-   * pipeline holds its budget of other requests (ingest-limits.ts). `body` must own its
-   * ArrayBuffer: it is transferred to the decoder.
+   * PayloadError (bad input), TooManyValuesError (more than one request may hold) or
+   * StorageError (nothing was stored). Waits first while the pipeline holds its budget of other
+   * requests (ingest-limits.ts): charged the most its body could cost until decoded, then what
+   * it does. `body` must own its ArrayBuffer: it is transferred to the decoder.
    */
   async ingest(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
     this.assertOpen();
     // Read now: once the body is transferred to the decoder its length here is 0.
     const bytes = body.length;
-    if (bytes === 0) return { accepted: 0, inserted: 0 };
-    await this.budget.admit(bytes);
+    if (bytes === 0) return { accepted: 0, inserted: 0, rejected: null };
+    let held = reservedCost(bytes, this.limits);
+    await this.budget.admit(held);
+    const decoded = (values: number) => {
+      const cost = requestCost(bytes, values);
+      this.budget.resize(held, cost);
+      held = cost;
+    };
     try {
       // The pipeline may have failed or begun to close while this request waited.
       this.assertOpen();
-      return await this.decodeAndWrite(signal, format, body, receivedNs);
+      return await this.decodeAndWrite(signal, format, body, receivedNs, decoded);
     } finally {
-      this.budget.release(bytes);
+      this.budget.release(held);
     }
   }
 
@@ -188,25 +227,43 @@ export class IngestPipeline {
     if (this.closing) throw new StorageError("the collector is stopping");
   }
 
-  private decodeAndWrite(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
+  private decodeAndWrite(
+    signal: Signal,
+    format: WireFormat,
+    body: Buffer,
+    receivedNs: bigint,
+    decoded: (values: number) => void,
+  ): Promise<IngestResult> {
     const id = this.nextId++;
     const buffer =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength
         ? body.buffer
         : body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      const request: DecodeRequest = { id, signal, format, body: buffer as ArrayBuffer, receivedNs };
+      this.pending.set(id, { signal, decoded, resolve, reject });
+      const request: DecodeRequest = {
+        id,
+        maxValues: this.limits.maxDecodedValues,
+        signal,
+        format,
+        body: buffer as ArrayBuffer,
+        receivedNs,
+      };
       this.decoder.postMessage(request, [buffer as ArrayBuffer]);
     });
   }
 
-  /** Commits what is queued, closes the database and ends both threads. */
+  /**
+   * Commits what is queued, closes the database and ends both threads. Rejects with the
+   * StoreLostError when the database file was deleted or replaced: what was stored since is
+   * gone, and the collector's exit code must say so.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.decoder.terminate();
       if (this.failure) {
         await this.writer.terminate();
+        if (this.failure instanceof StoreLostError) throw this.failure;
         return;
       }
       await new Promise<void>((resolve) => {

@@ -1,4 +1,5 @@
 import type { JsonValue } from "../../shared/api-records.js";
+import { chargeDecoded } from "./decode-allowance.js";
 import { PayloadError } from "./payload-error.js";
 import type { WireCodec } from "./wire-codec.js";
 
@@ -51,6 +52,7 @@ export function toPlainValue(value: unknown, codec: WireCodec, path: string, dep
   if (has(any, "bytesValue")) return codec.bytes(any.bytesValue, `${path}.bytesValue`);
   if (has(any, "arrayValue")) {
     const values = listOf(any.arrayValue?.values, `${path}.arrayValue.values`);
+    chargeDecoded(values.length);
     return values.map((item, i) => toPlainValue(item, codec, `${path}.arrayValue.values[${i}]`, depth + 1));
   }
   if (has(any, "kvlistValue")) {
@@ -78,6 +80,7 @@ export function toPlainObject(
   depth = 0,
 ): { [key: string]: PlainValue } {
   const result: { [key: string]: PlainValue } = {};
+  chargeDecoded(keyValues.length);
   for (let i = 0; i < keyValues.length; i++) {
     const kv = keyValues[i] as KeyValueShape | null;
     if (kv == null || typeof kv !== "object") throw new PayloadError(`${path}[${i}]: expected a KeyValue object`);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { decodeAttributes, toPlainValue } from "./any-value.js";
 import { enumValue, optionalString, ParsedScopes } from "./batch-scopes.js";
+import { chargeDecoded, RECORD_UNITS } from "./decode-allowance.js";
 import { type EnvelopeFields, walkEnvelope } from "./envelope.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
 import { storedTime } from "./stored-time.js";
@@ -64,6 +65,7 @@ export function decodeLogs(request: unknown, codec: WireCodec): LogBatch {
   walkEnvelope(request, LOG_FIELDS, scopes, (item, { resource, scope, path }) => {
     const resourceHash = scopes.resources[resource]?.hash ?? "";
     const scopeHash = scopes.scopes[scope]?.hash ?? "";
+    chargeDecoded(RECORD_UNITS);
     logs.push(decodeLog(item as LogRecord, codec, path, resource, scope, resourceHash, scopeHash));
   });
   return { resources: scopes.resources, scopes: scopes.scopes, logs };

@@ -1,3 +1,4 @@
+import { chargedOnce } from "./decode-allowance.js";
 import { decodeLogs } from "./decode-logs.js";
 import { decodeTraces } from "./decode-traces.js";
 import { InexactIntegerError, jsonCodec, parseOtlpJson, parseOtlpJsonLossless } from "./json-codec.js";
@@ -14,7 +15,8 @@ export type WireFormat = "json" | "protobuf";
 function decodeJson<T>(body: Buffer, decode: (request: unknown) => T): T {
   const text = body.toString("utf8");
   try {
-    return decode(parseOtlpJson(text));
+    // A retry below decodes the same values again: charge them once.
+    return chargedOnce(() => decode(parseOtlpJson(text)));
   } catch (error) {
     if (!(error instanceof InexactIntegerError)) throw error;
     return decode(parseOtlpJsonLossless(text));

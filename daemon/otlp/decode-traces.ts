@@ -1,5 +1,6 @@
 import { decodeAttributes, listOf, toPlainObject } from "./any-value.js";
 import { enumValue, optionalString, ParsedScopes } from "./batch-scopes.js";
+import { chargeDecoded, RECORD_UNITS } from "./decode-allowance.js";
 import { type EnvelopeFields, requireObject, walkEnvelope } from "./envelope.js";
 import { PayloadError } from "./payload-error.js";
 import type { SpanBatch, SpanRecord } from "./records.js";
@@ -64,6 +65,7 @@ export function decodeTraces(request: unknown, codec: WireCodec): SpanBatch {
   const scopes = new ParsedScopes(codec);
   const spans: SpanRecord[] = [];
   walkEnvelope(request, TRACE_FIELDS, scopes, (item, { resource, scope, path }) => {
+    chargeDecoded(RECORD_UNITS);
     spans.push(decodeSpan(item as Span, codec, path, resource, scope));
   });
   return { resources: scopes.resources, scopes: scopes.scopes, spans };
@@ -110,6 +112,7 @@ function decodeSpan(span: Span, codec: WireCodec, path: string, resource: number
 function decodeEvents(value: unknown, codec: WireCodec, path: string): string | null {
   const events = listOf(value, path);
   if (events.length === 0) return null;
+  chargeDecoded(events.length);
   return JSON.stringify(
     events.map((item, i) => {
       const event = requireObject<SpanEvent>(item, `${path}[${i}]`);
@@ -131,6 +134,7 @@ function decodeEvents(value: unknown, codec: WireCodec, path: string): string | 
 function decodeLinks(value: unknown, codec: WireCodec, path: string): string | null {
   const links = listOf(value, path);
   if (links.length === 0) return null;
+  chargeDecoded(links.length);
   return JSON.stringify(
     links.map((item, i) => {
       const link = requireObject<SpanLink>(item, `${path}[${i}]`);

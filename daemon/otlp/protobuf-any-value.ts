@@ -1,4 +1,5 @@
 import { MAX_DEPTH, type PlainValue, setPlainKey } from "./any-value.js";
+import { chargeDecoded } from "./decode-allowance.js";
 import { expectWireType, FieldError, WIRE, type WireReader, within } from "./protobuf-wire.js";
 
 /** An attribute object as it is being read: keys in arrival order, a repeated key keeps its last value. */
@@ -11,6 +12,7 @@ export type PlainObject = { [key: string]: PlainValue };
  * base64, arrays and kvlists recursively, an empty AnyValue as null.
  */
 export function readKeyValue(reader: WireReader, end: number, object: PlainObject, depth: number): void {
+  chargeDecoded();
   let key = "";
   let value: PlainValue = null;
   while (reader.pos < end) {
@@ -98,8 +100,10 @@ function readNested<T extends PlainValue[] | PlainObject>(
     try {
       expectWireType(tag, WIRE.LENGTH, "values");
       const itemEnd = reader.end();
-      if (Array.isArray(into)) into.push(readAnyValue(reader, itemEnd, depth + 1));
-      else readKeyValue(reader, itemEnd, into as PlainObject, depth + 1);
+      if (Array.isArray(into)) {
+        chargeDecoded();
+        into.push(readAnyValue(reader, itemEnd, depth + 1));
+      } else readKeyValue(reader, itemEnd, into as PlainObject, depth + 1);
     } catch (error) {
       throw within(within(error, `values[${i}]`), member);
     }

@@ -1,4 +1,5 @@
 import { describeAttributes, type PlainValue } from "./any-value.js";
+import { chargeDecoded, RECORD_UNITS } from "./decode-allowance.js";
 import { logRecordHash, nonZero } from "./decode-logs.js";
 import { type PlainObject, readAttribute, readTopValue } from "./protobuf-any-value.js";
 import { readRequest } from "./protobuf-envelope.js";
@@ -27,6 +28,7 @@ export function decodeLogProtobuf(body: Buffer): LogBatch {
  * event_name = 12.
  */
 function readLogRecord(reader: WireReader, end: number, resource: number, scope: number): LogRecordRow {
+  chargeDecoded(RECORD_UNITS);
   let timeNs = 0n;
   let observedNs = 0n;
   let severityNumber = 0;

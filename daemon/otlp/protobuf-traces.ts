@@ -1,4 +1,5 @@
 import { describeAttributes } from "./any-value.js";
+import { chargeDecoded, RECORD_UNITS } from "./decode-allowance.js";
 import { type PlainObject, readAttribute } from "./protobuf-any-value.js";
 import { readRequest } from "./protobuf-envelope.js";
 import { expectWireType, FieldError, readMessage, WIRE, type WireReader } from "./protobuf-wire.js";
@@ -19,6 +20,7 @@ export function decodeTraceProtobuf(body: Buffer): SpanBatch {
 }
 
 function readSpan(reader: WireReader, end: number, resource: number, scope: number): SpanRecord {
+  chargeDecoded(RECORD_UNITS);
   let traceId: string | null = null;
   let spanId: string | null = null;
   let parentSpanId: string | null = null;
@@ -160,6 +162,7 @@ function readStatus(reader: WireReader, end: number): { code: number; message: s
 
 /** Span.Event: time_unix_nano = 1, name = 2, attributes = 3, dropped_attributes_count = 4. */
 function readEvent(reader: WireReader, end: number): unknown {
+  chargeDecoded();
   let time = 0n;
   let name = "";
   const attributes: PlainObject = {};
@@ -193,6 +196,7 @@ function readEvent(reader: WireReader, end: number): unknown {
 
 /** Span.Link: trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, dropped = 5, flags = 6. */
 function readLink(reader: WireReader, end: number): unknown {
+  chargeDecoded();
   let traceId: string | null = null;
   let spanId: string | null = null;
   let traceState = "";

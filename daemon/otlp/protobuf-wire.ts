@@ -1,4 +1,5 @@
 import protobuf from "protobufjs";
+import { TooManyValuesError } from "./decode-allowance.js";
 import { PayloadError } from "./payload-error.js";
 
 /** Protobuf wire types (the low three bits of a field's tag). */
@@ -165,7 +166,8 @@ export class WireReader {
 
 /** Wire failures (truncation, bad varints, invalid UTF-8) become the 400 protobufjs's decode gave. */
 export function asPayloadError(error: unknown): unknown {
-  if (error instanceof PayloadError) return error;
+  // A request past its allowance is not malformed: it goes up as it is (413, not 400).
+  if (error instanceof PayloadError || error instanceof TooManyValuesError) return error;
   return new PayloadError(`invalid protobuf: ${(error as Error).message}`);
 }
 

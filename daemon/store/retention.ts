@@ -115,9 +115,14 @@ export class Retention {
     return Number(this.db.pragma("page_count", { simple: true })) * pageSize;
   }
 
+  /** Telemetry timed before this is past the age limit: trimmed, and refused on arrival. */
+  ageCutoffNs(nowNs: bigint): bigint {
+    return nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
+  }
+
   /** One batch of age-based trimming. Returns what was deleted (zero when nothing is too old). */
   trimByAge(nowNs: bigint): TrimResult {
-    const cutoff = nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
+    const cutoff = this.ageCutoffNs(nowNs);
     return this.db.transaction(() => ({
       spans: this.deleteSpans(this.stmt.oldSpans!.all(cutoff, this.policy.batchRows) as SpanRow[]),
       logs: this.deleteLogs(this.stmt.oldLogs!.all(cutoff, this.policy.batchRows) as LogRow[]),

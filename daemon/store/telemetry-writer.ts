@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { LogBatch, SpanBatch, SpanRecord } from "../otlp/records.js";
 import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
+import { logTimestampNs } from "./kept-records.js";
 import { MultiRowStatement } from "./multi-row.js";
 import { NewRowInsert } from "./new-rows.js";
 import { ParentLinks } from "./parent-links.js";
@@ -333,7 +334,7 @@ export class TelemetryWriter {
     const timestamps: bigint[] = [];
     for (const log of batch.logs) {
       const resource = resources[log.resource] as ResolvedResource;
-      const tsNs = log.timeNs > 0n ? log.timeNs : log.observedNs > 0n ? log.observedNs : receivedNs;
+      const tsNs = logTimestampNs(log, receivedNs);
       timestamps.push(tsNs);
       values.push(
         log.hash,

@@ -1,4 +1,5 @@
 import type { MessagePort } from "node:worker_threads";
+import type { RecordTally } from "./kept-records.js";
 import type { PackedLogBatch, PackedSpanBatch } from "./packed-batch.js";
 import type { RetentionPolicy } from "./retention.js";
 
@@ -27,7 +28,10 @@ export type WriterRequest = WriteRequest | { type: "close" } | { type: "decoder"
 export type WriterReply =
   | { type: "ready"; schemaVersion: number; migrated: number[]; sqliteVersion: string }
   | { type: "fatal"; kind: "version" | "open"; message: string }
-  | { type: "written"; id: number; accepted: number; inserted: number }
+  /** `cutoffNs`: records timed before it were rejected as older than retention (kept-records.ts). */
+  | ({ type: "written"; id: number; cutoffNs: bigint } & RecordTally)
   | { type: "failed"; id: number; message: string }
+  /** The database file was deleted or replaced: no write is acknowledged from now on. */
+  | { type: "lost"; message: string }
   | { type: "trimmed"; spans: number; logs: number }
   | { type: "closed" };

@@ -8,9 +8,11 @@ import type Database from "better-sqlite3";
 import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { openWriteConnection } from "./connection.js";
+import { logFilter, type RecordTally, spanFilter } from "./kept-records.js";
 import { packedLogCount, packedSpanCount, unpackLogSlices, unpackSpanSlices } from "./packed-batch.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
+import { StoreFileWatch } from "./store-file-watch.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
 import { WalGuard } from "./wal-guard.js";
 import { describeWriteFailure } from "./write-failure.js";
@@ -45,12 +47,16 @@ try {
 const writer = new TelemetryWriter(db);
 const retention = new Retention(db, options.retention);
 const walGuard = new WalGuard(db, options.dbPath);
+const fileWatch = new StoreFileWatch(options.dbPath);
+/** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
+let lost: string | null = null;
 const queue: WriteRequest[] = [];
 let flushScheduled = false;
 let closing = false;
 let trimming = false;
 
-function accepted(request: WriteRequest): number {
+/** Records a request carries, repeats and all: what group commit sizes transactions by. */
+function recordCount(request: WriteRequest): number {
   return request.type === "spans" ? packedSpanCount(request.batch) : packedLogCount(request.batch);
 }
 
@@ -61,18 +67,40 @@ function accepted(request: WriteRequest): number {
  */
 const SLICE_RECORDS = 4096;
 
-function apply(request: WriteRequest): number {
+/** Stores a request's records but repeats and those retention would delete at once (kept-records.ts). */
+function apply(request: WriteRequest): Written {
+  const cutoffNs = retention.ageCutoffNs(nowNs());
   let inserted = 0;
   if (request.type === "spans") {
+    const filter = spanFilter(cutoffNs);
     for (const slice of unpackSpanSlices(request.batch, SLICE_RECORDS)) {
-      inserted += writer.writeSpans(slice, request.receivedNs);
+      inserted += writer.writeSpans({ ...slice, spans: filter.keep(slice.spans) }, request.receivedNs);
     }
-  } else {
-    for (const slice of unpackLogSlices(request.batch, SLICE_RECORDS)) {
-      inserted += writer.writeLogs(slice, request.receivedNs);
-    }
+    return { ...filter.tally(inserted), cutoffNs };
   }
-  return inserted;
+  const filter = logFilter(cutoffNs, request.receivedNs);
+  for (const slice of unpackLogSlices(request.batch, SLICE_RECORDS)) {
+    inserted += writer.writeLogs({ ...slice, logs: filter.keep(slice.logs) }, request.receivedNs);
+  }
+  return { ...filter.tally(inserted), cutoffNs };
+}
+
+/** What the answer to a committed request carries. */
+type Written = RecordTally & { cutoffNs: bigint };
+
+/** Whether the path still names the opened file; the first time it does not, tells the main thread. */
+function fileIntact(): boolean {
+  if (lost !== null) return false;
+  lost = fileWatch.problem();
+  if (lost === null) return true;
+  send({ type: "lost", message: lost });
+  return false;
+}
+
+/** Answers a committed request: acknowledged only while the committed file is the one the path names. */
+function acknowledge(id: number, result: Written): void {
+  if (fileIntact()) send({ type: "written", id, ...result });
+  else send({ type: "failed", id, message: lost as string });
 }
 
 /**
@@ -85,28 +113,26 @@ function apply(request: WriteRequest): number {
  */
 const MAX_JOINED_RECORDS = 8192;
 
-/** Applies `group`, then whatever arrives meanwhile (added to `group`); returns each one's new records. */
-function applyJoining(group: WriteRequest[]): number[] {
-  const inserted = group.map(apply);
-  let records = group.reduce((sum, request) => sum + accepted(request), 0);
+/** Applies `group`, then whatever arrives meanwhile (added to `group`); returns each one's tally. */
+function applyJoining(group: WriteRequest[]): Written[] {
+  const results = group.map(apply);
+  let records = group.reduce((sum, request) => sum + recordCount(request), 0);
   while (records < MAX_JOINED_RECORDS) {
     const arrived = receiveMessageOnPort(requests);
     if (!arrived) break;
     const request = arrived.message as WriteRequest;
     group.push(request);
-    inserted.push(apply(request));
-    records += accepted(request);
+    results.push(apply(request));
+    records += recordCount(request);
   }
-  return inserted;
+  return results;
 }
 
 /** Commits a group (and what joins it) in one transaction; on failure, isolates the failing requests. */
 function commit(group: WriteRequest[]): void {
   try {
-    const inserted = writer.transaction(() => applyJoining(group));
-    for (const [i, request] of group.entries()) {
-      send({ type: "written", id: request.id, accepted: accepted(request), inserted: inserted[i] ?? 0 });
-    }
+    const results = writer.transaction(() => applyJoining(group));
+    for (const [i, request] of group.entries()) acknowledge(request.id, results[i] as Written);
     return;
   } catch (error) {
     if (group.length === 1) {
@@ -117,8 +143,8 @@ function commit(group: WriteRequest[]): void {
   // Retry one by one so a single failing request cannot fail the others in its group.
   for (const request of group) {
     try {
-      const inserted = writer.transaction(() => apply(request));
-      send({ type: "written", id: request.id, accepted: accepted(request), inserted });
+      const result = writer.transaction(() => apply(request));
+      acknowledge(request.id, result);
     } catch (error) {
       send({ type: "failed", id: request.id, message: describeWriteFailure(error, options.dbPath) });
     }
@@ -130,7 +156,7 @@ function takeGroup(): WriteRequest[] {
   let records = 0;
   let count = 0;
   while (count < queue.length && (count === 0 || records < MAX_JOINED_RECORDS)) {
-    records += accepted(queue[count] as WriteRequest);
+    records += recordCount(queue[count] as WriteRequest);
     count++;
   }
   return queue.splice(0, count);
@@ -139,7 +165,10 @@ function takeGroup(): WriteRequest[] {
 function flush(): void {
   flushScheduled = false;
   const group = takeGroup();
-  if (group.length > 0) {
+  if (group.length > 0 && lost !== null) {
+    // Into a file no one will open again: not written at all.
+    for (const request of group) send({ type: "failed", id: request.id, message: lost });
+  } else if (group.length > 0) {
     commit(group);
     try {
       walGuard.afterCommit(Date.now());
@@ -187,6 +216,7 @@ async function trim(): Promise<void> {
 
 function finish(): void {
   clearInterval(timer);
+  clearInterval(fileTimer);
   try {
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -197,6 +227,9 @@ function finish(): void {
 }
 
 const timer = setInterval(() => void trim(), options.retentionIntervalMs);
+// Also checked while no writes come, so health tells of a deleted file before a write is refused.
+const FILE_CHECK_INTERVAL_MS = 1000;
+const fileTimer = setInterval(fileIntact, FILE_CHECK_INTERVAL_MS);
 
 function onWriteRequest(message: WriteRequest): void {
   queue.push(message);

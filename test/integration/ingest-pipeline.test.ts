@@ -45,15 +45,27 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
   });
 
   it("replaces a decoder that stops, reports writes failing until the next one succeeds", async () => {
-    expect(await pipeline.ingest("traces", "json", body(1), NOW)).to.deep.equal({ accepted: 1, inserted: 1 });
+    expect(await pipeline.ingest("traces", "json", body(1), NOW)).to.deep.equal({
+      accepted: 1,
+      inserted: 1,
+      rejected: null,
+    });
     await loseDecoder(pipeline);
     expect(pipeline.writes.snapshot()).to.include({ ok: false });
     expect(pipeline.writes.snapshot().lastError).to.match(/the decoder stopped/);
 
-    expect(await pipeline.ingest("traces", "json", body(2), NOW)).to.deep.equal({ accepted: 1, inserted: 1 });
+    expect(await pipeline.ingest("traces", "json", body(2), NOW)).to.deep.equal({
+      accepted: 1,
+      inserted: 1,
+      rejected: null,
+    });
     expect(pipeline.writes.snapshot()).to.include({ ok: true });
     // The first span is stored once: a resend is recognized by the new decoder's writes too.
-    expect(await pipeline.ingest("traces", "json", body(1), NOW)).to.deep.equal({ accepted: 1, inserted: 0 });
+    expect(await pipeline.ingest("traces", "json", body(1), NOW)).to.deep.equal({
+      accepted: 1,
+      inserted: 0,
+      rejected: null,
+    });
   });
 
   it("answers the requests in flight when the decoder stops with a storage error", async () => {
@@ -69,15 +81,23 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
       expect(outcome).to.be.instanceOf(StorageError);
       expect(outcome.message).to.match(/the decoder stopped/);
     } else {
-      expect(outcome).to.deep.equal({ accepted: 1, inserted: 1 });
+      expect(outcome).to.deep.equal({ accepted: 1, inserted: 1, rejected: null });
     }
-    expect(await pipeline.ingest("traces", "json", body(4), NOW)).to.deep.equal({ accepted: 1, inserted: 1 });
+    expect(await pipeline.ingest("traces", "json", body(4), NOW)).to.deep.equal({
+      accepted: 1,
+      inserted: 1,
+      rejected: null,
+    });
   });
 
   it("gives up after the decoder stops four times within a minute: writes fail until a restart", async () => {
     for (let i = 0; i < 3; i++) {
       await loseDecoder(pipeline);
-      expect(await pipeline.ingest("traces", "json", body(10 + i), NOW)).to.deep.equal({ accepted: 1, inserted: 1 });
+      expect(await pipeline.ingest("traces", "json", body(10 + i), NOW)).to.deep.equal({
+        accepted: 1,
+        inserted: 1,
+        rejected: null,
+      });
     }
     await loseDecoder(pipeline);
     let refused: unknown = null;

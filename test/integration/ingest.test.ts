@@ -338,7 +338,8 @@ describe("ingestion over HTTP (real obsd)", function () {
   });
 
   it("answers concurrent requests that together are more than the pipeline holds at once", async () => {
-    // Two 12 MiB bodies fit the 32 MiB the pipeline holds (ingest-pipeline.ts); the third waits for one.
+    // A 12 MiB body is charged most of the budget until decoded, then its size (ingest-limits.ts):
+    // the others wait for it, and the third for one of the first two.
     const blob = "x".repeat(1024 * 1024);
     const request = (b: number) =>
       traceRequest(

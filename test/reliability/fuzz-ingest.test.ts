@@ -45,7 +45,8 @@ describe("fuzzing OTLP ingestion (fast subset)", function () {
   describe("against a live collector", () => {
     let obsd: CollectorProcess;
     before(async () => {
-      obsd = await startCollectorProcess();
+      // The seeds are the spec's 2018 samples: keep them past retention so they reach the store.
+      obsd = await startCollectorProcess({ args: ["--retention", "36500d"] });
     });
     after(async () => {
       await obsd.stop();

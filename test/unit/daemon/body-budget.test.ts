@@ -49,4 +49,18 @@ describe("body budget", () => {
     budget.release(500);
     expect(await admittedOf([next])).to.deep.equal([true]);
   });
+
+  it("lets waiting requests in once an admitted one shrinks from its estimate to its measured cost", async () => {
+    const budget = new BodyBudget(100);
+    const estimated = budget.admit(90);
+    const next = budget.admit(50);
+    expect(await admittedOf([estimated, next])).to.deep.equal([true, false]);
+
+    budget.resize(90, 30);
+    expect(await admittedOf([next])).to.deep.equal([true]);
+    expect(budget.admittedBytes).to.equal(80);
+    budget.release(30);
+    budget.release(50);
+    expect(budget.admittedBytes).to.equal(0);
+  });
 });

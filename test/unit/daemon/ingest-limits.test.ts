@@ -4,16 +4,17 @@ import { ingestLimits } from "../../../daemon/ingest/ingest-limits.js";
 const MiB = 1024 * 1024;
 
 describe("ingest limits", () => {
-  it("hold two bodies at the cap and give the workers 1,024 MB of old generation at the default cap", () => {
+  it("allow one value per 128 bytes of the cap, hold one body at both limits, and give the workers 1,024 MB of old generation at the default cap", () => {
     expect(ingestLimits(16 * MiB)).to.deep.equal({
-      bodyBudgetBytes: 32 * MiB,
+      maxDecodedValues: 131_072,
+      budgetUnits: 131_072 + 262_144,
       worker: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 1024 },
     });
   });
 
   it("raise the workers' heap with a larger body cap, and never lower it under 1,024 MB", () => {
     expect(ingestLimits(256 * MiB).worker.maxOldGenerationSizeMb).to.equal(16_384);
-    expect(ingestLimits(256 * MiB).bodyBudgetBytes).to.equal(512 * MiB);
+    expect(ingestLimits(256 * MiB).maxDecodedValues).to.equal(2 * MiB);
     expect(ingestLimits(1 * MiB).worker.maxOldGenerationSizeMb).to.equal(1024);
   });
 });

@@ -1,0 +1,71 @@
+import type { LogRecordRow, SpanRecord } from "../otlp/records.js";
+
+/**
+ * Which records of a write request are stored, and what its answer counts.
+ *
+ * - A record that age-based retention would delete at its next pass is not stored: it is
+ *   rejected, and the answer says so (OTLP partial success) instead of acknowledging data that
+ *   is gone seconds later. The test is retention's own (span start, log timestamp).
+ * - A record sent twice in one request is one record, as it is across requests (spans by trace
+ *   and span id, logs by content hash), so `accepted` counts each once: stored now or already
+ *   there. The first copy is the one kept, as the writer keeps the first copy ever sent.
+ */
+export interface RecordTally {
+  /** Distinct records kept: stored now, or already stored by an earlier request. */
+  accepted: number;
+  /** Of those, stored now. */
+  inserted: number;
+  /** Distinct records not stored because retention would delete them at once. */
+  rejected: number;
+}
+
+/** The time retention judges a log record by: its time, else its observed time, else arrival. */
+export function logTimestampNs(log: LogRecordRow, receivedNs: bigint): bigint {
+  return log.timeNs > 0n ? log.timeNs : log.observedNs > 0n ? log.observedNs : receivedNs;
+}
+
+/**
+ * Filters the records of one request, slice by slice, keeping a tally across the slices (a
+ * repeat may sit in another slice than its first copy).
+ */
+export class RecordFilter<R> {
+  private readonly seen = new Set<string>();
+  private rejectedCount = 0;
+
+  constructor(
+    private readonly keyOf: (record: R) => string,
+    private readonly expired: (record: R) => boolean,
+  ) {}
+
+  /** The records of `slice` to store: first copies within the request, not too old. */
+  keep(slice: readonly R[]): R[] {
+    const kept: R[] = [];
+    for (const record of slice) {
+      const key = this.keyOf(record);
+      if (this.seen.has(key)) continue;
+      this.seen.add(key);
+      if (this.expired(record)) this.rejectedCount++;
+      else kept.push(record);
+    }
+    return kept;
+  }
+
+  tally(inserted: number): RecordTally {
+    return { accepted: this.seen.size - this.rejectedCount, inserted, rejected: this.rejectedCount };
+  }
+}
+
+export function spanFilter(cutoffNs: bigint): RecordFilter<SpanRecord> {
+  return new RecordFilter(
+    (span) => span.traceId + span.spanId,
+    (span) => span.startNs < cutoffNs,
+  );
+}
+
+export function logFilter(cutoffNs: bigint, receivedNs: bigint): RecordFilter<LogRecordRow> {
+  return new RecordFilter(
+    // The hash covers the record's times, so it alone is the record's identity.
+    (log) => Buffer.from(log.hash).toString("latin1"),
+    (log) => logTimestampNs(log, receivedNs) < cutoffNs,
+  );
+}
