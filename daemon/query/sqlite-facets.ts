@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { bucketedPostingsFrom, postingBucket } from "../store/postings.js";
 import { ATTRIBUTE_TEXT, LOG_JOINS, SEVERITY_NAME, Where } from "./sql-parts.js";
+import { StatementCache } from "./statement-cache.js";
 import type { FacetField, FacetValue } from "./telemetry-reader.js";
 
 export type FacetWindow = { fromNs: bigint; toNs: bigint; service?: string };
@@ -54,21 +55,17 @@ export function excludedIds(min: number, max: number, inWindow: Iterable<number>
  * the attribute (the postings index, as span search reads it).
  */
 export class SqliteFacets {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
   /** Span rows from this id on have posting entries that never cross a bucket (postings.ts). */
   private readonly bucketedFrom: number;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
+    this.statements = new StatementCache(db);
     this.bucketedFrom = bucketedPostingsFrom(db);
   }
 
   private prepare(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   facets(field: FacetField, window: FacetWindow, limit: number): FacetValue[] {

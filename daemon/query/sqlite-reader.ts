@@ -15,6 +15,7 @@ import { ServiceActivity } from "./service-activity.js";
 import { ATTRIBUTE_TEXT, LOG_JOINS, likeAny, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
+import { StatementCache } from "./statement-cache.js";
 import type {
   FacetField,
   FacetValue,
@@ -63,11 +64,12 @@ const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_c
 
 /** Queries over the store's read connection. Never writes. */
 export class SqliteReader implements TelemetryReader {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
   private readonly facetReader: SqliteFacets;
   private readonly activity: ServiceActivity;
 
   constructor(private readonly db: Database.Database) {
+    this.statements = new StatementCache(db);
     this.facetReader = new SqliteFacets(db);
     this.activity = new ServiceActivity(db);
     // The typings assume a single argument per step; this aggregate takes three.
@@ -85,12 +87,7 @@ export class SqliteReader implements TelemetryReader {
   }
 
   private prepare(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    return this.statements.get(sql);
   }
 
   private serviceId(name: string): number | null {

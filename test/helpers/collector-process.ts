@@ -94,6 +94,20 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
 }
 
 /** Kills any collector a failed test left running. Registered once for every suite. */
+/** Starts obsd and returns the error it exited with; a collector that did start is stopped. */
+export async function startFailure(options: StartOptions = {}): Promise<Error | null> {
+  let started: CollectorProcess | null = null;
+  const error = await startCollectorProcess(options).then(
+    (collector) => {
+      started = collector;
+      return null;
+    },
+    (failure: Error) => failure,
+  );
+  if (started) await (started as CollectorProcess).stop();
+  return error;
+}
+
 export function killLeftoverCollectors(): void {
   for (const child of running) child.kill("SIGKILL");
   running.clear();

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { packagePath } from "../../shared/package-root.js";
-import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { startCollectorProcess, startFailure } from "../helpers/collector-process.js";
 import { postJson } from "../helpers/http.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { traceRequest } from "../helpers/otlp-builders.js";
@@ -13,20 +13,6 @@ import { tempDir } from "../helpers/temp-dir.js";
 
 const uid = process.getuid?.() ?? 0;
 const modeOf = (path: string) => statSync(path).mode & 0o777;
-
-/** Starts obsd and returns the error it exited with; a collector that did start is stopped. */
-async function startFailure(options: Parameters<typeof startCollectorProcess>[0]): Promise<Error | null> {
-  let started: CollectorProcess | null = null;
-  const error = await startCollectorProcess(options).then(
-    (collector) => {
-      started = collector;
-      return null;
-    },
-    (failure: Error) => failure,
-  );
-  if (started) await (started as CollectorProcess).stop();
-  return error;
-}
 
 describe("the state folder and control sockets are this user's alone", function () {
   this.timeout(60_000);

@@ -3,24 +3,10 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { packagePath } from "../../shared/package-root.js";
-import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { startCollectorProcess, startFailure } from "../helpers/collector-process.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
-
-/** Starts obsd and returns the error it exited with; a collector that did start is stopped. */
-async function startFailure(options: Parameters<typeof startCollectorProcess>[0]): Promise<Error | null> {
-  let started: CollectorProcess | null = null;
-  const error = await startCollectorProcess(options).then(
-    (collector) => {
-      started = collector;
-      return null;
-    },
-    (failure: Error) => failure,
-  );
-  if (started) await (started as CollectorProcess).stop();
-  return error;
-}
 
 describe("one collector per store file", function () {
   this.timeout(90_000);
