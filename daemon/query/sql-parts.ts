@@ -1,10 +1,32 @@
 /** SQL fragments the readers share (sqlite-reader.ts, sqlite-facets.ts). */
 
+import type Database from "better-sqlite3";
+import { indexText, type PlainValue } from "../otlp/any-value.js";
+
 export const LOG_JOINS = "JOIN services v ON v.id = l.service_id JOIN scopes sc ON sc.id = l.scope_id";
 
-/** An attribute value (a row of json_each) as the text exact filters match: see indexText(). */
-export const ATTRIBUTE_TEXT =
-  "CASE a.type WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN NULL ELSE CAST(a.value AS TEXT) END";
+/**
+ * SQL for the index text (indexText()) of attribute `?` in the stored attributes `column`:
+ * what an exact `attr.KEY=VALUE` filter matches, NULL when absent or null. Needs
+ * registerAttributeText() on the connection.
+ */
+export function attributeText(column: string): string {
+  return `obs_attribute_text(${column}, ?)`;
+}
+
+/**
+ * Defines obs_attribute_text(json, key) on a connection. The text is computed by indexText(),
+ * the function the store indexed the value with, from the value as JSON.parse reads it: SQL's
+ * own text of a number differs (CAST gives 1.25e-07 for 1.25e-7, 0.3 for 0.30000000000000004),
+ * and a facet or group listing a value that span search cannot find is worse than useless.
+ */
+export function registerAttributeText(db: Database.Database): void {
+  db.function("obs_attribute_text", { deterministic: true }, (json: unknown, key: unknown) => {
+    if (typeof json !== "string" || typeof key !== "string") return null;
+    const attributes = JSON.parse(json) as Record<string, PlainValue>;
+    return Object.hasOwn(attributes, key) ? indexText(attributes[key] as PlainValue) : null;
+  });
+}
 
 /** Severity names by OTLP severity number range, so `severity=warn` matches records with no text. */
 export const SEVERITY_NAME = `CASE

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { bucketedPostingsFrom, postingBucket } from "../store/postings.js";
-import { ATTRIBUTE_TEXT, LOG_JOINS, SEVERITY_NAME, Where } from "./sql-parts.js";
+import { attributeText, LOG_JOINS, registerAttributeText, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import type { FacetField, FacetValue } from "./telemetry-reader.js";
 
@@ -62,6 +62,7 @@ export class SqliteFacets {
   constructor(db: Database.Database) {
     this.statements = new StatementCache(db);
     this.bucketedFrom = bucketedPostingsFrom(db);
+    registerAttributeText(db);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -119,16 +120,16 @@ export class SqliteFacets {
     where.add("s.start_ns BETWEEN ? AND ?", window.fromNs, window.toNs);
     if (window.service !== undefined) where.add("v.name = ?", window.service);
     // Null values are not indexed (indexText): neither span search nor facets count them.
-    where.add("a.type <> 'null'");
-    if (key !== null) where.add("a.key = ?", key);
-    const value = key === null ? "a.key" : ATTRIBUTE_TEXT;
-    const rows = this.prepare(
-      `SELECT ${value} AS value, count(*) AS count FROM spans s JOIN services v ON v.id = s.service_id,
-        json_each(s.attributes) a ${where} GROUP BY 1`,
-    )
+    const sql =
+      key === null
+        ? `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(s.attributes) a
+            ${where} AND a.type <> 'null' GROUP BY 1`
+        : `SELECT value, count(*) FROM (SELECT ${attributeText("s.attributes")} AS value
+            FROM spans s JOIN services v ON v.id = s.service_id ${where}) WHERE value IS NOT NULL GROUP BY 1`;
+    const rows = this.prepare(sql)
       .raw()
-      .all(...where.params) as [string | number, bigint][];
-    return new Map(rows.map(([v, count]) => [String(v), Number(count)]));
+      .all(...(key === null ? [] : [key]), ...where.params) as [string, bigint][];
+    return new Map(rows.map(([v, count]) => [v, Number(count)]));
   }
 
   /**

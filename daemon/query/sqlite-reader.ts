@@ -12,7 +12,7 @@ import {
   toTraceSummary,
 } from "./record-mapping.js";
 import { ServiceActivity } from "./service-activity.js";
-import { ATTRIBUTE_TEXT, LOG_JOINS, likeAny, SEVERITY_NAME, Where } from "./sql-parts.js";
+import { attributeText, LOG_JOINS, likeAny, registerAttributeText, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
 import { StatementCache } from "./statement-cache.js";
@@ -72,6 +72,7 @@ export class SqliteReader implements TelemetryReader {
     this.statements = new StatementCache(db);
     this.facetReader = new SqliteFacets(db);
     this.activity = new ServiceActivity(db);
+    registerAttributeText(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
@@ -351,7 +352,7 @@ export class SqliteReader implements TelemetryReader {
     else {
       // An attribute of the trace's root span.
       join = "LEFT JOIN spans rs ON rs.trace_key = t.trace_key AND rs.span_id = t.root_span_id";
-      key = `(SELECT ${ATTRIBUTE_TEXT} FROM json_each(rs.attributes) a WHERE a.key = ?)`;
+      key = attributeText("rs.attributes");
       keyParams.push(groupBy.attr);
     }
     const groups = this.prepare(
@@ -381,7 +382,7 @@ export class SqliteReader implements TelemetryReader {
     else if (groupBy === "severity") key = `coalesce(nullif(l.severity_text, ''), nullif(${SEVERITY_NAME}, ''))`;
     else if (groupBy === "scope") key = "sc.name";
     else {
-      key = `(SELECT ${ATTRIBUTE_TEXT} FROM json_each(l.attributes) a WHERE a.key = ?)`;
+      key = attributeText("l.attributes");
       keyParams.push(groupBy.attr);
     }
     const rows = this.prepare(

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { SqliteFacets } from "../../../daemon/query/sqlite-facets.js";
+import type { FacetWindow } from "../../../daemon/query/sqlite-facets.js";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
 import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
 import { hexId, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
@@ -19,7 +20,111 @@ function random(seed: number): () => number {
   };
 }
 
+/** A span's attributes as OTLP AnyValues, so doubles that are whole numbers stay doubles. */
+type RawValue = { doubleValue: number } | { intValue: string } | { boolValue: boolean } | { stringValue: string };
+
+/** Trace requests whose spans carry `attributes[i]` as given, in service `service`. */
+function typedRequest(service: string, first: number, attributes: Record<string, RawValue>[]) {
+  const request = traceRequest(
+    service,
+    attributes.map((_, i) => ({
+      traceId: hexId(first + i, 16),
+      spanId: hexId(first + i, 8),
+      startNs: T0 + BigInt(i) * MS,
+    })),
+  );
+  const spans = request.resourceSpans[0]?.scopeSpans[0]?.spans ?? [];
+  spans.forEach((span, i) => {
+    (span as { attributes: unknown }).attributes = Object.entries(attributes[i] ?? {}).map(([key, value]) => ({
+      key,
+      value,
+    }));
+  });
+  return request;
+}
+
+/** How many spans a span search for `key=value` (and the service) finds in the window. */
+function searchCount(reader: SqliteReader, window: FacetWindow, key: string, value: string): number {
+  const page = { fromNs: window.fromNs, toNs: window.toNs, limit: 1_000_000 };
+  return reader.spans({ service: window.service, attrs: [[key, value]], attrContains: [], page }).items.length;
+}
+
+/** Each value of a facet over `key` mapped to its count, and each to what span search counts. */
+function facetAndSearch(reader: SqliteReader, window: FacetWindow, key: string) {
+  const facet = reader.facets({ type: "traces", field: "attribute_values", key }, window, 1000);
+  return {
+    facet: Object.fromEntries(facet.map((row) => [row.value, row.count])),
+    search: Object.fromEntries(facet.map((row) => [row.value, searchCount(reader, window, key, row.value)])),
+  };
+}
+
+function pick<T>(next: () => number, values: T[]): T {
+  return values[Math.floor(next() * values.length)] as T;
+}
+
 describe("attribute facets", () => {
+  it("with or without a service, count number and boolean values as the text span search matches", () => {
+    const store = testStore();
+    try {
+      const values: Record<string, RawValue> = {
+        small: { doubleValue: 1.25e-7 },
+        large: { doubleValue: 1e21 },
+        sum: { doubleValue: 0.1 + 0.2 },
+        negativeZero: { doubleValue: -0 },
+        whole: { doubleValue: 2 },
+        int: { intValue: "42" },
+        bigInt: { intValue: "9007199254740993" },
+        negativeInt: { intValue: "-9223372036854775808" },
+        flag: { boolValue: true },
+        text: { stringValue: "1.25e-07" },
+      };
+      const attributes = (i: number) =>
+        Object.fromEntries(
+          Object.entries(values).map(([key, value]) => [
+            `n.${key}`,
+            key === "flag" ? { boolValue: i % 4 === 0 } : value,
+          ]),
+        );
+      store.writeTraces(
+        typedRequest(
+          "checkout",
+          0,
+          Array.from({ length: 8 }, (_, i) => attributes(2 * i)),
+        ),
+      );
+      store.writeTraces(
+        typedRequest(
+          "cart",
+          8,
+          Array.from({ length: 8 }, (_, i) => attributes(2 * i + 1)),
+        ),
+      );
+      const db = openReadConnection(store.path);
+      try {
+        const reader = new SqliteReader(db);
+        const whole: FacetWindow = { fromNs: T0, toNs: T0 + 60_000n * MS };
+        for (const window of [whole, { ...whole, service: "checkout" }, { ...whole, service: "cart" }]) {
+          for (const key of Object.keys(values)) {
+            const { facet, search } = facetAndSearch(reader, window, `n.${key}`);
+            const label = `n.${key} ${window.service ?? "(all)"}`;
+            expect(facet, label).to.deep.equal(search);
+            const total = Object.values(facet).reduce((a, b) => a + b, 0);
+            expect(total, label).to.equal(window.service === undefined ? 16 : 8);
+          }
+        }
+        const numbers = facetAndSearch(reader, { ...whole, service: "checkout" }, "n.small");
+        expect(numbers.facet).to.deep.equal({ "1.25e-7": 8 });
+        // Stats grouped by an attribute name their groups with the same text (each span is a root).
+        const groups = reader.traceStats({ ...whole, service: "cart", attrs: [] }, { attr: "n.sum" }, "count");
+        expect(groups).to.deep.equal([{ group: "0.30000000000000004", value: 8, count: 8 }]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   it("count what the window's spans carry, whatever order they were stored in and whatever was deleted", function () {
     this.timeout(60_000);
     const store = testStore();
@@ -39,6 +144,10 @@ describe("attribute facets", () => {
             attributes: {
               route: `/r${Math.floor(next() * 5)}`,
               ...(next() < 0.3 ? { region: next() < 0.5 ? "eu" : "us" } : {}),
+              // Numbers whose text differs between SQLite and JavaScript, integers and booleans.
+              ...(next() < 0.5 ? { "n.num": pick(next, [1.25e-7, 0.1 + 0.2, 123.456e-30, -2.5]) } : {}),
+              ...(next() < 0.3 ? { "n.int": pick(next, [42, -7, 2 ** 53 + 2]) } : {}),
+              ...(next() < 0.5 ? { "n.flag": next() < 0.5 } : {}),
             },
           });
         }
@@ -47,40 +156,36 @@ describe("attribute facets", () => {
       store.db.prepare("DELETE FROM spans WHERE id % 97 = 0").run();
       const db = openReadConnection(store.path);
       try {
-        const facets = new SqliteFacets(db);
+        const reader = new SqliteReader(db);
         for (const [fromMs, toMs] of [
           [0, 7_200_000],
           [3_600_000, 4_500_000],
           [100_000, 160_000],
         ] as const) {
-          const window = { fromNs: T0 + BigInt(fromMs) * MS, toNs: T0 + BigInt(toMs) * MS };
-          const expected = (key: string | null) =>
-            Object.fromEntries(
+          for (const service of [undefined, "svc1"]) {
+            const window = { fromNs: T0 + BigInt(fromMs) * MS, toNs: T0 + BigInt(toMs) * MS, service };
+            const label = `${fromMs} ${service ?? "(all)"}`;
+            // What the window's spans carry, per key: read from the stored attributes.
+            const carried = Object.fromEntries(
               (
                 db
                   .prepare(
-                    `SELECT ${key === null ? "a.key" : "a.value"}, count(*) FROM spans s, json_each(s.attributes) a
-                     WHERE s.start_ns BETWEEN ? AND ? ${key === null ? "" : "AND a.key = ?"} GROUP BY 1`,
+                    `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(s.attributes) a
+                     WHERE s.start_ns BETWEEN ? AND ? AND (? IS NULL OR v.name = ?) GROUP BY 1`,
                   )
                   .raw()
-                  .all(window.fromNs, window.toNs, ...(key === null ? [] : [key])) as [string, bigint][]
-              ).map(([value, count]) => [value, Number(count)]),
+                  .all(window.fromNs, window.toNs, service ?? null, service ?? null) as [string, bigint][]
+              ).map(([key, count]) => [key, Number(count)]),
             );
-          const got = (field: "attribute_keys" | "attribute_values", key?: string) =>
-            Object.fromEntries(
-              facets
-                .facets(
-                  field === "attribute_keys"
-                    ? { type: "traces", field }
-                    : { type: "traces", field, key: key as string },
-                  window,
-                  500,
-                )
-                .map((row) => [row.value, row.count]),
-            );
-          expect(got("attribute_keys"), `${fromMs}`).to.deep.equal(expected(null));
-          expect(got("attribute_values", "route"), `${fromMs}`).to.deep.equal(expected("route"));
-          expect(got("attribute_values", "region"), `${fromMs}`).to.deep.equal(expected("region"));
+            const keys = reader.facets({ type: "traces", field: "attribute_keys" }, window, 500);
+            expect(Object.fromEntries(keys.map((row) => [row.value, row.count])), label).to.deep.equal(carried);
+            for (const key of ["route", "region", "n.num", "n.int", "n.flag"]) {
+              const { facet, search } = facetAndSearch(reader, window, key);
+              expect(facet, `${label} ${key}`).to.deep.equal(search);
+              const total = Object.values(facet).reduce((a, b) => a + b, 0);
+              expect(total, `${label} ${key}`).to.equal(carried[key] ?? 0);
+            }
+          }
         }
       } finally {
         db.close();
