@@ -10,7 +10,7 @@ import type {
 } from "../../shared/api-records.js";
 import { nsToIso, nsToMs } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
-import { capAttributes, capValue } from "./value-cap.js";
+import { capAttributes, capOptionalText, capText, capValue } from "./value-cap.js";
 
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
 const STATUS: SpanRecord["status"]["code"][] = ["unset", "ok", "error"];
@@ -87,8 +87,25 @@ function attributesOf(json: string): Attributes {
   return capAttributes(JSON.parse(json) as Attributes);
 }
 
-function capLink<T extends { attributes?: Attributes }>(link: T): T {
-  return link.attributes ? { ...link, attributes: capAttributes(link.attributes) } : link;
+function capLink(link: SpanLinkRecord): SpanLinkRecord {
+  return {
+    ...link,
+    traceState: capOptionalText(link.traceState ?? null),
+    ...(link.attributes ? { attributes: capAttributes(link.attributes) } : {}),
+  };
+}
+
+/** The resource and scope of a span or log row, every text within the cap. */
+function resourceOf(row: SpanRow | LogRow): SpanRecord["resource"] {
+  return { attributes: attributesOf(row.resource_attributes), schemaUrl: capOptionalText(row.resource_schema_url) };
+}
+
+function scopeOf(row: SpanRow | LogRow): SpanRecord["scope"] {
+  return {
+    name: capText(row.scope_name),
+    version: capOptionalText(row.scope_version),
+    attributes: attributesOf(row.scope_attributes),
+  };
 }
 
 /** A duration in nanoseconds as a JSON number (exact up to 104 days). */
@@ -100,8 +117,8 @@ export function toTraceSummary(row: TraceRow): TraceSummary {
   const errors = Number(row.error_count);
   return {
     traceId: row.trace_id,
-    rootServiceName: row.root_service,
-    rootOperation: row.root_name,
+    rootServiceName: capOptionalText(row.root_service),
+    rootOperation: capOptionalText(row.root_name),
     rootSpanId: row.root_span_id,
     startTime: nsToIso(row.start_ns),
     endTime: nsToIso(row.end_ns),
@@ -109,7 +126,7 @@ export function toTraceSummary(row: TraceRow): TraceSummary {
     spanCount: Number(row.span_count),
     errorCount: errors,
     status: errors > 0 ? "error" : "ok",
-    services: row.services ? (JSON.parse(row.services) as string[]).sort() : [],
+    services: row.services ? (JSON.parse(row.services) as string[]).sort().map(capText) : [],
   };
 }
 
@@ -119,29 +136,26 @@ export function toSpanRecord(row: SpanRow): SpanRecord {
     traceId: row.trace_id,
     spanId: row.span_id,
     parentSpanId: row.parent_span_id,
-    serviceName: row.service,
-    operation: row.name,
+    serviceName: capText(row.service),
+    operation: capText(row.name),
     kind: KINDS[Number(row.kind)] ?? "unspecified",
     startTime: nsToIso(row.start_ns),
     endTime: nsToIso(row.end_ns),
     startTimeUnixNano: row.start_ns.toString(),
     endTimeUnixNano: row.end_ns.toString(),
     durationNs: nanos(row.duration_ns),
-    status: { code: STATUS[Number(row.status_code)] ?? "unset", message: row.status_message },
+    status: { code: STATUS[Number(row.status_code)] ?? "unset", message: capOptionalText(row.status_message) },
     attributes: attributesOf(row.attributes),
     events: events.map((event) => ({
       ...event,
+      name: capText(event.name ?? ""),
       attributes: capAttributes(event.attributes ?? {}),
       time: nsToIso(BigInt(event.timeUnixNano)),
     })),
     links: row.links ? (JSON.parse(row.links) as SpanLinkRecord[]).map(capLink) : [],
-    resource: { attributes: attributesOf(row.resource_attributes), schemaUrl: row.resource_schema_url },
-    scope: {
-      name: row.scope_name,
-      version: row.scope_version,
-      attributes: attributesOf(row.scope_attributes),
-    },
-    traceState: row.trace_state,
+    resource: resourceOf(row),
+    scope: scopeOf(row),
+    traceState: capOptionalText(row.trace_state),
     flags: Number(row.flags),
     droppedAttributesCount: Number(row.dropped_attributes_count),
     droppedEventsCount: Number(row.dropped_events_count),
@@ -156,20 +170,16 @@ export function toLogRecord(row: LogRow): LogRecord {
     time: row.time_ns > 0n ? nsToIso(row.time_ns) : null,
     observedTime: row.observed_ns > 0n ? nsToIso(row.observed_ns) : null,
     severityNumber: Number(row.severity_number),
-    severityText: row.severity_text,
+    severityText: capOptionalText(row.severity_text),
     body: row.body === null ? null : capValue(JSON.parse(row.body) as PlainValue),
     attributes: attributesOf(row.attributes),
     traceId: row.trace_id,
     spanId: row.span_id,
-    serviceName: row.service,
-    resource: { attributes: attributesOf(row.resource_attributes), schemaUrl: row.resource_schema_url },
-    scope: {
-      name: row.scope_name,
-      version: row.scope_version,
-      attributes: attributesOf(row.scope_attributes),
-    },
+    serviceName: capText(row.service),
+    resource: resourceOf(row),
+    scope: scopeOf(row),
     flags: Number(row.flags),
-    eventName: row.event_name,
+    eventName: capOptionalText(row.event_name),
   };
 }
 
