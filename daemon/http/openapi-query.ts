@@ -1,4 +1,4 @@
-/** The OpenAPI description of the `/api` query routes (see query-routes.ts). */
+/** The OpenAPI description of the `/api` query routes (see query/api-handlers.ts and query/trace-routes.ts). */
 
 type Schema = Record<string, unknown>;
 
