@@ -245,11 +245,7 @@ export class SqliteReader implements TelemetryReader {
       where.add(postings.sql, ...postings.params);
     }
     for (const [key, text] of query.attrContains) {
-      where.add(
-        "EXISTS (SELECT 1 FROM json_each(s.attributes) a WHERE a.key = ? AND a.value LIKE ? ESCAPE '\\')",
-        key,
-        likeAny(text),
-      );
+      where.add(`${attributeText("s.attributes")} LIKE ? ESCAPE '\\'`, key, likeAny(text));
     }
     const rows = this.prepare(
       `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} ${where} ORDER BY s.start_ns DESC, s.id DESC LIMIT ?`,
@@ -314,11 +310,7 @@ export class SqliteReader implements TelemetryReader {
       where.add(postings.sql, ...postings.params);
     }
     for (const [key, text] of filter.attrContains) {
-      where.add(
-        "EXISTS (SELECT 1 FROM json_each(l.attributes) a WHERE a.key = ? AND a.value LIKE ? ESCAPE '\\')",
-        key,
-        likeAny(text),
-      );
+      where.add(`${attributeText("l.attributes")} LIKE ? ESCAPE '\\'`, key, likeAny(text));
     }
     return true;
   }

@@ -114,6 +114,12 @@ describe("attribute facets", () => {
         }
         const numbers = facetAndSearch(reader, { ...whole, service: "checkout" }, "n.small");
         expect(numbers.facet).to.deep.equal({ "1.25e-7": 8 });
+        // A substring filter reads the same text: SQLite's is 1.25e-07, and 1 for true.
+        const containing = (key: string, text: string) =>
+          reader.spans({ attrs: [], attrContains: [[key, text]], page: { ...whole, limit: 100 } }).items.length;
+        expect(containing("n.small", "25e-7")).to.equal(16);
+        expect(containing("n.flag", "true")).to.equal(4);
+        expect(containing("n.large", "e+21")).to.equal(16);
         // Stats grouped by an attribute name their groups with the same text (each span is a root).
         const groups = reader.traceStats({ ...whole, service: "cart", attrs: [] }, { attr: "n.sum" }, "count");
         expect(groups).to.deep.equal([{ group: "0.30000000000000004", value: 8, count: 8 }]);
