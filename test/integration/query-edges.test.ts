@@ -102,7 +102,13 @@ describe("query edges (real obsd)", function () {
             spanId: hexId(50_000 + i, 8),
             name: `GET ${route(i)}`,
             startNs: startNs(i),
-            attributes: { "http.route": route(i), "facet.batch": service },
+            // Numbers whose text SQLite writes differently (1.25e-07), and booleans.
+            attributes: {
+              "http.route": route(i),
+              "facet.batch": service,
+              "facet.ratio": 1.25e-7 * (1 + (i % 2)),
+              "facet.ok": i % 2 === 0,
+            },
           });
           sent.push({ service, route: route(i), startNs: startNs(i) });
         }
@@ -143,7 +149,7 @@ describe("query edges (real obsd)", function () {
       return Object.fromEntries(body.data.map((row: any) => [row.value, row.count]));
     }
 
-    it("counts every attribute value in the window, with and without service, as a span search does", async () => {
+    it("counts every attribute value in the window (strings, numbers, booleans), with and without service, as a span search does", async () => {
       for (const [lookback, ms] of [
         ["15m", 900_000n],
         ["3h", 10_800_000n],
@@ -152,11 +158,19 @@ describe("query edges (real obsd)", function () {
           const scope = `lookback=${lookback}${service ? `&service=${service}` : ""}`;
           const values = await facet(`field=attribute_values&key=http.route&${scope}`);
           expect(values, scope).to.deep.equal(expected(ms, service));
-          for (const [route, count] of Object.entries(values)) {
-            const found = await allPages(
-              `${obsd.url}/api/spans/search?limit=500&attr.http.route=${encodeURIComponent(route)}&${scope}`,
-            );
-            expect(found.length, `${scope} ${route}`).to.equal(count);
+          const spans = Object.values(values).reduce((a, b) => a + b, 0);
+          for (const key of ["http.route", "facet.ratio", "facet.ok"]) {
+            const counts = await facet(`field=attribute_values&key=${key}&${scope}`);
+            expect(
+              Object.values(counts).reduce((a, b) => a + b, 0),
+              `${scope} ${key}`,
+            ).to.equal(spans);
+            for (const [value, count] of Object.entries(counts)) {
+              const found = await allPages(
+                `${obsd.url}/api/spans/search?limit=500&attr.${key}=${encodeURIComponent(value)}&${scope}`,
+              );
+              expect(found.length, `${scope} ${key}=${value}`).to.equal(count);
+            }
           }
         }
       }
@@ -171,7 +185,12 @@ describe("query edges (real obsd)", function () {
           const scope = `lookback=${lookback}${service ? `&service=${service}` : ""}`;
           const keys = await facet(`field=attribute_keys&${scope}`);
           const spans = Object.values(expected(ms, service)).reduce((a, b) => a + b, 0);
-          expect(keys, scope).to.deep.equal({ "http.route": spans, "facet.batch": spans });
+          expect(keys, scope).to.deep.equal({
+            "http.route": spans,
+            "facet.batch": spans,
+            "facet.ratio": spans,
+            "facet.ok": spans,
+          });
         }
       }
     });
@@ -333,7 +352,9 @@ describe("query edges (real obsd)", function () {
         traceId,
         spanId: hexId(80_000 + i, 8),
         ...(i > 0 ? { parentSpanId: hexId(80_000, 8) } : {}),
-        name: `wide ${i}`,
+        // The root's name and status message are as large as its attribute.
+        name: i === 0 ? `wide ${BIG}` : `wide ${i}`,
+        ...(i === 0 ? { error: true, statusMessage: BIG } : {}),
         startNs: now - 50_000n * MS + BigInt(i) * 1000n,
         attributes: (i === 0 ? { "big.value": BIG } : { n: i }) as Record<string, string | number>,
       }));
@@ -379,6 +400,19 @@ describe("query edges (real obsd)", function () {
       expect(logs[0].body).to.match(/cut by obs: 1000000 bytes/);
       const detail = await getJson(`${obsd.url}/api/traces/${traceId}?include=spans,logs,attributes`);
       expect(detail.bytes).to.be.below(20_000_000);
+    });
+
+    it("cuts a span's name and status message over the value cap on every route that returns them", async () => {
+      const cut = /^(wide )?x+… \[cut by obs: 100000\d bytes, the first \d+ shown\]$/;
+      const root = (await getJson(`${obsd.url}/api/spans/${hexId(80_000, 8)}`)).body.data;
+      const [found] = (await getJson(`${obsd.url}/api/spans/search?service=wide&status=error`)).body.data;
+      const [inTrace] = (await getJson(`${obsd.url}/api/traces/${traceId}/spans?limit=1`)).body.data;
+      for (const span of [root, found, inTrace]) {
+        expect(span.operation).to.match(cut);
+        expect(span.status.message).to.match(cut);
+      }
+      const [summary] = (await getJson(`${obsd.url}/api/traces?service=wide`)).body.data;
+      expect(summary.rootOperation).to.match(cut);
     });
 
     it("says in obs trace when only part of the trace is shown", async () => {
