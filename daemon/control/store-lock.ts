@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
+import { StoreOpenError } from "../store/store-errors.js";
 
 /** A second collector asked for a store file another one holds. */
 export class StoreInUseError extends Error {
@@ -58,9 +59,14 @@ function alive(pid: number): boolean {
  * the file (or macOS's /tmp for /private/tmp) would be a second lock on the same store.
  */
 function claimStoreFile(dbPath: string): string {
-  makePrivateDir(dirname(dbPath));
-  closeSync(openSync(dbPath, "a", PRIVATE_FILE_MODE));
-  return realpathSync(dbPath);
+  try {
+    makePrivateDir(dirname(dbPath));
+    closeSync(openSync(dbPath, "a", PRIVATE_FILE_MODE));
+    return realpathSync(dbPath);
+  } catch (error) {
+    // A folder given as --db, or one this user cannot write: the store cannot be opened (exit 4).
+    throw new StoreOpenError((error as Error).message, "open");
+  }
 }
 
 /**
