@@ -95,6 +95,15 @@ describe("one collector per store file", function () {
       });
       expect(error?.message).to.match(/exited with 2/);
       expect(error?.message).to.include(`on port ${holder.port}, pid ${holder.child.pid}`);
+      // monitor start sees the holder itself, before starting a collector that would be refused.
+      const refused = await startDetached(dir.path, [
+        "--port",
+        String(await freePort()),
+        "--db",
+        join(linked, "t3.sqlite"),
+      ]);
+      expect(refused.code, refused.stdout + refused.stderr).to.equal(2);
+      expect(JSON.parse(refused.stdout).error.details.holder.pid).to.equal(holder.child.pid);
       expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
     } finally {
       await holder.stop();
