@@ -10,9 +10,10 @@ import { emitError } from "../render/output.js";
 /**
  * Commands whose first argument names a subcommand (`obs monitor stop`), and those
  * subcommands: a word that is not one of them is not part of the command a help hint names.
- * Kept beside the builders' own lists (monitor-command.ts, setup-command.ts, skills-command.ts).
+ * Kept equal to what the builders define (monitor-command.ts, setup-command.ts,
+ * skills-command.ts); cli-help.test.ts compares it with each group's --help.
  */
-const COMMAND_GROUPS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+export const COMMAND_GROUPS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ["monitor", new Set(["start", "stop", "status"])],
   ["setup", new Set(["agentcli"])],
   ["skills", new Set(["list", "view", "check", "improve"])],
