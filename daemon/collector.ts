@@ -15,6 +15,8 @@ export interface RunningCollector {
   baseUrl: string;
   host: string;
   port: number;
+  /** The store file's real path (symlinks resolved): what the registry records and clients compare. */
+  storePath: string;
   schemaVersion: number;
   migrated: number[];
   /** Stops accepting requests, lets in-flight writes commit, closes the database. */
@@ -88,9 +90,11 @@ async function startOnLockedStore(
   storeLock: StoreLock,
 ): Promise<RunningCollector> {
   const { settings } = resolved;
+  // Opened by its real path, the one the lock holds: the -wal and -shm files sit beside it.
+  const dbPath = storeLock.path;
   const pipeline = new IngestPipeline(
     {
-      dbPath: settings.dbPath,
+      dbPath,
       retention: {
         maxAgeMs: settings.retentionMs,
         maxBytes: settings.maxDbBytes,
@@ -103,8 +107,8 @@ async function startOnLockedStore(
   if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
   if (options.onNotice) pipeline.onNotice = options.onNotice;
   const ready = await pipeline.ready;
-  const readDb = openReadConnection(settings.dbPath);
-  const queries = new QueryClient(settings.dbPath);
+  const readDb = openReadConnection(dbPath);
+  const queries = new QueryClient(dbPath);
   let baseUrl = "";
   const app = createApp({
     boundHost: settings.host,
@@ -166,6 +170,7 @@ async function startOnLockedStore(
     baseUrl,
     host: settings.host,
     port: address.port,
+    storePath: dbPath,
     schemaVersion: ready.schemaVersion,
     migrated: ready.migrated,
     close,

@@ -79,7 +79,8 @@ export async function runForeground(
     host: collector.host,
     port: collector.port,
     baseUrl: collector.baseUrl,
-    dbPath: settings.dbPath,
+    // The real path: clients compare stores by it (a symlink to this file is the same store).
+    dbPath: collector.storePath,
     version: collector.identity.version,
     startedAt: collector.identity.startedAt,
     socketPath: socketPathFor(collector.identity.instanceId),

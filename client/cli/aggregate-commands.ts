@@ -2,7 +2,7 @@ import type { Argv, CommandModule } from "yargs";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import type { SpanView } from "../render/span-detail.js";
-import { attributeFilters, since, target, targetFlags } from "./query-support.js";
+import { attributeFilters, filterTokens, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -74,7 +74,12 @@ export function aggregateCommands(setExit: SetExit): CommandModule[] {
         targetFlags(argv)
           .positional("groupBy", { type: "string", describe: "service, operation, status or attr.KEY" })
           .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] })
-          .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE filters" })
+          .positional("filters", {
+            type: "string",
+            array: true,
+            describe: "attr.KEY=VALUE filters",
+            coerce: filterTokens,
+          })
           .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
           .option("service", { type: "string", describe: "Only traces with a span of this service.name" })
           .option("status", {

@@ -4,7 +4,7 @@ import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { formatDurationNs } from "../render/duration-text.js";
 import { emitSuccess } from "../render/output.js";
 import { severityOf } from "../render/trace-waterfall.js";
-import { attributeFilters, since, target, targetFlags } from "./query-support.js";
+import { attributeFilters, filterTokens, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -97,7 +97,12 @@ const COMMANDS: ListCommand<never>[] = [
     path: () => "/api/spans/search",
     flags: (argv) =>
       pagingFlags(argv, "15m")
-        .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE, attrContains.KEY=TEXT" })
+        .positional("filters", {
+          type: "string",
+          array: true,
+          describe: "attr.KEY=VALUE, attrContains.KEY=TEXT",
+          coerce: filterTokens,
+        })
         .option("service", { type: "string", describe: "Only spans of this service.name" })
         .option("trace-id", { type: "string", describe: "Only spans of this trace (32 hex characters)" })
         .option("operation", { type: "string", describe: "Span name" })
@@ -125,7 +130,12 @@ const COMMANDS: ListCommand<never>[] = [
     path: () => "/api/logs",
     flags: (argv) =>
       pagingFlags(argv, "15m")
-        .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE, attrContains.KEY=TEXT" })
+        .positional("filters", {
+          type: "string",
+          array: true,
+          describe: "attr.KEY=VALUE, attrContains.KEY=TEXT",
+          coerce: filterTokens,
+        })
         .option("service", { type: "string", describe: "Only logs of this service.name" })
         .option("severity", {
           type: "string",

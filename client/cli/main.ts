@@ -45,6 +45,8 @@ export async function main(argv: string[]): Promise<number> {
       .command(commands)
       .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
       .demandCommand(1, "name a command")
+      // A mistyped command gets "Did you mean ...?", which reportUsageError folds into its message.
+      .recommendCommands()
       .version(OBS_VERSION)
       .strict()
       // --help and --version end like any command (entry.ts exits once stdout has drained).

@@ -3,7 +3,7 @@ import type { Page, ServiceRecord, TraceSummary } from "../../shared/api-records
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import type { TraceView } from "../render/trace-waterfall.js";
-import { attributeFilters, since, target, targetFlags } from "./query-support.js";
+import { attributeFilters, filterTokens, since, target, targetFlags } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -45,7 +45,12 @@ export function queryCommands(setExit: SetExit): CommandModule[] {
       describe: "Trace summaries, newest first; filters look like attr.KEY=VALUE",
       builder: (argv) =>
         targetFlags(argv)
-          .positional("filters", { type: "string", array: true, describe: "attr.KEY=VALUE exact attribute filters" })
+          .positional("filters", {
+            type: "string",
+            array: true,
+            describe: "attr.KEY=VALUE exact attribute filters",
+            coerce: filterTokens,
+          })
           .option("service", { type: "string", describe: "Only traces with a span of this service.name" })
           .option("status", {
             choices: ["ok", "error"],

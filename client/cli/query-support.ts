@@ -58,13 +58,25 @@ export async function targetWithSource(flags: Record<string, unknown>): Promise<
   );
 }
 
-/** `attr.KEY=VALUE` tokens given as arguments, as query parameters. */
+const FILTER = /^(attr|attrContains)\.([^=]+)=(.*)$/s;
+
+/**
+ * yargs `coerce` for the `[filters..]` positional: a word that is no filter is an argument
+ * error found while parsing, so it is reported like the others (exit 2, with the --help to run).
+ */
+export function filterTokens(tokens: unknown): string[] {
+  const words = (Array.isArray(tokens) ? tokens : [tokens]).map(String);
+  for (const token of words) {
+    if (!FILTER.test(token)) throw new UsageError(`unexpected argument "${token}": filters look like attr.KEY=VALUE`);
+  }
+  return words;
+}
+
+/** `attr.KEY=VALUE` tokens given as arguments (checked by filterTokens), as query parameters. */
 export function attributeFilters(tokens: unknown[]): Record<string, string> {
   const query: Record<string, string> = {};
-  for (const token of tokens.map(String)) {
-    const match = /^(attr|attrContains)\.([^=]+)=(.*)$/s.exec(token);
-    if (!match)
-      throw new LifecycleError("invalid_argument", `unexpected argument "${token}": filters look like attr.KEY=VALUE`);
+  for (const token of filterTokens(tokens)) {
+    const match = FILTER.exec(token) as RegExpExecArray;
     query[`${match[1]}.${match[2]}`] = match[3] as string;
   }
   return query;

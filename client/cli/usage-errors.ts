@@ -7,8 +7,17 @@
 import { UsageError } from "../../shared/usage-failure.js";
 import { emitError } from "../render/output.js";
 
-/** Commands whose first argument names a subcommand (`obs monitor stop`). */
-const COMMAND_GROUPS = new Set(["monitor", "setup", "skills"]);
+/**
+ * Commands whose first argument names a subcommand (`obs monitor stop`), and those
+ * subcommands: a word that is not one of them is not part of the command a help hint names.
+ * Kept equal to what the builders define (monitor-command.ts, setup-command.ts,
+ * skills-command.ts); cli-help.test.ts compares it with each group's --help.
+ */
+export const COMMAND_GROUPS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ["monitor", new Set(["start", "stop", "status"])],
+  ["setup", new Set(["agentcli"])],
+  ["skills", new Set(["list", "view", "check", "improve"])],
+]);
 
 /**
  * yargs `.fail()` handler: argument errors become a UsageError that `main` reports; any other
@@ -36,15 +45,43 @@ export function wantsJson(args: readonly string[]): boolean {
   return json;
 }
 
+/** The first word that is not an option: the command yargs runs (`obs --json tracs` → tracs). */
+function firstWord(args: readonly string[]): string | undefined {
+  return ownArguments(args).find((arg) => !arg.startsWith("-"));
+}
+
 /**
- * The command the arguments name, as far as they name one: `["traces"]`, `["monitor", "stop"]`,
- * or `[]` when the first argument is not a command.
+ * The deepest command the arguments name: `["traces"]`, `["monitor", "stop"]`, `["monitor"]`
+ * for `monitor bogus`, or `[]` when the first word is not a command.
  */
 export function commandPathOf(args: readonly string[], commands: ReadonlySet<string>): string[] {
   const [first, second] = ownArguments(args);
   if (first === undefined || !commands.has(first)) return [];
-  if (COMMAND_GROUPS.has(first) && second !== undefined && /^[a-z][a-z-]*$/.test(second)) return [first, second];
+  if (second !== undefined && COMMAND_GROUPS.get(first)?.has(second)) return [first, second];
   return [first];
+}
+
+/**
+ * When a word that should name a command does not (the first word, or the one after a command
+ * group such as `monitor`), that is the one mistake to report: yargs would list it among
+ * "unknown arguments" with every flag after it, valid ones included (they are unknown only
+ * because no command took them). yargs' own suggestion (`recommendCommands`: "Did you mean
+ * traces?") is kept; without one, a group lists its commands. Null when the words name a command.
+ */
+export function unknownCommandMessage(
+  args: readonly string[],
+  commands: ReadonlySet<string>,
+  message: string,
+): string | null {
+  const path = commandPathOf(args, commands);
+  const group = path.length === 1 ? COMMAND_GROUPS.get(path[0] as string) : undefined;
+  const next = ownArguments(args)[1];
+  const word =
+    path.length === 0 ? firstWord(args) : group && next !== undefined && !next.startsWith("-") ? next : undefined;
+  if (word === undefined) return null;
+  const suggestion = /^Did you mean (\S+)\?$/.exec(message)?.[1];
+  const hint = suggestion ? ` (did you mean ${suggestion}?)` : group ? ` (commands: ${[...group].join(", ")})` : "";
+  return `unknown command ${word}${hint}`;
 }
 
 /**
@@ -67,7 +104,7 @@ export function usageMessage(message: string, args: readonly string[]): string {
 export function reportUsageError(args: readonly string[], commands: ReadonlySet<string>, message: string): number {
   const path = commandPathOf(args, commands);
   const command = path.join(" ");
-  const text = usageMessage(message, args);
+  const text = unknownCommandMessage(args, commands, message) ?? usageMessage(message, args);
   const help = `obs ${command ? `${command} ` : ""}--help`;
   if (wantsJson(args)) return emitError(true, command || "obs", "invalid_argument", text, { help });
   return emitError(false, command || "obs", "invalid_argument", `${command ? `${command}: ` : ""}${text}; see ${help}`);

@@ -14,6 +14,7 @@ import { ExitCode } from "../../shared/exit-codes.js";
 import { packagePath } from "../../shared/package-root.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
+import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
@@ -77,8 +78,9 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       );
     }
     // The collector refuses a store another one holds (its lock decides); saying so here is
-    // only quicker, and names the holder the same way.
-    const holder = running.find((entry) => entry.dbPath === settings.dbPath);
+    // only quicker, and names the holder the same way. Stores compare by real path, so a
+    // symlink to the file or to a folder above it is the same store.
+    const holder = running.find((entry) => sameStore(entry.dbPath, settings.dbPath));
     if (holder) {
       throw new LifecycleError("invalid_argument", storeInUseMessage(settings.dbPath, holder), {
         db_path: settings.dbPath,

@@ -1,6 +1,7 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { chooseCollector } from "../discovery/choose-collector.js";
 import { explicitTarget, type ResolvedTarget, type TargetFlags, targetOrigin } from "../discovery/explicit-target.js";
+import { listensAt } from "../discovery/named-address.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
 
@@ -22,18 +23,21 @@ export async function targetCollector(
 /**
  * The running collector that answers at a named URL. What answers there says who it is over
  * HTTP; it counts only when that identity is one of this user's collectors whose control
- * socket confirmed it. A URL where nothing answers, or another program, or a collector obs
+ * socket confirmed it, and that collector's registered address is the one named (any local
+ * process can repeat an id it read from another collector's unauthenticated health). A URL where nothing answers, or another program, or a collector obs
  * cannot reach through its socket, is refused: falling back to another collector would act on
  * one the user did not name.
  */
 export async function verifiedCollectorAt(target: ResolvedTarget, env: NodeJS.ProcessEnv): Promise<RegistryEntry> {
   const [running, instanceId] = await Promise.all([runningCollectors(env), instanceIdAt(target.baseUrl)]);
-  const match = running.find((entry) => entry.instanceId === instanceId);
-  if (match) return match;
+  const claimed = running.find((entry) => entry.instanceId === instanceId);
+  if (claimed && listensAt(claimed, target.baseUrl)) return claimed;
   const what =
     instanceId === null
       ? "no obs collector answers there"
-      : "the obs collector there is not one of this user's running collectors (its control socket is not in this state folder)";
+      : claimed
+        ? `what answers there reports the identity of the collector at ${claimed.baseUrl}, which does not listen there`
+        : "the obs collector there is not one of this user's running collectors (its control socket is not in this state folder)";
   throw new LifecycleError(
     "collector_unavailable",
     `${target.baseUrl} (${targetOrigin(target)}): ${what}; nothing was touched. Name a running collector, or unset it to let discovery choose.`,

@@ -1,5 +1,6 @@
 import type { SettingFlags } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { sameStore } from "../../shared/store-path.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { portIsFree, settingsOrUsageError, startDetached } from "../lifecycle/detached-start.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
@@ -36,7 +37,7 @@ export async function collectorForAgent(
 ): Promise<AgentCollector> {
   const store: SettingFlags = { db: request.db, projectStore: request.projectStore };
   const { settings, sources } = settingsOrUsageError({ ...store, port: request.port }, env);
-  const fits = (entry: RegistryEntry) => sources.dbPath === "default" || entry.dbPath === settings.dbPath;
+  const fits = (entry: RegistryEntry) => sources.dbPath === "default" || sameStore(entry.dbPath, settings.dbPath);
   const running = (await runningCollectors(env)).filter(fits);
   const obsCollectorOn = (port: number) => running.find((entry) => entry.port === port && entry.host === settings.host);
 

@@ -1,8 +1,9 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
+import { StoreOpenError } from "../store/store-errors.js";
 
 /** A second collector asked for a store file another one holds. */
 export class StoreInUseError extends Error {
@@ -16,6 +17,8 @@ export class StoreInUseError extends Error {
 }
 
 export interface StoreLock {
+  /** The store file's real path (symlinks resolved): the one file this lock is for. */
+  path: string;
   /** Records the address once the collector listens, so a refused start can name it. */
   describe(holder: StoreHolder): void;
   release(): Promise<void>;
@@ -51,16 +54,33 @@ function alive(pid: number): boolean {
 }
 
 /**
+ * Creates the store file if it is missing (owner-only, as the store connection does) and
+ * returns its real path. The lock must be taken on that path: locked as given, a symlink to
+ * the file (or macOS's /tmp for /private/tmp) would be a second lock on the same store.
+ */
+function claimStoreFile(dbPath: string): string {
+  try {
+    makePrivateDir(dirname(dbPath));
+    closeSync(openSync(dbPath, "a", PRIVATE_FILE_MODE));
+    return realpathSync(dbPath);
+  } catch (error) {
+    // A folder given as --db, or one this user cannot write: the store cannot be opened (exit 4).
+    throw new StoreOpenError((error as Error).message, "open");
+  }
+}
+
+/**
  * Takes the store file for this collector's whole life, or throws StoreInUseError naming the
- * collector that has it. The lock is a folder next to the store (proper-lockfile: mkdir is
+ * collector that has it (and the path as the user gave it). The lock is a folder next to the store (proper-lockfile: mkdir is
  * atomic) whose heartbeat the holder refreshes; no fcntl lock, which SQLite's own use of
  * fcntl on the same file would silently drop. A holder killed with -9 cannot keep it: its
  * recorded pid is gone, so the next start takes the lock at once (and a lock whose heartbeat
  * stopped is stale for proper-lockfile anyway, should the pid have been reused). Taking over
  * from a dead holder is serialized by a short second lock, so two starts cannot both do it.
  */
-export async function lockStore(dbPath: string, cwd: string, onLost: (error: Error) => void): Promise<StoreLock> {
-  makePrivateDir(dirname(dbPath));
+export async function lockStore(givenPath: string, cwd: string, onLost: (error: Error) => void): Promise<StoreLock> {
+  const dbPath = claimStoreFile(givenPath);
+  // proper-lockfile's own realpath option is off: the path is already real.
   const releaseStart = await lockfile.lock(`${dbPath}.start`, {
     fs: privateLockFs,
     realpath: false,
@@ -82,7 +102,7 @@ export async function lockStore(dbPath: string, cwd: string, onLost: (error: Err
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
       const holder = readHolder(dbPath);
-      if (holder === null || alive(holder.pid)) throw new StoreInUseError(dbPath, holder);
+      if (holder === null || alive(holder.pid)) throw new StoreInUseError(givenPath, holder);
       rmSync(`${dbPath}.lock`, { recursive: true, force: true });
       releaseStore = await take();
     }
@@ -94,6 +114,7 @@ export async function lockStore(dbPath: string, cwd: string, onLost: (error: Err
   describe({ pid: process.pid, cwd, port: null, baseUrl: null });
   let released: Promise<void> | null = null;
   return {
+    path: dbPath,
     describe,
     release: () => {
       released ??= (async () => {

@@ -1,6 +1,7 @@
-import { isIP } from "node:net";
+import { isLoopbackHost, isWildcardHost } from "../../shared/loopback-host.js";
 
-const LOOPBACK_NAMES = new Set(["localhost", "localhost.", "ip6-localhost", "ip6-loopback"]);
+// Shared with the CLI, which compares a named collector URL with a registry entry.
+export { isLoopbackHost, isWildcardHost };
 
 /** The host part of a Host header: `[::1]:27686` -> `::1`, `Example.COM:80` -> `example.com`. */
 export function hostOfHeader(header: string): string {
@@ -11,16 +12,6 @@ export function hostOfHeader(header: string): string {
   }
   const colon = value.lastIndexOf(":");
   return colon === -1 || value.indexOf(":") !== colon ? value : value.slice(0, colon);
-}
-
-export function isLoopbackHost(host: string): boolean {
-  if (LOOPBACK_NAMES.has(host) || host.endsWith(".localhost")) return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  return host === "::1" || host === "0:0:0:0:0:0:0:1" || host === "::ffff:127.0.0.1";
-}
-
-export function isWildcardHost(host: string): boolean {
-  return host === "0.0.0.0" || host === "::" || host === "";
 }
 
 /**

@@ -70,10 +70,52 @@ describe("obs argument errors: one document with --json, one line without", func
     expect(flag.code).to.equal(2);
     expect(flag.stdout).to.equal("");
     expect(flag.stderr).to.equal("obs: traces: unknown option --bogus; see obs traces --help\n");
-    const command = await runObs(["bogus"]);
+    const command = await runObs(["xyzzyplugh"]);
     expect(command.code).to.equal(2);
-    expect(command.stderr).to.equal("obs: unknown argument bogus; see obs --help\n");
+    expect(command.stderr).to.equal("obs: unknown command xyzzyplugh; see obs --help\n");
     const missing = await runObs(["monitor", "stop", "--bogus"]);
     expect(missing.stderr).to.equal("obs: monitor stop: unknown option --bogus; see obs monitor stop --help\n");
+  });
+
+  it("names a mistyped command, not the valid flags after it, and the --help of the deepest command that exists", async () => {
+    const typo = await runObs(["tracs", "--since", "1h"]);
+    expect(typo.code).to.equal(2);
+    expect(typo.stdout).to.equal("");
+    expect(typo.stderr).to.equal("obs: unknown command tracs (did you mean traces?); see obs --help\n");
+    const action = await runObs(["monitor", "bogus"]);
+    expect(action.code).to.equal(2);
+    expect(action.stderr).to.equal(
+      "obs: monitor: unknown command bogus (commands: start, stop, status); see obs monitor --help\n",
+    );
+    const typoAction = await runObs(["monitor", "stpo"]);
+    expect(typoAction.stderr).to.equal(
+      "obs: monitor: unknown command stpo (did you mean stop?); see obs monitor --help\n",
+    );
+    const extra = await runObs(["traces", "extra-positional"]);
+    expect(extra.code).to.equal(2);
+    expect(extra.stderr).to.equal(
+      'obs: traces: unexpected argument "extra-positional": filters look like attr.KEY=VALUE; see obs traces --help\n',
+    );
+  });
+
+  it("with --json, the same mistakes give exactly one error document on stdout and exit 2", async () => {
+    for (const [args, command, message, help] of [
+      [["tracs", "--since", "1h"], "obs", "unknown command tracs (did you mean traces?)", "obs --help"],
+      [["monitor", "bogus"], "monitor", "unknown command bogus (commands: start, stop, status)", "obs monitor --help"],
+      [
+        ["traces", "extra-positional"],
+        "traces",
+        'unexpected argument "extra-positional": filters look like attr.KEY=VALUE',
+        "obs traces --help",
+      ],
+    ] as const) {
+      const result = await runObs([...args, "--json"]);
+      expect(result.code, args.join(" ")).to.equal(2);
+      expect(result.stderr).to.equal("");
+      const document = JSON.parse(result.stdout);
+      expect(validateDocument(document), JSON.stringify(validateDocument.errors)).to.equal(true);
+      expect(document.command).to.equal(command);
+      expect(document.error).to.deep.equal({ code: "invalid_argument", message, details: { help } });
+    }
   });
 });

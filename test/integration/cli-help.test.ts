@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { COMMAND_GROUPS } from "../../client/cli/usage-errors.js";
 import { runObs } from "../helpers/obs-cli.js";
 
 /** The browser-check flags of the spec's table that this release implements (runner telemetry comes later). */
@@ -63,6 +64,15 @@ describe("obs --help and shell completion", function () {
     for (const command of [...Object.keys(SPEC_FLAGS), "completion", "agentcli"]) {
       const first = command.split(" ")[0] as string;
       expect(result.stdout, command).to.match(new RegExp(`^ {2}obs ${first}\\b`, "m"));
+    }
+  });
+
+  it("lists, for each command group, exactly the subcommands argument errors know of", async () => {
+    for (const [group, subcommands] of COMMAND_GROUPS) {
+      const result = await runObs([group, "--help"]);
+      expect(result.code, group).to.equal(0);
+      const listed = [...result.stdout.matchAll(new RegExp(`^ {2}obs ${group} ([a-z-]+)`, "gm"))].map((m) => m[1]);
+      expect(listed, group).to.deep.equal([...subcommands]);
     }
   });
 

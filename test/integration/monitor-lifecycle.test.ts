@@ -147,6 +147,43 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
     expect((await runningCollectors(env)).map((entry) => entry.port)).to.deep.equal([first]);
   });
 
+  it("monitor stop naming a server that echoes a running collector's instance id exits 3 and stops nothing", async () => {
+    const port = await freePort();
+    const start = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env });
+    expect(start.code, start.stderr).to.equal(0);
+    const collector = JSON.parse(start.stdout).data.collector;
+    // /api/health is unauthenticated: any local process can claim a collector's identity.
+    const impostor: Server = createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ instanceId: collector.instance_id }));
+    });
+    await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+    const impostorPort = (impostor.address() as { port: number }).port;
+    try {
+      for (const named of [
+        ["--port", String(impostorPort)],
+        ["--base-url", `http://localhost:${impostorPort}`],
+      ]) {
+        const stop = await runObs(["monitor", "stop", ...named, "--json"], { env });
+        expect(stop.code, stop.stdout).to.equal(3);
+        expect(JSON.parse(stop.stdout).error.code).to.equal("collector_unavailable");
+      }
+      expect((await runningCollectors(env)).map((entry) => entry.instanceId)).to.deep.equal([collector.instance_id]);
+      expect((await http(`${collector.base_url}/api/health`)).status).to.equal(200);
+    } finally {
+      impostor.close();
+    }
+  });
+
+  it("monitor stop names a collector by any loopback name for its address", async () => {
+    const port = await freePort();
+    const start = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env });
+    expect(start.code, start.stderr).to.equal(0);
+    const stop = await runObs(["monitor", "stop", "--base-url", `http://localhost:${port}`, "--json"], { env });
+    expect(stop.code, stop.stdout).to.equal(0);
+    expect(await runningCollectors(env)).to.deep.equal([]);
+  });
+
   it("refuses --json for a foreground start", async () => {
     const result = await runObs(["monitor", "start", "--json"], { env });
     expect(result.code).to.equal(2);

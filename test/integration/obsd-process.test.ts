@@ -137,6 +137,12 @@ describe("the obsd process", function () {
     check.close();
   });
 
+  it("exits 4 with one line when --db names a folder", async () => {
+    const result = await runCollectorToExit(["--port", "0", "--db", dir.path], { OBS_STATE_DIR: dir.path });
+    expect(result.code).to.equal(4);
+    expect(result.output).to.match(/^obsd: cannot open the store: EISDIR/);
+  });
+
   it("finishes in-flight writes on SIGTERM before exiting", async () => {
     const dbPath = join(dir.path, "inflight.sqlite");
     const obsd = await startCollectorProcess({ stateDir: dir.path, dbPath });

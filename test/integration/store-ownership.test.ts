@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { mkdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
@@ -57,6 +57,53 @@ describe("one collector per store file", function () {
       expect(error?.message).to.match(/exited with 2/);
       expect(error?.message).to.include(`the store ${dbPath} is in use by the collector started in`);
       expect(error?.message).to.include(`on port ${holder.port}, pid ${holder.child.pid}`);
+      expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it("a second collector on a symlink to a store in use is refused with exit 2 (obsd and monitor start)", async () => {
+    const dbPath = join(dir.path, "t3.sqlite");
+    const link = join(dir.path, "link.sqlite");
+    const holder = await startCollectorProcess({ stateDir: state, dbPath });
+    try {
+      symlinkSync(dbPath, link);
+      const error = await startFailure({ dbPath: link, env: { OBS_STATE_DIR: join(dir.path, "other-state") } });
+      expect(error?.message).to.match(/exited with 2/);
+      expect(error?.message).to.include(`the store ${link} is in use by the collector started in`);
+      const refused = await startDetached(dir.path, ["--port", String(await freePort()), "--db", link]);
+      expect(refused.code, refused.stdout + refused.stderr).to.equal(2);
+      expect(JSON.parse(refused.stdout).error.message).to.include(`on port ${holder.port}, pid ${holder.child.pid}`);
+      expect((await runningCollectors(env)).map((entry) => entry.port)).to.deep.equal([holder.port]);
+      expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it("a second collector on a store reached through a symlinked folder is refused with exit 2", async () => {
+    const real = join(dir.path, "real");
+    mkdirSync(real);
+    const linked = join(dir.path, "linked");
+    symlinkSync(real, linked);
+    const holder = await startCollectorProcess({ stateDir: state, dbPath: join(real, "t3.sqlite") });
+    try {
+      const error = await startFailure({
+        dbPath: join(linked, "t3.sqlite"),
+        env: { OBS_STATE_DIR: join(dir.path, "other-state") },
+      });
+      expect(error?.message).to.match(/exited with 2/);
+      expect(error?.message).to.include(`on port ${holder.port}, pid ${holder.child.pid}`);
+      // monitor start sees the holder itself, before starting a collector that would be refused.
+      const refused = await startDetached(dir.path, [
+        "--port",
+        String(await freePort()),
+        "--db",
+        join(linked, "t3.sqlite"),
+      ]);
+      expect(refused.code, refused.stdout + refused.stderr).to.equal(2);
+      expect(JSON.parse(refused.stdout).error.details.holder.pid).to.equal(holder.child.pid);
       expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
     } finally {
       await holder.stop();

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { commandPathOf, usageMessage, wantsJson } from "../../../client/cli/usage-errors.js";
+import { commandPathOf, unknownCommandMessage, usageMessage, wantsJson } from "../../../client/cli/usage-errors.js";
 
 const COMMANDS = new Set(["traces", "monitor", "setup", "skills"]);
 
@@ -10,6 +10,36 @@ describe("argument errors: which command, which words, which output", () => {
     expect(commandPathOf(["monitor", "--bogus"], COMMANDS)).to.deep.equal(["monitor"]);
     expect(commandPathOf(["bogus"], COMMANDS)).to.deep.equal([]);
     expect(commandPathOf(["--", "traces"], COMMANDS)).to.deep.equal([]);
+  });
+
+  it("stops at the deepest command that exists: an unknown action is not part of the path", () => {
+    expect(commandPathOf(["monitor", "bogus"], COMMANDS)).to.deep.equal(["monitor"]);
+    expect(commandPathOf(["setup", "bogus", "--json"], COMMANDS)).to.deep.equal(["setup"]);
+    expect(commandPathOf(["skills", "view", "name"], COMMANDS)).to.deep.equal(["skills", "view"]);
+  });
+
+  it("names an unknown first word as the unknown command, with yargs' suggestion when it has one", () => {
+    expect(unknownCommandMessage(["tracs", "--since", "1h"], COMMANDS, "Did you mean traces?")).to.equal(
+      "unknown command tracs (did you mean traces?)",
+    );
+    expect(unknownCommandMessage(["zzz", "--since", "1h"], COMMANDS, "Unknown arguments: since, zzz")).to.equal(
+      "unknown command zzz",
+    );
+    expect(unknownCommandMessage(["--json", "zzz"], COMMANDS, "Unknown argument: zzz")).to.equal("unknown command zzz");
+    expect(unknownCommandMessage(["traces", "--bogus"], COMMANDS, "Unknown argument: bogus")).to.equal(null);
+    expect(unknownCommandMessage(["--json"], COMMANDS, "name a command")).to.equal(null);
+  });
+
+  it("names an unknown word after a command group, with the suggestion or else the group's commands", () => {
+    expect(unknownCommandMessage(["monitor", "stpo"], COMMANDS, "Did you mean stop?")).to.equal(
+      "unknown command stpo (did you mean stop?)",
+    );
+    expect(unknownCommandMessage(["monitor", "bogus"], COMMANDS, "name an action: start, stop or status")).to.equal(
+      "unknown command bogus (commands: start, stop, status)",
+    );
+    expect(unknownCommandMessage(["monitor", "stop", "extra"], COMMANDS, "Unknown argument: extra")).to.equal(null);
+    expect(unknownCommandMessage(["monitor", "--json"], COMMANDS, "name an action")).to.equal(null);
+    expect(unknownCommandMessage(["traces", "extra"], COMMANDS, "unexpected argument")).to.equal(null);
   });
 
   it("names unknown options as they were typed", () => {

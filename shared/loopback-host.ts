@@ -1,0 +1,14 @@
+import { isIP } from "node:net";
+
+const LOOPBACK_NAMES = new Set(["localhost", "localhost.", "ip6-localhost", "ip6-loopback"]);
+
+/** Whether a host name or address (lower case, IPv6 without brackets) is this machine's loopback. */
+export function isLoopbackHost(host: string): boolean {
+  if (LOOPBACK_NAMES.has(host) || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1" || host === "0:0:0:0:0:0:0:1" || host === "::ffff:127.0.0.1";
+}
+
+export function isWildcardHost(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "";
+}
