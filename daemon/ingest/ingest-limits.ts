@@ -15,8 +15,14 @@ const MiB = 1024 * 1024;
 /** Body bytes that count as one unit of cost (the cost of the body's own text). */
 const BYTES_PER_UNIT = 64;
 
-/** Bytes of the body cap per value one request may decode to. */
-const BYTES_PER_ALLOWED_VALUE = 128;
+/**
+ * Bytes of the body cap per value one request may decode to. Set by two things at once: an
+ * OpenTelemetry Collector's default batch (8,192 spans of the dozen and more attributes HTTP
+ * server spans carry) must fit at the default cap, and the costliest requests within the
+ * allowance, four at once, must keep obsd under its memory target (docs/PERFORMANCE.md,
+ * "Hostile bodies"). With fewer bytes a value, four such requests went past it.
+ */
+const BYTES_PER_ALLOWED_VALUE = 96;
 
 /**
  * What a request holds in the pipeline once decoded, in units of one decoded value: its
@@ -37,16 +43,18 @@ export function reservedCost(bodyBytes: number, limits: IngestLimits): number {
 }
 
 /**
- * - A request may decode to one value per 128 bytes of the body cap (131,072 at 16 MiB; a
- *   record counts as two): ordinary telemetry is well under (an SDK's batch of 512 spans of
- *   ten attributes is about 6,000), while 16 MiB of one-byte attributes is a million values
- *   and took obsd to 845 MiB. Within the allowance the costliest request measured (attributes
- *   with keys all different, on one span) peaks under 300 MB (docs/PERFORMANCE.md). Past it
- *   the decoder stops and the answer is 413.
- * - The budget is what one request at both limits costs (a full body of the most values): a
- *   request as costly as that goes through alone, smaller ones together. A body is charged the
- *   most it could cost until decoded, then what it does cost, so the decoder never holds two
- *   worst cases at once, while a burst of ordinary exports never waits.
+ * - A request may decode to one value per 96 bytes of the body cap (174,763 at 16 MiB; a
+ *   record counts as three): an SDK's batch of 512 spans of ten attributes is about 6,700, a
+ *   Collector's default batch of 8,192 spans of fifteen about 147,000, while 16 MiB of one-byte
+ *   attributes is a million values and took obsd to 845 MiB. Past the allowance the decoder
+ *   stops and the answer is 413, naming --max-body-size: the allowance grows with the cap.
+ * - The budget is less than what two requests at the allowance cost, whatever their bodies'
+ *   size (each costs its values and at least one unit more): two worst cases are never inside
+ *   at once, one being written while the next is decoded (which took four requests of one span
+ *   of distinct attributes within the allowance to the memory target). A request costlier than
+ *   the budget (a full body) goes through alone, cheaper ones together. A body is charged the
+ *   most it could cost until decoded, then what it does cost, so ordinary exports, decoded,
+ *   hold little of the budget.
  * - Both workers allocate many short-lived objects per batch; a 16 MB young generation keeps
  *   their resident memory down (measured: 16 MB kept throughput; 8 MB cost about 20%).
  * - The old generation limit is there for how V8 grows a heap, not as a cap expected to be
@@ -59,7 +67,7 @@ export function ingestLimits(maxBodyBytes: number): IngestLimits {
   const maxDecodedValues = Math.ceil(maxBodyBytes / BYTES_PER_ALLOWED_VALUE);
   return {
     maxDecodedValues,
-    budgetUnits: requestCost(maxBodyBytes, maxDecodedValues),
+    budgetUnits: 2 * maxDecodedValues,
     worker: {
       maxYoungGenerationSizeMb: 16,
       maxOldGenerationSizeMb: Math.max(1024, Math.ceil((64 * maxBodyBytes) / MiB)),

@@ -75,7 +75,7 @@ export class IngestPipeline {
     this.budget = new BodyBudget(limits.budgetUnits);
     this.workerLimits = limits.worker;
     this.retentionMs = options.retention.maxAgeMs;
-    this.rejections = new RejectionNotice(this.retentionMs);
+    this.rejections = new RejectionNotice(this.retentionMs, (line) => this.onNotice(line));
     const channel = new MessageChannel();
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
       workerData: { options, requests: channel.port2 },
@@ -178,8 +178,7 @@ export class IngestPipeline {
   private rejectedOf(id: number, count: number, cutoffNs: bigint): Rejected | null {
     if (count === 0) return null;
     const signal = this.pending.get(id)?.signal ?? "traces";
-    const line = this.rejections.note(signal, count, Date.now());
-    if (line) this.onNotice(line);
+    this.rejections.note(signal, count);
     return { count, message: rejectedMessage(signal, count, this.retentionMs, cutoffNs) };
   }
 
@@ -260,6 +259,7 @@ export class IngestPipeline {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.rejections.stop();
       await this.decoder.terminate();
       if (this.failure) {
         await this.writer.terminate();

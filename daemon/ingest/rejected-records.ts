@@ -26,33 +26,79 @@ export function rejectedMessage(signal: Signal, count: number, retentionMs: numb
 
 const NOTICE_INTERVAL_MS = 60_000;
 
+/** Runs `run` once after `delayMs`, unless cancelled. */
+export type Schedule = (run: () => void, delayMs: number) => { cancel(): void };
+
+/** A timer that does not keep the process alive: a pending count is no reason to stay up. */
+const unrefTimeout: Schedule = (run, delayMs) => {
+  const timer = setTimeout(run, delayMs);
+  timer.unref();
+  return { cancel: () => clearTimeout(timer) };
+};
+
 /**
  * The collector's log line about rejected records: one at most per minute, however many
  * requests, each counting what was rejected since the previous line. A sender replaying old
- * data would otherwise fill the log with one line per request.
+ * data would otherwise fill the log with one line per request. What is counted within a minute
+ * of a line is said when the minute is up (or at stop), not only when another rejection comes:
+ * a short burst's tail would otherwise never reach the log.
  */
 export class RejectionNotice {
   private lastAtMs: number | null = null;
   private pending = { spans: 0, logs: 0 };
+  private timer: { cancel(): void } | null = null;
 
-  constructor(private readonly retentionMs: number) {}
+  constructor(
+    private readonly retentionMs: number,
+    private readonly say: (line: string) => void,
+    private readonly clock: () => number = Date.now,
+    private readonly schedule: Schedule = unrefTimeout,
+  ) {}
 
-  /** Counts a request's rejections; returns the line to print, or null within a minute of the last. */
-  note(signal: Signal, count: number, nowMs: number): string | null {
+  /** Counts a request's rejections: says them now, or when a minute has passed since the last line. */
+  note(signal: Signal, count: number): void {
     if (signal === "traces") this.pending.spans += count;
     else this.pending.logs += count;
-    if (this.lastAtMs !== null && nowMs - this.lastAtMs < NOTICE_INTERVAL_MS) return null;
-    const since = this.lastAtMs === null ? "" : ` since ${new Date(this.lastAtMs).toISOString()}`;
-    const parts = [
-      ...(this.pending.spans > 0 ? [records("traces", this.pending.spans)] : []),
-      ...(this.pending.logs > 0 ? [records("logs", this.pending.logs)] : []),
-    ];
+    const nowMs = this.clock();
+    if (this.lastAtMs === null || nowMs - this.lastAtMs >= NOTICE_INTERVAL_MS) {
+      this.timer?.cancel();
+      this.timer = null;
+      this.flush(nowMs);
+    } else {
+      this.timer ??= this.schedule(
+        () => {
+          this.timer = null;
+          this.flush(this.clock());
+        },
+        this.lastAtMs + NOTICE_INTERVAL_MS - nowMs,
+      );
+    }
+  }
+
+  /** Says what is counted and not yet said; the collector calls it as it stops. */
+  stop(): void {
+    this.timer?.cancel();
+    this.timer = null;
+    this.flush(this.clock());
+  }
+
+  private flush(nowMs: number): void {
+    if (this.pending.spans === 0 && this.pending.logs === 0) return;
+    this.say(noticeLine(this.pending, this.lastAtMs, this.retentionMs));
     this.lastAtMs = nowMs;
     this.pending = { spans: 0, logs: 0 };
-    return (
-      `obsd: rejected ${parts.join(" and ")}${since} older than the retention window ` +
-      `(--retention ${formatDuration(this.retentionMs)}); senders were told in the answer's partialSuccess ` +
-      "(said at most once a minute)"
-    );
   }
+}
+
+function noticeLine(counts: { spans: number; logs: number }, sinceMs: number | null, retentionMs: number): string {
+  const since = sinceMs === null ? "" : ` since ${new Date(sinceMs).toISOString()}`;
+  const parts = [
+    ...(counts.spans > 0 ? [records("traces", counts.spans)] : []),
+    ...(counts.logs > 0 ? [records("logs", counts.logs)] : []),
+  ];
+  return (
+    `obsd: rejected ${parts.join(" and ")}${since} older than the retention window ` +
+    `(--retention ${formatDuration(retentionMs)}); senders were told in the answer's partialSuccess ` +
+    "(said at most once a minute)"
+  );
 }

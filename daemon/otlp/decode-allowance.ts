@@ -4,8 +4,7 @@
  * 845 MiB, where 15 MB of ordinary spans take a fraction of that. The decoders charge one unit
  * per record, event, link, attribute (at any depth) and array item as they read, so a request
  * past its allowance is refused (413) before it is decoded whole. A record (span or log record)
- * is charged RECORD_UNITS: decoded and written, a bare span held about twice what an attribute
- * with a key of its own did (docs/PERFORMANCE.md).
+ * is charged RECORD_UNITS (below).
  *
  * Decoding is synchronous and the decoder thread decodes one request at a time, so the
  * allowance of the request being decoded is module state, set around one decode call; outside
@@ -17,13 +16,20 @@ export class TooManyValuesError extends Error {
   override name = "TooManyValuesError";
   constructor(readonly limit: number) {
     super(
-      `the request decodes to more than ${limit} records, attributes and values, the most one request may hold; send it in smaller batches`,
+      `the request decodes to more than ${limit} records, attributes and values, the most one request may hold ` +
+        "(the allowance grows with obsd's --max-body-size); send it in smaller batches, or start obsd with a larger --max-body-size",
     );
   }
 }
 
-/** What one span or log record is charged, in values. */
-export const RECORD_UNITS = 2;
+/**
+ * What one span or log record is charged, in values. Decoded and written, a bare span holds
+ * about twice what an attribute with a key of its own does (its ids, times, name and row), and
+ * an OTLP/JSON body of bare spans also costs the native decoder's parse buffers; charged three,
+ * many small records stay as far from the memory target as many attributes do, while an
+ * ordinary span, a record and a dozen attributes, is charged little more.
+ */
+export const RECORD_UNITS = 3;
 
 let limit = Number.POSITIVE_INFINITY;
 let charged = 0;

@@ -174,3 +174,25 @@ describe("what an export's answer counts (real obsd, default 7-day retention)", 
     expect(answer).to.deep.equal({ accepted: 5000 });
   });
 });
+
+describe("the collector's log line about rejected old records (real obsd)", function () {
+  this.timeout(30_000);
+
+  it("says the rejections counted after its last line when it stops, not only when another comes", async () => {
+    const obsd = await startCollectorProcess();
+    try {
+      // The fixture's spans are from 2018: each request's are all rejected.
+      for (let i = 0; i < 3; i++) await postJson(`${obsd.url}/v1/traces`, otlpFixture("trace"));
+    } finally {
+      expect(await obsd.stop()).to.equal(0);
+    }
+    const lines = obsd
+      .output()
+      .split("\n")
+      .filter((line) => /older than the retention window/.test(line));
+    // The first request's span is said at once; the next two, within the minute, as obsd stops.
+    expect(lines, obsd.output()).to.have.length(2);
+    expect(lines[0]).to.match(/rejected 1 span older/);
+    expect(lines[1]).to.match(/rejected 2 spans since \d{4}-\S+ older/);
+  });
+});

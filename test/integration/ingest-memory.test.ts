@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { COLLECTOR_BATCH_SPANS, collectorBatch, collectorBatchProtobuf } from "../helpers/collector-batch.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { hostileBody } from "../helpers/hostile-payloads.js";
 import { http, postJson } from "../helpers/http.js";
@@ -27,6 +28,8 @@ describe("requests that decode to more than one body may cost (real obsd)", func
     const res = await postProtobuf(`${obsd.url}/v1/traces`, body);
     expect(res.status).to.equal(413);
     expect(res.json().error).to.match(/decodes to more than \d+ records, attributes and values/);
+    // The allowance grows with the body cap: the answer names the flag that raises it.
+    expect(res.json().error).to.include("--max-body-size");
     const { counts } = (await http(`${obsd.url}/api/health`)).json();
     expect(counts.spans).to.equal(0);
   });
@@ -57,6 +60,22 @@ describe("requests that decode to more than one body may cost (real obsd)", func
       `{"arrayValue":{"values":[${"{},".repeat(4_999_999)}{}]}}`,
     );
     expect((await postJson(`${obsd.url}/v1/traces`, text)).status).to.equal(413);
+  });
+
+  it("accepts and stores an OpenTelemetry Collector's default batch (8,192 spans of 15 attributes), protobuf and JSON", async () => {
+    const spansStored = async () => (await http(`${obsd.url}/api/health`)).json().counts.spans as number;
+    const before = await spansStored();
+    const protobufAnswer = await postProtobuf(
+      `${obsd.url}/v1/traces`,
+      collectorBatchProtobuf(COLLECTOR_BATCH_SPANS, 15, NOW, 1),
+    );
+    expect(protobufAnswer.status, protobufAnswer.body.toString()).to.equal(200);
+    const jsonAnswer = await postJson(`${obsd.url}/v1/traces`, collectorBatch(COLLECTOR_BATCH_SPANS, 15, NOW, 2));
+    expect(jsonAnswer.status, jsonAnswer.body.toString()).to.equal(200);
+    // Thirty attributes on half as many spans: wider spans, as an instrumented framework's are.
+    const wide = await postProtobuf(`${obsd.url}/v1/traces`, collectorBatchProtobuf(4_096, 30, NOW, 3));
+    expect(wide.status, wide.body.toString()).to.equal(200);
+    expect((await spansStored()) - before).to.equal(2 * COLLECTOR_BATCH_SPANS + 4_096);
   });
 
   it("still stores ordinary requests, several at once, after refusing those", async () => {
