@@ -33,7 +33,8 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   if (stale === null) {
     process.stdout.write("obs: dist/ is up to date; not rebuilding\n");
   } else {
-    process.stdout.write(`obs: building dist/ (${stale} changed)\n`);
+    const why = existsSync(join(root, "dist")) ? `${stale} changed` : "no dist/ yet";
+    process.stdout.write(`obs: building dist/ (${why})\n`);
     const npm = process.env.npm_execpath;
     const result = npm
       ? spawnSync(process.execPath, [npm, "run", "build"], { cwd: root, stdio: "inherit" })
