@@ -10,7 +10,7 @@
  *
  * Throughput and health latency come from separate passes over the same load. The health
  * loop (a request every 5 ms, about 150 a second) is itself load: on this 2-core machine it
- * took about 15% off the throughput of the pass it ran in (docs/PERFORMANCE.md), so the
+ * took about 15% off the throughput of the pass it ran in (docs/perf-history/2026-11.md), so the
  * spans/s figures come from passes without it, and its pass reports its own spans/s beside.
  *
  * Both sides are measured warm: before the timed part, each writes the same warm-up requests

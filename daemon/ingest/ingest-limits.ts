@@ -61,7 +61,7 @@ export function reservedCost(bodyBytes: number, limits: IngestLimits): number {
  *   reached: with no limit, on a machine with much memory, V8 lets the old generation grow to
  *   four times what is live before collecting; with one, peak RSS under load is 20 to 40 MB
  *   lower at the same throughput. 64 times the body cap (1,024 MB at 16 MiB) is twice what
- *   the worst body measured needs (docs/PERFORMANCE.md), so a larger cap raises it.
+ *   the worst body measured needs (docs/perf-history/2026-11.md, "Memory bounds"), so a larger cap raises it.
  */
 export function ingestLimits(maxBodyBytes: number): IngestLimits {
   const maxDecodedValues = Math.ceil(maxBodyBytes / BYTES_PER_ALLOWED_VALUE);

@@ -62,7 +62,7 @@ export class Retention {
       oldLogs: db.prepare("SELECT id, ts_ns FROM logs WHERE ts_ns < ? ORDER BY ts_ns LIMIT ?"),
       // Size trimming takes rows in the order they were stored: they sit together in the table
       // and its indexes, and a trace's spans mostly go together, where the oldest by start
-      // time are spread over every row stored while they were current (docs/PERFORMANCE.md).
+      // time are spread over every row stored while they were current (docs/perf-history/2026-11.md).
       firstSpans: db.prepare("SELECT id, trace_key, trace_id, span_id, start_ns FROM spans ORDER BY id LIMIT ?"),
       firstLogs: db.prepare("SELECT id, ts_ns FROM logs ORDER BY id LIMIT ?"),
       // The latest time of any row deleted so far (TRIMMED_THROUGH): rollup slots after it lost

@@ -481,7 +481,7 @@ export function migrate(
     // Both must precede the first table. auto_vacuum lets retention hand freed pages back to
     // the filesystem. Pages of 16 KiB instead of 4: a commit writes each changed page to the
     // log as its own frame, and the random-keyed indexes change pages all over; a quarter as
-    // many frames made the writer's commits about a third cheaper (docs/PERFORMANCE.md).
+    // many frames made the writer's commits about a third cheaper (docs/perf-history/2026-11.md).
     db.pragma("auto_vacuum = INCREMENTAL");
     db.pragma(`page_size = ${PAGE_SIZE}`);
     // Once the file has been read (user_version above), a new page size waits for a VACUUM;

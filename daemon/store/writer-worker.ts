@@ -107,7 +107,7 @@ function acknowledge(id: number, result: Written): void {
  * Requests that arrive while a transaction runs join it, up to this many records in all. A
  * commit has a fixed cost (the pages the random-keyed indexes touch, the rollup rows, the log
  * frames), so with 8 requests in flight a commit of all of them costs less per span than two
- * of 4, which is where group commit alone settles (docs/PERFORMANCE.md). The cap bounds how
+ * of 4, which is where group commit alone settles (docs/perf-history/2026-11.md). The cap bounds how
  * long the first request of a transaction waits for its answer, and how much the transaction
  * holds (a queue that built up during a long checkpoint is committed in several).
  */
