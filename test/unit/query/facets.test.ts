@@ -3,22 +3,12 @@ import type { FacetWindow } from "../../../daemon/query/sqlite-facets.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
 import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
+import { seededRandom as random } from "../../helpers/fuzz-payloads.js";
 import { hexId, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
 const T0 = 1_700_000_000_000_000_000n;
-
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A span's attributes as OTLP AnyValues, so doubles that are whole numbers stay doubles. */
 type RawValue = { doubleValue: number } | { intValue: string } | { boolValue: boolean } | { stringValue: string };

@@ -1,21 +1,12 @@
 import { expect } from "chai";
 import { ServiceActivity } from "../../../daemon/query/service-activity.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { seededRandom as random } from "../../helpers/fuzz-payloads.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
 const T0 = 1_700_000_000_000_000_000n;
-
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("service activity", () => {
   it("finds each service's newest span or log time in any window, as the rows say, from the rollups", () => {
