@@ -2,8 +2,8 @@ import { createRequire } from "node:module";
 
 /**
  * yargs through its CommonJS build. Its ES module build loads a Unicode width library whose
- * start-up cost (~80 ms) would double the start time of `obs monitor status`, which shell
- * prompts call on every line.
+ * start-up cost would about double the start time of `obs monitor status`, which shell prompts
+ * call on every line (docs/PERFORMANCE.md, "CLI start-up").
  */
 const require = createRequire(import.meta.url);
 

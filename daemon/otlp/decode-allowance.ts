@@ -1,10 +1,10 @@
 /**
  * How many values one request may decode to. A body's cost in memory is set by what it decodes
- * to, not by its size: a million one-byte attributes fit in 15 MB and took the collector to
- * 845 MiB, where 15 MB of ordinary spans take a fraction of that. The decoders charge one unit
- * per record, event, link, attribute (at any depth) and array item as they read, so a request
- * past its allowance is refused (413) before it is decoded whole. A record (span or log record)
- * is charged RECORD_UNITS (below).
+ * to, not by its size: a small body of a million one-byte attributes decodes to many times what
+ * a body of ordinary spans of the same size does (docs/perf-history/design-decisions.md, "Memory
+ * bounds"). The decoders charge one unit per record, event, link, attribute (at any depth) and
+ * array item as they read, so a request past its allowance is refused (413) before it is
+ * decoded whole. A record (span or log record) is charged RECORD_UNITS (below).
  *
  * Decoding is synchronous and the decoder thread decodes one request at a time, so the
  * allowance of the request being decoded is module state, set around one decode call; outside

@@ -1,9 +1,10 @@
 /**
  * The native OTLP/JSON trace decoder (native/otlp-json/, built by `npm install`): it parses
- * with simdjson and writes the packed columns in C++, in about a third of the time of JSON.parse
- * plus the JavaScript decoder (`bench/decode`), which leaves the CPU to the writer. It takes the
- * common shapes and answers `undefined` for anything invalid or unusual; the caller then decodes
- * with the JavaScript decoder, which is the reference: both give the same packed batch.
+ * with simdjson and writes the packed columns in C++, much faster than JSON.parse plus the
+ * JavaScript decoder (docs/PERFORMANCE.md; `npm run bench:decode`), which leaves the CPU to the
+ * writer. It takes the common shapes and answers `undefined` for anything invalid or unusual;
+ * the caller then decodes with the JavaScript decoder, which is the reference: both give the
+ * same packed batch.
  */
 import { createRequire } from "node:module";
 import { type PackedSpanBatch, SPAN_FIELDS } from "../store/packed-batch.js";

@@ -67,7 +67,8 @@ export function openWriteConnection(
     db.pragma("cache_size = -16384");
     db.pragma("temp_store = MEMORY");
     // Checkpoint every 32 MiB of WAL instead of 4 MiB (less for small caps): pages rewritten by
-    // many commits are copied into the database once per checkpoint (measured about 30% more spans/s).
+    // many commits are copied into the database once per checkpoint, which raised ingestion
+    // throughput (docs/perf-history/design-decisions.md).
     const wal = walLimits(maxDbBytes, Number(db.pragma("page_size", { simple: true })));
     db.pragma(`wal_autocheckpoint = ${wal.autocheckpointPages}`);
     db.pragma(`journal_size_limit = ${wal.journalSizeLimit}`);

@@ -6,11 +6,12 @@ import type Database from "better-sqlite3";
  *
  * They are all `INSERT OR FAIL`. With the default (`ABORT`), a statement that may break a
  * constraint (any `NOT NULL` column) halfway through its rows must be undone alone, so SQLite
- * copies every page it is about to change into a statement journal first: 8.5% of the writer's
- * time, the pages being 16 KiB. `FAIL` raises the same error but leaves the statement's earlier
- * rows for the caller to undo, and every caller runs inside a transaction that is rolled back
- * whole when anything in it throws (TelemetryWriter.transaction). `ON CONFLICT ... DO NOTHING`
- * still skips the rows its unique key already holds.
+ * copies every page it is about to change into a statement journal first, a measurable share of
+ * the writer's time with 16 KiB pages (docs/perf-history/design-decisions.md). `FAIL` raises
+ * the same error but leaves the statement's earlier rows for the caller to undo, and every
+ * caller runs inside a transaction that is rolled back whole when anything in it throws
+ * (TelemetryWriter.transaction). `ON CONFLICT ... DO NOTHING` still skips the rows its unique
+ * key already holds.
  */
 export class MultiRowStatement {
   private readonly statements = new Map<number, Database.Statement>();

@@ -5,7 +5,8 @@ import { MultiRowStatement } from "./multi-row.js";
  * Inserts rows into a table whose integer key only grows (AUTOINCREMENT, one writer), skipping
  * rows whose unique key is already stored, and tells the id of each new row.
  *
- * It does so without RETURNING, which measured about a quarter of the span insert's cost. A
+ * It does so without RETURNING, which cost a large share of the span insert (docs/PERFORMANCE.md,
+ * "What moved the numbers"). A
  * multi-row INSERT stores its rows one after another in the order given, each with the next
  * id, so when every row of a chunk was new their ids are the `changes` ids ending at
  * `lastInsertRowid`. A skipped row still uses up an id, so a chunk that skipped rows (a resend)

@@ -10,9 +10,9 @@ const MIN_INTERVAL_MS = 1_000;
  *
  * Automatic checkpoints are PASSIVE: they copy what they can, and the log starts over only
  * when no reader is using it. With a query loop and a steady stream of commits some reader
- * always is, so the log grows without bound (a ten-minute soak saw 580 MiB beside a 1 GiB
- * cap). Once the log passes its size limit, a RESTART checkpoint waits briefly for readers to
- * move to the newest snapshot, after which the next commit writes the log from the start and
+ * always is, so the log grows without bound (the soak found it: docs/RELIABILITY.md, "Soak").
+ * Once the log passes its size limit, a RESTART checkpoint waits briefly for readers to move to
+ * the newest snapshot, after which the next commit writes the log from the start and
  * `journal_size_limit` truncates it. A reader that holds an old snapshot longer (a long audit)
  * makes it give up after READER_WAIT_MS; it tries again at most once a second.
  */

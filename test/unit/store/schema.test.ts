@@ -14,6 +14,7 @@ import {
 } from "../../../daemon/store/schema.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { schemaShape } from "../../helpers/schema-shape.js";
 import { copyAtVersion, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
@@ -72,6 +73,83 @@ describe("store schema", () => {
     expect(db.prepare("SELECT x, y FROM t").get()).to.deep.equal({ x: 7, y: "n" });
     expect(db.pragma("user_version", { simple: true })).to.equal(2);
     db.close();
+  });
+
+  it("migrates a version-1 store to the same schema as a new one, keeping every row", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    try {
+      store.writeTraces(
+        traceRequest("api", [
+          { traceId: hexId(1, 16), spanId: hexId(10, 8), startNs: T0, attributes: { "http.route": "/a" } },
+          { traceId: hexId(1, 16), spanId: hexId(11, 8), parentSpanId: hexId(10, 8), startNs: T0 + 5n, error: true },
+          // Its parent never arrives: an orphan once version 2 looks for them.
+          { traceId: hexId(2, 16), spanId: hexId(20, 8), parentSpanId: hexId(99, 8), startNs: T0 + 9n },
+        ]),
+      );
+      store.writeTraces(traceRequest("db", [{ traceId: hexId(1, 16), spanId: hexId(12, 8), startNs: T0 + 7n }]));
+      store.writeLogs(
+        logsRequest("api", [
+          { timeNs: T0 + 1n, body: "started", attributes: { user: "u1" } },
+          { timeNs: T0 + 2n, body: "slow", severityNumber: 13, traceId: hexId(1, 16), spanId: hexId(10, 8) },
+        ]),
+      );
+      const path = join(dir.path, "v1.sqlite");
+      const db = copyAtVersion(store.db, path, 1);
+      try {
+        const tables = db
+          .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+          .pluck()
+          .all() as string[];
+        // Every table of version 1, read with its version-1 columns; trace_services then named
+        // traces by id, later by key.
+        const columnsAtV1 = new Map(
+          tables.map((table) => [
+            table,
+            db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").pluck().all(table) as string[],
+          ]),
+        );
+        const rows = (keyed: boolean) =>
+          Object.fromEntries(
+            tables.map((table) => {
+              if (table === "trace_services") {
+                const join = keyed ? "t.trace_key = ts.trace_key" : "t.trace_id = ts.trace_id";
+                return [
+                  table,
+                  db
+                    .prepare(
+                      `SELECT t.trace_id, ts.service_id FROM trace_services ts JOIN traces t ON ${join} ORDER BY 1, 2`,
+                    )
+                    .all(),
+                ];
+              }
+              const columns = (columnsAtV1.get(table) ?? []).join(", ");
+              return [table, db.prepare(`SELECT ${columns} FROM ${table} ORDER BY ${columns}`).all()];
+            }),
+          );
+        const before = rows(false);
+        for (const table of tables) expect(before[table], table).to.not.be.empty;
+
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(1));
+        expect(schemaShape(db)).to.deep.equal(schemaShape(store.db));
+        expect(rows(true)).to.deep.equal(before);
+        // Version 2 built the audit's tables from the rows already there, as the writer builds them.
+        const rolledUp = (from: Database.Database) => ({
+          spans: from.prepare("SELECT width, sum(spans) FROM span_rollups GROUP BY width ORDER BY width").raw().all(),
+          logs: from
+            .prepare("SELECT width, sum(logs), sum(warnings) FROM log_rollups GROUP BY width ORDER BY width")
+            .raw()
+            .all(),
+          orphans: from.prepare("SELECT trace_id, span_id, parent_span_id FROM orphan_spans ORDER BY 1, 2").all(),
+        });
+        expect(rolledUp(db)).to.deep.equal(rolledUp(store.db));
+        expect(rolledUp(db).orphans).to.have.length(1);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
   });
 
   it("lets a version-3 file keep several rollup rows per operation and slot once at version 4", () => {

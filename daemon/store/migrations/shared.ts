@@ -1,0 +1,54 @@
+import type Database from "better-sqlite3";
+
+/**
+ * One step of the store's schema. `PRAGMA user_version` holds the version a file is at; each
+ * step runs in its own transaction (schema.ts). A released step is frozen: a file written by
+ * that release has already run it, so a change to the schema is a new step, never an edit.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  up(db: Database.Database): void;
+}
+
+/**
+ * Rows per bucket of the span-id index (a power of two: the index keys on id >> SPAN_ID_BUCKET_SHIFT).
+ * Read by the indexes of versions 3 and 5 and by the queries that use them: changing it needs
+ * a migration that rebuilds those indexes.
+ */
+export const SPAN_ID_BUCKET_SHIFT = 16;
+/**
+ * Rows per bucket of the logs' trace index (schema version 6): small, so a commit's new
+ * entries fall in a few neighbouring pages; a trace's logs cost one seek per bucket
+ * (docs/perf-history/2026-11.md has the measurements). Changing it needs a migration too.
+ */
+export const LOG_TRACE_BUCKET_SHIFT = 12;
+
+/** A postings table (version 1): one entry per (bucket, key, value, first row), listing row ids. */
+export function postingsTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  first_row INTEGER NOT NULL,
+  last_row INTEGER NOT NULL,
+  rows TEXT NOT NULL,
+  PRIMARY KEY (bucket, key_id, value, first_row)
+) WITHOUT ROWID;`;
+}
+
+/** Replaces `table` with `copied`, which the statements `copy` create and fill, keeping its AUTOINCREMENT sequence. */
+export function rebuildKeepingSequence(db: Database.Database, table: string, copy: string, copied: string): void {
+  // Row ids must keep growing from where they were (postings name rows by id), and a copied
+  // table starts its sequence at its largest id, which retention may have deleted past.
+  const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as
+    | bigint
+    | number
+    | undefined;
+  db.exec(copy);
+  db.exec(`DROP TABLE ${table}; ALTER TABLE ${copied} RENAME TO ${table};`);
+  if (sequence !== undefined) {
+    db.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);
+    db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table, sequence);
+  }
+}

@@ -1,0 +1,180 @@
+-- The schema of a new obs store (version 7), as SQLite keeps it in sqlite_schema.
+-- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
+-- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
+-- by its indexes; comments inside a statement are the migration's own.
+
+PRAGMA user_version = 7;
+
+CREATE TABLE attr_keys (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE log_postings (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  first_row INTEGER NOT NULL,
+  last_row INTEGER NOT NULL,
+  rows TEXT NOT NULL,
+  PRIMARY KEY (bucket, key_id, value, first_row)
+) WITHOUT ROWID;
+
+CREATE TABLE log_rollups (
+  width INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  logs INTEGER NOT NULL,
+  warnings INTEGER NOT NULL,
+  errors INTEGER NOT NULL,
+  newest_ns INTEGER NOT NULL,
+  PRIMARY KEY (width, slot, service_id)
+) WITHOUT ROWID;
+
+CREATE TABLE "logs" (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  hash BLOB NOT NULL,
+  -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
+  ts_ns INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  observed_ns INTEGER NOT NULL,
+  severity_number INTEGER NOT NULL,
+  severity_text TEXT,
+  body TEXT,
+  attributes TEXT NOT NULL,
+  trace_id TEXT,
+  span_id TEXT,
+  flags INTEGER NOT NULL,
+  event_name TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL
+);
+
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+
+CREATE INDEX logs_by_trace ON logs (id >> 12, trace_id, span_id) WHERE trace_id IS NOT NULL;
+
+CREATE INDEX logs_by_ts ON logs (ts_ns);
+
+CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
+
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE orphan_spans (
+  trace_id TEXT NOT NULL,
+  span_id TEXT NOT NULL,
+  parent_span_id TEXT NOT NULL,
+  start_ns INTEGER NOT NULL,
+  PRIMARY KEY (trace_id, span_id)
+) WITHOUT ROWID;
+
+CREATE INDEX orphan_spans_by_start ON orphan_spans (start_ns);
+
+CREATE TABLE resources (
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  service_id INTEGER NOT NULL,
+  attributes TEXT NOT NULL,
+  dropped_attributes_count INTEGER NOT NULL,
+  schema_url TEXT
+);
+
+CREATE TABLE scopes (
+  id INTEGER PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  version TEXT,
+  attributes TEXT NOT NULL,
+  dropped_attributes_count INTEGER NOT NULL,
+  schema_url TEXT
+);
+
+CREATE TABLE services (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  first_seen_ns INTEGER NOT NULL,
+  last_seen_ns INTEGER NOT NULL
+);
+
+CREATE TABLE span_postings (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  first_row INTEGER NOT NULL,
+  last_row INTEGER NOT NULL,
+  rows TEXT NOT NULL,
+  PRIMARY KEY (bucket, key_id, value, first_row)
+) WITHOUT ROWID;
+
+CREATE TABLE span_rollups (
+  width INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  spans INTEGER NOT NULL,
+  newest_ns INTEGER NOT NULL,
+  max_ns INTEGER NOT NULL,
+  histogram BLOB NOT NULL,
+  slowest TEXT NOT NULL
+);
+
+CREATE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name);
+
+CREATE TABLE "spans" (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  trace_key INTEGER NOT NULL,
+  span_id TEXT NOT NULL,
+  trace_id TEXT NOT NULL,
+  parent_span_id TEXT,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  duration_ns INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  status_message TEXT,
+  trace_state TEXT,
+  flags INTEGER NOT NULL,
+  attributes TEXT NOT NULL,
+  events TEXT,
+  links TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  dropped_events_count INTEGER NOT NULL,
+  dropped_links_count INTEGER NOT NULL,
+  UNIQUE (trace_key, span_id)
+);
+
+CREATE INDEX spans_by_span_id ON spans (id >> 16, span_id);
+
+CREATE INDEX spans_by_start ON spans (start_ns);
+
+CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
+
+CREATE TABLE "trace_services" (
+  trace_key INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  PRIMARY KEY (trace_key, service_id)
+) WITHOUT ROWID;
+
+CREATE TABLE "traces" (
+  trace_key INTEGER PRIMARY KEY,
+  trace_id TEXT NOT NULL UNIQUE,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  span_count INTEGER NOT NULL,
+  error_count INTEGER NOT NULL,
+  root_span_id TEXT,
+  root_service_id INTEGER,
+  root_name TEXT
+);
+
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name, start_ns, end_ns, error_count, trace_id);
+
+CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name, trace_id);
