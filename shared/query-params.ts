@@ -1,0 +1,169 @@
+/**
+ * Query-string parsing for the query routes: raw text to typed values, with the messages a
+ * 400 answer carries. The route table (query-routes.ts) names a kind per parameter; the
+ * parsers here turn each kind into a value, so one table drives the HTTP parsing.
+ */
+import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "./duration.js";
+import { QueryError } from "./query-error.js";
+
+export { MAX_LOOKBACK_MS, QueryError };
+
+export type Parser = (raw: string, name: string) => unknown;
+
+/** The parameters a route accepts, and whether it takes `attr.KEY` / `attrContains.KEY`. */
+export interface RouteParams {
+  params: Record<string, Parser>;
+  attr?: boolean;
+  attrContains?: boolean;
+}
+
+export interface ParsedParams {
+  values: Record<string, unknown>;
+  /** `attr.KEY=VALUE`: exact matches, in the order given. */
+  attrs: [string, string][];
+  /** `attrContains.KEY=TEXT`: substring matches. */
+  attrContains: [string, string][];
+}
+
+/**
+ * Parses a query string (as express hands it over: a repeated parameter is an array) in the
+ * order given, so the first bad parameter is the one named.
+ */
+export function parseParams(query: Record<string, unknown>, route: RouteParams): ParsedParams {
+  const values: Record<string, unknown> = {};
+  const attrs: [string, string][] = [];
+  const attrContains: [string, string][] = [];
+  for (const [name, raw] of Object.entries(query)) {
+    if (Array.isArray(raw)) throw new QueryError(`parameter ${name} is given more than once; give it once`);
+    const text = String(raw ?? "");
+    if (route.attr && name.startsWith("attr.") && name.length > 5) {
+      attrs.push([name.slice(5), text]);
+    } else if (route.attrContains && name.startsWith("attrContains.") && name.length > 13) {
+      attrContains.push([name.slice(13), text]);
+    } else {
+      const parse = route.params[name];
+      if (!parse) {
+        const allowed = [
+          ...Object.keys(route.params),
+          ...(route.attr ? ["attr.KEY"] : []),
+          ...(route.attrContains ? ["attrContains.KEY"] : []),
+        ];
+        throw new QueryError(`unknown parameter ${name}; this route accepts ${allowed.join(", ") || "no parameters"}`);
+      }
+      values[name] = parse(text, name);
+    }
+  }
+  return { values, attrs, attrContains };
+}
+
+export function text(raw: string, name: string): string {
+  if (raw === "") throw new QueryError(`parameter ${name} is empty`);
+  return raw;
+}
+
+export function oneOf<T extends string>(...allowed: T[]): Parser {
+  return (raw, name) => {
+    if (!allowed.includes(raw as T)) throw new QueryError(`invalid ${name} "${raw}": use one of ${allowed.join(", ")}`);
+    return raw as T;
+  };
+}
+
+/** A comma-separated list of some of `allowed`, e.g. include=spans,logs. */
+export function listOf<T extends string>(...allowed: T[]): Parser {
+  return (raw, name) => {
+    const items = raw.split(",").map((item) => item.trim());
+    for (const item of items) {
+      if (!allowed.includes(item as T)) {
+        throw new QueryError(`invalid ${name} "${item}": use a comma-separated list of ${allowed.join(", ")}`);
+      }
+    }
+    return items as T[];
+  };
+}
+
+/** One of `fixed`, or `attr.KEY` (returned as `{attr: KEY}`): how aggregates group. */
+export function groupBy(...fixed: string[]): Parser {
+  return (raw, name) => {
+    if (fixed.includes(raw)) return raw;
+    if (raw.startsWith("attr.") && raw.length > 5) return { attr: raw.slice(5) };
+    throw new QueryError(`invalid ${name} "${raw}": use one of ${fixed.join(", ")} or attr.KEY`);
+  };
+}
+
+export function hexId(bytes: number): Parser {
+  const pattern = new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`);
+  return (raw, name) => {
+    if (!pattern.test(raw)) throw new QueryError(`invalid ${name} "${raw}": expected ${bytes * 2} hex characters`);
+    return raw.toLowerCase();
+  };
+}
+
+/** A lookback duration, at most 24 hours. Returns milliseconds. */
+export function lookback(raw: string, name: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(raw);
+  } catch (error) {
+    throw new QueryError(`invalid ${name}: ${(error as DurationError).message}`);
+  }
+  if (ms > MAX_LOOKBACK_MS) {
+    throw new QueryError(`${name} ${raw} is over the maximum of 24h`);
+  }
+  return ms;
+}
+
+export function positiveInteger(raw: string, name: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1) {
+    throw new QueryError(`invalid ${name} "${raw}": expected a positive integer`);
+  }
+  return n;
+}
+
+/**
+ * The longest duration a store can hold, in milliseconds: durations are compared in
+ * nanoseconds as SQLite integers (64-bit), so a larger threshold could not be compared at all.
+ */
+export const MAX_DURATION_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+
+/** Milliseconds, 0 to MAX_DURATION_MS (fractions allowed). */
+export function nonNegativeNumber(raw: string, name: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > MAX_DURATION_MS) {
+    throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds from 0 to ${MAX_DURATION_MS}`);
+  }
+  return n;
+}
+
+/** The effective page size: the default when absent, capped at the route's maximum. */
+export function effectiveLimit(requested: unknown, defaults: { limit: number; cap: number }): number {
+  return Math.min(typeof requested === "number" ? requested : defaults.limit, defaults.cap);
+}
+
+/** A window length in minutes: more than 0, at most 24 hours (1440). Returns milliseconds. */
+export function minutes(raw: string, name: string): number {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_LOOKBACK_MS / 60_000) {
+    throw new QueryError(`invalid ${name} "${raw}": expected minutes, more than 0 and at most 1440 (24h)`);
+  }
+  return Math.round(n * 60_000);
+}
+
+/**
+ * The latest instant a store can hold: timestamps are Unix nanoseconds in 64-bit SQLite
+ * integers, which end in April 2262.
+ */
+const MAX_INSTANT_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+
+/** An instant as ISO 8601 with a time zone (2026-11-22T10:00:00Z), 1970 to 2262. Returns Unix nanoseconds. */
+export function instant(raw: string, name: string): bigint {
+  const ms = Date.parse(raw);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw) || Number.isNaN(ms)) {
+    throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
+  }
+  if (ms < 0 || ms > MAX_INSTANT_MS) {
+    const last = new Date(MAX_INSTANT_MS).toISOString();
+    throw new QueryError(`invalid ${name} "${raw}": expected a time from 1970-01-01T00:00:00Z to ${last}`);
+  }
+  return BigInt(ms) * 1_000_000n;
+}
