@@ -161,6 +161,20 @@ const logFilters = {
   body: text("Substring of the body (same as contains)."),
   contains: text("Substring of the body."),
 };
+/** The attribute filters a route may take (its `attr` and `attrContains` flags), as documented. */
+export const ATTR_FILTER_PARAMS = {
+  attr: {
+    name: "attr.KEY",
+    description:
+      "Exact attribute match, served by an index: replace KEY with the attribute key, e.g. attr.http.route=/users. Repeatable with different keys.",
+  },
+  attrContains: {
+    name: "attrContains.KEY",
+    description:
+      "Attribute substring match: replace KEY with the attribute key, e.g. attrContains.db.statement=SELECT.",
+  },
+} as const;
+
 const traceIdPath = { traceId: { bytes: 16, what: "trace id" } };
 const spanIdPath = { spanId: { bytes: 8, what: "span id" } };
 
