@@ -3,7 +3,7 @@ import express from "express";
 import { QueryError, type QueryErrorCode } from "../../shared/query-error.js";
 import { matchQueryPath, parseQueryRequest } from "../../shared/query-request.js";
 import { nowNs } from "../../shared/time.js";
-import type { QueryClient } from "../query/query-client.js";
+import type { QueryCaller } from "../query/query-client.js";
 import { HttpError } from "./http-error.js";
 
 /** How HTTP renders the query service's errors. */
@@ -19,7 +19,7 @@ function sendJson(res: Response, status: number, body: string): void {
  * answers with finished JSON, and a QueryError becomes its status here. A store failure goes
  * to the app's error handler (500).
  */
-export function queryRoutes(queries: QueryClient): Router {
+export function queryRoutes(queries: QueryCaller): Router {
   const router = express.Router();
   router.use("/api", (req, res, next) => {
     const path = `/api${req.path}`;
