@@ -1,0 +1,25 @@
+import type { CommandModule } from "yargs";
+import { emitSuccess } from "../render/output.js";
+import { clientFor, queryCommand, type SetExit } from "./query-command.js";
+import { since } from "./query-support.js";
+
+/** `obs services`: the services observed in the window. */
+export function servicesCommand(setExit: SetExit): CommandModule {
+  return queryCommand(setExit, {
+    command: "services",
+    describe: "Services observed in the window",
+    builder: (argv) => argv.option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" }),
+    run: async (flags, json) => {
+      const lookback = since(String(flags.since));
+      const body = await (await clientFor(flags)).listServices({ lookback });
+      const { renderTable } = await import("../render/table.js");
+      const human = body.data.length
+        ? renderTable(
+            ["SERVICE", "LAST SEEN"],
+            body.data.map((s) => [s.name, s.lastSeenAt]),
+          )
+        : `no services in the last ${lookback}`;
+      return emitSuccess(json, "services", body.data, human, body.meta);
+    },
+  });
+}
