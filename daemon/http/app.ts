@@ -7,7 +7,7 @@ import { isAllowedHost } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
-import { queryProxy } from "./query-proxy.js";
+import { queryRoutes } from "./query-routes.js";
 
 export interface AppOptions {
   boundHost: string;
@@ -62,7 +62,7 @@ export function createApp(options: AppOptions): Express {
   app.use(hostGuard(options.boundHost));
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));
-  app.use(queryProxy(options.queries));
+  app.use(queryRoutes(options.queries));
 
   const document = openApiDocument();
   const page = docsPage(document);

@@ -1,7 +1,10 @@
 import type { PageMeta } from "../../shared/api-records.js";
 import { type CursorError, decodeCursor, encodeCursor, filterFingerprint } from "../../shared/cursor.js";
-import { formatDuration } from "../../shared/duration.js";
-import { effectiveLimit, type ParsedParams, QueryError } from "./query-params.js";
+import { formatDuration, parseDuration } from "../../shared/duration.js";
+import { QueryError } from "../../shared/query-error.js";
+import { effectiveLimit } from "../../shared/query-params.js";
+import type { QueryRoute } from "../../shared/query-routes.js";
+import type { AttrFilters } from "../../shared/query-types.js";
 import type { PageRequest, PageResult } from "./telemetry-reader.js";
 
 export interface PagingDefaults {
@@ -9,6 +12,36 @@ export interface PagingDefaults {
   cap: number;
   /** Lookback when none is given, in milliseconds. */
   lookbackMs: number;
+}
+
+/** A route's default lookback in milliseconds, as the route table states it; 0 without one. */
+export function defaultLookbackMs(route: QueryRoute): number {
+  const { lookback } = route.params;
+  return lookback?.default !== undefined ? parseDuration(String(lookback.default)) : 0;
+}
+
+/** A route's page size, cap and default lookback, as the route table states them. */
+export function pagingDefaults(route: QueryRoute): PagingDefaults {
+  const { limit } = route.params;
+  if (limit?.default === undefined || limit.cap === undefined) throw new Error("a paged route states its limit");
+  return { limit: Number(limit.default), cap: Number(limit.cap), lookbackMs: defaultLookbackMs(route) };
+}
+
+/** Where a list query starts: the requested page size and the previous page's cursor. */
+export interface PageStart {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/**
+ * What a page's cursor is bound to: the route (with the trace or span it is about), the
+ * filters as given (lookback included) and the attribute filters.
+ */
+export interface PageFilters {
+  route: string;
+  filters: Record<string, unknown>;
+  attrs?: AttrFilters | undefined;
+  attrContains?: AttrFilters | undefined;
 }
 
 export interface Paging {
@@ -19,30 +52,35 @@ export interface Paging {
   key: Buffer;
 }
 
+/** The given filters only: an absent filter and one set to undefined make the same cursor. */
+function given(filters: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
+}
+
 /**
  * The window and position of a list query. The first page's window ends now; a cursor
  * carries its window forward, so later pages are not shifted by new data or passing time.
  */
 export function pagingFor(
-  route: string,
-  parsed: ParsedParams,
+  scope: PageFilters,
+  start: PageStart,
   defaults: PagingDefaults,
   nowNs: bigint,
   key: Buffer,
 ): Paging {
-  const { cursor, limit, ...filters } = parsed.values;
+  const filters = given(scope.filters);
   const lookbackMs = typeof filters.lookback === "number" ? filters.lookback : defaults.lookbackMs;
   const fingerprint = filterFingerprint({
-    route,
+    route: scope.route,
     ...filters,
     lookback: lookbackMs,
-    attrs: parsed.attrs,
-    attrContains: parsed.attrContains,
+    attrs: scope.attrs ?? [],
+    attrContains: scope.attrContains ?? [],
   });
-  const effective = effectiveLimit(limit, defaults);
-  if (typeof cursor === "string") {
+  const effective = effectiveLimit(start.limit, defaults);
+  if (typeof start.cursor === "string") {
     try {
-      const state = decodeCursor(cursor, fingerprint, key);
+      const state = decodeCursor(start.cursor, fingerprint, key);
       return {
         page: {
           fromNs: state.fromNs,

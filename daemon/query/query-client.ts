@@ -1,4 +1,6 @@
 import { Worker } from "node:worker_threads";
+import { QueryError } from "../../shared/query-error.js";
+import type { QueryMethod, QueryRequestOf } from "../../shared/query-types.js";
 import type { QueryCall, QueryReply } from "./query-worker.js";
 
 /** A query the store could not answer; the HTTP layer answers 500. */
@@ -6,19 +8,10 @@ export class QueryFailure extends Error {
   override name = "QueryFailure";
 }
 
-export interface QueryResponse {
-  status: number;
-  /** The answer, already serialized as JSON. */
-  body: string;
-}
-
-/** Main-thread side of the query worker. */
+/** Main-thread side of the query worker: calls a QueryService method there. */
 export class QueryClient {
   private readonly worker: Worker;
-  private readonly pending = new Map<
-    number,
-    { resolve(value: QueryResponse | null): void; reject(error: Error): void }
-  >();
+  private readonly pending = new Map<number, { resolve(body: string): void; reject(error: Error): void }>();
   private nextId = 1;
 
   constructor(dbPath: string) {
@@ -27,8 +20,9 @@ export class QueryClient {
       const pending = this.pending.get(reply.id);
       if (!pending) return;
       this.pending.delete(reply.id);
-      if (!reply.ok) pending.reject(new QueryFailure(reply.message));
-      else pending.resolve(reply.status === null ? null : { status: reply.status, body: reply.body });
+      if (reply.ok) pending.resolve(reply.body);
+      else if (reply.code !== null) pending.reject(new QueryError(reply.message, reply.code));
+      else pending.reject(new QueryFailure(reply.message));
     });
     const failAll = (error: Error) => {
       for (const pending of this.pending.values()) pending.reject(error);
@@ -38,12 +32,15 @@ export class QueryClient {
     this.worker.on("exit", () => failAll(new QueryFailure("the query thread exited")));
   }
 
-  /** Answers a GET on `path`; null when no query route has that path. */
-  answer(path: string, query: Record<string, unknown>, nowNs: bigint): Promise<QueryResponse | null> {
+  /**
+   * Runs `method` on the query thread; resolves with the answer as JSON text, rejects with a
+   * QueryError (the query refused) or a QueryFailure (the store failed).
+   */
+  call<M extends QueryMethod>(method: M, args: QueryRequestOf<M>, nowNs: bigint): Promise<string> {
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, path, query, nowNs } satisfies QueryCall);
+      this.worker.postMessage({ id, method, args, nowNs } satisfies QueryCall);
     });
   }
 

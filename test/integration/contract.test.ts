@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { expect } from "chai";
-import { ROUTE_PARAMS } from "../../daemon/query/api-handlers.js";
+import { QUERY_ROUTES } from "../../shared/query-routes.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
@@ -22,20 +22,20 @@ function toJsonSchema(node: unknown): unknown {
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
 
-/** Which ROUTE_PARAMS entry serves each described route. */
-const ROUTES: Record<string, keyof typeof ROUTE_PARAMS> = {
-  "/api/services": "services",
-  "/api/traces": "traces",
-  "/api/traces/search": "traces",
+/** Which QUERY_ROUTES entry serves each described route. */
+const ROUTES: Record<string, keyof typeof QUERY_ROUTES> = {
+  "/api/services": "listServices",
+  "/api/traces": "listTraces",
+  "/api/traces/search": "listTraces",
   "/api/traces/stats": "traceStats",
-  "/api/traces/{traceId}": "trace",
-  "/api/traces/{traceId}/spans": "traceSpans",
-  "/api/traces/{traceId}/logs": "correlatedLogs",
-  "/api/spans/search": "spans",
-  "/api/spans/{spanId}": "span",
-  "/api/spans/{spanId}/logs": "correlatedLogs",
-  "/api/logs": "logs",
-  "/api/logs/search": "logs",
+  "/api/traces/{traceId}": "getTrace",
+  "/api/traces/{traceId}/spans": "getTraceSpans",
+  "/api/traces/{traceId}/logs": "traceLogs",
+  "/api/spans/search": "searchSpans",
+  "/api/spans/{spanId}": "getSpan",
+  "/api/spans/{spanId}/logs": "spanLogs",
+  "/api/logs": "searchLogs",
+  "/api/logs/search": "searchLogs",
   "/api/logs/stats": "logStats",
   "/api/facets": "facets",
   "/api/audit": "audit",
@@ -153,7 +153,7 @@ describe("query API contract: real responses against the OpenAPI document", func
 
   it("documents exactly the query parameters each route accepts", () => {
     for (const [path, key] of Object.entries(ROUTES)) {
-      const route = ROUTE_PARAMS[key] as { params: Record<string, unknown>; attr?: boolean; attrContains?: boolean };
+      const route = QUERY_ROUTES[key] as { params: Record<string, unknown>; attr?: boolean; attrContains?: boolean };
       const documented = document.paths[path].get.parameters
         .filter((p: any) => p.in === "query")
         .map((p: any) => p.name);

@@ -8,7 +8,7 @@ import {
   positiveInteger,
   QueryError,
   type RouteParams,
-} from "../../../daemon/query/query-params.js";
+} from "../../../shared/query-params.js";
 
 const route: RouteParams = {
   params: { status: oneOf("ok", "error"), lookback, limit: positiveInteger, traceId: hexId(16) },

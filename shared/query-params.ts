@@ -1,14 +1,14 @@
-import { type DurationError, formatDuration, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
+/**
+ * Query-string parsing for the query routes: raw text to typed values, with the messages a
+ * 400 answer carries. The route table (query-routes.ts) names a kind per parameter; the
+ * parsers here turn each kind into a value, so one table drives the HTTP parsing.
+ */
+import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "./duration.js";
+import { QueryError } from "./query-error.js";
 
-/** A bad query parameter; the HTTP layer answers 400 with this message. */
-export class QueryError extends Error {
-  override name = "QueryError";
-}
+export { MAX_LOOKBACK_MS, QueryError };
 
-export { MAX_LOOKBACK_MS };
-export const DEFAULT_LOOKBACK = "15m";
-
-type Parser = (raw: string, name: string) => unknown;
+export type Parser = (raw: string, name: string) => unknown;
 
 /** The parameters a route accepts, and whether it takes `attr.KEY` / `attrContains.KEY`. */
 export interface RouteParams {
@@ -25,6 +25,10 @@ export interface ParsedParams {
   attrContains: [string, string][];
 }
 
+/**
+ * Parses a query string (as express hands it over: a repeated parameter is an array) in the
+ * order given, so the first bad parameter is the one named.
+ */
 export function parseParams(query: Record<string, unknown>, route: RouteParams): ParsedParams {
   const values: Record<string, unknown> = {};
   const attrs: [string, string][] = [];
@@ -52,8 +56,6 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
   return { values, attrs, attrContains };
 }
 
-// Parsers shared by the routes.
-
 export function text(raw: string, name: string): string {
   if (raw === "") throw new QueryError(`parameter ${name} is empty`);
   return raw;
@@ -63,6 +65,28 @@ export function oneOf<T extends string>(...allowed: T[]): Parser {
   return (raw, name) => {
     if (!allowed.includes(raw as T)) throw new QueryError(`invalid ${name} "${raw}": use one of ${allowed.join(", ")}`);
     return raw as T;
+  };
+}
+
+/** A comma-separated list of some of `allowed`, e.g. include=spans,logs. */
+export function listOf<T extends string>(...allowed: T[]): Parser {
+  return (raw, name) => {
+    const items = raw.split(",").map((item) => item.trim());
+    for (const item of items) {
+      if (!allowed.includes(item as T)) {
+        throw new QueryError(`invalid ${name} "${item}": use a comma-separated list of ${allowed.join(", ")}`);
+      }
+    }
+    return items as T[];
+  };
+}
+
+/** One of `fixed`, or `attr.KEY` (returned as `{attr: KEY}`): how aggregates group. */
+export function groupBy(...fixed: string[]): Parser {
+  return (raw, name) => {
+    if (fixed.includes(raw)) return raw;
+    if (raw.startsWith("attr.") && raw.length > 5) return { attr: raw.slice(5) };
+    throw new QueryError(`invalid ${name} "${raw}": use one of ${fixed.join(", ")} or attr.KEY`);
   };
 }
 
@@ -115,16 +139,6 @@ export function nonNegativeNumber(raw: string, name: string): number {
 export function effectiveLimit(requested: unknown, defaults: { limit: number; cap: number }): number {
   return Math.min(typeof requested === "number" ? requested : defaults.limit, defaults.cap);
 }
-
-export function lookbackMs(values: Record<string, unknown>): number {
-  return typeof values.lookback === "number" ? values.lookback : parseDuration(DEFAULT_LOOKBACK);
-}
-
-export function lookbackText(values: Record<string, unknown>, raw: Record<string, unknown>): string {
-  return typeof values.lookback === "number" ? String(raw.lookback) : DEFAULT_LOOKBACK;
-}
-
-export { formatDuration };
 
 /** A window length in minutes: more than 0, at most 24 hours (1440). Returns milliseconds. */
 export function minutes(raw: string, name: string): number {

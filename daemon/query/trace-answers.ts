@@ -1,8 +1,16 @@
 import type { PageMeta, SpanRecord, SpanTreeNode } from "../../shared/api-records.js";
+import { QueryError } from "../../shared/query-error.js";
+import { MAX_TRACE_SPANS } from "../../shared/query-routes.js";
+import type {
+  GetTraceRequest,
+  GetTraceSpansRequest,
+  QueryAnswerOf,
+  SpanTreeNodeWithAttributes,
+  TraceDetailRecord,
+} from "../../shared/query-types.js";
 import { type Paging, pageMeta, pagingFor } from "./paging.js";
-import { type ParsedParams, positiveInteger, QueryError, text } from "./query-params.js";
 import { buildSpanTree } from "./record-mapping.js";
-import { MAX_TRACE_SPANS, type TelemetryReader, type TraceDetail } from "./telemetry-reader.js";
+import type { TelemetryReader, TraceDetail } from "./telemetry-reader.js";
 
 /**
  * One trace and its spans. Both answers are bounded: at most MAX_TRACE_SPANS spans each, in
@@ -10,30 +18,20 @@ import { MAX_TRACE_SPANS, type TelemetryReader, type TraceDetail } from "./telem
  * on /api/traces/:id/spans, whichever of the two routes issued it.
  */
 
-type Include = "logs" | "spans" | "attributes";
-
 /** The most correlated logs `include=logs` embeds in a trace. */
 const EMBEDDED_LOGS = 500;
 /** /api/traces/:id/spans: a trace within the cap comes whole by default, as before it was paged. */
 const TRACE_SPAN_LIMITS = { limit: MAX_TRACE_SPANS, cap: MAX_TRACE_SPANS, lookbackMs: 0 };
 
-function includeList(raw: string, name: string): Include[] {
-  const items = raw.split(",").map((item) => item.trim());
-  for (const item of items) {
-    if (item !== "logs" && item !== "spans" && item !== "attributes") {
-      throw new QueryError(`invalid ${name} "${item}": use a comma-separated list of logs, spans, attributes`);
-    }
-  }
-  return items as Include[];
+/** What the trace answers need besides the request: the reader, the time and the cursor key. */
+export interface TraceContext {
+  reader: TelemetryReader;
+  nowNs: bigint;
+  cursorKey: Buffer;
 }
 
-export const TRACE_ROUTE_PARAMS = {
-  trace: { params: { include: includeList, limit: positiveInteger } },
-  traceSpans: { params: { limit: positiveInteger, cursor: text } },
-};
-
 /** Adds span attributes to tree nodes, for `include=attributes`. */
-function withAttributes(nodes: SpanTreeNode[], spans: Map<string, SpanRecord>): unknown[] {
+function withAttributes(nodes: SpanTreeNode[], spans: Map<string, SpanRecord>): SpanTreeNodeWithAttributes[] {
   return nodes.map((node) => ({ ...node, attributes: spans.get(node.spanId)?.attributes ?? {} }));
 }
 
@@ -41,29 +39,31 @@ function withAttributes(nodes: SpanTreeNode[], spans: Map<string, SpanRecord>): 
  * The paging of a trace's spans. Both routes page the same keyset (start time, span id) under
  * one fingerprint, so the cursor of a truncated trace answer continues on the spans route.
  */
-function traceSpanPaging(traceId: string, parsed: ParsedParams, nowNs: bigint, key: Buffer): Paging {
-  const { limit, cursor } = parsed.values;
-  const values = { ...(limit !== undefined ? { limit } : {}), ...(cursor !== undefined ? { cursor } : {}) };
-  return pagingFor(`trace-spans:${traceId}`, { values, attrs: [], attrContains: [] }, TRACE_SPAN_LIMITS, nowNs, key);
+function traceSpanPaging(traceId: string, start: { limit?: number; cursor?: string }, ctx: TraceContext): Paging {
+  return pagingFor(
+    { route: `trace-spans:${traceId}`, filters: {} },
+    start,
+    TRACE_SPAN_LIMITS,
+    ctx.nowNs,
+    ctx.cursorKey,
+  );
 }
 
 function spansMeta(detail: TraceDetail, paging: Paging): PageMeta {
   return { ...pageMeta({ items: detail.spans, more: detail.more, last: detail.last }, paging), lookback: null };
 }
 
-export interface TraceRequest {
-  traceId: string;
-  parsed: ParsedParams;
-  nowNs: bigint;
-  cursorKey: Buffer;
+function unknownTrace(traceId: string): QueryError {
+  return new QueryError(`no trace ${traceId} in the store`, "not_found");
 }
 
-/** `/api/traces/:traceId`: summary, tree and what `include` asks for; null when unknown. */
-export function traceAnswer(req: TraceRequest, reader: TelemetryReader): unknown | null {
-  const include = new Set((req.parsed.values.include as Include[] | undefined) ?? []);
-  const paging = traceSpanPaging(req.traceId, req.parsed, req.nowNs, req.cursorKey);
+/** `getTrace`: summary, tree and what `include` asks for. */
+export function traceAnswer(req: GetTraceRequest, ctx: TraceContext): QueryAnswerOf<"getTrace"> {
+  const { reader } = ctx;
+  const include = new Set(req.include ?? []);
+  const paging = traceSpanPaging(req.traceId, { ...(req.limit !== undefined ? { limit: req.limit } : {}) }, ctx);
   const detail = reader.trace(req.traceId, { limit: paging.page.limit });
-  if (!detail) return null;
+  if (!detail) throw unknownTrace(req.traceId);
   // A span whose parent is stored but beyond this answer is at the top without being an orphan.
   const inAnswer = new Set(detail.spans.map((span) => span.spanId));
   const beyond = detail.more
@@ -76,7 +76,7 @@ export function traceAnswer(req: TraceRequest, reader: TelemetryReader): unknown
       ])
     : new Set<string>();
   const tree = buildSpanTree(detail.spans, beyond);
-  const data: Record<string, unknown> = {
+  const data: TraceDetailRecord = {
     ...detail.summary,
     tree: include.has("attributes") ? withAttributes(tree, new Map(detail.spans.map((s) => [s.spanId, s]))) : tree,
   };
@@ -94,13 +94,13 @@ export function traceAnswer(req: TraceRequest, reader: TelemetryReader): unknown
   return { data, meta: spansMeta(detail, paging) };
 }
 
-/** `/api/traces/:traceId/spans`: one page of the trace's spans, flat; null when unknown. */
-export function traceSpansAnswer(req: TraceRequest, reader: TelemetryReader): unknown | null {
-  const paging = traceSpanPaging(req.traceId, req.parsed, req.nowNs, req.cursorKey);
-  const detail = reader.trace(req.traceId, {
+/** `getTraceSpans`: one page of the trace's spans, flat. */
+export function traceSpansAnswer(req: GetTraceSpansRequest, ctx: TraceContext): QueryAnswerOf<"getTraceSpans"> {
+  const paging = traceSpanPaging(req.traceId, req, ctx);
+  const detail = ctx.reader.trace(req.traceId, {
     limit: paging.page.limit,
     ...(paging.page.after ? { after: paging.page.after } : {}),
   });
-  if (!detail) return null;
+  if (!detail) throw unknownTrace(req.traceId);
   return { data: detail.spans, meta: spansMeta(detail, paging) };
 }
