@@ -4,35 +4,11 @@
  * server running outside the collector would call. The query string is built from the route
  * table, so a request can only carry parameters its route accepts.
  */
+import type { HealthRecord } from "../../shared/api-records.js";
+import type { QueryAnswerOf, QueryMethod } from "../../shared/query-types.js";
 import { requestJson, TIMEOUT_MS } from "./api-client.js";
-import type {
-  Answer,
-  AuditReport,
-  AuditRequest,
-  FacetsRequest,
-  FacetValue,
-  HealthRecord,
-  LogRecord,
-  LogSearchRequest,
-  LogStatsRequest,
-  Page,
-  ServiceRecord,
-  ServicesRequest,
-  SpanAnswer,
-  SpanLogsRequest,
-  SpanRecord,
-  SpanRequest,
-  SpanSearchRequest,
-  StatsRow,
-  TraceAnswer,
-  TraceLogsRequest,
-  TraceRequest,
-  TraceSpansRequest,
-  TraceStatsRequest,
-  TraceSummary,
-  TracesRequest,
-} from "./query-messages.js";
-import { CLIENT_ROUTES, type ClientRoute, queryPairs, routePath } from "./route-requests.js";
+import type { ObsRequestOf } from "./query-messages.js";
+import { queryPairs, routePath } from "./route-requests.js";
 
 export interface ObsClientOptions {
   /** How long one request may wait for its answer; then it fails with code `timeout`. */
@@ -53,60 +29,60 @@ export class ObsClient {
     return requestJson<HealthRecord>(this.baseUrl, "/api/health", [], this.timeoutMs);
   }
 
-  listServices(request: ServicesRequest = {}): Promise<Page<ServiceRecord>> {
-    return this.call(CLIENT_ROUTES.listServices, request);
+  listServices(request: ObsRequestOf<"listServices"> = {}): Promise<QueryAnswerOf<"listServices">> {
+    return this.call("listServices", request);
   }
 
-  listTraces(request: TracesRequest = {}): Promise<Page<TraceSummary>> {
-    return this.call(CLIENT_ROUTES.listTraces, request);
+  listTraces(request: ObsRequestOf<"listTraces"> = {}): Promise<QueryAnswerOf<"listTraces">> {
+    return this.call("listTraces", request);
   }
 
-  getTrace(request: TraceRequest): Promise<Answer<TraceAnswer>> {
-    return this.call(CLIENT_ROUTES.getTrace, request);
+  getTrace(request: ObsRequestOf<"getTrace">): Promise<QueryAnswerOf<"getTrace">> {
+    return this.call("getTrace", request);
   }
 
-  getTraceSpans(request: TraceSpansRequest): Promise<Page<SpanRecord>> {
-    return this.call(CLIENT_ROUTES.getTraceSpans, request);
+  getTraceSpans(request: ObsRequestOf<"getTraceSpans">): Promise<QueryAnswerOf<"getTraceSpans">> {
+    return this.call("getTraceSpans", request);
   }
 
-  traceLogs(request: TraceLogsRequest): Promise<Page<LogRecord>> {
-    return this.call(CLIENT_ROUTES.traceLogs, request);
+  traceLogs(request: ObsRequestOf<"traceLogs">): Promise<QueryAnswerOf<"traceLogs">> {
+    return this.call("traceLogs", request);
   }
 
-  traceStats(request: TraceStatsRequest): Promise<Answer<StatsRow[]>> {
-    return this.call(CLIENT_ROUTES.traceStats, request);
+  traceStats(request: ObsRequestOf<"traceStats">): Promise<QueryAnswerOf<"traceStats">> {
+    return this.call("traceStats", request);
   }
 
-  searchSpans(request: SpanSearchRequest = {}): Promise<Page<SpanRecord>> {
-    return this.call(CLIENT_ROUTES.searchSpans, request);
+  searchSpans(request: ObsRequestOf<"searchSpans"> = {}): Promise<QueryAnswerOf<"searchSpans">> {
+    return this.call("searchSpans", request);
   }
 
-  getSpan(request: SpanRequest): Promise<{ data: SpanAnswer }> {
-    return this.call(CLIENT_ROUTES.getSpan, request);
+  getSpan(request: ObsRequestOf<"getSpan">): Promise<QueryAnswerOf<"getSpan">> {
+    return this.call("getSpan", request);
   }
 
-  spanLogs(request: SpanLogsRequest): Promise<Page<LogRecord>> {
-    return this.call(CLIENT_ROUTES.spanLogs, request);
+  spanLogs(request: ObsRequestOf<"spanLogs">): Promise<QueryAnswerOf<"spanLogs">> {
+    return this.call("spanLogs", request);
   }
 
-  searchLogs(request: LogSearchRequest = {}): Promise<Page<LogRecord>> {
-    return this.call(CLIENT_ROUTES.searchLogs, request);
+  searchLogs(request: ObsRequestOf<"searchLogs"> = {}): Promise<QueryAnswerOf<"searchLogs">> {
+    return this.call("searchLogs", request);
   }
 
-  logStats(request: LogStatsRequest): Promise<Answer<StatsRow[]>> {
-    return this.call(CLIENT_ROUTES.logStats, request);
+  logStats(request: ObsRequestOf<"logStats">): Promise<QueryAnswerOf<"logStats">> {
+    return this.call("logStats", request);
   }
 
-  facets(request: FacetsRequest): Promise<Answer<FacetValue[]>> {
-    return this.call(CLIENT_ROUTES.facets, request);
+  facets(request: ObsRequestOf<"facets">): Promise<QueryAnswerOf<"facets">> {
+    return this.call("facets", request);
   }
 
-  audit(request: AuditRequest = {}): Promise<{ data: AuditReport }> {
-    return this.call(CLIENT_ROUTES.audit, request);
+  audit(request: ObsRequestOf<"audit"> = {}): Promise<QueryAnswerOf<"audit">> {
+    return this.call("audit", request);
   }
 
-  private call<T>(route: ClientRoute, request: object): Promise<T> {
+  private call<T>(method: QueryMethod, request: object): Promise<T> {
     const values = request as Record<string, unknown>;
-    return requestJson<T>(this.baseUrl, routePath(route, values), queryPairs(route, values), this.timeoutMs);
+    return requestJson<T>(this.baseUrl, routePath(method, values), queryPairs(method, values), this.timeoutMs);
   }
 }

@@ -1,18 +1,10 @@
 /**
- * What ObsClient sends and receives: one request type per query route, with the values as the
- * query string carries them (a lookback stays its text, `15m`, because the answer echoes it),
- * and the answers as the collector serves them (shared/api-records.ts).
+ * What ObsClient sends: one request type per query method of the route table, holding the
+ * values as the query string carries them. The query service's own requests
+ * (shared/query-types.ts) hold parsed values instead (milliseconds, nanoseconds); a client
+ * keeps the text a user gave, because the answer echoes it (`meta.lookback: "15m"`).
  */
-import type {
-  HealthRecord,
-  LogRecord,
-  Page,
-  PageMeta,
-  ServiceRecord,
-  SpanRecord,
-  SpanTreeNode,
-  TraceSummary,
-} from "../../shared/api-records.js";
+import type { QueryMethod } from "../../shared/query-types.js";
 
 /** `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given; a repeated key keeps its last value. */
 export type AttributeFilter = readonly [key: string, value: string];
@@ -109,55 +101,21 @@ export interface AuditRequest {
   until?: string;
 }
 
-/** `GET /api/traces/:traceId`: the summary, its tree, and what `include` asked for. */
-export type TraceAnswer = TraceSummary & {
-  tree: SpanTreeNode[];
-  spans?: SpanRecord[];
-  logs?: LogRecord[];
-  logsTruncated?: boolean;
-};
-
-/** `GET /api/spans/:spanId`: the span with its trace and parent. */
-export interface SpanAnswer extends SpanRecord {
-  trace: TraceSummary | null;
-  parent: SpanRecord | null;
-  missingParent: boolean;
+/** Every query method's request as the client sends it. */
+export interface ObsRequests {
+  listServices: ServicesRequest;
+  listTraces: TracesRequest;
+  traceStats: TraceStatsRequest;
+  getTrace: TraceRequest;
+  getTraceSpans: TraceSpansRequest;
+  traceLogs: TraceLogsRequest;
+  searchSpans: SpanSearchRequest;
+  getSpan: SpanRequest;
+  spanLogs: SpanLogsRequest;
+  searchLogs: LogSearchRequest;
+  logStats: LogStatsRequest;
+  facets: FacetsRequest;
+  audit: AuditRequest;
 }
 
-export interface StatsRow {
-  group: string | null;
-  agg: string;
-  value: number;
-  unit: string;
-  count: number;
-}
-
-export interface FacetValue {
-  value: string;
-  count: number;
-}
-
-/** The audit report (daemon/audit/run-audit.ts). */
-export interface AuditReport {
-  window: { currentStart: string; currentEnd: string; current: string; baseline: string };
-  counts: { error: number; warning: number; info: number };
-  findings: {
-    code: string;
-    severity: string;
-    confidence: string;
-    service: string | null;
-    operation: string | null;
-    summary: string;
-    evidence: { traceIds: string[]; spanIds: string[]; logIds: string[]; notes: string[] };
-    followUp: string[];
-  }[];
-  truncated: string[];
-}
-
-/** An answer of one record or aggregate, with the page it came from when it has one. */
-export interface Answer<T> {
-  data: T;
-  meta: PageMeta;
-}
-
-export type { HealthRecord, LogRecord, Page, ServiceRecord, SpanRecord, TraceSummary };
+export type ObsRequestOf<M extends QueryMethod> = ObsRequests[M];

@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
-import type { LogStatsRequest, StatsRow, TraceStatsRequest } from "../api/query-messages.js";
+import type { StatsAnswerRow as StatsRow } from "../../shared/query-types.js";
+import type { LogStatsRequest, TraceStatsRequest } from "../api/query-messages.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
