@@ -5,6 +5,7 @@ import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitFailingResult, emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
 import { since } from "./query-support.js";
+import { flagRequest, routeFlags } from "./route-flags.js";
 
 type FailOn = "never" | "error" | "regression";
 
@@ -31,40 +32,38 @@ export function auditCommand(setExit: SetExit): CommandModule {
     describe:
       "Deterministic audit: error traces, new error signatures, latency, log bursts, incomplete traces, silence",
     builder: (argv) =>
-      argv
-        .option("service", { type: "string", describe: "Only this service.name" })
-        .option("since", { type: "string", default: "15m", describe: "Current window, at most 24h" })
-        .option("baseline", {
-          type: "string",
-          describe: "Baseline window just before the current one, at most 24h",
-          defaultDescription: "same as --since",
-        })
-        .option("duration-min", {
-          type: "number",
-          describe: "Slow-trace threshold in ms; without it, latency is compared with the baseline",
-        })
-        .option("until", {
-          type: "string",
-          describe: "End of the current window, ISO 8601 (default now); fixes the windows for repeatable runs",
-        })
-        .option("fail-on", {
-          choices: ["never", "error", "regression"],
-          default: "never",
-          describe: "Exit 1 on error findings (error), or also on new error signatures and latency regressions",
-        }),
+      routeFlags(argv, "audit", {
+        service: "Only this service.name",
+        since: { own: { type: "string", default: "15m", describe: "Current window, at most 24h" } },
+        baseline: {
+          own: {
+            type: "string",
+            describe: "Baseline window just before the current one, at most 24h",
+            defaultDescription: "same as --since",
+          },
+        },
+        durationMin: "Slow-trace threshold in ms; without it, latency is compared with the baseline",
+        until: "End of the current window, ISO 8601 (default now); fixes the windows for repeatable runs",
+        "fail-on": {
+          own: {
+            choices: ["never", "error", "regression"],
+            default: "never",
+            describe: "Exit 1 on error findings (error), or also on new error signatures and latency regressions",
+          },
+        },
+      }),
     run: async (flags, json) => {
       const current = since(String(flags.since));
       const baseline = flags.baseline === undefined ? current : since(String(flags.baseline));
       if (flags.durationMin !== undefined && !(Number(flags.durationMin) >= 0)) {
         throw new LifecycleError("invalid_argument", "--duration-min: use a number of milliseconds, 0 or more");
       }
+      // The windows are durations on the command line and minutes in the request.
       const request: AuditRequest = {
         lookbackMinutes: parseDuration(current) / 60_000,
         baselineMinutes: parseDuration(baseline) / 60_000,
+        ...flagRequest("audit", flags),
       };
-      if (flags.service !== undefined) request.service = String(flags.service);
-      if (flags.durationMin !== undefined) request.durationMin = Number(flags.durationMin);
-      if (flags.until !== undefined) request.until = String(flags.until);
       const body = await (await clientFor(flags)).audit(request);
       const { renderAuditReport } = await import("../render/audit-report.js");
       const human = renderAuditReport(body.data);

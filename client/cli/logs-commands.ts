@@ -3,8 +3,10 @@ import type { LogRecord } from "../../shared/api-records.js";
 import type { LogSearchRequest } from "../api/query-messages.js";
 import { emitSuccess } from "../render/output.js";
 import { severityOf } from "../render/trace-waterfall.js";
+import { CURSOR_HELP, PAGE_LIMIT_HELP, SINCE_HELP } from "./flag-help.js";
 import { type Column, clientFor, type Flags, pageTable, queryCommand, type SetExit } from "./query-command.js";
-import { attributeRequest, filterTokens, hexArgument, limitOf, pagingFlags, pick, since } from "./query-support.js";
+import { attributeRequest, checkLimit, filterTokens, hexArgument, since } from "./query-support.js";
+import { flagRequest, routeFlags } from "./route-flags.js";
 
 const logColumns: Column<LogRecord>[] = [
   ["TIME", (l) => l.timestamp],
@@ -33,13 +35,13 @@ async function containsFromStdin(flags: Flags): Promise<string[]> {
 }
 
 function logsRequest(flags: Flags): LogSearchRequest {
-  return {
-    lookback: since(String(flags.since)),
-    ...limitOf(flags),
-    ...attributeRequest(flags.filters),
-    ...pick(flags, ["service", "severity", "traceId", "spanId", "contains", "cursor"]),
-  };
+  since(String(flags.since));
+  checkLimit(flags);
+  return { ...attributeRequest(flags.filters), ...flagRequest("searchLogs", flags) };
 }
+
+/** The paging flags of every log list, as --help shows them. */
+const PAGING = { lookback: SINCE_HELP, limit: PAGE_LIMIT_HELP, cursor: CURSOR_HELP };
 
 /** `obs logs`: log search, newest first. */
 function logsCommand(setExit: SetExit): CommandModule {
@@ -47,21 +49,23 @@ function logsCommand(setExit: SetExit): CommandModule {
     command: "logs [filters..]",
     describe: "Log search, newest first; filters look like attr.KEY=VALUE or attrContains.KEY=TEXT",
     builder: (argv) =>
-      pagingFlags(argv, "15m")
-        .positional("filters", {
+      routeFlags(
+        argv.positional("filters", {
           type: "string",
           array: true,
           describe: "attr.KEY=VALUE, attrContains.KEY=TEXT",
           coerce: filterTokens,
-        })
-        .option("service", { type: "string", describe: "Only logs of this service.name" })
-        .option("severity", {
-          type: "string",
-          describe: "Substring of the severity text or level name (info, warn, error...)",
-        })
-        .option("trace-id", { type: "string", describe: "Only logs correlated to this trace" })
-        .option("span-id", { type: "string", describe: "Only logs correlated to this span" })
-        .option("contains", { type: "string", describe: "Body text; - reads it from stdin" }),
+        }),
+        "searchLogs",
+        {
+          ...PAGING,
+          service: "Only logs of this service.name",
+          severity: "Substring of the severity text or level name (info, warn, error...)",
+          traceId: "Only logs correlated to this trace",
+          spanId: "Only logs correlated to this span",
+          contains: "Body text; - reads it from stdin",
+        },
+      ),
     run: async (flags, json) => {
       const args = await containsFromStdin(flags);
       const request = logsRequest(flags);
@@ -75,13 +79,16 @@ function logsCommand(setExit: SetExit): CommandModule {
 /** `obs trace-logs` and `obs span-logs`: the logs correlated to one trace or span. */
 function correlatedLogsCommand(setExit: SetExit, of: "trace" | "span"): CommandModule {
   const idName = of === "trace" ? "traceId" : "spanId";
+  const method = of === "trace" ? "traceLogs" : "spanLogs";
   return queryCommand(setExit, {
     command: `${of}-logs <${idName}>`,
     describe: `Logs correlated to one ${of}, newest first`,
-    builder: (argv) => pagingFlags(argv, "24h"),
+    builder: (argv) => routeFlags(argv, method, PAGING),
     run: async (flags, json) => {
       const id = hexArgument(flags[idName], of === "trace" ? 16 : 8, `${of} id`);
-      const paging = { lookback: since(String(flags.since)), ...limitOf(flags), ...pick(flags, ["cursor"]) };
+      since(String(flags.since));
+      checkLimit(flags);
+      const paging = flagRequest(method, flags);
       const client = await clientFor(flags);
       const body =
         of === "trace"

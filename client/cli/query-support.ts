@@ -93,29 +93,10 @@ export function hexArgument(value: unknown, bytes: number, what: string): string
   return text.toLowerCase();
 }
 
-/** `--limit` when given: a positive integer, else exit 2. */
-export function limitOf(flags: Record<string, unknown>): { limit?: number } {
-  if (flags.limit === undefined) return {};
+/** Checks `--limit` when given: a positive integer, else exit 2. */
+export function checkLimit(flags: Record<string, unknown>): void {
+  if (flags.limit === undefined) return;
   const limit = Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new LifecycleError("invalid_argument", "--limit: use a positive integer");
-  return { limit };
-}
-
-/** The paging flags of the record searches; `lookbackDefault` is the route's own. */
-export function pagingFlags<T>(argv: Argv<T>, lookbackDefault: string) {
-  return argv
-    .option("since", { type: "string", default: lookbackDefault, describe: "Lookback, at most 24h" })
-    .option("limit", { type: "number", describe: "Page size (spans and logs: default 100, capped at 500)" })
-    .option("cursor", { type: "string", describe: "Continue from a previous JSON page's next_cursor" });
-}
-
-/** The named flags that were given (camelCase, as yargs keeps them), as request text fields. */
-export function pick<K extends string>(
-  flags: Record<string, unknown>,
-  names: readonly K[],
-): Partial<Record<K, string>> {
-  const picked: Partial<Record<K, string>> = {};
-  for (const name of names) if (flags[name] !== undefined) picked[name] = String(flags[name]);
-  return picked;
 }

@@ -3,8 +3,10 @@ import type { SpanRecord } from "../../shared/api-records.js";
 import type { SpanSearchRequest } from "../api/query-messages.js";
 import { formatDurationNs } from "../render/duration-text.js";
 import { emitSuccess } from "../render/output.js";
+import { CURSOR_HELP, PAGE_LIMIT_HELP, SINCE_HELP } from "./flag-help.js";
 import { type Column, clientFor, type Flags, pageTable, queryCommand, type SetExit } from "./query-command.js";
-import { attributeRequest, filterTokens, limitOf, pagingFlags, pick, since } from "./query-support.js";
+import { attributeRequest, checkLimit, filterTokens, since } from "./query-support.js";
+import { flagRequest, routeFlags } from "./route-flags.js";
 
 const spanColumns: Column<SpanRecord>[] = [
   ["SPAN ID", (s) => s.spanId],
@@ -19,12 +21,9 @@ const spanColumns: Column<SpanRecord>[] = [
 ];
 
 function spansRequest(flags: Flags): SpanSearchRequest {
-  return {
-    lookback: since(String(flags.since)),
-    ...limitOf(flags),
-    ...attributeRequest(flags.filters),
-    ...pick(flags, ["service", "traceId", "operation", "parentOperation", "status", "cursor"]),
-  } as SpanSearchRequest;
+  since(String(flags.since));
+  checkLimit(flags);
+  return { ...attributeRequest(flags.filters), ...flagRequest("searchSpans", flags) };
 }
 
 /** `obs spans`: span search, newest first. */
@@ -33,18 +32,25 @@ export function spansCommand(setExit: SetExit): CommandModule {
     command: "spans [filters..]",
     describe: "Span search, newest first; filters look like attr.KEY=VALUE or attrContains.KEY=TEXT",
     builder: (argv) =>
-      pagingFlags(argv, "15m")
-        .positional("filters", {
+      routeFlags(
+        argv.positional("filters", {
           type: "string",
           array: true,
           describe: "attr.KEY=VALUE, attrContains.KEY=TEXT",
           coerce: filterTokens,
-        })
-        .option("service", { type: "string", describe: "Only spans of this service.name" })
-        .option("trace-id", { type: "string", describe: "Only spans of this trace (32 hex characters)" })
-        .option("operation", { type: "string", describe: "Span name" })
-        .option("parent-operation", { type: "string", describe: "Name of the span's parent" })
-        .option("status", { choices: ["ok", "error"], describe: "Span status: error, or anything else (ok)" }),
+        }),
+        "searchSpans",
+        {
+          lookback: SINCE_HELP,
+          limit: PAGE_LIMIT_HELP,
+          cursor: CURSOR_HELP,
+          service: "Only spans of this service.name",
+          traceId: "Only spans of this trace (32 hex characters)",
+          operation: "Span name",
+          parentOperation: "Name of the span's parent",
+          status: "Span status: error, or anything else (ok)",
+        },
+      ),
     run: async (flags, json) => {
       const request = spansRequest(flags);
       const body = await (await clientFor(flags)).searchSpans(request);

@@ -3,8 +3,10 @@ import type { StatsAnswerRow as StatsRow } from "../../shared/query-types.js";
 import type { LogStatsRequest, TraceStatsRequest } from "../api/query-messages.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
+import { SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
-import { attributeRequest, filterTokens, pick, since } from "./query-support.js";
+import { attributeRequest, filterTokens, since } from "./query-support.js";
+import { flagRequest, routeFlags } from "./route-flags.js";
 
 const TRACE_GROUPS = ["service", "operation", "status"];
 const LOG_GROUPS = ["service", "severity", "scope"];
@@ -35,32 +37,27 @@ function traceStatsCommand(setExit: SetExit): CommandModule {
     command: "trace-stats <groupBy> <agg> [filters..]",
     describe: "Trace aggregates per group: count, avg_duration, p95_duration (nearest rank) or error_rate",
     builder: (argv) =>
-      argv
-        .positional("groupBy", { type: "string", describe: "service, operation, status or attr.KEY" })
-        .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] })
-        .positional("filters", {
-          type: "string",
-          array: true,
-          describe: "attr.KEY=VALUE filters",
-          coerce: filterTokens,
-        })
-        .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
-        .option("service", { type: "string", describe: "Only traces with a span of this service.name" })
-        .option("status", {
-          choices: ["ok", "error"],
-          describe: "Only traces with (error) or without (ok) error spans",
-        })
-        .option("operation", { type: "string", describe: "Root operation" })
-        .option("duration-min", { type: "number", describe: "Only traces lasting at least this many ms" }),
+      routeFlags(
+        argv
+          .positional("groupBy", { type: "string", describe: "service, operation, status or attr.KEY" })
+          .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] })
+          .positional("filters", {
+            type: "string",
+            array: true,
+            describe: "attr.KEY=VALUE filters",
+            coerce: filterTokens,
+          }),
+        "traceStats",
+        { lookback: SINCE_HELP, ...TRACE_FILTER_HELP },
+      ),
     run: async (flags, json) => {
-      const request = {
+      const request: TraceStatsRequest = {
         groupBy: groupBy(flags.groupBy, TRACE_GROUPS),
-        agg: String(flags.agg),
+        agg: flags.agg as TraceStatsRequest["agg"],
         lookback: since(String(flags.since)),
         ...attributeRequest(flags.filters),
-        ...pick(flags, ["service", "status", "operation"]),
-        ...(flags.durationMin !== undefined ? { durationMin: Number(flags.durationMin) } : {}),
-      } as TraceStatsRequest;
+        ...flagRequest("traceStats", flags),
+      };
       const body = await (await clientFor(flags)).traceStats(request);
       const human = await statsTable(body.data, `no traces in the last ${request.lookback}`);
       return emitSuccess(json, "trace-stats", body.data, human, body.meta);
@@ -74,16 +71,20 @@ function logStatsCommand(setExit: SetExit): CommandModule {
     command: "log-stats <groupBy>",
     describe: "Log counts per group",
     builder: (argv) =>
-      argv
-        .positional("groupBy", { type: "string", describe: "service, severity, scope or attr.KEY" })
-        .option("since", { type: "string", default: "15m", describe: "Lookback, at most 24h" })
-        .option("service", { type: "string", describe: "Only logs of this service.name" })
-        .option("severity", { type: "string", describe: "Substring of the severity text or level name" }),
+      routeFlags(
+        argv.positional("groupBy", { type: "string", describe: "service, severity, scope or attr.KEY" }),
+        "logStats",
+        {
+          lookback: SINCE_HELP,
+          service: "Only logs of this service.name",
+          severity: "Substring of the severity text or level name",
+        },
+      ),
     run: async (flags, json) => {
       const request: LogStatsRequest = {
         groupBy: groupBy(flags.groupBy, LOG_GROUPS),
         lookback: since(String(flags.since)),
-        ...pick(flags, ["service", "severity"]),
+        ...flagRequest("logStats", flags),
       };
       const body = await (await clientFor(flags)).logStats(request);
       const human = await statsTable(body.data, `no logs in the last ${request.lookback}`);
