@@ -1,12 +1,19 @@
 import type { CommandModule } from "yargs";
 import type { LogRecord } from "../../shared/api-records.js";
-import type { LogSearchRequest } from "../api/query-messages.js";
 import { emitSuccess } from "../render/output.js";
 import { severityOf } from "../render/trace-waterfall.js";
 import { CURSOR_HELP, PAGE_LIMIT_HELP, SINCE_HELP } from "./flag-help.js";
-import { type Column, clientFor, type Flags, pageTable, queryCommand, type SetExit } from "./query-command.js";
-import { attributeRequest, checkLimit, filterTokens, hexArgument, since } from "./query-support.js";
-import { flagRequest, routeFlags } from "./route-flags.js";
+import {
+  type Column,
+  clientFor,
+  type Flags,
+  pageTable,
+  queryCommand,
+  type SetExit,
+  searchRequest,
+} from "./query-command.js";
+import { filtersPositional, hexArgument } from "./query-support.js";
+import { routeFlags } from "./route-flags.js";
 
 const logColumns: Column<LogRecord>[] = [
   ["TIME", (l) => l.timestamp],
@@ -34,12 +41,6 @@ async function containsFromStdin(flags: Flags): Promise<string[]> {
   return args.map((arg) => (arg === "-" ? String(flags.contains) : arg));
 }
 
-function logsRequest(flags: Flags): LogSearchRequest {
-  since(String(flags.since));
-  checkLimit(flags);
-  return { ...attributeRequest(flags.filters), ...flagRequest("searchLogs", flags) };
-}
-
 /** The paging flags of every log list, as --help shows them. */
 const PAGING = { lookback: SINCE_HELP, limit: PAGE_LIMIT_HELP, cursor: CURSOR_HELP };
 
@@ -49,26 +50,17 @@ function logsCommand(setExit: SetExit): CommandModule {
     command: "logs [filters..]",
     describe: "Log search, newest first; filters look like attr.KEY=VALUE or attrContains.KEY=TEXT",
     builder: (argv) =>
-      routeFlags(
-        argv.positional("filters", {
-          type: "string",
-          array: true,
-          describe: "attr.KEY=VALUE, attrContains.KEY=TEXT",
-          coerce: filterTokens,
-        }),
-        "searchLogs",
-        {
-          ...PAGING,
-          service: "Only logs of this service.name",
-          severity: "Substring of the severity text or level name (info, warn, error...)",
-          traceId: "Only logs correlated to this trace",
-          spanId: "Only logs correlated to this span",
-          contains: "Body text; - reads it from stdin",
-        },
-      ),
+      routeFlags(filtersPositional(argv, "attr.KEY=VALUE, attrContains.KEY=TEXT"), "searchLogs", {
+        ...PAGING,
+        service: "Only logs of this service.name",
+        severity: "Substring of the severity text or level name (info, warn, error...)",
+        traceId: "Only logs correlated to this trace",
+        spanId: "Only logs correlated to this span",
+        contains: "Body text; - reads it from stdin",
+      }),
     run: async (flags, json) => {
       const args = await containsFromStdin(flags);
-      const request = logsRequest(flags);
+      const request = searchRequest("searchLogs", flags);
       const body = await (await clientFor(flags)).searchLogs(request);
       const human = await pageTable(logColumns, body, "no logs match", args);
       return emitSuccess(json, "logs", body.data, human, body.meta);
@@ -86,9 +78,7 @@ function correlatedLogsCommand(setExit: SetExit, of: "trace" | "span"): CommandM
     builder: (argv) => routeFlags(argv, method, PAGING),
     run: async (flags, json) => {
       const id = hexArgument(flags[idName], of === "trace" ? 16 : 8, `${of} id`);
-      since(String(flags.since));
-      checkLimit(flags);
-      const paging = flagRequest(method, flags);
+      const paging = searchRequest(method, flags);
       const client = await clientFor(flags);
       const body =
         of === "trace"

@@ -7,7 +7,9 @@
 import type { Argv, CommandModule } from "yargs";
 import type { PageMeta } from "../../shared/api-records.js";
 import type { ObsClient } from "../api/obs-client.js";
-import { target, targetFlags } from "./query-support.js";
+import type { ObsRequestOf } from "../api/query-messages.js";
+import { attributeRequest, checkLimit, since, target, targetFlags } from "./query-support.js";
+import { flagRequest } from "./route-flags.js";
 import { runAction } from "./run-action.js";
 
 export type SetExit = (code: number) => void;
@@ -42,6 +44,19 @@ export function queryCommand(setExit: SetExit, spec: QueryCommandSpec): CommandM
       setExit(await runAction(json, name, () => spec.run(flags, json)));
     },
   };
+}
+
+/** The routes that page records, and their requests. */
+type RecordSearch = "searchSpans" | "searchLogs" | "traceLogs" | "spanLogs";
+
+/**
+ * The request of a paged record search: --since and --limit checked first (exit 2), then the
+ * attribute filters and the route's flags.
+ */
+export function searchRequest<M extends RecordSearch>(method: M, flags: Flags): Partial<ObsRequestOf<M>> {
+  since(String(flags.since));
+  checkLimit(flags);
+  return { ...attributeRequest(flags.filters), ...flagRequest(method, flags) };
 }
 
 /** The client of the collector the flags name (or discovery finds). */

@@ -61,6 +61,11 @@ export async function targetWithSource(flags: Record<string, unknown>): Promise<
 
 const FILTER = /^(attr|attrContains)\.([^=]+)=(.*)$/s;
 
+/** The `[filters..]` positional of the commands that take attribute filters. */
+export function filtersPositional<T>(argv: Argv<T>, describe: string) {
+  return argv.positional("filters", { type: "string", array: true, describe, coerce: filterTokens });
+}
+
 /**
  * yargs `coerce` for the `[filters..]` positional: a word that is no filter is an argument
  * error found while parsing, so it is reported like the others (exit 2, with the --help to run).

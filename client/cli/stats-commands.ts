@@ -5,7 +5,7 @@ import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
-import { attributeRequest, filterTokens, since } from "./query-support.js";
+import { attributeRequest, filtersPositional, since } from "./query-support.js";
 import { flagRequest, routeFlags } from "./route-flags.js";
 
 const TRACE_GROUPS = ["service", "operation", "status"];
@@ -38,15 +38,12 @@ function traceStatsCommand(setExit: SetExit): CommandModule {
     describe: "Trace aggregates per group: count, avg_duration, p95_duration (nearest rank) or error_rate",
     builder: (argv) =>
       routeFlags(
-        argv
-          .positional("groupBy", { type: "string", describe: "service, operation, status or attr.KEY" })
-          .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] })
-          .positional("filters", {
-            type: "string",
-            array: true,
-            describe: "attr.KEY=VALUE filters",
-            coerce: filterTokens,
-          }),
+        filtersPositional(
+          argv
+            .positional("groupBy", { type: "string", describe: "service, operation, status or attr.KEY" })
+            .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] }),
+          "attr.KEY=VALUE filters",
+        ),
         "traceStats",
         { lookback: SINCE_HELP, ...TRACE_FILTER_HELP },
       ),

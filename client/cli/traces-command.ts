@@ -5,7 +5,7 @@ import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { CURSOR_HELP, SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";
 import { type Column, clientFor, type Flags, pageTable, queryCommand, type SetExit } from "./query-command.js";
-import { attributeRequest, filterTokens, since } from "./query-support.js";
+import { attributeRequest, filtersPositional, since } from "./query-support.js";
 import { flagRequest, routeFlags } from "./route-flags.js";
 
 /** The trace list's columns; the root is named by service and operation once it has arrived. */
@@ -41,24 +41,15 @@ export function tracesCommand(setExit: SetExit): CommandModule {
     command: "traces [filters..]",
     describe: "Trace summaries, newest first; filters look like attr.KEY=VALUE",
     builder: (argv) =>
-      routeFlags(
-        argv.positional("filters", {
-          type: "string",
-          array: true,
-          describe: "attr.KEY=VALUE exact attribute filters",
-          coerce: filterTokens,
-        }),
-        "listTraces",
-        {
-          service: TRACE_FILTER_HELP.service,
-          status: TRACE_FILTER_HELP.status,
-          operation: TRACE_FILTER_HELP.operation,
-          lookback: SINCE_HELP,
-          durationMin: TRACE_FILTER_HELP.durationMin,
-          limit: { describe: "Page size, capped at 100", withDefault: true },
-          cursor: CURSOR_HELP,
-        },
-      ),
+      routeFlags(filtersPositional(argv, "attr.KEY=VALUE exact attribute filters"), "listTraces", {
+        service: TRACE_FILTER_HELP.service,
+        status: TRACE_FILTER_HELP.status,
+        operation: TRACE_FILTER_HELP.operation,
+        lookback: SINCE_HELP,
+        durationMin: TRACE_FILTER_HELP.durationMin,
+        limit: { describe: "Page size, capped at 100", withDefault: true },
+        cursor: CURSOR_HELP,
+      }),
     run: async (flags, json) => {
       const request = tracesRequest(flags);
       const body = await (await clientFor(flags)).listTraces(request);
