@@ -40,7 +40,10 @@ export interface ParamSpec {
   bytes?: number;
   /** The value when absent, as a user would write it (duration text, a number of the kind's unit). */
   default?: string | number;
-  /** The largest value used (larger values are lowered to it), in the same unit as `default`. */
+  /**
+   * The largest value, in the same unit as `default`: a larger page size is lowered to it, a
+   * longer lookback is refused (400).
+   */
   cap?: string | number;
   /** Absent, the request is refused with "parameter NAME is required: ..." */
   required?: boolean;

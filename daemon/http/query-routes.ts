@@ -2,8 +2,9 @@ import type { Response, Router } from "express";
 import express from "express";
 import { QueryError, type QueryErrorCode } from "../../shared/query-error.js";
 import { matchQueryPath, parseQueryRequest } from "../../shared/query-request.js";
+import type { QueryMethod, QueryRequestOf } from "../../shared/query-types.js";
 import { nowNs } from "../../shared/time.js";
-import type { QueryClient } from "../query/query-client.js";
+import type { QueryCaller } from "../query/query-client.js";
 import { HttpError } from "./http-error.js";
 
 /** How HTTP renders the query service's errors. */
@@ -19,7 +20,7 @@ function sendJson(res: Response, status: number, body: string): void {
  * answers with finished JSON, and a QueryError becomes its status here. A store failure goes
  * to the app's error handler (500).
  */
-export function queryRoutes(queries: QueryClient): Router {
+export function queryRoutes(queries: QueryCaller): Router {
   const router = express.Router();
   router.use("/api", (req, res, next) => {
     const path = `/api${req.path}`;
@@ -32,13 +33,13 @@ export function queryRoutes(queries: QueryClient): Router {
       if (!(error instanceof QueryError)) return next(error);
       sendJson(res, STATUS[error.code], JSON.stringify({ error: error.message }));
     };
-    let args: unknown;
+    let args: QueryRequestOf<QueryMethod>;
     try {
       args = parseQueryRequest(route.method, route.path, req.query as Record<string, unknown>);
     } catch (error) {
       return refuse(error);
     }
-    queries.call(route.method, args as never, nowNs()).then((body) => sendJson(res, 200, body), refuse);
+    queries.call(route.method, args, nowNs()).then((body) => sendJson(res, 200, body), refuse);
   });
   return router;
 }

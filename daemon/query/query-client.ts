@@ -8,8 +8,16 @@ export class QueryFailure extends Error {
   override name = "QueryFailure";
 }
 
+/**
+ * Runs a query method somewhere (the query thread, or a test's fake) and answers with the
+ * finished JSON text; rejects with a QueryError or a QueryFailure.
+ */
+export interface QueryCaller {
+  call<M extends QueryMethod>(method: M, args: QueryRequestOf<M>, nowNs: bigint): Promise<string>;
+}
+
 /** Main-thread side of the query worker: calls a QueryService method there. */
-export class QueryClient {
+export class QueryClient implements QueryCaller {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(body: string): void; reject(error: Error): void }>();
   private nextId = 1;

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { QueryError, type QueryErrorCode } from "../../shared/query-error.js";
-import type { QueryMethod } from "../../shared/query-types.js";
+import type { QueryMethod, QueryRequestOf } from "../../shared/query-types.js";
 import { openReadConnection } from "../store/connection.js";
 import { readCursorKey } from "../store/cursor-key.js";
 import { QueryService } from "./query-service.js";
@@ -15,7 +15,7 @@ export interface QueryCall {
   id: number;
   method: QueryMethod;
   /** The method's typed request (structured clone keeps its bigints). */
-  args: unknown;
+  args: QueryRequestOf<QueryMethod>;
   /** When the request arrived: the end of windows without a cursor. */
   nowNs: bigint;
 }
@@ -40,7 +40,7 @@ port.on("message", (call: QueryCall | { type: "close" }) => {
   }
   try {
     callNowNs = call.nowNs;
-    const answer = service.call(call.method, call.args as never);
+    const answer = service.call(call.method, call.args);
     port.postMessage({ id: call.id, ok: true, body: JSON.stringify(answer) } satisfies QueryReply);
   } catch (error) {
     const code = error instanceof QueryError ? error.code : null;

@@ -21,6 +21,12 @@ const document = openApiDocument() as {
   components: { schemas: Record<string, unknown> };
 };
 
+function operation(path: string): Operation {
+  const get = document.paths[path]?.get;
+  if (!get) throw new Error(`${path} is not described`);
+  return get;
+}
+
 function refs(node: unknown): string[] {
   if (Array.isArray(node)) return node.flatMap(refs);
   if (node === null || typeof node !== "object") return [];
@@ -36,9 +42,9 @@ describe("OpenAPI document from the route table", () => {
     expect(described).to.deep.equal(tabled);
     for (const [method, route] of QUERY_ROUTE_LIST) {
       for (const { path, operationId, summary } of route.paths) {
-        const operation = document.paths[path]?.get as Operation;
-        expect(operation.operationId, method).to.equal(operationId);
-        expect(operation.summary, path).to.equal(summary ?? route.summary);
+        const op = operation(path);
+        expect(op.operationId, method).to.equal(operationId);
+        expect(op.summary, path).to.equal(summary ?? route.summary);
       }
     }
   });
@@ -46,7 +52,7 @@ describe("OpenAPI document from the route table", () => {
   it("lists every parameter of every route, in the table's order, with its description and requiredness", () => {
     for (const [, route] of QUERY_ROUTE_LIST) {
       for (const { path } of route.paths) {
-        const parameters = (document.paths[path]?.get as Operation).parameters;
+        const parameters = operation(path).parameters;
         const expected = [
           ...Object.keys(route.pathParams).map((name) => ({ name, in: "path", required: true })),
           ...Object.entries(route.params).map(([name, spec]) => ({
@@ -77,7 +83,7 @@ describe("OpenAPI document from the route table", () => {
   it("answers each route with its table schema, and 404 only where the route has one", () => {
     for (const [, route] of QUERY_ROUTE_LIST) {
       for (const { path } of route.paths) {
-        const { responses } = document.paths[path]?.get as Operation;
+        const { responses } = operation(path);
         expect(responses["200"]?.content["application/json"].schema, path).to.deep.equal(route.answer);
         expect(Object.keys(responses), path).to.deep.equal(
           route.notFound ? ["200", "400", "404", "405"] : ["200", "400", "405"],
