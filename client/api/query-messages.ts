@@ -4,6 +4,7 @@
  * (shared/query-types.ts) hold parsed values instead (milliseconds, nanoseconds); a client
  * keeps the text a user gave, because the answer echoes it (`meta.lookback: "15m"`).
  */
+import type { QUERY_ROUTES } from "../../shared/query-routes.js";
 import type { QueryMethod } from "../../shared/query-types.js";
 
 /** `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given; a repeated key keeps its last value. */
@@ -119,3 +120,23 @@ export interface ObsRequests {
 }
 
 export type ObsRequestOf<M extends QueryMethod> = ObsRequests[M];
+
+type Route<M extends QueryMethod> = (typeof QUERY_ROUTES)[M];
+/** What a request may name: its route's query and path parameters, and the attribute filters. */
+type RouteField<M extends QueryMethod> =
+  | keyof Route<M>["params"]
+  | keyof Route<M>["pathParams"]
+  | "attr"
+  | "attrContains";
+/** A request field its route does not have, or a route parameter its request lacks. */
+type Mismatch = {
+  [M in QueryMethod]:
+    | Exclude<keyof ObsRequests[M], RouteField<M>>
+    | Exclude<keyof Route<M>["params"] | keyof Route<M>["pathParams"], keyof ObsRequests[M]>;
+}[QueryMethod];
+type MustBeNever<T extends never> = T;
+/**
+ * Checked by the compiler: each request type names exactly its route's parameters, so a
+ * parameter added to the route table without its field here (or the reverse) fails the build.
+ */
+export type RequestsMatchRoutes = MustBeNever<Mismatch>;
