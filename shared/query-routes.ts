@@ -122,43 +122,51 @@ const lookback = (defaultValue: string): ParamSpec => ({
   description: `How far back to look, e.g. 15m, 2h, 1d; at most 24h (400 above). Default ${defaultValue}.`,
   default: defaultValue,
   cap: "24h",
+  flag: "since",
 });
 const limit = (defaultValue: number, cap: number): ParamSpec => ({
   kind: "positiveInteger",
   description: `Page size; default ${defaultValue}, capped at ${cap} (meta.limit shows the effective value).`,
   default: defaultValue,
   cap,
+  flag: "limit",
 });
 const cursor: ParamSpec = {
   kind: "text",
   description: "meta.nextCursor of the previous page, unchanged; only with the same filters.",
+  flag: "cursor",
 };
 const text = (description: string): ParamSpec => ({ kind: "text", description });
 const hex = (bytes: number, description: string): ParamSpec => ({ kind: "hexId", bytes, description });
-const service = text("Only this service.name.");
+const service: ParamSpec = { ...text("Only this service.name."), flag: "service" };
 const status: ParamSpec = {
   kind: "enum",
   values: ["ok", "error"],
   description: "error: traces (or spans) with error status.",
+  flag: "status",
 };
 const durationMin: ParamSpec = {
   kind: "milliseconds",
   description:
     "Only traces lasting at least this many milliseconds, at most 9223372036854 (what nanoseconds in 64 bits hold).",
+  flag: "duration-min",
 };
 /** Filters the trace list and trace aggregates share. */
 const traceFilters = {
   service,
   status,
-  operation: text("Root operation (the root span's name)."),
+  operation: { ...text("Root operation (the root span's name)."), flag: "operation" },
   durationMin,
 };
 /** Filters the log list and log aggregates share. */
 const logFilters = {
   service,
-  severity: text(
-    "Substring of the severity text, or of the severity number's name (trace, debug, info, warn, error, fatal).",
-  ),
+  severity: {
+    ...text(
+      "Substring of the severity text, or of the severity number's name (trace, debug, info, warn, error, fatal).",
+    ),
+    flag: "severity",
+  },
   traceId: hex(16, "Logs correlated to this trace."),
   spanId: hex(8, "Logs correlated to this span."),
   body: text("Substring of the body (same as contains)."),
@@ -239,6 +247,7 @@ export const QUERY_ROUTES = {
         kind: "enumList",
         values: ["logs", "spans", "attributes"],
         description: "Comma-separated: spans, logs, attributes",
+        flag: "include",
       },
       limit: {
         kind: "positiveInteger",
@@ -272,9 +281,9 @@ export const QUERY_ROUTES = {
     pathParams: {},
     params: {
       service,
-      traceId: hex(16, "Only spans of this trace."),
-      operation: text("Span name."),
-      parentOperation: text("Name of the span's parent."),
+      traceId: { ...hex(16, "Only spans of this trace."), flag: "trace-id" },
+      operation: { ...text("Span name."), flag: "operation" },
+      parentOperation: { ...text("Name of the span's parent."), flag: "parent-operation" },
       status,
       lookback: lookback(DEFAULT_LOOKBACK),
       limit: limit(100, 500),
@@ -307,7 +316,15 @@ export const QUERY_ROUTES = {
     ],
     summary: "Log records, newest first",
     pathParams: {},
-    params: { ...logFilters, lookback: lookback(DEFAULT_LOOKBACK), limit: limit(100, 500), cursor },
+    params: {
+      ...logFilters,
+      traceId: { ...logFilters.traceId, flag: "trace-id" },
+      spanId: { ...logFilters.spanId, flag: "span-id" },
+      contains: { ...logFilters.contains, flag: "contains" },
+      lookback: lookback(DEFAULT_LOOKBACK),
+      limit: limit(100, 500),
+      cursor,
+    },
     attr: true,
     attrContains: true,
     answer: pageOf("Log"),
@@ -345,7 +362,7 @@ export const QUERY_ROUTES = {
         description:
           "traces: service, operation, status, attribute_keys, attribute_values (needs key); logs: service, severity, scope",
       },
-      key: text("The attribute key, for field=attribute_values"),
+      key: { ...text("The attribute key, for field=attribute_values"), flag: "key" },
       service,
       lookback: lookback(DEFAULT_LOOKBACK),
       limit: limit(100, 500),
@@ -357,7 +374,7 @@ export const QUERY_ROUTES = {
     summary: "Deterministic audit of the current window against the baseline before it",
     pathParams: {},
     params: {
-      service: text("Only this service.name (traces with a span of it, its spans and logs)."),
+      service: { ...text("Only this service.name (traces with a span of it, its spans and logs)."), flag: "service" },
       lookbackMinutes: {
         kind: "minutes",
         default: 15,
@@ -372,11 +389,13 @@ export const QUERY_ROUTES = {
         kind: "milliseconds",
         description:
           "Slow-trace threshold in ms. Given, latency_regression lists traces at or above it; absent, it compares each operation's p95 with the baseline.",
+        flag: "duration-min",
       },
       until: {
         kind: "instant",
         description:
           "End of the current window (default: now), 1970 to 2262-04-11 (what nanoseconds in 64 bits hold). Fixing it makes repeated audits of the same store byte-identical.",
+        flag: "until",
       },
     },
     answer: one("AuditReport", false),

@@ -1,11 +1,15 @@
+/**
+ * The transport under ObsClient (obs-client.ts): one GET on the collector's query API, its
+ * failures turned into the spec's exit codes. Commands call ObsClient, never this.
+ */
 import { get, type IncomingMessage } from "node:http";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
-const TIMEOUT_MS = 10_000;
+export const TIMEOUT_MS = 10_000;
 
 /**
- * One GET, over node:http rather than fetch: fetch loads undici on first use, which costs
- * about 50 ms on every short-lived command.
+ * One GET, over node:http rather than fetch: fetch loads undici on first use, which costs a
+ * noticeable share of every short-lived command's start-up (docs/PERFORMANCE.md).
  */
 function fetchText(url: URL, timeoutMs: number): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -23,19 +27,24 @@ function fetchText(url: URL, timeoutMs: number): Promise<{ status: number; text:
 }
 
 /**
- * GET on the collector's query API. Failures become the spec's exit codes: unreachable 3,
- * refused parameters 2, unknown id or store failure 4, no answer in time 5.
+ * GET `path` with `query` on the collector at `baseUrl`. Failures become the spec's exit codes:
+ * unreachable 3, refused parameters 2, unknown id or store failure 4, no answer in time 5.
  */
-export async function getJson<T>(baseUrl: string, path: string, query: Record<string, string> = {}): Promise<T> {
+export async function requestJson<T>(
+  baseUrl: string,
+  path: string,
+  query: Iterable<readonly [string, string]> = [],
+  timeoutMs: number = TIMEOUT_MS,
+): Promise<T> {
   const url = new URL(path, `${baseUrl}/`);
-  for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+  for (const [key, value] of query) url.searchParams.set(key, value);
   let response: { status: number; text: string };
   try {
-    response = await fetchText(url, TIMEOUT_MS);
+    response = await fetchText(url, timeoutMs);
   } catch (error) {
     const failure = error as NodeJS.ErrnoException;
     if (failure.name === "TimeoutError") {
-      throw new LifecycleError("timeout", `no answer from ${baseUrl} within ${TIMEOUT_MS / 1000} s`, { url: url.href });
+      throw new LifecycleError("timeout", `no answer from ${baseUrl} within ${timeoutMs / 1000} s`, { url: url.href });
     }
     throw new LifecycleError(
       "collector_unavailable",

@@ -1,11 +1,12 @@
 import type { CommandModule } from "yargs";
 import { parseDuration } from "../../shared/duration.js";
+import type { AuditRequest } from "../api/query-messages.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitFailingResult, emitSuccess } from "../render/output.js";
-import { since, target, targetFlags } from "./query-support.js";
-import { runAction } from "./run-action.js";
+import { clientFor, queryCommand, type SetExit } from "./query-command.js";
+import { since } from "./query-support.js";
+import { flagRequest, routeFlags } from "./route-flags.js";
 
-type SetExit = (code: number) => void;
 type FailOn = "never" | "error" | "regression";
 
 /** Codes that `--fail-on regression` fails on besides error-severity findings. */
@@ -26,62 +27,52 @@ export function failingFindings<T extends Finding>(findings: T[], failOn: FailOn
 
 /** `obs audit`: the collector's deterministic audit of the current window against a baseline. */
 export function auditCommand(setExit: SetExit): CommandModule {
-  return {
+  return queryCommand(setExit, {
     command: "audit",
     describe:
       "Deterministic audit: error traces, new error signatures, latency, log bursts, incomplete traces, silence",
     builder: (argv) =>
-      targetFlags(argv)
-        .option("service", { type: "string", describe: "Only this service.name" })
-        .option("since", { type: "string", default: "15m", describe: "Current window, at most 24h" })
-        .option("baseline", {
-          type: "string",
-          describe: "Baseline window just before the current one, at most 24h",
-          defaultDescription: "same as --since",
-        })
-        .option("duration-min", {
-          type: "number",
-          describe: "Slow-trace threshold in ms; without it, latency is compared with the baseline",
-        })
-        .option("until", {
-          type: "string",
-          describe: "End of the current window, ISO 8601 (default now); fixes the windows for repeatable runs",
-        })
-        .option("fail-on", {
-          choices: ["never", "error", "regression"],
-          default: "never",
-          describe: "Exit 1 on error findings (error), or also on new error signatures and latency regressions",
-        }),
-    handler: async (flags) => {
-      const json = Boolean(flags.json);
-      setExit(
-        await runAction(json, "audit", async () => {
-          const current = since(String(flags.since));
-          const baseline = flags.baseline === undefined ? current : since(String(flags.baseline));
-          if (flags.durationMin !== undefined && !(Number(flags.durationMin) >= 0)) {
-            throw new LifecycleError("invalid_argument", "--duration-min: use a number of milliseconds, 0 or more");
-          }
-          const query: Record<string, string> = {
-            lookbackMinutes: String(parseDuration(current) / 60_000),
-            baselineMinutes: String(parseDuration(baseline) / 60_000),
-          };
-          if (flags.service !== undefined) query.service = String(flags.service);
-          if (flags.durationMin !== undefined) query.durationMin = String(flags.durationMin);
-          if (flags.until !== undefined) query.until = String(flags.until);
-          const url = await target(flags);
-          const { getJson } = await import("../api/api-client.js");
-          const { renderAuditReport } = await import("../render/audit-report.js");
-          type Report = Parameters<typeof renderAuditReport>[0];
-          const body = await getJson<{ data: Report }>(url, "/api/audit", query);
-          const human = renderAuditReport(body.data);
-          const failing = failingFindings(body.data.findings, flags.failOn as FailOn);
-          if (failing.length === 0) return emitSuccess(json, "audit", body.data, human);
-          return emitFailingResult(json, "audit", body.data, human, {
-            code: "audit_failed",
-            message: `${failing.length} finding${failing.length === 1 ? "" : "s"} at or above --fail-on ${flags.failOn}: ${[...new Set(failing.map((finding) => finding.code))].join(", ")}`,
-          });
-        }),
-      );
+      routeFlags(argv, "audit", {
+        service: "Only this service.name",
+        since: { own: { type: "string", default: "15m", describe: "Current window, at most 24h" } },
+        baseline: {
+          own: {
+            type: "string",
+            describe: "Baseline window just before the current one, at most 24h",
+            defaultDescription: "same as --since",
+          },
+        },
+        durationMin: "Slow-trace threshold in ms; without it, latency is compared with the baseline",
+        until: "End of the current window, ISO 8601 (default now); fixes the windows for repeatable runs",
+        "fail-on": {
+          own: {
+            choices: ["never", "error", "regression"],
+            default: "never",
+            describe: "Exit 1 on error findings (error), or also on new error signatures and latency regressions",
+          },
+        },
+      }),
+    run: async (flags, json) => {
+      const current = since(String(flags.since));
+      const baseline = flags.baseline === undefined ? current : since(String(flags.baseline));
+      if (flags.durationMin !== undefined && !(Number(flags.durationMin) >= 0)) {
+        throw new LifecycleError("invalid_argument", "--duration-min: use a number of milliseconds, 0 or more");
+      }
+      // The windows are durations on the command line and minutes in the request.
+      const request: AuditRequest = {
+        lookbackMinutes: parseDuration(current) / 60_000,
+        baselineMinutes: parseDuration(baseline) / 60_000,
+        ...flagRequest("audit", flags),
+      };
+      const body = await (await clientFor(flags)).audit(request);
+      const { renderAuditReport } = await import("../render/audit-report.js");
+      const human = renderAuditReport(body.data);
+      const failing = failingFindings(body.data.findings, flags.failOn as FailOn);
+      if (failing.length === 0) return emitSuccess(json, "audit", body.data, human);
+      return emitFailingResult(json, "audit", body.data, human, {
+        code: "audit_failed",
+        message: `${failing.length} finding${failing.length === 1 ? "" : "s"} at or above --fail-on ${flags.failOn}: ${[...new Set(failing.map((finding) => finding.code))].join(", ")}`,
+      });
     },
-  };
+  });
 }

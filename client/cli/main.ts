@@ -7,15 +7,20 @@ import { OBS_VERSION } from "../../shared/package-root.js";
 import { UsageError } from "../../shared/usage-failure.js";
 import { yargs } from "../../shared/yargs-loader.js";
 import { agentcliCommand } from "./agentcli-command.js";
-import { aggregateCommands } from "./aggregate-commands.js";
 import { auditCommand } from "./audit-command.js";
 import { checksCommands } from "./checks-command.js";
-import { listCommands } from "./list-commands.js";
+import { facetsCommand } from "./facets-command.js";
+import { logsCommands } from "./logs-commands.js";
 import { monitorCommand } from "./monitor-command.js";
-import { queryCommands } from "./query-commands.js";
+import { servicesCommand } from "./services-command.js";
 import { setupCommand } from "./setup-command.js";
 import { skillsCommand } from "./skills-command.js";
+import { spanCommand } from "./span-command.js";
+import { spansCommand } from "./spans-command.js";
+import { statsCommands } from "./stats-commands.js";
 import { statusCommand } from "./status-command.js";
+import { traceCommand } from "./trace-command.js";
+import { tracesCommand } from "./traces-command.js";
 import { reportUsageError, throwUsageError } from "./usage-errors.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -28,9 +33,14 @@ export async function main(argv: string[]): Promise<number> {
   const commands = [
     monitorCommand(setExit),
     statusCommand(setExit),
-    ...queryCommands(setExit),
-    ...listCommands(setExit),
-    ...aggregateCommands(setExit),
+    servicesCommand(setExit),
+    tracesCommand(setExit),
+    traceCommand(setExit),
+    spansCommand(setExit),
+    ...logsCommands(setExit),
+    spanCommand(setExit),
+    ...statsCommands(setExit),
+    facetsCommand(setExit),
     auditCommand(setExit),
     setupCommand(setExit),
     agentcliCommand(setExit),

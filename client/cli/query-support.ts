@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 import { UsageError } from "../../shared/usage-failure.js";
+import type { AttributeFilter } from "../api/query-messages.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
@@ -60,6 +61,11 @@ export async function targetWithSource(flags: Record<string, unknown>): Promise<
 
 const FILTER = /^(attr|attrContains)\.([^=]+)=(.*)$/s;
 
+/** The `[filters..]` positional of the commands that take attribute filters. */
+export function filtersPositional<T>(argv: Argv<T>, describe: string) {
+  return argv.positional("filters", { type: "string", array: true, describe, coerce: filterTokens });
+}
+
 /**
  * yargs `coerce` for the `[filters..]` positional: a word that is no filter is an argument
  * error found while parsing, so it is reported like the others (exit 2, with the --help to run).
@@ -72,12 +78,30 @@ export function filterTokens(tokens: unknown): string[] {
   return words;
 }
 
-/** `attr.KEY=VALUE` tokens given as arguments (checked by filterTokens), as query parameters. */
-export function attributeFilters(tokens: unknown[]): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const token of filterTokens(tokens)) {
+/** The `attr.KEY=VALUE` / `attrContains.KEY=TEXT` tokens given as arguments, as a request's filters. */
+export function attributeRequest(tokens: unknown): { attr?: AttributeFilter[]; attrContains?: AttributeFilter[] } {
+  const attr: AttributeFilter[] = [];
+  const attrContains: AttributeFilter[] = [];
+  for (const token of filterTokens(tokens ?? [])) {
     const match = FILTER.exec(token) as RegExpExecArray;
-    query[`${match[1]}.${match[2]}`] = match[3] as string;
+    (match[1] === "attr" ? attr : attrContains).push([match[2] as string, match[3] as string]);
   }
-  return query;
+  return { ...(attr.length ? { attr } : {}), ...(attrContains.length ? { attrContains } : {}) };
+}
+
+/** An id given as an argument: `bytes` bytes as hex, lowercased; anything else is exit 2. */
+export function hexArgument(value: unknown, bytes: number, what: string): string {
+  const text = String(value);
+  if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(text)) {
+    throw new LifecycleError("invalid_argument", `"${text}" is not a ${what} (${bytes * 2} hex characters)`);
+  }
+  return text.toLowerCase();
+}
+
+/** Checks `--limit` when given: a positive integer, else exit 2. */
+export function checkLimit(flags: Record<string, unknown>): void {
+  if (flags.limit === undefined) return;
+  const limit = Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new LifecycleError("invalid_argument", "--limit: use a positive integer");
 }

@@ -1,10 +1,8 @@
 import type { CommandModule } from "yargs";
 import type { HealthRecord } from "../../shared/api-records.js";
 import { emitSuccess } from "../render/output.js";
-import { targetFlags, targetWithSource } from "./query-support.js";
-import { runAction } from "./run-action.js";
-
-type SetExit = (code: number) => void;
+import { queryCommand, type SetExit } from "./query-command.js";
+import { targetWithSource } from "./query-support.js";
 
 const FOUND_BY = { flag: "given by flag", env: "from OBS_MONITOR_URL", discovery: "found by discovery" } as const;
 
@@ -34,21 +32,15 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
 
 /** `obs status`: the collector's health in one cheap request; --json adds its configuration. */
 export function statusCommand(setExit: SetExit): CommandModule {
-  return {
+  return queryCommand(setExit, {
     command: "status",
     describe: "Cheap health of the collector this folder uses; --json adds its effective configuration",
-    builder: (argv) => targetFlags(argv),
-    handler: async (flags) => {
-      const json = Boolean(flags.json);
-      setExit(
-        await runAction(json, "status", async () => {
-          const target = await targetWithSource(flags);
-          const { getJson } = await import("../api/api-client.js");
-          const health = await getJson<HealthRecord>(target.baseUrl, "/api/health");
-          const data = { ...health, target: { baseUrl: target.baseUrl, source: target.source } };
-          return emitSuccess(json, "status", data, healthSummary(health, target.source));
-        }),
-      );
+    run: async (flags, json) => {
+      const target = await targetWithSource(flags);
+      const { ObsClient } = await import("../api/obs-client.js");
+      const health = await new ObsClient(target.baseUrl).health();
+      const data = { ...health, target: { baseUrl: target.baseUrl, source: target.source } };
+      return emitSuccess(json, "status", data, healthSummary(health, target.source));
     },
-  };
+  });
 }

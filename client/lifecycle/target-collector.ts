@@ -47,9 +47,10 @@ export async function verifiedCollectorAt(target: ResolvedTarget, env: NodeJS.Pr
 
 /** The instance id the collector at `baseUrl` reports, or null when nothing there says it is one. */
 async function instanceIdAt(baseUrl: string): Promise<string | null> {
-  const { getJson } = await import("../api/api-client.js");
+  const { ObsClient } = await import("../api/obs-client.js");
   try {
-    const health = await getJson<{ instanceId?: unknown }>(baseUrl, "/api/health");
+    // What answers may be another program: nothing in its answer is trusted to be a health record.
+    const health: { instanceId?: unknown } = await new ObsClient(baseUrl).health();
     return typeof health.instanceId === "string" ? health.instanceId : null;
   } catch {
     return null;
