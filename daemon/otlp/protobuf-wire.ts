@@ -85,6 +85,11 @@ export class WireReader {
     return this.reader.uint32();
   }
 
+  /** A zig-zag varint as a signed 32-bit number. */
+  sint32(): number {
+    return this.reader.sint32();
+  }
+
   bool(): boolean {
     return this.reader.bool();
   }
@@ -103,6 +108,28 @@ export class WireReader {
     if (pos + 8 > this.reader.len) throw new RangeError(`index out of range: ${pos} + 8 > ${this.reader.len}`);
     this.reader.pos = pos + 8;
     return this.buf.readBigUInt64LE(pos);
+  }
+
+  /** An sfixed64 as an exact signed bigint. */
+  sfixed64(): bigint {
+    return BigInt.asIntN(64, this.fixed64());
+  }
+
+  /** A uint64 varint as an exact bigint (bits past 64 dropped, as protobuf does). */
+  uint64(): bigint {
+    const buf = this.buf;
+    const len = this.reader.len;
+    let pos = this.reader.pos;
+    let value = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      if (pos >= len) throw new RangeError("index out of range: a varint ran past the end");
+      if (shift > 63n) throw new RangeError("invalid varint encoding: longer than 10 bytes");
+      const byte = buf[pos++] as number;
+      value |= BigInt(byte & 0x7f) << shift;
+      if (byte < 0x80) break;
+    }
+    this.reader.pos = pos;
+    return value & 0xffff_ffff_ffff_ffffn;
   }
 
   /** An int64 varint: a number when exactly representable, else its decimal text. */
