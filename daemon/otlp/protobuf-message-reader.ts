@@ -1,5 +1,6 @@
 import { chargeDecoded } from "./decode-allowance.js";
 import type { Field, MessageType, ScalarKind } from "./protobuf-descriptor.js";
+import { type FieldsReader, fieldSwitch, type SwitchHelpers, type SwitchStep } from "./protobuf-field-switch.js";
 import { FieldError, WIRE, type WireReader, within } from "./protobuf-wire.js";
 
 /**
@@ -39,12 +40,11 @@ const OP: Record<ScalarKind | "message" | "element", number> = {
 };
 
 /** One field of a compiled message type. */
-interface Step {
+interface Step extends SwitchStep {
   readonly no: number;
   readonly name: string;
   /** What it reads: a scalar kind, a singular message or an element of a repeated one. */
   readonly op: number;
-  readonly wireType: number;
   /** A repeated scalar of a packable kind, which may also come as one length-delimited run. */
   readonly packed: boolean;
   /** An id's length in bytes. */
@@ -67,9 +67,13 @@ interface CompiledType {
   readonly later: (Step | undefined)[];
   /** Whether the type has deferred fields (then it is read in two scans). */
   deferred: boolean;
+  /** Reads the type's fields (set once every field is compiled). */
+  read: FieldsReader;
 }
 
 const compiledTypes = new WeakMap<object, CompiledType>();
+
+const HELPERS: SwitchHelpers = { other: readOtherWireType, named, charge: chargeDecoded };
 
 function wrongWireType(tag: number, expected: number): string {
   return `wire type ${tag & 7} where ${expected} was expected`;
@@ -84,6 +88,7 @@ function stepOf(field: Field<unknown>): Step {
       name: field.name,
       op: OP[kind],
       wireType,
+      read: { kind: "scalar", call: kind === "bytes" ? "base64" : kind },
       packed,
       size,
       set: field.set,
@@ -97,6 +102,7 @@ function stepOf(field: Field<unknown>): Step {
     name: field.name,
     op: field.repeated ? OP.element : OP.message,
     wireType: WIRE.LENGTH,
+    read: { kind: "message", charge: field.charge },
     packed: false,
     size: 0,
     set: field.set,
@@ -109,7 +115,7 @@ function stepOf(field: Field<unknown>): Step {
 function compiled(type: MessageType<unknown, unknown, unknown>): CompiledType {
   const known = compiledTypes.get(type);
   if (known !== undefined) return known;
-  const entry: CompiledType = { type, table: [], lazy: [], later: [], deferred: false };
+  const entry: CompiledType = { type, table: [], lazy: [], later: [], deferred: false, read: notYet };
   // Registered before its fields are compiled: types may refer to each other.
   compiledTypes.set(type, entry);
   for (const field of type.fields as readonly Field<unknown>[]) {
@@ -119,7 +125,17 @@ function compiled(type: MessageType<unknown, unknown, unknown>): CompiledType {
     else entry.later[field.no] = step;
     if (field.kind === "message" && field.deferred) entry.deferred = true;
   }
+  entry.read = entry.deferred
+    ? (reader, state, end) => readDeferring(reader, entry, state, reader.pos, end)
+    : fieldSwitch(
+        entry.table.filter((step) => step !== undefined),
+        HELPERS,
+      );
   return entry;
+}
+
+function notYet(): void {
+  throw new Error("a message type was read before it was compiled");
 }
 
 /** How many times field `no` occurs between `start` and `at`: an element's index, for its error path. */
@@ -166,7 +182,7 @@ function scalarValue(reader: WireReader, step: Step): unknown {
 /** Reads a nested message's content, from the reader's position to `end`, and closes it. */
 function readNested(reader: WireReader, child: CompiledType, parent: unknown, end: number): unknown {
   const state = child.type.open(parent);
-  readFields(reader, child, state, end);
+  child.read(reader, state, end);
   return child.type.close(state);
 }
 
@@ -184,12 +200,14 @@ function readChild(reader: WireReader, step: Step, state: unknown, start: number
     if (step.charge > 0) chargeDecoded(step.charge);
     step.set(state, readNested(reader, step.child as CompiledType, state, end));
   } catch (error) {
-    if (!(error instanceof FieldError)) throw error;
-    throw within(
-      error,
-      step.op === OP.message ? step.name : `${step.name}[${occurrences(reader, start, at, step.no)}]`,
-    );
+    throw named(error, reader, step, start, at);
   }
+}
+
+/** Prefixes a FieldError raised inside a nested message with its field (`status`, `events[2]`). */
+function named(error: unknown, reader: WireReader, step: Step, start: number, at: number): unknown {
+  if (!(error instanceof FieldError)) return error;
+  return within(error, step.op === OP.message ? step.name : `${step.name}[${occurrences(reader, start, at, step.no)}]`);
 }
 
 /** A field whose wire type is not its definition's: a packed run of a repeated scalar, or an error. */
@@ -213,24 +231,6 @@ function readOtherWireType(
   );
   if (step.op !== OP.element) throw error;
   throw within(error, `${step.name}[${occurrences(reader, start, at, step.no)}]`);
-}
-
-/** Reads a message's fields, from the reader's position to `end`, into `state`. */
-function readFields(reader: WireReader, type: CompiledType, state: unknown, end: number): void {
-  const start = reader.pos;
-  if (type.deferred) {
-    readDeferring(reader, type, state, start, end);
-    return;
-  }
-  const table = type.table;
-  while (reader.pos < end) {
-    const at = reader.pos;
-    const tag = reader.tag();
-    const step = table[tag >>> 3];
-    if (step === undefined) reader.skip(tag);
-    else readStep(reader, step, tag, state, start, at);
-  }
-  reader.expectEnd(end);
 }
 
 /** Reads a message with deferred fields: a first scan, its deferred singular fields, then a second scan. */
