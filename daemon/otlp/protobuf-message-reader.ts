@@ -6,18 +6,18 @@ import { FieldError, WIRE, type WireReader, within } from "./protobuf-wire.js";
 /**
  * Reads any protobuf message by its descriptor (protobuf-descriptor.ts), straight from the body.
  *
- * Each message type is compiled once, on first use, into a table from field number to a step
- * (what to read, where it goes); one loop reads every message through its table, and reading a
- * value is a switch on the step's kind rather than a call per field, which keeps the decoder as
- * fast as the hand-written field switches it replaced (see the decode row of
- * docs/PERFORMANCE.md).
+ * Each message type is compiled once, on first use: its fields become steps (what to read,
+ * where it goes), and its steps one generated field switch (protobuf-field-switch.ts). A type
+ * with deferred fields (OTLP's envelope entries) is read by the loops below instead, through the
+ * same steps.
  *
  * What it guarantees, for every message alike:
  * - a known field sent with another wire type is refused (FieldError naming it): reading it as
  *   its definition says would misread the bytes, and skipping it would drop what was sent;
  * - unknown fields are skipped (groups checked for their end tag);
  * - a message ends exactly at its declared end;
- * - a singular field's last occurrence wins; a repeated scalar field is taken packed or not;
+ * - a singular field's last occurrence wins (a nested message's too, whole: not merged); a
+ *   repeated scalar field is taken packed or not;
  * - errors inside a nested message get its path (`events[2].attributes[0].value`), built only
  *   when something is wrong: an element's index is counted again from its message's start.
  */
@@ -50,7 +50,7 @@ interface Step extends SwitchStep {
   /** An id's length in bytes. */
   readonly size: number;
   readonly set: (state: unknown, value: unknown) => void;
-  /** The nested message's type (messages only; filled in once every type is compiled). */
+  /** The nested message's compiled type (messages only; complete once its own compile returns). */
   child: CompiledType | null;
   readonly charge: number;
   /** The path an element sent with the wrong wire type is reported at, inside its `name[i]`. */
@@ -152,27 +152,27 @@ function occurrences(reader: WireReader, start: number, at: number, no: number):
 
 function scalarValue(reader: WireReader, step: Step): unknown {
   switch (step.op) {
-    case 0:
+    case OP.string:
       return reader.string();
-    case 1:
+    case OP.bytes:
       return reader.base64();
-    case 2:
+    case OP.bool:
       return reader.bool();
-    case 3:
+    case OP.uint32:
       return reader.uint32();
-    case 4:
+    case OP.sint32:
       return reader.sint32();
-    case 5:
+    case OP.int64:
       return reader.int64();
-    case 6:
+    case OP.uint64:
       return reader.uint64();
-    case 7:
+    case OP.fixed32:
       return reader.fixed32();
-    case 8:
+    case OP.fixed64:
       return reader.fixed64();
-    case 9:
+    case OP.sfixed64:
       return reader.sfixed64();
-    case 10:
+    case OP.double:
       return reader.double();
     default:
       return reader.id(step.size, step.name);

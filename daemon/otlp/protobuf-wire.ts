@@ -197,26 +197,3 @@ export function asPayloadError(error: unknown): unknown {
   if (error instanceof PayloadError || error instanceof TooManyValuesError) return error;
   return new PayloadError(`invalid protobuf: ${(error as Error).message}`);
 }
-
-/**
- * Refuses a known field that arrived with another wire type than its definition's: reading it
- * as its definition says would misread the bytes, and skipping it would drop what was sent.
- */
-export function expectWireType(tag: number, wireType: number, field: string): void {
-  if ((tag & 7) !== wireType) throw new FieldError(field, `wire type ${tag & 7} where ${wireType} was expected`);
-}
-
-/** Reads the length-delimited message at `tag` with `read`, naming `segment` in its errors. */
-export function readMessage<T>(
-  reader: WireReader,
-  tag: number,
-  segment: string,
-  read: (reader: WireReader, end: number) => T,
-): T {
-  try {
-    expectWireType(tag, WIRE.LENGTH, "");
-    return read(reader, reader.end());
-  } catch (error) {
-    throw within(error, segment);
-  }
-}
