@@ -1,3 +1,4 @@
+import type { ScalarKind } from "./protobuf-descriptor.js";
 import type { WireReader } from "./protobuf-wire.js";
 
 /**
@@ -22,20 +23,8 @@ export interface SwitchStep {
   readonly read: { kind: "scalar"; call: ScalarCall } | { kind: "message"; charge: number };
 }
 
-/** The WireReader call that reads a scalar (an id reads its step's size and names it). */
-export type ScalarCall =
-  | "string"
-  | "base64"
-  | "bool"
-  | "uint32"
-  | "sint32"
-  | "int64"
-  | "uint64"
-  | "fixed32"
-  | "fixed64"
-  | "sfixed64"
-  | "double"
-  | "id";
+/** The WireReader call that reads a scalar: its kind's name (bytes: base64; an id reads its step's size). */
+export type ScalarCall = Exclude<ScalarKind, "bytes"> | "base64";
 
 /** What the generated code calls back, for the rare paths (a wire type to check, an error to name). */
 export interface SwitchHelpers {

@@ -55,11 +55,13 @@ interface Step extends SwitchStep {
   readonly charge: number;
   /** The path an element sent with the wrong wire type is reported at, inside its `name[i]`. */
   readonly elementPath: string;
+  /** A deferred singular field's index in its type's `lazy`, else -1. */
+  readonly lazyIndex: number;
 }
 
 interface CompiledType {
   readonly type: MessageType<unknown, unknown, unknown>;
-  /** Steps by field number; deferred fields are not in it. */
+  /** Steps by field number, deferred singular ones included; not the deferred repeated ones. */
   readonly table: (Step | undefined)[];
   /** Deferred singular message fields, read after the first scan from their last occurrence. */
   readonly lazy: Step[];
@@ -95,6 +97,7 @@ function stepOf(field: Field<unknown>): Step {
       child: null,
       charge: 0,
       elementPath: "",
+      lazyIndex: -1,
     };
   }
   return {
@@ -109,6 +112,7 @@ function stepOf(field: Field<unknown>): Step {
     child: compiled(field.type()),
     charge: field.charge,
     elementPath: field.elementWireTypePath === "element" ? "" : field.name,
+    lazyIndex: -1,
   };
 }
 
@@ -121,8 +125,11 @@ function compiled(type: MessageType<unknown, unknown, unknown>): CompiledType {
   for (const field of type.fields as readonly Field<unknown>[]) {
     const step = stepOf(field);
     if (field.kind === "scalar" || !field.deferred) entry.table[field.no] = step;
-    else if (!field.repeated) entry.lazy.push(step);
-    else entry.later[field.no] = step;
+    else if (!field.repeated) {
+      const lazy = { ...step, lazyIndex: entry.lazy.length };
+      entry.lazy.push(lazy);
+      entry.table[field.no] = lazy;
+    } else entry.later[field.no] = step;
     if (field.kind === "message" && field.deferred) entry.deferred = true;
   }
   entry.read = entry.deferred
@@ -233,53 +240,60 @@ function readOtherWireType(
   throw within(error, `${step.name}[${occurrences(reader, start, at, step.no)}]`);
 }
 
-/** Reads a message with deferred fields: a first scan, its deferred singular fields, then a second scan. */
-function readDeferring(reader: WireReader, type: CompiledType, state: unknown, start: number, end: number): void {
-  const { table, lazy, later } = type;
-  // Where each deferred singular field's last occurrence begins (at its length), -1 when absent.
-  const places = lazy.map(() => -1);
+/**
+ * Reads the fields of `table` from `start` to `end`, skipping the others. With `places`, a
+ * deferred singular field is not read: its wire type is checked and its place kept.
+ */
+function scan(
+  reader: WireReader,
+  table: readonly (Step | undefined)[],
+  state: unknown,
+  start: number,
+  end: number,
+  places: number[] | null,
+): void {
   while (reader.pos < end) {
     const at = reader.pos;
     const tag = reader.tag();
-    let index = lazy.length - 1;
-    while (index >= 0 && (lazy[index] as Step).no !== tag >>> 3) index--;
-    if (index >= 0) {
-      const name = (lazy[index] as Step).name;
-      if ((tag & 7) !== WIRE.LENGTH) throw new FieldError(name, wrongWireType(tag, WIRE.LENGTH));
-      places[index] = reader.pos;
-      reader.seek(reader.end());
-      continue;
-    }
     const step = table[tag >>> 3];
     if (step === undefined) reader.skip(tag);
-    else readStep(reader, step, tag, state, start, at);
+    else if (places === null || step.lazyIndex < 0) readStep(reader, step, tag, state, start, at);
+    else {
+      if ((tag & 7) !== WIRE.LENGTH) throw new FieldError(step.name, wrongWireType(tag, WIRE.LENGTH));
+      places[step.lazyIndex] = reader.pos;
+      reader.seek(reader.end());
+    }
   }
   reader.expectEnd(end);
-  lazy.forEach((step, index) => {
-    const child = step.child as CompiledType;
-    const place = places[index] as number;
-    try {
-      if (place < 0) {
-        step.set(state, child.type.close(child.type.open(state)));
-        return;
-      }
-      reader.seek(place);
-      const fieldEnd = reader.end();
-      if (step.charge > 0) chargeDecoded(step.charge);
-      step.set(state, readNested(reader, child, state, fieldEnd));
-    } catch (error) {
-      throw within(error, step.name);
+}
+
+/** Reads a deferred singular field from its last occurrence (at its length), or as an empty message. */
+function readLazy(reader: WireReader, step: Step, state: unknown, place: number): void {
+  const child = step.child as CompiledType;
+  try {
+    if (place < 0) {
+      step.set(state, child.type.close(child.type.open(state)));
+      return;
     }
+    reader.seek(place);
+    const end = reader.end();
+    if (step.charge > 0) chargeDecoded(step.charge);
+    step.set(state, readNested(reader, child, state, end));
+  } catch (error) {
+    throw within(error, step.name);
+  }
+}
+
+/** Reads a message with deferred fields: a first scan, its deferred singular fields, then a second scan. */
+function readDeferring(reader: WireReader, type: CompiledType, state: unknown, start: number, end: number): void {
+  // Where each deferred singular field's last occurrence begins (at its length), -1 when absent.
+  const places = type.lazy.map(() => -1);
+  scan(reader, type.table, state, start, end, places);
+  type.lazy.forEach((step, index) => {
+    readLazy(reader, step, state, places[index] as number);
   });
   reader.seek(start);
-  while (reader.pos < end) {
-    const at = reader.pos;
-    const tag = reader.tag();
-    const step = later[tag >>> 3];
-    if (step === undefined) reader.skip(tag);
-    else readStep(reader, step, tag, state, start, at);
-  }
-  reader.expectEnd(end);
+  scan(reader, type.later, state, start, end, null);
 }
 
 /**
