@@ -1,114 +1,118 @@
 import { describeAttributes, type PlainValue } from "./any-value.js";
-import { chargeDecoded, RECORD_UNITS } from "./decode-allowance.js";
 import { logRecordHash, nonZero } from "./decode-logs.js";
-import { type PlainObject, readAttribute, readTopValue } from "./protobuf-any-value.js";
-import { readRequest } from "./protobuf-envelope.js";
-import { expectWireType, FieldError, readMessage, WIRE, type WireReader } from "./protobuf-wire.js";
+import { type AttributeHolder, attributesField, type PlainObject, TOP_VALUE } from "./protobuf-any-value.js";
+import { type Field, type MessageType, messageField, SCALAR, scalarField } from "./protobuf-descriptor.js";
+import { exportRequestType, readRequest, type ScopeEntryState } from "./protobuf-envelope.js";
+import { FieldError } from "./protobuf-wire.js";
 import type { LogBatch, LogRecordRow } from "./records.js";
 import { MAX_STORED_NS, tooLate } from "./stored-time.js";
 
-const LOG_FIELDS = { resources: "resourceLogs", scopes: "scopeLogs", items: "logRecords" } as const;
+/**
+ * The descriptor of opentelemetry/proto/logs/v1/logs.proto's LogRecord, read straight to log
+ * rows: the same rows decodeLogs (decode-logs.ts) gives for the same request sent as OTLP/JSON.
+ */
+
+/** A log record as it is read; closed to a LogRecordRow once its fields are in. */
+class LogState implements AttributeHolder {
+  timeNs = 0n;
+  observedNs = 0n;
+  severityNumber = 0;
+  severityText = "";
+  body: PlainValue = null;
+  readonly attributes: PlainObject = {};
+  dropped = 0;
+  flags = 0;
+  traceId: string | null = null;
+  spanId: string | null = null;
+  eventName = "";
+  constructor(readonly entry: ScopeEntryState<LogRecordRow>) {}
+}
+
+const LOG_RECORD_FIELDS: readonly Field<LogState>[] = [
+  scalarField(1, "timeUnixNano", SCALAR.fixed64, (log: LogState, ns: bigint) => {
+    log.timeNs = ns;
+  }),
+  scalarField(2, "severityNumber", SCALAR.uint32, (log: LogState, severity: number) => {
+    log.severityNumber = severity;
+  }),
+  scalarField(3, "severityText", SCALAR.string, (log: LogState, text: string) => {
+    log.severityText = text;
+  }),
+  messageField(5, "body", TOP_VALUE, (log: LogState, body) => {
+    log.body = body;
+  }),
+  attributesField(6),
+  scalarField(7, "droppedAttributesCount", SCALAR.uint32, (log: LogState, count: number) => {
+    log.dropped = count;
+  }),
+  scalarField(8, "flags", SCALAR.fixed32, (log: LogState, flags: number) => {
+    log.flags = flags;
+  }),
+  scalarField(9, "traceId", SCALAR.id(16), (log: LogState, id: string | null) => {
+    log.traceId = id;
+  }),
+  scalarField(10, "spanId", SCALAR.id(8), (log: LogState, id: string | null) => {
+    log.spanId = id;
+  }),
+  scalarField(11, "observedTimeUnixNano", SCALAR.fixed64, (log: LogState, ns: bigint) => {
+    log.observedNs = ns;
+  }),
+  scalarField(12, "eventName", SCALAR.string, (log: LogState, name: string) => {
+    log.eventName = name;
+  }),
+];
+
+/** LogRecord: closed to its row (with its hash) once its times are checked. */
+const LOG_RECORD: MessageType<LogState, LogRecordRow, ScopeEntryState<LogRecordRow>> = {
+  name: "opentelemetry.proto.logs.v1.LogRecord",
+  fields: LOG_RECORD_FIELDS,
+  open: (entry) => new LogState(entry),
+  close(log) {
+    const { timeNs, observedNs, entry } = log;
+    if (timeNs > MAX_STORED_NS) throw new FieldError("timeUnixNano", tooLate(timeNs));
+    if (observedNs > MAX_STORED_NS) throw new FieldError("observedTimeUnixNano", tooLate(observedNs));
+    const decoded = describeAttributes(log.attributes);
+    const row: LogRecordRow = {
+      hash: new Uint8Array(0),
+      timeNs,
+      observedNs,
+      severityNumber: log.severityNumber,
+      severityText: log.severityText === "" ? null : log.severityText,
+      body: log.body === null ? null : JSON.stringify(log.body),
+      attributes: decoded.json,
+      indexed: decoded.indexed,
+      traceId: nonZero(log.traceId),
+      spanId: nonZero(log.spanId),
+      flags: log.flags,
+      eventName: log.eventName === "" ? null : log.eventName,
+      droppedAttributesCount: log.dropped,
+      resource: entry.resource,
+      scope: entry.scope,
+    };
+    const known = entry.request.scopes;
+    row.hash = logRecordHash(row, known.resources[entry.resource]?.hash ?? "", known.scopes[entry.scope]?.hash ?? "");
+    return row;
+  },
+};
+
+/** opentelemetry/proto/collector/logs/v1/logs_service.proto's ExportLogsServiceRequest. */
+export const LOGS_REQUEST = exportRequestType(
+  {
+    request: "opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest",
+    resourceEntry: "opentelemetry.proto.logs.v1.ResourceLogs",
+    scopeEntry: "opentelemetry.proto.logs.v1.ScopeLogs",
+    resources: "resourceLogs",
+    scopes: "scopeLogs",
+    items: "logRecords",
+  },
+  LOG_RECORD,
+);
 
 /**
  * Decodes an OTLP/protobuf ExportLogsServiceRequest straight to log rows: the same rows
  * decodeLogs (decode-logs.ts) gives for the same request sent as OTLP/JSON.
  */
 export function decodeLogProtobuf(body: Buffer): LogBatch {
-  const { resources, scopes, records } = readRequest(body, LOG_FIELDS, (reader, end, resource, scope, known) => {
-    const row = readLogRecord(reader, end, resource, scope);
-    row.hash = logRecordHash(row, known.resources[resource]?.hash ?? "", known.scopes[scope]?.hash ?? "");
-    return row;
-  });
+  const { resources, scopes, records } = readRequest(body, LOGS_REQUEST);
   return { resources, scopes, logs: records };
-}
-
-/**
- * LogRecord: time = 1, severity_number = 2, severity_text = 3, body = 5, attributes = 6,
- * dropped_attributes_count = 7, flags = 8, trace_id = 9, span_id = 10, observed_time = 11,
- * event_name = 12.
- */
-function readLogRecord(reader: WireReader, end: number, resource: number, scope: number): LogRecordRow {
-  chargeDecoded(RECORD_UNITS);
-  let timeNs = 0n;
-  let observedNs = 0n;
-  let severityNumber = 0;
-  let severityText = "";
-  let body: PlainValue = null;
-  const attributes: PlainObject = {};
-  let attributeCount = 0;
-  let dropped = 0;
-  let flags = 0;
-  let traceId: string | null = null;
-  let spanId: string | null = null;
-  let eventName = "";
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    switch (tag >>> 3) {
-      case 1:
-        expectWireType(tag, WIRE.FIXED64, "timeUnixNano");
-        timeNs = reader.fixed64();
-        break;
-      case 2:
-        expectWireType(tag, WIRE.VARINT, "severityNumber");
-        severityNumber = reader.uint32();
-        break;
-      case 3:
-        expectWireType(tag, WIRE.LENGTH, "severityText");
-        severityText = reader.string();
-        break;
-      case 5:
-        body = readMessage(reader, tag, "body", readTopValue);
-        break;
-      case 6:
-        readAttribute(reader, tag, attributes, attributeCount++);
-        break;
-      case 7:
-        expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        dropped = reader.uint32();
-        break;
-      case 8:
-        expectWireType(tag, WIRE.FIXED32, "flags");
-        flags = reader.fixed32();
-        break;
-      case 9:
-        expectWireType(tag, WIRE.LENGTH, "traceId");
-        traceId = reader.id(16, "traceId");
-        break;
-      case 10:
-        expectWireType(tag, WIRE.LENGTH, "spanId");
-        spanId = reader.id(8, "spanId");
-        break;
-      case 11:
-        expectWireType(tag, WIRE.FIXED64, "observedTimeUnixNano");
-        observedNs = reader.fixed64();
-        break;
-      case 12:
-        expectWireType(tag, WIRE.LENGTH, "eventName");
-        eventName = reader.string();
-        break;
-      default:
-        reader.skip(tag);
-    }
-  }
-  reader.expectEnd(end);
-  if (timeNs > MAX_STORED_NS) throw new FieldError("timeUnixNano", tooLate(timeNs));
-  if (observedNs > MAX_STORED_NS) throw new FieldError("observedTimeUnixNano", tooLate(observedNs));
-  const decoded = describeAttributes(attributes);
-  return {
-    hash: new Uint8Array(0),
-    timeNs,
-    observedNs,
-    severityNumber,
-    severityText: severityText === "" ? null : severityText,
-    body: body === null ? null : JSON.stringify(body),
-    attributes: decoded.json,
-    indexed: decoded.indexed,
-    traceId: nonZero(traceId),
-    spanId: nonZero(spanId),
-    flags,
-    eventName: eventName === "" ? null : eventName,
-    droppedAttributesCount: dropped,
-    resource,
-    scope,
-  };
 }

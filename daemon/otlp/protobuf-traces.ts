@@ -1,13 +1,246 @@
 import { describeAttributes } from "./any-value.js";
-import { chargeDecoded, RECORD_UNITS } from "./decode-allowance.js";
-import { type PlainObject, readAttribute } from "./protobuf-any-value.js";
-import { readRequest } from "./protobuf-envelope.js";
-import { expectWireType, FieldError, readMessage, WIRE, type WireReader } from "./protobuf-wire.js";
+import { type AttributeHolder, attributesField, type PlainObject } from "./protobuf-any-value.js";
+import {
+  type Field,
+  type MessageType,
+  messageField,
+  repeatedMessageField,
+  SCALAR,
+  scalarField,
+} from "./protobuf-descriptor.js";
+import { exportRequestType, readRequest, type ScopeEntryState } from "./protobuf-envelope.js";
+import { FieldError } from "./protobuf-wire.js";
 import type { SpanBatch, SpanRecord } from "./records.js";
 import { MAX_STORED_NS, tooLate } from "./stored-time.js";
 
+/**
+ * Descriptors of opentelemetry/proto/trace/v1/trace.proto's Span and its nested messages, read
+ * straight to span records: the same records decodeTraces (decode-traces.ts) gives for the same
+ * request sent as OTLP/JSON.
+ */
+
 const ZERO_ID = /^0+$/;
-const TRACE_FIELDS = { resources: "resourceSpans", scopes: "scopeSpans", items: "spans" } as const;
+
+/** A span as it is read; closed to a SpanRecord once its fields are in. */
+class SpanState implements AttributeHolder {
+  traceId: string | null = null;
+  spanId: string | null = null;
+  parentSpanId: string | null = null;
+  traceState = "";
+  name = "";
+  kind = 0;
+  flags = 0;
+  startNs = 0n;
+  endNs = 0n;
+  readonly attributes: PlainObject = {};
+  events: unknown[] | null = null;
+  links: unknown[] | null = null;
+  droppedAttributesCount = 0;
+  droppedEventsCount = 0;
+  droppedLinksCount = 0;
+  statusCode = 0;
+  statusMessage: string | null = null;
+  constructor(
+    readonly resource: number,
+    readonly scope: number,
+  ) {}
+}
+
+interface StatusState {
+  code: number;
+  message: string;
+}
+
+/** Span.Status: message = 2, code = 3. */
+const STATUS: MessageType<StatusState, StatusState, SpanState> = {
+  name: "opentelemetry.proto.trace.v1.Status",
+  fields: [
+    scalarField(2, "message", SCALAR.string, (state: StatusState, message: string) => {
+      state.message = message;
+    }),
+    scalarField(3, "code", SCALAR.uint32, (state: StatusState, code: number) => {
+      state.code = code;
+    }),
+  ],
+  open: () => ({ code: 0, message: "" }),
+  close: (state) => state,
+};
+
+interface EventState extends AttributeHolder {
+  time: bigint;
+  name: string;
+  dropped: number;
+}
+
+function setDropped(state: { dropped: number }, dropped: number): void {
+  state.dropped = dropped;
+}
+
+/** Span.Event: time_unix_nano = 1, name = 2, attributes = 3, dropped_attributes_count = 4. */
+const EVENT: MessageType<EventState, unknown, SpanState> = {
+  name: "opentelemetry.proto.trace.v1.Span.Event",
+  fields: [
+    scalarField(1, "timeUnixNano", SCALAR.fixed64, (state: EventState, time: bigint) => {
+      state.time = time;
+    }),
+    scalarField(2, "name", SCALAR.string, (state: EventState, name: string) => {
+      state.name = name;
+    }),
+    attributesField(3),
+    scalarField(4, "droppedAttributesCount", SCALAR.uint32, setDropped),
+  ],
+  open: () => ({ time: 0n, name: "", attributes: {}, dropped: 0 }),
+  close: (state) => ({
+    name: state.name,
+    timeUnixNano: state.time.toString(),
+    attributes: state.attributes,
+    droppedAttributesCount: state.dropped,
+  }),
+};
+
+interface LinkState extends AttributeHolder {
+  traceId: string | null;
+  spanId: string | null;
+  traceState: string;
+  dropped: number;
+  flags: number;
+}
+
+/** Span.Link: trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, dropped = 5, flags = 6. */
+const LINK: MessageType<LinkState, unknown, SpanState> = {
+  name: "opentelemetry.proto.trace.v1.Span.Link",
+  fields: [
+    scalarField(1, "traceId", SCALAR.id(16), (state: LinkState, id: string | null) => {
+      state.traceId = id;
+    }),
+    scalarField(2, "spanId", SCALAR.id(8), (state: LinkState, id: string | null) => {
+      state.spanId = id;
+    }),
+    scalarField(3, "traceState", SCALAR.string, (state: LinkState, traceState: string) => {
+      state.traceState = traceState;
+    }),
+    attributesField(4),
+    scalarField(5, "droppedAttributesCount", SCALAR.uint32, setDropped),
+    scalarField(6, "flags", SCALAR.fixed32, (state: LinkState, flags: number) => {
+      state.flags = flags;
+    }),
+  ],
+  open: () => ({ traceId: null, spanId: null, traceState: "", attributes: {}, dropped: 0, flags: 0 }),
+  close: (state) => ({
+    traceId: state.traceId,
+    spanId: state.spanId,
+    traceState: state.traceState === "" ? null : state.traceState,
+    attributes: state.attributes,
+    droppedAttributesCount: state.dropped,
+    flags: state.flags,
+  }),
+};
+
+function addEvent(span: SpanState, event: unknown): void {
+  if (span.events === null) span.events = [];
+  span.events.push(event);
+}
+
+function addLink(span: SpanState, link: unknown): void {
+  if (span.links === null) span.links = [];
+  span.links.push(link);
+}
+
+const SPAN_FIELDS: readonly Field<SpanState>[] = [
+  scalarField(1, "traceId", SCALAR.id(16), (span: SpanState, id: string | null) => {
+    span.traceId = id;
+  }),
+  scalarField(2, "spanId", SCALAR.id(8), (span: SpanState, id: string | null) => {
+    span.spanId = id;
+  }),
+  scalarField(3, "traceState", SCALAR.string, (span: SpanState, traceState: string) => {
+    span.traceState = traceState;
+  }),
+  scalarField(4, "parentSpanId", SCALAR.id(8), (span: SpanState, id: string | null) => {
+    span.parentSpanId = id;
+  }),
+  scalarField(5, "name", SCALAR.string, (span: SpanState, name: string) => {
+    span.name = name;
+  }),
+  scalarField(6, "kind", SCALAR.uint32, (span: SpanState, kind: number) => {
+    span.kind = kind;
+  }),
+  scalarField(7, "startTimeUnixNano", SCALAR.fixed64, (span: SpanState, ns: bigint) => {
+    span.startNs = ns;
+  }),
+  scalarField(8, "endTimeUnixNano", SCALAR.fixed64, (span: SpanState, ns: bigint) => {
+    span.endNs = ns;
+  }),
+  attributesField(9),
+  scalarField(10, "droppedAttributesCount", SCALAR.uint32, (span: SpanState, count: number) => {
+    span.droppedAttributesCount = count;
+  }),
+  repeatedMessageField(11, "events", EVENT, addEvent, { charge: 1 }),
+  scalarField(12, "droppedEventsCount", SCALAR.uint32, (span: SpanState, count: number) => {
+    span.droppedEventsCount = count;
+  }),
+  repeatedMessageField(13, "links", LINK, addLink, { charge: 1 }),
+  scalarField(14, "droppedLinksCount", SCALAR.uint32, (span: SpanState, count: number) => {
+    span.droppedLinksCount = count;
+  }),
+  messageField(15, "status", STATUS, (span: SpanState, status) => {
+    span.statusCode = status.code;
+    span.statusMessage = status.message === "" ? null : status.message;
+  }),
+  scalarField(16, "flags", SCALAR.fixed32, (span: SpanState, flags: number) => {
+    span.flags = flags;
+  }),
+];
+
+/** Span: closed to its record once its ids and times are checked. */
+const SPAN: MessageType<SpanState, SpanRecord, ScopeEntryState<SpanRecord>> = {
+  name: "opentelemetry.proto.trace.v1.Span",
+  fields: SPAN_FIELDS,
+  open: (entry) => new SpanState(entry.resource, entry.scope),
+  close(span) {
+    const { traceId, spanId, parentSpanId, startNs, endNs } = span;
+    if (traceId === null || ZERO_ID.test(traceId)) throw new FieldError("traceId", "a span needs a non-zero trace id");
+    if (spanId === null || ZERO_ID.test(spanId)) throw new FieldError("spanId", "a span needs a non-zero span id");
+    if (startNs > MAX_STORED_NS) throw new FieldError("startTimeUnixNano", tooLate(startNs));
+    if (endNs > MAX_STORED_NS) throw new FieldError("endTimeUnixNano", tooLate(endNs));
+    const decoded = describeAttributes(span.attributes);
+    return {
+      traceId,
+      spanId,
+      parentSpanId: parentSpanId === null || ZERO_ID.test(parentSpanId) ? null : parentSpanId,
+      traceState: span.traceState === "" ? null : span.traceState,
+      flags: span.flags,
+      name: span.name,
+      kind: span.kind,
+      startNs,
+      endNs,
+      statusCode: span.statusCode,
+      statusMessage: span.statusMessage,
+      attributes: decoded.json,
+      indexed: decoded.indexed,
+      events: span.events === null ? null : JSON.stringify(span.events),
+      links: span.links === null ? null : JSON.stringify(span.links),
+      droppedAttributesCount: span.droppedAttributesCount,
+      droppedEventsCount: span.droppedEventsCount,
+      droppedLinksCount: span.droppedLinksCount,
+      resource: span.resource,
+      scope: span.scope,
+    };
+  },
+};
+
+/** opentelemetry/proto/collector/trace/v1/trace_service.proto's ExportTraceServiceRequest. */
+export const TRACE_REQUEST = exportRequestType(
+  {
+    request: "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest",
+    resourceEntry: "opentelemetry.proto.trace.v1.ResourceSpans",
+    scopeEntry: "opentelemetry.proto.trace.v1.ScopeSpans",
+    resources: "resourceSpans",
+    scopes: "scopeSpans",
+    items: "spans",
+  },
+  SPAN,
+);
 
 /**
  * Decodes an OTLP/protobuf ExportTraceServiceRequest straight to span records: the same
@@ -15,232 +248,6 @@ const TRACE_FIELDS = { resources: "resourceSpans", scopes: "scopeSpans", items: 
  * Throws PayloadError naming the field on bad input.
  */
 export function decodeTraceProtobuf(body: Buffer): SpanBatch {
-  const { resources, scopes, records } = readRequest(body, TRACE_FIELDS, readSpan);
+  const { resources, scopes, records } = readRequest(body, TRACE_REQUEST);
   return { resources, scopes, spans: records };
-}
-
-function readSpan(reader: WireReader, end: number, resource: number, scope: number): SpanRecord {
-  chargeDecoded(RECORD_UNITS);
-  let traceId: string | null = null;
-  let spanId: string | null = null;
-  let parentSpanId: string | null = null;
-  let traceState = "";
-  let name = "";
-  let kind = 0;
-  let flags = 0;
-  let startNs = 0n;
-  let endNs = 0n;
-  const attributes: PlainObject = {};
-  let attributeCount = 0;
-  let events: unknown[] | null = null;
-  let links: unknown[] | null = null;
-  let droppedAttributesCount = 0;
-  let droppedEventsCount = 0;
-  let droppedLinksCount = 0;
-  let statusCode = 0;
-  let statusMessage: string | null = null;
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    switch (tag >>> 3) {
-      case 1:
-        expectWireType(tag, WIRE.LENGTH, "traceId");
-        traceId = reader.id(16, "traceId");
-        break;
-      case 2:
-        expectWireType(tag, WIRE.LENGTH, "spanId");
-        spanId = reader.id(8, "spanId");
-        break;
-      case 3:
-        expectWireType(tag, WIRE.LENGTH, "traceState");
-        traceState = reader.string();
-        break;
-      case 4:
-        expectWireType(tag, WIRE.LENGTH, "parentSpanId");
-        parentSpanId = reader.id(8, "parentSpanId");
-        break;
-      case 5:
-        expectWireType(tag, WIRE.LENGTH, "name");
-        name = reader.string();
-        break;
-      case 6:
-        expectWireType(tag, WIRE.VARINT, "kind");
-        kind = reader.uint32();
-        break;
-      case 7:
-        expectWireType(tag, WIRE.FIXED64, "startTimeUnixNano");
-        startNs = reader.fixed64();
-        break;
-      case 8:
-        expectWireType(tag, WIRE.FIXED64, "endTimeUnixNano");
-        endNs = reader.fixed64();
-        break;
-      case 9:
-        readAttribute(reader, tag, attributes, attributeCount++);
-        break;
-      case 10:
-        expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        droppedAttributesCount = reader.uint32();
-        break;
-      case 11:
-        events ??= [];
-        events.push(readMessage(reader, tag, `events[${events.length}]`, readEvent));
-        break;
-      case 12:
-        expectWireType(tag, WIRE.VARINT, "droppedEventsCount");
-        droppedEventsCount = reader.uint32();
-        break;
-      case 13:
-        links ??= [];
-        links.push(readMessage(reader, tag, `links[${links.length}]`, readLink));
-        break;
-      case 14:
-        expectWireType(tag, WIRE.VARINT, "droppedLinksCount");
-        droppedLinksCount = reader.uint32();
-        break;
-      case 15: {
-        const status = readMessage(reader, tag, "status", readStatus);
-        statusCode = status.code;
-        statusMessage = status.message;
-        break;
-      }
-      case 16:
-        expectWireType(tag, WIRE.FIXED32, "flags");
-        flags = reader.fixed32();
-        break;
-      default:
-        reader.skip(tag);
-    }
-  }
-  reader.expectEnd(end);
-  if (traceId === null || ZERO_ID.test(traceId)) throw new FieldError("traceId", "a span needs a non-zero trace id");
-  if (spanId === null || ZERO_ID.test(spanId)) throw new FieldError("spanId", "a span needs a non-zero span id");
-  if (startNs > MAX_STORED_NS) throw new FieldError("startTimeUnixNano", tooLate(startNs));
-  if (endNs > MAX_STORED_NS) throw new FieldError("endTimeUnixNano", tooLate(endNs));
-  const decoded = describeAttributes(attributes);
-  return {
-    traceId,
-    spanId,
-    parentSpanId: parentSpanId === null || ZERO_ID.test(parentSpanId) ? null : parentSpanId,
-    traceState: traceState === "" ? null : traceState,
-    flags,
-    name,
-    kind,
-    startNs,
-    endNs,
-    statusCode,
-    statusMessage,
-    attributes: decoded.json,
-    indexed: decoded.indexed,
-    events: events === null ? null : JSON.stringify(events),
-    links: links === null ? null : JSON.stringify(links),
-    droppedAttributesCount,
-    droppedEventsCount,
-    droppedLinksCount,
-    resource,
-    scope,
-  };
-}
-
-/** Status: message = 2, code = 3. */
-function readStatus(reader: WireReader, end: number): { code: number; message: string | null } {
-  let code = 0;
-  let message = "";
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    const field = tag >>> 3;
-    if (field === 2) {
-      expectWireType(tag, WIRE.LENGTH, "message");
-      message = reader.string();
-    } else if (field === 3) {
-      expectWireType(tag, WIRE.VARINT, "code");
-      code = reader.uint32();
-    } else reader.skip(tag);
-  }
-  reader.expectEnd(end);
-  return { code, message: message === "" ? null : message };
-}
-
-/** Span.Event: time_unix_nano = 1, name = 2, attributes = 3, dropped_attributes_count = 4. */
-function readEvent(reader: WireReader, end: number): unknown {
-  chargeDecoded();
-  let time = 0n;
-  let name = "";
-  const attributes: PlainObject = {};
-  let count = 0;
-  let dropped = 0;
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    switch (tag >>> 3) {
-      case 1:
-        expectWireType(tag, WIRE.FIXED64, "timeUnixNano");
-        time = reader.fixed64();
-        break;
-      case 2:
-        expectWireType(tag, WIRE.LENGTH, "name");
-        name = reader.string();
-        break;
-      case 3:
-        readAttribute(reader, tag, attributes, count++);
-        break;
-      case 4:
-        expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        dropped = reader.uint32();
-        break;
-      default:
-        reader.skip(tag);
-    }
-  }
-  reader.expectEnd(end);
-  return { name, timeUnixNano: time.toString(), attributes, droppedAttributesCount: dropped };
-}
-
-/** Span.Link: trace_id = 1, span_id = 2, trace_state = 3, attributes = 4, dropped = 5, flags = 6. */
-function readLink(reader: WireReader, end: number): unknown {
-  chargeDecoded();
-  let traceId: string | null = null;
-  let spanId: string | null = null;
-  let traceState = "";
-  const attributes: PlainObject = {};
-  let count = 0;
-  let dropped = 0;
-  let flags = 0;
-  while (reader.pos < end) {
-    const tag = reader.tag();
-    switch (tag >>> 3) {
-      case 1:
-        expectWireType(tag, WIRE.LENGTH, "traceId");
-        traceId = reader.id(16, "traceId");
-        break;
-      case 2:
-        expectWireType(tag, WIRE.LENGTH, "spanId");
-        spanId = reader.id(8, "spanId");
-        break;
-      case 3:
-        expectWireType(tag, WIRE.LENGTH, "traceState");
-        traceState = reader.string();
-        break;
-      case 4:
-        readAttribute(reader, tag, attributes, count++);
-        break;
-      case 5:
-        expectWireType(tag, WIRE.VARINT, "droppedAttributesCount");
-        dropped = reader.uint32();
-        break;
-      case 6:
-        expectWireType(tag, WIRE.FIXED32, "flags");
-        flags = reader.fixed32();
-        break;
-      default:
-        reader.skip(tag);
-    }
-  }
-  reader.expectEnd(end);
-  return {
-    traceId,
-    spanId,
-    traceState: traceState === "" ? null : traceState,
-    attributes,
-    droppedAttributesCount: dropped,
-    flags,
-  };
 }

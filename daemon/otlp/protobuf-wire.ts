@@ -85,6 +85,11 @@ export class WireReader {
     return this.reader.uint32();
   }
 
+  /** A zig-zag varint as a signed 32-bit number. */
+  sint32(): number {
+    return this.reader.sint32();
+  }
+
   bool(): boolean {
     return this.reader.bool();
   }
@@ -103,6 +108,28 @@ export class WireReader {
     if (pos + 8 > this.reader.len) throw new RangeError(`index out of range: ${pos} + 8 > ${this.reader.len}`);
     this.reader.pos = pos + 8;
     return this.buf.readBigUInt64LE(pos);
+  }
+
+  /** An sfixed64 as an exact signed bigint. */
+  sfixed64(): bigint {
+    return BigInt.asIntN(64, this.fixed64());
+  }
+
+  /** A uint64 varint as an exact bigint (bits past 64 dropped, as protobuf does). */
+  uint64(): bigint {
+    const buf = this.buf;
+    const len = this.reader.len;
+    let pos = this.reader.pos;
+    let value = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      if (pos >= len) throw new RangeError("index out of range: a varint ran past the end");
+      if (shift > 63n) throw new RangeError("invalid varint encoding: longer than 10 bytes");
+      const byte = buf[pos++] as number;
+      value |= BigInt(byte & 0x7f) << shift;
+      if (byte < 0x80) break;
+    }
+    this.reader.pos = pos;
+    return value & 0xffff_ffff_ffff_ffffn;
   }
 
   /** An int64 varint: a number when exactly representable, else its decimal text. */
@@ -169,27 +196,4 @@ export function asPayloadError(error: unknown): unknown {
   // A request past its allowance is not malformed: it goes up as it is (413, not 400).
   if (error instanceof PayloadError || error instanceof TooManyValuesError) return error;
   return new PayloadError(`invalid protobuf: ${(error as Error).message}`);
-}
-
-/**
- * Refuses a known field that arrived with another wire type than its definition's: reading it
- * as its definition says would misread the bytes, and skipping it would drop what was sent.
- */
-export function expectWireType(tag: number, wireType: number, field: string): void {
-  if ((tag & 7) !== wireType) throw new FieldError(field, `wire type ${tag & 7} where ${wireType} was expected`);
-}
-
-/** Reads the length-delimited message at `tag` with `read`, naming `segment` in its errors. */
-export function readMessage<T>(
-  reader: WireReader,
-  tag: number,
-  segment: string,
-  read: (reader: WireReader, end: number) => T,
-): T {
-  try {
-    expectWireType(tag, WIRE.LENGTH, "");
-    return read(reader, reader.end());
-  } catch (error) {
-    throw within(error, segment);
-  }
 }

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import Long from "long";
+import { decodeWithin } from "../../../daemon/otlp/decode-allowance.js";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
 import { decodeLogProtobuf } from "../../../daemon/otlp/protobuf-logs.js";
 import { decodeTraceProtobuf } from "../../../daemon/otlp/protobuf-traces.js";
@@ -146,5 +147,71 @@ describe("OTLP/protobuf reader", () => {
     for (let i = 0; i < 32; i++) shallow = { arrayValue: { values: [shallow] } };
     const fine = traceBytes([{ traceId: TRACE_ID, spanId: SPAN_ID, attributes: [{ key: "k", value: shallow }] }]);
     expect(decodeTraceProtobuf(fine)).to.deep.equal(referenceTraces(fine));
+  });
+
+  it("names an array or kvlist element sent with the wrong wire type as it always has", () => {
+    const key = field(1, [...Buffer.from("k")]);
+    const elementAsVarint = [(1 << 3) | 0, 1];
+    for (const [member, name] of [
+      [5, "arrayValue"],
+      [6, "kvlistValue"],
+    ] as const) {
+      const body = requestWithSpanFields(field(9, [...key, ...field(2, field(member, elementAsVarint))]));
+      expect(() => decodeTraceProtobuf(body)).to.throw(
+        PayloadError,
+        `resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.${name}.values[0].values: wire type 0 where 2 was expected`,
+      );
+    }
+  });
+
+  it("charges events, links, kvlist entries, array items and a log body's items to the decode allowance", () => {
+    const value = (v: Record<string, unknown>) => v;
+    const traces = traceBytes([
+      {
+        traceId: TRACE_ID,
+        spanId: SPAN_ID,
+        events: [{ name: "a", attributes: [{ key: "x", value: value({ stringValue: "1" }) }] }, { name: "b" }],
+        links: [{ traceId: TRACE_ID, spanId: SPAN_ID }],
+        attributes: [
+          {
+            key: "list",
+            value: {
+              kvlistValue: {
+                values: [
+                  { key: "n", value: { intValue: 1 } },
+                  { key: "arr", value: { arrayValue: { values: [{ boolValue: true }, {}, { doubleValue: 2 }] } } },
+                ],
+              },
+            },
+          },
+        ],
+      },
+    ]);
+    // The span 3, its events 2 and their attribute 1, its link 1, its attribute 1, the kvlist's
+    // entries 2 and the array's items 3.
+    expect(decodeWithin(100, () => decodeTraceProtobuf(traces)).values).to.equal(3 + 2 + 1 + 1 + 1 + 2 + 3);
+    const logs = Buffer.from(
+      otlpTypes.logsRequest
+        .encode(
+          otlpTypes.logsRequest.fromObject({
+            resourceLogs: [
+              {
+                scopeLogs: [
+                  {
+                    logRecords: [
+                      {
+                        body: { arrayValue: { values: [{ stringValue: "a" }, { stringValue: "b" }] } },
+                        attributes: [{ key: "k", value: { stringValue: "v" } }],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          }),
+        )
+        .finish(),
+    );
+    expect(decodeWithin(100, () => decodeLogProtobuf(logs)).values).to.equal(3 + 2 + 1);
   });
 });
