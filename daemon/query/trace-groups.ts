@@ -1,8 +1,8 @@
 /**
  * Per-group trace aggregates, accumulated row by row inside one SQLite scan (registered as the
  * aggregate function `obs_trace_groups`). Grouping here rather than with SQL's GROUP BY avoids
- * sorting every row, and keeps rows from ever being materialized in JavaScript: over 200k
- * traces this measured about 4x faster than SQL window functions.
+ * sorting every row, and keeps rows from ever being materialized in JavaScript; it measured
+ * several times faster than SQL window functions (docs/perf-history/design-decisions.md).
  */
 import type { StatsRow, TraceAgg } from "./telemetry-reader.js";
 
