@@ -5,6 +5,7 @@ import { nowNs } from "../../shared/time.js";
 import { IngestError, ingestErrorOf, toHttp } from "../ingest/ingest-errors.js";
 import type { IngestPipeline, IngestResult } from "../ingest/ingest-pipeline.js";
 import type { WireFormat } from "../otlp/decode-request.js";
+import { SIGNALS, type SignalName } from "../signals/registry.js";
 import { isLoopbackOrigin } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { jsonAcceptedBody, protobufAcceptedBody } from "./otlp-response.js";
@@ -39,20 +40,20 @@ export interface IngestOptions {
 }
 
 /** An ingest failure as the HTTP answer the error handler sends (app.ts: `{"error": message}`). */
-function rendered(error: unknown, signal: "traces" | "logs"): unknown {
+function rendered(error: unknown, signal: SignalName): unknown {
   const failure = ingestErrorOf(error, signal);
   if (!failure) return error;
   const { status, body, headers } = toHttp(failure);
   return new HttpError(status, body.error, headers);
 }
 
-async function accept(req: Request, options: IngestOptions, signal: "traces" | "logs") {
+async function accept(req: Request, options: IngestOptions, signal: SignalName) {
   const format = wireFormatOf(req.headers["content-type"]);
   const body = await readBody(req, options.maxBodyBytes);
   return { format, result: await options.pipeline.ingest(signal, format, body, nowNs()) };
 }
 
-async function ingest(req: Request, res: Response, options: IngestOptions, signal: "traces" | "logs"): Promise<void> {
+async function ingest(req: Request, res: Response, options: IngestOptions, signal: SignalName): Promise<void> {
   let format: WireFormat;
   let result: IngestResult;
   try {
@@ -87,16 +88,16 @@ function corsForLoopbackOrigins(req: Request, res: Response, next: () => void): 
   next();
 }
 
-/** `POST /v1/traces` and `POST /v1/logs`. */
+/** `POST /v1/traces`, `POST /v1/logs`: one route per registered signal, at its module's path. */
 export function ingestRoutes(options: IngestOptions): Router {
   const router = express.Router();
   router.use("/v1", corsForLoopbackOrigins);
-  for (const signal of ["traces", "logs"] as const) {
-    router.post(`/v1/${signal}`, (req, res, next) => {
-      ingest(req, res, options, signal).catch(next);
+  for (const { name, path } of SIGNALS) {
+    router.post(path, (req, res, next) => {
+      ingest(req, res, options, name).catch(next);
     });
-    router.all(`/v1/${signal}`, (_req, _res, next) => {
-      next(new HttpError(405, `use POST for /v1/${signal}`, { Allow: "POST, OPTIONS" }));
+    router.all(path, (_req, _res, next) => {
+      next(new HttpError(405, `use POST for ${path}`, { Allow: "POST, OPTIONS" }));
     });
   }
   return router;

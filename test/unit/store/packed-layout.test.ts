@@ -66,9 +66,9 @@ const DISTINCT = {
 describe("packed layouts", () => {
   it("give each column one offset, in table order, and the width of the table", () => {
     expect(SPAN_FIELDS).to.equal(SPAN_LAYOUT.length);
-    SPAN_LAYOUT.forEach((column, i) => expect(SPAN_CODEC.at[column.field], column.field).to.equal(i));
+    for (const [i, column] of SPAN_LAYOUT.entries()) expect(SPAN_CODEC.at[column.field], column.field).to.equal(i);
     expect(LOG_CODEC.width).to.equal(LOG_LAYOUT.length);
-    LOG_LAYOUT.forEach((column, i) => expect(LOG_CODEC.at[column.field], column.field).to.equal(i));
+    for (const [i, column] of LOG_LAYOUT.entries()) expect(LOG_CODEC.at[column.field], column.field).to.equal(i);
   });
 
   it("pack each field at its column's offset, texts through the string table", () => {
