@@ -47,7 +47,12 @@ function rendered(error: unknown, signal: SignalName): unknown {
   return new HttpError(status, body.error, headers);
 }
 
-async function accept(req: Request, options: IngestOptions, signal: SignalName) {
+/** Reads, decodes and stores one export; throws what ingest failed with. */
+async function accept(
+  req: Request,
+  options: IngestOptions,
+  signal: SignalName,
+): Promise<{ format: WireFormat; result: IngestResult }> {
   const format = wireFormatOf(req.headers["content-type"]);
   const body = await readBody(req, options.maxBodyBytes);
   return { format, result: await options.pipeline.ingest(signal, format, body, nowNs()) };

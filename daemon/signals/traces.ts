@@ -3,8 +3,8 @@ import { decodeTraceRequest } from "../otlp/decode-request.js";
 import { decodeTraceJsonNatively } from "../otlp/native-json-traces.js";
 import { spanFilter } from "../store/kept-records.js";
 import { packedSpanCount, packSpans, unpackSpanSlices } from "../store/packed-batch.js";
+import { traceSummaryUpkeep } from "../store/trace-retention.js";
 import type { SignalModule } from "./signal-module.js";
-import { traceSummaryUpkeep } from "./trace-retention.js";
 
 /** OTLP traces: spans, with their traces' summaries kept beside them. */
 export const traces: SignalModule<"traces", "spans"> = {

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { RetentionCompanion } from "./signal-module.js";
+import type { RetentionCompanion } from "../signals/signal-module.js";
 
 /** What retention selects of a deleted span, for its orphan entry and its trace's summary. */
 interface DeletedSpan extends Record<string, unknown> {
