@@ -1,10 +1,11 @@
 import { decodeLogRequest } from "../otlp/decode-request.js";
 import { logFilter } from "../store/kept-records.js";
+import { LogWriter } from "../store/log-writer.js";
 import { packedLogCount, packLogs, unpackLogSlices } from "../store/packed-batch.js";
 import type { SignalModule } from "./signal-module.js";
 
 /** OTLP logs: log records. */
-export const logs: SignalModule<"logs", "logs"> = {
+export const logs: SignalModule<"logs", "logs", LogWriter> = {
   name: "logs",
   path: "/v1/logs",
   records: "logs",
@@ -15,11 +16,13 @@ export const logs: SignalModule<"logs", "logs"> = {
 
   count: packedLogCount,
 
+  createWriter: (db, shared) => new LogWriter(db, shared),
+
   store(writer, batch, { cutoffNs, receivedNs, sliceRecords }) {
     const filter = logFilter(cutoffNs, receivedNs);
     let inserted = 0;
     for (const slice of unpackLogSlices(batch, sliceRecords)) {
-      inserted += writer.writeLogs({ ...slice, logs: filter.keep(slice.logs) }, receivedNs);
+      inserted += writer.write({ ...slice, logs: filter.keep(slice.logs) }, receivedNs);
     }
     return filter.tally(inserted);
   },

@@ -12,7 +12,7 @@ import type Database from "better-sqlite3";
 import type { WireFormat } from "../otlp/decode-request.js";
 import type { RecordTally } from "../store/kept-records.js";
 import type { PackedBatchOf } from "../store/packed-batch.js";
-import type { TelemetryWriter } from "../store/telemetry-writer.js";
+import type { RecordWriter, SharedWriteState } from "../store/record-writer.js";
 
 /** What a write is stored against: the retention cutoff and the request's arrival. */
 export interface StoreContext {
@@ -44,7 +44,7 @@ export interface SignalRetention {
   readonly companion?: (db: Database.Database) => RetentionCompanion;
 }
 
-export interface SignalModule<Name extends string, Records extends string> {
+export interface SignalModule<Name extends string, Records extends string, Writer extends RecordWriter = RecordWriter> {
   /** The OTLP signal, as in its path (`/v1/traces`) and in error messages. */
   readonly name: Name;
   readonly path: `/v1/${Name}`;
@@ -62,7 +62,12 @@ export interface SignalModule<Name extends string, Records extends string> {
   decode(body: Buffer, format: WireFormat): PackedBatchOf<Records>;
   /** Records in a packed batch, repeats and all. */
   count(batch: PackedBatchOf<Records>): number;
-  /** Writer thread: stores a batch, slice by slice, inside the writer's open transaction. */
-  store(writer: TelemetryWriter, batch: PackedBatchOf<Records>, context: StoreContext): RecordTally;
+  /**
+   * Writer thread: the writer of its records, made once with the writer connection; it shares
+   * the transaction's dictionaries, rollups and counters with the others (record-writer.ts).
+   */
+  createWriter(db: Database.Database, shared: SharedWriteState): Writer;
+  /** Writer thread: stores a batch with its writer, slice by slice, inside the open transaction. */
+  store(writer: Writer, batch: PackedBatchOf<Records>, context: StoreContext): RecordTally;
   readonly retention: SignalRetention;
 }

@@ -3,11 +3,12 @@ import { decodeTraceRequest } from "../otlp/decode-request.js";
 import { decodeTraceJsonNatively } from "../otlp/native-json-traces.js";
 import { spanFilter } from "../store/kept-records.js";
 import { packedSpanCount, packSpans, unpackSpanSlices } from "../store/packed-batch.js";
+import { SpanWriter } from "../store/span-writer.js";
 import { traceSummaryUpkeep } from "../store/trace-retention.js";
 import type { SignalModule } from "./signal-module.js";
 
 /** OTLP traces: spans, with their traces' summaries kept beside them. */
-export const traces: SignalModule<"traces", "spans"> = {
+export const traces: SignalModule<"traces", "spans", SpanWriter> = {
   name: "traces",
   path: "/v1/traces",
   records: "spans",
@@ -29,11 +30,13 @@ export const traces: SignalModule<"traces", "spans"> = {
 
   count: packedSpanCount,
 
+  createWriter: (db, shared) => new SpanWriter(db, shared),
+
   store(writer, batch, { cutoffNs, receivedNs, sliceRecords }) {
     const filter = spanFilter(cutoffNs);
     let inserted = 0;
     for (const slice of unpackSpanSlices(batch, sliceRecords)) {
-      inserted += writer.writeSpans({ ...slice, spans: filter.keep(slice.spans) }, receivedNs);
+      inserted += writer.write({ ...slice, spans: filter.keep(slice.spans) }, receivedNs);
     }
     return filter.tally(inserted);
   },

@@ -74,7 +74,8 @@ const SLICE_RECORDS = 4096;
 function apply(request: WriteRequest): Written {
   const cutoffNs = retention.ageCutoffNs(nowNs());
   const context = { cutoffNs, receivedNs: request.receivedNs, sliceRecords: SLICE_RECORDS };
-  return { ...signalNamed(request.signal).store(writer, request.batch, context), cutoffNs };
+  const signal = signalNamed(request.signal);
+  return { ...signal.store(writer.part(signal.records), request.batch, context), cutoffNs };
 }
 
 /** What the answer to a committed request carries. */
