@@ -15,6 +15,12 @@ type Registered = (typeof MODULES)[number];
 export type SignalName = Registered["name"];
 /** What each signal's records are counted as: "spans" | "logs". */
 export type RecordsName = Registered["records"];
+/**
+ * A module of any signal. Callers hand a module the batch and the record writer looked up by
+ * that same module's name; the compiler accepts each module here because method parameters
+ * are compared both ways, so the brand on packed batches guards the module's inside (its
+ * decoders and packing), and the lookup by name guards the dispatch.
+ */
 export type AnySignal = SignalModule<SignalName, RecordsName>;
 
 /** Every signal, in registry order. */
