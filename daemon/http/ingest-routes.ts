@@ -2,11 +2,10 @@ import contentType from "content-type";
 import type { Request, Response, Router } from "express";
 import express from "express";
 import { nowNs } from "../../shared/time.js";
+import { IngestError, ingestErrorOf, toHttp } from "../ingest/ingest-errors.js";
 import type { IngestPipeline, IngestResult } from "../ingest/ingest-pipeline.js";
-import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
-import { PayloadError } from "../otlp/payload-error.js";
-import { StorageError, StoreLostError } from "../store/store-errors.js";
+import { SIGNALS, type SignalName } from "../signals/registry.js";
 import { isLoopbackOrigin } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { jsonAcceptedBody, protobufAcceptedBody } from "./otlp-response.js";
@@ -20,16 +19,17 @@ const FORMATS: Record<string, WireFormat> = {
 
 /** The wire format named by the Content-Type media type (parameters such as charset are allowed). */
 export function wireFormatOf(header: string | undefined): WireFormat {
-  if (!header) throw new HttpError(415, "missing Content-Type: send application/json or application/x-protobuf");
+  const unsupported = (message: string) => new IngestError("unsupported-media-type", message);
+  if (!header) throw unsupported("missing Content-Type: send application/json or application/x-protobuf");
   let type: string;
   try {
     type = contentType.parse(header).type;
   } catch {
-    throw new HttpError(415, `invalid Content-Type "${header}"`);
+    throw unsupported(`invalid Content-Type "${header}"`);
   }
   const format = FORMATS[type];
   if (!format) {
-    throw new HttpError(415, `unsupported Content-Type "${type}": send application/json or application/x-protobuf`);
+    throw unsupported(`unsupported Content-Type "${type}": send application/json or application/x-protobuf`);
   }
   return format;
 }
@@ -39,18 +39,32 @@ export interface IngestOptions {
   maxBodyBytes: number;
 }
 
-async function ingest(req: Request, res: Response, options: IngestOptions, signal: "traces" | "logs"): Promise<void> {
+/** An ingest failure as the HTTP answer the error handler sends (app.ts: `{"error": message}`). */
+function rendered(error: unknown, signal: SignalName): unknown {
+  const failure = ingestErrorOf(error, signal);
+  if (!failure) return error;
+  const { status, body, headers } = toHttp(failure);
+  return new HttpError(status, body.error, headers);
+}
+
+/** Reads, decodes and stores one export; throws what ingest failed with. */
+async function accept(
+  req: Request,
+  options: IngestOptions,
+  signal: SignalName,
+): Promise<{ format: WireFormat; result: IngestResult }> {
   const format = wireFormatOf(req.headers["content-type"]);
   const body = await readBody(req, options.maxBodyBytes);
+  return { format, result: await options.pipeline.ingest(signal, format, body, nowNs()) };
+}
+
+async function ingest(req: Request, res: Response, options: IngestOptions, signal: SignalName): Promise<void> {
+  let format: WireFormat;
   let result: IngestResult;
   try {
-    result = await options.pipeline.ingest(signal, format, body, nowNs());
+    ({ format, result } = await accept(req, options, signal));
   } catch (error) {
-    if (error instanceof TooManyValuesError) throw new HttpError(413, error.message);
-    if (error instanceof PayloadError) throw new HttpError(400, `invalid OTLP ${signal} payload: ${error.message}`);
-    if (error instanceof StoreLostError) throw new HttpError(503, `store unavailable: ${error.message}`);
-    if (error instanceof StorageError) throw new HttpError(500, `storage failure: ${error.message}`);
-    throw error;
+    throw rendered(error, signal);
   }
   if (format === "protobuf") {
     res.status(200).type("application/x-protobuf").send(protobufAcceptedBody(result.accepted, result.rejected));
@@ -79,16 +93,16 @@ function corsForLoopbackOrigins(req: Request, res: Response, next: () => void): 
   next();
 }
 
-/** `POST /v1/traces` and `POST /v1/logs`. */
+/** `POST /v1/traces`, `POST /v1/logs`: one route per registered signal, at its module's path. */
 export function ingestRoutes(options: IngestOptions): Router {
   const router = express.Router();
   router.use("/v1", corsForLoopbackOrigins);
-  for (const signal of ["traces", "logs"] as const) {
-    router.post(`/v1/${signal}`, (req, res, next) => {
-      ingest(req, res, options, signal).catch(next);
+  for (const { name, path } of SIGNALS) {
+    router.post(path, (req, res, next) => {
+      ingest(req, res, options, name).catch(next);
     });
-    router.all(`/v1/${signal}`, (_req, _res, next) => {
-      next(new HttpError(405, `use POST for /v1/${signal}`, { Allow: "POST, OPTIONS" }));
+    router.all(path, (_req, _res, next) => {
+      next(new HttpError(405, `use POST for ${path}`, { Allow: "POST, OPTIONS" }));
     });
   }
   return router;

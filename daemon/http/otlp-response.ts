@@ -15,22 +15,20 @@
  * characters), so that protobuf answer is the plain message.
  */
 import protobuf from "protobufjs";
-import type { Signal } from "../ingest/decode-protocol.js";
 import type { Rejected } from "../ingest/rejected-records.js";
+import { type SignalName, signalNamed } from "../signals/registry.js";
 
 const PREFIX = ' {"a';
 const FIELD_BYTES = 97; // the value of the byte "a"
 
-/** OTLP/JSON names of the rejected count: ExportTracePartialSuccess and ExportLogsPartialSuccess. */
-const REJECTED_FIELD: Record<Signal, string> = { traces: "rejectedSpans", logs: "rejectedLogRecords" };
-
+/** The partial success names the rejected count as the signal's module does (`rejectedSpans`...). */
 export function jsonAcceptedBody(
   accepted: number,
-  signal: Signal = "traces",
+  signal: SignalName = "traces",
   rejected: Rejected | null = null,
 ): Buffer {
   if (!rejected) return Buffer.from(JSON.stringify({ accepted }));
-  const partialSuccess = { [REJECTED_FIELD[signal]]: rejected.count, errorMessage: rejected.message };
+  const partialSuccess = { [signalNamed(signal).rejectedField]: rejected.count, errorMessage: rejected.message };
   return Buffer.from(JSON.stringify({ accepted, partialSuccess }));
 }
 

@@ -1,13 +1,12 @@
 import type { WireFormat } from "../otlp/decode-request.js";
-
-export type Signal = "traces" | "logs";
+import type { SignalName } from "../signals/registry.js";
 
 /** Main thread to decoder: one request body, its ArrayBuffer transferred (not copied). */
 export interface DecodeRequest {
   id: number;
   /** The most values the body may decode to (decode-allowance.ts). */
   maxValues: number;
-  signal: Signal;
+  signal: SignalName;
   format: WireFormat;
   body: ArrayBuffer;
   receivedNs: bigint;

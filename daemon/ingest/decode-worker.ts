@@ -4,17 +4,13 @@
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import {
-  chargeDecoded,
   countJsonObjects,
   decodeWithin,
   JSON_OBJECTS_PER_VALUE,
-  RECORD_UNITS,
   TooManyValuesError,
 } from "../otlp/decode-allowance.js";
-import { decodeLogRequest, decodeTraceRequest, type WireFormat } from "../otlp/decode-request.js";
-import { decodeTraceJsonNatively } from "../otlp/native-json-traces.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { type PackedSpanBatch, packedSpanCount, packLogs, packSpans } from "../store/packed-batch.js";
+import { type SignalBatch, signalNamed } from "../signals/registry.js";
 import type { WriteRequest } from "../store/writer-protocol.js";
 import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
 
@@ -26,20 +22,6 @@ function reply(message: DecodeReply): void {
   port.postMessage(message);
 }
 
-/**
- * A trace request's packed spans: OTLP/JSON natively where it can, else the JavaScript
- * decoders. The native decoder reads the whole body in one call, so its spans and index
- * entries are charged after it (a large body's objects were counted before, in `decode`); the
- * JavaScript decoders charge as they go.
- */
-function packedTraces(body: Buffer, format: WireFormat): PackedSpanBatch {
-  const native = format === "json" ? decodeTraceJsonNatively(body) : undefined;
-  if (native === undefined) return packSpans(decodeTraceRequest(body, format));
-  const spans = packedSpanCount(native);
-  chargeDecoded(spans * RECORD_UNITS + (native.indexed.length - spans) / 2);
-  return native;
-}
-
 /** The write request for a body, or null when it holds no records; throws past its allowance. */
 function decode(request: DecodeRequest, body: Buffer): WriteRequest | null {
   // An object is at least two bytes (`{}`): a smaller body cannot hold too many, and is not scanned.
@@ -47,14 +29,15 @@ function decode(request: DecodeRequest, body: Buffer): WriteRequest | null {
   if (request.format === "json" && body.length / 2 > most && countJsonObjects(body, most) > most) {
     throw new TooManyValuesError(request.maxValues);
   }
-  if (request.signal === "traces") {
-    const batch = packedTraces(body, request.format);
-    if (packedSpanCount(batch) === 0) return null;
-    return { type: "spans", id: request.id, batch, receivedNs: request.receivedNs };
-  }
-  const batch = decodeLogRequest(body, request.format);
-  if (batch.logs.length === 0) return null;
-  return { type: "logs", id: request.id, batch: packLogs(batch), receivedNs: request.receivedNs };
+  const signal = signalNamed(request.signal);
+  const batch = signal.decode(body, request.format);
+  if (signal.count(batch) === 0) return null;
+  return {
+    type: "write",
+    id: request.id,
+    receivedNs: request.receivedNs,
+    ...({ signal: signal.name, batch } as SignalBatch),
+  };
 }
 
 port.on("message", (request: DecodeRequest) => {

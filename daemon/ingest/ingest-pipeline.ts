@@ -2,10 +2,11 @@ import { MessageChannel, type MessagePort, type ResourceLimits, Worker } from "n
 import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
+import type { RecordCounts, SignalName } from "../signals/registry.js";
 import { StorageError, StoreLostError, StoreOpenError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
-import type { DecodeReply, DecodeRequest, Signal } from "./decode-protocol.js";
+import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
 import { type IngestLimits, ingestLimits, requestCost, reservedCost } from "./ingest-limits.js";
 import { type Rejected, RejectionNotice, rejectedMessage } from "./rejected-records.js";
 import { WriteStatus, type WriteStatusChange } from "./write-status.js";
@@ -34,7 +35,7 @@ const DECODER_RESTART_WINDOW_MS = 60_000;
 
 interface Pending {
   /** For the words of its answer. */
-  signal: Signal;
+  signal: SignalName;
   /** Told how many values the body decoded to, once the decoder has handed it on. */
   decoded(values: number): void;
   resolve(result: IngestResult): void;
@@ -61,7 +62,8 @@ export class IngestPipeline {
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
-  onTrimmed: (spans: number, logs: number) => void = () => {};
+  /** Rows retention deleted, per signal's records. */
+  onTrimmed: (counts: RecordCounts) => void = () => {};
   /** Whether writes succeed; changes are also passed to `onWriteStatusChange`. */
   readonly writes = new WriteStatus();
   onWriteStatusChange: (change: WriteStatusChange) => void = () => {};
@@ -171,7 +173,7 @@ export class IngestPipeline {
     } else if (reply.type === "lost") {
       this.fail(new StoreLostError(reply.message));
     } else if (reply.type === "trimmed") {
-      this.onTrimmed(reply.spans, reply.logs);
+      this.onTrimmed(reply.counts);
     }
   }
 
@@ -200,7 +202,7 @@ export class IngestPipeline {
    * requests (ingest-limits.ts): charged the most its body could cost until decoded, then what
    * it does. `body` must own its ArrayBuffer: it is transferred to the decoder.
    */
-  async ingest(signal: Signal, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
+  async ingest(signal: SignalName, format: WireFormat, body: Buffer, receivedNs: bigint): Promise<IngestResult> {
     this.assertOpen();
     // Read now: once the body is transferred to the decoder its length here is 0.
     const bytes = body.length;
@@ -227,7 +229,7 @@ export class IngestPipeline {
   }
 
   private decodeAndWrite(
-    signal: Signal,
+    signal: SignalName,
     format: WireFormat,
     body: Buffer,
     receivedNs: bigint,

@@ -1,6 +1,6 @@
 import { formatDuration } from "../../shared/duration.js";
 import { nsToIso } from "../../shared/time.js";
-import type { Signal } from "./decode-protocol.js";
+import { SIGNALS, type SignalName, signalNamed } from "../signals/registry.js";
 
 /** Records of one request not stored because retention would delete them at once. */
 export interface Rejected {
@@ -9,16 +9,11 @@ export interface Rejected {
   message: string;
 }
 
-function records(signal: Signal, count: number): string {
-  if (signal === "traces") return count === 1 ? "1 span" : `${count} spans`;
-  return count === 1 ? "1 log record" : `${count} log records`;
-}
-
 /** The answer's explanation: what was refused, the window's edge, and the flag that moves it. */
-export function rejectedMessage(signal: Signal, count: number, retentionMs: number, cutoffNs: bigint): string {
+export function rejectedMessage(signal: SignalName, count: number, retentionMs: number, cutoffNs: bigint): string {
   const verb = count === 1 ? "is" : "are";
   return (
-    `${records(signal, count)} ${verb} older than the retention window (--retention ${formatDuration(retentionMs)}: ` +
+    `${signalNamed(signal).countWords(count)} ${verb} older than the retention window (--retention ${formatDuration(retentionMs)}: ` +
     `telemetry timed before ${nsToIso(cutoffNs)} is deleted) and ${count === 1 ? "was" : "were"} not stored; ` +
     "send current timestamps, or start obsd with a longer --retention"
   );
@@ -45,7 +40,8 @@ const unrefTimeout: Schedule = (run, delayMs) => {
  */
 export class RejectionNotice {
   private lastAtMs: number | null = null;
-  private pending = { spans: 0, logs: 0 };
+  /** Counted and not yet said, per signal. */
+  private pending = new Map<SignalName, number>();
   private timer: { cancel(): void } | null = null;
 
   constructor(
@@ -56,9 +52,8 @@ export class RejectionNotice {
   ) {}
 
   /** Counts a request's rejections: says them now, or when a minute has passed since the last line. */
-  note(signal: Signal, count: number): void {
-    if (signal === "traces") this.pending.spans += count;
-    else this.pending.logs += count;
+  note(signal: SignalName, count: number): void {
+    this.pending.set(signal, (this.pending.get(signal) ?? 0) + count);
     const nowMs = this.clock();
     if (this.lastAtMs === null || nowMs - this.lastAtMs >= NOTICE_INTERVAL_MS) {
       this.timer?.cancel();
@@ -83,19 +78,20 @@ export class RejectionNotice {
   }
 
   private flush(nowMs: number): void {
-    if (this.pending.spans === 0 && this.pending.logs === 0) return;
+    if (![...this.pending.values()].some((count) => count > 0)) return;
     this.say(noticeLine(this.pending, this.lastAtMs, this.retentionMs));
     this.lastAtMs = nowMs;
-    this.pending = { spans: 0, logs: 0 };
+    this.pending = new Map();
   }
 }
 
-function noticeLine(counts: { spans: number; logs: number }, sinceMs: number | null, retentionMs: number): string {
+/** The line, naming the signals in registry order. */
+function noticeLine(counts: Map<SignalName, number>, sinceMs: number | null, retentionMs: number): string {
   const since = sinceMs === null ? "" : ` since ${new Date(sinceMs).toISOString()}`;
-  const parts = [
-    ...(counts.spans > 0 ? [records("traces", counts.spans)] : []),
-    ...(counts.logs > 0 ? [records("logs", counts.logs)] : []),
-  ];
+  const parts = SIGNALS.flatMap((signal) => {
+    const count = counts.get(signal.name) ?? 0;
+    return count > 0 ? [signal.countWords(count)] : [];
+  });
   return (
     `obsd: rejected ${parts.join(" and ")}${since} older than the retention window ` +
     `(--retention ${formatDuration(retentionMs)}); senders were told in the answer's partialSuccess ` +

@@ -7,7 +7,7 @@
  * same packed batch.
  */
 import { createRequire } from "node:module";
-import { type PackedSpanBatch, SPAN_FIELDS } from "../store/packed-batch.js";
+import { asPackedSpans, type PackedSpanBatch, SPAN_FIELDS } from "../store/packed-batch.js";
 import { BatchScopes } from "./batch-scopes.js";
 
 /** What the addon returns; see native/otlp-json/trace-batch.h. */
@@ -117,11 +117,11 @@ export function decodeTraceJsonNatively(body: Uint8Array): PackedSpanBatch | und
       scopeAt[n[o + 18] as number],
     );
   }
-  return {
+  return asPackedSpans({
     resources: merged.resources,
     scopes: merged.scopes,
     strings: sliceStrings(latin1, wide, native.stringBounds),
     fields,
     indexed: Array.from(native.indexed),
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import type { LogBatch, LogRecordRow, ResourceRecord, ScopeRecord, SpanBatch, SpanRecord } from "../otlp/records.js";
+import { type Column, type CoversEvery, recordCodec, StringTable } from "./packed-layout.js";
 
 /**
  * Decoded batches cross from the decoder thread to the writer thread by structured clone,
@@ -15,39 +16,79 @@ export interface PackedBatch {
   scopes: ScopeRecord[];
   /** The texts the records refer to by number, each once. */
   strings: string[];
-  /** The records' fields, SPAN_FIELDS or LOG_FIELDS per record (some as `strings` indexes). */
+  /** The records' fields, in their layout's order (SPAN_LAYOUT, LOG_LAYOUT), some as `strings` indexes. */
   fields: unknown[];
   /** Per record: the number of index entries, then [key, value] per entry as `strings` indexes. */
   indexed: number[];
 }
 
-export type PackedSpanBatch = PackedBatch;
-export type PackedLogBatch = PackedBatch;
+declare const recordsBrand: unique symbol;
+
+/**
+ * A packed batch of one kind of record. The brand exists for the compiler only (nothing more
+ * crosses between threads): a batch of log records cannot be handed where spans are expected.
+ */
+export type PackedBatchOf<Records extends string> = PackedBatch & { readonly [recordsBrand]: Records };
+export type PackedSpanBatch = PackedBatchOf<"spans">;
+export type PackedLogBatch = PackedBatchOf<"logs">;
+
+/**
+ * The span layout: the native decoder (native/otlp-json/trace-batch.h) writes the same one,
+ * which test/unit/store/packed-layout-native.test.ts checks column by column.
+ */
+export const SPAN_LAYOUT = [
+  { field: "traceId", crossing: "text" },
+  { field: "spanId", crossing: "value" },
+  { field: "parentSpanId", crossing: "optional-text" },
+  { field: "traceState", crossing: "value" },
+  { field: "flags", crossing: "value" },
+  { field: "name", crossing: "text" },
+  { field: "kind", crossing: "value" },
+  { field: "startNs", crossing: "value" },
+  { field: "endNs", crossing: "value" },
+  { field: "statusCode", crossing: "value" },
+  { field: "statusMessage", crossing: "value" },
+  { field: "attributes", crossing: "value" },
+  { field: "events", crossing: "value" },
+  { field: "links", crossing: "value" },
+  { field: "droppedAttributesCount", crossing: "value" },
+  { field: "droppedEventsCount", crossing: "value" },
+  { field: "droppedLinksCount", crossing: "value" },
+  { field: "resource", crossing: "value" },
+  { field: "scope", crossing: "value" },
+] as const satisfies readonly Column<SpanRecord>[];
+
+export const LOG_LAYOUT = [
+  { field: "hash", crossing: "value" },
+  { field: "timeNs", crossing: "value" },
+  { field: "observedNs", crossing: "value" },
+  { field: "severityNumber", crossing: "value" },
+  { field: "severityText", crossing: "optional-text" },
+  { field: "body", crossing: "value" },
+  { field: "attributes", crossing: "value" },
+  { field: "traceId", crossing: "optional-text" },
+  { field: "spanId", crossing: "value" },
+  { field: "flags", crossing: "value" },
+  { field: "eventName", crossing: "value" },
+  { field: "droppedAttributesCount", crossing: "value" },
+  { field: "resource", crossing: "value" },
+  { field: "scope", crossing: "value" },
+] as const satisfies readonly Column<LogRecordRow>[];
+
+// Compile errors naming any record field a layout leaves out.
+const spansCovered: CoversEvery<SpanRecord, typeof SPAN_LAYOUT> = true;
+const logsCovered: CoversEvery<LogRecordRow, typeof LOG_LAYOUT> = true;
+void [spansCovered, logsCovered];
+
+export const SPAN_CODEC = recordCodec<SpanRecord, typeof SPAN_LAYOUT>(SPAN_LAYOUT);
+export const LOG_CODEC = recordCodec<LogRecordRow, typeof LOG_LAYOUT>(LOG_LAYOUT);
 
 /** Fields per span in `PackedBatch.fields` (the native decoder writes the same layout). */
-export const SPAN_FIELDS = 19;
-const LOG_FIELDS = 14;
+export const SPAN_FIELDS = SPAN_CODEC.width;
 
-class StringTable {
-  readonly strings: string[] = [];
-  private readonly index = new Map<string, number>();
-  of(text: string): number {
-    let i = this.index.get(text);
-    if (i === undefined) {
-      i = this.strings.length;
-      this.strings.push(text);
-      this.index.set(text, i);
-    }
-    return i;
-  }
-  /** -1 stands for null. */
-  ofOptional(text: string | null): number {
-    return text === null ? -1 : this.of(text);
-  }
-}
-
-function optional(strings: string[], at: unknown): string | null {
-  return (at as number) < 0 ? null : (strings[at as number] as string);
+/** A batch a decoder packed itself in SPAN_LAYOUT (the native one); its layout test vouches for it. */
+export function asPackedSpans(batch: PackedBatch): PackedSpanBatch {
+  return batch as PackedSpanBatch;
 }
 
 function packIndexed(indexed: string[], table: StringTable, out: number[]): void {
@@ -64,52 +105,51 @@ function unpackIndexed(packed: number[], at: number, strings: string[]): [string
 }
 
 export function packedSpanCount(packed: PackedSpanBatch): number {
-  return packed.fields.length / SPAN_FIELDS;
+  return packed.fields.length / SPAN_CODEC.width;
 }
 
 export function packedLogCount(packed: PackedLogBatch): number {
-  return packed.fields.length / LOG_FIELDS;
+  return packed.fields.length / LOG_CODEC.width;
 }
 
-export function packSpans(batch: SpanBatch): PackedSpanBatch {
+function pack<R extends { indexed: string[] }, K extends string>(
+  records: readonly R[],
+  codec: { pack: (record: R, table: StringTable, fields: unknown[]) => void },
+  scopes: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+): PackedBatchOf<K> {
   const table = new StringTable();
   const fields: unknown[] = [];
   const indexed: number[] = [];
-  for (const s of batch.spans) {
-    fields.push(
-      table.of(s.traceId),
-      s.spanId,
-      table.ofOptional(s.parentSpanId),
-      s.traceState,
-      s.flags,
-      table.of(s.name),
-      s.kind,
-      s.startNs,
-      s.endNs,
-      s.statusCode,
-      s.statusMessage,
-      s.attributes,
-      s.events,
-      s.links,
-      s.droppedAttributesCount,
-      s.droppedEventsCount,
-      s.droppedLinksCount,
-      s.resource,
-      s.scope,
-    );
-    packIndexed(s.indexed, table, indexed);
+  for (const record of records) {
+    codec.pack(record, table, fields);
+    packIndexed(record.indexed, table, indexed);
   }
-  return { resources: batch.resources, scopes: batch.scopes, strings: table.strings, fields, indexed };
+  const batch: PackedBatch = {
+    resources: scopes.resources,
+    scopes: scopes.scopes,
+    strings: table.strings,
+    fields,
+    indexed,
+  };
+  return batch as PackedBatchOf<K>;
 }
 
-/** Rebuilds a packed batch's records `size` at a time, in order; `build` makes one from its fields at `o`. */
+export function packSpans(batch: SpanBatch): PackedSpanBatch {
+  return pack<SpanRecord, "spans">(batch.spans, SPAN_CODEC, batch);
+}
+
+export function packLogs(batch: LogBatch): PackedLogBatch {
+  return pack<LogRecordRow, "logs">(batch.logs, LOG_CODEC, batch);
+}
+
+/** Rebuilds a packed batch's records `size` at a time, in order. */
 function* unpackSlices<R>(
   packed: PackedBatch,
-  width: number,
+  codec: { width: number; build: (f: unknown[], o: number, strings: string[], indexed: string[]) => R },
   size: number,
-  build: (f: unknown[], o: number, indexed: string[]) => R,
 ): Generator<R[]> {
   const { fields, strings } = packed;
+  const { width, build } = codec;
   const count = fields.length / width;
   let at = 0;
   for (let from = 0; from < count; from += size) {
@@ -117,7 +157,7 @@ function* unpackSlices<R>(
     for (let i = 0, o = from * width; i < records.length; i++, o += width) {
       let indexed: string[];
       [indexed, at] = unpackIndexed(packed.indexed, at, strings);
-      records[i] = build(fields, o, indexed);
+      records[i] = build(fields, o, strings, indexed);
     }
     yield records;
   }
@@ -129,87 +169,14 @@ function* unpackSlices<R>(
  * rather than of the whole request (a 16 MiB body of small spans is half a million records).
  */
 export function* unpackSpanSlices(packed: PackedSpanBatch, size: number): Generator<SpanBatch> {
-  const { strings } = packed;
-  const slices = unpackSlices(
-    packed,
-    SPAN_FIELDS,
-    size,
-    (f, o, indexed): SpanRecord => ({
-      traceId: strings[f[o] as number] as string,
-      spanId: f[o + 1] as string,
-      parentSpanId: optional(strings, f[o + 2]),
-      traceState: f[o + 3] as string | null,
-      flags: f[o + 4] as number,
-      name: strings[f[o + 5] as number] as string,
-      kind: f[o + 6] as number,
-      startNs: f[o + 7] as bigint,
-      endNs: f[o + 8] as bigint,
-      statusCode: f[o + 9] as number,
-      statusMessage: f[o + 10] as string | null,
-      attributes: f[o + 11] as string,
-      indexed,
-      events: f[o + 12] as string | null,
-      links: f[o + 13] as string | null,
-      droppedAttributesCount: f[o + 14] as number,
-      droppedEventsCount: f[o + 15] as number,
-      droppedLinksCount: f[o + 16] as number,
-      resource: f[o + 17] as number,
-      scope: f[o + 18] as number,
-    }),
-  );
-  for (const spans of slices) yield { resources: packed.resources, scopes: packed.scopes, spans };
-}
-
-export function packLogs(batch: LogBatch): PackedLogBatch {
-  const table = new StringTable();
-  const fields: unknown[] = [];
-  const indexed: number[] = [];
-  for (const l of batch.logs) {
-    fields.push(
-      l.hash,
-      l.timeNs,
-      l.observedNs,
-      l.severityNumber,
-      table.ofOptional(l.severityText),
-      l.body,
-      l.attributes,
-      table.ofOptional(l.traceId),
-      l.spanId,
-      l.flags,
-      l.eventName,
-      l.droppedAttributesCount,
-      l.resource,
-      l.scope,
-    );
-    packIndexed(l.indexed, table, indexed);
+  for (const spans of unpackSlices(packed, SPAN_CODEC, size)) {
+    yield { resources: packed.resources, scopes: packed.scopes, spans };
   }
-  return { resources: batch.resources, scopes: batch.scopes, strings: table.strings, fields, indexed };
 }
 
 /** The log records of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices). */
 export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generator<LogBatch> {
-  const { strings } = packed;
-  const slices = unpackSlices(
-    packed,
-    LOG_FIELDS,
-    size,
-    (f, o, indexed): LogRecordRow => ({
-      hash: f[o] as Uint8Array,
-      timeNs: f[o + 1] as bigint,
-      observedNs: f[o + 2] as bigint,
-      severityNumber: f[o + 3] as number,
-      severityText: optional(strings, f[o + 4]),
-      body: f[o + 5] as string | null,
-      attributes: f[o + 6] as string,
-      indexed,
-      traceId: optional(strings, f[o + 7]),
-      spanId: f[o + 8] as string | null,
-      flags: f[o + 9] as number,
-      eventName: f[o + 10] as string | null,
-      droppedAttributesCount: f[o + 11] as number,
-      resource: f[o + 12] as number,
-      scope: f[o + 13] as number,
-    }),
-  );
-  for (const logs of slices) yield { resources: packed.resources, scopes: packed.scopes, logs };
+  for (const logs of unpackSlices(packed, LOG_CODEC, size)) {
+    yield { resources: packed.resources, scopes: packed.scopes, logs };
+  }
 }

@@ -1,205 +1,35 @@
 import type Database from "better-sqlite3";
-import type { LogBatch, SpanBatch, SpanRecord } from "../otlp/records.js";
+import type { LogBatch, ResourceRecord, ScopeRecord, SpanBatch } from "../otlp/records.js";
+import { type RecordsName, SIGNALS } from "../signals/registry.js";
 import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
-import { logTimestampNs } from "./kept-records.js";
-import { MultiRowStatement } from "./multi-row.js";
-import { NewRowInsert } from "./new-rows.js";
-import { ParentLinks } from "./parent-links.js";
-import { PostingsBuffer } from "./postings.js";
+import { LogWriter } from "./log-writer.js";
+import type { PostingsBuffer } from "./postings.js";
+import type { RecordWriter, SharedWriteState } from "./record-writer.js";
 import { RollupBuffer } from "./rollup-buffer.js";
-
-const STATUS_ERROR = 2;
-
-interface TraceAggregate {
-  startNs: bigint;
-  endNs: bigint;
-  spans: number;
-  errors: number;
-  rootSpanId: string | null;
-  rootStartNs: bigint;
-  rootServiceId: number | null;
-  rootName: string | null;
-  services: Set<number>;
-}
-
-/** Counter changes of one transaction, applied once at its end. */
-interface CounterDeltas {
-  spans: number;
-  logs: number;
-  traces: number;
-  latestNs: bigint;
-}
-
-// The unique key comes first: NewRowInsert matches rows by their leading columns.
-const SPAN_COLUMNS = [
-  "trace_key",
-  "span_id",
-  "trace_id",
-  "parent_span_id",
-  "service_id",
-  "resource_id",
-  "scope_id",
-  "name",
-  "kind",
-  "start_ns",
-  "end_ns",
-  "duration_ns",
-  "status_code",
-  "status_message",
-  "trace_state",
-  "flags",
-  "attributes",
-  "events",
-  "links",
-  "dropped_attributes_count",
-  "dropped_events_count",
-  "dropped_links_count",
-];
-const LOG_COLUMNS = [
-  "hash",
-  "ts_ns",
-  "time_ns",
-  "observed_ns",
-  "severity_number",
-  "severity_text",
-  "body",
-  "attributes",
-  "trace_id",
-  "span_id",
-  "flags",
-  "event_name",
-  "dropped_attributes_count",
-  "service_id",
-  "resource_id",
-  "scope_id",
-];
-
-function newDeltas(): CounterDeltas {
-  return { spans: 0, logs: 0, traces: 0, latestNs: 0n };
-}
-
-const TRACE_COLUMNS = "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name)";
-
-/** The traces of a request: each one's key, and the summaries of those stored by it. */
-interface TraceKeys {
-  keys: Map<string, number>;
-  created: Map<string, TraceAggregate>;
-}
-
-/** Per trace, the summary of `spans`: start, end, counts, root (the earliest span without a parent) and services. */
-function summarizeTraces(
-  spans: readonly SpanRecord[],
-  resources: readonly ResolvedResource[],
-): Map<string, TraceAggregate> {
-  const traces = new Map<string, TraceAggregate>();
-  for (const span of spans) {
-    const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
-    let trace = traces.get(span.traceId);
-    if (!trace) {
-      trace = {
-        startNs: span.startNs,
-        endNs: span.endNs,
-        spans: 0,
-        errors: 0,
-        rootSpanId: null,
-        rootStartNs: 0n,
-        rootServiceId: null,
-        rootName: null,
-        services: new Set(),
-      };
-      traces.set(span.traceId, trace);
-    }
-    trace.spans++;
-    if (span.statusCode === STATUS_ERROR) trace.errors++;
-    if (span.startNs < trace.startNs) trace.startNs = span.startNs;
-    if (span.endNs > trace.endNs) trace.endNs = span.endNs;
-    trace.services.add(serviceId);
-    if (span.parentSpanId === null && (trace.rootSpanId === null || span.startNs < trace.rootStartNs)) {
-      trace.rootSpanId = span.spanId;
-      trace.rootStartNs = span.startNs;
-      trace.rootServiceId = serviceId;
-      trace.rootName = span.name;
-    }
-  }
-  return traces;
-}
-
-/** A summary's values after trace_id, in TRACE_COLUMNS order. */
-function summaryValues(trace: TraceAggregate): unknown[] {
-  return [trace.startNs, trace.endNs, trace.spans, trace.errors, trace.rootSpanId, trace.rootServiceId, trace.rootName];
-}
+import { SpanWriter } from "./span-writer.js";
 
 /**
  * Writes decoded batches into the schema inside `transaction()`, which the writer worker uses
- * to group several requests into one commit. Re-sent spans and log records are skipped by
- * their unique keys, so writes are idempotent.
+ * to group several requests into one commit. Each signal's module makes the writer of its
+ * records (span-writer.ts, log-writer.ts); what they share (dictionaries, rollups, last-seen
+ * times, counters) is here and written once per transaction. Re-sent spans and log records are skipped by their unique keys,
+ * so writes are idempotent.
  */
-export class TelemetryWriter {
+export class TelemetryWriter implements SharedWriteState {
   readonly dictionaries: Dictionaries;
-  private readonly spanRows: NewRowInsert;
-  private readonly logRows: NewRowInsert;
-  private readonly traceUpserts: MultiRowStatement;
-  private readonly newTraces: MultiRowStatement;
-  private readonly storedTraceKeys: Database.Statement;
-  private readonly traceServices: MultiRowStatement;
-  private readonly spanPostingsInsert: MultiRowStatement;
-  private readonly logPostingsInsert: MultiRowStatement;
-  private readonly spanPostings = new PostingsBuffer();
-  private readonly logPostings = new PostingsBuffer();
-  private readonly rollups: RollupBuffer;
-  private readonly parentLinks: ParentLinks;
-  private readonly stmt: Record<string, Database.Statement>;
-  private deltas = newDeltas();
+  readonly rollups: RollupBuffer;
+  /** Every signal's record writer, flushed and cleared with the transaction. */
+  private readonly parts = new Map<RecordsName, RecordWriter>();
+  private readonly stmt: Record<"lastSeen" | "counter" | "latest" | "serviceCount", Database.Statement>;
+  /** Counter changes of one transaction (counters rows by name), applied once at its end. */
+  private counts = new Map<string, number>();
+  private latestNs = 0n;
   private readonly lastSeen = new Map<number, bigint>();
 
   constructor(private readonly db: Database.Database) {
     this.dictionaries = new Dictionaries(db);
     this.rollups = new RollupBuffer(db);
-    this.parentLinks = new ParentLinks(db);
-    this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_key, span_id)", 256);
-    this.storedTraceKeys = db
-      .prepare("SELECT trace_id, trace_key FROM traces WHERE trace_id IN (SELECT value FROM json_each(?))")
-      .raw(true);
-    this.storedTraceKeys.safeIntegers(false);
-    // A new trace's row is made, summarized, before its spans (they refer to its key).
-    this.newTraces = new MultiRowStatement(
-      db,
-      `traces ${TRACE_COLUMNS}`,
-      8,
-      "RETURNING trace_id, trace_key",
-      256,
-      true,
-    );
-    // No conflict target: the unique index is on an expression of the time and the hash (schema.ts, V7).
-    this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "", 256);
-    // One upsert per stored trace a request adds spans to, all in one statement: children often
-    // arrive after their root, or before it.
-    this.traceUpserts = new MultiRowStatement(
-      db,
-      `traces ${TRACE_COLUMNS}`,
-      8,
-      `ON CONFLICT (trace_id) DO UPDATE SET
-        start_ns = min(start_ns, excluded.start_ns),
-        end_ns = max(end_ns, excluded.end_ns),
-        span_count = span_count + excluded.span_count,
-        error_count = error_count + excluded.error_count,
-        root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
-        root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
-        root_span_id = coalesce(root_span_id, excluded.root_span_id)`,
-      256,
-      false,
-    );
-    this.traceServices = new MultiRowStatement(
-      db,
-      "trace_services (trace_key, service_id)",
-      2,
-      "ON CONFLICT DO NOTHING",
-      512,
-      false,
-    );
-    const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
-    this.spanPostingsInsert = new MultiRowStatement(db, `span_postings ${postingColumns}`, 6, "", 256, false);
-    this.logPostingsInsert = new MultiRowStatement(db, `log_postings ${postingColumns}`, 6, "", 256, false);
+    for (const signal of SIGNALS) this.parts.set(signal.records, signal.createWriter(db, this));
     this.stmt = {
       lastSeen: db.prepare("UPDATE services SET last_seen_ns = max(last_seen_ns, ?) WHERE id = ?"),
       counter: db.prepare("UPDATE counters SET value = value + ? WHERE name = ?"),
@@ -209,198 +39,75 @@ export class TelemetryWriter {
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
   }
 
-  private resolveScopes(batch: { resources: SpanBatch["resources"]; scopes: SpanBatch["scopes"] }, receivedNs: bigint) {
+  resolveScopes(
+    batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+    receivedNs: bigint,
+  ): { resources: ResolvedResource[]; scopes: number[] } {
     return {
       resources: batch.resources.map((r) => this.dictionaries.resource(r, receivedNs)),
       scopes: batch.scopes.map((s) => this.dictionaries.scope(s)),
     };
   }
 
-  /**
-   * The key of each trace `spans` belong to. A trace not stored yet gets its row here, already
-   * summarized: none of its spans can be stored, so its new spans are the first copy of each
-   * span sent (the span insert skips repeats in a request the same way).
-   */
-  private traceKeys(spans: readonly SpanRecord[], resources: ResolvedResource[]): TraceKeys {
-    const keys = new Map<string, number>();
-    for (const span of spans) keys.set(span.traceId, 0);
-    for (const [traceId, key] of this.storedTraceKeys.all(JSON.stringify([...keys.keys()])) as [string, number][]) {
-      keys.set(traceId, key);
-    }
-    const sent = new Set<string>();
-    const firstCopies = spans.filter((span) => {
-      if (keys.get(span.traceId) !== 0) return false;
-      const id = span.traceId + span.spanId;
-      if (sent.has(id)) return false;
-      sent.add(id);
-      return true;
-    });
-    const created = summarizeTraces(firstCopies, resources);
-    const rows: unknown[] = [];
-    for (const [traceId, trace] of created) rows.push(traceId, ...summaryValues(trace));
-    for (const [traceId, key] of this.newTraces.run(rows) as [string, number][]) keys.set(traceId, key);
-    return { keys, created };
+  /** The writer of a signal's records, for its module's `store`. */
+  part(records: RecordsName): RecordWriter {
+    return this.parts.get(records) as RecordWriter;
   }
 
-  /** Inserts the spans of one request; returns how many were new. */
+  /** Inserts the spans of one request; returns how many were new (for benches and tests). */
   writeSpans(batch: SpanBatch, receivedNs: bigint): number {
-    const { resources, scopes } = this.resolveScopes(batch, receivedNs);
-    const traces = this.traceKeys(batch.spans, resources);
-    const values: unknown[] = [];
-    for (const span of batch.spans) {
-      const resource = resources[span.resource] as ResolvedResource;
-      values.push(
-        traces.keys.get(span.traceId),
-        span.spanId,
-        span.traceId,
-        span.parentSpanId,
-        resource.serviceId,
-        resource.id,
-        scopes[span.scope],
-        span.name,
-        span.kind,
-        span.startNs,
-        span.endNs,
-        span.endNs > span.startNs ? span.endNs - span.startNs : 0n,
-        span.statusCode,
-        span.statusMessage,
-        span.traceState,
-        span.flags,
-        span.attributes,
-        span.events,
-        span.links,
-        span.droppedAttributesCount,
-        span.droppedEventsCount,
-        span.droppedLinksCount,
-      );
-    }
-    // A span sent before (or twice in this batch) is skipped: its id is 0.
-    const rowIds = this.spanRows.run(values);
-    const newSpans: SpanRecord[] = [];
-    for (let i = 0; i < batch.spans.length; i++) {
-      const rowId = rowIds[i] as number;
-      if (rowId === 0) continue;
-      const span = batch.spans[i] as SpanRecord;
-      newSpans.push(span);
-      this.post(this.spanPostings, span.indexed, rowId);
-      this.rollups.addSpan(
-        (resources[span.resource] as ResolvedResource).serviceId,
-        span.name,
-        span.startNs,
-        span.endNs > span.startNs ? Number(span.endNs - span.startNs) : 0,
-        span.spanId,
-        span.traceId,
-      );
-    }
-    this.updateTraces(newSpans, resources, traces);
-    this.parentLinks.link(newSpans, batch.spans, traces.keys);
-    this.deltas.spans += newSpans.length;
-    return newSpans.length;
+    const spans = this.part("spans");
+    if (!(spans instanceof SpanWriter)) throw new Error("the traces module's writer is not a SpanWriter");
+    return spans.write(batch, receivedNs);
   }
 
-  private post(buffer: PostingsBuffer, indexed: string[], rowId: number): void {
+  /** Inserts the log records of one request; returns how many were new (for benches and tests). */
+  writeLogs(batch: LogBatch, receivedNs: bigint): number {
+    const logs = this.part("logs");
+    if (!(logs instanceof LogWriter)) throw new Error("the logs module's writer is not a LogWriter");
+    return logs.write(batch, receivedNs);
+  }
+
+  post(buffer: PostingsBuffer, indexed: string[], rowId: number): void {
     for (let i = 0; i < indexed.length; i += 2) {
       buffer.add(this.dictionaries.keyId(indexed[i] as string), indexed[i + 1] as string, rowId);
     }
   }
 
-  /** Adds the new spans of stored traces to their summaries, and every new span's service to its trace. */
-  private updateTraces(spans: SpanRecord[], resources: ResolvedResource[], traces: TraceKeys): void {
-    for (const span of spans) {
-      const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
-      this.noteSeen(serviceId, span.endNs > span.startNs ? span.endNs : span.startNs);
-    }
-    const upserts: unknown[] = [];
-    const services: unknown[] = [];
-    const addServices = (traceId: string, trace: TraceAggregate) => {
-      for (const serviceId of trace.services) services.push(traces.keys.get(traceId), serviceId);
-    };
-    // New traces were summarized from exactly these spans when their rows were made.
-    for (const [traceId, trace] of traces.created) addServices(traceId, trace);
-    const ofStored = spans.filter((span) => !traces.created.has(span.traceId));
-    for (const [traceId, trace] of summarizeTraces(ofStored, resources)) {
-      upserts.push(traceId, ...summaryValues(trace));
-      addServices(traceId, trace);
-    }
-    this.traceUpserts.run(upserts);
-    this.traceServices.run(services);
-    this.deltas.traces += traces.created.size;
-  }
-
-  /** Inserts the log records of one request; returns how many were new. */
-  writeLogs(batch: LogBatch, receivedNs: bigint): number {
-    const { resources, scopes } = this.resolveScopes(batch, receivedNs);
-    const values: unknown[] = [];
-    const timestamps: bigint[] = [];
-    for (const log of batch.logs) {
-      const resource = resources[log.resource] as ResolvedResource;
-      const tsNs = logTimestampNs(log, receivedNs);
-      timestamps.push(tsNs);
-      values.push(
-        log.hash,
-        tsNs,
-        log.timeNs,
-        log.observedNs,
-        log.severityNumber,
-        log.severityText,
-        log.body,
-        log.attributes,
-        log.traceId,
-        log.spanId,
-        log.flags,
-        log.eventName,
-        log.droppedAttributesCount,
-        resource.serviceId,
-        resource.id,
-        scopes[log.scope],
-      );
-    }
-    const rowIds = this.logRows.run(values);
-    let added = 0;
-    batch.logs.forEach((log, i) => {
-      const rowId = rowIds[i] as number;
-      if (rowId === 0) return;
-      added++;
-      this.post(this.logPostings, log.indexed, rowId);
-      const serviceId = (resources[log.resource] as ResolvedResource).serviceId;
-      this.rollups.addLog(serviceId, timestamps[i] as bigint, log.severityNumber);
-      this.noteSeen(serviceId, timestamps[i] as bigint);
-    });
-    this.deltas.logs += added;
-    return added;
-  }
-
-  private noteSeen(serviceId: number, ns: bigint): void {
+  noteSeen(serviceId: number, ns: bigint): void {
     const previous = this.lastSeen.get(serviceId);
     if (previous === undefined || ns > previous) this.lastSeen.set(serviceId, ns);
-    if (ns > this.deltas.latestNs) this.deltas.latestNs = ns;
+    if (ns > this.latestNs) this.latestNs = ns;
+  }
+
+  count(name: string, n: number): void {
+    this.counts.set(name, (this.counts.get(name) ?? 0) + n);
   }
 
   /** Writes the postings, counters and last-seen times gathered since the last flush. Call before commit. */
   flush(): void {
-    this.spanPostings.flush(this.spanPostingsInsert);
-    this.logPostings.flush(this.logPostingsInsert);
+    for (const part of this.parts.values()) part.flush();
     this.rollups.flush();
-    const d = this.deltas;
-    if (d.spans) this.stmt.counter!.run(d.spans, "spans");
-    if (d.logs) this.stmt.counter!.run(d.logs, "logs");
-    if (d.traces) this.stmt.counter!.run(d.traces, "traces");
+    for (const [name, n] of this.counts) if (n) this.stmt.counter.run(n, name);
     const newServices = this.dictionaries.takeNewServices();
-    if (newServices) this.stmt.serviceCount!.run(newServices);
-    if (d.latestNs > 0n) this.stmt.latest!.run(d.latestNs);
-    for (const [serviceId, ns] of this.lastSeen) this.stmt.lastSeen!.run(ns, serviceId);
-    this.lastSeen.clear();
-    this.deltas = newDeltas();
+    if (newServices) this.stmt.serviceCount.run(newServices);
+    if (this.latestNs > 0n) this.stmt.latest.run(this.latestNs);
+    for (const [serviceId, ns] of this.lastSeen) this.stmt.lastSeen.run(ns, serviceId);
+    this.forgetCounts();
   }
 
   /** Forgets uncommitted state after a rollback. */
   discard(): void {
-    this.deltas = newDeltas();
-    this.lastSeen.clear();
-    this.spanPostings.clear();
-    this.logPostings.clear();
+    this.forgetCounts();
+    for (const part of this.parts.values()) part.clear();
     this.rollups.forget();
     this.dictionaries.reset();
+  }
+
+  private forgetCounts(): void {
+    this.counts = new Map();
+    this.latestNs = 0n;
+    this.lastSeen.clear();
   }
 
   /** Runs `work` and the counter flush in one transaction. */

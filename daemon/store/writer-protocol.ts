@@ -1,6 +1,6 @@
 import type { MessagePort } from "node:worker_threads";
+import type { RecordCounts, SignalBatch } from "../signals/registry.js";
 import type { RecordTally } from "./kept-records.js";
-import type { PackedLogBatch, PackedSpanBatch } from "./packed-batch.js";
 import type { RetentionPolicy } from "./retention.js";
 
 /** Settings handed to the writer worker when it starts. */
@@ -12,12 +12,10 @@ export interface WriterOptions {
 }
 
 /**
- * A decoded batch to commit, packed for the crossing (packed-batch.ts). `id` is the main
- * thread's, so the writer can answer it directly.
+ * A decoded batch to commit, packed for the crossing (packed-batch.ts), with the signal whose
+ * module stores it. `id` is the main thread's, so the writer can answer it directly.
  */
-export type WriteRequest =
-  | { type: "spans"; id: number; batch: PackedSpanBatch; receivedNs: bigint }
-  | { type: "logs"; id: number; batch: PackedLogBatch; receivedNs: bigint };
+export type WriteRequest = { type: "write"; id: number; receivedNs: bigint } & SignalBatch;
 
 /**
  * From the main thread. Write requests arrive from the decoder worker over its own port; a
@@ -33,5 +31,6 @@ export type WriterReply =
   | { type: "failed"; id: number; message: string }
   /** The database file was deleted or replaced: no write is acknowledged from now on. */
   | { type: "lost"; message: string }
-  | { type: "trimmed"; spans: number; logs: number }
+  /** Rows retention deleted, per signal's records. */
+  | { type: "trimmed"; counts: RecordCounts }
   | { type: "closed" };

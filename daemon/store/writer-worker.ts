@@ -7,9 +7,9 @@ import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "
 import type Database from "better-sqlite3";
 import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
+import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
 import { openWriteConnection } from "./connection.js";
-import { logFilter, type RecordTally, spanFilter } from "./kept-records.js";
-import { packedLogCount, packedSpanCount, unpackLogSlices, unpackSpanSlices } from "./packed-batch.js";
+import type { RecordTally } from "./kept-records.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { StoreFileWatch } from "./store-file-watch.js";
@@ -57,7 +57,7 @@ let trimming = false;
 
 /** Records a request carries, repeats and all: what group commit sizes transactions by. */
 function recordCount(request: WriteRequest): number {
-  return request.type === "spans" ? packedSpanCount(request.batch) : packedLogCount(request.batch);
+  return signalNamed(request.signal).count(request.batch);
 }
 
 /**
@@ -67,22 +67,15 @@ function recordCount(request: WriteRequest): number {
  */
 const SLICE_RECORDS = 4096;
 
-/** Stores a request's records but repeats and those retention would delete at once (kept-records.ts). */
+/**
+ * Stores a request's records but repeats and those retention would delete at once
+ * (kept-records.ts), by its signal's module.
+ */
 function apply(request: WriteRequest): Written {
   const cutoffNs = retention.ageCutoffNs(nowNs());
-  let inserted = 0;
-  if (request.type === "spans") {
-    const filter = spanFilter(cutoffNs);
-    for (const slice of unpackSpanSlices(request.batch, SLICE_RECORDS)) {
-      inserted += writer.writeSpans({ ...slice, spans: filter.keep(slice.spans) }, request.receivedNs);
-    }
-    return { ...filter.tally(inserted), cutoffNs };
-  }
-  const filter = logFilter(cutoffNs, request.receivedNs);
-  for (const slice of unpackLogSlices(request.batch, SLICE_RECORDS)) {
-    inserted += writer.writeLogs({ ...slice, logs: filter.keep(slice.logs) }, request.receivedNs);
-  }
-  return { ...filter.tally(inserted), cutoffNs };
+  const context = { cutoffNs, receivedNs: request.receivedNs, sliceRecords: SLICE_RECORDS };
+  const signal = signalNamed(request.signal);
+  return { ...signal.store(writer.part(signal.records), request.batch, context), cutoffNs };
 }
 
 /** What the answer to a committed request carries. */
@@ -194,14 +187,19 @@ function scheduleFlush(): void {
 async function trim(): Promise<void> {
   if (trimming || closing) return;
   trimming = true;
-  const total = { spans: 0, logs: 0 };
+  const total = noRecords();
+  let deleted = 0;
   try {
     for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
       while (!closing) {
         const result = step();
-        total.spans += result.spans;
-        total.logs += result.logs;
-        if (result.spans + result.logs === 0) break;
+        let stepDeleted = 0;
+        for (const { records } of SIGNALS) {
+          total[records] += result[records];
+          stepDeleted += result[records];
+        }
+        deleted += stepDeleted;
+        if (stepDeleted === 0) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
@@ -211,7 +209,7 @@ async function trim(): Promise<void> {
   } finally {
     trimming = false;
   }
-  if (total.spans + total.logs > 0) send({ type: "trimmed", ...total });
+  if (deleted > 0) send({ type: "trimmed", counts: total });
 }
 
 function finish(): void {

@@ -1,0 +1,73 @@
+/**
+ * What the ingest side knows about one OTLP signal, gathered in one module per signal
+ * (traces.ts, logs.ts) and registered once (registry.ts). The HTTP route, the decoder thread,
+ * the writer thread and retention look a signal up by name or loop over the registry; none of
+ * them names a signal. A new signal is its module (its decoders, packed layout, writer step and
+ * retention table) and one line in the registry.
+ *
+ * A module is loaded on every thread, so it holds data and functions only: each thread calls
+ * the part that is its own (`decode` on the decoder thread, `store` on the writer thread).
+ */
+import type Database from "better-sqlite3";
+import type { WireFormat } from "../otlp/decode-request.js";
+import type { RecordTally } from "../store/kept-records.js";
+import type { PackedBatchOf } from "../store/packed-batch.js";
+import type { RecordWriter, SharedWriteState } from "../store/record-writer.js";
+
+/** What a write is stored against: the retention cutoff and the request's arrival. */
+export interface StoreContext {
+  /** Records timed before it are rejected as older than retention (kept-records.ts). */
+  cutoffNs: bigint;
+  receivedNs: bigint;
+  /** Records unpacked and written at a time (writer-worker.ts, SLICE_RECORDS). */
+  sliceRecords: number;
+}
+
+/** A retention pass's deleted rows beyond the signal's own (traces: orphan entries and trace summaries). */
+export interface RetentionCompanion {
+  /** Columns the pass selects beside `id` and the time, for `deleted`. */
+  readonly columns: readonly string[];
+  /** Called in the deleting transaction, after the rows are gone. */
+  deleted(rows: readonly Record<string, unknown>[]): void;
+}
+
+/** Where a signal's records live, for retention (daemon/store/retention.ts). */
+export interface SignalRetention {
+  /** The table of records, with an INTEGER `id` in storage order. */
+  readonly table: string;
+  /** The column retention judges a record's age by. */
+  readonly timeColumn: string;
+  readonly rollupTable: string;
+  readonly postingsTable: string;
+  /** The counter holding the latest time retention has deleted (rollup readers trust slots after it). */
+  readonly trimmedThrough: string;
+  readonly companion?: (db: Database.Database) => RetentionCompanion;
+}
+
+export interface SignalModule<Name extends string, Records extends string, Writer extends RecordWriter = RecordWriter> {
+  /** The OTLP signal, as in its path (`/v1/traces`) and in error messages. */
+  readonly name: Name;
+  readonly path: `/v1/${Name}`;
+  /** What its records are counted as: their `counters` row, and the key of retention's counts. */
+  readonly records: Records;
+  /** A count of its records in words: "1 span", "3 spans". */
+  countWords(count: number): string;
+  /** The OTLP/JSON partial-success field that carries the rejected count (`rejectedSpans`). */
+  readonly rejectedField: string;
+  /**
+   * Decoder thread: a request body's records, packed to cross to the writer. Throws
+   * PayloadError for an invalid body and TooManyValuesError past its allowance; charges what
+   * it decodes to the allowance (decode-allowance.ts).
+   */
+  decode(body: Buffer, format: WireFormat): PackedBatchOf<Records>;
+  /** Records in a packed batch, repeats and all. */
+  count(batch: PackedBatchOf<Records>): number;
+  /**
+   * Writer thread: the writer of its records, made once with the writer connection; it shares
+   * the transaction's dictionaries, rollups and counters with the others (record-writer.ts).
+   */
+  createWriter(db: Database.Database, shared: SharedWriteState): Writer;
+  /** Writer thread: stores a batch with its writer, slice by slice, inside the open transaction. */
+  store(writer: Writer, batch: PackedBatchOf<Records>, context: StoreContext): RecordTally;
+  readonly retention: SignalRetention;
+}

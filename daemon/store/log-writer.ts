@@ -1,0 +1,98 @@
+import type Database from "better-sqlite3";
+import type { LogBatch } from "../otlp/records.js";
+import type { ResolvedResource } from "./dictionaries.js";
+import { logTimestampNs } from "./kept-records.js";
+import { MultiRowStatement } from "./multi-row.js";
+import { NewRowInsert } from "./new-rows.js";
+import { PostingsBuffer } from "./postings.js";
+import type { RecordWriter, SharedWriteState } from "./record-writer.js";
+
+const LOG_COLUMNS = [
+  "hash",
+  "ts_ns",
+  "time_ns",
+  "observed_ns",
+  "severity_number",
+  "severity_text",
+  "body",
+  "attributes",
+  "trace_id",
+  "span_id",
+  "flags",
+  "event_name",
+  "dropped_attributes_count",
+  "service_id",
+  "resource_id",
+  "scope_id",
+];
+
+/**
+ * Writes log records: their rows and their index entries. A record sent twice is stored once
+ * (its unique key is its time and content hash).
+ */
+export class LogWriter implements RecordWriter {
+  private readonly logRows: NewRowInsert;
+  private readonly postingsInsert: MultiRowStatement;
+  private readonly postings = new PostingsBuffer();
+
+  constructor(
+    db: Database.Database,
+    private readonly shared: SharedWriteState,
+  ) {
+    // No conflict target: the unique index is on an expression of the time and the hash (schema.ts, V7).
+    this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "", 256);
+    const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
+    this.postingsInsert = new MultiRowStatement(db, `log_postings ${postingColumns}`, 6, "", 256, false);
+  }
+
+  /** Inserts the log records of one request; returns how many were new. */
+  write(batch: LogBatch, receivedNs: bigint): number {
+    const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
+    const values: unknown[] = [];
+    const timestamps: bigint[] = [];
+    for (const log of batch.logs) {
+      const resource = resources[log.resource] as ResolvedResource;
+      const tsNs = logTimestampNs(log, receivedNs);
+      timestamps.push(tsNs);
+      values.push(
+        log.hash,
+        tsNs,
+        log.timeNs,
+        log.observedNs,
+        log.severityNumber,
+        log.severityText,
+        log.body,
+        log.attributes,
+        log.traceId,
+        log.spanId,
+        log.flags,
+        log.eventName,
+        log.droppedAttributesCount,
+        resource.serviceId,
+        resource.id,
+        scopes[log.scope],
+      );
+    }
+    const rowIds = this.logRows.run(values);
+    let added = 0;
+    batch.logs.forEach((log, i) => {
+      const rowId = rowIds[i] as number;
+      if (rowId === 0) return;
+      added++;
+      this.shared.post(this.postings, log.indexed, rowId);
+      const serviceId = (resources[log.resource] as ResolvedResource).serviceId;
+      this.shared.rollups.addLog(serviceId, timestamps[i] as bigint, log.severityNumber);
+      this.shared.noteSeen(serviceId, timestamps[i] as bigint);
+    });
+    this.shared.count("logs", added);
+    return added;
+  }
+
+  flush(): void {
+    this.postings.flush(this.postingsInsert);
+  }
+
+  clear(): void {
+    this.postings.clear();
+  }
+}

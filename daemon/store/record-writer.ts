@@ -1,0 +1,33 @@
+import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
+import type { Dictionaries, ResolvedResource } from "./dictionaries.js";
+import type { PostingsBuffer } from "./postings.js";
+import type { RollupBuffer } from "./rollup-buffer.js";
+
+/**
+ * What the writer of one kind of record (spans, log records) shares with the others inside a
+ * transaction: the dictionaries, the rollups, the services' last-seen times and the counters,
+ * all written once at commit by TelemetryWriter.
+ */
+export interface SharedWriteState {
+  readonly dictionaries: Dictionaries;
+  readonly rollups: RollupBuffer;
+  /** A batch's resources and scopes as stored rows (ids), in batch order. */
+  resolveScopes(
+    batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+    receivedNs: bigint,
+  ): { resources: ResolvedResource[]; scopes: number[] };
+  /** Adds one record's index entries (`[key, value, ...]`) to `buffer`, for its row. */
+  post(buffer: PostingsBuffer, indexed: string[], rowId: number): void;
+  /** A service sent telemetry timed `ns`. */
+  noteSeen(serviceId: number, ns: bigint): void;
+  /** Adds `n` to the `counters` row `name` at commit. */
+  count(name: string, n: number): void;
+}
+
+/** The writer of one kind of record: what it gathers during a transaction, written or forgotten at its end. */
+export interface RecordWriter {
+  /** Writes what it gathered (index entries) before commit. */
+  flush(): void;
+  /** Forgets what it gathered, after a rollback. */
+  clear(): void;
+}

@@ -1,0 +1,274 @@
+import type Database from "better-sqlite3";
+import type { SpanBatch, SpanRecord } from "../otlp/records.js";
+import type { ResolvedResource } from "./dictionaries.js";
+import { MultiRowStatement } from "./multi-row.js";
+import { NewRowInsert } from "./new-rows.js";
+import { ParentLinks } from "./parent-links.js";
+import { PostingsBuffer } from "./postings.js";
+import type { RecordWriter, SharedWriteState } from "./record-writer.js";
+
+const STATUS_ERROR = 2;
+
+interface TraceAggregate {
+  startNs: bigint;
+  endNs: bigint;
+  spans: number;
+  errors: number;
+  rootSpanId: string | null;
+  rootStartNs: bigint;
+  rootServiceId: number | null;
+  rootName: string | null;
+  services: Set<number>;
+}
+
+// The unique key comes first: NewRowInsert matches rows by their leading columns.
+const SPAN_COLUMNS = [
+  "trace_key",
+  "span_id",
+  "trace_id",
+  "parent_span_id",
+  "service_id",
+  "resource_id",
+  "scope_id",
+  "name",
+  "kind",
+  "start_ns",
+  "end_ns",
+  "duration_ns",
+  "status_code",
+  "status_message",
+  "trace_state",
+  "flags",
+  "attributes",
+  "events",
+  "links",
+  "dropped_attributes_count",
+  "dropped_events_count",
+  "dropped_links_count",
+];
+const TRACE_COLUMNS = "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name)";
+
+/** The traces of a request: each one's key, and the summaries of those stored by it. */
+interface TraceKeys {
+  keys: Map<string, number>;
+  created: Map<string, TraceAggregate>;
+}
+
+/** Per trace, the summary of `spans`: start, end, counts, root (the earliest span without a parent) and services. */
+function summarizeTraces(
+  spans: readonly SpanRecord[],
+  resources: readonly ResolvedResource[],
+): Map<string, TraceAggregate> {
+  const traces = new Map<string, TraceAggregate>();
+  for (const span of spans) {
+    const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
+    let trace = traces.get(span.traceId);
+    if (!trace) {
+      trace = {
+        startNs: span.startNs,
+        endNs: span.endNs,
+        spans: 0,
+        errors: 0,
+        rootSpanId: null,
+        rootStartNs: 0n,
+        rootServiceId: null,
+        rootName: null,
+        services: new Set(),
+      };
+      traces.set(span.traceId, trace);
+    }
+    trace.spans++;
+    if (span.statusCode === STATUS_ERROR) trace.errors++;
+    if (span.startNs < trace.startNs) trace.startNs = span.startNs;
+    if (span.endNs > trace.endNs) trace.endNs = span.endNs;
+    trace.services.add(serviceId);
+    if (span.parentSpanId === null && (trace.rootSpanId === null || span.startNs < trace.rootStartNs)) {
+      trace.rootSpanId = span.spanId;
+      trace.rootStartNs = span.startNs;
+      trace.rootServiceId = serviceId;
+      trace.rootName = span.name;
+    }
+  }
+  return traces;
+}
+
+/** A summary's values after trace_id, in TRACE_COLUMNS order. */
+function summaryValues(trace: TraceAggregate): unknown[] {
+  return [trace.startNs, trace.endNs, trace.spans, trace.errors, trace.rootSpanId, trace.rootServiceId, trace.rootName];
+}
+
+/**
+ * Writes spans: their rows, their traces' summaries and services, their parent links and
+ * their index entries. Re-sent spans are skipped by their unique key (trace and span id).
+ */
+export class SpanWriter implements RecordWriter {
+  private readonly spanRows: NewRowInsert;
+  private readonly traceUpserts: MultiRowStatement;
+  private readonly newTraces: MultiRowStatement;
+  private readonly storedTraceKeys: Database.Statement;
+  private readonly traceServices: MultiRowStatement;
+  private readonly postingsInsert: MultiRowStatement;
+  private readonly postings = new PostingsBuffer();
+  private readonly parentLinks: ParentLinks;
+
+  constructor(
+    db: Database.Database,
+    private readonly shared: SharedWriteState,
+  ) {
+    this.parentLinks = new ParentLinks(db);
+    this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_key, span_id)", 256);
+    this.storedTraceKeys = db
+      .prepare("SELECT trace_id, trace_key FROM traces WHERE trace_id IN (SELECT value FROM json_each(?))")
+      .raw(true);
+    this.storedTraceKeys.safeIntegers(false);
+    // A new trace's row is made, summarized, before its spans (they refer to its key).
+    this.newTraces = new MultiRowStatement(
+      db,
+      `traces ${TRACE_COLUMNS}`,
+      8,
+      "RETURNING trace_id, trace_key",
+      256,
+      true,
+    );
+    // One upsert per stored trace a request adds spans to, all in one statement: children often
+    // arrive after their root, or before it.
+    this.traceUpserts = new MultiRowStatement(
+      db,
+      `traces ${TRACE_COLUMNS}`,
+      8,
+      `ON CONFLICT (trace_id) DO UPDATE SET
+        start_ns = min(start_ns, excluded.start_ns),
+        end_ns = max(end_ns, excluded.end_ns),
+        span_count = span_count + excluded.span_count,
+        error_count = error_count + excluded.error_count,
+        root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
+        root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
+        root_span_id = coalesce(root_span_id, excluded.root_span_id)`,
+      256,
+      false,
+    );
+    this.traceServices = new MultiRowStatement(
+      db,
+      "trace_services (trace_key, service_id)",
+      2,
+      "ON CONFLICT DO NOTHING",
+      512,
+      false,
+    );
+    const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
+    this.postingsInsert = new MultiRowStatement(db, `span_postings ${postingColumns}`, 6, "", 256, false);
+  }
+
+  /**
+   * The key of each trace `spans` belong to. A trace not stored yet gets its row here, already
+   * summarized: none of its spans can be stored, so its new spans are the first copy of each
+   * span sent (the span insert skips repeats in a request the same way).
+   */
+  private traceKeys(spans: readonly SpanRecord[], resources: ResolvedResource[]): TraceKeys {
+    const keys = new Map<string, number>();
+    for (const span of spans) keys.set(span.traceId, 0);
+    for (const [traceId, key] of this.storedTraceKeys.all(JSON.stringify([...keys.keys()])) as [string, number][]) {
+      keys.set(traceId, key);
+    }
+    const sent = new Set<string>();
+    const firstCopies = spans.filter((span) => {
+      if (keys.get(span.traceId) !== 0) return false;
+      const id = span.traceId + span.spanId;
+      if (sent.has(id)) return false;
+      sent.add(id);
+      return true;
+    });
+    const created = summarizeTraces(firstCopies, resources);
+    const rows: unknown[] = [];
+    for (const [traceId, trace] of created) rows.push(traceId, ...summaryValues(trace));
+    for (const [traceId, key] of this.newTraces.run(rows) as [string, number][]) keys.set(traceId, key);
+    return { keys, created };
+  }
+
+  /** Inserts the spans of one request; returns how many were new. */
+  write(batch: SpanBatch, receivedNs: bigint): number {
+    const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
+    const traces = this.traceKeys(batch.spans, resources);
+    const values: unknown[] = [];
+    for (const span of batch.spans) {
+      const resource = resources[span.resource] as ResolvedResource;
+      values.push(
+        traces.keys.get(span.traceId),
+        span.spanId,
+        span.traceId,
+        span.parentSpanId,
+        resource.serviceId,
+        resource.id,
+        scopes[span.scope],
+        span.name,
+        span.kind,
+        span.startNs,
+        span.endNs,
+        span.endNs > span.startNs ? span.endNs - span.startNs : 0n,
+        span.statusCode,
+        span.statusMessage,
+        span.traceState,
+        span.flags,
+        span.attributes,
+        span.events,
+        span.links,
+        span.droppedAttributesCount,
+        span.droppedEventsCount,
+        span.droppedLinksCount,
+      );
+    }
+    // A span sent before (or twice in this batch) is skipped: its id is 0.
+    const rowIds = this.spanRows.run(values);
+    const newSpans: SpanRecord[] = [];
+    for (let i = 0; i < batch.spans.length; i++) {
+      const rowId = rowIds[i] as number;
+      if (rowId === 0) continue;
+      const span = batch.spans[i] as SpanRecord;
+      newSpans.push(span);
+      this.shared.post(this.postings, span.indexed, rowId);
+      this.shared.rollups.addSpan(
+        (resources[span.resource] as ResolvedResource).serviceId,
+        span.name,
+        span.startNs,
+        span.endNs > span.startNs ? Number(span.endNs - span.startNs) : 0,
+        span.spanId,
+        span.traceId,
+      );
+    }
+    this.updateTraces(newSpans, resources, traces);
+    this.parentLinks.link(newSpans, batch.spans, traces.keys);
+    this.shared.count("spans", newSpans.length);
+    return newSpans.length;
+  }
+
+  /** Adds the new spans of stored traces to their summaries, and every new span's service to its trace. */
+  private updateTraces(spans: SpanRecord[], resources: ResolvedResource[], traces: TraceKeys): void {
+    for (const span of spans) {
+      const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
+      this.shared.noteSeen(serviceId, span.endNs > span.startNs ? span.endNs : span.startNs);
+    }
+    const upserts: unknown[] = [];
+    const services: unknown[] = [];
+    const addServices = (traceId: string, trace: TraceAggregate) => {
+      for (const serviceId of trace.services) services.push(traces.keys.get(traceId), serviceId);
+    };
+    // New traces were summarized from exactly these spans when their rows were made.
+    for (const [traceId, trace] of traces.created) addServices(traceId, trace);
+    const ofStored = spans.filter((span) => !traces.created.has(span.traceId));
+    for (const [traceId, trace] of summarizeTraces(ofStored, resources)) {
+      upserts.push(traceId, ...summaryValues(trace));
+      addServices(traceId, trace);
+    }
+    this.traceUpserts.run(upserts);
+    this.traceServices.run(services);
+    this.shared.count("traces", traces.created.size);
+  }
+
+  flush(): void {
+    this.postings.flush(this.postingsInsert);
+  }
+
+  clear(): void {
+    this.postings.clear();
+  }
+}
