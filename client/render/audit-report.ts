@@ -1,21 +1,8 @@
+import type { AuditReportRecord } from "../../shared/query-types.js";
 import { safeText } from "./table.js";
 
-/** The audit report as the API answers it (daemon/audit/run-audit.ts). */
-export interface AuditReportView {
-  window: { currentStart: string; currentEnd: string; current: string; baseline: string };
-  counts: { error: number; warning: number; info: number };
-  findings: {
-    code: string;
-    severity: string;
-    confidence: string;
-    service: string | null;
-    operation: string | null;
-    summary: string;
-    evidence: { traceIds: string[]; spanIds: string[]; logIds: string[]; notes: string[] };
-    followUp: string[];
-  }[];
-  truncated: string[];
-}
+/** The audit report as the API answers it (shared/query-types.ts). */
+export type AuditReportView = AuditReportRecord;
 
 /** Human text of an audit: a header line, then each finding with its evidence and next steps. */
 export function renderAuditReport(report: AuditReportView): string {

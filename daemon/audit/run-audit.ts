@@ -1,4 +1,5 @@
 import { formatDuration } from "../../shared/duration.js";
+import type { AuditReportRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
 import {
   type AuditFacts,
@@ -26,20 +27,9 @@ const RULES: AuditRule[] = [
   noTelemetryRule,
 ];
 
-export interface AuditReport {
-  window: {
-    currentStart: string;
-    currentEnd: string;
-    baselineStart: string;
-    baselineEnd: string;
-    current: string;
-    baseline: string;
-  };
-  parameters: { service: string | null; durationMin: number | null };
-  counts: { error: number; warning: number; info: number };
+/** The report the API answers (shared/query-types.ts), with the audit's own typed findings. */
+export interface AuditReport extends AuditReportRecord {
   findings: Finding[];
-  /** Facts that hit their bound: findings from them may be incomplete. */
-  truncated: string[];
 }
 
 /**

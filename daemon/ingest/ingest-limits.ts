@@ -46,7 +46,7 @@ export function reservedCost(bodyBytes: number, limits: IngestLimits): number {
  * - A request may decode to one value per 96 bytes of the body cap (174,763 at 16 MiB; a
  *   record counts as three): an SDK's batch of 512 spans of ten attributes is about 6,700, a
  *   Collector's default batch of 8,192 spans of fifteen about 147,000, while 16 MiB of one-byte
- *   attributes is a million values and took obsd to 845 MiB. Past the allowance the decoder
+ *   attributes is a million values, far past the memory target. Past the allowance the decoder
  *   stops and the answer is 413, naming --max-body-size: the allowance grows with the cap.
  * - The budget is less than what two requests at the allowance cost, whatever their bodies'
  *   size (each costs its values and at least one unit more): two worst cases are never inside
@@ -56,12 +56,13 @@ export function reservedCost(bodyBytes: number, limits: IngestLimits): number {
  *   most it could cost until decoded, then what it does cost, so ordinary exports, decoded,
  *   hold little of the budget.
  * - Both workers allocate many short-lived objects per batch; a 16 MB young generation keeps
- *   their resident memory down (measured: 16 MB kept throughput; 8 MB cost about 20%).
+ *   their resident memory down without costing throughput, which a smaller one did.
  * - The old generation limit is there for how V8 grows a heap, not as a cap expected to be
  *   reached: with no limit, on a machine with much memory, V8 lets the old generation grow to
- *   four times what is live before collecting; with one, peak RSS under load is 20 to 40 MB
- *   lower at the same throughput. 64 times the body cap (1,024 MB at 16 MiB) is twice what
- *   the worst body measured needs (docs/perf-history/2026-11.md, "Memory bounds"), so a larger cap raises it.
+ *   four times what is live before collecting; with one, peak RSS under load is lower at the
+ *   same throughput. 64 times the body cap (1,024 MB at 16 MiB) is about twice what the worst
+ *   body measured needs, so a larger cap raises it (the figures: docs/perf-history/2026-11.md,
+ *   "Memory bounds", and docs/perf-history/design-decisions.md).
  */
 export function ingestLimits(maxBodyBytes: number): IngestLimits {
   const maxDecodedValues = Math.ceil(maxBodyBytes / BYTES_PER_ALLOWED_VALUE);

@@ -62,8 +62,8 @@ function recordCount(request: WriteRequest): number {
 
 /**
  * A request's records are stored this many at a time, so the writer holds the records of one
- * slice, not of a whole large request (a 16 MiB body of small spans is half a million, about
- * 1.5 KB of heap each). Requests of this size or smaller are one slice.
+ * slice, not of a whole large request (a 16 MiB body of small spans is half a million records,
+ * each costing heap while unpacked). Requests of this size or smaller are one slice.
  */
 const SLICE_RECORDS = 4096;
 

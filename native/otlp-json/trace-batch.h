@@ -28,7 +28,7 @@ struct ScopeEntry {
   std::optional<std::string> schema_url;
 };
 
-/** Field slots per span in `numbers`, in the order of SPAN_FIELDS in packed-batch.ts. */
+/** Field slots per span in `numbers`, in the order of SPAN_LAYOUT in packed-batch.ts. */
 enum SpanSlot : int {
   kTraceId,        // `strings` index
   kSpanId,         // `texts` index
