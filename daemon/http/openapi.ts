@@ -1,5 +1,6 @@
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { apiSchema, querySchemas, type Schema } from "../../shared/record-schemas.js";
+import { type AnySignal, SIGNALS } from "../signals/registry.js";
 import { queryPaths } from "./openapi-query.js";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -8,12 +9,13 @@ function errorResponse(description: string) {
   return { description, content: { "application/json": { schema: ref("Error") } } };
 }
 
-function otlpExport(signal: "traces" | "logs", request: string) {
+function otlpExport(signal: AnySignal) {
+  const request = signal.openapi.requestMessage;
   return {
     post: {
-      operationId: signal === "traces" ? "exportTraces" : "exportLogs",
+      operationId: signal.openapi.operationId,
       tags: ["ingestion"],
-      summary: `Ingest OTLP/HTTP ${signal}`,
+      summary: `Ingest OTLP/HTTP ${signal.name}`,
       description: `Accepts an ${request} as OTLP/JSON or OTLP/protobuf, optionally gzip-compressed. The body is capped (16 MiB by default) before and after inflation. Answers once the data is committed.`,
       parameters: [
         {
@@ -74,8 +76,7 @@ export function openApiDocument(): Schema {
       { name: "service", description: "Health and self-description" },
     ],
     paths: {
-      "/v1/traces": otlpExport("traces", "ExportTraceServiceRequest"),
-      "/v1/logs": otlpExport("logs", "ExportLogsServiceRequest"),
+      ...Object.fromEntries(SIGNALS.map((signal) => [signal.path, otlpExport(signal)])),
       ...queryPaths(),
       "/api/health": {
         get: {

@@ -11,6 +11,7 @@ export const logs: SignalModule<"logs", "logs", LogWriter> = {
   records: "logs",
   countWords: (count) => (count === 1 ? "1 log record" : `${count} log records`),
   rejectedField: "rejectedLogRecords",
+  openapi: { operationId: "exportLogs", requestMessage: "ExportLogsServiceRequest" },
 
   decode: (body, format) => packLogs(decodeLogRequest(body, format)),
 

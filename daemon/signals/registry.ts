@@ -36,8 +36,11 @@ export type RecordCounts = Record<RecordsName, number>;
 
 const BY_NAME = new Map<string, AnySignal>(SIGNALS.map((signal) => [signal.name, signal]));
 
+/** The module of a signal; throws for a name no module has (a message from a mismatched thread). */
 export function signalNamed(name: SignalName): AnySignal {
-  return BY_NAME.get(name) as AnySignal;
+  const signal = BY_NAME.get(name);
+  if (!signal) throw new Error(`no signal module is named "${name}"`);
+  return signal;
 }
 
 /** Zero records of every signal. */

@@ -54,6 +54,8 @@ export interface SignalModule<Name extends string, Records extends string, Write
   countWords(count: number): string;
   /** The OTLP/JSON partial-success field that carries the rejected count (`rejectedSpans`). */
   readonly rejectedField: string;
+  /** How the OpenAPI document names its export: the operation and the OTLP request message. */
+  readonly openapi: { readonly operationId: string; readonly requestMessage: string };
   /**
    * Decoder thread: a request body's records, packed to cross to the writer. Throws
    * PayloadError for an invalid body and TooManyValuesError past its allowance; charges what

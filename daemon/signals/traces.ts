@@ -14,6 +14,7 @@ export const traces: SignalModule<"traces", "spans", SpanWriter> = {
   records: "spans",
   countWords: (count) => (count === 1 ? "1 span" : `${count} spans`),
   rejectedField: "rejectedSpans",
+  openapi: { operationId: "exportTraces", requestMessage: "ExportTraceServiceRequest" },
 
   /**
    * OTLP/JSON natively where it can, else the JavaScript decoders. The native decoder reads the

@@ -34,7 +34,7 @@ export type PackedLogBatch = PackedBatchOf<"logs">;
 
 /**
  * The span layout: the native decoder (native/otlp-json/trace-batch.h) writes the same one,
- * which test/unit/store/packed-layout-native.test.ts checks column by column.
+ * which test/unit/store/packed-layout.test.ts checks column by column.
  */
 export const SPAN_LAYOUT = [
   { field: "traceId", crossing: "text" },

@@ -78,7 +78,7 @@ export const ALLOWANCES: readonly Allowance[] = [
     to: "daemon/store/packed-batch.ts",
     kind: "until-fixed",
     reason:
-      "the native JSON decoder fills the packed span batch, whose layout lives in the store; it leaves when the packed-batch layout moves to the traces signal module (issue 33, signals as modules)",
+      "the native JSON decoder fills the packed span batch, whose layout lives in the store; the layout stays one table in the store, beside the packer the writer unpacks with; it leaves if the layouts move to a module the otlp layer may import",
   },
   {
     rule: "transports and front-ends do not touch SQLite",
