@@ -76,9 +76,12 @@ describe("typed query arguments (checkArgs)", () => {
     );
   });
 
-  it("knows every route of the table", () => {
+  it("refuses an unknown field on every route, naming what the route accepts as HTTP does", () => {
     for (const [method] of QUERY_ROUTE_LIST) {
-      expect(() => checkArgs(method, pathArgs(method) as never), method).not.to.throw(TypeError);
+      const overHttp = refusal(() => parseQueryRequest(method, PATH, { notAParameter: "1" }));
+      expect(overHttp, method).to.match(/^unknown parameter notAParameter; this route accepts /);
+      const typed = refusal(() => checkArgs(method, { ...pathArgs(method), notAParameter: 1 } as never));
+      expect(typed, method).to.equal(overHttp);
     }
   });
 });
