@@ -42,18 +42,21 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
       attrContains.push([name.slice(13), text]);
     } else {
       const parse = route.params[name];
-      if (!parse) {
-        const allowed = [
-          ...Object.keys(route.params),
-          ...(route.attr ? ["attr.KEY"] : []),
-          ...(route.attrContains ? ["attrContains.KEY"] : []),
-        ];
-        throw new QueryError(`unknown parameter ${name}; this route accepts ${allowed.join(", ") || "no parameters"}`);
-      }
+      if (!parse) throw unknownParameter(name, route);
       values[name] = parse(text, name);
     }
   }
   return { values, attrs, attrContains };
+}
+
+/** The refusal of a parameter the route does not take, listing the ones it does. */
+export function unknownParameter(name: string, route: RouteParams): QueryError {
+  const allowed = [
+    ...Object.keys(route.params),
+    ...(route.attr ? ["attr.KEY"] : []),
+    ...(route.attrContains ? ["attrContains.KEY"] : []),
+  ];
+  return new QueryError(`unknown parameter ${name}; this route accepts ${allowed.join(", ") || "no parameters"}`);
 }
 
 export function text(raw: string, name: string): string {
@@ -153,7 +156,13 @@ export function minutes(raw: string, name: string): number {
  * The latest instant a store can hold: timestamps are Unix nanoseconds in 64-bit SQLite
  * integers, which end in April 2262.
  */
-const MAX_INSTANT_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+export const MAX_INSTANT_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+
+/** The refusal of an instant outside what a store can hold. */
+export function instantOutOfRange(shown: string, name: string): QueryError {
+  const last = new Date(MAX_INSTANT_MS).toISOString();
+  return new QueryError(`invalid ${name} "${shown}": expected a time from 1970-01-01T00:00:00Z to ${last}`);
+}
 
 /** An instant as ISO 8601 with a time zone (2026-11-22T10:00:00Z), 1970 to 2262. Returns Unix nanoseconds. */
 export function instant(raw: string, name: string): bigint {
@@ -161,9 +170,6 @@ export function instant(raw: string, name: string): bigint {
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw) || Number.isNaN(ms)) {
     throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
   }
-  if (ms < 0 || ms > MAX_INSTANT_MS) {
-    const last = new Date(MAX_INSTANT_MS).toISOString();
-    throw new QueryError(`invalid ${name} "${raw}": expected a time from 1970-01-01T00:00:00Z to ${last}`);
-  }
+  if (ms < 0 || ms > MAX_INSTANT_MS) throw instantOutOfRange(raw, name);
   return BigInt(ms) * 1_000_000n;
 }

@@ -19,7 +19,7 @@ import {
   type RouteParams,
   text,
 } from "./query-params.js";
-import { type ParamSpec, QUERY_ROUTE_LIST, QUERY_ROUTES, type QueryRoute } from "./query-routes.js";
+import { type ParamSpec, type PathParamSpec, QUERY_ROUTE_LIST, QUERY_ROUTES, type QueryRoute } from "./query-routes.js";
 import type { QueryMethod, QueryRequestOf } from "./query-types.js";
 
 /** The parser of a parameter of this kind. */
@@ -55,13 +55,14 @@ function alternatives(items: readonly string[]): string {
 }
 
 /** What the "parameter NAME is required: ..." message lists. */
-function requiredHint(spec: ParamSpec, values: Record<string, unknown>): string {
+export function requiredHint(spec: ParamSpec, values: Record<string, unknown>): string {
   if (spec.valuesBy) return (spec.valuesBy.values[String(values[spec.valuesBy.param])] ?? []).join(", ");
   const allowed = [...(spec.values ?? []), ...(spec.kind === "groupBy" ? ["attr.KEY"] : [])];
   return alternatives(allowed);
 }
 
-const PARSERS = new Map<QueryRoute, RouteParams>(
+/** Each route's parsers, by parameter name. */
+export const PARSERS = new Map<QueryRoute, RouteParams>(
   QUERY_ROUTE_LIST.map(([, route]) => [
     route,
     {
@@ -71,6 +72,14 @@ const PARSERS = new Map<QueryRoute, RouteParams>(
     },
   ]),
 );
+
+/** A path id (trace or span): `bytes` bytes as hex, lower-cased. */
+export function pathId(raw: string | undefined, spec: PathParamSpec): string {
+  if (!raw || !new RegExp(`^[0-9a-fA-F]{${spec.bytes * 2}}$`).test(raw)) {
+    throw new QueryError(`invalid ${spec.what} "${raw}": expected ${spec.bytes * 2} hex characters`);
+  }
+  return raw.toLowerCase();
+}
 
 /**
  * A query route's typed request from its path values and query string (as express hands it
@@ -86,10 +95,7 @@ export function parseQueryRequest<M extends QueryMethod>(
   const args: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(route.pathParams)) {
     const raw = path[name];
-    if (!raw || !new RegExp(`^[0-9a-fA-F]{${spec.bytes * 2}}$`).test(raw)) {
-      throw new QueryError(`invalid ${spec.what} "${raw}": expected ${spec.bytes * 2} hex characters`);
-    }
-    args[name] = raw.toLowerCase();
+    args[name] = pathId(raw, spec);
   }
   const parsed = parseParams(query, PARSERS.get(route)!);
   for (const [name, spec] of Object.entries(route.params)) {

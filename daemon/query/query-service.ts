@@ -7,6 +7,7 @@
  * its tracestore.Reader), so tests run it over a fake reader.
  */
 import { formatDuration } from "../../shared/duration.js";
+import { checkArgs } from "../../shared/query-args.js";
 import { QueryError } from "../../shared/query-error.js";
 import { effectiveLimit } from "../../shared/query-params.js";
 import { FACET_FIELDS, QUERY_ROUTES } from "../../shared/query-routes.js";
@@ -109,7 +110,11 @@ export class QueryService implements QueryMethodsOf {
     this.cursorKey = options.cursorKey;
   }
 
-  /** Calls a method by name, as a transport that carries `{method, args}` does. */
+  /**
+   * Calls a method by name, as a transport that carries `{method, args}` does. Each method
+   * checks its arguments against the route table first (shared/query-args.ts), so a front-end
+   * that calls the service directly meets the same rules and messages as an HTTP client.
+   */
   call<M extends QueryMethod>(method: M, args: QueryMethods[M]["request"]): QueryMethods[M]["answer"] {
     if (!Object.hasOwn(QUERY_ROUTES, method)) throw new QueryError(`no query method ${String(method)}`);
     const run = this[method] as (req: QueryMethods[M]["request"]) => QueryMethods[M]["answer"];
@@ -130,20 +135,23 @@ export class QueryService implements QueryMethodsOf {
     return { fromNs: toNs - BigInt(ms) * 1_000_000n, toNs, lookback: formatDuration(ms) };
   }
 
-  listServices(req: ListServicesRequest): QueryAnswerOf<"listServices"> {
+  listServices(args: ListServicesRequest): QueryAnswerOf<"listServices"> {
+    const req = checkArgs("listServices", args);
     const window = this.window(req.lookback, SERVICES_LOOKBACK_MS);
     const data = this.reader.services(window);
     return { data, meta: wholeMeta(data.length, data.length, window.lookback) };
   }
 
-  listTraces(req: ListTracesRequest): QueryAnswerOf<"listTraces"> {
+  listTraces(args: ListTracesRequest): QueryAnswerOf<"listTraces"> {
+    const req = checkArgs("listTraces", args);
     const { cursor, limit, attrs, ...filters } = req;
     const page = this.paging({ route: "traces", filters, attrs }, { limit, cursor }, TRACE_LIMITS);
     const result = this.reader.traces({ ...traceFilterOf(req), page: page.page });
     return { data: result.items, meta: pageMeta(result, page) };
   }
 
-  traceStats(req: TraceStatsRequest): QueryAnswerOf<"traceStats"> {
+  traceStats(args: TraceStatsRequest): QueryAnswerOf<"traceStats"> {
+    const req = checkArgs("traceStats", args);
     const window = this.window(req.lookback, TRACE_STATS_LOOKBACK_MS);
     const data = this.reader.traceStats(
       { ...traceFilterOf(req), fromNs: window.fromNs, toNs: window.toNs },
@@ -157,23 +165,27 @@ export class QueryService implements QueryMethodsOf {
     };
   }
 
-  getTrace(req: GetTraceRequest): QueryAnswerOf<"getTrace"> {
+  getTrace(args: GetTraceRequest): QueryAnswerOf<"getTrace"> {
+    const req = checkArgs("getTrace", args);
     return traceAnswer(req, { reader: this.reader, nowNs: this.now(), cursorKey: this.cursorKey });
   }
 
-  getTraceSpans(req: GetTraceSpansRequest): QueryAnswerOf<"getTraceSpans"> {
+  getTraceSpans(args: GetTraceSpansRequest): QueryAnswerOf<"getTraceSpans"> {
+    const req = checkArgs("getTraceSpans", args);
     return traceSpansAnswer(req, { reader: this.reader, nowNs: this.now(), cursorKey: this.cursorKey });
   }
 
   /** Logs of one trace; an unknown trace has none (no 404: logs may arrive before their spans). */
-  traceLogs(req: TraceLogsRequest): QueryAnswerOf<"traceLogs"> {
+  traceLogs(args: TraceLogsRequest): QueryAnswerOf<"traceLogs"> {
+    const req = checkArgs("traceLogs", args);
     const { traceId, cursor, limit, ...filters } = req;
     const page = this.paging({ route: `trace-logs:${traceId}`, filters }, { limit, cursor }, TRACE_LOG_LIMITS);
     const result = this.reader.logs({ traceId, attrs: [], attrContains: [], page: page.page });
     return { data: result.items, meta: pageMeta(result, page) };
   }
 
-  searchSpans(req: SearchSpansRequest): QueryAnswerOf<"searchSpans"> {
+  searchSpans(args: SearchSpansRequest): QueryAnswerOf<"searchSpans"> {
+    const req = checkArgs("searchSpans", args);
     const { cursor, limit, attrs, attrContains, ...filters } = req;
     const page = this.paging({ route: "spans", filters, attrs, attrContains }, { limit, cursor }, SPAN_LIMITS);
     const result = this.reader.spans({
@@ -189,7 +201,8 @@ export class QueryService implements QueryMethodsOf {
     return { data: result.items, meta: pageMeta(result, page) };
   }
 
-  getSpan(req: GetSpanRequest): QueryAnswerOf<"getSpan"> {
+  getSpan(args: GetSpanRequest): QueryAnswerOf<"getSpan"> {
+    const req = checkArgs("getSpan", args);
     // Span ids are unique within a trace; the most recent span with this id answers.
     const [span] = this.reader.span(req.spanId);
     if (!span) throw new QueryError(`no span ${req.spanId} in the store`, "not_found");
@@ -208,7 +221,8 @@ export class QueryService implements QueryMethodsOf {
     };
   }
 
-  spanLogs(req: SpanLogsRequest): QueryAnswerOf<"spanLogs"> {
+  spanLogs(args: SpanLogsRequest): QueryAnswerOf<"spanLogs"> {
+    const req = checkArgs("spanLogs", args);
     const { spanId, cursor, limit, ...filters } = req;
     const [span] = this.reader.span(spanId);
     if (!span) throw new QueryError(`no span ${spanId} in the store`, "not_found");
@@ -217,14 +231,16 @@ export class QueryService implements QueryMethodsOf {
     return { data: result.items, meta: pageMeta(result, page) };
   }
 
-  searchLogs(req: SearchLogsRequest): QueryAnswerOf<"searchLogs"> {
+  searchLogs(args: SearchLogsRequest): QueryAnswerOf<"searchLogs"> {
+    const req = checkArgs("searchLogs", args);
     const { cursor, limit, attrs, attrContains, ...filters } = req;
     const page = this.paging({ route: "logs", filters, attrs, attrContains }, { limit, cursor }, LOG_LIMITS);
     const result = this.reader.logs({ ...logFilterOf(req), page: page.page });
     return { data: result.items, meta: pageMeta(result, page) };
   }
 
-  logStats(req: LogStatsRequest): QueryAnswerOf<"logStats"> {
+  logStats(args: LogStatsRequest): QueryAnswerOf<"logStats"> {
+    const req = checkArgs("logStats", args);
     const window = this.window(req.lookback, LOG_STATS_LOOKBACK_MS);
     const data = this.reader.logStats({ ...logFilterOf(req), fromNs: window.fromNs, toNs: window.toNs }, req.groupBy);
     return {
@@ -233,7 +249,8 @@ export class QueryService implements QueryMethodsOf {
     };
   }
 
-  facets(req: FacetsRequest): QueryAnswerOf<"facets"> {
+  facets(args: FacetsRequest): QueryAnswerOf<"facets"> {
+    const req = checkArgs("facets", args);
     const { type, field, key } = req;
     const fields: readonly string[] = FACET_FIELDS[type];
     if (!fields.includes(field)) {
@@ -251,7 +268,8 @@ export class QueryService implements QueryMethodsOf {
     return { data: kept, meta: wholeMeta(limit, kept.length, window.lookback, data.length > limit) };
   }
 
-  audit(req: AuditRequest): QueryAnswerOf<"audit"> {
+  audit(args: AuditRequest): QueryAnswerOf<"audit"> {
+    const req = checkArgs("audit", args);
     const currentMs = req.lookbackMinutes ?? AUDIT_WINDOW_MS;
     const baselineMs = req.baselineMinutes ?? currentMs;
     const untilNs = req.until ?? this.now();

@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import { expect } from "chai";
-import { QUERY_ROUTES } from "../../shared/query-routes.js";
+import type { QUERY_ROUTES } from "../../shared/query-routes.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
@@ -151,25 +151,50 @@ describe("query API contract: real responses against the OpenAPI document", func
     expect(Object.keys(samples).sort()).to.deep.equal(Object.keys(ROUTES).sort());
   });
 
-  it("documents exactly the query parameters each route accepts", () => {
-    for (const [path, key] of Object.entries(ROUTES)) {
-      const route = QUERY_ROUTES[key] as { params: Record<string, unknown>; attr?: boolean; attrContains?: boolean };
-      const documented = document.paths[path].get.parameters
-        .filter((p: any) => p.in === "query")
-        .map((p: any) => p.name);
-      const accepted = [
-        ...Object.keys(route.params),
-        ...(route.attr ? ["attr.KEY"] : []),
-        ...(route.attrContains ? ["attrContains.KEY"] : []),
-      ];
-      expect(documented.sort(), path).to.deep.equal(accepted.sort());
+  /** A route's path with real ids in it. */
+  const concrete = (path: string) => path.replace("{traceId}", traceId).replace("{spanId}", child);
+
+  /** A value the documented schema allows, as query-string text. */
+  function sampleValue(schema: { enum?: string[]; pattern?: string; type?: string; format?: string }): string {
+    if (schema.enum) return schema.enum[0]!;
+    const hex = /\{(\d+)\}/.exec(schema.pattern ?? "");
+    if (schema.pattern?.includes("0-9a-fA-F") && hex) return "a".repeat(Number(hex[1]));
+    if (schema.pattern?.includes("ms|s|m|h|d|w")) return "15m";
+    if (schema.format === "date-time") return new Date().toISOString();
+    if (schema.type === "integer" || schema.type === "number") return "1";
+    return "x";
+  }
+
+  it("documents exactly the query parameters a real obsd accepts", async () => {
+    for (const path of Object.keys(ROUTES)) {
+      const documented: { name: string; schema: Record<string, never> }[] = document.paths[path].get.parameters.filter(
+        (p: { in: string }) => p.in === "query",
+      );
+      // The daemon names what it accepts when it refuses an unknown parameter.
+      const res = await http(`${obsd.url}${concrete(path)}?notAParameter=1`);
+      expect(res.status, path).to.equal(400);
+      const message: string = res.json().error;
+      const listed = /^unknown parameter notAParameter; this route accepts (.*)$/.exec(message);
+      expect(listed, `${path}: ${message}`).to.not.equal(null);
+      const accepted = listed![1] === "no parameters" ? [] : listed![1]!.split(", ");
+      expect(
+        documented.map((p) => p.name),
+        path,
+      ).to.deep.equal(accepted);
+      // And each documented parameter, given a value its schema allows, is not refused as unknown.
+      for (const { name, schema } of documented) {
+        const query = `${name.replace(/\.KEY$/, ".k")}=${encodeURIComponent(sampleValue(schema))}`;
+        const answer = await http(`${obsd.url}${concrete(path)}?${query}`);
+        const refused = answer.status === 400 ? String(answer.json().error) : "";
+        expect(refused, `${path}?${query}`).to.not.match(/^unknown parameter/);
+      }
     }
   });
 
   it("answers every route in its documented shape", async () => {
     for (const [path, queries] of Object.entries(samples)) {
       for (const query of queries) {
-        const url = `${obsd.url}${path.replace("{traceId}", traceId).replace("{spanId}", child)}${query}`;
+        const url = `${obsd.url}${concrete(path)}${query}`;
         const res = await http(url);
         expect(res.status, url).to.equal(200);
         const body = res.json();

@@ -277,6 +277,66 @@ describe("QueryService (over a fake reader)", () => {
       );
     });
 
+    it("refuses a lookback over 24h, zero or negative, as the HTTP parser does", () => {
+      const { reader, service } = setup();
+      expect(refusal(() => service.listServices({ lookback: 48 * 3_600_000 }), "invalid_argument")).to.equal(
+        "lookback 2d is over the maximum of 24h",
+      );
+      expect(refusal(() => service.searchLogs({ lookback: -5 }), "invalid_argument")).to.equal(
+        'invalid lookback: invalid duration "-5ms": use an integer and a unit (ms, s, m, h, d, w), e.g. 15m, 2h, 1d',
+      );
+      expect(refusal(() => service.facets({ type: "logs", field: "scope", lookback: 0 }), "invalid_argument")).to.equal(
+        'invalid lookback: invalid duration "0ms": must be greater than zero',
+      );
+      expect(reader.calls).to.deep.equal([]);
+      expect(service.listServices({ lookback: 24 * 3_600_000 }).meta.lookback).to.equal("1d");
+    });
+
+    it("refuses zero, negative and fractional limits (a larger one is lowered to the cap)", () => {
+      const { reader, service } = setup();
+      expect(refusal(() => service.listTraces({ limit: 0 }), "invalid_argument")).to.equal(
+        'invalid limit "0": expected a positive integer',
+      );
+      expect(refusal(() => service.facets({ type: "logs", field: "scope", limit: -3 }), "invalid_argument")).to.equal(
+        'invalid limit "-3": expected a positive integer',
+      );
+      expect(refusal(() => service.getTrace({ traceId: TRACE, limit: 1.5 }), "invalid_argument")).to.equal(
+        'invalid limit "1.5": expected a positive integer',
+      );
+      expect(reader.calls.map((c) => c.method)).to.deep.equal([]);
+    });
+
+    it("finds traces and spans by upper-case ids, as over HTTP", () => {
+      const { reader, service } = setup();
+      const root = span(TRACE, "ab".repeat(8), NOW);
+      reader.spans_ = [root];
+      expect(service.getSpan({ spanId: "AB".repeat(8) }).data.spanId).to.equal(root.spanId);
+      expect(service.getTrace({ traceId: TRACE.toUpperCase() }).data.traceId).to.equal(TRACE);
+      service.searchLogs({ spanId: "AB".repeat(8), traceId: TRACE.toUpperCase() });
+      const query = reader.last("logs")[0] as LogQuery;
+      expect([query.traceId, query.spanId]).to.deep.equal([TRACE, root.spanId]);
+      expect(refusal(() => service.getSpan({ spanId: "xyz" }), "invalid_argument")).to.equal(
+        'invalid span id "xyz": expected 16 hex characters',
+      );
+    });
+
+    it("refuses fields the route does not take, by name and through call()", () => {
+      const { service } = setup();
+      const unknown = { lookback: 60_000, limit: 5 } as never;
+      expect(refusal(() => service.call("listServices", unknown), "invalid_argument")).to.equal(
+        "unknown parameter limit; this route accepts lookback",
+      );
+      expect(
+        refusal(() => service.getSpan({ spanId: "1".repeat(16), attrs: [] } as never), "invalid_argument"),
+      ).to.equal("unknown parameter attrs; this route accepts no parameters");
+      expect(refusal(() => service.traceStats({ agg: "count" } as never), "invalid_argument")).to.equal(
+        "parameter groupBy is required: service, operation, status or attr.KEY",
+      );
+      expect(refusal(() => service.listTraces({ status: "bad" as never }), "invalid_argument")).to.equal(
+        'invalid status "bad": use one of ok, error',
+      );
+    });
+
     it("runs a method by name, and refuses a name that is not a query", () => {
       const { service } = setup();
       expect(service.call("listServices", {}).data).to.have.length(1);

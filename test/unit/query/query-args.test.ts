@@ -1,0 +1,93 @@
+import { expect } from "chai";
+import { checkArgs } from "../../../shared/query-args.js";
+import { QueryError } from "../../../shared/query-error.js";
+import { parseQueryRequest } from "../../../shared/query-request.js";
+import { QUERY_ROUTE_LIST } from "../../../shared/query-routes.js";
+import type { QueryMethod } from "../../../shared/query-types.js";
+
+function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).to.be.instanceOf(QueryError);
+    expect((error as QueryError).code).to.equal("invalid_argument");
+    return (error as Error).message;
+  }
+  throw new Error("expected a QueryError");
+}
+
+const ID16 = "A1".repeat(16);
+const ID8 = "B2".repeat(8);
+const PATH = { traceId: ID16, spanId: ID8 };
+
+/** A query string and the typed arguments a direct caller would pass for the same request. */
+const SAME_REQUEST: [QueryMethod, Record<string, string>, Record<string, unknown>][] = [
+  ["listServices", { lookback: "2d" }, { lookback: 2 * 86_400_000 }],
+  ["listServices", { lookback: "0ms" }, { lookback: 0 }],
+  ["listTraces", { limit: "0" }, { limit: 0 }],
+  ["listTraces", { durationMin: "-1" }, { durationMin: -1 }],
+  ["listTraces", { service: "" }, { service: "" }],
+  ["traceStats", { groupBy: "attr.k" }, { groupBy: { attr: "k" } }],
+  ["traceStats", { groupBy: "nope", agg: "count" }, { groupBy: "nope", agg: "count" }],
+  ["traceStats", { groupBy: "service" }, { groupBy: "service" }],
+  ["getTrace", { include: "spans,nope" }, { include: ["spans", "nope"] }],
+  ["searchSpans", { traceId: "abc" }, { traceId: "abc" }],
+  ["facets", { type: "logs" }, { type: "logs" }],
+  ["facets", { type: "logs", field: "scope", limit: "-3" }, { type: "logs", field: "scope", limit: -3 }],
+  ["audit", { lookbackMinutes: "1441" }, { lookbackMinutes: 1441 * 60_000 }],
+  ["audit", { baselineMinutes: "0" }, { baselineMinutes: 0 }],
+  ["audit", { nope: "1" }, { nope: 1 }],
+];
+
+describe("typed query arguments (checkArgs)", () => {
+  it("refuses what the HTTP parser refuses, with the same message", () => {
+    for (const [method, query, args] of SAME_REQUEST) {
+      const overHttp = refusal(() => parseQueryRequest(method, PATH, query));
+      const typed = refusal(() => checkArgs(method, { ...pathArgs(method), ...args } as never));
+      expect(typed, `${method} ${JSON.stringify(query)}`).to.equal(overHttp);
+    }
+  });
+
+  it("passes every request the HTTP parser builds, unchanged", () => {
+    const samples: [QueryMethod, Record<string, string>][] = [
+      ["listTraces", { service: "shop", status: "error", durationMin: "2.5", lookback: "24h", limit: "1000" }],
+      ["traceStats", { groupBy: "attr.http.route", agg: "p95_duration", "attr.k": "v" }],
+      ["getTrace", { include: "logs,spans,attributes", limit: "3" }],
+      ["searchLogs", { traceId: ID16, spanId: ID8, "attrContains.k": "x", cursor: "c" }],
+      ["audit", { lookbackMinutes: "0.5", baselineMinutes: "1440", until: "2262-04-11T23:47:16Z" }],
+    ];
+    for (const [method, query] of samples) {
+      const parsed = parseQueryRequest(method, PATH, query);
+      expect(checkArgs(method, parsed), method).to.deep.equal(parsed);
+    }
+  });
+
+  it("lower-cases ids, and refuses values of the wrong type or range", () => {
+    expect(checkArgs("getSpan", { spanId: ID8 })).to.deep.equal({ spanId: ID8.toLowerCase() });
+    expect(checkArgs("searchLogs", { traceId: ID16 })).to.deep.equal({ traceId: ID16.toLowerCase() });
+    expect(refusal(() => checkArgs("listServices", { lookback: "15m" } as never))).to.equal(
+      'invalid lookback "15m": expected a number',
+    );
+    expect(refusal(() => checkArgs("audit", { until: -1n }))).to.equal(
+      'invalid until "-1": expected a time from 1970-01-01T00:00:00Z to 2262-04-11T23:47:16.854Z',
+    );
+    expect(refusal(() => checkArgs("searchSpans", { attrs: [["", "v"]] }))).to.equal(
+      'invalid attrs "[["","v"]]": expected a list of [key, value] pairs',
+    );
+  });
+
+  it("refuses an unknown field on every route, naming what the route accepts as HTTP does", () => {
+    for (const [method] of QUERY_ROUTE_LIST) {
+      const overHttp = refusal(() => parseQueryRequest(method, PATH, { notAParameter: "1" }));
+      expect(overHttp, method).to.match(/^unknown parameter notAParameter; this route accepts /);
+      const typed = refusal(() => checkArgs(method, { ...pathArgs(method), notAParameter: 1 } as never));
+      expect(typed, method).to.equal(overHttp);
+    }
+  });
+});
+
+/** The path ids a route needs, as typed arguments. */
+function pathArgs(method: QueryMethod): Record<string, string> {
+  const route = QUERY_ROUTE_LIST.find(([m]) => m === method)![1];
+  return Object.fromEntries(Object.keys(route.pathParams).map((name) => [name, PATH[name as keyof typeof PATH]]));
+}
