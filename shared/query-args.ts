@@ -61,6 +61,14 @@ function checkValue(
       }
       return parse(stringOf(name, value), name);
     }
+    case "groupByList": {
+      if (!Array.isArray(value) || value.length === 0) throw wrongType(name, value, "a list");
+      const one = (item: unknown) =>
+        typeof item === "object" && item !== null && Object.keys(item).join() === "attr"
+          ? `attr.${stringOf(name, (item as { attr: unknown }).attr)}`
+          : stringOf(name, item);
+      return parse(value.map(one).join(","), name);
+    }
     case "duration":
       // As text: 172800000 is "2d" (over the cap), -5 is "-5ms" (not a duration).
       parse(formatDuration(numberOf(name, value)), name);

@@ -93,6 +93,12 @@ export function groupBy(...fixed: string[]): Parser {
   };
 }
 
+/** Several groupBy values, comma-separated (a repeated parameter arrives joined with commas). */
+export function groupByList(...fixed: string[]): Parser {
+  const one = groupBy(...fixed);
+  return (raw, name) => raw.split(",").map((item) => one(item.trim(), name));
+}
+
 export function hexId(bytes: number): Parser {
   const pattern = new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`);
   return (raw, name) => {

@@ -6,6 +6,7 @@
 import { QueryError } from "./query-error.js";
 import {
   groupBy,
+  groupByList,
   hexId,
   instant,
   listOf,
@@ -34,6 +35,8 @@ export function parserOf(spec: ParamSpec): Parser {
       return listOf(...values);
     case "groupBy":
       return groupBy(...values);
+    case "groupByList":
+      return groupByList(...values);
     case "hexId":
       return hexId(spec.bytes ?? 16);
     case "duration":
@@ -57,7 +60,10 @@ function alternatives(items: readonly string[]): string {
 /** What the "parameter NAME is required: ..." message lists. */
 export function requiredHint(spec: ParamSpec, values: Record<string, unknown>): string {
   if (spec.valuesBy) return (spec.valuesBy.values[String(values[spec.valuesBy.param])] ?? []).join(", ");
-  const allowed = [...(spec.values ?? []), ...(spec.kind === "groupBy" ? ["attr.KEY"] : [])];
+  const allowed = [
+    ...(spec.values ?? []),
+    ...(spec.kind === "groupBy" || spec.kind === "groupByList" ? ["attr.KEY"] : []),
+  ];
   return alternatives(allowed);
 }
 

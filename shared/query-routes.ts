@@ -19,6 +19,8 @@ export type ParamKind =
   | "enumList"
   /** One of `values`, or `attr.KEY`. */
   | "groupBy"
+  /** Several groupBy values: the parameter repeated, or comma-separated. */
+  | "groupByList"
   /** `bytes` bytes as hex; lower-cased. */
   | "hexId"
   /** An integer and a unit (15m, 2h, 1d), at most 24h; parsed to milliseconds. */
@@ -192,6 +194,16 @@ const spanIdPath = { spanId: { bytes: 8, what: "span id" } };
 export const FACET_FIELDS = {
   traces: ["service", "operation", "status", "attribute_keys", "attribute_values"],
   logs: ["service", "severity", "scope"],
+  metrics: ["name", "service", "attribute_keys", "attribute_values"],
+} as const;
+
+/** Aggregations of /api/metrics/series, by the metric types they apply to. */
+export const METRIC_AGGS = {
+  sum: ["rate", "increase", "sum"],
+  gauge: ["last", "avg", "min", "max", "sum"],
+  histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  exponential_histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  summary: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
 } as const;
 
 /** Every query route, by the QueryService method that answers it. */
@@ -353,14 +365,14 @@ export const QUERY_ROUTES = {
     summary: "Values of a field with counts, most frequent first",
     pathParams: {},
     params: {
-      type: { kind: "enum", values: ["traces", "logs"], required: true, description: "Which records" },
+      type: { kind: "enum", values: ["traces", "logs", "metrics"], required: true, description: "Which records" },
       field: {
         kind: "enum",
-        values: ["service", "operation", "status", "attribute_keys", "attribute_values", "severity", "scope"],
+        values: ["service", "operation", "status", "attribute_keys", "attribute_values", "severity", "scope", "name"],
         valuesBy: { param: "type", values: FACET_FIELDS },
         required: true,
         description:
-          "traces: service, operation, status, attribute_keys, attribute_values (needs key); logs: service, severity, scope",
+          "traces: service, operation, status, attribute_keys, attribute_values (needs key); logs: service, severity, scope; metrics: name, service, attribute_keys, attribute_values (needs key), counted in series",
       },
       key: { ...text("The attribute key, for field=attribute_values"), flag: "key" },
       service,
@@ -399,6 +411,63 @@ export const QUERY_ROUTES = {
       },
     },
     answer: one("AuditReport", false),
+  },
+  listMetrics: {
+    paths: [{ path: "/api/metrics", operationId: "listMetrics" }],
+    summary: "Metrics with a point in the window, by name",
+    pathParams: {},
+    params: {
+      service,
+      name: { ...text("Substring of the metric's name."), flag: "name" },
+      lookback: lookback(DEFAULT_LOOKBACK),
+      limit: limit(100, 500),
+      cursor,
+    },
+    answer: pageOf("MetricSummary"),
+  },
+  metricSeries: {
+    paths: [{ path: "/api/metrics/series", operationId: "metricSeries" }],
+    summary: "One metric's values over time, in step-sized buckets, per group",
+    pathParams: {},
+    params: {
+      name: { ...text("The metric's name, exactly."), required: true },
+      groupBy: {
+        kind: "groupByList",
+        values: ["service"],
+        description: "service or attr.KEY; repeat (or separate with commas) to group by several. Absent: one group.",
+        flag: "group-by",
+      },
+      agg: {
+        kind: "enum",
+        values: ["rate", "increase", "sum", "last", "avg", "min", "max", "count", "p50", "p90", "p95", "p99"],
+        description:
+          "sums: rate (per second, the default), increase, sum; gauges: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
+        flag: "agg",
+      },
+      step: {
+        kind: "duration",
+        description: "Bucket width, e.g. 30s, 1m, 15m; at least 1s and at most the window. Default: from the window.",
+        cap: "24h",
+        flag: "step",
+      },
+      service,
+      lookback: lookback(DEFAULT_LOOKBACK),
+      limit: limit(20, 100),
+    },
+    attr: true,
+    answer: one("MetricSeries", true),
+  },
+  describeMetric: {
+    paths: [{ path: "/api/metrics/describe", operationId: "describeMetric" }],
+    summary: "One metric: its identity and its series' attribute keys and values, with counts",
+    pathParams: {},
+    params: {
+      name: { ...text("The metric's name, exactly."), required: true },
+      service,
+      lookback: lookback(DEFAULT_LOOKBACK),
+    },
+    notFound: true,
+    answer: one("MetricDetail", false),
   },
 } satisfies Record<QueryMethod, QueryRoute>;
 

@@ -24,7 +24,7 @@ export type TraceGroupBy = "service" | "operation" | "status" | { attr: string }
 export type TraceAgg = "count" | "avg_duration" | "p95_duration" | "error_rate";
 export type LogGroupBy = "service" | "severity" | "scope" | { attr: string };
 export type TraceInclude = "logs" | "spans" | "attributes";
-export type FacetType = "traces" | "logs";
+export type FacetType = "traces" | "logs" | "metrics";
 export type FacetFieldName =
   | "service"
   | "operation"
@@ -32,7 +32,8 @@ export type FacetFieldName =
   | "attribute_keys"
   | "attribute_values"
   | "severity"
-  | "scope";
+  | "scope"
+  | "name";
 
 /** Paging of a list: the window length (ms), the page size and the previous page's nextCursor. */
 export interface PageArgs {
@@ -116,6 +117,53 @@ export interface FacetsRequest {
   lookback?: number;
   limit?: number;
 }
+/** How the points of a metric's series are combined per bucket and group (/api/metrics/series). */
+export type MetricAgg =
+  /** Sums: the increase per second. */
+  | "rate"
+  /** Sums: the increase over the bucket (cumulative: counter resets restart at 0; delta: summed). */
+  | "increase"
+  /** Sums: the increase; gauges: the sum of the values. */
+  | "sum"
+  /** Gauges: the newest value of each series, summed over the group. */
+  | "last"
+  | "avg"
+  | "min"
+  | "max"
+  /** Histograms and summaries: the number of observations in the bucket. */
+  | "count"
+  | "p50"
+  | "p90"
+  | "p95"
+  | "p99";
+/** `service`, or `{attr: KEY}` for a point (or resource) attribute. */
+export type MetricGroupBy = "service" | { attr: string };
+
+export interface ListMetricsRequest extends PageArgs {
+  service?: string;
+  /** Substring of the metric's name. */
+  name?: string;
+}
+export interface MetricSeriesRequest {
+  name: string;
+  /** Several keys group by their combination; absent, one group holds every series. */
+  groupBy?: MetricGroupBy[];
+  /** Default by type: sum rate, gauge last, histogram and summary p95. */
+  agg?: MetricAgg;
+  /** Bucket width, milliseconds; default chosen from the window (at most a few hundred buckets). */
+  step?: number;
+  service?: string;
+  attrs?: AttrFilters;
+  lookback?: number;
+  /** Groups in the answer (the ones with the largest latest value first). */
+  limit?: number;
+}
+export interface DescribeMetricRequest {
+  name: string;
+  service?: string;
+  lookback?: number;
+}
+
 export interface AuditRequest {
   service?: string;
   /** Length of the current window, in milliseconds (the HTTP parameter is in minutes). */
@@ -185,6 +233,62 @@ export interface AuditReportRecord {
   truncated: string[];
 }
 
+/** A metric seen in the window (/api/metrics). */
+export interface MetricSummaryRecord {
+  name: string;
+  type: "gauge" | "sum" | "histogram" | "exponential_histogram" | "summary";
+  unit: string;
+  description: string;
+  /** Sums and histograms: "delta" or "cumulative"; null for gauges and summaries. */
+  temporality: "delta" | "cumulative" | null;
+  /** Sums: whether the sum only grows; null for other kinds. */
+  monotonic: boolean | null;
+  services: string[];
+  seriesCount: number;
+  /** Points in the window. */
+  pointCount: number;
+  lastTime: string;
+}
+
+/** One group of a metric's series, bucket by bucket. */
+export interface MetricSeriesGroup {
+  /** The group's key values, e.g. `{"service": "api", "attr.gen_ai.token.type": "input"}`; `{}` ungrouped. */
+  group: Record<string, string | null>;
+  /** One value per bucket of the answer; null where the group had no point. */
+  values: (number | null)[];
+  /** The newest non-null value. */
+  latest: number | null;
+  /** Series in the group. */
+  series: number;
+  /** Counter resets seen in the window (a start time that moved, or a value that dropped). */
+  resets: number;
+  /** Trace ids of the group's exemplars in the window, newest first (at most a few). */
+  exemplarTraceIds: string[];
+}
+
+export interface MetricSeriesRecord {
+  name: string;
+  type: MetricSummaryRecord["type"];
+  unit: string;
+  agg: MetricAgg;
+  /** The unit of `values` (e.g. `{token}/s` for a rate). */
+  valueUnit: string;
+  step: string;
+  stepMs: number;
+  from: string;
+  to: string;
+  /** The start of each bucket, ISO 8601. */
+  buckets: string[];
+  groups: MetricSeriesGroup[];
+}
+
+export interface MetricDetailRecord extends MetricSummaryRecord {
+  metadata: Record<string, unknown> | null;
+  firstTime: string;
+  /** The series' attribute keys, each with its most frequent values and their series counts. */
+  attributes: { key: string; values: { value: string; series: number }[]; more: boolean }[];
+}
+
 /** One answer with its page metadata (a trace's spans are paged). */
 export interface Paged<T> {
   data: T;
@@ -206,6 +310,9 @@ export interface QueryMethods {
   logStats: { request: LogStatsRequest; answer: Page<StatsAnswerRow> };
   facets: { request: FacetsRequest; answer: Page<FacetValueRecord> };
   audit: { request: AuditRequest; answer: { data: AuditReportRecord } };
+  listMetrics: { request: ListMetricsRequest; answer: Page<MetricSummaryRecord> };
+  metricSeries: { request: MetricSeriesRequest; answer: Paged<MetricSeriesRecord> };
+  describeMetric: { request: DescribeMetricRequest; answer: { data: MetricDetailRecord } };
 }
 
 export type QueryMethod = keyof QueryMethods;

@@ -86,7 +86,7 @@ export interface LogStatsRequest extends LogFilters, Window, AttributeSearch {
   agg?: "count";
 }
 export interface FacetsRequest extends Window {
-  type: "traces" | "logs";
+  type: "traces" | "logs" | "metrics";
   field: string;
   /** The attribute, for `attribute_values`. */
   key?: string;
@@ -100,6 +100,27 @@ export interface AuditRequest {
   durationMin?: number;
   /** ISO 8601 with a zone: the end of the current window. */
   until?: string;
+}
+
+export interface MetricsRequest extends Window, Paging {
+  service?: string;
+  /** Substring of the metric's name. */
+  name?: string;
+}
+export interface MetricSeriesRequest extends Window, ExactAttributes {
+  name: string;
+  /** `service` or `attr.KEY`, each a grouping key, in order. */
+  groupBy?: readonly string[];
+  agg?: string;
+  /** Duration text (`30s`, `15m`); the default is chosen from the window. */
+  step?: string;
+  service?: string;
+  /** Groups in the answer. */
+  limit?: number;
+}
+export interface DescribeMetricRequest extends Window {
+  name: string;
+  service?: string;
 }
 
 /** Every query method's request as the client sends it. */
@@ -117,6 +138,9 @@ export interface ObsRequests {
   logStats: LogStatsRequest;
   facets: FacetsRequest;
   audit: AuditRequest;
+  listMetrics: MetricsRequest;
+  metricSeries: MetricSeriesRequest;
+  describeMetric: DescribeMetricRequest;
 }
 
 export type ObsRequestOf<M extends QueryMethod> = ObsRequests[M];

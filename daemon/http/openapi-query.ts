@@ -21,6 +21,7 @@ function parameterSchema(spec: ParamSpec): JsonSchema {
     case "text":
     case "enumList":
     case "groupBy":
+    case "groupByList":
       return { type: "string" };
     case "enum":
       return { type: "string", enum: spec.values ?? [] };

@@ -1,4 +1,13 @@
-import type { LogBatch, LogRecordRow, ResourceRecord, ScopeRecord, SpanBatch, SpanRecord } from "../otlp/records.js";
+import type {
+  LogBatch,
+  LogRecordRow,
+  MetricBatch,
+  MetricPointRecord,
+  ResourceRecord,
+  ScopeRecord,
+  SpanBatch,
+  SpanRecord,
+} from "../otlp/records.js";
 import { type Column, type CoversEvery, recordCodec, StringTable } from "./packed-layout.js";
 
 /**
@@ -31,6 +40,7 @@ declare const recordsBrand: unique symbol;
 export type PackedBatchOf<Records extends string> = PackedBatch & { readonly [recordsBrand]: Records };
 export type PackedSpanBatch = PackedBatchOf<"spans">;
 export type PackedLogBatch = PackedBatchOf<"logs">;
+export type PackedMetricBatch = PackedBatchOf<"points">;
 
 /**
  * The span layout: the native decoder (native/otlp-json/trace-batch.h) writes the same one,
@@ -75,13 +85,42 @@ export const LOG_LAYOUT = [
   { field: "scope", crossing: "value" },
 ] as const satisfies readonly Column<LogRecordRow>[];
 
+/** Metric points: the metric's identity texts repeat on every point of it, so they cross once. */
+export const METRIC_LAYOUT = [
+  { field: "name", crossing: "text" },
+  { field: "description", crossing: "text" },
+  { field: "unit", crossing: "text" },
+  { field: "kind", crossing: "text" },
+  { field: "temporality", crossing: "value" },
+  { field: "monotonic", crossing: "value" },
+  { field: "metadata", crossing: "optional-text" },
+  { field: "attributes", crossing: "text" },
+  { field: "startNs", crossing: "value" },
+  { field: "timeNs", crossing: "value" },
+  { field: "flags", crossing: "value" },
+  { field: "value", crossing: "value" },
+  { field: "count", crossing: "value" },
+  { field: "sum", crossing: "value" },
+  { field: "min", crossing: "value" },
+  { field: "max", crossing: "value" },
+  { field: "bounds", crossing: "value" },
+  { field: "bucketCounts", crossing: "value" },
+  { field: "exponential", crossing: "value" },
+  { field: "quantiles", crossing: "value" },
+  { field: "exemplars", crossing: "value" },
+  { field: "resource", crossing: "value" },
+  { field: "scope", crossing: "value" },
+] as const satisfies readonly Column<MetricPointRecord>[];
+
 // Compile errors naming any record field a layout leaves out.
 const spansCovered: CoversEvery<SpanRecord, typeof SPAN_LAYOUT> = true;
 const logsCovered: CoversEvery<LogRecordRow, typeof LOG_LAYOUT> = true;
-void [spansCovered, logsCovered];
+const pointsCovered: CoversEvery<MetricPointRecord, typeof METRIC_LAYOUT> = true;
+void [spansCovered, logsCovered, pointsCovered];
 
 export const SPAN_CODEC = recordCodec<SpanRecord, typeof SPAN_LAYOUT>(SPAN_LAYOUT);
 export const LOG_CODEC = recordCodec<LogRecordRow, typeof LOG_LAYOUT>(LOG_LAYOUT);
+export const METRIC_CODEC = recordCodec<MetricPointRecord, typeof METRIC_LAYOUT>(METRIC_LAYOUT);
 
 /** Fields per span in `PackedBatch.fields` (the native decoder writes the same layout). */
 export const SPAN_FIELDS = SPAN_CODEC.width;
@@ -112,6 +151,10 @@ export function packedLogCount(packed: PackedLogBatch): number {
   return packed.fields.length / LOG_CODEC.width;
 }
 
+export function packedMetricCount(packed: PackedMetricBatch): number {
+  return packed.fields.length / METRIC_CODEC.width;
+}
+
 function pack<R extends { indexed: string[] }, K extends string>(
   records: readonly R[],
   codec: { pack: (record: R, table: StringTable, fields: unknown[]) => void },
@@ -140,6 +183,10 @@ export function packSpans(batch: SpanBatch): PackedSpanBatch {
 
 export function packLogs(batch: LogBatch): PackedLogBatch {
   return pack<LogRecordRow, "logs">(batch.logs, LOG_CODEC, batch);
+}
+
+export function packMetrics(batch: MetricBatch): PackedMetricBatch {
+  return pack<MetricPointRecord, "points">(batch.points, METRIC_CODEC, batch);
 }
 
 /** Rebuilds a packed batch's records `size` at a time, in order. */
@@ -178,5 +225,12 @@ export function* unpackSpanSlices(packed: PackedSpanBatch, size: number): Genera
 export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generator<LogBatch> {
   for (const logs of unpackSlices(packed, LOG_CODEC, size)) {
     yield { resources: packed.resources, scopes: packed.scopes, logs };
+  }
+}
+
+/** The metric points of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices). */
+export function* unpackMetricSlices(packed: PackedMetricBatch, size: number): Generator<MetricBatch> {
+  for (const points of unpackSlices(packed, METRIC_CODEC, size)) {
+    yield { resources: packed.resources, scopes: packed.scopes, points };
   }
 }

@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 7), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 8), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -63,6 +63,90 @@ CREATE INDEX logs_by_ts ON logs (ts_ns);
 CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
 
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE metric_points (
+  series_id INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  flags INTEGER NOT NULL,
+  -- gauge and sum
+  value REAL,
+  -- histogram, exponential histogram, summary
+  count INTEGER,
+  sum REAL,
+  min REAL,
+  max REAL,
+  -- bucket bounds and counts, exponential buckets, or quantiles (metric-point-detail.ts)
+  detail BLOB,
+  exemplars TEXT,
+  PRIMARY KEY (series_id, time_ns)
+) WITHOUT ROWID;
+
+CREATE TABLE metric_rollups (
+  metric_id INTEGER NOT NULL,
+  -- seconds per slot (metric-slots.ts), and the slot: the point time divided by it
+  width_s INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  series_id INTEGER NOT NULL,
+  points INTEGER NOT NULL,
+  first_ns INTEGER NOT NULL,
+  last_ns INTEGER NOT NULL,
+  -- gauge values (and sum values) in the slot
+  value_sum REAL,
+  value_min REAL,
+  value_max REAL,
+  value_last REAL,
+  -- sum: the counter's increase (cumulative: from the point before, resets restarting at 0; delta: the sum);
+  -- histogram family and summary: the count's increase
+  increase REAL,
+  -- histogram family and summary: the sum's increase
+  sum_increase REAL,
+  resets INTEGER NOT NULL,
+  -- histogram family: the buckets' increases (metric-point-detail.ts)
+  buckets BLOB,
+  -- JSON array of up to a few exemplars' trace ids
+  exemplars TEXT,
+  PRIMARY KEY (metric_id, width_s, slot, series_id)
+) WITHOUT ROWID;
+
+CREATE TABLE metric_series (
+  id INTEGER PRIMARY KEY,
+  metric_id INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL,
+  -- hash of the point attributes: with the three ids above, the series' identity
+  attr_hash BLOB NOT NULL,
+  attributes TEXT NOT NULL,
+  first_ns INTEGER NOT NULL,
+  last_ns INTEGER NOT NULL,
+  UNIQUE (metric_id, resource_id, scope_id, attr_hash)
+);
+
+CREATE INDEX metric_series_by_service ON metric_series (service_id, metric_id);
+
+CREATE TABLE metric_series_attributes (
+  metric_id INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  value TEXT NOT NULL,
+  series_id INTEGER NOT NULL,
+  PRIMARY KEY (metric_id, key_id, value, series_id)
+) WITHOUT ROWID;
+
+CREATE TABLE metrics (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  -- gauge, sum, histogram, exponential_histogram, summary
+  kind TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  -- 0 unspecified (gauge, summary), 1 delta, 2 cumulative
+  temporality INTEGER NOT NULL,
+  monotonic INTEGER NOT NULL,
+  -- the latest description and metadata sent
+  description TEXT NOT NULL,
+  metadata TEXT,
+  UNIQUE (name, kind, unit, temporality, monotonic)
+);
 
 CREATE TABLE orphan_spans (
   trace_id TEXT NOT NULL,

@@ -7,6 +7,7 @@ import { v004AppendedSpanRollups } from "./migrations/v004-appended-span-rollups
 import { v005TraceKeys } from "./migrations/v005-trace-keys.js";
 import { v006LogTraceBuckets } from "./migrations/v006-log-trace-buckets.js";
 import { v007LogsByContent } from "./migrations/v007-logs-by-content.js";
+import { v008Metrics } from "./migrations/v008-metrics.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v005TraceKeys,
   v006LogTraceBuckets,
   v007LogsByContent,
+  v008Metrics,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
