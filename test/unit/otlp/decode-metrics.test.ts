@@ -141,6 +141,11 @@ describe("OTLP metrics decoding (OTLP/JSON)", () => {
     expect([exemplar.traceId, exemplar.spanId, exemplar.value]).to.deep.equal([TRACE_ID, null, 1]);
   });
 
+  it("reads 64-bit integers sent as bare JSON numbers past 2^53 without refusing them", () => {
+    const body = JSON.stringify(histogramRequest({ count: 1 })).replace('"count":1', '"count":18446744073709551615');
+    expect(decodeJson(body).points[0]?.count).to.equal(2 ** 64);
+  });
+
   it("leaves a value absent when a number point sends none", () => {
     expect(decodeJson(gaugeRequest({ timeUnixNano: "1", flags: 1 })).points[0]?.value).to.equal(null);
   });
