@@ -2,9 +2,10 @@ import { expect } from "chai";
 import { SIGNALS, signalNamed } from "../../../daemon/signals/registry.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { otlpFixture } from "../../helpers/fixtures.js";
+import { metricsFixture } from "../../helpers/otlp-metrics-protobuf.js";
 import { testStore } from "../../helpers/store.js";
 
-const SAMPLE = { traces: otlpFixture("trace"), logs: otlpFixture("logs") } as const;
+const SAMPLE = { traces: otlpFixture("trace"), logs: otlpFixture("logs"), metrics: metricsFixture() } as const;
 const FAR_FUTURE_NS = 4_000_000_000_000_000_000n;
 
 function columnsOf(store: ReturnType<typeof testStore>, table: string): string[] {
@@ -48,7 +49,7 @@ describe("the signal registry", () => {
     }
   });
 
-  for (const signal of SIGNALS.filter((signal) => signal.name in SAMPLE)) {
+  for (const signal of SIGNALS) {
     it(`decodes, stores and trims ${signal.name} through its module alone`, () => {
       const store = testStore();
       try {

@@ -1,7 +1,9 @@
 import { expect } from "chai";
+import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
+import { everyKindRequest } from "../../helpers/metric-requests.js";
 import { testStore } from "../../helpers/store.js";
 
 const S = 1_000_000_000n;
@@ -116,6 +118,17 @@ describe("metric writer", () => {
     });
     const row = store.db.prepare("SELECT buckets, exemplars FROM metric_rollups WHERE width_s = 60").get();
     expect(row).to.deep.equal({ buckets: '{"bounds":[2],"counts":[0,0]}', exemplars: `["${"ab".repeat(16)}"]` });
+  });
+
+  it("stores every point kind the decoder gives, edge values and all", () => {
+    const batch = decodeMetricRequest(Buffer.from(JSON.stringify(everyKindRequest())), "json");
+    const inserted = store.writer.transaction(() => store.writer.writeMetrics(batch, 0n));
+    expect(inserted).to.equal(batch.points.length);
+    const kinds = store.db.prepare("SELECT DISTINCT kind FROM metrics ORDER BY kind").pluck().all();
+    expect(kinds).to.deep.equal(["exponential_histogram", "gauge", "histogram", "sum", "summary"]);
+    expect(store.counters().points).to.equal(BigInt(batch.points.length));
+    const rolled = store.db.prepare("SELECT sum(points) FROM metric_rollups WHERE width_s = 60").pluck().get();
+    expect(rolled).to.equal(BigInt(batch.points.length));
   });
 
   it("gives the same rollups whatever order the points arrive in", () => {
