@@ -21,6 +21,8 @@ import type { MetricGroupValues, MetricIdentity, MetricScope, TelemetryReader } 
 
 /** The most buckets an explicit step may make (a minute over a day). */
 export const MAX_BUCKETS = 1440;
+/** The longest window read from raw points (a step that is not a multiple of a minute). */
+export const MAX_RAW_WINDOW_MS = 3_600_000;
 /** Attribute keys, and values per key, in a describe answer. */
 export const DESCRIBE_MAX_KEYS = 50;
 export const DESCRIBE_MAX_VALUES = 20;
@@ -74,6 +76,12 @@ function checkedStep(stepMs: number | undefined, windowMs: number): number {
   if (windowMs / step > MAX_BUCKETS) {
     throw new QueryError(
       `invalid step ${formatDuration(step)}: makes more than ${MAX_BUCKETS} buckets over ${formatDuration(windowMs)}`,
+    );
+  }
+  // Past an hour, raw points are too many to read per query: the rollups answer instead.
+  if (windowMs > MAX_RAW_WINDOW_MS && sourceForStep(step).kind === "points") {
+    throw new QueryError(
+      `invalid step ${formatDuration(step)}: over a window longer than 1h, use a multiple of 1m (read from the rollups)`,
     );
   }
   return step;

@@ -72,7 +72,7 @@ describe("QueryService metric queries (over a fake reader)", () => {
     );
   });
 
-  it("refuses a step below a second or above the window", () => {
+  it("refuses a step below a second, above the window, or read from raw points over more than an hour", () => {
     const { service } = setup();
     expect(refusal(() => service.metricSeries({ name: "tokens", step: 500 }), "invalid_argument")).to.equal(
       "invalid step 500ms: at least 1s",
@@ -80,6 +80,9 @@ describe("QueryService metric queries (over a fake reader)", () => {
     expect(
       refusal(() => service.metricSeries({ name: "tokens", step: 3_600_000, lookback: 900_000 }), "invalid_argument"),
     ).to.equal("invalid step 1h: at most the window (15m)");
+    expect(
+      refusal(() => service.metricSeries({ name: "tokens", step: 90_000, lookback: 7_200_000 }), "invalid_argument"),
+    ).to.equal("invalid step 90s: over a window longer than 1h, use a multiple of 1m (read from the rollups)");
   });
 
   it("defaults the agg by type and the step by window, reading rollups for a day and points for 15 minutes", () => {
