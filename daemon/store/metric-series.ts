@@ -31,7 +31,9 @@ const MEMO_CAPACITY = 200_000;
  */
 export class MetricSeriesResolver {
   private metrics = new Map<string, KnownMetric>();
-  private series = new Map<string, ResolvedSeries>();
+  /** Series by (metric, resource, scope), then by attributes text: no long key is built per point. */
+  private series = new Map<string, Map<string, ResolvedSeries>>();
+  private seriesCount = 0;
   private readonly stmt: Record<
     "metricUpsert" | "metricUpdate" | "seriesInsert" | "seriesSelect" | "attributeInsert",
     Database.Statement
@@ -94,8 +96,9 @@ export class MetricSeriesResolver {
   /** The series of a point, created (with its attribute rows) when new. */
   resolve(point: MetricPointRecord, resource: ResolvedResource, scopeId: number): ResolvedSeries {
     const metricId = this.metricOf(point);
-    const key = `${metricId}\0${resource.id}\0${scopeId}\0${point.attributes}`;
-    const known = this.series.get(key);
+    const key = `${metricId}:${resource.id}:${scopeId}`;
+    let byAttributes = this.series.get(key);
+    const known = byAttributes?.get(point.attributes);
     if (known !== undefined) return known;
     const hash = createHash("sha1").update(point.attributes).digest();
     const inserted = this.stmt.seriesInsert.get(
@@ -121,8 +124,17 @@ export class MetricSeriesResolver {
     }
     const kind = { kind: point.kind, temporality: point.temporality, monotonic: point.monotonic };
     const resolved = { id, metricId, kind };
-    if (this.series.size >= MEMO_CAPACITY) this.series.clear();
-    this.series.set(key, resolved);
+    if (this.seriesCount >= MEMO_CAPACITY) {
+      this.series.clear();
+      this.seriesCount = 0;
+      byAttributes = undefined;
+    }
+    if (byAttributes === undefined) {
+      byAttributes = new Map();
+      this.series.set(key, byAttributes);
+    }
+    byAttributes.set(point.attributes, resolved);
+    this.seriesCount++;
     return inserted ? { ...resolved, created: true } : resolved;
   }
 
@@ -136,6 +148,7 @@ export class MetricSeriesResolver {
   forget(): void {
     this.metrics = new Map();
     this.series = new Map();
+    this.seriesCount = 0;
     this.createdCount = 0;
   }
 }

@@ -83,7 +83,9 @@ export class MetricWriter implements RecordWriter {
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
     );
     this.extentUpdate = db.prepare(
-      "UPDATE metric_series SET first_ns = min(first_ns, ?), last_ns = max(last_ns, ?) WHERE id = ?",
+      `UPDATE metric_series SET first_ns = min(metric_series.first_ns, e.first), last_ns = max(metric_series.last_ns, e.last)
+       FROM (SELECT value ->> 0 AS id, value ->> 1 AS first, value ->> 2 AS last FROM json_each(?)) AS e
+       WHERE metric_series.id = e.id`,
     );
   }
 
@@ -178,13 +180,17 @@ export class MetricWriter implements RecordWriter {
   }
 
   flush(): void {
-    for (const { metricId, seriesId, row } of this.pending.values()) this.rollups.upsert(metricId, seriesId, row);
+    this.rollups.upsertAll([...this.pending.values()]);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
       // Its held rows may lack the late point: read them back when next needed.
       this.states.delete(series.id);
     }
-    for (const [seriesId, [first, last]] of this.extents) this.extentUpdate.run(first, last, seriesId);
+    if (this.extents.size > 0) {
+      // One statement for every series touched: times as JSON text, exact past 2^53.
+      const extents = [...this.extents].map(([id, [first, last]]) => `[${id},${first},${last}]`);
+      this.extentUpdate.run(`[${extents.join(",")}]`);
+    }
     this.shared.count("series", this.resolver.takeCreated());
     this.forgetTransaction();
   }
