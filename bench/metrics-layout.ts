@@ -9,7 +9,7 @@
  * 3. Reading a day: per-series 15-minute increases from the rollups against the same from the
  *    raw points, on a store filled by the real writer (SERIES series at 10 s over 24 hours).
  *
- *   npm run build && node dist/bench/metrics-layout.js   (LAYOUT_SERIES=1000 LAYOUT_INTERVALS=360 QUERY_SERIES=100)
+ *   npm run bench:metrics-layout   (LAYOUT_SERIES=1000 LAYOUT_INTERVALS=360 QUERY_SERIES=100)
  */
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -97,7 +97,9 @@ const BOUNDS = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 5000, 7500
 function binaryDetail(counts: number[]): Buffer {
   const out: number[] = [];
   const bounds = Buffer.alloc(8 * BOUNDS.length);
-  BOUNDS.forEach((b, i) => bounds.writeDoubleLE(b, 8 * i));
+  BOUNDS.forEach((b, i) => {
+    bounds.writeDoubleLE(b, 8 * i);
+  });
   for (let c of counts) {
     do {
       let byte = c & 0x7f;
