@@ -7,9 +7,10 @@
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
-import { bucketSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
+import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
+import { registerSlotGroups, slotFigures, slotPlan, slotSql, slotValue } from "./metrics/slot-groups.js";
 import { likeAny, registerAttributeText } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
@@ -81,6 +82,7 @@ export class SqliteMetrics {
     this.statements = new StatementCache(db);
     registerAttributeText(db);
     this.seriesGroups = registerMetricFunctions(db);
+    registerSlotGroups(db);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -193,6 +195,27 @@ export class SqliteMetrics {
     };
   }
 
+  /** The values of a query whose step is its rollup width: one bucket per slot (metrics/slot-groups.ts). */
+  private slotValues(
+    query: MetricBucketQuery,
+    plan: NonNullable<ReturnType<typeof slotPlan>>,
+    firstNs: bigint,
+    groups: MetricGroupValues[],
+  ): void {
+    const { bind } = cellsSql(query, firstNs);
+    const firstSlot = Number(bind.slotLo);
+    for (const [slot, json] of this.prepare(slotSql(plan)).raw().all(bind) as [bigint, string][]) {
+      const bucket = Number(slot) - firstSlot;
+      for (const [gid, figures] of slotFigures(json)) {
+        const group = groups[gid];
+        if (!group) continue;
+        const value = slotValue(plan.mode, figures, plan.scale);
+        if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = value;
+        group.resets += figures.resets;
+      }
+    }
+  }
+
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
     const starts = bucketStarts(query.fromNs, query.toNs, query.stepMs);
     const firstNs = starts[0] ?? query.fromNs;
@@ -220,13 +243,17 @@ export class SqliteMetrics {
     if (groups.length === 0) return [];
     this.seriesGroups.set(seriesGroup);
     try {
-      const values = bucketSql(query, firstNs);
-      for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
-        if (gid === null) continue;
-        const group = groups[Number(gid)] as MetricGroupValues;
-        const bucket = Number(b);
-        if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
-        group.resets += Number(resets ?? 0);
+      const plan = slotPlan(query);
+      if (plan) this.slotValues(query, plan, firstNs, groups);
+      else {
+        const values = bucketSql(query, firstNs);
+        for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
+          if (gid === null) continue;
+          const group = groups[Number(gid)] as MetricGroupValues;
+          const bucket = Number(b);
+          if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
+          group.resets += Number(resets ?? 0);
+        }
       }
       const exemplars = exemplarSql(query, firstNs);
       for (const [gid, ids] of this.prepare(exemplars.sql).raw().all(exemplars.bind) as unknown[][]) {

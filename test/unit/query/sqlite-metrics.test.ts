@@ -211,6 +211,35 @@ describe("SQLite metrics reader", () => {
     expect(q("sum")).to.deep.equal([18, 11]);
   });
 
+  it("answers gauge aggregations from one-minute rollups as from the points", () => {
+    const slot = Number(BASE / S / 60n);
+    const [x, y] = readDb
+      .prepare("SELECT id FROM metric_series WHERE metric_id = ? ORDER BY id")
+      .pluck()
+      .all(gauge.id) as bigint[];
+    const rollup = (values: number[]) => ({
+      widthS: 60,
+      slot,
+      points: values.length,
+      firstNs: at(0),
+      lastNs: at(30),
+      valueSum: values.reduce((a, b) => a + b, 0),
+      valueMin: Math.min(...values),
+      valueMax: Math.max(...values),
+      valueLast: values[values.length - 1]!,
+    });
+    insertRollups(store.db, gauge.id, Number(x), [rollup([5, 7, 3, 9])]);
+    insertRollups(store.db, gauge.id, Number(y), [rollup([1, 1, 1, 2])]);
+    for (const agg of ["last", "avg", "min", "max", "sum"] as const) {
+      const over = { metric: gauge, agg, stepMs: 60_000, toNs: at(59) };
+      const fromRollups = reader.metricBuckets(query({ ...over, source: { kind: "rollups", widthS: 60 } }));
+      expect(fromRollups[0]!.values, agg).to.deep.equal(reader.metricBuckets(query(over))[0]!.values);
+    }
+    expect(
+      reader.metricBuckets(query({ metric: gauge, agg: "avg", stepMs: 60_000, toNs: at(59) }))[0]!.values,
+    ).to.deep.equal([(24 + 5) / 8]);
+  });
+
   it("interpolates histogram quantiles within buckets, from cumulative points' bucket increases", () => {
     const id = insertMetric(store.db, { name: "latency", kind: "histogram", temporality: 2, unit: "ms" });
     const series = insertSeries(store.db, id, "api", {}, at(0), at(10));
