@@ -120,7 +120,8 @@ async function queryHalf(): Promise<Record<string, unknown> | null> {
     const status = await getStatus(agent, `${probe.url}${SERIES_URL("service")}`);
     agent.destroy();
     await probe.stop();
-    if (status === 400 || status === 500 || status === 404) {
+    // On this empty store a built route answers 200 or 404 (no such metric); the placeholder 400.
+    if (status === 400 || status === 500) {
       console.log(
         `query half skipped: GET /api/metrics/series answered ${status} (the query side is not built here yet)`,
       );

@@ -65,7 +65,10 @@ export class MetricWriter implements RecordWriter {
   private readonly pointInsert: Database.Statement;
   private readonly extentUpdate: Database.Statement;
   private states = new Map<number, SeriesState>();
-  private readonly pending = new Map<string, PendingRow>();
+  /** Series whose held rows changed in this transaction (their rows are written at flush). */
+  private readonly touched = new Map<number, { series: ResolvedSeries; state: SeriesState }>();
+  /** Rows a series moved on from to a later slot in this transaction. */
+  private readonly closed: PendingRow[] = [];
   private readonly late: LatePoint[] = [];
   /** Oldest and newest point time stored per series in this transaction. */
   private readonly extents = new Map<number, [bigint, bigint]>();
@@ -139,13 +142,16 @@ export class MetricWriter implements RecordWriter {
   /** Adds an in-order point to its series' rows of every width. */
   private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
     const inc = pointIncrease(series.kind, state.last, point);
+    const touched = this.touched.has(series.id);
     for (const width of METRIC_ROLLUP_WIDTHS_S) {
       const slot = slotOf(point.timeNs, width);
       const held = state.rows.get(width);
-      const row = addToRow(series.kind, held?.slot === slot ? held : emptyRow(width, slot), point, inc);
-      state.rows.set(width, row);
-      this.pending.set(`${width}:${slot}:${series.id}`, { metricId: series.metricId, seriesId: series.id, row });
+      if (held !== undefined && held.slot !== slot && touched) {
+        this.closed.push({ metricId: series.metricId, seriesId: series.id, row: held });
+      }
+      state.rows.set(width, addToRow(series.kind, held?.slot === slot ? held : emptyRow(width, slot), point, inc));
     }
+    if (!touched) this.touched.set(series.id, { series, state });
     state.last = point;
   }
 
@@ -161,7 +167,8 @@ export class MetricWriter implements RecordWriter {
 
   /** The series' newest point and rows, read back from the store when not held. */
   private stateOf(series: ResolvedSeries): SeriesState {
-    const held = this.states.get(series.id);
+    // A series touched in this transaction keeps its state even when the memo started over.
+    const held = this.states.get(series.id) ?? this.touched.get(series.id)?.state;
     if (held !== undefined) return held;
     const state: SeriesState = { last: null, rows: new Map() };
     if (!series.created) {
@@ -180,7 +187,11 @@ export class MetricWriter implements RecordWriter {
   }
 
   flush(): void {
-    this.rollups.upsertAll([...this.pending.values()]);
+    const rows = this.closed;
+    for (const { series, state } of this.touched.values()) {
+      for (const row of state.rows.values()) rows.push({ metricId: series.metricId, seriesId: series.id, row });
+    }
+    this.rollups.upsertAll(rows);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
       // Its held rows may lack the late point: read them back when next needed.
@@ -201,7 +212,8 @@ export class MetricWriter implements RecordWriter {
   }
 
   private forgetTransaction(): void {
-    this.pending.clear();
+    this.touched.clear();
+    this.closed.length = 0;
     this.late.length = 0;
     this.extents.clear();
   }
