@@ -61,9 +61,9 @@ export function pointFromRow(kind: MetricKind, row: StoredPoint): RollupPoint {
   };
 }
 
-/** A row's column values, in ROW_COLUMNS order. */
-function rowValues(metricId: number, seriesId: number, row: RollupRow): unknown[] {
-  return [
+/** Appends a row's column values, in ROW_COLUMNS order, to `out` (no array per row). */
+function pushRowValues(out: unknown[], metricId: number, seriesId: number, row: RollupRow): void {
+  out.push(
     metricId,
     row.widthS,
     row.slot,
@@ -80,7 +80,7 @@ function rowValues(metricId: number, seriesId: number, row: RollupRow): unknown[
     row.resets,
     row.buckets === null ? null : JSON.stringify(row.buckets),
     row.exemplars.length === 0 ? null : JSON.stringify(row.exemplars),
-  ];
+  );
 }
 
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
@@ -132,13 +132,15 @@ export class MetricRollupStore {
   }
 
   upsert(metricId: number, seriesId: number, row: RollupRow): void {
-    this.stmt.upsert.run(...rowValues(metricId, seriesId, row));
+    const values: unknown[] = [];
+    pushRowValues(values, metricId, seriesId, row);
+    this.stmt.upsert.run(values);
   }
 
   /** Writes many rows at once (each row's key once). */
   upsertAll(rows: readonly { metricId: number; seriesId: number; row: RollupRow }[]): void {
     const values: unknown[] = [];
-    for (const { metricId, seriesId, row } of rows) values.push(...rowValues(metricId, seriesId, row));
+    for (const { metricId, seriesId, row } of rows) pushRowValues(values, metricId, seriesId, row);
     if (values.length > 0) this.upserts.run(values);
   }
 
