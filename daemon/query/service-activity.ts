@@ -19,7 +19,7 @@ interface Signal {
 
 /**
  * Which services have telemetry in a window, and the newest timestamp of each there: a span
- * start or a log time, never an arrival time. Read from the rollups' newest time per slot;
+ * start, a log time or a metric point's time, never an arrival time. Read from the rollups' newest time per slot;
  * only slots retention may have emptied part of, and a slot whose newest time is past the
  * window's end (spans dated in the future), are read row by row. So the answer costs about
  * the same at any ingest rate: health asks it on every call.
@@ -28,6 +28,10 @@ export class ServiceActivity {
   private readonly spans: Signal;
   private readonly logs: Signal;
   private readonly trimmedThrough: Database.Statement;
+  /** max(last_ns) per service over the series whose newest point is in [from, to). */
+  private readonly seriesNewest: Database.Statement;
+  /** Per series with a point in [from, to) but a newer one after: its newest point in [from, to). */
+  private readonly seriesBefore: Database.Statement;
 
   constructor(private readonly db: Database.Database) {
     const signal = (table: string, time: string, rollups: string): Signal => ({
@@ -48,13 +52,40 @@ export class ServiceActivity {
     this.spans = signal("spans", "start_ns", "span_rollups");
     this.logs = signal("logs", "ts_ns", "log_rollups");
     this.trimmedThrough = db.prepare("SELECT value FROM counters WHERE name = ?").pluck();
+    this.seriesNewest = db
+      .prepare(
+        "SELECT service_id, max(last_ns) FROM metric_series WHERE last_ns >= ? AND last_ns < ? GROUP BY service_id",
+      )
+      .raw();
+    this.seriesBefore = db
+      .prepare(
+        `SELECT service_id,
+           (SELECT max(time_ns) FROM metric_points WHERE series_id = metric_series.id AND time_ns >= ? AND time_ns < ?)
+         FROM metric_series WHERE last_ns >= ? AND first_ns < ?`,
+      )
+      .raw();
   }
 
-  /** Per service id: the newest span start or log time in [fromNs, toNs]. */
+  /** Per service id: the newest span start, log time or metric point time in [fromNs, toNs]. */
   newest(fromNs: bigint, toNs: bigint): Map<number, bigint> {
     const newest = new Map<number, bigint>();
     for (const signal of [this.spans, this.logs]) this.read(signal, fromNs, toNs + 1n, newest);
+    this.readMetrics(fromNs, toNs + 1n, newest);
     return newest;
+  }
+
+  /**
+   * Adds the newest metric point time per service in [lo, hi). A series whose newest point is
+   * in the window answers from its row; only a series with points after the window (the
+   * window is in the past, or points are dated in the future) is looked up in its points, one
+   * seek each. Series are few beside points, so this costs little at any ingest rate.
+   */
+  private readMetrics(lo: bigint, hi: bigint, into: Map<number, bigint>): void {
+    const rows = [...(this.seriesNewest.all(lo, hi) as Row[]), ...(this.seriesBefore.all(lo, hi, hi, hi) as Row[])];
+    for (const [serviceId, ns] of rows) {
+      const id = Number(serviceId);
+      if (ns !== null && ns > (into.get(id) ?? -1n)) into.set(id, ns);
+    }
   }
 
   /** The services with telemetry in the window, by name, last seen at their newest timestamp there. */

@@ -186,7 +186,7 @@ export interface TraceDetail {
  */
 export interface TelemetryReader {
   /**
-   * The services with a span or log whose own timestamp is in the window (not when it
+   * The services with a span, log or metric point whose own timestamp is in the window (not when it
    * arrived), each last seen at the newest such timestamp; sorted by name (code points).
    */
   services(window: { fromNs: bigint; toNs: bigint }): ServiceRecord[];

@@ -28,7 +28,7 @@ export class HealthReader {
     this.activity = new ServiceActivity(db);
   }
 
-  /** How many services have a span or log whose own timestamp is in the last `lookbackMs` up to `nowNs`. */
+  /** How many services have a span, log or metric point whose own timestamp is in the last `lookbackMs` up to `nowNs`. */
   servicesSeen(nowNs: bigint, lookbackMs: number): number {
     return this.activity.newest(nowNs - BigInt(lookbackMs) * 1_000_000n, nowNs).size;
   }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { ServiceActivity } from "../../../daemon/query/service-activity.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
 import { seededRandom as random } from "../../helpers/fuzz-payloads.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -9,12 +10,12 @@ const MS = 1_000_000n;
 const T0 = 1_700_000_000_000_000_000n;
 
 describe("service activity", () => {
-  it("finds each service's newest span or log time in any window, as the rows say, from the rollups", () => {
+  it("finds each service's newest span, log or metric point time in any window, as the rows say", () => {
     const store = testStore();
     const next = random(11);
     try {
-      // Six services over three hours: spans and logs at random times, a few dated later than
-      // any window below ends, one service with logs only.
+      // Seven services over three hours: spans, logs and metric points at random times, a few
+      // dated later than any window below ends, one service with logs only, one with metrics only.
       let n = 0;
       for (let batch = 0; batch < 30; batch++) {
         const service = `svc${batch % 6}`;
@@ -32,6 +33,13 @@ describe("service activity", () => {
             { timeNs: at(), body: `c${batch}` },
           ]),
         );
+        if (batch % 3 === 0) {
+          const points = [0, 1, 2].map((k) =>
+            metricPoint({ timeNs: at(), value: k + batch, attributes: JSON.stringify({ k: String(k) }) }),
+          );
+          const owner = batch % 2 === 0 ? service : "metrics-only";
+          store.writer.transaction(() => store.writer.writeMetrics(metricBatch(owner, points), 0n));
+        }
       }
       const db = openReadConnection(store.path);
       try {
@@ -41,11 +49,13 @@ describe("service activity", () => {
             .prepare(
               `SELECT service_id, max(t) FROM (
                  SELECT service_id, start_ns AS t FROM spans WHERE start_ns BETWEEN ? AND ?
-                 UNION ALL SELECT service_id, ts_ns FROM logs WHERE ts_ns BETWEEN ? AND ?)
+                 UNION ALL SELECT service_id, ts_ns FROM logs WHERE ts_ns BETWEEN ? AND ?
+                 UNION ALL SELECT s.service_id, p.time_ns FROM metric_points p JOIN metric_series s ON s.id = p.series_id
+                   WHERE p.time_ns BETWEEN ? AND ?)
                GROUP BY service_id`,
             )
             .raw()
-            .all(fromNs, toNs, fromNs, toNs) as [bigint, bigint][];
+            .all(fromNs, toNs, fromNs, toNs, fromNs, toNs) as [bigint, bigint][];
           return new Map(rows.map(([id, ns]) => [Number(id), ns]));
         };
         for (let i = 0; i < 200; i++) {
