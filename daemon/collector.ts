@@ -2,7 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ResolvedSettings } from "../shared/collector-settings.js";
 import { lockStore, type StoreLock } from "./control/store-lock.js";
+import { createGrpcServer } from "./grpc/grpc-server.js";
+import { shareListener } from "./grpc/one-port.js";
 import { createApp } from "./http/app.js";
+import { isAllowedHost, localNames } from "./http/host-guard.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
 import type { WriteStatusChange } from "./ingest/write-status.js";
@@ -126,6 +129,14 @@ async function startOnLockedStore(
     queries,
   });
   const server = createServer(app);
+  const names = localNames();
+  const grpc = createGrpcServer({
+    pipeline,
+    maxBodyBytes: settings.maxBodyBytes,
+    authorityAllowed: (authority) => isAllowedHost(authority, settings.host, names),
+  });
+  // OTLP/gRPC (HTTP/2 with prior knowledge) on the same port as OTLP/HTTP.
+  shareListener(server, grpc.server);
   // Slow or stalled clients must not hold connections open forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
@@ -146,12 +157,13 @@ async function startOnLockedStore(
   const close = () => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const grpcClosed = grpc.close(5_000);
       // Requests in flight finish (their writes commit) and their connections close as they
       // go idle; anything still open after the grace period is cut.
       const sweep = setInterval(() => server.closeIdleConnections(), 25);
       server.closeIdleConnections();
       const grace = setTimeout(() => server.closeAllConnections(), 5_000);
-      await closed;
+      await Promise.all([closed, grpcClosed]);
       clearInterval(sweep);
       clearTimeout(grace);
       await queries.close();
