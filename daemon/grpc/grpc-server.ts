@@ -9,6 +9,18 @@ import { type GrpcExportOptions, handleGrpcExport } from "./grpc-export.js";
 /** A session with no stream for this long is closed (the client reconnects when it needs to). */
 const SESSION_IDLE_MS = 120_000;
 
+/**
+ * HTTP/2 flow-control windows. The protocol's default, 64 KiB for the connection and for each
+ * stream, lets a client send an export batch (often hundreds of KiB) only a window at a time,
+ * a round trip each, and makes the calls multiplexed on one connection share 64 KiB. Windows
+ * of a few MiB let a batch arrive at once. Each call's message is still read within the body
+ * cap, as over HTTP/1.1, and the calls in flight on one connection are bounded as gRPC servers
+ * commonly bound them.
+ */
+const STREAM_WINDOW_BYTES = 4 * 1024 * 1024;
+const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
+const MAX_CONCURRENT_STREAMS = 100;
+
 export interface GrpcServer {
   readonly server: Http2Server;
   /**
@@ -20,10 +32,13 @@ export interface GrpcServer {
 
 export function createGrpcServer(options: GrpcExportOptions): GrpcServer {
   const sessions = new Set<ServerHttp2Session>();
-  const server = createServer();
+  const server = createServer({
+    settings: { initialWindowSize: STREAM_WINDOW_BYTES, maxConcurrentStreams: MAX_CONCURRENT_STREAMS },
+  });
   server.setTimeout(SESSION_IDLE_MS);
   server.on("session", (session) => {
     sessions.add(session);
+    session.setLocalWindowSize(SESSION_WINDOW_BYTES);
     session.on("close", () => sessions.delete(session));
     session.on("error", () => {}); // a broken connection ends its session; nothing to report
   });
