@@ -116,13 +116,14 @@ async function startOnLockedStore(
   });
   // Each port is an HTTP/1.1 server that hands HTTP/2 prior-knowledge connections (OTLP/gRPC)
   // to the one gRPC server.
+  const dropUndecided: (() => void)[] = [];
   const serveBoth = (): Server => {
     const server = createServer(app);
     // Slow or stalled clients must not hold connections open forever.
     server.requestTimeout = 30_000;
     server.headersTimeout = 10_000;
     server.keepAliveTimeout = 5_000;
-    shareListener(server, grpc.server);
+    dropUndecided.push(shareListener(server, grpc.server));
     return server;
   };
   const server = serveBoth();
@@ -146,7 +147,9 @@ async function startOnLockedStore(
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      await Promise.all([closeServers(servers, 5_000), grpc.close(5_000)]);
+      const closed = Promise.all([closeServers(servers, 5_000), grpc.close(5_000)]);
+      for (const drop of dropUndecided) drop();
+      await closed;
       await queries.close();
       try {
         await pipeline.close();

@@ -45,12 +45,20 @@ export function sniffConnection(socket: Socket, decided: (verdict: "http1" | "ht
   socket.on("error", () => socket.destroy());
 }
 
-/** Makes `http1` hand HTTP/2 prior-knowledge connections to `http2`; call before it listens. */
-export function shareListener(http1: HttpServer, http2: Http2Server): void {
+/**
+ * Makes `http1` hand HTTP/2 prior-knowledge connections to `http2`; call before it listens.
+ * Returns what closes the connections still undecided: neither server knows them yet, so
+ * neither server's close would end them before the sniff timeout.
+ */
+export function shareListener(http1: HttpServer, http2: Http2Server): () => void {
   const original = http1.listeners("connection") as ConnectionListener[];
+  const undecided = new Set<Socket>();
   http1.removeAllListeners("connection");
   http1.on("connection", (socket: Socket) => {
+    undecided.add(socket);
+    socket.once("close", () => undecided.delete(socket));
     sniffConnection(socket, (verdict) => {
+      undecided.delete(socket);
       if (verdict === "http2") {
         // The session reads what was put back itself, on the next tick: resuming here would
         // let those bytes flow past it.
@@ -61,4 +69,7 @@ export function shareListener(http1: HttpServer, http2: Http2Server): void {
       socket.resume();
     });
   });
+  return () => {
+    for (const socket of undecided) socket.destroy();
+  };
 }
