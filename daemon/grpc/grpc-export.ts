@@ -39,7 +39,8 @@ export function isGrpcContentType(header: string | undefined): boolean {
 
 /** A trailers-only answer: the status in the headers, no message. */
 function answerStatus(stream: ServerHttp2Stream, status: GrpcStatus, httpStatus = 200): void {
-  if (stream.destroyed || stream.headersSent) return;
+  // A client that reset its stream meanwhile is owed nothing.
+  if (stream.destroyed || stream.closed || stream.headersSent) return;
   stream.respond(
     {
       ":status": httpStatus,
@@ -76,7 +77,7 @@ function answerFailure(stream: ServerHttp2Stream, error: unknown, signal: Signal
 }
 
 function answerResponse(stream: ServerHttp2Stream, message: Buffer): void {
-  if (stream.destroyed) return;
+  if (stream.destroyed || stream.closed) return;
   stream.respond(
     { ":status": 200, "content-type": "application/grpc+proto", "grpc-accept-encoding": ACCEPT_ENCODING },
     { waitForTrailers: true },
