@@ -1,14 +1,21 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ResolvedSettings } from "../shared/collector-settings.js";
+import type { CollectorEndpoint } from "../shared/endpoints.js";
 import { lockStore, type StoreLock } from "./control/store-lock.js";
+import { createGrpcServer } from "./grpc/grpc-server.js";
+import { shareListener } from "./grpc/one-port.js";
 import { createApp } from "./http/app.js";
+import { isAllowedHost, localNames } from "./http/host-guard.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
 import type { WriteStatusChange } from "./ingest/write-status.js";
+import { closeServers, ListenError, listen, mainEndpoint, openStandardPorts, urlHost } from "./listeners.js";
 import { QueryClient } from "./query/query-client.js";
 import { openReadConnection } from "./store/connection.js";
 import { HealthReader } from "./store/health-reader.js";
+
+export { ListenError };
 
 export interface RunningCollector {
   identity: CollectorIdentity;
@@ -19,13 +26,10 @@ export interface RunningCollector {
   storePath: string;
   schemaVersion: number;
   migrated: number[];
+  /** Every port it listens on (or was asked to and could not), with the protocols served. */
+  endpoints: CollectorEndpoint[];
   /** Stops accepting requests, lets in-flight writes commit, closes the database. */
   close(): Promise<void>;
-}
-
-/** Thrown when the port cannot be bound; the message says which and why. */
-export class ListenError extends Error {
-  override name = "ListenError";
 }
 
 export interface CollectorOptions {
@@ -39,29 +43,6 @@ export interface CollectorOptions {
   onStoreLockLost?: (error: Error) => void;
   /** Told other things worth a line in the collector's log (records rejected as too old). */
   onNotice?: (line: string) => void;
-}
-
-function urlHost(host: string): string {
-  return host.includes(":") ? `[${host}]` : host;
-}
-
-function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === "EADDRINUSE"
-          ? `port ${port} on ${host} is already in use by another process; choose another with --port`
-          : error.code === "EACCES"
-            ? `no permission to listen on ${host}:${port}`
-            : `cannot listen on ${host}:${port}: ${error.message}`;
-      reject(new ListenError(reason));
-    };
-    server.once("error", onError);
-    server.listen(port, host, () => {
-      server.off("error", onError);
-      resolve(server.address() as AddressInfo);
-    });
-  });
 }
 
 /**
@@ -110,6 +91,7 @@ async function startOnLockedStore(
   const readDb = openReadConnection(dbPath);
   const queries = new QueryClient(dbPath);
   let baseUrl = "";
+  let endpoints: CollectorEndpoint[] = [];
   const app = createApp({
     boundHost: settings.host,
     ingest: { pipeline, maxBodyBytes: settings.maxBodyBytes },
@@ -119,17 +101,32 @@ async function startOnLockedStore(
       sources: resolved.sources,
       baseUrl: () => baseUrl,
       boundPort: () => address.port,
+      endpoints: () => endpoints,
       reader: new HealthReader(readDb),
       writes: () => pipeline.writes.snapshot(),
       versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
     },
     queries,
   });
-  const server = createServer(app);
-  // Slow or stalled clients must not hold connections open forever.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 10_000;
-  server.keepAliveTimeout = 5_000;
+  const names = localNames();
+  const grpc = createGrpcServer({
+    pipeline,
+    maxBodyBytes: settings.maxBodyBytes,
+    authorityAllowed: (authority) => isAllowedHost(authority, settings.host, names),
+  });
+  // Each port is an HTTP/1.1 server that hands HTTP/2 prior-knowledge connections (OTLP/gRPC)
+  // to the one gRPC server.
+  const dropUndecided: (() => void)[] = [];
+  const serveBoth = (): Server => {
+    const server = createServer(app);
+    // Slow or stalled clients must not hold connections open forever.
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 10_000;
+    server.keepAliveTimeout = 5_000;
+    dropUndecided.push(shareListener(server, grpc.server));
+    return server;
+  };
+  const server = serveBoth();
   let address: AddressInfo;
   try {
     address = await listen(server, settings.host, settings.port);
@@ -140,20 +137,19 @@ async function startOnLockedStore(
     throw error;
   }
   baseUrl = `http://${urlHost(settings.host)}:${address.port}`;
+  const standard = settings.otlpStandardPorts
+    ? await openStandardPorts(settings.host, serveBoth)
+    : { servers: [], endpoints: [] };
+  const servers = [server, ...standard.servers];
+  endpoints = [mainEndpoint(settings.host, address.port), ...standard.endpoints];
   storeLock.describe({ pid: identity.pid, cwd: identity.cwd, port: address.port, baseUrl });
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Requests in flight finish (their writes commit) and their connections close as they
-      // go idle; anything still open after the grace period is cut.
-      const sweep = setInterval(() => server.closeIdleConnections(), 25);
-      server.closeIdleConnections();
-      const grace = setTimeout(() => server.closeAllConnections(), 5_000);
+      const closed = Promise.all([closeServers(servers, 5_000), grpc.close(5_000)]);
+      for (const drop of dropUndecided) drop();
       await closed;
-      clearInterval(sweep);
-      clearTimeout(grace);
       await queries.close();
       try {
         await pipeline.close();
@@ -173,6 +169,7 @@ async function startOnLockedStore(
     storePath: dbPath,
     schemaVersion: ready.schemaVersion,
     migrated: ready.migrated,
+    endpoints,
     close,
   };
 }

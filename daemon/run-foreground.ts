@@ -18,6 +18,11 @@ import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { writeStatusLine } from "./ingest/write-status.js";
 import { StoreOpenError } from "./store/store-errors.js";
 
+/** `127.0.0.1:27686` of `http://127.0.0.1:27686`: how gRPC clients name a target. */
+function hostPort(url: string): string {
+  return new URL(url).host;
+}
+
 export interface ForegroundIo {
   out: (line: string) => void;
   err: (line: string) => void;
@@ -84,6 +89,7 @@ export async function runForeground(
     version: collector.identity.version,
     startedAt: collector.identity.startedAt,
     socketPath: socketPathFor(collector.identity.instanceId),
+    endpoints: collector.endpoints,
   };
   // The control socket listens and the registry names it before the banner: whoever reads the
   // banner may look the collector up at once.
@@ -125,6 +131,14 @@ export async function runForeground(
     io.out(`obsd ${OBS_VERSION} listening on ${url}`);
     io.out(`  OTLP traces  POST ${url}/v1/traces`);
     io.out(`  OTLP logs    POST ${url}/v1/logs`);
+    io.out(`  OTLP gRPC    ${hostPort(url)}  (the same port; OTEL_EXPORTER_OTLP_PROTOCOL=grpc)`);
+    for (const endpoint of collector.endpoints.filter((e) => e.role !== "main")) {
+      io.out(
+        endpoint.listening
+          ? `  Standard     ${endpoint.url}  (${endpoint.role === "otlp-grpc" ? "OTLP/gRPC" : "OTLP/HTTP"} default port; every OTLP transport)`
+          : `  Standard     ${endpoint.url}  not listening: ${endpoint.problem}`,
+      );
+    }
     io.out(`  Query API    GET  ${url}/api/...  (route index ${url}/docs, OpenAPI ${url}/openapi.json)`);
     io.out(`  Database     ${settings.dbPath}`);
     if (collector.migrated.length > 0 && collector.migrated[0] !== 1) {

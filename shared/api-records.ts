@@ -4,7 +4,9 @@
  * nanoseconds as decimal text. Durations: integer nanoseconds in raw records, milliseconds in
  * summaries. The JSON Schemas in `schemas/api/` describe the same shapes.
  */
+
 import type { SettingSource } from "./collector-settings.js";
+import type { CollectorEndpoint } from "./endpoints.js";
 /** Any JSON value: how attribute values and log bodies are served. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -135,6 +137,8 @@ export interface HealthRecord {
   startedAt: string;
   uptimeSeconds: number;
   baseUrl: string;
+  /** Every port listened on, with its OTLP protocols (shared/endpoints.ts). */
+  endpoints: CollectorEndpoint[];
   database: {
     path: string;
     sizeBytes: number;
@@ -154,6 +158,6 @@ export interface HealthRecord {
     points: number;
   };
   latestTelemetryAt: string | null;
-  configuration: Record<string, { value: string | number; source: SettingSource }>;
+  configuration: Record<string, { value: string | number | boolean; source: SettingSource }>;
   versions: { obs: string; node: string; sqlite: string; schema: number };
 }

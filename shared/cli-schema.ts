@@ -17,23 +17,42 @@ function object(properties: Record<string, unknown>, required = Object.keys(prop
   return { type: "object", required, properties, additionalProperties: false };
 }
 
+/** A registry entry's fields; `endpoints` is absent from collectors older than OTLP/gRPC support. */
+const COLLECTOR_REQUIRED = [
+  "instanceId",
+  "pid",
+  "cwd",
+  "host",
+  "port",
+  "baseUrl",
+  "dbPath",
+  "version",
+  "startedAt",
+  "socketPath",
+];
+
 /** The records the CLI adds beside the collector's own (still in the API's camelCase). */
 function cliRecords(): Record<string, Schema> {
   const health = apiSchema("health");
+  const collectorEndpoints = (health.properties as Record<string, Schema>).endpoints as Schema;
   return {
     Collector: {
-      ...object({
-        instanceId: { type: "string", pattern: "^[0-9a-f]{32}$" },
-        pid: { type: "integer" },
-        cwd: { type: "string" },
-        host: { type: "string" },
-        port: { type: "integer" },
-        baseUrl: { type: "string" },
-        dbPath: { type: "string" },
-        version: { type: "string" },
-        startedAt: { type: "string", format: "date-time" },
-        socketPath: { type: "string" },
-      }),
+      ...object(
+        {
+          instanceId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+          pid: { type: "integer" },
+          cwd: { type: "string" },
+          host: { type: "string" },
+          port: { type: "integer" },
+          baseUrl: { type: "string" },
+          dbPath: { type: "string" },
+          version: { type: "string" },
+          startedAt: { type: "string", format: "date-time" },
+          socketPath: { type: "string" },
+          endpoints: { ...collectorEndpoints, description: "Absent from collectors older than OTLP/gRPC support." },
+        },
+        COLLECTOR_REQUIRED,
+      ),
       description: "A verified running collector, as its registry entry and control socket describe it.",
     },
     MonitorStart: object({

@@ -43,6 +43,11 @@ export function collectorFlags<T>(argv: Argv<T>) {
       type: "string",
       describe: "Largest OTLP request body, compressed or inflated (env OBS_MAX_BODY_SIZE)",
       defaultDescription: DEFAULTS.maxBodySize,
+    })
+    .option("otlp-standard-ports", {
+      type: "boolean",
+      describe:
+        "Also listen on the OTLP standard ports 4317 (gRPC) and 4318 (HTTP); a taken one is reported and skipped (env OBS_OTLP_STANDARD_PORTS=1)",
     });
 }
 
@@ -57,5 +62,6 @@ export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
     retention: text(parsed.retention),
     maxDbSize: text(parsed.maxDbSize),
     maxBodySize: text(parsed.maxBodySize),
+    otlpStandardPorts: parsed.otlpStandardPorts === true ? true : undefined,
   };
 }

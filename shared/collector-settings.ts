@@ -11,6 +11,8 @@ export interface CollectorSettings {
   retentionMs: number;
   maxDbBytes: number;
   maxBodyBytes: number;
+  /** Also listen on the OTLP standard ports 4317 (gRPC) and 4318 (HTTP), as available. */
+  otlpStandardPorts: boolean;
 }
 
 export type SettingSource = "flag" | "env" | "default";
@@ -30,6 +32,7 @@ export interface SettingFlags {
   retention?: string | undefined;
   maxDbSize?: string | undefined;
   maxBodySize?: string | undefined;
+  otlpStandardPorts?: boolean | undefined;
 }
 
 export const DEFAULTS = {
@@ -79,6 +82,23 @@ function projectStoreFromEnv(env: NodeJS.ProcessEnv): boolean {
   throw new SettingsError(`invalid OBS_PROJECT_STORE "${env.OBS_PROJECT_STORE}": use 1 or 0`);
 }
 
+/** A yes/no environment variable: 1/true or 0/false (unset: no). */
+function switchFromEnv(env: NodeJS.ProcessEnv, name: string): boolean {
+  const text = env[name]?.trim().toLowerCase() ?? "";
+  if (text === "" || text === "0" || text === "false") return false;
+  if (text === "1" || text === "true") return true;
+  throw new SettingsError(`invalid ${name} "${env[name]}": use 1 or 0`);
+}
+
+/** --otlp-standard-ports, else OBS_OTLP_STANDARD_PORTS=1. */
+function standardPorts(flags: SettingFlags, env: NodeJS.ProcessEnv): { value: boolean; source: SettingSource } {
+  if (flags.otlpStandardPorts !== undefined) return { value: flags.otlpStandardPorts, source: "flag" };
+  if (env.OBS_OTLP_STANDARD_PORTS !== undefined && env.OBS_OTLP_STANDARD_PORTS !== "") {
+    return { value: switchFromEnv(env, "OBS_OTLP_STANDARD_PORTS"), source: "env" };
+  }
+  return { value: false, source: "default" };
+}
+
 /**
  * The store: --db, else the project's own store (--project-store or OBS_PROJECT_STORE=1, for
  * the folder the collector starts in), else the default one under the state folder.
@@ -109,6 +129,7 @@ export function resolveSettings(
   const retention = pick(flags.retention, "OBS_RETENTION", env);
   const maxDb = pick(flags.maxDbSize, "OBS_MAX_DB_SIZE", env);
   const maxBody = pick(flags.maxBodySize, "OBS_MAX_BODY_SIZE", env);
+  const otlpStandardPorts = standardPorts(flags, env);
   return {
     settings: {
       host: host.value?.trim() || DEFAULTS.host,
@@ -117,6 +138,7 @@ export function resolveSettings(
       retentionMs: wrap(() => parseDuration(retention.value ?? DEFAULTS.retention), retention.origin),
       maxDbBytes: wrap(() => parseByteSize(maxDb.value ?? DEFAULTS.maxDbSize), maxDb.origin),
       maxBodyBytes: wrap(() => parseByteSize(maxBody.value ?? DEFAULTS.maxBodySize), maxBody.origin),
+      otlpStandardPorts: otlpStandardPorts.value,
     },
     sources: {
       host: host.source,
@@ -125,6 +147,7 @@ export function resolveSettings(
       retentionMs: retention.source,
       maxDbBytes: maxDb.source,
       maxBodyBytes: maxBody.source,
+      otlpStandardPorts: otlpStandardPorts.source,
     },
   };
 }

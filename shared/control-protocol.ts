@@ -1,3 +1,5 @@
+import type { CollectorEndpoint } from "./endpoints.js";
+
 /**
  * The control socket's protocol: newline-delimited JSON, one request and one answer per line.
  * Every running collector serves it on a Unix socket under `<state>/monitor/run/`, next to its
@@ -17,6 +19,8 @@ export interface RegistryEntry {
   version: string;
   startedAt: string;
   socketPath: string;
+  /** Every port listened on, with its OTLP protocols; absent from collectors older than gRPC support. */
+  endpoints?: CollectorEndpoint[];
 }
 
 export type ControlRequest = { op: "identify" } | { op: "usage" } | { op: "shutdown" };

@@ -1,4 +1,5 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { endpointLine } from "../../shared/endpoints.js";
 import type { TargetFlags } from "../discovery/explicit-target.js";
 import { emitSuccess } from "../render/output.js";
 import { runAction } from "./run-action.js";
@@ -30,7 +31,11 @@ export async function monitorStatus(json: boolean, address: CollectorAddress): P
       json,
       "monitor status",
       data,
-      `running: ${describeCollector(collector)}\n  up ${uptimeSeconds} s${resourceText}`,
+      [
+        `running: ${describeCollector(collector)}`,
+        `  up ${uptimeSeconds} s${resourceText}`,
+        ...(collector.endpoints ?? []).map((endpoint) => `  listens ${endpointLine(endpoint)}`),
+      ].join("\n"),
     );
   });
 }

@@ -31,6 +31,12 @@ export function setupCommand(setExit: SetExit): CommandModule {
                 describe:
                   "A collector this setup starts keeps its store under the state folder, in a folder named after this project folder (env OBS_PROJECT_STORE=1)",
               })
+              .option("protocol", {
+                type: "string",
+                choices: ["grpc", "http"],
+                describe:
+                  "Pin the agent's OTLP protocol (telemetry.otlpProtocol, and OTEL_EXPORTER_OTLP_PROTOCOL when obs agentcli launches it); without it the agent keeps its own default, as the collector's port takes gRPC and HTTP alike",
+              })
               .option("json", { type: "boolean", default: false, describe: "Write one obs.setup/v1 JSON document" }),
           handler: async (flags) => {
             const json = Boolean(flags.json);
@@ -45,6 +51,7 @@ export function setupCommand(setExit: SetExit): CommandModule {
                   projectStore: flags.projectStore === true ? true : undefined,
                 },
                 process.env,
+                flags.protocol === "grpc" || flags.protocol === "http" ? flags.protocol : undefined,
               );
               process.stdout.write(
                 json ? `${JSON.stringify(setupDocument(result), null, 2)}\n` : `${setupSummary(result)}\n`,

@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import type { HealthRecord } from "../../shared/api-records.js";
+import { endpointLine } from "../../shared/endpoints.js";
 import { emitSuccess } from "../render/output.js";
 import { queryCommand, type SetExit } from "./query-command.js";
 import { targetWithSource } from "./query-support.js";
@@ -26,6 +27,8 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
     `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
     `  stored    ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs, ${counts.points} metric points in ${counts.series} series; latest ${health.latestTelemetryAt ?? "none"}`,
     `  services  ${counts.services} services in the last ${counts.servicesLookback}`,
+    // A collector older than gRPC support sends no endpoints.
+    ...(health.endpoints ?? []).map((endpoint) => `  listens   ${endpointLine(endpoint)}`),
     ...writesWarning(health),
   ].join("\n");
 }

@@ -11,14 +11,27 @@ import { targetCollector } from "../lifecycle/target-collector.js";
 import { AGENT_NAME, locateAgent } from "./agent-binary.js";
 import { withResourceAttribute } from "./resource-attributes.js";
 import { readSavedCollector } from "./saved-collector.js";
+import type { AgentProtocol } from "./telemetry-settings.js";
 
 export const AGENT_NAMESPACE = "agentcli-agents";
 
-/** The agent's environment: the caller's, plus the collector endpoint and the agents' namespace. */
-export function agentEnvironment(env: NodeJS.ProcessEnv, collectorUrl: string): NodeJS.ProcessEnv {
+/** OTEL_EXPORTER_OTLP_PROTOCOL for the agent's `telemetry.otlpProtocol` values. */
+const OTLP_PROTOCOL_ENV: Record<AgentProtocol, string> = { grpc: "grpc", http: "http/protobuf" };
+
+/**
+ * The agent's environment: the caller's, plus the collector endpoint and the agents'
+ * namespace, and the protocol only when setup was asked for one: the collector's port takes
+ * gRPC and HTTP alike, so otherwise the agent keeps its own default.
+ */
+export function agentEnvironment(
+  env: NodeJS.ProcessEnv,
+  collectorUrl: string,
+  protocol?: AgentProtocol,
+): NodeJS.ProcessEnv {
   return {
     ...env,
     OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
+    ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: OTLP_PROTOCOL_ENV[protocol] } : {}),
     OTEL_RESOURCE_ATTRIBUTES: withResourceAttribute(env.OTEL_RESOURCE_ATTRIBUTES, "service.namespace", AGENT_NAMESPACE),
   };
 }
@@ -70,7 +83,8 @@ export async function launchAgentcli(
 ): Promise<number> {
   const agentPath = locateAgent(env);
   const url = await collectorUrl(env, cwd, (line) => process.stderr.write(`${line}\n`));
-  const child = spawn(agentPath, args, { stdio: "inherit", env: agentEnvironment(env, url), cwd });
+  const protocol = readSavedCollector(env)?.protocol;
+  const child = spawn(agentPath, args, { stdio: "inherit", env: agentEnvironment(env, url, protocol), cwd });
   const fromTerminal = process.stdin.isTTY === true;
   const handlers = FORWARDED_SIGNALS.map((signal) => {
     const handler = () => {

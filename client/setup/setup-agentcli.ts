@@ -9,7 +9,13 @@ import { AGENT_NAME, agentVersion, locateAgent } from "./agent-binary.js";
 import { type AgentCollectorRequest, collectorForAgent } from "./collector-for-agent.js";
 import { readSavedCollector, saveCollector, savedCollectorPath } from "./saved-collector.js";
 import { agentSettingsPath, readSettings, writeSettingsAtomically } from "./settings-file.js";
-import { applyTelemetrySettings, assertEditable, type SettingChange, SettingsFileError } from "./telemetry-settings.js";
+import {
+  type AgentProtocol,
+  applyTelemetrySettings,
+  assertEditable,
+  type SettingChange,
+  SettingsFileError,
+} from "./telemetry-settings.js";
 
 export interface SetupResult {
   agent: { name: string; path: string; version: string };
@@ -42,7 +48,15 @@ function collectorSummary(entry: RegistryEntry, started: boolean): SetupResult["
   };
 }
 
-export async function setupAgentcli(request: AgentCollectorRequest, env: NodeJS.ProcessEnv): Promise<SetupResult> {
+/**
+ * `protocol`: the OTLP protocol to pin the agent to, in its settings and in the launcher's
+ * environment; without it the agent keeps its own default (obs takes either on one port).
+ */
+export async function setupAgentcli(
+  request: AgentCollectorRequest,
+  env: NodeJS.ProcessEnv,
+  protocol?: AgentProtocol,
+): Promise<SetupResult> {
   const agentPath = locateAgent(env);
   const version = await agentVersion(agentPath, env);
   const settingsPath = agentSettingsPath(env.HOME || homedir());
@@ -57,10 +71,10 @@ export async function setupAgentcli(request: AgentCollectorRequest, env: NodeJS.
   }
 
   const { collector, started } = await collectorForAgent(request, readSavedCollector(env)?.url ?? null, env);
-  const edit = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath);
+  const edit = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath, protocol);
   const changed = edit.changes.length > 0 || previous === null;
   const backupPath = changed ? writeSettingsAtomically(settingsPath, edit.text, previous) : null;
-  const launcherChanged = saveCollector(collector.baseUrl, env);
+  const launcherChanged = saveCollector(collector.baseUrl, env, protocol);
 
   return {
     agent: { name: AGENT_NAME, path: agentPath, version },

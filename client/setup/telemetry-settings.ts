@@ -1,6 +1,7 @@
 /**
- * The edit `obs setup agentcli` makes to the agent's JSONC settings: the four native
- * OpenTelemetry keys, set through jsonc-parser so comments, formatting and every other setting
+ * The edit `obs setup agentcli` makes to the agent's JSONC settings: the native
+ * OpenTelemetry keys (the protocol only when asked: obs takes gRPC and HTTP on the same port, so
+ * the agent may keep its own default), set through jsonc-parser so comments, formatting and every other setting
  * stay exactly as they were. Pure: text in, text and the list of changes out.
  */
 import {
@@ -33,13 +34,16 @@ export class SettingsFileError extends Error {
   override name = "SettingsFileError";
 }
 
-/** The agent's native telemetry keys, in the order they are written. */
-export function telemetrySettings(collectorUrl: string): [string[], SettingValue][] {
+/** The agent's `telemetry.otlpProtocol` values. */
+export type AgentProtocol = "grpc" | "http";
+
+/** The agent's native telemetry keys, in the order they are written; the protocol only when given. */
+export function telemetrySettings(collectorUrl: string, protocol?: AgentProtocol): [string[], SettingValue][] {
   return [
     [["telemetry", "enabled"], true],
     [["telemetry", "target"], "local"],
     [["telemetry", "otlpEndpoint"], collectorUrl],
-    [["telemetry", "otlpProtocol"], "http"],
+    ...(protocol ? [[["telemetry", "otlpProtocol"], protocol] as [string[], SettingValue]] : []),
   ];
 }
 
@@ -84,13 +88,18 @@ export function assertEditable(text: string, fileName: string): void {
  * Sets the telemetry keys in `text` (an empty string for a file that does not exist yet).
  * Keys that already hold the wanted value are left untouched, so a second run changes nothing.
  */
-export function applyTelemetrySettings(text: string, collectorUrl: string, fileName: string): TelemetryEdit {
+export function applyTelemetrySettings(
+  text: string,
+  collectorUrl: string,
+  fileName: string,
+  protocol?: AgentProtocol,
+): TelemetryEdit {
   assertEditable(text, fileName);
   const isBlank = text.trim() === "";
   const formattingOptions = formattingOf(text);
   let edited = text;
   const changes: SettingChange[] = [];
-  for (const [path, wanted] of telemetrySettings(collectorUrl)) {
+  for (const [path, wanted] of telemetrySettings(collectorUrl, protocol)) {
     const current = currentValue(edited, path);
     if (current === wanted) continue;
     edited = applyEdits(edited, modify(edited, path, wanted, { formattingOptions }));

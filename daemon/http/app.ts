@@ -1,9 +1,8 @@
-import { hostname, networkInterfaces } from "node:os";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import { type QueryClient, QueryFailure } from "../query/query-client.js";
 import { docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
-import { isAllowedHost } from "./host-guard.js";
+import { isAllowedHost, localNames } from "./host-guard.js";
 import { HttpError } from "./http-error.js";
 import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
@@ -14,15 +13,6 @@ export interface AppOptions {
   ingest: IngestOptions;
   health: HealthOptions;
   queries: QueryClient;
-}
-
-/** Names this machine answers to, accepted in Host headers when bound to every interface. */
-function localNames(): Set<string> {
-  const names = new Set<string>([hostname().toLowerCase()]);
-  for (const addresses of Object.values(networkInterfaces())) {
-    for (const address of addresses ?? []) names.add(address.address.toLowerCase());
-  }
-  return names;
 }
 
 function hostGuard(boundHost: string): RequestHandler {

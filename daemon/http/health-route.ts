@@ -3,6 +3,7 @@ import express from "express";
 import { formatByteSize } from "../../shared/byte-size.js";
 import type { CollectorSettings, SettingSource } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
+import type { CollectorEndpoint } from "../../shared/endpoints.js";
 import { fileSize } from "../../shared/file-size.js";
 import { nowNs, nsToIso } from "../../shared/time.js";
 import type { CollectorIdentity } from "../identity.js";
@@ -18,6 +19,8 @@ export interface HealthOptions {
   baseUrl: () => string;
   /** The port actually bound (differs from the setting when that is 0). */
   boundPort: () => number;
+  /** Every port the collector listens on (or was asked to and could not), with its protocols. */
+  endpoints: () => CollectorEndpoint[];
   reader: HealthReader;
   /** Whether writes currently succeed (a full disk shows here). */
   writes: () => WriteStatusSnapshot;
@@ -37,6 +40,7 @@ function configurationOf(options: HealthOptions): Record<string, unknown> {
     retention: { value: formatDuration(settings.retentionMs), source: sources.retentionMs },
     maxDbSize: { value: formatByteSize(settings.maxDbBytes), source: sources.maxDbBytes },
     maxBodySize: { value: formatByteSize(settings.maxBodyBytes), source: sources.maxBodyBytes },
+    otlpStandardPorts: { value: settings.otlpStandardPorts, source: sources.otlpStandardPorts },
   };
 }
 
@@ -60,6 +64,7 @@ export function healthDocument(options: HealthOptions): Record<string, unknown> 
     startedAt: identity.startedAt,
     uptimeSeconds: Math.round(process.uptime()),
     baseUrl: options.baseUrl(),
+    endpoints: options.endpoints(),
     database: {
       path: settings.dbPath,
       sizeBytes: fileSize(settings.dbPath) + fileSize(`${settings.dbPath}-wal`),

@@ -1,3 +1,4 @@
+import { hostname, networkInterfaces } from "node:os";
 import { isLoopbackHost, isWildcardHost } from "../../shared/loopback-host.js";
 
 // Shared with the CLI, which compares a named collector URL with a registry entry.
@@ -35,4 +36,13 @@ export function isLoopbackOrigin(origin: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Names this machine answers to, accepted in Host headers when bound to every interface. */
+export function localNames(): Set<string> {
+  const names = new Set<string>([hostname().toLowerCase()]);
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) names.add(address.address.toLowerCase());
+  }
+  return names;
 }

@@ -11,7 +11,7 @@
  */
 import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { StorageError, StoreLostError } from "../store/store-errors.js";
+import { StorageError, StoreLostError, StoreUnavailableError } from "../store/store-errors.js";
 
 export type IngestErrorKind =
   /** The body is not a valid payload, or could not be read whole (cut off, bad gzip). */
@@ -23,7 +23,10 @@ export type IngestErrorKind =
   /** The media type or the content encoding is not one obsd reads. */
   | "unsupported-media-type"
   | "unsupported-encoding"
-  /** The store cannot take writes now (its file is gone); a client should try again later. */
+  /**
+   * The store cannot take this write now (the collector is stopping, a pipeline thread stopped,
+   * another connection holds the file locked, or its file is gone); a client should try again.
+   */
   | "store-unavailable"
   /** The store failed the write. */
   | "store-failure";
@@ -56,13 +59,19 @@ const KINDS: Record<IngestErrorKind, KindRendering> = {
   "store-failure": { retryable: false, httpStatus: 500, grpcCode: "INTERNAL" },
 };
 
+/**
+ * How long a client is asked to wait before retrying a transient store failure: a lock is
+ * usually released, or a stopping collector replaced, within about a second.
+ */
+export const RETRY_AFTER_SECONDS = 1;
+
 /** One ingest failure, transport-neutral. `message` is the whole text a client is shown. */
 export class IngestError extends Error {
   override name = "IngestError";
   constructor(
     readonly kind: IngestErrorKind,
     message: string,
-    /** When a retryable failure tells the client how long to wait; none is given today. */
+    /** When a retryable failure tells the client how long to wait (Retry-After, RetryInfo). */
     readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
@@ -116,8 +125,9 @@ export function ingestErrorOf(error: unknown, signal: string): IngestError | nul
   if (error instanceof PayloadError) {
     return new IngestError("invalid-payload", `invalid OTLP ${signal} payload: ${error.message}`);
   }
-  if (error instanceof StoreLostError)
-    return new IngestError("store-unavailable", `store unavailable: ${error.message}`);
+  if (error instanceof StoreLostError || error instanceof StoreUnavailableError) {
+    return new IngestError("store-unavailable", `store unavailable: ${error.message}`, RETRY_AFTER_SECONDS);
+  }
   if (error instanceof StorageError) return new IngestError("store-failure", `storage failure: ${error.message}`);
   return null;
 }

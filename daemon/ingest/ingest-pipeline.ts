@@ -3,7 +3,7 @@ import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
 import type { RecordCounts, SignalName } from "../signals/registry.js";
-import { StorageError, StoreLostError, StoreOpenError } from "../store/store-errors.js";
+import { StorageError, StoreLostError, StoreOpenError, StoreUnavailableError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
 import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
@@ -96,11 +96,12 @@ export class IngestPipeline {
         }
       });
       this.writer.on("error", (error) => {
-        this.fail(new StorageError(`the writer stopped: ${error.message}`));
+        this.fail(new StoreUnavailableError(`the writer stopped: ${error.message}`));
         reject(error);
       });
       this.writer.on("exit", (code) => {
-        const error = new StorageError(`the writer exited (code ${code})`);
+        // Transient for the client: a restarted collector (or another one) takes the retry.
+        const error = new StoreUnavailableError(`the writer exited (code ${code})`);
         this.fail(error);
         reject(error);
       });
@@ -121,20 +122,21 @@ export class IngestPipeline {
   }
 
   /**
-   * Every pending request is answered with a StorageError: those still in the decoder will never
+   * Every pending request is answered with a StoreUnavailableError (a retry reaches the new
+   * decoder), or once it keeps stopping a StorageError (permanent until a restart): those still in the decoder will never
    * reach the writer. Some already handed to the writer may still be committed; their clients
    * see a failure, and a retry is stored once (writes are idempotent), so nothing acknowledged
    * is lost. Then a new decoder takes over, unless it keeps stopping.
    */
   private onDecoderLost(decoder: Worker, reason: string): void {
     if (decoder !== this.decoder || this.closing || this.failure) return;
-    const error = new StorageError(`the decoder stopped: ${reason}`);
     const now = Date.now();
     this.decoderLosses = [...this.decoderLosses.filter((at) => now - at < DECODER_RESTART_WINDOW_MS), now];
     if (this.decoderLosses.length > DECODER_RESTARTS) {
-      this.fail(error);
+      this.fail(new StorageError(`the decoder stopped: ${reason}`));
       return;
     }
+    const error = new StoreUnavailableError(`the decoder stopped: ${reason}`);
     this.noteChange(this.writes.failed(error.message, new Date()));
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
@@ -169,7 +171,10 @@ export class IngestPipeline {
       });
     } else if (reply.type === "failed") {
       this.noteChange(this.writes.failed(reply.message, new Date()));
-      this.settle(reply.id, new StorageError(reply.message));
+      this.settle(
+        reply.id,
+        reply.transient ? new StoreUnavailableError(reply.message) : new StorageError(reply.message),
+      );
     } else if (reply.type === "lost") {
       this.fail(new StoreLostError(reply.message));
     } else if (reply.type === "trimmed") {
@@ -225,7 +230,7 @@ export class IngestPipeline {
 
   private assertOpen(): void {
     if (this.failure) throw this.failure;
-    if (this.closing) throw new StorageError("the collector is stopping");
+    if (this.closing) throw new StoreUnavailableError("the collector is stopping");
   }
 
   private decodeAndWrite(

@@ -4,6 +4,15 @@ export class StorageError extends Error {
 }
 
 /**
+ * The store cannot take this write now but a retry can succeed: the collector is stopping, a
+ * thread of the pipeline stopped, or another connection holds the file locked. Clients are
+ * told to retry (HTTP 503, gRPC UNAVAILABLE); a plain StorageError is permanent (500, INTERNAL).
+ */
+export class StoreUnavailableError extends StorageError {
+  override name = "StoreUnavailableError";
+}
+
+/**
  * The database file was deleted or replaced under the running collector (store-file-watch.ts):
  * nothing more is acknowledged, the HTTP layer answers 503, and the collector exits non-zero.
  */

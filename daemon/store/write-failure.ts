@@ -1,4 +1,13 @@
 /**
+ * Whether a write failed only because another connection held the file (SQLITE_BUSY after the
+ * busy timeout, SQLITE_LOCKED and their extended codes): the same write can succeed later.
+ */
+export function isTransientWriteFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/**
  * Why a write failed, in words a user can act on. better-sqlite3 puts SQLite's extended result
  * code on `error.code`; the common causes get a sentence of their own, anything else keeps
  * SQLite's message.

@@ -28,7 +28,8 @@ export type WriterReply =
   | { type: "fatal"; kind: "version" | "open"; message: string }
   /** `cutoffNs`: records timed before it were rejected as older than retention (kept-records.ts). */
   | ({ type: "written"; id: number; cutoffNs: bigint } & RecordTally)
-  | { type: "failed"; id: number; message: string }
+  /** `transient`: another connection held the file; the same write may succeed later. */
+  | { type: "failed"; id: number; message: string; transient?: boolean }
   /** The database file was deleted or replaced: no write is acknowledged from now on. */
   | { type: "lost"; message: string }
   /** Rows retention deleted, per signal's records. */

@@ -15,7 +15,7 @@ import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { StoreFileWatch } from "./store-file-watch.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
 import { WalGuard } from "./wal-guard.js";
-import { describeWriteFailure } from "./write-failure.js";
+import { describeWriteFailure, isTransientWriteFailure } from "./write-failure.js";
 import type { WriteRequest, WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
 
 if (!parentPort) throw new Error("writer-worker must run as a worker thread");
@@ -121,6 +121,11 @@ function applyJoining(group: WriteRequest[]): Written[] {
   return results;
 }
 
+function failedReply(id: number, error: unknown): WriterReply {
+  const transient = isTransientWriteFailure(error);
+  return { type: "failed", id, message: describeWriteFailure(error, options.dbPath), transient };
+}
+
 /** Commits a group (and what joins it) in one transaction; on failure, isolates the failing requests. */
 function commit(group: WriteRequest[]): void {
   try {
@@ -129,7 +134,7 @@ function commit(group: WriteRequest[]): void {
     return;
   } catch (error) {
     if (group.length === 1) {
-      send({ type: "failed", id: group[0]!.id, message: describeWriteFailure(error, options.dbPath) });
+      send(failedReply(group[0]!.id, error));
       return;
     }
   }
@@ -139,7 +144,7 @@ function commit(group: WriteRequest[]): void {
       const result = writer.transaction(() => apply(request));
       acknowledge(request.id, result);
     } catch (error) {
-      send({ type: "failed", id: request.id, message: describeWriteFailure(error, options.dbPath) });
+      send(failedReply(request.id, error));
     }
   }
 }

@@ -149,7 +149,6 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
       "telemetry.enabled",
       "telemetry.target",
       "telemetry.otlpEndpoint",
-      "telemetry.otlpProtocol",
     ]);
     const text = readFileSync(world.settingsPath, "utf8");
     expect(text.startsWith(ORIGINAL_SETTINGS.split('  "telemetry"')[0] as string)).to.equal(true);
@@ -208,6 +207,8 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(last?.env).to.deep.equal({
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
       OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,team=a%2Cb,service.namespace=agentcli-agents",
+      // Not asked for a protocol: the agent keeps its own default.
+      OTEL_EXPORTER_OTLP_PROTOCOL: null,
     });
   });
 
@@ -230,6 +231,27 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(logs).to.have.length(1);
     expect(logs[0].resource.attributes["service.namespace"]).to.equal("agentcli-agents");
     expect(logs[0].traceId).to.equal(spans[0].traceId);
+  });
+
+  it("pins the protocol only when asked: --protocol grpc sets the agent's key and the launcher's variable, and its turn arrives over gRPC", async () => {
+    const pinned = await setupJson(world.env, ["--protocol", "grpc"]);
+    expect(pinned.code).to.equal(0);
+    expect(pinned.document.settings.changes).to.deep.equal([
+      { key: "telemetry.otlpProtocol", before: null, after: "grpc" },
+    ]);
+    expect(pinned.document.launcher.changed).to.equal(true);
+    const result = await runObs(["agentcli", "-p", "over grpc"], { env: world.env });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(world.invocations().at(-1)?.env?.OTEL_EXPORTER_OTLP_PROTOCOL).to.equal("grpc");
+    const spans = (await http(`http://127.0.0.1:${port}/api/spans/search?service=agentcli`)).json().data;
+    expect(spans).to.have.length(2);
+
+    // Set up again without it: the launcher no longer sets the variable (the key stays the user's).
+    const unpinned = await setupJson(world.env);
+    expect(unpinned.document.settings.changes).to.deep.equal([]);
+    expect(unpinned.document.launcher.changed).to.equal(true);
+    await runObs(["agentcli", "--version"], { env: world.env });
+    expect(world.invocations().at(-1)?.env?.OTEL_EXPORTER_OTLP_PROTOCOL).to.equal(null);
   });
 
   it("returns the agent's exit code", async () => {

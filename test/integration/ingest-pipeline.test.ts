@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { Worker } from "node:worker_threads";
+import Database from "better-sqlite3";
 import { expect } from "chai";
+import { ingestErrorOf, toGrpc, toHttp } from "../../daemon/ingest/ingest-errors.js";
 import { IngestPipeline } from "../../daemon/ingest/ingest-pipeline.js";
 import { StorageError } from "../../daemon/store/store-errors.js";
 import { hexId, traceRequest } from "../helpers/otlp-builders.js";
@@ -20,6 +22,29 @@ async function loseDecoder(pipeline: IngestPipeline): Promise<void> {
   await (pipeline as unknown as { decoder: Worker }).decoder.terminate();
   // The pipeline hears of the exit in a later turn of the event loop.
   await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** What a client is told about a refused request, over HTTP and gRPC. */
+function answers(error: unknown) {
+  const failure = ingestErrorOf(error, "traces");
+  if (!failure) throw new Error(`not an ingest failure: ${String(error)}`);
+  const http = toHttp(failure);
+  const grpc = toGrpc(failure);
+  return {
+    status: http.status,
+    retryAfter: http.headers["Retry-After"],
+    grpc: grpc.name,
+    retryDelay: grpc.retryDelaySeconds,
+  };
+}
+
+function refusal(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (result) => {
+      throw new Error(`the request was accepted: ${JSON.stringify(result)}`);
+    },
+    (error: unknown) => error,
+  );
 }
 
 describe("ingest pipeline threads (real decoder and writer, in process)", function () {
@@ -80,6 +105,8 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     if (outcome instanceof Error) {
       expect(outcome).to.be.instanceOf(StorageError);
       expect(outcome.message).to.match(/the decoder stopped/);
+      // A new decoder takes over: the client is told to try again.
+      expect(answers(outcome)).to.include({ status: 503, grpc: "UNAVAILABLE" });
     } else {
       expect(outcome).to.deep.equal({ accepted: 1, inserted: 1, rejected: null });
     }
@@ -106,5 +133,42 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     });
     expect(refused).to.be.instanceOf(StorageError);
     expect((refused as Error).message).to.match(/the decoder stopped/);
+    // No decoder comes back until a restart: a retry would fail the same way.
+    expect(answers(refused)).to.deep.equal({ status: 500, retryAfter: undefined, grpc: "INTERNAL", retryDelay: null });
+  });
+
+  it("tells a client to retry when the collector is stopping", async () => {
+    const closing = pipeline.close();
+    const refused = await refusal(pipeline.ingest("traces", "json", body(30), NOW));
+    await closing;
+    expect((refused as Error).message).to.match(/the collector is stopping/);
+    expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
+  });
+
+  it("tells a client to retry when the writer thread stops", async () => {
+    await (pipeline as unknown as { writer: Worker }).writer.terminate();
+    await new Promise((resolve) => setImmediate(resolve));
+    const refused = await refusal(pipeline.ingest("traces", "json", body(31), NOW));
+    expect((refused as Error).message).to.match(/the writer (stopped|exited)/);
+    expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
+  });
+
+  it("tells a client to retry when another process holds the database locked, and stores the retry", async () => {
+    const other = new Database(join(dir.path, "t.sqlite"));
+    try {
+      other.prepare("BEGIN IMMEDIATE").run();
+      // The writer waits out its busy timeout (connection.ts), then gives up on this request.
+      const refused = await refusal(pipeline.ingest("traces", "json", body(32), NOW));
+      expect((refused as Error).message).to.match(/locked|busy/i);
+      expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
+      other.prepare("ROLLBACK").run();
+    } finally {
+      other.close();
+    }
+    expect(await pipeline.ingest("traces", "json", body(32), NOW)).to.deep.equal({
+      accepted: 1,
+      inserted: 1,
+      rejected: null,
+    });
   });
 });

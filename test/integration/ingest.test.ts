@@ -390,15 +390,16 @@ describe("ingestion over HTTP (real obsd)", function () {
     expect(health.headers["access-control-allow-origin"]).to.equal(undefined);
   });
 
-  it("answers 500 and acknowledges nothing when the store cannot write", async function () {
+  it("answers 503 with Retry-After and acknowledges nothing while another program holds the store locked", async function () {
     this.timeout(30_000);
     // Another connection holds the write lock past the writer's 5 s busy timeout.
     const blocker = new Database(obsd.dbPath);
     blocker.exec("BEGIN IMMEDIATE");
     try {
       const res = await postJson(`${obsd.url}/v1/logs`, logsRequest("locked", [{ timeNs: NOW, body: "lost?" }]));
-      expect(res.status).to.equal(500);
-      expect(res.json().error).to.match(/storage failure/);
+      expect(res.status).to.equal(503);
+      expect(res.headers["retry-after"]).to.equal("1");
+      expect(res.json().error).to.match(/store unavailable: database is locked/);
     } finally {
       blocker.exec("ROLLBACK");
       blocker.close();

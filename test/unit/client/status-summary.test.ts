@@ -12,6 +12,7 @@ function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
     startedAt: "2026-01-01T00:00:00.000Z",
     uptimeSeconds: 5,
     baseUrl: "http://127.0.0.1:27686",
+    endpoints: [],
     database: { path: "/state/telemetry.sqlite", sizeBytes: 1048576, writes },
     retention: { maxAge: "7d", maxAgeMs: 604800000, maxBytes: 1073741824 },
     counts: { services: 1, servicesLookback: "15m", traces: 2, spans: 3, logs: 4, series: 5, points: 6 },
@@ -43,5 +44,43 @@ describe("obs status summary", () => {
     const text = healthSummary(health({ ok: true, failingSince: null, lastError: "old", failedSinceOk: 0 }), "flag");
     expect(text).to.not.contain("warning");
     expect(text.split("\n")).to.have.length(5);
+  });
+
+  it("lists every endpoint with its protocols, and a standard port that could not be opened with why", () => {
+    const protocols = ["grpc" as const, "http/protobuf" as const, "http/json" as const];
+    const record = {
+      ...health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }),
+      endpoints: [
+        {
+          role: "main" as const,
+          url: "http://127.0.0.1:27686",
+          port: 27686,
+          protocols,
+          listening: true,
+          problem: null,
+        },
+        {
+          role: "otlp-grpc" as const,
+          url: "http://127.0.0.1:4317",
+          port: 4317,
+          protocols,
+          listening: true,
+          problem: null,
+        },
+        {
+          role: "otlp-http" as const,
+          url: "http://127.0.0.1:4318",
+          port: 4318,
+          protocols,
+          listening: false,
+          problem: "port 4318 is in use by another process",
+        },
+      ],
+    };
+    expect(healthSummary(record, "flag").split("\n").slice(5)).to.deep.equal([
+      "  listens   http://127.0.0.1:27686  OTLP gRPC + HTTP, query API: grpc, http/protobuf, http/json",
+      "  listens   http://127.0.0.1:4317  OTLP standard port (otlp-grpc): grpc, http/protobuf, http/json",
+      "  listens   http://127.0.0.1:4318  OTLP standard port (otlp-http): not listening (port 4318 is in use by another process)",
+    ]);
   });
 });

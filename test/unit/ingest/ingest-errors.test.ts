@@ -9,7 +9,7 @@ import {
 } from "../../../daemon/ingest/ingest-errors.js";
 import { TooManyValuesError } from "../../../daemon/otlp/decode-allowance.js";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
-import { StorageError, StoreLostError } from "../../../daemon/store/store-errors.js";
+import { StorageError, StoreLostError, StoreUnavailableError } from "../../../daemon/store/store-errors.js";
 
 /** Per kind: the HTTP status obsd has always answered, the OTLP spec's gRPC code, and whether a client retries. */
 const EXPECTED: Record<IngestErrorKind, { status: number; grpc: number; name: string; retryable: boolean }> = {
@@ -60,5 +60,16 @@ describe("ingest errors", () => {
     const already = new IngestError("too-large", "big");
     expect(ingestErrorOf(already, "traces")).to.equal(already);
     expect(ingestErrorOf(new Error("bug"), "traces")).to.equal(null);
+  });
+
+  it("ask a client to retry a transient store failure after a delay, and not a permanent one", () => {
+    for (const error of [new StoreUnavailableError("the collector is stopping"), new StoreLostError("deleted")]) {
+      const failure = ingestErrorOf(error, "traces") as IngestError;
+      expect(toHttp(failure)).to.deep.include({ status: 503, headers: { "Retry-After": "1" } });
+      expect(toGrpc(failure)).to.include({ name: "UNAVAILABLE", retryDelaySeconds: 1 });
+    }
+    const permanent = ingestErrorOf(new StorageError("disk full"), "traces") as IngestError;
+    expect(toHttp(permanent)).to.deep.include({ status: 500, headers: {} });
+    expect(toGrpc(permanent)).to.include({ name: "INTERNAL", retryDelaySeconds: null });
   });
 });

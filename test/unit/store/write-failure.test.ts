@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { walLimits } from "../../../daemon/store/connection.js";
-import { describeWriteFailure } from "../../../daemon/store/write-failure.js";
+import { describeWriteFailure, isTransientWriteFailure } from "../../../daemon/store/write-failure.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -100,5 +100,17 @@ describe("walLimits", () => {
     expect(walLimits(1024 ** 3, 16384)).to.deep.equal({ autocheckpointPages: 2048, journalSizeLimit: 67108864 });
     expect(walLimits(4 * 1024 * 1024, 16384).autocheckpointPages).to.equal(32);
     expect(walLimits(64 * 1024, 16384).autocheckpointPages).to.equal(16);
+  });
+});
+
+describe("transient write failures", () => {
+  it("are the ones another connection causes (busy, locked), not a full disk or damage", () => {
+    for (const code of ["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED", "SQLITE_LOCKED_SHAREDCACHE"]) {
+      expect(isTransientWriteFailure(Object.assign(new Error("database is locked"), { code })), code).to.equal(true);
+    }
+    for (const code of ["SQLITE_FULL", "SQLITE_IOERR_WRITE", "SQLITE_CORRUPT", "SQLITE_READONLY"]) {
+      expect(isTransientWriteFailure(Object.assign(new Error("no"), { code })), code).to.equal(false);
+    }
+    expect(isTransientWriteFailure(new Error("no code"))).to.equal(false);
   });
 });

@@ -24,21 +24,28 @@ const COMMENTED = `// agentcli user settings
 `;
 
 describe("agentcli telemetry settings edit", () => {
-  it("sets the four native telemetry keys and nothing else", () => {
+  it("sets the three native telemetry keys and nothing else, leaving the protocol to the agent", () => {
     const { text, changes } = applyTelemetrySettings(COMMENTED, URL, FILE);
     expect(parse(text).telemetry).to.deep.equal({
       enabled: true,
       logPrompts: false,
       target: "local",
       otlpEndpoint: URL,
-      otlpProtocol: "http",
     });
     expect(changes).to.deep.equal([
       { key: "telemetry.enabled", before: false, after: true },
       { key: "telemetry.target", before: null, after: "local" },
       { key: "telemetry.otlpEndpoint", before: null, after: URL },
-      { key: "telemetry.otlpProtocol", before: null, after: "http" },
     ]);
+  });
+
+  it("sets the protocol key too when asked, and leaves one the user set when not", () => {
+    const pinned = applyTelemetrySettings(COMMENTED, URL, FILE, "grpc");
+    expect(parse(pinned.text).telemetry.otlpProtocol).to.equal("grpc");
+    expect(pinned.changes.at(-1)).to.deep.equal({ key: "telemetry.otlpProtocol", before: null, after: "grpc" });
+    const kept = applyTelemetrySettings(pinned.text, URL, FILE);
+    expect(kept.changes).to.deep.equal([]);
+    expect(parse(kept.text).telemetry.otlpProtocol).to.equal("grpc");
   });
 
   it("keeps comments, formatting and other settings byte for byte outside the telemetry object", () => {
@@ -48,7 +55,7 @@ describe("agentcli telemetry settings edit", () => {
     expect(text.startsWith(before)).to.equal(true);
     expect(text.endsWith(`    "model"${after}`)).to.equal(true);
     expect(text).to.include("// off until obs is set up");
-    expect(text).to.include('        "otlpProtocol": "http"');
+    expect(text).to.include(`        "otlpEndpoint": "${URL}"`);
   });
 
   it("changes nothing when the file already holds the values", () => {
@@ -69,10 +76,10 @@ describe("agentcli telemetry settings edit", () => {
   it("creates the document for a new file, ending with a newline", () => {
     const { text, changes } = applyTelemetrySettings("", URL, FILE);
     expect(parse(text)).to.deep.equal({
-      telemetry: { enabled: true, target: "local", otlpEndpoint: URL, otlpProtocol: "http" },
+      telemetry: { enabled: true, target: "local", otlpEndpoint: URL },
     });
     expect(text.endsWith("}\n")).to.equal(true);
-    expect(changes).to.have.length(4);
+    expect(changes).to.have.length(3);
   });
 
   it("writes with the file's own indentation and line endings", () => {
