@@ -16,6 +16,7 @@ import {
 import { StoreInUseError } from "./control/store-lock.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { writeStatusLine } from "./ingest/write-status.js";
+import { SIGNALS } from "./signals/registry.js";
 import { StoreOpenError } from "./store/store-errors.js";
 
 /** `127.0.0.1:27686` of `http://127.0.0.1:27686`: how gRPC clients name a target. */
@@ -129,8 +130,7 @@ export async function runForeground(
     requestStop = () => stop("shutdown request");
     const url = collector.baseUrl;
     io.out(`obsd ${OBS_VERSION} listening on ${url}`);
-    io.out(`  OTLP traces  POST ${url}/v1/traces`);
-    io.out(`  OTLP logs    POST ${url}/v1/logs`);
+    for (const signal of SIGNALS) io.out(`  ${`OTLP ${signal.name}`.padEnd(12)} POST ${url}${signal.path}`);
     io.out(`  OTLP gRPC    ${hostPort(url)}  (the same port; OTEL_EXPORTER_OTLP_PROTOCOL=grpc)`);
     for (const endpoint of collector.endpoints.filter((e) => e.role !== "main")) {
       io.out(

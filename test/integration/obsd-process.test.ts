@@ -18,13 +18,14 @@ describe("the obsd process", function () {
   });
   afterEach(() => dir.cleanup());
 
-  it("prints the listening line, both OTLP endpoints, the query endpoint and the database path", async () => {
+  it("prints the listening line, an OTLP endpoint per signal, the query endpoint and the database path", async () => {
     const obsd = await startCollectorProcess({ stateDir: dir.path });
     try {
       const out = obsd.output();
       expect(out).to.match(new RegExp(`listening on ${obsd.url}`));
       expect(out).to.include(`POST ${obsd.url}/v1/traces`);
       expect(out).to.include(`POST ${obsd.url}/v1/logs`);
+      expect(out).to.include(`OTLP metrics POST ${obsd.url}/v1/metrics`);
       expect(out).to.include(`${obsd.url}/api/`);
       expect(out).to.include(obsd.dbPath);
       expect(obsd.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
