@@ -197,7 +197,9 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(streamed.code, streamed.stdout + streamed.stderr).to.equal(0);
     const frames = frameLines();
     for (const frame of frames) expect(validateProgress(frame), JSON.stringify(validateProgress.errors)).to.equal(true);
-    expect(frames.length).to.be.within(4, 10);
+    // How many frames fit depends on how long the run took (longer on a loaded machine); the
+    // throttle itself is the spacing below.
+    expect(frames.length).to.be.at.least(4);
     const times = frames.map((frame) => Date.parse(frame.time));
     // Lines are written just after their frame is admitted; a few ms of writing is the only slack.
     for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).to.be.at.least(295);

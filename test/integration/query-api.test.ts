@@ -88,9 +88,12 @@ describe("query API (real obsd)", function () {
   this.timeout(60_000);
   let obsd: CollectorProcess;
   let traces: PlannedTrace[];
-  const base = BigInt(Date.now() - 5 * 60_000) * MS;
+  // Set when the tests start, not when the file loads: the suite may load it long before it
+  // runs, and the data must fall inside the default 15-minute window.
+  let base: bigint;
 
   before(async () => {
+    base = BigInt(Date.now() - 5 * 60_000) * MS;
     obsd = await startCollectorProcess();
     traces = plan(60, base);
     for (const service of SERVICES) {

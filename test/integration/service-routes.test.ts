@@ -75,6 +75,7 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
       retention: { value: "7d", source: "default" },
       maxDbSize: { value: "1GiB", source: "default" },
       maxBodySize: { value: "8MiB", source: "env" },
+      otlpStandardPorts: { value: false, source: "default" },
     });
   });
 
