@@ -82,7 +82,7 @@ export class SqliteMetrics {
     this.statements = new StatementCache(db);
     registerAttributeText(db);
     this.seriesGroups = registerMetricFunctions(db);
-    registerSlotGroups(db);
+    registerSlotGroups(db, this.seriesGroups);
   }
 
   private prepare(sql: string): Database.Statement {

@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import type { MetricBucketQuery } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
+import type { SeriesGroups } from "./metric-sql-functions.js";
 
 type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 
@@ -71,41 +72,54 @@ export function slotValue(mode: SlotMode, f: Figures, scale: number): number | n
 }
 
 /**
- * Defines obs_slot_groups(mode, gid, a, b, resets) on a connection: JSON of
- * [[gid, n, a, b, resets], ..] for the rows of one slot (rows without a group left out).
+ * Defines obs_slot_sum / obs_slot_min / obs_slot_max(series_id, a, resets) and
+ * obs_slot_ratio(series_id, a, b, resets) on a connection: JSON of [[gid, n, a, b, resets], ..]
+ * for the rows of one slot. Each looks the series' group up itself (rows of series outside
+ * the scope left out), and the mode is the function's, so a row costs one call with only the
+ * columns it needs: the calls, not the reads, were most of the query's time.
  */
-export function registerSlotGroups(db: Database.Database): void {
-  const options = {
-    start: () => ({ mode: "sum" as SlotMode, groups: new Map<number, Figures>() }),
-    // Named parameters: better-sqlite3 takes the function's arity from them.
-    step: (
-      state: { mode: SlotMode; groups: Map<number, Figures> },
-      mode: unknown,
-      gid: unknown,
-      a: unknown,
-      b: unknown,
-      resets: unknown,
-    ) => {
-      if (gid === null || gid === undefined) return;
-      state.mode = mode as SlotMode;
-      const key = Number(gid);
-      let f = state.groups.get(key);
-      if (!f) {
-        f = { n: 0, a: 0, b: 0, resets: 0 };
-        state.groups.set(key, f);
-      }
-      add(state.mode, f, a === null ? null : Number(a), b === null ? null : Number(b), Number(resets ?? 0));
+export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups): void {
+  const result = (groups: Map<number, Figures>) =>
+    JSON.stringify([...groups].map(([gid, f]) => [gid, f.n, f.a, f.b, f.resets]));
+  const figuresOf = (groups: Map<number, Figures>, series: unknown): Figures | null => {
+    const gid = seriesGroups.of(Number(series));
+    if (gid === null) return null;
+    let f = groups.get(gid);
+    if (!f) {
+      f = { n: 0, a: 0, b: 0, resets: 0 };
+      groups.set(gid, f);
+    }
+    return f;
+  };
+  for (const mode of ["sum", "min", "max"] as const) {
+    const options = {
+      start: () => new Map<number, Figures>(),
+      // Named parameters: better-sqlite3 takes the function's arity from them.
+      step: (groups: Map<number, Figures>, series: unknown, a: unknown, resets: unknown) => {
+        const f = figuresOf(groups, series);
+        if (f) add(mode, f, a === null ? null : Number(a), null, Number(resets ?? 0));
+      },
+      result,
+      safeIntegers: false,
+    };
+    db.aggregate(`obs_slot_${mode}`, options as unknown as AggregateOptions);
+  }
+  const ratio = {
+    start: () => new Map<number, Figures>(),
+    step: (groups: Map<number, Figures>, series: unknown, a: unknown, b: unknown, resets: unknown) => {
+      const f = figuresOf(groups, series);
+      if (f) add("ratio", f, a === null ? null : Number(a), b === null ? null : Number(b), Number(resets ?? 0));
     },
-    result: (state: { groups: Map<number, Figures> }) =>
-      JSON.stringify([...state.groups].map(([gid, f]) => [gid, f.n, f.a, f.b, f.resets])),
+    result,
     safeIntegers: false,
   };
-  db.aggregate("obs_slot_groups", options as unknown as AggregateOptions);
+  db.aggregate("obs_slot_ratio", ratio as unknown as AggregateOptions);
 }
 
 /** Rows of (slot, JSON of the slot's groups) for a query slotPlan() accepts. */
 export function slotSql(plan: NonNullable<ReturnType<typeof slotPlan>>): string {
-  return `SELECT r.slot, obs_slot_groups('${plan.mode}', obs_series_group(r.series_id), ${plan.a}, ${plan.b}, r.resets)
+  const args = plan.mode === "ratio" ? `${plan.a}, ${plan.b}` : plan.a;
+  return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, r.resets)
     FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
     GROUP BY r.slot`;
 }
