@@ -8,6 +8,7 @@ import type Database from "better-sqlite3";
 import type { MetricBucketQuery } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
 import type { SeriesGroups } from "./metric-sql-functions.js";
+import { EXEMPLAR_ARG, type SlotExemplars } from "./slot-exemplars.js";
 
 type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 
@@ -72,17 +73,19 @@ export function slotValue(mode: SlotMode, f: Figures, scale: number): number | n
 }
 
 /**
- * Defines obs_slot_sum / obs_slot_min / obs_slot_max(series_id, a, resets) and
- * obs_slot_ratio(series_id, a, b, resets) on a connection: JSON of [[gid, n, a, b, resets], ..]
- * for the rows of one slot. Each looks the series' group up itself (rows of series outside
- * the scope left out), and the mode is the function's, so a row costs one call with only the
- * columns it needs: the calls, not the reads, were most of the query's time.
+ * Defines obs_slot_sum / obs_slot_min / obs_slot_max(series_id, a, resets, exemplar) and
+ * obs_slot_ratio(series_id, a, b, resets, exemplar) on a connection: JSON of
+ * [[gid, n, a, b, resets], ..] for the rows of one slot. Each looks the series' group up itself
+ * (rows of series outside the scope left out), and the mode is the function's, so a row costs
+ * one call with only the columns it needs: the calls, not the reads, were most of the query's
+ * time. Rows with exemplars (EXEMPLAR_ARG) go to `exemplars`, whatever their group.
  */
-export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups): void {
+export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups, exemplars: SlotExemplars): void {
   const result = (groups: Map<number, Figures>) =>
     JSON.stringify([...groups].map(([gid, f]) => [gid, f.n, f.a, f.b, f.resets]));
-  const figuresOf = (groups: Map<number, Figures>, series: unknown): Figures | null => {
+  const figuresOf = (groups: Map<number, Figures>, series: unknown, exemplar: unknown): Figures | null => {
     const gid = seriesGroups.of(Number(series));
+    if (typeof exemplar === "string") exemplars.add(gid, exemplar);
     if (gid === null) return null;
     let f = groups.get(gid);
     if (!f) {
@@ -95,8 +98,8 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
     const options = {
       start: () => new Map<number, Figures>(),
       // Named parameters: better-sqlite3 takes the function's arity from them.
-      step: (groups: Map<number, Figures>, series: unknown, a: unknown, resets: unknown) => {
-        const f = figuresOf(groups, series);
+      step: (groups: Map<number, Figures>, series: unknown, a: unknown, resets: unknown, exemplar: unknown) => {
+        const f = figuresOf(groups, series, exemplar);
         if (f) add(mode, f, a === null ? null : Number(a), null, Number(resets ?? 0));
       },
       result,
@@ -106,8 +109,15 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
   }
   const ratio = {
     start: () => new Map<number, Figures>(),
-    step: (groups: Map<number, Figures>, series: unknown, a: unknown, b: unknown, resets: unknown) => {
-      const f = figuresOf(groups, series);
+    step: (
+      groups: Map<number, Figures>,
+      series: unknown,
+      a: unknown,
+      b: unknown,
+      resets: unknown,
+      exemplar: unknown,
+    ) => {
+      const f = figuresOf(groups, series, exemplar);
       if (f) add("ratio", f, a === null ? null : Number(a), b === null ? null : Number(b), Number(resets ?? 0));
     },
     result,
@@ -119,7 +129,7 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
 /** Rows of (slot, JSON of the slot's groups) for a query slotPlan() accepts. */
 export function slotSql(plan: NonNullable<ReturnType<typeof slotPlan>>): string {
   const args = plan.mode === "ratio" ? `${plan.a}, ${plan.b}` : plan.a;
-  return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, r.resets)
+  return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, r.resets, ${EXEMPLAR_ARG})
     FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
     GROUP BY r.slot`;
 }
