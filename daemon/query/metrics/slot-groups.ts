@@ -81,24 +81,30 @@ export function slotValue(mode: SlotMode, f: Figures, scale: number): number | n
  * time. Rows with exemplars (EXEMPLAR_ARG) go to `exemplars`, whatever their group.
  */
 export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups, exemplars: SlotExemplars): void {
-  const result = (groups: Map<number, Figures>) =>
-    JSON.stringify([...groups].map(([gid, f]) => [gid, f.n, f.a, f.b, f.resets]));
-  const figuresOf = (groups: Map<number, Figures>, series: unknown, exemplar: unknown): Figures | null => {
+  // A slot's figures by group number (groups are numbered from 0, so an array serves).
+  const result = (groups: (Figures | undefined)[]) => {
+    const rows: [number, number, number, number, number][] = [];
+    groups.forEach((f, gid) => {
+      if (f) rows.push([gid, f.n, f.a, f.b, f.resets]);
+    });
+    return JSON.stringify(rows);
+  };
+  const figuresOf = (groups: (Figures | undefined)[], series: unknown, exemplar: unknown): Figures | null => {
     const gid = seriesGroups.of(Number(series));
     if (typeof exemplar === "string") exemplars.add(gid, exemplar);
     if (gid === null) return null;
-    let f = groups.get(gid);
+    let f = groups[gid];
     if (!f) {
       f = { n: 0, a: 0, b: 0, resets: 0 };
-      groups.set(gid, f);
+      groups[gid] = f;
     }
     return f;
   };
   for (const mode of ["sum", "min", "max"] as const) {
     const options = {
-      start: () => new Map<number, Figures>(),
+      start: (): (Figures | undefined)[] => [],
       // Named parameters: better-sqlite3 takes the function's arity from them.
-      step: (groups: Map<number, Figures>, series: unknown, a: unknown, resets: unknown, exemplar: unknown) => {
+      step: (groups: (Figures | undefined)[], series: unknown, a: unknown, resets: unknown, exemplar: unknown) => {
         const f = figuresOf(groups, series, exemplar);
         if (f) add(mode, f, a === null ? null : Number(a), null, Number(resets ?? 0));
       },
@@ -108,9 +114,9 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
     db.aggregate(`obs_slot_${mode}`, options as unknown as AggregateOptions);
   }
   const ratio = {
-    start: () => new Map<number, Figures>(),
+    start: (): (Figures | undefined)[] => [],
     step: (
-      groups: Map<number, Figures>,
+      groups: (Figures | undefined)[],
       series: unknown,
       a: unknown,
       b: unknown,
