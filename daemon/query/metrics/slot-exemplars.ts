@@ -1,11 +1,20 @@
 /**
- * The exemplars of a slot query, collected by its aggregate as it reads the rollup rows
- * (slot-groups.ts) instead of by a second scan of the same rows: exemplars are rare, and a
- * scan that only tests `exemplars IS NOT NULL` cost as much as a fifth of the query.
+ * The rare parts of a slot query's rollup rows, resets and exemplars, collected by its
+ * aggregate as it reads the rows (slot-groups.ts): exemplars instead of by a second scan of
+ * the same rows (one that only tests `exemplars IS NOT NULL` cost a fifth of the query), and
+ * both in one argument that is null on almost every row, since each argument costs every call.
  */
 
-/** The SQL argument that carries a row's exemplars: "last_ns ids-JSON", null without any. */
-export const EXEMPLAR_ARG = "CASE WHEN r.exemplars IS NOT NULL THEN r.last_ns || ' ' || r.exemplars END";
+/** The SQL argument that carries a row's resets and exemplars: "resets last_ns ids-JSON", null without either. */
+export const RARE_ARG =
+  "CASE WHEN r.resets <> 0 OR r.exemplars IS NOT NULL THEN r.resets || ' ' || r.last_ns || ' ' || coalesce(r.exemplars, '') END";
+
+/** A RARE_ARG text: the row's resets, and its "last_ns ids-JSON" when it has exemplars. */
+export function rareParts(text: string): { resets: number; exemplar: string | null } {
+  const space = text.indexOf(" ");
+  const exemplar = text.slice(space + 1);
+  return { resets: Number(text.slice(0, space)), exemplar: exemplar.endsWith(" ") ? null : exemplar };
+}
 
 /** How many rows with exemplars a query reads, newest first (as the points' exemplar scan). */
 export const MAX_EXEMPLAR_ROWS = 1000;

@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import type { MetricBucketQuery } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
 import type { SeriesGroups } from "./metric-sql-functions.js";
-import { EXEMPLAR_ARG, type SlotExemplars } from "./slot-exemplars.js";
+import { RARE_ARG, rareParts, type SlotExemplars } from "./slot-exemplars.js";
 
 type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 
@@ -54,8 +54,7 @@ interface Figures {
   resets: number;
 }
 
-function add(mode: SlotMode, f: Figures, a: number | null, b: number | null, resets: number): void {
-  f.resets += resets;
+function add(mode: SlotMode, f: Figures, a: number | null, b: number | null): void {
   if (a === null) return;
   if (f.n === 0) f.a = a;
   else if (mode === "min") f.a = Math.min(f.a, a);
@@ -73,12 +72,13 @@ export function slotValue(mode: SlotMode, f: Figures, scale: number): number | n
 }
 
 /**
- * Defines obs_slot_sum / obs_slot_min / obs_slot_max(series_id, a, resets, exemplar) and
- * obs_slot_ratio(series_id, a, b, resets, exemplar) on a connection: JSON of
+ * Defines obs_slot_sum / obs_slot_min / obs_slot_max(series_id, a, rare) and
+ * obs_slot_ratio(series_id, a, b, rare) on a connection: JSON of
  * [[gid, n, a, b, resets], ..] for the rows of one slot. Each looks the series' group up itself
  * (rows of series outside the scope left out), and the mode is the function's, so a row costs
  * one call with only the columns it needs: the calls, not the reads, were most of the query's
- * time. Rows with exemplars (EXEMPLAR_ARG) go to `exemplars`, whatever their group.
+ * time. `rare` is RARE_ARG: the row's resets, and its exemplars, which go to `exemplars` whatever
+ * the row's group.
  */
 export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups, exemplars: SlotExemplars): void {
   // A slot's figures by group number (groups are numbered from 0, so an array serves).
@@ -89,24 +89,30 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
     });
     return JSON.stringify(rows);
   };
-  const figuresOf = (groups: (Figures | undefined)[], series: unknown, exemplar: unknown): Figures | null => {
+  const figuresOf = (groups: (Figures | undefined)[], series: unknown, rare: unknown): Figures | null => {
     const gid = seriesGroups.of(Number(series));
-    if (typeof exemplar === "string") exemplars.add(gid, exemplar);
+    let resets = 0;
+    if (typeof rare === "string") {
+      const parts = rareParts(rare);
+      if (parts.exemplar !== null) exemplars.add(gid, parts.exemplar);
+      resets = parts.resets;
+    }
     if (gid === null) return null;
     let f = groups[gid];
     if (!f) {
       f = { n: 0, a: 0, b: 0, resets: 0 };
       groups[gid] = f;
     }
+    f.resets += resets;
     return f;
   };
   for (const mode of ["sum", "min", "max"] as const) {
     const options = {
       start: (): (Figures | undefined)[] => [],
       // Named parameters: better-sqlite3 takes the function's arity from them.
-      step: (groups: (Figures | undefined)[], series: unknown, a: unknown, resets: unknown, exemplar: unknown) => {
-        const f = figuresOf(groups, series, exemplar);
-        if (f) add(mode, f, a === null ? null : Number(a), null, Number(resets ?? 0));
+      step: (groups: (Figures | undefined)[], series: unknown, a: unknown, rare: unknown) => {
+        const f = figuresOf(groups, series, rare);
+        if (f) add(mode, f, a === null ? null : Number(a), null);
       },
       result,
       safeIntegers: false,
@@ -115,16 +121,9 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
   }
   const ratio = {
     start: (): (Figures | undefined)[] => [],
-    step: (
-      groups: (Figures | undefined)[],
-      series: unknown,
-      a: unknown,
-      b: unknown,
-      resets: unknown,
-      exemplar: unknown,
-    ) => {
-      const f = figuresOf(groups, series, exemplar);
-      if (f) add("ratio", f, a === null ? null : Number(a), b === null ? null : Number(b), Number(resets ?? 0));
+    step: (groups: (Figures | undefined)[], series: unknown, a: unknown, b: unknown, rare: unknown) => {
+      const f = figuresOf(groups, series, rare);
+      if (f) add("ratio", f, a === null ? null : Number(a), b === null ? null : Number(b));
     },
     result,
     safeIntegers: false,
@@ -135,7 +134,7 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
 /** Rows of (slot, JSON of the slot's groups) for a query slotPlan() accepts. */
 export function slotSql(plan: NonNullable<ReturnType<typeof slotPlan>>): string {
   const args = plan.mode === "ratio" ? `${plan.a}, ${plan.b}` : plan.a;
-  return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, r.resets, ${EXEMPLAR_ARG})
+  return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, ${RARE_ARG})
     FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
     GROUP BY r.slot`;
 }

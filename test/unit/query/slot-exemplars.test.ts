@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { MAX_EXEMPLAR_ROWS, SlotExemplars } from "../../../daemon/query/metrics/slot-exemplars.js";
+import { MAX_EXEMPLAR_ROWS, rareParts, SlotExemplars } from "../../../daemon/query/metrics/slot-exemplars.js";
 
 describe("SlotExemplars", () => {
   it("hands the rows back newest first, ties in reading order, and starts empty again", () => {
@@ -26,5 +26,14 @@ describe("SlotExemplars", () => {
     expect(taken[0]).to.deep.equal([MAX_EXEMPLAR_ROWS, `["t${MAX_EXEMPLAR_ROWS}"]`]);
     expect(taken[1]).to.deep.equal([MAX_EXEMPLAR_ROWS - 1, `["t${MAX_EXEMPLAR_ROWS - 1}"]`]);
     expect(taken.some(([gid]) => gid === 0)).to.equal(false);
+  });
+
+  it("reads a row's resets, and its exemplars only when it has some", () => {
+    expect(rareParts('2 1700000000000000001 ["a"]')).to.deep.equal({
+      resets: 2,
+      exemplar: '1700000000000000001 ["a"]',
+    });
+    expect(rareParts("1 1700000000000000001 ")).to.deep.equal({ resets: 1, exemplar: null });
+    expect(rareParts('0 5 ["b"]')).to.deep.equal({ resets: 0, exemplar: '5 ["b"]' });
   });
 });
