@@ -4,64 +4,81 @@
  * reads them. The rollup rows (60 s and 900 s) are written with SQL as the writer keeps them,
  * so the figures are the query's alone. Prints p50 and p95 per query shape.
  *
- *   npm run build && node dist/bench/metrics-query.js     (BENCH_SERIES=1000)
+ *   npm run bench:metrics-query     (BENCH_SERIES=1000, BENCH_RUNS=11)
+ *
+ * BENCH_DB=file keeps the built store in that file and reuses it on the next run (its window
+ * ends at the newest rollup), so repeated measurements skip the build.
  */
+import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { QueryService } from "../daemon/query/query-service.js";
 import { SqliteReader } from "../daemon/query/sqlite-reader.js";
-import { openReadConnection } from "../daemon/store/connection.js";
+import { openReadConnection, openWriteConnection } from "../daemon/store/connection.js";
 import type { MetricSeriesRequest } from "../shared/query-types.js";
 import { insertMetric, insertSeries } from "../test/helpers/metric-rows.js";
 import { testStore } from "../test/helpers/store.js";
 import { percentile, round } from "./measure.js";
 
 const SERIES = Number(process.env.BENCH_SERIES ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 11);
+const KEPT = process.env.BENCH_DB;
 const S = 1_000_000_000n;
 const DAY_S = 86_400;
-const nowS = Math.floor(Date.now() / 1000);
+
+const reused = KEPT !== undefined && existsSync(KEPT);
+const store = KEPT === undefined ? testStore() : { ...openWriteConnection(KEPT), path: KEPT };
+const db = store.db;
+const newestNs = reused ? (db.prepare("SELECT max(last_ns) FROM metric_series").pluck().get() as bigint | null) : null;
+const nowS = newestNs === null ? Math.floor(Date.now() / 1000) : Number(newestNs / S);
 const fromS = nowS - DAY_S;
 
-const store = testStore();
-const db = store.db;
 const built = performance.now();
-db.transaction(() => {
-  const metricId = insertMetric(db, { name: "http.requests", kind: "sum", temporality: 2, monotonic: true });
-  const rollup = db.prepare(
-    `INSERT INTO metric_rollups (metric_id, width_s, slot, series_id, points, first_ns, last_ns, value_sum, value_min,
+if (!reused) build();
+console.log(
+  reused
+    ? `reused ${KEPT}`
+    : `built ${SERIES} series x 24 h of rollups in ${round((performance.now() - built) / 1000)} s`,
+);
+
+function build(): void {
+  db.transaction(() => {
+    const metricId = insertMetric(db, { name: "http.requests", kind: "sum", temporality: 2, monotonic: true });
+    const rollup = db.prepare(
+      `INSERT INTO metric_rollups (metric_id, width_s, slot, series_id, points, first_ns, last_ns, value_sum, value_min,
       value_max, value_last, increase, sum_increase, resets, buckets, exemplars)
       VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, NULL, ?, ?, NULL, 0, NULL, NULL)`,
-  );
-  for (let i = 0; i < SERIES; i++) {
-    const series = insertSeries(
-      db,
-      metricId,
-      `svc-${i % 10}`,
-      { route: `/r${i % 20}`, n: String(i) },
-      BigInt(fromS) * S,
-      BigInt(nowS) * S,
     );
-    // Each series counts `rate` requests per second.
-    const rate = 1 + (i % 7);
-    for (const width of [60, 900]) {
-      for (let slot = Math.floor(fromS / width); slot <= Math.floor(nowS / width); slot++) {
-        const start = BigInt(slot * width) * S;
-        const points = width / 10;
-        rollup.run(
-          metricId,
-          width,
-          slot,
-          series,
-          points,
-          start,
-          start + BigInt(width - 10) * S,
-          rate * (slot * width),
-          rate * width,
-        );
+    for (let i = 0; i < SERIES; i++) {
+      const series = insertSeries(
+        db,
+        metricId,
+        `svc-${i % 10}`,
+        { route: `/r${i % 20}`, n: String(i) },
+        BigInt(fromS) * S,
+        BigInt(nowS) * S,
+      );
+      // Each series counts `rate` requests per second.
+      const rate = 1 + (i % 7);
+      for (const width of [60, 900]) {
+        for (let slot = Math.floor(fromS / width); slot <= Math.floor(nowS / width); slot++) {
+          const start = BigInt(slot * width) * S;
+          const points = width / 10;
+          rollup.run(
+            metricId,
+            width,
+            slot,
+            series,
+            points,
+            start,
+            start + BigInt(width - 10) * S,
+            rate * (slot * width),
+            rate * width,
+          );
+        }
       }
     }
-  }
-})();
-console.log(`built ${SERIES} series x 24 h of rollups in ${round((performance.now() - built) / 1000)} s`);
+  })();
+}
 
 const readDb = openReadConnection(store.path);
 const service = new QueryService({
@@ -88,7 +105,7 @@ const shapes: Record<string, MetricSeriesRequest> = {
 };
 for (const [name, request] of Object.entries(shapes)) {
   const ms: number[] = [];
-  for (let i = 0; i < 11; i++) {
+  for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
     service.metricSeries(request);
     ms.push(performance.now() - start);
@@ -96,4 +113,5 @@ for (const [name, request] of Object.entries(shapes)) {
   console.log(`${name}: p50 ${round(percentile(ms, 50))} ms, p95 ${round(percentile(ms, 95))} ms`);
 }
 readDb.close();
-store.close();
+if ("close" in store) store.close();
+else db.close();

@@ -10,6 +10,7 @@ import { nsToIso } from "../../shared/time.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
+import { SlotExemplars } from "./metrics/slot-exemplars.js";
 import { registerSlotGroups, slotFigures, slotPlan, slotSql, slotValue } from "./metrics/slot-groups.js";
 import { likeAny, registerAttributeText } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
@@ -77,12 +78,13 @@ const IDENTITY_COLUMNS = "m.id, m.name, m.kind, m.unit, m.description, m.tempora
 export class SqliteMetrics {
   private readonly statements: StatementCache;
   private readonly seriesGroups: SeriesGroups;
+  private readonly slotExemplars = new SlotExemplars();
 
   constructor(db: Database.Database) {
     this.statements = new StatementCache(db);
     registerAttributeText(db);
     this.seriesGroups = registerMetricFunctions(db);
-    registerSlotGroups(db);
+    registerSlotGroups(db, this.seriesGroups, this.slotExemplars);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -195,16 +197,22 @@ export class SqliteMetrics {
     };
   }
 
-  /** The values of a query whose step is its rollup width: one bucket per slot (metrics/slot-groups.ts). */
+  /**
+   * The values of a query whose step is its rollup width: one bucket per slot
+   * (metrics/slot-groups.ts). Returns the exemplar rows read on the way, as exemplarSql's.
+   */
   private slotValues(
     query: MetricBucketQuery,
     plan: NonNullable<ReturnType<typeof slotPlan>>,
     firstNs: bigint,
     groups: MetricGroupValues[],
-  ): void {
+  ): [number | null, string][] {
     const { bind } = cellsSql(query, firstNs);
     const firstSlot = Number(bind.slotLo);
-    for (const [slot, json] of this.prepare(slotSql(plan)).raw().all(bind) as [bigint, string][]) {
+    this.slotExemplars.take();
+    const slots = this.prepare(slotSql(plan)).raw().all(bind) as [bigint, string][];
+    const exemplarRows = this.slotExemplars.take();
+    for (const [slot, json] of slots) {
       const bucket = Number(slot) - firstSlot;
       for (const [gid, figures] of slotFigures(json)) {
         const group = groups[gid];
@@ -214,6 +222,16 @@ export class SqliteMetrics {
         group.resets += figures.resets;
       }
     }
+    return exemplarRows;
+  }
+
+  /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
+  private exemplarRows(query: MetricBucketQuery, firstNs: bigint): [number | null, string][] {
+    const exemplars = exemplarSql(query, firstNs);
+    return (this.prepare(exemplars.sql).raw().all(exemplars.bind) as [unknown, unknown][]).map(([gid, ids]) => [
+      gid === null ? null : Number(gid),
+      String(ids),
+    ]);
   }
 
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
@@ -244,7 +262,8 @@ export class SqliteMetrics {
     this.seriesGroups.set(seriesGroup);
     try {
       const plan = slotPlan(query);
-      if (plan) this.slotValues(query, plan, firstNs, groups);
+      let exemplarRows: [number | null, string][];
+      if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else {
         const values = bucketSql(query, firstNs);
         for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
@@ -254,12 +273,12 @@ export class SqliteMetrics {
           if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
           group.resets += Number(resets ?? 0);
         }
+        exemplarRows = this.exemplarRows(query, firstNs);
       }
-      const exemplars = exemplarSql(query, firstNs);
-      for (const [gid, ids] of this.prepare(exemplars.sql).raw().all(exemplars.bind) as unknown[][]) {
+      for (const [gid, ids] of exemplarRows) {
         if (gid === null) continue;
-        const group = groups[Number(gid)] as MetricGroupValues;
-        for (const id of JSON.parse(String(ids)) as (string | null)[]) {
+        const group = groups[gid] as MetricGroupValues;
+        for (const id of JSON.parse(ids) as (string | null)[]) {
           if (id && group.exemplarTraceIds.length < MAX_GROUP_EXEMPLARS && !group.exemplarTraceIds.includes(id)) {
             group.exemplarTraceIds.push(id);
           }

@@ -7,6 +7,8 @@
 import type Database from "better-sqlite3";
 import type { MetricBucketQuery } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
+import type { SeriesGroups } from "./metric-sql-functions.js";
+import { RARE_ARG, rareParts, type SlotExemplars } from "./slot-exemplars.js";
 
 type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 
@@ -52,8 +54,7 @@ interface Figures {
   resets: number;
 }
 
-function add(mode: SlotMode, f: Figures, a: number | null, b: number | null, resets: number): void {
-  f.resets += resets;
+function add(mode: SlotMode, f: Figures, a: number | null, b: number | null): void {
   if (a === null) return;
   if (f.n === 0) f.a = a;
   else if (mode === "min") f.a = Math.min(f.a, a);
@@ -71,41 +72,69 @@ export function slotValue(mode: SlotMode, f: Figures, scale: number): number | n
 }
 
 /**
- * Defines obs_slot_groups(mode, gid, a, b, resets) on a connection: JSON of
- * [[gid, n, a, b, resets], ..] for the rows of one slot (rows without a group left out).
+ * Defines obs_slot_sum / obs_slot_min / obs_slot_max(series_id, a, rare) and
+ * obs_slot_ratio(series_id, a, b, rare) on a connection: JSON of
+ * [[gid, n, a, b, resets], ..] for the rows of one slot. Each looks the series' group up itself
+ * (rows of series outside the scope left out), and the mode is the function's, so a row costs
+ * one call with only the columns it needs: the calls, not the reads, were most of the query's
+ * time. `rare` is RARE_ARG: the row's resets, and its exemplars, which go to `exemplars` whatever
+ * the row's group.
  */
-export function registerSlotGroups(db: Database.Database): void {
-  const options = {
-    start: () => ({ mode: "sum" as SlotMode, groups: new Map<number, Figures>() }),
-    // Named parameters: better-sqlite3 takes the function's arity from them.
-    step: (
-      state: { mode: SlotMode; groups: Map<number, Figures> },
-      mode: unknown,
-      gid: unknown,
-      a: unknown,
-      b: unknown,
-      resets: unknown,
-    ) => {
-      if (gid === null || gid === undefined) return;
-      state.mode = mode as SlotMode;
-      const key = Number(gid);
-      let f = state.groups.get(key);
-      if (!f) {
-        f = { n: 0, a: 0, b: 0, resets: 0 };
-        state.groups.set(key, f);
-      }
-      add(state.mode, f, a === null ? null : Number(a), b === null ? null : Number(b), Number(resets ?? 0));
+export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups, exemplars: SlotExemplars): void {
+  // A slot's figures by group number (groups are numbered from 0, so an array serves).
+  const result = (groups: (Figures | undefined)[]) => {
+    const rows: [number, number, number, number, number][] = [];
+    groups.forEach((f, gid) => {
+      if (f) rows.push([gid, f.n, f.a, f.b, f.resets]);
+    });
+    return JSON.stringify(rows);
+  };
+  const figuresOf = (groups: (Figures | undefined)[], series: unknown, rare: unknown): Figures | null => {
+    const gid = seriesGroups.of(Number(series));
+    let resets = 0;
+    if (typeof rare === "string") {
+      const parts = rareParts(rare);
+      if (parts.exemplar !== null) exemplars.add(gid, parts.exemplar);
+      resets = parts.resets;
+    }
+    if (gid === null) return null;
+    let f = groups[gid];
+    if (!f) {
+      f = { n: 0, a: 0, b: 0, resets: 0 };
+      groups[gid] = f;
+    }
+    f.resets += resets;
+    return f;
+  };
+  for (const mode of ["sum", "min", "max"] as const) {
+    const options = {
+      start: (): (Figures | undefined)[] => [],
+      // Named parameters: better-sqlite3 takes the function's arity from them.
+      step: (groups: (Figures | undefined)[], series: unknown, a: unknown, rare: unknown) => {
+        const f = figuresOf(groups, series, rare);
+        if (f) add(mode, f, a === null ? null : Number(a), null);
+      },
+      result,
+      safeIntegers: false,
+    };
+    db.aggregate(`obs_slot_${mode}`, options as unknown as AggregateOptions);
+  }
+  const ratio = {
+    start: (): (Figures | undefined)[] => [],
+    step: (groups: (Figures | undefined)[], series: unknown, a: unknown, b: unknown, rare: unknown) => {
+      const f = figuresOf(groups, series, rare);
+      if (f) add("ratio", f, a === null ? null : Number(a), b === null ? null : Number(b));
     },
-    result: (state: { groups: Map<number, Figures> }) =>
-      JSON.stringify([...state.groups].map(([gid, f]) => [gid, f.n, f.a, f.b, f.resets])),
+    result,
     safeIntegers: false,
   };
-  db.aggregate("obs_slot_groups", options as unknown as AggregateOptions);
+  db.aggregate("obs_slot_ratio", ratio as unknown as AggregateOptions);
 }
 
 /** Rows of (slot, JSON of the slot's groups) for a query slotPlan() accepts. */
 export function slotSql(plan: NonNullable<ReturnType<typeof slotPlan>>): string {
-  return `SELECT r.slot, obs_slot_groups('${plan.mode}', obs_series_group(r.series_id), ${plan.a}, ${plan.b}, r.resets)
+  const args = plan.mode === "ratio" ? `${plan.a}, ${plan.b}` : plan.a;
+  return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, ${RARE_ARG})
     FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
     GROUP BY r.slot`;
 }
