@@ -104,7 +104,7 @@ describe("audit: /api/audit and obs audit over planted anomalies (real obsd)", f
     const [finding, ...others] = findings("no_telemetry");
     expect(others).to.deep.equal([]);
     expect(finding).to.include({ service: "mailer", severity: "warning", confidence: "high" });
-    expect(finding.baseline).to.deep.equal({ spans: 20, logs: 0 });
+    expect(finding.baseline).to.deep.equal({ spans: 20, logs: 0, points: 0 });
   });
 
   it("orders findings by severity, then code, and words them without claiming causes", () => {
