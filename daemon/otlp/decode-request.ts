@@ -1,8 +1,10 @@
 import { chargedOnce } from "./decode-allowance.js";
 import { decodeLogs } from "./decode-logs.js";
+import { decodeMetrics } from "./decode-metrics.js";
 import { decodeTraces } from "./decode-traces.js";
 import { InexactIntegerError, jsonCodec, parseOtlpJson, parseOtlpJsonLossless } from "./json-codec.js";
 import { decodeLogProtobuf } from "./protobuf-logs.js";
+import { decodeMetricProtobuf } from "./protobuf-metrics.js";
 import { decodeTraceProtobuf } from "./protobuf-traces.js";
 import type { LogBatch, MetricBatch, SpanBatch } from "./records.js";
 
@@ -40,7 +42,7 @@ export function decodeLogRequest(body: Buffer, format: WireFormat): LogBatch {
 /** Body bytes of a `POST /v1/metrics` to metric points. Throws PayloadError on bad input. */
 export function decodeMetricRequest(body: Buffer, format: WireFormat): MetricBatch {
   if (body.length === 0) return { resources: [], scopes: [], points: [] };
-  // The decoders (decode-metrics.ts, protobuf-metrics.ts) replace this in the next commit.
-  void format;
-  throw new Error("OTLP metrics decoding is not built yet");
+  return format === "json"
+    ? decodeJson(body, (request) => decodeMetrics(request, jsonCodec))
+    : decodeMetricProtobuf(body);
 }

@@ -11,9 +11,9 @@ export function requireObject<T>(value: unknown, path: string): T {
 
 /** Field names of one signal's export request: resource list, scope list, item list. */
 export interface EnvelopeFields {
-  resources: "resourceSpans" | "resourceLogs";
-  scopes: "scopeSpans" | "scopeLogs";
-  items: "spans" | "logRecords";
+  resources: "resourceSpans" | "resourceLogs" | "resourceMetrics";
+  scopes: "scopeSpans" | "scopeLogs" | "scopeMetrics";
+  items: "spans" | "logRecords" | "metrics";
 }
 
 /** Where an item sits: its resource and scope (indexes into the batch's lists) and its path. */

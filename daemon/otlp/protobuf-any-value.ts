@@ -158,9 +158,13 @@ function addAttribute(holder: AttributeHolder, entry: KeyValueState): void {
   setPlainKey(holder.attributes, entry.key, entry.value);
 }
 
-/** A message's `repeated KeyValue attributes` field: each attribute charged one value, read into `attributes`. */
-export function attributesField<S extends AttributeHolder>(no: number): Field<S> {
-  return repeatedMessageField(no, "attributes", ATTRIBUTE, addAttribute, { charge: 1 });
+/**
+ * A message's `repeated KeyValue attributes` field (or another KeyValue list: a metric's
+ * `metadata`, an exemplar's `filteredAttributes`): each attribute charged one value, read into
+ * the holder's `attributes`.
+ */
+export function attributesField<S extends AttributeHolder>(no: number, name = "attributes"): Field<S> {
+  return repeatedMessageField(no, name, ATTRIBUTE, addAttribute, { charge: 1 });
 }
 
 /** An AnyValue that is a field of its own (a log record's body), not an attribute's value. */

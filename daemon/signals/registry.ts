@@ -5,15 +5,16 @@
  */
 import type { PackedBatchOf } from "../store/packed-batch.js";
 import { logs } from "./logs.js";
+import { metrics } from "./metrics.js";
 import type { SignalModule } from "./signal-module.js";
 import { traces } from "./traces.js";
 
-const MODULES = [traces, logs] as const;
+const MODULES = [traces, logs, metrics] as const;
 
 type Registered = (typeof MODULES)[number];
-/** "traces" | "logs". */
+/** "traces" | "logs" | "metrics". */
 export type SignalName = Registered["name"];
-/** What each signal's records are counted as: "spans" | "logs". */
+/** What each signal's records are counted as: "spans" | "logs" | "points". */
 export type RecordsName = Registered["records"];
 /**
  * A module of any signal. Callers hand a module the batch and the record writer looked up by

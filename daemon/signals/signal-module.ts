@@ -31,8 +31,32 @@ export interface RetentionCompanion {
   deleted(rows: readonly Record<string, unknown>[]): void;
 }
 
-/** Where a signal's records live, for retention (daemon/store/retention.ts). */
-export interface SignalRetention {
+/**
+ * Where a signal's records live, for retention (daemon/store/retention.ts): a table of
+ * records with an INTEGER id, which retention trims itself, or a signal's own trimmer.
+ */
+export type SignalRetention = RowTableRetention | OwnRetention;
+
+/** A signal whose records are not one table with an INTEGER id trims them itself (metrics). */
+export interface OwnRetention {
+  /** The counter holding the latest time retention has deleted. */
+  readonly trimmedThrough: string;
+  /** Made once with the writer connection, as retention starts. */
+  readonly trimmer: (db: Database.Database, trimmedThrough: string) => RetentionTrimmer;
+}
+
+/** A signal's own trimming, each call inside retention's transaction, keeping its counters true. */
+export interface RetentionTrimmer {
+  /** Deletes up to `limit` records timed before `cutoffNs`; returns how many. */
+  trimOlder(cutoffNs: bigint, limit: number): number;
+  /** Deletes up to `limit` of the oldest records (size retention); returns how many. */
+  trimOldest(limit: number): number;
+  /** The oldest record's time, or undefined when there is none. */
+  oldest(): bigint | undefined;
+}
+
+/** A signal whose records are one table with an INTEGER id (traces, logs). */
+export interface RowTableRetention {
   /** The table of records, with an INTEGER `id` in storage order. */
   readonly table: string;
   /** The column retention judges a record's age by. */

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { noRecords, type RecordCounts, type RecordsName, SIGNALS } from "../signals/registry.js";
-import type { RetentionCompanion, SignalRetention } from "../signals/signal-module.js";
+import type { RetentionCompanion, RetentionTrimmer, RowTableRetention } from "../signals/signal-module.js";
 import { postingBucket } from "./postings.js";
 import { ROLLUP_WIDTHS } from "./rollup-slots.js";
 
@@ -37,7 +37,7 @@ function latest(rows: Row[]): bigint {
 }
 
 /** One signal's table as retention deletes from it (its module's `retention`). */
-class SignalTable {
+class SignalTable implements RetentionTrimmer {
   private readonly stmt: Record<string, Database.Statement>;
   private readonly companion: RetentionCompanion | null;
   private readonly trimmedThrough: string;
@@ -45,7 +45,7 @@ class SignalTable {
   constructor(
     db: Database.Database,
     readonly records: RecordsName,
-    where: SignalRetention,
+    where: RowTableRetention,
   ) {
     this.companion = where.companion?.(db) ?? null;
     const { table, timeColumn: time } = where;
@@ -89,6 +89,14 @@ class SignalTable {
     return this.stmt.oldest!.get() as bigint | undefined;
   }
 
+  trimOlder(cutoffNs: bigint, limit: number): number {
+    return this.delete(this.older(cutoffNs, limit));
+  }
+
+  trimOldest(limit: number): number {
+    return this.delete(this.first(limit));
+  }
+
   /** Deletes `rows` and what refers to them only; returns how many. */
   delete(rows: Row[]): number {
     if (rows.length === 0) return 0;
@@ -124,13 +132,16 @@ class SignalTable {
  * ingestion.
  */
 export class Retention {
-  private readonly tables: SignalTable[];
+  private readonly tables: { records: RecordsName; trimmer: RetentionTrimmer }[];
 
   constructor(
     private readonly db: Database.Database,
     readonly policy: RetentionPolicy,
   ) {
-    this.tables = SIGNALS.map((signal) => new SignalTable(db, signal.records, signal.retention));
+    this.tables = SIGNALS.map(({ records, retention: where }) => ({
+      records,
+      trimmer: "trimmer" in where ? where.trimmer(db, where.trimmedThrough) : new SignalTable(db, records, where),
+    }));
   }
 
   /** Bytes in pages that hold data (free pages are reused before the file grows). */
@@ -156,7 +167,7 @@ export class Retention {
     const cutoff = this.ageCutoffNs(nowNs);
     return this.db.transaction(() => {
       const result = noRecords();
-      for (const table of this.tables) result[table.records] = table.delete(table.older(cutoff, this.policy.batchRows));
+      for (const table of this.tables) result[table.records] = table.trimmer.trimOlder(cutoff, this.policy.batchRows);
       return result;
     })();
   }
@@ -168,7 +179,7 @@ export class Retention {
     const table = this.oldestTable();
     if (table === null) return result;
     return this.db.transaction(() => {
-      result[table.records] = table.delete(table.first(this.policy.batchRows));
+      result[table.records] = table.trimmer.trimOldest(this.policy.batchRows);
       return result;
     })();
   }
@@ -179,10 +190,10 @@ export class Retention {
   }
 
   /** The table whose oldest row is oldest; on a tie, the first registered. */
-  private oldestTable(): SignalTable | null {
-    let oldest: { table: SignalTable; ns: bigint } | null = null;
+  private oldestTable(): { records: RecordsName; trimmer: RetentionTrimmer } | null {
+    let oldest: { table: { records: RecordsName; trimmer: RetentionTrimmer }; ns: bigint } | null = null;
     for (const table of this.tables) {
-      const ns = table.oldest();
+      const ns = table.trimmer.oldest();
       if (ns !== undefined && (oldest === null || ns < oldest.ns)) oldest = { table, ns };
     }
     return oldest?.table ?? null;

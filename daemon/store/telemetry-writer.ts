@@ -1,8 +1,9 @@
 import type Database from "better-sqlite3";
-import type { LogBatch, ResourceRecord, ScopeRecord, SpanBatch } from "../otlp/records.js";
+import type { LogBatch, MetricBatch, ResourceRecord, ScopeRecord, SpanBatch } from "../otlp/records.js";
 import { type RecordsName, SIGNALS } from "../signals/registry.js";
 import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
 import { LogWriter } from "./log-writer.js";
+import { MetricWriter } from "./metric-writer.js";
 import type { PostingsBuffer } from "./postings.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
 import { RollupBuffer } from "./rollup-buffer.js";
@@ -66,6 +67,13 @@ export class TelemetryWriter implements SharedWriteState {
     const logs = this.part("logs");
     if (!(logs instanceof LogWriter)) throw new Error("the logs module's writer is not a LogWriter");
     return logs.write(batch, receivedNs);
+  }
+
+  /** Inserts the metric points of one request; returns how many were new (for benches and tests). */
+  writeMetrics(batch: MetricBatch, receivedNs: bigint): number {
+    const points = this.part("points");
+    if (!(points instanceof MetricWriter)) throw new Error("the metrics module's writer is not a MetricWriter");
+    return points.write(batch, receivedNs);
   }
 
   post(buffer: PostingsBuffer, indexed: string[], rowId: number): void {

@@ -2,7 +2,9 @@ import { expect } from "chai";
 import protobuf from "protobufjs";
 import type { Field, MessageType, ScalarKind } from "../../../daemon/otlp/protobuf-descriptor.js";
 import { LOGS_REQUEST } from "../../../daemon/otlp/protobuf-logs.js";
+import { METRICS_REQUEST } from "../../../daemon/otlp/protobuf-metrics.js";
 import { TRACE_REQUEST } from "../../../daemon/otlp/protobuf-traces.js";
+import { metricsTypes } from "../../helpers/otlp-metrics-protobuf.js";
 import { otlpTypes } from "../../helpers/otlp-protobuf.js";
 
 type AnyType = MessageType<unknown, unknown, unknown>;
@@ -40,11 +42,10 @@ function reachable(root: AnyType): AnyType[] {
 }
 
 describe("OTLP/protobuf descriptors", () => {
-  const root = otlpTypes.traceRequest.root;
-
-  for (const [signal, request] of [
-    ["traces", TRACE_REQUEST],
-    ["logs", LOGS_REQUEST],
+  for (const [signal, request, root] of [
+    ["traces", TRACE_REQUEST, otlpTypes.traceRequest.root],
+    ["logs", LOGS_REQUEST, otlpTypes.traceRequest.root],
+    ["metrics", METRICS_REQUEST, metricsTypes.root],
   ] as const) {
     it(`match the vendored .proto definitions, field by field (${signal})`, () => {
       const types = reachable(request as unknown as AnyType);

@@ -2,9 +2,10 @@ import { expect } from "chai";
 import { SIGNALS, signalNamed } from "../../../daemon/signals/registry.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { otlpFixture } from "../../helpers/fixtures.js";
+import { metricsFixture } from "../../helpers/otlp-metrics-protobuf.js";
 import { testStore } from "../../helpers/store.js";
 
-const SAMPLE = { traces: otlpFixture("trace"), logs: otlpFixture("logs") } as const;
+const SAMPLE = { traces: otlpFixture("trace"), logs: otlpFixture("logs"), metrics: metricsFixture() } as const;
 const FAR_FUTURE_NS = 4_000_000_000_000_000_000n;
 
 function columnsOf(store: ReturnType<typeof testStore>, table: string): string[] {
@@ -13,7 +14,7 @@ function columnsOf(store: ReturnType<typeof testStore>, table: string): string[]
 
 describe("the signal registry", () => {
   it("registers each signal once, at its OTLP path, counted under its own name", () => {
-    expect(SIGNALS.map((signal) => signal.name)).to.deep.equal(["traces", "logs"]);
+    expect(SIGNALS.map((signal) => signal.name)).to.deep.equal(["traces", "logs", "metrics"]);
     expect(new Set(SIGNALS.map((signal) => signal.records)).size).to.equal(SIGNALS.length);
     for (const signal of SIGNALS) {
       expect(signal.path).to.equal(`/v1/${signal.name}`);
@@ -24,7 +25,12 @@ describe("the signal registry", () => {
       "2 spans",
     ]);
     expect(signalNamed("logs").countWords(3)).to.equal("3 log records");
-    expect(SIGNALS.map((signal) => signal.rejectedField)).to.deep.equal(["rejectedSpans", "rejectedLogRecords"]);
+    expect(signalNamed("metrics").countWords(1)).to.equal("1 data point");
+    expect(SIGNALS.map((signal) => signal.rejectedField)).to.deep.equal([
+      "rejectedSpans",
+      "rejectedLogRecords",
+      "rejectedDataPoints",
+    ]);
   });
 
   it("name tables and counters the store has", () => {
@@ -32,6 +38,8 @@ describe("the signal registry", () => {
     try {
       for (const { records, retention } of SIGNALS) {
         expect(store.counters(), records).to.have.property(records);
+        // A signal that trims its records itself (metrics) names no table for retention to trim.
+        if ("trimmer" in retention) continue;
         expect(columnsOf(store, retention.table), retention.table).to.include.members(["id", retention.timeColumn]);
         expect(columnsOf(store, retention.rollupTable), retention.rollupTable).to.include.members(["width", "slot"]);
         expect(columnsOf(store, retention.postingsTable), retention.postingsTable).to.include("last_row");

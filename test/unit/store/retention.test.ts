@@ -34,11 +34,11 @@ describe("retention", () => {
       ]),
     );
     const result = retention(2 * 3_600_000).trimByAge(NOW);
-    expect(result).to.deep.equal({ spans: 1, logs: 1 });
+    expect(result).to.deep.equal({ spans: 1, logs: 1, points: 0 });
     expect(store.db.prepare("SELECT trace_id FROM traces").pluck().all()).to.deep.equal([newTrace]);
     expect(store.db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
     expect(store.counters()).to.include({ spans: 1n, traces: 1n, logs: 1n });
-    expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0 });
+    expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0, points: 0 });
   });
 
   it("drops index entries of deleted rows once their whole bucket is below the oldest live row", () => {
@@ -125,7 +125,7 @@ describe("retention", () => {
       }));
       store.writeTraces(traceRequest("api", spans));
     }
-    expect(retention(30 * 24 * 3_600_000, 1, 8).trimBySize()).to.deep.equal({ spans: 8, logs: 0 });
+    expect(retention(30 * 24 * 3_600_000, 1, 8).trimBySize()).to.deep.equal({ spans: 8, logs: 0, points: 0 });
     const traces = store.db.prepare("SELECT trace_id, span_count FROM traces ORDER BY trace_key").raw().all();
     expect(traces).to.deep.equal(Array.from({ length: 8 }, (_, t) => [hexId(202 + t, 16), 4n]));
     expect(store.counters()).to.include({ spans: 32n, traces: 8n });

@@ -1,0 +1,171 @@
+import { nsToIso } from "../../shared/time.js";
+import type { PlainValue } from "./any-value.js";
+import { chargeDecoded } from "./decode-allowance.js";
+import type { ExpBuckets, MetricKind, MetricPointRecord } from "./records.js";
+
+/**
+ * What the two metric decoders (decode-metrics.ts for OTLP/JSON, protobuf-metrics.ts for
+ * OTLP/protobuf) share: the point record's shape, the checks a point must pass and the
+ * exemplars' stored JSON, so both wire forms give equal records for the same request.
+ */
+
+/** A Metric's data fields (its `data` oneof), by their OTLP/JSON names, and the kind each is. */
+export const DATA_FIELDS: Readonly<Record<string, MetricKind>> = {
+  gauge: "gauge",
+  sum: "sum",
+  histogram: "histogram",
+  exponentialHistogram: "exponential_histogram",
+  summary: "summary",
+};
+
+export const TEMPORALITIES: Readonly<Record<string, number>> = {
+  AGGREGATION_TEMPORALITY_UNSPECIFIED: 0,
+  AGGREGATION_TEMPORALITY_DELTA: 1,
+  AGGREGATION_TEMPORALITY_CUMULATIVE: 2,
+};
+
+/** Temporalities past cumulative do not exist; a query could not tell what such a series means. */
+export function temporalityProblem(temporality: number): string | null {
+  return temporality > 2 ? `unknown aggregation temporality ${temporality}` : null;
+}
+
+/** What a Metric says of all its points: its identity (as records.ts documents it). */
+export interface MetricIdentity {
+  name: string;
+  description: string;
+  unit: string;
+  kind: MetricKind;
+  temporality: number;
+  monotonic: boolean;
+  metadata: string | null;
+}
+
+/**
+ * A point record with its metric's identity left blank (set by `identify` once the whole
+ * Metric is read: its name may come after its points on the wire). Every record is made
+ * here, so they all share one shape.
+ */
+export function blankPoint(resource: number, scope: number): MetricPointRecord {
+  return {
+    name: "",
+    description: "",
+    unit: "",
+    kind: "gauge",
+    temporality: 0,
+    monotonic: false,
+    metadata: null,
+    attributes: "{}",
+    indexed: [],
+    startNs: 0n,
+    timeNs: 0n,
+    flags: 0,
+    value: null,
+    count: null,
+    sum: null,
+    min: null,
+    max: null,
+    bounds: null,
+    bucketCounts: null,
+    exponential: null,
+    quantiles: null,
+    exemplars: null,
+    resource,
+    scope,
+  };
+}
+
+/** Gives each of a metric's points the metric's identity. */
+export function identify(points: readonly MetricPointRecord[], identity: MetricIdentity): void {
+  for (const point of points) {
+    point.name = identity.name;
+    point.description = identity.description;
+    point.unit = identity.unit;
+    point.kind = identity.kind;
+    point.temporality = identity.temporality;
+    point.monotonic = identity.monotonic;
+    point.metadata = identity.metadata;
+  }
+}
+
+/** A double as the records hold it: OTLP/JSON's "NaN", "Infinity" and "-Infinity" as numbers. */
+export function asNumber(value: number | string): number {
+  return typeof value === "number" ? value : Number(value);
+}
+
+/** A value as stored in JSON text: NaN and the infinities as their names (as attribute values are). */
+export function jsonNumber(value: number): number | string {
+  return Number.isFinite(value) ? value : String(value);
+}
+
+/**
+ * Bucket counts, bounds and quantiles are plain numbers in arrays, far lighter than an
+ * attribute (a key, a value and their objects): sixteen of them are charged one value, so a
+ * body of nothing but buckets is still bounded without making ordinary histograms costly.
+ */
+const NUMBERS_PER_UNIT = 16;
+
+export function chargeNumbers(count: number): void {
+  if (count > 0) chargeDecoded(Math.ceil(count / NUMBERS_PER_UNIT));
+}
+
+/**
+ * Why a histogram's buckets cannot be read (null when they can): OTLP requires one more count
+ * than bounds (or neither), and bounds in increasing order; quantiles interpolate within them.
+ * Returns the field at fault and the reason.
+ */
+export function histogramProblem(bounds: readonly number[], counts: readonly number[]): [string, string] | null {
+  const none = counts.length === 0 && bounds.length === 0;
+  if (!none && counts.length !== bounds.length + 1) {
+    return [
+      "bucketCounts",
+      `${counts.length} bucket counts for ${bounds.length} explicit bounds (expected ${bounds.length + 1}, or none with no bounds)`,
+    ];
+  }
+  for (let i = 1; i < bounds.length; i++) {
+    if (!((bounds[i] as number) > (bounds[i - 1] as number))) {
+      return [`explicitBounds[${i}]`, `bounds must increase: ${bounds[i]} after ${bounds[i - 1]}`];
+    }
+  }
+  if (bounds.some(Number.isNaN)) return ["explicitBounds", "a bound is NaN"];
+  return null;
+}
+
+/** One side of an exponential histogram's buckets; absent sides are empty at offset 0. */
+export function expBuckets(offset: number, bucketCounts: number[]): ExpBuckets {
+  return { offset, bucketCounts };
+}
+
+/** An exemplar as stored in a point's `exemplars` JSON array. */
+export interface ExemplarEntry {
+  time: string;
+  timeUnixNano: string;
+  /** as_double or as_int; NaN and the infinities as their names; null when absent. */
+  value: number | string | null;
+  traceId: string | null;
+  spanId: string | null;
+  attributes: { [key: string]: PlainValue };
+}
+
+const ZERO_ID = /^0+$/;
+
+/** An exemplar's entry; all-zero ids mean "not set", as for log records. */
+export function exemplarEntry(
+  timeNs: bigint,
+  value: number | string | null,
+  traceId: string | null,
+  spanId: string | null,
+  attributes: { [key: string]: PlainValue },
+): ExemplarEntry {
+  return {
+    time: nsToIso(timeNs),
+    timeUnixNano: timeNs.toString(),
+    value: typeof value === "number" ? jsonNumber(value) : value,
+    traceId: traceId === null || ZERO_ID.test(traceId) ? null : traceId,
+    spanId: spanId === null || ZERO_ID.test(spanId) ? null : spanId,
+    attributes,
+  };
+}
+
+export function exemplarsJson(exemplars: readonly ExemplarEntry[] | null): string | null {
+  return exemplars === null || exemplars.length === 0 ? null : JSON.stringify(exemplars);
+}

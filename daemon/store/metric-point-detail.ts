@@ -1,0 +1,61 @@
+import type { ExpBuckets, MetricKind, MetricPointRecord } from "../otlp/records.js";
+
+/** Histogram: its bounds and the count in each bucket (bounds.length + 1 of them). */
+export interface HistogramDetail {
+  bounds: number[];
+  counts: number[];
+}
+
+/** Exponential histogram: its buckets at its own scale. */
+export interface ExponentialDetail {
+  scale: number;
+  zeroCount: number;
+  zeroThreshold: number;
+  positive: ExpBuckets;
+  negative: ExpBuckets;
+}
+
+/** Summary: [quantile, value] pairs. */
+export interface SummaryDetail {
+  quantiles: [number, number][];
+}
+
+export type PointDetail = HistogramDetail | ExponentialDetail | SummaryDetail;
+
+/**
+ * The `metric_points.detail` of a point: its buckets or quantiles as JSON text, null for gauges
+ * and sums (whose whole value is the `value` column). JSON rather than a binary encoding: it is
+ * read back only for out-of-order recomputation, cache misses and point-level queries, and it
+ * costs a few bytes per bucket more (docs/metrics-store.md).
+ */
+export function pointDetailOf(point: MetricPointRecord): PointDetail | null {
+  switch (point.kind) {
+    case "histogram":
+      return { bounds: point.bounds ?? [], counts: point.bucketCounts ?? [] };
+    case "exponential_histogram":
+      return point.exponential;
+    case "summary":
+      return { quantiles: point.quantiles ?? [] };
+    default:
+      return null;
+  }
+}
+
+/** Parses a stored `detail` back; null for gauges, sums and an absent detail. */
+export function parsePointDetail(kind: MetricKind, text: string | Buffer | null): PointDetail | null {
+  if (text === null || kind === "gauge" || kind === "sum") return null;
+  return JSON.parse(typeof text === "string" ? text : text.toString("utf8")) as PointDetail;
+}
+
+/** The trace ids of a point's exemplars (its `exemplars` JSON array), in the order sent. */
+export function exemplarTraceIds(exemplars: string | null): string[] {
+  if (exemplars === null) return [];
+  const parsed = JSON.parse(exemplars) as unknown;
+  if (!Array.isArray(parsed)) return [];
+  const ids: string[] = [];
+  for (const exemplar of parsed) {
+    const traceId = (exemplar as { traceId?: unknown } | null)?.traceId;
+    if (typeof traceId === "string" && traceId !== "") ids.push(traceId);
+  }
+  return ids;
+}

@@ -1,0 +1,126 @@
+import type Database from "better-sqlite3";
+import type { RetentionTrimmer } from "../signals/signal-module.js";
+import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
+
+/**
+ * Passes that deleted metric rows in this thread. Retention and the writer share the writer
+ * thread; the writer forgets its series ids and states when this moves (metric-writer.ts).
+ */
+let deletions = 0;
+
+export function metricDeletions(): number {
+  return deletions;
+}
+
+/** Size trimming deletes the points of this window from the oldest on, per pass. */
+const SIZE_STEP_NS = 60n * 1_000_000_000n;
+const NS_PER_S = 1_000_000_000n;
+
+interface OldSeries {
+  id: number;
+  metric_id: number;
+}
+
+/**
+ * Time retention of metrics: points before the cutoff (per series, along the points' key),
+ * rollup slots that end at or before it, series left without points with their attribute rows,
+ * and metrics left without series; the counters `points` and `series` follow.
+ */
+type Statement =
+  | "oldSeries"
+  | "deletePoints"
+  | "firstPoint"
+  | "setFirst"
+  | "deleteSeries"
+  | "deleteAttributes"
+  | "deleteMetric"
+  | "metricIds"
+  | "dropRollups"
+  | "counter"
+  | "trimmedThrough"
+  | "oldest";
+
+class MetricTrimmer implements RetentionTrimmer {
+  private readonly stmt: Record<Statement, Database.Statement>;
+
+  constructor(
+    db: Database.Database,
+    private readonly trimmedThrough: string,
+  ) {
+    this.stmt = {
+      oldSeries: db.prepare("SELECT id, metric_id FROM metric_series WHERE first_ns < ? ORDER BY first_ns LIMIT ?"),
+      deletePoints: db.prepare(
+        `DELETE FROM metric_points WHERE series_id = ? AND time_ns IN
+           (SELECT time_ns FROM metric_points WHERE series_id = ? AND time_ns < ? ORDER BY time_ns LIMIT ?)
+         RETURNING time_ns`,
+      ),
+      firstPoint: db.prepare("SELECT time_ns FROM metric_points WHERE series_id = ? ORDER BY time_ns LIMIT 1"),
+      setFirst: db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ?"),
+      deleteSeries: db.prepare("DELETE FROM metric_series WHERE id = ?"),
+      deleteAttributes: db.prepare("DELETE FROM metric_series_attributes WHERE metric_id = ? AND series_id = ?"),
+      deleteMetric: db.prepare(
+        "DELETE FROM metrics WHERE id = ? AND NOT EXISTS (SELECT 1 FROM metric_series WHERE metric_id = ?)",
+      ),
+      metricIds: db.prepare("SELECT id FROM metrics"),
+      dropRollups: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot <= ?"),
+      counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
+      trimmedThrough: db.prepare(
+        "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
+      ),
+      oldest: db.prepare("SELECT min(first_ns) FROM metric_series"),
+    };
+    for (const name of ["oldSeries", "deleteMetric", "metricIds", "deleteAttributes"] as const) {
+      this.stmt[name].safeIntegers(false);
+    }
+    for (const name of ["firstPoint", "deletePoints", "metricIds", "oldest"] as const) this.stmt[name].pluck();
+  }
+
+  trimOlder(cutoffNs: bigint, limit: number): number {
+    const s = this.stmt;
+    let deleted = 0;
+    let latest = 0n;
+    let seriesGone = 0;
+    const emptied = new Set<number>();
+    for (const series of s.oldSeries.all(cutoffNs, limit) as OldSeries[]) {
+      if (deleted >= limit) break;
+      const times = s.deletePoints.all(series.id, series.id, cutoffNs, limit - deleted) as bigint[];
+      deleted += times.length;
+      for (const time of times) if (time > latest) latest = time;
+      const first = s.firstPoint.get(series.id) as bigint | undefined;
+      if (first !== undefined) {
+        s.setFirst.run(first, series.id);
+        continue;
+      }
+      s.deleteSeries.run(series.id);
+      s.deleteAttributes.run(series.metric_id, series.id);
+      emptied.add(series.metric_id);
+      seriesGone++;
+    }
+    if (deleted === 0 && seriesGone === 0) return 0;
+    for (const metricId of s.metricIds.all() as number[]) {
+      for (const width of METRIC_ROLLUP_WIDTHS_S) {
+        // A slot goes once it ends at or before the cutoff: (slot + 1) * width <= cutoff.
+        s.dropRollups.run(metricId, width, cutoffNs / (BigInt(width) * NS_PER_S) - 1n);
+      }
+    }
+    for (const metricId of emptied) s.deleteMetric.run(metricId, metricId);
+    s.counter.run(deleted, "points");
+    s.counter.run(seriesGone, "series");
+    if (latest > 0n) s.trimmedThrough.run(this.trimmedThrough, latest);
+    deletions++;
+    return deleted;
+  }
+
+  trimOldest(limit: number): number {
+    const oldest = this.oldest();
+    return oldest === undefined ? 0 : this.trimOlder(oldest + SIZE_STEP_NS, limit);
+  }
+
+  oldest(): bigint | undefined {
+    return (this.stmt.oldest.get() as bigint | null) ?? undefined;
+  }
+}
+
+export function metricTrimmer(db: Database.Database, trimmedThrough: string): RetentionTrimmer {
+  return new MetricTrimmer(db, trimmedThrough);
+}

@@ -1,0 +1,171 @@
+import type Database from "better-sqlite3";
+import type { MetricKind } from "../otlp/records.js";
+import { exemplarTraceIds, parsePointDetail } from "./metric-point-detail.js";
+import {
+  type RollupBuckets,
+  type RollupPoint,
+  type RollupRow,
+  rollupPoints,
+  type SeriesKind,
+} from "./metric-rollup.js";
+import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
+
+const ROW_COLUMNS = [
+  "metric_id",
+  "width_s",
+  "slot",
+  "series_id",
+  "points",
+  "first_ns",
+  "last_ns",
+  "value_sum",
+  "value_min",
+  "value_max",
+  "value_last",
+  "increase",
+  "sum_increase",
+  "resets",
+  "buckets",
+  "exemplars",
+];
+const POINT_COLUMNS = "time_ns, start_ns, value, count, sum, min, max, detail, exemplars";
+
+interface StoredPoint {
+  time_ns: bigint;
+  start_ns: bigint;
+  value: number | null;
+  count: bigint | null;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  detail: string | Buffer | null;
+  exemplars: string | null;
+}
+
+type StoredRow = Record<string, unknown> & { buckets: string | null; exemplars: string | null };
+
+const NS_PER_S = 1_000_000_000n;
+
+export function pointFromRow(kind: MetricKind, row: StoredPoint): RollupPoint {
+  return {
+    timeNs: row.time_ns,
+    startNs: row.start_ns,
+    value: row.value,
+    count: row.count === null ? null : Number(row.count),
+    sum: row.sum,
+    min: row.min,
+    max: row.max,
+    detail: parsePointDetail(kind, row.detail),
+    traceIds: exemplarTraceIds(row.exemplars),
+  };
+}
+
+const num = (value: unknown): number | null => (value === null ? null : Number(value));
+
+/**
+ * The stored side of metric rollups: rows written and read back, a series' newest point read
+ * back (its state after a restart), and a slot refolded from its stored points when a point
+ * arrives out of order.
+ */
+export class MetricRollupStore {
+  private readonly stmt: Record<"upsert" | "row" | "newest" | "before" | "inSlot" | "after", Database.Statement>;
+
+  constructor(db: Database.Database) {
+    const updates = ROW_COLUMNS.slice(4)
+      .map((column) => `${column} = excluded.${column}`)
+      .join(", ");
+    this.stmt = {
+      upsert: db.prepare(
+        `INSERT INTO metric_rollups (${ROW_COLUMNS.join(", ")}) VALUES (${ROW_COLUMNS.map(() => "?").join(", ")})
+         ON CONFLICT (metric_id, width_s, slot, series_id) DO UPDATE SET ${updates}`,
+      ),
+      row: db.prepare(
+        "SELECT * FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? AND series_id = ?",
+      ),
+      newest: db.prepare(
+        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? ORDER BY time_ns DESC LIMIT 1`,
+      ),
+      before: db.prepare(
+        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? AND time_ns < ? ORDER BY time_ns DESC LIMIT 1`,
+      ),
+      inSlot: db.prepare(
+        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? AND time_ns >= ? AND time_ns < ? ORDER BY time_ns`,
+      ),
+      after: db.prepare(
+        "SELECT time_ns FROM metric_points WHERE series_id = ? AND time_ns > ? ORDER BY time_ns LIMIT 1",
+      ),
+    };
+    this.stmt.after.pluck();
+  }
+
+  upsert(metricId: number, seriesId: number, row: RollupRow): void {
+    this.stmt.upsert.run(
+      metricId,
+      row.widthS,
+      row.slot,
+      seriesId,
+      row.points,
+      row.firstNs,
+      row.lastNs,
+      row.valueSum,
+      row.valueMin,
+      row.valueMax,
+      row.valueLast,
+      row.increase,
+      row.sumIncrease,
+      row.resets,
+      row.buckets === null ? null : JSON.stringify(row.buckets),
+      row.exemplars.length === 0 ? null : JSON.stringify(row.exemplars),
+    );
+  }
+
+  /** A stored row, or undefined. */
+  read(metricId: number, seriesId: number, widthS: number, slot: number): RollupRow | undefined {
+    const row = this.stmt.row.get(metricId, widthS, slot, seriesId) as StoredRow | undefined;
+    if (row === undefined) return undefined;
+    return {
+      widthS,
+      slot,
+      points: Number(row.points),
+      firstNs: row.first_ns as bigint,
+      lastNs: row.last_ns as bigint,
+      valueSum: num(row.value_sum),
+      valueMin: num(row.value_min),
+      valueMax: num(row.value_max),
+      valueLast: num(row.value_last),
+      increase: num(row.increase),
+      sumIncrease: num(row.sum_increase),
+      resets: Number(row.resets),
+      buckets: row.buckets === null ? null : (JSON.parse(row.buckets) as RollupBuckets),
+      exemplars: row.exemplars === null ? [] : (JSON.parse(row.exemplars) as string[]),
+    };
+  }
+
+  /** A series' newest stored point, or null when it has none. */
+  newest(kind: MetricKind, seriesId: number): RollupPoint | null {
+    const row = this.stmt.newest.get(seriesId) as StoredPoint | undefined;
+    return row === undefined ? null : pointFromRow(kind, row);
+  }
+
+  /**
+   * Refolds, from the stored points, every width's slot of a point that arrived out of order
+   * and the slot of the point after it (whose increase now starts from the new point).
+   */
+  recompute(metricId: number, seriesId: number, series: SeriesKind, timeNs: bigint): void {
+    const next = this.stmt.after.get(seriesId, timeNs) as bigint | undefined;
+    for (const width of METRIC_ROLLUP_WIDTHS_S) {
+      const span = BigInt(width) * NS_PER_S;
+      const slots = new Set([timeNs / span]);
+      if (next !== undefined) slots.add(next / span);
+      for (const slot of slots) {
+        const start = slot * span;
+        const prev = this.stmt.before.get(seriesId, start) as StoredPoint | undefined;
+        const points = (this.stmt.inSlot.all(seriesId, start, start + span) as StoredPoint[]).map((row) =>
+          pointFromRow(series.kind, row),
+        );
+        const prevPoint = prev === undefined ? null : pointFromRow(series.kind, prev);
+        for (const row of rollupPoints(series, prevPoint, points, [width])) this.upsert(metricId, seriesId, row);
+      }
+    }
+  }
+}

@@ -1,0 +1,273 @@
+import type { ExpBuckets, MetricKind } from "../otlp/records.js";
+import { addBuckets, bucketIncrease } from "./exp-buckets.js";
+import type { ExponentialDetail, HistogramDetail, PointDetail, SummaryDetail } from "./metric-point-detail.js";
+import { slotOf } from "./metric-slots.js";
+
+/**
+ * Per-series metric rollups, as pure functions: from a series' previous point and its new
+ * points to `metric_rollups` rows. The writer folds in-order points into the rows it holds
+ * (metric-writer.ts) and refolds a slot from its stored points when an older point arrives,
+ * with the same functions, so a row never depends on the order points arrived in.
+ */
+
+/** What a series' points mean: the rules of their increase. */
+export interface SeriesKind {
+  kind: MetricKind;
+  /** 1 delta, 2 cumulative, 0 unspecified (read as cumulative for every kind with a count). */
+  temporality: number;
+  monotonic: boolean;
+}
+
+/** A point as rollups read it: a new record, or a stored `metric_points` row. */
+export interface RollupPoint {
+  timeNs: bigint;
+  /** 0 when not sent. */
+  startNs: bigint;
+  value: number | null;
+  count: number | null;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  detail: PointDetail | null;
+  /** Its exemplars' trace ids, in the order sent. */
+  traceIds: string[];
+}
+
+/** Exponential buckets' increases (the zero threshold is not kept). */
+export interface ExponentialIncrease {
+  scale: number;
+  zeroCount: number;
+  positive: ExpBuckets;
+  negative: ExpBuckets;
+}
+
+/** `metric_rollups.buckets`: increases per bucket, or a summary's newest quantiles. */
+export type RollupBuckets = HistogramDetail | ExponentialIncrease | SummaryDetail;
+
+/** One `metric_rollups` row of a series, without its metric and series ids. */
+export interface RollupRow {
+  widthS: number;
+  slot: number;
+  points: number;
+  firstNs: bigint;
+  lastNs: bigint;
+  valueSum: number | null;
+  valueMin: number | null;
+  valueMax: number | null;
+  valueLast: number | null;
+  increase: number | null;
+  sumIncrease: number | null;
+  resets: number;
+  buckets: RollupBuckets | null;
+  /** Up to EXEMPLARS_KEPT trace ids, newest first. */
+  exemplars: string[];
+}
+
+/** A point's contribution to its slot's increases. */
+export interface PointIncrease {
+  increase: number | null;
+  sumIncrease: number | null;
+  reset: boolean;
+  buckets: RollupBuckets | null;
+}
+
+/** Exemplar trace ids a rollup row keeps. */
+export const EXEMPLARS_KEPT = 3;
+
+const hasCount = (kind: MetricKind): boolean => kind !== "gauge" && kind !== "sum";
+
+/** Whether the start time is set and before the point: its whole value then counts as new. */
+const startSet = (point: RollupPoint): boolean => point.startNs > 0n && point.startNs < point.timeNs;
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The buckets of a point counted whole (a delta point, a reset, a series' first point). */
+function wholeBuckets(kind: MetricKind, detail: PointDetail | null, zero: boolean): RollupBuckets | null {
+  if (detail === null) return null;
+  if (kind === "summary") return { quantiles: (detail as SummaryDetail).quantiles };
+  if (kind === "histogram") {
+    const { bounds, counts } = detail as HistogramDetail;
+    return { bounds, counts: zero ? counts.map(() => 0) : counts };
+  }
+  const exp = detail as ExponentialDetail;
+  const none = { offset: 0, bucketCounts: [] };
+  return zero
+    ? { scale: exp.scale, zeroCount: 0, positive: none, negative: none }
+    : { scale: exp.scale, zeroCount: exp.zeroCount, positive: exp.positive, negative: exp.negative };
+}
+
+/** The buckets' increase from `prev` to `point`, same shape (not a reset). */
+function bucketDelta(kind: MetricKind, prev: PointDetail | null, point: PointDetail | null): RollupBuckets | null {
+  if (point === null) return null;
+  if (kind === "summary" || prev === null) return wholeBuckets(kind, point, false);
+  if (kind === "histogram") {
+    const before = (prev as HistogramDetail).counts;
+    const { bounds, counts } = point as HistogramDetail;
+    return { bounds, counts: counts.map((c, i) => Math.max(0, c - (before[i] ?? 0))) };
+  }
+  const a = point as ExponentialDetail;
+  const b = prev as ExponentialDetail;
+  return {
+    scale: a.scale,
+    zeroCount: Math.max(0, a.zeroCount - b.zeroCount),
+    positive: bucketIncrease(a.positive, b.positive),
+    negative: bucketIncrease(a.negative, b.negative),
+  };
+}
+
+/** Whether the buckets' shape changed (new bounds, a new scale): the counts restarted. */
+function shapeChanged(kind: MetricKind, prev: PointDetail | null, point: PointDetail | null): boolean {
+  if (prev === null || point === null) return false;
+  if (kind === "histogram") return !sameNumbers((prev as HistogramDetail).bounds, (point as HistogramDetail).bounds);
+  if (kind === "exponential_histogram") return (prev as ExponentialDetail).scale !== (point as ExponentialDetail).scale;
+  return false;
+}
+
+const minus = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a - b);
+
+/**
+ * What `point` adds to its slot's increases, given the series' previous point (null for its
+ * first). Delta points count whole. Cumulative points count their growth from the previous
+ * point; a reset (a new start time; a drop of a monotonic sum's value or of a count; new
+ * bounds or scale) counts the point whole; a series' first point counts whole when its start
+ * time is set, else nothing (its growth since the start is unknown).
+ */
+export function pointIncrease(series: SeriesKind, prev: RollupPoint | null, point: RollupPoint): PointIncrease {
+  const { kind } = series;
+  if (kind === "gauge") return { increase: null, sumIncrease: null, reset: false, buckets: null };
+  const counted = hasCount(kind);
+  const whole = (reset: boolean, zero: boolean): PointIncrease => ({
+    increase: zero ? 0 : counted ? point.count : point.value,
+    sumIncrease: counted ? (zero ? (point.sum === null ? null : 0) : point.sum) : null,
+    reset,
+    buckets: wholeBuckets(kind, point.detail, zero),
+  });
+  if (series.temporality === 1 && kind !== "summary") return whole(false, false);
+  if (prev === null) return whole(false, !startSet(point));
+  if (point.startNs !== prev.startNs) return whole(true, false);
+  if (counted) {
+    if ((point.count ?? 0) < (prev.count ?? 0) || shapeChanged(kind, prev.detail, point.detail)) {
+      return whole(true, false);
+    }
+    return {
+      increase: (point.count ?? 0) - (prev.count ?? 0),
+      sumIncrease: minus(point.sum, prev.sum),
+      reset: false,
+      buckets: bucketDelta(kind, prev.detail, point.detail),
+    };
+  }
+  const value = point.value ?? 0;
+  const before = prev.value ?? 0;
+  if (series.monotonic && value < before) return whole(true, false);
+  return { increase: value - before, sumIncrease: null, reset: false, buckets: null };
+}
+
+const plus = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : a + b);
+const lower = (a: number | null, b: number | null): number | null => (a === null ? b : b === null ? a : Math.min(a, b));
+const higher = (a: number | null, b: number | null): number | null =>
+  a === null ? b : b === null ? a : Math.max(a, b);
+
+/** A slot's buckets with one more point's: histograms under new bounds keep the newest bounds' only. */
+function mergeBuckets(
+  kind: MetricKind,
+  row: RollupBuckets | null,
+  add: RollupBuckets | null,
+  newer: boolean,
+): RollupBuckets | null {
+  if (row === null) return add;
+  if (add === null) return row;
+  if (kind === "summary") return newer ? add : row;
+  if (kind === "histogram") {
+    const a = row as HistogramDetail;
+    const b = add as HistogramDetail;
+    if (!sameNumbers(a.bounds, b.bounds)) return newer ? b : a;
+    return { bounds: a.bounds, counts: a.counts.map((c, i) => c + (b.counts[i] ?? 0)) };
+  }
+  const a = row as ExponentialIncrease;
+  const b = add as ExponentialIncrease;
+  return {
+    scale: Math.min(a.scale, b.scale),
+    zeroCount: a.zeroCount + b.zeroCount,
+    positive: addBuckets(a.positive, a.scale, b.positive, b.scale),
+    negative: addBuckets(a.negative, a.scale, b.negative, b.scale),
+  };
+}
+
+/** The slot's exemplars with a point's: the newest point's first, distinct, at most EXEMPLARS_KEPT. */
+function mergeExemplars(kept: string[], traceIds: string[], newer: boolean): string[] {
+  if (traceIds.length === 0) return kept;
+  const incoming = [...traceIds].reverse();
+  const ordered = newer ? [...incoming, ...kept] : [...kept, ...incoming];
+  return [...new Set(ordered)].slice(0, EXEMPLARS_KEPT);
+}
+
+/** An empty row of a slot, before its first point. */
+export function emptyRow(widthS: number, slot: number): RollupRow {
+  return {
+    widthS,
+    slot,
+    points: 0,
+    firstNs: 0n,
+    lastNs: 0n,
+    valueSum: null,
+    valueMin: null,
+    valueMax: null,
+    valueLast: null,
+    increase: null,
+    sumIncrease: null,
+    resets: 0,
+    buckets: null,
+    exemplars: [],
+  };
+}
+
+/** `row` with `point` (of its slot) and its increase added; a new row, `row` is left as it was. */
+export function addToRow(series: SeriesKind, row: RollupRow, point: RollupPoint, inc: PointIncrease): RollupRow {
+  const newer = row.points === 0 || point.timeNs >= row.lastNs;
+  const valued = series.kind === "gauge" || series.kind === "sum";
+  return {
+    widthS: row.widthS,
+    slot: row.slot,
+    points: row.points + 1,
+    firstNs: row.points === 0 || point.timeNs < row.firstNs ? point.timeNs : row.firstNs,
+    lastNs: newer ? point.timeNs : row.lastNs,
+    valueSum: valued ? plus(row.valueSum, point.value) : null,
+    valueMin: lower(row.valueMin, valued ? point.value : point.min),
+    valueMax: higher(row.valueMax, valued ? point.value : point.max),
+    valueLast: valued && newer ? point.value : row.valueLast,
+    increase: plus(row.increase, inc.increase),
+    sumIncrease: plus(row.sumIncrease, inc.sumIncrease),
+    resets: row.resets + (inc.reset ? 1 : 0),
+    buckets: mergeBuckets(series.kind, row.buckets, inc.buckets, newer),
+    exemplars: mergeExemplars(row.exemplars, point.traceIds, newer),
+  };
+}
+
+/**
+ * The rollup rows of `points` (one series, ascending time, all after `prev`), one per width
+ * and slot they fall in, each slot's row started from `existing` when given (the slot's row so
+ * far) or empty. Returns the rows in order of width then slot.
+ */
+export function rollupPoints(
+  series: SeriesKind,
+  prev: RollupPoint | null,
+  points: readonly RollupPoint[],
+  widths: readonly number[],
+  existing: (widthS: number, slot: number) => RollupRow | undefined = () => undefined,
+): RollupRow[] {
+  const rows = new Map<string, RollupRow>();
+  let before = prev;
+  for (const point of points) {
+    const inc = pointIncrease(series, before, point);
+    for (const width of widths) {
+      const slot = slotOf(point.timeNs, width);
+      const key = `${width}:${slot}`;
+      const row = rows.get(key) ?? existing(width, slot) ?? emptyRow(width, slot);
+      rows.set(key, addToRow(series, row, point, inc));
+    }
+    before = point;
+  }
+  return [...rows.values()].sort((a, b) => a.widthS - b.widthS || a.slot - b.slot);
+}

@@ -1,0 +1,141 @@
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import type { MetricPointRecord } from "../otlp/records.js";
+import type { ResolvedResource } from "./dictionaries.js";
+import type { SeriesKind } from "./metric-rollup.js";
+import type { SharedWriteState } from "./record-writer.js";
+
+/** A series as the writer knows it. */
+export interface ResolvedSeries {
+  id: number;
+  metricId: number;
+  kind: SeriesKind;
+  /** Created by this call (only on the value `resolve` returns). */
+  created?: boolean;
+}
+
+interface KnownMetric {
+  id: number;
+  description: string;
+  metadata: string | null;
+}
+
+/** Identities remembered; past this the memo starts over (a miss costs one indexed lookup). */
+const MEMO_CAPACITY = 200_000;
+
+/**
+ * Resolves metric identities and series to their ids, creating them when new: each series is
+ * looked up once per process (an in-memory memo), so a point costs a map lookup. A new
+ * series gets its attribute rows (`metric_series_attributes`, keys through the shared
+ * attribute key dictionary, values as the index entries give them).
+ */
+export class MetricSeriesResolver {
+  private metrics = new Map<string, KnownMetric>();
+  private series = new Map<string, ResolvedSeries>();
+  private readonly stmt: Record<
+    "metricUpsert" | "metricUpdate" | "seriesInsert" | "seriesSelect" | "attributeInsert",
+    Database.Statement
+  >;
+  /** Series created since the last `takeCreated()`. */
+  private createdCount = 0;
+
+  constructor(
+    db: Database.Database,
+    private readonly shared: SharedWriteState,
+  ) {
+    this.stmt = {
+      metricUpsert: db.prepare(
+        `INSERT INTO metrics (name, kind, unit, temporality, monotonic, description, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (name, kind, unit, temporality, monotonic)
+         DO UPDATE SET description = excluded.description, metadata = excluded.metadata RETURNING id`,
+      ),
+      metricUpdate: db.prepare("UPDATE metrics SET description = ?, metadata = ? WHERE id = ?"),
+      seriesInsert: db.prepare(
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+      ),
+      seriesSelect: db.prepare(
+        "SELECT id FROM metric_series WHERE metric_id = ? AND resource_id = ? AND scope_id = ? AND attr_hash = ?",
+      ),
+      attributeInsert: db.prepare(
+        "INSERT OR IGNORE INTO metric_series_attributes (metric_id, key_id, value, series_id) VALUES (?, ?, ?, ?)",
+      ),
+    };
+    for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
+    this.stmt.seriesSelect.pluck();
+  }
+
+  /** The metric of a point, its latest description and metadata kept. */
+  private metricOf(point: MetricPointRecord): number {
+    const key = `${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic ? 1 : 0}`;
+    const known = this.metrics.get(key);
+    if (known !== undefined) {
+      if (known.description !== point.description || known.metadata !== point.metadata) {
+        this.stmt.metricUpdate.run(point.description, point.metadata, known.id);
+        known.description = point.description;
+        known.metadata = point.metadata;
+      }
+      return known.id;
+    }
+    const row = this.stmt.metricUpsert.get(
+      point.name,
+      point.kind,
+      point.unit,
+      point.temporality,
+      point.monotonic ? 1 : 0,
+      point.description,
+      point.metadata,
+    ) as { id: number };
+    if (this.metrics.size >= MEMO_CAPACITY) this.metrics.clear();
+    this.metrics.set(key, { id: row.id, description: point.description, metadata: point.metadata });
+    return row.id;
+  }
+
+  /** The series of a point, created (with its attribute rows) when new. */
+  resolve(point: MetricPointRecord, resource: ResolvedResource, scopeId: number): ResolvedSeries {
+    const metricId = this.metricOf(point);
+    const key = `${metricId}\0${resource.id}\0${scopeId}\0${point.attributes}`;
+    const known = this.series.get(key);
+    if (known !== undefined) return known;
+    const hash = createHash("sha1").update(point.attributes).digest();
+    const inserted = this.stmt.seriesInsert.get(
+      metricId,
+      resource.serviceId,
+      resource.id,
+      scopeId,
+      hash,
+      point.attributes,
+      point.timeNs,
+      point.timeNs,
+    ) as { id: number } | undefined;
+    let id: number;
+    if (inserted) {
+      id = inserted.id;
+      this.createdCount++;
+      for (let i = 0; i < point.indexed.length; i += 2) {
+        const keyId = this.shared.dictionaries.keyId(point.indexed[i] as string);
+        this.stmt.attributeInsert.run(metricId, keyId, point.indexed[i + 1] as string, id);
+      }
+    } else {
+      id = this.stmt.seriesSelect.get(metricId, resource.id, scopeId, hash) as number;
+    }
+    const kind = { kind: point.kind, temporality: point.temporality, monotonic: point.monotonic };
+    const resolved = { id, metricId, kind };
+    if (this.series.size >= MEMO_CAPACITY) this.series.clear();
+    this.series.set(key, resolved);
+    return inserted ? { ...resolved, created: true } : resolved;
+  }
+
+  takeCreated(): number {
+    const count = this.createdCount;
+    this.createdCount = 0;
+    return count;
+  }
+
+  /** Forgets every id (after a rollback, or once retention deleted series or metrics). */
+  forget(): void {
+    this.metrics = new Map();
+    this.series = new Map();
+    this.createdCount = 0;
+  }
+}

@@ -1,0 +1,209 @@
+import type Database from "better-sqlite3";
+import type { MetricBatch, MetricPointRecord } from "../otlp/records.js";
+import type { ResolvedResource } from "./dictionaries.js";
+import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
+import { metricDeletions } from "./metric-retention.js";
+import { addToRow, emptyRow, pointIncrease, type RollupPoint, type RollupRow } from "./metric-rollup.js";
+import { MetricRollupStore } from "./metric-rollup-store.js";
+import { MetricSeriesResolver, type ResolvedSeries } from "./metric-series.js";
+import { METRIC_ROLLUP_WIDTHS_S, slotOf } from "./metric-slots.js";
+import { MultiRowStatement } from "./multi-row.js";
+import type { RecordWriter, SharedWriteState } from "./record-writer.js";
+
+const POINT_COLUMNS =
+  "metric_points (series_id, time_ns, start_ns, flags, value, count, sum, min, max, detail, exemplars)";
+const POINT_WIDTH = 11;
+/** Series whose state is remembered; past this the memo starts over (a miss reads two rows back). */
+const STATES_KEPT = 200_000;
+
+/** What the writer remembers of a series: its newest point and its rows of that point's slots. */
+interface SeriesState {
+  last: RollupPoint | null;
+  rows: Map<number, RollupRow>;
+}
+
+interface PendingRow {
+  metricId: number;
+  seriesId: number;
+  row: RollupRow;
+}
+
+/** A stored point that arrived after a newer one of its series: its slots are refolded at flush. */
+interface LatePoint {
+  series: ResolvedSeries;
+  timeNs: bigint;
+}
+
+function rollupPointOf(point: MetricPointRecord, detail: ReturnType<typeof pointDetailOf>): RollupPoint {
+  return {
+    timeNs: point.timeNs,
+    startNs: point.startNs,
+    value: point.value,
+    count: point.count,
+    sum: point.sum,
+    min: point.min,
+    max: point.max,
+    detail,
+    traceIds: exemplarTraceIds(point.exemplars),
+  };
+}
+
+/**
+ * Writes metric points: identities and series once (metric-series.ts), the points (a resent
+ * point is stored once: the key is its series and time), the series' time extents, the counters
+ * `points` and `series`, and the per-series rollups (metric-rollup.ts).
+ *
+ * A point newer than its series' newest is folded into the rows the writer holds for the
+ * series (read back from the store once after a restart) and those rows are written at flush.
+ * An older one is stored and its slots are refolded from the stored points at flush, so the
+ * rollups are the same whatever order points arrive in.
+ */
+export class MetricWriter implements RecordWriter {
+  private readonly resolver: MetricSeriesResolver;
+  private readonly rollups: MetricRollupStore;
+  private readonly pointsInsert: MultiRowStatement;
+  private readonly pointInsert: Database.Statement;
+  private readonly extentUpdate: Database.Statement;
+  private states = new Map<number, SeriesState>();
+  private readonly pending = new Map<string, PendingRow>();
+  private readonly late: LatePoint[] = [];
+  /** Oldest and newest point time stored per series in this transaction. */
+  private readonly extents = new Map<number, [bigint, bigint]>();
+  /** Retention's deletion count when the memos were last trusted. */
+  private deletionsSeen = metricDeletions();
+
+  constructor(
+    db: Database.Database,
+    private readonly shared: SharedWriteState,
+  ) {
+    this.resolver = new MetricSeriesResolver(db, shared);
+    this.rollups = new MetricRollupStore(db);
+    this.pointsInsert = new MultiRowStatement(db, POINT_COLUMNS, POINT_WIDTH, "ON CONFLICT DO NOTHING", 256, false);
+    this.pointInsert = db.prepare(
+      `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
+    );
+    this.extentUpdate = db.prepare(
+      "UPDATE metric_series SET first_ns = min(first_ns, ?), last_ns = max(last_ns, ?) WHERE id = ?",
+    );
+  }
+
+  /** Stores the points of one request; returns how many were new. */
+  write(batch: MetricBatch, receivedNs: bigint): number {
+    if (metricDeletions() !== this.deletionsSeen) this.forgetMemos();
+    const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
+    const values: unknown[] = [];
+    const older: { series: ResolvedSeries; point: MetricPointRecord; row: unknown[] }[] = [];
+    let inserted = 0;
+    for (const point of batch.points) {
+      const resource = resources[point.resource] as ResolvedResource;
+      const series = this.resolver.resolve(point, resource, scopes[point.scope] as number);
+      const state = this.stateOf(series);
+      const detail = pointDetailOf(point);
+      const row = [
+        series.id,
+        point.timeNs,
+        point.startNs,
+        point.flags,
+        point.value,
+        point.count,
+        point.sum,
+        point.min,
+        point.max,
+        detail === null ? null : JSON.stringify(detail),
+        point.exemplars,
+      ];
+      if (state.last !== null && point.timeNs <= state.last.timeNs) {
+        older.push({ series, point, row });
+        continue;
+      }
+      const rollupPoint = rollupPointOf(point, detail);
+      this.fold(series, state, rollupPoint);
+      for (const value of row) values.push(value);
+      this.stored(series.id, resource.serviceId, point.timeNs);
+      inserted++;
+    }
+    if (values.length > 0) this.pointsInsert.run(values);
+    // After the in-order points, so a late point's insert sees every point before it.
+    for (const { series, point, row } of older) {
+      if (this.pointInsert.run(...row).changes === 0) continue;
+      this.late.push({ series, timeNs: point.timeNs });
+      this.stored(series.id, (resources[point.resource] as ResolvedResource).serviceId, point.timeNs);
+      inserted++;
+    }
+    this.shared.count("points", inserted);
+    return inserted;
+  }
+
+  /** Adds an in-order point to its series' rows of every width. */
+  private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
+    const inc = pointIncrease(series.kind, state.last, point);
+    for (const width of METRIC_ROLLUP_WIDTHS_S) {
+      const slot = slotOf(point.timeNs, width);
+      const held = state.rows.get(width);
+      const row = addToRow(series.kind, held?.slot === slot ? held : emptyRow(width, slot), point, inc);
+      state.rows.set(width, row);
+      this.pending.set(`${width}:${slot}:${series.id}`, { metricId: series.metricId, seriesId: series.id, row });
+    }
+    state.last = point;
+  }
+
+  private stored(seriesId: number, serviceId: number, timeNs: bigint): void {
+    const extent = this.extents.get(seriesId);
+    if (extent === undefined) this.extents.set(seriesId, [timeNs, timeNs]);
+    else {
+      if (timeNs < extent[0]) extent[0] = timeNs;
+      if (timeNs > extent[1]) extent[1] = timeNs;
+    }
+    this.shared.noteSeen(serviceId, timeNs);
+  }
+
+  /** The series' newest point and rows, read back from the store when not held. */
+  private stateOf(series: ResolvedSeries): SeriesState {
+    const held = this.states.get(series.id);
+    if (held !== undefined) return held;
+    const state: SeriesState = { last: null, rows: new Map() };
+    if (!series.created) {
+      state.last = this.rollups.newest(series.kind.kind, series.id);
+      const lastNs = state.last?.timeNs;
+      if (lastNs !== undefined) {
+        for (const width of METRIC_ROLLUP_WIDTHS_S) {
+          const row = this.rollups.read(series.metricId, series.id, width, slotOf(lastNs, width));
+          if (row !== undefined) state.rows.set(width, row);
+        }
+      }
+    }
+    if (this.states.size >= STATES_KEPT) this.states = new Map();
+    this.states.set(series.id, state);
+    return state;
+  }
+
+  flush(): void {
+    for (const { metricId, seriesId, row } of this.pending.values()) this.rollups.upsert(metricId, seriesId, row);
+    for (const { series, timeNs } of this.late) {
+      this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
+      // Its held rows may lack the late point: read them back when next needed.
+      this.states.delete(series.id);
+    }
+    for (const [seriesId, [first, last]] of this.extents) this.extentUpdate.run(first, last, seriesId);
+    this.shared.count("series", this.resolver.takeCreated());
+    this.forgetTransaction();
+  }
+
+  clear(): void {
+    this.forgetTransaction();
+    this.forgetMemos();
+  }
+
+  private forgetTransaction(): void {
+    this.pending.clear();
+    this.late.length = 0;
+    this.extents.clear();
+  }
+
+  /** Forgets ids and states that a rollback or retention may have made wrong. */
+  private forgetMemos(): void {
+    this.resolver.forget();
+    this.states = new Map();
+    this.deletionsSeen = metricDeletions();
+  }
+}

@@ -1,0 +1,134 @@
+import { expect } from "chai";
+import protobuf from "protobufjs";
+import { decodeWithin, TooManyValuesError } from "../../../daemon/otlp/decode-allowance.js";
+import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
+import { PayloadError } from "../../../daemon/otlp/payload-error.js";
+import { everyKindRequest, protobufForm, TRACE_ID } from "../../helpers/metric-requests.js";
+import { encodeMetrics, metricsFixture, metricsTypes, referenceMetrics } from "../../helpers/otlp-metrics-protobuf.js";
+
+function metricRequest(metric: Record<string, unknown>) {
+  return { resourceMetrics: [{ resource: {}, scopeMetrics: [{ scope: {}, metrics: [metric] }] }] };
+}
+
+/** A length-delimited field `no` holding `bytes`. */
+function wrap(no: number, bytes: Uint8Array): Buffer {
+  return Buffer.from(
+    protobuf.Writer.create()
+      .uint32((no << 3) | 2)
+      .bytes(bytes)
+      .finish(),
+  );
+}
+
+/** A request of one resource, one scope and the one Metric whose encoded fields are `metric`. */
+function inEnvelope(metric: Uint8Array): Buffer {
+  return wrap(1, wrap(2, wrap(2, metric)));
+}
+
+function decodeProtobuf(body: Buffer) {
+  return decodeMetricRequest(body, "protobuf");
+}
+
+describe("OTLP metrics decoding (OTLP/protobuf)", () => {
+  const requests: [string, Record<string, unknown>][] = [
+    ["the specification's example", JSON.parse(metricsFixture())],
+    ["every point kind and field", everyKindRequest()],
+  ];
+
+  for (const [what, request] of requests) {
+    it(`reads ${what} as protobufjs does`, () => {
+      const body = encodeMetrics(protobufForm(request) as Record<string, unknown>);
+      const decoded = decodeProtobuf(body);
+      expect(decoded.points.length).to.be.above(3);
+      expect(decoded).to.deep.equal(referenceMetrics(body));
+    });
+
+    it(`gives for ${what} the records OTLP/JSON gives`, () => {
+      const body = encodeMetrics(protobufForm(request) as Record<string, unknown>);
+      const fromJson = decodeMetricRequest(Buffer.from(JSON.stringify(request)), "json");
+      expect(decodeProtobuf(body)).to.deep.equal(fromJson);
+    });
+
+    it(`charges ${what} to the decode allowance alike in both encodings`, () => {
+      const body = encodeMetrics(protobufForm(request) as Record<string, unknown>);
+      const json = Buffer.from(JSON.stringify(request));
+      const fromJson = decodeWithin(Number.POSITIVE_INFINITY, () => decodeMetricRequest(json, "json"));
+      const fromProtobuf = decodeWithin(Number.POSITIVE_INFINITY, () => decodeProtobuf(body));
+      expect(fromProtobuf.values).to.be.above(fromProtobuf.result.points.length * 3);
+      expect(fromProtobuf.values).to.equal(fromJson.values);
+      expect(() => decodeWithin(fromJson.values - 1, () => decodeProtobuf(body))).to.throw(TooManyValuesError);
+      expect(() => decodeWithin(fromJson.values - 1, () => decodeMetricRequest(json, "json"))).to.throw(
+        TooManyValuesError,
+      );
+    });
+  }
+
+  it("keeps the data field sent last, as protobuf's oneof rule says", () => {
+    const metric = metricsTypes.root.lookupType("opentelemetry.proto.metrics.v1.Metric");
+    const gauge = metric.encode(metric.fromObject({ name: "m", gauge: { dataPoints: [{ asDouble: 1 }] } })).finish();
+    const sum = metric
+      .encode(metric.fromObject({ sum: { aggregationTemporality: 2, dataPoints: [{ asInt: 2 }, { asInt: 3 }] } }))
+      .finish();
+    // One Metric whose bytes hold both data fields: the name from the first, the sum last.
+    const body = inEnvelope(Buffer.concat([gauge, sum]));
+    expect(decodeProtobuf(body).points.map((point) => [point.name, point.kind, point.value])).to.deep.equal([
+      ["m", "sum", 2],
+      ["m", "sum", 3],
+    ]);
+  });
+
+  const invalid: [string, Record<string, unknown>, RegExp][] = [
+    [
+      "an exemplar trace id of the wrong length",
+      metricRequest({ gauge: { dataPoints: [{ exemplars: [{ traceId: Buffer.from("abcd", "hex") }] }] } }),
+      /resourceMetrics\[0\]\.scopeMetrics\[0\]\.metrics\[0\]\.gauge\.dataPoints\[0\]\.exemplars\[0\]\.traceId/,
+    ],
+    [
+      "bucket counts that do not match the bounds",
+      metricRequest({ histogram: { dataPoints: [{}, { bucketCounts: [1], explicitBounds: [1, 2] }] } }),
+      /metrics\[0\]\.histogram\.dataPoints\[1\]\.bucketCounts: 1 bucket counts for 2 explicit bounds/,
+    ],
+    [
+      "bounds that do not increase",
+      metricRequest({ histogram: { dataPoints: [{ bucketCounts: [1, 1, 1], explicitBounds: [5, 5] }] } }),
+      /dataPoints\[0\]\.explicitBounds\[1\]: bounds must increase/,
+    ],
+    [
+      "an unknown temporality",
+      metricRequest({ exponentialHistogram: { aggregationTemporality: 9 } }),
+      /metrics\[0\]\.exponentialHistogram\.aggregationTemporality: unknown aggregation temporality 9/,
+    ],
+    [
+      "a time past what the store keeps",
+      metricRequest({ summary: { dataPoints: [{ timeUnixNano: "18446744073709551615" }] } }),
+      /summary\.dataPoints\[0\]\.timeUnixNano: .*the latest time obs can store/,
+    ],
+  ];
+  for (const [what, request, message] of invalid) {
+    it(`refuses ${what}, naming where`, () => {
+      expect(() => decodeProtobuf(encodeMetrics(request))).to.throw(PayloadError, message);
+    });
+  }
+
+  it("refuses a known field sent with another wire type, naming it", () => {
+    // A NumberDataPoint's time_unix_nano (field 3, fixed64) sent as a varint, in a gauge (5) of a metric.
+    const gauge = wrap(5, wrap(1, Buffer.from([0x18, 0x01])));
+    expect(() => decodeProtobuf(inEnvelope(gauge))).to.throw(
+      PayloadError,
+      /metrics\[0\]\.gauge\.dataPoints\[0\]\.timeUnixNano: wire type 0 where 1 was expected/,
+    );
+  });
+
+  it("refuses a truncated body as invalid protobuf", () => {
+    const body = encodeMetrics(protobufForm(everyKindRequest()) as Record<string, unknown>);
+    expect(() => decodeProtobuf(body.subarray(0, body.length - 3))).to.throw(PayloadError);
+  });
+
+  it("reads ids as lower-case hex", () => {
+    const body = encodeMetrics(
+      metricRequest({ sum: { dataPoints: [{ exemplars: [{ traceId: Buffer.from(TRACE_ID, "hex") }] }] } }),
+    );
+    const [exemplar] = JSON.parse(decodeProtobuf(body).points[0]?.exemplars ?? "[]");
+    expect(exemplar.traceId).to.equal(TRACE_ID);
+  });
+});

@@ -1,0 +1,83 @@
+import { expect } from "chai";
+import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { Retention } from "../../../daemon/store/retention.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
+import { testStore } from "../../helpers/store.js";
+
+const S = 1_000_000_000n;
+const T0 = 1_700_000_100n * S;
+const HOUR_MS = 3_600_000;
+
+type Store = ReturnType<typeof testStore>;
+
+function write(store: Store, service: string, points: MetricPointRecord[]): number {
+  return store.writer.transaction(() => store.writer.writeMetrics(metricBatch(service, points), 0n));
+}
+
+function point(name: string, seconds: number, route = "/a"): MetricPointRecord {
+  return metricPoint({ name, timeNs: T0 + BigInt(seconds) * S, value: seconds, attributes: JSON.stringify({ route }) });
+}
+
+function count(store: Store, table: string): bigint {
+  return store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as bigint;
+}
+
+describe("metric retention", () => {
+  let store: Store;
+  beforeEach(() => {
+    store = testStore();
+  });
+  afterEach(() => store.close());
+
+  it("deletes old points, their rollup slots, emptied series and metrics, keeping the counters true", () => {
+    // "old" stops an hour in; "live" goes on for two hours.
+    write(store, "api", [point("old", 0), point("old", 1800), point("live", 0, "/x")]);
+    write(store, "api", [point("live", 1800, "/x"), point("live", 7200, "/x")]);
+    write(store, "api", [point("live", 7210, "/y")]);
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
+    // Now is T0 + 2h 1m: the cutoff is T0 + 1h 1m.
+    const trimmed = retention.trimByAge(T0 + 7260n * S);
+    expect(trimmed).to.include({ points: 4 });
+    expect(store.db.prepare("SELECT name FROM metrics").pluck().all()).to.deep.equal(["live"]);
+    expect(store.db.prepare("SELECT attributes, first_ns FROM metric_series ORDER BY id").all()).to.deep.equal([
+      { attributes: '{"route":"/x"}', first_ns: T0 + 7200n * S },
+      { attributes: '{"route":"/y"}', first_ns: T0 + 7210n * S },
+    ]);
+    expect(count(store, "metric_points")).to.equal(2n);
+    expect(count(store, "metric_series_attributes")).to.equal(2n);
+    const cutoff = T0 + 3660n * S;
+    const kept = store.db.prepare("SELECT width_s, slot FROM metric_rollups").all() as {
+      width_s: bigint;
+      slot: bigint;
+    }[];
+    for (const row of kept) expect((row.slot + 1n) * row.width_s * S > cutoff).to.equal(true);
+    expect(kept).to.have.length(2 * 2);
+    expect(store.counters()).to.include({ points: 2n, series: 2n });
+    expect(store.counters().metrics_trimmed_through_ns).to.equal(T0 + 1800n * S);
+    expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 0 });
+  });
+
+  it("lets the writer go on after retention deleted the series it knew", () => {
+    write(store, "api", [point("old", 0)]);
+    new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 }).trimByAge(T0 + 7200n * S);
+    expect(count(store, "metric_series")).to.equal(0n);
+    expect(write(store, "api", [point("old", 7200)])).to.equal(1);
+    expect(
+      store.db.prepare("SELECT count(*) FROM metric_series s JOIN metrics m ON m.id = s.metric_id").pluck().get(),
+    ).to.equal(1n);
+    expect(store.counters()).to.include({ points: 1n, series: 1n });
+  });
+
+  it("trims metrics by size with the other signals, oldest first", () => {
+    const points: MetricPointRecord[] = [];
+    for (let s = 0; s < 3000; s += 10) points.push(point("busy", s, `/r${s % 7}`));
+    write(store, "api", points);
+    const retention = new Retention(store.db, { maxAgeMs: 1000 * HOUR_MS, maxBytes: 1, batchRows: 50 });
+    const trimmed = retention.trimBySize();
+    expect(trimmed.points).to.be.within(1, 50);
+    expect(store.counters().points).to.equal(BigInt(points.length - trimmed.points));
+    expect(count(store, "metric_points")).to.equal(BigInt(points.length - trimmed.points));
+    const oldest = store.db.prepare("SELECT min(time_ns) FROM metric_points").pluck().get() as bigint;
+    expect(oldest > T0).to.equal(true);
+  });
+});

@@ -1,0 +1,179 @@
+import { expect } from "chai";
+import {
+  type ExponentialIncrease,
+  pointIncrease,
+  type RollupPoint,
+  type RollupRow,
+  rollupPoints,
+  type SeriesKind,
+} from "../../../daemon/store/metric-rollup.js";
+
+const S = 1_000_000_000n;
+/** A fifteen-minute boundary, so slot arithmetic is easy to read. */
+const T0 = 1_700_000_100n * S;
+
+const CUMULATIVE: SeriesKind = { kind: "sum", temporality: 2, monotonic: true };
+const DELTA: SeriesKind = { kind: "sum", temporality: 1, monotonic: true };
+const UP_DOWN: SeriesKind = { kind: "sum", temporality: 2, monotonic: false };
+const GAUGE: SeriesKind = { kind: "gauge", temporality: 0, monotonic: false };
+const HISTOGRAM: SeriesKind = { kind: "histogram", temporality: 2, monotonic: false };
+const EXPONENTIAL: SeriesKind = { kind: "exponential_histogram", temporality: 2, monotonic: false };
+const SUMMARY: SeriesKind = { kind: "summary", temporality: 0, monotonic: false };
+
+function point(seconds: number, spec: Partial<RollupPoint> = {}): RollupPoint {
+  return {
+    timeNs: T0 + BigInt(seconds) * S,
+    startNs: 0n,
+    value: null,
+    count: null,
+    sum: null,
+    min: null,
+    max: null,
+    detail: null,
+    traceIds: [],
+    ...spec,
+  };
+}
+
+/** The one-minute rows of `points` after `prev`. */
+function minutes(series: SeriesKind, points: RollupPoint[], prev: RollupPoint | null = null): RollupRow[] {
+  return rollupPoints(series, prev, points, [60]);
+}
+
+describe("metric rollups", () => {
+  const start = T0 - 100n * S;
+
+  it("counts a cumulative series' first point whole only when its start time is set", () => {
+    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7 })).increase).to.equal(0);
+    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: start })).increase).to.equal(7);
+    // A start at or after the point's time is not a start.
+    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: T0 })).increase).to.equal(0);
+  });
+
+  it("adds a cumulative sum's growth and counts a reset by start change or by drop whole", () => {
+    const rows = minutes(CUMULATIVE, [
+      point(0, { value: 10, startNs: start }),
+      point(10, { value: 15, startNs: start }),
+      point(20, { value: 4, startNs: start }),
+      point(30, { value: 6, startNs: T0 + 25n * S }),
+      point(40, { value: 9, startNs: T0 + 25n * S }),
+    ]);
+    expect(rows).to.have.length(1);
+    expect(rows[0]).to.include({ points: 5, increase: 10 + 5 + 4 + 6 + 3, resets: 2, valueLast: 9, valueMin: 4 });
+    expect(rows[0]).to.include({ valueMax: 15, valueSum: 10 + 15 + 4 + 6 + 9, firstNs: T0, lastNs: T0 + 40n * S });
+  });
+
+  it("takes an increase across a slot boundary from the point before, in the earlier slot", () => {
+    const rows = minutes(CUMULATIVE, [
+      point(50, { value: 100, startNs: start }),
+      point(70, { value: 130, startNs: start }),
+    ]);
+    expect(rows.map((row) => [row.slot - rows[0]!.slot, row.increase])).to.deep.equal([
+      [0, 100],
+      [1, 30],
+    ]);
+    const later = minutes(
+      CUMULATIVE,
+      [point(70, { value: 130, startNs: start })],
+      point(50, { value: 100, startNs: start }),
+    );
+    expect(later[0]?.increase).to.equal(30);
+  });
+
+  it("sums delta points and takes a non-monotonic cumulative sum's plain difference", () => {
+    const delta = minutes(DELTA, [point(0, { value: 3 }), point(10, { value: 4 }), point(20, { value: 1 })]);
+    expect(delta[0]).to.include({ increase: 8, resets: 0 });
+    const upDown = minutes(UP_DOWN, [
+      point(0, { value: 10, startNs: start }),
+      point(10, { value: 4, startNs: start }),
+      point(20, { value: 6, startNs: start }),
+    ]);
+    expect(upDown[0]).to.include({ increase: 10 - 6 + 2, resets: 0 });
+  });
+
+  it("keeps a gauge's sum, bounds and newest value, and no increase", () => {
+    const rows = minutes(GAUGE, [point(0, { value: 5 }), point(10, { value: -2 }), point(20, { value: 3 })]);
+    expect(rows[0]).to.include({ valueSum: 6, valueMin: -2, valueMax: 5, valueLast: 3, increase: null, buckets: null });
+  });
+
+  it("adds histogram bucket increases and restarts on new bounds", () => {
+    const h = (seconds: number, counts: number[], bounds = [1, 5]) =>
+      point(seconds, {
+        startNs: start,
+        count: counts.reduce((a, b) => a + b, 0),
+        sum: counts.reduce((a, b) => a + b, 0) * 2,
+        min: seconds,
+        max: 100 + seconds,
+        detail: { bounds, counts },
+      });
+    const rows = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [2, 5, 1]), h(20, [3, 6, 1])]);
+    expect(rows[0]).to.include({
+      increase: 10,
+      sumIncrease: 20,
+      resets: 0,
+      valueMin: 0,
+      valueMax: 120,
+      valueSum: null,
+    });
+    expect(rows[0]?.buckets).to.deep.equal({ bounds: [1, 5], counts: [3, 6, 1] });
+    const rebounded = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [2, 5, 1]), h(20, [1, 1], [10])]);
+    expect(rebounded[0]).to.include({ increase: 3 + 5 + 2, resets: 1 });
+    // The newest bounds win within the slot: the earlier buckets under other bounds are dropped.
+    expect(rebounded[0]?.buckets).to.deep.equal({ bounds: [10], counts: [1, 1] });
+    const dropped = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [0, 1, 0])]);
+    expect(dropped[0]).to.include({ increase: 3 + 1, resets: 1 });
+  });
+
+  it("diffs exponential buckets at one scale and merges points of different scales at the lowest", () => {
+    const e = (seconds: number, scale: number, offset: number, counts: number[], zeroCount = 0) =>
+      point(seconds, {
+        startNs: start,
+        count: counts.reduce((a, b) => a + b, 0) + zeroCount,
+        sum: 1,
+        detail: {
+          scale,
+          zeroCount,
+          zeroThreshold: 0,
+          positive: { offset, bucketCounts: counts },
+          negative: { offset: 0, bucketCounts: [] },
+        },
+      });
+    const same = minutes(EXPONENTIAL, [e(0, 2, 4, [1, 1], 1), e(10, 2, 3, [2, 3, 1], 2)]);
+    const sameBuckets = same[0]?.buckets as ExponentialIncrease;
+    expect(sameBuckets).to.deep.include({ scale: 2, zeroCount: 1 + (2 - 1) });
+    // Index 3: 2 new; 4: 1 + 2; 5: 1 + 0.
+    expect(sameBuckets.positive).to.deep.equal({ offset: 3, bucketCounts: [2, 3, 1] });
+    // Scale 1 then scale 0: a reset (the counts restarted), merged at scale 0 (index i >> 1).
+    const merged = minutes(EXPONENTIAL, [e(0, 1, 2, [1, 1]), e(10, 0, 1, [4])]);
+    expect(merged[0]).to.include({ resets: 1, increase: 6 });
+    const mergedBuckets = merged[0]?.buckets as ExponentialIncrease;
+    expect(mergedBuckets.positive).to.deep.equal({ offset: 1, bucketCounts: [6] });
+    expect(mergedBuckets.scale).to.equal(0);
+  });
+
+  it("keeps a summary's newest quantiles and its count and sum increases", () => {
+    const q = (seconds: number, count: number, sum: number, p50: number) =>
+      point(seconds, { startNs: start, count, sum, detail: { quantiles: [[0.5, p50]] } });
+    const rows = minutes(SUMMARY, [q(0, 10, 100, 1), q(10, 14, 150, 2), q(20, 20, 210, 3)]);
+    expect(rows[0]).to.include({ increase: 20, sumIncrease: 210, resets: 0 });
+    expect(rows[0]?.buckets).to.deep.equal({ quantiles: [[0.5, 3]] });
+  });
+
+  it("keeps up to three exemplar trace ids, newest first", () => {
+    const rows = minutes(GAUGE, [
+      point(0, { value: 1, traceIds: ["a", "b"] }),
+      point(10, { value: 1, traceIds: ["c"] }),
+      point(20, { value: 1, traceIds: ["d", "e"] }),
+    ]);
+    expect(rows[0]?.exemplars).to.deep.equal(["e", "d", "c"]);
+  });
+
+  it("gives one row per width and slot", () => {
+    const rows = rollupPoints(GAUGE, null, [point(0, { value: 1 }), point(61, { value: 2 })], [60, 900]);
+    expect(rows.map((row) => [row.widthS, row.points])).to.deep.equal([
+      [60, 1],
+      [60, 1],
+      [900, 2],
+    ]);
+  });
+});

@@ -1,0 +1,176 @@
+import { expect } from "chai";
+import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
+import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
+import { everyKindRequest } from "../../helpers/metric-requests.js";
+import { testStore } from "../../helpers/store.js";
+
+const S = 1_000_000_000n;
+const T0 = 1_700_000_100n * S;
+const START = T0 - 3600n * S;
+
+type Store = ReturnType<typeof testStore>;
+
+function write(store: Store, points: MetricPointRecord[], service = "api", writer = store.writer): number {
+  return writer.transaction(() => writer.writeMetrics(metricBatch(service, points), 0n));
+}
+
+function counter(seconds: number, value: number, attributes = '{"route":"/a"}'): MetricPointRecord {
+  return metricPoint({ timeNs: T0 + BigInt(seconds) * S, startNs: START, value, attributes });
+}
+
+function rollups(store: Store): unknown[] {
+  return store.db
+    .prepare("SELECT * FROM metric_rollups ORDER BY metric_id, width_s, slot, series_id")
+    .all()
+    .map((row) => ({ ...(row as object) }));
+}
+
+describe("metric writer", () => {
+  let store: Store;
+  beforeEach(() => {
+    store = testStore();
+  });
+  afterEach(() => store.close());
+
+  it("stores a point once however often it is sent, and counts it once", () => {
+    const points = [counter(0, 1), counter(10, 3), counter(20, 4)];
+    expect(write(store, points)).to.equal(3);
+    expect(write(store, points)).to.equal(0);
+    expect(write(store, [counter(10, 3)])).to.equal(0);
+    expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(3n);
+    expect(store.counters()).to.include({ points: 3n, series: 1n, services: 1n });
+    const row = store.db.prepare("SELECT increase, points FROM metric_rollups WHERE width_s = 60").get();
+    expect(row).to.deep.equal({ increase: 4, points: 3n });
+  });
+
+  it("keeps one series per resource, scope, metric and point attributes, with its attribute rows", () => {
+    write(store, [counter(0, 1), counter(0, 2, '{"route":"/b"}'), counter(10, 3)]);
+    write(store, [counter(20, 1)], "worker");
+    write(store, [metricPoint({ timeNs: T0, value: 5, kind: "gauge", temporality: 0, monotonic: false })]);
+    const series = store.db
+      .prepare(
+        "SELECT m.name, m.kind, s.attributes, s.first_ns, s.last_ns, length(s.attr_hash) AS hash FROM metric_series s JOIN metrics m ON m.id = s.metric_id ORDER BY s.id",
+      )
+      .all();
+    expect(series).to.deep.equal([
+      { name: "requests", kind: "sum", attributes: '{"route":"/a"}', first_ns: T0, last_ns: T0 + 10n * S, hash: 20n },
+      { name: "requests", kind: "sum", attributes: '{"route":"/b"}', first_ns: T0, last_ns: T0, hash: 20n },
+      {
+        name: "requests",
+        kind: "sum",
+        attributes: '{"route":"/a"}',
+        first_ns: T0 + 20n * S,
+        last_ns: T0 + 20n * S,
+        hash: 20n,
+      },
+      { name: "requests", kind: "gauge", attributes: "{}", first_ns: T0, last_ns: T0, hash: 20n },
+    ]);
+    const attributeRows = store.db
+      .prepare(
+        "SELECT k.key, a.value, a.series_id FROM metric_series_attributes a JOIN attr_keys k ON k.id = a.key_id ORDER BY a.series_id",
+      )
+      .all();
+    expect(attributeRows).to.deep.equal([
+      { key: "route", value: "/a", series_id: 1n },
+      { key: "route", value: "/b", series_id: 2n },
+      { key: "route", value: "/a", series_id: 3n },
+    ]);
+    expect(store.counters()).to.include({ series: 4n, points: 5n, services: 2n });
+    const seen = store.db.prepare("SELECT name, last_seen_ns FROM services ORDER BY name").all();
+    expect(seen).to.deep.equal([
+      { name: "api", last_seen_ns: T0 + 10n * S },
+      { name: "worker", last_seen_ns: T0 + 20n * S },
+    ]);
+  });
+
+  it("keeps a metric's latest description and metadata", () => {
+    write(store, [metricPoint({ timeNs: T0, value: 1, description: "old" })]);
+    write(store, [metricPoint({ timeNs: T0 + S, value: 2, description: "new", metadata: '{"a":"b"}' })]);
+    const metrics = store.db.prepare("SELECT name, description, metadata FROM metrics").all();
+    expect(metrics).to.deep.equal([{ name: "requests", description: "new", metadata: '{"a":"b"}' }]);
+  });
+
+  it("stores the stored encodings of every point kind", () => {
+    const exemplars = JSON.stringify([{ traceId: "ab".repeat(16), spanId: "cd".repeat(8), value: 1 }]);
+    write(store, [
+      metricPoint({
+        timeNs: T0,
+        kind: "histogram",
+        count: 3,
+        sum: 6,
+        min: 1,
+        max: 3,
+        bounds: [2],
+        bucketCounts: [1, 2],
+        exemplars,
+      }),
+    ]);
+    const point = store.db.prepare("SELECT count, sum, min, max, detail, exemplars FROM metric_points").get();
+    expect(point).to.deep.equal({
+      count: 3n,
+      sum: 6,
+      min: 1,
+      max: 3,
+      detail: '{"bounds":[2],"counts":[1,2]}',
+      exemplars,
+    });
+    const row = store.db.prepare("SELECT buckets, exemplars FROM metric_rollups WHERE width_s = 60").get();
+    expect(row).to.deep.equal({ buckets: '{"bounds":[2],"counts":[0,0]}', exemplars: `["${"ab".repeat(16)}"]` });
+  });
+
+  it("stores every point kind the decoder gives, edge values and all", () => {
+    const batch = decodeMetricRequest(Buffer.from(JSON.stringify(everyKindRequest())), "json");
+    const inserted = store.writer.transaction(() => store.writer.writeMetrics(batch, 0n));
+    expect(inserted).to.equal(batch.points.length);
+    const kinds = store.db.prepare("SELECT DISTINCT kind FROM metrics ORDER BY kind").pluck().all();
+    expect(kinds).to.deep.equal(["exponential_histogram", "gauge", "histogram", "sum", "summary"]);
+    expect(store.counters().points).to.equal(BigInt(batch.points.length));
+    const rolled = store.db.prepare("SELECT sum(points) FROM metric_rollups WHERE width_s = 60").pluck().get();
+    expect(rolled).to.equal(BigInt(batch.points.length));
+  });
+
+  it("gives the same rollups whatever order the points arrive in", () => {
+    const points = [0, 10, 30, 50, 70, 90].map((s, i) => counter(s, [5, 8, 2, 6, 9, 12][i] as number));
+    write(store, points);
+    const inOrder = rollups(store);
+    const other = testStore();
+    try {
+      write(other, [points[0]!, points[2]!, points[5]!]);
+      write(other, [points[4]!, points[1]!]);
+      write(other, [points[3]!]);
+      expect(rollups(other)).to.deep.equal(inOrder);
+      expect(other.counters()).to.include({ points: 6n, series: 1n });
+    } finally {
+      other.close();
+    }
+  });
+
+  it("continues a series' rollups after a restart from what it stored", () => {
+    const points = [0, 10, 20, 70, 80].map((s, i) => counter(s, [5, 8, 2, 6, 9][i] as number));
+    write(store, points);
+    const expected = rollups(store);
+    const other = testStore();
+    try {
+      write(other, points.slice(0, 3));
+      const restarted = new TelemetryWriter(other.db);
+      write(other, points.slice(3), "api", restarted);
+      expect(rollups(other)).to.deep.equal(expected);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("forgets what a rolled-back transaction created", () => {
+    expect(() =>
+      store.writer.transaction(() => {
+        store.writer.writeMetrics(metricBatch("api", [counter(0, 1)]), 0n);
+        throw new Error("disk full");
+      }),
+    ).to.throw("disk full");
+    expect(write(store, [counter(0, 1), counter(10, 2)])).to.equal(2);
+    expect(store.counters()).to.include({ points: 2n, series: 1n });
+    expect(store.db.prepare("SELECT count(*) FROM metric_series").pluck().get()).to.equal(1n);
+  });
+});

@@ -1,0 +1,45 @@
+import { serialize } from "node:v8";
+import { expect } from "chai";
+import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
+import { packedMetricCount, packMetrics, unpackMetricSlices } from "../../../daemon/store/packed-batch.js";
+import { everyKindRequest } from "../../helpers/metric-requests.js";
+import { metricsFixture } from "../../helpers/otlp-metrics-protobuf.js";
+
+/** Every point of a packed batch, in one slice (no test batch is this large). */
+const ONE_SLICE = 100_000;
+
+function batches() {
+  return [
+    decodeMetricRequest(Buffer.from(metricsFixture()), "json"),
+    decodeMetricRequest(Buffer.from(JSON.stringify(everyKindRequest())), "json"),
+  ];
+}
+
+describe("packed metric batches", () => {
+  it("give back exactly the points they were packed from: every kind, and the spec's example", () => {
+    for (const batch of batches()) {
+      const packed = packMetrics(batch);
+      expect(packedMetricCount(packed)).to.equal(batch.points.length);
+      expect([...unpackMetricSlices(packed, ONE_SLICE)]).to.deep.equal([batch]);
+    }
+  });
+
+  it("give the points back in slices of the size asked, in order", () => {
+    const batch = batches()[1];
+    if (batch === undefined) throw new Error("no batch");
+    const slices = [...unpackMetricSlices(packMetrics(batch), 3)];
+    expect(slices.map((slice) => slice.points.length)).to.deep.equal([3, 3, 3, 2]);
+    expect(slices.flatMap((slice) => slice.points)).to.deep.equal(batch.points);
+    for (const slice of slices) expect([slice.resources, slice.scopes]).to.deep.equal([batch.resources, batch.scopes]);
+  });
+
+  it("cross a thread boundary intact (structured clone) and send a metric's name once", () => {
+    const batch = batches()[1];
+    if (batch === undefined) throw new Error("no batch");
+    const packed = packMetrics(batch);
+    const cloned = structuredClone(packed);
+    expect([...unpackMetricSlices(cloned, ONE_SLICE)]).to.deep.equal([batch]);
+    expect(packed.strings.filter((text) => text === "queue.depth")).to.have.length(1);
+    expect(serialize(packed).length).to.be.below(serialize(batch).length);
+  });
+});
