@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { AuditWindow } from "../../../daemon/audit/audit-model.js";
 import { runAudit } from "../../../daemon/audit/run-audit.js";
 import { readAuditFacts } from "../../../daemon/query/sqlite-audit-facts.js";
-import { writeGaugeSeries } from "../../helpers/metric-rows.js";
+import { writeGaugeSeries } from "../../helpers/gauge-rows.js";
 import { traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
