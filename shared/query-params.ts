@@ -8,7 +8,10 @@ import { QueryError } from "./query-error.js";
 
 export { MAX_LOOKBACK_MS, QueryError };
 
-export type Parser = (raw: string, name: string) => unknown;
+export type Parser = ((raw: string, name: string) => unknown) & {
+  /** The parameter may be repeated; its values arrive joined with commas. */
+  repeatable?: boolean;
+};
 
 /** The parameters a route accepts, and whether it takes `attr.KEY` / `attrContains.KEY`. */
 export interface RouteParams {
@@ -33,7 +36,8 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
   const values: Record<string, unknown> = {};
   const attrs: [string, string][] = [];
   const attrContains: [string, string][] = [];
-  for (const [name, raw] of Object.entries(query)) {
+  for (const [name, given] of Object.entries(query)) {
+    const raw = Array.isArray(given) && route.params[name]?.repeatable ? given.join(",") : given;
     if (Array.isArray(raw)) throw new QueryError(`parameter ${name} is given more than once; give it once`);
     const text = String(raw ?? "");
     if (route.attr && name.startsWith("attr.") && name.length > 5) {
@@ -96,7 +100,9 @@ export function groupBy(...fixed: string[]): Parser {
 /** Several groupBy values, comma-separated (a repeated parameter arrives joined with commas). */
 export function groupByList(...fixed: string[]): Parser {
   const one = groupBy(...fixed);
-  return (raw, name) => raw.split(",").map((item) => one(item.trim(), name));
+  const parse: Parser = (raw, name) => raw.split(",").map((item) => one(item.trim(), name));
+  parse.repeatable = true;
+  return parse;
 }
 
 export function hexId(bytes: number): Parser {

@@ -44,6 +44,9 @@ export function querySchemas(): Record<string, Schema> {
     FacetValue: apiSchema("facet-value"),
     AuditReport: apiSchema("audit-report"),
     AuditFinding: apiSchema("audit-finding"),
+    MetricSummary: apiSchema("metric-summary"),
+    MetricSeries: apiSchema("metric-series"),
+    MetricDetail: apiSchema("metric-detail"),
     TraceDetail: withProperties(
       summary,
       {

@@ -33,6 +33,7 @@ import type {
   TraceStatsRequest,
 } from "../../shared/query-types.js";
 import { runAudit } from "../audit/run-audit.js";
+import { describeMetricAnswer, metricSeriesAnswer } from "./metric-answers.js";
 import {
   defaultLookbackMs,
   type PageFilters,
@@ -66,6 +67,13 @@ const FACET_LIMITS = pagingDefaults(QUERY_ROUTES.facets);
 const SERVICES_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.listServices);
 const TRACE_STATS_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.traceStats);
 const LOG_STATS_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.logStats);
+const METRIC_LIMITS = pagingDefaults(QUERY_ROUTES.listMetrics);
+const METRIC_SERIES_LIMITS = {
+  limit: Number(QUERY_ROUTES.metricSeries.params.limit.default),
+  cap: Number(QUERY_ROUTES.metricSeries.params.limit.cap),
+};
+const METRIC_SERIES_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.metricSeries);
+const DESCRIBE_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.describeMetric);
 const AUDIT_WINDOW_MS = Number(QUERY_ROUTES.audit.params.lookbackMinutes.default) * 60_000;
 /** Traces whose last span ended less than this long ago may still be receiving spans. */
 const AUDIT_GRACE_NS = 60n * 1_000_000_000n;
@@ -286,19 +294,27 @@ export class QueryService implements QueryMethodsOf {
     return { data: runAudit(this.reader.auditFacts(window), window) };
   }
 
-  // The metric queries are answered by the metrics reader (next commits); until then they refuse.
+  /** Metrics with a point in the window, by name (then identity), paged. */
   listMetrics(args: QueryRequestOf<"listMetrics">): QueryAnswerOf<"listMetrics"> {
-    checkArgs("listMetrics", args);
-    throw new QueryError("metric queries are not built yet");
+    const req = checkArgs("listMetrics", args);
+    const { cursor, limit, ...filters } = req;
+    const page = this.paging({ route: "metrics", filters }, { limit, cursor }, METRIC_LIMITS);
+    const result = this.reader.metrics({
+      ...(req.service !== undefined ? { service: req.service } : {}),
+      ...(req.name !== undefined ? { name: req.name } : {}),
+      page: page.page,
+    });
+    return { data: result.items, meta: pageMeta(result, page) };
   }
 
   metricSeries(args: QueryRequestOf<"metricSeries">): QueryAnswerOf<"metricSeries"> {
-    checkArgs("metricSeries", args);
-    throw new QueryError("metric queries are not built yet");
+    const req = checkArgs("metricSeries", args);
+    const context = { reader: this.reader, nowNs: this.now(), lookbackMs: METRIC_SERIES_LOOKBACK_MS };
+    return metricSeriesAnswer(req, context, METRIC_SERIES_LIMITS);
   }
 
   describeMetric(args: QueryRequestOf<"describeMetric">): QueryAnswerOf<"describeMetric"> {
-    checkArgs("describeMetric", args);
-    throw new QueryError("metric queries are not built yet");
+    const req = checkArgs("describeMetric", args);
+    return describeMetricAnswer(req, { reader: this.reader, nowNs: this.now(), lookbackMs: DESCRIBE_LOOKBACK_MS });
   }
 }

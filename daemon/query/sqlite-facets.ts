@@ -70,6 +70,7 @@ export class SqliteFacets {
   }
 
   facets(field: FacetField, window: FacetWindow, limit: number): FacetValue[] {
+    if (field.type === "metrics") return this.metricFacets(field, window, limit);
     if (field.type === "traces" && (field.field === "attribute_keys" || field.field === "attribute_values")) {
       const key = field.field === "attribute_values" ? field.key : null;
       const counts =
@@ -108,6 +109,33 @@ export class SqliteFacets {
     const rows = this.prepare(
       `SELECT value, count FROM (${sql}) WHERE value IS NOT NULL ORDER BY count DESC, value LIMIT ?`,
     ).all(...where.params, limit) as { value: string | number; count: bigint }[];
+    return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
+  }
+
+  /**
+   * Metric facets count series (not points): the series of any metric whose points span meets
+   * the window; attribute facets read the series' index (point attributes).
+   */
+  private metricFacets(field: FacetField & { type: "metrics" }, window: FacetWindow, limit: number): FacetValue[] {
+    const where = new Where();
+    where.add("ms.last_ns >= ? AND ms.first_ns <= ?", window.fromNs, window.toNs);
+    if (window.service !== undefined) where.add("v.name = ?", window.service);
+    const from = "metric_series ms JOIN services v ON v.id = ms.service_id";
+    let sql: string;
+    if (field.field === "name") {
+      sql = `SELECT m.name AS value, count(*) AS count FROM ${from} JOIN metrics m ON m.id = ms.metric_id ${where} GROUP BY 1`;
+    } else if (field.field === "service") {
+      sql = `SELECT v.name AS value, count(*) AS count FROM ${from} ${where} GROUP BY 1`;
+    } else {
+      const attributes = "JOIN metric_series_attributes a ON a.series_id = ms.id JOIN attr_keys k ON k.id = a.key_id";
+      if (field.field === "attribute_values") where.add("k.key = ?", field.key);
+      const value = field.field === "attribute_values" ? "a.value" : "k.key";
+      sql = `SELECT ${value} AS value, count(DISTINCT ms.id) AS count FROM ${from} ${attributes} ${where} GROUP BY 1`;
+    }
+    const rows = this.prepare(`SELECT value, count FROM (${sql}) ORDER BY count DESC, value LIMIT ?`).all(
+      ...where.params,
+      limit,
+    ) as { value: string; count: bigint }[];
     return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
   }
 

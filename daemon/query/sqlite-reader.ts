@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
+import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
@@ -15,6 +16,7 @@ import { ServiceActivity } from "./service-activity.js";
 import { attributeText, LOG_JOINS, likeAny, registerAttributeText, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
+import { SqliteMetrics } from "./sqlite-metrics.js";
 import { StatementCache } from "./statement-cache.js";
 import type {
   FacetField,
@@ -22,6 +24,11 @@ import type {
   LogFilter,
   LogGroupBy,
   LogQuery,
+  MetricBucketQuery,
+  MetricGroupValues,
+  MetricIdentity,
+  MetricListQuery,
+  MetricScope,
   PageRequest,
   PageResult,
   SpanQuery,
@@ -67,11 +74,13 @@ export class SqliteReader implements TelemetryReader {
   private readonly statements: StatementCache;
   private readonly facetReader: SqliteFacets;
   private readonly activity: ServiceActivity;
+  private readonly metricReader: SqliteMetrics;
 
   constructor(private readonly db: Database.Database) {
     this.statements = new StatementCache(db);
     this.facetReader = new SqliteFacets(db);
     this.activity = new ServiceActivity(db);
+    this.metricReader = new SqliteMetrics(db);
     registerAttributeText(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
@@ -85,6 +94,22 @@ export class SqliteReader implements TelemetryReader {
 
   auditFacts(window: AuditWindow): AuditFacts {
     return readAuditFacts(this.db, window);
+  }
+
+  metrics(query: MetricListQuery): PageResult<MetricSummaryRecord> {
+    return this.metricReader.metrics(query);
+  }
+
+  metricIdentities(name: string): MetricIdentity[] {
+    return this.metricReader.metricIdentities(name);
+  }
+
+  describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null {
+    return this.metricReader.describeMetric(scope, maxKeys, maxValues);
+  }
+
+  metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
+    return this.metricReader.metricBuckets(query);
   }
 
   private prepare(sql: string): Database.Statement {

@@ -1,5 +1,13 @@
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
-import type { LogGroupBy, TraceAgg, TraceGroupBy } from "../../shared/query-types.js";
+import type {
+  LogGroupBy,
+  MetricAgg,
+  MetricDetailRecord,
+  MetricGroupBy,
+  MetricSummaryRecord,
+  TraceAgg,
+  TraceGroupBy,
+} from "../../shared/query-types.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 
 export { MAX_TRACE_SPANS } from "../../shared/query-routes.js";
@@ -68,7 +76,68 @@ export interface StatsRow {
 export type FacetField =
   | { type: "traces"; field: "service" | "operation" | "status" | "attribute_keys" }
   | { type: "traces"; field: "attribute_values"; key: string }
-  | { type: "logs"; field: "service" | "severity" | "scope" };
+  | { type: "logs"; field: "service" | "severity" | "scope" }
+  | { type: "metrics"; field: "name" | "service" | "attribute_keys" }
+  | { type: "metrics"; field: "attribute_values"; key: string };
+
+/** A metric's stored identity (a `metrics` row). */
+export interface MetricIdentity {
+  id: number;
+  name: string;
+  type: MetricSummaryRecord["type"];
+  unit: string;
+  description: string;
+  /** 0 unspecified (gauges, summaries), 1 delta, 2 cumulative. */
+  temporality: number;
+  monotonic: boolean;
+  /** JSON object, or null. */
+  metadata: string | null;
+}
+
+export interface MetricListQuery {
+  service?: string;
+  /** Substring of the name. */
+  name?: string;
+  /** `after`: `id` is the previous page's last name, `ns` its metric id (names repeat across types). */
+  page: PageRequest;
+}
+
+/** The series a metric query reads: of one metric, in a window, of a service, with attributes. */
+export interface MetricScope {
+  metric: MetricIdentity;
+  fromNs: bigint;
+  toNs: bigint;
+  service?: string;
+  /** Exact `attr.KEY=VALUE` filters, on the point attributes or the resource's. */
+  attrs: [string, string][];
+}
+
+/** Where buckets are read from: rollups of a width in seconds (a divisor of the step), or raw points. */
+export type MetricSource = { kind: "rollups"; widthS: number } | { kind: "points" };
+
+export interface MetricBucketQuery extends MetricScope {
+  /** Bucket width, ms; buckets start at multiples of it (the first holds fromNs). */
+  stepMs: number;
+  source: MetricSource;
+  groupBy: MetricGroupBy[];
+  /** An agg the metric's type takes (the query service checks). */
+  agg: MetricAgg;
+}
+
+/** One group of a bucketed metric query. */
+export interface MetricGroupValues {
+  /** The group's values, one per groupBy key in order; null where a series has no such attribute. */
+  key: (string | null)[];
+  /** Per bucket (the window's buckets in order); null where the group had no point. */
+  values: (number | null)[];
+  series: number;
+  resets: number;
+  /** Newest first, at most MAX_GROUP_EXEMPLARS. */
+  exemplarTraceIds: string[];
+}
+
+/** Trace ids of exemplars a group carries in an answer. */
+export const MAX_GROUP_EXEMPLARS = 3;
 
 export interface FacetValue {
   value: string;
@@ -174,4 +243,32 @@ export interface TelemetryReader {
    * Each list is bounded; a list cut short is named in `truncated`.
    */
   auditFacts(window: AuditWindow): AuditFacts;
+  /**
+   * One page of the metrics with a series whose points span meets the window (of the service
+   * when given; `name` a case-sensitive substring), ordered by name then metric id, ascending
+   * (not newest first), strictly after `page.after`. `pointCount` counts the points of the
+   * rollup slots the window touches (the 60 s slots up to 6 hours, else the 900 s ones), so a
+   * window edge may count up to one slot more. Empty page when none.
+   */
+  metrics(query: MetricListQuery): PageResult<MetricSummaryRecord>;
+  /**
+   * The stored identities with this exact name (several when the type or unit changed), the
+   * most recently written to first. Not bound to any window; empty when the name is unknown.
+   */
+  metricIdentities(name: string): MetricIdentity[];
+  /**
+   * One metric's summary, first time and attributes over the series in the scope: each point
+   * attribute key (at most `maxKeys`, by series count) with its `maxValues` most frequent
+   * values by series count (then value), `more` when it has others. Null when no series of the
+   * metric is in the scope.
+   */
+  describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null;
+  /**
+   * A metric's values per group and bucket, aggregated in SQLite from the source's rows: every
+   * group that has a series in the scope (in no set order), values per bucket as METRIC_AGGS
+   * describes them (rate per second of the step). Rollups answer the slots inside each bucket;
+   * points are read from each series' last point before the first bucket (so a cumulative
+   * series' first increase is measured from it). Empty when no series is in the scope.
+   */
+  metricBuckets(query: MetricBucketQuery): MetricGroupValues[];
 }

@@ -5,6 +5,11 @@ import type {
   LogFilter,
   LogGroupBy,
   LogQuery,
+  MetricBucketQuery,
+  MetricGroupValues,
+  MetricIdentity,
+  MetricListQuery,
+  MetricScope,
   PageRequest,
   PageResult,
   SpanQuery,
@@ -18,6 +23,7 @@ import type {
   TraceSpanPage,
 } from "../../../daemon/query/telemetry-reader.js";
 import type { LogRecord, SpanRecord, TraceSummary } from "../../../shared/api-records.js";
+import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
 
 const MS = 1_000_000n;
 
@@ -95,6 +101,10 @@ export class FakeReader implements TelemetryReader {
   traceSummaries: TraceSummary[] = [];
   statsRows: StatsRow[] = [{ group: "shop", value: 3, count: 3 }];
   facetValues: FacetValue[] = [];
+  metricList: MetricSummaryRecord[] = [];
+  identities: MetricIdentity[] = [];
+  metricDetail: MetricDetailRecord | null = null;
+  bucketGroups: MetricGroupValues[] = [];
 
   private record(method: string, ...args: unknown[]): void {
     this.calls.push({ method, args });
@@ -188,5 +198,29 @@ export class FakeReader implements TelemetryReader {
   auditFacts(window: AuditWindow): AuditFacts {
     this.record("auditFacts", window);
     return emptyFacts();
+  }
+
+  metrics(query: MetricListQuery): PageResult<MetricSummaryRecord> {
+    this.record("metrics", query);
+    const after = query.page.after;
+    const rest = this.metricList.filter((m) => !after || m.name > after.id);
+    const kept = rest.slice(0, query.page.limit);
+    const lastItem = kept[kept.length - 1];
+    return { items: kept, more: rest.length > kept.length, last: lastItem ? { ns: 0n, id: lastItem.name } : null };
+  }
+
+  metricIdentities(name: string): MetricIdentity[] {
+    this.record("metricIdentities", name);
+    return this.identities.filter((m) => m.name === name);
+  }
+
+  describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null {
+    this.record("describeMetric", scope, maxKeys, maxValues);
+    return this.metricDetail;
+  }
+
+  metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
+    this.record("metricBuckets", query);
+    return this.bucketGroups.map((g) => ({ ...g, values: [...g.values] }));
   }
 }

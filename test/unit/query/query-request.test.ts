@@ -118,7 +118,9 @@ describe("route table: parsing requests", () => {
       "parameter agg is required: count, avg_duration, p95_duration or error_rate",
     );
     expect(refusal(() => parseQueryRequest("traceStats", {}, { lookback: "x" }))).to.match(/^invalid lookback:/);
-    expect(refusal(() => parseQueryRequest("facets", {}, {}))).to.equal("parameter type is required: traces or logs");
+    expect(refusal(() => parseQueryRequest("facets", {}, {}))).to.equal(
+      "parameter type is required: traces, logs or metrics",
+    );
     expect(refusal(() => parseQueryRequest("facets", {}, { type: "logs" }))).to.equal(
       "parameter field is required: service, severity, scope",
     );

@@ -1,0 +1,173 @@
+/**
+ * The answers of the metric queries (/api/metrics/series, /api/metrics/describe) from the
+ * reader's identities and groups: the metric chosen by name, the agg and step checked against
+ * its type and window, the source chosen by the step, and the groups ordered and capped.
+ */
+import { formatDuration } from "../../shared/duration.js";
+import { QueryError } from "../../shared/query-error.js";
+import { effectiveLimit } from "../../shared/query-params.js";
+import type {
+  DescribeMetricRequest,
+  MetricAgg,
+  MetricGroupBy,
+  MetricSeriesGroup,
+  MetricSeriesRequest,
+  QueryAnswerOf,
+} from "../../shared/query-types.js";
+import { nsToIso } from "../../shared/time.js";
+import { allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
+import { bucketStarts, defaultStepS, sourceForStep } from "./metrics/metric-steps.js";
+import type { MetricGroupValues, MetricIdentity, MetricScope, TelemetryReader } from "./telemetry-reader.js";
+
+/** The most buckets an explicit step may make (a minute over a day). */
+export const MAX_BUCKETS = 1440;
+/** Attribute keys, and values per key, in a describe answer. */
+export const DESCRIBE_MAX_KEYS = 50;
+export const DESCRIBE_MAX_VALUES = 20;
+
+export interface MetricAnswerContext {
+  reader: TelemetryReader;
+  nowNs: bigint;
+  /** The route's default lookback, ms. */
+  lookbackMs: number;
+}
+
+/** The metric a name means: the identity written to most recently (a name may have had several types). */
+function metricNamed(reader: TelemetryReader, name: string): MetricIdentity {
+  const [metric] = reader.metricIdentities(name);
+  if (!metric) throw new QueryError(`no metric "${name}" in the store`, "not_found");
+  return metric;
+}
+
+function scopeOf(
+  metric: MetricIdentity,
+  req: { service?: string | undefined; lookback?: number | undefined; attrs?: [string, string][] | undefined },
+  ctx: MetricAnswerContext,
+): { scope: MetricScope; lookbackMs: number } {
+  const lookbackMs = req.lookback ?? ctx.lookbackMs;
+  const scope: MetricScope = {
+    metric,
+    fromNs: ctx.nowNs - BigInt(lookbackMs) * 1_000_000n,
+    toNs: ctx.nowNs,
+    attrs: req.attrs ?? [],
+    ...(req.service !== undefined ? { service: req.service } : {}),
+  };
+  return { scope, lookbackMs };
+}
+
+function checkedAgg(metric: MetricIdentity, agg: MetricAgg | undefined): MetricAgg {
+  if (agg === undefined) return defaultAgg(metric);
+  const allowed = allowedAggs(metric);
+  if (!allowed.includes(agg)) {
+    const what = metric.type === "sum" && !metric.monotonic ? "a non-monotonic sum" : `a ${metric.type}`;
+    throw new QueryError(`agg ${agg} does not apply to ${metric.name} (${what}): use one of ${allowed.join(", ")}`);
+  }
+  return agg;
+}
+
+function checkedStep(stepMs: number | undefined, windowMs: number): number {
+  const step = stepMs ?? defaultStepS(windowMs / 1000) * 1000;
+  if (step < 1000) throw new QueryError(`invalid step ${formatDuration(step)}: at least 1s`);
+  if (step > windowMs) {
+    throw new QueryError(`invalid step ${formatDuration(step)}: at most the window (${formatDuration(windowMs)})`);
+  }
+  if (windowMs / step > MAX_BUCKETS) {
+    throw new QueryError(
+      `invalid step ${formatDuration(step)}: makes more than ${MAX_BUCKETS} buckets over ${formatDuration(windowMs)}`,
+    );
+  }
+  return step;
+}
+
+function groupName(g: MetricGroupBy): string {
+  return g === "service" ? "service" : `attr.${g.attr}`;
+}
+
+/** The newest non-null value. */
+export function latestOf(values: (number | null)[]): number | null {
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i];
+    if (v !== null && v !== undefined) return v;
+  }
+  return null;
+}
+
+/** Groups by their latest value, largest first (groups without one last), then by key. */
+export function orderGroups(groups: MetricGroupValues[]): (MetricGroupValues & { latest: number | null })[] {
+  const keyText = (g: MetricGroupValues) => JSON.stringify(g.key);
+  return groups
+    .map((g) => ({ ...g, latest: latestOf(g.values) }))
+    .sort((a, b) => {
+      if (a.latest !== b.latest) {
+        if (a.latest === null) return 1;
+        if (b.latest === null) return -1;
+        return b.latest - a.latest;
+      }
+      return keyText(a) < keyText(b) ? -1 : keyText(a) > keyText(b) ? 1 : 0;
+    });
+}
+
+export function metricSeriesAnswer(
+  req: MetricSeriesRequest,
+  ctx: MetricAnswerContext,
+  limits: { limit: number; cap: number },
+): QueryAnswerOf<"metricSeries"> {
+  const metric = metricNamed(ctx.reader, req.name);
+  const agg = checkedAgg(metric, req.agg);
+  const { scope, lookbackMs } = scopeOf(metric, req, ctx);
+  const stepMs = checkedStep(req.step, lookbackMs);
+  const groupBy = req.groupBy ?? [];
+  const groups = ctx.reader.metricBuckets({ ...scope, stepMs, source: sourceForStep(stepMs), groupBy, agg });
+  const limit = effectiveLimit(req.limit, limits);
+  const ordered = orderGroups(groups);
+  const kept = ordered.slice(0, limit).map(
+    (g): MetricSeriesGroup => ({
+      group: Object.fromEntries(groupBy.map((by, i) => [groupName(by), g.key[i] ?? null])),
+      values: g.values,
+      latest: g.latest,
+      series: g.series,
+      resets: g.resets,
+      exemplarTraceIds: g.exemplarTraceIds,
+    }),
+  );
+  const starts = bucketStarts(scope.fromNs, scope.toNs, stepMs);
+  return {
+    data: {
+      name: metric.name,
+      type: metric.type,
+      unit: metric.unit,
+      agg,
+      valueUnit: valueUnit(metric.unit, agg),
+      step: formatDuration(stepMs),
+      stepMs,
+      from: nsToIso(scope.fromNs),
+      to: nsToIso(scope.toNs),
+      buckets: starts.map(nsToIso),
+      groups: kept,
+    },
+    meta: {
+      limit,
+      lookback: formatDuration(lookbackMs),
+      returned: kept.length,
+      truncated: ordered.length > limit,
+      nextCursor: null,
+    },
+  };
+}
+
+export function describeMetricAnswer(
+  req: DescribeMetricRequest,
+  ctx: MetricAnswerContext,
+): QueryAnswerOf<"describeMetric"> {
+  const metric = metricNamed(ctx.reader, req.name);
+  const { scope, lookbackMs } = scopeOf(metric, req, ctx);
+  const detail = ctx.reader.describeMetric(scope, DESCRIBE_MAX_KEYS, DESCRIBE_MAX_VALUES);
+  if (!detail) {
+    const where = req.service !== undefined ? ` of service ${req.service}` : "";
+    throw new QueryError(
+      `metric "${req.name}" has no series${where} in the last ${formatDuration(lookbackMs)}`,
+      "not_found",
+    );
+  }
+  return { data: detail };
+}

@@ -1,0 +1,113 @@
+/**
+ * Per-point bucket increases of histograms read from raw points (the rollups hold them
+ * already), and the quantile of a group's merged buckets or of a summary's quantiles. Pure;
+ * the inputs are the stored JSON texts (metric_points.detail, metric_rollups.buckets).
+ */
+import {
+  addExplicit,
+  addExponential,
+  type ExplicitBuckets,
+  type ExponentialBuckets,
+  type ExponentialSide,
+  explicitQuantile,
+  exponentialQuantile,
+} from "./histogram-buckets.js";
+
+export type HistogramDetail = ExplicitBuckets | ExponentialBuckets;
+
+export function isExponential(detail: HistogramDetail): detail is ExponentialBuckets {
+  return "scale" in detail;
+}
+
+/** Whether two points' buckets are comparable: the same bounds, or the same scale. */
+export function sameShape(a: HistogramDetail, b: HistogramDetail): boolean {
+  if (isExponential(a) || isExponential(b)) {
+    return isExponential(a) && isExponential(b) && a.scale === b.scale;
+  }
+  return a.bounds.length === b.bounds.length && a.bounds.every((x, i) => x === b.bounds[i]);
+}
+
+function sideMinus(now: ExponentialSide, before: ExponentialSide): ExponentialSide {
+  return {
+    offset: now.offset,
+    bucketCounts: now.bucketCounts.map((count, k) => {
+      const j = now.offset + k - before.offset;
+      return count - (j >= 0 && j < before.bucketCounts.length ? (before.bucketCounts[j] ?? 0) : 0);
+    }),
+  };
+}
+
+/**
+ * The buckets a point adds: `whole` its own counts (a delta point, a reset, a first point with
+ * a start time), `zero` none (a first point without one), `diff` its counts less the previous
+ * point's (same shape: sameShape() is part of the reset test).
+ */
+export function bucketIncrease(
+  detail: HistogramDetail,
+  previous: HistogramDetail | null,
+  mode: "whole" | "zero" | "diff",
+): HistogramDetail {
+  if (isExponential(detail)) {
+    const side = (s: ExponentialSide) => ({ offset: s.offset, bucketCounts: s.bucketCounts.map(() => 0) });
+    if (mode === "zero") {
+      return { scale: detail.scale, zeroCount: 0, positive: side(detail.positive), negative: side(detail.negative) };
+    }
+    if (mode === "whole" || previous === null || !isExponential(previous)) {
+      const { scale, zeroCount, positive, negative } = detail;
+      return { scale, zeroCount, positive, negative };
+    }
+    return {
+      scale: detail.scale,
+      zeroCount: detail.zeroCount - previous.zeroCount,
+      positive: sideMinus(detail.positive, previous.positive),
+      negative: sideMinus(detail.negative, previous.negative),
+    };
+  }
+  if (mode === "zero") return { bounds: detail.bounds, counts: detail.counts.map(() => 0) };
+  if (mode === "whole" || previous === null || isExponential(previous)) return detail;
+  return { bounds: detail.bounds, counts: detail.counts.map((c, i) => c - (previous.counts[i] ?? 0)) };
+}
+
+/** Merges bucket increases of one kind (explicit or exponential) across series and slots. */
+export class BucketMerge {
+  private explicit: ExplicitBuckets | null = null;
+  private exponential: ExponentialBuckets | null = null;
+
+  add(detail: HistogramDetail): void {
+    if (isExponential(detail)) this.exponential = addExponential(this.exponential, detail);
+    else this.explicit = addExplicit(this.explicit, detail);
+  }
+
+  quantile(q: number): number | null {
+    if (this.exponential) return exponentialQuantile(q, this.exponential);
+    return this.explicit ? explicitQuantile(q, this.explicit) : null;
+  }
+}
+
+/**
+ * A group's q-quantile from its series' summaries: each series' own reported quantile q
+ * (the newest point's), averaged over the series weighted by their observation counts. Not a
+ * merged quantile (a summary's quantiles cannot be merged); a series that did not report q has none.
+ */
+export class SummaryQuantile {
+  private weighted = 0;
+  private weights = 0;
+  private plain = 0;
+  private n = 0;
+
+  add(quantiles: [number, number][], weight: number | null, q: number): void {
+    const found = quantiles.find(([at]) => Math.abs(at - q) < 1e-9);
+    if (!found) return;
+    this.plain += found[1];
+    this.n += 1;
+    if (weight !== null && weight > 0) {
+      this.weighted += found[1] * weight;
+      this.weights += weight;
+    }
+  }
+
+  value(): number | null {
+    if (this.weights > 0) return this.weighted / this.weights;
+    return this.n > 0 ? this.plain / this.n : null;
+  }
+}

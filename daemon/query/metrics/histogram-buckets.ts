@@ -1,0 +1,148 @@
+/**
+ * Histogram buckets as the rollups store their increases (metric_rollups.buckets), merged
+ * across series and slots, and their quantiles. Pure.
+ */
+
+/** Explicit-bound buckets: counts.length = bounds.length + 1, the last one up to +Inf. */
+export interface ExplicitBuckets {
+  bounds: number[];
+  counts: number[];
+}
+
+export interface ExponentialSide {
+  offset: number;
+  bucketCounts: number[];
+}
+
+/** Base-2 exponential buckets: bucket i covers (base^i, base^(i+1)], base = 2^(2^-scale). */
+export interface ExponentialBuckets {
+  scale: number;
+  zeroCount: number;
+  positive: ExponentialSide;
+  negative: ExponentialSide;
+}
+
+/**
+ * Adds `more` into `into` when both have the same bounds; with other bounds (the instrument's
+ * boundaries changed) `more` is merged into the bucket of `into` holding its upper bound,
+ * which keeps totals exact and quantiles close.
+ */
+export function addExplicit(into: ExplicitBuckets | null, more: ExplicitBuckets): ExplicitBuckets {
+  if (into === null) return { bounds: [...more.bounds], counts: [...more.counts] };
+  const same = into.bounds.length === more.bounds.length && into.bounds.every((b, i) => b === more.bounds[i]);
+  more.counts.forEach((count, i) => {
+    const target = same ? i : upperIndex(into.bounds, more.bounds[i] ?? Infinity);
+    into.counts[target] = (into.counts[target] ?? 0) + count;
+  });
+  return into;
+}
+
+function upperIndex(bounds: number[], upper: number): number {
+  const i = bounds.findIndex((b) => upper <= b);
+  return i === -1 ? bounds.length : i;
+}
+
+/**
+ * The q-quantile of explicit buckets, as Prometheus's histogram_quantile computes it: the
+ * bucket holding rank q * total, interpolated linearly within it; the lowest bucket starts at
+ * 0 (or is answered by its bound when that is not positive); a rank in the +Inf bucket answers
+ * the highest finite bound. Null without observations.
+ */
+export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | null {
+  const { bounds, counts } = buckets;
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return null;
+  const rank = q * total;
+  let below = 0;
+  for (let i = 0; i < counts.length; i++) {
+    const count = counts[i] ?? 0;
+    if (below + count >= rank && count > 0) {
+      if (i >= bounds.length) return bounds.length > 0 ? (bounds[bounds.length - 1] as number) : null;
+      const upper = bounds[i] as number;
+      if (i === 0 && upper <= 0) return upper;
+      const lower = i === 0 ? 0 : (bounds[i - 1] as number);
+      return lower + (upper - lower) * ((rank - below) / count);
+    }
+    below += count;
+  }
+  return bounds.length > 0 ? (bounds[bounds.length - 1] as number) : null;
+}
+
+/** A side's counts at a lower scale: index i becomes i >> shift (floor, also for negative indexes). */
+function downscaleSide(side: ExponentialSide, shift: number): Map<number, number> {
+  const out = new Map<number, number>();
+  side.bucketCounts.forEach((count, k) => {
+    const index = (side.offset + k) >> shift;
+    out.set(index, (out.get(index) ?? 0) + count);
+  });
+  return out;
+}
+
+function sideOf(counts: Map<number, number>): ExponentialSide {
+  if (counts.size === 0) return { offset: 0, bucketCounts: [] };
+  const indexes = [...counts.keys()];
+  const lo = Math.min(...indexes);
+  const hi = Math.max(...indexes);
+  return { offset: lo, bucketCounts: Array.from({ length: hi - lo + 1 }, (_, k) => counts.get(lo + k) ?? 0) };
+}
+
+/** Sums exponential buckets, at the lowest scale among them (a lower scale's buckets hold whole higher ones). */
+export function addExponential(into: ExponentialBuckets | null, more: ExponentialBuckets): ExponentialBuckets {
+  if (into === null) {
+    return {
+      scale: more.scale,
+      zeroCount: more.zeroCount,
+      positive: { offset: more.positive.offset, bucketCounts: [...more.positive.bucketCounts] },
+      negative: { offset: more.negative.offset, bucketCounts: [...more.negative.bucketCounts] },
+    };
+  }
+  const scale = Math.min(into.scale, more.scale);
+  const side = (a: ExponentialSide, sa: number, b: ExponentialSide, sb: number) => {
+    const sum = downscaleSide(a, sa - scale);
+    for (const [i, n] of downscaleSide(b, sb - scale)) sum.set(i, (sum.get(i) ?? 0) + n);
+    return sideOf(sum);
+  };
+  return {
+    scale,
+    zeroCount: into.zeroCount + more.zeroCount,
+    positive: side(into.positive, into.scale, more.positive, more.scale),
+    negative: side(into.negative, into.scale, more.negative, more.scale),
+  };
+}
+
+/**
+ * The q-quantile of exponential buckets at their own scale: the bucket holding rank q * total,
+ * interpolated exponentially within it (lower * (upper / lower)^fraction, the buckets' own
+ * geometry, as Prometheus does for native histograms). Negative buckets mirror the positive
+ * ones; the zero bucket answers 0. Null without observations.
+ */
+export function exponentialQuantile(q: number, buckets: ExponentialBuckets): number | null {
+  const base = 2 ** (2 ** -buckets.scale);
+  // Ascending order of value: negative buckets from the largest magnitude, zero, positive.
+  const ordered: { count: number; lower: number; upper: number; zero?: boolean }[] = [];
+  const neg = buckets.negative;
+  for (let k = neg.bucketCounts.length - 1; k >= 0; k--) {
+    const i = neg.offset + k;
+    ordered.push({ count: neg.bucketCounts[k] ?? 0, lower: -(base ** (i + 1)), upper: -(base ** i) });
+  }
+  ordered.push({ count: buckets.zeroCount, lower: 0, upper: 0, zero: true });
+  buckets.positive.bucketCounts.forEach((count, k) => {
+    const i = buckets.positive.offset + k;
+    ordered.push({ count, lower: base ** i, upper: base ** (i + 1) });
+  });
+  const total = ordered.reduce((a, b) => a + b.count, 0);
+  if (!(total > 0)) return null;
+  const rank = q * total;
+  let below = 0;
+  for (const bucket of ordered) {
+    if (bucket.count > 0 && below + bucket.count >= rank) {
+      if (bucket.zero) return 0;
+      const fraction = (rank - below) / bucket.count;
+      // Negative buckets: interpolate the magnitude from the bucket's upper (smaller) end.
+      if (bucket.lower < 0) return -(-bucket.lower * (bucket.upper / bucket.lower) ** fraction);
+      return bucket.lower * (bucket.upper / bucket.lower) ** fraction;
+    }
+    below += bucket.count;
+  }
+  return null;
+}

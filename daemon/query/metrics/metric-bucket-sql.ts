@@ -1,0 +1,199 @@
+/**
+ * The SQL of a bucketed metric query (TelemetryReader.metricBuckets). Three layers, so SQLite's
+ * GROUP BY does the work: `sel`, the scope's series with their group values (computed once per
+ * series); `cells`, one row per series and source row with the rollup columns (read from
+ * metric_rollups, or computed from raw points with window functions); and the aggregate per
+ * group and bucket. Column meanings are the rollups' (migrations/v008-metrics.ts).
+ */
+import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
+import { aggFamily, quantileOf } from "./metric-aggs.js";
+
+export type Bind = Record<string, string | number | bigint | null>;
+
+const NS_PER_MS = 1_000_000n;
+
+/** The scope's series (`sel`: id, g0..gN, prev_ns), with the binds it needs. */
+export function seriesSql(
+  scope: MetricScope,
+  groupBy: MetricBucketQuery["groupBy"],
+  firstNs: bigint,
+  withPrevious: boolean,
+): { sql: string; bind: Bind; groups: string[] } {
+  const bind: Bind = { metric: scope.metric.id, first: firstNs, to: scope.toNs };
+  const groups = groupBy.map((g, i) => {
+    if (g === "service") return `v.name AS g${i}`;
+    bind[`gk${i}`] = g.attr;
+    return `coalesce(obs_attribute_text(ms.attributes, @gk${i}), obs_attribute_text(rs.attributes, @gk${i})) AS g${i}`;
+  });
+  const where = ["ms.metric_id = @metric", "ms.last_ns >= @first", "ms.first_ns <= @to"];
+  if (scope.service !== undefined) {
+    where.push("v.name = @service");
+    bind.service = scope.service;
+  }
+  scope.attrs.forEach(([key, value], i) => {
+    bind[`ak${i}`] = key;
+    bind[`av${i}`] = value;
+    where.push(`(ms.id IN (SELECT a.series_id FROM metric_series_attributes a JOIN attr_keys k ON k.id = a.key_id
+      WHERE a.metric_id = @metric AND k.key = @ak${i} AND a.value = @av${i})
+      OR obs_attribute_text(rs.attributes, @ak${i}) = @av${i})`);
+  });
+  const previous = withPrevious
+    ? `, coalesce((SELECT max(q.time_ns) FROM metric_points q WHERE q.series_id = ms.id AND q.time_ns < @first), @first) AS prev_ns`
+    : "";
+  const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}
+    FROM metric_series ms JOIN services v ON v.id = ms.service_id JOIN resources rs ON rs.id = ms.resource_id
+    WHERE ${where.join(" AND ")})`;
+  return { sql, bind, groups: groupBy.map((_, i) => `g${i}`) };
+}
+
+/** Cells from the rollups of a width: the slots from the first bucket's start to the window's end. */
+function rollupCells(groups: string[]): string {
+  const g = groups.map((c) => `sel.${c}, `).join("");
+  return `cells AS (SELECT ${g}r.series_id, (r.slot * @width - @firstS) / @stepS AS b, r.points, r.last_ns,
+      r.value_sum, r.value_min, r.value_max, r.value_last, r.increase, r.sum_increase, r.resets, r.buckets
+    FROM metric_rollups r JOIN sel ON sel.id = r.series_id
+    WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi)`;
+}
+
+/**
+ * Cells from raw points, one per point, with the rollups' increase rules applied to each point
+ * against the series' previous one (read back to the last point before the first bucket).
+ */
+function pointCells(query: MetricBucketQuery, groups: string[], needBuckets: boolean): string {
+  const { type, temporality, monotonic } = query.metric;
+  // Gauges have no increase; every other kind counts (an up-down counter's is its plain difference).
+  const counter = type !== "gauge";
+  const x = type === "sum" ? "value" : "count";
+  const px = type === "sum" ? "pv" : "pc";
+  const histogram = type === "histogram" || type === "exponential_histogram";
+  let reset = "0";
+  let increase = "NULL";
+  let sumIncrease = "NULL";
+  let buckets = type === "summary" ? "p.detail" : "NULL";
+  if (counter && temporality === 1) {
+    increase = x;
+    sumIncrease = "p.sum";
+    if (histogram && needBuckets) buckets = "obs_bucket_increase(p.detail, NULL, 'whole')";
+  } else if (counter) {
+    // Cumulative (summaries are cumulative too): a moved start, a drop or changed buckets is a reset.
+    const dropped = monotonic || type !== "sum" ? ` OR p.${x} < p.${px}` : "";
+    const shape = histogram ? " OR obs_same_shape(p.detail, p.pd) = 0" : "";
+    reset = `(CASE WHEN p.ps IS NULL THEN 0 WHEN p.start_ns <> p.ps${dropped}${shape} THEN 1 ELSE 0 END)`;
+    const started = "p.start_ns > 0 AND p.start_ns < p.time_ns";
+    const rule = (now: string, before: string) =>
+      `CASE WHEN p.ps IS NULL THEN (CASE WHEN ${started} THEN ${now} ELSE 0 END) WHEN ${reset} = 1 THEN ${now} ELSE ${now} - ${before} END`;
+    increase = rule(`p.${x}`, `p.${px}`);
+    sumIncrease = rule("p.sum", "p.psum");
+    if (histogram && needBuckets) {
+      buckets = `CASE WHEN p.ps IS NULL THEN obs_bucket_increase(p.detail, NULL, CASE WHEN ${started} THEN 'whole' ELSE 'zero' END)
+        WHEN ${reset} = 1 THEN obs_bucket_increase(p.detail, NULL, 'whole') ELSE obs_bucket_increase(p.detail, p.pd, 'diff') END`;
+    }
+  }
+  const g = groups.map((c) => `sel.${c}, `).join("");
+  return `pts AS (SELECT q.*, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
+      lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
+    FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to
+    WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),
+  cells AS (SELECT ${g}p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
+      p.value AS value_sum, coalesce(p.min, p.value) AS value_min, coalesce(p.max, p.value) AS value_max,
+      p.value AS value_last, ${increase} AS increase, ${sumIncrease} AS sum_increase, ${reset} AS resets,
+      ${buckets} AS buckets
+    FROM pts p JOIN sel ON sel.id = p.series_id WHERE p.time_ns >= @first)`;
+}
+
+/** The value of one group and bucket, over its cells; `two` when it needs each series' newest cell first. */
+function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
+  const family = aggFamily(query.metric);
+  const q = quantileOf(query.agg);
+  if (q !== null) {
+    return family === "summary"
+      ? { value: `obs_summary_quantile(buckets, w, ${q})`, two: true }
+      : { value: `obs_bucket_quantile(buckets, ${q})`, two: false };
+  }
+  switch (query.agg) {
+    case "last":
+      return { value: "sum(value_last)", two: true };
+    case "rate":
+      return { value: "sum(increase) / @stepSeconds", two: false };
+    case "increase":
+    case "count":
+      return { value: "sum(increase)", two: false };
+    case "sum":
+      return {
+        value: family === "gauge" ? "sum(value_sum)" : family === "sum" ? "sum(increase)" : "sum(sum_increase)",
+        two: false,
+      };
+    case "avg":
+      return {
+        value: family === "gauge" ? "sum(value_sum) / sum(points)" : "sum(sum_increase) / nullif(sum(increase), 0)",
+        two: false,
+      };
+    case "min":
+      return { value: "min(value_min)", two: false };
+    default:
+      return { value: "max(value_max)", two: false };
+  }
+}
+
+/** Binds shared by both sources: the first bucket's start and the step, in ns and s. */
+function stepBinds(query: MetricBucketQuery, firstNs: bigint): Bind {
+  const stepNs = BigInt(query.stepMs) * NS_PER_MS;
+  const bind: Bind = { stepNs, stepSeconds: query.stepMs / 1000 };
+  if (query.source.kind === "rollups") {
+    // Integers bound as BigInt, so SQLite divides them as integers.
+    const width = query.source.widthS;
+    Object.assign(bind, {
+      width: BigInt(width),
+      firstS: firstNs / 1_000_000_000n,
+      stepS: BigInt(query.stepMs / 1000),
+      slotLo: firstNs / 1_000_000_000n / BigInt(width),
+      slotHi: query.toNs / 1_000_000_000n / BigInt(width),
+    });
+  }
+  return bind;
+}
+
+/** `WITH sel, cells` of a query: its series and their cells. */
+export function cellsSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind; groups: string[] } {
+  const needBuckets = quantileOf(query.agg) !== null;
+  const series = seriesSql(query, query.groupBy, firstNs, query.source.kind === "points");
+  const cells =
+    query.source.kind === "rollups" ? rollupCells(series.groups) : pointCells(query, series.groups, needBuckets);
+  return {
+    sql: `WITH ${series.sql}, ${cells}`,
+    bind: { ...series.bind, ...stepBinds(query, firstNs) },
+    groups: series.groups,
+  };
+}
+
+/** Rows of (g0..gN, b, value, resets) per group and bucket. */
+export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind; groups: string[] } {
+  const base = cellsSql(query, firstNs);
+  const { value, two } = aggregate(query);
+  const keys = [...base.groups, "b"].join(", ");
+  const g = base.groups.map((c) => `${c}, `).join("");
+  // Each series' newest cell per bucket: SQLite takes the bare columns from the max(last_ns) row.
+  const from = two
+    ? `(SELECT ${g}b, max(last_ns) AS t, value_last, buckets, sum(increase) AS w, sum(resets) AS resets
+        FROM cells GROUP BY series_id, b)`
+    : "cells";
+  const sql = `${base.sql} SELECT ${keys}, ${value} AS value, sum(resets) AS resets FROM ${from} GROUP BY ${keys}`;
+  return { sql, bind: base.bind, groups: base.groups };
+}
+
+/** Rows of (g0..gN, trace id JSON array or one trace id) of the cells with exemplars, newest first. */
+export function exemplarSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind; groups: string[] } {
+  const series = seriesSql(query, query.groupBy, firstNs, false);
+  const g = series.groups.map((c) => `sel.${c}, `).join("");
+  const bind = { ...series.bind, ...stepBinds(query, firstNs) };
+  const sql =
+    query.source.kind === "rollups"
+      ? `WITH ${series.sql} SELECT ${g}r.exemplars AS ids FROM metric_rollups r JOIN sel ON sel.id = r.series_id
+          WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
+          AND r.exemplars IS NOT NULL ORDER BY r.last_ns DESC LIMIT 1000`
+      : `WITH ${series.sql} SELECT ${g}json_array(json_extract(e.value, '$.traceId')) AS ids
+          FROM metric_points p JOIN sel ON sel.id = p.series_id, json_each(p.exemplars) e
+          WHERE p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
+          AND json_extract(e.value, '$.traceId') IS NOT NULL ORDER BY p.time_ns DESC LIMIT 1000`;
+  return { sql, bind, groups: series.groups };
+}

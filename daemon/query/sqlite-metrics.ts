@@ -1,0 +1,242 @@
+/**
+ * The metric reads of TelemetryReader over the store's tables (migrations/v008-metrics.ts):
+ * identities and series from `metrics` / `metric_series`, attributes from
+ * `metric_series_attributes`, values aggregated in SQLite from `metric_rollups` or
+ * `metric_points` (metrics/metric-bucket-sql.ts).
+ */
+import type Database from "better-sqlite3";
+import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
+import { nsToIso } from "../../shared/time.js";
+import { bucketSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
+import { registerMetricFunctions } from "./metrics/metric-sql-functions.js";
+import { bucketStarts } from "./metrics/metric-steps.js";
+import { likeAny, registerAttributeText } from "./sql-parts.js";
+import { StatementCache } from "./statement-cache.js";
+import {
+  MAX_GROUP_EXEMPLARS,
+  type MetricBucketQuery,
+  type MetricGroupValues,
+  type MetricIdentity,
+  type MetricListQuery,
+  type MetricScope,
+  type PageResult,
+} from "./telemetry-reader.js";
+
+/** Windows up to this long count points from the 60 s rollups, longer ones from the 900 s ones. */
+const SHORT_COUNT_WINDOW_NS = 6n * 3600n * 1_000_000_000n;
+
+interface IdentityRow {
+  id: bigint;
+  name: string;
+  kind: MetricIdentity["type"];
+  unit: string;
+  description: string;
+  temporality: bigint;
+  monotonic: bigint;
+  metadata: string | null;
+}
+
+function identityOf(row: IdentityRow): MetricIdentity {
+  return {
+    id: Number(row.id),
+    name: row.name,
+    type: row.kind,
+    unit: row.unit,
+    description: row.description,
+    temporality: Number(row.temporality),
+    monotonic: row.monotonic === 1n,
+    metadata: row.metadata,
+  };
+}
+
+function summaryOf(
+  metric: MetricIdentity,
+  services: string,
+  series: bigint,
+  points: number,
+  lastNs: bigint,
+): MetricSummaryRecord {
+  const counted = metric.type === "sum" || metric.type === "histogram" || metric.type === "exponential_histogram";
+  return {
+    name: metric.name,
+    type: metric.type,
+    unit: metric.unit,
+    description: metric.description,
+    temporality: counted ? (metric.temporality === 1 ? "delta" : "cumulative") : null,
+    monotonic: metric.type === "sum" ? metric.monotonic : null,
+    services: (JSON.parse(services) as string[]).sort(),
+    seriesCount: Number(series),
+    pointCount: points,
+    lastTime: nsToIso(lastNs),
+  };
+}
+
+const IDENTITY_COLUMNS = "m.id, m.name, m.kind, m.unit, m.description, m.temporality, m.monotonic, m.metadata";
+
+export class SqliteMetrics {
+  private readonly statements: StatementCache;
+
+  constructor(db: Database.Database) {
+    this.statements = new StatementCache(db);
+    registerAttributeText(db);
+    registerMetricFunctions(db);
+  }
+
+  private prepare(sql: string): Database.Statement {
+    return this.statements.get(sql);
+  }
+
+  /** Points of a metric's series in the window, from the rollup slots it touches. */
+  private pointCount(metricId: number, fromNs: bigint, toNs: bigint, service: string | undefined): number {
+    const width = toNs - fromNs <= SHORT_COUNT_WINDOW_NS ? 60n : 900n;
+    const slotNs = width * 1_000_000_000n;
+    const serviceCondition =
+      service === undefined
+        ? ""
+        : "AND r.series_id IN (SELECT ms.id FROM metric_series ms JOIN services v ON v.id = ms.service_id WHERE ms.metric_id = @metric AND v.name = @service)";
+    const count = this.prepare(
+      `SELECT coalesce(sum(r.points), 0) FROM metric_rollups r
+        WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @lo AND @hi ${serviceCondition}`,
+    )
+      .pluck()
+      .get({
+        metric: metricId,
+        width,
+        lo: fromNs / slotNs,
+        hi: toNs / slotNs,
+        ...(service !== undefined ? { service } : {}),
+      }) as bigint;
+    return Number(count);
+  }
+
+  metrics(query: MetricListQuery): PageResult<MetricSummaryRecord> {
+    const { page } = query;
+    const where = ["ms.last_ns >= @from", "ms.first_ns <= @to"];
+    const bind: Record<string, unknown> = { from: page.fromNs, to: page.toNs, limit: page.limit + 1 };
+    if (query.service !== undefined) {
+      where.push("v.name = @service");
+      bind.service = query.service;
+    }
+    if (query.name !== undefined) {
+      // LIKE is case-insensitive for ASCII; instr keeps the substring exact.
+      where.push("m.name LIKE @like ESCAPE '\\' AND instr(m.name, @name) > 0");
+      bind.like = likeAny(query.name);
+      bind.name = query.name;
+    }
+    if (page.after) {
+      where.push("(m.name > @afterName OR (m.name = @afterName AND m.id > @afterId))");
+      bind.afterName = page.after.id;
+      bind.afterId = page.after.ns;
+    }
+    const rows = this.prepare(
+      `SELECT ${IDENTITY_COLUMNS}, json_group_array(DISTINCT v.name) AS services, count(*) AS series,
+        max(ms.last_ns) AS last_ns
+      FROM metrics m JOIN metric_series ms ON ms.metric_id = m.id JOIN services v ON v.id = ms.service_id
+      WHERE ${where.join(" AND ")} GROUP BY m.id ORDER BY m.name, m.id LIMIT @limit`,
+    ).all(bind) as (IdentityRow & { services: string; series: bigint; last_ns: bigint })[];
+    const more = rows.length > page.limit;
+    const kept = rows.slice(0, page.limit);
+    const items = kept.map((row) => {
+      const metric = identityOf(row);
+      const points = this.pointCount(metric.id, page.fromNs, page.toNs, query.service);
+      return summaryOf(metric, row.services, row.series, points, row.last_ns);
+    });
+    const lastRow = kept[kept.length - 1];
+    return { items, more, last: lastRow ? { ns: lastRow.id, id: lastRow.name } : null };
+  }
+
+  metricIdentities(name: string): MetricIdentity[] {
+    const rows = this.prepare(
+      `SELECT ${IDENTITY_COLUMNS} FROM metrics m WHERE m.name = ?
+        ORDER BY (SELECT max(ms.last_ns) FROM metric_series ms WHERE ms.metric_id = m.id) DESC NULLS LAST, m.id DESC`,
+    ).all(name) as IdentityRow[];
+    return rows.map(identityOf);
+  }
+
+  describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null {
+    const series = seriesSql(scope, [], scope.fromNs, false);
+    const head = this.prepare(
+      `WITH ${series.sql} SELECT json_group_array(DISTINCT v.name) AS services, count(*) AS series,
+        min(ms.first_ns) AS first_ns, max(ms.last_ns) AS last_ns
+      FROM sel JOIN metric_series ms ON ms.id = sel.id JOIN services v ON v.id = ms.service_id`,
+    ).get(series.bind) as { services: string; series: bigint; first_ns: bigint | null; last_ns: bigint | null };
+    if (head.first_ns === null || head.last_ns === null) return null;
+    const values = this.prepare(
+      `WITH ${series.sql} SELECT k.key, a.value, count(*) AS n FROM metric_series_attributes a
+        JOIN sel ON sel.id = a.series_id JOIN attr_keys k ON k.id = a.key_id
+      WHERE a.metric_id = @metric GROUP BY a.key_id, a.value`,
+    )
+      .raw()
+      .all(series.bind) as [string, string, bigint][];
+    const byKey = new Map<string, { value: string; series: number }[]>();
+    for (const [key, value, n] of values) {
+      const list = byKey.get(key) ?? [];
+      list.push({ value, series: Number(n) });
+      byKey.set(key, list);
+    }
+    const keySeries = (list: { series: number }[]) => list.reduce((a, b) => a + b.series, 0);
+    const attributes = [...byKey]
+      .sort(([a, x], [b, y]) => keySeries(y) - keySeries(x) || (a < b ? -1 : a > b ? 1 : 0))
+      .slice(0, maxKeys)
+      .map(([key, list]) => {
+        list.sort((a, b) => b.series - a.series || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+        return { key, values: list.slice(0, maxValues), more: list.length > maxValues };
+      });
+    const metric = scope.metric;
+    const points = this.pointCount(metric.id, scope.fromNs, scope.toNs, scope.service);
+    return {
+      ...summaryOf(metric, head.services, head.series, points, head.last_ns),
+      metadata: metric.metadata === null ? null : (JSON.parse(metric.metadata) as Record<string, unknown>),
+      firstTime: nsToIso(head.first_ns),
+      attributes,
+    };
+  }
+
+  metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
+    const starts = bucketStarts(query.fromNs, query.toNs, query.stepMs);
+    const firstNs = starts[0] ?? query.fromNs;
+    const groups = new Map<string, MetricGroupValues>();
+    const groupOf = (key: (string | null)[]) => {
+      const id = JSON.stringify(key);
+      let group = groups.get(id);
+      if (!group) {
+        group = { key, values: starts.map(() => null), series: 0, resets: 0, exemplarTraceIds: [] };
+        groups.set(id, group);
+      }
+      return group;
+    };
+    const width = query.groupBy.length;
+    const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    // Series per group: every series in the scope, whether or not it has a point in a bucket.
+    const series = seriesSql(query, query.groupBy, firstNs, false);
+    const keys = series.groups.join(", ");
+    const counts = this.prepare(
+      width === 0
+        ? `WITH ${series.sql} SELECT count(*) FROM sel`
+        : `WITH ${series.sql} SELECT ${keys}, count(*) FROM sel GROUP BY ${keys}`,
+    )
+      .raw()
+      .all(series.bind) as unknown[][];
+    for (const row of counts) {
+      if (Number(row[width]) > 0) groupOf(row.slice(0, width).map(text)).series = Number(row[width]);
+    }
+    const values = bucketSql(query, firstNs);
+    for (const row of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
+      const group = groupOf(row.slice(0, width).map(text));
+      const bucket = Number(row[width]);
+      const value = row[width + 1];
+      if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
+      group.resets += Number(row[width + 2] ?? 0);
+    }
+    const exemplars = exemplarSql(query, firstNs);
+    for (const row of this.prepare(exemplars.sql).raw().all(exemplars.bind) as unknown[][]) {
+      const group = groupOf(row.slice(0, width).map(text));
+      for (const id of JSON.parse(String(row[width])) as (string | null)[]) {
+        if (id && group.exemplarTraceIds.length < MAX_GROUP_EXEMPLARS && !group.exemplarTraceIds.includes(id)) {
+          group.exemplarTraceIds.push(id);
+        }
+      }
+    }
+    return [...groups.values()];
+  }
+}
