@@ -44,10 +44,11 @@ export interface CliEnvelope {
 
 /**
  * Fields whose values are telemetry, not API fields: an attribute map (a span's, an event's, a
- * link's, a resource's or a scope's) and a log body hold the sender's own keys (`http.route`,
- * `userId`, `someCamel`), which pass through byte for byte.
+ * link's, a resource's or a scope's), a log body, a metric's metadata and a metric group's key
+ * values (`{"attr.userId": ...}`) hold the sender's own keys (`http.route`, `userId`,
+ * `someCamel`), which pass through byte for byte.
  */
-const TELEMETRY_FIELDS: ReadonlySet<string> = new Set(["attributes", "body"]);
+const TELEMETRY_FIELDS: ReadonlySet<string> = new Set(["attributes", "body", "metadata", "group"]);
 
 /**
  * `nextCursor` -> `next_cursor` for the envelope's and the records' own field names, through

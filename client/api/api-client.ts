@@ -27,7 +27,7 @@ function fetchText(url: URL, timeoutMs: number): Promise<{ status: number; text:
 }
 
 /**
- * GET `path` with `query` on the collector at `baseUrl`. Failures become the spec's exit codes:
+ * GET `path` with `query` on the collector at `baseUrl` (a name given twice is sent twice). Failures become the spec's exit codes:
  * unreachable 3, refused parameters 2, unknown id or store failure 4, no answer in time 5.
  */
 export async function requestJson<T>(
@@ -37,7 +37,7 @@ export async function requestJson<T>(
   timeoutMs: number = TIMEOUT_MS,
 ): Promise<T> {
   const url = new URL(path, `${baseUrl}/`);
-  for (const [key, value] of query) url.searchParams.set(key, value);
+  for (const [key, value] of query) url.searchParams.append(key, value);
   let response: { status: number; text: string };
   try {
     response = await fetchText(url, timeoutMs);

@@ -81,6 +81,19 @@ export class ObsClient {
     return this.call("audit", request);
   }
 
+  listMetrics(request: ObsRequestOf<"listMetrics"> = {}): Promise<QueryAnswerOf<"listMetrics">> {
+    return this.call("listMetrics", request);
+  }
+
+  /** Each `groupBy` item is sent as its own `groupBy` parameter. */
+  metricSeries(request: ObsRequestOf<"metricSeries">): Promise<QueryAnswerOf<"metricSeries">> {
+    return this.call("metricSeries", request);
+  }
+
+  describeMetric(request: ObsRequestOf<"describeMetric">): Promise<QueryAnswerOf<"describeMetric">> {
+    return this.call("describeMetric", request);
+  }
+
   private call<T>(method: QueryMethod, request: object): Promise<T> {
     const values = request as Record<string, unknown>;
     return requestJson<T>(this.baseUrl, routePath(method, values), queryPairs(method, values), this.timeoutMs);

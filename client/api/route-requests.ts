@@ -20,17 +20,28 @@ export function routePath(method: QueryMethod, request: Record<string, unknown>)
  * The query parameters a request sets, as name/value pairs: the attribute filters first, in
  * the order given, then the route's parameters in the table's order (absent ones left out).
  * Filters are sent even to a route that takes none, so the collector refuses them by name
- * rather than the client dropping them unseen.
+ * rather than the client dropping them unseen. A filter given twice for one key is sent once,
+ * with its last value (the collector takes one value per key). A list value (metricSeries'
+ * `groupBy`) is the parameter repeated, one pair per item, so no item's text is split.
  */
 export function queryPairs(method: QueryMethod, request: Record<string, unknown>): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const [key, value] of filters(request.attr)) pairs.push([`attr.${key}`, value]);
-  for (const [key, value] of filters(request.attrContains)) pairs.push([`attrContains.${key}`, value]);
+  const pairs: [string, string][] = [
+    ...lastPerKey("attr.", filters(request.attr)),
+    ...lastPerKey("attrContains.", filters(request.attrContains)),
+  ];
   for (const name of Object.keys(QUERY_ROUTES[method].params)) {
     const value = request[name];
-    if (value !== undefined) pairs.push([name, String(value)]);
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, String(item)]);
+    else if (value !== undefined) pairs.push([name, String(value)]);
   }
   return pairs;
+}
+
+/** One pair per key, at the key's first place, holding its last value. */
+function lastPerKey(prefix: string, entries: readonly (readonly [string, string])[]): [string, string][] {
+  const byKey = new Map<string, string>();
+  for (const [key, value] of entries) byKey.set(`${prefix}${key}`, value);
+  return [...byKey];
 }
 
 function filters(value: unknown): readonly (readonly [string, string])[] {

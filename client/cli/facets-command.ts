@@ -11,10 +11,10 @@ export function facetsCommand(setExit: SetExit): CommandModule {
   return queryCommand(setExit, {
     command: "facets <type> <field>",
     describe:
-      "Values of a field with counts: traces (service, operation, status, attribute_keys, attribute_values --key K) or logs (service, severity, scope)",
+      "Values of a field with counts: traces (service, operation, status, attribute_keys, attribute_values --key K), logs (service, severity, scope) or metrics (name, service, attribute_keys, attribute_values --key K; counted in series)",
     builder: (argv) =>
       routeFlags(
-        argv.positional("type", { choices: ["traces", "logs"] }).positional("field", { type: "string" }),
+        argv.positional("type", { choices: ["traces", "logs", "metrics"] }).positional("field", { type: "string" }),
         "facets",
         {
           key: "The attribute, for attribute_values",

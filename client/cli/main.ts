@@ -11,6 +11,7 @@ import { auditCommand } from "./audit-command.js";
 import { checksCommands } from "./checks-command.js";
 import { facetsCommand } from "./facets-command.js";
 import { logsCommands } from "./logs-commands.js";
+import { metricsCommands } from "./metrics-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { servicesCommand } from "./services-command.js";
 import { setupCommand } from "./setup-command.js";
@@ -40,6 +41,7 @@ export async function main(argv: string[]): Promise<number> {
     ...logsCommands(setExit),
     spanCommand(setExit),
     ...statsCommands(setExit),
+    ...metricsCommands(setExit),
     facetsCommand(setExit),
     auditCommand(setExit),
     setupCommand(setExit),

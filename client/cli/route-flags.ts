@@ -42,6 +42,8 @@ function optionOf(spec: ParamSpec, help: FlagHelp | undefined): Options {
   const option: Options = { describe: typeof help === "object" ? help.describe : (help ?? spec.description) };
   if (spec.kind === "enum") option.choices = [...(spec.values ?? [])];
   else option.type = NUMBER_KINDS.has(spec.kind) ? "number" : "string";
+  // Repeatable, one value per occurrence: a greedy list would swallow the positionals after it.
+  if (spec.kind === "groupByList") Object.assign(option, { array: true, nargs: 1 });
   if (typeof help === "object" && help.withDefault) option.default = spec.default;
   return option;
 }
@@ -74,16 +76,19 @@ function flagKey(flag: string): string {
 
 /**
  * The request fields the given flags set: each route parameter whose flag has a value. A
- * number stays a number; anything else is sent as its text, as typed.
+ * number stays a number, a list parameter's flag a list of texts (one per occurrence);
+ * anything else is sent as its text, as typed (a flag given twice as its values joined).
  */
 export function flagRequest<M extends QueryMethod>(
   method: M,
   flags: Record<string, unknown>,
 ): Partial<ObsRequestOf<M>> {
-  const request: Record<string, string | number> = {};
+  const request: Record<string, string | number | string[]> = {};
   for (const [name, spec] of flaggedParams(method)) {
     const value = flags[flagKey(spec.flag)];
-    if (value !== undefined) request[name] = typeof value === "number" ? value : String(value);
+    if (value === undefined) continue;
+    if (spec.kind === "groupByList") request[name] = (Array.isArray(value) ? value : [value]).map(String);
+    else request[name] = typeof value === "number" ? value : String(value);
   }
   // The fields are the route's parameter names, and yargs checked each flag's type and choices.
   return request as Partial<ObsRequestOf<M>>;

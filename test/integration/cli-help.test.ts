@@ -41,6 +41,8 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "trace-stats": ["--since", "--service", "--json"],
   "log-stats": ["--since", "--json"],
   facets: ["--key", "--since", "--json"],
+  metrics: ["--service", "--name", "--since", "--limit", "--cursor", "--json"],
+  metric: ["--group-by", "--agg", "--step", "--since", "--service", "--limit", "--describe", "--json"],
   audit: ["--service", "--since", "--baseline", "--duration-min", "--fail-on", "--json"],
   "setup agentcli": ["--port", "--json"],
   test: BROWSER_FLAGS,
@@ -98,6 +100,10 @@ describe("obs --help and shell completion", function () {
     expect(actions.stdout.split("\n").filter(Boolean)).to.deep.equal(["start", "stop", "status"]);
     const flags = await runObs(["--get-yargs-completions", "obs", "traces", "--"]);
     expect(flags.stdout.split("\n")).to.include.members(["--service", "--duration-min", "--cursor"]);
+    const metricFlags = await runObs(["--get-yargs-completions", "obs", "metric", "m", "--"]);
+    expect(metricFlags.stdout.split("\n")).to.include.members(["--group-by", "--agg", "--step", "--describe"]);
+    const metricCommands = await runObs(["--get-yargs-completions", "obs", "metr"]);
+    expect(metricCommands.stdout.split("\n").filter(Boolean)).to.include.members(["metrics", "metric"]);
   });
 
   it("refuses a bad port before any request, as a usage error", async () => {

@@ -112,6 +112,29 @@ describe("ObsClient", () => {
     expect(urls).to.deep.equal(["/api/logs?attr.k=2&attr.j=x"]);
   });
 
+  it("asks the metric routes, each groupBy item as its own groupBy parameter", async () => {
+    const { client, urls } = await stub(json(200, PAGE));
+    await client.listMetrics({ service: "api", name: "token", lookback: "1h", limit: 5, cursor: "C" });
+    await client.listMetrics();
+    await client.metricSeries({
+      name: "gen_ai.client.token.usage",
+      groupBy: ["service", "attr.gen_ai.token.type", "attr.a,b"],
+      agg: "sum",
+      step: "1m",
+      attr: [["model", "m 1"]],
+      limit: 3,
+    });
+    await client.metricSeries({ name: "m" });
+    await client.describeMetric({ name: "m", service: "api", lookback: "2h" });
+    expect(urls).to.deep.equal([
+      "/api/metrics?service=api&name=token&lookback=1h&limit=5&cursor=C",
+      "/api/metrics",
+      "/api/metrics/series?attr.model=m+1&name=gen_ai.client.token.usage&groupBy=service&groupBy=attr.gen_ai.token.type&groupBy=attr.a%2Cb&agg=sum&step=1m&limit=3",
+      "/api/metrics/series?name=m",
+      "/api/metrics/describe?name=m&service=api&lookback=2h",
+    ]);
+  });
+
   it("escapes the ids it puts in a path", async () => {
     const { client, urls } = await stub(json(200, { data: {} }));
     await client.getSpan({ spanId: "a/b?c" });

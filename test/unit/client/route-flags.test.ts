@@ -96,6 +96,21 @@ describe("query command flags from the route table", () => {
     });
   });
 
+  it("makes a list parameter's flag repeatable, one value per occurrence, kept as a list", async () => {
+    const { argv, options } = recordingArgv();
+    routeFlags(argv, "metricSeries", { groupBy: "Group by" });
+    expect(options[0]).to.deep.equal(["group-by", { describe: "Group by", type: "string", array: true, nargs: 1 }]);
+    const parser = routeFlags(
+      yargs([]).command("metric <name> [filters..]", "", () => {}),
+      "metricSeries",
+      {},
+    );
+    const flags = await parser.parseAsync(["metric", "m", "--group-by", "service", "attr.k=v", "--group-by", "attr.x"]);
+    expect(flags.filters).to.deep.equal(["attr.k=v"]);
+    expect(flagRequest("metricSeries", flags)).to.deep.equal({ groupBy: ["service", "attr.x"] });
+    expect(flagRequest("metricSeries", { groupBy: "service" })).to.deep.equal({ groupBy: ["service"] });
+  });
+
   it("sends a value as typed, even one the collector will refuse", () => {
     expect(flagRequest("facets", { limit: Number.NaN, service: "", key: ["a", "b"] })).to.deep.equal({
       key: "a,b",

@@ -63,6 +63,19 @@ describe("CLI JSON envelope", () => {
     });
   });
 
+  it("passes a metric group's key values and a metric's metadata through, converting only field names", () => {
+    const group = {
+      group: { service: "api", "attr.userId": "u1" },
+      latest: 2,
+      exemplarTraceIds: ["ab"],
+    };
+    expect(toSnakeCase({ groups: [group], metadata: { sourceKind: "x" }, stepMs: 1 })).to.deep.equal({
+      groups: [{ group: { service: "api", "attr.userId": "u1" }, latest: 2, exemplar_trace_ids: ["ab"] }],
+      metadata: { sourceKind: "x" },
+      step_ms: 1,
+    });
+  });
+
   it("converts a span tree 20,000 levels deep without running out of stack", () => {
     const root = { spanId: "0", children: [] as unknown[] };
     let node = root;
