@@ -143,7 +143,16 @@ export interface HealthRecord {
   };
   retention: { maxAge: string; maxAgeMs: number; maxBytes: number };
   /** `services`: those with telemetry in the last `servicesLookback` (15m), as /api/services counts them. */
-  counts: { services: number; servicesLookback: string; traces: number; spans: number; logs: number };
+  counts: {
+    services: number;
+    servicesLookback: string;
+    traces: number;
+    spans: number;
+    logs: number;
+    /** Metric time series and data points stored. */
+    series: number;
+    points: number;
+  };
   latestTelemetryAt: string | null;
   configuration: Record<string, { value: string | number; source: SettingSource }>;
   versions: { obs: string; node: string; sqlite: string; schema: number };

@@ -77,6 +77,8 @@ export function healthDocument(options: HealthOptions): Record<string, unknown> 
       traces: counts.traces,
       spans: counts.spans,
       logs: counts.logs,
+      series: counts.series,
+      points: counts.points,
     },
     latestTelemetryAt: counts.latestNs === null ? null : nsToIso(counts.latestNs),
     configuration: configurationOf(options),

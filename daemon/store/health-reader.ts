@@ -6,6 +6,10 @@ export interface StoreCounts {
   traces: number;
   spans: number;
   logs: number;
+  /** Metric time series stored (resource + scope + metric + point attributes). */
+  series: number;
+  /** Metric data points stored. */
+  points: number;
   /** The newest telemetry timestamp stored, in nanoseconds; null when the store is empty. */
   latestNs: bigint | null;
 }
@@ -38,6 +42,8 @@ export class HealthReader {
       traces: Number(values.get("traces") ?? 0n),
       spans: Number(values.get("spans") ?? 0n),
       logs: Number(values.get("logs") ?? 0n),
+      series: Number(values.get("series") ?? 0n),
+      points: Number(values.get("points") ?? 0n),
       latestNs: latest > 0n ? latest : null,
     };
   }

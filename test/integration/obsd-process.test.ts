@@ -62,7 +62,15 @@ describe("the obsd process", function () {
     const second = await startCollectorProcess({ stateDir: dir.path, dbPath });
     try {
       const health = (await http(`${second.url}/api/health`)).json();
-      expect(health.counts).to.deep.equal({ services: 1, servicesLookback: "15m", traces: 30, spans: 300, logs: 1 });
+      expect(health.counts).to.deep.equal({
+        services: 1,
+        servicesLookback: "15m",
+        traces: 30,
+        spans: 300,
+        logs: 1,
+        series: 0,
+        points: 0,
+      });
       expect(health.instanceId).to.match(/^[0-9a-f]{32}$/);
     } finally {
       expect(await second.stop()).to.equal(0);
