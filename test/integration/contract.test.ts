@@ -39,6 +39,9 @@ const ROUTES: Record<string, keyof typeof QUERY_ROUTES> = {
   "/api/logs/stats": "logStats",
   "/api/facets": "facets",
   "/api/audit": "audit",
+  "/api/metrics": "listMetrics",
+  "/api/metrics/series": "metricSeries",
+  "/api/metrics/describe": "describeMetric",
 };
 
 describe("query API contract: real responses against the OpenAPI document", function () {
@@ -98,6 +101,31 @@ describe("query API contract: real responses against the OpenAPI document", func
         { timeNs: now - 10n * MS, body: "idle", severityNumber: 9 },
       ]),
     );
+    const point = (k: bigint) => ({
+      attributes: [{ key: "route", value: { stringValue: "/cart" } }],
+      startTimeUnixNano: String(now - 60_000n * MS),
+      timeUnixNano: String(now - k * 1000n * MS),
+      asInt: String(100 - Number(k)),
+    });
+    await postJson(`${obsd.url}/v1/metrics`, {
+      resourceMetrics: [
+        {
+          resource: { attributes: [{ key: "service.name", value: { stringValue: "shop" } }] },
+          scopeMetrics: [
+            {
+              scope: { name: "m" },
+              metrics: [
+                {
+                  name: "shop.requests",
+                  unit: "{request}",
+                  sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints: [point(20n), point(10n)] },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
     document = (await http(`${obsd.url}/openapi.json`)).json();
     ajv = new Ajv({ strict: false, allErrors: true });
     ajv.addSchema(toJsonSchema(document) as object, "openapi.json");
@@ -141,8 +169,16 @@ describe("query API contract: real responses against the OpenAPI document", func
       "?type=traces&field=attribute_keys",
       "?type=logs&field=severity",
       "?type=traces&field=attribute_values&key=big",
+      "?type=metrics&field=name",
+      "?type=metrics&field=attribute_values&key=route",
     ],
     "/api/audit": ["", "?durationMin=0&lookbackMinutes=60", "?service=shop&baselineMinutes=30"],
+    "/api/metrics": ["", "?name=shop&service=shop&limit=1"],
+    "/api/metrics/series": [
+      "?name=shop.requests",
+      "?name=shop.requests&groupBy=service&groupBy=attr.route&agg=increase&step=1m",
+    ],
+    "/api/metrics/describe": ["?name=shop.requests"],
   };
 
   it("describes every query route, each with a sample here", () => {

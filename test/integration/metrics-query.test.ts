@@ -1,0 +1,228 @@
+import { expect } from "chai";
+import { apiSchema } from "../../shared/record-schemas.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { compileSchema } from "../helpers/schema-validator.js";
+
+const MS = 1_000_000n;
+const S = 1000n * MS;
+const TRACE = "5b8efff798038103d269b633813fc60c";
+
+const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+interface CounterPoint {
+  timeNs: bigint;
+  startNs: bigint;
+  value: number;
+}
+
+/** Token counters: `input` restarts (a new start time) halfway; `output` grows steadily. */
+function counterPoints(baseNs: bigint): Record<string, CounterPoint[]> {
+  const input = Array.from({ length: 24 }, (_, k) =>
+    k < 12
+      ? { timeNs: baseNs + BigInt(10 * k) * S, startNs: baseNs - S, value: 100 * (k + 1) }
+      : { timeNs: baseNs + BigInt(10 * k) * S, startNs: baseNs + 115n * S, value: 7 * (k - 11) },
+  );
+  const output = Array.from({ length: 24 }, (_, k) => ({
+    timeNs: baseNs + BigInt(10 * k) * S,
+    startNs: baseNs - S,
+    value: 20 * (k + 1),
+  }));
+  return { input, output };
+}
+
+/** Each point's increase by the counter rules (first point with a start: whole; new start or drop: whole). */
+function increases(points: CounterPoint[]): { timeNs: bigint; increase: number }[] {
+  return points.map((p, i) => {
+    const prev = points[i - 1];
+    if (!prev) return { timeNs: p.timeNs, increase: p.value };
+    const reset = p.startNs !== prev.startNs || p.value < prev.value;
+    return { timeNs: p.timeNs, increase: reset ? p.value : p.value - prev.value };
+  });
+}
+
+/** Expected increases per answer bucket (bucket starts in ISO, step in ms). */
+function expectedBuckets(points: CounterPoint[], buckets: string[], stepMs: number): (number | null)[] {
+  const starts = buckets.map((b) => BigInt(Date.parse(b)) * MS);
+  const stepNs = BigInt(stepMs) * MS;
+  return starts.map((start) => {
+    const inside = increases(points).filter((p) => p.timeNs >= start && p.timeNs < start + stepNs);
+    return inside.length === 0 ? null : inside.reduce((a, p) => a + p.increase, 0);
+  });
+}
+
+function metricsRequest(baseNs: bigint) {
+  const counters = counterPoints(baseNs);
+  return {
+    resourceMetrics: [
+      {
+        resource: { attributes: [attr("service.name", "agent")] },
+        scopeMetrics: [
+          {
+            scope: { name: "agent-metrics" },
+            metrics: [
+              {
+                name: "agent.tokens",
+                unit: "{token}",
+                description: "Tokens used",
+                sum: {
+                  aggregationTemporality: 2,
+                  isMonotonic: true,
+                  dataPoints: Object.entries(counters).flatMap(([type, points]) =>
+                    points.map((p) => ({
+                      attributes: [attr("token.type", type)],
+                      startTimeUnixNano: String(p.startNs),
+                      timeUnixNano: String(p.timeNs),
+                      asInt: String(p.value),
+                    })),
+                  ),
+                },
+              },
+              {
+                name: "op.duration",
+                unit: "s",
+                histogram: {
+                  aggregationTemporality: 1,
+                  // Two series at the same time: both land in one bucket wherever the buckets fall.
+                  dataPoints: [
+                    { host: "a", counts: ["2", "6", "2", "0"], sum: 25 },
+                    { host: "b", counts: ["0", "4", "4", "2"], sum: 60 },
+                  ].map((h) => ({
+                    attributes: [attr("host", h.host)],
+                    startTimeUnixNano: String(baseNs),
+                    timeUnixNano: String(baseNs + 59n * S),
+                    count: String(h.counts.reduce((a, c) => a + Number(c), 0)),
+                    sum: h.sum,
+                    bucketCounts: h.counts,
+                    explicitBounds: [1, 5, 10],
+                    exemplars:
+                      h.host === "b" ? [{ timeUnixNano: String(baseNs + 50n * S), asDouble: 12, traceId: TRACE }] : [],
+                  })),
+                },
+              },
+              {
+                name: "queue.depth",
+                gauge: { dataPoints: [{ timeUnixNano: String(baseNs + 30n * S), asDouble: 4 }] },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("metrics query API (obsd over HTTP)", function () {
+  this.timeout(30_000);
+  let collector: CollectorProcess;
+  let baseNs: bigint;
+
+  before(async () => {
+    collector = await startCollectorProcess();
+    // Four minutes of points ending a few seconds ago.
+    baseNs = BigInt(Date.now()) * MS - 245n * S;
+    const answer = await postJson(`${collector.url}/v1/metrics`, metricsRequest(baseNs));
+    expect(answer.status, answer.body.toString()).to.equal(200);
+  });
+  after(async () => {
+    await collector.stop();
+  });
+
+  const get = async (path: string) => http(`${collector.url}${path}`);
+  const valid = (name: string, value: unknown) => {
+    const validate = compileSchema(apiSchema(name));
+    expect(validate(value), JSON.stringify(validate.errors)).to.equal(true);
+  };
+
+  it("lists the metrics seen in the window", async () => {
+    const answer = await get("/api/metrics?lookback=15m");
+    expect(answer.status).to.equal(200);
+    const { data } = answer.json<{ data: { name: string }[] }>();
+    expect(data.map((m) => m.name)).to.deep.equal(["agent.tokens", "op.duration", "queue.depth"]);
+    for (const m of data) valid("metric-summary", m);
+    expect(data[0]).to.deep.include({ type: "sum", temporality: "cumulative", monotonic: true, seriesCount: 2 });
+    expect(data[0]).to.deep.include({ pointCount: 48, services: ["agent"] });
+  });
+
+  it("answers a counter's increases per bucket and group, from the points and from the 60 s rollups alike", async () => {
+    const counters = counterPoints(baseNs);
+    for (const step of ["10s", "1m"]) {
+      const answer = await get(
+        `/api/metrics/series?name=agent.tokens&agg=increase&groupBy=attr.token.type&step=${step}`,
+      );
+      expect(answer.status, answer.body.toString()).to.equal(200);
+      const { data } = answer.json();
+      valid("metric-series", data);
+      for (const type of ["input", "output"]) {
+        const group = data.groups.find((g: { group: Record<string, string> }) => g.group["attr.token.type"] === type);
+        expect(group.values, `${type} at ${step}`).to.deep.equal(
+          expectedBuckets(counters[type]!, data.buckets, data.stepMs),
+        );
+      }
+      const input = data.groups.find((g: { group: Record<string, string> }) => g.group["attr.token.type"] === "input");
+      expect(input.resets).to.equal(1);
+    }
+  });
+
+  it("groups by several keys given as a repeated parameter", async () => {
+    const answer = await get("/api/metrics/series?name=agent.tokens&groupBy=service&groupBy=attr.token.type&agg=rate");
+    expect(answer.status, answer.body.toString()).to.equal(200);
+    const { data } = answer.json();
+    expect(data.groups.map((g: { group: unknown }) => g.group)).to.have.deep.members([
+      { service: "agent", "attr.token.type": "input" },
+      { service: "agent", "attr.token.type": "output" },
+    ]);
+    expect(data.valueUnit).to.equal("{token}/s");
+  });
+
+  it("answers a histogram's p95 interpolated within its buckets, with the exemplar's trace", async () => {
+    const answer = await get("/api/metrics/series?name=op.duration&agg=p95&step=5m&lookback=5m");
+    expect(answer.status, answer.body.toString()).to.equal(200);
+    const { data } = answer.json();
+    const values = data.groups[0].values.filter((v: number | null) => v !== null);
+    // Both series in one bucket: [2, 10, 6, 2] over (0,1], (1,5], (5,10], (10,+Inf); rank 19 of 20 is in +Inf.
+    const merged = [2, 10, 6, 2];
+    expect(values).to.deep.equal([10]);
+    expect(merged.reduce((a, b) => a + b)).to.equal(20);
+    expect(data.groups[0].exemplarTraceIds).to.deep.equal([TRACE]);
+    const p50 = (await get("/api/metrics/series?name=op.duration&agg=p50&step=5m&lookback=5m")).json().data;
+    // Rank 10: 2 below, 8 of the 10 in (1, 5].
+    expect(p50.groups[0].values.filter((v: number | null) => v !== null)).to.deep.equal([1 + 4 * (8 / 10)]);
+  });
+
+  it("describes a metric with its attribute values and series counts", async () => {
+    const answer = await get("/api/metrics/describe?name=agent.tokens");
+    expect(answer.status).to.equal(200);
+    const { data } = answer.json();
+    valid("metric-detail", data);
+    expect(data.attributes).to.deep.equal([
+      {
+        key: "token.type",
+        values: [
+          { value: "input", series: 1 },
+          { value: "output", series: 1 },
+        ],
+        more: false,
+      },
+    ]);
+  });
+
+  it("refuses an unknown metric, an agg its type does not take and a step below a second", async () => {
+    const unknown = await get("/api/metrics/series?name=nope");
+    expect(unknown.status).to.equal(404);
+    expect((await get("/api/metrics/describe?name=nope")).status).to.equal(404);
+    const agg = await get("/api/metrics/series?name=queue.depth&agg=rate");
+    expect(agg.status).to.equal(400);
+    expect(agg.body.toString()).to.contain("use one of last, avg, min, max, sum");
+    expect((await get("/api/metrics/series?name=queue.depth&step=500ms")).status).to.equal(400);
+  });
+
+  it("counts facets of metrics in series", async () => {
+    const answer = await get("/api/facets?type=metrics&field=attribute_values&key=token.type");
+    expect(answer.status, answer.body.toString()).to.equal(200);
+    expect(answer.json().data).to.deep.equal([
+      { value: "input", count: 1 },
+      { value: "output", count: 1 },
+    ]);
+  });
+});
