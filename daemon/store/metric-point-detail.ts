@@ -24,9 +24,9 @@ export type PointDetail = HistogramDetail | ExponentialDetail | SummaryDetail;
 
 /**
  * The `metric_points.detail` of a point: its buckets or quantiles as JSON text, null for gauges
- * and sums (whose whole value is the `value` column). JSON rather than a binary encoding: it is
- * read back only for out-of-order recomputation, cache misses and point-level queries, and it
- * costs a few bytes per bucket more (docs/metrics-store.md).
+ * and sums (whose whole value is the `value` column). JSON rather than a binary encoding: with
+ * the short decimal bounds histograms use, the text was no larger than float64 bounds with
+ * varint counts, and readers parse it without a codec (docs/metrics-store.md).
  */
 export function pointDetailOf(point: MetricPointRecord): PointDetail | null {
   switch (point.kind) {

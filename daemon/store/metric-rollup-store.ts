@@ -9,6 +9,7 @@ import {
   type SeriesKind,
 } from "./metric-rollup.js";
 import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
+import { MultiRowStatement } from "./multi-row.js";
 
 const ROW_COLUMNS = [
   "metric_id",
@@ -60,6 +61,28 @@ export function pointFromRow(kind: MetricKind, row: StoredPoint): RollupPoint {
   };
 }
 
+/** A row's column values, in ROW_COLUMNS order. */
+function rowValues(metricId: number, seriesId: number, row: RollupRow): unknown[] {
+  return [
+    metricId,
+    row.widthS,
+    row.slot,
+    seriesId,
+    row.points,
+    row.firstNs,
+    row.lastNs,
+    row.valueSum,
+    row.valueMin,
+    row.valueMax,
+    row.valueLast,
+    row.increase,
+    row.sumIncrease,
+    row.resets,
+    row.buckets === null ? null : JSON.stringify(row.buckets),
+    row.exemplars.length === 0 ? null : JSON.stringify(row.exemplars),
+  ];
+}
+
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
 
 /**
@@ -69,11 +92,21 @@ const num = (value: unknown): number | null => (value === null ? null : Number(v
  */
 export class MetricRollupStore {
   private readonly stmt: Record<"upsert" | "row" | "newest" | "before" | "inSlot" | "after", Database.Statement>;
+  /** Many rows per statement: a commit rewrites a row per series and width it touched. */
+  private readonly upserts: MultiRowStatement;
 
   constructor(db: Database.Database) {
     const updates = ROW_COLUMNS.slice(4)
       .map((column) => `${column} = excluded.${column}`)
       .join(", ");
+    this.upserts = new MultiRowStatement(
+      db,
+      `metric_rollups (${ROW_COLUMNS.join(", ")})`,
+      ROW_COLUMNS.length,
+      `ON CONFLICT (metric_id, width_s, slot, series_id) DO UPDATE SET ${updates}`,
+      128,
+      false,
+    );
     this.stmt = {
       upsert: db.prepare(
         `INSERT INTO metric_rollups (${ROW_COLUMNS.join(", ")}) VALUES (${ROW_COLUMNS.map(() => "?").join(", ")})
@@ -99,24 +132,14 @@ export class MetricRollupStore {
   }
 
   upsert(metricId: number, seriesId: number, row: RollupRow): void {
-    this.stmt.upsert.run(
-      metricId,
-      row.widthS,
-      row.slot,
-      seriesId,
-      row.points,
-      row.firstNs,
-      row.lastNs,
-      row.valueSum,
-      row.valueMin,
-      row.valueMax,
-      row.valueLast,
-      row.increase,
-      row.sumIncrease,
-      row.resets,
-      row.buckets === null ? null : JSON.stringify(row.buckets),
-      row.exemplars.length === 0 ? null : JSON.stringify(row.exemplars),
-    );
+    this.stmt.upsert.run(...rowValues(metricId, seriesId, row));
+  }
+
+  /** Writes many rows at once (each row's key once). */
+  upsertAll(rows: readonly { metricId: number; seriesId: number; row: RollupRow }[]): void {
+    const values: unknown[] = [];
+    for (const { metricId, seriesId, row } of rows) values.push(...rowValues(metricId, seriesId, row));
+    if (values.length > 0) this.upserts.run(values);
   }
 
   /** A stored row, or undefined. */

@@ -20,6 +20,19 @@ interface KnownMetric {
   metadata: string | null;
 }
 
+/** Whether two points have the same metric identity, description and metadata. */
+function sameMetric(a: MetricPointRecord, b: MetricPointRecord): boolean {
+  return (
+    a.name === b.name &&
+    a.kind === b.kind &&
+    a.unit === b.unit &&
+    a.temporality === b.temporality &&
+    a.monotonic === b.monotonic &&
+    a.description === b.description &&
+    a.metadata === b.metadata
+  );
+}
+
 /** Identities remembered; past this the memo starts over (a miss costs one indexed lookup). */
 const MEMO_CAPACITY = 200_000;
 
@@ -31,7 +44,20 @@ const MEMO_CAPACITY = 200_000;
  */
 export class MetricSeriesResolver {
   private metrics = new Map<string, KnownMetric>();
-  private series = new Map<string, ResolvedSeries>();
+  /** Series by (metric, resource, scope), then by attributes text: no long key is built per point. */
+  private series = new Map<string, Map<string, ResolvedSeries>>();
+  private seriesCount = 0;
+  /**
+   * The previous point's metric and (metric, resource, scope) group: a request's points come
+   * metric by metric, so most points skip building the lookup keys.
+   */
+  private lastMetric: { point: MetricPointRecord; id: number } | null = null;
+  private lastGroup: {
+    metricId: number;
+    resourceId: number;
+    scopeId: number;
+    series: Map<string, ResolvedSeries>;
+  } | null = null;
   private readonly stmt: Record<
     "metricUpsert" | "metricUpdate" | "seriesInsert" | "seriesSelect" | "attributeInsert",
     Database.Statement
@@ -67,6 +93,14 @@ export class MetricSeriesResolver {
 
   /** The metric of a point, its latest description and metadata kept. */
   private metricOf(point: MetricPointRecord): number {
+    const last = this.lastMetric;
+    if (last !== null && sameMetric(last.point, point)) return last.id;
+    const id = this.lookUpMetric(point);
+    this.lastMetric = { point, id };
+    return id;
+  }
+
+  private lookUpMetric(point: MetricPointRecord): number {
     const key = `${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic ? 1 : 0}`;
     const known = this.metrics.get(key);
     if (known !== undefined) {
@@ -94,8 +128,19 @@ export class MetricSeriesResolver {
   /** The series of a point, created (with its attribute rows) when new. */
   resolve(point: MetricPointRecord, resource: ResolvedResource, scopeId: number): ResolvedSeries {
     const metricId = this.metricOf(point);
-    const key = `${metricId}\0${resource.id}\0${scopeId}\0${point.attributes}`;
-    const known = this.series.get(key);
+    const group = this.lastGroup;
+    let byAttributes =
+      group !== null && group.metricId === metricId && group.resourceId === resource.id && group.scopeId === scopeId
+        ? group.series
+        : undefined;
+    const key = `${metricId}:${resource.id}:${scopeId}`;
+    if (byAttributes === undefined) {
+      byAttributes = this.series.get(key);
+      if (byAttributes !== undefined) {
+        this.lastGroup = { metricId, resourceId: resource.id, scopeId, series: byAttributes };
+      }
+    }
+    const known = byAttributes?.get(point.attributes);
     if (known !== undefined) return known;
     const hash = createHash("sha1").update(point.attributes).digest();
     const inserted = this.stmt.seriesInsert.get(
@@ -121,8 +166,18 @@ export class MetricSeriesResolver {
     }
     const kind = { kind: point.kind, temporality: point.temporality, monotonic: point.monotonic };
     const resolved = { id, metricId, kind };
-    if (this.series.size >= MEMO_CAPACITY) this.series.clear();
-    this.series.set(key, resolved);
+    if (this.seriesCount >= MEMO_CAPACITY) {
+      this.series.clear();
+      this.seriesCount = 0;
+      this.lastGroup = null;
+      byAttributes = undefined;
+    }
+    if (byAttributes === undefined) {
+      byAttributes = new Map();
+      this.series.set(key, byAttributes);
+    }
+    byAttributes.set(point.attributes, resolved);
+    this.seriesCount++;
     return inserted ? { ...resolved, created: true } : resolved;
   }
 
@@ -136,6 +191,9 @@ export class MetricSeriesResolver {
   forget(): void {
     this.metrics = new Map();
     this.series = new Map();
+    this.seriesCount = 0;
+    this.lastMetric = null;
+    this.lastGroup = null;
     this.createdCount = 0;
   }
 }

@@ -65,7 +65,10 @@ export class MetricWriter implements RecordWriter {
   private readonly pointInsert: Database.Statement;
   private readonly extentUpdate: Database.Statement;
   private states = new Map<number, SeriesState>();
-  private readonly pending = new Map<string, PendingRow>();
+  /** Series whose held rows changed in this transaction (their rows are written at flush). */
+  private readonly touched = new Map<number, { series: ResolvedSeries; state: SeriesState }>();
+  /** Rows a series moved on from to a later slot in this transaction. */
+  private readonly closed: PendingRow[] = [];
   private readonly late: LatePoint[] = [];
   /** Oldest and newest point time stored per series in this transaction. */
   private readonly extents = new Map<number, [bigint, bigint]>();
@@ -83,7 +86,9 @@ export class MetricWriter implements RecordWriter {
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
     );
     this.extentUpdate = db.prepare(
-      "UPDATE metric_series SET first_ns = min(first_ns, ?), last_ns = max(last_ns, ?) WHERE id = ?",
+      `UPDATE metric_series SET first_ns = min(metric_series.first_ns, e.first), last_ns = max(metric_series.last_ns, e.last)
+       FROM (SELECT value ->> 0 AS id, value ->> 1 AS first, value ->> 2 AS last FROM json_each(?)) AS e
+       WHERE metric_series.id = e.id`,
     );
   }
 
@@ -137,13 +142,16 @@ export class MetricWriter implements RecordWriter {
   /** Adds an in-order point to its series' rows of every width. */
   private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
     const inc = pointIncrease(series.kind, state.last, point);
+    const touched = this.touched.has(series.id);
     for (const width of METRIC_ROLLUP_WIDTHS_S) {
       const slot = slotOf(point.timeNs, width);
       const held = state.rows.get(width);
-      const row = addToRow(series.kind, held?.slot === slot ? held : emptyRow(width, slot), point, inc);
-      state.rows.set(width, row);
-      this.pending.set(`${width}:${slot}:${series.id}`, { metricId: series.metricId, seriesId: series.id, row });
+      if (held !== undefined && held.slot !== slot && touched) {
+        this.closed.push({ metricId: series.metricId, seriesId: series.id, row: held });
+      }
+      state.rows.set(width, addToRow(series.kind, held?.slot === slot ? held : emptyRow(width, slot), point, inc));
     }
+    if (!touched) this.touched.set(series.id, { series, state });
     state.last = point;
   }
 
@@ -159,7 +167,8 @@ export class MetricWriter implements RecordWriter {
 
   /** The series' newest point and rows, read back from the store when not held. */
   private stateOf(series: ResolvedSeries): SeriesState {
-    const held = this.states.get(series.id);
+    // A series touched in this transaction keeps its state even when the memo started over.
+    const held = this.states.get(series.id) ?? this.touched.get(series.id)?.state;
     if (held !== undefined) return held;
     const state: SeriesState = { last: null, rows: new Map() };
     if (!series.created) {
@@ -178,13 +187,21 @@ export class MetricWriter implements RecordWriter {
   }
 
   flush(): void {
-    for (const { metricId, seriesId, row } of this.pending.values()) this.rollups.upsert(metricId, seriesId, row);
+    const rows = this.closed;
+    for (const { series, state } of this.touched.values()) {
+      for (const row of state.rows.values()) rows.push({ metricId: series.metricId, seriesId: series.id, row });
+    }
+    this.rollups.upsertAll(rows);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
       // Its held rows may lack the late point: read them back when next needed.
       this.states.delete(series.id);
     }
-    for (const [seriesId, [first, last]] of this.extents) this.extentUpdate.run(first, last, seriesId);
+    if (this.extents.size > 0) {
+      // One statement for every series touched: times as JSON text, exact past 2^53.
+      const extents = [...this.extents].map(([id, [first, last]]) => `[${id},${first},${last}]`);
+      this.extentUpdate.run(`[${extents.join(",")}]`);
+    }
     this.shared.count("series", this.resolver.takeCreated());
     this.forgetTransaction();
   }
@@ -195,7 +212,8 @@ export class MetricWriter implements RecordWriter {
   }
 
   private forgetTransaction(): void {
-    this.pending.clear();
+    this.touched.clear();
+    this.closed.length = 0;
     this.late.length = 0;
     this.extents.clear();
   }

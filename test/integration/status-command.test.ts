@@ -41,7 +41,15 @@ describe("obs status: cheap health of the collector (real obsd)", function () {
     expect(document.data.configuration.retention).to.deep.equal({ value: "2d", source: "env" });
     expect(document.data.configuration.db).to.deep.equal({ value: obsd.dbPath, source: "flag" });
     expect(document.data.configuration.monitor_host).to.deep.equal({ value: "127.0.0.1", source: "default" });
-    expect(document.data.counts).to.deep.equal({ services: 1, services_lookback: "15m", traces: 1, spans: 1, logs: 0 });
+    expect(document.data.counts).to.deep.equal({
+      services: 1,
+      services_lookback: "15m",
+      traces: 1,
+      spans: 1,
+      logs: 0,
+      series: 0,
+      points: 0,
+    });
   });
 
   it("is exit 3 with an error document when nothing answers at the URL", async () => {

@@ -147,6 +147,20 @@ describe("metric writer", () => {
     }
   });
 
+  it("refolds the slot of the point after a late one, however far it lies", () => {
+    const points = [counter(0, 5), counter(10, 9), counter(200, 30)];
+    write(store, points);
+    const inOrder = rollups(store);
+    const other = testStore();
+    try {
+      write(other, [points[0]!, points[2]!]);
+      write(other, [points[1]!]);
+      expect(rollups(other)).to.deep.equal(inOrder);
+    } finally {
+      other.close();
+    }
+  });
+
   it("continues a series' rollups after a restart from what it stored", () => {
     const points = [0, 10, 20, 70, 80].map((s, i) => counter(s, [5, 8, 2, 6, 9][i] as number));
     write(store, points);
