@@ -8,7 +8,7 @@ import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
 import { bucketSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
-import { registerMetricFunctions } from "./metrics/metric-sql-functions.js";
+import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
 import { likeAny, registerAttributeText } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
@@ -75,11 +75,12 @@ const IDENTITY_COLUMNS = "m.id, m.name, m.kind, m.unit, m.description, m.tempora
 
 export class SqliteMetrics {
   private readonly statements: StatementCache;
+  private readonly seriesGroups: SeriesGroups;
 
   constructor(db: Database.Database) {
     this.statements = new StatementCache(db);
     registerAttributeText(db);
-    registerMetricFunctions(db);
+    this.seriesGroups = registerMetricFunctions(db);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -195,48 +196,50 @@ export class SqliteMetrics {
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
     const starts = bucketStarts(query.fromNs, query.toNs, query.stepMs);
     const firstNs = starts[0] ?? query.fromNs;
-    const groups = new Map<string, MetricGroupValues>();
-    const groupOf = (key: (string | null)[]) => {
-      const id = JSON.stringify(key);
-      let group = groups.get(id);
-      if (!group) {
-        group = { key, values: starts.map(() => null), series: 0, resets: 0, exemplarTraceIds: [] };
-        groups.set(id, group);
-      }
-      return group;
-    };
     const width = query.groupBy.length;
     const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
-    // Series per group: every series in the scope, whether or not it has a point in a bucket.
+    // The scope's series with their group values, numbered by group for obs_series_group().
     const series = seriesSql(query, query.groupBy, firstNs, false);
-    const keys = series.groups.join(", ");
-    const counts = this.prepare(
-      width === 0
-        ? `WITH ${series.sql} SELECT count(*) FROM sel`
-        : `WITH ${series.sql} SELECT ${keys}, count(*) FROM sel GROUP BY ${keys}`,
-    )
-      .raw()
-      .all(series.bind) as unknown[][];
-    for (const row of counts) {
-      if (Number(row[width]) > 0) groupOf(row.slice(0, width).map(text)).series = Number(row[width]);
+    const columns = ["id", ...series.groups].join(", ");
+    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns} FROM sel`).raw().all(series.bind) as unknown[][];
+    const groups: MetricGroupValues[] = [];
+    const byKey = new Map<string, number>();
+    const seriesGroup = new Map<number, number>();
+    for (const row of rows) {
+      const key = row.slice(1, width + 1).map(text);
+      const id = JSON.stringify(key);
+      let gid = byKey.get(id);
+      if (gid === undefined) {
+        gid = groups.length;
+        byKey.set(id, gid);
+        groups.push({ key, values: starts.map(() => null), series: 0, resets: 0, exemplarTraceIds: [] });
+      }
+      (groups[gid] as MetricGroupValues).series += 1;
+      seriesGroup.set(Number(row[0]), gid);
     }
-    const values = bucketSql(query, firstNs);
-    for (const row of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
-      const group = groupOf(row.slice(0, width).map(text));
-      const bucket = Number(row[width]);
-      const value = row[width + 1];
-      if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
-      group.resets += Number(row[width + 2] ?? 0);
-    }
-    const exemplars = exemplarSql(query, firstNs);
-    for (const row of this.prepare(exemplars.sql).raw().all(exemplars.bind) as unknown[][]) {
-      const group = groupOf(row.slice(0, width).map(text));
-      for (const id of JSON.parse(String(row[width])) as (string | null)[]) {
-        if (id && group.exemplarTraceIds.length < MAX_GROUP_EXEMPLARS && !group.exemplarTraceIds.includes(id)) {
-          group.exemplarTraceIds.push(id);
+    if (groups.length === 0) return [];
+    this.seriesGroups.set(seriesGroup);
+    try {
+      const values = bucketSql(query, firstNs);
+      for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
+        const group = groups[Number(gid)] as MetricGroupValues;
+        const bucket = Number(b);
+        if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
+        group.resets += Number(resets ?? 0);
+      }
+      const exemplars = exemplarSql(query, firstNs);
+      for (const [gid, ids] of this.prepare(exemplars.sql).raw().all(exemplars.bind) as unknown[][]) {
+        if (gid === null) continue;
+        const group = groups[Number(gid)] as MetricGroupValues;
+        for (const id of JSON.parse(String(ids)) as (string | null)[]) {
+          if (id && group.exemplarTraceIds.length < MAX_GROUP_EXEMPLARS && !group.exemplarTraceIds.includes(id)) {
+            group.exemplarTraceIds.push(id);
+          }
         }
       }
+    } finally {
+      this.seriesGroups.set(new Map());
     }
-    return [...groups.values()];
+    return groups;
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The SQL of a bucketed metric query (TelemetryReader.metricBuckets). Three layers, so SQLite's
- * GROUP BY does the work: `sel`, the scope's series with their group values (computed once per
- * series); `cells`, one row per series and source row with the rollup columns (read from
- * metric_rollups, or computed from raw points with window functions); and the aggregate per
- * group and bucket. Column meanings are the rollups' (migrations/v008-metrics.ts).
+ * The SQL of a bucketed metric query (TelemetryReader.metricBuckets), so SQLite's GROUP BY does
+ * the work: `sel`, the scope's series with their group values (read first, computed once per
+ * series, and numbered for obs_series_group); `cells`, one row per series and source row with
+ * the rollup columns (read from metric_rollups, or computed from raw points with window
+ * functions); and the aggregate per group number and bucket. Column meanings are the rollups'
+ * (migrations/v008-metrics.ts).
  */
 import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
@@ -46,20 +47,21 @@ export function seriesSql(
   return { sql, bind, groups: groupBy.map((_, i) => `g${i}`) };
 }
 
-/** Cells from the rollups of a width: the slots from the first bucket's start to the window's end. */
-function rollupCells(groups: string[]): string {
-  const g = groups.map((c) => `sel.${c}, `).join("");
-  return `cells AS (SELECT ${g}r.series_id, (r.slot * @width - @firstS) / @stepS AS b, r.points, r.last_ns,
-      r.value_sum, r.value_min, r.value_max, r.value_last, r.increase, r.sum_increase, r.resets, r.buckets
-    FROM metric_rollups r JOIN sel ON sel.id = r.series_id
-    WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi)`;
-}
+/**
+ * Cells from the rollups of a width: the slots from the first bucket's start to the window's end,
+ * of the series obs_series_group() knows (the scope's, numbered by group).
+ */
+const ROLLUP_CELLS = `cells AS (SELECT * FROM (SELECT obs_series_group(r.series_id) AS gid, r.series_id,
+      (r.slot * @width - @firstS) / @stepS AS b, r.points, r.last_ns, r.value_sum, r.value_min, r.value_max,
+      r.value_last, r.increase, r.sum_increase, r.resets, r.buckets
+    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi)
+    WHERE gid IS NOT NULL)`;
 
 /**
  * Cells from raw points, one per point, with the rollups' increase rules applied to each point
  * against the series' previous one (read back to the last point before the first bucket).
  */
-function pointCells(query: MetricBucketQuery, groups: string[], needBuckets: boolean): string {
+function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
   const { type, temporality, monotonic } = query.metric;
   // Gauges have no increase; every other kind counts (an up-down counter's is its plain difference).
   const counter = type !== "gauge";
@@ -89,16 +91,15 @@ function pointCells(query: MetricBucketQuery, groups: string[], needBuckets: boo
         WHEN ${reset} = 1 THEN obs_bucket_increase(p.detail, NULL, 'whole') ELSE obs_bucket_increase(p.detail, p.pd, 'diff') END`;
     }
   }
-  const g = groups.map((c) => `sel.${c}, `).join("");
   return `pts AS (SELECT q.*, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
       lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
     FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to
     WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),
-  cells AS (SELECT ${g}p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
+  cells AS (SELECT obs_series_group(p.series_id) AS gid, p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
       p.value AS value_sum, coalesce(p.min, p.value) AS value_min, coalesce(p.max, p.value) AS value_max,
       p.value AS value_last, ${increase} AS increase, ${sumIncrease} AS sum_increase, ${reset} AS resets,
       ${buckets} AS buckets
-    FROM pts p JOIN sel ON sel.id = p.series_id WHERE p.time_ns >= @first)`;
+    FROM pts p WHERE p.time_ns >= @first)`;
 }
 
 /** The value of one group and bucket, over its cells; `two` when it needs each series' newest cell first. */
@@ -153,47 +154,44 @@ function stepBinds(query: MetricBucketQuery, firstNs: bigint): Bind {
   return bind;
 }
 
-/** `WITH sel, cells` of a query: its series and their cells. */
-export function cellsSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind; groups: string[] } {
-  const needBuckets = quantileOf(query.agg) !== null;
-  const series = seriesSql(query, query.groupBy, firstNs, query.source.kind === "points");
-  const cells =
-    query.source.kind === "rollups" ? rollupCells(series.groups) : pointCells(query, series.groups, needBuckets);
-  return {
-    sql: `WITH ${series.sql}, ${cells}`,
-    bind: { ...series.bind, ...stepBinds(query, firstNs) },
-    groups: series.groups,
-  };
+/**
+ * `WITH ... cells` of a query: the cells of the series obs_series_group() numbers (set from
+ * seriesSql's rows first). The points need the scope's series too, for where each starts.
+ */
+export function cellsSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
+  const stepBind = stepBinds(query, firstNs);
+  if (query.source.kind === "rollups") {
+    return { sql: `WITH ${ROLLUP_CELLS}`, bind: { metric: query.metric.id, ...stepBind } };
+  }
+  const series = seriesSql(query, [], firstNs, true);
+  const cells = pointCells(query, quantileOf(query.agg) !== null);
+  return { sql: `WITH ${series.sql}, ${cells}`, bind: { ...series.bind, ...stepBind } };
 }
 
-/** Rows of (g0..gN, b, value, resets) per group and bucket. */
-export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind; groups: string[] } {
+/** Rows of (gid, b, value, resets) per group number and bucket. */
+export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
   const base = cellsSql(query, firstNs);
   const { value, two } = aggregate(query);
-  const keys = [...base.groups, "b"].join(", ");
-  const g = base.groups.map((c) => `${c}, `).join("");
   // Each series' newest cell per bucket: SQLite takes the bare columns from the max(last_ns) row.
   const from = two
-    ? `(SELECT ${g}b, max(last_ns) AS t, value_last, buckets, sum(increase) AS w, sum(resets) AS resets
+    ? `(SELECT gid, b, max(last_ns) AS t, value_last, buckets, sum(increase) AS w, sum(resets) AS resets
         FROM cells GROUP BY series_id, b)`
     : "cells";
-  const sql = `${base.sql} SELECT ${keys}, ${value} AS value, sum(resets) AS resets FROM ${from} GROUP BY ${keys}`;
-  return { sql, bind: base.bind, groups: base.groups };
+  const sql = `${base.sql} SELECT gid, b, ${value} AS value, sum(resets) AS resets FROM ${from} GROUP BY gid, b`;
+  return { sql, bind: base.bind };
 }
 
-/** Rows of (g0..gN, trace id JSON array or one trace id) of the cells with exemplars, newest first. */
-export function exemplarSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind; groups: string[] } {
-  const series = seriesSql(query, query.groupBy, firstNs, false);
-  const g = series.groups.map((c) => `sel.${c}, `).join("");
-  const bind = { ...series.bind, ...stepBinds(query, firstNs) };
+/** Rows of (gid, trace id JSON array) of the cells with exemplars, newest first. */
+export function exemplarSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
+  const bind = { metric: query.metric.id, first: firstNs, to: query.toNs, ...stepBinds(query, firstNs) };
   const sql =
     query.source.kind === "rollups"
-      ? `WITH ${series.sql} SELECT ${g}r.exemplars AS ids FROM metric_rollups r JOIN sel ON sel.id = r.series_id
+      ? `SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids FROM metric_rollups r
           WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
           AND r.exemplars IS NOT NULL ORDER BY r.last_ns DESC LIMIT 1000`
-      : `WITH ${series.sql} SELECT ${g}json_array(json_extract(e.value, '$.traceId')) AS ids
-          FROM metric_points p JOIN sel ON sel.id = p.series_id, json_each(p.exemplars) e
-          WHERE p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
+      : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids
+          FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
+          WHERE ms.metric_id = @metric AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
           AND json_extract(e.value, '$.traceId') IS NOT NULL ORDER BY p.time_ns DESC LIMIT 1000`;
-  return { sql, bind, groups: series.groups };
+  return { sql, bind };
 }

@@ -13,8 +13,33 @@ function parsed(text: unknown): HistogramDetail | null {
   return null;
 }
 
-/** Defines obs_same_shape, obs_bucket_increase, obs_bucket_quantile and obs_summary_quantile on a connection. */
-export function registerMetricFunctions(db: Database.Database): void {
+/**
+ * The group number of each series of the query being run, read by obs_series_group(series_id)
+ * (null for a series outside the query's scope). A lookup in a Map costs less than joining the
+ * scope's series to every rollup row: SQLite would build an index on them per query, or worse,
+ * scan them per row. Queries run one at a time on a connection, so one map per connection serves.
+ */
+export class SeriesGroups {
+  private groups = new Map<number, number>();
+
+  set(groups: Map<number, number>): void {
+    this.groups = groups;
+  }
+
+  of(seriesId: number): number | null {
+    return this.groups.get(seriesId) ?? null;
+  }
+}
+
+/**
+ * Defines obs_series_group, obs_same_shape, obs_bucket_increase, obs_bucket_quantile and
+ * obs_summary_quantile on a connection; returns the series groups obs_series_group reads.
+ */
+export function registerMetricFunctions(db: Database.Database): SeriesGroups {
+  const seriesGroups = new SeriesGroups();
+  db.function("obs_series_group", { deterministic: false, safeIntegers: false }, (id: unknown) =>
+    seriesGroups.of(Number(id)),
+  );
   db.function("obs_same_shape", { deterministic: true }, (a: unknown, b: unknown) => {
     const x = parsed(a);
     const y = parsed(b);
@@ -47,4 +72,5 @@ export function registerMetricFunctions(db: Database.Database): void {
     result: (state: SummaryQuantile) => state.value(),
   };
   db.aggregate("obs_summary_quantile", summaryQuantile as unknown as AggregateOptions);
+  return seriesGroups;
 }
