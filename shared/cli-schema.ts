@@ -87,6 +87,9 @@ const COMMAND_DATA: Record<string, Schema> = {
   "trace-stats": listOf("StatsRow"),
   "log-stats": listOf("StatsRow"),
   facets: listOf("FacetValue"),
+  metrics: listOf("MetricSummary"),
+  // The series of the window, or with --describe the metric's identity and attributes.
+  metric: { oneOf: [def("MetricSeries"), def("MetricDetail")] },
   audit: def("AuditReport"),
 };
 
@@ -108,7 +111,8 @@ export function toCliSchema(node: unknown): unknown {
       return toCliSchema({ oneOf: [{ type: "null" }, ...allOf], ...(description ? { description } : {}) });
     }
     schema.type = [schema.type, "null"];
-    if (Array.isArray(schema.enum)) schema.enum = [...schema.enum, null];
+    // An OpenAPI enum that is nullable may list null already (OpenAPI 3.0 asks for it).
+    if (Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
   }
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {

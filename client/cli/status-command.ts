@@ -24,7 +24,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
     `ok  obsd ${health.versions.obs}  ${health.baseUrl}  (${FOUND_BY[foundBy]})`,
     `  process   pid ${health.pid}, up ${health.uptimeSeconds} s, started in ${health.cwd}`,
     `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
-    `  stored    ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs; latest ${health.latestTelemetryAt ?? "none"}`,
+    `  stored    ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs, ${counts.points} metric points in ${counts.series} series; latest ${health.latestTelemetryAt ?? "none"}`,
     `  services  ${counts.services} services in the last ${counts.servicesLookback}`,
     ...writesWarning(health),
   ].join("\n");

@@ -28,7 +28,7 @@ describe("obs status: cheap health of the collector (real obsd)", function () {
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.match(new RegExp(`^ok {2}obsd \\S+ {2}${obsd.url} {2}\\(given by flag\\)`));
     expect(result.stdout).to.include(obsd.dbPath);
-    expect(result.stdout).to.include("1 traces, 1 spans, 0 logs");
+    expect(result.stdout).to.include("1 traces, 1 spans, 0 logs, 0 metric points in 0 series");
     expect(result.stdout).to.include("1 services in the last 15m");
   });
 

@@ -32,6 +32,13 @@ describe("obs status summary", () => {
     );
   });
 
+  it("counts what the store holds, metric points and series included", () => {
+    const text = healthSummary(health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }), "flag");
+    expect(text.split("\n")[3]).to.equal(
+      "  stored    2 traces, 3 spans, 4 logs, 6 metric points in 5 series; latest none",
+    );
+  });
+
   it("has no warning while writes succeed, even after a past failure", () => {
     const text = healthSummary(health({ ok: true, failingSince: null, lastError: "old", failedSinceOk: 0 }), "flag");
     expect(text).to.not.contain("warning");

@@ -16,7 +16,18 @@ describe("CLI document schema (schemas/cli/commands.json)", () => {
   });
 
   it("describes every query and lifecycle command", () => {
-    for (const command of ["monitor status", "status", "services", "traces", "trace", "span", "logs", "facets"])
+    for (const command of [
+      "monitor status",
+      "status",
+      "services",
+      "traces",
+      "trace",
+      "span",
+      "logs",
+      "facets",
+      "metrics",
+      "metric",
+    ])
       expect(DESCRIBED_COMMANDS).to.include(command);
   });
 
@@ -42,6 +53,18 @@ describe("CLI document schema (schemas/cli/commands.json)", () => {
         attributes: { $ref: "#/definitions/Attributes" },
       },
     });
+  });
+
+  it("lists null once in a nullable enum, whether or not the record schema lists it", () => {
+    for (const values of [
+      ["delta", "cumulative"],
+      ["delta", "cumulative", null],
+    ]) {
+      expect(toCliSchema({ type: "string", enum: values, nullable: true })).to.deep.equal({
+        type: ["string", "null"],
+        enum: ["delta", "cumulative", null],
+      });
+    }
   });
 
   it("accepts a command's real data shape and rejects a wrong one", () => {
