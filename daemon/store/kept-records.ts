@@ -1,14 +1,15 @@
-import type { LogRecordRow, SpanRecord } from "../otlp/records.js";
+import type { LogRecordRow, MetricPointRecord, ResourceRecord, ScopeRecord, SpanRecord } from "../otlp/records.js";
 
 /**
  * Which records of a write request are stored, and what its answer counts.
  *
  * - A record that age-based retention would delete at its next pass is not stored: it is
  *   rejected, and the answer says so (OTLP partial success) instead of acknowledging data that
- *   is gone seconds later. The test is retention's own (span start, log timestamp).
+ *   is gone seconds later. The test is retention's own (span start, log timestamp, point time).
  * - A record sent twice in one request is one record, as it is across requests (spans by trace
- *   and span id, logs by content hash), so `accepted` counts each once: stored now or already
- *   there. The first copy is the one kept, as the writer keeps the first copy ever sent.
+ *   and span id, logs by content hash, metric points by series and time), so `accepted` counts
+ *   each once: stored now or already there. The first copy is the one kept, as the writer keeps
+ *   the first copy ever sent.
  */
 export interface RecordTally {
   /** Distinct records kept: stored now, or already stored by an earlier request. */
@@ -67,5 +68,20 @@ export function logFilter(cutoffNs: bigint, receivedNs: bigint): RecordFilter<Lo
     // The hash covers the record's times, so it alone is the record's identity.
     (log) => Buffer.from(log.hash).toString("latin1"),
     (log) => logTimestampNs(log, receivedNs) < cutoffNs,
+  );
+}
+
+/**
+ * A point's identity within a request: its series (resource, scope, metric identity, point
+ * attributes) and its time, as the store keys it, so a repeat is counted once.
+ */
+export function pointFilter(
+  batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+  cutoffNs: bigint,
+): RecordFilter<MetricPointRecord> {
+  return new RecordFilter(
+    (point) =>
+      `${batch.resources[point.resource]?.hash}\0${batch.scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}\0${point.attributes}\0${point.timeNs}`,
+    (point) => point.timeNs < cutoffNs,
   );
 }
