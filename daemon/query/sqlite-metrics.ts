@@ -222,6 +222,7 @@ export class SqliteMetrics {
     try {
       const values = bucketSql(query, firstNs);
       for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
+        if (gid === null) continue;
         const group = groups[Number(gid)] as MetricGroupValues;
         const bucket = Number(b);
         if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);

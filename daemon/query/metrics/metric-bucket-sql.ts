@@ -48,14 +48,14 @@ export function seriesSql(
 }
 
 /**
- * Cells from the rollups of a width: the slots from the first bucket's start to the window's end,
- * of the series obs_series_group() knows (the scope's, numbered by group).
+ * Cells from the rollups of a width: the slots from the first bucket's start to the window's end.
+ * A series outside the scope has a null group (one call per row; filtering on it would call
+ * the function twice), whose rows the reader leaves out.
  */
-const ROLLUP_CELLS = `cells AS (SELECT * FROM (SELECT obs_series_group(r.series_id) AS gid, r.series_id,
+const ROLLUP_CELLS = `cells AS (SELECT obs_series_group(r.series_id) AS gid, r.series_id,
       (r.slot * @width - @firstS) / @stepS AS b, r.points, r.last_ns, r.value_sum, r.value_min, r.value_max,
       r.value_last, r.increase, r.sum_increase, r.resets, r.buckets
-    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi)
-    WHERE gid IS NOT NULL)`;
+    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi)`;
 
 /**
  * Cells from raw points, one per point, with the rollups' increase rules applied to each point
@@ -168,7 +168,7 @@ export function cellsSql(query: MetricBucketQuery, firstNs: bigint): { sql: stri
   return { sql: `WITH ${series.sql}, ${cells}`, bind: { ...series.bind, ...stepBind } };
 }
 
-/** Rows of (gid, b, value, resets) per group number and bucket. */
+/** Rows of (gid, b, value, resets) per group number and bucket; a null gid holds the rows out of scope. */
 export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
   const base = cellsSql(query, firstNs);
   const { value, two } = aggregate(query);
