@@ -8,6 +8,8 @@
  * 2. Histogram detail: JSON text against a binary encoding (float64 bounds, varint counts).
  * 3. Reading a day: per-series 15-minute increases from the rollups against the same from the
  *    raw points, on a store filled by the real writer (SERIES series at 10 s over 24 hours).
+ * 4. Rollup rows per commit: upsert against replace, and both widths every commit against the
+ *    900 s rows written when their slot closes (metric-rollup-writes.ts).
  *
  *   npm run bench:metrics-layout   (LAYOUT_SERIES=1000 LAYOUT_INTERVALS=360 QUERY_SERIES=100)
  */
@@ -19,6 +21,7 @@ import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { percentile, round } from "./measure.js";
+import { rollupWrites } from "./metric-rollup-writes.js";
 import { fillBatches, INTERVAL_S } from "./metric-workload.js";
 
 const SERIES = Number(process.env.LAYOUT_SERIES ?? 1000);
@@ -196,7 +199,9 @@ function main(): void {
     console.table(details);
     const day = readDay(dir.path);
     console.log(JSON.stringify(day));
-    console.log(JSON.stringify({ benchmark: "metrics-layout", sums, details, day }));
+    const rollups = rollupWrites(dir.path);
+    console.table(rollups);
+    console.log(JSON.stringify({ benchmark: "metrics-layout", sums, details, day, rollups }));
   } finally {
     dir.cleanup();
   }

@@ -79,9 +79,20 @@ export function pointFilter(
   batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
   cutoffNs: bigint,
 ): RecordFilter<MetricPointRecord> {
+  // The attributes' JSON (the longest part) enters the key as a number: hashing it once here
+  // also leaves its hash cached on the string for the writer's series lookup.
+  const attributeIds = new Map<string, number>();
+  const attributeId = (attributes: string): number => {
+    let id = attributeIds.get(attributes);
+    if (id === undefined) {
+      id = attributeIds.size;
+      attributeIds.set(attributes, id);
+    }
+    return id;
+  };
   return new RecordFilter(
     (point) =>
-      `${batch.resources[point.resource]?.hash}\0${batch.scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}\0${point.attributes}\0${point.timeNs}`,
+      `${attributeId(point.attributes)}\0${batch.resources[point.resource]?.hash}\0${batch.scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}\0${point.timeNs}`,
     (point) => point.timeNs < cutoffNs,
   );
 }

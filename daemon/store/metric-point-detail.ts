@@ -47,9 +47,12 @@ export function parsePointDetail(kind: MetricKind, text: string | Buffer | null)
   return JSON.parse(typeof text === "string" ? text : text.toString("utf8")) as PointDetail;
 }
 
+/** Shared by every point without exemplars (most of them): never written to. */
+const NO_TRACE_IDS: readonly string[] = Object.freeze([]);
+
 /** The trace ids of a point's exemplars (its `exemplars` JSON array), in the order sent. */
-export function exemplarTraceIds(exemplars: string | null): string[] {
-  if (exemplars === null) return [];
+export function exemplarTraceIds(exemplars: string | null): readonly string[] {
+  if (exemplars === null) return NO_TRACE_IDS;
   const parsed = JSON.parse(exemplars) as unknown;
   if (!Array.isArray(parsed)) return [];
   const ids: string[] = [];

@@ -11,7 +11,8 @@ import {
 import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
 import { MultiRowStatement } from "./multi-row.js";
 
-const ROW_COLUMNS = [
+/** Every column of metric_rollups: a row written replaces the row of its key whole. */
+export const ROLLUP_COLUMNS = [
   "metric_id",
   "width_s",
   "slot",
@@ -61,9 +62,9 @@ export function pointFromRow(kind: MetricKind, row: StoredPoint): RollupPoint {
   };
 }
 
-/** A row's column values, in ROW_COLUMNS order. */
-function rowValues(metricId: number, seriesId: number, row: RollupRow): unknown[] {
-  return [
+/** Appends a row's column values, in ROLLUP_COLUMNS order, to `out` (no array per row). */
+function pushRowValues(out: unknown[], metricId: number, seriesId: number, row: RollupRow): void {
+  out.push(
     metricId,
     row.widthS,
     row.slot,
@@ -80,7 +81,7 @@ function rowValues(metricId: number, seriesId: number, row: RollupRow): unknown[
     row.resets,
     row.buckets === null ? null : JSON.stringify(row.buckets),
     row.exemplars.length === 0 ? null : JSON.stringify(row.exemplars),
-  ];
+  );
 }
 
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
@@ -96,21 +97,20 @@ export class MetricRollupStore {
   private readonly upserts: MultiRowStatement;
 
   constructor(db: Database.Database) {
-    const updates = ROW_COLUMNS.slice(4)
-      .map((column) => `${column} = excluded.${column}`)
-      .join(", ");
+    // A row carries every column of metric_rollups, so replacing the row of its key is the
+    // upsert, and SQLite replaces in place for less than an ON CONFLICT ... DO UPDATE costs.
     this.upserts = new MultiRowStatement(
       db,
-      `metric_rollups (${ROW_COLUMNS.join(", ")})`,
-      ROW_COLUMNS.length,
-      `ON CONFLICT (metric_id, width_s, slot, series_id) DO UPDATE SET ${updates}`,
+      `metric_rollups (${ROLLUP_COLUMNS.join(", ")})`,
+      ROLLUP_COLUMNS.length,
+      "",
       128,
       false,
+      "REPLACE",
     );
     this.stmt = {
       upsert: db.prepare(
-        `INSERT INTO metric_rollups (${ROW_COLUMNS.join(", ")}) VALUES (${ROW_COLUMNS.map(() => "?").join(", ")})
-         ON CONFLICT (metric_id, width_s, slot, series_id) DO UPDATE SET ${updates}`,
+        `INSERT OR REPLACE INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES (${ROLLUP_COLUMNS.map(() => "?").join(", ")})`,
       ),
       row: db.prepare(
         "SELECT * FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? AND series_id = ?",
@@ -132,13 +132,15 @@ export class MetricRollupStore {
   }
 
   upsert(metricId: number, seriesId: number, row: RollupRow): void {
-    this.stmt.upsert.run(...rowValues(metricId, seriesId, row));
+    const values: unknown[] = [];
+    pushRowValues(values, metricId, seriesId, row);
+    this.stmt.upsert.run(values);
   }
 
   /** Writes many rows at once (each row's key once). */
   upsertAll(rows: readonly { metricId: number; seriesId: number; row: RollupRow }[]): void {
     const values: unknown[] = [];
-    for (const { metricId, seriesId, row } of rows) values.push(...rowValues(metricId, seriesId, row));
+    for (const { metricId, seriesId, row } of rows) pushRowValues(values, metricId, seriesId, row);
     if (values.length > 0) this.upserts.run(values);
   }
 

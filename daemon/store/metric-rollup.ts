@@ -30,7 +30,7 @@ export interface RollupPoint {
   max: number | null;
   detail: PointDetail | null;
   /** Its exemplars' trace ids, in the order sent. */
-  traceIds: string[];
+  traceIds: readonly string[];
 }
 
 /** Exponential buckets' increases (the zero threshold is not kept). */
@@ -196,7 +196,7 @@ function mergeBuckets(
 }
 
 /** The slot's exemplars with a point's: the newest point's first, distinct, at most EXEMPLARS_KEPT. */
-function mergeExemplars(kept: string[], traceIds: string[], newer: boolean): string[] {
+function mergeExemplars(kept: string[], traceIds: readonly string[], newer: boolean): string[] {
   if (traceIds.length === 0) return kept;
   const incoming = [...traceIds].reverse();
   const ordered = newer ? [...incoming, ...kept] : [...kept, ...incoming];

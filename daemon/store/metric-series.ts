@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
+import { describeAttributes } from "../otlp/any-value.js";
+import type { PlainObject } from "../otlp/protobuf-any-value.js";
 import type { MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
 import type { SeriesKind } from "./metric-rollup.js";
@@ -31,6 +33,19 @@ function sameMetric(a: MetricPointRecord, b: MetricPointRecord): boolean {
     a.description === b.description &&
     a.metadata === b.metadata
   );
+}
+
+const groupKey = (metricId: number, resourceId: number, scopeId: number): string =>
+  `${metricId}:${resourceId}:${scopeId}`;
+
+/**
+ * A series' attribute index entries, from its attributes' JSON: the decoder's own entries
+ * (`describeAttributes` of the same object, which the JSON gives back exactly: numbers
+ * past 2^53 and non-finite doubles are already text in it). Points do not carry them across
+ * threads (packed-batch.ts), and only a new series needs them.
+ */
+export function indexEntriesOf(attributes: string): string[] {
+  return describeAttributes(JSON.parse(attributes) as PlainObject).indexed;
 }
 
 /** Identities remembered; past this the memo starts over (a miss costs one indexed lookup). */
@@ -133,9 +148,8 @@ export class MetricSeriesResolver {
       group !== null && group.metricId === metricId && group.resourceId === resource.id && group.scopeId === scopeId
         ? group.series
         : undefined;
-    const key = `${metricId}:${resource.id}:${scopeId}`;
     if (byAttributes === undefined) {
-      byAttributes = this.series.get(key);
+      byAttributes = this.series.get(groupKey(metricId, resource.id, scopeId));
       if (byAttributes !== undefined) {
         this.lastGroup = { metricId, resourceId: resource.id, scopeId, series: byAttributes };
       }
@@ -157,9 +171,10 @@ export class MetricSeriesResolver {
     if (inserted) {
       id = inserted.id;
       this.createdCount++;
-      for (let i = 0; i < point.indexed.length; i += 2) {
-        const keyId = this.shared.dictionaries.keyId(point.indexed[i] as string);
-        this.stmt.attributeInsert.run(metricId, keyId, point.indexed[i + 1] as string, id);
+      const indexed = indexEntriesOf(point.attributes);
+      for (let i = 0; i < indexed.length; i += 2) {
+        const keyId = this.shared.dictionaries.keyId(indexed[i] as string);
+        this.stmt.attributeInsert.run(metricId, keyId, indexed[i + 1] as string, id);
       }
     } else {
       id = this.stmt.seriesSelect.get(metricId, resource.id, scopeId, hash) as number;
@@ -174,7 +189,7 @@ export class MetricSeriesResolver {
     }
     if (byAttributes === undefined) {
       byAttributes = new Map();
-      this.series.set(key, byAttributes);
+      this.series.set(groupKey(metricId, resource.id, scopeId), byAttributes);
     }
     byAttributes.set(point.attributes, resolved);
     this.seriesCount++;

@@ -13,6 +13,7 @@ import type { RecordWriter, SharedWriteState } from "./record-writer.js";
 const POINT_COLUMNS =
   "metric_points (series_id, time_ns, start_ns, flags, value, count, sum, min, max, detail, exemplars)";
 const POINT_WIDTH = 11;
+const NS_PER_S = 1_000_000_000n;
 /** Series whose state is remembered; past this the memo starts over (a miss reads two rows back). */
 const STATES_KEPT = 200_000;
 
@@ -46,6 +47,23 @@ function rollupPointOf(point: MetricPointRecord, detail: ReturnType<typeof point
     detail,
     traceIds: exemplarTraceIds(point.exemplars),
   };
+}
+
+/** A point's `metric_points` values, in POINT_COLUMNS order. */
+function pointRow(seriesId: number, point: MetricPointRecord, detailText: string | null): unknown[] {
+  return [
+    seriesId,
+    point.timeNs,
+    point.startNs,
+    point.flags,
+    point.value,
+    point.count,
+    point.sum,
+    point.min,
+    point.max,
+    detailText,
+    point.exemplars,
+  ];
 }
 
 /**
@@ -104,7 +122,14 @@ export class MetricWriter implements RecordWriter {
       const series = this.resolver.resolve(point, resource, scopes[point.scope] as number);
       const state = this.stateOf(series);
       const detail = pointDetailOf(point);
-      const row = [
+      const detailText = detail === null ? null : JSON.stringify(detail);
+      if (state.last !== null && point.timeNs <= state.last.timeNs) {
+        older.push({ series, point, row: pointRow(series.id, point, detailText) });
+        continue;
+      }
+      this.fold(series, state, rollupPointOf(point, detail));
+      // Straight into the statement's values: no row array per point.
+      values.push(
         series.id,
         point.timeNs,
         point.startNs,
@@ -114,16 +139,9 @@ export class MetricWriter implements RecordWriter {
         point.sum,
         point.min,
         point.max,
-        detail === null ? null : JSON.stringify(detail),
+        detailText,
         point.exemplars,
-      ];
-      if (state.last !== null && point.timeNs <= state.last.timeNs) {
-        older.push({ series, point, row });
-        continue;
-      }
-      const rollupPoint = rollupPointOf(point, detail);
-      this.fold(series, state, rollupPoint);
-      for (const value of row) values.push(value);
+      );
       this.stored(series.id, resource.serviceId, point.timeNs);
       inserted++;
     }
@@ -143,8 +161,10 @@ export class MetricWriter implements RecordWriter {
   private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
     const inc = pointIncrease(series.kind, state.last, point);
     const touched = this.touched.has(series.id);
+    // Whole seconds once, then each width's slot as a number: no bigint division per width.
+    const seconds = Number(point.timeNs / NS_PER_S);
     for (const width of METRIC_ROLLUP_WIDTHS_S) {
-      const slot = slotOf(point.timeNs, width);
+      const slot = Math.floor(seconds / width);
       const held = state.rows.get(width);
       if (held !== undefined && held.slot !== slot && touched) {
         this.closed.push({ metricId: series.metricId, seriesId: series.id, row: held });

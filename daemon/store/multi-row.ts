@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
  * Multi-row statements, cached by row count. One statement run per chunk of rows costs far
  * less than one run per row, which is most of the write path's overhead.
  *
- * They are all `INSERT OR FAIL`. With the default (`ABORT`), a statement that may break a
+ * They are `INSERT OR FAIL` unless made `OR REPLACE` (see the constructor). With the default (`ABORT`), a statement that may break a
  * constraint (any `NOT NULL` column) halfway through its rows must be undone alone, so SQLite
  * copies every page it is about to change into a statement journal first, a measurable share of
  * the writer's time with 16 KiB pages (docs/perf-history/design-decisions.md). `FAIL` raises
@@ -19,6 +19,9 @@ export class MultiRowStatement {
   /**
    * @param target  the table and its columns, e.g. `t (a, b)`
    * @param tail    e.g. `ON CONFLICT DO NOTHING RETURNING id`
+   * @param conflict `REPLACE` for rows that carry every column of their table and overwrite the
+   *                 row of their key whole: SQLite replaces a row in place faster than it runs an
+   *                 `ON CONFLICT ... DO UPDATE` (bench/metrics-layout.ts, rollup rows)
    */
   constructor(
     private readonly db: Database.Database,
@@ -27,6 +30,7 @@ export class MultiRowStatement {
     private readonly tail: string,
     readonly maxRows: number,
     private readonly returnsRows: boolean,
+    private readonly conflict: "FAIL" | "REPLACE" = "FAIL",
   ) {}
 
   private statement(rows: number): Database.Statement {
@@ -34,7 +38,7 @@ export class MultiRowStatement {
     if (!statement) {
       const tuple = `(${new Array(this.columns).fill("?").join(", ")})`;
       statement = this.db.prepare(
-        `INSERT OR FAIL INTO ${this.target} VALUES ${new Array(rows).fill(tuple).join(", ")} ${this.tail}`,
+        `INSERT OR ${this.conflict} INTO ${this.target} VALUES ${new Array(rows).fill(tuple).join(", ")} ${this.tail}`,
       );
       if (this.returnsRows) statement.raw(true);
       statement.safeIntegers(false);

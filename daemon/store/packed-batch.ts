@@ -85,7 +85,14 @@ export const LOG_LAYOUT = [
   { field: "scope", crossing: "value" },
 ] as const satisfies readonly Column<LogRecordRow>[];
 
-/** Metric points: the metric's identity texts repeat on every point of it, so they cross once. */
+/**
+ * Metric points: the metric's identity texts repeat on every point of it, so they cross once.
+ * The attributes' JSON differs on every point of a batch (one point per series), so it crosses
+ * as it is: a string table entry would only hash it. The points cross without their index
+ * entries: the writer needs them once per series, when it creates the series, and derives them
+ * from the attributes' JSON then (metric-series.ts), so that they are neither tabled nor
+ * rebuilt for the many points of known series.
+ */
 export const METRIC_LAYOUT = [
   { field: "name", crossing: "text" },
   { field: "description", crossing: "text" },
@@ -94,7 +101,7 @@ export const METRIC_LAYOUT = [
   { field: "temporality", crossing: "value" },
   { field: "monotonic", crossing: "value" },
   { field: "metadata", crossing: "optional-text" },
-  { field: "attributes", crossing: "text" },
+  { field: "attributes", crossing: "value" },
   { field: "startNs", crossing: "value" },
   { field: "timeNs", crossing: "value" },
   { field: "flags", crossing: "value" },
@@ -159,13 +166,14 @@ function pack<R extends { indexed: string[] }, K extends string>(
   records: readonly R[],
   codec: { pack: (record: R, table: StringTable, fields: unknown[]) => void },
   scopes: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+  withIndexed = true,
 ): PackedBatchOf<K> {
   const table = new StringTable();
   const fields: unknown[] = [];
   const indexed: number[] = [];
   for (const record of records) {
     codec.pack(record, table, fields);
-    packIndexed(record.indexed, table, indexed);
+    if (withIndexed) packIndexed(record.indexed, table, indexed);
   }
   const batch: PackedBatch = {
     resources: scopes.resources,
@@ -186,14 +194,19 @@ export function packLogs(batch: LogBatch): PackedLogBatch {
 }
 
 export function packMetrics(batch: MetricBatch): PackedMetricBatch {
-  return pack<MetricPointRecord, "points">(batch.points, METRIC_CODEC, batch);
+  return pack<MetricPointRecord, "points">(batch.points, METRIC_CODEC, batch, false);
 }
 
-/** Rebuilds a packed batch's records `size` at a time, in order. */
+/** What an unpacked metric point holds for its index entries (they do not cross): never written to. */
+const NOT_CROSSED: string[] = [];
+Object.freeze(NOT_CROSSED);
+
+/** Rebuilds a packed batch's records `size` at a time, in order (without index entries when none crossed). */
 function* unpackSlices<R>(
   packed: PackedBatch,
   codec: { width: number; build: (f: unknown[], o: number, strings: string[], indexed: string[]) => R },
   size: number,
+  withIndexed = true,
 ): Generator<R[]> {
   const { fields, strings } = packed;
   const { width, build } = codec;
@@ -202,8 +215,8 @@ function* unpackSlices<R>(
   for (let from = 0; from < count; from += size) {
     const records: R[] = new Array(Math.min(size, count - from));
     for (let i = 0, o = from * width; i < records.length; i++, o += width) {
-      let indexed: string[];
-      [indexed, at] = unpackIndexed(packed.indexed, at, strings);
+      let indexed = NOT_CROSSED;
+      if (withIndexed) [indexed, at] = unpackIndexed(packed.indexed, at, strings);
       records[i] = build(fields, o, strings, indexed);
     }
     yield records;
@@ -228,9 +241,12 @@ export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generato
   }
 }
 
-/** The metric points of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices). */
+/**
+ * The metric points of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices),
+ * with empty index entries (see METRIC_LAYOUT).
+ */
 export function* unpackMetricSlices(packed: PackedMetricBatch, size: number): Generator<MetricBatch> {
-  for (const points of unpackSlices(packed, METRIC_CODEC, size)) {
+  for (const points of unpackSlices(packed, METRIC_CODEC, size, false)) {
     yield { resources: packed.resources, scopes: packed.scopes, points };
   }
 }
