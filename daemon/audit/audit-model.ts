@@ -99,13 +99,25 @@ export interface OrphanSpan {
   traceEndNs: bigint;
 }
 
+/** Metric points counted per service and window, at most; past it the count is a lower bound. */
+export const MAX_POINTS_COUNTED = 1_000_000;
+
 export interface ServiceActivity {
   service: string;
   currentSpans: number;
   currentLogs: number;
   baselineSpans: number;
   baselineLogs: number;
-  /** The newest span or log time in the baseline window, if any. */
+  /** Metric series of the service with a point in the current window, and in the baseline. */
+  currentSeries: number;
+  baselineSeries: number;
+  /**
+   * Metric points in the baseline. Counted only for a service with no telemetry in the current
+   * window (the only case a rule reports them; counting costs a read per point), else null; at
+   * most MAX_POINTS_COUNTED, and `truncated` says when reached.
+   */
+  baselinePoints: number | null;
+  /** The newest span, log or metric point time in the baseline window, if any. */
   baselineLastNs: bigint | null;
 }
 

@@ -6,6 +6,7 @@ import {
   type ErrorTraceGroup,
   emptyFacts,
   type LogSeverityCounts,
+  MAX_POINTS_COUNTED,
   type OperationLatency,
   type OrphanSpan,
   type ServiceActivity,
@@ -14,6 +15,7 @@ import {
 import { compareText } from "../audit/figures.js";
 import { WARN_SEVERITY } from "../store/rollup-buffer.js";
 import { type OperationWindow, RollupWindowReader } from "./rollup-window.js";
+import { MetricActivityReader } from "./sqlite-metric-activity.js";
 
 /** Bounds on what the audit reads, so that its cost stays bounded on any store. */
 const MAX_GROUPS = 50;
@@ -289,7 +291,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     }));
   };
 
-  // no_telemetry, and how well the baseline observed each service.
+  // no_telemetry, and how well the baseline observed each service: spans, logs and metric points.
   const activity = (): ServiceActivity[] => {
     const spansPerService = (operations: OperationWindow[]) => {
       const perService = new Map<number, { n: number; newest: bigint }>();
@@ -303,18 +305,46 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     };
     const spansNow = spansPerService(operationsNow);
     const spansBefore = spansPerService(operationsBefore);
-    const ids = new Set([...spansNow.keys(), ...logsNow.keys(), ...spansBefore.keys(), ...logsBefore.keys()]);
+    const metrics = new MetricActivityReader(db, serviceId);
+    const metricsNow = metrics.services(...current);
+    const metricsBefore = metrics.services(...baseline);
+    const ids = new Set([
+      ...spansNow.keys(),
+      ...logsNow.keys(),
+      ...metricsNow.keys(),
+      ...spansBefore.keys(),
+      ...logsBefore.keys(),
+      ...metricsBefore.keys(),
+    ]);
     return [...ids]
       .map((id): ServiceActivity => {
-        const newest = [spansBefore.get(id)?.newest, logsBefore.get(id)?.newestNs].filter(
-          (value): value is bigint => value !== undefined,
-        );
+        const newest = [
+          spansBefore.get(id)?.newest,
+          logsBefore.get(id)?.newestNs,
+          metricsBefore.get(id)?.newestNs,
+        ].filter((value): value is bigint => value !== undefined);
+        const currentSpans = spansNow.get(id)?.n ?? 0;
+        const currentLogs = logsNow.get(id)?.logs ?? 0;
+        const currentSeries = metricsNow.get(id)?.series ?? 0;
+        const baselineSeries = metricsBefore.get(id)?.series ?? 0;
+        const silent = currentSpans + currentLogs + currentSeries === 0;
+        const service = serviceNames.get(id) ?? String(id);
+        let baselinePoints: number | null = null;
+        if (silent) {
+          baselinePoints = baselineSeries === 0 ? 0 : metrics.points(id, ...baseline);
+          if (baselinePoints >= MAX_POINTS_COUNTED) {
+            truncated.push(`metric points of ${service}: only the first ${MAX_POINTS_COUNTED} were counted`);
+          }
+        }
         return {
-          service: serviceNames.get(id) ?? String(id),
-          currentSpans: spansNow.get(id)?.n ?? 0,
-          currentLogs: logsNow.get(id)?.logs ?? 0,
+          service,
+          currentSpans,
+          currentLogs,
           baselineSpans: spansBefore.get(id)?.n ?? 0,
           baselineLogs: logsBefore.get(id)?.logs ?? 0,
+          currentSeries,
+          baselineSeries,
+          baselinePoints,
           baselineLastNs: newest.length ? newest.reduce((a, b) => (a > b ? a : b)) : null,
         };
       })

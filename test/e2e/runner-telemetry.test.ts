@@ -14,25 +14,22 @@ import { type SeenRequest, startTracedApp, type TracedApp } from "../helpers/tra
 const FIXTURES = packagePath("test", "fixtures", "checks");
 
 /**
- * Stands in front of a real obsd: traces and logs go through to it untouched; metrics, which
- * the collector does not store, are kept here so the test can read what the runner sent.
+ * Stands in front of a real obsd as a collector without a metrics route would: traces and logs
+ * go through to obsd untouched, metrics are refused with 404.
  */
-async function metricsTap(collectorUrl: string): Promise<{ url: string; metrics: unknown[]; close(): Promise<void> }> {
-  const metrics: unknown[] = [];
+async function withoutMetrics(collectorUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", async () => {
-      const body = Buffer.concat(chunks);
       if (request.url === "/v1/metrics") {
-        metrics.push(JSON.parse(body.toString("utf8")));
-        response.writeHead(200, { "content-type": "application/json" }).end("{}");
+        response.writeHead(404, { "content-type": "text/plain" }).end("not found");
         return;
       }
       const forwarded = await fetch(`${collectorUrl}${request.url}`, {
         method: "POST",
         headers: { "content-type": String(request.headers["content-type"] ?? "") },
-        body,
+        body: Buffer.concat(chunks),
       });
       response
         .writeHead(forwarded.status, { "content-type": forwarded.headers.get("content-type") ?? "application/json" })
@@ -44,9 +41,19 @@ async function metricsTap(collectorUrl: string): Promise<{ url: string; metrics:
   const port = typeof address === "object" && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
-    metrics,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A metric's values of one group added up over the window, per value of `groupBy`. */
+async function totals(collectorUrl: string, name: string, groupBy: string, agg: string) {
+  const query = new URLSearchParams({ name, service: "obs-runner", groupBy, agg, lookback: "15m" });
+  const answer = await http(`${collectorUrl}/api/metrics/series?${query}`);
+  expect(answer.status, answer.body.toString()).to.equal(200);
+  const groups = answer.json().data.groups as { group: Record<string, string>; values: (number | null)[] }[];
+  return Object.fromEntries(
+    groups.map((g) => [g.group[groupBy], g.values.reduce((sum: number, value) => sum + (value ?? 0), 0)]),
+  );
 }
 
 describe("runner telemetry (real obsd, real Chromium, mock provider)", function () {
@@ -74,78 +81,97 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
       { cwd: project.path, env: CLEAN_ENV, timeoutMs: 100_000 },
     );
 
-  it("exports the run's spans, logs and metrics, one trace per run, and nothing without an endpoint", async () => {
-    const tap = await metricsTap(collector.url);
-    try {
-      const result = await run(["--otel-endpoint", tap.url, "--otel-environment", "ci"]);
-      expect(result.code, result.stdout + result.stderr).to.equal(1);
-      expect(result.stderr).to.not.include("runner telemetry");
+  it("delivers the run's spans, logs and metrics to obsd, one trace per run, and nothing without an endpoint", async () => {
+    const result = await run(["--otel-endpoint", collector.url, "--otel-environment", "ci"]);
+    expect(result.code, result.stdout + result.stderr).to.equal(1);
+    expect(result.stderr).to.not.include("runner telemetry");
 
-      const spans = http(`${collector.url}/api/spans/search?service=obs-runner&limit=200`);
-      const found = (await spans).json().data as {
-        traceId: string;
-        spanId: string;
-        parentSpanId: string | null;
-        operation: string;
-        status: { code: string };
-        attributes: Record<string, unknown>;
-        resource: { attributes: Record<string, unknown> };
-      }[];
-      const named = (operation: string) => found.filter((span) => span.operation === operation);
-      const [runSpan] = named("obs.run");
-      expect(runSpan, JSON.stringify(found.map((span) => span.operation))).to.not.equal(undefined);
-      if (!runSpan) return;
-      expect(runSpan.resource.attributes).to.deep.include({
-        "service.name": "obs-runner",
-        "deployment.environment.name": "ci",
-      });
-      expect(new Set(found.map((span) => span.traceId))).to.deep.equal(new Set([runSpan.traceId]));
-      const [signIn] = named("obs.test signs in");
-      const [greeting] = named("obs.test greets a visitor who never signed in");
-      expect(signIn?.parentSpanId).to.equal(runSpan.spanId);
-      expect(signIn?.attributes["obs.test.status"]).to.equal("passed");
-      expect(greeting?.attributes["obs.test.status"]).to.equal("failed");
-      expect(greeting?.status.code).to.match(/error/i);
-      const signInSteps = found.filter((span) => span.parentSpanId === signIn?.spanId);
-      expect(signInSteps.map((span) => span.operation).sort()).to.deep.equal(
-        ["navigate", "type", "type", "click", "done", "done"].map((tool) => `obs.step ${tool}`).sort(),
-      );
+    const spans = http(`${collector.url}/api/spans/search?service=obs-runner&limit=200`);
+    const found = (await spans).json().data as {
+      traceId: string;
+      spanId: string;
+      parentSpanId: string | null;
+      operation: string;
+      status: { code: string };
+      attributes: Record<string, unknown>;
+      resource: { attributes: Record<string, unknown> };
+    }[];
+    const named = (operation: string) => found.filter((span) => span.operation === operation);
+    const [runSpan] = named("obs.run");
+    expect(runSpan, JSON.stringify(found.map((span) => span.operation))).to.not.equal(undefined);
+    if (!runSpan) return;
+    expect(runSpan.resource.attributes).to.deep.include({
+      "service.name": "obs-runner",
+      "deployment.environment.name": "ci",
+    });
+    expect(new Set(found.map((span) => span.traceId))).to.deep.equal(new Set([runSpan.traceId]));
+    const [signIn] = named("obs.test signs in");
+    const [greeting] = named("obs.test greets a visitor who never signed in");
+    expect(signIn?.parentSpanId).to.equal(runSpan.spanId);
+    expect(signIn?.attributes["obs.test.status"]).to.equal("passed");
+    expect(greeting?.attributes["obs.test.status"]).to.equal("failed");
+    expect(greeting?.status.code).to.match(/error/i);
+    const signInSteps = found.filter((span) => span.parentSpanId === signIn?.spanId);
+    expect(signInSteps.map((span) => span.operation).sort()).to.deep.equal(
+      ["navigate", "type", "type", "click", "done", "done"].map((tool) => `obs.step ${tool}`).sort(),
+    );
 
-      const logs = (await http(`${collector.url}/api/logs?service=obs-runner&limit=200`)).json().data as {
-        traceId: string;
-        body: unknown;
-      }[];
-      // One per step of both tests (6 + 3) and one per test finished.
-      expect(logs).to.have.length(11);
-      expect(logs.every((log) => log.traceId === runSpan.traceId)).to.equal(true);
-      expect(logs.map((log) => String(log.body))).to.include("passed tests/login.obs.ts > signs in");
+    const logs = (await http(`${collector.url}/api/logs?service=obs-runner&limit=200`)).json().data as {
+      traceId: string;
+      body: unknown;
+    }[];
+    // One per step of both tests (6 + 3) and one per test finished.
+    expect(logs).to.have.length(11);
+    expect(logs.every((log) => log.traceId === runSpan.traceId)).to.equal(true);
+    expect(logs.map((log) => String(log.body))).to.include("passed tests/login.obs.ts > signs in");
 
-      const points = JSON.stringify(tap.metrics);
-      expect(points).to.include('"obs.tests"');
-      expect(points).to.include('"obs.test.duration"');
-      expect(points).to.include('"gen_ai.client.token.usage"');
-      expect(points).to.include('"deployment.environment.name"');
+    // The metrics are stored too, and agree with the spans of the same run.
+    const metrics = (await http(`${collector.url}/api/metrics?service=obs-runner`)).json().data as {
+      name: string;
+      type: string;
+      unit: string;
+    }[];
+    expect(metrics.map((m) => [m.name, m.type, m.unit]).sort()).to.deep.equal([
+      ["gen_ai.client.token.usage", "sum", "{token}"],
+      ["obs.test.duration", "histogram", "s"],
+      ["obs.tests", "sum", ""],
+    ]);
+    expect(await totals(collector.url, "obs.tests", "attr.obs.test.status", "increase")).to.deep.equal({
+      passed: 1,
+      failed: 1,
+    });
+    expect(await totals(collector.url, "obs.test.duration", "attr.obs.test.status", "count")).to.deep.equal({
+      passed: 1,
+      failed: 1,
+    });
+    const tests = [signIn, greeting].map((span) => span?.attributes ?? {});
+    const tokens = (key: string) => tests.reduce((sum, attributes) => sum + Number(attributes[key] ?? 0), 0);
+    expect(
+      await totals(collector.url, "gen_ai.client.token.usage", "attr.gen_ai.token.type", "increase"),
+    ).to.deep.equal({ input: tokens("gen_ai.usage.input_tokens"), output: tokens("gen_ai.usage.output_tokens") });
 
-      // No endpoint, no export: the collector's counts do not move.
-      const before = (await http(`${collector.url}/api/health`)).json();
-      const quiet = await run([]);
-      expect(quiet.code).to.equal(1);
-      const after = (await http(`${collector.url}/api/health`)).json();
-      expect(after.counts).to.deep.equal(before.counts);
-    } finally {
-      await tap.close();
-    }
+    // No endpoint, no export: the collector's counts do not move.
+    const before = (await http(`${collector.url}/api/health`)).json();
+    const quiet = await run([]);
+    expect(quiet.code).to.equal(1);
+    const after = (await http(`${collector.url}/api/health`)).json();
+    expect(after.counts).to.deep.equal(before.counts);
   });
 
   it("says once which signals the endpoint refused, and still reports the run", async () => {
-    // obsd itself takes traces and logs but has no metrics route.
-    const result = await run(["--otel-endpoint", collector.url]);
-    expect(result.code).to.equal(1);
-    expect(result.stdout).to.match(/2 tests: 1 passed, 1 failed/);
-    expect(result.stderr).to.match(
-      /^obs: runner telemetry: metrics were not accepted by http:\/\/127\.0\.0\.1:\d+\/v1\/metrics \(.+\)$/m,
-    );
-    expect(result.stderr.match(/runner telemetry/g)).to.have.length(1);
+    // A collector without a metrics route takes the traces and logs and refuses the metrics.
+    const older = await withoutMetrics(collector.url);
+    try {
+      const result = await run(["--otel-endpoint", older.url]);
+      expect(result.code).to.equal(1);
+      expect(result.stdout).to.match(/2 tests: 1 passed, 1 failed/);
+      expect(result.stderr).to.match(
+        /^obs: runner telemetry: metrics were not accepted by http:\/\/127\.0\.0\.1:\d+\/v1\/metrics \(.+\)$/m,
+      );
+      expect(result.stderr.match(/runner telemetry/g)).to.have.length(1);
+    } finally {
+      await older.close();
+    }
   });
 
   it("refuses an endpoint that is not a URL, and propagation to nobody, before any browser starts", async () => {

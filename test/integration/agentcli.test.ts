@@ -44,7 +44,7 @@ function agentWorld(options: { agentOnPath?: boolean; port?: number } = {}) {
       mkdirSync(join(home.path, ".agentcli"), { recursive: true });
       writeFileSync(settingsPath, text);
     },
-    invocations(): { argv?: string[]; env?: Record<string, string | null>; signal?: string }[] {
+    invocations(): { argv?: string[]; env?: Record<string, string | null>; signal?: string; usage?: unknown[] }[] {
       const path = env.AGENTCLI_FIXTURE_RECORD as string;
       if (!existsSync(path)) return [];
       return readFileSync(path, "utf8")
@@ -252,6 +252,67 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(unpinned.document.launcher.changed).to.equal(true);
     await runObs(["agentcli", "--version"], { env: world.env });
     expect(world.invocations().at(-1)?.env?.OTEL_EXPORTER_OTLP_PROTOCOL).to.equal(null);
+  });
+
+  it("answers how many tokens a session used, by type, from the metrics the agent sent", async () => {
+    for (const prompt of ["fix the failing test", "now add a changelog entry"]) {
+      const result = await runObs(["agentcli", "-p", prompt], { env: world.env });
+      expect(result.code, result.stderr).to.equal(0);
+    }
+    // Every turn so far recorded the model calls it reported: the first test's, the gRPC test's
+    // (its metrics came over gRPC) and this test's two.
+    const calls = world
+      .invocations()
+      .flatMap((entry) => (entry.usage ?? []) as { input: number; output: number; cache: number }[]);
+    expect(calls).to.have.length(8);
+    const total = (key: "input" | "output" | "cache") => calls.reduce((sum, call) => sum + call[key], 0);
+    const env = { ...world.env, OBS_MONITOR_URL: `http://127.0.0.1:${port}` };
+
+    const listed = await runObs(["metrics", "--service", "agentcli", "--json"], { env });
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(JSON.parse(listed.stdout).data.map((metric: { name: string }) => metric.name)).to.include.members([
+      "gen_ai.client.token.usage",
+      "gen_ai.client.operation.duration",
+      "agentcli.token.usage",
+      "agentcli.api.request.count",
+    ]);
+
+    /** Each group's values added up over the window, by the group's one key. */
+    const perGroup = async (args: string[]) => {
+      const result = await runObs(["metric", ...args, "--json"], { env });
+      expect(result.code, result.stderr).to.equal(0);
+      const groups = JSON.parse(result.stdout).data.groups as { group: Record<string, string>; values: number[] }[];
+      return Object.fromEntries(
+        groups.map((g) => [Object.values(g.group)[0], g.values.reduce((sum, value) => sum + (value ?? 0), 0)]),
+      );
+    };
+    const histogram = await perGroup([
+      "gen_ai.client.token.usage",
+      "--group-by",
+      "attr.gen_ai.token.type",
+      "--agg",
+      "sum",
+    ]);
+    expect(histogram).to.deep.equal({ input: total("input"), output: total("output") });
+    const counter = await perGroup(["agentcli.token.usage", "--group-by", "attr.type", "--agg", "increase"]);
+    expect(counter).to.deep.equal({ input: total("input"), output: total("output"), cache: total("cache") });
+    const requests = await perGroup([
+      "agentcli.api.request.count",
+      "--group-by",
+      "attr.status_code",
+      "--agg",
+      "increase",
+    ]);
+    expect(requests).to.deep.equal({ "200": calls.length });
+
+    // The human table names each type with its figure.
+    const table = await runObs(
+      ["metric", "gen_ai.client.token.usage", "--group-by", "attr.gen_ai.token.type", "--agg", "sum"],
+      { env },
+    );
+    expect(table.code, table.stderr).to.equal(0);
+    expect(table.stdout).to.match(/input/);
+    expect(table.stdout).to.match(/output/);
   });
 
   it("returns the agent's exit code", async () => {

@@ -3,6 +3,7 @@ import { ALL_ANOMALIES, type AuditScenario, auditScenario } from "../helpers/aud
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { runObs } from "../helpers/obs-cli.js";
+import { traceRequest } from "../helpers/otlp-builders.js";
 import { cliDocumentValidator } from "../helpers/schema-validator.js";
 
 const validateDocument = cliDocumentValidator();
@@ -104,7 +105,7 @@ describe("audit: /api/audit and obs audit over planted anomalies (real obsd)", f
     const [finding, ...others] = findings("no_telemetry");
     expect(others).to.deep.equal([]);
     expect(finding).to.include({ service: "mailer", severity: "warning", confidence: "high" });
-    expect(finding.baseline).to.deep.equal({ spans: 20, logs: 0 });
+    expect(finding.baseline).to.deep.equal({ spans: 20, logs: 0, points: 0 });
   });
 
   it("orders findings by severity, then code, and words them without claiming causes", () => {
@@ -181,5 +182,104 @@ describe("audit: /api/audit and obs audit over planted anomalies (real obsd)", f
     const env = { OBS_MONITOR_URL: anomalous.url };
     expect((await runObs(["audit", "--since", "25h"], { env })).code).to.equal(2);
     expect((await runObs(["audit", "--fail-on", "always"], { env })).code).to.equal(2);
+  });
+});
+
+/** An OTLP/JSON request with one gauge of `service`, a point at each time (ms). */
+function gaugeRequest(service: string, timesMs: number[]) {
+  return {
+    resourceMetrics: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: service } }] },
+        scopeMetrics: [
+          {
+            scope: { name: "meter" },
+            metrics: [
+              {
+                name: "queue.depth",
+                unit: "{item}",
+                gauge: {
+                  dataPoints: timesMs.map((ms, i) => ({
+                    timeUnixNano: (BigInt(ms) * 1_000_000n).toString(),
+                    asInt: String(i % 7),
+                  })),
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("audit: metric points are telemetry (real obsd)", function () {
+  this.timeout(60_000);
+  const untilMs = Date.now() - 1_000;
+  const until = new Date(untilMs).toISOString();
+  const WINDOW_MS = 15 * 60_000;
+  /** Every 30 s over (fromMs, toMs]. */
+  const every30s = (fromMs: number, toMs: number) =>
+    Array.from({ length: Math.floor((toMs - fromMs) / 30_000) }, (_, i) => fromMs + (i + 1) * 30_000);
+  const baseline = every30s(untilMs - 2 * WINDOW_MS, untilMs - WINDOW_MS);
+  const both = every30s(untilMs - 2 * WINDOW_MS, untilMs - 60_000);
+  let obsd: CollectorProcess;
+  let report: any;
+
+  before(async () => {
+    obsd = await startCollectorProcess();
+    // meter: metrics only, and they stop at the end of the baseline.
+    await postJson(`${obsd.url}/v1/metrics`, gaugeRequest("meter", baseline));
+    // pump: metrics only, in both windows. mixed: spans in the baseline only, metrics in both.
+    await postJson(`${obsd.url}/v1/metrics`, gaugeRequest("pump", both));
+    await postJson(`${obsd.url}/v1/metrics`, gaugeRequest("mixed", both));
+    const spans = baseline.map((ms, i) => ({
+      traceId: (i + 1).toString(16).padStart(32, "0"),
+      spanId: (i + 1).toString(16).padStart(16, "0"),
+      name: "tick",
+      startNs: BigInt(ms) * 1_000_000n,
+      durationNs: 1_000_000n,
+    }));
+    await postJson(`${obsd.url}/v1/traces`, traceRequest("mixed", spans));
+    report = (await http(`${obsd.url}/api/audit?until=${until}`)).json().data;
+  });
+  after(async () => {
+    await obsd.stop();
+  });
+
+  it("names the service whose metrics stopped, with its points as figures and an obs metrics follow-up", () => {
+    expect(report.findings.map((finding: any) => [finding.code, finding.service])).to.deep.equal([
+      ["no_telemetry", "meter"],
+    ]);
+    const [finding] = report.findings;
+    expect(finding.confidence).to.equal("high");
+    expect(finding.baseline).to.deep.equal({ spans: 0, logs: 0, points: baseline.length });
+    expect(finding.summary).to.equal(
+      `meter emitted 0 spans, 0 logs and ${baseline.length} metric points in the 15m baseline and nothing in the last 15m.`,
+    );
+    expect(finding.summary).to.not.match(CAUSAL);
+    expect(finding.evidence.notes).to.deep.equal([`last telemetry at ${new Date(baseline.at(-1) ?? 0).toISOString()}`]);
+    expect(finding.followUp).to.deep.equal([
+      "obs traces --service meter --since 30m",
+      "obs logs --service meter --since 30m",
+      "obs metrics --service meter --since 30m",
+    ]);
+  });
+
+  it("pastes its follow-up: obs metrics lists the metric the service sent", async () => {
+    const listed = await runObs(["metrics", "--service", "meter", "--since", "30m", "--json"], {
+      env: { OBS_MONITOR_URL: obsd.url },
+    });
+    expect(listed.code, listed.stderr).to.equal(0);
+    expect(JSON.parse(listed.stdout).data.map((metric: any) => metric.name)).to.deep.equal(["queue.depth"]);
+  });
+
+  it("answers the same twice, and only the named service's metrics with --service", async () => {
+    const again = (await http(`${obsd.url}/api/audit?until=${until}`)).json().data;
+    expect(JSON.stringify(again)).to.equal(JSON.stringify(report));
+    const pump = (await http(`${obsd.url}/api/audit?until=${until}&service=pump`)).json().data;
+    expect(pump.findings).to.deep.equal([]);
+    const meter = (await http(`${obsd.url}/api/audit?until=${until}&service=meter`)).json().data;
+    expect(meter.findings.map((finding: any) => finding.service)).to.deep.equal(["meter"]);
   });
 });

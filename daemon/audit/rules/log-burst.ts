@@ -15,7 +15,7 @@ export const BURST_RATIO = 3;
 export const logBurstRule: AuditRule = (facts, { window, currentText, baselineText }) => {
   const currentMinutes = Number(window.untilNs - window.currentFromNs) / 60e9;
   const baselineMinutes = Number(window.currentFromNs - window.baselineFromNs) / 60e9;
-  const active = new Map(facts.activity.map((a) => [a.service, a.baselineSpans + a.baselineLogs]));
+  const active = new Map(facts.activity.map((a) => [a.service, a.baselineSpans + a.baselineLogs + a.baselineSeries]));
   const findings: Finding[] = [];
   for (const logs of facts.logCounts) {
     const current = logs.currentWarnings + logs.currentErrors;
