@@ -242,7 +242,9 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(pinned.document.launcher.changed).to.equal(true);
     const result = await runObs(["agentcli", "-p", "over grpc"], { env: world.env });
     expect(result.code, result.stderr).to.equal(0);
-    expect(world.invocations().at(-1)?.env?.OTEL_EXPORTER_OTLP_PROTOCOL).to.equal("grpc");
+    // The turn's last line is the usage it reported; the line before holds its environment.
+    const started = world.invocations().filter((entry) => entry.env !== undefined);
+    expect(started.at(-1)?.env?.OTEL_EXPORTER_OTLP_PROTOCOL).to.equal("grpc");
     const spans = (await http(`http://127.0.0.1:${port}/api/spans/search?service=agentcli`)).json().data;
     expect(spans).to.have.length(2);
 
