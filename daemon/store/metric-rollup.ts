@@ -76,8 +76,8 @@ export const EXEMPLARS_KEPT = 3;
 
 const hasCount = (kind: MetricKind): boolean => kind !== "gauge" && kind !== "sum";
 
-/** Whether the start time is set and before the point: its whole value then counts as new. */
-const startSet = (point: RollupPoint): boolean => point.startNs > 0n && point.startNs < point.timeNs;
+/** Whether the start time is set and not after the point (a process that records and exports within a millisecond sends start = time): its whole value then counts as new. */
+const startSet = (point: RollupPoint): boolean => point.startNs > 0n && point.startNs <= point.timeNs;
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

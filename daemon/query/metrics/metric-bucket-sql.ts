@@ -81,7 +81,7 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
     const dropped = monotonic || type !== "sum" ? ` OR p.${x} < p.${px}` : "";
     const shape = histogram ? " OR obs_same_shape(p.detail, p.pd) = 0" : "";
     reset = `(CASE WHEN p.ps IS NULL THEN 0 WHEN p.start_ns <> p.ps${dropped}${shape} THEN 1 ELSE 0 END)`;
-    const started = "p.start_ns > 0 AND p.start_ns < p.time_ns";
+    const started = "p.start_ns > 0 AND p.start_ns <= p.time_ns";
     const rule = (now: string, before: string) =>
       `CASE WHEN p.ps IS NULL THEN (CASE WHEN ${started} THEN ${now} ELSE 0 END) WHEN ${reset} = 1 THEN ${now} ELSE ${now} - ${before} END`;
     increase = rule(`p.${x}`, `p.${px}`);

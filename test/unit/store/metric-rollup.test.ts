@@ -46,8 +46,10 @@ describe("metric rollups", () => {
   it("counts a cumulative series' first point whole only when its start time is set", () => {
     expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7 })).increase).to.equal(0);
     expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: start })).increase).to.equal(7);
-    // A start at or after the point's time is not a start.
-    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: T0 })).increase).to.equal(0);
+    // A start equal to the point's time is one (a process that records and exports within a
+    // millisecond); a start after it is not.
+    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: T0 })).increase).to.equal(7);
+    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: T0 + 1n })).increase).to.equal(0);
   });
 
   it("adds a cumulative sum's growth and counts a reset by start change or by drop whole", () => {
