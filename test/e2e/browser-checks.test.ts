@@ -201,8 +201,10 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     // throttle itself is the spacing below.
     expect(frames.length).to.be.at.least(4);
     const times = frames.map((frame) => Date.parse(frame.time));
-    // Lines are written just after their frame is admitted; a few ms of writing is the only slack.
-    for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).to.be.at.least(295);
+    // Lines are written just after their frame is admitted, so their times carry the writing's
+    // delay, which a loaded machine stretches: the bound leaves room for it and still tells the
+    // throttle (300 ms) from the page's repaints (40 ms).
+    for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).to.be.at.least(200);
     for (const frame of frames) {
       expect(frame.path).to.match(/^frames\/tests-clock-obs-ts\/watches-the-clock\/frame-\d{4}\.jpg$/);
       const jpeg = readFileSync(join(project.path, ".obs", frame.path));
