@@ -43,6 +43,8 @@ export interface CollectorOptions {
   onStoreLockLost?: (error: Error) => void;
   /** Told other things worth a line in the collector's log (records rejected as too old). */
   onNotice?: (line: string) => void;
+  /** Told if the writer thread dies while running: nothing restarts it, so the caller must stop. */
+  onWriterLost?: (error: Error) => void;
 }
 
 /**
@@ -87,6 +89,7 @@ async function startOnLockedStore(
   );
   if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
   if (options.onNotice) pipeline.onNotice = options.onNotice;
+  if (options.onWriterLost) pipeline.onWriterLost = options.onWriterLost;
   const ready = await pipeline.ready;
   const readDb = openReadConnection(dbPath);
   const queries = new QueryClient(dbPath);

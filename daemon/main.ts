@@ -10,7 +10,9 @@ import { runForeground } from "./run-foreground.js";
 export async function main(argv: string[]): Promise<number> {
   const parsed = await collectorFlags(yargs(argv))
     .scriptName("obsd")
-    .usage("$0 [options]\n\nRuns the obs collector in the foreground: OTLP/HTTP in, SQLite store, JSON queries out.")
+    .usage(
+      "$0 [options]\n\nRuns the obs collector in the foreground: OTLP traces, metrics and logs in over HTTP and gRPC on one port, SQLite store, JSON queries out.",
+    )
     .option("retention-interval", {
       type: "string",
       hidden: true,

@@ -44,6 +44,8 @@ export async function runForeground(
   io: ForegroundIo = consoleIo,
 ): Promise<number> {
   let collector: Awaited<ReturnType<typeof startCollector>>;
+  // Bound once the stop handler exists; a writer lost during startup fails the start instead.
+  let onWriterLost: (error: Error) => void = () => {};
   let settings: ReturnType<typeof resolveSettings>["settings"];
   try {
     const resolved = resolveSettings(flags);
@@ -55,6 +57,7 @@ export async function runForeground(
       onStoreLockLost: (error) =>
         io.err(`obsd: warning: lost the lock on ${settings.dbPath} (${error.message}); another collector may take it`),
       onNotice: (line) => io.err(line),
+      onWriterLost: (error) => onWriterLost(error),
       ...options,
     });
   } catch (error) {
@@ -105,7 +108,8 @@ export async function runForeground(
   // Signal handlers go in before the banner too: whoever reads "Press Ctrl+C" may signal at once.
   return new Promise((resolve) => {
     let stopping = false;
-    const stop = (reason: string) => {
+    let exitCode: number = ExitCode.ok;
+    const stop = (reason: string, announce = `obsd: ${reason} received, finishing writes and closing the database`) => {
       // The handlers stay installed while stopping: a second signal (another Ctrl+C, or a
       // service manager's SIGTERM after a shutdown request) must not kill the process mid-close.
       if (stopping) {
@@ -113,21 +117,26 @@ export async function runForeground(
         return;
       }
       stopping = true;
-      io.err(`obsd: ${reason} received, finishing writes and closing the database`);
+      io.err(announce);
       // Leave the registry first, so no client picks a collector that is stopping.
       removeRegistry(entry);
       control?.close();
       collector.close().then(
-        () => resolve(ExitCode.ok),
+        () => resolve(exitCode),
         (error: Error) => {
           io.err(`obsd: error while stopping: ${error.message}`);
           resolve(ExitCode.storeFailure);
         },
       );
     };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    process.on("SIGINT", () => stop("SIGINT"));
+    process.on("SIGTERM", () => stop("SIGTERM"));
     requestStop = () => stop("shutdown request");
+    // Nothing restarts the writer: staying up would answer "retry" forever while storing nothing.
+    onWriterLost = (error) => {
+      exitCode = ExitCode.storeFailure;
+      stop("writer lost", `obsd: the writer thread died (${error.message}); nothing more can be stored, stopping`);
+    };
     const url = collector.baseUrl;
     io.out(`obsd ${OBS_VERSION} listening on ${url}`);
     for (const signal of SIGNALS) io.out(`  ${`OTLP ${signal.name}`.padEnd(12)} POST ${url}${signal.path}`);

@@ -41,13 +41,13 @@ export function collectorFlags<T>(argv: Argv<T>) {
     })
     .option("max-body-size", {
       type: "string",
-      describe: "Largest OTLP request body, compressed or inflated (env OBS_MAX_BODY_SIZE)",
+      describe: "Largest OTLP request body or gRPC message, compressed or inflated (env OBS_MAX_BODY_SIZE)",
       defaultDescription: DEFAULTS.maxBodySize,
     })
     .option("otlp-standard-ports", {
       type: "boolean",
       describe:
-        "Also listen on the OTLP standard ports 4317 (gRPC) and 4318 (HTTP); a taken one is reported and skipped (env OBS_OTLP_STANDARD_PORTS=1)",
+        "Also listen on the OTLP standard ports 4317 (gRPC) and 4318 (HTTP), each serving both transports; a taken one is reported and skipped (env OBS_OTLP_STANDARD_PORTS=1)",
     });
 }
 

@@ -8,7 +8,24 @@
  * Parameter order matters: it is the order of the OpenAPI document and of the "this route
  * accepts ..." message.
  */
+import { METRIC_ROUTES } from "./metric-routes.js";
 import type { QueryMethod } from "./query-types.js";
+import {
+  CORRELATED_LOOKBACK,
+  cursor,
+  DEFAULT_LOOKBACK,
+  hex,
+  limit,
+  lookback,
+  MAX_TRACE_SPANS,
+  one,
+  pageOf,
+  service,
+  text,
+} from "./route-builders.js";
+
+export { METRIC_AGGS } from "./metric-routes.js";
+export { CORRELATED_LOOKBACK, DEFAULT_LOOKBACK, MAX_TRACE_SPANS } from "./route-builders.js";
 
 export type ParamKind =
   /** Any non-empty text. */
@@ -90,57 +107,6 @@ export interface QueryRoute {
   answer: JsonSchema;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/** `{data: [ITEM], meta}`: a page of records. */
-function pageOf(item: string): JsonSchema {
-  return {
-    type: "object",
-    required: ["data", "meta"],
-    properties: { data: { type: "array", items: ref(item) }, meta: ref("PageMeta") },
-    additionalProperties: false,
-  };
-}
-
-/** `{data: RECORD}` (with `meta` when the answer is paged). */
-function one(record: string, withMeta: boolean): JsonSchema {
-  return {
-    type: "object",
-    required: withMeta ? ["data", "meta"] : ["data"],
-    properties: withMeta ? { data: ref(record), meta: ref("PageMeta") } : { data: ref(record) },
-    additionalProperties: false,
-  };
-}
-
-/** The default page window of lists and aggregates. */
-export const DEFAULT_LOOKBACK = "15m";
-/** Logs of one trace or span: the trace may be older than the default window, so look back the maximum. */
-export const CORRELATED_LOOKBACK = "24h";
-/** The most spans one answer about a trace holds; the rest are paged (/api/traces/{traceId}/spans). */
-export const MAX_TRACE_SPANS = 10_000;
-
-const lookback = (defaultValue: string): ParamSpec => ({
-  kind: "duration",
-  description: `How far back to look, e.g. 15m, 2h, 1d; at most 24h (400 above). Default ${defaultValue}.`,
-  default: defaultValue,
-  cap: "24h",
-  flag: "since",
-});
-const limit = (defaultValue: number, cap: number): ParamSpec => ({
-  kind: "positiveInteger",
-  description: `Page size; default ${defaultValue}, capped at ${cap} (meta.limit shows the effective value).`,
-  default: defaultValue,
-  cap,
-  flag: "limit",
-});
-const cursor: ParamSpec = {
-  kind: "text",
-  description: "meta.nextCursor of the previous page, unchanged; only with the same filters.",
-  flag: "cursor",
-};
-const text = (description: string): ParamSpec => ({ kind: "text", description });
-const hex = (bytes: number, description: string): ParamSpec => ({ kind: "hexId", bytes, description });
-const service: ParamSpec = { ...text("Only this service.name."), flag: "service" };
 const status: ParamSpec = {
   kind: "enum",
   values: ["ok", "error"],
@@ -195,15 +161,6 @@ export const FACET_FIELDS = {
   traces: ["service", "operation", "status", "attribute_keys", "attribute_values"],
   logs: ["service", "severity", "scope"],
   metrics: ["name", "service", "attribute_keys", "attribute_values"],
-} as const;
-
-/** Aggregations of /api/metrics/series, by the metric types they apply to. */
-export const METRIC_AGGS = {
-  sum: ["rate", "increase", "sum"],
-  gauge: ["last", "avg", "min", "max", "sum"],
-  histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
-  exponential_histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
-  summary: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
 } as const;
 
 /** Every query route, by the QueryService method that answers it. */
@@ -412,63 +369,8 @@ export const QUERY_ROUTES = {
     },
     answer: one("AuditReport", false),
   },
-  listMetrics: {
-    paths: [{ path: "/api/metrics", operationId: "listMetrics" }],
-    summary: "Metrics with a point in the window, by name",
-    pathParams: {},
-    params: {
-      service,
-      name: { ...text("Substring of the metric's name."), flag: "name" },
-      lookback: lookback(DEFAULT_LOOKBACK),
-      limit: limit(100, 500),
-      cursor,
-    },
-    answer: pageOf("MetricSummary"),
-  },
-  metricSeries: {
-    paths: [{ path: "/api/metrics/series", operationId: "metricSeries" }],
-    summary: "One metric's values over time, in step-sized buckets, per group",
-    pathParams: {},
-    params: {
-      name: { ...text("The metric's name, exactly."), required: true },
-      groupBy: {
-        kind: "groupByList",
-        values: ["service"],
-        description: "service or attr.KEY; repeat (or separate with commas) to group by several. Absent: one group.",
-        flag: "group-by",
-      },
-      agg: {
-        kind: "enum",
-        values: ["rate", "increase", "sum", "last", "avg", "min", "max", "count", "p50", "p90", "p95", "p99"],
-        description:
-          "sums: rate (per second, the default), increase, sum; gauges: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
-        flag: "agg",
-      },
-      step: {
-        kind: "duration",
-        description: "Bucket width, e.g. 30s, 1m, 15m; at least 1s and at most the window. Default: from the window.",
-        cap: "24h",
-        flag: "step",
-      },
-      service,
-      lookback: lookback(DEFAULT_LOOKBACK),
-      limit: limit(20, 100),
-    },
-    attr: true,
-    answer: one("MetricSeries", true),
-  },
-  describeMetric: {
-    paths: [{ path: "/api/metrics/describe", operationId: "describeMetric" }],
-    summary: "One metric: its identity and its series' attribute keys and values, with counts",
-    pathParams: {},
-    params: {
-      name: { ...text("The metric's name, exactly."), required: true },
-      service,
-      lookback: lookback(DEFAULT_LOOKBACK),
-    },
-    notFound: true,
-    answer: one("MetricDetail", false),
-  },
+  // Last, as before the move: the OpenAPI document lists routes in this order.
+  ...METRIC_ROUTES,
 } satisfies Record<QueryMethod, QueryRoute>;
 
 /** The table, typed as the general shape (for code that walks every route). */

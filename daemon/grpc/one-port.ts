@@ -15,6 +15,12 @@ import { prefaceVerdict } from "./http2-preface.js";
 
 /** A connection that has not sent a whole preface (or anything else) within this long is closed. */
 const SNIFF_TIMEOUT_MS = 10_000;
+/**
+ * At most this many connections wait to be identified per listener: past it the oldest is
+ * closed, so idle connections opened faster than the sniff timeout ends them cannot pile up,
+ * while a real client (which sends its first bytes at once) is decided long before it is oldest.
+ */
+export const MAX_UNDECIDED = 256;
 
 type ConnectionListener = (socket: Socket) => void;
 
@@ -50,11 +56,17 @@ export function sniffConnection(socket: Socket, decided: (verdict: "http1" | "ht
  * Returns what closes the connections still undecided: neither server knows them yet, so
  * neither server's close would end them before the sniff timeout.
  */
-export function shareListener(http1: HttpServer, http2: Http2Server): () => void {
+export function shareListener(http1: HttpServer, http2: Http2Server, maxUndecided = MAX_UNDECIDED): () => void {
   const original = http1.listeners("connection") as ConnectionListener[];
   const undecided = new Set<Socket>();
   http1.removeAllListeners("connection");
   http1.on("connection", (socket: Socket) => {
+    if (undecided.size >= maxUndecided) {
+      // A Set iterates in insertion order: the first is the one that has waited longest.
+      const oldest = undecided.values().next().value as Socket;
+      undecided.delete(oldest);
+      oldest.destroy();
+    }
     undecided.add(socket);
     socket.once("close", () => undecided.delete(socket));
     sniffConnection(socket, (verdict) => {

@@ -69,6 +69,11 @@ export class IngestPipeline {
   onWriteStatusChange: (change: WriteStatusChange) => void = () => {};
   /** Lines for the collector's log that are not write status changes (rejected old records). */
   onNotice: (line: string) => void = () => {};
+  /**
+   * Told once when the writer thread dies while open: nothing restarts it, so the collector must
+   * stop (its 503s are true only because the next request finds no collector, or a new one).
+   */
+  onWriterLost: (error: Error) => void = () => {};
 
   /** `maxBodyBytes`: the largest body the HTTP side accepts; the memory limits follow from it. */
   constructor(options: WriterOptions, maxBodyBytes: number) {
@@ -96,13 +101,12 @@ export class IngestPipeline {
         }
       });
       this.writer.on("error", (error) => {
-        this.fail(new StoreUnavailableError(`the writer stopped: ${error.message}`));
+        this.writerLost(new StoreUnavailableError(`the writer stopped: ${error.message}`));
         reject(error);
       });
       this.writer.on("exit", (code) => {
-        // Transient for the client: a restarted collector (or another one) takes the retry.
         const error = new StoreUnavailableError(`the writer exited (code ${code})`);
-        this.fail(error);
+        this.writerLost(error);
         reject(error);
       });
     });
@@ -191,6 +195,16 @@ export class IngestPipeline {
 
   private noteChange(change: WriteStatusChange | null): void {
     if (change) this.onWriteStatusChange(change);
+  }
+
+  /**
+   * Transient for the client only because the collector stops on it (onWriterLost): a retry
+   * reaches a restarted collector, or none, which exporters retry too.
+   */
+  private writerLost(error: StoreUnavailableError): void {
+    const first = !this.failure && !this.closing;
+    this.fail(error);
+    if (first) this.onWriterLost(error);
   }
 
   private fail(error: Error): void {

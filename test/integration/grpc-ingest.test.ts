@@ -3,6 +3,7 @@
  * exporters (grpc-js) beside an OTLP/HTTP exporter on the same port, and a raw node:http2
  * client for what the exporters never send.
  */
+import { connect } from "node:http2";
 import { gzipSync } from "node:zlib";
 import { SeverityNumber } from "@opentelemetry/api-logs";
 import type { ExportResult } from "@opentelemetry/core";
@@ -60,6 +61,41 @@ async function exportSpan(exporter: SpanExporter, service: string, name: string)
 function protobufTraces(service: string, n: number): Buffer {
   const startNs = BigInt(Date.now()) * 1_000_000n;
   return protobufOf("traces", traceRequest(service, [{ traceId: hexId(n, 16), spanId: hexId(n, 8), startNs }]));
+}
+
+/**
+ * One gRPC call whose request body is written in `pieces`, each handed to the socket before the
+ * next is written, so no two share a DATA frame; resolves with the grpc-status.
+ */
+function grpcCallInPieces(url: string, path: string, pieces: Buffer[]): Promise<number | null> {
+  return new Promise((resolve, reject) => {
+    const session = connect(url);
+    session.on("error", reject);
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
+    let status: string | undefined;
+    stream.on("response", (headers) => {
+      status ??= headers["grpc-status"] as string | undefined;
+    });
+    stream.on("trailers", (trailers) => {
+      status = trailers["grpc-status"] as string | undefined;
+    });
+    stream.resume();
+    stream.on("error", reject);
+    stream.on("close", () => {
+      session.close();
+      resolve(status === undefined ? null : Number(status));
+    });
+    const writeNext = (index: number): void => {
+      if (index === pieces.length) return void stream.end();
+      stream.write(pieces[index], () => setImmediate(() => writeNext(index + 1)));
+    };
+    writeNext(0);
+  });
 }
 
 describe("OTLP/gRPC on the collector's port (real obsd, real grpc-js exporters)", function () {
@@ -138,6 +174,30 @@ describe("OTLP/gRPC on the collector's port (real obsd, real grpc-js exporters)"
     expect(bad.message).to.match(/^invalid OTLP logs payload/);
     const cut = await rawGrpcCall(obsd.url, { ":path": LOGS_EXPORT }, grpcFrame(Buffer.from("abc")).subarray(0, 6));
     expect([cut.status, cut.message]).to.deep.equal([3, "invalid gRPC request: the message was cut off"]);
+  });
+
+  it("takes one message split across DATA frames, its 5-byte prefix too, and over 16 KiB", async () => {
+    const startNs = BigInt(Date.now()) * 1_000_000n;
+    const message = protobufOf(
+      "traces",
+      traceRequest("split-frames", [
+        {
+          traceId: hexId(40, 16),
+          spanId: hexId(40, 8),
+          startNs,
+          name: "framed",
+          attributes: { pad: "x".repeat(40_000) },
+        },
+      ]),
+    );
+    // Over one default HTTP/2 frame (16 KiB), under the cap.
+    expect(message.length).to.be.within(16 * 1024 + 1, MAX_BODY);
+    const frame = grpcFrame(message);
+    const pieces = [frame.subarray(0, 2), frame.subarray(2, 5), frame.subarray(5, 9)];
+    for (let at = 9; at < frame.length; at += 10_000)
+      pieces.push(frame.subarray(at, Math.min(at + 10_000, frame.length)));
+    expect(await grpcCallInPieces(obsd.url, TRACE_EXPORT, pieces)).to.equal(0);
+    expect(await traceNames("split-frames")).to.deep.equal(["framed"]);
   });
 
   it("answers RESOURCE_EXHAUSTED for a message over the cap, sent or once inflated", async () => {

@@ -153,6 +153,19 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
   });
 
+  it("reports a writer thread that dies once, so the collector stops instead of answering retry forever", async () => {
+    const lost: string[] = [];
+    pipeline.onWriterLost = (error) => lost.push(error.message);
+    const inFlight = refusal(pipeline.ingest("traces", "json", body(33), NOW));
+    await (pipeline as unknown as { writer: Worker }).writer.terminate();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lost).to.have.length(1);
+    expect(lost[0]).to.match(/the writer (stopped|exited)/);
+    // The request in flight is told to retry: it reaches a restarted collector, or none.
+    const refused = await inFlight;
+    expect(answers(refused)).to.include({ status: 503, grpc: "UNAVAILABLE" });
+  });
+
   it("tells a client to retry when another process holds the database locked, and stores the retry", async () => {
     const other = new Database(join(dir.path, "t.sqlite"));
     try {

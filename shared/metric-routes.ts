@@ -1,0 +1,76 @@
+/**
+ * The metric query routes (/api/metrics...), spread last into QUERY_ROUTES (query-routes.ts):
+ * their order there is the OpenAPI document's.
+ */
+import type { QueryRoute } from "./query-routes.js";
+import type { QueryMethod } from "./query-types.js";
+import { cursor, DEFAULT_LOOKBACK, limit, lookback, one, pageOf, service, text } from "./route-builders.js";
+
+/** Aggregations of /api/metrics/series, by the metric types they apply to. */
+export const METRIC_AGGS = {
+  sum: ["rate", "increase", "sum"],
+  gauge: ["last", "avg", "min", "max", "sum"],
+  histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  exponential_histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  summary: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+} as const;
+
+export const METRIC_ROUTES = {
+  listMetrics: {
+    paths: [{ path: "/api/metrics", operationId: "listMetrics" }],
+    summary: "Metrics with a point in the window, by name",
+    pathParams: {},
+    params: {
+      service,
+      name: { ...text("Substring of the metric's name."), flag: "name" },
+      lookback: lookback(DEFAULT_LOOKBACK),
+      limit: limit(100, 500),
+      cursor,
+    },
+    answer: pageOf("MetricSummary"),
+  },
+  metricSeries: {
+    paths: [{ path: "/api/metrics/series", operationId: "metricSeries" }],
+    summary: "One metric's values over time, in step-sized buckets, per group",
+    pathParams: {},
+    params: {
+      name: { ...text("The metric's name, exactly."), required: true },
+      groupBy: {
+        kind: "groupByList",
+        values: ["service"],
+        description: "service or attr.KEY; repeat (or separate with commas) to group by several. Absent: one group.",
+        flag: "group-by",
+      },
+      agg: {
+        kind: "enum",
+        values: ["rate", "increase", "sum", "last", "avg", "min", "max", "count", "p50", "p90", "p95", "p99"],
+        description:
+          "sums: rate (per second, the default), increase, sum; gauges: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
+        flag: "agg",
+      },
+      step: {
+        kind: "duration",
+        description: "Bucket width, e.g. 30s, 1m, 15m; at least 1s and at most the window. Default: from the window.",
+        cap: "24h",
+        flag: "step",
+      },
+      service,
+      lookback: lookback(DEFAULT_LOOKBACK),
+      limit: limit(20, 100),
+    },
+    attr: true,
+    answer: one("MetricSeries", true),
+  },
+  describeMetric: {
+    paths: [{ path: "/api/metrics/describe", operationId: "describeMetric" }],
+    summary: "One metric: its identity and its series' attribute keys and values, with counts",
+    pathParams: {},
+    params: {
+      name: { ...text("The metric's name, exactly."), required: true },
+      service,
+      lookback: lookback(DEFAULT_LOOKBACK),
+    },
+    notFound: true,
+    answer: one("MetricDetail", false),
+  },
+} satisfies Partial<Record<QueryMethod, QueryRoute>>;
