@@ -110,19 +110,21 @@ function bucketDelta(kind: MetricKind, prev: PointDetail | null, point: PointDet
   const a = point as ExponentialDetail;
   const b = prev as ExponentialDetail;
   return {
-    scale: a.scale,
+    scale: Math.min(a.scale, b.scale),
     zeroCount: Math.max(0, a.zeroCount - b.zeroCount),
-    positive: bucketIncrease(a.positive, b.positive),
-    negative: bucketIncrease(a.negative, b.negative),
+    positive: bucketIncrease(a.positive, a.scale, b.positive, b.scale),
+    negative: bucketIncrease(a.negative, a.scale, b.negative, b.scale),
   };
 }
 
-/** Whether the buckets' shape changed (new bounds, a new scale): the counts restarted. */
+/**
+ * Whether an explicit histogram's bounds changed: its counts restarted. An exponential
+ * histogram's new scale is not a restart (SDKs lower it as values widen the range, counts
+ * carrying on), so bucketDelta() compares the two points at the lower scale.
+ */
 function shapeChanged(kind: MetricKind, prev: PointDetail | null, point: PointDetail | null): boolean {
-  if (prev === null || point === null) return false;
-  if (kind === "histogram") return !sameNumbers((prev as HistogramDetail).bounds, (point as HistogramDetail).bounds);
-  if (kind === "exponential_histogram") return (prev as ExponentialDetail).scale !== (point as ExponentialDetail).scale;
-  return false;
+  if (prev === null || point === null || kind !== "histogram") return false;
+  return !sameNumbers((prev as HistogramDetail).bounds, (point as HistogramDetail).bounds);
 }
 
 const minus = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a - b);
@@ -131,7 +133,7 @@ const minus = (a: number | null, b: number | null): number | null => (a === null
  * What `point` adds to its slot's increases, given the series' previous point (null for its
  * first). Delta points count whole. Cumulative points count their growth from the previous
  * point; a reset (a new start time; a drop of a monotonic sum's value or of a count; new
- * bounds or scale) counts the point whole; a series' first point counts whole when its start
+ * explicit bounds) counts the point whole; a series' first point counts whole when its start
  * time is set, else nothing (its growth since the start is unknown).
  */
 export function pointIncrease(series: SeriesKind, prev: RollupPoint | null, point: RollupPoint): PointIncrease {

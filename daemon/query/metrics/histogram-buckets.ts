@@ -2,6 +2,7 @@
  * Histogram buckets as the rollups store their increases (metric_rollups.buckets), merged
  * across series and slots, and their quantiles. Pure.
  */
+import { bucketMap, denseBuckets } from "../../store/exp-buckets.js";
 
 /** Explicit-bound buckets: counts.length = bounds.length + 1, the last one up to +Inf. */
 export interface ExplicitBuckets {
@@ -68,24 +69,6 @@ export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | 
   return bounds.length > 0 ? (bounds[bounds.length - 1] as number) : null;
 }
 
-/** A side's counts at a lower scale: index i becomes i >> shift (floor, also for negative indexes). */
-function downscaleSide(side: ExponentialSide, shift: number): Map<number, number> {
-  const out = new Map<number, number>();
-  side.bucketCounts.forEach((count, k) => {
-    const index = (side.offset + k) >> shift;
-    out.set(index, (out.get(index) ?? 0) + count);
-  });
-  return out;
-}
-
-function sideOf(counts: Map<number, number>): ExponentialSide {
-  if (counts.size === 0) return { offset: 0, bucketCounts: [] };
-  const indexes = [...counts.keys()];
-  const lo = Math.min(...indexes);
-  const hi = Math.max(...indexes);
-  return { offset: lo, bucketCounts: Array.from({ length: hi - lo + 1 }, (_, k) => counts.get(lo + k) ?? 0) };
-}
-
 /** Sums exponential buckets, at the lowest scale among them (a lower scale's buckets hold whole higher ones). */
 export function addExponential(into: ExponentialBuckets | null, more: ExponentialBuckets): ExponentialBuckets {
   if (into === null) {
@@ -98,9 +81,8 @@ export function addExponential(into: ExponentialBuckets | null, more: Exponentia
   }
   const scale = Math.min(into.scale, more.scale);
   const side = (a: ExponentialSide, sa: number, b: ExponentialSide, sb: number) => {
-    const sum = downscaleSide(a, sa - scale);
-    for (const [i, n] of downscaleSide(b, sb - scale)) sum.set(i, (sum.get(i) ?? 0) + n);
-    return sideOf(sum);
+    const sum = bucketMap(a, sa - scale);
+    return denseBuckets(bucketMap(b, sb - scale, sum));
   };
   return {
     scale,

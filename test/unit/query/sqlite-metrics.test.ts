@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery, MetricIdentity } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { rollupPoints } from "../../../daemon/store/metric-rollup.js";
 import {
   insertMetric,
   insertPoints,
@@ -257,6 +258,60 @@ describe("SQLite metrics reader", () => {
     expect(one("count")).to.equal(6);
     expect(one("sum")).to.equal(22);
     expect(one("avg")).to.be.closeTo(22 / 6, 1e-9);
+  });
+
+  it("carries an exponential histogram's counts across a lowered scale, from the rollups as from the points", () => {
+    const id = insertMetric(store.db, { name: "sizes", kind: "exponential_histogram", temporality: 2, unit: "By" });
+    const series = insertSeries(store.db, id, "api", {}, at(0), at(120));
+    const exp = (seconds: number, scale: number, offset: number, counts: number[]) => ({
+      timeNs: at(seconds),
+      startNs: at(-1),
+      count: counts.reduce((a, b) => a + b, 0),
+      sum: 1,
+      detail: {
+        scale,
+        zeroCount: 0,
+        zeroThreshold: 0,
+        positive: { offset, bucketCounts: counts },
+        negative: { offset: 0, bucketCounts: [] },
+      },
+    });
+    // Scale 2 indexes 4 and 5 are scale 1 index 2; a value at scale 1 index 5 lowered the scale.
+    const points = [exp(0, 2, 4, [50, 50]), exp(60, 1, 2, [100, 0, 0, 1]), exp(120, 1, 2, [100, 0, 0, 2])];
+    insertPoints(store.db, series, points);
+    // The 60 s rollups as the writer folds them (metric-rollup.ts).
+    const kind = { kind: "exponential_histogram", temporality: 2, monotonic: false } as const;
+    const rollupInput = points.map((p) => ({
+      timeNs: p.timeNs,
+      startNs: p.startNs,
+      value: null,
+      count: p.count,
+      sum: p.sum,
+      min: null,
+      max: null,
+      detail: p.detail,
+      traceIds: [],
+    }));
+    insertRollups(
+      store.db,
+      id,
+      series,
+      rollupPoints(kind, null, rollupInput, [60]).map((row) => ({ ...row, buckets: row.buckets ?? undefined })),
+    );
+    const metric = reader.metricIdentities("sizes")[0]!;
+    const ask = (agg: MetricBucketQuery["agg"], over: Partial<MetricBucketQuery>) =>
+      reader.metricBuckets(query({ metric, agg, toNs: at(179), ...over }))[0]!;
+    const minute = { stepMs: 60_000 };
+    const rolled = { stepMs: 60_000, source: { kind: "rollups", widthS: 60 } } as const;
+    expect(ask("count", rolled).values).to.deep.equal([100, 1, 1]);
+    expect(ask("count", rolled).resets).to.equal(0);
+    expect(ask("count", minute).values).to.deep.equal([100, 1, 1]);
+    expect(ask("count", minute).resets).to.equal(0);
+    expect(ask("count", {}).values).to.deep.equal([100, null, 1, null, 1, null]);
+    // The one new value, alone in its minute: scale 1 index 5 is (2^2.5, 2^3], its median 2^2.75.
+    const p50 = ask("p50", rolled).values;
+    expect(p50[1]).to.be.closeTo(2 ** 2.75, 1e-9);
+    expect(ask("p50", minute).values).to.deep.equal(p50);
   });
 
   it("answers a summary's quantile from the quantile it reported", () => {
