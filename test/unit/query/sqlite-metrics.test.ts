@@ -314,6 +314,39 @@ describe("SQLite metrics reader", () => {
     expect(ask("p50", minute).values).to.deep.equal(p50);
   });
 
+  it("keeps a filtered query's exemplars when other services' newer exemplars pass the row cap", () => {
+    const id = insertMetric(store.db, { name: "jobs", kind: "sum", temporality: 1, monotonic: true });
+    const slot = Number(BASE / S / 60n);
+    const withExemplar = (series: number, seconds: number, traceId: string) => {
+      insertPoints(store.db, series, [{ timeNs: at(seconds), value: 1, exemplars: [{ traceId, value: 1 }] }]);
+      insertRollups(store.db, id, series, [
+        { widthS: 60, slot, points: 1, firstNs: at(seconds), lastNs: at(seconds), increase: 1, exemplars: [traceId] },
+      ]);
+    };
+    const mine = "a".repeat(32);
+    withExemplar(insertSeries(store.db, id, "api", { k: "v" }, at(10), at(10)), 10, mine);
+    // More series of another service than the exemplar rows a query reads, each newer than api's.
+    for (let i = 0; i < 1001; i++) {
+      withExemplar(
+        insertSeries(store.db, id, "worker", { n: String(i) }, at(50), at(50)),
+        50,
+        i.toString(16).padStart(32, "0"),
+      );
+    }
+    const metric = reader.metricIdentities("jobs")[0]!;
+    const rolled = (stepMs: number) => ({ stepMs, source: { kind: "rollups", widthS: 60 } }) as const;
+    for (const [name, over] of [
+      ["points", {}],
+      ["slot rollups", rolled(60_000)],
+      ["rollups", rolled(120_000)],
+    ] as const) {
+      for (const scope of [{ service: "api" }, { attrs: [["k", "v"]] as [string, string][] }]) {
+        const [group] = reader.metricBuckets(query({ metric, agg: "increase", ...over, ...scope }));
+        expect(group!.exemplarTraceIds, `${name} ${JSON.stringify(scope)}`).to.deep.equal([mine]);
+      }
+    }
+  });
+
   it("answers a summary's quantile from the quantile it reported", () => {
     const id = insertMetric(store.db, { name: "rpc.duration", kind: "summary", unit: "ms" });
     const series = insertSeries(store.db, id, "api", {}, at(0), at(10));
