@@ -1,5 +1,6 @@
 import type { ExpBuckets, MetricKind } from "../otlp/records.js";
 import { addBuckets, bucketIncrease } from "./exp-buckets.js";
+import { addExplicitInto } from "./explicit-buckets.js";
 import type { ExponentialDetail, HistogramDetail, PointDetail, SummaryDetail } from "./metric-point-detail.js";
 import { slotOf } from "./metric-slots.js";
 
@@ -171,7 +172,12 @@ const lower = (a: number | null, b: number | null): number | null => (a === null
 const higher = (a: number | null, b: number | null): number | null =>
   a === null ? b : b === null ? a : Math.max(a, b);
 
-/** A slot's buckets with one more point's: histograms under new bounds keep the newest bounds' only. */
+/**
+ * A slot's buckets with one more point's. Explicit buckets under other bounds (a reset to new
+ * bounds within the slot) are merged onto the earlier point's bounds by their upper bounds, as
+ * the raw-points path merges a bucket's points (explicit-buckets.ts): the slot's bucket totals
+ * stay its count, and a query answers the same from the rollups as from the points.
+ */
 function mergeBuckets(
   kind: MetricKind,
   row: RollupBuckets | null,
@@ -184,8 +190,10 @@ function mergeBuckets(
   if (kind === "histogram") {
     const a = row as HistogramDetail;
     const b = add as HistogramDetail;
-    if (!sameNumbers(a.bounds, b.bounds)) return newer ? b : a;
-    return { bounds: a.bounds, counts: a.counts.map((c, i) => c + (b.counts[i] ?? 0)) };
+    const [first, then] = newer ? [a, b] : [b, a];
+    const into = { bounds: first.bounds, counts: [...first.counts] };
+    addExplicitInto(into, then);
+    return into;
   }
   const a = row as ExponentialIncrease;
   const b = add as ExponentialIncrease;

@@ -61,7 +61,7 @@ export function bucketIncrease(
   }
   if (mode === "zero") return { bounds: detail.bounds, counts: detail.counts.map(() => 0) };
   if (mode === "whole" || previous === null || isExponential(previous)) return detail;
-  return { bounds: detail.bounds, counts: detail.counts.map((c, i) => c - (previous.counts[i] ?? 0)) };
+  return { bounds: detail.bounds, counts: detail.counts.map((c, i) => Math.max(0, c - (previous.counts[i] ?? 0))) };
 }
 
 /** Merges bucket increases of one kind (explicit or exponential) across series and slots. */

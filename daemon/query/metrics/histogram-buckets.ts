@@ -3,6 +3,7 @@
  * across series and slots, and their quantiles. Pure.
  */
 import { bucketMap, denseBuckets } from "../../store/exp-buckets.js";
+import { addExplicitInto } from "../../store/explicit-buckets.js";
 
 /** Explicit-bound buckets: counts.length = bounds.length + 1, the last one up to +Inf. */
 export interface ExplicitBuckets {
@@ -24,23 +25,13 @@ export interface ExponentialBuckets {
 }
 
 /**
- * Adds `more` into `into` when both have the same bounds; with other bounds (the instrument's
- * boundaries changed) `more` is merged into the bucket of `into` holding its upper bound,
- * which keeps totals exact and quantiles close.
+ * Adds `more` into `into` (the first buckets added set the bounds; other bounds are merged by
+ * their upper bounds, as the rollups merge a slot's: explicit-buckets.ts).
  */
 export function addExplicit(into: ExplicitBuckets | null, more: ExplicitBuckets): ExplicitBuckets {
   if (into === null) return { bounds: [...more.bounds], counts: [...more.counts] };
-  const same = into.bounds.length === more.bounds.length && into.bounds.every((b, i) => b === more.bounds[i]);
-  more.counts.forEach((count, i) => {
-    const target = same ? i : upperIndex(into.bounds, more.bounds[i] ?? Infinity);
-    into.counts[target] = (into.counts[target] ?? 0) + count;
-  });
+  addExplicitInto(into, more);
   return into;
-}
-
-function upperIndex(bounds: number[], upper: number): number {
-  const i = bounds.findIndex((b) => upper <= b);
-  return i === -1 ? bounds.length : i;
 }
 
 /**

@@ -347,6 +347,49 @@ describe("SQLite metrics reader", () => {
     }
   });
 
+  it("answers histogram quantiles the same from the rollups as from the points across new bounds and bucket drops", () => {
+    const id = insertMetric(store.db, { name: "waits", kind: "histogram", temporality: 2, unit: "ms" });
+    const series = insertSeries(store.db, id, "api", {}, at(0), at(80));
+    const h = (seconds: number, counts: number[], bounds: number[]) => ({
+      timeNs: at(seconds),
+      startNs: at(-1),
+      count: counts.reduce((a, b) => a + b, 0),
+      sum: 1,
+      detail: { bounds, counts },
+    });
+    // New bounds within the first minute (a reset); in the second a bucket falls while the count grows.
+    const points = [
+      h(0, [1, 2, 0], [1, 5]),
+      h(10, [2, 5, 1], [1, 5]),
+      h(20, [1, 1, 0], [10, 20]),
+      h(70, [4, 1, 0], [10, 20]),
+      h(80, [3, 1, 3], [10, 20]),
+    ];
+    insertPoints(store.db, series, points);
+    const kind = { kind: "histogram", temporality: 2, monotonic: false } as const;
+    const input = points.map((p) => ({ ...p, value: null, min: null, max: null, traceIds: [] }));
+    insertRollups(
+      store.db,
+      id,
+      series,
+      rollupPoints(kind, null, input, [60]).map((row) => ({ ...row, buckets: row.buckets ?? undefined })),
+    );
+    const metric = reader.metricIdentities("waits")[0]!;
+    const ask = (agg: MetricBucketQuery["agg"], stepMs: number, rollups: boolean) =>
+      reader.metricBuckets(
+        query({ metric, agg, stepMs, toNs: at(119), ...(rollups ? { source: { kind: "rollups", widthS: 60 } } : {}) }),
+      )[0]!.values;
+    expect(ask("count", 60_000, true)).to.deep.equal([10, 5]);
+    for (const agg of ["count", "p50", "p90"] as const) {
+      for (const stepMs of [60_000, 120_000]) {
+        expect(ask(agg, stepMs, true), `${agg} ${stepMs}`).to.deep.equal(ask(agg, stepMs, false));
+      }
+    }
+    // The second minute's buckets: [3, 0, 0] then [0, 0, 3] (the first bucket's drop counts as
+    // none, not -1): rank 3 of 6 is the top of (0, 10].
+    expect(ask("p50", 60_000, true)[1]).to.be.closeTo(10, 1e-9);
+  });
+
   it("answers a summary's quantile from the quantile it reported", () => {
     const id = insertMetric(store.db, { name: "rpc.duration", kind: "summary", unit: "ms" });
     const series = insertSeries(store.db, id, "api", {}, at(0), at(10));
