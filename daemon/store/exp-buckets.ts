@@ -27,10 +27,20 @@ export function denseBuckets(byIndex: Map<number, number>): ExpBuckets {
   return { offset: low, bucketCounts };
 }
 
-/** `later - earlier` per bucket at one scale, never below zero. */
-export function bucketIncrease(later: ExpBuckets, earlier: ExpBuckets): ExpBuckets {
-  const before = bucketMap(earlier, 0);
-  const after = bucketMap(later, 0);
+/**
+ * `later - earlier` per bucket, never below zero, at the lower of their scales (`scaleLater`,
+ * `scaleEarlier`): an SDK lowers a cumulative histogram's scale when a value widens its range and
+ * its counts carry on, so the earlier point's buckets are merged to the new scale and subtracted.
+ */
+export function bucketIncrease(
+  later: ExpBuckets,
+  scaleLater: number,
+  earlier: ExpBuckets,
+  scaleEarlier: number,
+): ExpBuckets {
+  const scale = Math.min(scaleLater, scaleEarlier);
+  const before = bucketMap(earlier, scaleEarlier - scale);
+  const after = bucketMap(later, scaleLater - scale);
   const out = new Map<number, number>();
   for (const [index, count] of after) {
     const increase = count - (before.get(index) ?? 0);

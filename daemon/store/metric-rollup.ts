@@ -1,5 +1,6 @@
 import type { ExpBuckets, MetricKind } from "../otlp/records.js";
 import { addBuckets, bucketIncrease } from "./exp-buckets.js";
+import { addExplicitInto } from "./explicit-buckets.js";
 import type { ExponentialDetail, HistogramDetail, PointDetail, SummaryDetail } from "./metric-point-detail.js";
 import { slotOf } from "./metric-slots.js";
 
@@ -110,19 +111,21 @@ function bucketDelta(kind: MetricKind, prev: PointDetail | null, point: PointDet
   const a = point as ExponentialDetail;
   const b = prev as ExponentialDetail;
   return {
-    scale: a.scale,
+    scale: Math.min(a.scale, b.scale),
     zeroCount: Math.max(0, a.zeroCount - b.zeroCount),
-    positive: bucketIncrease(a.positive, b.positive),
-    negative: bucketIncrease(a.negative, b.negative),
+    positive: bucketIncrease(a.positive, a.scale, b.positive, b.scale),
+    negative: bucketIncrease(a.negative, a.scale, b.negative, b.scale),
   };
 }
 
-/** Whether the buckets' shape changed (new bounds, a new scale): the counts restarted. */
+/**
+ * Whether an explicit histogram's bounds changed: its counts restarted. An exponential
+ * histogram's new scale is not a restart (SDKs lower it as values widen the range, counts
+ * carrying on), so bucketDelta() compares the two points at the lower scale.
+ */
 function shapeChanged(kind: MetricKind, prev: PointDetail | null, point: PointDetail | null): boolean {
-  if (prev === null || point === null) return false;
-  if (kind === "histogram") return !sameNumbers((prev as HistogramDetail).bounds, (point as HistogramDetail).bounds);
-  if (kind === "exponential_histogram") return (prev as ExponentialDetail).scale !== (point as ExponentialDetail).scale;
-  return false;
+  if (prev === null || point === null || kind !== "histogram") return false;
+  return !sameNumbers((prev as HistogramDetail).bounds, (point as HistogramDetail).bounds);
 }
 
 const minus = (a: number | null, b: number | null): number | null => (a === null || b === null ? null : a - b);
@@ -131,7 +134,7 @@ const minus = (a: number | null, b: number | null): number | null => (a === null
  * What `point` adds to its slot's increases, given the series' previous point (null for its
  * first). Delta points count whole. Cumulative points count their growth from the previous
  * point; a reset (a new start time; a drop of a monotonic sum's value or of a count; new
- * bounds or scale) counts the point whole; a series' first point counts whole when its start
+ * explicit bounds) counts the point whole; a series' first point counts whole when its start
  * time is set, else nothing (its growth since the start is unknown).
  */
 export function pointIncrease(series: SeriesKind, prev: RollupPoint | null, point: RollupPoint): PointIncrease {
@@ -169,7 +172,12 @@ const lower = (a: number | null, b: number | null): number | null => (a === null
 const higher = (a: number | null, b: number | null): number | null =>
   a === null ? b : b === null ? a : Math.max(a, b);
 
-/** A slot's buckets with one more point's: histograms under new bounds keep the newest bounds' only. */
+/**
+ * A slot's buckets with one more point's. Explicit buckets under other bounds (a reset to new
+ * bounds within the slot) are merged onto the earlier point's bounds by their upper bounds, as
+ * the raw-points path merges a bucket's points (explicit-buckets.ts): the slot's bucket totals
+ * stay its count, and a query answers the same from the rollups as from the points.
+ */
 function mergeBuckets(
   kind: MetricKind,
   row: RollupBuckets | null,
@@ -182,8 +190,10 @@ function mergeBuckets(
   if (kind === "histogram") {
     const a = row as HistogramDetail;
     const b = add as HistogramDetail;
-    if (!sameNumbers(a.bounds, b.bounds)) return newer ? b : a;
-    return { bounds: a.bounds, counts: a.counts.map((c, i) => c + (b.counts[i] ?? 0)) };
+    const [first, then] = newer ? [a, b] : [b, a];
+    const into = { bounds: first.bounds, counts: [...first.counts] };
+    addExplicitInto(into, then);
+    return into;
   }
   const a = row as ExponentialIncrease;
   const b = add as ExponentialIncrease;

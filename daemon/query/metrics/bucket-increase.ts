@@ -3,6 +3,8 @@
  * already), and the quantile of a group's merged buckets or of a summary's quantiles. Pure;
  * the inputs are the stored JSON texts (metric_points.detail, metric_rollups.buckets).
  */
+
+import { bucketIncrease as sideIncrease } from "../../store/exp-buckets.js";
 import {
   addExplicit,
   addExponential,
@@ -19,28 +21,22 @@ export function isExponential(detail: HistogramDetail): detail is ExponentialBuc
   return "scale" in detail;
 }
 
-/** Whether two points' buckets are comparable: the same bounds, or the same scale. */
+/**
+ * Whether two points' buckets are comparable: the same explicit bounds, or both exponential
+ * (a new scale is not a restart: SDKs lower it as values widen the range, counts carrying on,
+ * and bucketIncrease() compares the points at the lower scale), as the rollups rule.
+ */
 export function sameShape(a: HistogramDetail, b: HistogramDetail): boolean {
-  if (isExponential(a) || isExponential(b)) {
-    return isExponential(a) && isExponential(b) && a.scale === b.scale;
-  }
+  if (isExponential(a) || isExponential(b)) return isExponential(a) && isExponential(b);
   return a.bounds.length === b.bounds.length && a.bounds.every((x, i) => x === b.bounds[i]);
-}
-
-function sideMinus(now: ExponentialSide, before: ExponentialSide): ExponentialSide {
-  return {
-    offset: now.offset,
-    bucketCounts: now.bucketCounts.map((count, k) => {
-      const j = now.offset + k - before.offset;
-      return count - (j >= 0 && j < before.bucketCounts.length ? (before.bucketCounts[j] ?? 0) : 0);
-    }),
-  };
 }
 
 /**
  * The buckets a point adds: `whole` its own counts (a delta point, a reset, a first point with
  * a start time), `zero` none (a first point without one), `diff` its counts less the previous
- * point's (same shape: sameShape() is part of the reset test).
+ * point's (sameShape() is part of the reset test), never below zero per bucket, exponential
+ * ones at the lower of the two scales: the rollups' rules (metric-rollup.ts), so the answer is
+ * the same from either.
  */
 export function bucketIncrease(
   detail: HistogramDetail,
@@ -57,15 +53,15 @@ export function bucketIncrease(
       return { scale, zeroCount, positive, negative };
     }
     return {
-      scale: detail.scale,
-      zeroCount: detail.zeroCount - previous.zeroCount,
-      positive: sideMinus(detail.positive, previous.positive),
-      negative: sideMinus(detail.negative, previous.negative),
+      scale: Math.min(detail.scale, previous.scale),
+      zeroCount: Math.max(0, detail.zeroCount - previous.zeroCount),
+      positive: sideIncrease(detail.positive, detail.scale, previous.positive, previous.scale),
+      negative: sideIncrease(detail.negative, detail.scale, previous.negative, previous.scale),
     };
   }
   if (mode === "zero") return { bounds: detail.bounds, counts: detail.counts.map(() => 0) };
   if (mode === "whole" || previous === null || isExponential(previous)) return detail;
-  return { bounds: detail.bounds, counts: detail.counts.map((c, i) => c - (previous.counts[i] ?? 0)) };
+  return { bounds: detail.bounds, counts: detail.counts.map((c, i) => Math.max(0, c - (previous.counts[i] ?? 0))) };
 }
 
 /** Merges bucket increases of one kind (explicit or exponential) across series and slots. */

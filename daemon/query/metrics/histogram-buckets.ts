@@ -2,6 +2,8 @@
  * Histogram buckets as the rollups store their increases (metric_rollups.buckets), merged
  * across series and slots, and their quantiles. Pure.
  */
+import { bucketMap, denseBuckets } from "../../store/exp-buckets.js";
+import { addExplicitInto } from "../../store/explicit-buckets.js";
 
 /** Explicit-bound buckets: counts.length = bounds.length + 1, the last one up to +Inf. */
 export interface ExplicitBuckets {
@@ -23,23 +25,13 @@ export interface ExponentialBuckets {
 }
 
 /**
- * Adds `more` into `into` when both have the same bounds; with other bounds (the instrument's
- * boundaries changed) `more` is merged into the bucket of `into` holding its upper bound,
- * which keeps totals exact and quantiles close.
+ * Adds `more` into `into` (the first buckets added set the bounds; other bounds are merged by
+ * their upper bounds, as the rollups merge a slot's: explicit-buckets.ts).
  */
 export function addExplicit(into: ExplicitBuckets | null, more: ExplicitBuckets): ExplicitBuckets {
   if (into === null) return { bounds: [...more.bounds], counts: [...more.counts] };
-  const same = into.bounds.length === more.bounds.length && into.bounds.every((b, i) => b === more.bounds[i]);
-  more.counts.forEach((count, i) => {
-    const target = same ? i : upperIndex(into.bounds, more.bounds[i] ?? Infinity);
-    into.counts[target] = (into.counts[target] ?? 0) + count;
-  });
+  addExplicitInto(into, more);
   return into;
-}
-
-function upperIndex(bounds: number[], upper: number): number {
-  const i = bounds.findIndex((b) => upper <= b);
-  return i === -1 ? bounds.length : i;
 }
 
 /**
@@ -68,24 +60,6 @@ export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | 
   return bounds.length > 0 ? (bounds[bounds.length - 1] as number) : null;
 }
 
-/** A side's counts at a lower scale: index i becomes i >> shift (floor, also for negative indexes). */
-function downscaleSide(side: ExponentialSide, shift: number): Map<number, number> {
-  const out = new Map<number, number>();
-  side.bucketCounts.forEach((count, k) => {
-    const index = (side.offset + k) >> shift;
-    out.set(index, (out.get(index) ?? 0) + count);
-  });
-  return out;
-}
-
-function sideOf(counts: Map<number, number>): ExponentialSide {
-  if (counts.size === 0) return { offset: 0, bucketCounts: [] };
-  const indexes = [...counts.keys()];
-  const lo = Math.min(...indexes);
-  const hi = Math.max(...indexes);
-  return { offset: lo, bucketCounts: Array.from({ length: hi - lo + 1 }, (_, k) => counts.get(lo + k) ?? 0) };
-}
-
 /** Sums exponential buckets, at the lowest scale among them (a lower scale's buckets hold whole higher ones). */
 export function addExponential(into: ExponentialBuckets | null, more: ExponentialBuckets): ExponentialBuckets {
   if (into === null) {
@@ -98,9 +72,8 @@ export function addExponential(into: ExponentialBuckets | null, more: Exponentia
   }
   const scale = Math.min(into.scale, more.scale);
   const side = (a: ExponentialSide, sa: number, b: ExponentialSide, sb: number) => {
-    const sum = downscaleSide(a, sa - scale);
-    for (const [i, n] of downscaleSide(b, sb - scale)) sum.set(i, (sum.get(i) ?? 0) + n);
-    return sideOf(sum);
+    const sum = bucketMap(a, sa - scale);
+    return denseBuckets(bucketMap(b, sb - scale, sum));
   };
   return {
     scale,

@@ -8,6 +8,7 @@
  */
 import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
+import { MAX_EXEMPLAR_ROWS } from "./slot-exemplars.js";
 
 export type Bind = Record<string, string | number | bigint | null>;
 
@@ -181,17 +182,24 @@ export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: str
   return { sql, bind: base.bind };
 }
 
-/** Rows of (gid, trace id JSON array) of the cells with exemplars, newest first. */
+/**
+ * Rows of (gid, trace id JSON array) of the in-scope cells with exemplars, newest first. The
+ * scope is tested before the row cap, so other series' newer exemplars (a busy service outside
+ * a `service=` or `attr.K=V` filter) cannot take every row; the group is looked up twice per
+ * row here, but only on the rare rows that carry exemplars.
+ */
 export function exemplarSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
   const bind = { metric: query.metric.id, first: firstNs, to: query.toNs, ...stepBinds(query, firstNs) };
   const sql =
     query.source.kind === "rollups"
       ? `SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids FROM metric_rollups r
           WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
-          AND r.exemplars IS NOT NULL ORDER BY r.last_ns DESC LIMIT 1000`
+          AND r.exemplars IS NOT NULL AND obs_series_group(r.series_id) IS NOT NULL
+          ORDER BY r.last_ns DESC LIMIT ${MAX_EXEMPLAR_ROWS}`
       : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids
           FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
           WHERE ms.metric_id = @metric AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
-          AND json_extract(e.value, '$.traceId') IS NOT NULL ORDER BY p.time_ns DESC LIMIT 1000`;
+          AND obs_series_group(p.series_id) IS NOT NULL
+          AND json_extract(e.value, '$.traceId') IS NOT NULL ORDER BY p.time_ns DESC LIMIT ${MAX_EXEMPLAR_ROWS}`;
   return { sql, bind };
 }

@@ -21,7 +21,7 @@ export const MAX_EXEMPLAR_ROWS = 1000;
 
 interface ExemplarRow {
   lastNs: bigint;
-  gid: number | null;
+  gid: number;
   ids: string;
 }
 
@@ -29,8 +29,13 @@ interface ExemplarRow {
 export class SlotExemplars {
   private rows: ExemplarRow[] = [];
 
-  /** A row's EXEMPLAR_ARG text, with the series' group (null: outside the scope). */
+  /**
+   * A row's exemplar text ("last_ns ids-JSON"), with the series' group; a row outside the scope
+   * (null) is left out here, before take()'s cap, so other series' newer exemplars cannot
+   * crowd the scope's out.
+   */
   add(gid: number | null, text: string): void {
+    if (gid === null) return;
     const space = text.indexOf(" ");
     this.rows.push({ lastNs: BigInt(text.slice(0, space)), gid, ids: text.slice(space + 1) });
   }
@@ -39,7 +44,7 @@ export class SlotExemplars {
    * (gid, ids JSON) of the newest MAX_EXEMPLAR_ROWS rows, newest first, ties in reading
    * order (slot, series), as ORDER BY last_ns DESC LIMIT would pick them; then cleared.
    */
-  take(): [number | null, string][] {
+  take(): [number, string][] {
     const rows = this.rows;
     this.rows = [];
     // Array.prototype.sort is stable: equal times keep the order the rows were read in.

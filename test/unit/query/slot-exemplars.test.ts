@@ -6,15 +6,20 @@ describe("SlotExemplars", () => {
     const rows = new SlotExemplars();
     rows.add(0, '100 ["a"]');
     rows.add(1, '300 ["b","c"]');
-    rows.add(null, '200 ["d"]');
     rows.add(2, '300 ["e"]');
     expect(rows.take()).to.deep.equal([
       [1, '["b","c"]'],
       [2, '["e"]'],
-      [null, '["d"]'],
       [0, '["a"]'],
     ]);
     expect(rows.take()).to.deep.equal([]);
+  });
+
+  it("leaves rows outside the scope out before the cap, so newer ones cannot crowd the scope's out", () => {
+    const rows = new SlotExemplars();
+    rows.add(0, '100 ["a"]');
+    for (let i = 0; i < MAX_EXEMPLAR_ROWS; i++) rows.add(null, `${200 + i} ["x${i}"]`);
+    expect(rows.take()).to.deep.equal([[0, '["a"]']]);
   });
 
   it("orders nanosecond times beyond a double's precision exactly, and keeps the newest rows only", () => {

@@ -120,8 +120,9 @@ describe("metric rollups", () => {
     expect(rows[0]?.buckets).to.deep.equal({ bounds: [1, 5], counts: [3, 6, 1] });
     const rebounded = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [2, 5, 1]), h(20, [1, 1], [10])]);
     expect(rebounded[0]).to.include({ increase: 3 + 5 + 2, resets: 1 });
-    // The newest bounds win within the slot: the earlier buckets under other bounds are dropped.
-    expect(rebounded[0]?.buckets).to.deep.equal({ bounds: [10], counts: [1, 1] });
+    // Buckets under the new bounds are merged onto the slot's earlier bounds by their upper
+    // bounds (<= 10 and +Inf both into +Inf), so the bucket totals stay the slot's count.
+    expect(rebounded[0]?.buckets).to.deep.equal({ bounds: [1, 5], counts: [1 + 1, 2 + 3, 0 + 1 + 1 + 1] });
     const dropped = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [0, 1, 0])]);
     expect(dropped[0]).to.include({ increase: 3 + 1, resets: 1 });
   });
@@ -145,12 +146,48 @@ describe("metric rollups", () => {
     expect(sameBuckets).to.deep.include({ scale: 2, zeroCount: 1 + (2 - 1) });
     // Index 3: 2 new; 4: 1 + 2; 5: 1 + 0.
     expect(sameBuckets.positive).to.deep.equal({ offset: 3, bucketCounts: [2, 3, 1] });
-    // Scale 1 then scale 0: a reset (the counts restarted), merged at scale 0 (index i >> 1).
+    // Scale 1 then scale 0 under one start: not a reset (the SDK lowered the scale, the counts
+    // carry on); the earlier point is brought to scale 0 (index i >> 1: [2] at 1) and
+    // subtracted, the slot's buckets merged at scale 0.
     const merged = minutes(EXPONENTIAL, [e(0, 1, 2, [1, 1]), e(10, 0, 1, [4])]);
-    expect(merged[0]).to.include({ resets: 1, increase: 6 });
+    expect(merged[0]).to.include({ resets: 0, increase: 2 + 2 });
     const mergedBuckets = merged[0]?.buckets as ExponentialIncrease;
-    expect(mergedBuckets.positive).to.deep.equal({ offset: 1, bucketCounts: [6] });
+    expect(mergedBuckets.positive).to.deep.equal({ offset: 1, bucketCounts: [4] });
     expect(mergedBuckets.scale).to.equal(0);
+  });
+
+  it("carries an exponential histogram's counts across a lowered scale, without a reset", () => {
+    const e = (seconds: number, scale: number, offset: number, counts: number[], startNs = start) =>
+      point(seconds, {
+        startNs,
+        count: counts.reduce((a, b) => a + b, 0),
+        sum: 1,
+        detail: {
+          scale,
+          zeroCount: 0,
+          zeroThreshold: 0,
+          positive: { offset, bucketCounts: counts },
+          negative: { offset: 0, bucketCounts: [] },
+        },
+      });
+    // Scale 2 indexes 4 and 5 are scale 1 index 2; a new value at scale 1 index 5 lowered the scale.
+    const rows = minutes(EXPONENTIAL, [
+      e(0, 2, 4, [50, 50]),
+      e(60, 1, 2, [100, 0, 0, 1]),
+      e(120, 1, 2, [100, 0, 0, 2]),
+    ]);
+    expect(rows.map((row) => [row.increase, row.resets])).to.deep.equal([
+      [100, 0],
+      [1, 0],
+      [1, 0],
+    ]);
+    expect(rows[1]?.buckets).to.deep.include({ scale: 1, zeroCount: 0, positive: { offset: 5, bucketCounts: [1] } });
+    // A moved start time still is a reset, whatever the scale.
+    const restarted = minutes(EXPONENTIAL, [e(0, 2, 4, [50, 50]), e(60, 1, 2, [3], T0 + 30n * S)]);
+    expect(restarted.map((row) => [row.increase, row.resets])).to.deep.equal([
+      [100, 0],
+      [3, 1],
+    ]);
   });
 
   it("keeps a summary's newest quantiles and its count and sum increases", () => {
