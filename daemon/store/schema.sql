@@ -123,6 +123,8 @@ CREATE TABLE metric_series (
   UNIQUE (metric_id, resource_id, scope_id, attr_hash)
 );
 
+CREATE INDEX metric_series_by_first ON metric_series (first_ns);
+
 CREATE INDEX metric_series_by_service ON metric_series (service_id, metric_id);
 
 CREATE TABLE metric_series_attributes (

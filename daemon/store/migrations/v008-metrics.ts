@@ -36,6 +36,8 @@ CREATE TABLE metric_series (
   UNIQUE (metric_id, resource_id, scope_id, attr_hash)
 );
 CREATE INDEX metric_series_by_service ON metric_series (service_id, metric_id);
+-- retention takes the series with the oldest points first, and the oldest point kept, by it
+CREATE INDEX metric_series_by_first ON metric_series (first_ns);
 CREATE TABLE metric_series_attributes (
   metric_id INTEGER NOT NULL,
   key_id INTEGER NOT NULL,
