@@ -200,7 +200,7 @@ describe("metric writer", () => {
     const other = testStore();
     try {
       write(other, points.slice(0, 3));
-      const restarted = new TelemetryWriter(other.db);
+      const restarted = new TelemetryWriter(other.db, 0n);
       write(other, points.slice(3), "api", restarted);
       expect(rollups(other)).to.deep.equal(expected);
     } finally {
