@@ -53,7 +53,7 @@ function median(values: number[]): number {
 function rawCeiling(warmup: Buffer[], bodies: Buffer[], nowNs: bigint): number {
   const dir = tempDir("obs-bench-raw-");
   const { db } = openWriteConnection(join(dir.path, "raw.sqlite"));
-  const writer = new TelemetryWriter(db);
+  const writer = new TelemetryWriter(db, 0n);
   const writeAll = (batches: ReturnType<typeof decodeTraceRequest>[]) => {
     for (let i = 0; i < batches.length; i += CONCURRENCY) {
       const group = batches.slice(i, i + CONCURRENCY);

@@ -118,7 +118,7 @@ const countsOf = (i: number, k: number) => BOUNDS.map((_, b) => (k * (b + 1) * (
 
 function readDay(dir: string) {
   const { db } = openWriteConnection(join(dir, "day.sqlite"));
-  const writer = new TelemetryWriter(db);
+  const writer = new TelemetryWriter(db, 0n);
   const intervals = 86_400 / INTERVAL_S;
   const started = performance.now();
   let group: MetricBatch[] = [];

@@ -68,7 +68,7 @@ function rawCeiling(
 ): { pointsPerSec: number; bytes: ReturnType<typeof bytesPerPoint> } {
   const dir = tempDir("obs-bench-metrics-raw-");
   const { db } = openWriteConnection(join(dir.path, "raw.sqlite"));
-  const writer = new TelemetryWriter(db);
+  const writer = new TelemetryWriter(db, 0n);
   const writeAll = (all: MetricBatch[]) => {
     for (let i = 0; i < all.length; i += CONCURRENCY) {
       const group = all.slice(i, i + CONCURRENCY);
@@ -131,7 +131,7 @@ async function queryHalf(): Promise<Record<string, unknown> | null> {
     const intervals = (QUERY_HOURS * 3600) / INTERVAL_S;
     const startNs = BigInt(Date.now() - QUERY_HOURS * 3_600_000 + 60_000) * 1_000_000n;
     const { db } = openWriteConnection(dbPath);
-    const writer = new TelemetryWriter(db);
+    const writer = new TelemetryWriter(db, 0n);
     const fillStarted = performance.now();
     let batches: MetricBatch[] = [];
     for (const batch of fillBatches(series, 20, intervals, startNs)) {

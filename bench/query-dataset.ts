@@ -66,7 +66,7 @@ export function buildQueryDataset(
   onProgress: (done: number) => void = () => {},
 ): DatasetInfo {
   const { db } = openWriteConnection(path);
-  const writer = new TelemetryWriter(db);
+  const writer = new TelemetryWriter(db, 0n);
   const random = seededRandom(42);
   const res = resources();
   let spanCount = 0;

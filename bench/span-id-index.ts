@@ -31,7 +31,7 @@ function measure(batches: ReturnType<typeof decodeTraceRequest>[], layout: strin
   const dir = tempDir("obs-bench-span-id-");
   const { db } = openWriteConnection(join(dir.path, "store.sqlite"));
   if (layout) db.exec(layout);
-  const writer = new TelemetryWriter(db);
+  const writer = new TelemetryWriter(db, 0n);
   const started = performance.now();
   for (let i = 0; i < batches.length; i += PER_COMMIT) {
     writer.transaction(() => {

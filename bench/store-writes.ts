@@ -35,7 +35,7 @@ function openStore(): Store {
   db.pragma("wal_autocheckpoint = 0");
   return {
     db,
-    writer: new TelemetryWriter(db),
+    writer: new TelemetryWriter(db, 0n),
     close() {
       db.close();
       dir.cleanup();

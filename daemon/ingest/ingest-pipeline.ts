@@ -84,8 +84,11 @@ export class IngestPipeline {
     this.retentionMs = options.retention.maxAgeMs;
     this.rejections = new RejectionNotice(this.retentionMs, (line) => this.onNotice(line));
     const channel = new MessageChannel();
+    // The collector starts with its pipeline: series started before this sent counts it never saw grow.
+    const collectorStartNs = BigInt(Date.now()) * 1_000_000n;
     this.writer = new Worker(new URL("../store/writer-worker.js", import.meta.url), {
-      workerData: { options, requests: channel.port2 },
+      // The writer decides whether a new series' first point counts whole by this time (metric-rollup.ts).
+      workerData: { options, requests: channel.port2, collectorStartNs },
       transferList: [channel.port2],
       resourceLimits: limits.worker,
     });

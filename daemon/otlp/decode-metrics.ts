@@ -14,6 +14,7 @@ import {
   histogramProblem,
   identify,
   type MetricIdentity,
+  pointAttributes,
   TEMPORALITIES,
   temporalityProblem,
 } from "./metric-points.js";
@@ -144,7 +145,8 @@ function decodePoint(
   scope: number,
 ): MetricPointRecord {
   const record = blankPoint(resource, scope);
-  const attributes = decodeAttributes(point.attributes, codec, `${path}.attributes`);
+  const attributesPath = `${path}.attributes`;
+  const attributes = pointAttributes(toPlainObject(listOf(point.attributes, attributesPath), codec, attributesPath));
   record.attributes = attributes.json;
   record.indexed = attributes.indexed;
   record.startNs = storedTime(codec, point.startTimeUnixNano, `${path}.startTimeUnixNano`);

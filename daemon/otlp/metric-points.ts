@@ -1,5 +1,5 @@
 import { nsToIso } from "../../shared/time.js";
-import type { PlainValue } from "./any-value.js";
+import { type DecodedAttributes, describeAttributes, type PlainValue, setPlainKey } from "./any-value.js";
 import { chargeDecoded } from "./decode-allowance.js";
 import type { ExpBuckets, MetricKind, MetricPointRecord } from "./records.js";
 
@@ -8,6 +8,30 @@ import type { ExpBuckets, MetricKind, MetricPointRecord } from "./records.js";
  * OTLP/protobuf) share: the point record's shape, the checks a point must pass and the
  * exemplars' stored JSON, so both wire forms give equal records for the same request.
  */
+
+/**
+ * A point's attributes as stored, keys in sorted order: OTLP attribute sets are unordered, and
+ * the stored JSON is the series' identity (its hash, metric-series.ts) and part of the
+ * request's repeat key (kept-records.ts), so [a, b] and [b, a] must give the same text.
+ * Sorting here, once per point while it is decoded, costs the writer's hot loop nothing; an
+ * object whose keys already come sorted (the usual case: an SDK sends a series alike each
+ * time) is kept as it is. Integer-like keys are ordered by the engine before the others
+ * whatever is done, which is still one order per set of keys. Spans and logs keep the order
+ * they were sent in.
+ */
+export function pointAttributes(object: { [key: string]: PlainValue }): DecodedAttributes {
+  return describeAttributes(sortedKeys(object));
+}
+
+function sortedKeys(object: { [key: string]: PlainValue }): { [key: string]: PlainValue } {
+  const keys = Object.keys(object);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = (keys[i - 1] as string) < (keys[i] as string);
+  if (sorted) return object;
+  const result: { [key: string]: PlainValue } = {};
+  for (const key of keys.sort()) setPlainKey(result, key, object[key] as PlainValue);
+  return result;
+}
 
 /** A Metric's data fields (its `data` oneof), by their OTLP/JSON names, and the kind each is. */
 export const DATA_FIELDS: Readonly<Record<string, MetricKind>> = {

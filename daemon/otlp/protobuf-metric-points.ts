@@ -1,4 +1,3 @@
-import { describeAttributes } from "./any-value.js";
 import {
   blankPoint,
   chargeNumbers,
@@ -7,6 +6,7 @@ import {
   exemplarsJson,
   expBuckets,
   histogramProblem,
+  pointAttributes,
 } from "./metric-points.js";
 import { type AttributeHolder, attributesField, type PlainObject } from "./protobuf-any-value.js";
 import {
@@ -148,7 +148,7 @@ function pointRecord(point: PointState): MetricPointRecord {
   if (point.startNs > MAX_STORED_NS) throw new FieldError("startTimeUnixNano", tooLate(point.startNs));
   if (point.timeNs > MAX_STORED_NS) throw new FieldError("timeUnixNano", tooLate(point.timeNs));
   const record = blankPoint(point.data.resource, point.data.scope);
-  const attributes = describeAttributes(point.attributes);
+  const attributes = pointAttributes(point.attributes);
   record.attributes = attributes.json;
   record.indexed = attributes.indexed;
   record.startNs = point.startNs;

@@ -23,8 +23,8 @@ interface OldSeries {
 
 /**
  * Time retention of metrics: points before the cutoff (per series, along the points' key),
- * rollup slots that end at or before it, series left without points with their attribute rows,
- * and metrics left without series; the counters `points` and `series` follow.
+ * rollup slots that end at or before both it and the oldest point kept, series left without
+ * points with their attribute rows, and metrics left without series; the counters `points` and `series` follow.
  */
 type Statement =
   | "oldSeries"
@@ -97,10 +97,15 @@ class MetricTrimmer implements RetentionTrimmer {
       seriesGone++;
     }
     if (deleted === 0 && seriesGone === 0) return 0;
+    // A pass cut short by `limit` leaves points before the cutoff: their slots stay until they
+    // go, or rollup answers would show gaps where points remain. first_ns is each series'
+    // oldest point, so the least of them is the oldest point kept.
+    const keptFrom = this.oldest();
+    const dropBefore = keptFrom !== undefined && keptFrom < cutoffNs ? keptFrom : cutoffNs;
     for (const metricId of s.metricIds.all() as number[]) {
       for (const width of METRIC_ROLLUP_WIDTHS_S) {
-        // A slot goes once it ends at or before the cutoff: (slot + 1) * width <= cutoff.
-        s.dropRollups.run(metricId, width, cutoffNs / (BigInt(width) * NS_PER_S) - 1n);
+        // A slot goes once it ends at or before that time: (slot + 1) * width <= dropBefore.
+        s.dropRollups.run(metricId, width, dropBefore / (BigInt(width) * NS_PER_S) - 1n);
       }
     }
     for (const metricId of emptied) s.deleteMetric.run(metricId, metricId);

@@ -17,6 +17,8 @@ export interface SeriesKind {
   /** 1 delta, 2 cumulative, 0 unspecified (read as cumulative for every kind with a count). */
   temporality: number;
   monotonic: boolean;
+  /** Whether a cumulative series' first point counts whole (`firstCountsWhole`, kept in metric_series.first_whole). */
+  firstWhole: boolean;
 }
 
 /** A point as rollups read it: a new record, or a stored `metric_points` row. */
@@ -77,8 +79,18 @@ export const EXEMPLARS_KEPT = 3;
 
 const hasCount = (kind: MetricKind): boolean => kind !== "gauge" && kind !== "sum";
 
-/** Whether the start time is set and not after the point (a process that records and exports within a millisecond sends start = time): its whole value then counts as new. */
-const startSet = (point: RollupPoint): boolean => point.startNs > 0n && point.startNs <= point.timeNs;
+/**
+ * Whether a new cumulative series' first point counts its whole value, decided once when the
+ * series is created: when its start time is set, not after the point, and at or after the
+ * collector started (a process started earlier sends its lifetime count, which is not growth
+ * this collector saw: the point is the baseline, as cumulativetodelta's `initial_value: auto`).
+ * A start equal to the point's time counts whole whenever it is (a process that records and
+ * exports within a millisecond: its whole value is that instant's growth).
+ */
+export function firstCountsWhole(point: { startNs: bigint; timeNs: bigint }, collectorStartNs: bigint): boolean {
+  const set = point.startNs > 0n && point.startNs <= point.timeNs;
+  return set && (point.startNs >= collectorStartNs || point.startNs === point.timeNs);
+}
 
 function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -134,8 +146,8 @@ const minus = (a: number | null, b: number | null): number | null => (a === null
  * What `point` adds to its slot's increases, given the series' previous point (null for its
  * first). Delta points count whole. Cumulative points count their growth from the previous
  * point; a reset (a new start time; a drop of a monotonic sum's value or of a count; new
- * explicit bounds) counts the point whole; a series' first point counts whole when its start
- * time is set, else nothing (its growth since the start is unknown).
+ * explicit bounds) counts the point whole; a series' first point counts whole when the series
+ * says so (`firstCountsWhole`), else nothing (it is the baseline).
  */
 export function pointIncrease(series: SeriesKind, prev: RollupPoint | null, point: RollupPoint): PointIncrease {
   const { kind } = series;
@@ -148,7 +160,7 @@ export function pointIncrease(series: SeriesKind, prev: RollupPoint | null, poin
     buckets: wholeBuckets(kind, point.detail, zero),
   });
   if (series.temporality === 1 && kind !== "summary") return whole(false, false);
-  if (prev === null) return whole(false, !startSet(point));
+  if (prev === null) return whole(false, !series.firstWhole);
   if (point.startNs !== prev.startNs) return whole(true, false);
   if (counted) {
     if ((point.count ?? 0) < (prev.count ?? 0) || shapeChanged(kind, prev.detail, point.detail)) {

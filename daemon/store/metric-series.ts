@@ -4,7 +4,7 @@ import { describeAttributes } from "../otlp/any-value.js";
 import type { PlainObject } from "../otlp/protobuf-any-value.js";
 import type { MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
-import type { SeriesKind } from "./metric-rollup.js";
+import { firstCountsWhole, type SeriesKind } from "./metric-rollup.js";
 import type { SharedWriteState } from "./record-writer.js";
 
 /** A series as the writer knows it. */
@@ -92,18 +92,17 @@ export class MetricSeriesResolver {
       ),
       metricUpdate: db.prepare("UPDATE metrics SET description = ?, metadata = ? WHERE id = ?"),
       seriesInsert: db.prepare(
-        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
       ),
       seriesSelect: db.prepare(
-        "SELECT id FROM metric_series WHERE metric_id = ? AND resource_id = ? AND scope_id = ? AND attr_hash = ?",
+        "SELECT id, first_whole FROM metric_series WHERE metric_id = ? AND resource_id = ? AND scope_id = ? AND attr_hash = ?",
       ),
       attributeInsert: db.prepare(
         "INSERT OR IGNORE INTO metric_series_attributes (metric_id, key_id, value, series_id) VALUES (?, ?, ?, ?)",
       ),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
-    this.stmt.seriesSelect.pluck();
   }
 
   /** The metric of a point, its latest description and metadata kept. */
@@ -157,6 +156,8 @@ export class MetricSeriesResolver {
     const known = byAttributes?.get(point.attributes);
     if (known !== undefined) return known;
     const hash = createHash("sha1").update(point.attributes).digest();
+    // Decided once, by the point that creates the series, so every fold and query agrees.
+    let firstWhole = firstCountsWhole(point, this.shared.collectorStartNs);
     const inserted = this.stmt.seriesInsert.get(
       metricId,
       resource.serviceId,
@@ -166,6 +167,7 @@ export class MetricSeriesResolver {
       point.attributes,
       point.timeNs,
       point.timeNs,
+      firstWhole ? 1 : 0,
     ) as { id: number } | undefined;
     let id: number;
     if (inserted) {
@@ -177,9 +179,14 @@ export class MetricSeriesResolver {
         this.stmt.attributeInsert.run(metricId, keyId, indexed[i + 1] as string, id);
       }
     } else {
-      id = this.stmt.seriesSelect.get(metricId, resource.id, scopeId, hash) as number;
+      const row = this.stmt.seriesSelect.get(metricId, resource.id, scopeId, hash) as {
+        id: number;
+        first_whole: number;
+      };
+      id = row.id;
+      firstWhole = row.first_whole === 1;
     }
-    const kind = { kind: point.kind, temporality: point.temporality, monotonic: point.monotonic };
+    const kind = { kind: point.kind, temporality: point.temporality, monotonic: point.monotonic, firstWhole };
     const resolved = { id, metricId, kind };
     if (this.seriesCount >= MEMO_CAPACITY) {
       this.series.clear();

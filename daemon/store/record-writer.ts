@@ -9,6 +9,8 @@ import type { RollupBuffer } from "./rollup-buffer.js";
  * all written once at commit by TelemetryWriter.
  */
 export interface SharedWriteState {
+  /** When the collector storing these records started (ns): a new series' first point counts whole only after it. */
+  readonly collectorStartNs: bigint;
   readonly dictionaries: Dictionaries;
   readonly rollups: RollupBuffer;
   /** A batch's resources and scopes as stored rows (ids), in batch order. */

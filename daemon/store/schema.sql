@@ -120,8 +120,14 @@ CREATE TABLE metric_series (
   attributes TEXT NOT NULL,
   first_ns INTEGER NOT NULL,
   last_ns INTEGER NOT NULL,
+  -- 1 when a cumulative series' first point counts its whole value (it started at or after
+  -- the collector that created the series, metric-rollup.ts firstCountsWhole), 0 when it is
+  -- the baseline: rollups and raw-point queries apply the same decision
+  first_whole INTEGER NOT NULL,
   UNIQUE (metric_id, resource_id, scope_id, attr_hash)
 );
+
+CREATE INDEX metric_series_by_first ON metric_series (first_ns);
 
 CREATE INDEX metric_series_by_service ON metric_series (service_id, metric_id);
 

@@ -27,7 +27,11 @@ export class TelemetryWriter implements SharedWriteState {
   private latestNs = 0n;
   private readonly lastSeen = new Map<number, bigint>();
 
-  constructor(private readonly db: Database.Database) {
+  /** `collectorStartNs`: when the collector that stores these records started (the writer worker is told). */
+  constructor(
+    private readonly db: Database.Database,
+    readonly collectorStartNs: bigint,
+  ) {
     this.dictionaries = new Dictionaries(db);
     this.rollups = new RollupBuffer(db);
     for (const signal of SIGNALS) this.parts.set(signal.records, signal.createWriter(db, this));

@@ -44,7 +44,7 @@ try {
   process.exit(0);
 }
 
-const writer = new TelemetryWriter(db);
+const writer = new TelemetryWriter(db, (workerData as { collectorStartNs: bigint }).collectorStartNs);
 const retention = new Retention(db, options.retention);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);

@@ -57,8 +57,8 @@ export function writeGaugeSeries(db: Database.Database, series: GaugeSeries): bi
   const seriesId = BigInt(
     db
       .prepare(
-        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
       )
       .run(
         metricId,

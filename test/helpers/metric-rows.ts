@@ -96,8 +96,8 @@ export function insertSeries(
   const seriesId = Number(
     db
       .prepare(
-        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
       )
       .run(metricId, serviceId, resourceId, scopeId, hash, json, firstNs, lastNs).lastInsertRowid,
   );

@@ -18,13 +18,15 @@ export interface TestStore {
 
 /**
  * A real store in a temporary file, written through the same writer the worker uses.
- * `maxDbBytes` is the size cap the connection is tuned for (0: none).
+ * `maxDbBytes` is the size cap the connection is tuned for (0: none); `collectorStartNs` when
+ * the collector started (0: before every point, so a series' first point with a start time
+ * counts whole).
  */
-export function testStore(maxDbBytes = 0): TestStore {
+export function testStore(maxDbBytes = 0, collectorStartNs = 0n): TestStore {
   const dir = tempDir();
   const path = join(dir.path, "t.sqlite");
   const { db } = openWriteConnection(path, maxDbBytes);
-  const writer = new TelemetryWriter(db);
+  const writer = new TelemetryWriter(db, collectorStartNs);
   return {
     db,
     path,

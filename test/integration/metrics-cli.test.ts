@@ -139,9 +139,10 @@ describe("obs metrics and obs metric (real collector)", function () {
     const data = document.data as { agg: string; value_unit: string; buckets: string[]; groups: GroupJson[] };
     expect(data.agg).to.equal("increase");
     const byRoute = new Map(data.groups.map((group) => [group.group["attr.route"], group]));
-    // The first point counts whole (its start time is set), then each point its increase: 5 + 7, 3 + 1.
+    // Each series started ten minutes before the collector: its first point is the baseline
+    // (counts 0), then each point its increase: 7 and 1.
     const total = (route: string) => present(byRoute.get(route)?.values ?? []).reduce((a, b) => a + b, 0);
-    expect([total("/a"), total("/b")]).to.deep.equal([12, 4]);
+    expect([total("/a"), total("/b")]).to.deep.equal([7, 1]);
     for (const group of data.groups) expect(group.values).to.have.length(data.buckets.length);
 
     const text = await runObs(args, { env });
@@ -213,7 +214,8 @@ describe("obs metrics and obs metric (real collector)", function () {
     expect(filtered.code, filtered.stderr).to.equal(0);
     const groups = JSON.parse(filtered.stdout).data.groups as GroupJson[];
     expect(groups.map((group) => [group.group, group.series])).to.deep.equal([[{}, 1]]);
-    expect(present(groups[0]?.values ?? []).reduce((a, b) => a + b, 0)).to.equal(4);
+    // 4 - 3: the first point, from before the collector started, is the baseline.
+    expect(present(groups[0]?.values ?? []).reduce((a, b) => a + b, 0)).to.equal(1);
 
     const unknown = await runObs(["metric", "no.such.metric"], { env });
     expect(unknown.code).to.equal(4);

@@ -31,11 +31,14 @@ function counterPoints(baseNs: bigint): Record<string, CounterPoint[]> {
   return { input, output };
 }
 
-/** Each point's increase by the counter rules (first point with a start: whole; new start or drop: whole). */
+/**
+ * Each point's increase by the counter rules: the first point is the baseline (0), its series
+ * having started before the collector did; a new start or a drop counts whole.
+ */
 function increases(points: CounterPoint[]): { timeNs: bigint; increase: number }[] {
   return points.map((p, i) => {
     const prev = points[i - 1];
-    if (!prev) return { timeNs: p.timeNs, increase: p.value };
+    if (!prev) return { timeNs: p.timeNs, increase: 0 };
     const reset = p.startNs !== prev.startNs || p.value < prev.value;
     return { timeNs: p.timeNs, increase: reset ? p.value : p.value - prev.value };
   });

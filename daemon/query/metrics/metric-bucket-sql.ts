@@ -40,7 +40,7 @@ export function seriesSql(
       OR obs_attribute_text(rs.attributes, @ak${i}) = @av${i})`);
   });
   const previous = withPrevious
-    ? `, coalesce((SELECT max(q.time_ns) FROM metric_points q WHERE q.series_id = ms.id AND q.time_ns < @first), @first) AS prev_ns`
+    ? `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q WHERE q.series_id = ms.id AND q.time_ns < @first), @first) AS prev_ns`
     : "";
   const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}
     FROM metric_series ms JOIN services v ON v.id = ms.service_id JOIN resources rs ON rs.id = ms.resource_id
@@ -82,7 +82,8 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
     const dropped = monotonic || type !== "sum" ? ` OR p.${x} < p.${px}` : "";
     const shape = histogram ? " OR obs_same_shape(p.detail, p.pd) = 0" : "";
     reset = `(CASE WHEN p.ps IS NULL THEN 0 WHEN p.start_ns <> p.ps${dropped}${shape} THEN 1 ELSE 0 END)`;
-    const started = "p.start_ns > 0 AND p.start_ns <= p.time_ns";
+    // The series' decision on its first point, made when it was created (metric-rollup.ts firstCountsWhole).
+    const started = "p.fw = 1";
     const rule = (now: string, before: string) =>
       `CASE WHEN p.ps IS NULL THEN (CASE WHEN ${started} THEN ${now} ELSE 0 END) WHEN ${reset} = 1 THEN ${now} ELSE ${now} - ${before} END`;
     increase = rule(`p.${x}`, `p.${px}`);
@@ -92,7 +93,7 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
         WHEN ${reset} = 1 THEN obs_bucket_increase(p.detail, NULL, 'whole') ELSE obs_bucket_increase(p.detail, p.pd, 'diff') END`;
     }
   }
-  return `pts AS (SELECT q.*, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
+  return `pts AS (SELECT q.*, sel.first_whole AS fw, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
       lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
     FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to
     WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),

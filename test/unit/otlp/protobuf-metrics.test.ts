@@ -30,6 +30,25 @@ function decodeProtobuf(body: Buffer) {
 }
 
 describe("OTLP metrics decoding (OTLP/protobuf)", () => {
+  it("gives a point's attributes in sorted key order in both encodings, whatever order they were sent in", () => {
+    const attribute = (key: string, value: number) => ({ key, value: { intValue: value } });
+    const gauge = (attributes: unknown[]) =>
+      metricRequest({ name: "g", gauge: { dataPoints: [{ timeUnixNano: "1000", asDouble: 5, attributes }] } });
+    for (const sent of [
+      [attribute("b", 2), attribute("a", 1), attribute("10", 4), attribute("2", 3)],
+      [attribute("2", 3), attribute("a", 1), attribute("b", 2), attribute("10", 4)],
+    ]) {
+      const request = gauge(sent);
+      for (const decoded of [
+        decodeMetricRequest(Buffer.from(JSON.stringify(request)), "json"),
+        decodeProtobuf(encodeMetrics(protobufForm(request) as Record<string, unknown>)),
+      ]) {
+        expect(decoded.points[0]?.attributes).to.equal('{"2":3,"10":4,"a":1,"b":2}');
+        expect(decoded.points[0]?.indexed).to.deep.equal(["2", "3", "10", "4", "a", "1", "b", "2"]);
+      }
+    }
+  });
+
   const requests: [string, Record<string, unknown>][] = [
     ["the specification's example", JSON.parse(metricsFixture())],
     ["every point kind and field", everyKindRequest()],

@@ -60,7 +60,7 @@ describe("SQLite metrics reader: buckets and exemplars", () => {
     const points = [exp(0, 2, 4, [50, 50]), exp(60, 1, 2, [100, 0, 0, 1]), exp(120, 1, 2, [100, 0, 0, 2])];
     insertPoints(store.db, series, points);
     // The 60 s rollups as the writer folds them (metric-rollup.ts).
-    const kind = { kind: "exponential_histogram", temporality: 2, monotonic: false } as const;
+    const kind = { kind: "exponential_histogram", temporality: 2, monotonic: false, firstWhole: true } as const;
     const rollupInput = points.map((p) => ({
       timeNs: p.timeNs,
       startNs: p.startNs,
@@ -146,7 +146,7 @@ describe("SQLite metrics reader: buckets and exemplars", () => {
       h(80, [3, 1, 3], [10, 20]),
     ];
     insertPoints(store.db, series, points);
-    const kind = { kind: "histogram", temporality: 2, monotonic: false } as const;
+    const kind = { kind: "histogram", temporality: 2, monotonic: false, firstWhole: true } as const;
     const input = points.map((p) => ({ ...p, value: null, min: null, max: null, traceIds: [] }));
     insertRollups(
       store.db,

@@ -57,6 +57,40 @@ describe("metric retention", () => {
     expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 0 });
   });
 
+  it("keeps the rollup slots of points a pass stopped short of, dropping them once their points go", () => {
+    // One series, a point every 10 minutes for two hours; the cutoff (T0 + 1h 1m) leaves 7 old.
+    const points = Array.from({ length: 13 }, (_, i) => point("m", i * 600));
+    write(store, "api", points);
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 3 });
+    const slotsOf = (width: bigint) =>
+      store.db
+        .prepare("SELECT slot FROM metric_rollups WHERE width_s = ? ORDER BY slot")
+        .pluck()
+        .all(width) as bigint[];
+    /** Every kept point's slot of each width still has its rollup row. */
+    const rollupsCoverPoints = () => {
+      const times = store.db.prepare("SELECT time_ns FROM metric_points").pluck().all() as bigint[];
+      const widths = store.db.prepare("SELECT DISTINCT width_s FROM metric_rollups").pluck().all() as bigint[];
+      expect(widths).to.not.be.empty;
+      for (const width of widths) {
+        const slots = slotsOf(width);
+        for (const time of times) expect(slots).to.include(time / (width * S));
+      }
+    };
+    expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 3 });
+    expect(count(store, "metric_points")).to.equal(10n);
+    rollupsCoverPoints();
+    expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 3 });
+    rollupsCoverPoints();
+    expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 1 });
+    expect(count(store, "metric_points")).to.equal(6n);
+    rollupsCoverPoints();
+    const cutoff = T0 + 3660n * S;
+    for (const width of [60n, 900n]) {
+      for (const slot of slotsOf(width)) expect((slot + 1n) * width * S > cutoff).to.equal(true);
+    }
+  });
+
   it("lets the writer go on after retention deleted the series it knew", () => {
     write(store, "api", [point("old", 0)]);
     new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 }).trimByAge(T0 + 7200n * S);

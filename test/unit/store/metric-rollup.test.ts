@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import {
   type ExponentialIncrease,
+  firstCountsWhole,
   pointIncrease,
   type RollupPoint,
   type RollupRow,
@@ -12,13 +13,13 @@ const S = 1_000_000_000n;
 /** A fifteen-minute boundary, so slot arithmetic is easy to read. */
 const T0 = 1_700_000_100n * S;
 
-const CUMULATIVE: SeriesKind = { kind: "sum", temporality: 2, monotonic: true };
-const DELTA: SeriesKind = { kind: "sum", temporality: 1, monotonic: true };
-const UP_DOWN: SeriesKind = { kind: "sum", temporality: 2, monotonic: false };
-const GAUGE: SeriesKind = { kind: "gauge", temporality: 0, monotonic: false };
-const HISTOGRAM: SeriesKind = { kind: "histogram", temporality: 2, monotonic: false };
-const EXPONENTIAL: SeriesKind = { kind: "exponential_histogram", temporality: 2, monotonic: false };
-const SUMMARY: SeriesKind = { kind: "summary", temporality: 0, monotonic: false };
+const CUMULATIVE: SeriesKind = { kind: "sum", temporality: 2, monotonic: true, firstWhole: true };
+const DELTA: SeriesKind = { kind: "sum", temporality: 1, monotonic: true, firstWhole: true };
+const UP_DOWN: SeriesKind = { kind: "sum", temporality: 2, monotonic: false, firstWhole: true };
+const GAUGE: SeriesKind = { kind: "gauge", temporality: 0, monotonic: false, firstWhole: true };
+const HISTOGRAM: SeriesKind = { kind: "histogram", temporality: 2, monotonic: false, firstWhole: true };
+const EXPONENTIAL: SeriesKind = { kind: "exponential_histogram", temporality: 2, monotonic: false, firstWhole: true };
+const SUMMARY: SeriesKind = { kind: "summary", temporality: 0, monotonic: false, firstWhole: true };
 
 function point(seconds: number, spec: Partial<RollupPoint> = {}): RollupPoint {
   return {
@@ -43,13 +44,25 @@ function minutes(series: SeriesKind, points: RollupPoint[], prev: RollupPoint | 
 describe("metric rollups", () => {
   const start = T0 - 100n * S;
 
-  it("counts a cumulative series' first point whole only when its start time is set", () => {
-    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7 })).increase).to.equal(0);
+  it("counts a cumulative series' first point whole only when the series says so", () => {
     expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: start })).increase).to.equal(7);
+    const baseline = { ...CUMULATIVE, firstWhole: false };
+    expect(pointIncrease(baseline, null, point(0, { value: 7, startNs: start })).increase).to.equal(0);
+  });
+
+  it("decides a first point counts whole when its start is set, not after it, and not before the collector started", () => {
+    const whole = (startNs: bigint, collectorStartNs: bigint) =>
+      firstCountsWhole(point(0, { startNs }), collectorStartNs);
+    expect(whole(0n, 0n)).to.equal(false);
+    expect(whole(start, 0n)).to.equal(true);
+    expect(whole(start, start)).to.equal(true);
+    // Started a day before the collector: its value is a lifetime count, the baseline.
+    expect(whole(start, start + 1n)).to.equal(false);
+    expect(whole(T0 - 86_400n * S, T0 - 60n * S)).to.equal(false);
     // A start equal to the point's time is one (a process that records and exports within a
-    // millisecond); a start after it is not.
-    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: T0 })).increase).to.equal(7);
-    expect(pointIncrease(CUMULATIVE, null, point(0, { value: 7, startNs: T0 + 1n })).increase).to.equal(0);
+    // millisecond), whenever the collector started; a start after it is not.
+    expect(whole(T0, T0 + 10n * S)).to.equal(true);
+    expect(whole(T0 + 1n, 0n)).to.equal(false);
   });
 
   it("adds a cumulative sum's growth and counts a reset by start change or by drop whole", () => {

@@ -120,6 +120,38 @@ describe("metric writer", () => {
     expect(row).to.deep.equal({ buckets: '{"bounds":[2],"counts":[0,0]}', exemplars: `["${"ab".repeat(16)}"]` });
   });
 
+  it("keeps one series and one point for a point sent with its attributes in another order", () => {
+    const gauge = (attributes: unknown[]) => ({
+      resourceMetrics: [
+        {
+          resource: {},
+          scopeMetrics: [
+            {
+              scope: {},
+              metrics: [{ name: "g", gauge: { dataPoints: [{ timeUnixNano: `${T0}`, asDouble: 5, attributes }] } }],
+            },
+          ],
+        },
+      ],
+    });
+    const a = { key: "a", value: { intValue: 1 } };
+    const b = { key: "b", value: { intValue: 2 } };
+    const decode = (attributes: unknown[]) =>
+      decodeMetricRequest(Buffer.from(JSON.stringify(gauge(attributes))), "json");
+    expect(store.writer.transaction(() => store.writer.writeMetrics(decode([a, b]), 0n))).to.equal(1);
+    expect(store.writer.transaction(() => store.writer.writeMetrics(decode([b, a]), 0n))).to.equal(0);
+    // both orders in one request: the request's own repeat filter keeps one
+    const both = decodeMetricRequest(
+      Buffer.from(
+        JSON.stringify({ resourceMetrics: [...gauge([b, a]).resourceMetrics, ...gauge([a, b]).resourceMetrics] }),
+      ),
+      "json",
+    );
+    expect(store.writer.transaction(() => store.writer.writeMetrics(both, 0n))).to.equal(0);
+    expect(store.db.prepare("SELECT attributes FROM metric_series").pluck().all()).to.deep.equal(['{"a":1,"b":2}']);
+    expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(1n);
+  });
+
   it("stores every point kind the decoder gives, edge values and all", () => {
     const batch = decodeMetricRequest(Buffer.from(JSON.stringify(everyKindRequest())), "json");
     const inserted = store.writer.transaction(() => store.writer.writeMetrics(batch, 0n));
@@ -168,7 +200,7 @@ describe("metric writer", () => {
     const other = testStore();
     try {
       write(other, points.slice(0, 3));
-      const restarted = new TelemetryWriter(other.db);
+      const restarted = new TelemetryWriter(other.db, 0n);
       write(other, points.slice(3), "api", restarted);
       expect(rollups(other)).to.deep.equal(expected);
     } finally {

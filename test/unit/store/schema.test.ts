@@ -241,7 +241,7 @@ describe("store schema", () => {
         ).to.equal(BigInt(before.spans.length));
 
         // Writing goes on: a resend adds nothing, a late span joins its trace, new ids are past the old sequence.
-        const writer = new TelemetryWriter(db);
+        const writer = new TelemetryWriter(db, 0n);
         const write = (request: unknown) =>
           writer.transaction(() =>
             writer.writeSpans(decodeTraceRequest(Buffer.from(JSON.stringify(request)), "json"), 0n),
@@ -314,7 +314,7 @@ describe("store schema", () => {
 
         // Resends add nothing, the record with no time too though it comes at another moment;
         // new ids are past the old sequence.
-        const writer = new TelemetryWriter(db);
+        const writer = new TelemetryWriter(db, 0n);
         const write = (request: unknown, receivedNs: bigint) =>
           writer.transaction(() =>
             writer.writeLogs(decodeLogRequest(Buffer.from(JSON.stringify(request)), "json"), receivedNs),

@@ -1,0 +1,84 @@
+import { expect } from "chai";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import type { MetricBucketQuery } from "../../../daemon/query/telemetry-reader.js";
+import { openReadConnection } from "../../../daemon/store/connection.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
+import { testStore } from "../../helpers/store.js";
+
+const S = 1_000_000_000n;
+/** A multiple of 900 s, so buckets and slots line up. */
+const BASE = BigInt(Math.floor(1_700_000_000 / 900) * 900) * S;
+const at = (seconds: number) => BASE + BigInt(seconds) * S;
+/** The collector started just before the points: BASE - 1 s. */
+const COLLECTOR_START = at(-1);
+
+/**
+ * A series' first point counts whole only when its process started at or after the collector:
+ * the writer decides it when it creates the series, and both the rollups and the raw-point
+ * query follow it.
+ */
+describe("a cumulative series' first point, by when its process started", () => {
+  let store: ReturnType<typeof testStore>;
+  let readDb: ReturnType<typeof openReadConnection>;
+  let reader: SqliteReader;
+
+  beforeEach(() => {
+    store = testStore(0, COLLECTOR_START);
+    const counter = (route: string, startNs: bigint, values: number[]) =>
+      values.map((value, k) =>
+        metricPoint({ timeNs: at(10 * k), startNs, value, attributes: JSON.stringify({ route }) }),
+      );
+    const points = [
+      // Started a day before the collector: its lifetime count is the baseline.
+      ...counter("/old", at(-86_400), [1_000_000, 1_000_010, 1_000_020]),
+      // Started after the collector: every request it counted is new.
+      ...counter("/new", COLLECTOR_START + S / 2n, [5, 15, 25]),
+      // Recorded and exported at its start (a short-lived process): whole.
+      ...counter("/brief", at(0), [3]),
+    ];
+    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+    readDb = openReadConnection(store.path);
+    reader = new SqliteReader(readDb);
+  });
+  afterEach(() => {
+    readDb?.close();
+    store.close();
+  });
+
+  const increases = (over: Partial<MetricBucketQuery>) => {
+    const metric = reader.metricIdentities("requests")[0]!;
+    const groups = reader.metricBuckets({
+      metric,
+      agg: "increase",
+      fromNs: at(0),
+      toNs: at(59),
+      attrs: [],
+      stepMs: 10_000,
+      source: { kind: "points" },
+      groupBy: [{ attr: "route" }],
+      ...over,
+    });
+    return Object.fromEntries(groups.map((g) => [g.key.join("|"), g.values]));
+  };
+
+  it("counts it whole from the raw points only for a process started at or after the collector", () => {
+    const answer = increases({});
+    expect(answer["/old"]).to.deep.equal([0, 10, 10, null, null, null]);
+    expect(answer["/new"]).to.deep.equal([5, 10, 10, null, null, null]);
+    expect(answer["/brief"]).to.deep.equal([3, null, null, null, null, null]);
+  });
+
+  it("gives the same answer from the 60 s rollups", () => {
+    const answer = increases({ stepMs: 60_000, source: { kind: "rollups", widthS: 60 } });
+    expect(answer).to.deep.equal({ "/old": [20], "/new": [25], "/brief": [3] });
+    const series = store.db.prepare("SELECT attributes, first_whole FROM metric_series ORDER BY id").raw().all() as [
+      string,
+      bigint,
+    ][];
+    expect(series).to.deep.equal([
+      ['{"route":"/old"}', 0n],
+      ['{"route":"/new"}', 1n],
+      ['{"route":"/brief"}', 1n],
+    ]);
+  });
+});
