@@ -16,6 +16,7 @@
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { openWriteConnection } from "../daemon/store/connection.js";
+import { ROLLUP_COLUMNS } from "../daemon/store/metric-rollup-store.js";
 import { round } from "./measure.js";
 import { INTERVAL_S } from "./metric-workload.js";
 
@@ -24,41 +25,23 @@ const SERIES = 4_608;
 const TOUCHED = 768;
 const INTERVALS = Number(process.env.ROLLUP_INTERVALS ?? 180);
 const CHUNK = 128;
-const COLUMNS = [
-  "metric_id",
-  "width_s",
-  "slot",
-  "series_id",
-  "points",
-  "first_ns",
-  "last_ns",
-  "value_sum",
-  "value_min",
-  "value_max",
-  "value_last",
-  "increase",
-  "sum_increase",
-  "resets",
-  "buckets",
-  "exemplars",
-];
 const T0_S = 1_700_000_000;
 
 type Variant = "upsert" | "replace" | "replace, 900 s at slot close";
 
 function statement(db: Database.Database, variant: Variant): Database.Statement {
-  const tuple = `(${COLUMNS.map(() => "?").join(", ")})`;
+  const tuple = `(${ROLLUP_COLUMNS.map(() => "?").join(", ")})`;
   const values = new Array(CHUNK).fill(tuple).join(", ");
   if (variant === "upsert") {
-    const updates = COLUMNS.slice(4)
+    const updates = ROLLUP_COLUMNS.slice(4)
       .map((column) => `${column} = excluded.${column}`)
       .join(", ");
     return db.prepare(
-      `INSERT OR FAIL INTO metric_rollups (${COLUMNS.join(", ")}) VALUES ${values}
+      `INSERT OR FAIL INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES ${values}
        ON CONFLICT (metric_id, width_s, slot, series_id) DO UPDATE SET ${updates}`,
     );
   }
-  return db.prepare(`INSERT OR REPLACE INTO metric_rollups (${COLUMNS.join(", ")}) VALUES ${values}`);
+  return db.prepare(`INSERT OR REPLACE INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES ${values}`);
 }
 
 function rowOf(out: unknown[], series: number, width: number, k: number): void {
@@ -77,8 +60,8 @@ function run(dir: string, variant: Variant): { pointsPerCpuSecond: number; rowsP
   let cpuUs = 0;
   let rows = 0;
   const flush = (values: unknown[]) => {
-    for (let at = 0; at + CHUNK * COLUMNS.length <= values.length; at += CHUNK * COLUMNS.length) {
-      insert.run(values.slice(at, at + CHUNK * COLUMNS.length));
+    for (let at = 0; at + CHUNK * ROLLUP_COLUMNS.length <= values.length; at += CHUNK * ROLLUP_COLUMNS.length) {
+      insert.run(values.slice(at, at + CHUNK * ROLLUP_COLUMNS.length));
       rows += CHUNK;
     }
   };

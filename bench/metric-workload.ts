@@ -1,3 +1,4 @@
+import { blankPoint } from "../daemon/otlp/metric-points.js";
 import type { MetricBatch, MetricPointRecord } from "../daemon/otlp/records.js";
 import { encodeMetrics } from "../test/helpers/otlp-metrics-protobuf.js";
 
@@ -105,30 +106,17 @@ export function* fillBatches(
     for (let i = 0; i < series; i++) {
       const route = `/r/${i % 50}`;
       points.push({
+        ...blankPoint(i % services, 0),
         name: "http.server.request.count",
-        description: "",
         unit: "{request}",
         kind: "sum",
         temporality: 2,
         monotonic: true,
-        metadata: null,
         attributes: JSON.stringify({ "http.route": route, instance: String(i) }),
         indexed: ["http.route", route, "instance", String(i)],
         startNs: startNs - 60n * S,
         timeNs,
-        flags: 0,
         value: k * ((i % 7) + 1),
-        count: null,
-        sum: null,
-        min: null,
-        max: null,
-        bounds: null,
-        bucketCounts: null,
-        exponential: null,
-        quantiles: null,
-        exemplars: null,
-        resource: i % services,
-        scope: 0,
       });
     }
     yield { resources, scopes, points };

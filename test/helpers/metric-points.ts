@@ -1,3 +1,4 @@
+import { blankPoint } from "../../daemon/otlp/metric-points.js";
 import type { MetricBatch, MetricPointRecord, ResourceRecord, ScopeRecord } from "../../daemon/otlp/records.js";
 
 /** A metric point record as the decoder makes it, with defaults for what a test leaves out. */
@@ -7,27 +8,11 @@ export function metricPoint(spec: Partial<MetricPointRecord> & { timeNs: bigint 
     spec.indexed ??
     Object.entries(JSON.parse(attributes) as Record<string, unknown>).flatMap(([key, value]) => [key, String(value)]);
   return {
+    ...blankPoint(0, 0),
     name: "requests",
-    description: "",
-    unit: "",
     kind: "sum",
     temporality: 2,
     monotonic: true,
-    metadata: null,
-    startNs: 0n,
-    flags: 0,
-    value: null,
-    count: null,
-    sum: null,
-    min: null,
-    max: null,
-    bounds: null,
-    bucketCounts: null,
-    exponential: null,
-    quantiles: null,
-    exemplars: null,
-    resource: 0,
-    scope: 0,
     ...spec,
     attributes,
     indexed,
