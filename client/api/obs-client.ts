@@ -5,17 +5,18 @@
  * table, so a request can only carry parameters its route accepts.
  */
 import type { HealthRecord } from "../../shared/api-records.js";
+import type { QueryApi } from "../../shared/query-api.js";
+import type { ObsRequestOf } from "../../shared/query-messages.js";
 import type { QueryAnswerOf, QueryMethod } from "../../shared/query-types.js";
+import { queryPairs, routePath } from "../../shared/route-requests.js";
 import { requestJson, TIMEOUT_MS } from "./api-client.js";
-import type { ObsRequestOf } from "./query-messages.js";
-import { queryPairs, routePath } from "./route-requests.js";
 
 export interface ObsClientOptions {
   /** How long one request may wait for its answer; then it fails with code `timeout`. */
   timeoutMs?: number;
 }
 
-export class ObsClient {
+export class ObsClient implements QueryApi {
   private readonly timeoutMs: number;
 
   constructor(

@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import { parseDuration } from "../../shared/duration.js";
-import type { AuditRequest } from "../api/query-messages.js";
+import type { AuditRequest } from "../../shared/query-messages.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitFailingResult, emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import type { FacetsRequest } from "../api/query-messages.js";
+import type { FacetsRequest } from "../../shared/query-messages.js";
 import { emitSuccess } from "../render/output.js";
 import { SINCE_HELP } from "./flag-help.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";

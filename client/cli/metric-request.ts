@@ -2,7 +2,7 @@
  * The requests of `obs metric NAME`, from its parsed flags, checked before any request: bad
  * values end the command with exit 2 (invalid_argument), as the other query commands do. Pure.
  */
-import type { DescribeMetricRequest, MetricSeriesRequest } from "../api/query-messages.js";
+import type { DescribeMetricRequest, MetricSeriesRequest } from "../../shared/query-messages.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import type { Flags } from "./query-command.js";
 import { attributeRequest, checkLimit, since } from "./query-support.js";

@@ -8,7 +8,7 @@
 import type { Argv, Options } from "yargs";
 import { type ParamKind, type ParamSpec, QUERY_ROUTES } from "../../shared/query-routes.js";
 import type { QueryMethod } from "../../shared/query-types.js";
-import type { ObsRequestOf } from "../api/query-messages.js";
+import type { ObsRequestOf } from "../../shared/query-messages.js";
 
 /** Kinds whose flag takes a number. */
 const NUMBER_KINDS: ReadonlySet<ParamKind> = new Set(["positiveInteger", "milliseconds", "minutes"]);

@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import type { TraceSummary } from "../../shared/api-records.js";
-import type { TracesRequest } from "../api/query-messages.js";
+import type { TracesRequest } from "../../shared/query-messages.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { CURSOR_HELP, SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";

@@ -3,8 +3,8 @@
  * route's path with its ids filled in, and the query string in the order the route lists its
  * parameters. Pure.
  */
-import { QUERY_ROUTES } from "../../shared/query-routes.js";
-import type { QueryMethod } from "../../shared/query-types.js";
+import { QUERY_ROUTES } from "./query-routes.js";
+import type { QueryMethod } from "./query-types.js";
 
 /** The route's own path with each `{name}` replaced by the request's value, escaped. */
 export function routePath(method: QueryMethod, request: Record<string, unknown>): string {

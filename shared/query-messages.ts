@@ -1,11 +1,12 @@
 /**
- * What ObsClient sends: one request type per query method of the route table, holding the
- * values as the query string carries them. The query service's own requests
+ * A query as the query string carries it: one request type per query method of the route
+ * table. ObsClient sends these over HTTP; obsd's in-process callers (the MCP server) parse
+ * them through the same route table, so both ask exactly what the HTTP API would. The query service's own requests
  * (shared/query-types.ts) hold parsed values instead (milliseconds, nanoseconds); a client
  * keeps the text a user gave, because the answer echoes it (`meta.lookback: "15m"`).
  */
-import type { QUERY_ROUTES } from "../../shared/query-routes.js";
-import type { QueryMethod } from "../../shared/query-types.js";
+import type { QUERY_ROUTES } from "./query-routes.js";
+import type { QueryMethod } from "./query-types.js";
 
 /** `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given; a repeated key keeps its last value. */
 export type AttributeFilter = readonly [key: string, value: string];

@@ -1,0 +1,70 @@
+import { expect } from "chai";
+import {
+  budgetOf,
+  cutLongStrings,
+  cutString,
+  DEFAULT_MAX_BYTES,
+  fitItems,
+  jsonBytes,
+  MAX_MAX_BYTES,
+  pageWithinBudget,
+} from "../../../daemon/mcp/budget.js";
+
+describe("MCP byte budgets", () => {
+  it("takes the asked max_bytes within its bounds", () => {
+    expect(budgetOf(undefined)).to.equal(DEFAULT_MAX_BYTES);
+    expect(budgetOf(2048)).to.equal(2048);
+    expect(budgetOf(10)).to.equal(1024);
+    expect(budgetOf(10 ** 9)).to.equal(MAX_MAX_BYTES);
+  });
+
+  it("cuts a long string with a marker that says how much is missing", () => {
+    expect(cutString("abc", 5)).to.equal("abc");
+    expect(cutString("abcdefgh", 5)).to.equal("abcde…[+3 chars]");
+    expect(cutLongStrings({ a: ["x".repeat(10)], b: 3, c: null }, 4)).to.deep.equal({
+      a: ["xxxx…[+6 chars]"],
+      b: 3,
+      c: null,
+    });
+  });
+
+  it("keeps the longest prefix of items that fits, and says when any were left out", () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ i, pad: "p".repeat(50) }));
+    const build = (kept: readonly object[], truncated: boolean) => ({ items: kept, truncated });
+    const { answer, kept } = fitItems(items, 1000, build);
+    expect(jsonBytes(answer)).to.be.at.most(1000);
+    expect(jsonBytes(build(items.slice(0, kept + 1), true))).to.be.greaterThan(1000);
+    expect(answer.truncated).to.equal(true);
+    expect(fitItems(items.slice(0, 2), 1000, build)).to.deep.include({ kept: 2 });
+    expect(fitItems(items.slice(0, 2), 1000, build).answer.truncated).to.equal(false);
+  });
+
+  it("re-asks a cursored list for the kept count, so the continuation starts after the last item shown", async () => {
+    const all = Array.from({ length: 50 }, (_, i) => ({ i, pad: "p".repeat(40) }));
+    const asked: [number, string | undefined][] = [];
+    const fetch = async (limit: number, cursor?: string) => {
+      asked.push([limit, cursor]);
+      const start = cursor === undefined ? 0 : Number(cursor);
+      const data = all.slice(start, start + limit);
+      return { data, meta: { nextCursor: start + limit < all.length ? String(start + limit) : null } };
+    };
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    for (let call = 0; call < 100; call++) {
+      const { answer } = await pageWithinBudget({
+        fetch,
+        limit: 20,
+        ...(cursor === undefined ? {} : { cursor }),
+        maxBytes: 1024,
+        build: (items, tail) => ({ items: [...items], ...tail, next: [] }),
+        continueWith: (next) => ({ tool: "t", arguments: { cursor: next }, why: "the rest" }),
+      });
+      expect(jsonBytes(answer)).to.be.at.most(1024);
+      seen.push(...answer.items.map((item) => item.i));
+      if (!answer.truncated) break;
+      cursor = answer.continuation?.arguments.cursor as string;
+    }
+    expect(seen).to.deep.equal(all.map((item) => item.i));
+    expect(asked.some(([limit]) => limit < 20)).to.equal(true);
+  });
+});
