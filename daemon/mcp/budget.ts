@@ -12,6 +12,9 @@ export const MAX_MAX_BYTES = 64 * 1024;
 export const MIN_MAX_BYTES = 1024;
 /** The longest string value an answer carries whole; longer ones are cut (cutString). */
 export const MAX_STRING_CHARS = 2000;
+/** Cursors are a signed base64url text of about 200 characters (shared/cursor.ts). */
+const CURSOR_STAND_IN_CHARS = 256;
+const REFETCH_TRIES = 4;
 
 /** The `max_bytes` input every tool takes. */
 export const MAX_BYTES_PROPERTY = {
@@ -133,26 +136,23 @@ export async function pageWithinBudget<T, R extends AnswerTail>(options: {
   const tailOf = (cursor: string | null) =>
     cursor === null ? { truncated: false } : { truncated: true, continuation: options.continueWith(cursor) };
   const cut = (cursor: string | undefined) => ({ truncated: true, continuation: options.continueWith(cursor) });
-  // The continuation's size is unknown until the re-fetch: measure with the page's own cursor
-  // as a stand-in of the same shape.
-  const stand = page.meta.nextCursor ?? "x".repeat(64);
+  // The continuation's cursor is unknown until the list is asked again: measure with a
+  // stand-in at least as long as a cursor usually is, then check the real answer below.
+  const stand = (page.meta.nextCursor ?? "").padEnd(CURSOR_STAND_IN_CHARS, "x");
   const fitted = fitItems(page.data, options.maxBytes, (kept, short) =>
     options.build(kept, short ? tailOf(stand) : tailOf(page.meta.nextCursor)),
   );
   if (fitted.kept === page.data.length) {
-    return {
-      answer: options.build(page.data, tailOf(page.meta.nextCursor)),
-      kept: fitted.kept,
-      total: page.data.length,
-    };
+    return { answer: fitted.answer, kept: fitted.kept, total: page.data.length };
+  }
+  // Asked again for the kept count; should the real cursor be longer than the stand-in, one
+  // item fewer (a few tries at most: cursors differ in length by a few characters).
+  for (let count = fitted.kept; count > 0 && count > fitted.kept - REFETCH_TRIES; count--) {
+    const shorter = await options.fetch(count, options.cursor);
+    const kept = shorter.data.slice(0, count);
+    const answer = options.build(kept, tailOf(shorter.meta.nextCursor));
+    if (jsonBytes(answer) <= options.maxBytes) return { answer, kept: kept.length, total: page.data.length };
   }
   // Not even one item fits: the continuation is the same page, for a call with more max_bytes.
-  if (fitted.kept === 0) return { answer: options.build([], cut(options.cursor)), kept: 0, total: page.data.length };
-  const shorter = await options.fetch(fitted.kept, options.cursor);
-  const kept = shorter.data.slice(0, fitted.kept);
-  return {
-    answer: options.build(kept, tailOf(shorter.meta.nextCursor)),
-    kept: kept.length,
-    total: page.data.length,
-  };
+  return { answer: options.build([], cut(options.cursor)), kept: 0, total: page.data.length };
 }
