@@ -6,8 +6,8 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import type { PageMeta } from "../../shared/api-records.js";
-import type { ObsClient } from "../api/obs-client.js";
 import type { ObsRequestOf } from "../../shared/query-messages.js";
+import type { ObsClient } from "../api/obs-client.js";
 import { attributeRequest, checkLimit, since, target, targetFlags } from "./query-support.js";
 import { flagRequest } from "./route-flags.js";
 import { runAction } from "./run-action.js";

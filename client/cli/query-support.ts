@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
-import { UsageError } from "../../shared/usage-failure.js";
 import type { AttributeFilter } from "../../shared/query-messages.js";
+import { UsageError } from "../../shared/usage-failure.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 

@@ -6,9 +6,9 @@
  * the table); a command only chooses how its flags read in --help and in which order.
  */
 import type { Argv, Options } from "yargs";
+import type { ObsRequestOf } from "../../shared/query-messages.js";
 import { type ParamKind, type ParamSpec, QUERY_ROUTES } from "../../shared/query-routes.js";
 import type { QueryMethod } from "../../shared/query-types.js";
-import type { ObsRequestOf } from "../../shared/query-messages.js";
 
 /** Kinds whose flag takes a number. */
 const NUMBER_KINDS: ReadonlySet<ParamKind> = new Set(["positiveInteger", "milliseconds", "minutes"]);

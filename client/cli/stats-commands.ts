@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
-import type { StatsAnswerRow as StatsRow } from "../../shared/query-types.js";
 import type { LogStatsRequest, TraceStatsRequest } from "../../shared/query-messages.js";
+import type { StatsAnswerRow as StatsRow } from "../../shared/query-types.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";

@@ -17,7 +17,6 @@ import { openReadConnection } from "../../daemon/store/connection.js";
 import { readCursorKey } from "../../daemon/store/cursor-key.js";
 import type { HealthRecord } from "../../shared/api-records.js";
 import type { QueryApi } from "../../shared/query-api.js";
-import { nowNs } from "../../shared/time.js";
 
 export interface StoreApi {
   api: QueryApi;
