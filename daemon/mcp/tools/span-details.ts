@@ -2,7 +2,7 @@
 import type { SpanRecord } from "../../../shared/api-records.js";
 import type { QueryApi } from "../../../shared/query-api.js";
 import { queryApiErrorCode } from "../../../shared/query-api.js";
-import { fitItems, toolInput, toolOutput } from "../budget.js";
+import { fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
 import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "../mcp-tool.js";
 import { SPAN_ID_PROPERTY, TRACE_ID_PROPERTY } from "./common-inputs.js";
 import { DETAIL_LEVELS, type SpanDetail, spanDetail } from "./span-detail-record.js";
@@ -72,7 +72,16 @@ export const getSpanDetails: McpTool<SpanDetailsArgs, SpanDetailsAnswer> = {
           spans: [...spans],
           not_found: missing,
           truncated,
-          ...(truncated ? { continuation: continuation(found.slice(spans.length), traceId, args.max_bytes) } : {}),
+          ...(truncated
+            ? {
+                // Not even one span fits: the same ids again, with the largest budget.
+                continuation: continuation(
+                  found.slice(spans.length),
+                  traceId,
+                  spans.length ? args.max_bytes : MAX_MAX_BYTES,
+                ),
+              }
+            : {}),
           next: nextCalls(found[0] as SpanRecord),
         }),
       );

@@ -1,6 +1,6 @@
 /** `get_trace_errors`: what failed in one trace, and what its logs said about it. */
 import type { JsonValue, LogRecord, SpanRecord } from "../../../shared/api-records.js";
-import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutLongStrings, cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
 import { type ExceptionRecord, exceptionOf, stackHead } from "./span-detail-record.js";
@@ -47,6 +47,8 @@ const LOG_LIMIT = 100;
 const WARN_SEVERITY = 13;
 const STACK_LINES = 8;
 const TEXT_CHARS = 500;
+/** Strings in an answer whose first item would not fit max_bytes otherwise. */
+const TIGHT_CHARS = 60;
 const SEVERITY_NAMES = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"];
 
 type Item = { span: ErrorSpanRow } | { log: LogRow };
@@ -119,7 +121,7 @@ export const getTraceErrors: McpTool<TraceErrorsArgs, TraceErrorsAnswer> = {
     const items: Item[] = [...errorSpans.map((span) => ({ span })), ...logs.map((log) => ({ log }))];
     const offset = Math.min(args.offset ?? 0, items.length);
     const next = nextCalls(traceId, errorSpans[0]);
-    const { answer, kept } = fitItems(items.slice(offset), ctx.maxBytes, (shown, truncated) => ({
+    const build = (shown: readonly Item[], truncated: boolean, tight = false): TraceErrorsAnswer => ({
       trace_id: traceId,
       error_span_count: errorSpans.length,
       log_count: logs.length,
@@ -141,8 +143,16 @@ export const getTraceErrors: McpTool<TraceErrorsArgs, TraceErrorsAnswer> = {
             },
           }
         : {}),
-      next,
-    }));
+      next: tight ? next.slice(0, 1) : next,
+    });
+    const rest = items.slice(offset);
+    let { answer, kept } = fitItems(rest, ctx.maxBytes, build);
+    // Not even one item fits a small max_bytes: rather than none, show them with strings cut
+    // short, stacks left out and only the first next call.
+    if (kept === 0 && rest.length > 0)
+      ({ answer, kept } = fitItems(rest.map(tightItem), ctx.maxBytes, (shown, truncated) =>
+        build(shown, truncated, true),
+      ));
     const warnings = logPage.data.filter((log) => log.severityNumber >= WARN_SEVERITY).length;
     const cut = offset + kept < items.length ? `; ${items.length - offset - kept} items left for the continuation` : "";
     return {
@@ -151,6 +161,12 @@ export const getTraceErrors: McpTool<TraceErrorsArgs, TraceErrorsAnswer> = {
     };
   },
 };
+
+function tightItem(item: Item): Item {
+  if ("log" in item) return { log: cutLongStrings(item.log, TIGHT_CHARS) };
+  const exceptions = item.span.exceptions.map((exception) => ({ ...exception, stack: null }));
+  return { span: cutLongStrings({ ...item.span, exceptions }, TIGHT_CHARS) };
+}
 
 function errorRowOf(span: SpanRecord, startNs: bigint): ErrorSpanRow {
   return {
