@@ -130,20 +130,9 @@ async function findSpans(
       span = (await traceSpans).find((candidate) => candidate.spanId === id);
     }
     if (span === undefined) missing.push(id);
-    else found.push(stripTrace(span));
+    else found.push(span);
   }
   return { found, missing, failure };
-}
-
-/** getSpan answers the span with its trace and parent; a detail shows the span alone. */
-function stripTrace(span: SpanRecord): SpanRecord {
-  const {
-    trace: _trace,
-    parent: _parent,
-    missingParent: _missing,
-    ...own
-  } = span as SpanRecord & Record<string, unknown>;
-  return own as SpanRecord;
 }
 
 function continuation(

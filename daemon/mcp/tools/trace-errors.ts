@@ -114,7 +114,7 @@ export const getTraceErrors: McpTool<TraceErrorsArgs, TraceErrorsAnswer> = {
   async run(args, ctx) {
     const traceId = args.trace_id.toLowerCase();
     const spans = await fetchTraceSpans(ctx.api, traceId);
-    const logPage = await ctx.api.traceLogs({ traceId, limit: LOG_LIMIT, lookback: "24h" });
+    const logPage = await ctx.api.traceLogs({ traceId, limit: LOG_LIMIT });
     const startNs = traceStartNs(spans);
     const errorSpans = spans.filter(isErrorSpan).map((span) => errorRowOf(span, startNs));
     const logs = warningsFirst(logPage.data).map(logRowOf);
