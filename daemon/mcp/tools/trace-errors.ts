@@ -41,8 +41,11 @@ interface TraceErrorsAnswer extends AnswerTail {
   logs: LogRow[];
 }
 
-/** Logs asked of the trace (the API's default page); more_logs says when it had more. */
-const LOG_LIMIT = 100;
+/**
+ * Logs asked of the trace: the API's cap, so the warnings among them come first even when many
+ * info logs are newer; more_logs says when the trace had more.
+ */
+const LOG_LIMIT = 500;
 /** OTLP severity numbers from 13 up are warnings, errors and fatals: shown first. */
 const WARN_SEVERITY = 13;
 const STACK_LINES = 8;
