@@ -43,7 +43,7 @@ describe("MCP search_spans", () => {
     expect(structured.next.map((call) => call.tool)).to.deep.equal([
       "get_trace_outline",
       "get_span_details",
-      "search_logs",
+      "get_trace_errors",
     ]);
     expect(structured.next[0]?.arguments).to.deep.equal({ trace_id: failed?.traceId });
     expect(structured.next[1]?.arguments).to.deep.equal({ span_ids: [failed?.spanId], trace_id: failed?.traceId });
