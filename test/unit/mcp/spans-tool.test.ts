@@ -110,7 +110,9 @@ describe("MCP search_spans", () => {
     );
   });
 
-  it("lets the API refuse a bad window", async () => {
+  it("lets the API refuse a bad window or page size", async () => {
+    const zero = await searchSpans.run({ limit: 0 }, { api: query.api, maxBytes: 16384 }).catch((e: unknown) => e);
+    expect((zero as { code?: string }).code).to.equal("invalid_argument");
     const failure = await searchSpans
       .run({ lookback: "2d" }, { api: query.api, maxBytes: 16384 })
       .catch((e: unknown) => e);
