@@ -3,9 +3,15 @@
  * investigation: where, what, then detail). Adding a tool is a file in tools/ and a line here.
  */
 import type { AnyMcpTool } from "./mcp-tool.js";
+import { runAudit } from "./tools/audit.js";
 import { getCriticalPath } from "./tools/critical-path.js";
+import { facets } from "./tools/facets.js";
+import { searchLogs } from "./tools/logs.js";
+import { describeMetric, listMetrics, queryMetric } from "./tools/metrics.js";
 import { listServices } from "./tools/services.js";
 import { getSpanDetails } from "./tools/span-details.js";
+import { searchSpans } from "./tools/spans.js";
+import { logStats, traceStats } from "./tools/stats.js";
 import { getTraceErrors } from "./tools/trace-errors.js";
 import { getTraceOutline } from "./tools/trace-outline.js";
 import { searchTraces } from "./tools/traces.js";
@@ -17,4 +23,13 @@ export const MCP_TOOLS: readonly AnyMcpTool[] = [
   getSpanDetails,
   getTraceErrors,
   getCriticalPath,
+  searchSpans,
+  searchLogs,
+  traceStats,
+  logStats,
+  facets,
+  runAudit,
+  listMetrics,
+  queryMetric,
+  describeMetric,
 ];
