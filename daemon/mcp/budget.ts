@@ -147,7 +147,9 @@ export async function pageWithinBudget<T, R extends AnswerTail>(options: {
   }
   // Asked again for the kept count; should the real cursor be longer than the stand-in, one
   // item fewer (a few tries at most: cursors differ in length by a few characters).
-  for (let count = fitted.kept; count > 0 && count > fitted.kept - REFETCH_TRIES; count--) {
+  // When not even one item fitted the stand-in, one is still tried with the real cursor.
+  const first = Math.max(fitted.kept, 1);
+  for (let count = first; count > 0 && count > first - REFETCH_TRIES; count--) {
     const shorter = await options.fetch(count, options.cursor);
     const kept = shorter.data.slice(0, count);
     const answer = options.build(kept, tailOf(shorter.meta.nextCursor));

@@ -1,6 +1,6 @@
 /** `search_logs`: log records by service, severity, correlation ids, body text and attributes. */
 import type { Attributes, LogRecord } from "../../../shared/api-records.js";
-import { cutString, toolInput, toolOutput } from "../budget.js";
+import { cutString, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -10,7 +10,7 @@ import {
   SPAN_ID_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
-import { pageWithinMaxBytes } from "./paged-answer.js";
+
 import {
   ATTRIBUTES_OUTPUT,
   attributePairs,
@@ -169,7 +169,7 @@ export const searchLogs: McpTool<SearchLogsArgs, SearchLogsAnswer> = {
       lookback: args.lookback,
     });
     let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinMaxBytes({
+    const { answer, kept, total } = await pageWithinBudget({
       fetch: async (limit, cursor) => {
         const page = await ctx.api.searchLogs(withoutUndefined({ ...filters, limit, cursor }));
         lookback = page.meta.lookback;

@@ -1,7 +1,7 @@
 /** `search_traces`: which traces happened, newest first, as one short record each. */
 import type { TraceSummary } from "../../../shared/api-records.js";
 import type { TracesRequest } from "../../../shared/query-messages.js";
-import { jsonBytes, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 
@@ -85,36 +85,27 @@ export const searchTraces: McpTool<SearchTracesArgs, SearchTracesAnswer> = {
   async run(args, ctx) {
     const filters = requestOf(args);
     let lookback = args.lookback ?? "";
-    const page = (maxBytes: number) =>
-      pageWithinBudget({
-        fetch: async (limit, cursor) => {
-          const page = await ctx.api.listTraces({ ...filters, limit, ...(cursor === undefined ? {} : { cursor }) });
-          lookback = page.meta.lookback ?? lookback;
-          return page;
-        },
-        limit: args.limit ?? DEFAULT_LIMIT,
-        ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
-        maxBytes,
-        build: (traces, tail): SearchTracesAnswer => ({
-          lookback,
-          traces: traces.map(rowOf),
-          ...tail,
-          next: nextCalls(traces, lookback),
-        }),
-        continueWith: (cursor) => ({
-          tool: "search_traces",
-          arguments: { ...args, ...(cursor === undefined ? {} : { cursor }) },
-          why: "the next page of traces",
-        }),
-      });
-    // pageWithinBudget measures a cut page with a 64-character stand-in cursor, and the real
-    // one is longer (about 190): over budget, the page is asked again with room for the whole
-    // cursor kept aside.
-    let paged = await page(ctx.maxBytes);
-    const cursor = paged.answer.continuation?.arguments.cursor;
-    if (jsonBytes(paged.answer) > ctx.maxBytes && typeof cursor === "string")
-      paged = await page(ctx.maxBytes - jsonBytes(cursor));
-    const { answer, kept, total } = paged;
+    const { answer, kept, total } = await pageWithinBudget({
+      fetch: async (limit, cursor) => {
+        const page = await ctx.api.listTraces({ ...filters, limit, ...(cursor === undefined ? {} : { cursor }) });
+        lookback = page.meta.lookback ?? lookback;
+        return page;
+      },
+      limit: args.limit ?? DEFAULT_LIMIT,
+      ...(args.cursor === undefined ? {} : { cursor: args.cursor }),
+      maxBytes: ctx.maxBytes,
+      build: (traces, tail): SearchTracesAnswer => ({
+        lookback,
+        traces: traces.map(rowOf),
+        ...tail,
+        next: nextCalls(traces, lookback),
+      }),
+      continueWith: (cursor) => ({
+        tool: "search_traces",
+        arguments: { ...args, ...(cursor === undefined ? {} : { cursor }) },
+        why: "the next page of traces",
+      }),
+    });
     const errors = answer.traces.filter((trace) => trace.status === "error").length;
     const cut = kept < total ? `; ${kept} of ${total} shown within max_bytes` : "";
     return {

@@ -67,4 +67,33 @@ describe("MCP byte budgets", () => {
     expect(seen).to.deep.equal(all.map((item) => item.i));
     expect(asked.some(([limit]) => limit < 20)).to.equal(true);
   });
+
+  it("stays within the budget when the real cursor is longer than the stand-in it measured with", async () => {
+    // Every item fits the limit, not the bytes, so the first page has no cursor to measure
+    // with; the collector's cursor for the cut page is longer than the stand-in.
+    const items = Array.from({ length: 20 }, (_, i) => ({ i, pad: "p".repeat(40) }));
+    const fetch = async (limit: number, cursor?: string) => {
+      const from = cursor === undefined ? 0 : Number(cursor.split(":")[0]);
+      const data = items.slice(from, from + limit);
+      const end = from + data.length;
+      return { data, meta: { nextCursor: end < items.length ? `${end}:${"c".repeat(400)}` : null } };
+    };
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    for (let call = 0; call < 20; call++) {
+      const { answer } = await pageWithinBudget({
+        fetch,
+        limit: 100,
+        ...(cursor === undefined ? {} : { cursor }),
+        maxBytes: 1024,
+        build: (kept, tail) => ({ items: [...kept], ...tail, next: [] }),
+        continueWith: (next) => ({ tool: "t", arguments: { cursor: next }, why: "the rest" }),
+      });
+      expect(jsonBytes(answer)).to.be.at.most(1024);
+      seen.push(...answer.items.map((item) => item.i));
+      if (!answer.truncated) break;
+      cursor = answer.continuation?.arguments.cursor as string;
+    }
+    expect(seen).to.deep.equal(items.map((item) => item.i));
+  });
 });
