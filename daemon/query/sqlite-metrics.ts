@@ -129,9 +129,13 @@ export class SqliteMetrics {
       bind.name = query.name;
     }
     if (page.after) {
-      where.push("(m.name > @afterName OR (m.name = @afterName AND m.id > @afterId))");
-      bind.afterName = page.after.id;
-      bind.afterId = page.after.ns;
+      // The cursor carries the last metric's row id (a cursor's tie-breaker is hex or decimal,
+      // never a name); its name is read back here. Should retention delete that metric (its
+      // last series trimmed) between two pages, the listing ends there.
+      where.push(
+        "(m.name > (SELECT name FROM metrics WHERE id = @afterId) OR (m.name = (SELECT name FROM metrics WHERE id = @afterId) AND m.id > @afterId))",
+      );
+      bind.afterId = Number(page.after.id);
     }
     const rows = this.prepare(
       `SELECT ${IDENTITY_COLUMNS}, json_group_array(DISTINCT v.name) AS services, count(*) AS series,
@@ -147,7 +151,7 @@ export class SqliteMetrics {
       return summaryOf(metric, row.services, row.series, points, row.last_ns);
     });
     const lastRow = kept[kept.length - 1];
-    return { items, more, last: lastRow ? { ns: lastRow.id, id: lastRow.name } : null };
+    return { items, more, last: lastRow ? { ns: BigInt(lastRow.id), id: String(lastRow.id) } : null };
   }
 
   metricIdentities(name: string): MetricIdentity[] {

@@ -147,6 +147,21 @@ describe("metrics query API (obsd over HTTP)", function () {
     expect(data[0]).to.deep.include({ pointCount: 48, services: ["agent"] });
   });
 
+  it("pages the metrics with its own cursors, each metric once and in name order", async () => {
+    const names: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const query: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`;
+      const answer = await get(`/api/metrics?lookback=15m&limit=1${query}`);
+      expect(answer.status, answer.body.toString()).to.equal(200);
+      const body = answer.json<{ data: { name: string }[]; meta: { nextCursor: string | null } }>();
+      names.push(...body.data.map((m) => m.name));
+      cursor = body.meta.nextCursor;
+      if (cursor === null) break;
+    }
+    expect(names).to.deep.equal(["agent.tokens", "op.duration", "queue.depth"]);
+  });
+
   it("answers a counter's increases per bucket and group, from the points and from the 60 s rollups alike", async () => {
     const counters = counterPoints(baseNs);
     for (const step of ["10s", "1m"]) {
