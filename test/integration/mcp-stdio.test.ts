@@ -9,6 +9,7 @@ import type { ServiceRecord } from "../../shared/api-records.js";
 import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
+import { runObs } from "../helpers/obs-cli.js";
 import { hexId, traceRequest } from "../helpers/otlp-builders.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -147,5 +148,20 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(messages.map((message) => message.id)).to.deep.equal([1, 2]);
     expect(messages[1]?.result.isError).to.equal(true);
     expect(textOf(messages[1]?.result)).to.include("http://127.0.0.1:1");
+  });
+
+  it("describes its flags in --help, completes, and refuses a bad port as a usage error", async () => {
+    const help = await runObs(["mcp", "--help"]);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.match(/^obs mcp\b/m);
+    for (const flag of ["--base-url", "--host", "--port"]) {
+      expect(help.stdout, flag).to.match(new RegExp(`^\\s+(-\\w, )?${flag}\\s+[A-Z]`, "m"));
+    }
+    expect(help.stdout).not.to.include("--json");
+    const completions = await runObs(["--get-yargs-completions", "obs", "mc"]);
+    expect(completions.stdout.split("\n")).to.include("mcp");
+    const badPort = await runObs(["mcp", "--port", "abc"]);
+    expect(badPort.code).to.equal(2);
+    expect(badPort.stderr).to.include("use a port number from 0 to 65535");
   });
 });
