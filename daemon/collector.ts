@@ -1,16 +1,19 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { HealthRecord } from "../shared/api-records.js";
 import type { ResolvedSettings } from "../shared/collector-settings.js";
 import type { CollectorEndpoint } from "../shared/endpoints.js";
 import { lockStore, type StoreLock } from "./control/store-lock.js";
 import { createGrpcServer } from "./grpc/grpc-server.js";
 import { shareListener } from "./grpc/one-port.js";
 import { createApp } from "./http/app.js";
+import { type HealthOptions, healthDocument } from "./http/health-route.js";
 import { isAllowedHost, localNames } from "./http/host-guard.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
 import type { WriteStatusChange } from "./ingest/write-status.js";
 import { closeServers, ListenError, listen, mainEndpoint, openStandardPorts, urlHost } from "./listeners.js";
+import { inProcessQueryApi } from "./mcp/in-process-api.js";
 import { QueryClient } from "./query/query-client.js";
 import { openReadConnection } from "./store/connection.js";
 import { HealthReader } from "./store/health-reader.js";
@@ -95,21 +98,24 @@ async function startOnLockedStore(
   const queries = new QueryClient(dbPath);
   let baseUrl = "";
   let endpoints: CollectorEndpoint[] = [];
+  const healthOptions: HealthOptions = {
+    identity,
+    settings,
+    sources: resolved.sources,
+    baseUrl: () => baseUrl,
+    boundPort: () => address.port,
+    endpoints: () => endpoints,
+    reader: new HealthReader(readDb),
+    writes: () => pipeline.writes.snapshot(),
+    versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
+  };
   const app = createApp({
     boundHost: settings.host,
     ingest: { pipeline, maxBodyBytes: settings.maxBodyBytes },
-    health: {
-      identity,
-      settings,
-      sources: resolved.sources,
-      baseUrl: () => baseUrl,
-      boundPort: () => address.port,
-      endpoints: () => endpoints,
-      reader: new HealthReader(readDb),
-      writes: () => pipeline.writes.snapshot(),
-      versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
-    },
+    health: healthOptions,
     queries,
+    // The health document is built for /api/health; QueryApi types it as HealthRecord.
+    queryApi: inProcessQueryApi(queries, () => healthDocument(healthOptions) as unknown as HealthRecord),
   });
   const names = localNames();
   const grpc = createGrpcServer({

@@ -11,6 +11,7 @@ import { auditCommand } from "./audit-command.js";
 import { checksCommands } from "./checks-command.js";
 import { facetsCommand } from "./facets-command.js";
 import { logsCommands } from "./logs-commands.js";
+import { mcpCommand } from "./mcp-command.js";
 import { metricsCommands } from "./metrics-commands.js";
 import { monitorCommand } from "./monitor-command.js";
 import { servicesCommand } from "./services-command.js";
@@ -44,6 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     ...metricsCommands(setExit),
     facetsCommand(setExit),
     auditCommand(setExit),
+    mcpCommand(setExit),
     setupCommand(setExit),
     agentcliCommand(setExit),
     ...checksCommands(setExit),

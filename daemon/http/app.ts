@@ -1,4 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
+import type { QueryApi } from "../../shared/query-api.js";
+import { mcpRoutes } from "../mcp/mcp-route.js";
 import { type QueryClient, QueryFailure } from "../query/query-client.js";
 import { docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
@@ -13,6 +15,8 @@ export interface AppOptions {
   ingest: IngestOptions;
   health: HealthOptions;
   queries: QueryClient;
+  /** What `POST /mcp` answers from: the query API in process (daemon/mcp/in-process-api.ts). */
+  queryApi: QueryApi;
 }
 
 function hostGuard(boundHost: string): RequestHandler {
@@ -53,6 +57,7 @@ export function createApp(options: AppOptions): Express {
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));
   app.use(queryRoutes(options.queries));
+  app.use(mcpRoutes(options.queryApi));
 
   const document = openApiDocument();
   const page = docsPage(document);

@@ -73,6 +73,14 @@ export const ALLOWANCES: readonly Allowance[] = [
     reason: "`obs monitor start` without --detach runs the collector in the foreground, in this process",
   },
   {
+    rule: "the client does not import the daemon",
+    from: "client/cli/mcp-command.ts",
+    to: "daemon/mcp/mcp-server.ts",
+    kind: "design",
+    reason:
+      "`obs mcp` serves the same tools as obsd's /mcp, over ObsClient; imported lazily, so no other command loads it",
+  },
+  {
     rule: "otlp does not import the store",
     from: "daemon/otlp/native-json-traces.ts",
     to: "daemon/store/packed-batch.ts",

@@ -1,0 +1,130 @@
+/**
+ * One `tools/call`, from arguments to the MCP result: arguments checked against the tool's
+ * inputSchema, the tool run within its byte budget, and the answer (or the failure) rendered
+ * as the result MCP clients read. Knows tools and the QueryApi's error codes; knows nothing of
+ * transports.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import addFormatsModule from "ajv-formats";
+import { type QueryApi, queryApiErrorCode } from "../../shared/query-api.js";
+import { budgetOf } from "./budget.js";
+import type { AnyMcpTool } from "./mcp-tool.js";
+
+const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
+
+/**
+ * The most characters a result's text may hold: about 25,000 tokens at 3 characters a token,
+ * the size some clients (Claude Code) refuse. max_bytes caps answers at 64 KiB, so this never
+ * trips; if it does, the result is a tool error naming the bug rather than a giant answer.
+ */
+export const MAX_RESULT_TEXT_CHARS = 75_000;
+
+/** A `tools/call` result as MCP carries it. */
+export interface ToolCallResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+// Defaults are not applied: a tool sees a missing optional argument as absent (McpTool.run).
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+addFormats.default(ajv);
+/** Compiled once per schema, not once per call: obsd builds a server for every /mcp request. */
+const validators = new WeakMap<object, ValidateFunction>();
+
+function validatorOf(schema: object): ValidateFunction {
+  let validate = validators.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+/** One ajv error as a sentence that names the argument and the rule it breaks. */
+function problemOf(error: ErrorObject, tool: AnyMcpTool): string {
+  const name = error.instancePath.slice(1).replaceAll("/", ".");
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required":
+      return `missing required argument "${String(params.missingProperty)}"`;
+    case "additionalProperties":
+      return `unknown argument "${String(params.additionalProperty)}" (${tool.name} takes ${Object.keys(tool.inputSchema.properties).join(", ")})`;
+    case "enum":
+      return `argument "${name}" must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
+    default:
+      return name
+        ? `argument "${name}" ${error.message ?? "is invalid"}`
+        : `the arguments ${error.message ?? "are invalid"}`;
+  }
+}
+
+/** The argument problems of `args` for `tool`, or undefined when they are valid. */
+export function argumentProblems(tool: AnyMcpTool, args: unknown): string | undefined {
+  const validate = validatorOf(tool.inputSchema);
+  if (validate(args)) return undefined;
+  return (validate.errors ?? []).map((error) => problemOf(error, tool)).join("; ");
+}
+
+/** What to do about a failure, by the QueryApi error code it carries. */
+function hintOf(code: string | undefined): string | undefined {
+  switch (code) {
+    case "collector_unavailable":
+      return "No obs collector is running there; start one with `obs monitor start` in the project folder, then call the tool again.";
+    case "not_found":
+      return "Nothing stored has that id (it may have aged out of retention); find current ids with search_traces or search_spans.";
+    case "invalid_argument":
+      return undefined;
+    case "timeout":
+      return "The collector did not answer in time; ask for a shorter lookback or fewer items.";
+    default:
+      return "The collector could not answer from its store; `obs status` shows its health.";
+  }
+}
+
+/** A tool error result: text only (see callMcpTool on why it has no structuredContent). */
+export function toolError(text: string): ToolCallResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** The text of a failed call: the error's own message, and what to do about it. */
+export function failureText(tool: string, error: unknown): string {
+  const code = queryApiErrorCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === undefined) return `${tool} failed: ${message}`;
+  const hint = hintOf(code);
+  return hint ? `${message}\n\n${hint}` : message;
+}
+
+/**
+ * Calls `tool` with `args` and renders the result. A success carries the structured answer
+ * and a text block (the summary, a blank line, the answer's JSON) for clients that read only
+ * text. A failure is a tool error (isError) with text only: MCP asks for structuredContent
+ * wherever an outputSchema is declared, but an error has no answer to validate, and the SDK's
+ * own client validates structuredContent whenever present and excuses its absence only when
+ * isError is set, so an error result omits it.
+ */
+export async function callMcpTool(
+  tool: AnyMcpTool,
+  args: Record<string, unknown>,
+  api: () => Promise<QueryApi>,
+): Promise<ToolCallResult> {
+  const problems = argumentProblems(tool, args);
+  if (problems) return toolError(`Invalid arguments for ${tool.name}: ${problems}.`);
+  let answer: { structured: Record<string, unknown>; summary: string };
+  try {
+    answer = await tool.run(args, { api: await api(), maxBytes: budgetOf(args.max_bytes) });
+  } catch (error) {
+    if (queryApiErrorCode(error) === undefined)
+      console.error(`obs mcp: ${tool.name}: ${(error as Error)?.stack ?? error}`);
+    return toolError(failureText(tool.name, error));
+  }
+  const text = `${answer.summary}\n\n${JSON.stringify(answer.structured)}`;
+  if (text.length > MAX_RESULT_TEXT_CHARS) {
+    return toolError(
+      `${tool.name} built an answer of ${text.length} characters, over the ${MAX_RESULT_TEXT_CHARS} this server sends; max_bytes should have prevented that, so this is a bug in obs. Ask again with a smaller max_bytes or narrower arguments.`,
+    );
+  }
+  return { content: [{ type: "text", text }], structuredContent: answer.structured };
+}

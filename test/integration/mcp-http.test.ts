@@ -1,0 +1,109 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { expect } from "chai";
+import { MCP_TOOLS } from "../../daemon/mcp/tool-list.js";
+import type { ServiceRecord } from "../../shared/api-records.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { hexId, traceRequest } from "../helpers/otlp-builders.js";
+
+const MS = 1_000_000n;
+const SERVICES = ["mcp-http-cart", "mcp-http-payments"];
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
+
+describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function () {
+  this.timeout(60_000);
+  let obsd: CollectorProcess;
+  let client: Client;
+
+  before(async () => {
+    obsd = await startCollectorProcess();
+    const start = BigInt(Date.now() - 60_000) * MS;
+    for (const [i, service] of SERVICES.entries()) {
+      const response = await postJson(
+        `${obsd.url}/v1/traces`,
+        traceRequest(service, [
+          { traceId: hexId(i + 1, 16), spanId: hexId(i + 1, 8), startNs: start + BigInt(i) * MS },
+        ]),
+      );
+      expect(response.status).to.equal(200);
+    }
+    client = new Client({ name: "mcp-http-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${obsd.url}/mcp`)));
+  });
+  after(async () => {
+    await client?.close();
+    await obsd?.stop();
+  });
+
+  it("lists every tool with its declared schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).to.deep.equal(MCP_TOOLS.map((tool) => tool.name));
+    for (const tool of MCP_TOOLS) {
+      const listed = tools.find((candidate) => candidate.name === tool.name);
+      expect(listed?.inputSchema).to.deep.equal(tool.inputSchema);
+      expect(listed?.outputSchema).to.deep.equal(tool.outputSchema);
+    }
+  });
+
+  it("answers list_services with what /api/services answers", async () => {
+    const api = (await http(`${obsd.url}/api/services`)).json<{ data: ServiceRecord[] }>();
+    expect(api.data.map((service) => service.name)).to.have.members(SERVICES);
+    const result = await client.callTool({ name: "list_services", arguments: {} });
+    expect(result.isError).to.not.equal(true);
+    const structured = result.structuredContent as { services: ServiceRecord[]; truncated: boolean };
+    expect(structured.services).to.deep.equal(api.data);
+    expect(structured.truncated).to.equal(false);
+  });
+
+  it("refuses a bad argument as a tool error, with the API's message", async () => {
+    const result = await client.callTool({ name: "list_services", arguments: { lookback: "48h" } });
+    const api = (await http(`${obsd.url}/api/services?lookback=48h`)).json<{ error: string }>();
+    expect(result.isError).to.equal(true);
+    expect((result.content as { text: string }[])[0]?.text).to.equal(api.error);
+  });
+
+  it("serves obs://collector from the collector's health", async () => {
+    const health = (await http(`${obsd.url}/api/health`)).json<{ instanceId: string; baseUrl: string }>();
+    const read = await client.readResource({ uri: "obs://collector" });
+    const document = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown>;
+    expect(document).to.include({ instanceId: health.instanceId, baseUrl: obsd.url });
+    expect((document.counts as { spans: number }).spans).to.equal(SERVICES.length);
+  });
+
+  it("answers JSON without a session: a stateless server", async () => {
+    const response = await postJson(`${obsd.url}/mcp`, INITIALIZE, MCP_ACCEPT);
+    expect(response.status).to.equal(200);
+    expect(String(response.headers["content-type"])).to.match(/^application\/json/);
+    expect(response.headers["mcp-session-id"]).to.equal(undefined);
+    expect(response.json().result.serverInfo.name).to.equal("obs");
+  });
+
+  it("refuses a foreign Host, as every route does", async () => {
+    const response = await postJson(`${obsd.url}/mcp`, INITIALIZE, { ...MCP_ACCEPT, host: "attacker.example" });
+    expect(response.status).to.equal(403);
+    expect(response.json().error).to.match(/not allowed/);
+  });
+
+  it("answers GET and DELETE with 405 and Allow: POST", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await http(`${obsd.url}/mcp`, { method, headers: MCP_ACCEPT });
+      expect(response.status, method).to.equal(405);
+      expect(response.headers.allow, method).to.equal("POST");
+      expect(response.json().error).to.include("use POST for /mcp");
+    }
+  });
+
+  it("refuses a body over 1 MiB", async () => {
+    const big = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: "x".repeat(1024 * 1024) } };
+    const response = await postJson(`${obsd.url}/mcp`, big, MCP_ACCEPT);
+    expect(response.status).to.equal(413);
+  });
+});
