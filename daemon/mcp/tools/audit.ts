@@ -1,0 +1,191 @@
+/** `run_audit`: the collector's deterministic audit, its findings with evidence and follow-up calls. */
+import { parseDuration } from "../../../shared/duration.js";
+import type { AuditReportRecord } from "../../../shared/query-types.js";
+import { cutLongStrings, fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
+import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "../mcp-tool.js";
+import { followUpCall } from "./audit-follow-up.js";
+import { SERVICE_PROPERTY } from "./common-inputs.js";
+import { withoutUndefined } from "./query-args.js";
+
+export interface RunAuditArgs {
+  service?: string;
+  lookback?: string;
+  baseline?: string;
+  min_duration_ms?: number;
+  until?: string;
+  max_bytes?: number;
+}
+
+type AuditFinding = AuditReportRecord["findings"][number];
+
+/** A follow-up: the audit's own command, and the tool call that asks the same (null when none does). */
+export interface FollowUp {
+  command: string;
+  call: NextCall | null;
+}
+
+export type FindingRow = Omit<AuditFinding, "followUp"> & { followUp: FollowUp[] };
+
+export interface RunAuditAnswer extends AnswerTail {
+  window: AuditReportRecord["window"];
+  parameters: AuditReportRecord["parameters"];
+  counts: AuditReportRecord["counts"];
+  findings: FindingRow[];
+  /** The audit's own notes on what it left out (too many traces, ...). */
+  auditTruncated: string[];
+}
+
+/** A finding's long strings cut (evidence notes can quote messages), its follow-ups translated. */
+export function findingRow(finding: AuditFinding): FindingRow {
+  const { followUp, ...rest } = finding;
+  return {
+    ...cutLongStrings(rest, 300),
+    followUp: followUp.map((command) => ({
+      command,
+      call: followUpCall(command, `follow-up of ${finding.code}${finding.operation ? ` on ${finding.operation}` : ""}`),
+    })),
+  };
+}
+
+/** Milliseconds of a window argument (duration text), in the minutes the audit route takes. */
+function minutesOf(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseDuration(text) / 60_000;
+  } catch (error) {
+    throw new ToolInputError(`${name}: ${(error as Error).message}`);
+  }
+}
+
+const NEXT_CALL_OR_NULL = {
+  type: ["object", "null"],
+  properties: { tool: { type: "string" }, arguments: { type: "object" }, why: { type: "string" } },
+  description: "The tool call that asks the same as command; null when no tool does",
+} as const;
+
+const FINDING_SCHEMA = {
+  type: "object",
+  properties: {
+    code: {
+      type: "string",
+      description: "error_trace, new_error_signature, latency_regression, log_burst, incomplete_trace or no_telemetry",
+    },
+    severity: { type: "string", description: "error, warning or info" },
+    confidence: { type: "string" },
+    service: { type: ["string", "null"] },
+    operation: { type: ["string", "null"] },
+    summary: { type: "string" },
+    evidence: {
+      type: "object",
+      properties: {
+        traceIds: { type: "array", items: { type: "string" } },
+        spanIds: { type: "array", items: { type: "string" } },
+        logIds: { type: "array", items: { type: "string" } },
+        notes: { type: "array", items: { type: "string" } },
+      },
+      required: ["traceIds", "spanIds", "logIds", "notes"],
+    },
+    current: { type: ["object", "null"], description: "The finding's figures in the current window" },
+    baseline: { type: ["object", "null"], description: "The same figures in the baseline window" },
+    followUp: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { command: { type: "string", description: "The obs CLI command" }, call: NEXT_CALL_OR_NULL },
+        required: ["command", "call"],
+      },
+    },
+  },
+  required: ["code", "severity", "service", "operation", "summary", "evidence", "followUp"],
+} as const;
+
+function nextCalls(rows: readonly FindingRow[], args: RunAuditArgs, lookback: string): NextCall[] {
+  const calls = rows.flatMap((row) => row.followUp.flatMap((item) => (item.call ? [item.call] : [])));
+  if (calls.length) return calls.slice(0, 3);
+  return [
+    {
+      tool: "trace_stats",
+      arguments: withoutUndefined({ group_by: "service", agg: "error_rate", service: args.service, lookback }),
+      why: "error rates per service, beyond what the audit flags",
+    },
+    { tool: "list_services", arguments: { lookback }, why: "the services that sent telemetry" },
+  ];
+}
+
+export const runAudit: McpTool<RunAuditArgs, RunAuditAnswer> = {
+  name: "run_audit",
+  title: "Audit the recent window",
+  description:
+    "A deterministic health check of the current window against the baseline window just before it: error traces by root span, error signatures the baseline never had, latency regressions, log bursts, incomplete traces and services gone silent. Each finding has a summary, evidence (trace, span and log ids), its figures now and in the baseline, and follow-ups: the obs CLI command and the equivalent tool call. Call it first when asked what is wrong; default windows 15m each, at most 24h.",
+  inputSchema: toolInput({
+    service: { ...SERVICE_PROPERTY, description: "Only this service (traces with a span of it, its spans and logs)" },
+    lookback: { type: "string", description: "The current window, as a duration: 15m (default), 1h; at most 24h" },
+    baseline: {
+      type: "string",
+      description: "The baseline window just before the current one, as a duration; default the same as lookback",
+    },
+    min_duration_ms: {
+      type: "number",
+      minimum: 0,
+      description:
+        "Slow-trace threshold in ms: given, latency findings list traces at or above it; absent, each operation's p95 is compared with the baseline",
+    },
+    until: {
+      type: "string",
+      description:
+        "End of the current window, ISO 8601 with a zone (default now); fixing it makes repeated audits identical",
+    },
+  }),
+  outputSchema: toolOutput(
+    {
+      window: {
+        type: "object",
+        description: "currentStart, currentEnd, baselineStart, baselineEnd (ISO 8601), current, baseline (durations)",
+      },
+      parameters: { type: "object" },
+      counts: { type: "object", description: "Findings by severity: error, warning, info" },
+      findings: { type: "array", items: FINDING_SCHEMA, description: "Errors first" },
+      auditTruncated: { type: "array", items: { type: "string" }, description: "What the audit itself left out" },
+    },
+    ["window", "parameters", "counts", "findings", "auditTruncated"],
+  ),
+  async run(args, ctx) {
+    const report = (
+      await ctx.api.audit(
+        withoutUndefined({
+          service: args.service,
+          lookbackMinutes: minutesOf("lookback", args.lookback),
+          baselineMinutes: minutesOf("baseline", args.baseline),
+          durationMin: args.min_duration_ms,
+          until: args.until,
+        }),
+      )
+    ).data;
+    const rows = report.findings.map(findingRow);
+    const next = nextCalls(rows, args, report.window.current);
+    const { answer, kept } = fitItems(rows, ctx.maxBytes, (findings, cut) => ({
+      window: report.window,
+      parameters: report.parameters,
+      counts: report.counts,
+      findings: [...findings],
+      auditTruncated: report.truncated,
+      truncated: cut,
+      ...(cut && ctx.maxBytes < MAX_MAX_BYTES
+        ? {
+            continuation: {
+              tool: "run_audit",
+              // The same windows, fixed, so the larger answer is of the same audit.
+              arguments: { ...args, until: report.window.currentEnd, max_bytes: MAX_MAX_BYTES },
+              why: "the findings cut to fit max_bytes",
+            },
+          }
+        : {}),
+      next,
+    }));
+    const { error, warning, info } = report.counts;
+    const summary = rows.length
+      ? `${rows.length} findings (${error} error, ${warning} warning, ${info} info) in the last ${report.window.current} against the ${report.window.baseline} before${kept < rows.length ? `; ${kept} shown within max_bytes` : ""}.`
+      : `No findings in the last ${report.window.current} against the ${report.window.baseline} before.`;
+    return { structured: answer, summary };
+  },
+};

@@ -1,0 +1,81 @@
+/**
+ * A metric series answer cut to a byte budget. Every group keeps the same newest buckets, so a
+ * value's bucket is found the same way in each group: the first kept bucket starts at
+ * `firstBucket`, each next one `stepMs` later. Older buckets go first (an agent asks about now),
+ * down to MIN_BUCKETS; past that, the groups with the smallest latest values go (the API orders
+ * groups largest latest first). Pure.
+ */
+import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../shared/query-types.js";
+import { fitItems, jsonBytes } from "../budget.js";
+
+/** Buckets every group keeps before groups are dropped to fit the budget. */
+export const MIN_BUCKETS = 12;
+
+/** One group of the answer, compact. */
+export interface SeriesGroupRow {
+  group: Record<string, string | null>;
+  latest: number | null;
+  /** The newest buckets' values, oldest first; null where the group had no point. */
+  values: (number | null)[];
+  series: number;
+  resets: number;
+  exemplarTraceIds: string[];
+}
+
+export interface FittedSeries<R> {
+  answer: R;
+  /** Buckets of the window left out, the oldest. */
+  droppedBuckets: number;
+  /** Groups left out, the smallest. */
+  droppedGroups: number;
+}
+
+/** A value to six significant digits: counters and rates read the same, in fewer bytes. */
+export function roundValue(value: number | null): number | null {
+  return value === null ? null : Number(value.toPrecision(6));
+}
+
+function groupRow(group: MetricSeriesGroup, keep: number): SeriesGroupRow {
+  return {
+    group: group.group,
+    latest: roundValue(group.latest),
+    values: group.values.slice(group.values.length - keep).map(roundValue),
+    series: group.series,
+    resets: group.resets,
+    exemplarTraceIds: group.exemplarTraceIds,
+  };
+}
+
+/**
+ * `build(groups, firstBucket, cut)` with as many buckets and groups as fit `maxBytes`:
+ * first every bucket, else the newest buckets (at least MIN_BUCKETS), else fewer groups.
+ */
+export function fitSeries<R>(
+  record: MetricSeriesRecord,
+  maxBytes: number,
+  build: (groups: SeriesGroupRow[], firstBucket: string | null, cut: { buckets: number; groups: number }) => R,
+): FittedSeries<R> {
+  const total = record.buckets.length;
+  const answerWith = (keep: number, groups: readonly MetricSeriesGroup[]) =>
+    build(
+      groups.map((group) => groupRow(group, keep)),
+      record.buckets[total - keep] ?? null,
+      { buckets: total - keep, groups: record.groups.length - groups.length },
+    );
+  const fitsWith = (keep: number) => jsonBytes(answerWith(keep, record.groups)) <= maxBytes;
+  const floor = Math.min(MIN_BUCKETS, total);
+  if (fitsWith(total)) return { answer: answerWith(total, record.groups), droppedBuckets: 0, droppedGroups: 0 };
+  if (fitsWith(floor)) {
+    // The most buckets that fit, by bisection between the floor (fits) and all (does not).
+    let low = floor;
+    let high = total - 1;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (fitsWith(middle)) low = middle;
+      else high = middle - 1;
+    }
+    return { answer: answerWith(low, record.groups), droppedBuckets: total - low, droppedGroups: 0 };
+  }
+  const { answer, kept } = fitItems(record.groups, maxBytes, (groups) => answerWith(floor, groups));
+  return { answer, droppedBuckets: total - floor, droppedGroups: record.groups.length - kept };
+}

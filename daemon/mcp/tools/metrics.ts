@@ -1,0 +1,403 @@
+/** `list_metrics`, `query_metric` and `describe_metric`: the metrics signal as tools. */
+import { formatDuration } from "../../../shared/duration.js";
+import { METRIC_AGGS } from "../../../shared/metric-routes.js";
+import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
+import { cutString, fitItems, MAX_MAX_BYTES, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
+import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
+import { fitSeries, type SeriesGroupRow } from "./metric-series-fit.js";
+import { attributePairs, pageSummary, traceOutlineCall, withoutUndefined } from "./query-args.js";
+import { limitProperty, routeLimit } from "./query-inputs.js";
+
+/** A metric's description as rows carry it: a hint, not documentation. */
+const DESCRIPTION_CHARS = 200;
+
+const METRIC_NAME_PROPERTY = {
+  type: "string",
+  description: "The metric's exact name, as list_metrics shows it",
+} as const;
+
+const SUMMARY_PROPERTIES = {
+  name: { type: "string" },
+  type: { type: "string", enum: ["gauge", "sum", "histogram", "exponential_histogram", "summary"] },
+  unit: { type: "string" },
+  description: { type: "string", description: `Cut after ${DESCRIPTION_CHARS} characters` },
+  temporality: { type: ["string", "null"], description: "delta or cumulative (sums, histograms); null otherwise" },
+  monotonic: { type: ["boolean", "null"], description: "Sums: whether the sum only grows" },
+  services: { type: "array", items: { type: "string" } },
+  seriesCount: { type: "integer" },
+  pointCount: { type: "integer" },
+  lastTime: { type: "string", description: "ISO 8601" },
+} as const;
+const SUMMARY_REQUIRED = ["name", "type", "unit", "services", "seriesCount", "lastTime"];
+
+function metricSummary(metric: MetricSummaryRecord): MetricSummaryRecord {
+  return { ...metric, description: cutString(metric.description, DESCRIPTION_CHARS) };
+}
+
+function queryCall(name: string, extra: Record<string, unknown>, why: string): NextCall {
+  return { tool: "query_metric", arguments: withoutUndefined({ name, ...extra }), why };
+}
+
+// ---- list_metrics ----
+
+export interface ListMetricsArgs {
+  service?: string;
+  name?: string;
+  lookback?: string;
+  limit?: number;
+  cursor?: string;
+  max_bytes?: number;
+}
+
+export interface ListMetricsAnswer extends AnswerTail {
+  lookback: string | null;
+  metrics: MetricSummaryRecord[];
+}
+
+export const listMetrics: McpTool<ListMetricsArgs, ListMetricsAnswer> = {
+  name: "list_metrics",
+  title: "List metrics",
+  description:
+    "The metrics with points in the window, by name: type (gauge, sum, histogram, ...), unit, temporality, the services sending them and how many series and points. Use it to find a metric's exact name (name narrows by substring, e.g. token or latency), then query_metric for its values or describe_metric for its attributes. Default window 15m, at most 24h.",
+  inputSchema: toolInput({
+    service: SERVICE_PROPERTY,
+    name: { type: "string", description: "Substring of the metric's name" },
+    lookback: LOOKBACK_PROPERTY,
+    limit: limitProperty("listMetrics", "Metrics"),
+    cursor: CURSOR_PROPERTY,
+  }),
+  outputSchema: toolOutput(
+    {
+      lookback: { type: ["string", "null"] },
+      metrics: { type: "array", items: { type: "object", properties: SUMMARY_PROPERTIES, required: SUMMARY_REQUIRED } },
+    },
+    ["lookback", "metrics"],
+  ),
+  async run(args, ctx) {
+    const filters = withoutUndefined({ service: args.service, name: args.name, lookback: args.lookback });
+    let lookback: string | null = args.lookback ?? null;
+    const { answer, kept, total } = await pageWithinBudget({
+      fetch: async (limit, cursor) => {
+        const page = await ctx.api.listMetrics(withoutUndefined({ ...filters, limit, cursor }));
+        lookback = page.meta.lookback;
+        return page;
+      },
+      limit: args.limit ?? routeLimit("listMetrics").default,
+      cursor: args.cursor,
+      maxBytes: ctx.maxBytes,
+      build: (metrics, tail) => {
+        const first = metrics[0];
+        const window = withoutUndefined({ service: args.service, lookback: lookback ?? undefined });
+        const next: NextCall[] = first
+          ? [
+              queryCall(first.name, window, `the values of ${first.name}`),
+              {
+                tool: "describe_metric",
+                arguments: { name: first.name, ...window },
+                why: `the attributes of ${first.name}`,
+              },
+            ]
+          : [];
+        return { lookback, metrics: metrics.map(metricSummary), ...tail, next };
+      },
+      continueWith: (cursor) => ({
+        tool: "list_metrics",
+        arguments: withoutUndefined({ ...args, cursor }),
+        why: "the next metrics",
+      }),
+    });
+    const summary = pageSummary({
+      noun: "metrics",
+      kept,
+      total,
+      truncated: answer.truncated,
+      lookback,
+      maxBytes: ctx.maxBytes,
+    });
+    return { structured: answer, summary };
+  },
+};
+
+// ---- query_metric ----
+
+type MetricAgg = (typeof METRIC_AGGS)[keyof typeof METRIC_AGGS][number];
+
+export interface QueryMetricArgs {
+  name: string;
+  group_by?: string[];
+  agg?: MetricAgg;
+  step?: string;
+  service?: string;
+  attributes?: Record<string, string>;
+  lookback?: string;
+  limit?: number;
+  max_bytes?: number;
+}
+
+export interface QueryMetricAnswer extends AnswerTail {
+  name: string;
+  type: MetricSummaryRecord["type"];
+  unit: string;
+  agg: string;
+  valueUnit: string;
+  step: string;
+  stepMs: number;
+  from: string;
+  to: string;
+  /** The start of the first bucket shown; each value after it is one step later. */
+  firstBucket: string | null;
+  /** The oldest buckets of the window left out to fit max_bytes. */
+  droppedBuckets: number;
+  groups: SeriesGroupRow[];
+}
+
+const AGG_TEXT = Object.entries(METRIC_AGGS)
+  .map(([type, aggs]) => `${type}: ${aggs.join(", ")}`)
+  .join("; ");
+
+export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
+  name: "query_metric",
+  title: "Query a metric",
+  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, droppedBuckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second. Aggs by type (the default first): ${AGG_TEXT}. Default window 15m, at most 24h.`,
+  inputSchema: toolInput(
+    {
+      name: METRIC_NAME_PROPERTY,
+      group_by: {
+        type: "array",
+        items: { type: "string" },
+        description:
+          'Grouping keys, in order: service or attr.KEY, e.g. ["service", "attr.gen_ai.token.type"]. Absent: one group',
+      },
+      agg: { type: "string", enum: [...new Set(Object.values(METRIC_AGGS).flat())], description: AGG_TEXT },
+      step: { type: "string", description: "Bucket width as a duration (30s, 1m, 15m); default from the window" },
+      service: SERVICE_PROPERTY,
+      attributes: { ...ATTRIBUTES_PROPERTY, description: "Exact point or resource attribute filters, key to value" },
+      lookback: LOOKBACK_PROPERTY,
+      limit: limitProperty("metricSeries", "Groups"),
+    },
+    ["name"],
+  ),
+  outputSchema: toolOutput(
+    {
+      name: { type: "string" },
+      type: { type: "string" },
+      unit: { type: "string" },
+      agg: { type: "string" },
+      valueUnit: { type: "string", description: "The unit of latest and values (e.g. {token}/s for a rate)" },
+      step: { type: "string" },
+      stepMs: { type: "integer" },
+      from: { type: "string" },
+      to: { type: "string" },
+      firstBucket: {
+        type: ["string", "null"],
+        description: "Start of the first value's bucket; each next value is stepMs later",
+      },
+      droppedBuckets: { type: "integer" },
+      groups: {
+        type: "array",
+        description: "The largest latest value first; values to 6 significant digits",
+        items: {
+          type: "object",
+          properties: {
+            group: { type: "object", description: "The group's key values; {} when ungrouped" },
+            latest: { type: ["number", "null"] },
+            values: { type: "array", items: { type: ["number", "null"] } },
+            series: { type: "integer" },
+            resets: { type: "integer", description: "Counter resets seen in the window" },
+            exemplarTraceIds: { type: "array", items: { type: "string" } },
+          },
+          required: ["group", "latest", "values", "series", "resets", "exemplarTraceIds"],
+        },
+      },
+    },
+    [
+      "name",
+      "type",
+      "unit",
+      "agg",
+      "valueUnit",
+      "step",
+      "stepMs",
+      "from",
+      "to",
+      "firstBucket",
+      "droppedBuckets",
+      "groups",
+    ],
+  ),
+  async run(args, ctx) {
+    const { data: record, meta } = await ctx.api.metricSeries(
+      withoutUndefined({
+        name: args.name,
+        groupBy: args.group_by?.length ? args.group_by : undefined,
+        agg: args.agg,
+        step: args.step,
+        service: args.service,
+        attr: attributePairs(args.attributes),
+        lookback: args.lookback,
+        limit: args.limit,
+      }),
+    );
+    const lookback = meta.lookback ?? undefined;
+    const exemplar = record.groups.find((group) => group.exemplarTraceIds.length)?.exemplarTraceIds[0];
+    const next: NextCall[] = [
+      ...(exemplar ? [traceOutlineCall(exemplar, `a trace behind ${record.name} (an exemplar)`)] : []),
+      ...(args.group_by?.length
+        ? []
+        : [
+            queryCall(
+              record.name,
+              { ...args, max_bytes: undefined, group_by: ["service"], lookback },
+              "the same per service",
+            ),
+          ]),
+      {
+        tool: "describe_metric",
+        arguments: withoutUndefined({ name: record.name, service: args.service, lookback }),
+        why: "its attribute keys and values, to group or filter by",
+      },
+    ].slice(0, 3);
+    const wider = (cut: { buckets: number; groups: number }): NextCall | undefined => {
+      if (ctx.maxBytes < MAX_MAX_BYTES && (cut.buckets || cut.groups))
+        return {
+          tool: "query_metric",
+          arguments: { ...args, max_bytes: MAX_MAX_BYTES },
+          why: "the buckets and groups cut to fit max_bytes",
+        };
+      if (cut.buckets)
+        return {
+          tool: "query_metric",
+          arguments: { ...args, step: formatDuration(record.stepMs * 2) },
+          why: "the whole window in fewer, wider buckets",
+        };
+      if (meta.truncated && meta.limit < routeLimit("metricSeries").cap)
+        return {
+          tool: "query_metric",
+          arguments: { ...args, limit: routeLimit("metricSeries").cap },
+          why: "the groups with smaller values",
+        };
+      return undefined;
+    };
+    const fitted = fitSeries(record, ctx.maxBytes, (groups, firstBucket, cut) =>
+      withoutUndefined({
+        name: record.name,
+        type: record.type,
+        unit: record.unit,
+        agg: record.agg,
+        valueUnit: record.valueUnit,
+        step: record.step,
+        stepMs: record.stepMs,
+        from: record.from,
+        to: record.to,
+        firstBucket,
+        droppedBuckets: cut.buckets,
+        groups,
+        truncated: meta.truncated || cut.buckets > 0 || cut.groups > 0,
+        continuation: wider(cut),
+        next,
+      }),
+    );
+    const top = record.groups[0];
+    const dropped = [
+      fitted.droppedBuckets ? `${fitted.droppedBuckets} oldest buckets` : "",
+      fitted.droppedGroups ? `${fitted.droppedGroups} groups` : "",
+    ].filter(Boolean);
+    const summary = top
+      ? `${record.name} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, the largest latest ${top.latest} ${record.valueUnit}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
+      : `${record.name} has no points in the window ${record.from} .. ${record.to}.`;
+    return { structured: fitted.answer, summary };
+  },
+};
+
+// ---- describe_metric ----
+
+export interface DescribeMetricArgs {
+  name: string;
+  service?: string;
+  lookback?: string;
+  max_bytes?: number;
+}
+
+export interface DescribeMetricAnswer extends AnswerTail {
+  metric: Omit<MetricDetailRecord, "attributes">;
+  attributes: MetricDetailRecord["attributes"];
+}
+
+export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> = {
+  name: "describe_metric",
+  title: "Describe a metric",
+  description:
+    "One metric's identity (type, unit, temporality, description, services, series and point counts, first and last time) and its series' attribute keys, each with its most frequent values and how many series carry them. Use it before query_metric to choose group_by keys and attribute filters. Default window 15m, at most 24h.",
+  inputSchema: toolInput({ name: METRIC_NAME_PROPERTY, service: SERVICE_PROPERTY, lookback: LOOKBACK_PROPERTY }, [
+    "name",
+  ]),
+  outputSchema: toolOutput(
+    {
+      metric: {
+        type: "object",
+        properties: { ...SUMMARY_PROPERTIES, firstTime: { type: "string" }, metadata: { type: ["object", "null"] } },
+        required: [...SUMMARY_REQUIRED, "firstTime"],
+      },
+      attributes: {
+        type: "array",
+        description: "Attribute keys, most series first; more: the key has other values",
+        items: {
+          type: "object",
+          properties: {
+            key: { type: "string" },
+            values: {
+              type: "array",
+              items: {
+                type: "object",
+                properties: { value: { type: "string" }, series: { type: "integer" } },
+                required: ["value", "series"],
+              },
+            },
+            more: { type: "boolean" },
+          },
+          required: ["key", "values", "more"],
+        },
+      },
+    },
+    ["metric", "attributes"],
+  ),
+  async run(args, ctx) {
+    const { data } = await ctx.api.describeMetric(
+      withoutUndefined({ name: args.name, service: args.service, lookback: args.lookback }),
+    );
+    const { attributes, ...identity } = data;
+    const metric = { ...identity, description: cutString(identity.description, DESCRIPTION_CHARS) };
+    const window = withoutUndefined({ service: args.service, lookback: args.lookback });
+    const firstKey = attributes[0]?.key;
+    const next: NextCall[] = [
+      queryCall(data.name, window, `the values of ${data.name}`),
+      ...(firstKey
+        ? [
+            queryCall(
+              data.name,
+              { ...window, group_by: [`attr.${firstKey}`] },
+              `the values of ${data.name} per ${firstKey}`,
+            ),
+          ]
+        : []),
+    ];
+    const { answer, kept } = fitItems(attributes, ctx.maxBytes, (shown, cut) => ({
+      metric,
+      attributes: [...shown],
+      truncated: cut,
+      ...(cut && ctx.maxBytes < MAX_MAX_BYTES
+        ? {
+            continuation: {
+              tool: "describe_metric",
+              arguments: { ...args, max_bytes: MAX_MAX_BYTES },
+              why: "the attribute keys cut to fit max_bytes",
+            },
+          }
+        : {}),
+      next,
+    }));
+    const summary = `${data.name}: a ${data.type}${data.unit ? ` in ${data.unit}` : ""} from ${data.services.join(", ") || "no service"}, ${data.seriesCount} series, ${attributes.length} attribute keys${kept < attributes.length ? ` (${kept} shown within max_bytes)` : ""}.`;
+    return { structured: answer, summary };
+  },
+};

@@ -1,0 +1,188 @@
+/** `search_spans`: spans by service, operation, parent, status and attributes, as compact rows. */
+import type { Attributes, SpanRecord } from "../../../shared/api-records.js";
+import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
+import {
+  ATTRIBUTES_PROPERTY,
+  CURSOR_PROPERTY,
+  LOOKBACK_PROPERTY,
+  SERVICE_PROPERTY,
+  TRACE_ID_PROPERTY,
+} from "./common-inputs.js";
+import {
+  ATTRIBUTES_OUTPUT,
+  attributePairs,
+  fewAttributes,
+  MORE_ATTRIBUTES_OUTPUT,
+  msOfNs,
+  pageSummary,
+  spanDetailsCall,
+  traceOutlineCall,
+  withoutUndefined,
+} from "./query-args.js";
+import { ATTRIBUTES_CONTAIN_PROPERTY, limitProperty, routeLimit, STATUS_PROPERTY } from "./query-inputs.js";
+
+export interface SearchSpansArgs {
+  service?: string;
+  trace_id?: string;
+  operation?: string;
+  parent_operation?: string;
+  status?: "ok" | "error";
+  attributes?: Record<string, string>;
+  attributes_contain?: Record<string, string>;
+  lookback?: string;
+  limit?: number;
+  cursor?: string;
+  max_bytes?: number;
+}
+
+/** One span, compact. */
+export interface SpanRow {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  service: string;
+  kind: SpanRecord["kind"];
+  start: string;
+  durationMs: number;
+  status: SpanRecord["status"]["code"];
+  /** The error status message, when the span failed. */
+  message?: string;
+  attributes: Attributes;
+  moreAttributes: number;
+}
+
+export interface SearchSpansAnswer extends AnswerTail {
+  lookback: string | null;
+  spans: SpanRow[];
+}
+
+export function spanRow(span: SpanRecord): SpanRow {
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    name: span.operation,
+    service: span.serviceName,
+    kind: span.kind,
+    start: span.startTime,
+    durationMs: msOfNs(span.durationNs),
+    status: span.status.code,
+    ...(span.status.code === "error" && span.status.message ? { message: span.status.message } : {}),
+    ...fewAttributes(span.attributes),
+  };
+}
+
+/** The span most worth a look: the first error, else the slowest. */
+export function spanOfInterest(rows: readonly SpanRow[]): { row: SpanRow; why: string } | undefined {
+  const failed = rows.find((row) => row.status === "error");
+  if (failed) return { row: failed, why: "error" };
+  const slowest = rows.reduce<SpanRow | undefined>(
+    (best, row) => (best === undefined || row.durationMs > best.durationMs ? row : best),
+    undefined,
+  );
+  return slowest && { row: slowest, why: "slowest" };
+}
+
+function nextCalls(rows: readonly SpanRow[]): NextCall[] {
+  const chosen = spanOfInterest(rows);
+  if (!chosen) return [];
+  const { row, why } = chosen;
+  const label = why === "error" ? `the first error span (${row.name})` : `the slowest span (${row.name})`;
+  return [
+    traceOutlineCall(row.traceId, `the outline of the trace of ${label}`),
+    spanDetailsCall(row.traceId, [row.spanId], `the attributes and events of ${label}`),
+    {
+      tool: "search_logs",
+      arguments: { trace_id: row.traceId, span_id: row.spanId, lookback: "24h" },
+      why: `the logs of ${label}`,
+    },
+  ];
+}
+
+const SPAN_ROW_SCHEMA = {
+  type: "object",
+  properties: {
+    traceId: { type: "string" },
+    spanId: { type: "string" },
+    parentSpanId: { type: ["string", "null"] },
+    name: { type: "string", description: "The span's name (operation)" },
+    service: { type: "string" },
+    kind: { type: "string" },
+    start: { type: "string", description: "ISO 8601" },
+    durationMs: { type: "number" },
+    status: { type: "string", enum: ["unset", "ok", "error"] },
+    message: { type: "string", description: "The status message of an error span" },
+    attributes: ATTRIBUTES_OUTPUT,
+    moreAttributes: MORE_ATTRIBUTES_OUTPUT,
+  },
+  required: ["traceId", "spanId", "parentSpanId", "name", "service", "start", "durationMs", "status", "attributes"],
+} as const;
+
+export const searchSpans: McpTool<SearchSpansArgs, SearchSpansAnswer> = {
+  name: "search_spans",
+  title: "Search spans",
+  description:
+    "Spans (not whole traces), newest first, filtered by service, trace, span name, parent span name, status and span/resource attributes (exact or substring). Use it to find where in many traces an operation fails or is slow, e.g. every failing db query under one endpoint. Rows are compact: ids, name, service, start, duration in ms, status and the first few attributes; get_span_details gives a span whole, get_trace_outline its trace. Default window 15m, at most 24h.",
+  inputSchema: toolInput({
+    service: SERVICE_PROPERTY,
+    trace_id: { ...TRACE_ID_PROPERTY, description: "Only spans of this trace (32 hex characters)" },
+    operation: { type: "string", description: "Exact span name, e.g. GET /cart" },
+    parent_operation: { type: "string", description: "Exact name of the span's parent" },
+    status: STATUS_PROPERTY,
+    attributes: ATTRIBUTES_PROPERTY,
+    attributes_contain: ATTRIBUTES_CONTAIN_PROPERTY,
+    lookback: LOOKBACK_PROPERTY,
+    limit: limitProperty("searchSpans", "Spans"),
+    cursor: CURSOR_PROPERTY,
+  }),
+  outputSchema: toolOutput(
+    {
+      lookback: { type: ["string", "null"], description: "The window searched" },
+      spans: { type: "array", items: SPAN_ROW_SCHEMA },
+    },
+    ["lookback", "spans"],
+  ),
+  async run(args, ctx) {
+    const filters = withoutUndefined({
+      service: args.service,
+      traceId: args.trace_id,
+      operation: args.operation,
+      parentOperation: args.parent_operation,
+      status: args.status,
+      attr: attributePairs(args.attributes),
+      attrContains: attributePairs(args.attributes_contain),
+      lookback: args.lookback,
+    });
+    let lookback: string | null = args.lookback ?? null;
+    const { answer, kept, total } = await pageWithinBudget({
+      fetch: async (limit, cursor) => {
+        const page = await ctx.api.searchSpans(withoutUndefined({ ...filters, limit, cursor }));
+        lookback = page.meta.lookback;
+        return page;
+      },
+      limit: args.limit ?? routeLimit("searchSpans").default,
+      cursor: args.cursor,
+      maxBytes: ctx.maxBytes,
+      build: (spans, tail) => {
+        const rows = spans.map(spanRow);
+        return { lookback, spans: rows, ...tail, next: nextCalls(rows) };
+      },
+      continueWith: (cursor) => ({
+        tool: "search_spans",
+        arguments: withoutUndefined({ ...args, cursor }),
+        why: "the next spans",
+      }),
+    });
+    const summary = pageSummary({
+      noun: "spans",
+      kept,
+      total,
+      truncated: answer.truncated,
+      lookback,
+      maxBytes: ctx.maxBytes,
+    });
+    return { structured: answer, summary };
+  },
+};
