@@ -40,7 +40,7 @@ function latencyCalls(bigTraceId: string): [string, Args][] {
     ["list_services", {}],
     ["search_traces", { service: "payments", lookback: "24h" }],
     ["get_trace_outline", { trace_id: bigTraceId }],
-    ["search_logs", { contains: "timeout", lookback: "24h" }],
+    ["search_logs", { body: "timeout", lookback: "24h" }],
     ["trace_stats", { group_by: "service", agg: "p95_duration", lookback: "24h" }],
   ];
 }

@@ -5,6 +5,7 @@ import { delimiter, join } from "node:path";
 import { expect } from "chai";
 import { parse } from "jsonc-parser";
 import { findOnPath } from "../../client/executables/find-executable.js";
+import { MCP_TOOLS } from "../../daemon/mcp/tool-list.js";
 import { packagePath } from "../../shared/package-root.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
@@ -191,6 +192,14 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(statSync(world.settingsPath).mtimeMs).to.equal(before.mtime);
     expect(statSync(`${world.settingsPath}.bak`).mtimeMs).to.equal(backupMtime);
     expect(world.registryEntries()).to.have.length(1);
+  });
+
+  it("the agent starts the registered obs mcp from the project folder and lists its tools", async () => {
+    const result = await runObs(["agentcli", "mcp", "list"], { env: world.env });
+    expect(result.code, result.stderr).to.equal(0);
+    const line = result.stdout.trim();
+    expect(line).to.match(/^obs: /);
+    expect(line.slice("obs: ".length).split(", ")).to.deep.equal(MCP_TOOLS.map((tool) => tool.name));
   });
 
   it("launches the agent for a version query, and no telemetry arrives", async () => {
