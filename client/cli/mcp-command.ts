@@ -14,6 +14,9 @@ import type { QueryApi } from "../../shared/query-api.js";
 import { portNumber, target } from "./query-support.js";
 
 type SetExit = (code: number) => void;
+
+/** How long answers still owed are waited for once stdin has closed. */
+const ANSWER_WAIT_MS = 60_000;
 type Flags = Record<string, unknown>;
 
 /** The target flags of the query commands, without --json: stdout belongs to MCP. */
@@ -72,7 +75,18 @@ async function serve(flags: Flags): Promise<void> {
   await server.connect(transport);
   const requests = trackPending(transport);
   await stdinClosed;
-  await requests.idle();
+  // Answers still owed are waited for, but not forever: not past a reader that went away
+  // (stdout closed: a write would wait for a drain that never comes), nor past a bound well
+  // over a tool call's own (a few API calls, each timed out by ObsClient).
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    requests.idle(),
+    new Promise<void>((resolve) => process.stdout.once("close", resolve)),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ANSWER_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
   await server.close();
 }
 

@@ -93,7 +93,8 @@ export function failureText(tool: string, error: unknown): string {
   const code = queryApiErrorCode(error);
   const message = error instanceof Error ? error.message : String(error);
   if (code === undefined) return `${tool} failed: ${message}`;
-  const hint = hintOf(code);
+  // Discovery's own message already says how to start a collector; the hint would repeat it.
+  const hint = message.includes("obs monitor start") ? undefined : hintOf(code);
   return hint ? `${message}\n\n${hint}` : message;
 }
 
