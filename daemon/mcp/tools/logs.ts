@@ -1,6 +1,6 @@
 /** `search_logs`: log records by service, severity, correlation ids, body text and attributes. */
 import type { Attributes, LogRecord } from "../../../shared/api-records.js";
-import { cutString, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { cutString, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -10,6 +10,7 @@ import {
   SPAN_ID_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
+import { pageWithinMaxBytes } from "./paged-answer.js";
 import {
   ATTRIBUTES_OUTPUT,
   attributePairs,
@@ -56,9 +57,12 @@ export interface SearchLogsAnswer extends AnswerTail {
   logs: LogRow[];
 }
 
-/** The severity as obs groups it: the text, else the number (`9`). */
-function severityOf(log: LogRecord): string {
-  return log.severityText ?? String(log.severityNumber);
+/** OTLP's severity names, four numbers each (1-4 trace, ..., 21-24 fatal), as the severity filter knows them. */
+const SEVERITY_NAMES = ["trace", "debug", "info", "warn", "error", "fatal"];
+
+/** The severity as obs groups it: the text, else the number's name, else the number. */
+export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber">): string {
+  return log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber);
 }
 
 export function logRow(log: LogRecord): LogRow {
@@ -103,7 +107,10 @@ const LOG_ROW_SCHEMA = {
   properties: {
     logId: { type: "string", description: "The record's content hash (the audit's evidence names logs by it)" },
     time: { type: "string", description: "ISO 8601" },
-    severity: { type: "string", description: "Severity text, else the severity number" },
+    severity: {
+      type: "string",
+      description: "Severity text, else the number's name (trace, debug, info, warn, error, fatal)",
+    },
     service: { type: "string" },
     body: { type: "string", description: `Text body, or another body's JSON; cut after ${LOG_BODY_CHARS} characters` },
     traceId: { type: ["string", "null"] },
@@ -162,7 +169,7 @@ export const searchLogs: McpTool<SearchLogsArgs, SearchLogsAnswer> = {
       lookback: args.lookback,
     });
     let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinBudget({
+    const { answer, kept, total } = await pageWithinMaxBytes({
       fetch: async (limit, cursor) => {
         const page = await ctx.api.searchLogs(withoutUndefined({ ...filters, limit, cursor }));
         lookback = page.meta.lookback;

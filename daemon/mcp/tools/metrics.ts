@@ -2,10 +2,11 @@
 import { formatDuration } from "../../../shared/duration.js";
 import { METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
-import { cutString, fitItems, MAX_MAX_BYTES, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 import { fitSeries, type SeriesGroupRow } from "./metric-series-fit.js";
+import { pageWithinMaxBytes } from "./paged-answer.js";
 import { attributePairs, pageSummary, traceOutlineCall, withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
 
@@ -77,7 +78,7 @@ export const listMetrics: McpTool<ListMetricsArgs, ListMetricsAnswer> = {
   async run(args, ctx) {
     const filters = withoutUndefined({ service: args.service, name: args.name, lookback: args.lookback });
     let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinBudget({
+    const { answer, kept, total } = await pageWithinMaxBytes({
       fetch: async (limit, cursor) => {
         const page = await ctx.api.listMetrics(withoutUndefined({ ...filters, limit, cursor }));
         lookback = page.meta.lookback;

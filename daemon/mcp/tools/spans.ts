@@ -1,6 +1,6 @@
 /** `search_spans`: spans by service, operation, parent, status and attributes, as compact rows. */
 import type { Attributes, SpanRecord } from "../../../shared/api-records.js";
-import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -9,6 +9,7 @@ import {
   SERVICE_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
+import { pageWithinMaxBytes } from "./paged-answer.js";
 import {
   ATTRIBUTES_OUTPUT,
   attributePairs,
@@ -156,7 +157,7 @@ export const searchSpans: McpTool<SearchSpansArgs, SearchSpansAnswer> = {
       lookback: args.lookback,
     });
     let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinBudget({
+    const { answer, kept, total } = await pageWithinMaxBytes({
       fetch: async (limit, cursor) => {
         const page = await ctx.api.searchSpans(withoutUndefined({ ...filters, limit, cursor }));
         lookback = page.meta.lookback;

@@ -1,6 +1,6 @@
 /** `trace_stats` and `log_stats`: aggregates per group, the largest first. */
 import type { StatsAnswerRow } from "../../../shared/query-types.js";
-import { fitItems, toolInput, toolOutput } from "../budget.js";
+import { fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall, ToolContext } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -106,6 +106,7 @@ function statsAnswer(
   request: { groupBy: string; agg: string },
   maxBytes: number,
   nextOf: (top: StatsRow | undefined) => NextCall[],
+  again: NextCall,
 ): { structured: StatsAnswer; summary: string } {
   const rows: StatsRow[] = page.data.map(({ group, value, count }) => ({ group, value, count }));
   const unit = page.data[0]?.unit ?? "";
@@ -116,6 +117,10 @@ function statsAnswer(
     lookback: page.meta.lookback,
     rows: [...shown],
     truncated: cut || page.meta.truncated,
+    // Stats are not paged: what max_bytes cut comes with a larger budget.
+    ...(cut && maxBytes < MAX_MAX_BYTES
+      ? { continuation: { ...again, arguments: { ...again.arguments, max_bytes: MAX_MAX_BYTES } } }
+      : {}),
     next: nextOf(rows[0]),
   }));
   const top = rows[0];
@@ -172,22 +177,28 @@ export const traceStats: McpTool<TraceStatsArgs, StatsAnswer> = {
       attributes: args.attributes,
       lookback,
     });
-    return statsAnswer(page, { groupBy: args.group_by, agg: args.agg }, ctx.maxBytes, (top) => {
-      const group = top && groupFilter(args.group_by, top.group, ["service", "operation", "status"]);
-      if (!top || !group) return [];
-      const search = narrowed(filters, args.agg === "error_rate" ? { ...group, status: "error" } : group);
-      const calls: NextCall[] = [
-        { tool: "search_traces", arguments: search, why: `the traces of the worst group (${top.group})` },
-      ];
-      if (args.group_by !== "operation") {
-        calls.push({
-          tool: "trace_stats",
-          arguments: { ...narrowed(filters, group), group_by: "operation", agg: args.agg },
-          why: `the worst group (${top.group}) by root operation`,
-        });
-      }
-      return calls;
-    });
+    return statsAnswer(
+      page,
+      { groupBy: args.group_by, agg: args.agg },
+      ctx.maxBytes,
+      (top) => {
+        const group = top && groupFilter(args.group_by, top.group, ["service", "operation", "status"]);
+        if (!top || !group) return [];
+        const search = narrowed(filters, args.agg === "error_rate" ? { ...group, status: "error" } : group);
+        const calls: NextCall[] = [
+          { tool: "search_traces", arguments: search, why: `the traces of the worst group (${top.group})` },
+        ];
+        if (args.group_by !== "operation") {
+          calls.push({
+            tool: "trace_stats",
+            arguments: { ...narrowed(filters, group), group_by: "operation", agg: args.agg },
+            why: `the worst group (${top.group}) by root operation`,
+          });
+        }
+        return calls;
+      },
+      { tool: "trace_stats", arguments: { ...args }, why: "the rows cut to fit max_bytes" },
+    );
   },
 };
 
@@ -238,24 +249,30 @@ export const logStats: McpTool<LogStatsArgs, StatsAnswer> = {
       attributes_contain: args.attributes_contain,
       lookback,
     });
-    return statsAnswer(page, { groupBy: args.group_by, agg: args.agg ?? "count" }, ctx.maxBytes, (top) => {
-      const group = top && groupFilter(args.group_by, top.group, ["service", "severity"]);
-      if (!top || !group) return [];
-      const calls: NextCall[] = [
-        {
-          tool: "search_logs",
-          arguments: narrowed(filters, group),
-          why: `the logs of the largest group (${top.group})`,
-        },
-      ];
-      if (args.group_by === "service") {
-        calls.push({
-          tool: "log_stats",
-          arguments: { ...narrowed(filters, group), group_by: "severity" },
-          why: `the severities of ${top.group}`,
-        });
-      }
-      return calls;
-    });
+    return statsAnswer(
+      page,
+      { groupBy: args.group_by, agg: args.agg ?? "count" },
+      ctx.maxBytes,
+      (top) => {
+        const group = top && groupFilter(args.group_by, top.group, ["service", "severity"]);
+        if (!top || !group) return [];
+        const calls: NextCall[] = [
+          {
+            tool: "search_logs",
+            arguments: narrowed(filters, group),
+            why: `the logs of the largest group (${top.group})`,
+          },
+        ];
+        if (args.group_by === "service") {
+          calls.push({
+            tool: "log_stats",
+            arguments: { ...narrowed(filters, group), group_by: "severity" },
+            why: `the severities of ${top.group}`,
+          });
+        }
+        return calls;
+      },
+      { tool: "log_stats", arguments: { ...args }, why: "the rows cut to fit max_bytes" },
+    );
   },
 };

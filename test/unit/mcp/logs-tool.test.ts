@@ -1,0 +1,85 @@
+import { expect } from "chai";
+import { LOG_BODY_CHARS, type SearchLogsArgs, searchLogs } from "../../../daemon/mcp/tools/logs.js";
+import { FAILING, LONG_BODY, newestFirst, type QueryData, writeQueryData } from "../../helpers/mcp-query-data.js";
+import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { type TestStore, testStore } from "../../helpers/store.js";
+
+const MS = 1_000_000n;
+const NOW = 1_800_000_000_000n * MS;
+
+describe("MCP search_logs", () => {
+  let store: TestStore;
+  let query: StoreApi;
+  let data: QueryData;
+  beforeEach(() => {
+    store = testStore();
+    data = writeQueryData(store, NOW);
+    query = storeApi(store.path);
+    query.setNow(NOW);
+  });
+  afterEach(() => {
+    query.close();
+    store.close();
+  });
+
+  it("lists logs newest first with their trace and span ids, long bodies cut with a marker", async () => {
+    const { structured, summary } = await callTool(searchLogs, { service: "shop" }, query.api);
+    const expected = newestFirst(data.logs.filter((log) => log.service === "shop"));
+    expect(structured.logs.map((row) => row.body.slice(0, 20))).to.deep.equal(
+      expected.map((log) => log.body.slice(0, 20)),
+    );
+    const [long] = structured.logs;
+    expect(long?.body).to.equal(`${LONG_BODY.slice(0, LOG_BODY_CHARS)}…[+${LONG_BODY.length - LOG_BODY_CHARS} chars]`);
+    expect(long).to.deep.include({ traceId: null, spanId: null, severity: "warn", service: "shop" });
+    const traced = expected.find((log) => log.traceId);
+    expect(structured.logs[1]).to.deep.include({ traceId: traced?.traceId, spanId: traced?.spanId });
+    expect(structured.next[0]).to.deep.equal({
+      tool: "get_trace_outline",
+      arguments: { trace_id: traced?.traceId },
+      why: "the outline of the trace of the first log with a trace",
+    });
+    expect(structured.next[1]?.arguments).to.deep.equal({ trace_id: traced?.traceId, lookback: "24h" });
+    expect(summary).to.equal(`${expected.length} logs in the last 15m.`);
+  });
+
+  it("searches the body by substring, case-insensitively, and filters by severity and attributes", async () => {
+    const declined = await callTool(searchLogs, { body: "CARD DECLINED" }, query.api);
+    expect(declined.structured.logs.map((row) => row.traceId).sort()).to.deep.equal(
+      [...FAILING].map((i) => data.traceIds[i]).sort(),
+    );
+    const errors = await callTool(searchLogs, { severity: "error" }, query.api);
+    expect(errors.structured.logs).to.have.length(data.logs.filter((log) => log.severityNumber === 17).length);
+    const wallet = await callTool(searchLogs, { attributes: { "payment.method": "wallet" } }, query.api);
+    expect(wallet.structured.logs).to.have.length(
+      data.logs.filter((log) => log.attributes?.["payment.method"] === "wallet").length,
+    );
+    const contain = await callTool(searchLogs, { attributes_contain: { "payment.method": "CAR" } }, query.api);
+    expect(contain.structured.logs).to.have.length(
+      data.logs.filter((log) => log.attributes?.["payment.method"] === "card").length,
+    );
+  });
+
+  it("finds every log of one trace and of one span", async () => {
+    const traceId = data.traceIds[[...FAILING][0] ?? 0] ?? "";
+    const ofTrace = await callTool(searchLogs, { trace_id: traceId, lookback: "24h" }, query.api);
+    expect(ofTrace.structured.logs).to.have.length(data.logs.filter((log) => log.traceId === traceId).length);
+    expect(ofTrace.structured.next.map((call) => call.tool)).to.deep.equal(["get_trace_outline", "get_span_details"]);
+    const spanId = data.logs.find((log) => log.traceId === traceId && log.service === "billing")?.spanId ?? "";
+    const ofSpan = await callTool(searchLogs, { trace_id: traceId, span_id: spanId }, query.api);
+    expect(ofSpan.structured.logs.map((row) => row.spanId)).to.deep.equal([spanId]);
+  });
+
+  it("pages within max_bytes through every log", async () => {
+    const all = newestFirst(data.logs).map((log) => log.body.slice(0, 20));
+    const seen: string[] = [];
+    let args: SearchLogsArgs = { max_bytes: 1500 };
+    for (let page = 0; page < all.length; page++) {
+      const { structured } = await callTool(searchLogs, args, query.api);
+      expect(structured.logs.length).to.be.greaterThan(0);
+      seen.push(...structured.logs.map((row) => row.body.slice(0, 20)));
+      if (!structured.truncated) break;
+      args = (structured.continuation?.arguments ?? {}) as SearchLogsArgs;
+    }
+    expect(seen).to.deep.equal(all);
+  });
+});

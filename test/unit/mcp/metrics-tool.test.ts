@@ -1,0 +1,169 @@
+import { expect } from "chai";
+import { MIN_BUCKETS } from "../../../daemon/mcp/tools/metric-series-fit.js";
+import { describeMetric, listMetrics, queryMetric } from "../../../daemon/mcp/tools/metrics.js";
+import {
+  depth,
+  EXEMPLAR_TRACE,
+  INPUT_PER_POINT,
+  OUTPUT_PER_POINT,
+  POINT_EVERY_MS,
+  POINTS,
+  QUEUES,
+  writeMetricData,
+} from "../../helpers/mcp-metric-data.js";
+import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { type TestStore, testStore } from "../../helpers/store.js";
+
+const MS = 1_000_000n;
+const NOW_MS = 1_800_000_000_000;
+const NOW = BigInt(NOW_MS) * MS;
+const queue = (q: number) => `q${String(q).padStart(2, "0")}`;
+/** Point indexes per one-minute bucket. */
+const PER_MINUTE = 60_000 / POINT_EVERY_MS;
+/** The window's buckets of a step: the window ends now, and the bucket starting now has no point yet. */
+const bucketsOf = (stepMs: number) => (15 * 60_000) / stepMs + 1;
+
+describe("MCP list_metrics, query_metric and describe_metric", () => {
+  let store: TestStore;
+  let query: StoreApi;
+  beforeEach(() => {
+    store = testStore();
+    writeMetricData(store, NOW);
+    query = storeApi(store.path);
+    query.setNow(NOW);
+  });
+  afterEach(() => {
+    query.close();
+    store.close();
+  });
+
+  it("lists metrics by name, narrowed by service and name substring, with query_metric next", async () => {
+    const all = await callTool(listMetrics, {}, query.api);
+    expect(all.structured.metrics.map((m) => [m.name, m.type, m.services, m.seriesCount])).to.deep.equal([
+      ["queue.depth", "gauge", ["worker"], QUEUES],
+      ["tokens", "sum", ["api"], 2],
+    ]);
+    expect(all.structured.next[0]).to.deep.equal({
+      tool: "query_metric",
+      arguments: { name: "queue.depth", lookback: "15m" },
+      why: "the values of queue.depth",
+    });
+    const byName = await callTool(listMetrics, { name: "tok" }, query.api);
+    expect(byName.structured.metrics.map((m) => m.name)).to.deep.equal(["tokens"]);
+    const byService = await callTool(listMetrics, { service: "worker" }, query.api);
+    expect(byService.structured.metrics.map((m) => m.name)).to.deep.equal(["queue.depth"]);
+    // The continuation carries the API's cursor. (Following it is not tested here: over a real
+    // store /api/metrics refuses its own cursors, whose last id is a metric name, not hex.)
+    const first = await callTool(listMetrics, { limit: 1 }, query.api);
+    expect(first.structured.metrics.map((m) => m.name)).to.deep.equal(["queue.depth"]);
+    expect(first.structured.truncated).to.equal(true);
+    expect(first.structured.continuation?.tool).to.equal("list_metrics");
+    expect(first.structured.continuation?.arguments).to.have.keys(["limit", "cursor"]);
+  });
+
+  it("answers each group's latest value and newest buckets, largest first", async () => {
+    const { structured, summary } = await callTool(
+      queryMetric,
+      { name: "queue.depth", group_by: ["attr.queue"], step: "1m" },
+      query.api,
+    );
+    expect(structured.groups.map((g) => g.group)).to.deep.equal(
+      Array.from({ length: QUEUES }, (_, q) => ({ "attr.queue": queue(QUEUES - 1 - q) })),
+    );
+    const top = structured.groups[0];
+    expect(top?.latest).to.equal(depth(QUEUES - 1, POINTS - 1));
+    // agg last: each minute's newest point.
+    expect(top?.values).to.deep.equal(
+      Array.from({ length: bucketsOf(60_000) }, (_, m) =>
+        m * PER_MINUTE < POINTS ? depth(QUEUES - 1, m * PER_MINUTE + PER_MINUTE - 1) : null,
+      ),
+    );
+    expect(structured).to.deep.include({ agg: "last", stepMs: 60_000, droppedBuckets: 0, truncated: false });
+    expect(structured.firstBucket).to.equal(
+      new Date(NOW_MS - 15 * 60_000).toISOString().replace(".000Z", ".000000000Z"),
+    );
+    expect(structured.next.map((call) => call.tool)).to.deep.equal(["describe_metric"]);
+    expect(summary).to.match(/^queue\.depth \(last, step 1m\): 12 groups, the largest latest \d+ \{item\}\.$/);
+  });
+
+  it("flags counter resets and names exemplar traces, with the exemplar's trace next", async () => {
+    const { structured } = await callTool(
+      queryMetric,
+      { name: "tokens", group_by: ["attr.gen_ai.token.type"], agg: "increase", step: "1m" },
+      query.api,
+    );
+    const [input, output] = structured.groups;
+    expect(input?.group).to.deep.equal({ "attr.gen_ai.token.type": "input" });
+    expect(input?.latest).to.equal(INPUT_PER_POINT * PER_MINUTE);
+    expect(input?.resets).to.equal(0);
+    expect(input?.exemplarTraceIds).to.deep.equal([EXEMPLAR_TRACE]);
+    expect(output?.latest).to.equal(OUTPUT_PER_POINT * PER_MINUTE);
+    expect(output?.resets).to.equal(1);
+    expect(structured.next[0]).to.deep.equal({
+      tool: "get_trace_outline",
+      arguments: { trace_id: EXEMPLAR_TRACE },
+      why: "a trace behind tokens (an exemplar)",
+    });
+  });
+
+  it("drops the oldest buckets first to fit max_bytes, then the smallest groups", async () => {
+    const args = { name: "queue.depth", group_by: ["attr.queue"], step: "10s" };
+    const cut = await callTool(queryMetric, { ...args, max_bytes: 4096 }, query.api);
+    const total = bucketsOf(POINT_EVERY_MS);
+    const kept = total - cut.structured.droppedBuckets;
+    expect(cut.structured.droppedBuckets).to.be.greaterThan(0);
+    expect(kept).to.be.at.least(MIN_BUCKETS);
+    expect(cut.structured.groups).to.have.length(QUEUES);
+    expect(cut.structured.groups[0]?.values).to.deep.equal(
+      Array.from({ length: kept }, (_, i) => (total - kept + i < POINTS ? depth(QUEUES - 1, total - kept + i) : null)),
+    );
+    const firstMs = NOW_MS - 15 * 60_000 + (total - kept) * POINT_EVERY_MS;
+    expect(Date.parse(cut.structured.firstBucket ?? "")).to.equal(firstMs);
+    expect(cut.structured.truncated).to.equal(true);
+    expect(cut.structured.continuation?.arguments).to.deep.equal({ ...args, max_bytes: 65536 });
+    expect(cut.summary).to.match(new RegExp(`; ${total - kept} oldest buckets left out to fit max_bytes\\.$`));
+
+    const tight = await callTool(queryMetric, { ...args, max_bytes: 1024 }, query.api);
+    expect(tight.structured.groups.length).to.be.within(1, QUEUES - 1);
+    expect(tight.structured.groups[0]?.values).to.have.length(MIN_BUCKETS);
+    expect(tight.structured.groups[0]?.group).to.deep.equal({ "attr.queue": queue(QUEUES - 1) });
+
+    const wide = await callTool(queryMetric, { ...args, max_bytes: 65536 }, query.api);
+    expect(wide.structured.droppedBuckets).to.equal(0);
+    expect(wide.structured.groups[0]?.values).to.have.length(total);
+  });
+
+  it("describes a metric's identity and attribute values, with a grouped query next", async () => {
+    const { structured, summary } = await callTool(describeMetric, { name: "queue.depth" }, query.api);
+    expect(structured.metric).to.deep.include({
+      name: "queue.depth",
+      type: "gauge",
+      unit: "{item}",
+      seriesCount: QUEUES,
+    });
+    expect(structured.attributes).to.have.length(1);
+    expect(structured.attributes[0]?.key).to.equal("queue");
+    expect(structured.attributes[0]?.values.map((v) => v.value).sort()).to.deep.equal(
+      Array.from({ length: QUEUES }, (_, q) => queue(q)),
+    );
+    expect(structured.attributes[0]?.values.every((v) => v.series === 1)).to.equal(true);
+    expect(structured.next[1]).to.deep.equal({
+      tool: "query_metric",
+      arguments: { name: "queue.depth", group_by: ["attr.queue"] },
+      why: "the values of queue.depth per queue",
+    });
+    expect(summary).to.equal(`queue.depth: a gauge in {item} from worker, ${QUEUES} series, 1 attribute keys.`);
+  });
+
+  it("passes the API's refusals on: an unknown metric, an agg its type does not take", async () => {
+    const missing = await describeMetric
+      .run({ name: "nope" }, { api: query.api, maxBytes: 16384 })
+      .catch((e: unknown) => e);
+    expect((missing as { code?: string }).code).to.equal("not_found");
+    const wrong = await queryMetric
+      .run({ name: "tokens", agg: "p95" }, { api: query.api, maxBytes: 16384 })
+      .catch((e: unknown) => e);
+    expect((wrong as { code?: string }).code).to.equal("invalid_argument");
+    expect((wrong as Error).message).to.match(/rate, increase, sum/);
+  });
+});
