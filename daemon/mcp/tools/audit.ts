@@ -126,7 +126,6 @@ export const runAudit: McpTool<RunAuditArgs, RunAuditAnswer> = {
     },
     min_duration_ms: {
       type: "number",
-      minimum: 0,
       description:
         "Slow-trace threshold in ms: given, latency findings list traces at or above it; absent, each operation's p95 is compared with the baseline",
     },

@@ -76,5 +76,5 @@ export const ATTRIBUTES_OUTPUT = {
 
 export const MORE_ATTRIBUTES_OUTPUT = {
   type: "integer",
-  description: "Attributes left out of the row (get_span_details shows all)",
+  description: "How many more attributes the record has (a span's: get_span_details shows them all)",
 } as const;

@@ -28,7 +28,6 @@ export function limitProperty(method: QueryMethod, what: string) {
   const { default: value, cap } = routeLimit(method);
   return {
     type: "integer",
-    minimum: 1,
     description: `${what} per page; default ${value}, at most ${cap}. max_bytes may keep fewer (then truncated, with a continuation).`,
   } as const;
 }

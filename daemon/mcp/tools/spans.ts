@@ -18,6 +18,7 @@ import {
   msOfNs,
   pageSummary,
   spanDetailsCall,
+  traceErrorsCall,
   traceOutlineCall,
   withoutUndefined,
 } from "./query-args.js";
@@ -94,11 +95,13 @@ function nextCalls(rows: readonly SpanRow[]): NextCall[] {
   return [
     traceOutlineCall(row.traceId, `the outline of the trace of ${label}`),
     spanDetailsCall(row.traceId, [row.spanId], `the attributes and events of ${label}`),
-    {
-      tool: "search_logs",
-      arguments: { trace_id: row.traceId, span_id: row.spanId, lookback: "24h" },
-      why: `the logs of ${label}`,
-    },
+    why === "error"
+      ? traceErrorsCall(row.traceId, "every error of that trace, with its exceptions and logs")
+      : {
+          tool: "search_logs",
+          arguments: { trace_id: row.traceId, span_id: row.spanId, lookback: "24h" },
+          why: `the logs of ${label}`,
+        },
   ];
 }
 

@@ -148,7 +148,7 @@ export const traceStats: McpTool<TraceStatsArgs, StatsAnswer> = {
       service: { ...SERVICE_PROPERTY, description: "Only traces with a span of this service" },
       status: STATUS_PROPERTY,
       operation: { type: "string", description: "Only traces whose root span has this exact name" },
-      min_duration_ms: { type: "number", minimum: 0, description: "Only traces lasting at least this many ms" },
+      min_duration_ms: { type: "number", description: "Only traces lasting at least this many ms" },
       attributes: ATTRIBUTES_PROPERTY,
       lookback: LOOKBACK_PROPERTY,
     },

@@ -92,6 +92,10 @@ describe("MCP run_audit", () => {
       .catch((e: unknown) => e);
     expect((refusal as { code?: string }).code).to.equal("invalid_argument");
     expect((refusal as Error).message).to.match(/^lookback: invalid duration/);
+    const negative = await runAudit
+      .run({ min_duration_ms: -1 }, { api: query.api, maxBytes: 16384 })
+      .catch((e: unknown) => e);
+    expect((negative as { code?: string }).code).to.equal("invalid_argument");
     const late = await runAudit.run({ lookback: "2d" }, { api: query.api, maxBytes: 16384 }).catch((e: unknown) => e);
     expect((late as { code?: string }).code).to.equal("invalid_argument");
   });

@@ -43,7 +43,7 @@ describe("MCP search_spans", () => {
     expect(structured.next.map((call) => call.tool)).to.deep.equal([
       "get_trace_outline",
       "get_span_details",
-      "search_logs",
+      "get_trace_errors",
     ]);
     expect(structured.next[0]?.arguments).to.deep.equal({ trace_id: failed?.traceId });
     expect(structured.next[1]?.arguments).to.deep.equal({ span_ids: [failed?.spanId], trace_id: failed?.traceId });
@@ -110,7 +110,9 @@ describe("MCP search_spans", () => {
     );
   });
 
-  it("lets the API refuse a bad window", async () => {
+  it("lets the API refuse a bad window or page size", async () => {
+    const zero = await searchSpans.run({ limit: 0 }, { api: query.api, maxBytes: 16384 }).catch((e: unknown) => e);
+    expect((zero as { code?: string }).code).to.equal("invalid_argument");
     const failure = await searchSpans
       .run({ lookback: "2d" }, { api: query.api, maxBytes: 16384 })
       .catch((e: unknown) => e);
