@@ -37,7 +37,7 @@ type Args = Record<string, unknown>;
 /** The tools whose latency is measured, with arguments that find something in the store. */
 function latencyCalls(bigTraceId: string): [string, Args][] {
   return [
-    ["list_services", {}],
+    ["list_services", { lookback: "24h" }],
     ["search_traces", { service: "payments", lookback: "24h" }],
     ["get_trace_outline", { trace_id: bigTraceId }],
     ["search_logs", { body: "timeout", lookback: "24h" }],
