@@ -1,12 +1,16 @@
 /**
  * `obs setup agentcli`: points the coding agent's native OpenTelemetry settings at a local
- * collector, starting or reusing one, and saves its URL for `obs agentcli`.
+ * collector, starting or reusing one, registers obs's MCP server (`obs mcp`, run in this folder)
+ * in the same settings, and saves the collector's URL for `obs agentcli`.
  */
 import { homedir } from "node:os";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { packagePath } from "../../shared/package-root.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { AGENT_NAME, agentVersion, locateAgent } from "./agent-binary.js";
 import { type AgentCollectorRequest, collectorForAgent } from "./collector-for-agent.js";
+import { applyMcpServerSettings, type SkippedSetting } from "./mcp-server-settings.js";
+import { type McpLaunch, obsMcpLaunch } from "./obs-mcp-command.js";
 import { readSavedCollector, saveCollector, savedCollectorPath } from "./saved-collector.js";
 import { agentSettingsPath, readSettings, writeSettingsAtomically } from "./settings-file.js";
 import {
@@ -25,6 +29,7 @@ export interface SetupResult {
     changed: boolean;
     backupPath: string | null;
     changes: SettingChange[];
+    skipped: SkippedSetting[];
   };
   collector: {
     url: string;
@@ -51,11 +56,14 @@ function collectorSummary(entry: RegistryEntry, started: boolean): SetupResult["
 /**
  * `protocol`: the OTLP protocol to pin the agent to, in its settings and in the launcher's
  * environment; without it the agent keeps its own default (obs takes either on one port).
+ * `cwd`: the project folder `obs mcp` runs in when the agent starts it.
  */
 export async function setupAgentcli(
   request: AgentCollectorRequest,
   env: NodeJS.ProcessEnv,
   protocol?: AgentProtocol,
+  cwd: string = process.cwd(),
+  launch: McpLaunch = obsMcpLaunch(packagePath("bin", "obs.js"), process.execPath, env.PATH),
 ): Promise<SetupResult> {
   const agentPath = locateAgent(env);
   const version = await agentVersion(agentPath, env);
@@ -71,14 +79,23 @@ export async function setupAgentcli(
   }
 
   const { collector, started } = await collectorForAgent(request, readSavedCollector(env)?.url ?? null, env);
-  const edit = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath, protocol);
-  const changed = edit.changes.length > 0 || previous === null;
-  const backupPath = changed ? writeSettingsAtomically(settingsPath, edit.text, previous) : null;
+  const telemetry = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath, protocol);
+  const mcp = applyMcpServerSettings(telemetry.text, launch, cwd, settingsPath);
+  const changes = [...telemetry.changes, ...mcp.changes];
+  const changed = changes.length > 0 || previous === null;
+  const backupPath = changed ? writeSettingsAtomically(settingsPath, mcp.text, previous) : null;
   const launcherChanged = saveCollector(collector.baseUrl, env, protocol);
 
   return {
     agent: { name: AGENT_NAME, path: agentPath, version },
-    settings: { path: settingsPath, created: previous === null, changed, backupPath, changes: edit.changes },
+    settings: {
+      path: settingsPath,
+      created: previous === null,
+      changed,
+      backupPath,
+      changes,
+      skipped: mcp.skipped,
+    },
     collector: collectorSummary(collector, started),
     launcher: { savedUrlPath: savedCollectorPath(env), changed: launcherChanged },
   };

@@ -16,6 +16,7 @@ export function setupDocument(result: SetupResult, now: Date = new Date()): obje
       backup_path: result.settings.backupPath,
       // `before` is the user's own value, written back as found.
       changes: result.settings.changes.map(({ key, before, after }) => ({ key, before, after })),
+      skipped: result.settings.skipped.map(({ key, reason }) => ({ key, reason })),
     },
     collector: {
       url: result.collector.url,
@@ -48,13 +49,15 @@ export function setupSummary(result: SetupResult): string {
     ? `${settings.created ? "created" : "updated"} ${settings.path}: ${settings.changes
         .map((change) => `${change.key} = ${JSON.stringify(change.after)}`)
         .join(", ")}${settings.backupPath ? `\n  previous version kept as ${settings.backupPath}` : ""}`
-    : `${settings.path}: telemetry already points at ${collector.url}, unchanged`;
+    : `${settings.path}: telemetry already points at ${collector.url}${settings.skipped.length === 0 ? " and obs's MCP server is registered" : ""}, unchanged`;
+  const skippedLines = settings.skipped.map((skipped) => `not set ${skipped.key}: ${skipped.reason}`);
   const collectorLine = collector.started
     ? `collector started at ${collector.url} (pid ${collector.pid}, database ${collector.dbPath})`
     : `collector reused at ${collector.url} (pid ${collector.pid})`;
   return [
     `${agent.name} ${agent.version} at ${agent.path}`,
     settingsLine,
+    ...skippedLines,
     collectorLine,
     `launch the agent with: obs agentcli [its arguments]`,
   ].join("\n");

@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { expect } from "chai";
+import { parse } from "jsonc-parser";
+import { findOnPath } from "../../client/executables/find-executable.js";
+import { MCP_TOOLS } from "../../daemon/mcp/tool-list.js";
 import { packagePath } from "../../shared/package-root.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
@@ -23,22 +26,31 @@ const ORIGINAL_SETTINGS = `// my agentcli settings
 }
 `;
 
+/** The test's PATH without folders holding an `obs`, so setup registers this checkout's bin/obs.js. */
+const PATH_WITHOUT_OBS = (process.env.PATH ?? "")
+  .split(delimiter)
+  .filter((folder) => findOnPath("obs", folder) === null)
+  .join(delimiter);
+
 /** A user's world in temporary folders: home, obs state, and the fixture agent on PATH. */
 function agentWorld(options: { agentOnPath?: boolean; port?: number } = {}) {
   const home = tempDir("obs-agent-home-");
   const env: NodeJS.ProcessEnv = {
     HOME: home.path,
     OBS_STATE_DIR: join(home.path, "state"),
-    PATH: `${options.agentOnPath === false ? "" : `${FIXTURE_BIN}:`}${process.env.PATH}`,
+    PATH: `${options.agentOnPath === false ? "" : `${FIXTURE_BIN}:`}${PATH_WITHOUT_OBS}`,
     OBS_MONITOR_PORT: options.port === undefined ? "" : String(options.port),
     OBS_MONITOR_URL: "",
     OTEL_RESOURCE_ATTRIBUTES: "",
     AGENTCLI_FIXTURE_RECORD: join(home.path, "agentcli-invocations.ndjson"),
   };
   const settingsPath = join(home.path, ".agentcli", "settings.json");
+  const project = join(home.path, "project");
+  mkdirSync(project);
   return {
     home,
     env,
+    project,
     settingsPath,
     writeSettings(text: string) {
       mkdirSync(join(home.path, ".agentcli"), { recursive: true });
@@ -65,8 +77,9 @@ function agentWorld(options: { agentOnPath?: boolean; port?: number } = {}) {
   };
 }
 
-async function setupJson(env: NodeJS.ProcessEnv, extra: string[] = []) {
-  const result = await runObs(["setup", "agentcli", "--json", ...extra], { env });
+/** `obs setup agentcli --json` run from the world's project folder. */
+async function setupJson(world: { env: NodeJS.ProcessEnv; project: string }, extra: string[] = []) {
+  const result = await runObs(["setup", "agentcli", "--json", ...extra], { env: world.env, cwd: world.project });
   const document = JSON.parse(result.stdout);
   expect(validateSetup(document), JSON.stringify(validateSetup.errors)).to.equal(true);
   expect(result.stderr).to.equal("");
@@ -104,7 +117,7 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
   it("without the agent on PATH fails with exit 2 naming it, and touches nothing", async () => {
     const bare = agentWorld({ agentOnPath: false, port });
     try {
-      const { code, document } = await setupJson(bare.env);
+      const { code, document } = await setupJson(bare);
       expect(code).to.equal(2);
       expect(document.error.code).to.equal("invalid_argument");
       expect(document.error.message).to.match(/^agentcli was not found on PATH/);
@@ -122,7 +135,7 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     const broken = agentWorld({ port });
     try {
       broken.writeSettings('{ "theme": "dark" "model": 1 }');
-      const { code, document } = await setupJson(broken.env);
+      const { code, document } = await setupJson(broken);
       expect(code).to.equal(2);
       expect(document.error.code).to.equal("invalid_config");
       expect(document.error.message).to.include(`${broken.settingsPath} is not valid JSON with comments`);
@@ -133,8 +146,8 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     }
   });
 
-  it("enables the agent's telemetry keeping its comments, keeps a backup and starts a collector", async () => {
-    const { code, document } = await setupJson(world.env);
+  it("enables the agent's telemetry and registers obs's MCP server keeping its comments, keeps a backup and starts a collector", async () => {
+    const { code, document } = await setupJson(world);
     expect(code).to.equal(0);
     const url = `http://127.0.0.1:${port}`;
     expect(document.agent).to.deep.equal({ name: "agentcli", path: join(FIXTURE_BIN, "agentcli"), version: "1.4.2" });
@@ -149,8 +162,16 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
       "telemetry.enabled",
       "telemetry.target",
       "telemetry.otlpEndpoint",
+      "mcpServers.obs.command",
+      "mcpServers.obs.args",
+      "mcpServers.obs.cwd",
     ]);
+    expect(document.settings.skipped).to.deep.equal([]);
     const text = readFileSync(world.settingsPath, "utf8");
+    // No obs on the world's PATH, so the entry runs this node on this checkout's bin/obs.js.
+    expect(parse(text).mcpServers).to.deep.equal({
+      obs: { command: process.execPath, args: [packagePath("bin", "obs.js"), "mcp"], cwd: world.project },
+    });
     expect(text.startsWith(ORIGINAL_SETTINGS.split('  "telemetry"')[0] as string)).to.equal(true);
     expect(text).to.include(`"otlpEndpoint": "${url}"`);
     expect(readFileSync(`${world.settingsPath}.bak`, "utf8")).to.equal(ORIGINAL_SETTINGS);
@@ -162,7 +183,7 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
   it("changes nothing when run a second time", async () => {
     const before = { text: readFileSync(world.settingsPath, "utf8"), mtime: statSync(world.settingsPath).mtimeMs };
     const backupMtime = statSync(`${world.settingsPath}.bak`).mtimeMs;
-    const { code, document } = await setupJson(world.env);
+    const { code, document } = await setupJson(world);
     expect(code).to.equal(0);
     expect(document.settings).to.deep.include({ changed: false, backup_path: null, changes: [] });
     expect(document.collector).to.deep.include({ started: false, reused: true, port });
@@ -171,6 +192,14 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(statSync(world.settingsPath).mtimeMs).to.equal(before.mtime);
     expect(statSync(`${world.settingsPath}.bak`).mtimeMs).to.equal(backupMtime);
     expect(world.registryEntries()).to.have.length(1);
+  });
+
+  it("the agent starts the registered obs mcp from the project folder and lists its tools", async () => {
+    const result = await runObs(["agentcli", "mcp", "list"], { env: world.env });
+    expect(result.code, result.stderr).to.equal(0);
+    const line = result.stdout.trim();
+    expect(line).to.match(/^obs: /);
+    expect(line.slice("obs: ".length).split(", ")).to.deep.equal(MCP_TOOLS.map((tool) => tool.name));
   });
 
   it("launches the agent for a version query, and no telemetry arrives", async () => {
@@ -234,7 +263,7 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
   });
 
   it("pins the protocol only when asked: --protocol grpc sets the agent's key and the launcher's variable, and its turn arrives over gRPC", async () => {
-    const pinned = await setupJson(world.env, ["--protocol", "grpc"]);
+    const pinned = await setupJson(world, ["--protocol", "grpc"]);
     expect(pinned.code).to.equal(0);
     expect(pinned.document.settings.changes).to.deep.equal([
       { key: "telemetry.otlpProtocol", before: null, after: "grpc" },
@@ -249,7 +278,7 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(spans).to.have.length(2);
 
     // Set up again without it: the launcher no longer sets the variable (the key stays the user's).
-    const unpinned = await setupJson(world.env);
+    const unpinned = await setupJson(world);
     expect(unpinned.document.settings.changes).to.deep.equal([]);
     expect(unpinned.document.launcher.changed).to.equal(true);
     await runObs(["agentcli", "--version"], { env: world.env });
@@ -345,7 +374,7 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     const busyPort = await freePort();
     const server = (await holdPort(busyPort)) as Server;
     try {
-      const { code, document } = await setupJson(world.env, ["--port", String(busyPort)]);
+      const { code, document } = await setupJson(world, ["--port", String(busyPort)]);
       expect(code).to.equal(3);
       expect(document.error.code).to.equal("collector_unavailable");
       expect(document.error.message).to.include(`port ${busyPort} on 127.0.0.1 is held by another process`);
@@ -388,7 +417,7 @@ describe("obs setup agentcli when the default port 27686 belongs to another prog
   });
 
   it("leaves that program running and starts the collector on the next free port", async () => {
-    const { code, document } = await setupJson(world.env);
+    const { code, document } = await setupJson(world);
     expect(code).to.equal(0);
     expect(document.collector.started).to.equal(true);
     expect(document.collector.port).to.be.greaterThan(27686);
@@ -396,7 +425,7 @@ describe("obs setup agentcli when the default port 27686 belongs to another prog
     expect(readFileSync(world.settingsPath, "utf8")).to.include(`"otlpEndpoint": "${document.collector.url}"`);
     if (server) expect(await stillServes(27686)).to.equal(true);
 
-    const again = await setupJson(world.env);
+    const again = await setupJson(world);
     expect(again.document.collector).to.deep.include({ reused: true, port: document.collector.port });
   });
 });

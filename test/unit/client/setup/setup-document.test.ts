@@ -17,7 +17,11 @@ const RESULT: SetupResult = {
     created: false,
     changed: true,
     backupPath: "/home/u/.agentcli/settings.json.bak",
-    changes: [{ key: "telemetry.enabled", before: { nested: "kept as found" }, after: true }],
+    changes: [
+      { key: "telemetry.enabled", before: { nested: "kept as found" }, after: true },
+      { key: "mcpServers.obs.args", before: null, after: ["/src/obs/bin/obs.js", "mcp"] },
+    ],
+    skipped: [],
   },
   collector: {
     url: "http://127.0.0.1:27687",
@@ -53,11 +57,25 @@ describe("obs.setup/v1 document", () => {
     );
   });
 
+  it("validates with a skipped MCP registration, and the summary says why", () => {
+    const reason = '"mcpServers" in /home/u/.agentcli/settings.json is a string, not an object; obs left it unchanged';
+    const skipping: SetupResult = {
+      ...RESULT,
+      settings: { ...RESULT.settings, changes: [], changed: false, skipped: [{ key: "mcpServers.obs", reason }] },
+    };
+    const document = setupDocument(skipping);
+    expect(validate(document), JSON.stringify(validate.errors)).to.equal(true);
+    expect(setupSummary(skipping).split("\n").slice(1, 3)).to.deep.equal([
+      "/home/u/.agentcli/settings.json: telemetry already points at http://127.0.0.1:27687, unchanged",
+      `not set mcpServers.obs: ${reason}`,
+    ]);
+  });
+
   it("summarises what changed and which collector is used", () => {
     expect(setupSummary(RESULT)).to.equal(
       [
         "agentcli 1.4.2 at /usr/bin/agentcli",
-        "updated /home/u/.agentcli/settings.json: telemetry.enabled = true\n  previous version kept as /home/u/.agentcli/settings.json.bak",
+        'updated /home/u/.agentcli/settings.json: telemetry.enabled = true, mcpServers.obs.args = ["/src/obs/bin/obs.js","mcp"]\n  previous version kept as /home/u/.agentcli/settings.json.bak',
         "collector started at http://127.0.0.1:27687 (pid 42, database /s/t.sqlite)",
         "launch the agent with: obs agentcli [its arguments]",
       ].join("\n"),
