@@ -1,0 +1,170 @@
+/** `get_critical_path`: the spans a trace's duration waits on, and how long each holds it up. */
+import type { SpanRecord } from "../../../shared/api-records.js";
+import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
+import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
+import { TRACE_ID_PROPERTY } from "./common-inputs.js";
+import { criticalPath } from "./critical-path-walk.js";
+import { OUTLINE_NAME_CHARS } from "./trace-outline-rows.js";
+import { fetchTraceSpans, msBetween } from "./trace-spans.js";
+
+interface CriticalPathArgs {
+  trace_id: string;
+  offset?: number;
+  max_bytes?: number;
+}
+
+interface PathRow {
+  span_id: string;
+  name: string;
+  service: string;
+  start_ms: number;
+  self_ms: number;
+  duration_ms: number;
+}
+
+interface HeavySpan {
+  span_id: string;
+  name: string;
+  self_ms: number;
+}
+
+interface CriticalPathAnswer extends AnswerTail {
+  trace_id: string;
+  root_span_id: string | null;
+  path_ms: number;
+  heaviest: HeavySpan[];
+  offset: number;
+  section_count: number;
+  path: PathRow[];
+}
+
+/** How many spans `heaviest` names. */
+const HEAVIEST = 5;
+
+const ROW_SCHEMA = {
+  type: "object",
+  properties: {
+    span_id: { type: "string" },
+    name: { type: "string", description: "The span's name (cut past 80 characters)" },
+    service: { type: "string" },
+    start_ms: { type: "number", description: "Where this stretch starts, ms from the walked root's start" },
+    self_ms: { type: "number", description: "How long the path stays in this span's own work here, ms" },
+    duration_ms: { type: "number", description: "The span's whole duration, ms" },
+  },
+  required: ["span_id", "name", "service", "start_ms", "self_ms", "duration_ms"],
+} as const;
+
+export const getCriticalPath: McpTool<CriticalPathArgs, CriticalPathAnswer> = {
+  name: "get_critical_path",
+  title: "Trace critical path",
+  description:
+    "The critical path of one trace, as Jaeger computes it: the chain of spans its duration waits on, walked from the root by always following the child that finishes last. Each row is a stretch of time in one span's own work (self_ms), in time order; a span appears again after a child returns. heaviest sums self time per span. Use it to learn what to optimise in a slow trace (the spans with the most self time), then get_span_details on them. Children running past their parent are cut at its end; async children starting after it are not on the path; with several roots the longest is walked.",
+  inputSchema: toolInput(
+    {
+      trace_id: TRACE_ID_PROPERTY,
+      offset: {
+        type: "integer",
+        minimum: 0,
+        description: "Where to start in the path's rows (0: the first); a continuation sets it",
+      },
+    },
+    ["trace_id"],
+  ),
+  outputSchema: toolOutput(
+    {
+      trace_id: { type: "string" },
+      root_span_id: { type: ["string", "null"], description: "The root the path starts from" },
+      path_ms: { type: "number", description: "The path's length: the root's duration, ms" },
+      heaviest: {
+        type: "array",
+        description: `The ${HEAVIEST} spans with the most self time on the path, most first`,
+        items: {
+          type: "object",
+          properties: { span_id: { type: "string" }, name: { type: "string" }, self_ms: { type: "number" } },
+          required: ["span_id", "name", "self_ms"],
+        },
+      },
+      offset: { type: "integer", description: "The position of the first row in the whole path" },
+      section_count: { type: "integer", description: "Rows in the whole path" },
+      path: { type: "array", items: ROW_SCHEMA, description: "The path's stretches, in time order" },
+    },
+    ["trace_id", "root_span_id", "path_ms", "heaviest", "offset", "section_count", "path"],
+  ),
+  async run(args, ctx) {
+    const traceId = args.trace_id.toLowerCase();
+    const spans = await fetchTraceSpans(ctx.api, traceId);
+    const walked = criticalPath(spans);
+    const root = spans[walked.root];
+    const rows = walked.sections.map((section): PathRow => {
+      const span = spans[section.index] as SpanRecord;
+      return {
+        span_id: span.spanId,
+        name: cutString(span.operation, OUTLINE_NAME_CHARS),
+        service: span.serviceName,
+        start_ms: root === undefined ? 0 : msBetween(root.startTimeUnixNano, section.startNs),
+        self_ms: msBetween(section.startNs, section.endNs),
+        duration_ms: msBetween(span.startTimeUnixNano, span.endTimeUnixNano),
+      };
+    });
+    const heaviest = heaviestSpans(rows);
+    const pathMs = root === undefined ? 0 : msBetween(root.startTimeUnixNano, root.endTimeUnixNano);
+    const offset = Math.min(args.offset ?? 0, rows.length);
+    const next = nextCalls(traceId, heaviest);
+    const { answer, kept } = fitItems(rows.slice(offset), ctx.maxBytes, (path, truncated) => ({
+      trace_id: traceId,
+      root_span_id: root?.spanId ?? null,
+      path_ms: pathMs,
+      heaviest,
+      offset,
+      section_count: rows.length,
+      path: [...path],
+      truncated,
+      ...(truncated
+        ? {
+            continuation: {
+              tool: "get_critical_path",
+              arguments: {
+                trace_id: traceId,
+                offset: offset + path.length,
+                ...(args.max_bytes === undefined ? {} : { max_bytes: args.max_bytes }),
+              },
+              why: `the path's rows after the first ${offset + path.length} of ${rows.length}`,
+            },
+          }
+        : {}),
+      next,
+    }));
+    const top = heaviest[0];
+    const more = offset + kept < rows.length ? ` (${kept} shown from ${offset}; follow the continuation)` : "";
+    return {
+      structured: answer,
+      summary: top
+        ? `Critical path of ${traceId}: ${rows.length} stretches over ${pathMs} ms${more}; most self time in ${top.name} (${top.span_id}, ${top.self_ms} ms).`
+        : `Trace ${traceId} has no spans to walk.`,
+    };
+  },
+};
+
+/** Self time on the path summed per span, most first. */
+function heaviestSpans(rows: readonly PathRow[]): HeavySpan[] {
+  const bySpan = new Map<string, HeavySpan>();
+  for (const row of rows) {
+    const held = bySpan.get(row.span_id);
+    if (held) held.self_ms = Math.round((held.self_ms + row.self_ms) * 1000) / 1000;
+    else bySpan.set(row.span_id, { span_id: row.span_id, name: row.name, self_ms: row.self_ms });
+  }
+  return [...bySpan.values()].sort((a, b) => b.self_ms - a.self_ms).slice(0, HEAVIEST);
+}
+
+function nextCalls(traceId: string, heaviest: readonly HeavySpan[]): NextCall[] {
+  const next: NextCall[] = [];
+  if (heaviest.length)
+    next.push({
+      tool: "get_span_details",
+      arguments: { span_ids: heaviest.slice(0, 3).map((span) => span.span_id), trace_id: traceId },
+      why: "the spans holding the path longest: their attributes and events",
+    });
+  next.push({ tool: "get_trace_outline", arguments: { trace_id: traceId }, why: "the whole trace's shape" });
+  next.push({ tool: "get_trace_errors", arguments: { trace_id: traceId }, why: "whether any span on it failed" });
+  return next;
+}

@@ -1,0 +1,159 @@
+import { expect } from "chai";
+import { getTraceErrors } from "../../../daemon/mcp/tools/trace-errors.js";
+import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { hexId, type LogSpec, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { exceptionEvent, withSpanExtras } from "../../helpers/span-extras.js";
+import { type TestStore, testStore } from "../../helpers/store.js";
+
+const MS = 1_000_000n;
+const NOW = 1_800_000_000_000n * MS;
+const T0 = NOW - 60_000n * MS;
+const TRACE = hexId(1, 16);
+const QUIET_TRACE = hexId(2, 16);
+const ROOT = hexId(1, 8);
+const FAILED = hexId(2, 8);
+const THROWN = hexId(3, 8);
+const STACK = Array.from({ length: 20 }, (_, i) => `at frame${i}`).join("\n");
+
+describe("MCP get_trace_errors", () => {
+  let store: TestStore;
+  let query: StoreApi;
+  let logs: LogSpec[];
+  beforeEach(() => {
+    store = testStore();
+    store.writeTraces(
+      withSpanExtras(
+        traceRequest("api", [
+          { traceId: TRACE, spanId: ROOT, name: "GET /order", startNs: T0, durationNs: 50n * MS },
+          { traceId: TRACE, spanId: THROWN, parentSpanId: ROOT, name: "render", startNs: T0 + 10n * MS },
+          { traceId: QUIET_TRACE, spanId: hexId(9, 8), name: "GET /health", startNs: T0 },
+        ]),
+        THROWN,
+        { events: [exceptionEvent(T0 + 11n * MS, "TypeError", "x is undefined", STACK)] },
+      ),
+    );
+    store.writeTraces(
+      traceRequest("db", [
+        {
+          traceId: TRACE,
+          spanId: FAILED,
+          parentSpanId: ROOT,
+          name: "UPDATE orders",
+          startNs: T0 + 5n * MS,
+          durationNs: 3n * MS,
+          error: true,
+          statusMessage: "deadlock detected",
+        },
+      ]),
+    );
+    // Severities 9 (info), 17 (error), 13 (warn), 5 (debug), one a millisecond apart.
+    logs = [9, 17, 13, 5].map((severityNumber, i) => ({
+      timeNs: T0 + BigInt(i + 1) * MS,
+      body: `log ${i} at ${severityNumber}`,
+      severityNumber,
+      traceId: TRACE,
+      spanId: i === 1 ? FAILED : ROOT,
+    }));
+    store.writeLogs(logsRequest("api", [...logs, { timeNs: T0, body: "another trace", traceId: QUIET_TRACE }]));
+    query = storeApi(store.path);
+    query.setNow(NOW);
+  });
+  afterEach(() => {
+    query.close();
+    store.close();
+  });
+
+  it("lists error spans with their messages and exceptions, then the trace's logs, warnings first", async () => {
+    const { structured, summary } = await callTool(getTraceErrors, { trace_id: TRACE }, query.api);
+    expect(structured.error_spans).to.deep.equal([
+      {
+        span_id: FAILED,
+        name: "UPDATE orders",
+        service: "db",
+        start_ms: 5,
+        duration_ms: 3,
+        status_message: "deadlock detected",
+        exceptions: [],
+      },
+      {
+        span_id: THROWN,
+        name: "render",
+        service: "api",
+        start_ms: 10,
+        duration_ms: 1,
+        status_message: null,
+        exceptions: [
+          {
+            type: "TypeError",
+            message: "x is undefined",
+            stack: `${STACK.split("\n").slice(0, 8).join("\n")}\n…[+12 lines]`,
+          },
+        ],
+      },
+    ]);
+    const newestFirst = [...logs].reverse();
+    const expected = [
+      ...newestFirst.filter((l) => (l.severityNumber ?? 0) >= 13),
+      ...newestFirst.filter((l) => (l.severityNumber ?? 0) < 13),
+    ];
+    expect(structured.logs.map((l) => l.body)).to.deep.equal(expected.map((l) => l.body));
+    const names: Record<number, string> = { 5: "DEBUG", 9: "INFO", 13: "WARN", 17: "ERROR" };
+    expect(structured.logs.map((l) => l.severity)).to.deep.equal(expected.map((l) => names[l.severityNumber ?? 0]));
+    expect(structured.logs.find((l) => l.span_id === FAILED)?.body).to.equal(logs[1]?.body);
+    expect(structured).to.deep.include({ error_span_count: 2, log_count: 4, more_logs: false, truncated: false });
+    expect(structured.next.slice(0, 2)).to.deep.equal([
+      {
+        tool: "get_span_details",
+        arguments: { span_ids: [FAILED], trace_id: TRACE },
+        why: "the first error span (UPDATE orders): attributes and events",
+      },
+      {
+        tool: "search_logs",
+        arguments: { trace_id: TRACE, span_id: FAILED },
+        why: "the logs written during the first error span",
+      },
+    ]);
+    expect(summary).to.equal(`Trace ${TRACE}: 2 error spans of 3; 4 correlated logs (2 warnings or worse).`);
+  });
+
+  it("answers a trace without errors with its outline next", async () => {
+    const { structured } = await callTool(getTraceErrors, { trace_id: QUIET_TRACE }, query.api);
+    expect(structured.error_spans).to.deep.equal([]);
+    expect(structured.logs.map((l) => l.body)).to.deep.equal(["another trace"]);
+    expect(structured.next[0]).to.deep.include({ tool: "get_trace_outline", arguments: { trace_id: QUIET_TRACE } });
+  });
+
+  it("continues past max_bytes with an offset: every error span and log once", async () => {
+    const many = Array.from({ length: 30 }, (_, i) => ({
+      timeNs: T0 + BigInt(100 + i) * MS,
+      body: `bulk log ${i} ${"z".repeat(60)}`,
+      severityNumber: i % 2 ? 9 : 17,
+      traceId: TRACE,
+    }));
+    store.writeLogs(logsRequest("api", many));
+    const spans: string[] = [];
+    const bodies: string[] = [];
+    let args: { trace_id: string; offset?: number; max_bytes?: number } = { trace_id: TRACE, max_bytes: 1024 };
+    for (let calls = 0; calls < 50; calls++) {
+      const { structured } = await callTool(getTraceErrors, args, query.api);
+      expect(structured.offset).to.equal(spans.length + bodies.length);
+      expect(structured.error_spans.length + structured.logs.length, "progress").to.be.greaterThan(0);
+      spans.push(...structured.error_spans.map((s) => s.span_id));
+      bodies.push(...structured.logs.map((l) => l.body));
+      if (!structured.truncated) break;
+      args = structured.continuation?.arguments as typeof args;
+    }
+    expect(spans).to.deep.equal([FAILED, THROWN]);
+    // At 1024 bytes a body may come cut short (with the marker): compare the start that names each log.
+    const named = (body: string) => /^(bulk log \d+|log \d+ at \d+)/.exec(body)?.[1];
+    expect(bodies.map(named).sort()).to.deep.equal([...logs, ...many].map((l) => named(l.body)).sort());
+    expect(bodies.length).to.equal(logs.length + many.length);
+  });
+
+  it("refuses an unknown trace with not_found", async () => {
+    const failure = await getTraceErrors
+      .run({ trace_id: hexId(99, 16) }, { api: query.api, maxBytes: 16384 })
+      .catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).to.equal("not_found");
+  });
+});
