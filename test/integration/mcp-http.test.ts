@@ -5,10 +5,12 @@ import { MCP_TOOLS } from "../../daemon/mcp/tool-list.js";
 import type { ServiceRecord } from "../../shared/api-records.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
-import { hexId, traceRequest } from "../helpers/otlp-builders.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
 
 const MS = 1_000_000n;
 const SERVICES = ["mcp-http-cart", "mcp-http-payments"];
+/** A failed payment: a root span and its failing child, with a log of the failure. */
+const FAILED = { traceId: hexId(40, 16), rootId: hexId(40, 8), childId: hexId(41, 8), message: "card declined" };
 
 const INITIALIZE = {
   jsonrpc: "2.0",
@@ -35,6 +37,31 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
       );
       expect(response.status).to.equal(200);
     }
+    const failedAt = start + 10n * MS;
+    const failed = traceRequest("mcp-http-payments", [
+      { traceId: FAILED.traceId, spanId: FAILED.rootId, name: "POST /pay", startNs: failedAt, durationNs: 20n * MS },
+      {
+        traceId: FAILED.traceId,
+        spanId: FAILED.childId,
+        parentSpanId: FAILED.rootId,
+        name: "charge",
+        startNs: failedAt + MS,
+        durationNs: 5n * MS,
+        error: true,
+        statusMessage: FAILED.message,
+      },
+    ]);
+    expect((await postJson(`${obsd.url}/v1/traces`, failed)).status).to.equal(200);
+    const log = logsRequest("mcp-http-payments", [
+      {
+        timeNs: failedAt + 2n * MS,
+        severityNumber: 17,
+        body: `charge failed: ${FAILED.message}`,
+        traceId: FAILED.traceId,
+        spanId: FAILED.childId,
+      },
+    ]);
+    expect((await postJson(`${obsd.url}/v1/logs`, log)).status).to.equal(200);
     client = new Client({ name: "mcp-http-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${obsd.url}/mcp`)));
   });
@@ -63,6 +90,30 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
     expect(structured.truncated).to.equal(false);
   });
 
+  it("finds the failed trace with search_traces, and its error and log by following next", async () => {
+    const search = await client.callTool({ name: "search_traces", arguments: { status: "error" } });
+    expect(search.isError).to.not.equal(true);
+    const found = search.structuredContent as {
+      traces: { trace_id: string }[];
+      next: { tool: string; arguments: Record<string, unknown> }[];
+    };
+    expect(found.traces.map((trace) => trace.trace_id)).to.deep.equal([FAILED.traceId]);
+    const next = found.next.find((call) => call.tool === "get_trace_errors");
+    expect(next?.arguments).to.deep.equal({ trace_id: FAILED.traceId });
+    const errors = await client.callTool({ name: "get_trace_errors", arguments: next?.arguments ?? {} });
+    expect(errors.isError).to.not.equal(true);
+    const answer = errors.structuredContent as {
+      error_spans: { span_id: string; status_message: string | null }[];
+      logs: { span_id: string | null; body: string }[];
+    };
+    expect(answer.error_spans.map((span) => [span.span_id, span.status_message])).to.deep.equal([
+      [FAILED.childId, FAILED.message],
+    ]);
+    expect(answer.logs.map((log) => [log.span_id, log.body])).to.deep.equal([
+      [FAILED.childId, `charge failed: ${FAILED.message}`],
+    ]);
+  });
+
   it("refuses a bad argument as a tool error, with the API's message", async () => {
     const result = await client.callTool({ name: "list_services", arguments: { lookback: "48h" } });
     const api = (await http(`${obsd.url}/api/services?lookback=48h`)).json<{ error: string }>();
@@ -75,7 +126,7 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
     const read = await client.readResource({ uri: "obs://collector" });
     const document = JSON.parse((read.contents[0] as { text: string }).text) as Record<string, unknown>;
     expect(document).to.include({ instanceId: health.instanceId, baseUrl: obsd.url });
-    expect((document.counts as { spans: number }).spans).to.equal(SERVICES.length);
+    expect((document.counts as { spans: number }).spans).to.equal(SERVICES.length + 2);
   });
 
   it("answers JSON without a session: a stateless server", async () => {

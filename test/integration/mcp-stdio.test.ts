@@ -79,6 +79,11 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(result.isError).to.not.equal(true);
     expect((result.structuredContent as { services: ServiceRecord[] }).services).to.deep.equal(await apiServices(obsd));
     expect(textOf(result)).to.include('"mcp-stdio-explicit"');
+    const traces = await client.callTool({ name: "search_traces", arguments: { service: "mcp-stdio-explicit" } });
+    expect(traces.isError).to.not.equal(true);
+    expect(
+      (traces.structuredContent as { traces: { trace_id: string }[] }).traces.map((t) => t.trace_id),
+    ).to.deep.equal([hexId(1, 16)]);
   });
 
   it("finds the collector of its working folder, as the query commands do", async () => {
