@@ -1,6 +1,5 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { HealthRecord } from "../shared/api-records.js";
 import type { ResolvedSettings } from "../shared/collector-settings.js";
 import type { CollectorEndpoint } from "../shared/endpoints.js";
 import { lockStore, type StoreLock } from "./control/store-lock.js";
@@ -114,8 +113,7 @@ async function startOnLockedStore(
     ingest: { pipeline, maxBodyBytes: settings.maxBodyBytes },
     health: healthOptions,
     queries,
-    // The health document is built for /api/health; QueryApi types it as HealthRecord.
-    queryApi: inProcessQueryApi(queries, () => healthDocument(healthOptions) as unknown as HealthRecord),
+    queryApi: inProcessQueryApi(queries, () => healthDocument(healthOptions)),
   });
   const names = localNames();
   const grpc = createGrpcServer({

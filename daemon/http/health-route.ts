@@ -1,5 +1,6 @@
 import type { Router } from "express";
 import express from "express";
+import type { HealthRecord } from "../../shared/api-records.js";
 import { formatByteSize } from "../../shared/byte-size.js";
 import type { CollectorSettings, SettingSource } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
@@ -31,7 +32,7 @@ export interface HealthOptions {
  * The effective settings, each with where it came from. obsd has no secrets; should one ever
  * be added, it stays out of this list.
  */
-function configurationOf(options: HealthOptions): Record<string, unknown> {
+function configurationOf(options: HealthOptions): HealthRecord["configuration"] {
   const { settings, sources } = options;
   return {
     monitorHost: { value: settings.host, source: sources.host },
@@ -52,7 +53,7 @@ const SERVICES_LOOKBACK_MS = 15 * 60_000;
  * services count reads the rollups of the last 15 minutes and the raw rows of its two
  * partial minutes.
  */
-export function healthDocument(options: HealthOptions): Record<string, unknown> {
+export function healthDocument(options: HealthOptions): HealthRecord {
   const { identity, settings } = options;
   const counts = options.reader.counts();
   return {
