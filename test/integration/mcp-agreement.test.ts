@@ -1,9 +1,9 @@
 /**
  * One query service behind every interface: the same questions asked through MCP (obsd's
  * /mcp with the SDK's Streamable HTTP client, and `obs mcp` over stdio with its stdio client),
- * the HTTP API and the CLI return the same spans and logs, the same ids in the same order,
- * page after page, and those are the ones the data set written here says they must be (spans
- * by id; logs by body, as their ids are content hashes, and by id across the interfaces).
+ * the HTTP API and the CLI return the same traces, spans and logs, the same ids in the same order,
+ * page after page, and those are the ones the data set written here says they must be (traces
+ * and spans by id; logs by body, as their ids are content hashes, and by id across the interfaces).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -85,16 +85,22 @@ interface ItemFields {
 
 interface Question {
   what: string;
-  mcp: { tool: string; arguments: Record<string, unknown>; list: "spans" | "logs" };
+  mcp: { tool: string; arguments: Record<string, unknown>; list: "traces" | "spans" | "logs" };
   api: string;
   cli: string[];
-  /** MCP's and the API's field names (the same, camelCase), then the CLI's (snake_case). */
+  /** The API's field names (camelCase); MCP's when they differ (mcpFields); the CLI's (snake_case). */
   fields: ItemFields;
+  mcpFields?: ItemFields;
   cliFields: ItemFields;
   /** The checked values, in order. */
   expected: string[];
 }
 
+const TRACE_FIELDS = {
+  fields: { id: "traceId", checked: "traceId" },
+  mcpFields: { id: "trace_id", checked: "trace_id" },
+  cliFields: { id: "trace_id", checked: "trace_id" },
+};
 const SPAN_FIELDS = { fields: { id: "spanId", checked: "spanId" }, cliFields: { id: "span_id", checked: "span_id" } };
 const LOG_FIELDS = { fields: { id: "logId", checked: "body" }, cliFields: { id: "log_id", checked: "body" } };
 
@@ -141,7 +147,38 @@ describe("MCP, the HTTP API and the CLI agree (one query service behind all thre
         (l) => l.timeNs,
         (l) => l.body,
       ).map((l) => l.body);
+    const traceIds = (keep: (root: WrittenSpan) => boolean) =>
+      newestFirst(
+        spans.filter((span) => span.service === SERVICES[0] && keep(span)),
+        (s) => s.startNs,
+        (s) => s.traceId,
+      ).map((s) => s.traceId);
+    const failedTraces = new Set(spans.filter((span) => span.error).map((span) => span.traceId));
     questions = [
+      {
+        what: "traces with a span of one service",
+        mcp: { tool: "search_traces", arguments: { service: "agree-db" }, list: "traces" },
+        api: "/api/traces?service=agree-db",
+        cli: ["traces", "--service", "agree-db"],
+        ...TRACE_FIELDS,
+        expected: traceIds(() => true),
+      },
+      {
+        what: "error traces",
+        mcp: { tool: "search_traces", arguments: { status: "error" }, list: "traces" },
+        api: "/api/traces?status=error",
+        cli: ["traces", "--status", "error"],
+        ...TRACE_FIELDS,
+        expected: traceIds((root) => failedTraces.has(root.traceId)),
+      },
+      {
+        what: "traces by attribute",
+        mcp: { tool: "search_traces", arguments: { attributes: { "http.route": "/cart" } }, list: "traces" },
+        api: "/api/traces?attr.http.route=%2Fcart",
+        cli: ["traces", "attr.http.route=/cart"],
+        ...TRACE_FIELDS,
+        expected: traceIds((root) => root.route === "/cart"),
+      },
       {
         what: "spans of one service",
         mcp: { tool: "search_spans", arguments: { service: "agree-orders" }, list: "spans" },
@@ -221,7 +258,7 @@ describe("MCP, the HTTP API and the CLI agree (one query service behind all thre
         continuation?: { tool: string; arguments: Record<string, unknown> };
       };
       const items = answer[question.mcp.list] as Record<string, unknown>[];
-      ids.push(...items.map((item) => itemOf(item, question.fields)));
+      ids.push(...items.map((item) => itemOf(item, question.mcpFields ?? question.fields)));
       if (!answer.truncated) return ids;
       expect(answer.continuation?.tool).to.equal(question.mcp.tool);
       args = answer.continuation?.arguments ?? {};
