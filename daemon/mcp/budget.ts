@@ -73,16 +73,22 @@ export function jsonBytes(value: unknown): number {
 /** `text` whole when it is at most `maxChars` long, else its start and a marker: `…[+1234 chars]`. */
 export function cutString(text: string, maxChars: number = MAX_STRING_CHARS): string {
   if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}…[+${text.length - maxChars} chars]`;
+  // A character outside the BMP is two UTF-16 units: never keep its first half alone.
+  const high = text.charCodeAt(maxChars - 1);
+  const end = high >= 0xd800 && high <= 0xdbff ? maxChars - 1 : maxChars;
+  return `${text.slice(0, end)}…[+${text.length - end} chars]`;
 }
 
-/** A copy of `value` with every string longer than `maxChars` cut (cutString), at any depth. */
+/** A copy of `value` with every string longer than `maxChars` cut (cutString), keys too, at any depth. */
 export function cutLongStrings<T>(value: T, maxChars: number = MAX_STRING_CHARS): T {
   if (typeof value === "string") return cutString(value, maxChars) as T;
   if (Array.isArray(value)) return value.map((item) => cutLongStrings(item, maxChars)) as T;
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, cutLongStrings(item, maxChars)]),
+      Object.entries(value as Record<string, unknown>).map(([key, item]) => [
+        cutString(key, maxChars),
+        cutLongStrings(item, maxChars),
+      ]),
     ) as T;
   }
   return value;

@@ -13,7 +13,6 @@ import {
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -40,6 +39,14 @@ export interface McpServerOptions {
 const INSTRUCTIONS =
   "obs holds the telemetry (traces, logs, metrics) this project's programs sent to its local collector. Start with list_services, then search traces, spans or logs; read a trace's outline before the details of its spans. Every answer is bounded by max_bytes and ends with `next`, the calls most worth making next with their arguments; a truncated answer carries the `continuation` that fetches the rest. The prompt investigate_latest_error walks through an error.";
 
+/**
+ * A JSON-RPC error for the SDK to send. Not an McpError: its message already carries the
+ * "MCP error CODE:" prefix, and the client adds its own, so clients would show it twice.
+ */
+function protocolError(code: ErrorCode, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
 /** The tool as tools/list shows it. */
 function listed(tool: AnyMcpTool): Tool {
   return {
@@ -65,7 +72,7 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidParams,
         `unknown tool "${request.params.name}"; the tools are ${tools.map((t) => t.name).join(", ")}`,
       );
@@ -84,7 +91,7 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const prompt = MCP_PROMPTS.find((candidate) => candidate.name === request.params.name);
     if (!prompt) {
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidParams,
         `unknown prompt "${request.params.name}"; the prompts are ${MCP_PROMPTS.map((p) => p.name).join(", ")}`,
       );
@@ -95,7 +102,7 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [COLLECTOR_RESOURCE] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri !== COLLECTOR_RESOURCE.uri) {
-      throw new McpError(
+      throw protocolError(
         ErrorCode.InvalidParams,
         `unknown resource "${request.params.uri}"; the resource is ${COLLECTOR_RESOURCE.uri}`,
       );
@@ -104,7 +111,7 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
     try {
       document = collectorDocument(await (await apiNow()).health());
     } catch (error) {
-      throw new McpError(ErrorCode.InternalError, failureText("reading obs://collector", error));
+      throw protocolError(ErrorCode.InternalError, failureText("reading obs://collector", error));
     }
     return {
       contents: [

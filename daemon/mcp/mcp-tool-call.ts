@@ -4,10 +4,12 @@
  * as the result MCP clients read. Knows tools and the QueryApi's error codes; knows nothing of
  * transports.
  */
+
+import { isDeepStrictEqual } from "node:util";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { type QueryApi, queryApiErrorCode } from "../../shared/query-api.js";
-import { budgetOf } from "./budget.js";
+import { budgetOf, cutLongStrings, jsonBytes, MAX_MAX_BYTES } from "./budget.js";
 import type { AnyMcpTool } from "./mcp-tool.js";
 
 const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
@@ -98,6 +100,52 @@ export function failureText(tool: string, error: unknown): string {
   return hint ? `${message}\n\n${hint}` : message;
 }
 
+/** Ever shorter string cuts tried on an answer over its budget, before refusing it. */
+const FALLBACK_STRING_CUTS = [500, 120, 40];
+
+/**
+ * The answer within `maxBytes`. Tools fit their answers themselves; this is the backstop for
+ * what they cannot foresee (a header of very long service names, keys of thousands of
+ * characters): strings are cut ever shorter, except in `continuation` and `next`, whose
+ * arguments (cursors) must stay whole. Undefined when even that does not fit.
+ */
+function withinBudget(structured: Record<string, unknown>, maxBytes: number): Record<string, unknown> | undefined {
+  if (jsonBytes(structured) <= maxBytes) return structured;
+  const { continuation, next, ...body } = structured;
+  for (const maxChars of FALLBACK_STRING_CUTS) {
+    const cut = { ...cutLongStrings(body, maxChars), truncated: true, ...(continuation ? { continuation } : {}), next };
+    if (jsonBytes(cut) <= maxBytes) return cut;
+  }
+  return undefined;
+}
+
+/**
+ * The answer without a continuation that repeats the very call it answers (a tool that could
+ * not fit one item offers the same page again): the continuation asks for the largest
+ * max_bytes instead, or, at the largest already, goes, leaving `truncated` to say so.
+ */
+function unrepeated(
+  structured: Record<string, unknown>,
+  toolName: string,
+  args: Record<string, unknown>,
+  maxBytes: number,
+): Record<string, unknown> {
+  const continuation = structured.continuation as { tool?: string; arguments?: Record<string, unknown> } | undefined;
+  if (continuation?.tool !== toolName || !isDeepStrictEqual(continuation.arguments, args)) return structured;
+  if (maxBytes < MAX_MAX_BYTES) {
+    return {
+      ...structured,
+      continuation: {
+        ...continuation,
+        arguments: { ...args, max_bytes: MAX_MAX_BYTES },
+        why: "the same page with the largest max_bytes: not even one item fitted this budget",
+      },
+    };
+  }
+  const { continuation: _repeated, ...rest } = structured;
+  return { ...rest, truncated: true };
+}
+
 /**
  * Calls `tool` with `args` and renders the result. A success carries the structured answer
  * and a text block (the summary, a blank line, the answer's JSON) for clients that read only
@@ -121,6 +169,14 @@ export async function callMcpTool(
       console.error(`obs mcp: ${tool.name}: ${(error as Error)?.stack ?? error}`);
     return toolError(failureText(tool.name, error));
   }
+  const maxBytes = budgetOf(args.max_bytes);
+  const held = withinBudget(unrepeated(answer.structured, tool.name, args, maxBytes), maxBytes);
+  if (held === undefined) {
+    return toolError(
+      `${tool.name} could not fit its answer in max_bytes ${maxBytes}, even with its strings cut short. Ask again with a larger max_bytes (at most ${MAX_MAX_BYTES}) or narrower arguments.`,
+    );
+  }
+  answer = { structured: held, summary: answer.summary };
   const text = `${answer.summary}\n\n${JSON.stringify(answer.structured)}`;
   if (text.length > MAX_RESULT_TEXT_CHARS) {
     return toolError(

@@ -143,6 +143,29 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
     expect(response.json().error).to.match(/not allowed/);
   });
 
+  it("refuses a request from a web page of another origin, and takes loopback pages and clients without Origin", async () => {
+    const foreign = await postJson(`${obsd.url}/mcp`, INITIALIZE, { ...MCP_ACCEPT, origin: "http://evil.example" });
+    expect(foreign.status).to.equal(403);
+    expect(foreign.json().error).to.match(/origin/i);
+    const local = await postJson(`${obsd.url}/mcp`, INITIALIZE, { ...MCP_ACCEPT, origin: "http://127.0.0.1:3000" });
+    expect(local.status).to.equal(200);
+  });
+
+  it("answers malformed JSON and batches with JSON-RPC errors", async () => {
+    const malformed = await http(`${obsd.url}/mcp`, {
+      method: "POST",
+      headers: { ...MCP_ACCEPT, "content-type": "application/json" },
+      body: '{"jsonrpc": "2.0", "id": 1, "method": ',
+    });
+    expect(malformed.status).to.equal(400);
+    expect(malformed.json()).to.deep.include({ jsonrpc: "2.0", id: null });
+    expect(malformed.json().error.code).to.equal(-32700);
+    const batch = await postJson(`${obsd.url}/mcp`, [INITIALIZE, { ...INITIALIZE, id: 2 }], MCP_ACCEPT);
+    expect(batch.status).to.equal(400);
+    expect(batch.json().error.code).to.equal(-32600);
+    expect(batch.json().error.message).to.match(/batch/);
+  });
+
   it("answers GET and DELETE with 405 and Allow: POST", async () => {
     for (const method of ["GET", "DELETE"]) {
       const response = await http(`${obsd.url}/mcp`, { method, headers: MCP_ACCEPT });

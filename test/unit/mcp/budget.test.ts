@@ -28,6 +28,17 @@ describe("MCP byte budgets", () => {
     });
   });
 
+  it("never splits a character made of two UTF-16 units, and cuts long keys too", () => {
+    const emoji = "\u{1F600}";
+    const cut = cutString(`a${emoji.repeat(10)}`, 4);
+    expect(cut).to.equal(`a${emoji}…[+18 chars]`);
+    const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    expect(cut).not.to.match(loneHalf);
+    expect(cutString(emoji.repeat(10), 3)).not.to.match(loneHalf);
+    const key = "k".repeat(30);
+    expect(cutLongStrings({ [key]: "v" }, 10)).to.deep.equal({ "kkkkkkkkkk…[+20 chars]": "v" });
+  });
+
   it("keeps the longest prefix of items that fits, and says when any were left out", () => {
     const items = Array.from({ length: 100 }, (_, i) => ({ i, pad: "p".repeat(50) }));
     const build = (kept: readonly object[], truncated: boolean) => ({ items: kept, truncated });

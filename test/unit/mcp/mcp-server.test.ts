@@ -187,8 +187,8 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
       inputSchema: toolInput({}),
       outputSchema: toolOutput({ blob: { type: "string" } }, ["blob"]),
       run: async () => ({
-        structured: { blob: "x".repeat(MAX_RESULT_TEXT_CHARS), truncated: false, next: [] },
-        summary: "too much",
+        structured: { blob: "x", truncated: false, next: [] },
+        summary: "x".repeat(MAX_RESULT_TEXT_CHARS),
       }),
     };
     const client = await connect(query.api, { tools: [huge] });
@@ -196,6 +196,76 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.include("bug").and.include(String(MAX_RESULT_TEXT_CHARS));
     expect(textOf(result).length).to.be.below(1000);
+  });
+
+  it("holds an answer to max_bytes by cutting its long strings, or refuses it when that cannot", async () => {
+    const wordy = (blob: string): AnyMcpTool => ({
+      name: "wordy",
+      title: "Wordy",
+      description: "An answer whose header alone passes the budget",
+      inputSchema: toolInput({}),
+      outputSchema: toolOutput({ names: { type: "array", items: { type: "string" } } }, ["names"]),
+      run: async () => ({
+        structured: { names: Array.from({ length: 12 }, (_, i) => `${i}${blob}`), truncated: false, next: [] },
+        summary: "names",
+      }),
+    });
+    const client = await connect(query.api, { tools: [wordy("n".repeat(2000))] });
+    const result = await client.callTool({ name: "wordy", arguments: { max_bytes: 4096 } });
+    expect(result.isError).to.not.equal(true);
+    expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).to.be.at.most(4096);
+    const names = (result.structuredContent as { names: string[]; truncated: boolean }).names;
+    expect(names).to.have.length(12);
+    expect(names[0]).to.match(/^0n+…\[\+\d+ chars\]$/);
+    expect((result.structuredContent as { truncated: boolean }).truncated).to.equal(true);
+
+    const tooMany = await connect(query.api, {
+      tools: [
+        {
+          ...wordy("n"),
+          run: async () => ({ structured: { names: Array(2000).fill("n"), truncated: false, next: [] }, summary: "s" }),
+        },
+      ],
+    });
+    const refused = await tooMany.callTool({ name: "wordy", arguments: { max_bytes: 1024 } });
+    expect(refused.isError).to.equal(true);
+    expect(textOf(refused)).to.include("max_bytes").and.include("1024");
+  });
+
+  it("never offers a continuation that repeats the call it answers", async () => {
+    const stuck: AnyMcpTool = {
+      name: "stuck",
+      title: "Stuck",
+      description: "A tool that cannot fit one item and offers the same call again",
+      inputSchema: toolInput({ cursor: { type: "string" } }),
+      outputSchema: toolOutput({ items: { type: "array" } }, ["items"]),
+      run: async (args: Record<string, unknown>) => ({
+        structured: {
+          items: [],
+          truncated: true,
+          continuation: { tool: "stuck", arguments: { ...args }, why: "the rest" },
+          next: [],
+        },
+        summary: "nothing fitted",
+      }),
+    };
+    const client = await connect(query.api, { tools: [stuck] });
+    const small = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 2048 } });
+    const raised = (small.structuredContent as { continuation: { arguments: Record<string, unknown> } }).continuation;
+    expect(raised.arguments).to.deep.equal({ cursor: "c", max_bytes: 65536 });
+    const largest = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 65536 } });
+    expect(largest.structuredContent).to.not.have.property("continuation");
+    expect((largest.structuredContent as { truncated: boolean }).truncated).to.equal(true);
+  });
+
+  it("reports a failed resource read and an unknown tool once, without a repeated error prefix", async () => {
+    const down = apiError("collector_unavailable", "no collector answers at http://127.0.0.1:9");
+    const client = await connect({ health: () => Promise.reject(down) } as unknown as QueryApi);
+    const failure = await client.readResource({ uri: "obs://collector" }).catch((error: unknown) => error);
+    expect((failure as Error).message).to.include("no collector answers");
+    expect((failure as Error).message.match(/MCP error/g)).to.have.length(1);
+    const unknown = await client.callTool({ name: "nope", arguments: {} }).catch((error: unknown) => error);
+    expect((unknown as Error).message.match(/MCP error/g)).to.have.length(1);
   });
 
   it("serves the investigate_latest_error prompt, walking the tools in order", async () => {
