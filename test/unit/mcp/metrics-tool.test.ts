@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { MIN_BUCKETS } from "../../../daemon/mcp/tools/metric-series-fit.js";
 import { describeMetric, listMetrics, queryMetric } from "../../../daemon/mcp/tools/metrics.js";
+import { snakeCase } from "../../../daemon/mcp/tools/snake-case.js";
 import {
   depth,
   EXEMPLAR_TRACE,
@@ -141,6 +142,9 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       unit: "{item}",
       series_count: QUEUES,
     });
+    // Every field of the API's record, named in snake_case (the attributes answered beside it).
+    const { attributes: _, ...identity } = (await query.api.describeMetric({ name: "queue.depth" })).data;
+    expect(Object.keys(structured.metric).sort()).to.deep.equal(Object.keys(identity).map(snakeCase).sort());
     expect(structured.attributes).to.have.length(1);
     expect(structured.attributes[0]?.key).to.equal("queue");
     expect(structured.attributes[0]?.values.map((v) => v.value).sort()).to.deep.equal(
