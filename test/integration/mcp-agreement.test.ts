@@ -88,9 +88,9 @@ interface Question {
   mcp: { tool: string; arguments: Record<string, unknown>; list: "traces" | "spans" | "logs" };
   api: string;
   cli: string[];
-  /** The API's field names (camelCase); MCP's when they differ (mcpFields); the CLI's (snake_case). */
+  /** The API's field names (camelCase); MCP's (snake_case, as the CLI's JSON); the CLI's. */
   fields: ItemFields;
-  mcpFields?: ItemFields;
+  mcpFields: ItemFields;
   cliFields: ItemFields;
   /** The checked values, in order. */
   expected: string[];
@@ -101,8 +101,16 @@ const TRACE_FIELDS = {
   mcpFields: { id: "trace_id", checked: "trace_id" },
   cliFields: { id: "trace_id", checked: "trace_id" },
 };
-const SPAN_FIELDS = { fields: { id: "spanId", checked: "spanId" }, cliFields: { id: "span_id", checked: "span_id" } };
-const LOG_FIELDS = { fields: { id: "logId", checked: "body" }, cliFields: { id: "log_id", checked: "body" } };
+const SPAN_FIELDS = {
+  fields: { id: "spanId", checked: "spanId" },
+  mcpFields: { id: "span_id", checked: "span_id" },
+  cliFields: { id: "span_id", checked: "span_id" },
+};
+const LOG_FIELDS = {
+  fields: { id: "logId", checked: "body" },
+  mcpFields: { id: "log_id", checked: "body" },
+  cliFields: { id: "log_id", checked: "body" },
+};
 
 /** An item as compared: its id and its checked value. */
 function itemOf(item: Record<string, unknown>, fields: ItemFields): [string, string] {
@@ -258,7 +266,7 @@ describe("MCP, the HTTP API and the CLI agree (one query service behind all thre
         continuation?: { tool: string; arguments: Record<string, unknown> };
       };
       const items = answer[question.mcp.list] as Record<string, unknown>[];
-      ids.push(...items.map((item) => itemOf(item, question.mcpFields ?? question.fields)));
+      ids.push(...items.map((item) => itemOf(item, question.mcpFields)));
       if (!answer.truncated) return ids;
       expect(answer.continuation?.tool).to.equal(question.mcp.tool);
       args = answer.continuation?.arguments ?? {};

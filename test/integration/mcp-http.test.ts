@@ -85,8 +85,11 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
     expect(api.data.map((service) => service.name)).to.have.members(SERVICES);
     const result = await client.callTool({ name: "list_services", arguments: {} });
     expect(result.isError).to.not.equal(true);
-    const structured = result.structuredContent as { services: ServiceRecord[]; truncated: boolean };
-    expect(structured.services).to.deep.equal(api.data);
+    const structured = result.structuredContent as { services: { name: string }[]; truncated: boolean };
+    // The same services, named as every MCP answer field is: snake_case.
+    expect(structured.services).to.deep.equal(
+      api.data.map((service) => ({ name: service.name, last_seen_at: service.lastSeenAt })),
+    );
     expect(structured.truncated).to.equal(false);
   });
 

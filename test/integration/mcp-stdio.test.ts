@@ -34,8 +34,10 @@ async function sendSpan(obsd: CollectorProcess, service: string, n: number): Pro
   expect(response.status).to.equal(200);
 }
 
-async function apiServices(obsd: CollectorProcess): Promise<ServiceRecord[]> {
-  return (await http(`${obsd.url}/api/services`)).json<{ data: ServiceRecord[] }>().data;
+/** What list_services should answer: /api/services' records, their fields in snake_case as MCP names them. */
+async function apiServices(obsd: CollectorProcess): Promise<{ name: string; last_seen_at: string }[]> {
+  const { data } = (await http(`${obsd.url}/api/services`)).json<{ data: ServiceRecord[] }>();
+  return data.map((service) => ({ name: service.name, last_seen_at: service.lastSeenAt }));
 }
 
 /** The text of a tool result's one text block. */
@@ -77,7 +79,9 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(tools.map((tool) => tool.name)).to.deep.equal(MCP_TOOLS.map((tool) => tool.name));
     const result = await client.callTool({ name: "list_services", arguments: {} });
     expect(result.isError).to.not.equal(true);
-    expect((result.structuredContent as { services: ServiceRecord[] }).services).to.deep.equal(await apiServices(obsd));
+    expect((result.structuredContent as { services: { name: string }[] }).services).to.deep.equal(
+      await apiServices(obsd),
+    );
     expect(textOf(result)).to.include('"mcp-stdio-explicit"');
     const traces = await client.callTool({ name: "search_traces", arguments: { service: "mcp-stdio-explicit" } });
     expect(traces.isError).to.not.equal(true);
@@ -98,7 +102,7 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     const client = await connect([], join(project, "src"), { OBS_STATE_DIR: stateDir });
     const result = await client.callTool({ name: "list_services", arguments: {} });
     expect(result.isError).to.not.equal(true);
-    expect((result.structuredContent as { services: ServiceRecord[] }).services.map((s) => s.name)).to.deep.equal([
+    expect((result.structuredContent as { services: { name: string }[] }).services.map((s) => s.name)).to.deep.equal([
       "mcp-stdio-discovered",
     ]);
   });
@@ -120,7 +124,7 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     await sendSpan(obsd, "mcp-stdio-late", 3);
     const after = await client.callTool({ name: "list_services", arguments: {} });
     expect(after.isError).to.not.equal(true);
-    expect((after.structuredContent as { services: ServiceRecord[] }).services.map((s) => s.name)).to.deep.equal([
+    expect((after.structuredContent as { services: { name: string }[] }).services.map((s) => s.name)).to.deep.equal([
       "mcp-stdio-late",
     ]);
   });

@@ -6,6 +6,7 @@ import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "..
 import { followUpCall } from "./audit-follow-up.js";
 import { SERVICE_PROPERTY } from "./common-inputs.js";
 import { withoutUndefined } from "./query-args.js";
+import { snakeKeys } from "./snake-case.js";
 
 export interface RunAuditArgs {
   service?: string;
@@ -24,23 +25,53 @@ export interface FollowUp {
   call: NextCall | null;
 }
 
-export type FindingRow = Omit<AuditFinding, "followUp"> & { followUp: FollowUp[] };
+/** A finding as the answer carries it: the audit's, with snake_case field names. */
+export interface FindingRow {
+  code: string;
+  severity: string;
+  confidence: string;
+  service: string | null;
+  operation: string | null;
+  summary: string;
+  evidence: { trace_ids: string[]; span_ids: string[]; log_ids: string[]; notes: string[] };
+  current: Record<string, number> | null;
+  baseline: Record<string, number> | null;
+  follow_up: FollowUp[];
+}
+
+/** The audit's windows: their bounds (ISO 8601) and lengths (durations). */
+export interface AuditWindowRow {
+  current_start: string;
+  current_end: string;
+  baseline_start: string;
+  baseline_end: string;
+  current: string;
+  baseline: string;
+}
 
 export interface RunAuditAnswer extends AnswerTail {
-  window: AuditReportRecord["window"];
-  parameters: AuditReportRecord["parameters"];
+  window: AuditWindowRow;
+  parameters: { service: string | null; duration_min: number | null };
   counts: AuditReportRecord["counts"];
   findings: FindingRow[];
   /** The audit's own notes on what it left out (too many traces, ...). */
-  auditTruncated: string[];
+  audit_truncated: string[];
 }
 
 /** A finding's long strings cut (evidence notes can quote messages), its follow-ups translated. */
 export function findingRow(finding: AuditFinding): FindingRow {
-  const { followUp, ...rest } = finding;
+  const { followUp, evidence, current, baseline, ...rest } = finding;
   return {
     ...cutLongStrings(rest, 300),
-    followUp: followUp.map((command) => ({
+    evidence: {
+      trace_ids: evidence.traceIds,
+      span_ids: evidence.spanIds,
+      log_ids: evidence.logIds,
+      notes: cutLongStrings(evidence.notes, 300),
+    },
+    current: current && snakeKeys(current),
+    baseline: baseline && snakeKeys(baseline),
+    follow_up: followUp.map((command) => ({
       command,
       call: followUpCall(command, `follow-up of ${finding.code}${finding.operation ? ` on ${finding.operation}` : ""}`),
     })),
@@ -78,16 +109,16 @@ const FINDING_SCHEMA = {
     evidence: {
       type: "object",
       properties: {
-        traceIds: { type: "array", items: { type: "string" } },
-        spanIds: { type: "array", items: { type: "string" } },
-        logIds: { type: "array", items: { type: "string" } },
+        trace_ids: { type: "array", items: { type: "string" } },
+        span_ids: { type: "array", items: { type: "string" } },
+        log_ids: { type: "array", items: { type: "string" } },
         notes: { type: "array", items: { type: "string" } },
       },
-      required: ["traceIds", "spanIds", "logIds", "notes"],
+      required: ["trace_ids", "span_ids", "log_ids", "notes"],
     },
     current: { type: ["object", "null"], description: "The finding's figures in the current window" },
     baseline: { type: ["object", "null"], description: "The same figures in the baseline window" },
-    followUp: {
+    follow_up: {
       type: "array",
       items: {
         type: "object",
@@ -96,11 +127,11 @@ const FINDING_SCHEMA = {
       },
     },
   },
-  required: ["code", "severity", "service", "operation", "summary", "evidence", "followUp"],
+  required: ["code", "severity", "service", "operation", "summary", "evidence", "follow_up"],
 } as const;
 
 function nextCalls(rows: readonly FindingRow[], args: RunAuditArgs, lookback: string): NextCall[] {
-  const calls = rows.flatMap((row) => row.followUp.flatMap((item) => (item.call ? [item.call] : [])));
+  const calls = rows.flatMap((row) => row.follow_up.flatMap((item) => (item.call ? [item.call] : [])));
   if (calls.length) return calls.slice(0, 3);
   return [
     {
@@ -139,14 +170,15 @@ export const runAudit: McpTool<RunAuditArgs, RunAuditAnswer> = {
     {
       window: {
         type: "object",
-        description: "currentStart, currentEnd, baselineStart, baselineEnd (ISO 8601), current, baseline (durations)",
+        description:
+          "current_start, current_end, baseline_start, baseline_end (ISO 8601), current, baseline (durations)",
       },
-      parameters: { type: "object" },
+      parameters: { type: "object", description: "service, duration_min (ms): what the audit was asked" },
       counts: { type: "object", description: "Findings by severity: error, warning, info" },
       findings: { type: "array", items: FINDING_SCHEMA, description: "Errors first" },
-      auditTruncated: { type: "array", items: { type: "string" }, description: "What the audit itself left out" },
+      audit_truncated: { type: "array", items: { type: "string" }, description: "What the audit itself left out" },
     },
-    ["window", "parameters", "counts", "findings", "auditTruncated"],
+    ["window", "parameters", "counts", "findings", "audit_truncated"],
   ),
   async run(args, ctx) {
     const report = (
@@ -161,13 +193,22 @@ export const runAudit: McpTool<RunAuditArgs, RunAuditAnswer> = {
       )
     ).data;
     const rows = report.findings.map(findingRow);
+    const window: AuditWindowRow = {
+      current_start: report.window.currentStart,
+      current_end: report.window.currentEnd,
+      baseline_start: report.window.baselineStart,
+      baseline_end: report.window.baselineEnd,
+      current: report.window.current,
+      baseline: report.window.baseline,
+    };
+    const parameters = { service: report.parameters.service, duration_min: report.parameters.durationMin };
     const next = nextCalls(rows, args, report.window.current);
     const { answer, kept } = fitItems(rows, ctx.maxBytes, (findings, cut) => ({
-      window: report.window,
-      parameters: report.parameters,
+      window,
+      parameters,
       counts: report.counts,
       findings: [...findings],
-      auditTruncated: report.truncated,
+      audit_truncated: report.truncated,
       truncated: cut,
       ...(cut && ctx.maxBytes < MAX_MAX_BYTES
         ? {

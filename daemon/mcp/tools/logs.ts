@@ -40,16 +40,16 @@ export interface SearchLogsArgs {
 }
 
 export interface LogRow {
-  logId: string;
+  log_id: string;
   time: string;
   severity: string;
   service: string;
   /** The body: a text body as its text, another as its JSON, cut to LOG_BODY_CHARS. */
   body: string;
-  traceId: string | null;
-  spanId: string | null;
+  trace_id: string | null;
+  span_id: string | null;
   attributes: Attributes;
-  moreAttributes: number;
+  more_attributes: number;
 }
 
 export interface SearchLogsAnswer extends AnswerTail {
@@ -68,34 +68,34 @@ export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber
 export function logRow(log: LogRecord): LogRow {
   const body = typeof log.body === "string" ? log.body : JSON.stringify(log.body);
   return {
-    logId: log.logId,
+    log_id: log.logId,
     time: log.timestamp,
     severity: severityOf(log),
     service: log.serviceName,
     body: cutString(body, LOG_BODY_CHARS),
-    traceId: log.traceId,
-    spanId: log.spanId,
+    trace_id: log.traceId,
+    span_id: log.spanId,
     ...fewAttributes(log.attributes),
   };
 }
 
 function nextCalls(rows: readonly LogRow[], args: SearchLogsArgs): NextCall[] {
-  const traced = rows.find((row) => row.traceId !== null);
-  if (!traced?.traceId) return [];
+  const traced = rows.find((row) => row.trace_id !== null);
+  if (!traced?.trace_id) return [];
   const calls: NextCall[] = [
-    traceOutlineCall(traced.traceId, "the outline of the trace of the first log with a trace"),
+    traceOutlineCall(traced.trace_id, "the outline of the trace of the first log with a trace"),
   ];
   if (args.trace_id === undefined || args.span_id !== undefined || args.lookback !== "24h") {
     calls.push({
       tool: "search_logs",
-      arguments: { trace_id: traced.traceId, lookback: "24h" },
+      arguments: { trace_id: traced.trace_id, lookback: "24h" },
       why: "every log of that trace",
     });
   }
-  if (traced.spanId) {
+  if (traced.span_id) {
     calls.push({
       tool: "get_span_details",
-      arguments: { span_ids: [traced.spanId], trace_id: traced.traceId },
+      arguments: { span_ids: [traced.span_id], trace_id: traced.trace_id },
       why: "the span that wrote the log",
     });
   }
@@ -105,7 +105,7 @@ function nextCalls(rows: readonly LogRow[], args: SearchLogsArgs): NextCall[] {
 const LOG_ROW_SCHEMA = {
   type: "object",
   properties: {
-    logId: { type: "string", description: "The record's content hash (the audit's evidence names logs by it)" },
+    log_id: { type: "string", description: "The record's content hash (the audit's evidence names logs by it)" },
     time: { type: "string", description: "ISO 8601" },
     severity: {
       type: "string",
@@ -113,12 +113,12 @@ const LOG_ROW_SCHEMA = {
     },
     service: { type: "string" },
     body: { type: "string", description: `Text body, or another body's JSON; cut after ${LOG_BODY_CHARS} characters` },
-    traceId: { type: ["string", "null"] },
-    spanId: { type: ["string", "null"] },
+    trace_id: { type: ["string", "null"] },
+    span_id: { type: ["string", "null"] },
     attributes: ATTRIBUTES_OUTPUT,
-    moreAttributes: MORE_ATTRIBUTES_OUTPUT,
+    more_attributes: MORE_ATTRIBUTES_OUTPUT,
   },
-  required: ["logId", "time", "severity", "service", "body", "traceId", "spanId", "attributes"],
+  required: ["log_id", "time", "severity", "service", "body", "trace_id", "span_id", "attributes"],
 } as const;
 
 export const searchLogs: McpTool<SearchLogsArgs, SearchLogsAnswer> = {

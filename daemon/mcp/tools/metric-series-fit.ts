@@ -1,7 +1,7 @@
 /**
  * A metric series answer cut to a byte budget. Every group keeps the same newest buckets, so a
  * value's bucket is found the same way in each group: the first kept bucket starts at
- * `firstBucket`, each next one `stepMs` later. Older buckets go first (an agent asks about now),
+ * `first_bucket`, each next one `step_ms` later. Older buckets go first (an agent asks about now),
  * down to MIN_BUCKETS; past that, the groups with the smallest latest values go (the API orders
  * groups largest latest first). Pure.
  */
@@ -19,7 +19,7 @@ export interface SeriesGroupRow {
   values: (number | null)[];
   series: number;
   resets: number;
-  exemplarTraceIds: string[];
+  exemplar_trace_ids: string[];
 }
 
 export interface FittedSeries<R> {
@@ -42,7 +42,7 @@ function groupRow(group: MetricSeriesGroup, keep: number): SeriesGroupRow {
     values: group.values.slice(group.values.length - keep).map(roundValue),
     series: group.series,
     resets: group.resets,
-    exemplarTraceIds: group.exemplarTraceIds,
+    exemplar_trace_ids: group.exemplarTraceIds,
   };
 }
 

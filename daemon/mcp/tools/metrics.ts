@@ -26,14 +26,39 @@ const SUMMARY_PROPERTIES = {
   temporality: { type: ["string", "null"], description: "delta or cumulative (sums, histograms); null otherwise" },
   monotonic: { type: ["boolean", "null"], description: "Sums: whether the sum only grows" },
   services: { type: "array", items: { type: "string" } },
-  seriesCount: { type: "integer" },
-  pointCount: { type: "integer" },
-  lastTime: { type: "string", description: "ISO 8601" },
+  series_count: { type: "integer" },
+  point_count: { type: "integer" },
+  last_time: { type: "string", description: "ISO 8601" },
 } as const;
-const SUMMARY_REQUIRED = ["name", "type", "unit", "services", "seriesCount", "lastTime"];
+const SUMMARY_REQUIRED = ["name", "type", "unit", "services", "series_count", "last_time"];
 
-function metricSummary(metric: MetricSummaryRecord): MetricSummaryRecord {
-  return { ...metric, description: cutString(metric.description, DESCRIPTION_CHARS) };
+/** A metric as list_metrics and describe_metric answer it: snake_case, the description cut. */
+export interface MetricSummaryRow {
+  name: string;
+  type: MetricSummaryRecord["type"];
+  unit: string;
+  description: string;
+  temporality: MetricSummaryRecord["temporality"];
+  monotonic: boolean | null;
+  services: string[];
+  series_count: number;
+  point_count: number;
+  last_time: string;
+}
+
+function metricSummary(metric: MetricSummaryRecord): MetricSummaryRow {
+  return {
+    name: metric.name,
+    type: metric.type,
+    unit: metric.unit,
+    description: cutString(metric.description, DESCRIPTION_CHARS),
+    temporality: metric.temporality,
+    monotonic: metric.monotonic,
+    services: metric.services,
+    series_count: metric.seriesCount,
+    point_count: metric.pointCount,
+    last_time: metric.lastTime,
+  };
 }
 
 function queryCall(name: string, extra: Record<string, unknown>, why: string): NextCall {
@@ -53,7 +78,7 @@ export interface ListMetricsArgs {
 
 export interface ListMetricsAnswer extends AnswerTail {
   lookback: string | null;
-  metrics: MetricSummaryRecord[];
+  metrics: MetricSummaryRow[];
 }
 
 export const listMetrics: McpTool<ListMetricsArgs, ListMetricsAnswer> = {
@@ -141,15 +166,15 @@ export interface QueryMetricAnswer extends AnswerTail {
   type: MetricSummaryRecord["type"];
   unit: string;
   agg: string;
-  valueUnit: string;
+  value_unit: string;
   step: string;
-  stepMs: number;
+  step_ms: number;
   from: string;
   to: string;
   /** The start of the first bucket shown; each value after it is one step later. */
-  firstBucket: string | null;
+  first_bucket: string | null;
   /** The oldest buckets of the window left out to fit max_bytes. */
-  droppedBuckets: number;
+  dropped_buckets: number;
   groups: SeriesGroupRow[];
 }
 
@@ -160,7 +185,7 @@ const AGG_TEXT = Object.entries(METRIC_AGGS)
 export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
   name: "query_metric",
   title: "Query a metric",
-  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, droppedBuckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second. Aggs by type (the default first): ${AGG_TEXT}. Default window 15m, at most 24h.`,
+  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second. Aggs by type (the default first): ${AGG_TEXT}. Default window 15m, at most 24h.`,
   inputSchema: toolInput(
     {
       name: METRIC_NAME_PROPERTY,
@@ -185,16 +210,16 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       type: { type: "string" },
       unit: { type: "string" },
       agg: { type: "string" },
-      valueUnit: { type: "string", description: "The unit of latest and values (e.g. {token}/s for a rate)" },
+      value_unit: { type: "string", description: "The unit of latest and values (e.g. {token}/s for a rate)" },
       step: { type: "string" },
-      stepMs: { type: "integer" },
+      step_ms: { type: "integer" },
       from: { type: "string" },
       to: { type: "string" },
-      firstBucket: {
+      first_bucket: {
         type: ["string", "null"],
-        description: "Start of the first value's bucket; each next value is stepMs later",
+        description: "Start of the first value's bucket; each next value is step_ms later",
       },
-      droppedBuckets: { type: "integer" },
+      dropped_buckets: { type: "integer" },
       groups: {
         type: "array",
         description: "The largest latest value first; values to 6 significant digits",
@@ -206,9 +231,9 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
             values: { type: "array", items: { type: ["number", "null"] } },
             series: { type: "integer" },
             resets: { type: "integer", description: "Counter resets seen in the window" },
-            exemplarTraceIds: { type: "array", items: { type: "string" } },
+            exemplar_trace_ids: { type: "array", items: { type: "string" } },
           },
-          required: ["group", "latest", "values", "series", "resets", "exemplarTraceIds"],
+          required: ["group", "latest", "values", "series", "resets", "exemplar_trace_ids"],
         },
       },
     },
@@ -217,13 +242,13 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       "type",
       "unit",
       "agg",
-      "valueUnit",
+      "value_unit",
       "step",
-      "stepMs",
+      "step_ms",
       "from",
       "to",
-      "firstBucket",
-      "droppedBuckets",
+      "first_bucket",
+      "dropped_buckets",
       "groups",
     ],
   ),
@@ -286,13 +311,13 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
         type: record.type,
         unit: record.unit,
         agg: record.agg,
-        valueUnit: record.valueUnit,
+        value_unit: record.valueUnit,
         step: record.step,
-        stepMs: record.stepMs,
+        step_ms: record.stepMs,
         from: record.from,
         to: record.to,
-        firstBucket,
-        droppedBuckets: cut.buckets,
+        first_bucket: firstBucket,
+        dropped_buckets: cut.buckets,
         groups,
         truncated: meta.truncated || cut.buckets > 0 || cut.groups > 0,
         continuation: wider(cut),
@@ -321,7 +346,7 @@ export interface DescribeMetricArgs {
 }
 
 export interface DescribeMetricAnswer extends AnswerTail {
-  metric: Omit<MetricDetailRecord, "attributes">;
+  metric: MetricSummaryRow & { first_time: string; metadata: MetricDetailRecord["metadata"] };
   attributes: MetricDetailRecord["attributes"];
 }
 
@@ -337,8 +362,8 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
     {
       metric: {
         type: "object",
-        properties: { ...SUMMARY_PROPERTIES, firstTime: { type: "string" }, metadata: { type: ["object", "null"] } },
-        required: [...SUMMARY_REQUIRED, "firstTime"],
+        properties: { ...SUMMARY_PROPERTIES, first_time: { type: "string" }, metadata: { type: ["object", "null"] } },
+        required: [...SUMMARY_REQUIRED, "first_time"],
       },
       attributes: {
         type: "array",
@@ -367,8 +392,9 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
     const { data } = await ctx.api.describeMetric(
       withoutUndefined({ name: args.name, service: args.service, lookback: args.lookback }),
     );
-    const { attributes, ...identity } = data;
-    const metric = { ...identity, description: cutString(identity.description, DESCRIPTION_CHARS) };
+    const { attributes } = data;
+    // The metadata map is the sender's, passed through as it came.
+    const metric = { ...metricSummary(data), metadata: data.metadata, first_time: data.firstTime };
     const window = withoutUndefined({ service: args.service, lookback: args.lookback });
     const firstKey = attributes[0]?.key;
     const next: NextCall[] = [

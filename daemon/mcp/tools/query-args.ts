@@ -26,12 +26,12 @@ export const ROW_VALUE_CHARS = 120;
  * The first few attributes of a record, each long value cut (cutString's marker), and how many
  * were left out: a row hints at what is there; the details tools show everything.
  */
-export function fewAttributes(attributes: Attributes): { attributes: Attributes; moreAttributes: number } {
+export function fewAttributes(attributes: Attributes): { attributes: Attributes; more_attributes: number } {
   const entries = Object.entries(attributes);
   const kept: Record<string, JsonValue> = Object.fromEntries(
     entries.slice(0, ROW_ATTRIBUTES).map(([key, value]) => [key, cutLongStrings(value, ROW_VALUE_CHARS)]),
   );
-  return { attributes: kept, moreAttributes: Math.max(0, entries.length - ROW_ATTRIBUTES) };
+  return { attributes: kept, more_attributes: Math.max(0, entries.length - ROW_ATTRIBUTES) };
 }
 
 /** Milliseconds from integer nanoseconds, to the microsecond. */

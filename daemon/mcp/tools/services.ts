@@ -1,5 +1,4 @@
 /** `list_services`: where an investigation starts. */
-import type { ServiceRecord } from "../../../shared/api-records.js";
 import { fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool } from "../mcp-tool.js";
 import { LOOKBACK_PROPERTY } from "./common-inputs.js";
@@ -9,9 +8,15 @@ interface ListServicesArgs {
   max_bytes?: number;
 }
 
+/** A service and when it last sent telemetry (ISO 8601). */
+interface ServiceRow {
+  name: string;
+  last_seen_at: string;
+}
+
 interface ListServicesAnswer extends AnswerTail {
   lookback: string;
-  services: ServiceRecord[];
+  services: ServiceRow[];
 }
 
 export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
@@ -27,8 +32,8 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
         type: "array",
         items: {
           type: "object",
-          properties: { name: { type: "string" }, lastSeenAt: { type: "string", description: "ISO 8601" } },
-          required: ["name", "lastSeenAt"],
+          properties: { name: { type: "string" }, last_seen_at: { type: "string", description: "ISO 8601" } },
+          required: ["name", "last_seen_at"],
         },
       },
     },
@@ -37,7 +42,8 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
   async run(args, ctx) {
     const page = await ctx.api.listServices(args.lookback === undefined ? {} : { lookback: args.lookback });
     const lookback = page.meta.lookback ?? args.lookback ?? "";
-    const { answer, kept } = fitItems(page.data, ctx.maxBytes, (services, truncated) => ({
+    const rows = page.data.map(({ name, lastSeenAt }): ServiceRow => ({ name, last_seen_at: lastSeenAt }));
+    const { answer, kept } = fitItems(rows, ctx.maxBytes, (services, truncated) => ({
       lookback,
       services: [...services],
       truncated: truncated || page.meta.truncated,

@@ -40,19 +40,19 @@ export interface SearchSpansArgs {
 
 /** One span, compact. */
 export interface SpanRow {
-  traceId: string;
-  spanId: string;
-  parentSpanId: string | null;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
   name: string;
   service: string;
   kind: SpanRecord["kind"];
   start: string;
-  durationMs: number;
+  duration_ms: number;
   status: SpanRecord["status"]["code"];
   /** The error status message, when the span failed. */
   message?: string;
   attributes: Attributes;
-  moreAttributes: number;
+  more_attributes: number;
 }
 
 export interface SearchSpansAnswer extends AnswerTail {
@@ -62,14 +62,14 @@ export interface SearchSpansAnswer extends AnswerTail {
 
 export function spanRow(span: SpanRecord): SpanRow {
   return {
-    traceId: span.traceId,
-    spanId: span.spanId,
-    parentSpanId: span.parentSpanId,
+    trace_id: span.traceId,
+    span_id: span.spanId,
+    parent_span_id: span.parentSpanId,
     name: span.operation,
     service: span.serviceName,
     kind: span.kind,
     start: span.startTime,
-    durationMs: msOfNs(span.durationNs),
+    duration_ms: msOfNs(span.durationNs),
     status: span.status.code,
     ...(span.status.code === "error" && span.status.message ? { message: span.status.message } : {}),
     ...fewAttributes(span.attributes),
@@ -81,7 +81,7 @@ export function spanOfInterest(rows: readonly SpanRow[]): { row: SpanRow; why: s
   const failed = rows.find((row) => row.status === "error");
   if (failed) return { row: failed, why: "error" };
   const slowest = rows.reduce<SpanRow | undefined>(
-    (best, row) => (best === undefined || row.durationMs > best.durationMs ? row : best),
+    (best, row) => (best === undefined || row.duration_ms > best.duration_ms ? row : best),
     undefined,
   );
   return slowest && { row: slowest, why: "slowest" };
@@ -93,13 +93,13 @@ function nextCalls(rows: readonly SpanRow[]): NextCall[] {
   const { row, why } = chosen;
   const label = why === "error" ? `the first error span (${row.name})` : `the slowest span (${row.name})`;
   return [
-    traceOutlineCall(row.traceId, `the outline of the trace of ${label}`),
-    spanDetailsCall(row.traceId, [row.spanId], `the attributes and events of ${label}`),
+    traceOutlineCall(row.trace_id, `the outline of the trace of ${label}`),
+    spanDetailsCall(row.trace_id, [row.span_id], `the attributes and events of ${label}`),
     why === "error"
-      ? traceErrorsCall(row.traceId, "every error of that trace, with its exceptions and logs")
+      ? traceErrorsCall(row.trace_id, "every error of that trace, with its exceptions and logs")
       : {
           tool: "search_logs",
-          arguments: { trace_id: row.traceId, span_id: row.spanId, lookback: "24h" },
+          arguments: { trace_id: row.trace_id, span_id: row.span_id, lookback: "24h" },
           why: `the logs of ${label}`,
         },
   ];
@@ -108,20 +108,30 @@ function nextCalls(rows: readonly SpanRow[]): NextCall[] {
 const SPAN_ROW_SCHEMA = {
   type: "object",
   properties: {
-    traceId: { type: "string" },
-    spanId: { type: "string" },
-    parentSpanId: { type: ["string", "null"] },
+    trace_id: { type: "string" },
+    span_id: { type: "string" },
+    parent_span_id: { type: ["string", "null"] },
     name: { type: "string", description: "The span's name (operation)" },
     service: { type: "string" },
     kind: { type: "string" },
     start: { type: "string", description: "ISO 8601" },
-    durationMs: { type: "number" },
+    duration_ms: { type: "number" },
     status: { type: "string", enum: ["unset", "ok", "error"] },
     message: { type: "string", description: "The status message of an error span" },
     attributes: ATTRIBUTES_OUTPUT,
-    moreAttributes: MORE_ATTRIBUTES_OUTPUT,
+    more_attributes: MORE_ATTRIBUTES_OUTPUT,
   },
-  required: ["traceId", "spanId", "parentSpanId", "name", "service", "start", "durationMs", "status", "attributes"],
+  required: [
+    "trace_id",
+    "span_id",
+    "parent_span_id",
+    "name",
+    "service",
+    "start",
+    "duration_ms",
+    "status",
+    "attributes",
+  ],
 } as const;
 
 export const searchSpans: McpTool<SearchSpansArgs, SearchSpansAnswer> = {

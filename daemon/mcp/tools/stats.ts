@@ -19,7 +19,7 @@ export interface StatsRow {
 }
 
 export interface StatsAnswer extends AnswerTail {
-  groupBy: string;
+  group_by: string;
   agg: string;
   unit: string;
   lookback: string | null;
@@ -79,7 +79,7 @@ function narrowed(filters: Record<string, unknown>, group: Record<string, unknow
 
 const STATS_OUTPUT = toolOutput(
   {
-    groupBy: { type: "string" },
+    group_by: { type: "string" },
     agg: { type: "string" },
     unit: { type: "string", description: "The unit of value: traces, ms, fraction (0 to 1) or logs" },
     lookback: { type: ["string", "null"], description: "The window aggregated" },
@@ -97,7 +97,7 @@ const STATS_OUTPUT = toolOutput(
       },
     },
   },
-  ["groupBy", "agg", "unit", "lookback", "rows"],
+  ["group_by", "agg", "unit", "lookback", "rows"],
 );
 
 /** The rows of a stats page within the budget, with `next` from the first (largest) row. */
@@ -111,7 +111,7 @@ function statsAnswer(
   const rows: StatsRow[] = page.data.map(({ group, value, count }) => ({ group, value, count }));
   const unit = page.data[0]?.unit ?? "";
   const { answer, kept } = fitItems(rows, maxBytes, (shown, cut) => ({
-    groupBy: request.groupBy,
+    group_by: request.groupBy,
     agg: request.agg,
     unit,
     lookback: page.meta.lookback,

@@ -29,12 +29,12 @@ describe("MCP run_audit", () => {
   it("finds every planted anomaly, with evidence and each follow-up as the tool call it means", async () => {
     const { structured, summary } = await callTool(runAudit, { until: UNTIL }, query.api);
     expect(new Set(structured.findings.map((finding) => finding.code))).to.deep.equal(new Set(ALL_ANOMALIES));
-    expect(structured.window.currentEnd.slice(0, 19)).to.equal(UNTIL.slice(0, 19));
+    expect(structured.window.current_end.slice(0, 19)).to.equal(UNTIL.slice(0, 19));
     expect(structured.truncated).to.equal(false);
 
     const errors = structured.findings.find((finding) => finding.code === "error_trace");
     expect(errors).to.deep.include({ service: "billing", operation: "POST /pay" });
-    expect(errors?.followUp[0]).to.deep.equal({
+    expect(errors?.follow_up[0]).to.deep.equal({
       command: "obs traces --service billing --operation 'POST /pay' --status error --since 15m",
       call: {
         tool: "search_traces",
@@ -42,26 +42,29 @@ describe("MCP run_audit", () => {
         why: "follow-up of error_trace on POST /pay",
       },
     });
-    const traceStep = errors?.followUp[1];
+    const traceStep = errors?.follow_up[1];
     expect(traceStep?.call?.tool).to.equal("get_trace_outline");
-    expect(errors?.evidence.traceIds).to.include(traceStep?.call?.arguments.trace_id);
+    expect(errors?.evidence.trace_ids).to.include(traceStep?.call?.arguments.trace_id);
+    // The audit's figures are named as every answer field is: snake_case.
+    expect(errors?.current).to.have.all.keys("error_traces", "traces");
+    expect(errors?.baseline).to.have.all.keys("error_traces");
 
     const burst = structured.findings.find((finding) => finding.code === "log_burst");
-    expect(burst?.evidence.traceIds).to.have.members(scenario.planted.burstTraceIds);
-    expect(burst?.followUp.map((item) => item.call?.tool)).to.deep.equal(["log_stats", "search_logs", "search_logs"]);
-    expect(burst?.followUp[0]?.call?.arguments).to.deep.equal({
+    expect(burst?.evidence.trace_ids).to.have.members(scenario.planted.burstTraceIds);
+    expect(burst?.follow_up.map((item) => item.call?.tool)).to.deep.equal(["log_stats", "search_logs", "search_logs"]);
+    expect(burst?.follow_up[0]?.call?.arguments).to.deep.equal({
       group_by: "severity",
       service: "shop",
       lookback: "15m",
     });
-    expect(burst?.followUp[2]?.call?.arguments).to.deep.include({ lookback: "24h" });
+    expect(burst?.follow_up[2]?.call?.arguments).to.deep.include({ lookback: "24h" });
 
     const orphans = structured.findings.find((finding) => finding.code === "incomplete_trace");
-    expect(orphans?.evidence.spanIds).to.have.members(scenario.planted.orphanSpanIds);
+    expect(orphans?.evidence.span_ids).to.have.members(scenario.planted.orphanSpanIds);
 
     // next: the first findings' translated calls, errors first.
     expect(structured.next).to.have.length(3);
-    expect(structured.next[0]).to.deep.equal(errors?.followUp[0]?.call);
+    expect(structured.next[0]).to.deep.equal(errors?.follow_up[0]?.call);
     const { error, warning, info } = structured.counts;
     expect(summary).to.equal(
       `${structured.findings.length} findings (${error} error, ${warning} warning, ${info} info) in the last 15m against the 15m before.`,
@@ -73,7 +76,7 @@ describe("MCP run_audit", () => {
     expect(structured.truncated).to.equal(true);
     expect(structured.findings.length).to.be.below(ALL_ANOMALIES.length);
     expect(structured.continuation?.arguments).to.deep.equal({
-      until: structured.window.currentEnd,
+      until: structured.window.current_end,
       max_bytes: 65536,
     });
     expect(summary).to.match(new RegExp(`; ${structured.findings.length} shown within max_bytes\\.$`));

@@ -30,9 +30,9 @@ describe("MCP search_logs", () => {
     );
     const [long] = structured.logs;
     expect(long?.body).to.equal(`${LONG_BODY.slice(0, LOG_BODY_CHARS)}…[+${LONG_BODY.length - LOG_BODY_CHARS} chars]`);
-    expect(long).to.deep.include({ traceId: null, spanId: null, severity: "warn", service: "shop" });
+    expect(long).to.deep.include({ trace_id: null, span_id: null, severity: "warn", service: "shop" });
     const traced = expected.find((log) => log.traceId);
-    expect(structured.logs[1]).to.deep.include({ traceId: traced?.traceId, spanId: traced?.spanId });
+    expect(structured.logs[1]).to.deep.include({ trace_id: traced?.traceId, span_id: traced?.spanId });
     expect(structured.next[0]).to.deep.equal({
       tool: "get_trace_outline",
       arguments: { trace_id: traced?.traceId },
@@ -44,7 +44,7 @@ describe("MCP search_logs", () => {
 
   it("searches the body by substring, case-insensitively, and filters by severity and attributes", async () => {
     const declined = await callTool(searchLogs, { body: "CARD DECLINED" }, query.api);
-    expect(declined.structured.logs.map((row) => row.traceId).sort()).to.deep.equal(
+    expect(declined.structured.logs.map((row) => row.trace_id).sort()).to.deep.equal(
       [...FAILING].map((i) => data.traceIds[i]).sort(),
     );
     const errors = await callTool(searchLogs, { severity: "error" }, query.api);
@@ -66,7 +66,7 @@ describe("MCP search_logs", () => {
     expect(ofTrace.structured.next.map((call) => call.tool)).to.deep.equal(["get_trace_outline", "get_span_details"]);
     const spanId = data.logs.find((log) => log.traceId === traceId && log.service === "billing")?.spanId ?? "";
     const ofSpan = await callTool(searchLogs, { trace_id: traceId, span_id: spanId }, query.api);
-    expect(ofSpan.structured.logs.map((row) => row.spanId)).to.deep.equal([spanId]);
+    expect(ofSpan.structured.logs.map((row) => row.span_id)).to.deep.equal([spanId]);
   });
 
   it("pages within max_bytes through every log", async () => {

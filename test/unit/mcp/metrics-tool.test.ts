@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { MIN_BUCKETS } from "../../../daemon/mcp/tools/metric-series-fit.js";
 import { describeMetric, listMetrics, queryMetric } from "../../../daemon/mcp/tools/metrics.js";
+import { snakeCase } from "../../../daemon/mcp/tools/snake-case.js";
 import {
   depth,
   EXEMPLAR_TRACE,
@@ -39,7 +40,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
 
   it("lists metrics by name, narrowed by service and name substring, with query_metric next", async () => {
     const all = await callTool(listMetrics, {}, query.api);
-    expect(all.structured.metrics.map((m) => [m.name, m.type, m.services, m.seriesCount])).to.deep.equal([
+    expect(all.structured.metrics.map((m) => [m.name, m.type, m.services, m.series_count])).to.deep.equal([
       ["queue.depth", "gauge", ["worker"], QUEUES],
       ["tokens", "sum", ["api"], 2],
     ]);
@@ -78,8 +79,8 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
         m * PER_MINUTE < POINTS ? depth(QUEUES - 1, m * PER_MINUTE + PER_MINUTE - 1) : null,
       ),
     );
-    expect(structured).to.deep.include({ agg: "last", stepMs: 60_000, droppedBuckets: 0, truncated: false });
-    expect(structured.firstBucket).to.equal(
+    expect(structured).to.deep.include({ agg: "last", step_ms: 60_000, dropped_buckets: 0, truncated: false });
+    expect(structured.first_bucket).to.equal(
       new Date(NOW_MS - 15 * 60_000).toISOString().replace(".000Z", ".000000000Z"),
     );
     expect(structured.next.map((call) => call.tool)).to.deep.equal(["describe_metric"]);
@@ -96,7 +97,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect(input?.group).to.deep.equal({ "attr.gen_ai.token.type": "input" });
     expect(input?.latest).to.equal(INPUT_PER_POINT * PER_MINUTE);
     expect(input?.resets).to.equal(0);
-    expect(input?.exemplarTraceIds).to.deep.equal([EXEMPLAR_TRACE]);
+    expect(input?.exemplar_trace_ids).to.deep.equal([EXEMPLAR_TRACE]);
     expect(output?.latest).to.equal(OUTPUT_PER_POINT * PER_MINUTE);
     expect(output?.resets).to.equal(1);
     expect(structured.next[0]).to.deep.equal({
@@ -110,15 +111,15 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     const args = { name: "queue.depth", group_by: ["attr.queue"], step: "10s" };
     const cut = await callTool(queryMetric, { ...args, max_bytes: 4096 }, query.api);
     const total = bucketsOf(POINT_EVERY_MS);
-    const kept = total - cut.structured.droppedBuckets;
-    expect(cut.structured.droppedBuckets).to.be.greaterThan(0);
+    const kept = total - cut.structured.dropped_buckets;
+    expect(cut.structured.dropped_buckets).to.be.greaterThan(0);
     expect(kept).to.be.at.least(MIN_BUCKETS);
     expect(cut.structured.groups).to.have.length(QUEUES);
     expect(cut.structured.groups[0]?.values).to.deep.equal(
       Array.from({ length: kept }, (_, i) => (total - kept + i < POINTS ? depth(QUEUES - 1, total - kept + i) : null)),
     );
     const firstMs = NOW_MS - 15 * 60_000 + (total - kept) * POINT_EVERY_MS;
-    expect(Date.parse(cut.structured.firstBucket ?? "")).to.equal(firstMs);
+    expect(Date.parse(cut.structured.first_bucket ?? "")).to.equal(firstMs);
     expect(cut.structured.truncated).to.equal(true);
     expect(cut.structured.continuation?.arguments).to.deep.equal({ ...args, max_bytes: 65536 });
     expect(cut.summary).to.match(new RegExp(`; ${total - kept} oldest buckets left out to fit max_bytes\\.$`));
@@ -129,7 +130,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect(tight.structured.groups[0]?.group).to.deep.equal({ "attr.queue": queue(QUEUES - 1) });
 
     const wide = await callTool(queryMetric, { ...args, max_bytes: 65536 }, query.api);
-    expect(wide.structured.droppedBuckets).to.equal(0);
+    expect(wide.structured.dropped_buckets).to.equal(0);
     expect(wide.structured.groups[0]?.values).to.have.length(total);
   });
 
@@ -139,8 +140,11 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       name: "queue.depth",
       type: "gauge",
       unit: "{item}",
-      seriesCount: QUEUES,
+      series_count: QUEUES,
     });
+    // Every field of the API's record, named in snake_case (the attributes answered beside it).
+    const { attributes: _, ...identity } = (await query.api.describeMetric({ name: "queue.depth" })).data;
+    expect(Object.keys(structured.metric).sort()).to.deep.equal(Object.keys(identity).map(snakeCase).sort());
     expect(structured.attributes).to.have.length(1);
     expect(structured.attributes[0]?.key).to.equal("queue");
     expect(structured.attributes[0]?.values.map((v) => v.value).sort()).to.deep.equal(

@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { listServices } from "../../../daemon/mcp/tools/services.js";
+import { nsToIso } from "../../../shared/time.js";
 import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
@@ -35,6 +36,11 @@ describe("MCP list_services", () => {
       `service-01-${"x".repeat(40)}`,
     ]);
     expect(structured.services).to.have.length(30);
+    // Each service's newest span started (i + 1) seconds before NOW.
+    expect(structured.services[0]).to.deep.equal({
+      name: `service-00-${"x".repeat(40)}`,
+      last_seen_at: nsToIso(NOW - 1000n * MS),
+    });
     expect(structured.truncated).to.equal(false);
     expect(structured.next[0]).to.deep.equal({
       tool: "search_traces",

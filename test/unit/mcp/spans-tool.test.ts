@@ -25,18 +25,18 @@ describe("MCP search_spans", () => {
   it("lists the matching spans newest first as compact rows, with the first error's trace next", async () => {
     const { structured, summary } = await callTool(searchSpans, { service: "billing" }, query.api);
     const expected = newestFirst(data.spans.filter((span) => span.service === "billing"));
-    expect(structured.spans.map((row) => row.spanId)).to.deep.equal(expected.map((span) => span.spanId));
+    expect(structured.spans.map((row) => row.span_id)).to.deep.equal(expected.map((span) => span.spanId));
     const failed = expected.find((span) => span.error);
-    const row = structured.spans.find((r) => r.spanId === failed?.spanId);
+    const row = structured.spans.find((r) => r.span_id === failed?.spanId);
     expect(row).to.deep.include({
-      traceId: failed?.traceId,
-      parentSpanId: failed?.parentSpanId,
+      trace_id: failed?.traceId,
+      parent_span_id: failed?.parentSpanId,
       name: "POST /pay",
       service: "billing",
-      durationMs: Number(failed?.durationNs) / 1e6,
+      duration_ms: Number(failed?.durationNs) / 1e6,
       status: "error",
       message: failed?.statusMessage,
-      moreAttributes: 0,
+      more_attributes: 0,
     });
     expect(row?.attributes).to.deep.equal(failed?.attributes);
     expect(structured.truncated).to.equal(false);
@@ -52,7 +52,7 @@ describe("MCP search_spans", () => {
 
   it("maps parent_operation, status and attribute filters (exact and substring) to the API's", async () => {
     const byParent = await callTool(searchSpans, { parent_operation: "GET /cart", status: "error" }, query.api);
-    expect(byParent.structured.spans.map((row) => row.traceId).sort()).to.deep.equal(
+    expect(byParent.structured.spans.map((row) => row.trace_id).sort()).to.deep.equal(
       [...FAILING].map((i) => data.traceIds[i]).sort(),
     );
     const exact = await callTool(searchSpans, { attributes: { "payment.method": "card" } }, query.api);
@@ -60,7 +60,7 @@ describe("MCP search_spans", () => {
       data.spans.filter((s) => s.attributes?.["payment.method"] === "card").length,
     );
     const contain = await callTool(searchSpans, { attributes_contain: { "db.statement": "where id = 3" } }, query.api);
-    expect(contain.structured.spans.map((row) => row.spanId)).to.deep.equal(
+    expect(contain.structured.spans.map((row) => row.span_id)).to.deep.equal(
       data.spans
         .filter((s) => s.attributes?.["db.statement"] === "SELECT * FROM cart WHERE id = 3")
         .map((s) => s.spanId),
@@ -87,7 +87,7 @@ describe("MCP search_spans", () => {
     for (let page = 0; page < all.length; page++) {
       const { structured } = await callTool(searchSpans, args, query.api);
       expect(structured.spans.length, "each page shows at least one span").to.be.greaterThan(0);
-      seen.push(...structured.spans.map((row) => row.spanId));
+      seen.push(...structured.spans.map((row) => row.span_id));
       if (!structured.truncated) break;
       expect(structured.continuation?.tool).to.equal("search_spans");
       args = (structured.continuation?.arguments ?? {}) as SearchSpansArgs;
@@ -105,7 +105,7 @@ describe("MCP search_spans", () => {
       query.api,
     );
     const expected = newestFirst(data.spans.filter((s) => s.service === "shop")).map((s) => s.spanId);
-    expect([...first.structured.spans, ...second.structured.spans].map((row) => row.spanId)).to.deep.equal(
+    expect([...first.structured.spans, ...second.structured.spans].map((row) => row.span_id)).to.deep.equal(
       expected.slice(0, 6),
     );
   });

@@ -29,7 +29,7 @@ describe("MCP trace_stats and log_stats", () => {
       { group_by: "operation", agg: "count", lookback: "1h" },
       query.api,
     );
-    expect(structured).to.deep.include({ groupBy: "operation", agg: "count", unit: "traces", lookback: "1h" });
+    expect(structured).to.deep.include({ group_by: "operation", agg: "count", unit: "traces", lookback: "1h" });
     expect(structured.rows).to.deep.equal([{ group: "GET /cart", value: TRACES, count: TRACES }]);
     expect(structured.next).to.deep.equal([
       {
