@@ -229,9 +229,13 @@ describe("every MCP tool through obsd's /mcp (Streamable HTTP), against a known 
     await check("facets", { type: "traces", field: "service", lookback: "1h" }, ({ text }) => {
       for (const service of [SHOP, DB, PAY, BIG]) expect(text).to.contain(`"${service}"`);
     });
-    await check("run_audit", { lookback: "1h" }, ({ structured }) => {
-      expect(structured.findings).to.be.an("array");
-      expect(structured.counts).to.be.an("object");
+    await check("run_audit", { lookback: "1h" }, ({ structured, text }) => {
+      // The one failed trace is an error finding on its root's service, naming the trace.
+      const findings = structured.findings as { code: string; service: string | null }[];
+      expect(
+        findings.filter((finding) => finding.code === "error_trace").map((finding) => finding.service),
+      ).to.deep.equal([SHOP]);
+      expect(text).to.contain(FAILED.traceId);
     });
     await check("list_metrics", { lookback: "1h" }, ({ structured, text }) => {
       expect(structured.metrics).to.have.length(1);
