@@ -5,6 +5,7 @@
  * flag no tool argument carries is not translated (null), rather than translated loosely. Pure.
  */
 import type { NextCall } from "../mcp-tool.js";
+import { traceOutlineCall } from "./next-calls.js";
 
 /** The words of a command as a POSIX shell splits them: plain words and '...' quoted parts. */
 export function shellWords(command: string): string[] {
@@ -70,7 +71,7 @@ export function followUpCall(command: string, why: string): NextCall | null {
   if (obs !== "obs" || verb === undefined) return null;
   const id = rest[0];
   if (verb === "trace" && rest.length === 1 && id) {
-    return { tool: "get_trace_outline", arguments: { trace_id: id }, why };
+    return traceOutlineCall(id, why);
   }
   // The correlated-logs route looks back 24h; search_logs by trace id does the same with lookback 24h.
   if (verb === "trace-logs" && rest.length === 1 && id) {

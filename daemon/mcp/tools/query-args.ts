@@ -5,7 +5,6 @@
 import type { Attributes, JsonValue } from "../../../shared/api-records.js";
 import type { AttributeFilter } from "../../../shared/query-messages.js";
 import { cutLongStrings } from "../budget.js";
-import type { NextCall } from "../mcp-tool.js";
 
 /** `{"http.route": "/cart"}` as the API's `attr` (or `attrContains`) pairs; undefined when empty. */
 export function attributePairs(attributes: Record<string, string> | undefined): AttributeFilter[] | undefined {
@@ -34,23 +33,8 @@ export function fewAttributes(attributes: Attributes): { attributes: Attributes;
   return { attributes: kept, more_attributes: Math.max(0, entries.length - ROW_ATTRIBUTES) };
 }
 
-/** Milliseconds from integer nanoseconds, to the microsecond. */
-export function msOfNs(ns: number): number {
-  return Math.round(ns / 1000) / 1000;
-}
-
-/** The trace tools' calls, with the arguments their engineer's tools take. */
-export function traceOutlineCall(traceId: string, why: string): NextCall {
-  return { tool: "get_trace_outline", arguments: { trace_id: traceId }, why };
-}
-
-export function spanDetailsCall(traceId: string, spanIds: string[], why: string): NextCall {
-  return { tool: "get_span_details", arguments: { span_ids: spanIds, trace_id: traceId }, why };
-}
-
-export function traceErrorsCall(traceId: string, why: string): NextCall {
-  return { tool: "get_trace_errors", arguments: { trace_id: traceId }, why };
-}
+export { msOfNs } from "./durations.js";
+export { spanDetailsCall, traceErrorsCall, traceOutlineCall } from "./next-calls.js";
 
 /** The summary of a page of `noun`: how many are shown, and whether more match or did not fit. */
 export function pageSummary(page: {

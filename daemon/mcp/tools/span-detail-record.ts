@@ -6,7 +6,7 @@
  */
 import type { Attributes, JsonValue, SpanEventRecord, SpanRecord } from "../../../shared/api-records.js";
 import { cutLongStrings, cutString } from "../budget.js";
-import { msBetween } from "./trace-spans.js";
+import { msBetween } from "./durations.js";
 
 export interface ExceptionRecord {
   type: string | null;

@@ -5,6 +5,7 @@ import { queryApiErrorCode } from "../../../shared/query-api.js";
 import { fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
 import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "../mcp-tool.js";
 import { SPAN_ID_PROPERTY, TRACE_ID_PROPERTY } from "./common-inputs.js";
+import { continuationCall, spanDetailsCall, traceLogsCall, traceOutlineCall } from "./next-calls.js";
 import { DETAIL_LEVELS, type SpanDetail, spanDetail } from "./span-detail-record.js";
 import { SPAN_DETAIL_SCHEMA } from "./span-detail-schema.js";
 import { fetchTraceSpans } from "./trace-spans.js";
@@ -39,6 +40,7 @@ export const getSpanDetails: McpTool<SpanDetailsArgs, SpanDetailsAnswer> = {
         type: "array",
         items: SPAN_ID_PROPERTY,
         minItems: 1,
+        maxItems: MAX_SPAN_IDS,
         description: `Span ids, 1 to ${MAX_SPAN_IDS}`,
       },
       trace_id: {
@@ -122,11 +124,14 @@ async function findSpans(
       failure ??= error;
     }
     if (traceId !== undefined && span?.traceId !== traceId) {
-      traceSpans ??= fetchTraceSpans(api, traceId).catch((error: unknown) => {
-        if (queryApiErrorCode(error) !== "not_found") throw error;
-        failure ??= error;
-        return [];
-      });
+      traceSpans ??= fetchTraceSpans(api, traceId).then(
+        ({ spans }) => spans,
+        (error: unknown) => {
+          if (queryApiErrorCode(error) !== "not_found") throw error;
+          failure ??= error;
+          return [];
+        },
+      );
       span = (await traceSpans).find((candidate) => candidate.spanId === id);
     }
     if (span === undefined) missing.push(id);
@@ -140,32 +145,20 @@ function continuation(
   traceId: string | undefined,
   maxBytes: number | undefined,
 ): NextCall {
-  return {
-    tool: "get_span_details",
-    arguments: {
-      span_ids: left.map((span) => span.spanId),
-      ...(traceId === undefined ? {} : { trace_id: traceId }),
-      ...(maxBytes === undefined ? {} : { max_bytes: maxBytes }),
-    },
-    why: `the ${left.length} spans that did not fit max_bytes`,
-  };
+  const spanIds = left.map((span) => span.spanId);
+  return continuationCall(
+    "get_span_details",
+    { span_ids: spanIds, ...(traceId === undefined ? {} : { trace_id: traceId }) },
+    maxBytes,
+    `the ${left.length} spans that did not fit max_bytes`,
+  );
 }
 
 /** The first span's logs, its parent's details, its trace's outline. */
 function nextCalls(span: SpanRecord): NextCall[] {
-  const next: NextCall[] = [
-    {
-      tool: "search_logs",
-      arguments: { trace_id: span.traceId, span_id: span.spanId },
-      why: `the logs written during ${span.operation}`,
-    },
-  ];
+  const next: NextCall[] = [traceLogsCall(span.traceId, `the logs written during ${span.operation}`, span.spanId)];
   if (span.parentSpanId !== null)
-    next.push({
-      tool: "get_span_details",
-      arguments: { span_ids: [span.parentSpanId], trace_id: span.traceId },
-      why: `the parent of ${span.operation}`,
-    });
-  next.push({ tool: "get_trace_outline", arguments: { trace_id: span.traceId }, why: "the whole trace around it" });
+    next.push(spanDetailsCall(span.traceId, [span.parentSpanId], `the parent of ${span.operation}`));
+  next.push(traceOutlineCall(span.traceId, "the whole trace around it"));
   return next;
 }

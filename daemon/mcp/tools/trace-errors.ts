@@ -3,9 +3,18 @@ import type { JsonValue, LogRecord, SpanRecord } from "../../../shared/api-recor
 import { cutLongStrings, cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
+import { msBetween } from "./durations.js";
+import {
+  continuationCall,
+  criticalPathCall,
+  spanDetailsCall,
+  traceLogsCall,
+  traceOutlineCall,
+  traceSpansSearchCall,
+} from "./next-calls.js";
 import { type ExceptionRecord, exceptionOf, stackHead } from "./span-detail-record.js";
 import { EXCEPTION_SCHEMA } from "./span-detail-schema.js";
-import { fetchTraceSpans, isErrorSpan, msBetween, traceStartNs } from "./trace-spans.js";
+import { fetchTraceSpans, isErrorSpan, TRACE_SPAN_CAP, traceStartNs } from "./trace-spans.js";
 
 interface TraceErrorsArgs {
   trace_id: string;
@@ -34,6 +43,8 @@ interface LogRow {
 interface TraceErrorsAnswer extends AnswerTail {
   trace_id: string;
   error_span_count: number;
+  spans_read: number;
+  trace_spans_over_cap: boolean;
   log_count: number;
   more_logs: boolean;
   offset: number;
@@ -56,114 +67,144 @@ const SEVERITY_NAMES = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"];
 
 type Item = { span: ErrorSpanRow } | { log: LogRow };
 
-export const getTraceErrors: McpTool<TraceErrorsArgs, TraceErrorsAnswer> = {
-  name: "get_trace_errors",
-  title: "Trace errors",
-  description:
-    "What went wrong in one trace: its error spans (error status or an exception event) with the status message and each exception's type, message and first stack lines, then the logs correlated to the trace, warnings and errors first. Use it on a failed trace from search_traces or an outline row with err 1; then get_span_details on the first error span for its attributes, or search_logs with its span_id. Error spans come before logs; a large answer continues with the offset in the continuation.",
-  inputSchema: toolInput(
-    {
-      trace_id: TRACE_ID_PROPERTY,
-      offset: {
-        type: "integer",
-        minimum: 0,
-        description: "Where to start in the error spans followed by the logs (0: the first); a continuation sets it",
-      },
-    },
-    ["trace_id"],
-  ),
-  outputSchema: toolOutput(
-    {
-      trace_id: { type: "string" },
-      error_span_count: { type: "integer", description: "Error spans in the trace" },
-      log_count: { type: "integer", description: `Logs correlated to the trace (at most ${LOG_LIMIT} read)` },
-      more_logs: { type: "boolean", description: "The trace has more logs: search_logs with its trace_id" },
-      offset: { type: "integer", description: "Position of the first item shown: error spans, then logs" },
-      error_spans: {
-        type: "array",
-        description: "In start order",
-        items: {
-          type: "object",
-          properties: {
-            span_id: { type: "string" },
-            name: { type: "string" },
-            service: { type: "string" },
-            start_ms: { type: "number", description: "Offset from the trace's start" },
-            duration_ms: { type: "number" },
-            status_message: { type: ["string", "null"] },
-            exceptions: { type: "array", items: EXCEPTION_SCHEMA, description: `Stacks cut to ${STACK_LINES} lines` },
-          },
-          required: ["span_id", "name", "service", "start_ms", "duration_ms", "status_message", "exceptions"],
+/** get_trace_errors reading at most `spanCap` spans a call (a test lowers it). */
+export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, TraceErrorsAnswer> {
+  return {
+    name: "get_trace_errors",
+    title: "Trace errors",
+    description: `What went wrong in one trace: its error spans (error status or an exception event) with the status message and each exception's type, message and first stack lines, then the logs correlated to the trace, warnings and errors first. Use it on a failed trace from search_traces or an outline row with err 1; then get_span_details on the first error span for its attributes, or search_logs with its span_id. Error spans come before logs; a large answer continues with the offset in the continuation. At most ${TRACE_SPAN_CAP} spans and ${LOG_LIMIT} logs are read: beyond that truncated is true, trace_spans_over_cap or more_logs says which, and search_spans or search_logs with the trace_id reads the rest.`,
+    inputSchema: toolInput(
+      {
+        trace_id: TRACE_ID_PROPERTY,
+        offset: {
+          type: "integer",
+          minimum: 0,
+          description: "Where to start in the error spans followed by the logs (0: the first); a continuation sets it",
         },
       },
-      logs: {
-        type: "array",
-        description: "Severity WARN and above first, then the others; newest first within each",
-        items: {
-          type: "object",
-          properties: {
-            time: { type: "string" },
-            severity: { type: "string" },
-            span_id: { type: ["string", "null"] },
-            service: { type: "string" },
-            body: { type: "string", description: `Cut past ${TEXT_CHARS} characters; JSON text when not a string` },
-          },
-          required: ["time", "severity", "span_id", "service", "body"],
+      ["trace_id"],
+    ),
+    outputSchema: toolOutput(
+      {
+        trace_id: { type: "string" },
+        error_span_count: { type: "integer", description: "Error spans among the spans read" },
+        spans_read: { type: "integer", description: `Spans read: at most ${TRACE_SPAN_CAP}` },
+        trace_spans_over_cap: {
+          type: "boolean",
+          description: "The trace has more spans than one call reads: error spans past them are not shown",
         },
-      },
-    },
-    ["trace_id", "error_span_count", "log_count", "more_logs", "offset", "error_spans", "logs"],
-  ),
-  async run(args, ctx) {
-    const traceId = args.trace_id.toLowerCase();
-    const spans = await fetchTraceSpans(ctx.api, traceId);
-    const logPage = await ctx.api.traceLogs({ traceId, limit: LOG_LIMIT });
-    const startNs = traceStartNs(spans);
-    const errorSpans = spans.filter(isErrorSpan).map((span) => errorRowOf(span, startNs));
-    const logs = warningsFirst(logPage.data).map(logRowOf);
-    const items: Item[] = [...errorSpans.map((span) => ({ span })), ...logs.map((log) => ({ log }))];
-    const offset = Math.min(args.offset ?? 0, items.length);
-    const next = nextCalls(traceId, errorSpans[0]);
-    const build = (shown: readonly Item[], truncated: boolean, tight = false): TraceErrorsAnswer => ({
-      trace_id: traceId,
-      error_span_count: errorSpans.length,
-      log_count: logs.length,
-      more_logs: logPage.meta.nextCursor !== null,
-      offset,
-      error_spans: shown.flatMap((item) => ("span" in item ? [item.span] : [])),
-      logs: shown.flatMap((item) => ("log" in item ? [item.log] : [])),
-      truncated,
-      ...(truncated
-        ? {
-            continuation: {
-              tool: "get_trace_errors",
-              arguments: {
-                trace_id: traceId,
-                offset: offset + shown.length,
-                ...(args.max_bytes === undefined ? {} : { max_bytes: args.max_bytes }),
-              },
-              why: "the error spans and logs that did not fit max_bytes",
+        log_count: { type: "integer", description: `Logs correlated to the trace (at most ${LOG_LIMIT} read)` },
+        more_logs: {
+          type: "boolean",
+          description: "The trace has more logs than were read (truncated is then true): search_logs with its trace_id",
+        },
+        offset: { type: "integer", description: "Position of the first item shown: error spans, then logs" },
+        error_spans: {
+          type: "array",
+          description: "In start order",
+          items: {
+            type: "object",
+            properties: {
+              span_id: { type: "string" },
+              name: { type: "string" },
+              service: { type: "string" },
+              start_ms: { type: "number", description: "Offset from the trace's start" },
+              duration_ms: { type: "number" },
+              status_message: { type: ["string", "null"] },
+              exceptions: { type: "array", items: EXCEPTION_SCHEMA, description: `Stacks cut to ${STACK_LINES} lines` },
             },
-          }
-        : {}),
-      next: tight ? next.slice(0, 1) : next,
-    });
-    const rest = items.slice(offset);
-    let { answer, kept } = fitItems(rest, ctx.maxBytes, build);
-    // Not even one item fits a small max_bytes: rather than none, show them with strings cut
-    // short, stacks left out and only the first next call.
-    if (kept === 0 && rest.length > 0)
-      ({ answer, kept } = fitItems(rest.map(tightItem), ctx.maxBytes, (shown, truncated) =>
-        build(shown, truncated, true),
-      ));
-    const warnings = logPage.data.filter((log) => log.severityNumber >= WARN_SEVERITY).length;
-    const cut = offset + kept < items.length ? `; ${items.length - offset - kept} items left for the continuation` : "";
-    return {
-      structured: answer,
-      summary: `Trace ${traceId}: ${errorSpans.length} error spans of ${spans.length}; ${logs.length} correlated logs (${warnings} warnings or worse)${cut}.`,
-    };
-  },
-};
+            required: ["span_id", "name", "service", "start_ms", "duration_ms", "status_message", "exceptions"],
+          },
+        },
+        logs: {
+          type: "array",
+          description: "Severity WARN and above first, then the others; newest first within each",
+          items: {
+            type: "object",
+            properties: {
+              time: { type: "string" },
+              severity: { type: "string" },
+              span_id: { type: ["string", "null"] },
+              service: { type: "string" },
+              body: { type: "string", description: `Cut past ${TEXT_CHARS} characters; JSON text when not a string` },
+            },
+            required: ["time", "severity", "span_id", "service", "body"],
+          },
+        },
+      },
+      [
+        "trace_id",
+        "error_span_count",
+        "spans_read",
+        "trace_spans_over_cap",
+        "log_count",
+        "more_logs",
+        "offset",
+        "error_spans",
+        "logs",
+      ],
+    ),
+    async run(args, ctx) {
+      const traceId = args.trace_id.toLowerCase();
+      const { spans, overCap } = await fetchTraceSpans(ctx.api, traceId, spanCap);
+      const logPage = await ctx.api.traceLogs({ traceId, limit: LOG_LIMIT });
+      const startNs = traceStartNs(spans);
+      const errorSpans = spans.filter(isErrorSpan).map((span) => errorRowOf(span, startNs));
+      const logs = warningsFirst(logPage.data).map(logRowOf);
+      const items: Item[] = [...errorSpans.map((span) => ({ span })), ...logs.map((log) => ({ log }))];
+      const offset = Math.min(args.offset ?? 0, items.length);
+      const moreLogs = logPage.meta.nextCursor !== null;
+      const next = nextCalls(traceId, errorSpans[0], { overCap, moreLogs });
+      const build = (shown: readonly Item[], truncated: boolean, tight = false): TraceErrorsAnswer => ({
+        trace_id: traceId,
+        error_span_count: errorSpans.length,
+        spans_read: spans.length,
+        trace_spans_over_cap: overCap,
+        log_count: logs.length,
+        more_logs: moreLogs,
+        offset,
+        error_spans: shown.flatMap((item) => ("span" in item ? [item.span] : [])),
+        logs: shown.flatMap((item) => ("log" in item ? [item.log] : [])),
+        // Spans past the cap and logs past LOG_LIMIT are left out too: `next` leads to them.
+        truncated: truncated || overCap || moreLogs,
+        ...(truncated
+          ? {
+              continuation: continuationCall(
+                "get_trace_errors",
+                { trace_id: traceId, offset: offset + shown.length },
+                args.max_bytes,
+                "the error spans and logs that did not fit max_bytes",
+              ),
+            }
+          : {}),
+        next: tight ? next.slice(0, 1) : next,
+      });
+      const rest = items.slice(offset);
+      let { answer, kept } = fitItems(rest, ctx.maxBytes, build);
+      // Not even one item fits a small max_bytes: rather than none, show them with strings cut
+      // short, stacks left out and only the first next call.
+      if (kept === 0 && rest.length > 0)
+        ({ answer, kept } = fitItems(rest.map(tightItem), ctx.maxBytes, (shown, truncated) =>
+          build(shown, truncated, true),
+        ));
+      const warnings = logPage.data.filter((log) => log.severityNumber >= WARN_SEVERITY).length;
+      const cut =
+        offset + kept < items.length ? `; ${items.length - offset - kept} items left for the continuation` : "";
+      const capped = overCap
+        ? ` The trace has more than ${spans.length} spans, the most one call reads: error spans past them are not shown (search_spans with the trace_id and status error).`
+        : "";
+      const logsLeft = moreLogs
+        ? ` The trace has more than ${LOG_LIMIT} logs: search_logs with the trace_id reads the rest.`
+        : "";
+      return {
+        structured: answer,
+        summary: `Trace ${traceId}: ${errorSpans.length} error spans of ${spans.length}; ${logs.length} correlated logs (${warnings} warnings or worse)${cut}.${capped}${logsLeft}`,
+      };
+    },
+  };
+}
+
+export const getTraceErrors = traceErrorsTool(TRACE_SPAN_CAP);
 
 function tightItem(item: Item): Item {
   if ("log" in item) return { log: cutLongStrings(item.log, TIGHT_CHARS) };
@@ -214,24 +255,31 @@ function logRowOf(log: LogRecord): LogRow {
   };
 }
 
-/** The first error span's details and logs; the outline when nothing failed. */
-function nextCalls(traceId: string, first: ErrorSpanRow | undefined): NextCall[] {
+/**
+ * Where the rest is when the trace is over the span cap or has more logs than were read; then
+ * the first error span's details and logs, or the outline when nothing failed.
+ */
+function nextCalls(
+  traceId: string,
+  first: ErrorSpanRow | undefined,
+  left: { overCap: boolean; moreLogs: boolean },
+): NextCall[] {
+  const rest: NextCall[] = [];
+  if (left.overCap) {
+    const search = traceSpansSearchCall(traceId, "the trace is over the span cap: its error spans, paged");
+    rest.push({ ...search, arguments: { ...search.arguments, status: "error" } });
+  }
+  if (left.moreLogs) rest.push(traceLogsCall(traceId, `the trace's logs past the first ${LOG_LIMIT}, paged`));
   if (first === undefined)
     return [
-      { tool: "get_trace_outline", arguments: { trace_id: traceId }, why: "no span failed: the trace's shape" },
-      { tool: "get_critical_path", arguments: { trace_id: traceId }, why: "what bounds its duration" },
+      ...rest,
+      traceOutlineCall(traceId, "no span failed: the trace's shape"),
+      criticalPathCall(traceId, "what bounds its duration"),
     ];
   return [
-    {
-      tool: "get_span_details",
-      arguments: { span_ids: [first.span_id], trace_id: traceId },
-      why: `the first error span (${first.name}): attributes and events`,
-    },
-    {
-      tool: "search_logs",
-      arguments: { trace_id: traceId, span_id: first.span_id },
-      why: "the logs written during the first error span",
-    },
-    { tool: "get_trace_outline", arguments: { trace_id: traceId }, why: "where the errors sit in the trace" },
+    ...rest,
+    spanDetailsCall(traceId, [first.span_id], `the first error span (${first.name}): attributes and events`),
+    traceLogsCall(traceId, "the logs written during the first error span", first.span_id),
+    traceOutlineCall(traceId, "where the errors sit in the trace"),
   ];
 }

@@ -1,13 +1,14 @@
 /**
  * The rows of a trace outline: one short array per span, in depth-first order, the service as
  * an index into a list of the trace's services, times as milliseconds from the trace's start
- * rounded to the microsecond. Arrays under named columns rather than objects keep a span near
- * 80 bytes of JSON (the issue's target is at most 120; Jaeger's outline is about 185). Pure.
+ * rounded to the microsecond. Arrays under named columns rather than objects keep a span to a
+ * few bytes of JSON, within the issue's per-span target (docs/PERFORMANCE.md has the figure). Pure.
  */
 import type { SpanRecord } from "../../../shared/api-records.js";
 import { cutString } from "../budget.js";
+import { msBetween } from "./durations.js";
 import { spanForest } from "./trace-span-order.js";
-import { isErrorSpan, msBetween, traceStartNs } from "./trace-spans.js";
+import { isErrorSpan, traceStartNs } from "./trace-spans.js";
 
 /** The outline's columns, in row order (the output schema says what each holds). */
 export const OUTLINE_COLUMNS = ["id", "parent", "name", "svc", "start_ms", "dur_ms", "status", "err", "depth"] as const;

@@ -1,30 +1,38 @@
 /**
- * A whole trace's spans from the query API: /api/traces/{id}/spans is paged (at most 10,000
- * spans a page), so the tools that reason about a trace's shape follow its cursors to the end.
+ * A trace's spans from the query API, up to a cap: /api/traces/{id}/spans is paged (at most
+ * 10,000 spans a page), so the tools that reason about a trace's shape follow its cursors, but
+ * never past TRACE_SPAN_CAP spans in one call.
  */
 import type { SpanRecord } from "../../../shared/api-records.js";
 import type { QueryApi } from "../../../shared/query-api.js";
 
-/** Every span of the trace, in start order (the API's); rejects with not_found for an unknown trace. */
-export async function fetchTraceSpans(api: QueryApi, traceId: string): Promise<SpanRecord[]> {
+/**
+ * The most spans one tool call reads. Two of the API's 10,000-span pages: a 10,000-span trace
+ * (the issue's large case) is read whole with room to spare, while a runaway trace of hundreds
+ * of thousands of spans costs a bounded read rather than its whole size on every page of an
+ * answer. Spans are read in full because the route has no lighter form that keeps nanosecond
+ * times and exception events (the trace route's tree has neither).
+ */
+export const TRACE_SPAN_CAP = 20_000;
+
+export interface TraceSpans {
+  /** The first spans of the trace in start order (the API's), at most the cap. */
+  spans: SpanRecord[];
+  /** The trace has more spans than were read. */
+  overCap: boolean;
+}
+
+/** The trace's spans, the first `cap` in start order; rejects with not_found for an unknown trace. */
+export async function fetchTraceSpans(api: QueryApi, traceId: string, cap = TRACE_SPAN_CAP): Promise<TraceSpans> {
   const spans: SpanRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page = await api.getTraceSpans(cursor === undefined ? { traceId } : { traceId, cursor });
+    const limit = Math.min(10_000, cap - spans.length);
+    const page = await api.getTraceSpans(cursor === undefined ? { traceId, limit } : { traceId, limit, cursor });
     spans.push(...page.data);
     cursor = page.meta.nextCursor ?? undefined;
-  } while (cursor !== undefined);
-  return spans;
-}
-
-/** Milliseconds between two nanosecond instants (as the API's decimal text), rounded to 0.001 ms. */
-export function msBetween(fromNs: string | bigint, toNs: string | bigint): number {
-  return roundMs(Number(BigInt(toNs) - BigInt(fromNs)) / 1e6);
-}
-
-/** `ms` rounded to the microsecond, as outlines and paths show durations. */
-export function roundMs(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
+  } while (cursor !== undefined && spans.length < cap);
+  return { spans, overCap: cursor !== undefined };
 }
 
 /** The earliest start of `spans`, in nanoseconds (0 for none). */

@@ -4,6 +4,7 @@ import type { TracesRequest } from "../../../shared/query-messages.js";
 import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
+import { criticalPathCall, traceErrorsCall, traceOutlineCall } from "./next-calls.js";
 
 interface SearchTracesArgs {
   service?: string;
@@ -147,23 +148,18 @@ function nextCalls(traces: readonly TraceSummary[], lookback: string): NextCall[
   const failed = traces.find((trace) => trace.status === "error");
   if (failed)
     return [
-      {
-        tool: "get_trace_errors",
-        arguments: { trace_id: failed.traceId },
-        why: `the newest failed trace (${failed.rootOperation ?? failed.traceId}): its error spans and logs`,
-      },
-      { tool: "get_trace_outline", arguments: { trace_id: failed.traceId }, why: "the failed trace's shape" },
+      traceErrorsCall(
+        failed.traceId,
+        `the newest failed trace (${failed.rootOperation ?? failed.traceId}): its error spans and logs`,
+      ),
+      traceOutlineCall(failed.traceId, "the failed trace's shape"),
     ];
   let slowest: TraceSummary | undefined;
   for (const trace of traces) if (slowest === undefined || trace.durationMs > slowest.durationMs) slowest = trace;
   if (slowest)
     return [
-      {
-        tool: "get_trace_outline",
-        arguments: { trace_id: slowest.traceId },
-        why: `the slowest trace shown (${slowest.durationMs} ms): where its time went`,
-      },
-      { tool: "get_critical_path", arguments: { trace_id: slowest.traceId }, why: "what bounds its duration" },
+      traceOutlineCall(slowest.traceId, `the slowest trace shown (${slowest.durationMs} ms): where its time went`),
+      criticalPathCall(slowest.traceId, "what bounds its duration"),
     ];
   return [{ tool: "list_services", arguments: lookback ? { lookback } : {}, why: "which services sent telemetry" }];
 }

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { getCriticalPath } from "../../../daemon/mcp/tools/critical-path.js";
+import { criticalPathTool, getCriticalPath } from "../../../daemon/mcp/tools/critical-path.js";
 import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
 import { hexId, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
@@ -64,6 +64,23 @@ describe("MCP get_critical_path", () => {
     expect(structured.root_span_id).to.equal(hexId(0, 8));
     expect(structured.next[0]).to.deep.include({ tool: "get_span_details" });
     expect(summary).to.match(new RegExp(`^Critical path of ${TRACE}: 7 stretches over ${structured.path_ms} ms`));
+  });
+
+  it("reads at most its span cap: over it the path covers the first spans, truncated, search_spans next", async () => {
+    const specs = sequentialTrace(4);
+    store.writeTraces(traceRequest("api", specs));
+    const cap = 3;
+    const { structured, summary } = await callTool(criticalPathTool(cap), { trace_id: TRACE }, query.api);
+    // The root and the first two children (start order) are read: the path visits no later child.
+    const read = new Set(specs.slice(0, cap).map((spec) => spec.spanId));
+    expect(structured.path.every((row) => read.has(row.span_id))).to.equal(true);
+    expect(structured.path.map((row) => row.span_id)).to.include(hexId(2, 8));
+    expect(structured).to.deep.include({ spans_read: cap, trace_spans_over_cap: true, truncated: true });
+    expect(structured.next[0]).to.deep.include({
+      tool: "search_spans",
+      arguments: { trace_id: TRACE, lookback: "24h" },
+    });
+    expect(summary).to.contain(`more than ${cap} spans`);
   });
 
   it("continues a long path past max_bytes with an offset: every stretch once", async () => {

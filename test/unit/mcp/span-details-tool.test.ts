@@ -87,7 +87,7 @@ describe("MCP get_span_details", () => {
     expect(structured.truncated).to.equal(false);
     expect(structured.next[0]).to.deep.equal({
       tool: "search_logs",
-      arguments: { trace_id: TRACE, span_id: ROOT },
+      arguments: { trace_id: TRACE, span_id: ROOT, lookback: "24h" },
       why: "the logs written during checkout",
     });
     expect(summary).to.equal("1 of 1 spans.");

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { getTraceErrors } from "../../../daemon/mcp/tools/trace-errors.js";
+import { getTraceErrors, traceErrorsTool } from "../../../daemon/mcp/tools/trace-errors.js";
 import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
 import { hexId, type LogSpec, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { exceptionEvent, withSpanExtras } from "../../helpers/span-extras.js";
@@ -109,7 +109,7 @@ describe("MCP get_trace_errors", () => {
       },
       {
         tool: "search_logs",
-        arguments: { trace_id: TRACE, span_id: FAILED },
+        arguments: { trace_id: TRACE, span_id: FAILED, lookback: "24h" },
         why: "the logs written during the first error span",
       },
     ]);
@@ -148,6 +148,54 @@ describe("MCP get_trace_errors", () => {
     const named = (body: string) => /^(bulk log \d+|log \d+ at \d+)/.exec(body)?.[1];
     expect(bodies.map(named).sort()).to.deep.equal([...logs, ...many].map((l) => named(l.body)).sort());
     expect(bodies.length).to.equal(logs.length + many.length);
+  });
+
+  it("is truncated when the trace has more logs than it reads, and leads to search_logs for the rest", async () => {
+    // One more than the logs a call reads, all in the answer's budget but for the cap.
+    const extra = Array.from({ length: 501 - logs.length }, (_, i) => ({
+      timeNs: T0 + BigInt(200 + i) * MS,
+      body: `extra ${i}`,
+      severityNumber: 9,
+      traceId: TRACE,
+    }));
+    store.writeLogs(logsRequest("api", extra));
+    // Followed to its last part: that part has nothing left for max_bytes, yet logs were left out.
+    let args: { trace_id: string; offset?: number; max_bytes?: number } = { trace_id: TRACE, max_bytes: 65536 };
+    let shown = 0;
+    let last = await callTool(getTraceErrors, args, query.api);
+    for (let calls = 0; calls < 20; calls++) {
+      shown += last.structured.logs.length;
+      if (last.structured.continuation === undefined) break;
+      args = last.structured.continuation.arguments as typeof args;
+      last = await callTool(getTraceErrors, args, query.api);
+    }
+    const { structured, summary } = last;
+    expect(structured.continuation).to.equal(undefined);
+    expect(shown).to.equal(500);
+    expect(structured.log_count).to.equal(500);
+    expect(structured.more_logs).to.equal(true);
+    expect(structured.truncated).to.equal(true);
+    expect(structured.next).to.deep.include({
+      tool: "search_logs",
+      arguments: { trace_id: TRACE, lookback: "24h" },
+      why: "the trace's logs past the first 500, paged",
+    });
+    expect(summary).to.contain("more than 500 logs");
+    // A trace whose logs are all read is not truncated.
+    const quiet = await callTool(getTraceErrors, { trace_id: QUIET_TRACE }, query.api);
+    expect(quiet.structured).to.deep.include({ more_logs: false, truncated: false });
+  });
+
+  it("reads at most its span cap: over it the answer is truncated and leads to search_spans for error spans", async () => {
+    const { structured, summary } = await callTool(traceErrorsTool(2), { trace_id: TRACE }, query.api);
+    // In start order the first two spans are the root and FAILED (THROWN starts later).
+    expect(structured.error_spans.map((span) => span.span_id)).to.deep.equal([FAILED]);
+    expect(structured).to.deep.include({ spans_read: 2, trace_spans_over_cap: true, truncated: true });
+    expect(structured.next[0]).to.deep.include({
+      tool: "search_spans",
+      arguments: { trace_id: TRACE, lookback: "24h", status: "error" },
+    });
+    expect(summary).to.contain("more than 2 spans");
   });
 
   it("refuses an unknown trace with not_found", async () => {

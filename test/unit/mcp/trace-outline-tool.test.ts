@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { getTraceOutline } from "../../../daemon/mcp/tools/trace-outline.js";
+import { getTraceOutline, traceOutlineTool } from "../../../daemon/mcp/tools/trace-outline.js";
 import type { OutlineRow } from "../../../daemon/mcp/tools/trace-outline-rows.js";
 import { nsToIso } from "../../../shared/time.js";
 import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
@@ -155,6 +155,31 @@ describe("MCP get_trace_outline", () => {
     const later = await callTool(getTraceOutline, { trace_id: TRACE, offset: 2 }, query.api);
     expect(later.structured.rows.map((row) => row[0])).to.deep.equal(EXPECTED.slice(2).map(([i]) => SPECS[i]?.spanId));
     expect(later.structured.offset).to.equal(2);
+  });
+
+  it("reads at most its span cap: over it the answer is truncated, says so, and points at search_spans", async () => {
+    writeSpecs(store, SPECS);
+    const cap = SPECS.length - 2;
+    const { structured, summary } = await callTool(traceOutlineTool(cap), { trace_id: TRACE }, query.api);
+    // The first spans in start order are read, and every one of them is a row.
+    const firstByStart = SPECS.slice()
+      .sort((a, b) => Number(a.startNs - b.startNs))
+      .slice(0, cap)
+      .map((spec) => spec.spanId);
+    expect(structured.rows.map((row) => row[0]).sort()).to.deep.equal(firstByStart.sort());
+    expect(structured).to.deep.include({ spans_read: cap, trace_spans_over_cap: true, truncated: true });
+    expect(structured.continuation).to.equal(undefined);
+    expect(structured.next[0]).to.deep.include({
+      tool: "search_spans",
+      arguments: { trace_id: TRACE, lookback: "24h" },
+    });
+    expect(summary).to.contain(`more than ${cap} spans`);
+    const whole = await callTool(traceOutlineTool(SPECS.length), { trace_id: TRACE }, query.api);
+    expect(whole.structured).to.deep.include({
+      spans_read: SPECS.length,
+      trace_spans_over_cap: false,
+      truncated: false,
+    });
   });
 
   it("refuses an unknown trace with not_found", async () => {
