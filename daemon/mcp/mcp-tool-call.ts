@@ -15,11 +15,12 @@ import type { AnyMcpTool } from "./mcp-tool.js";
 const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv };
 
 /**
- * The most characters a result's text may hold: about 25,000 tokens at 3 characters a token,
- * the size some clients (Claude Code) refuse. max_bytes caps answers at 64 KiB, so this never
- * trips; if it does, the result is a tool error naming the bug rather than a giant answer.
+ * The most characters a result's text may hold: about 25,000 tokens (the size Claude Code
+ * refuses) at the densest answers' rate, under two characters a token. max_bytes caps answers
+ * at 40 KiB, so this never trips; if it does, the result is a tool error naming the bug
+ * rather than a giant answer.
  */
-export const MAX_RESULT_TEXT_CHARS = 75_000;
+export const MAX_RESULT_TEXT_CHARS = 45_000;
 
 /** A `tools/call` result as MCP carries it. */
 export interface ToolCallResult {

@@ -252,8 +252,8 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     const client = await connect(query.api, { tools: [stuck] });
     const small = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 2048 } });
     const raised = (small.structuredContent as { continuation: { arguments: Record<string, unknown> } }).continuation;
-    expect(raised.arguments).to.deep.equal({ cursor: "c", max_bytes: 65536 });
-    const largest = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 65536 } });
+    expect(raised.arguments).to.deep.equal({ cursor: "c", max_bytes: 40960 });
+    const largest = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 40960 } });
     expect(largest.structuredContent).to.not.have.property("continuation");
     expect((largest.structuredContent as { truncated: boolean }).truncated).to.equal(true);
   });

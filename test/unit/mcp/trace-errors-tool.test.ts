@@ -160,7 +160,7 @@ describe("MCP get_trace_errors", () => {
     }));
     store.writeLogs(logsRequest("api", extra));
     // Followed to its last part: that part has nothing left for max_bytes, yet logs were left out.
-    let args: { trace_id: string; offset?: number; max_bytes?: number } = { trace_id: TRACE, max_bytes: 65536 };
+    let args: { trace_id: string; offset?: number; max_bytes?: number } = { trace_id: TRACE, max_bytes: 40960 };
     let shown = 0;
     let last = await callTool(getTraceErrors, args, query.api);
     for (let calls = 0; calls < 20; calls++) {
