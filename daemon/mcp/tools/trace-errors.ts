@@ -72,7 +72,7 @@ export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, Trace
   return {
     name: "get_trace_errors",
     title: "Trace errors",
-    description: `What went wrong in one trace: its error spans (error status or an exception event) with the status message and each exception's type, message and first stack lines, then the logs correlated to the trace, warnings and errors first. Use it on a failed trace from search_traces or an outline row with err 1; then get_span_details on the first error span for its attributes, or search_logs with its span_id. Error spans come before logs; a large answer continues with the offset in the continuation. At most ${TRACE_SPAN_CAP} spans and ${LOG_LIMIT} logs are read: beyond that truncated is true, trace_spans_over_cap or more_logs says which, and search_spans or search_logs with the trace_id reads the rest.`,
+    description: `What went wrong in one trace: its error spans (error status or an exception event) with the status message and each exception's type, message and first stack lines, then the logs correlated to the trace, warnings and errors first. Use it on a failed trace from search_traces or an outline row with err 1; then get_span_details on the likeliest cause (the first call in next: a span that threw, else a failed span none of whose children failed), or search_logs with its span_id. Error spans come before logs; a large answer continues with the offset in the continuation. At most ${TRACE_SPAN_CAP} spans and ${LOG_LIMIT} logs are read: beyond that truncated is true, trace_spans_over_cap or more_logs says which, and search_spans or search_logs with the trace_id reads the rest.`,
     inputSchema: toolInput(
       {
         trace_id: TRACE_ID_PROPERTY,
@@ -154,7 +154,7 @@ export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, Trace
       const items: Item[] = [...errorSpans.map((span) => ({ span })), ...logs.map((log) => ({ log }))];
       const offset = Math.min(args.offset ?? 0, items.length);
       const moreLogs = logPage.meta.nextCursor !== null;
-      const next = nextCalls(traceId, errorSpans[0], { overCap, moreLogs });
+      const next = nextCalls(traceId, likeliestCause(spans.filter(isErrorSpan), errorSpans), { overCap, moreLogs });
       const build = (shown: readonly Item[], truncated: boolean, tight = false): TraceErrorsAnswer => ({
         trace_id: traceId,
         error_span_count: errorSpans.length,
@@ -256,8 +256,27 @@ function logRowOf(log: LogRecord): LogRow {
 }
 
 /**
+ * The error span most likely to be the cause, for `next`: one that recorded an exception,
+ * and that is no failed span's parent (a failure that only passed a child's failure up tells
+ * less than the child); the earliest such. `failing[i]` is the span of `rows[i]`.
+ */
+function likeliestCause(failing: readonly SpanRecord[], rows: readonly ErrorSpanRow[]): ErrorSpanRow | undefined {
+  const parents = new Set(failing.map((span) => span.parentSpanId));
+  let best: ErrorSpanRow | undefined;
+  let bestScore = -1;
+  rows.forEach((row, i) => {
+    const score = (row.exceptions.length > 0 ? 2 : 0) + (parents.has(failing[i]?.spanId ?? null) ? 0 : 1);
+    if (score > bestScore) {
+      best = row;
+      bestScore = score;
+    }
+  });
+  return best;
+}
+
+/**
  * Where the rest is when the trace is over the span cap or has more logs than were read; then
- * the first error span's details and logs, or the outline when nothing failed.
+ * the likeliest cause's details and logs, or the outline when nothing failed.
  */
 function nextCalls(
   traceId: string,
@@ -278,8 +297,8 @@ function nextCalls(
     ];
   return [
     ...rest,
-    spanDetailsCall(traceId, [first.span_id], `the first error span (${first.name}): attributes and events`),
-    traceLogsCall(traceId, "the logs written during the first error span", first.span_id),
+    spanDetailsCall(traceId, [first.span_id], `the likeliest cause (${first.name}): attributes and events`),
+    traceLogsCall(traceId, `the logs written during ${first.name}`, first.span_id),
     traceOutlineCall(traceId, "where the errors sit in the trace"),
   ];
 }

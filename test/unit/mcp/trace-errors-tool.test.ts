@@ -101,19 +101,40 @@ describe("MCP get_trace_errors", () => {
     expect(structured.logs.map((l) => l.severity)).to.deep.equal(expected.map((l) => names[l.severityNumber ?? 0]));
     expect(structured.logs.find((l) => l.span_id === FAILED)?.body).to.equal(logs[1]?.body);
     expect(structured).to.deep.include({ error_span_count: 2, log_count: 4, more_logs: false, truncated: false });
+    // The span that threw comes first in next: an exception says more than an error status.
     expect(structured.next.slice(0, 2)).to.deep.equal([
       {
         tool: "get_span_details",
-        arguments: { span_ids: [FAILED], trace_id: TRACE },
-        why: "the first error span (UPDATE orders): attributes and events",
+        arguments: { span_ids: [THROWN], trace_id: TRACE },
+        why: "the likeliest cause (render): attributes and events",
       },
       {
         tool: "search_logs",
-        arguments: { trace_id: TRACE, span_id: FAILED, lookback: "24h" },
-        why: "the logs written during the first error span",
+        arguments: { trace_id: TRACE, span_id: THROWN, lookback: "24h" },
+        why: "the logs written during render",
       },
     ]);
     expect(summary).to.equal(`Trace ${TRACE}: 2 error spans of 3; 4 correlated logs (2 warnings or worse).`);
+  });
+
+  it("points next at the failed child rather than the parent that passed its failure up", async () => {
+    const chain = hexId(77, 16);
+    store.writeTraces(
+      traceRequest("api", [
+        { traceId: chain, spanId: hexId(71, 8), name: "POST /pay", startNs: T0, durationNs: 9n * MS, error: true },
+        {
+          traceId: chain,
+          spanId: hexId(72, 8),
+          parentSpanId: hexId(71, 8),
+          name: "charge",
+          startNs: T0 + MS,
+          error: true,
+        },
+      ]),
+    );
+    const { structured } = await callTool(getTraceErrors, { trace_id: chain }, query.api);
+    expect(structured.error_spans.map((span) => span.name)).to.deep.equal(["POST /pay", "charge"]);
+    expect(structured.next[0]?.arguments).to.deep.equal({ span_ids: [hexId(72, 8)], trace_id: chain });
   });
 
   it("answers a trace without errors with its outline next", async () => {
