@@ -112,7 +112,7 @@ export const searchTraces: McpTool<SearchTracesArgs, SearchTracesAnswer> = {
     return {
       structured: answer,
       summary: answer.traces.length
-        ? `${answer.traces.length} traces in the last ${lookback}, ${errors} with errors${cut}${answer.truncated ? "; more on the continuation" : ""}.`
+        ? `${answer.traces.length} ${answer.traces.length === 1 ? "trace" : "traces"} in the last ${lookback}, ${errors} with errors${cut}${answer.truncated ? "; more on the continuation" : ""}.`
         : `No traces matched in the last ${lookback}${answer.truncated ? " within max_bytes" : ""}.`,
     };
   },
