@@ -31,11 +31,29 @@ function jsonRpcError(code: number, message: string) {
   return { jsonrpc: "2.0", id: null, error: { code, message } };
 }
 
-/** Web pages may call /mcp only from this machine's loopback names; clients without Origin may. */
-const refuseForeignOrigin: RequestHandler = (req, _res, next) => {
+/**
+ * Web pages may call /mcp only from this machine's loopback names (an MCP inspector on
+ * localhost), with the CORS answers their browser asks for; clients without Origin may.
+ */
+const refuseForeignOrigin: RequestHandler = (req, res, next) => {
   const origin = req.headers.origin;
-  if (origin === undefined || isLoopbackOrigin(origin)) return next();
-  next(new HttpError(403, `origin ${origin} is not allowed to call /mcp: only pages on a loopback address may`));
+  if (origin === undefined) return next();
+  if (!isLoopbackOrigin(origin)) {
+    return next(
+      new HttpError(403, `origin ${origin} is not allowed to call /mcp: only pages on a loopback address may`),
+    );
+  }
+  res.setHeader("Access-Control-Allow-Origin", origin);
+  res.setHeader("Vary", "Origin");
+  res.setHeader("Access-Control-Allow-Methods", "POST, OPTIONS");
+  res.setHeader("Access-Control-Allow-Headers", "Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id");
+  res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id, Mcp-Protocol-Version");
+  res.setHeader("Access-Control-Max-Age", "600");
+  if (req.method === "OPTIONS") {
+    res.status(204).end();
+    return;
+  }
+  next();
 };
 
 /** A body express.json could not parse: a JSON-RPC parse error (-32700), as MCP clients expect. */
@@ -52,6 +70,7 @@ export function mcpRoutes(api: QueryApi): Router {
     return loading;
   };
 
+  router.options("/mcp", refuseForeignOrigin);
   router.post(
     "/mcp",
     refuseForeignOrigin,

@@ -17,7 +17,7 @@ const addFormats = addFormatsModule as unknown as { default: (ajv: Ajv) => Ajv }
 /**
  * The most characters a result's text may hold: about 25,000 tokens (the size Claude Code
  * refuses) at the densest answers' rate, under two characters a token. max_bytes caps answers
- * at 40 KiB, so this never trips; if it does, the result is a tool error naming the bug
+ * at 32 KiB, so this never trips; if it does, the result is a tool error naming the bug
  * rather than a giant answer.
  */
 export const MAX_RESULT_TEXT_CHARS = 45_000;
@@ -121,6 +121,20 @@ function withinBudget(structured: Record<string, unknown>, maxBytes: number): Re
 }
 
 /**
+ * Arguments as they select a page, so a call and the continuation a tool rebuilt from it
+ * compare equal when they ask the same: hex ids lowercased, id lists deduplicated and sorted,
+ * an `offset` of 0 dropped (the same as none).
+ */
+function canonical(args: Record<string, unknown>): Record<string, unknown> {
+  const hex = (value: unknown) =>
+    typeof value === "string" && /^[0-9a-fA-F]{16,32}$/.test(value) ? value.toLowerCase() : value;
+  const entries = Object.entries(args)
+    .filter(([key, value]) => value !== undefined && !(key === "offset" && value === 0))
+    .map(([key, value]) => [key, Array.isArray(value) ? [...new Set(value.map(hex))].sort() : hex(value)]);
+  return Object.fromEntries(entries.sort(([a], [b]) => String(a).localeCompare(String(b))));
+}
+
+/**
  * The answer without a continuation that repeats the very call it answers (a tool that could
  * not fit one item offers the same page again): the continuation asks for the largest
  * max_bytes instead, or, at the largest already, goes, leaving `truncated` to say so.
@@ -132,7 +146,8 @@ function unrepeated(
   maxBytes: number,
 ): Record<string, unknown> {
   const continuation = structured.continuation as { tool?: string; arguments?: Record<string, unknown> } | undefined;
-  if (continuation?.tool !== toolName || !isDeepStrictEqual(continuation.arguments, args)) return structured;
+  if (continuation?.tool !== toolName || !isDeepStrictEqual(canonical(continuation.arguments ?? {}), canonical(args)))
+    return structured;
   if (maxBytes < MAX_MAX_BYTES) {
     return {
       ...structured,
@@ -171,13 +186,15 @@ export async function callMcpTool(
     return toolError(failureText(tool.name, error));
   }
   const maxBytes = budgetOf(args.max_bytes);
-  const held = withinBudget(unrepeated(answer.structured, tool.name, args, maxBytes), maxBytes);
+  const whole = unrepeated(answer.structured, tool.name, args, maxBytes);
+  const held = withinBudget(whole, maxBytes);
   if (held === undefined) {
     return toolError(
       `${tool.name} could not fit its answer in max_bytes ${maxBytes}, even with its strings cut short. Ask again with a larger max_bytes (at most ${MAX_MAX_BYTES}) or narrower arguments.`,
     );
   }
-  answer = { structured: held, summary: answer.summary };
+  const cut = held !== whole;
+  answer = { structured: held, summary: cut ? `${answer.summary} Strings cut to fit max_bytes.` : answer.summary };
   const text = `${answer.summary}\n\n${JSON.stringify(answer.structured)}`;
   if (text.length > MAX_RESULT_TEXT_CHARS) {
     return toolError(

@@ -152,6 +152,25 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
     expect(foreign.json().error).to.match(/origin/i);
     const local = await postJson(`${obsd.url}/mcp`, INITIALIZE, { ...MCP_ACCEPT, origin: "http://127.0.0.1:3000" });
     expect(local.status).to.equal(200);
+    expect(local.headers["access-control-allow-origin"]).to.equal("http://127.0.0.1:3000");
+    // A loopback page's browser asks first (its JSON body and MCP headers need a preflight).
+    const preflight = await http(`${obsd.url}/mcp`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "http://localhost:6274",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, mcp-protocol-version",
+      },
+    });
+    expect(preflight.status).to.equal(204);
+    expect(preflight.headers["access-control-allow-origin"]).to.equal("http://localhost:6274");
+    expect(String(preflight.headers["access-control-allow-headers"])).to.match(/Mcp-Protocol-Version/i);
+    const foreignPreflight = await http(`${obsd.url}/mcp`, {
+      method: "OPTIONS",
+      headers: { origin: "http://evil.example" },
+    });
+    expect(foreignPreflight.status).to.equal(403);
+    expect(foreignPreflight.headers["access-control-allow-origin"]).to.equal(undefined);
   });
 
   it("answers malformed JSON and batches with JSON-RPC errors", async () => {

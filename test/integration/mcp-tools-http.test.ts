@@ -261,7 +261,7 @@ describe("every MCP tool through obsd's /mcp (Streamable HTTP), against a known 
     };
     visit(0);
     const seen: string[] = [];
-    let args: Record<string, unknown> = { trace_id: BIG_TRACE, max_bytes: 40960 };
+    let args: Record<string, unknown> = { trace_id: BIG_TRACE, max_bytes: 32768 };
     for (let calls = 0; calls < 100; calls++) {
       const { structured } = await call("get_trace_outline", args);
       expect(structured.offset).to.equal(seen.length);

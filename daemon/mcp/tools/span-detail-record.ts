@@ -25,7 +25,7 @@ export interface EventDetail {
 export interface SpanDetail {
   span_id: string;
   trace_id: string;
-  parent_id: string | null;
+  parent_span_id: string | null;
   name: string;
   service: string;
   kind: SpanRecord["kind"];
@@ -108,7 +108,7 @@ export function spanDetail(span: SpanRecord, level: DetailLevel = DETAIL_LEVELS[
   const detail: SpanDetail = {
     span_id: span.spanId,
     trace_id: span.traceId,
-    parent_id: span.parentSpanId,
+    parent_span_id: span.parentSpanId,
     name: cutString(span.operation, level.chars),
     service: span.serviceName,
     kind: span.kind,

@@ -14,7 +14,7 @@ export const SPAN_DETAIL_SCHEMA = {
   properties: {
     span_id: { type: "string" },
     trace_id: { type: "string" },
-    parent_id: NULLABLE_STRING,
+    parent_span_id: NULLABLE_STRING,
     name: { type: "string" },
     service: { type: "string" },
     kind: { type: "string" },
@@ -64,7 +64,7 @@ export const SPAN_DETAIL_SCHEMA = {
   required: [
     "span_id",
     "trace_id",
-    "parent_id",
+    "parent_span_id",
     "name",
     "service",
     "kind",

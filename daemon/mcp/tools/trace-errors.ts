@@ -296,8 +296,8 @@ function nextCalls(
       criticalPathCall(traceId, "what bounds its duration"),
     ];
   return [
-    ...rest,
     spanDetailsCall(traceId, [first.span_id], `the likeliest cause (${first.name}): attributes and events`),
+    ...rest,
     traceLogsCall(traceId, `the logs written during ${first.name}`, first.span_id),
     traceOutlineCall(traceId, "where the errors sit in the trace"),
   ];

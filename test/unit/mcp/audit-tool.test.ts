@@ -77,7 +77,7 @@ describe("MCP run_audit", () => {
     expect(structured.findings.length).to.be.below(ALL_ANOMALIES.length);
     expect(structured.continuation?.arguments).to.deep.equal({
       until: structured.window.current_end,
-      max_bytes: 40960,
+      max_bytes: 32768,
     });
     expect(summary).to.match(new RegExp(`; ${structured.findings.length} shown within max_bytes\\.$`));
   });

@@ -85,7 +85,7 @@ describe("MCP get_critical_path", () => {
 
   it("continues a long path past max_bytes with an offset: every stretch once", async () => {
     store.writeTraces(traceRequest("api", sequentialTrace(60)));
-    const whole = await callTool(getCriticalPath, { trace_id: TRACE, max_bytes: 40960 }, query.api);
+    const whole = await callTool(getCriticalPath, { trace_id: TRACE, max_bytes: 32768 }, query.api);
     expect(whole.structured.truncated).to.equal(false);
     const rows: unknown[] = [];
     let args: { trace_id: string; offset?: number; max_bytes?: number } = { trace_id: TRACE, max_bytes: 2048 };

@@ -79,7 +79,7 @@ describe("MCP facets", () => {
     expect(cut.structured.continuation?.arguments).to.deep.equal({
       type: "traces",
       field: "operation",
-      max_bytes: 40960,
+      max_bytes: 32768,
     });
     const limited = await callTool(facets, { type: "traces", field: "operation", limit: 5 }, query.api);
     expect(limited.structured.values).to.have.length(5);

@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { expect } from "chai";
-import { toolInput, toolOutput } from "../../../daemon/mcp/budget.js";
+import { MAX_MAX_BYTES, toolInput, toolOutput } from "../../../daemon/mcp/budget.js";
 import { type ApiSource, createMcpServer, type McpServerOptions } from "../../../daemon/mcp/mcp-server.js";
 import type { AnyMcpTool } from "../../../daemon/mcp/mcp-tool.js";
 import { MAX_RESULT_TEXT_CHARS } from "../../../daemon/mcp/mcp-tool-call.js";
@@ -252,10 +252,41 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     const client = await connect(query.api, { tools: [stuck] });
     const small = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 2048 } });
     const raised = (small.structuredContent as { continuation: { arguments: Record<string, unknown> } }).continuation;
-    expect(raised.arguments).to.deep.equal({ cursor: "c", max_bytes: 40960 });
-    const largest = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: 40960 } });
+    expect(raised.arguments).to.deep.equal({ cursor: "c", max_bytes: MAX_MAX_BYTES });
+    const largest = await client.callTool({ name: "stuck", arguments: { cursor: "c", max_bytes: MAX_MAX_BYTES } });
     expect(largest.structuredContent).to.not.have.property("continuation");
     expect((largest.structuredContent as { truncated: boolean }).truncated).to.equal(true);
+  });
+
+  it("knows a continuation repeats the call when the tool rebuilt its arguments (offset 0, ids lowercased)", async () => {
+    const rebuilt: AnyMcpTool = {
+      name: "rebuilt",
+      title: "Rebuilt",
+      description: "A tool that answers no rows and continues from offset 0 with its id lowercased",
+      inputSchema: toolInput({ trace_id: { type: "string" }, offset: { type: "integer" } }),
+      outputSchema: toolOutput({ rows: { type: "array" } }, ["rows"]),
+      run: async (args: Record<string, unknown>) => ({
+        structured: {
+          rows: [],
+          truncated: true,
+          continuation: {
+            tool: "rebuilt",
+            arguments: { trace_id: String(args.trace_id).toLowerCase(), offset: 0, max_bytes: args.max_bytes },
+            why: "the rest",
+          },
+          next: [],
+        },
+        summary: "no row fitted",
+      }),
+    };
+    const client = await connect(query.api, { tools: [rebuilt] });
+    const first = await client.callTool({
+      name: "rebuilt",
+      arguments: { trace_id: "ABCDEF0123456789", max_bytes: 2048 },
+    });
+    const continuation = (first.structuredContent as { continuation: { arguments: Record<string, unknown> } })
+      .continuation;
+    expect(continuation.arguments.max_bytes).to.equal(MAX_MAX_BYTES);
   });
 
   it("reports a failed resource read and an unknown tool once, without a repeated error prefix", async () => {

@@ -121,7 +121,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     const firstMs = NOW_MS - 15 * 60_000 + (total - kept) * POINT_EVERY_MS;
     expect(Date.parse(cut.structured.first_bucket ?? "")).to.equal(firstMs);
     expect(cut.structured.truncated).to.equal(true);
-    expect(cut.structured.continuation?.arguments).to.deep.equal({ ...args, max_bytes: 40960 });
+    expect(cut.structured.continuation?.arguments).to.deep.equal({ ...args, max_bytes: 32768 });
     expect(cut.summary).to.match(new RegExp(`; ${total - kept} oldest buckets left out to fit max_bytes\\.$`));
 
     const tight = await callTool(queryMetric, { ...args, max_bytes: 1024 }, query.api);
@@ -129,7 +129,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect(tight.structured.groups[0]?.values).to.have.length(MIN_BUCKETS);
     expect(tight.structured.groups[0]?.group).to.deep.equal({ "attr.queue": queue(QUEUES - 1) });
 
-    const wide = await callTool(queryMetric, { ...args, max_bytes: 40960 }, query.api);
+    const wide = await callTool(queryMetric, { ...args, max_bytes: 32768 }, query.api);
     expect(wide.structured.dropped_buckets).to.equal(0);
     expect(wide.structured.groups[0]?.values).to.have.length(total);
   });

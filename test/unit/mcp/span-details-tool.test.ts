@@ -66,7 +66,7 @@ describe("MCP get_span_details", () => {
     expect(span).to.deep.include({
       span_id: ROOT,
       trace_id: TRACE,
-      parent_id: null,
+      parent_span_id: null,
       name: "checkout",
       service: "api",
       kind: "server",
@@ -97,7 +97,7 @@ describe("MCP get_span_details", () => {
     const newest = await callTool(getSpanDetails, { span_ids: [CHILD] }, query.api);
     expect(newest.structured.spans[0]?.name).to.equal("elsewhere");
     const inTrace = await callTool(getSpanDetails, { span_ids: [CHILD], trace_id: TRACE }, query.api);
-    expect(inTrace.structured.spans[0]).to.deep.include({ name: "charge", trace_id: TRACE, parent_id: ROOT });
+    expect(inTrace.structured.spans[0]).to.deep.include({ name: "charge", trace_id: TRACE, parent_span_id: ROOT });
     expect(inTrace.structured.next[1]).to.deep.include({
       tool: "get_span_details",
       arguments: { span_ids: [ROOT], trace_id: TRACE },

@@ -117,7 +117,7 @@ describe("MCP trace_stats and log_stats", () => {
         })),
       ),
     );
-    const whole = await callTool(traceStats, { group_by: "operation", agg: "count", max_bytes: 40960 }, query.api);
+    const whole = await callTool(traceStats, { group_by: "operation", agg: "count", max_bytes: 32768 }, query.api);
     expect(whole.structured.truncated).to.equal(false);
     expect(whole.structured.rows).to.have.length(operations.length + 1);
     const { structured, summary } = await callTool(
@@ -130,7 +130,7 @@ describe("MCP trace_stats and log_stats", () => {
     expect(structured.rows).to.deep.equal(whole.structured.rows.slice(0, structured.rows.length));
     expect(structured.continuation).to.deep.equal({
       tool: "trace_stats",
-      arguments: { group_by: "operation", agg: "count", max_bytes: 40960 },
+      arguments: { group_by: "operation", agg: "count", max_bytes: 32768 },
       why: "the rows cut to fit max_bytes",
     });
     expect(summary).to.match(new RegExp(`; ${structured.rows.length} shown within max_bytes\\.$`));

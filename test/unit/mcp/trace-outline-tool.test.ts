@@ -216,7 +216,7 @@ describe("MCP get_trace_outline", () => {
     visit(0);
     const seen: string[] = [];
     let rowBytes = 0;
-    let args: Record<string, unknown> = { trace_id: TRACE, max_bytes: 40960 };
+    let args: Record<string, unknown> = { trace_id: TRACE, max_bytes: 32768 };
     for (let calls = 0; calls < 100; calls++) {
       const { structured } = await callTool(getTraceOutline, args as { trace_id: string }, query.api);
       expect(structured.offset).to.equal(seen.length);
