@@ -1,6 +1,6 @@
 /** `search_logs`: log records by service, severity, correlation ids, body text and attributes. */
 import type { Attributes, LogRecord } from "../../../shared/api-records.js";
-import { cutString, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { cutString, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -10,13 +10,12 @@ import {
   SPAN_ID_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
-
+import { searchPage } from "./paged-search.js";
 import {
   ATTRIBUTES_OUTPUT,
   attributePairs,
   fewAttributes,
   MORE_ATTRIBUTES_OUTPUT,
-  pageSummary,
   traceOutlineCall,
   withoutUndefined,
 } from "./query-args.js";
@@ -168,34 +167,17 @@ export const searchLogs: McpTool<SearchLogsArgs, SearchLogsAnswer> = {
       attrContains: attributePairs(args.attributes_contain),
       lookback: args.lookback,
     });
-    let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinBudget({
-      fetch: async (limit, cursor) => {
-        const page = await ctx.api.searchLogs(withoutUndefined({ ...filters, limit, cursor }));
-        lookback = page.meta.lookback;
-        return page;
-      },
-      limit: args.limit ?? routeLimit("searchLogs").default,
-      cursor: args.cursor,
+    return searchPage({
+      tool: "search_logs",
+      noun: "logs",
+      args,
+      defaultLimit: routeLimit("searchLogs").default,
       maxBytes: ctx.maxBytes,
-      build: (logs, tail) => {
+      fetch: (page) => ctx.api.searchLogs(withoutUndefined({ ...filters, ...page })),
+      build: (logs, lookback, tail) => {
         const rows = logs.map(logRow);
         return { lookback, logs: rows, ...tail, next: nextCalls(rows, args) };
       },
-      continueWith: (cursor) => ({
-        tool: "search_logs",
-        arguments: withoutUndefined({ ...args, cursor }),
-        why: "the next logs",
-      }),
     });
-    const summary = pageSummary({
-      noun: "logs",
-      kept,
-      total,
-      truncated: answer.truncated,
-      lookback,
-      maxBytes: ctx.maxBytes,
-    });
-    return { structured: answer, summary };
   },
 };

@@ -2,12 +2,12 @@
 import { formatDuration } from "../../../shared/duration.js";
 import { METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
-import { cutString, fitItems, MAX_MAX_BYTES, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 import { fitSeries, type SeriesGroupRow } from "./metric-series-fit.js";
-
-import { attributePairs, pageSummary, traceOutlineCall, withoutUndefined } from "./query-args.js";
+import { searchPage } from "./paged-search.js";
+import { attributePairs, traceOutlineCall, withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
 
 /** A metric's description as rows carry it: a hint, not documentation. */
@@ -102,17 +102,14 @@ export const listMetrics: McpTool<ListMetricsArgs, ListMetricsAnswer> = {
   ),
   async run(args, ctx) {
     const filters = withoutUndefined({ service: args.service, name: args.name, lookback: args.lookback });
-    let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinBudget({
-      fetch: async (limit, cursor) => {
-        const page = await ctx.api.listMetrics(withoutUndefined({ ...filters, limit, cursor }));
-        lookback = page.meta.lookback;
-        return page;
-      },
-      limit: args.limit ?? routeLimit("listMetrics").default,
-      cursor: args.cursor,
+    return searchPage({
+      tool: "list_metrics",
+      noun: "metrics",
+      args,
+      defaultLimit: routeLimit("listMetrics").default,
       maxBytes: ctx.maxBytes,
-      build: (metrics, tail) => {
+      fetch: (page) => ctx.api.listMetrics(withoutUndefined({ ...filters, ...page })),
+      build: (metrics, lookback, tail) => {
         const first = metrics[0];
         const window = withoutUndefined({ service: args.service, lookback: lookback ?? undefined });
         const next: NextCall[] = first
@@ -127,21 +124,7 @@ export const listMetrics: McpTool<ListMetricsArgs, ListMetricsAnswer> = {
           : [];
         return { lookback, metrics: metrics.map(metricSummary), ...tail, next };
       },
-      continueWith: (cursor) => ({
-        tool: "list_metrics",
-        arguments: withoutUndefined({ ...args, cursor }),
-        why: "the next metrics",
-      }),
     });
-    const summary = pageSummary({
-      noun: "metrics",
-      kept,
-      total,
-      truncated: answer.truncated,
-      lookback,
-      maxBytes: ctx.maxBytes,
-    });
-    return { structured: answer, summary };
   },
 };
 

@@ -1,6 +1,6 @@
 /** `search_spans`: spans by service, operation, parent, status and attributes, as compact rows. */
 import type { Attributes, SpanRecord } from "../../../shared/api-records.js";
-import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -9,14 +9,13 @@ import {
   SERVICE_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
-
+import { searchPage } from "./paged-search.js";
 import {
   ATTRIBUTES_OUTPUT,
   attributePairs,
   fewAttributes,
   MORE_ATTRIBUTES_OUTPUT,
   msOfNs,
-  pageSummary,
   spanDetailsCall,
   traceErrorsCall,
   traceOutlineCall,
@@ -169,34 +168,17 @@ export const searchSpans: McpTool<SearchSpansArgs, SearchSpansAnswer> = {
       attrContains: attributePairs(args.attributes_contain),
       lookback: args.lookback,
     });
-    let lookback: string | null = args.lookback ?? null;
-    const { answer, kept, total } = await pageWithinBudget({
-      fetch: async (limit, cursor) => {
-        const page = await ctx.api.searchSpans(withoutUndefined({ ...filters, limit, cursor }));
-        lookback = page.meta.lookback;
-        return page;
-      },
-      limit: args.limit ?? routeLimit("searchSpans").default,
-      cursor: args.cursor,
+    return searchPage({
+      tool: "search_spans",
+      noun: "spans",
+      args,
+      defaultLimit: routeLimit("searchSpans").default,
       maxBytes: ctx.maxBytes,
-      build: (spans, tail) => {
+      fetch: (page) => ctx.api.searchSpans(withoutUndefined({ ...filters, ...page })),
+      build: (spans, lookback, tail) => {
         const rows = spans.map(spanRow);
         return { lookback, spans: rows, ...tail, next: nextCalls(rows) };
       },
-      continueWith: (cursor) => ({
-        tool: "search_spans",
-        arguments: withoutUndefined({ ...args, cursor }),
-        why: "the next spans",
-      }),
     });
-    const summary = pageSummary({
-      noun: "spans",
-      kept,
-      total,
-      truncated: answer.truncated,
-      lookback,
-      maxBytes: ctx.maxBytes,
-    });
-    return { structured: answer, summary };
   },
 };
