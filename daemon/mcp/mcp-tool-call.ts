@@ -177,15 +177,15 @@ export async function callMcpTool(
 ): Promise<ToolCallResult> {
   const problems = argumentProblems(tool, args);
   if (problems) return toolError(`Invalid arguments for ${tool.name}: ${problems}.`);
+  const maxBytes = budgetOf(args.max_bytes);
   let answer: { structured: Record<string, unknown>; summary: string };
   try {
-    answer = await tool.run(args, { api: await api(), maxBytes: budgetOf(args.max_bytes) });
+    answer = await tool.run(args, { api: await api(), maxBytes });
   } catch (error) {
     if (queryApiErrorCode(error) === undefined)
       console.error(`obs mcp: ${tool.name}: ${(error as Error)?.stack ?? error}`);
     return toolError(failureText(tool.name, error));
   }
-  const maxBytes = budgetOf(args.max_bytes);
   const whole = unrepeated(answer.structured, tool.name, args, maxBytes);
   const held = withinBudget(whole, maxBytes);
   if (held === undefined) {

@@ -1,10 +1,11 @@
 /** `run_audit`: the collector's deterministic audit, its findings with evidence and follow-up calls. */
 import { parseDuration } from "../../../shared/duration.js";
 import type { AuditReportRecord } from "../../../shared/query-types.js";
-import { cutLongStrings, fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
+import { cutLongStrings, fitItems, toolInput, toolOutput } from "../budget.js";
 import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "../mcp-tool.js";
 import { followUpCall } from "./audit-follow-up.js";
 import { SERVICE_PROPERTY } from "./common-inputs.js";
+import { largerBudgetCall } from "./next-calls.js";
 import { withoutUndefined } from "./query-args.js";
 import { snakeKeys } from "./snake-case.js";
 
@@ -210,16 +211,17 @@ export const runAudit: McpTool<RunAuditArgs, RunAuditAnswer> = {
       findings: [...findings],
       audit_truncated: report.truncated,
       truncated: cut,
-      ...(cut && ctx.maxBytes < MAX_MAX_BYTES
-        ? {
-            continuation: {
-              tool: "run_audit",
-              // The same windows, fixed, so the larger answer is of the same audit.
-              arguments: { ...args, until: report.window.currentEnd, max_bytes: MAX_MAX_BYTES },
-              why: "the findings cut to fit max_bytes",
-            },
-          }
-        : {}),
+      // The same windows, fixed, so the larger answer is of the same audit.
+      ...withoutUndefined({
+        continuation: cut
+          ? largerBudgetCall(
+              "run_audit",
+              { ...args, until: report.window.currentEnd },
+              ctx.maxBytes,
+              "the findings cut to fit max_bytes",
+            )
+          : undefined,
+      }),
       next,
     }));
     const { error, warning, info } = report.counts;

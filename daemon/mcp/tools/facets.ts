@@ -1,9 +1,10 @@
 /** `facets`: the values of a field an agent can filter by, most frequent first, with counts. */
 import { FACET_FIELDS } from "../../../shared/query-routes.js";
 import type { FacetValueRecord } from "../../../shared/query-types.js";
-import { fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
+import { fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
+import { largerBudgetCall } from "./next-calls.js";
 import { withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
 
@@ -126,9 +127,7 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
     const cap = routeLimit("facets").cap;
     const { answer, kept } = fitItems(page.data, ctx.maxBytes, (values, cut) => {
       const wider: NextCall | undefined = cut
-        ? ctx.maxBytes < MAX_MAX_BYTES
-          ? { tool: "facets", arguments: { ...args, max_bytes: MAX_MAX_BYTES }, why: "the values cut to fit max_bytes" }
-          : undefined
+        ? largerBudgetCall("facets", { ...args }, ctx.maxBytes, "the values cut to fit max_bytes")
         : page.meta.truncated && page.meta.limit < cap
           ? { tool: "facets", arguments: { ...args, limit: cap }, why: "the less frequent values" }
           : undefined;

@@ -2,10 +2,11 @@
 import { formatDuration } from "../../../shared/duration.js";
 import { METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
-import { cutString, fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 import { fitSeries, type SeriesGroupRow } from "./metric-series-fit.js";
+import { largerBudgetCall } from "./next-calls.js";
 import { searchPage } from "./paged-search.js";
 import { attributePairs, traceOutlineCall, withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
@@ -268,12 +269,13 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       },
     ].slice(0, 3);
     const wider = (cut: { buckets: number; groups: number }): NextCall | undefined => {
-      if (ctx.maxBytes < MAX_MAX_BYTES && (cut.buckets || cut.groups))
-        return {
-          tool: "query_metric",
-          arguments: { ...args, max_bytes: MAX_MAX_BYTES },
-          why: "the buckets and groups cut to fit max_bytes",
-        };
+      const larger = largerBudgetCall(
+        "query_metric",
+        { ...args },
+        ctx.maxBytes,
+        "the buckets and groups cut to fit max_bytes",
+      );
+      if (larger && (cut.buckets || cut.groups)) return larger;
       if (cut.buckets)
         return {
           tool: "query_metric",
@@ -396,15 +398,11 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
       metric,
       attributes: [...shown],
       truncated: cut,
-      ...(cut && ctx.maxBytes < MAX_MAX_BYTES
-        ? {
-            continuation: {
-              tool: "describe_metric",
-              arguments: { ...args, max_bytes: MAX_MAX_BYTES },
-              why: "the attribute keys cut to fit max_bytes",
-            },
-          }
-        : {}),
+      ...withoutUndefined({
+        continuation: cut
+          ? largerBudgetCall("describe_metric", { ...args }, ctx.maxBytes, "the attribute keys cut to fit max_bytes")
+          : undefined,
+      }),
       next,
     }));
     const summary = `${data.name}: a ${data.type}${data.unit ? ` in ${data.unit}` : ""} from ${data.services.join(", ") || "no service"}, ${data.seriesCount} series, ${attributes.length} attribute keys${kept < attributes.length ? ` (${kept} shown within max_bytes)` : ""}.`;

@@ -2,6 +2,7 @@
  * The `next` and `continuation` calls the tools suggest, built in one place so every tool names
  * a trace tool with the same arguments. Pure.
  */
+import { MAX_MAX_BYTES } from "../budget.js";
 import type { NextCall } from "../mcp-tool.js";
 
 export function traceOutlineCall(traceId: string, why: string): NextCall {
@@ -35,6 +36,19 @@ export function traceLogsCall(traceId: string, why: string, spanId?: string): Ne
 /** search_spans over one trace: the narrower read when a trace is too large to load whole. */
 export function traceSpansSearchCall(traceId: string, why: string): NextCall {
   return { tool: "search_spans", arguments: { trace_id: traceId, lookback: TRACE_LOOKBACK }, why };
+}
+
+/**
+ * The same call with the largest max_bytes, for an answer that is not paged and had items cut
+ * to fit; undefined when the call already had the largest budget (nothing more would fit).
+ */
+export function largerBudgetCall(
+  tool: string,
+  args: Record<string, unknown>,
+  maxBytes: number,
+  why: string,
+): NextCall | undefined {
+  return maxBytes < MAX_MAX_BYTES ? { tool, arguments: { ...args, max_bytes: MAX_MAX_BYTES }, why } : undefined;
 }
 
 /**

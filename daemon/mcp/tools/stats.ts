@@ -1,6 +1,6 @@
 /** `trace_stats` and `log_stats`: aggregates per group, the largest first. */
 import type { StatsAnswerRow } from "../../../shared/query-types.js";
-import { fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
+import { fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall, ToolContext } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -9,6 +9,7 @@ import {
   SPAN_ID_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
+import { largerBudgetCall } from "./next-calls.js";
 import { attributePairs, withoutUndefined } from "./query-args.js";
 import { ATTRIBUTES_CONTAIN_PROPERTY, STATUS_PROPERTY } from "./query-inputs.js";
 
@@ -118,9 +119,9 @@ function statsAnswer(
     rows: [...shown],
     truncated: cut || page.meta.truncated,
     // Stats are not paged: what max_bytes cut comes with a larger budget.
-    ...(cut && maxBytes < MAX_MAX_BYTES
-      ? { continuation: { ...again, arguments: { ...again.arguments, max_bytes: MAX_MAX_BYTES } } }
-      : {}),
+    ...withoutUndefined({
+      continuation: cut ? largerBudgetCall(again.tool, again.arguments, maxBytes, again.why) : undefined,
+    }),
     next: nextOf(rows[0]),
   }));
   const top = rows[0];
