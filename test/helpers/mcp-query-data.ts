@@ -3,8 +3,10 @@
  * billing; some payments fail), logs correlated to them, and one log with a long body. Returns
  * what it wrote, so tests compute their expectations from it.
  */
+
+import { type StoreApi, storeApi } from "./mcp-tools.js";
 import { hexId, type LogSpec, logsRequest, type SpanSpec, traceRequest } from "./otlp-builders.js";
-import type { TestStore } from "./store.js";
+import { type TestStore, testStore } from "./store.js";
 
 const MS = 1_000_000n;
 
@@ -109,4 +111,31 @@ export function writeQueryData(store: TestStore, nowNs: bigint): QueryData {
 export function newestFirst<T extends { startNs?: bigint; timeNs?: bigint }>(items: readonly T[]): T[] {
   const at = (item: T) => item.startNs ?? item.timeNs ?? 0n;
   return [...items].sort((a, b) => (at(a) === at(b) ? 0 : at(a) > at(b) ? -1 : 1));
+}
+
+/** What each test of a suite using useQueryData gets: a fresh store, its data and a QueryApi. */
+export interface QueryDataFixture {
+  store: TestStore;
+  query: StoreApi;
+  data: QueryData;
+}
+
+/**
+ * Registers hooks that give each test of the calling suite a new store holding the query data
+ * set written at `nowNs`, and a QueryApi over it whose windows end at `nowNs`; both are closed
+ * after the test. Read the fields inside tests or later hooks (they are set before each test).
+ */
+export function useQueryData(nowNs: bigint): QueryDataFixture {
+  const fixture = {} as QueryDataFixture;
+  beforeEach(() => {
+    fixture.store = testStore();
+    fixture.data = writeQueryData(fixture.store, nowNs);
+    fixture.query = storeApi(fixture.store.path);
+    fixture.query.setNow(nowNs);
+  });
+  afterEach(() => {
+    fixture.query.close();
+    fixture.store.close();
+  });
+  return fixture;
 }

@@ -1,26 +1,20 @@
 import { expect } from "chai";
 import { facets, searchByFacet } from "../../../daemon/mcp/tools/facets.js";
-import { type QueryData, writeQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { type QueryData, useQueryData } from "../../helpers/mcp-query-data.js";
+import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
-import { type TestStore, testStore } from "../../helpers/store.js";
+import type { TestStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
 
 describe("MCP facets", () => {
+  const fixture = useQueryData(NOW);
   let store: TestStore;
   let query: StoreApi;
   let data: QueryData;
   beforeEach(() => {
-    store = testStore();
-    data = writeQueryData(store, NOW);
-    query = storeApi(store.path);
-    query.setNow(NOW);
-  });
-  afterEach(() => {
-    query.close();
-    store.close();
+    ({ store, query, data } = fixture);
   });
 
   it("lists an attribute's values with span counts, and the spans of the top value next", async () => {

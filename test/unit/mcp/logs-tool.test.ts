@@ -1,25 +1,17 @@
 import { expect } from "chai";
 import { LOG_BODY_CHARS, type SearchLogsArgs, searchLogs } from "../../../daemon/mcp/tools/logs.js";
-import { FAILING, LONG_BODY, newestFirst, type QueryData, writeQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
-import { type TestStore, testStore } from "../../helpers/store.js";
+import { FAILING, LONG_BODY, newestFirst, type QueryData, useQueryData } from "../../helpers/mcp-query-data.js";
+import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
 
 describe("MCP search_logs", () => {
-  let store: TestStore;
+  const fixture = useQueryData(NOW);
   let query: StoreApi;
   let data: QueryData;
   beforeEach(() => {
-    store = testStore();
-    data = writeQueryData(store, NOW);
-    query = storeApi(store.path);
-    query.setNow(NOW);
-  });
-  afterEach(() => {
-    query.close();
-    store.close();
+    ({ query, data } = fixture);
   });
 
   it("lists logs newest first with their trace and span ids, long bodies cut with a marker", async () => {

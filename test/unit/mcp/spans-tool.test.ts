@@ -1,25 +1,17 @@
 import { expect } from "chai";
 import { type SearchSpansArgs, searchSpans } from "../../../daemon/mcp/tools/spans.js";
-import { FAILING, newestFirst, type QueryData, TRACES, writeQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
-import { type TestStore, testStore } from "../../helpers/store.js";
+import { FAILING, newestFirst, type QueryData, TRACES, useQueryData } from "../../helpers/mcp-query-data.js";
+import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
 
 describe("MCP search_spans", () => {
-  let store: TestStore;
+  const fixture = useQueryData(NOW);
   let query: StoreApi;
   let data: QueryData;
   beforeEach(() => {
-    store = testStore();
-    data = writeQueryData(store, NOW);
-    query = storeApi(store.path);
-    query.setNow(NOW);
-  });
-  afterEach(() => {
-    query.close();
-    store.close();
+    ({ query, data } = fixture);
   });
 
   it("lists the matching spans newest first as compact rows, with the first error's trace next", async () => {

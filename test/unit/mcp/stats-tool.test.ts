@@ -1,26 +1,20 @@
 import { expect } from "chai";
 import { groupFilter, logStats, traceStats } from "../../../daemon/mcp/tools/stats.js";
-import { FAILING, type QueryData, TRACES, writeQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { FAILING, type QueryData, TRACES, useQueryData } from "../../helpers/mcp-query-data.js";
+import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
-import { type TestStore, testStore } from "../../helpers/store.js";
+import type { TestStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
 
 describe("MCP trace_stats and log_stats", () => {
+  const fixture = useQueryData(NOW);
   let store: TestStore;
   let query: StoreApi;
   let data: QueryData;
   beforeEach(() => {
-    store = testStore();
-    data = writeQueryData(store, NOW);
-    query = storeApi(store.path);
-    query.setNow(NOW);
-  });
-  afterEach(() => {
-    query.close();
-    store.close();
+    ({ store, query, data } = fixture);
   });
 
   it("counts traces per root operation, with the worst group's traces next", async () => {
