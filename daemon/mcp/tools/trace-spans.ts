@@ -5,6 +5,7 @@
  */
 import type { SpanRecord } from "../../../shared/api-records.js";
 import type { QueryApi } from "../../../shared/query-api.js";
+import { routeLimit } from "./query-inputs.js";
 
 /**
  * The most spans one tool call reads. Two of the API's 10,000-span pages: a 10,000-span trace
@@ -14,6 +15,9 @@ import type { QueryApi } from "../../../shared/query-api.js";
  * times and exception events (the trace route's tree has neither).
  */
 export const TRACE_SPAN_CAP = 20_000;
+
+/** The most spans the spans route answers in one page (the route table's cap). */
+const PAGE_CAP = routeLimit("getTraceSpans").cap;
 
 export interface TraceSpans {
   /** The first spans of the trace in start order (the API's), at most the cap. */
@@ -27,7 +31,7 @@ export async function fetchTraceSpans(api: QueryApi, traceId: string, cap = TRAC
   const spans: SpanRecord[] = [];
   let cursor: string | undefined;
   do {
-    const limit = Math.min(10_000, cap - spans.length);
+    const limit = Math.min(PAGE_CAP, cap - spans.length);
     const page = await api.getTraceSpans(cursor === undefined ? { traceId, limit } : { traceId, limit, cursor });
     spans.push(...page.data);
     cursor = page.meta.nextCursor ?? undefined;
