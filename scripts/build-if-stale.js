@@ -10,7 +10,10 @@ import { join, relative, resolve } from "node:path";
 const root = resolve(import.meta.dirname, "..");
 /** The folders tsconfig.json compiles (its "include"), without its "exclude". */
 const FOLDERS = ["daemon", "client", "shared", "test", "bench"];
-const EXCLUDED = [join("test", "fixtures")];
+const EXCLUDED = [join("test", "fixtures"), join("client", "web")];
+/** The web UI's sources (client/web) and the bundle they build into (scripts/build-web.js). */
+const WEB_SOURCES = join(root, "client", "web");
+const WEB_BUNDLE = join(root, "dist", "web", "assets", "app.js");
 
 /** The first TypeScript source whose compiled twin in dist/ is missing or older, or null. */
 export function staleSource() {
@@ -24,6 +27,12 @@ export function staleSource() {
       const compiled = join(root, "dist", path.replace(/\.ts$/, ".js"));
       if (!existsSync(compiled) || statSync(compiled).mtimeMs < statSync(source).mtimeMs) return path;
     }
+  }
+  if (!existsSync(WEB_SOURCES)) return null;
+  const bundled = existsSync(WEB_BUNDLE) ? statSync(WEB_BUNDLE).mtimeMs : -1;
+  for (const name of readdirSync(WEB_SOURCES, { recursive: true }).map(String)) {
+    const source = join(WEB_SOURCES, name);
+    if (statSync(source).isFile() && statSync(source).mtimeMs > bundled) return relative(root, source);
   }
   return null;
 }

@@ -9,6 +9,7 @@ import { HttpError } from "./http-error.js";
 import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
 import { queryRoutes } from "./query-routes.js";
+import { uiRoutes } from "./ui-routes.js";
 
 export interface AppOptions {
   boundHost: string;
@@ -70,6 +71,7 @@ export function createApp(options: AppOptions): Express {
   app.all(["/openapi.json", "/docs"], (req, _res, next) =>
     next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET" })),
   );
+  app.use(uiRoutes());
   app.use((req, _res, next) => next(new HttpError(404, `no route ${req.method} ${req.path}; see /docs`)));
   app.use(sendError);
   return app;

@@ -194,20 +194,28 @@ export function importsOf(source: string): { specifier: string; kind: ImportKind
 export function resolveSpecifier(root: string, from: string, specifier: string): string {
   if (!specifier.startsWith(".")) return specifier;
   const target = posix.normalize(posix.join(posix.dirname(from), specifier));
-  for (const candidate of [target.replace(/\.js$/, ".ts"), target, `${target}.ts`, `${target}/index.ts`]) {
-    if (candidate.endsWith(".ts") && existsSync(join(root, candidate))) return candidate;
+  const candidates = [
+    target.replace(/\.js$/, ".ts"),
+    target.replace(/\.js$/, ".tsx"),
+    target,
+    `${target}.ts`,
+    `${target}.tsx`,
+    `${target}/index.ts`,
+  ];
+  for (const candidate of candidates) {
+    if (/\.tsx?$/.test(candidate) && existsSync(join(root, candidate))) return candidate;
   }
   return target;
 }
 
-/** The TypeScript sources (not declaration files) under `folders`, root-relative with forward slashes. */
+/** The TypeScript sources (.ts and the web UI's .tsx; not declaration files) under `folders`, root-relative with forward slashes. */
 export function sourceFiles(root: string, folders: readonly string[]): string[] {
   return folders
     .filter((folder) => existsSync(join(root, folder)))
     .flatMap((folder) =>
       readdirSync(join(root, folder), { recursive: true })
         .map((name) => join(folder, String(name)))
-        .filter((path) => path.endsWith(".ts") && !path.endsWith(".d.ts")),
+        .filter((path) => /\.tsx?$/.test(path) && !path.endsWith(".d.ts")),
     )
     .map((path) => path.split(sep).join("/"))
     .sort();

@@ -54,6 +54,13 @@ export function layerRules(edges: readonly ImportEdge[]): LayerRule[] {
       to: /^(daemon|client)\//,
     },
     {
+      name: "the web UI runs in a browser",
+      reason:
+        "client/web is bundled for the browser (scripts/build-web.js): it imports its own folder, the pure modules of shared/ (the route table, records, links) and its browser packages, never Node's modules, the CLI or the daemon",
+      from: /^client\/web\//,
+      to: (target) => !/^(client\/web\/|shared\/|preact(\/|$)|uplot(\/|$))/.test(target) && !target.endsWith(".css"),
+    },
+    {
       name: "front-ends go through the query service",
       reason:
         "a front-end (HTTP routes, CLI, later UI and MCP) asks the query service (daemon/query/query-service.ts), which owns defaults, caps, cursors and errors; the storage reader (daemon/query/sqlite-*.ts, telemetry-reader.ts) is its back end",

@@ -1,9 +1,9 @@
 /** `get_critical_path`: the spans a trace's duration waits on, and how long each holds it up. */
 import type { SpanRecord } from "../../../shared/api-records.js";
+import { criticalPath } from "../../../shared/trace/critical-path.js";
 import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
-import { criticalPath } from "./critical-path-walk.js";
 import { msBetween, roundMs } from "./durations.js";
 import {
   continuationCall,

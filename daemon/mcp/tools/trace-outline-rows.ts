@@ -5,9 +5,9 @@
  * few bytes of JSON, within the issue's per-span target (docs/PERFORMANCE.md has the figure). Pure.
  */
 import type { SpanRecord } from "../../../shared/api-records.js";
+import { spanForest } from "../../../shared/trace/span-order.js";
 import { cutString } from "../budget.js";
 import { msBetween } from "./durations.js";
-import { spanForest } from "./trace-span-order.js";
 import { isErrorSpan, traceStartNs } from "./trace-spans.js";
 
 /** The outline's columns, in row order (the output schema says what each holds). */

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { type OrderableSpan, spanForest } from "../../../daemon/mcp/tools/trace-span-order.js";
+import { type OrderableSpan, spanForest } from "../../../../shared/trace/span-order.js";
 
 function span(spanId: string, parentSpanId: string | null, start: number): OrderableSpan {
   return { spanId, parentSpanId, startTimeUnixNano: String(start) };

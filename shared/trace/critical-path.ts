@@ -8,7 +8,7 @@
  * path with its subtree, since it does not hold the parent up. With several roots (or orphans)
  * the longest one is walked. Iterative (a 20,000-deep chain must not overflow the stack). Pure.
  */
-import { type OrderableSpan, spanForest } from "./trace-span-order.js";
+import { type OrderableSpan, spanForest } from "./span-order.js";
 
 export interface TimedSpan extends OrderableSpan {
   endTimeUnixNano: string;

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { criticalPath, type TimedSpan } from "../../../daemon/mcp/tools/critical-path-walk.js";
+import { criticalPath, type TimedSpan } from "../../../../shared/trace/critical-path.js";
 
 const MS = 1_000_000n;
 

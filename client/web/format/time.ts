@@ -1,0 +1,46 @@
+/** Times and durations as the UI shows them. Pure. */
+
+/** Nanoseconds since the epoch (the API's decimal text) as milliseconds. */
+export function nanosToMs(unixNano: string | number): number {
+  return typeof unixNano === "number" ? unixNano / 1e6 : Number(BigInt(unixNano) / 1000n) / 1000;
+}
+
+/** A duration in milliseconds, with a unit that keeps 3 significant digits: 850µs, 12.4ms, 3.21s, 2m 5s. */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return "–";
+  const abs = Math.abs(ms);
+  if (abs < 1) return `${round3(ms * 1000)}µs`;
+  if (abs < 1000) return `${round3(ms)}ms`;
+  if (abs < 60_000) return `${round3(ms / 1000)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms - minutes * 60_000) / 1000);
+  return minutes < 60 ? `${minutes}m ${seconds}s` : `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+function round3(value: number): string {
+  return Number(value.toPrecision(3)).toString();
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, "0");
+}
+
+/** A time of day in the browser's zone, to the millisecond: 14:03:07.125. */
+export function formatClock(ms: number): string {
+  const date = new Date(ms);
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
+}
+
+/** A date and time in the browser's zone: 2026-11-25 14:03:07.125. */
+export function formatDateTime(ms: number): string {
+  const date = new Date(ms);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${formatClock(ms)}`;
+}
+
+/** How long ago, coarsely: 5s ago, 3m ago, 2h ago. */
+export function formatAgo(ms: number, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - ms) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)}m ago`;
+  return `${Math.round(seconds / 3600)}h ago`;
+}

@@ -1,0 +1,67 @@
+/**
+ * The web UI's static files (client/web, bundled into dist/web by scripts/build-web.js): the
+ * page at `/` and at every `/ui/...` view path (the page's router picks the view, so a deep link
+ * loads), and its assets under `/ui/assets/`. Every answer carries a Content-Security-Policy that
+ * lets the page load only its own script and stylesheet and talk only to this collector: it
+ * shows telemetry (text any program can send), so nothing it shows may run or load anything.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import express, { type Response, Router } from "express";
+import { packagePath } from "../../shared/package-root.js";
+import { HttpError } from "./http-error.js";
+
+/** The policy of every UI answer: own files only; no inline script or style, no frames, no forms elsewhere. */
+export const UI_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+function secure(res: Response): void {
+  res.setHeader("Content-Security-Policy", UI_CONTENT_SECURITY_POLICY);
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Referrer-Policy", "no-referrer");
+  res.setHeader("X-Frame-Options", "DENY");
+  // A rebuilt UI is picked up on the next load: the files are small and local.
+  res.setHeader("Cache-Control", "no-cache");
+}
+
+export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
+  const router = Router();
+  const indexPath = join(webRoot, "index.html");
+  let page: Buffer | undefined;
+  const notBuilt = () =>
+    new HttpError(
+      503,
+      `the web UI is not built in this installation (${indexPath} is missing): run npm run build; the query API at /api still answers`,
+    );
+
+  router.get(["/", "/ui", "/ui/", /^\/ui\/(?!assets\/).+/], (_req, res, next) => {
+    if (page === undefined) {
+      if (!existsSync(indexPath)) return next(notBuilt());
+      page = readFileSync(indexPath);
+    }
+    secure(res);
+    res.type("html").send(page);
+  });
+  router.use(
+    "/ui/assets",
+    express.static(join(webRoot, "assets"), {
+      index: false,
+      dotfiles: "ignore",
+      etag: true,
+      setHeaders: secure,
+    }),
+  );
+  router.all(["/", "/ui", /^\/ui\/.*/], (req, _res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next(new HttpError(404, `no UI file ${req.path}`));
+    next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET" }));
+  });
+  return router;
+}
