@@ -30,6 +30,9 @@ export interface PlotArea {
   bottom: number;
 }
 
+/** Half the width of a time label (`13:08:30`), in pixels. */
+const LABEL_HALF_WIDTH = 26;
+
 /** Durations whose largest is more than this many times the smallest are drawn on a log axis. */
 export const LOG_RATIO = 20;
 
@@ -80,9 +83,13 @@ export function logTicks(lo: number, hi: number, count: number): number[] {
 /**
  * Scales placing `points` in `area` (pixels): x over the points' start times, y over their
  * durations from 0 (linear) or from a little below the shortest (log), each padded so no
- * point sits on the frame.
+ * point sits on the frame. Time ticks too close to the frame's ends for their label are left out.
  */
-export function scatterScales(points: readonly ScatterPoint[], area: PlotArea, tickCount = 5): ScatterScales {
+export function scatterScales(
+  points: readonly ScatterPoint[],
+  area: PlotArea,
+  tickCount: { x: number; y: number } = { x: 5, y: 4 },
+): ScatterScales {
   const starts = points.map((p) => p.startMs);
   const durations = points.map((p) => p.durationMs);
   let x0 = starts.length > 0 ? Math.min(...starts) : 0;
@@ -96,16 +103,18 @@ export function scatterScales(points: readonly ScatterPoint[], area: PlotArea, t
   const width = area.right - area.left;
   const height = area.bottom - area.top;
   const x = (ms: number) => area.left + ((ms - x0) / (x1 - x0)) * width;
-  const xTicks = multiples(x0, x1, timeStep(x1 - x0, tickCount)).map((value) => ({ value, at: x(value) }));
+  const xTicks = multiples(x0, x1, timeStep(x1 - x0, tickCount.x))
+    .map((value) => ({ value, at: x(value) }))
+    .filter((tick) => tick.at >= area.left + LABEL_HALF_WIDTH && tick.at <= area.right - LABEL_HALF_WIDTH);
   if (log) {
     const y0 = Math.log10(dMin) - 0.15;
     const y1 = Math.log10(dMax) + 0.1;
     const y = (ms: number) => area.bottom - ((Math.log10(Math.max(ms, 10 ** y0)) - y0) / (y1 - y0)) * height;
-    const yTicks = logTicks(10 ** y0, 10 ** y1, tickCount).map((value) => ({ value, at: y(value) }));
+    const yTicks = logTicks(10 ** y0, 10 ** y1, tickCount.y).map((value) => ({ value, at: y(value) }));
     return { x, y, log, xTicks, yTicks };
   }
   const top = dMax > 0 ? dMax * 1.1 : 1;
   const y = (ms: number) => area.bottom - (ms / top) * height;
-  const yTicks = multiples(0, top, niceStep(top, tickCount)).map((value) => ({ value, at: y(value) }));
+  const yTicks = multiples(0, top, niceStep(top, tickCount.y)).map((value) => ({ value, at: y(value) }));
   return { x, y, log, xTicks, yTicks };
 }

@@ -9,8 +9,9 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
-import { formatClock, formatDuration, nanosToMs } from "../../format/time.js";
+import { formatClock, formatDuration } from "../../format/time.js";
 import { navigate } from "../../routing/router.js";
+import { isoToMs } from "./iso-time.js";
 import { scatterScales } from "./scatter-scales.js";
 
 const HEIGHT = 180;
@@ -39,9 +40,9 @@ function useWidth(): [RefObject<HTMLDivElement | null>, number] {
 
 export function TraceScatter({ traces }: { traces: readonly TraceSummary[] }) {
   const [ref, width] = useWidth();
-  const points = traces.map((trace) => ({ trace, startMs: nanosToMs(trace.startTime), durationMs: trace.durationMs }));
+  const points = traces.map((trace) => ({ trace, startMs: isoToMs(trace.startTime), durationMs: trace.durationMs }));
   const area = { left: MARGIN.left, right: width - MARGIN.right, top: MARGIN.top, bottom: HEIGHT - MARGIN.bottom };
-  const scales = scatterScales(points, area, Math.max(2, Math.floor(width / 140)));
+  const scales = scatterScales(points, area, { x: Math.max(2, Math.floor(width / 110)), y: 4 });
   return (
     <div class="trace-scatter" ref={ref}>
       <svg
@@ -55,7 +56,7 @@ export function TraceScatter({ traces }: { traces: readonly TraceSummary[] }) {
             <g key={`y${tick.value}`}>
               <line class="grid" x1={area.left} x2={area.right} y1={tick.at} y2={tick.at} />
               <text x={area.left - 6} y={tick.at} text-anchor="end" dominant-baseline="middle">
-                {formatDuration(tick.value)}
+                {tick.value === 0 ? "0" : formatDuration(tick.value)}
               </text>
             </g>
           ))}

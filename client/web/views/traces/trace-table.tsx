@@ -6,15 +6,23 @@
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
-import { formatClock, formatDateTime, formatDuration, nanosToMs } from "../../format/time.js";
+import { formatClock, formatDateTime, formatDuration } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
 import { navigate } from "../../routing/router.js";
+import { isoToMs } from "./iso-time.js";
+
+function splitMillis(clock: string): [string, string] {
+  const dot = clock.lastIndexOf(".");
+  return dot < 0 ? [clock, ""] : [clock.slice(0, dot), clock.slice(dot)];
+}
 
 function TraceRow({ trace, longestMs }: { trace: TraceSummary; longestMs: number }) {
   const href = tracePath(trace.traceId);
-  const startMs = nanosToMs(trace.startTime);
+  const startMs = isoToMs(trace.startTime);
   const service = trace.rootServiceName ?? "unknown";
   const failed = trace.status === "error";
+  // The milliseconds are dropped on a narrow window (CSS), where the column's width is dear.
+  const [clock, millis] = splitMillis(formatClock(startMs));
   const share = longestMs > 0 ? Math.max(trace.durationMs / longestMs, 0.005) : 0;
   return (
     <tr
@@ -26,7 +34,8 @@ function TraceRow({ trace, longestMs }: { trace: TraceSummary; longestMs: number
     >
       <td class="num start">
         <time dateTime={new Date(startMs).toISOString()} title={formatDateTime(startMs)}>
-          {formatClock(startMs)}
+          {clock}
+          <span class="millis">{millis}</span>
         </time>
       </td>
       <td class="root">

@@ -42,7 +42,9 @@ describe("the traces scatter's scales", () => {
     expect(scales.x(1_020_000)).to.be.greaterThan(scales.x(1_010_000));
     expect(scales.y(230)).to.be.lessThan(scales.y(120));
     expect(scales.yTicks[0]).to.deep.equal({ value: 0, at: AREA.bottom });
-    for (const tick of scales.xTicks) expect(tick.at).to.be.within(AREA.left, AREA.right);
+    expect(scales.xTicks.length).to.be.greaterThan(1);
+    // A time label is not drawn where it would be cut by the frame.
+    for (const tick of scales.xTicks) expect(tick.at).to.be.within(AREA.left + 26, AREA.right - 26);
     for (const tick of scales.yTicks) expect(tick.at).to.be.within(AREA.top, AREA.bottom);
   });
 
