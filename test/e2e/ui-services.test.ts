@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { formatDuration } from "../../client/web/format/time.js";
 import { formatPercent, formatRate } from "../../client/web/views/services/service-rows.js";
+import { hexId } from "../helpers/otlp-builders.js";
 import { startUiSession, type UiSession } from "../helpers/ui-browser.js";
-import { sendLogs, sendUiData, type UiData } from "../helpers/ui-data.js";
+import { sendLogs, sendSpans, sendUiData, type UiData } from "../helpers/ui-data.js";
 
 const MS = 1_000_000n;
 
@@ -37,11 +38,14 @@ describe("the services view in real Chromium", function () {
     await ui?.close();
   });
 
-  const rowTexts = async () =>
-    ui.browser.$$("table.services-table tbody tr").map(async (row) => {
-      const cells = await row.$$("th, td").map((cell) => cell.getText());
-      return cells;
-    });
+  /** Each row's cell texts, read in one step so a live refresh cannot interleave. */
+  async function rowTexts(): Promise<string[][]> {
+    const rows: unknown = await ui.browser.execute(
+      `return [...document.querySelectorAll("table.services-table tbody tr")].map((row) =>
+        [...row.querySelectorAll("th, td")].map((cell) => cell.innerText.trim()))`,
+    );
+    return rows as string[][];
+  }
 
   /** The web service's root traces: every trace's root span, as the data set wrote it. */
   function webRoots() {
@@ -91,6 +95,33 @@ describe("the services view in real Chromium", function () {
     await ui.browser.waitUntil(async () => (await ui.location()) === "/ui/traces?service=checkout", { timeout: 5000 });
     expect(await ui.browser.execute("return window.__samePage === true")).to.equal(true);
     expect(await ui.browser.$("main h1").getText()).to.equal("Traces");
+  });
+
+  it("shows a new service live, without a reload", async () => {
+    await ui.open("/ui/services");
+    await ui.browser.$("table.services-table tbody tr").waitForExist({ timeout: 10_000 });
+    await ui.browser.execute("window.__samePage = true");
+    const now = BigInt(Date.now()) * MS;
+    await sendSpans(ui.collector.url, [
+      {
+        service: "search",
+        traceId: hexId(0x7001, 16),
+        spanId: hexId(0x7002, 8),
+        parentSpanId: null,
+        name: "GET /search",
+        startNs: now,
+        endNs: now + 40n * MS,
+        error: false,
+        attributes: {},
+      },
+    ]);
+    // The view refreshes every 4 s; the new service is the newest, so it comes first.
+    await ui.browser.waitUntil(async () => (await rowTexts())[0]?.[0] === "search", {
+      timeout: 10_000,
+      timeoutMsg: "the new service did not appear",
+    });
+    expect((await rowTexts())[0]?.slice(1, 4)).to.deep.equal([formatRate(1 / 3600), "0%", "40ms"]);
+    expect(await ui.browser.execute("return window.__samePage === true")).to.equal(true);
   });
 
   it("says what to do when the window holds no telemetry", async () => {

@@ -117,12 +117,21 @@ describe("the traces view in real Chromium", function () {
     expect(await ui.location()).to.equal("/ui/traces?operation=GET+%2Forders");
   });
 
-  it("opens a trace from its scatter point", async () => {
+  it("opens a trace from its scatter point, by click or by Enter on the focused point", async () => {
     await ui.open("/ui/traces");
     await waitForList(newestFirst, "every trace first");
     const target = data.failedTraceIds[0] as string;
     await ui.browser.$(`.trace-scatter a.point[data-trace-id="${target}"]`).click();
     await ui.browser.waitUntil(async () => (await ui.location()) === `/ui/traces/${target}`, { timeout: 5000 });
+
+    await ui.browser.back();
+    await waitForList(newestFirst, "the list again");
+    const other = data.loopTraceId;
+    const label = await ui.browser.$(`.trace-scatter a.point[data-trace-id="${other}"]`).getAttribute("aria-label");
+    expect(label).to.match(/^web GET \/orders, 104ms, started \d\d:\d\d:\d\d\.\d{3}$/);
+    await ui.browser.execute(`document.querySelector('.trace-scatter a.point[data-trace-id="${other}"]').focus()`);
+    await ui.browser.keys(ui.keys.enter as string);
+    await ui.browser.waitUntil(async () => (await ui.location()) === `/ui/traces/${other}`, { timeout: 5000 });
   });
 
   it("pages with the API's cursors: limit=5 shows 5, Load more adds the next pages", async () => {
