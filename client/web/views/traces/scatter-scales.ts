@@ -108,7 +108,7 @@ export function scatterScales(
     .filter((tick) => tick.at >= area.left + LABEL_HALF_WIDTH && tick.at <= area.right - LABEL_HALF_WIDTH);
   if (log) {
     const y0 = Math.log10(dMin) - 0.15;
-    const y1 = Math.log10(dMax) + 0.1;
+    const y1 = Math.log10(dMax) + 0.15;
     const y = (ms: number) => area.bottom - ((Math.log10(Math.max(ms, 10 ** y0)) - y0) / (y1 - y0)) * height;
     const yTicks = logTicks(10 ** y0, 10 ** y1, tickCount.y).map((value) => ({ value, at: y(value) }));
     return { x, y, log, xTicks, yTicks };

@@ -15,7 +15,7 @@ import { isoToMs } from "./iso-time.js";
 import { scatterScales } from "./scatter-scales.js";
 
 const HEIGHT = 180;
-const MARGIN = { left: 56, right: 12, top: 10, bottom: 24 };
+const MARGIN = { left: 56, right: 12, top: 18, bottom: 24 };
 
 function pointLabel(trace: TraceSummary, startMs: number): string {
   const root = `${trace.rootServiceName ?? "unknown service"} ${trace.rootOperation ?? "(no root span)"}`;
@@ -66,6 +66,11 @@ export function TraceScatter({ traces }: { traces: readonly TraceSummary[] }) {
             </text>
           ))}
           <line class="frame" x1={area.left} x2={area.right} y1={area.bottom} y2={area.bottom} />
+          {scales.log && (
+            <text class="scale-note" x={area.left} y={3} dominant-baseline="hanging">
+              duration, log scale
+            </text>
+          )}
         </g>
         {points.map(({ trace, startMs, durationMs }) => {
           const x = scales.x(startMs);
