@@ -9,7 +9,9 @@ import type { ExemplarRow } from "./exemplar-rows.js";
 export function ExemplarList({ rows }: { rows: ExemplarRow[] }) {
   return (
     <section class="metric-exemplars" aria-label="Exemplars">
-      <h3>Exemplars</h3>
+      <h3>
+        Exemplars <span class="muted">(newest first per group)</span>
+      </h3>
       {rows.length === 0 ? (
         <p class="muted">No exemplars in the window.</p>
       ) : (
@@ -30,11 +32,10 @@ export function ExemplarList({ rows }: { rows: ExemplarRow[] }) {
                   <Link
                     class="mono trace-id"
                     href={tracePath(row.traceId)}
-                    aria-label={`Trace ${row.traceId} (${row.groupLabel})`}
+                    aria-label={`Trace ${row.traceId} (${row.groupLabel}${row.rank === 1 ? ", newest" : ""})`}
                   >
                     {row.traceId}
                   </Link>
-                  {row.rank === 1 && <span class="muted"> newest</span>}
                 </td>
               </tr>
             ))}

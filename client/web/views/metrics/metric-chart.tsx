@@ -8,7 +8,7 @@ import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { formatDateTime } from "../../format/time.js";
-import { formatTick, formatValue, type PlotData } from "./series-data.js";
+import { formatTick, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
 import { timeTickLabels } from "./time-ticks.js";
 
 const HEIGHT = 280;
@@ -48,7 +48,12 @@ function optionsOf(data: PlotData, valueUnit: string, width: number): uPlot.Opti
         stroke: series.colour,
         width: 1.5,
         spanGaps: false,
-        points: { size: 5 },
+        // uPlot shows points when they are sparse; otherwise only the lone values a line cannot draw.
+        points: {
+          size: 5,
+          filter: (plot: uPlot, index: number, show: boolean) =>
+            show ? null : isolatedIndices((plot.data[index] ?? []) as (number | null)[]),
+        },
         value: (_: uPlot, value: number | null) => (value === null ? "–" : `${formatValue(value)} ${valueUnit}`),
       })),
     ],

@@ -36,11 +36,26 @@ export function groupLabel(group: MetricSeriesGroup["group"], ungrouped = "all s
   return values.map((value) => value ?? "(none)").join(" · ");
 }
 
-/** A group's colour: its service's when grouped by service alone, else one from its label. */
+/**
+ * A hue from a label, mixed so labels that differ in one character (`p01`, `p02`) land far
+ * apart: FNV-1a, then murmur3's final mix.
+ */
+export function labelHue(label: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < label.length; i++) hash = Math.imul(hash ^ label.charCodeAt(i), 16777619);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) % 360;
+}
+
+/** A group's colour: its service's (as every view draws it) when grouped by service alone, else one from its label. */
 export function groupColour(group: MetricSeriesGroup["group"]): string {
   const keys = Object.keys(group);
   if (keys.length === 1 && keys[0] === "service") return serviceColour(group.service ?? "(none)");
-  return serviceColour(groupLabel(group));
+  return `hsl(${labelHue(groupLabel(group))} 60% 52%)`;
 }
 
 export function plotDataOf(record: MetricSeriesRecord): PlotData {
@@ -76,4 +91,25 @@ export function formatTick(value: number): string {
   if (abs >= 1e6) return `${Number((value / 1e6).toPrecision(3))}M`;
   if (abs >= 1e4) return `${Number((value / 1e3).toPrecision(3))}k`;
   return String(Number(value.toPrecision(4)));
+}
+
+/**
+ * The buckets whose value has no neighbour with a value: a line through them draws nothing,
+ * so the chart marks them with a point (a gauge sampled once, a group seen in one bucket).
+ */
+export function isolatedIndices(values: readonly (number | null)[]): number[] {
+  const isolated: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === null || values[i] === undefined) continue;
+    const before = i > 0 ? values[i - 1] : null;
+    const after = i < values.length - 1 ? values[i + 1] : null;
+    if ((before === null || before === undefined) && (after === null || after === undefined)) isolated.push(i);
+  }
+  return isolated;
+}
+
+/** The first bucket where any group has a value (the table starts there); the bucket count when none has. */
+export function firstFilledBucket(ys: readonly (readonly (number | null)[])[], buckets: number): number {
+  for (let i = 0; i < buckets; i++) if (ys.some((values) => values[i] !== null && values[i] !== undefined)) return i;
+  return buckets;
 }

@@ -3,12 +3,15 @@ import { serviceColour } from "../../../../../client/web/format/service-colour.j
 import { chartSummary } from "../../../../../client/web/views/metrics/chart-summary.js";
 import { exemplarRows } from "../../../../../client/web/views/metrics/exemplar-rows.js";
 import {
+  firstFilledBucket,
   formatTick,
   formatValue,
   groupColour,
   groupLabel,
   hasPoints,
+  isolatedIndices,
   isoToMs,
+  labelHue,
   plotDataOf,
 } from "../../../../../client/web/views/metrics/series-data.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../../shared/query-types.js";
@@ -64,12 +67,34 @@ describe("web metrics: a series answer as chart data", () => {
     expect(plotDataOf(record([group({}, [1])])).ys).to.deep.equal([[1, null, null]]);
   });
 
+  it("finds the lone values a line cannot draw, and the first bucket with a value", () => {
+    expect(isolatedIndices([null, 1, null, 2, 3, null, 4])).to.deep.equal([1, 6]);
+    expect(isolatedIndices([5])).to.deep.equal([0]);
+    expect(isolatedIndices([1, 2, null])).to.deep.equal([]);
+    expect(
+      firstFilledBucket(
+        [
+          [null, null, 1],
+          [null, 2, null],
+        ],
+        3,
+      ),
+    ).to.equal(1);
+    expect(firstFilledBucket([[null, null]], 2)).to.equal(2);
+  });
+
   it("labels groups by their values in key order, the ungrouped one by the metric", () => {
     expect(groupLabel({ service: "web", "attr.http.route": "/cart" })).to.equal("web · /cart");
     expect(groupLabel({ "attr.queue": null })).to.equal("(none)");
     expect(plotDataOf(record([group({}, [1, 2, 3])])).series[0]?.label).to.equal("http.server.requests");
     expect(groupColour({ service: "web", "attr.k": "v" })).to.equal(groupColour({ service: "web", "attr.k": "v" }));
     expect(groupColour({ service: "web", "attr.k": "v" })).not.to.equal(groupColour({ service: "web", "attr.k": "w" }));
+  });
+
+  it("spreads the hues of labels that differ in one character over the circle", () => {
+    const hues = Array.from({ length: 12 }, (_, i) => labelHue(`p${String(i).padStart(2, "0")}`));
+    const sectors = new Set(hues.map((hue) => Math.floor(hue / 60)));
+    expect(sectors.size, hues.join(",")).to.be.at.least(5);
   });
 
   it("formats values for the table and ticks for the axis", () => {
