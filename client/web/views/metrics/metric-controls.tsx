@@ -22,7 +22,16 @@ interface Props {
 function GroupByControl({ groupBy, groupKeys }: Pick<Props, "groupBy" | "groupKeys">) {
   const keys = [...groupKeys, ...groupBy.filter((key) => !groupKeys.includes(key))];
   return (
-    <details class="group-by">
+    <details
+      class="group-by"
+      onKeyDown={(event) => {
+        // Escape closes the open list and gives the focus back to its summary.
+        const details = event.currentTarget as HTMLDetailsElement;
+        if (event.key !== "Escape" || !details.open) return;
+        details.open = false;
+        details.querySelector("summary")?.focus();
+      }}
+    >
       <summary aria-label={`Group by: ${groupBy.length > 0 ? groupByPhrase(groupBy) : "none"}`}>
         Group by <strong>{groupBy.length > 0 ? groupByPhrase(groupBy) : "none"}</strong>
       </summary>

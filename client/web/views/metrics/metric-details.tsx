@@ -1,6 +1,6 @@
 /**
- * What the collector knows of the selected metric (/api/metrics/describe): its description,
- * unit, type and temporality, and its series' attribute keys with their values; a value is a
+ * What the collector knows of the selected metric (/api/metrics/describe): its type, unit,
+ * temporality and services, and its series' attribute keys with their values; a value is a
  * button that filters the chart by it (`attr.KEY=VALUE` in the address), again to remove it.
  */
 import type { AttributeFilter } from "../../../../shared/query-messages.js";
@@ -19,7 +19,6 @@ export function MetricDetails({ detail, attrs }: { detail: MetricDetailRecord; a
   return (
     <section class="metric-details" aria-label="About this metric">
       <h3>About</h3>
-      {detail.description && <p>{detail.description}</p>}
       <dl>
         <dt>Type</dt>
         <dd>{typeLabel(detail)}</dd>
