@@ -142,7 +142,7 @@ describe("the web UI's metrics view in real Chromium", function () {
     await ui.browser.waitUntil(
       async () => (await ui.browser.$$(".metric-chart .u-legend .u-series").length) === count + 1,
       {
-        timeout: 10_000,
+        timeout: 15_000,
         timeoutMsg: `expected ${count} series in the chart's legend`,
       },
     );
@@ -160,7 +160,7 @@ describe("the web UI's metrics view in real Chromium", function () {
   }
 
   async function shownTable(): Promise<ShownTable> {
-    await ui.browser.$(".series-table tbody tr").waitForExist({ timeout: 10_000 });
+    await ui.browser.$(".series-table tbody tr").waitForExist({ timeout: 15_000 });
     return (await ui.browser.execute(`
       const table = document.querySelector(".series-table");
       const headers = [...table.querySelectorAll("thead th")].slice(1).map((th) => th.textContent);
@@ -192,8 +192,9 @@ describe("the web UI's metrics view in real Chromium", function () {
   it("tells how to send metrics when the collector has none", async () => {
     await ui.open("/ui/metrics");
     const empty = ui.browser.$(".metric-list .empty");
-    await empty.waitForExist({ timeout: 10_000 });
+    await empty.waitForExist({ timeout: 15_000 });
     expect(await empty.getText()).to.include(`${ui.collector.url}/v1/metrics`);
+    await ui.screenshot("metrics-empty");
   });
 
   describe("with the known data set", () => {
@@ -209,19 +210,36 @@ describe("the web UI's metrics view in real Chromium", function () {
         const answer = await postJson(`${ui.collector.url}/v1/metrics`, body);
         expect(answer.status).to.equal(200);
       }
+      // The store writes in its own thread: wait until the API lists every metric and its series.
+      await ui.browser.waitUntil(
+        async () => {
+          const answer = (await (await fetch(`${ui.collector.url}/api/metrics?lookback=15m`)).json()) as {
+            data: { name: string; seriesCount: number }[];
+          };
+          const series = Object.fromEntries(answer.data.map((m) => [m.name, m.seriesCount]));
+          return (
+            series[HISTOGRAM] === 2 &&
+            series[CAPPED] === POOLS &&
+            series[data.metrics.counter] === 3 &&
+            series[data.metrics.gauge] === 3
+          );
+        },
+        { timeout: 15_000, timeoutMsg: "the metrics sent were not all listed" },
+      );
     });
 
     it("lists the metrics with their types, and filters them by name", async () => {
       await ui.open("/ui/metrics?lookback=15m");
-      await ui.browser.$(".metric-table").waitForExist({ timeout: 10_000 });
+      await until(async () => (await ui.browser.$$(".metric-table tbody tr").length) === 4, "four metrics listed");
       const rows = await ui.browser
         .$$(".metric-table tbody tr")
         .map(async (row) => [await row.$(".metric-name a").getText(), await row.$("td:nth-child(2)").getText()]);
+      // The type, then the unit under it.
       expect(rows).to.deep.equal([
-        [HISTOGRAM, "histogram"],
-        [data.metrics.counter, "counter"],
-        [CAPPED, "gauge"],
-        [data.metrics.gauge, "gauge"],
+        [HISTOGRAM, "histogram\nms"],
+        [data.metrics.counter, "counter\n{request}"],
+        [CAPPED, "gauge\n{connection}"],
+        [data.metrics.gauge, "gauge\n{item}"],
       ]);
       const match = ui.browser.$("input[name=match]");
       await match.setValue("queue");
@@ -299,7 +317,9 @@ describe("the web UI's metrics view in real Chromium", function () {
       expect(await ui.browser.$(".metric-chart canvas").getAttribute("aria-label")).to.equal(
         `${counter}, increase per 10s by service, 3 series, last 15m, in {request}`,
       );
+      await ui.browser.$(".metric-table tr.selected").waitForExist({ timeout: 15_000 });
       expect(await ui.browser.$(".metric-table tr.selected .metric-name a").getText()).to.equal(counter);
+      await ui.browser.$(".metric-details").waitForExist({ timeout: 15_000 });
       expect(await ui.browser.$(".metric-details").getText()).to.include("http.route");
     });
 
@@ -332,16 +352,17 @@ describe("the web UI's metrics view in real Chromium", function () {
       expect(refused.status).to.equal(400);
       const { error } = (await refused.json()) as { error: string };
       const box = ui.browser.$(".metric-panel .error-box");
-      await box.waitForExist({ timeout: 10_000 });
+      await box.waitForExist({ timeout: 15_000 });
       expect(await box.getText()).to.equal(error);
+      await ui.screenshot("metrics-error");
 
       await ui.open(`/ui/metrics?name=${data.metrics.gauge}&attr.queue=nowhere&lookback=15m`);
       const empty = ui.browser.$(".metric-panel .empty");
-      await empty.waitForExist({ timeout: 10_000 });
+      await empty.waitForExist({ timeout: 15_000 });
       expect(await empty.getText()).to.include(`No points of ${data.metrics.gauge} in the last 15m with these filters`);
 
       await ui.open("/ui/metrics?lookback=15m&match=nothing.like.this");
-      await ui.browser.$(".metric-list .empty").waitForExist({ timeout: 10_000 });
+      await ui.browser.$(".metric-list .empty").waitForExist({ timeout: 15_000 });
       expect(await ui.browser.$(".metric-list .empty").getText()).to.include("nothing.like.this");
 
       await ui.open(`/ui/metrics?name=${CAPPED}&groupBy=attr.pool&lookback=15m`);

@@ -85,8 +85,10 @@ function MetricRow({
         </Link>
         <div class="muted metric-services">{metric.services.join(", ")}</div>
       </td>
-      <td>{typeLabel(metric)}</td>
-      <td class="mono">{metric.unit}</td>
+      <td>
+        {typeLabel(metric)}
+        {metric.unit && <div class="mono muted metric-unit">{metric.unit}</div>}
+      </td>
       <td class="num">{metric.seriesCount}</td>
       <td class="num">{metric.pointCount}</td>
       <td class="num" title={formatDateTime(last)}>
@@ -116,8 +118,7 @@ export function MetricList({
             <thead>
               <tr>
                 <th scope="col">Metric · services</th>
-                <th scope="col">Type</th>
-                <th scope="col">Unit</th>
+                <th scope="col">Type · unit</th>
                 <th scope="col" class="num">
                   Series
                 </th>
