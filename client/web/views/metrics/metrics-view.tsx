@@ -1,11 +1,50 @@
+/**
+ * /ui/metrics: the metric list and, when `name` selects one, its chart beside it (first on a
+ * narrow window). Requests stay at most one a second in all: the list is live only while no
+ * metric is shown; with one, its series refresh every few seconds and the rest load on change.
+ */
+import "./metrics.css";
+import type { MetricSummaryRecord } from "../../../../shared/query-types.js";
+import { apiHref, query } from "../../api/query.js";
+import { ErrorBox } from "../../components/error-box.js";
+import { LiveToggle } from "../../components/live-toggle.js";
+import { TimeRange } from "../../components/time-range.js";
 import { ViewHeader } from "../../components/view-header.js";
+import { useLive } from "../../live/live-state.js";
+import { usePagedQuery } from "../../live/use-paged-query.js";
 import type { Route } from "../../routing/router.js";
+import { MetricList } from "./metric-list.js";
+import { MetricPanel, useMetricSeries } from "./metric-panel.js";
+import { controlsOf, listRequestOf } from "./metric-query.js";
 
 export function MetricsView({ route }: { route: Route }) {
+  const controls = controlsOf(route.query);
+  const [live] = useLive();
+  const listRequest = listRequestOf(controls);
+  const paged = usePagedQuery<MetricSummaryRecord>(
+    apiHref("listMetrics", listRequest),
+    (cursor, signal) => query("listMetrics", { ...listRequest, ...(cursor ? { cursor } : {}) }, signal),
+    { live: live && controls.name === undefined },
+  );
+  const name = controls.name;
+  const series = useMetricSeries(controls, name, live);
+  const listed = paged.items.find((metric) => metric.name === name);
+
   return (
-    <section class="view" aria-label="Metrics">
-      <ViewHeader title="Metrics" />
-      <p class="muted">Not built yet ({route.href}).</p>
+    <section class="view metrics-view" aria-label="Metrics">
+      <ViewHeader title="Metrics">
+        <TimeRange query={route.query} />
+        <LiveToggle updatedAt={name ? series.updatedAt : paged.updatedAt} />
+      </ViewHeader>
+      <ErrorBox error={paged.error} />
+      <div class={`metrics-layout${name ? " has-selection" : ""}`}>
+        <MetricList controls={controls} query={route.query} paged={paged} />
+        {name ? (
+          <MetricPanel name={name} controls={controls} series={series} listed={listed} query={route.query} />
+        ) : (
+          paged.items.length > 0 && <p class="muted metric-hint">Select a metric to chart it.</p>
+        )}
+      </div>
     </section>
   );
 }

@@ -1,0 +1,109 @@
+/**
+ * The chart of a series answer, drawn by uPlot: one line per group in its colour, gaps where a
+ * bucket has no value, time on x in the browser's zone, the value unit on y. The plot is made
+ * again when its series or the colour scheme change, and only given new data on a live
+ * refresh, so a person's legend toggles survive the refresh.
+ */
+import "uplot/dist/uPlot.min.css";
+import { useEffect, useRef, useState } from "preact/hooks";
+import uPlot from "uplot";
+import { formatDateTime } from "../../format/time.js";
+import { formatTick, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
+import { timeTickLabels } from "./time-ticks.js";
+
+const HEIGHT = 280;
+
+function cssVariable(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+function useDarkScheme(): boolean {
+  const [dark, setDark] = useState(() => matchMedia("(prefers-color-scheme: dark)").matches);
+  useEffect(() => {
+    const media = matchMedia("(prefers-color-scheme: dark)");
+    const update = () => setDark(media.matches);
+    media.addEventListener("change", update);
+    return () => media.removeEventListener("change", update);
+  }, []);
+  return dark;
+}
+
+function optionsOf(data: PlotData, valueUnit: string, width: number): uPlot.Options {
+  const muted = cssVariable("--fg-muted");
+  const grid = cssVariable("--border");
+  const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
+  return {
+    width,
+    height: HEIGHT,
+    cursor: { drag: { x: true, y: false } },
+    legend: { live: true },
+    scales: { x: { time: true } },
+    series: [
+      {
+        label: "Bucket",
+        value: (_: uPlot, value: number | null) => (value === null ? "–" : formatDateTime(value * 1000)),
+      },
+      ...data.series.map((series) => ({
+        label: series.label,
+        stroke: series.colour,
+        width: 1.5,
+        spanGaps: false,
+        // uPlot shows points when they are sparse; otherwise only the lone values a line cannot draw.
+        points: {
+          size: 5,
+          filter: (plot: uPlot, index: number, show: boolean) =>
+            show ? null : isolatedIndices((plot.data[index] ?? []) as (number | null)[]),
+        },
+        value: (_: uPlot, value: number | null) => (value === null ? "–" : `${formatValue(value)} ${valueUnit}`),
+      })),
+    ],
+    axes: [
+      {
+        ...axis,
+        size: 44,
+        values: (_: uPlot, ticks: number[], _axis: number, _space: number, increment: number) =>
+          timeTickLabels(ticks, increment),
+      },
+      {
+        ...axis,
+        label: valueUnit,
+        labelSize: 18,
+        size: 56,
+        values: (_: uPlot, ticks: number[]) => ticks.map(formatTick),
+      },
+    ],
+  };
+}
+
+export function MetricChart({ data, valueUnit, label }: { data: PlotData; valueUnit: string; label: string }) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const dark = useDarkScheme();
+  const shape = JSON.stringify([data.series.map((s) => [s.label, s.colour]), valueUnit, dark]);
+
+  // Rebuilt only when the shape changes; new data alone goes through setData below.
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const made = new uPlot(optionsOf(data, valueUnit, element.clientWidth || 600), [data.xs, ...data.ys], element);
+    plot.current = made;
+    made.ctx.canvas.setAttribute("role", "img");
+    const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
+    resize.observe(element);
+    return () => {
+      resize.disconnect();
+      made.destroy();
+      plot.current = null;
+    };
+  }, [shape]);
+
+  useEffect(() => {
+    plot.current?.setData([data.xs, ...data.ys]);
+  }, [data]);
+
+  useEffect(() => {
+    plot.current?.ctx.canvas.setAttribute("aria-label", label);
+  }, [label, shape]);
+
+  return <div class="metric-chart" ref={box} />;
+}

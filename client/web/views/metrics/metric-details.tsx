@@ -1,0 +1,95 @@
+/**
+ * What the collector knows of the selected metric (/api/metrics/describe): its type, unit,
+ * temporality and services, and its series' attribute keys with their values; a value is a
+ * button that filters the chart by it (`attr.KEY=VALUE` in the address), again to remove it.
+ */
+import type { AttributeFilter } from "../../../../shared/query-messages.js";
+import type { MetricDetailRecord } from "../../../../shared/query-types.js";
+import { formatDateTime } from "../../format/time.js";
+import { setQuery } from "../../routing/router.js";
+import { typeLabel } from "./metric-kinds.js";
+import { isoToMs } from "./series-data.js";
+
+function toggleFilter(key: string, value: string, active: boolean): void {
+  setQuery({ [`attr.${key}`]: active ? null : value });
+}
+
+export function MetricDetails({ detail, attrs }: { detail: MetricDetailRecord; attrs: AttributeFilter[] }) {
+  const isActive = (key: string, value: string) => attrs.some(([k, v]) => k === key && v === value);
+  return (
+    <section class="metric-details" aria-label="About this metric">
+      <h3>About</h3>
+      <dl>
+        <dt>Type</dt>
+        <dd>{typeLabel(detail)}</dd>
+        <dt>Unit</dt>
+        <dd class="mono">{detail.unit || "(none)"}</dd>
+        {detail.temporality && (
+          <>
+            <dt>Temporality</dt>
+            <dd>{detail.temporality}</dd>
+          </>
+        )}
+        <dt>Services</dt>
+        <dd>{detail.services.join(", ")}</dd>
+        <dt>Series</dt>
+        <dd>{detail.seriesCount}</dd>
+        <dt>First point</dt>
+        <dd>{formatDateTime(isoToMs(detail.firstTime))}</dd>
+        <dt>Last point</dt>
+        <dd>{formatDateTime(isoToMs(detail.lastTime))}</dd>
+      </dl>
+      <h3>Attributes</h3>
+      {detail.attributes.length === 0 && <p class="muted">The series carry no attributes.</p>}
+      {detail.attributes.map((attribute) => (
+        <div class="metric-attribute" key={attribute.key}>
+          <span class="mono attribute-key">{attribute.key}</span>
+          <span class="attribute-values">
+            {attribute.values.map(({ value, series }) => {
+              const active = isActive(attribute.key, value);
+              return (
+                <button
+                  type="button"
+                  key={value}
+                  class="attribute-value"
+                  aria-pressed={active}
+                  title={active ? "Remove this filter" : `Only series with ${attribute.key}=${value}`}
+                  onClick={() => toggleFilter(attribute.key, value, active)}
+                >
+                  {value} <span class="muted">{series}</span>
+                </button>
+              );
+            })}
+            {attribute.more && <span class="muted">and more</span>}
+          </span>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** The attribute filters in force, each removable. */
+export function ActiveFilters({ attrs, service }: { attrs: AttributeFilter[]; service: string | undefined }) {
+  if (attrs.length === 0 && !service) return null;
+  return (
+    <div class="metric-filters">
+      {service && (
+        <button type="button" class="attribute-value" aria-pressed={true} onClick={() => setQuery({ service: null })}>
+          service={service} ×
+        </button>
+      )}
+      {attrs.map(([key, value]) => (
+        <button
+          type="button"
+          key={key}
+          class="attribute-value"
+          aria-pressed={true}
+          aria-label={`Remove filter ${key}=${value}`}
+          onClick={() => setQuery({ [`attr.${key}`]: null })}
+        >
+          {key}={value} ×
+        </button>
+      ))}
+    </div>
+  );
+}

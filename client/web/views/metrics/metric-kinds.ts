@@ -1,0 +1,71 @@
+/**
+ * What a metric's type means to the view: its name in the list, the aggregations
+ * /api/metrics/series takes for it (shared/metric-routes.ts's METRIC_AGGS, the route's own
+ * table) and its default, and how an aggregation reads in a control and a summary. Pure.
+ */
+import { METRIC_AGGS } from "../../../../shared/metric-routes.js";
+import type { MetricAgg, MetricSummaryRecord } from "../../../../shared/query-types.js";
+
+export type MetricKind = Pick<MetricSummaryRecord, "type" | "monotonic">;
+export type AggFamily = keyof typeof METRIC_AGGS;
+
+/** The route's family of a metric: an up-down sum is a level, read like a gauge (as the collector does). */
+export function aggFamily(metric: MetricKind): AggFamily {
+  if (metric.type === "sum" && metric.monotonic !== true) return "gauge";
+  return metric.type;
+}
+
+export function allowedAggs(metric: MetricKind): readonly MetricAgg[] {
+  return METRIC_AGGS[aggFamily(metric)];
+}
+
+/** The collector's default: counters per second, levels their last value, distributions p95. */
+export function defaultAgg(metric: MetricKind): MetricAgg {
+  const family = aggFamily(metric);
+  return family === "sum" ? "rate" : family === "gauge" ? "last" : "p95";
+}
+
+/** The type as the list names it: a monotonic sum is a counter. */
+export function typeLabel(metric: MetricKind): string {
+  switch (metric.type) {
+    case "sum":
+      return metric.monotonic === true ? "counter" : "up-down sum";
+    case "exponential_histogram":
+      return "exponential histogram";
+    default:
+      return metric.type;
+  }
+}
+
+const AGG_LABELS: Record<MetricAgg, string> = {
+  rate: "rate (per second)",
+  increase: "increase (delta per bucket)",
+  sum: "sum",
+  last: "last value",
+  avg: "average",
+  min: "min",
+  max: "max",
+  count: "count",
+  p50: "p50",
+  p90: "p90",
+  p95: "p95",
+  p99: "p99",
+};
+
+/** An aggregation as the control offers it. */
+export function aggLabel(agg: MetricAgg): string {
+  return AGG_LABELS[agg];
+}
+
+/** An aggregation as a sentence says it ("rate per second", "increase per 1m"). */
+export function aggPhrase(agg: MetricAgg, step: string): string {
+  if (agg === "rate") return "rate per second";
+  if (agg === "increase") return `increase per ${step}`;
+  if (agg === "last") return "last value";
+  if (agg === "avg") return "average";
+  return agg;
+}
+
+export function isMetricAgg(text: string): text is MetricAgg {
+  return Object.hasOwn(AGG_LABELS, text);
+}

@@ -1,0 +1,149 @@
+/** The metrics with a point in the window, filtered by name and service, paged; a name selects one. */
+import { Fragment } from "preact";
+import type { MetricSummaryRecord } from "../../../../shared/query-types.js";
+import { LoadMore } from "../../components/load-more.js";
+import { formatAgo, formatDateTime } from "../../format/time.js";
+import type { PagedState } from "../../live/use-paged-query.js";
+import { Link } from "../../routing/link.js";
+import { setQuery } from "../../routing/router.js";
+import { typeLabel } from "./metric-kinds.js";
+import type { MetricControls } from "./metric-query.js";
+import { selectMetricHref } from "./metric-query.js";
+import { isoToMs } from "./series-data.js";
+
+function MetricFilters({ controls }: { controls: MetricControls }) {
+  const commit = (name: string) => (event: Event) =>
+    setQuery({ [name]: (event.currentTarget as HTMLInputElement).value.trim() }, { replace: true });
+  return (
+    <div class="filters">
+      <label>
+        Name contains
+        <input type="search" name="match" value={controls.match ?? ""} onChange={commit("match")} placeholder="http." />
+      </label>
+      <label>
+        Service
+        <input type="search" name="service" value={controls.service ?? ""} onChange={commit("service")} />
+      </label>
+    </div>
+  );
+}
+
+function EmptyList({ controls }: { controls: MetricControls }) {
+  if (controls.match || controls.service) {
+    return (
+      <p class="muted empty">
+        No metric{controls.match ? ` whose name contains “${controls.match}”` : ""}
+        {controls.service ? ` from service ${controls.service}` : ""} in the last {controls.lookback}.
+      </p>
+    );
+  }
+  return (
+    <div class="muted empty">
+      <p>No metrics in the last {controls.lookback}.</p>
+      <p>
+        Send OTLP metrics to <code>{`${location.origin}/v1/metrics`}</code> (OTLP/HTTP, JSON or protobuf), e.g. set{" "}
+        <code>OTEL_EXPORTER_OTLP_ENDPOINT={location.origin}</code> in your app, or widen the window.
+      </p>
+    </div>
+  );
+}
+
+/** A dotted name that wraps after its dots (`http.server.` / `requests`), never inside a word. */
+function BreakableName({ name }: { name: string }) {
+  const parts = name.split(".");
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {part}
+          {i < parts.length - 1 && (
+            <>
+              .<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
+function MetricRow({
+  metric,
+  query,
+  selected,
+}: {
+  metric: MetricSummaryRecord;
+  query: URLSearchParams;
+  selected: boolean;
+}) {
+  const last = isoToMs(metric.lastTime);
+  return (
+    <tr class={selected ? "selected" : undefined}>
+      <td class="metric-name">
+        <Link href={selectMetricHref(query, metric.name)} aria-current={selected ? "page" : undefined}>
+          <BreakableName name={metric.name} />
+        </Link>
+        <div class="muted metric-services">{metric.services.join(", ")}</div>
+      </td>
+      <td>
+        {typeLabel(metric)}
+        {metric.unit && <div class="mono muted metric-unit">{metric.unit}</div>}
+      </td>
+      <td class="num">{metric.seriesCount}</td>
+      <td class="num">{metric.pointCount}</td>
+      <td class="num" title={formatDateTime(last)}>
+        {formatAgo(last)}
+      </td>
+    </tr>
+  );
+}
+
+export function MetricList({
+  controls,
+  query,
+  paged,
+}: {
+  controls: MetricControls;
+  query: URLSearchParams;
+  paged: PagedState<MetricSummaryRecord>;
+}) {
+  return (
+    <section class="metric-list" aria-label="Metric list">
+      <MetricFilters controls={controls} />
+      {paged.loading && paged.items.length === 0 && !paged.error && <p class="muted">Loading metrics…</p>}
+      {!paged.loading && !paged.error && paged.items.length === 0 && <EmptyList controls={controls} />}
+      {paged.items.length > 0 && (
+        <>
+          <table class="data metric-table" aria-label="Metrics">
+            <thead>
+              <tr>
+                <th scope="col">Metric · services</th>
+                <th scope="col">Type · unit</th>
+                <th scope="col" class="num">
+                  Series
+                </th>
+                <th scope="col" class="num">
+                  Points
+                </th>
+                <th scope="col" class="num">
+                  Last
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {paged.items.map((metric) => (
+                <MetricRow
+                  key={`${metric.name} ${metric.type} ${metric.unit}`}
+                  metric={metric}
+                  query={query}
+                  selected={metric.name === controls.name}
+                />
+              ))}
+            </tbody>
+          </table>
+          <LoadMore paged={paged} noun="metrics" />
+        </>
+      )}
+    </section>
+  );
+}

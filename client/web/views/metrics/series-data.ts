@@ -1,0 +1,115 @@
+/**
+ * A /api/metrics/series answer as the chart, the table and the exemplar list draw it: bucket
+ * starts in seconds (uPlot's x), one value array per group with its nulls kept (a bucket with
+ * no point, often the last, open one, is a gap, never a zero), a label and a stable colour per
+ * group. Pure.
+ */
+import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../shared/query-types.js";
+import { serviceColour } from "../../format/service-colour.js";
+
+export interface PlotSeries {
+  label: string;
+  colour: string;
+  group: MetricSeriesGroup["group"];
+}
+
+export interface PlotData {
+  /** Bucket starts, seconds since the epoch. */
+  xs: number[];
+  /** One array per series, as long as xs; null where the group had no point. */
+  ys: (number | null)[][];
+  series: PlotSeries[];
+}
+
+/** An ISO 8601 time with up to nine fraction digits, as milliseconds since the epoch. */
+export function isoToMs(iso: string): number {
+  const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(iso);
+  if (!match) return Date.parse(iso);
+  const fraction = (match[2] ?? "").slice(0, 3).padEnd(3, "0");
+  return Date.parse(`${match[1]}.${fraction}${match[3]}`);
+}
+
+/** A group's label: its values in key order ("checkout · /cart"); `(none)` for a missing value. */
+export function groupLabel(group: MetricSeriesGroup["group"], ungrouped = "all series"): string {
+  const values = Object.values(group);
+  if (values.length === 0) return ungrouped;
+  return values.map((value) => value ?? "(none)").join(" · ");
+}
+
+/**
+ * A hue from a label, mixed so labels that differ in one character (`p01`, `p02`) land far
+ * apart: FNV-1a, then murmur3's final mix.
+ */
+export function labelHue(label: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < label.length; i++) hash = Math.imul(hash ^ label.charCodeAt(i), 16777619);
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) % 360;
+}
+
+/** A group's colour: its service's (as every view draws it) when grouped by service alone, else one from its label. */
+export function groupColour(group: MetricSeriesGroup["group"]): string {
+  const keys = Object.keys(group);
+  if (keys.length === 1 && keys[0] === "service") return serviceColour(group.service ?? "(none)");
+  return `hsl(${labelHue(groupLabel(group))} 60% 52%)`;
+}
+
+export function plotDataOf(record: MetricSeriesRecord): PlotData {
+  const xs = record.buckets.map((start) => isoToMs(start) / 1000);
+  const ys = record.groups.map((group) => xs.map((_, i) => finiteOrNull(group.values[i])));
+  const series = record.groups.map((group) => ({
+    label: groupLabel(group.group, record.name),
+    colour: groupColour(group.group),
+    group: group.group,
+  }));
+  return { xs, ys, series };
+}
+
+function finiteOrNull(value: number | null | undefined): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/** Whether the answer has any value to draw. */
+export function hasPoints(record: MetricSeriesRecord): boolean {
+  return record.groups.some((group) => group.values.some((value) => value !== null));
+}
+
+/** A value for the table and the legend: up to six significant digits, no exponent for usual sizes. */
+export function formatValue(value: number | null): string {
+  if (value === null) return "";
+  return String(Number(value.toPrecision(6)));
+}
+
+/** A value for an axis tick: short (1.5k, 2.3M), so the axis stays narrow. */
+export function formatTick(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1e9) return `${Number((value / 1e9).toPrecision(3))}G`;
+  if (abs >= 1e6) return `${Number((value / 1e6).toPrecision(3))}M`;
+  if (abs >= 1e4) return `${Number((value / 1e3).toPrecision(3))}k`;
+  return String(Number(value.toPrecision(4)));
+}
+
+/**
+ * The buckets whose value has no neighbour with a value: a line through them draws nothing,
+ * so the chart marks them with a point (a gauge sampled once, a group seen in one bucket).
+ */
+export function isolatedIndices(values: readonly (number | null)[]): number[] {
+  const isolated: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] === null || values[i] === undefined) continue;
+    const before = i > 0 ? values[i - 1] : null;
+    const after = i < values.length - 1 ? values[i + 1] : null;
+    if ((before === null || before === undefined) && (after === null || after === undefined)) isolated.push(i);
+  }
+  return isolated;
+}
+
+/** The first bucket where any group has a value (the table starts there); the bucket count when none has. */
+export function firstFilledBucket(ys: readonly (readonly (number | null)[])[], buckets: number): number {
+  for (let i = 0; i < buckets; i++) if (ys.some((values) => values[i] !== null && values[i] !== undefined)) return i;
+  return buckets;
+}

@@ -1,0 +1,49 @@
+import type { MetricSeriesRecord } from "../../../../shared/query-types.js";
+import { formatDateTime } from "../../format/time.js";
+import { firstFilledBucket, formatValue, isoToMs, type PlotData } from "./series-data.js";
+
+/**
+ * The chart's numbers as a table: a row per bucket, a column per group (for screen readers and
+ * copying), from the first bucket with a value.
+ */
+export function SeriesTable({ record, data }: { record: MetricSeriesRecord; data: PlotData }) {
+  const first = firstFilledBucket(data.ys, record.buckets.length);
+  return (
+    <div class="series-table-box">
+      {first > 0 && (
+        <p class="muted table-note">
+          {first} earlier bucket{first === 1 ? "" : "s"} of the window without a value left out.
+        </p>
+      )}
+      <table class="data series-table" aria-label={`${record.name} values per ${record.step} bucket`}>
+        <thead>
+          <tr>
+            <th scope="col">Bucket start</th>
+            {data.series.map((series) => (
+              <th key={series.label} scope="col" class="num">
+                {series.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {record.buckets.slice(first).map((bucket, at) => {
+            const row = first + at;
+            return (
+              <tr key={bucket} data-bucket={bucket}>
+                <th scope="row" class="mono">
+                  {formatDateTime(isoToMs(bucket))}
+                </th>
+                {data.ys.map((values, column) => (
+                  <td key={data.series[column]?.label ?? column} class="num">
+                    {formatValue(values[row] ?? null)}
+                  </td>
+                ))}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The bucket widths the step control offers for a window: the ones /api/metrics/series takes
+ * (at least 1s, at most the window, at most 1,440 buckets, a whole minute over a window longer
+ * than an hour) from a short list of round widths. Pure.
+ */
+import { parseDuration } from "../../../../shared/duration.js";
+
+const STEPS = ["10s", "30s", "1m", "5m", "15m", "1h"] as const;
+const MAX_BUCKETS = 1440;
+const HOUR_MS = 3_600_000;
+
+function msOf(text: string): number | undefined {
+  try {
+    return parseDuration(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The offered steps for the window `lookback`; all of them when the window cannot be read. */
+export function stepChoices(lookback: string): string[] {
+  const windowMs = msOf(lookback);
+  if (windowMs === undefined) return [...STEPS];
+  return STEPS.filter((step) => {
+    const stepMs = parseDuration(step);
+    if (stepMs > windowMs || windowMs / stepMs > MAX_BUCKETS) return false;
+    return windowMs <= HOUR_MS || stepMs % 60_000 === 0;
+  });
+}
+
+/** The choices with the current step first when the address holds one the list lacks (so it shows). */
+export function stepOptions(lookback: string, current: string | undefined): string[] {
+  const choices = stepChoices(lookback);
+  return current === undefined || choices.includes(current) ? choices : [current, ...choices];
+}

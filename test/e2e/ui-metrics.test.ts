@@ -1,0 +1,397 @@
+/**
+ * The Metrics view in real Chromium against a real obsd: the list with the metrics' types, a
+ * chart per metric grouped by service whose numbers (in the table view) are the series
+ * route's, rate versus increase, deep links, exemplars opening their traces, and each state
+ * (empty collector, no match, no points, the collector's error, a capped answer).
+ */
+import { expect } from "chai";
+import type { Browser } from "webdriverio";
+import { formatValue, groupLabel } from "../../client/web/views/metrics/series-data.js";
+import type { MetricSeriesRecord } from "../../shared/query-types.js";
+import { postJson } from "../helpers/http.js";
+import { startUiSession, type UiSession } from "../helpers/ui-browser.js";
+import { sendUiData, type UiData } from "../helpers/ui-data.js";
+
+const MS = 1_000_000n;
+const HISTOGRAM = "http.server.duration";
+const CAPPED = "pool.size";
+/** Pools of the capped gauge: more than the series route's 20 groups. */
+const POOLS = 25;
+const BOUNDS = [10, 50, 200, 1000];
+/** Each histogram point adds these bucket counts (cumulative), per service. */
+const HISTOGRAM_STEP: Record<string, number[]> = { checkout: [2, 10, 6, 2, 0], web: [8, 10, 2, 0, 0] };
+
+const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+/** A cumulative histogram per service (checkout and web) whose newest points carry exemplars of real traces. */
+function histogramBody(nowNs: bigint, exemplarTrace: Record<string, string>) {
+  const points = 30;
+  const startNs = nowNs - BigInt(points) * 10_000n * MS;
+  return {
+    resourceMetrics: Object.entries(HISTOGRAM_STEP).map(([service, step]) => ({
+      resource: { attributes: [attr("service.name", service)] },
+      scopeMetrics: [
+        {
+          scope: { name: `${service}-meter` },
+          metrics: [
+            {
+              name: HISTOGRAM,
+              unit: "ms",
+              description: "Time to serve a request",
+              histogram: {
+                aggregationTemporality: 2,
+                dataPoints: Array.from({ length: points }, (_, k) => {
+                  const timeNs = startNs + BigInt(k + 1) * 10_000n * MS;
+                  const counts = step.map((c) => c * (k + 1));
+                  return {
+                    startTimeUnixNano: startNs.toString(),
+                    timeUnixNano: timeNs.toString(),
+                    count: String(counts.reduce((a, b) => a + b, 0)),
+                    sum: 40 * (k + 1),
+                    bucketCounts: counts.map(String),
+                    explicitBounds: BOUNDS,
+                    attributes: [attr("http.route", "/checkout")],
+                    exemplars:
+                      k >= points - 3
+                        ? [{ timeUnixNano: timeNs.toString(), asDouble: 180, traceId: exemplarTrace[service] }]
+                        : [],
+                  };
+                }),
+              },
+            },
+          ],
+        },
+      ],
+    })),
+  };
+}
+
+/** A gauge with POOLS series in one service, so grouping by pool is capped. */
+function cappedBody(nowNs: bigint) {
+  return {
+    resourceMetrics: [
+      {
+        resource: { attributes: [attr("service.name", "web")] },
+        scopeMetrics: [
+          {
+            scope: { name: "web-meter" },
+            metrics: [
+              {
+                name: CAPPED,
+                unit: "{connection}",
+                gauge: {
+                  dataPoints: Array.from({ length: POOLS }, (_, p) => ({
+                    timeUnixNano: (nowNs - 20_000n * MS).toString(),
+                    asInt: String(p + 1),
+                    attributes: [attr("pool", `p${String(p).padStart(2, "0")}`)],
+                  })),
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * Sets the page's `prefers-color-scheme` through Chromium's DevTools protocol over the
+ * session's WebDriver BiDi socket: webdriverio's own emulation patches matchMedia only, which
+ * CSS does not consult.
+ */
+async function emulateColorScheme(browser: Browser, scheme: "dark" | ""): Promise<void> {
+  type Bidi = { send(command: { method: string; params: unknown }): Promise<{ result: { session?: string } }> };
+  const bidi = (browser as unknown as { _bidiHandler?: Bidi })._bidiHandler;
+  if (!bidi) throw new Error("this session has no WebDriver BiDi socket");
+  const context = await browser.getWindowHandle();
+  const { session } = (await bidi.send({ method: "goog:cdp.getSession", params: { context } })).result;
+  await bidi.send({
+    method: "goog:cdp.sendCommand",
+    params: {
+      method: "Emulation.setEmulatedMedia",
+      params: { features: [{ name: "prefers-color-scheme", value: scheme }] },
+      session,
+    },
+  });
+}
+
+interface ShownTable {
+  headers: string[];
+  rows: Record<string, string[]>;
+}
+
+describe("the web UI's metrics view in real Chromium", function () {
+  this.timeout(90_000);
+  let ui: UiSession;
+
+  before(async () => {
+    ui = await startUiSession();
+  });
+  after(async () => {
+    await ui?.close();
+  });
+
+  /** Waits for a condition with room for a busy machine (the default wait is 5 s). */
+  async function until(condition: () => Promise<boolean>, message: string): Promise<void> {
+    await ui.browser.waitUntil(condition, { timeout: 15_000, timeoutMsg: message });
+  }
+
+  async function waitForSeries(count: number): Promise<void> {
+    // uPlot's legend has a row for x (time) and one per series.
+    await ui.browser.waitUntil(
+      async () => (await ui.browser.$$(".metric-chart .u-legend .u-series").length) === count + 1,
+      {
+        timeout: 15_000,
+        timeoutMsg: `expected ${count} series in the chart's legend`,
+      },
+    );
+  }
+
+  async function legendLabels(): Promise<string[]> {
+    const labels = await ui.browser.$$(".metric-chart .u-legend .u-series .u-label").map((label) => label.getText());
+    return labels.slice(1);
+  }
+
+  async function apiSeries(params: string): Promise<{ data: MetricSeriesRecord }> {
+    const response = await fetch(`${ui.collector.url}/api/metrics/series?${params}`);
+    expect(response.status, params).to.equal(200);
+    return (await response.json()) as { data: MetricSeriesRecord };
+  }
+
+  async function shownTable(): Promise<ShownTable> {
+    await ui.browser.$(".series-table tbody tr").waitForExist({ timeout: 15_000 });
+    return (await ui.browser.execute(`
+      const table = document.querySelector(".series-table");
+      const headers = [...table.querySelectorAll("thead th")].slice(1).map((th) => th.textContent);
+      const rows = {};
+      for (const tr of table.querySelectorAll("tbody tr"))
+        rows[tr.dataset.bucket] = [...tr.querySelectorAll("td")].map((td) => td.textContent);
+      return { headers, rows };
+    `)) as unknown as ShownTable;
+  }
+
+  /** The table's cells equal the route's values for every bucket both hold (the window moves with the clock). */
+  function expectTableMatches(shown: ShownTable, answer: MetricSeriesRecord): void {
+    expect(shown.headers).to.deep.equal(answer.groups.map((g) => groupLabel(g.group, answer.name)));
+    // The table starts at the first bucket with a value.
+    const first = answer.buckets.findIndex((_, i) => answer.groups.some((g) => g.values[i] !== null));
+    const common = answer.buckets.filter((bucket) => shown.rows[bucket] !== undefined);
+    expect(common.length).to.be.at.least(answer.buckets.length - first - 2);
+    expect(answer.buckets.slice(0, first).filter((bucket) => shown.rows[bucket] !== undefined)).to.deep.equal([]);
+    let filled = 0;
+    for (const bucket of common) {
+      const i = answer.buckets.indexOf(bucket);
+      const expected = answer.groups.map((g) => formatValue(g.values[i] ?? null));
+      expect(shown.rows[bucket], bucket).to.deep.equal(expected);
+      filled += expected.filter((cell) => cell !== "").length;
+    }
+    expect(filled).to.be.greaterThan(10);
+  }
+
+  it("tells how to send metrics when the collector has none", async () => {
+    await ui.open("/ui/metrics");
+    const empty = ui.browser.$(".metric-list .empty");
+    await empty.waitForExist({ timeout: 15_000 });
+    expect(await empty.getText()).to.include(`${ui.collector.url}/v1/metrics`);
+    await ui.screenshot("metrics-empty");
+  });
+
+  describe("with the known data set", () => {
+    let data: UiData;
+    const exemplarTrace: Record<string, string> = {};
+
+    before(async () => {
+      const nowNs = BigInt(Date.now()) * MS;
+      data = await sendUiData(ui.collector.url, nowNs);
+      exemplarTrace.checkout = data.failedTraceIds[1]!;
+      exemplarTrace.web = data.traceIds.at(-1)!;
+      for (const body of [histogramBody(nowNs, exemplarTrace), cappedBody(nowNs)]) {
+        const answer = await postJson(`${ui.collector.url}/v1/metrics`, body);
+        expect(answer.status).to.equal(200);
+      }
+      // The store writes in its own thread: wait until the API lists every metric and its series.
+      await ui.browser.waitUntil(
+        async () => {
+          const answer = (await (await fetch(`${ui.collector.url}/api/metrics?lookback=15m`)).json()) as {
+            data: { name: string; seriesCount: number }[];
+          };
+          const series = Object.fromEntries(answer.data.map((m) => [m.name, m.seriesCount]));
+          return (
+            series[HISTOGRAM] === 2 &&
+            series[CAPPED] === POOLS &&
+            series[data.metrics.counter] === 3 &&
+            series[data.metrics.gauge] === 3
+          );
+        },
+        { timeout: 15_000, timeoutMsg: "the metrics sent were not all listed" },
+      );
+    });
+
+    it("lists the metrics with their types, and filters them by name", async () => {
+      await ui.open("/ui/metrics?lookback=15m");
+      await until(async () => (await ui.browser.$$(".metric-table tbody tr").length) === 4, "four metrics listed");
+      const rows = await ui.browser
+        .$$(".metric-table tbody tr")
+        .map(async (row) => [await row.$(".metric-name a").getText(), await row.$("td:nth-child(2)").getText()]);
+      // The type, then the unit under it.
+      expect(rows).to.deep.equal([
+        [HISTOGRAM, "histogram\nms"],
+        [data.metrics.counter, "counter\n{request}"],
+        [CAPPED, "gauge\n{connection}"],
+        [data.metrics.gauge, "gauge\n{item}"],
+      ]);
+      const match = ui.browser.$("input[name=match]");
+      await match.setValue("queue");
+      await ui.browser.keys(ui.keys.enter!);
+      await until(
+        async () => (await ui.location()) === "/ui/metrics?lookback=15m&match=queue",
+        "the name filter in the address",
+      );
+      await until(async () => (await ui.browser.$$(".metric-table tbody tr").length) === 1, "one metric listed");
+      expect(await ui.browser.$(".metric-table .metric-name a").getText()).to.equal(data.metrics.gauge);
+    });
+
+    it("charts a selected counter per service, with the series route's numbers, as rate or increase", async () => {
+      const counter = data.metrics.counter;
+      await ui.open("/ui/metrics?lookback=15m");
+      await ui.browser.$(".metric-table").$(`a=${counter}`).click();
+      await until(
+        async () => (await ui.location()) === `/ui/metrics?name=${counter}&lookback=15m`,
+        "the selected metric in the address",
+      );
+      await waitForSeries(1);
+      await ui.browser.$("details.group-by summary").click();
+      await ui.browser.$("details.group-by input[value=service]").click();
+      await until(
+        async () => (await ui.location()) === `/ui/metrics?name=${counter}&lookback=15m&groupBy=service`,
+        "grouping by service in the address",
+      );
+      await waitForSeries(data.services.length);
+      await ui.browser.$("details.group-by summary").click();
+      expect([...(await legendLabels())].sort()).to.deep.equal(data.services);
+      expect(await ui.browser.$(".metric-chart canvas").getAttribute("aria-label")).to.equal(
+        `${counter}, rate per second by service, 3 series, last 15m, in {request}/s`,
+      );
+      await ui.screenshot("metrics");
+
+      // Paused, the table holds one answer while the test asks the route for the same parameters.
+      await ui.browser.$(".live-toggle button").click();
+      await ui.browser.$(".metric-toolbar").$("button=Show as table").click();
+      const rate = await apiSeries(`name=${counter}&groupBy=service&lookback=15m`);
+      expect(rate.data.agg).to.equal("rate");
+      const shownRate = await shownTable();
+      expectTableMatches(shownRate, rate.data);
+      await ui.screenshot("metrics-table");
+      // The data set's counters grow by 20, 30 and 40 every 10 s: 2, 3 and 4 a second.
+      data.services.forEach((service, s) => {
+        const column = shownRate.headers.indexOf(service);
+        const cells = Object.values(shownRate.rows).map((row) => row[column]);
+        expect(cells, service).to.include(String((20 + s * 10) / 10));
+      });
+
+      await ui.browser.$("select[aria-label=Aggregation]").selectByAttribute("value", "increase");
+      await until(
+        async () => (await ui.location()).endsWith("&groupBy=service&agg=increase"),
+        "the aggregation in the address",
+      );
+      await until(async () => (await shownTable()).headers.length === 3, "a column per service");
+      const increase = await apiSeries(`name=${counter}&groupBy=service&agg=increase&lookback=15m`);
+      await until(
+        async () => Object.values((await shownTable()).rows).some((r) => r.includes("40")),
+        "the increase per bucket in the table",
+      );
+      const shownIncrease = await shownTable();
+      expectTableMatches(shownIncrease, increase.data);
+      const web = shownIncrease.headers.indexOf("web");
+      expect(Object.values(shownIncrease.rows).map((row) => row[web])).to.include("40");
+      await ui.browser.$(".live-toggle button").click();
+    });
+
+    it("reproduces a chart from a deep link", async () => {
+      const counter = data.metrics.counter;
+      await ui.open(`/ui/metrics?name=${counter}&groupBy=service&agg=increase&lookback=15m`);
+      await waitForSeries(3);
+      expect(await ui.browser.$("select[aria-label=Aggregation]").getValue()).to.equal("increase");
+      expect(await ui.browser.$("details.group-by summary").getText()).to.include("service");
+      expect(await ui.browser.$(".metric-chart canvas").getAttribute("aria-label")).to.equal(
+        `${counter}, increase per 10s by service, 3 series, last 15m, in {request}`,
+      );
+      await ui.browser.$(".metric-table tr.selected").waitForExist({ timeout: 15_000 });
+      expect(await ui.browser.$(".metric-table tr.selected .metric-name a").getText()).to.equal(counter);
+      await ui.browser.$(".metric-details").waitForExist({ timeout: 15_000 });
+      expect(await ui.browser.$(".metric-details").getText()).to.include("http.route");
+    });
+
+    it("charts a histogram's p95 and opens an exemplar's trace", async () => {
+      await ui.open(`/ui/metrics?name=${HISTOGRAM}&groupBy=service&agg=p95&lookback=15m`);
+      await waitForSeries(2);
+      expect([...(await legendLabels())].sort()).to.deep.equal(["checkout", "web"]);
+      const links = ui.browser.$$(".metric-exemplars a");
+      await until(async () => (await links.length) === 2, "an exemplar per service");
+      const hrefs = await links.map((link) => link.getAttribute("href"));
+      expect([...hrefs].sort()).to.deep.equal(
+        [`/ui/traces/${exemplarTrace.checkout}`, `/ui/traces/${exemplarTrace.web}`].sort(),
+      );
+      await ui.screenshot("metrics-histogram-p95");
+      // A keyboard user reaches the exemplar through the list: a focused link opens on Enter.
+      await ui.browser.execute(
+        `document.querySelector('.metric-exemplars a[href$="${exemplarTrace.checkout}"]').focus()`,
+      );
+      await ui.browser.keys(ui.keys.enter!);
+      await until(
+        async () => (await ui.location()) === `/ui/traces/${exemplarTrace.checkout}`,
+        "the exemplar's trace opened",
+      );
+    });
+
+    it("shows the collector's refusal, a window without points, no match and a capped answer", async () => {
+      const counter = data.metrics.counter;
+      await ui.open(`/ui/metrics?name=${counter}&agg=p95&lookback=15m`);
+      const refused = await fetch(`${ui.collector.url}/api/metrics/series?name=${counter}&agg=p95&lookback=15m`);
+      expect(refused.status).to.equal(400);
+      const { error } = (await refused.json()) as { error: string };
+      const box = ui.browser.$(".metric-panel .error-box");
+      await box.waitForExist({ timeout: 15_000 });
+      expect(await box.getText()).to.equal(error);
+      await ui.screenshot("metrics-error");
+
+      await ui.open(`/ui/metrics?name=${data.metrics.gauge}&attr.queue=nowhere&lookback=15m`);
+      const empty = ui.browser.$(".metric-panel .empty");
+      await empty.waitForExist({ timeout: 15_000 });
+      expect(await empty.getText()).to.include(`No points of ${data.metrics.gauge} in the last 15m with these filters`);
+
+      await ui.open("/ui/metrics?lookback=15m&match=nothing.like.this");
+      await ui.browser.$(".metric-list .empty").waitForExist({ timeout: 15_000 });
+      expect(await ui.browser.$(".metric-list .empty").getText()).to.include("nothing.like.this");
+
+      await ui.open(`/ui/metrics?name=${CAPPED}&groupBy=attr.pool&lookback=15m`);
+      await waitForSeries(20);
+      expect(await ui.browser.$(".cap-notice").getText()).to.include("Showing the 20 groups");
+      await ui.screenshot("metrics-capped");
+    });
+
+    it("is readable in the dark scheme and charts first on a narrow window", async () => {
+      const path = `/ui/metrics?name=${data.metrics.counter}&groupBy=service&lookback=15m`;
+      await emulateColorScheme(ui.browser, "dark");
+      try {
+        await ui.open(path);
+        await waitForSeries(3);
+        await ui.screenshot("metrics-dark");
+      } finally {
+        await emulateColorScheme(ui.browser, "");
+      }
+      await ui.browser.setViewport({ width: 390, height: 800 });
+      try {
+        await ui.open(`/ui/metrics?name=${HISTOGRAM}&groupBy=service&lookback=15m`);
+        await waitForSeries(2);
+        const panel = await ui.browser.$(".metric-panel").getLocation("y");
+        const list = await ui.browser.$(".metric-list").getLocation("y");
+        expect(panel).to.be.below(list);
+        await ui.screenshot("metrics-narrow");
+      } finally {
+        await ui.browser.setViewport({ width: 1280, height: 800 });
+      }
+    });
+  });
+});

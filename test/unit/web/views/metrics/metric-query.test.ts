@@ -1,0 +1,67 @@
+import { expect } from "chai";
+import {
+  controlsOf,
+  describeRequestOf,
+  groupByOf,
+  listOnlyHref,
+  listRequestOf,
+  selectMetricHref,
+  seriesRequestOf,
+  toggleGroupBy,
+} from "../../../../../client/web/views/metrics/metric-query.js";
+
+describe("web metrics: the address and the requests", () => {
+  it("reads every control from the query string under the API's names", () => {
+    const query = new URLSearchParams(
+      "name=http.server.requests&groupBy=service&groupBy=attr.http.route&agg=increase&step=1m&lookback=6h&service=web&attr.http.route=/cart&match=http",
+    );
+    const controls = controlsOf(query);
+    expect(controls).to.deep.equal({
+      name: "http.server.requests",
+      match: "http",
+      service: "web",
+      groupBy: ["service", "attr.http.route"],
+      agg: "increase",
+      step: "1m",
+      lookback: "6h",
+      attrs: [["http.route", "/cart"]],
+    });
+    expect(seriesRequestOf(controls, "http.server.requests")).to.deep.equal({
+      name: "http.server.requests",
+      lookback: "6h",
+      groupBy: ["service", "attr.http.route"],
+      agg: "increase",
+      step: "1m",
+      service: "web",
+      attr: [["http.route", "/cart"]],
+    });
+    expect(listRequestOf(controls)).to.deep.equal({ lookback: "6h", service: "web", name: "http" });
+    expect(describeRequestOf(controls, "x")).to.deep.equal({ name: "x", lookback: "6h", service: "web" });
+  });
+
+  it("leaves out what the address does not set, with the time range's default window", () => {
+    const controls = controlsOf(new URLSearchParams("name=queue.depth"));
+    expect(controls.lookback).to.equal("1h");
+    expect(seriesRequestOf(controls, "queue.depth")).to.deep.equal({ name: "queue.depth", lookback: "1h" });
+    expect(listRequestOf(controls)).to.deep.equal({ lookback: "1h" });
+  });
+
+  it("takes group keys repeated or comma-separated, once each", () => {
+    expect(groupByOf(new URLSearchParams("groupBy=service,attr.a&groupBy=attr.a&groupBy= "))).to.deep.equal([
+      "service",
+      "attr.a",
+    ]);
+    expect(toggleGroupBy(["service", "attr.a"], "service")).to.deep.equal(["attr.a"]);
+    expect(toggleGroupBy(["attr.a"], "service")).to.deep.equal(["attr.a", "service"]);
+  });
+
+  it("selecting another metric keeps the window, service, step and grouping by service, and drops the rest", () => {
+    const query = new URLSearchParams(
+      "name=a&agg=p95&groupBy=service&groupBy=attr.k&attr.k=v&lookback=15m&service=web&step=1m&match=h",
+    );
+    expect(selectMetricHref(query, "b c")).to.equal(
+      "/ui/metrics?name=b+c&lookback=15m&service=web&step=1m&match=h&groupBy=service",
+    );
+    expect(listOnlyHref(query)).to.equal("/ui/metrics?lookback=15m&service=web&match=h");
+  });
+});

@@ -1,0 +1,133 @@
+import { expect } from "chai";
+import { serviceColour } from "../../../../../client/web/format/service-colour.js";
+import { chartSummary } from "../../../../../client/web/views/metrics/chart-summary.js";
+import { exemplarRows } from "../../../../../client/web/views/metrics/exemplar-rows.js";
+import {
+  firstFilledBucket,
+  formatTick,
+  formatValue,
+  groupColour,
+  groupLabel,
+  hasPoints,
+  isolatedIndices,
+  isoToMs,
+  labelHue,
+  plotDataOf,
+} from "../../../../../client/web/views/metrics/series-data.js";
+import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../../shared/query-types.js";
+
+function group(values: Record<string, string | null>, series: (number | null)[], exemplars: string[] = []) {
+  return {
+    group: values,
+    values: series,
+    latest: null,
+    series: 1,
+    resets: 0,
+    exemplarTraceIds: exemplars,
+  } satisfies MetricSeriesGroup;
+}
+
+function record(groups: MetricSeriesGroup[]): MetricSeriesRecord {
+  return {
+    name: "http.server.requests",
+    type: "sum",
+    unit: "{request}",
+    agg: "rate",
+    valueUnit: "{request}/s",
+    step: "1m",
+    stepMs: 60_000,
+    from: "2026-11-25T12:00:00.000000000Z",
+    to: "2026-11-25T12:03:00.000000000Z",
+    buckets: ["2026-11-25T12:00:00.000000000Z", "2026-11-25T12:01:00.000000000Z", "2026-11-25T12:02:00.000000000Z"],
+    groups,
+  };
+}
+
+describe("web metrics: a series answer as chart data", () => {
+  it("reads ISO times with nanoseconds to the millisecond", () => {
+    expect(isoToMs("2026-11-25T12:00:01.123456789Z")).to.equal(Date.UTC(2026, 10, 25, 12, 0, 1, 123));
+    expect(isoToMs("2026-11-25T12:00:01Z")).to.equal(Date.UTC(2026, 10, 25, 12, 0, 1));
+  });
+
+  it("keeps null buckets as gaps, one array per group, x in seconds", () => {
+    const answer = record([group({ service: "web" }, [4, 4, null]), group({ service: "checkout" }, [null, 2, null])]);
+    const data = plotDataOf(answer);
+    expect(data.xs).to.deep.equal([0, 60, 120].map((s) => Date.UTC(2026, 10, 25, 12, 0, 0) / 1000 + s));
+    expect(data.ys).to.deep.equal([
+      [4, 4, null],
+      [null, 2, null],
+    ]);
+    expect(data.series.map((s) => s.label)).to.deep.equal(["web", "checkout"]);
+    expect(data.series[0]?.colour).to.equal(serviceColour("web"));
+    expect(hasPoints(answer)).to.equal(true);
+    expect(hasPoints(record([group({ service: "web" }, [null, null, null])]))).to.equal(false);
+  });
+
+  it("pads a short values array with nulls rather than zeros", () => {
+    expect(plotDataOf(record([group({}, [1])])).ys).to.deep.equal([[1, null, null]]);
+  });
+
+  it("finds the lone values a line cannot draw, and the first bucket with a value", () => {
+    expect(isolatedIndices([null, 1, null, 2, 3, null, 4])).to.deep.equal([1, 6]);
+    expect(isolatedIndices([5])).to.deep.equal([0]);
+    expect(isolatedIndices([1, 2, null])).to.deep.equal([]);
+    expect(
+      firstFilledBucket(
+        [
+          [null, null, 1],
+          [null, 2, null],
+        ],
+        3,
+      ),
+    ).to.equal(1);
+    expect(firstFilledBucket([[null, null]], 2)).to.equal(2);
+  });
+
+  it("labels groups by their values in key order, the ungrouped one by the metric", () => {
+    expect(groupLabel({ service: "web", "attr.http.route": "/cart" })).to.equal("web · /cart");
+    expect(groupLabel({ "attr.queue": null })).to.equal("(none)");
+    expect(plotDataOf(record([group({}, [1, 2, 3])])).series[0]?.label).to.equal("http.server.requests");
+    expect(groupColour({ service: "web", "attr.k": "v" })).to.equal(groupColour({ service: "web", "attr.k": "v" }));
+    expect(groupColour({ service: "web", "attr.k": "v" })).not.to.equal(groupColour({ service: "web", "attr.k": "w" }));
+  });
+
+  it("spreads the hues of labels that differ in one character over the circle", () => {
+    const hues = Array.from({ length: 12 }, (_, i) => labelHue(`p${String(i).padStart(2, "0")}`));
+    const sectors = new Set(hues.map((hue) => Math.floor(hue / 60)));
+    expect(sectors.size, hues.join(",")).to.be.at.least(5);
+  });
+
+  it("formats values for the table and ticks for the axis", () => {
+    expect(formatValue(null)).to.equal("");
+    expect(formatValue(2)).to.equal("2");
+    expect(formatValue(1 / 3)).to.equal("0.333333");
+    expect(formatTick(15_000)).to.equal("15k");
+    expect(formatTick(2_500_000)).to.equal("2.5M");
+    expect(formatTick(0.125)).to.equal("0.125");
+  });
+
+  it("lists exemplars per group, newest first, each trace once", () => {
+    const rows = exemplarRows(
+      record([
+        group({ service: "web" }, [1, 1, 1], ["t1", "t2"]),
+        group({ service: "checkout" }, [1, 1, 1], ["t2", "t3"]),
+      ]),
+    );
+    expect(rows.map((r) => [r.traceId, r.groupLabel, r.rank])).to.deep.equal([
+      ["t1", "web", 1],
+      ["t2", "web", 2],
+      ["t3", "checkout", 2],
+    ]);
+    expect(rows[2]?.colour).to.equal(serviceColour("checkout"));
+  });
+
+  it("summarises the chart for a screen reader", () => {
+    const answer = record([group({ service: "a" }, []), group({ service: "b" }, []), group({ service: "c" }, [])]);
+    expect(chartSummary(answer, ["service"], "1h")).to.equal(
+      "http.server.requests, rate per second by service, 3 series, last 1h, in {request}/s",
+    );
+    expect(chartSummary({ ...answer, agg: "increase" }, ["attr.http.route"], "15m")).to.equal(
+      "http.server.requests, increase per 1m by http.route, 3 series, last 15m, in {request}/s",
+    );
+  });
+});
