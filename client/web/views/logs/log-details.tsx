@@ -51,7 +51,7 @@ export function LogDetails({ log, lookback }: { log: LogRecord; lookback: string
           <AttributeTable label="Scope attributes" attributes={log.scope.attributes} />
         )}
       </section>
-      <section>
+      <section class="log-record">
         <h3>Record</h3>
         <table class="kv" aria-label="Record">
           <tbody>

@@ -42,7 +42,7 @@ export function LogFilterForm({ params }: { params: URLSearchParams }) {
     <form class="filters log-filters" aria-label="Log filters" onSubmit={(event) => event.preventDefault()}>
       <label>
         Service
-        <select value={service} onChange={(event) => setQuery({ service: inputValue(event) })}>
+        <select name="service" value={service} onChange={(event) => setQuery({ service: inputValue(event) })}>
           <option value="">any</option>
           {withCurrent(service, serviceNames).map((name) => (
             <option key={name} value={name}>
@@ -53,7 +53,7 @@ export function LogFilterForm({ params }: { params: URLSearchParams }) {
       </label>
       <label title="The severity's level (by number range) or its text">
         Severity
-        <select value={severity} onChange={(event) => setQuery({ severity: inputValue(event) })}>
+        <select name="severity" value={severity} onChange={(event) => setQuery({ severity: inputValue(event) })}>
           <option value="">any</option>
           {withCurrent(severity, SEVERITY_LEVELS).map((level) => (
             <option key={level} value={level}>

@@ -9,6 +9,11 @@ import { severityClass, severityLabel } from "./log-severity.js";
 
 export const LOG_COLUMNS = 6;
 
+/** An id's last 8 digits: they tell rows apart as well as the first (ids are random), and sequential test ids too. */
+function shortId(id: string): string {
+  return id.length > 8 ? `…${id.slice(-8)}` : id;
+}
+
 interface LogRowProps {
   log: LogRecord;
   expanded: boolean;
@@ -56,8 +61,7 @@ export function LogRow({ log, expanded, fresh, lookback, onToggle }: LogRowProps
               title={`Trace ${log.traceId}${log.spanId ? `, span ${log.spanId}` : ""}`}
               aria-label={`Open trace ${log.traceId}${log.spanId ? ` at span ${log.spanId}` : ""}`}
             >
-              {log.traceId.slice(0, 8)}
-              {log.spanId ? ` › ${log.spanId.slice(0, 6)}` : ""}
+              {shortId(log.traceId)}
             </Link>
           ) : (
             <span class="muted">–</span>
