@@ -63,9 +63,15 @@ describe("the web UI's logs view in real Chromium", function () {
   });
 
   const rows = () => ui.browser.$$("table.logs-table tr.log-row");
-  const bodies = async () => ui.browser.$$("table.logs-table tr.log-row .log-message").map((cell) => cell.getText());
+  /** Every row's body text, read in the page in one call (a call per row is slow on long lists). */
+  const bodies = async (): Promise<string[]> => {
+    const texts: unknown = await ui.browser.execute(
+      'return Array.from(document.querySelectorAll("table.logs-table tr.log-row .log-message"), (cell) => cell.innerText)',
+    );
+    return texts as string[];
+  };
   const waitForRows = (count: number) =>
-    ui.browser.waitUntil(async () => (await rows().length) === count, {
+    ui.browser.waitUntil(async () => (await bodies()).length === count, {
       timeout: 10_000,
       timeoutMsg: `expected ${count} log rows`,
     });
@@ -180,6 +186,23 @@ describe("the web UI's logs view in real Chromium", function () {
     } finally {
       await ui.browser.setViewport({ width: 1280, height: 800 });
     }
+  });
+
+  it("pages older logs with the API's cursor, holding the live tail while they are shown", async () => {
+    const bulk = Array.from({ length: 120 }, (_, k) => ({
+      timeNs: nowNs() - 1_200_000n * MS - BigInt(k) * 1000n * MS,
+      body: `bulk ${k}`,
+    }));
+    expect((await postJson(`${ui.collector.url}/v1/logs`, logsRequest("bulk", bulk))).status).to.equal(200);
+    await ui.open("/ui/logs?service=bulk");
+    await waitForRows(100);
+    expect(await ui.browser.$(".load-more").getText()).to.include("100 logs shown; more in the window");
+    await ui.browser.$(".load-more").$("button=Load more").click();
+    await waitForRows(120);
+    expect(await bodies()).to.deep.equal(bulk.map((log) => log.body));
+    expect(await ui.browser.$(".load-more button").isExisting()).to.equal(false);
+    await ui.browser.$(".cap-notice").$("button=Back to the newest").click();
+    await waitForRows(100);
   });
 
   it("tails live: a log sent after the page opened appears on top, marked; paused, it does not", async () => {
