@@ -141,6 +141,15 @@ describe("the web UI's logs view in real Chromium", function () {
     expect(await ui.browser.$('select[name="service"]').getValue()).to.equal("checkout");
     expect(await ui.browser.$('input[name="contains"]').getValue()).to.equal("cart 1");
     expect(await ui.browser.$('select[aria-label="Time range"]').getValue()).to.equal("15m");
+    // Another filter's rows are no news: they are not marked as new arrivals.
+    await ui.browser.$('select[name="service"]').selectByVisibleText("payments");
+    await ui.browser.$('input[name="contains"]').clearValue();
+    await ui.browser.keys(ui.keys.enter ?? "\uE007");
+    await ui.browser.waitUntil(async () => (await ui.location()) === "/ui/logs?lookback=15m&service=payments", {
+      timeout: 5000,
+    });
+    await waitForRows(data.logs.filter((log) => log.service === "payments").length);
+    expect(await ui.browser.$$("tr.log-row.fresh").length).to.equal(0);
 
     await ui.open("/ui/logs");
     await waitForRows(expected.length);

@@ -36,7 +36,7 @@ export function LogsView({ route }: { route: Route }) {
   const fresh = useFreshRows(
     key,
     paged.items.map((log) => log.logId),
-    paged.firstPage !== undefined,
+    paged.firstPage,
   );
   const toggle = (logId: string) => {
     const next = new Set(expanded);

@@ -3,10 +3,15 @@ import { freshKeys } from "./fresh-rows.js";
 
 /**
  * The keys of rows that arrived with the latest answer of a live list (none on the first), for
- * a brief highlight; forgets what it saw when `listKey` (the filters) changes.
+ * a brief highlight. `page` is the answer the rows come from: when `listKey` (the filters)
+ * changes, the previous filters' answer stays on screen until the new one arrives, and neither
+ * it nor the new answer's rows are news.
  */
-export function useFreshRows(listKey: string, keys: readonly string[], ready: boolean): Set<string> {
+export function useFreshRows(listKey: string, keys: readonly string[], page: object | undefined): Set<string> {
   const seen = useRef<{ listKey: string; keys: Set<string> } | undefined>(undefined);
+  const changedAt = useRef<{ listKey: string; page: object | undefined }>({ listKey, page });
+  if (changedAt.current.listKey !== listKey) changedAt.current = { listKey, page };
+  const ready = page !== undefined && page !== changedAt.current.page;
   const [fresh, setFresh] = useState<Set<string>>(() => new Set());
   const signature = keys.join(",");
   useEffect(() => {
