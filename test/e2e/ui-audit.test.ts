@@ -55,6 +55,17 @@ describe("the web UI's audit view in real Chromium", function () {
     await ui.screenshot("audit");
     await ui.browser.$(".group-warning").scrollIntoView();
     await ui.screenshot("audit-warnings");
+    await ui.browser.setViewport({ width: 390, height: 800 });
+    try {
+      await ui.browser.$(".finding-group").scrollIntoView();
+      const overflow = await ui.browser.execute(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      );
+      expect(overflow).to.equal(0);
+      await ui.screenshot("audit-narrow");
+    } finally {
+      await ui.browser.setViewport({ width: 1280, height: 800 });
+    }
   });
 
   it("links evidence: a trace id opens its waterfall, a span id its trace at the span", async () => {
