@@ -43,8 +43,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
 export function statusCommand(setExit: SetExit): CommandModule {
   return queryCommand(setExit, {
     command: "status",
-    describe:
-      "Cheap health of the collector this folder uses and its web UI's URL; --json adds its effective configuration",
+    describe: "Cheap health of the collector this folder uses; --json adds its effective configuration",
     run: async (flags, json) => {
       const target = await targetWithSource(flags);
       const { ObsClient } = await import("../api/obs-client.js");
