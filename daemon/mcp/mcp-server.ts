@@ -115,7 +115,8 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
     }
     let document: Record<string, unknown>;
     try {
-      document = collectorDocument(await (await targetNow()).api.health());
+      const { api: targetApi, baseUrl } = await targetNow();
+      document = collectorDocument(await targetApi.health(), baseUrl);
     } catch (error) {
       throw protocolError(ErrorCode.InternalError, failureText("reading obs://collector", error));
     }

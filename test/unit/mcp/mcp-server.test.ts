@@ -328,7 +328,7 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     expect(promptText(plain)).not.to.include("checkout");
   });
 
-  it("serves obs://collector: identity, version and counts from the health document, no configuration", async () => {
+  it("serves obs://collector: identity, version, counts and the web UI from the health document, no configuration", async () => {
     const client = await connect(query.api);
     const { resources } = await client.listResources();
     expect(resources.map((resource) => [resource.uri, resource.mimeType])).to.deep.equal([
@@ -340,6 +340,7 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     const document = JSON.parse(content.text) as Record<string, unknown>;
     expect(document).to.include({ instanceId: health.instanceId, version: "9.9.9", pid: 4242, cwd: "/projects/shop" });
     expect(document.counts).to.deep.equal(health.counts);
+    expect(document.ui).to.equal(`${TOOL_BASE_URL}/`);
     expect(content.text).not.to.include("/secret/place.sqlite");
     const unknown = await client.readResource({ uri: "obs://nothing" }).catch((error: unknown) => error);
     expect((unknown as McpError).code).to.equal(ErrorCode.InvalidParams);
