@@ -62,6 +62,8 @@ export function runOpener(opener: OpenerCommand): Promise<string | null> {
       stdio: "ignore",
       detached: true,
       windowsVerbatimArguments: opener.verbatim === true,
+      // cmd would otherwise flash a console window of its own.
+      windowsHide: true,
     });
     const timer = setTimeout(() => {
       child.unref();
