@@ -25,6 +25,9 @@ import { writeLargeTrace } from "./mcp-large-trace.js";
 import { percentile, round } from "./measure.js";
 import { loadOrBuildDataset } from "./query-dataset.js";
 
+/** The collector address the tools link to: the links are text here, never followed. */
+const BENCH_BASE_URL = "http://127.0.0.1:27686";
+
 const TRACES = Number(process.env.BENCH_TRACES ?? 200_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -74,7 +77,11 @@ async function outlinePaging(api: QueryApi, traceId: string, maxBytes: number): 
   let spans = 0;
   let firstPageRows = 0;
   for (;;) {
-    const { structured } = (await tool.run(args, { api, maxBytes: budgetOf(args.max_bytes) })) as {
+    const { structured } = (await tool.run(args, {
+      api,
+      baseUrl: BENCH_BASE_URL,
+      maxBytes: budgetOf(args.max_bytes),
+    })) as {
       structured: AnswerTail & { rows: unknown[] };
     };
     pages++;
@@ -158,7 +165,7 @@ async function latencyInProcess(dbPath: string, calls: [string, Args][]): Promis
         continue;
       }
       const { times, bytes } = await timed(async () => {
-        const answer = await tool.run(args, { api, maxBytes: budgetOf(args.max_bytes) });
+        const answer = await tool.run(args, { api, baseUrl: BENCH_BASE_URL, maxBytes: budgetOf(args.max_bytes) });
         return jsonBytes(answer.structured);
       });
       rows.push(latencyRow("in process", name, times, bytes));

@@ -3,6 +3,7 @@ import { resolveSettings, type SettingFlags, SettingsError } from "../shared/col
 import type { RegistryEntry } from "../shared/control-protocol.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
+import { uiUrl } from "../shared/ui-links.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
 import { startControlServer } from "./control/control-server.js";
 import {
@@ -139,6 +140,7 @@ export async function runForeground(
     };
     const url = collector.baseUrl;
     io.out(`obsd ${OBS_VERSION} listening on ${url}`);
+    io.out(`  ${"Web UI".padEnd(12)} ${uiUrl(url)}`);
     for (const signal of SIGNALS) io.out(`  ${`OTLP ${signal.name}`.padEnd(12)} POST ${url}${signal.path}`);
     io.out(`  OTLP gRPC    ${hostPort(url)}  (the same port; OTEL_EXPORTER_OTLP_PROTOCOL=grpc)`);
     for (const endpoint of collector.endpoints.filter((e) => e.role !== "main")) {

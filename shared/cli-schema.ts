@@ -31,6 +31,9 @@ const COLLECTOR_REQUIRED = [
   "socketPath",
 ];
 
+/** The web UI's home on the collector, at the address the client reached it by. */
+const UI_URL = { type: "string", format: "uri", description: "The collector's web UI (docs/ui.md)." };
+
 /** The records the CLI adds beside the collector's own (still in the API's camelCase). */
 function cliRecords(): Record<string, Schema> {
   const health = apiSchema("health");
@@ -70,11 +73,12 @@ function cliRecords(): Record<string, Schema> {
         nullable: true,
         description: "CPU and resident memory (pidusage); null when they cannot be read.",
       },
+      ui: UI_URL,
     }),
     Status: {
       ...health,
       title: undefined,
-      required: [...(health.required as string[]), "target"],
+      required: [...(health.required as string[]), "target", "ui"],
       properties: {
         ...(health.properties as Schema),
         target: object({
@@ -84,6 +88,7 @@ function cliRecords(): Record<string, Schema> {
             description: "--base-url/--host/--port, OBS_MONITOR_URL, or discovery of running collectors.",
           },
         }),
+        ui: UI_URL,
       },
     },
   };
@@ -110,6 +115,7 @@ const COMMAND_DATA: Record<string, Schema> = {
   // The series of the window, or with --describe the metric's identity and attributes.
   metric: { oneOf: [def("MetricSeries"), def("MetricDetail")] },
   audit: def("AuditReport"),
+  open: object({ url: { type: "string", format: "uri", description: "The web UI page opened (or printed)." } }),
 };
 
 function snakeKey(key: string): string {

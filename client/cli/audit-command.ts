@@ -64,9 +64,10 @@ export function auditCommand(setExit: SetExit): CommandModule {
         baselineMinutes: parseDuration(baseline) / 60_000,
         ...flagRequest("audit", flags),
       };
-      const body = await (await clientFor(flags)).audit(request);
+      const client = await clientFor(flags);
+      const body = await client.audit(request);
       const { renderAuditReport } = await import("../render/audit-report.js");
-      const human = renderAuditReport(body.data);
+      const human = renderAuditReport(body.data, client.baseUrl);
       const failing = failingFindings(body.data.findings, flags.failOn as FailOn);
       if (failing.length === 0) return emitSuccess(json, "audit", body.data, human);
       return emitFailingResult(json, "audit", body.data, human, {

@@ -14,6 +14,7 @@ import { logsCommands } from "./logs-commands.js";
 import { mcpCommand } from "./mcp-command.js";
 import { metricsCommands } from "./metrics-commands.js";
 import { monitorCommand } from "./monitor-command.js";
+import { openCommand } from "./open-command.js";
 import { servicesCommand } from "./services-command.js";
 import { setupCommand } from "./setup-command.js";
 import { skillsCommand } from "./skills-command.js";
@@ -35,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
   const commands = [
     monitorCommand(setExit),
     statusCommand(setExit),
+    openCommand(setExit),
     servicesCommand(setExit),
     tracesCommand(setExit),
     traceCommand(setExit),

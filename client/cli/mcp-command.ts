@@ -9,8 +9,8 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Argv, CommandModule } from "yargs";
+import type { ToolTarget } from "../../daemon/mcp/mcp-server.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import type { QueryApi } from "../../shared/query-api.js";
 import { portNumber, target } from "./query-support.js";
 
 type SetExit = (code: number) => void;
@@ -64,8 +64,11 @@ async function serve(flags: Flags): Promise<void> {
     import("@modelcontextprotocol/sdk/server/stdio.js"),
     import("../api/obs-client.js"),
   ]);
-  const apiForCall = async (): Promise<QueryApi> => new ObsClient(await target(flags));
-  const server = createMcpServer(apiForCall);
+  const targetForCall = async (): Promise<ToolTarget> => {
+    const baseUrl = await target(flags);
+    return { api: new ObsClient(baseUrl), baseUrl };
+  };
+  const server = createMcpServer(targetForCall);
   const transport = new StdioServerTransport();
   transport.onerror = (error) => process.stderr.write(`obs mcp: ${error.message}\n`);
   const stdinClosed = new Promise<void>((resolve) => {

@@ -1,5 +1,6 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { endpointLine } from "../../shared/endpoints.js";
+import { uiUrl } from "../../shared/ui-links.js";
 import type { TargetFlags } from "../discovery/explicit-target.js";
 import { emitSuccess } from "../render/output.js";
 import { runAction } from "./run-action.js";
@@ -23,7 +24,8 @@ export async function monitorStatus(json: boolean, address: CollectorAddress): P
     const answer = await askCollector(collector.socketPath, { op: "usage" }, 500).catch(() => null);
     const resources = answer?.ok && answer.op === "usage" ? answer.usage : null;
     const uptimeSeconds = Math.max(0, Math.round((Date.now() - Date.parse(collector.startedAt)) / 1000));
-    const data = { running: true, collector, uptimeSeconds, process: resources };
+    const ui = uiUrl(collector.baseUrl);
+    const data = { running: true, collector, uptimeSeconds, process: resources, ui };
     const resourceText = resources
       ? `  cpu ${resources.cpuPercent}%  memory ${Math.round(resources.memoryBytes / 1048576)} MiB`
       : "";
@@ -34,6 +36,7 @@ export async function monitorStatus(json: boolean, address: CollectorAddress): P
       [
         `running: ${describeCollector(collector)}`,
         `  up ${uptimeSeconds} s${resourceText}`,
+        `  web UI ${ui}`,
         ...(collector.endpoints ?? []).map((endpoint) => `  listens ${endpointLine(endpoint)}`),
       ].join("\n"),
     );

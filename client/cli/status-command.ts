@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { HealthRecord } from "../../shared/api-records.js";
 import { endpointLine } from "../../shared/endpoints.js";
+import { uiUrl } from "../../shared/ui-links.js";
 import { emitSuccess } from "../render/output.js";
 import { queryCommand, type SetExit } from "./query-command.js";
 import { targetWithSource } from "./query-support.js";
@@ -18,11 +19,16 @@ function writesWarning(health: HealthRecord): string[] {
   return [`  warning   writes failing since ${writes.failingSince}: ${writes.lastError}`];
 }
 
-/** Human summary of a collector's health: address, store and what it holds. */
-export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_BY): string {
+/**
+ * Human summary of a collector's health: address, web UI, store and what it holds. `ui` is the
+ * UI's URL at the address this client reached the collector by (a collector bound to 0.0.0.0
+ * reports that address as its own).
+ */
+export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_BY, ui: string): string {
   const { counts } = health;
   return [
     `ok  obsd ${health.versions.obs}  ${health.baseUrl}  (${FOUND_BY[foundBy]})`,
+    `  web UI    ${ui}`,
     `  process   pid ${health.pid}, up ${health.uptimeSeconds} s, started in ${health.cwd}`,
     `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
     `  stored    ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs, ${counts.points} metric points in ${counts.series} series; latest ${health.latestTelemetryAt ?? "none"}`,
@@ -42,8 +48,9 @@ export function statusCommand(setExit: SetExit): CommandModule {
       const target = await targetWithSource(flags);
       const { ObsClient } = await import("../api/obs-client.js");
       const health = await new ObsClient(target.baseUrl).health();
-      const data = { ...health, target: { baseUrl: target.baseUrl, source: target.source } };
-      return emitSuccess(json, "status", data, healthSummary(health, target.source));
+      const ui = uiUrl(target.baseUrl);
+      const data = { ...health, target: { baseUrl: target.baseUrl, source: target.source }, ui };
+      return emitSuccess(json, "status", data, healthSummary(health, target.source, ui));
     },
   });
 }

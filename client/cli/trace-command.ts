@@ -1,4 +1,5 @@
 import type { CommandModule } from "yargs";
+import { traceUrl } from "../../shared/ui-links.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
@@ -13,7 +14,8 @@ function terminalColumns(): number {
 export function traceCommand(setExit: SetExit): CommandModule {
   return queryCommand(setExit, {
     command: "trace <traceId>",
-    describe: "One trace as a waterfall: each span's start offset, duration and bar, in tree order",
+    describe:
+      "One trace as a waterfall: each span's start offset, duration and bar, in tree order, then its web UI link",
     builder: (argv) =>
       routeFlags(argv.positional("traceId", { type: "string", describe: "32 hex characters" }), "getTrace", {
         include: "Add detail: spans, logs, attributes (comma-separated); logs are printed under the waterfall too",
@@ -36,6 +38,9 @@ export function traceCommand(setExit: SetExit): CommandModule {
         : null;
       const lines = json ? [] : renderTraceWaterfall(t, { columns: terminalColumns() });
       if (partial && lines.length > 0) lines.splice(1, 0, partial);
+      // The same trace in the web UI's waterfall, where it can be explored (the JSON document is
+      // the API's trace record, which names no addresses).
+      if (!json) lines.push(`web UI: ${traceUrl(client.baseUrl, t.traceId)}`);
       return emitSuccess(json, "trace", t, lines.join("\n"), body.meta ?? null, partial ? [partial] : []);
     },
   });

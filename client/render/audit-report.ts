@@ -1,11 +1,16 @@
 import type { AuditReportRecord } from "../../shared/query-types.js";
+import { traceUrl } from "../../shared/ui-links.js";
 import { safeText } from "./table.js";
 
 /** The audit report as the API answers it (shared/query-types.ts). */
 export type AuditReportView = AuditReportRecord;
 
-/** Human text of an audit: a header line, then each finding with its evidence and next steps. */
-export function renderAuditReport(report: AuditReportView): string {
+/**
+ * Human text of an audit: a header line, then each finding with its evidence and next steps:
+ * the follow-up commands, then each evidence trace's waterfall in the web UI of the collector
+ * at `baseUrl`.
+ */
+export function renderAuditReport(report: AuditReportView, baseUrl: string): string {
   const { counts, window } = report;
   const lines = [
     `audit of the last ${window.current} (${window.currentStart} to ${window.currentEnd}) against the ${window.baseline} before: ${counts.error} error, ${counts.warning} warning, ${counts.info} info`,
@@ -29,6 +34,9 @@ export function renderAuditReport(report: AuditReportView): string {
     for (const note of evidence.notes) lines.push(`  note    ${safeText(note)}`);
     finding.followUp.forEach((command, index) => {
       lines.push(`  ${index === 0 ? "next   " : "       "} ${safeText(command)}`);
+    });
+    evidence.traceIds.forEach((traceId, index) => {
+      lines.push(`  ${index === 0 ? "web UI " : "       "} ${traceUrl(baseUrl, traceId)}`);
     });
   }
   for (const bound of report.truncated) lines.push(`warning: ${bound}`);

@@ -58,7 +58,7 @@ export function createApp(options: AppOptions): Express {
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));
   app.use(queryRoutes(options.queries));
-  app.use(mcpRoutes(options.queryApi));
+  app.use(mcpRoutes(options.queryApi, options.health.baseUrl));
 
   const document = openApiDocument();
   const page = docsPage(document);

@@ -42,7 +42,8 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
       `the web UI is not built in this installation (${indexPath} is missing): run npm run build; the query API at /api still answers`,
     );
 
-  router.get(["/", "/ui", "/ui/", /^\/ui\/(?!assets\/).+/], (_req, res, next) => {
+  // Every path under /ui but the assets folder (with or without its slash) is a view: the page.
+  router.get(["/", "/ui", "/ui/", /^\/ui\/(?!assets(?:\/|$)).+/], (_req, res, next) => {
     if (page === undefined) {
       if (!existsSync(indexPath)) return next(notBuilt());
       page = readFileSync(indexPath);
@@ -54,6 +55,8 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
     "/ui/assets",
     express.static(join(webRoot, "assets"), {
       index: false,
+      // The folder is no page: 404, not a redirect to a listing that does not exist.
+      redirect: false,
       dotfiles: "ignore",
       etag: true,
       setHeaders: secure,

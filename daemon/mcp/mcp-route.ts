@@ -62,7 +62,11 @@ const parseErrorAsJsonRpc: ErrorRequestHandler = (error, _req, res, next) => {
   res.status(400).json(jsonRpcError(-32700, `the body is not JSON: ${(error as Error).message}`));
 };
 
-export function mcpRoutes(api: QueryApi): Router {
+/**
+ * `baseUrl` is asked per request: the collector's own address once it listens (the tools link
+ * to its web UI), not the request's Host.
+ */
+export function mcpRoutes(api: QueryApi, baseUrl: () => string): Router {
   const router = express.Router();
   let loading: Promise<Loaded> | undefined;
   const load = () => {
@@ -83,7 +87,7 @@ export function mcpRoutes(api: QueryApi): Router {
       }
       try {
         const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await load();
-        const server = createMcpServer(api);
+        const server = createMcpServer({ api, baseUrl: baseUrl() });
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: true,

@@ -24,12 +24,18 @@ import type { AnyMcpTool } from "./mcp-tool.js";
 import { callMcpTool, failureText } from "./mcp-tool-call.js";
 import { MCP_TOOLS } from "./tool-list.js";
 
+/** A collector's query API and its address (the tools link to its web UI). */
+export interface ToolTarget {
+  api: QueryApi;
+  baseUrl: string;
+}
+
 /**
  * Where the server's QueryApi comes from: one fixed API (obsd, in process), or a function
  * asked again for every call (`obs mcp`: the collector is found per call, so one started after
  * the server is used by the next call; a failure to find one is that call's tool error).
  */
-export type ApiSource = QueryApi | (() => Promise<QueryApi>);
+export type ApiSource = ToolTarget | (() => Promise<ToolTarget>);
 
 export interface McpServerOptions {
   /** The tools served; MCP_TOOLS unless a test serves others. */
@@ -62,7 +68,7 @@ function listed(tool: AnyMcpTool): Tool {
 export function createMcpServer(api: ApiSource, options: McpServerOptions = {}): Server {
   const tools = options.tools ?? MCP_TOOLS;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const apiNow = typeof api === "function" ? api : async () => api;
+  const targetNow = typeof api === "function" ? api : async () => api;
   const server = new Server(
     { name: "obs", title: "obs: local telemetry", version: OBS_VERSION },
     { capabilities: { tools: {}, prompts: {}, resources: {} }, instructions: INSTRUCTIONS },
@@ -77,7 +83,7 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
         `unknown tool "${request.params.name}"; the tools are ${tools.map((t) => t.name).join(", ")}`,
       );
     }
-    return callMcpTool(tool, request.params.arguments ?? {}, apiNow);
+    return callMcpTool(tool, request.params.arguments ?? {}, targetNow);
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
@@ -109,7 +115,8 @@ export function createMcpServer(api: ApiSource, options: McpServerOptions = {}):
     }
     let document: Record<string, unknown>;
     try {
-      document = collectorDocument(await (await apiNow()).health());
+      const { api: targetApi, baseUrl } = await targetNow();
+      document = collectorDocument(await targetApi.health(), baseUrl);
     } catch (error) {
       throw protocolError(ErrorCode.InternalError, failureText("reading obs://collector", error));
     }

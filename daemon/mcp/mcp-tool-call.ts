@@ -173,14 +173,15 @@ function unrepeated(
 export async function callMcpTool(
   tool: AnyMcpTool,
   args: Record<string, unknown>,
-  api: () => Promise<QueryApi>,
+  target: () => Promise<{ api: QueryApi; baseUrl: string }>,
 ): Promise<ToolCallResult> {
   const problems = argumentProblems(tool, args);
   if (problems) return toolError(`Invalid arguments for ${tool.name}: ${problems}.`);
   const maxBytes = budgetOf(args.max_bytes);
   let answer: { structured: Record<string, unknown>; summary: string };
   try {
-    answer = await tool.run(args, { api: await api(), maxBytes });
+    const { api, baseUrl } = await target();
+    answer = await tool.run(args, { api, baseUrl, maxBytes });
   } catch (error) {
     if (queryApiErrorCode(error) === undefined)
       console.error(`obs mcp: ${tool.name}: ${(error as Error)?.stack ?? error}`);

@@ -41,6 +41,11 @@ export interface AnswerTail {
 
 export interface ToolContext {
   api: QueryApi;
+  /**
+   * The collector the API answers for, as a URL (`http://127.0.0.1:27686`): the trace tools
+   * link their answers to its web UI (shared/ui-links.ts).
+   */
+  baseUrl: string;
   /** The serialized structured answer's budget in bytes (the call's `max_bytes`, capped). */
   maxBytes: number;
 }

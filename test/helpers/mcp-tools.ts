@@ -50,6 +50,9 @@ export function storeApi(path: string, health: Partial<HealthRecord> = {}): Stor
   };
 }
 
+/** The collector address unit tests run tools for: their answers link to its web UI. */
+export const TOOL_BASE_URL = "http://127.0.0.1:27686";
+
 const ajv = new Ajv({ strict: false, allErrors: true, useDefaults: false });
 
 /**
@@ -64,7 +67,7 @@ export async function callTool<A, R extends AnswerTail>(
   const validInput = ajv.compile(tool.inputSchema);
   expect(validInput(args), `${tool.name} input: ${ajv.errorsText(validInput.errors)}`).to.equal(true);
   const maxBytes = budgetOf((args as { max_bytes?: number }).max_bytes);
-  const answer = await tool.run(args, { api, maxBytes });
+  const answer = await tool.run(args, { api, baseUrl: TOOL_BASE_URL, maxBytes });
   const validOutput = ajv.compile(tool.outputSchema);
   expect(validOutput(answer.structured), `${tool.name} output: ${ajv.errorsText(validOutput.errors)}`).to.equal(true);
   expect(Buffer.byteLength(JSON.stringify(answer.structured)), `${tool.name} answer bytes`).to.be.at.most(maxBytes);

@@ -137,6 +137,15 @@ describe("audit: /api/audit and obs audit over planted anomalies (real obsd)", f
     expect(human.stdout).to.include(
       "  next    obs traces --service billing --operation 'POST /pay' --status error --since 15m",
     );
+    const errorTraces = report.findings.find(
+      (finding: any) => finding.code === "error_trace" && finding.service === "billing",
+    ).evidence.traceIds;
+    expect(errorTraces).to.not.be.empty;
+    const links = errorTraces.map(
+      (traceId: string, index: number) =>
+        `  ${index === 0 ? "web UI " : "       "} ${anomalous.url}/ui/traces/${traceId}`,
+    );
+    expect(human.stdout).to.include(links.join("\n"));
     const json = await runObs(["audit", "--until", until, "--json", "--service", "mailer"], { env });
     const document = JSON.parse(json.stdout);
     expect(validateDocument(document), JSON.stringify(validateDocument.errors)).to.equal(true);

@@ -68,9 +68,10 @@ describe("obs trace of a 20,000-deep parent chain", function () {
       const result = await runObs(["trace", traceId, "--base-url", baseUrl]);
       expect(result.code, result.stderr).to.equal(0);
       const lines = result.stdout.trimEnd().split("\n");
-      expect(lines).to.have.length(DEPTH + 2);
+      expect(lines).to.have.length(DEPTH + 3);
       expect(lines[3]).to.match(/\| {4}recurse {2}\[loop\] {2}0000000000000002$/);
-      expect(lines[lines.length - 1]).to.include(`(depth ${DEPTH - 1}) recurse  [loop]  ${spanIdAt(DEPTH - 1)}`);
+      expect(lines[lines.length - 2]).to.include(`(depth ${DEPTH - 1}) recurse  [loop]  ${spanIdAt(DEPTH - 1)}`);
+      expect(lines[lines.length - 1]).to.equal(`web UI: ${baseUrl}/ui/traces/${traceId}`);
     });
   }
 

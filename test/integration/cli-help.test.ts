@@ -30,6 +30,7 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "monitor stop": ["--json"],
   "monitor status": ["--json"],
   status: ["--json"],
+  open: ["--print", "--json"],
   services: ["--since", "--json"],
   traces: ["--service", "--status", "--operation", "--since", "--duration-min", "--limit", "--cursor", "--json"],
   trace: ["--include", "--json"],

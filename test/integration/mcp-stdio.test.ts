@@ -88,6 +88,10 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(
       (traces.structuredContent as { traces: { trace_id: string }[] }).traces.map((t) => t.trace_id),
     ).to.deep.equal([hexId(1, 16)]);
+    // The links name the collector the server resolved (here the --base-url given).
+    expect((traces.structuredContent as { traces: { ui_url: string }[] }).traces[0]?.ui_url).to.equal(
+      `${obsd.url}/ui/traces/${hexId(1, 16)}`,
+    );
   });
 
   it("finds the collector of its working folder, as the query commands do", async () => {

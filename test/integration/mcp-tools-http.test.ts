@@ -185,16 +185,23 @@ describe("every MCP tool through obsd's /mcp (Streamable HTTP), against a known 
     await check("search_traces", { service: SHOP, lookback: "1h" }, ({ structured, text }) => {
       expect(structured.traces).to.have.length(2);
       expect(text).to.contain(OK.traceId).and.contain(FAILED.traceId);
+      // Each trace links to its waterfall in the web UI of the collector that answered.
+      for (const trace of structured.traces as { trace_id: string; ui_url: string }[])
+        expect(trace.ui_url).to.equal(`${obsd.url}/ui/traces/${trace.trace_id}`);
     });
     await check("get_trace_outline", { trace_id: FAILED.traceId }, ({ structured }) => {
       const rows = structured.rows as unknown[][];
       expect(rows.map((row) => row[0])).to.deep.equal([FAILED.root, FAILED.charge, FAILED.render]);
       expect(rows.map((row) => row[7])).to.deep.equal([0, 1, 1]);
       expect(structured).to.deep.include({ span_count: 3, trace_spans_over_cap: false, truncated: false });
+      expect(structured.ui_url).to.equal(`${obsd.url}/ui/traces/${FAILED.traceId}`);
     });
     await check("get_span_details", { span_ids: [FAILED.charge], trace_id: FAILED.traceId }, ({ structured, text }) => {
       expect(structured.spans).to.have.length(1);
       expect(text).to.contain(FAILED.charge).and.contain(FAILED.message);
+      expect((structured.spans as { ui_url: string }[])[0]?.ui_url).to.equal(
+        `${obsd.url}/ui/traces/${FAILED.traceId}?span=${FAILED.charge}`,
+      );
     });
     await check("get_trace_errors", { trace_id: FAILED.traceId }, ({ structured, text }) => {
       const spans = structured.error_spans as { span_id: string }[];
@@ -203,9 +210,11 @@ describe("every MCP tool through obsd's /mcp (Streamable HTTP), against a known 
       expect(structured.logs).to.have.length(failedLogs.length);
       expect(structured).to.deep.include({ more_logs: false, truncated: false });
       expect(text).to.contain("TypeError").and.contain(FAILED.message);
+      expect(structured.ui_url).to.equal(`${obsd.url}/ui/traces/${FAILED.traceId}`);
     });
     await check("get_critical_path", { trace_id: FAILED.traceId }, ({ structured }) => {
       expect(structured.root_span_id).to.equal(FAILED.root);
+      expect(structured.ui_url).to.equal(`${obsd.url}/ui/traces/${FAILED.traceId}`);
       const ids = new Set((structured.path as { span_id: string }[]).map((row) => row.span_id));
       expect([...ids].sort()).to.deep.equal([FAILED.root, FAILED.charge, FAILED.render].sort());
     });

@@ -51,6 +51,9 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
     expect(validateEnvelope(report)).to.equal(true);
     expect(report.data.collector.pid).to.equal(started.data.collector.pid);
     expect(report.data.process.memory_bytes).to.be.greaterThan(0);
+    expect(report.data.ui).to.equal(`${started.data.collector.base_url}/`);
+    const human = await runObs(["monitor", "status"], { env });
+    expect(human.stdout.split("\n")[2]).to.equal(`  web UI ${started.data.collector.base_url}/`);
 
     const stop = await runObs(["monitor", "stop", "--json"], { env });
     expect(stop.code, stop.stderr).to.equal(0);

@@ -18,11 +18,11 @@ describe("the obsd process", function () {
   });
   afterEach(() => dir.cleanup());
 
-  it("prints the listening line, an OTLP endpoint per signal, the query endpoint and the database path", async () => {
+  it("prints the listening line, the web UI, an OTLP endpoint per signal, the query endpoint and the database path", async () => {
     const obsd = await startCollectorProcess({ stateDir: dir.path });
     try {
       const out = obsd.output();
-      expect(out).to.match(new RegExp(`listening on ${obsd.url}`));
+      expect(out).to.match(new RegExp(`listening on ${obsd.url}\n  Web UI       ${obsd.url}/\n`));
       expect(out).to.include(`POST ${obsd.url}/v1/traces`);
       expect(out).to.include(`POST ${obsd.url}/v1/logs`);
       expect(out).to.include(`OTLP metrics POST ${obsd.url}/v1/metrics`);

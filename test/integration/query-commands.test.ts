@@ -72,7 +72,7 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(traces.page).to.include({ limit: 20, lookback: "15m", returned: 1, truncated: false, next_cursor: null });
   });
 
-  it("prints a trace as a waterfall in tree order and makes escape sequences from telemetry harmless", async () => {
+  it("prints a trace as a waterfall in tree order, then its web UI link, and makes escape sequences from telemetry harmless", async () => {
     const result = await runObs(["trace", traceId], { env: { ...env, COLUMNS: "90" } });
     expect(result.code).to.equal(0);
     const lines = result.stdout.trim().split("\n");
@@ -81,6 +81,7 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(lines[2]).to.match(/^ {2}\+0 ms +30 ms {2}\|={30}\| {2}GET \/cart {2}\[shop\]/);
     expect(lines[3]).to.match(/^ {2}\+1 ms +1 ms {2}\| #+ +\| {4}! \\x1b\[31mevil\\x1b\[0m {2}\[shop\] .* error$/);
     expect(result.stdout).not.to.include("\u001b");
+    expect(lines.at(-1)).to.equal(`web UI: ${obsd.url}/ui/traces/${traceId}`);
   });
 
   it("ends with the spec's exit codes", async () => {

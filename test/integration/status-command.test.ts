@@ -27,6 +27,7 @@ describe("obs status: cheap health of the collector (real obsd)", function () {
     const result = await runObs(["status", "--base-url", obsd.url]);
     expect(result.code, result.stderr).to.equal(0);
     expect(result.stdout).to.match(new RegExp(`^ok {2}obsd \\S+ {2}${obsd.url} {2}\\(given by flag\\)`));
+    expect(result.stdout.split("\n")[1]).to.equal(`  web UI    ${obsd.url}/`);
     expect(result.stdout).to.include(obsd.dbPath);
     expect(result.stdout).to.include("1 traces, 1 spans, 0 logs, 0 metric points in 0 series");
     expect(result.stdout).to.include("1 services in the last 15m");
@@ -38,6 +39,7 @@ describe("obs status: cheap health of the collector (real obsd)", function () {
     const document = JSON.parse(result.stdout);
     expect(validateDocument(document), JSON.stringify(validateDocument.errors)).to.equal(true);
     expect(document.data.target).to.deep.equal({ base_url: obsd.url, source: "env" });
+    expect(document.data.ui).to.equal(`${obsd.url}/`);
     expect(document.data.configuration.retention).to.deep.equal({ value: "2d", source: "env" });
     expect(document.data.configuration.db).to.deep.equal({ value: obsd.dbPath, source: "flag" });
     expect(document.data.configuration.monitor_host).to.deep.equal({ value: "127.0.0.1", source: "default" });

@@ -1,6 +1,7 @@
 /** `get_critical_path`: the spans a trace's duration waits on, and how long each holds it up. */
 import type { SpanRecord } from "../../../shared/api-records.js";
 import { criticalPath } from "../../../shared/trace/critical-path.js";
+import { traceUrl } from "../../../shared/ui-links.js";
 import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
@@ -14,6 +15,7 @@ import {
 } from "./next-calls.js";
 import { OUTLINE_NAME_CHARS } from "./trace-outline-rows.js";
 import { fetchTraceSpans, TRACE_SPAN_CAP } from "./trace-spans.js";
+import { UI_URL_PROPERTY } from "./ui-links.js";
 
 interface CriticalPathArgs {
   trace_id: string;
@@ -38,6 +40,7 @@ interface HeavySpan {
 
 interface CriticalPathAnswer extends AnswerTail {
   trace_id: string;
+  ui_url: string;
   root_span_id: string | null;
   path_ms: number;
   spans_read: number;
@@ -84,6 +87,7 @@ export function criticalPathTool(spanCap: number): McpTool<CriticalPathArgs, Cri
     outputSchema: toolOutput(
       {
         trace_id: { type: "string" },
+        ui_url: UI_URL_PROPERTY,
         root_span_id: { type: ["string", "null"], description: "The root the path starts from" },
         path_ms: { type: "number", description: "The path's length: the root's duration, ms" },
         spans_read: { type: "integer", description: `Spans read: at most ${TRACE_SPAN_CAP}` },
@@ -106,6 +110,7 @@ export function criticalPathTool(spanCap: number): McpTool<CriticalPathArgs, Cri
       },
       [
         "trace_id",
+        "ui_url",
         "root_span_id",
         "path_ms",
         "spans_read",
@@ -138,6 +143,7 @@ export function criticalPathTool(spanCap: number): McpTool<CriticalPathArgs, Cri
       const next = nextCalls(traceId, heaviest, overCap);
       const { answer, kept } = fitItems(rows.slice(offset), ctx.maxBytes, (path, truncated) => ({
         trace_id: traceId,
+        ui_url: traceUrl(ctx.baseUrl, traceId),
         root_span_id: root?.spanId ?? null,
         path_ms: pathMs,
         spans_read: spans.length,

@@ -25,6 +25,7 @@ export interface EventDetail {
 export interface SpanDetail {
   span_id: string;
   trace_id: string;
+  ui_url: string;
   parent_span_id: string | null;
   name: string;
   service: string;
@@ -85,7 +86,11 @@ function firstEntries(attributes: Attributes, items: number, omitted: { count: n
   return Object.fromEntries(entries.slice(0, items));
 }
 
-export function spanDetail(span: SpanRecord, level: DetailLevel = DETAIL_LEVELS[0] as DetailLevel): SpanDetail {
+export function spanDetail(
+  span: SpanRecord,
+  uiUrl: string,
+  level: DetailLevel = DETAIL_LEVELS[0] as DetailLevel,
+): SpanDetail {
   const omitted = { count: 0 };
   const events = span.events.slice(0, level.items).map((event): EventDetail => {
     const exception = exceptionOf(event, level.chars, level.stackChars);
@@ -108,6 +113,7 @@ export function spanDetail(span: SpanRecord, level: DetailLevel = DETAIL_LEVELS[
   const detail: SpanDetail = {
     span_id: span.spanId,
     trace_id: span.traceId,
+    ui_url: uiUrl,
     parent_span_id: span.parentSpanId,
     name: cutString(span.operation, level.chars),
     service: span.serviceName,

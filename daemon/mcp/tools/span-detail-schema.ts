@@ -1,4 +1,5 @@
 /** The output schema of a span detail (span-detail-record.ts), described for a model. */
+import { SPAN_UI_URL_PROPERTY } from "./ui-links.js";
 
 const NULLABLE_STRING = { type: ["string", "null"] } as const;
 
@@ -14,6 +15,7 @@ export const SPAN_DETAIL_SCHEMA = {
   properties: {
     span_id: { type: "string" },
     trace_id: { type: "string" },
+    ui_url: SPAN_UI_URL_PROPERTY,
     parent_span_id: NULLABLE_STRING,
     name: { type: "string" },
     service: { type: "string" },
@@ -64,6 +66,7 @@ export const SPAN_DETAIL_SCHEMA = {
   required: [
     "span_id",
     "trace_id",
+    "ui_url",
     "parent_span_id",
     "name",
     "service",

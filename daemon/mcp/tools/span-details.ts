@@ -2,6 +2,7 @@
 import type { SpanRecord } from "../../../shared/api-records.js";
 import type { QueryApi } from "../../../shared/query-api.js";
 import { queryApiErrorCode } from "../../../shared/query-api.js";
+import { traceUrl } from "../../../shared/ui-links.js";
 import { fitItems, MAX_MAX_BYTES, toolInput, toolOutput } from "../budget.js";
 import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "../mcp-tool.js";
 import { SPAN_ID_PROPERTY, TRACE_ID_PROPERTY } from "./common-inputs.js";
@@ -68,7 +69,7 @@ export const getSpanDetails: McpTool<SpanDetailsArgs, SpanDetailsAnswer> = {
     if (found.length === 0) throw failure ?? new SpanNotFound(`no span with the ids ${ids.join(", ")}`);
     const build = (level: number) =>
       fitItems(
-        found.map((span) => spanDetail(span, DETAIL_LEVELS[level])),
+        found.map((span) => spanDetail(span, traceUrl(ctx.baseUrl, span.traceId, span.spanId), DETAIL_LEVELS[level])),
         ctx.maxBytes,
         (spans, truncated): SpanDetailsAnswer => ({
           spans: [...spans],

@@ -1,5 +1,6 @@
 /** `get_trace_errors`: what failed in one trace, and what its logs said about it. */
 import type { JsonValue, LogRecord, SpanRecord } from "../../../shared/api-records.js";
+import { traceUrl } from "../../../shared/ui-links.js";
 import { cutLongStrings, cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
@@ -15,6 +16,7 @@ import {
 import { type ExceptionRecord, exceptionOf, stackHead } from "./span-detail-record.js";
 import { EXCEPTION_SCHEMA } from "./span-detail-schema.js";
 import { fetchTraceSpans, isErrorSpan, TRACE_SPAN_CAP, traceStartNs } from "./trace-spans.js";
+import { UI_URL_PROPERTY } from "./ui-links.js";
 
 interface TraceErrorsArgs {
   trace_id: string;
@@ -42,6 +44,7 @@ interface LogRow {
 
 interface TraceErrorsAnswer extends AnswerTail {
   trace_id: string;
+  ui_url: string;
   error_span_count: number;
   spans_read: number;
   trace_spans_over_cap: boolean;
@@ -87,6 +90,7 @@ export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, Trace
     outputSchema: toolOutput(
       {
         trace_id: { type: "string" },
+        ui_url: UI_URL_PROPERTY,
         error_span_count: { type: "integer", description: "Error spans among the spans read" },
         spans_read: { type: "integer", description: `Spans read: at most ${TRACE_SPAN_CAP}` },
         trace_spans_over_cap: {
@@ -134,6 +138,7 @@ export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, Trace
       },
       [
         "trace_id",
+        "ui_url",
         "error_span_count",
         "spans_read",
         "trace_spans_over_cap",
@@ -157,6 +162,7 @@ export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, Trace
       const next = nextCalls(traceId, likeliestCause(spans.filter(isErrorSpan), errorSpans), { overCap, moreLogs });
       const build = (shown: readonly Item[], truncated: boolean, tight = false): TraceErrorsAnswer => ({
         trace_id: traceId,
+        ui_url: traceUrl(ctx.baseUrl, traceId),
         error_span_count: errorSpans.length,
         spans_read: spans.length,
         trace_spans_over_cap: overCap,

@@ -1,5 +1,6 @@
 /** `get_trace_outline`: a trace's shape, span by span, in a few bytes per span. */
 import { nsToIso } from "../../../shared/time.js";
+import { traceUrl } from "../../../shared/ui-links.js";
 import { fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
@@ -13,6 +14,7 @@ import {
 } from "./next-calls.js";
 import { OUTLINE_COLUMNS, type OutlineRow, outlineRows } from "./trace-outline-rows.js";
 import { fetchTraceSpans, TRACE_SPAN_CAP, traceEndNs } from "./trace-spans.js";
+import { UI_URL_PROPERTY } from "./ui-links.js";
 
 interface TraceOutlineArgs {
   trace_id: string;
@@ -23,6 +25,7 @@ interface TraceOutlineArgs {
 
 interface TraceOutlineAnswer extends AnswerTail {
   trace_id: string;
+  ui_url: string;
   start: string;
   duration_ms: number;
   span_count: number;
@@ -63,6 +66,7 @@ export function traceOutlineTool(spanCap: number): McpTool<TraceOutlineArgs, Tra
     outputSchema: toolOutput(
       {
         trace_id: { type: "string" },
+        ui_url: UI_URL_PROPERTY,
         start: { type: "string", description: "The trace's first span start, ISO 8601; start_ms counts from it" },
         duration_ms: { type: "number", description: "From the first span start to the last span end" },
         span_count: {
@@ -82,6 +86,7 @@ export function traceOutlineTool(spanCap: number): McpTool<TraceOutlineArgs, Tra
       },
       [
         "trace_id",
+        "ui_url",
         "start",
         "duration_ms",
         "span_count",
@@ -102,6 +107,7 @@ export function traceOutlineTool(spanCap: number): McpTool<TraceOutlineArgs, Tra
       const rest = outline.rows.slice(offset);
       const header = {
         trace_id: traceId,
+        ui_url: traceUrl(ctx.baseUrl, traceId),
         start: nsToIso(outline.startNs),
         duration_ms: msBetween(outline.startNs, traceEndNs(spans)),
         span_count: spans.length,

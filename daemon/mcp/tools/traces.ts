@@ -1,10 +1,12 @@
 /** `search_traces`: which traces happened, newest first, as one short record each. */
 import type { TraceSummary } from "../../../shared/api-records.js";
 import type { TracesRequest } from "../../../shared/query-messages.js";
+import { traceUrl } from "../../../shared/ui-links.js";
 import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 import { criticalPathCall, traceErrorsCall, traceOutlineCall } from "./next-calls.js";
+import { UI_URL_PROPERTY } from "./ui-links.js";
 
 interface SearchTracesArgs {
   service?: string;
@@ -28,6 +30,7 @@ interface TraceRow {
   errors: number;
   status: "ok" | "error";
   services: string[];
+  ui_url: string;
 }
 
 interface SearchTracesAnswer extends AnswerTail {
@@ -51,8 +54,20 @@ const TRACE_ROW_SCHEMA = {
     errors: { type: "integer", description: "Spans with error status" },
     status: { type: "string", enum: ["ok", "error"], description: "error when any span failed" },
     services: { type: "array", items: { type: "string" }, description: "Every service with a span in the trace" },
+    ui_url: UI_URL_PROPERTY,
   },
-  required: ["trace_id", "service", "operation", "start", "duration_ms", "spans", "errors", "status", "services"],
+  required: [
+    "trace_id",
+    "service",
+    "operation",
+    "start",
+    "duration_ms",
+    "spans",
+    "errors",
+    "status",
+    "services",
+    "ui_url",
+  ],
 } as const;
 
 export const searchTraces: McpTool<SearchTracesArgs, SearchTracesAnswer> = {
@@ -97,7 +112,7 @@ export const searchTraces: McpTool<SearchTracesArgs, SearchTracesAnswer> = {
       maxBytes: ctx.maxBytes,
       build: (traces, tail): SearchTracesAnswer => ({
         lookback,
-        traces: traces.map(rowOf),
+        traces: traces.map((trace) => rowOf(trace, ctx.baseUrl)),
         ...tail,
         next: nextCalls(traces, lookback),
       }),
@@ -129,7 +144,7 @@ function requestOf(args: SearchTracesArgs): TracesRequest {
   };
 }
 
-function rowOf(trace: TraceSummary): TraceRow {
+function rowOf(trace: TraceSummary, baseUrl: string): TraceRow {
   return {
     trace_id: trace.traceId,
     service: trace.rootServiceName,
@@ -140,6 +155,7 @@ function rowOf(trace: TraceSummary): TraceRow {
     errors: trace.errorCount,
     status: trace.status,
     services: trace.services,
+    ui_url: traceUrl(baseUrl, trace.traceId),
   };
 }
 

@@ -22,11 +22,19 @@ function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
   };
 }
 
+const UI = "http://127.0.0.1:27686/";
+
 describe("obs status summary", () => {
+  it("names the web UI right under the collector's address", () => {
+    const text = healthSummary(health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }), "flag", UI);
+    expect(text.split("\n")[1]).to.equal("  web UI    http://127.0.0.1:27686/");
+  });
+
   it("warns when the collector's writes are failing, with since when and why", () => {
     const text = healthSummary(
       health({ ok: false, failingSince: "2026-01-01T00:01:00.000Z", lastError: "no space left", failedSinceOk: 3 }),
       "discovery",
+      UI,
     );
     expect(text.split("\n").at(-1)).to.equal(
       "  warning   writes failing since 2026-01-01T00:01:00.000Z: no space left",
@@ -34,16 +42,20 @@ describe("obs status summary", () => {
   });
 
   it("counts what the store holds, metric points and series included", () => {
-    const text = healthSummary(health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }), "flag");
-    expect(text.split("\n")[3]).to.equal(
+    const text = healthSummary(health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }), "flag", UI);
+    expect(text.split("\n")[4]).to.equal(
       "  stored    2 traces, 3 spans, 4 logs, 6 metric points in 5 series; latest none",
     );
   });
 
   it("has no warning while writes succeed, even after a past failure", () => {
-    const text = healthSummary(health({ ok: true, failingSince: null, lastError: "old", failedSinceOk: 0 }), "flag");
+    const text = healthSummary(
+      health({ ok: true, failingSince: null, lastError: "old", failedSinceOk: 0 }),
+      "flag",
+      UI,
+    );
     expect(text).to.not.contain("warning");
-    expect(text.split("\n")).to.have.length(5);
+    expect(text.split("\n")).to.have.length(6);
   });
 
   it("lists every endpoint with its protocols, and a standard port that could not be opened with why", () => {
@@ -77,7 +89,7 @@ describe("obs status summary", () => {
         },
       ],
     };
-    expect(healthSummary(record, "flag").split("\n").slice(5)).to.deep.equal([
+    expect(healthSummary(record, "flag", UI).split("\n").slice(6)).to.deep.equal([
       "  listens   http://127.0.0.1:27686  OTLP gRPC + HTTP, query API: grpc, http/protobuf, http/json",
       "  listens   http://127.0.0.1:4317  OTLP standard port (otlp-grpc): grpc, http/protobuf, http/json",
       "  listens   http://127.0.0.1:4318  OTLP standard port (otlp-http): not listening (port 4318 is in use by another process)",

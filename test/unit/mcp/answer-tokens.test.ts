@@ -4,7 +4,7 @@ import { MAX_MAX_BYTES } from "../../../daemon/mcp/budget.js";
 import { callMcpTool, type ToolCallResult } from "../../../daemon/mcp/mcp-tool-call.js";
 import { searchSpans } from "../../../daemon/mcp/tools/spans.js";
 import { getTraceOutline } from "../../../daemon/mcp/tools/trace-outline.js";
-import { type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
@@ -55,7 +55,10 @@ describe("MCP answers at the largest max_bytes stay under the token limit client
     [searchSpans, { trace_id: TRACE, limit: 500 }],
   ] as const) {
     it(`${tool.name}: a full answer of max_bytes ${MAX_MAX_BYTES} is under ${CLIENT_TOKEN_LIMIT} tokens`, async () => {
-      const result = await callMcpTool(tool, { ...args, max_bytes: MAX_MAX_BYTES }, async () => query.api);
+      const result = await callMcpTool(tool, { ...args, max_bytes: MAX_MAX_BYTES }, async () => ({
+        api: query.api,
+        baseUrl: TOOL_BASE_URL,
+      }));
       expect(result.isError, result.content[0]?.text).to.not.equal(true);
       const answer = result.structuredContent as { truncated: boolean };
       // Full: the budget, not the data, ended the answer.

@@ -3,7 +3,7 @@ import { obsCommand } from "../../../daemon/audit/follow-up.js";
 import { runAudit } from "../../../daemon/mcp/tools/audit.js";
 import { followUpCall, shellWords } from "../../../daemon/mcp/tools/audit-follow-up.js";
 import { ALL_ANOMALIES, type AuditScenario, auditScenario } from "../../helpers/audit-scenario.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
 const UNTIL_MS = 1_800_000_000_000;
@@ -91,15 +91,17 @@ describe("MCP run_audit", () => {
     expect(structured.window).to.deep.include({ current: "30m", baseline: "1h" });
     expect(structured.parameters.service).to.equal("mailer");
     const refusal = await runAudit
-      .run({ lookback: "ten minutes" }, { api: query.api, maxBytes: 16384 })
+      .run({ lookback: "ten minutes" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((refusal as { code?: string }).code).to.equal("invalid_argument");
     expect((refusal as Error).message).to.match(/^lookback: invalid duration/);
     const negative = await runAudit
-      .run({ min_duration_ms: -1 }, { api: query.api, maxBytes: 16384 })
+      .run({ min_duration_ms: -1 }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((negative as { code?: string }).code).to.equal("invalid_argument");
-    const late = await runAudit.run({ lookback: "2d" }, { api: query.api, maxBytes: 16384 }).catch((e: unknown) => e);
+    const late = await runAudit
+      .run({ lookback: "2d" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
+      .catch((e: unknown) => e);
     expect((late as { code?: string }).code).to.equal("invalid_argument");
   });
 });

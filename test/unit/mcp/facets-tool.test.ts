@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { facets, searchByFacet } from "../../../daemon/mcp/tools/facets.js";
 import { type QueryData, useQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import type { TestStore } from "../../helpers/store.js";
 
@@ -98,7 +98,7 @@ describe("MCP facets", () => {
 
   it("lets the API refuse a field the type does not have", async () => {
     const failure = await facets
-      .run({ type: "logs", field: "operation" }, { api: query.api, maxBytes: 16384 })
+      .run({ type: "logs", field: "operation" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).to.equal("invalid_argument");
   });

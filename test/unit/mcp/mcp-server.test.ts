@@ -11,7 +11,7 @@ import { listServices } from "../../../daemon/mcp/tools/services.js";
 import type { HealthRecord } from "../../../shared/api-records.js";
 import { OBS_VERSION } from "../../../shared/package-root.js";
 import type { QueryApi } from "../../../shared/query-api.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
@@ -56,9 +56,14 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
   } as unknown as Partial<HealthRecord>;
   const clients: Client[] = [];
 
-  async function connect(api: ApiSource, options: McpServerOptions = {}): Promise<Client> {
+  /** A client of a server over `api` (asked per call when a function), for the collector at TOOL_BASE_URL. */
+  async function connect(api: QueryApi | (() => Promise<QueryApi>), options: McpServerOptions = {}): Promise<Client> {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(api, options).connect(serverSide);
+    const source: ApiSource =
+      typeof api === "function"
+        ? async () => ({ api: await api(), baseUrl: TOOL_BASE_URL })
+        : { api, baseUrl: TOOL_BASE_URL };
+    await createMcpServer(source, options).connect(serverSide);
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(clientSide);
     clients.push(client);
@@ -323,7 +328,7 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     expect(promptText(plain)).not.to.include("checkout");
   });
 
-  it("serves obs://collector: identity, version and counts from the health document, no configuration", async () => {
+  it("serves obs://collector: identity, version, counts and the web UI from the health document, no configuration", async () => {
     const client = await connect(query.api);
     const { resources } = await client.listResources();
     expect(resources.map((resource) => [resource.uri, resource.mimeType])).to.deep.equal([
@@ -335,6 +340,7 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     const document = JSON.parse(content.text) as Record<string, unknown>;
     expect(document).to.include({ instanceId: health.instanceId, version: "9.9.9", pid: 4242, cwd: "/projects/shop" });
     expect(document.counts).to.deep.equal(health.counts);
+    expect(document.ui).to.equal(`${TOOL_BASE_URL}/`);
     expect(content.text).not.to.include("/secret/place.sqlite");
     const unknown = await client.readResource({ uri: "obs://nothing" }).catch((error: unknown) => error);
     expect((unknown as McpError).code).to.equal(ErrorCode.InvalidParams);

@@ -12,7 +12,7 @@ import {
   QUEUES,
   writeMetricData,
 } from "../../helpers/mcp-metric-data.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
@@ -161,11 +161,11 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
 
   it("passes the API's refusals on: an unknown metric, an agg its type does not take", async () => {
     const missing = await describeMetric
-      .run({ name: "nope" }, { api: query.api, maxBytes: 16384 })
+      .run({ name: "nope" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((missing as { code?: string }).code).to.equal("not_found");
     const wrong = await queryMetric
-      .run({ name: "tokens", agg: "p95" }, { api: query.api, maxBytes: 16384 })
+      .run({ name: "tokens", agg: "p95" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((wrong as { code?: string }).code).to.equal("invalid_argument");
     expect((wrong as Error).message).to.match(/rate, increase, sum/);

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { listServices } from "../../../daemon/mcp/tools/services.js";
 import { nsToIso } from "../../../shared/time.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
@@ -59,7 +59,7 @@ describe("MCP list_services", () => {
 
   it("refuses a window the API refuses, with the API's message", async () => {
     const failure = await listServices
-      .run({ lookback: "48h" }, { api: query.api, maxBytes: 16384 })
+      .run({ lookback: "48h" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect(failure).to.be.instanceOf(Error);
     expect((failure as { code?: string }).code).to.equal("invalid_argument");

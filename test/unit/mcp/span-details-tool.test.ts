@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { ToolInputError } from "../../../daemon/mcp/mcp-tool.js";
 import { getSpanDetails } from "../../../daemon/mcp/tools/span-details.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { exceptionEvent, withSpanExtras } from "../../helpers/span-extras.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
@@ -111,14 +111,16 @@ describe("MCP get_span_details", () => {
     expect(structured.not_found).to.deep.equal([missing]);
     expect(summary).to.equal(`1 of 2 spans; not found: ${missing}.`);
     const failure = await getSpanDetails
-      .run({ span_ids: [missing], trace_id: TRACE }, { api: query.api, maxBytes: 16384 })
+      .run({ span_ids: [missing], trace_id: TRACE }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).to.equal("not_found");
   });
 
   it("refuses more than 20 ids, saying the cap", async () => {
     const ids = Array.from({ length: 21 }, (_, i) => hexId(100 + i, 8));
-    const failure = await getSpanDetails.run({ span_ids: ids }, { api: query.api, maxBytes: 16384 }).catch((e) => e);
+    const failure = await getSpanDetails
+      .run({ span_ids: ids }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
+      .catch((e) => e);
     expect(failure).to.be.instanceOf(ToolInputError);
     expect((failure as Error).message).to.match(/at most 20 span ids/);
   });

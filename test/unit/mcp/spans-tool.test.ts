@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { type SearchSpansArgs, searchSpans } from "../../../daemon/mcp/tools/spans.js";
 import { FAILING, newestFirst, type QueryData, TRACES, useQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
@@ -103,10 +103,12 @@ describe("MCP search_spans", () => {
   });
 
   it("lets the API refuse a bad window or page size", async () => {
-    const zero = await searchSpans.run({ limit: 0 }, { api: query.api, maxBytes: 16384 }).catch((e: unknown) => e);
+    const zero = await searchSpans
+      .run({ limit: 0 }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
+      .catch((e: unknown) => e);
     expect((zero as { code?: string }).code).to.equal("invalid_argument");
     const failure = await searchSpans
-      .run({ lookback: "2d" }, { api: query.api, maxBytes: 16384 })
+      .run({ lookback: "2d" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).to.equal("invalid_argument");
   });

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { groupFilter, logStats, traceStats } from "../../../daemon/mcp/tools/stats.js";
 import { FAILING, type QueryData, TRACES, useQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import type { TestStore } from "../../helpers/store.js";
 
@@ -139,7 +139,7 @@ describe("MCP trace_stats and log_stats", () => {
 
   it("lets the API refuse an unknown grouping", async () => {
     const failure = await logStats
-      .run({ group_by: "colour" }, { api: query.api, maxBytes: 16384 })
+      .run({ group_by: "colour" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).to.equal("invalid_argument");
     expect((failure as Error).message).to.match(/groupBy/);

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { getTraceErrors, traceErrorsTool } from "../../../daemon/mcp/tools/trace-errors.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, type LogSpec, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { exceptionEvent, withSpanExtras } from "../../helpers/span-extras.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
@@ -223,7 +223,7 @@ describe("MCP get_trace_errors", () => {
 
   it("refuses an unknown trace with not_found", async () => {
     const failure = await getTraceErrors
-      .run({ trace_id: hexId(99, 16) }, { api: query.api, maxBytes: 16384 })
+      .run({ trace_id: hexId(99, 16) }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).to.equal("not_found");
   });

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { getTraceOutline, traceOutlineTool } from "../../../daemon/mcp/tools/trace-outline.js";
 import type { OutlineRow } from "../../../daemon/mcp/tools/trace-outline-rows.js";
 import { nsToIso } from "../../../shared/time.js";
-import { callTool, type StoreApi, storeApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { exceptionEvent, withSpanExtras } from "../../helpers/span-extras.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
@@ -185,7 +185,7 @@ describe("MCP get_trace_outline", () => {
   it("refuses an unknown trace with not_found", async () => {
     writeSpecs(store, SPECS);
     const failure = await getTraceOutline
-      .run({ trace_id: hexId(99, 16) }, { api: query.api, maxBytes: 16384 })
+      .run({ trace_id: hexId(99, 16) }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
       .catch((e: unknown) => e);
     expect((failure as { code?: string }).code).to.equal("not_found");
   });
