@@ -229,9 +229,9 @@ describe("the web UI's logs view in real Chromium", function () {
 
     await ui.browser.$(".live-toggle button").click();
     expect(await ui.browser.$(".live-toggle button").getAttribute("aria-pressed")).to.equal("false");
-    // Pausing asks once more (use-query reloads when `live` changes); let that answer land
-    // before sending, or that answer may already carry the log sent while paused.
-    await ui.browser.pause(1500);
+    // A request under way when the button was pressed still answers; let it land before
+    // sending, or its answer may already carry the log sent while paused.
+    await ui.browser.pause(1000);
     await sendLogs(ui.collector.url, [
       { service: "web", timeNs: nowNs(), severityNumber: 9, severityText: "INFO", body: "sent while paused" },
     ]);

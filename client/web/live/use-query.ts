@@ -7,6 +7,8 @@ import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
 /** The least time between the starts of two requests of one live view. */
 export const LIVE_INTERVAL_MS = 1000;
+/** How often a live view checks whether its next request is due (or whether it was resumed). */
+const CHECK_EVERY_MS = 200;
 
 export interface QueryState<T> {
   data: T | undefined;
@@ -27,7 +29,9 @@ export interface QueryOptions {
 
 /**
  * Runs `load` when `key` changes (the request's identity, e.g. its API URL), and again while
- * `live`. The previous data stays on screen until the new answer replaces it.
+ * `live`. The previous data stays on screen until the new answer replaces it. Pausing (live
+ * turning false) sends nothing; resuming asks again once the interval since the last request
+ * has passed.
  */
 export function useQuery<T>(
   key: string,
@@ -43,15 +47,18 @@ export function useQuery<T>(
   const [generation, setGeneration] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
-  const live = options.live === true;
+  // Read by the running loop, so pausing and resuming neither restarts it nor asks again at once.
+  const liveRef = useRef(options.live === true);
+  liveRef.current = options.live === true;
   const interval = Math.max(options.intervalMs ?? LIVE_INTERVAL_MS, LIVE_INTERVAL_MS);
 
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
+    let lastStart = 0;
     const run = async () => {
-      const started = Date.now();
+      lastStart = Date.now();
       setState((previous) => ({ ...previous, loading: true }));
       try {
         const data = await loadRef.current(controller.signal);
@@ -61,13 +68,16 @@ export function useQuery<T>(
         if (stopped || (error as Error).name === "AbortError") return;
         setState((previous) => ({ ...previous, error: error as Error, loading: false }));
       }
-      if (live && !stopped) schedule(Math.max(interval - (Date.now() - started), 0));
+      if (!stopped) tick();
     };
-    const schedule = (delay: number) => {
+    // Checks a few times a second whether the next request is due: live, visible, and `interval`
+    // after the previous one started. Checking costs nothing; only a due request reaches the collector.
+    const tick = () => {
       timer = setTimeout(() => {
-        if (document.hidden) schedule(interval);
-        else void run();
-      }, delay);
+        const due = liveRef.current && !document.hidden && Date.now() - lastStart >= interval;
+        if (due) void run();
+        else tick();
+      }, CHECK_EVERY_MS);
     };
     void run();
     return () => {
@@ -75,7 +85,7 @@ export function useQuery<T>(
       if (timer !== undefined) clearTimeout(timer);
       controller.abort();
     };
-  }, [key, live, interval, generation]);
+  }, [key, interval, generation]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { ...state, reload };
