@@ -135,7 +135,8 @@ export function metricSeriesAnswer(
       latest: g.latest,
       series: g.series,
       resets: g.resets,
-      exemplarTraceIds: g.exemplarTraceIds,
+      exemplarTraceIds: g.exemplars.map((exemplar) => exemplar.traceId),
+      exemplars: g.exemplars.map((exemplar) => ({ traceId: exemplar.traceId, time: nsToIso(exemplar.timeNs) })),
     }),
   );
   const starts = bucketStarts(scope.fromNs, scope.toNs, stepMs);

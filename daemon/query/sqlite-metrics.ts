@@ -10,7 +10,7 @@ import { nsToIso } from "../../shared/time.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import { SlotExemplars } from "./metrics/slot-exemplars.js";
+import { type ExemplarRowOf, SlotExemplars } from "./metrics/slot-exemplars.js";
 import { registerSlotGroups, slotFigures, slotPlan, slotSql, slotValue } from "./metrics/slot-groups.js";
 import { likeAny, registerAttributeText } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
@@ -210,7 +210,7 @@ export class SqliteMetrics {
     plan: NonNullable<ReturnType<typeof slotPlan>>,
     firstNs: bigint,
     groups: MetricGroupValues[],
-  ): [number | null, string][] {
+  ): ExemplarRowOf[] {
     const { bind } = cellsSql(query, firstNs);
     const firstSlot = Number(bind.slotLo);
     this.slotExemplars.take();
@@ -230,12 +230,11 @@ export class SqliteMetrics {
   }
 
   /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
-  private exemplarRows(query: MetricBucketQuery, firstNs: bigint): [number | null, string][] {
+  private exemplarRows(query: MetricBucketQuery, firstNs: bigint): ExemplarRowOf[] {
     const exemplars = exemplarSql(query, firstNs);
-    return (this.prepare(exemplars.sql).raw().all(exemplars.bind) as [unknown, unknown][]).map(([gid, ids]) => [
-      gid === null ? null : Number(gid),
-      String(ids),
-    ]);
+    return (this.prepare(exemplars.sql).raw().all(exemplars.bind) as [unknown, unknown, unknown][]).map(
+      ([gid, ids, t]) => [gid === null ? null : Number(gid), String(ids), BigInt(t as bigint | number)],
+    );
   }
 
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
@@ -257,7 +256,7 @@ export class SqliteMetrics {
       if (gid === undefined) {
         gid = groups.length;
         byKey.set(id, gid);
-        groups.push({ key, values: starts.map(() => null), series: 0, resets: 0, exemplarTraceIds: [] });
+        groups.push({ key, values: starts.map(() => null), series: 0, resets: 0, exemplars: [] });
       }
       (groups[gid] as MetricGroupValues).series += 1;
       seriesGroup.set(Number(row[0]), gid);
@@ -266,7 +265,7 @@ export class SqliteMetrics {
     this.seriesGroups.set(seriesGroup);
     try {
       const plan = slotPlan(query);
-      let exemplarRows: [number | null, string][];
+      let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else {
         const values = bucketSql(query, firstNs);
@@ -279,13 +278,13 @@ export class SqliteMetrics {
         }
         exemplarRows = this.exemplarRows(query, firstNs);
       }
-      for (const [gid, ids] of exemplarRows) {
+      for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;
         for (const id of JSON.parse(ids) as (string | null)[]) {
-          if (id && group.exemplarTraceIds.length < MAX_GROUP_EXEMPLARS && !group.exemplarTraceIds.includes(id)) {
-            group.exemplarTraceIds.push(id);
-          }
+          const known = group.exemplars.some((exemplar) => exemplar.traceId === id);
+          if (id && group.exemplars.length < MAX_GROUP_EXEMPLARS && !known)
+            group.exemplars.push({ traceId: id, timeNs });
         }
       }
     } finally {

@@ -132,8 +132,12 @@ export interface MetricGroupValues {
   values: (number | null)[];
   series: number;
   resets: number;
-  /** Newest first, at most MAX_GROUP_EXEMPLARS. */
-  exemplarTraceIds: string[];
+  /**
+   * The group's exemplars' trace ids, newest first, at most MAX_GROUP_EXEMPLARS, each with the
+   * time of the point that carried it (read from a rollup: its slot's newest point), so it falls
+   * in the bucket that holds the exemplar.
+   */
+  exemplars: { traceId: string; timeNs: bigint }[];
 }
 
 /** Trace ids of exemplars a group carries in an answer. */

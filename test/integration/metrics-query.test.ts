@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { apiSchema } from "../../shared/record-schemas.js";
+import { nsToIso } from "../../shared/time.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { compileSchema } from "../helpers/schema-validator.js";
@@ -203,6 +204,8 @@ describe("metrics query API (obsd over HTTP)", function () {
     expect(values).to.deep.equal([10]);
     expect(merged.reduce((a, b) => a + b)).to.equal(20);
     expect(data.groups[0].exemplarTraceIds).to.deep.equal([TRACE]);
+    // The exemplar's place in time: its point's, so a chart can mark it in the bucket that holds it.
+    expect(data.groups[0].exemplars).to.deep.equal([{ traceId: TRACE, time: nsToIso(baseNs + 59n * S) }]);
     const p50 = (await get("/api/metrics/series?name=op.duration&agg=p50&step=5m&lookback=5m")).json().data;
     // Rank 10: 2 below, 8 of the 10 in (1, 5].
     expect(p50.groups[0].values.filter((v: number | null) => v !== null)).to.deep.equal([1 + 4 * (8 / 10)]);

@@ -184,7 +184,7 @@ export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: str
 }
 
 /**
- * Rows of (gid, trace id JSON array) of the in-scope cells with exemplars, newest first. The
+ * Rows of (gid, trace id JSON array, time ns) of the in-scope cells with exemplars, newest first. The
  * scope is tested before the row cap, so other series' newer exemplars (a busy service outside
  * a `service=` or `attr.K=V` filter) cannot take every row; the group is looked up twice per
  * row here, but only on the rare rows that carry exemplars.
@@ -193,11 +193,11 @@ export function exemplarSql(query: MetricBucketQuery, firstNs: bigint): { sql: s
   const bind = { metric: query.metric.id, first: firstNs, to: query.toNs, ...stepBinds(query, firstNs) };
   const sql =
     query.source.kind === "rollups"
-      ? `SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids FROM metric_rollups r
+      ? `SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t FROM metric_rollups r
           WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
           AND r.exemplars IS NOT NULL AND obs_series_group(r.series_id) IS NOT NULL
           ORDER BY r.last_ns DESC LIMIT ${MAX_EXEMPLAR_ROWS}`
-      : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids
+      : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids, p.time_ns AS t
           FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
           WHERE ms.metric_id = @metric AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
           AND obs_series_group(p.series_id) IS NOT NULL

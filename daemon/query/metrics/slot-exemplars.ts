@@ -19,6 +19,9 @@ export function rareParts(text: string): { resets: number; exemplar: string | nu
 /** How many rows with exemplars a query reads, newest first (as the points' exemplar scan). */
 export const MAX_EXEMPLAR_ROWS = 1000;
 
+/** One row with exemplars: the series' group (null: out of scope), its ids JSON, and its time. */
+export type ExemplarRowOf = [gid: number | null, ids: string, timeNs: bigint];
+
 interface ExemplarRow {
   lastNs: bigint;
   gid: number;
@@ -41,14 +44,14 @@ export class SlotExemplars {
   }
 
   /**
-   * (gid, ids JSON) of the newest MAX_EXEMPLAR_ROWS rows, newest first, ties in reading
+   * (gid, ids JSON, last_ns) of the newest MAX_EXEMPLAR_ROWS rows, newest first, ties in reading
    * order (slot, series), as ORDER BY last_ns DESC LIMIT would pick them; then cleared.
    */
-  take(): [number, string][] {
+  take(): ExemplarRowOf[] {
     const rows = this.rows;
     this.rows = [];
     // Array.prototype.sort is stable: equal times keep the order the rows were read in.
     rows.sort((a, b) => (a.lastNs === b.lastNs ? 0 : a.lastNs > b.lastNs ? -1 : 1));
-    return rows.slice(0, MAX_EXEMPLAR_ROWS).map((row) => [row.gid, row.ids]);
+    return rows.slice(0, MAX_EXEMPLAR_ROWS).map((row) => [row.gid, row.ids, row.lastNs]);
   }
 }

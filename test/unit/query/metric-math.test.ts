@@ -174,7 +174,7 @@ describe("metric math", () => {
         values,
         series: 1,
         resets: 0,
-        exemplarTraceIds: [],
+        exemplars: [],
       });
       const ordered = orderGroups([
         group("a", [9, null]),

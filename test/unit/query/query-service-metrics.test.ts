@@ -104,7 +104,7 @@ describe("QueryService metric queries (over a fake reader)", () => {
       values: [null, v],
       series: 1,
       resets: i,
-      exemplarTraceIds: [],
+      exemplars: [],
     }));
     const answer = service.metricSeries({
       name: "tokens",

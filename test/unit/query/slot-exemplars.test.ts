@@ -8,9 +8,9 @@ describe("SlotExemplars", () => {
     rows.add(1, '300 ["b","c"]');
     rows.add(2, '300 ["e"]');
     expect(rows.take()).to.deep.equal([
-      [1, '["b","c"]'],
-      [2, '["e"]'],
-      [0, '["a"]'],
+      [1, '["b","c"]', 300n],
+      [2, '["e"]', 300n],
+      [0, '["a"]', 100n],
     ]);
     expect(rows.take()).to.deep.equal([]);
   });
@@ -19,7 +19,7 @@ describe("SlotExemplars", () => {
     const rows = new SlotExemplars();
     rows.add(0, '100 ["a"]');
     for (let i = 0; i < MAX_EXEMPLAR_ROWS; i++) rows.add(null, `${200 + i} ["x${i}"]`);
-    expect(rows.take()).to.deep.equal([[0, '["a"]']]);
+    expect(rows.take()).to.deep.equal([[0, '["a"]', 100n]]);
   });
 
   it("orders nanosecond times beyond a double's precision exactly, and keeps the newest rows only", () => {
@@ -28,8 +28,12 @@ describe("SlotExemplars", () => {
     for (let i = 0; i <= MAX_EXEMPLAR_ROWS; i++) rows.add(i, `${base + BigInt(i)} ["t${i}"]`);
     const taken = rows.take();
     expect(taken).to.have.length(MAX_EXEMPLAR_ROWS);
-    expect(taken[0]).to.deep.equal([MAX_EXEMPLAR_ROWS, `["t${MAX_EXEMPLAR_ROWS}"]`]);
-    expect(taken[1]).to.deep.equal([MAX_EXEMPLAR_ROWS - 1, `["t${MAX_EXEMPLAR_ROWS - 1}"]`]);
+    expect(taken[0]).to.deep.equal([MAX_EXEMPLAR_ROWS, `["t${MAX_EXEMPLAR_ROWS}"]`, base + BigInt(MAX_EXEMPLAR_ROWS)]);
+    expect(taken[1]).to.deep.equal([
+      MAX_EXEMPLAR_ROWS - 1,
+      `["t${MAX_EXEMPLAR_ROWS - 1}"]`,
+      base + BigInt(MAX_EXEMPLAR_ROWS - 1),
+    ]);
     expect(taken.some(([gid]) => gid === 0)).to.equal(false);
   });
 

@@ -122,7 +122,10 @@ describe("SQLite metrics reader: buckets and exemplars", () => {
     ] as const) {
       for (const scope of [{ service: "api" }, { attrs: [["k", "v"]] as [string, string][] }]) {
         const [group] = reader.metricBuckets(query({ metric, agg: "increase", ...over, ...scope }));
-        expect(group!.exemplarTraceIds, `${name} ${JSON.stringify(scope)}`).to.deep.equal([mine]);
+        expect(
+          group!.exemplars.map((exemplar) => exemplar.traceId),
+          `${name} ${JSON.stringify(scope)}`,
+        ).to.deep.equal([mine]);
       }
     }
   });

@@ -184,8 +184,10 @@ describe("SQLite metrics reader", () => {
     expect(byKey(fromRollups).api!.values).to.deep.equal(perBucket(A, 0, 60, 2));
     expect(byKey(fromRollups).api!.values).to.deep.equal(byKey(fromPoints).api!.values);
     expect(byKey(fromRollups).worker!.values).to.deep.equal(byKey(fromPoints).worker!.values);
-    expect(byKey(fromRollups).api!.exemplarTraceIds).to.deep.equal(["0af7651916cd43dd8448eb211c80319c"]);
-    expect(byKey(fromRollups).worker!.exemplarTraceIds).to.deep.equal([]);
+    expect(byKey(fromRollups).api!.exemplars.map((exemplar) => exemplar.traceId)).to.deep.equal([
+      "0af7651916cd43dd8448eb211c80319c",
+    ]);
+    expect(byKey(fromRollups).worker!.exemplars).to.deep.equal([]);
   });
 
   it("groups by a point attribute and filters by one", () => {

@@ -11,7 +11,7 @@ const TRACE = "0123456789abcdef0123456789abcdef";
 
 function group(values: (number | null)[], fields: Partial<MetricSeriesGroup> = {}): MetricSeriesGroup {
   const latest = [...values].reverse().find((value) => value !== null) ?? null;
-  return { group: {}, values, latest, series: 1, resets: 0, exemplarTraceIds: [], ...fields };
+  return { group: {}, values, latest, series: 1, resets: 0, exemplarTraceIds: [], exemplars: [], ...fields };
 }
 
 function answer(groups: MetricSeriesGroup[], fields: Partial<MetricSeriesRecord> = {}): MetricSeriesRecord {

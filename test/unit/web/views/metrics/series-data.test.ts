@@ -16,14 +16,16 @@ import {
 } from "../../../../../client/web/views/metrics/series-data.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../../shared/query-types.js";
 
-function group(values: Record<string, string | null>, series: (number | null)[], exemplars: string[] = []) {
+/** Exemplars as [trace id, ISO time]. */
+function group(values: Record<string, string | null>, series: (number | null)[], exemplars: [string, string][] = []) {
   return {
     group: values,
     values: series,
     latest: null,
     series: 1,
     resets: 0,
-    exemplarTraceIds: exemplars,
+    exemplarTraceIds: exemplars.map(([traceId]) => traceId),
+    exemplars: exemplars.map(([traceId, time]) => ({ traceId, time })),
   } satisfies MetricSeriesGroup;
 }
 
@@ -106,19 +108,39 @@ describe("web metrics: a series answer as chart data", () => {
     expect(formatTick(0.125)).to.equal("0.125");
   });
 
-  it("lists exemplars per group, newest first, each trace once", () => {
+  it("lists exemplars per group, newest first, each trace once, placed in the bucket that holds them", () => {
+    const at = (minute: number, second: number) => `2026-11-25T12:0${minute}:${String(second).padStart(2, "0")}.5Z`;
     const rows = exemplarRows(
       record([
-        group({ service: "web" }, [1, 1, 1], ["t1", "t2"]),
-        group({ service: "checkout" }, [1, 1, 1], ["t2", "t3"]),
+        group(
+          { service: "web" },
+          [1, 2, null],
+          [
+            ["t1", at(2, 30)],
+            ["t2", at(1, 0)],
+          ],
+        ),
+        group(
+          { service: "checkout" },
+          [5, 6, 7],
+          [
+            ["t2", at(1, 0)],
+            ["t3", at(0, 59)],
+            ["t4", "2026-11-25T11:59:59Z"],
+          ],
+        ),
       ]),
     );
-    expect(rows.map((r) => [r.traceId, r.groupLabel, r.rank])).to.deep.equal([
-      ["t1", "web", 1],
-      ["t2", "web", 2],
-      ["t3", "checkout", 2],
+    expect(rows.map((r) => [r.traceId, r.groupLabel, r.rank, r.group, r.bucket, r.value])).to.deep.equal([
+      // The open bucket has no value yet: the mark has no line to sit on.
+      ["t1", "web", 1, 0, 2, null],
+      ["t2", "web", 2, 0, 1, 2],
+      ["t3", "checkout", 2, 1, 0, 5],
+      // Before the first bucket: listed, not placed.
+      ["t4", "checkout", 3, 1, -1, null],
     ]);
     expect(rows[2]?.colour).to.equal(serviceColour("checkout"));
+    expect(rows[0]?.timeMs).to.equal(Date.UTC(2026, 10, 25, 12, 2, 30, 500));
   });
 
   it("summarises the chart for a screen reader", () => {
