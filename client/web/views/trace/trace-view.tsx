@@ -117,7 +117,7 @@ export function TraceView({ route }: { route: Route }) {
       />
       {!load.complete && (
         <p class="trace-progress" aria-live="polite">
-          Loading spans: {load.spans.length.toLocaleString("en-US")} of {summary.spanCount.toLocaleString("en-US")}… the
+          Loading spans: {load.received.toLocaleString("en-US")} of {summary.spanCount.toLocaleString("en-US")}… the
           critical path is drawn once all are in.
         </p>
       )}

@@ -3,6 +3,9 @@
  * (tree nodes, no attributes), shown at once; `meta.nextCursor` then pages the rest on
  * `getTraceSpans`, 10,000 records a request, one after another, each page added as it
  * arrives. Past TRACE_SPAN_CAP spans it stops and says so rather than hold the tab hostage.
+ * Each new set of spans re-lays the whole tree (the order of a late span's children can change),
+ * so while pages stream in the loaded spans are handed over at most once every
+ * RELAYOUT_INTERVAL_MS, and the progress line counts the rest.
  */
 import { useEffect, useState } from "preact/hooks";
 import type { TraceSummary } from "../../../../shared/api-records.js";
@@ -11,12 +14,16 @@ import { isoToUnixNano, spansFromRecords, spansFromTree, type WaterfallSpan } fr
 
 /** The most spans the view loads; a trace beyond it is shown in part, with a notice. */
 export const TRACE_SPAN_CAP = 200_000;
+/** The least time between two re-layouts of the waterfall while pages arrive. */
+const RELAYOUT_INTERVAL_MS = 1000;
 
 export interface TraceLoad {
   summary: TraceSummary | undefined;
   /** The trace's start, Unix nanoseconds (decimal text): offsets are from it. */
   origin: string;
   spans: WaterfallSpan[];
+  /** Spans received so far (`spans` may lag behind while pages arrive). */
+  received: number;
   /** The first answer is under way. */
   loading: boolean;
   /** The first answer failed (an unknown or malformed id: the collector's message). */
@@ -33,6 +40,7 @@ const EMPTY: TraceLoad = {
   summary: undefined,
   origin: "0",
   spans: [],
+  received: 0,
   loading: true,
   error: undefined,
   pageError: undefined,
@@ -54,13 +62,19 @@ export function useTrace(traceId: string): TraceLoad {
       let cursor = first.meta.nextCursor;
       const capped = () => cursor !== null && spans.length >= TRACE_SPAN_CAP;
       const { tree: _tree, ...rest } = summary;
-      setState({ ...EMPTY, summary: rest, origin, spans, loading: false, complete: cursor === null });
+      const received = spans.length;
+      setState({ ...EMPTY, summary: rest, origin, spans, received, loading: false, complete: cursor === null });
+      let handedOver = Date.now();
       while (cursor !== null && !capped()) {
         const page = await query("getTraceSpans", { traceId, cursor }, signal);
         spans = spans.concat(spansFromRecords(page.data, origin));
         cursor = page.data.length > 0 ? page.meta.nextCursor : null;
         const done = cursor === null || capped();
-        setState((previous) => ({ ...previous, spans, complete: done, capped: capped() }));
+        const all = spans;
+        if (done || Date.now() - handedOver >= RELAYOUT_INTERVAL_MS) {
+          handedOver = Date.now();
+          setState((previous) => ({ ...previous, spans: all, received: all.length, complete: done, capped: capped() }));
+        } else setState((previous) => ({ ...previous, received: all.length }));
       }
     };
     run().catch((error: Error) => {
