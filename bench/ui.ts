@@ -109,14 +109,12 @@ async function main(): Promise<void> {
     headed: false,
     viewport: { width: 1280, height: 800 },
   });
-  const rows: {
-    spans: number;
-    runs: number;
-    paintedP50Ms: number;
-    completeP50Ms: number;
-    targetMs: number;
-    met: boolean;
-  }[] = [];
+  const rows: Record<string, number | boolean>[] = [];
+  // Stopped early (Ctrl-C), it still ends the browser and the collector it started.
+  const stop = () => {
+    void Promise.allSettled([session.close(), obsd.stop()]).then(() => process.exit(130));
+  };
+  process.once("SIGINT", stop).once("SIGTERM", stop);
   try {
     const nowNs = BigInt(Date.now()) * 1_000_000n;
     const traces = SIZES.map((size, i) => ({ size, ...realisticTrace(size, i + 1, nowNs) }));
@@ -151,6 +149,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
+    process.off("SIGINT", stop).off("SIGTERM", stop);
     await session.close();
     await obsd.stop();
   }

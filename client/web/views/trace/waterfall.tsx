@@ -13,6 +13,7 @@ import { treeKeyAction } from "./tree-keys.js";
 import { scrollToReveal, virtualWindow } from "./virtual-window.js";
 import { rowDomId, WaterfallRowView } from "./waterfall-row.js";
 import type { WaterfallRow } from "./waterfall-rows.js";
+import "./waterfall.css";
 
 /** Every row's height, px (the CSS's .wf-row height): the virtual window's arithmetic needs one. */
 export const ROW_HEIGHT = 24;
