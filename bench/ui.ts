@@ -88,7 +88,7 @@ function realisticTrace(count: number, serial: number, nowNs: bigint): { traceId
 interface Marks {
   paintedMs: number;
   completeMs: number;
-  /** The first answer's time (getTrace), and all the API answers' time added up. */
+  /** When the first answer (getTrace) was in, from navigation start; and all the trace's API answers' time added up. */
   firstAnswerMs: number;
   apiMs: number;
 }
@@ -138,14 +138,14 @@ async function main(): Promise<void> {
         runs: RUNS,
         paintedP50Ms: round(percentile(painted, 50), 0),
         completeP50Ms: round(percentile(complete, 50), 0),
-        getTraceP50Ms: round(percentile(firstAnswer, 50), 0),
+        getTraceInP50Ms: round(percentile(firstAnswer, 50), 0),
         apiTotalP50Ms: round(percentile(api, 50), 0),
         targetMs,
         met: percentile(painted, 50) < targetMs,
       };
       rows.push(row);
       console.log(
-        `${trace.size} spans: painted p50 ${row.paintedP50Ms} ms (target < ${targetMs} ms), all pages in p50 ${row.completeP50Ms} ms (getTrace answer ${row.getTraceP50Ms} ms, all span answers ${row.apiTotalP50Ms} ms), over ${RUNS} loads`,
+        `${trace.size} spans: painted p50 ${row.paintedP50Ms} ms (target < ${targetMs} ms), all pages in p50 ${row.completeP50Ms} ms (getTrace answered at ${row.getTraceInP50Ms} ms, all span answers ${row.apiTotalP50Ms} ms), over ${RUNS} loads`,
       );
     }
   } finally {
@@ -176,7 +176,7 @@ async function openAndMeasure(
   await browser.url(url);
   const script = `const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? null;
     const api = performance.getEntriesByType("resource").filter((e) => e.name.includes("/api/traces/"));
-    return [at("obs:waterfall-painted"), at("obs:waterfall-complete"), api[0]?.duration ?? 0,
+    return [at("obs:waterfall-painted"), at("obs:waterfall-complete"), api[0]?.responseEnd ?? 0,
       api.reduce((sum, e) => sum + e.duration, 0)];`;
   let marks: (number | null)[] = [null, null, 0, 0];
   await browser.waitUntil(

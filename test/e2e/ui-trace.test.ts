@@ -175,10 +175,11 @@ describe("the web UI's Trace view in real Chromium", function () {
       .and.include("120ms")
       .and.match(/Spans\s+5/);
     // The critical path: the root's own time at its start, then down through cart into charge.
-    const critical = (await ui.browser.execute(
-      "return [...document.querySelectorAll('[role=treeitem]')].filter((r) => r.querySelector('.wf-critical')).map((r) => r.dataset.key)",
-    )) as unknown as string[];
-    expect(critical).to.include.members([root.spanId, spanNamed(traceId, "charge").spanId]);
+    const criticalScript =
+      "return [...document.querySelectorAll('[role=treeitem]')].filter((r) => r.querySelector('.wf-critical')).map((r) => r.dataset.key)";
+    const pathKeys = async () => (await ui.browser.execute(criticalScript)) as unknown as string[];
+    await ui.browser.waitUntil(async () => (await pathKeys()).length > 0, { timeout: 5000 });
+    expect(await pathKeys()).to.include.members([root.spanId, spanNamed(traceId, "charge").spanId]);
     await ui.screenshot("trace-waterfall");
   });
 

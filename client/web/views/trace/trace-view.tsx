@@ -45,11 +45,15 @@ export function TraceView({ route }: { route: Route }) {
     [tree, load.spans, expand, service, text],
   );
   const extentMs = useMemo(() => traceExtentMs(load.spans, load.summary?.durationMs ?? 0), [load.spans, load.summary]);
-  // Drawn once every page is in: the path of a partly loaded trace would be wrong.
-  const critical = useMemo(
-    () => (load.complete && load.spans.length > 0 ? criticalSegments(load.spans, load.origin) : NO_SEGMENTS),
-    [load.complete, load.spans, load.origin],
-  );
+  // Drawn once every page is in (the path of a partly loaded trace would be wrong), and after the
+  // rows are painted: the walk takes a while on a large trace and the rows need not wait for it.
+  const [critical, setCritical] = useState(NO_SEGMENTS);
+  useEffect(() => {
+    setCritical(NO_SEGMENTS);
+    if (!load.complete || load.spans.length === 0) return;
+    const timer = setTimeout(() => setCritical(criticalSegments(load.spans, load.origin)), 0);
+    return () => clearTimeout(timer);
+  }, [load.complete, load.spans, load.origin]);
   const logLines = useMemo(() => traceLogLines(logs.data?.data ?? [], load.origin), [logs.data, load.origin]);
   const markers = useMemo(() => logsBySpan(logLines), [logLines]);
 
