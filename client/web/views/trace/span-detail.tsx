@@ -1,0 +1,177 @@
+/**
+ * The selected span in full, fetched with `getSpan` when selected (the waterfall holds no
+ * attributes): name, service, kind, status, times, ids with links, attributes, events with
+ * their exception stacks, links to other traces, resource and scope. All of it text.
+ */
+
+import type { Attributes } from "../../../../shared/api-records.js";
+import { tracePath } from "../../../../shared/ui-links.js";
+import { query } from "../../api/query.js";
+import { ErrorBox } from "../../components/error-box.js";
+import { serviceColour } from "../../format/service-colour.js";
+import { formatDateTime, formatDuration, nanosToMs } from "../../format/time.js";
+import { useQuery } from "../../live/use-query.js";
+import { Link } from "../../routing/link.js";
+import { attributeRows, isBlockAttribute } from "./detail-fields.js";
+import { offsetMsOf } from "./trace-spans.js";
+
+function AttributeTable({ attributes, label }: { attributes: Attributes; label: string }) {
+  const rows = attributeRows(attributes);
+  if (rows.length === 0) return <p class="muted">none</p>;
+  return (
+    <table class="data kv" aria-label={label}>
+      <tbody>
+        {rows.map(([key, value]) => (
+          <tr key={key}>
+            <th scope="row">
+              <BreakableKey text={key} />
+            </th>
+            <td>{isBlockAttribute(key, value) ? <pre>{value}</pre> : <span class="mono">{value}</span>}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** An attribute key that wraps at its dots (`payment.<wbr>provider`) rather than mid-word. */
+function BreakableKey({ text }: { text: string }) {
+  const parts = text.split(".");
+  return (
+    <>
+      {parts.map((part, i) => (
+        <span key={i}>
+          {i > 0 ? "." : ""}
+          {i > 0 && <wbr />}
+          {part}
+        </span>
+      ))}
+    </>
+  );
+}
+
+export function SpanDetail({
+  spanId,
+  origin,
+  onSelect,
+}: {
+  spanId: string;
+  origin: string;
+  onSelect: (id: string) => void;
+}) {
+  const state = useQuery(`span:${spanId}`, (signal) => query("getSpan", { spanId }, signal));
+  const span = state.data?.data.spanId === spanId ? state.data.data : undefined;
+  if (!span) {
+    return (
+      <aside class="span-detail" aria-label="Span detail">
+        {state.error ? <ErrorBox error={state.error} /> : <p class="muted">Loading span {spanId}…</p>}
+      </aside>
+    );
+  }
+  const error = span.status.code === "error";
+  return (
+    <aside class="span-detail" aria-label="Span detail">
+      <h2>
+        <span class="wf-swatch" style={{ backgroundColor: serviceColour(span.serviceName) }} /> {span.operation}
+      </h2>
+      <table class="data kv" aria-label="Span">
+        <tbody>
+          <tr>
+            <th scope="row">service</th>
+            <td>{span.serviceName}</td>
+          </tr>
+          <tr>
+            <th scope="row">kind</th>
+            <td>{span.kind}</td>
+          </tr>
+          <tr>
+            <th scope="row">status</th>
+            <td class={error ? "status-error" : ""}>
+              {error ? "⚠ error" : span.status.code}
+              {span.status.message ? `: ${span.status.message}` : ""}
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">start</th>
+            <td class="mono">
+              {formatDateTime(nanosToMs(span.startTimeUnixNano))} (+
+              {formatDuration(offsetMsOf(span.startTimeUnixNano, origin))})
+            </td>
+          </tr>
+          <tr>
+            <th scope="row">duration</th>
+            <td class="mono">{formatDuration(span.durationNs / 1e6)}</td>
+          </tr>
+          <tr>
+            <th scope="row">span id</th>
+            <td class="mono">{span.spanId}</td>
+          </tr>
+          <tr>
+            <th scope="row">parent</th>
+            <td class="mono">
+              {span.parentSpanId === null ? (
+                "none (root)"
+              ) : span.missingParent ? (
+                `${span.parentSpanId} (not in the store)`
+              ) : (
+                <Link
+                  href={tracePath(span.traceId, span.parentSpanId)}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    onSelect(span.parentSpanId as string);
+                  }}
+                >
+                  {span.parentSpanId}
+                </Link>
+              )}
+            </td>
+          </tr>
+        </tbody>
+      </table>
+      <h3>Attributes</h3>
+      <AttributeTable attributes={span.attributes} label="Attributes" />
+      <h3>Events ({span.events.length})</h3>
+      {span.events.length === 0 ? (
+        <p class="muted">none</p>
+      ) : (
+        <ol class="span-events">
+          {span.events.map((event) => (
+            <li key={`${event.timeUnixNano}-${event.name}`}>
+              <div>
+                <span class="mono">+{formatDuration(offsetMsOf(event.timeUnixNano, origin))}</span>{" "}
+                <strong class={event.name === "exception" ? "status-error" : ""}>{event.name}</strong>
+              </div>
+              <AttributeTable attributes={event.attributes} label={`Event ${event.name}`} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {span.links.length > 0 && (
+        <>
+          <h3>Links ({span.links.length})</h3>
+          <ul class="span-links">
+            {span.links.map((link) => (
+              <li key={`${link.traceId}-${link.spanId}`} class="mono">
+                {link.traceId ? (
+                  <Link href={tracePath(link.traceId, link.spanId ?? undefined)}>
+                    {link.traceId}
+                    {link.spanId ? ` / ${link.spanId}` : ""}
+                  </Link>
+                ) : (
+                  "a link without a trace id"
+                )}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h3>Resource</h3>
+      <AttributeTable attributes={span.resource.attributes} label="Resource" />
+      <h3>Scope</h3>
+      <p class="mono">
+        {span.scope.name || "(unnamed)"}
+        {span.scope.version ? ` ${span.scope.version}` : ""}
+      </p>
+    </aside>
+  );
+}
