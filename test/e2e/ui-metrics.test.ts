@@ -323,7 +323,7 @@ describe("the web UI's metrics view in real Chromium", function () {
       expect(await ui.browser.$(".metric-details").getText()).to.include("http.route");
     });
 
-    it("charts a histogram's p95 and opens an exemplar's trace", async () => {
+    it("charts a histogram's p95 and opens an exemplar's trace from the list and from its mark on the chart", async () => {
       await ui.open(`/ui/metrics?name=${HISTOGRAM}&groupBy=service&agg=p95&lookback=15m`);
       await waitForSeries(2);
       expect([...(await legendLabels())].sort()).to.deep.equal(["checkout", "web"]);
@@ -343,6 +343,24 @@ describe("the web UI's metrics view in real Chromium", function () {
         async () => (await ui.location()) === `/ui/traces/${exemplarTrace.checkout}`,
         "the exemplar's trace opened",
       );
+
+      // On the chart, each exemplar is a mark on its group's line, inside the plot; a click opens its trace.
+      await ui.open(`/ui/metrics?name=${HISTOGRAM}&groupBy=service&agg=p95&lookback=15m`);
+      await waitForSeries(2);
+      const marks = ui.browser.$$(".metric-chart a.exemplar-mark");
+      await until(async () => (await marks.length) === 2, "a mark per exemplar on the chart");
+      const placed = (await ui.browser.execute(`
+        const over = document.querySelector(".metric-chart .u-over").getBoundingClientRect();
+        return [...document.querySelectorAll(".metric-chart a.exemplar-mark")].map((mark) => {
+          const box = mark.getBoundingClientRect();
+          const x = box.left + box.width / 2, y = box.top + box.height / 2;
+          return [mark.getAttribute("href"), x >= over.left && x <= over.right && y >= over.top && y <= over.bottom];
+        });
+      `)) as unknown as [string, boolean][];
+      expect(placed.map(([href]) => href).sort()).to.deep.equal([...hrefs].sort());
+      expect(placed.map(([, inside]) => inside)).to.deep.equal([true, true]);
+      await ui.browser.$(`.metric-chart a.exemplar-mark[href$="${exemplarTrace.web}"]`).click();
+      await until(async () => (await ui.location()) === `/ui/traces/${exemplarTrace.web}`, "the mark's trace opened");
     });
 
     it("shows the collector's refusal, a window without points, no match and a capped answer", async () => {

@@ -1,10 +1,11 @@
 import { tracePath } from "../../../../shared/ui-links.js";
+import { formatDateTime } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
 import type { ExemplarRow } from "./exemplar-rows.js";
 
 /**
- * The answer's exemplars, each opening its trace. The answer gives their trace ids without
- * times, so they are listed under the chart (newest first per group) rather than drawn on it.
+ * The answer's exemplars, each opening its trace: the chart marks them on their lines, and this
+ * list names them (group, time, trace) for reading and for the keyboard.
  */
 export function ExemplarList({ rows }: { rows: ExemplarRow[] }) {
   return (
@@ -19,6 +20,7 @@ export function ExemplarList({ rows }: { rows: ExemplarRow[] }) {
           <thead>
             <tr>
               <th scope="col">Group</th>
+              <th scope="col">Time</th>
               <th scope="col">Trace</th>
             </tr>
           </thead>
@@ -28,6 +30,7 @@ export function ExemplarList({ rows }: { rows: ExemplarRow[] }) {
                 <td>
                   <span class="swatch" style={{ background: row.colour }} aria-hidden="true" /> {row.groupLabel}
                 </td>
+                <td class="mono">{formatDateTime(row.timeMs)}</td>
                 <td>
                   <Link
                     class="mono trace-id"

@@ -2,12 +2,17 @@
  * The chart of a series answer, drawn by uPlot: one line per group in its colour, gaps where a
  * bucket has no value, time on x in the browser's zone, the value unit on y. The plot is made
  * again when its series or the colour scheme change, and only given new data on a live
- * refresh, so a person's legend toggles survive the refresh.
+ * refresh, so a person's legend toggles survive the refresh. Exemplars are marks on the line
+ * of their group in the bucket that holds them: links (so a keyboard reaches them and a click
+ * opens the trace), placed over uPlot's overlay after every draw.
  */
 import "uplot/dist/uPlot.min.css";
 import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
+import { tracePath } from "../../../../shared/ui-links.js";
 import { formatDateTime } from "../../format/time.js";
+import { navigate } from "../../routing/router.js";
+import type { ExemplarRow } from "./exemplar-rows.js";
 import { formatTick, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
 import { timeTickLabels } from "./time-ticks.js";
 
@@ -28,7 +33,41 @@ function useDarkScheme(): boolean {
   return dark;
 }
 
-function optionsOf(data: PlotData, valueUnit: string, width: number): uPlot.Options {
+/** Puts a link per placed exemplar on the plot's overlay, replacing the previous ones. */
+function placeExemplars(plot: uPlot, rows: readonly ExemplarRow[]): void {
+  for (const old of plot.over.querySelectorAll("a.exemplar-mark")) old.remove();
+  const xs = plot.data[0] as readonly number[];
+  for (const row of rows) {
+    const x = xs[row.bucket];
+    if (row.bucket < 0 || x === undefined || plot.series[row.group + 1]?.show === false) continue;
+    const left = plot.valToPos(x, "x");
+    // A bucket with no value yet (the open one): the mark sits on the time axis.
+    const top = row.value === null ? plot.over.clientHeight - 6 : plot.valToPos(row.value, "y");
+    const href = tracePath(row.traceId);
+    const mark = document.createElement("a");
+    mark.className = "exemplar-mark";
+    mark.href = href;
+    const label = `Exemplar trace ${row.traceId}, ${row.groupLabel}, ${formatDateTime(row.timeMs)}`;
+    mark.setAttribute("aria-label", label);
+    mark.title = label;
+    mark.style.left = `${left}px`;
+    mark.style.top = `${top}px`;
+    mark.style.borderColor = row.colour;
+    mark.addEventListener("click", (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+      navigate(href);
+    });
+    plot.over.append(mark);
+  }
+}
+
+function optionsOf(
+  data: PlotData,
+  valueUnit: string,
+  width: number,
+  exemplars: { current: readonly ExemplarRow[] },
+): uPlot.Options {
   const muted = cssVariable("--fg-muted");
   const grid = cssVariable("--border");
   const axis = { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
@@ -36,6 +75,7 @@ function optionsOf(data: PlotData, valueUnit: string, width: number): uPlot.Opti
     width,
     height: HEIGHT,
     cursor: { drag: { x: true, y: false } },
+    hooks: { draw: [(plot: uPlot) => placeExemplars(plot, exemplars.current)] },
     legend: { live: true },
     scales: { x: { time: true } },
     series: [
@@ -75,9 +115,21 @@ function optionsOf(data: PlotData, valueUnit: string, width: number): uPlot.Opti
   };
 }
 
-export function MetricChart({ data, valueUnit, label }: { data: PlotData; valueUnit: string; label: string }) {
+export function MetricChart({
+  data,
+  valueUnit,
+  label,
+  exemplars,
+}: {
+  data: PlotData;
+  valueUnit: string;
+  label: string;
+  exemplars: readonly ExemplarRow[];
+}) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
+  const marks = useRef(exemplars);
+  marks.current = exemplars;
   const dark = useDarkScheme();
   const shape = JSON.stringify([data.series.map((s) => [s.label, s.colour]), valueUnit, dark]);
 
@@ -85,7 +137,11 @@ export function MetricChart({ data, valueUnit, label }: { data: PlotData; valueU
   useEffect(() => {
     const element = box.current;
     if (!element) return;
-    const made = new uPlot(optionsOf(data, valueUnit, element.clientWidth || 600), [data.xs, ...data.ys], element);
+    const made = new uPlot(
+      optionsOf(data, valueUnit, element.clientWidth || 600, marks),
+      [data.xs, ...data.ys],
+      element,
+    );
     plot.current = made;
     made.ctx.canvas.setAttribute("role", "img");
     const resize = new ResizeObserver(() => made.setSize({ width: element.clientWidth, height: HEIGHT }));
@@ -100,6 +156,10 @@ export function MetricChart({ data, valueUnit, label }: { data: PlotData; valueU
   useEffect(() => {
     plot.current?.setData([data.xs, ...data.ys]);
   }, [data]);
+
+  useEffect(() => {
+    if (plot.current) placeExemplars(plot.current, exemplars);
+  }, [exemplars]);
 
   useEffect(() => {
     plot.current?.ctx.canvas.setAttribute("aria-label", label);

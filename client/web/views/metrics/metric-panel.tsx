@@ -70,6 +70,7 @@ export function MetricPanel({
   const record = series.data?.data;
   const kind = kindOf(detail, listed, series.data);
   const plot = useMemo(() => (record ? plotDataOf(record) : undefined), [record]);
+  const exemplars = useMemo(() => (record ? exemplarRows(record) : []), [record]);
   const groupKeys = ["service", ...(detail?.attributes ?? []).map((attribute) => `attr.${attribute.key}`)];
   const summary = record ? chartSummary(record, controls.groupBy, controls.lookback) : "";
 
@@ -126,10 +127,10 @@ export function MetricPanel({
         (asTable ? (
           <SeriesTable record={record} data={plot} />
         ) : (
-          <MetricChart data={plot} valueUnit={record.valueUnit} label={summary} />
+          <MetricChart data={plot} valueUnit={record.valueUnit} label={summary} exemplars={exemplars} />
         ))}
       <div class="metric-panel-foot">
-        {record && <ExemplarList rows={exemplarRows(record)} />}
+        {record && <ExemplarList rows={exemplars} />}
         {detail && <MetricDetails detail={detail} attrs={controls.attrs} />}
         {describe.error && !series.error && <ErrorBox error={describe.error} />}
       </div>
