@@ -1,5 +1,4 @@
 import { expect } from "chai";
-import type { Browser } from "webdriverio";
 import { tracePath } from "../../shared/ui-links.js";
 import { http, postJson } from "../helpers/http.js";
 import { logsRequest } from "../helpers/otlp-builders.js";
@@ -12,27 +11,6 @@ const nowNs = () => BigInt(Date.now()) * MS;
 /** A body as the view shows it: a string as itself, a map as indented JSON. */
 function shownBody(body: UiLog["body"]): string {
   return typeof body === "string" ? body : JSON.stringify(body, null, 2);
-}
-
-/**
- * Sets the page's `prefers-color-scheme` through Chromium's DevTools protocol, reached over the
- * session's WebDriver BiDi socket (chromedriver's `goog:cdp` commands): webdriverio's own
- * colorScheme emulation only patches matchMedia, which CSS does not consult.
- */
-async function emulateColorScheme(browser: Browser, scheme: "dark" | "light" | ""): Promise<void> {
-  type Bidi = { send(command: { method: string; params: unknown }): Promise<{ result: { session?: string } }> };
-  const bidi = (browser as unknown as { _bidiHandler?: Bidi })._bidiHandler;
-  if (!bidi) throw new Error("this session has no WebDriver BiDi socket");
-  const context = await browser.getWindowHandle();
-  const { session } = (await bidi.send({ method: "goog:cdp.getSession", params: { context } })).result;
-  await bidi.send({
-    method: "goog:cdp.sendCommand",
-    params: {
-      method: "Emulation.setEmulatedMedia",
-      params: { features: [{ name: "prefers-color-scheme", value: scheme }] },
-      session,
-    },
-  });
 }
 
 describe("the web UI's logs view in real Chromium", function () {
@@ -172,7 +150,7 @@ describe("the web UI's logs view in real Chromium", function () {
   });
 
   it("is readable in the dark scheme and on a narrow window", async () => {
-    await emulateColorScheme(ui.browser, "dark");
+    await ui.colourScheme("dark");
     try {
       await ui.open("/ui/logs?severity=error");
       await waitForRows(2);
@@ -181,7 +159,7 @@ describe("the web UI's logs view in real Chromium", function () {
       await ui.browser.$("tr.log-row button.expander").click();
       await ui.screenshot("logs-dark");
     } finally {
-      await emulateColorScheme(ui.browser, "");
+      await ui.colourScheme("");
     }
     await ui.browser.setViewport({ width: 390, height: 800 });
     try {

@@ -5,7 +5,6 @@
  * (empty collector, no match, no points, the collector's error, a capped answer).
  */
 import { expect } from "chai";
-import type { Browser } from "webdriverio";
 import { formatValue, groupLabel } from "../../client/web/views/metrics/series-data.js";
 import type { MetricSeriesRecord } from "../../shared/query-types.js";
 import { postJson } from "../helpers/http.js";
@@ -93,27 +92,6 @@ function cappedBody(nowNs: bigint) {
       },
     ],
   };
-}
-
-/**
- * Sets the page's `prefers-color-scheme` through Chromium's DevTools protocol over the
- * session's WebDriver BiDi socket: webdriverio's own emulation patches matchMedia only, which
- * CSS does not consult.
- */
-async function emulateColorScheme(browser: Browser, scheme: "dark" | ""): Promise<void> {
-  type Bidi = { send(command: { method: string; params: unknown }): Promise<{ result: { session?: string } }> };
-  const bidi = (browser as unknown as { _bidiHandler?: Bidi })._bidiHandler;
-  if (!bidi) throw new Error("this session has no WebDriver BiDi socket");
-  const context = await browser.getWindowHandle();
-  const { session } = (await bidi.send({ method: "goog:cdp.getSession", params: { context } })).result;
-  await bidi.send({
-    method: "goog:cdp.sendCommand",
-    params: {
-      method: "Emulation.setEmulatedMedia",
-      params: { features: [{ name: "prefers-color-scheme", value: scheme }] },
-      session,
-    },
-  });
 }
 
 interface ShownTable {
@@ -391,13 +369,13 @@ describe("the web UI's metrics view in real Chromium", function () {
 
     it("is readable in the dark scheme and charts first on a narrow window", async () => {
       const path = `/ui/metrics?name=${data.metrics.counter}&groupBy=service&lookback=15m`;
-      await emulateColorScheme(ui.browser, "dark");
+      await ui.colourScheme("dark");
       try {
         await ui.open(path);
         await waitForSeries(3);
         await ui.screenshot("metrics-dark");
       } finally {
-        await emulateColorScheme(ui.browser, "");
+        await ui.colourScheme("");
       }
       await ui.browser.setViewport({ width: 390, height: 800 });
       try {

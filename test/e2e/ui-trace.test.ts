@@ -1,6 +1,4 @@
 import { expect } from "chai";
-import type { Browser } from "webdriverio";
-import WebSocket from "ws";
 import { tracePath } from "../../shared/ui-links.js";
 import { hexId } from "../helpers/otlp-builders.js";
 import { startUiSession, type UiSession } from "../helpers/ui-browser.js";
@@ -66,34 +64,6 @@ function largeTrace(nowNs: bigint): { spans: UiSpan[]; traceId: string; lastSpan
     }
   }
   return { spans, traceId, lastSpanId };
-}
-
-/**
- * Emulates `prefers-color-scheme: dark` through Chromium's DevTools protocol (webdriverio's
- * emulate("colorScheme") patches matchMedia only, which CSS does not read). The emulation holds
- * while the returned connection is open.
- */
-async function emulateDarkScheme(browser: Browser): Promise<() => void> {
-  const options = browser.capabilities["goog:chromeOptions"] as { debuggerAddress?: string } | undefined;
-  if (!options?.debuggerAddress) throw new Error("the browser has no DevTools address");
-  const targets = (await (await fetch(`http://${options.debuggerAddress}/json`)).json()) as {
-    type: string;
-    webSocketDebuggerUrl: string;
-  }[];
-  const page = targets.find((target) => target.type === "page");
-  if (!page) throw new Error("no page target");
-  const socket = new WebSocket(page.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
-  const answered = new Promise((resolve) => socket.once("message", resolve));
-  socket.send(
-    JSON.stringify({
-      id: 1,
-      method: "Emulation.setEmulatedMedia",
-      params: { features: [{ name: "prefers-color-scheme", value: "dark" }] },
-    }),
-  );
-  await answered;
-  return () => socket.close();
 }
 
 describe("the web UI's Trace view in real Chromium", function () {
@@ -332,13 +302,13 @@ describe("the web UI's Trace view in real Chromium", function () {
   it("reads in the dark scheme and on a 390 px wide window", async () => {
     const traceId = data.failedTraceIds[1] as string;
     const charge = spanNamed(traceId, "charge");
-    const restore = await emulateDarkScheme(ui.browser);
+    await ui.colourScheme("dark");
     await openTrace(tracePath(traceId, charge.spanId));
     await ui.browser.$(".span-detail h2").waitForExist({ timeout: 5000 });
     const background = await ui.browser.execute("return getComputedStyle(document.body).backgroundColor");
     expect(background).to.equal("rgb(20, 23, 28)");
     await ui.screenshot("trace-dark");
-    await restore();
+    await ui.colourScheme("");
     await ui.browser.setViewport({ width: 390, height: 800 });
     await openTrace(tracePath(traceId, charge.spanId));
     const width = (await ui.browser.execute("return document.documentElement.scrollWidth")) as unknown as number;

@@ -179,16 +179,13 @@ describe("the traces view in real Chromium", function () {
   });
 
   it("reads in the dark colour scheme and on a narrow window", async () => {
-    // webdriverio's colorScheme emulation only answers matchMedia; the stylesheet needs DevTools'.
-    const colourScheme = (value: string) =>
-      ui.browser.sendCommand("Emulation.setEmulatedMedia", { features: [{ name: "prefers-color-scheme", value }] });
-    await colourScheme("dark");
+    await ui.colourScheme("dark");
     await ui.open("/ui/traces");
     await ui.browser.$("table.trace-table tbody tr").waitForExist({ timeout: 10_000 });
     const background = await ui.browser.execute("return getComputedStyle(document.body).backgroundColor");
     expect(background).to.equal("rgb(20, 23, 28)");
     await ui.screenshot("traces-dark");
-    await colourScheme("");
+    await ui.colourScheme("");
     await ui.browser.setViewport({ width: 390, height: 800 });
     await ui.open("/ui/traces");
     await ui.browser.$("table.trace-table tbody tr").waitForExist({ timeout: 10_000 });

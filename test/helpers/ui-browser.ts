@@ -23,6 +23,12 @@ export interface UiSession {
   open(path: string): Promise<void>;
   /** The current path and query string, as the address bar holds them. */
   location(): Promise<string>;
+  /**
+   * Sets the page's `prefers-color-scheme` ("" for the system's again) through Chromium's
+   * DevTools protocol (chromedriver's goog/cdp/execute): webdriverio's emulate("colorScheme")
+   * answers matchMedia only, which stylesheets do not consult.
+   */
+  colourScheme(scheme: "dark" | "light" | ""): Promise<void>;
   /** Writes artifacts/ui/NAME.png and returns its path. */
   screenshot(name: string): Promise<string>;
   close(): Promise<void>;
@@ -65,6 +71,11 @@ export async function startUiSession(options: UiSessionOptions = {}): Promise<Ui
       // The function runs in the page, where `location` is the window's; the test build has no DOM types.
       const href = await browser.execute("return window.location.pathname + window.location.search");
       return String(href);
+    },
+    async colourScheme(scheme) {
+      await browser.sendCommand("Emulation.setEmulatedMedia", {
+        features: [{ name: "prefers-color-scheme", value: scheme }],
+      });
     },
     async screenshot(name: string) {
       const file = join(UI_SCREENSHOTS, `${name}.png`);

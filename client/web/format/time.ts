@@ -5,6 +5,21 @@ export function nanosToMs(unixNano: string | number): number {
   return typeof unixNano === "number" ? unixNano / 1e6 : Number(BigInt(unixNano) / 1000n) / 1000;
 }
 
+const ISO_FRACTION = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * The API's ISO 8601 times (`2026-11-25T13:07:43.758123456Z`) as milliseconds since the epoch,
+ * the digits past the millisecond kept as a fraction: Date.parse is only specified for
+ * milliseconds. NaN when unreadable.
+ */
+export function isoToMs(iso: string): number {
+  const match = ISO_FRACTION.exec(iso);
+  if (!match) return Date.parse(iso);
+  const [, seconds, digits = "", zone] = match;
+  const whole = Date.parse(`${seconds}${zone}`);
+  return digits ? whole + Number(`0.${digits}`) * 1000 : whole;
+}
+
 /** A duration in milliseconds, with a unit that keeps 3 significant digits: 850µs, 12.4ms, 3.21s, 2m 5s. */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "–";

@@ -5,7 +5,8 @@
  * first (the answer orders groups by their latest value). Pure.
  */
 import type { MetricSeriesRecord } from "../../../../shared/query-types.js";
-import { groupColour, groupLabel, isoToMs } from "./series-data.js";
+import { isoToMs } from "../../format/time.js";
+import { groupColour, groupLabel } from "./series-data.js";
 
 export interface ExemplarRow {
   traceId: string;

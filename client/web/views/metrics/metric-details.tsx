@@ -5,10 +5,9 @@
  */
 import type { AttributeFilter } from "../../../../shared/query-messages.js";
 import type { MetricDetailRecord } from "../../../../shared/query-types.js";
-import { formatDateTime } from "../../format/time.js";
+import { formatDateTime, isoToMs } from "../../format/time.js";
 import { setQuery } from "../../routing/router.js";
 import { typeLabel } from "./metric-kinds.js";
-import { isoToMs } from "./series-data.js";
 
 function toggleFilter(key: string, value: string, active: boolean): void {
   setQuery({ [`attr.${key}`]: active ? null : value });

@@ -2,14 +2,13 @@
 import { Fragment } from "preact";
 import type { MetricSummaryRecord } from "../../../../shared/query-types.js";
 import { LoadMore } from "../../components/load-more.js";
-import { formatAgo, formatDateTime } from "../../format/time.js";
+import { formatAgo, formatDateTime, isoToMs } from "../../format/time.js";
 import type { PagedState } from "../../live/use-paged-query.js";
 import { Link } from "../../routing/link.js";
 import { setQuery } from "../../routing/router.js";
 import { typeLabel } from "./metric-kinds.js";
 import type { MetricControls } from "./metric-query.js";
 import { selectMetricHref } from "./metric-query.js";
-import { isoToMs } from "./series-data.js";
 
 function MetricFilters({ controls }: { controls: MetricControls }) {
   const commit = (name: string) => (event: Event) =>

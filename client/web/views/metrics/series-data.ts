@@ -6,6 +6,7 @@
  */
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../shared/query-types.js";
 import { serviceColour } from "../../format/service-colour.js";
+import { isoToMs } from "../../format/time.js";
 
 export interface PlotSeries {
   label: string;
@@ -19,14 +20,6 @@ export interface PlotData {
   /** One array per series, as long as xs; null where the group had no point. */
   ys: (number | null)[][];
   series: PlotSeries[];
-}
-
-/** An ISO 8601 time with up to nine fraction digits, as milliseconds since the epoch. */
-export function isoToMs(iso: string): number {
-  const match = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d+))?(Z|[+-]\d\d:\d\d)$/.exec(iso);
-  if (!match) return Date.parse(iso);
-  const fraction = (match[2] ?? "").slice(0, 3).padEnd(3, "0");
-  return Date.parse(`${match[1]}.${fraction}${match[3]}`);
 }
 
 /** A group's label: its values in key order ("checkout · /cart"); `(none)` for a missing value. */

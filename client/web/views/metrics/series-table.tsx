@@ -1,6 +1,6 @@
 import type { MetricSeriesRecord } from "../../../../shared/query-types.js";
-import { formatDateTime } from "../../format/time.js";
-import { firstFilledBucket, formatValue, isoToMs, type PlotData } from "./series-data.js";
+import { formatDateTime, isoToMs } from "../../format/time.js";
+import { firstFilledBucket, formatValue, type PlotData } from "./series-data.js";
 
 /**
  * The chart's numbers as a table: a row per bucket, a column per group (for screen readers and

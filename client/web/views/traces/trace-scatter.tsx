@@ -9,9 +9,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
-import { formatClock, formatDuration } from "../../format/time.js";
+import { formatClock, formatDuration, isoToMs } from "../../format/time.js";
 import { navigate } from "../../routing/router.js";
-import { isoToMs } from "./iso-time.js";
 import { scatterScales } from "./scatter-scales.js";
 
 const HEIGHT = 180;

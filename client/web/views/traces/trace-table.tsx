@@ -6,10 +6,9 @@
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
-import { formatClock, formatDateTime, formatDuration } from "../../format/time.js";
+import { formatClock, formatDateTime, formatDuration, isoToMs } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
 import { navigate } from "../../routing/router.js";
-import { isoToMs } from "./iso-time.js";
 
 function splitMillis(clock: string): [string, string] {
   const dot = clock.lastIndexOf(".");

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { isoToMs } from "../../../../../client/web/views/traces/iso-time.js";
+import { isoToMs } from "../../../../client/web/format/time.js";
 
 describe("the API's ISO times with nanoseconds", () => {
   it("reads them to the millisecond and keeps the digits after it as a fraction", () => {
