@@ -1,7 +1,8 @@
 /**
  * A list paged with the API's cursors: the first page (live when asked), then the pages a person
- * asks for with "Load more", appended below it. While more pages are shown, live updates stop,
- * so the rows being read do not move; going back to one page resumes them.
+ * asks for with "Load more", appended below it. From the first "Load more", the first page is
+ * held as it was and live updates stop, so the rows being read neither move nor vanish; going
+ * back to one page (reset) resumes them.
  */
 import { useEffect, useState } from "preact/hooks";
 import type { Page } from "../../../shared/api-records.js";
@@ -24,51 +25,62 @@ export interface PagedState<T> {
   reset: () => void;
 }
 
+interface Held<T> {
+  key: string;
+  first: Page<T>;
+  items: T[];
+  cursor: string | null;
+  error?: Error | undefined;
+}
+
 export function usePagedQuery<T>(
   key: string,
   loadPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>,
   options: { live?: boolean } = {},
 ): PagedState<T> {
-  const [extra, setExtra] = useState<{ key: string; items: T[]; cursor: string | null; error?: Error }>({
-    key,
-    items: [],
-    cursor: null,
-  });
+  // The rows held once a person asks for more: the first page as it was at that moment, then the
+  // pages after it. A first-page answer that lands later (live, or one already under way) is not
+  // shown while rows are held: its page could end before the cursor the next pages continue
+  // from, and the rows between would vanish unseen.
+  const [held, setHeld] = useState<Held<T> | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
-  const current = extra.key === key ? extra : { key, items: [] as T[], cursor: null };
+  const current = held?.key === key ? held : null;
   const first = useQuery(key, (signal) => loadPage(undefined, signal), {
-    live: options.live === true && current.items.length === 0,
+    live: options.live === true && current === null,
   });
 
   useEffect(() => {
-    if (extra.key !== key) setExtra({ key, items: [], cursor: null });
-  }, [key, extra.key]);
+    if (held !== null && held.key !== key) setHeld(null);
+  }, [key, held]);
 
-  const nextCursor = current.items.length > 0 ? current.cursor : (first.data?.meta.nextCursor ?? null);
+  const shownFirst = current ? current.first : first.data;
+  const nextCursor = current ? current.cursor : (first.data?.meta.nextCursor ?? null);
   const more = () => {
-    if (!nextCursor || loadingMore) return;
+    if (!nextCursor || loadingMore || !shownFirst) return;
+    const base: Held<T> = current ?? { key, first: shownFirst, items: [], cursor: nextCursor };
+    setHeld(base);
     setLoadingMore(true);
     loadPage(nextCursor, new AbortController().signal)
       .then((page) =>
-        setExtra((previous) => ({
-          key,
-          items: previous.key === key ? [...previous.items, ...page.data] : page.data,
-          cursor: page.meta.nextCursor,
-        })),
+        setHeld((previous) =>
+          previous?.key === key
+            ? { ...previous, items: [...previous.items, ...page.data], cursor: page.meta.nextCursor, error: undefined }
+            : previous,
+        ),
       )
-      .catch((error: Error) => setExtra((previous) => ({ ...previous, error })))
+      .catch((error: Error) => setHeld((previous) => (previous?.key === key ? { ...previous, error } : previous)))
       .finally(() => setLoadingMore(false));
   };
 
   return {
-    items: [...(first.data?.data ?? []), ...current.items],
-    firstPage: first.data,
+    items: [...(shownFirst?.data ?? []), ...(current?.items ?? [])],
+    firstPage: shownFirst,
     hasMore: nextCursor !== null,
     loading: first.loading,
     loadingMore,
-    error: first.error ?? ("error" in current ? current.error : undefined),
+    error: current ? current.error : first.error,
     updatedAt: first.updatedAt,
     more,
-    reset: () => setExtra({ key, items: [], cursor: null }),
+    reset: () => setHeld(null),
   };
 }
