@@ -337,6 +337,15 @@ describe("the web UI's metrics view in real Chromium", function () {
       `)) as unknown as [string, boolean][];
       expect(placed.map(([href]) => href).sort()).to.deep.equal([...hrefs].sort());
       expect(placed.map(([, inside]) => inside)).to.deep.equal([true, true]);
+      // A live refresh moves the marks without replacing them: a keyboard user keeps their place.
+      await ui.browser.execute(
+        `document.querySelector('.metric-chart a.exemplar-mark[href$="${exemplarTrace.web}"]').focus()`,
+      );
+      const refreshed = await ui.browser.$(".live-toggle .muted").getText();
+      await until(async () => (await ui.browser.$(".live-toggle .muted").getText()) !== refreshed, "a live refresh");
+      expect(await ui.browser.execute("return document.activeElement?.dataset?.trace ?? null")).to.equal(
+        exemplarTrace.web,
+      );
       await ui.browser.$(`.metric-chart a.exemplar-mark[href$="${exemplarTrace.web}"]`).click();
       await until(async () => (await ui.location()) === `/ui/traces/${exemplarTrace.web}`, "the mark's trace opened");
     });

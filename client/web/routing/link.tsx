@@ -1,4 +1,5 @@
 import type { ComponentChildren } from "preact";
+import { isPlainClick } from "./plain-click.js";
 import { navigate } from "./router.js";
 
 interface LinkProps {
@@ -22,8 +23,7 @@ export function Link({ href, children, onClick, ...rest }: LinkProps) {
       href={href}
       onClick={(event) => {
         onClick?.(event);
-        if (event.defaultPrevented || event.button !== 0) return;
-        if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        if (event.defaultPrevented || !isPlainClick(event)) return;
         event.preventDefault();
         navigate(href);
       }}

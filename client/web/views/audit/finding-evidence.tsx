@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { tracePath, uiPath } from "../../../../shared/ui-links.js";
 import { apiHref, query } from "../../api/query.js";
 import { Link } from "../../routing/link.js";
+import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
 import type { Finding } from "./audit-findings.js";
 
@@ -19,7 +20,7 @@ function SpanLink({ spanId }: { spanId: string }) {
         href={href}
         title="Open this span in its trace"
         onClick={(event) => {
-          if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+          if (!isPlainClick(event)) return;
           event.preventDefault();
           query("getSpan", { spanId })
             .then((answer) => navigate(tracePath(answer.data.traceId, spanId)))

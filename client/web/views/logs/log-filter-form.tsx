@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { query } from "../../api/query.js";
-import { lookbackOf } from "../../components/time-range.js";
 import { useQuery } from "../../live/use-query.js";
+import { lookbackOf } from "../../routing/lookback.js";
 import { textOf } from "../../routing/query-filters.js";
 import { setQuery } from "../../routing/router.js";
 import { attrChange, containsChange, containsOf, filterChips } from "./log-filters.js";

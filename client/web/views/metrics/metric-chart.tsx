@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { formatDateTime } from "../../format/time.js";
+import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
 import type { ExemplarRow } from "./exemplar-rows.js";
 import { formatTick, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
@@ -33,33 +34,46 @@ function useDarkScheme(): boolean {
   return dark;
 }
 
-/** Puts a link per placed exemplar on the plot's overlay, replacing the previous ones. */
+/**
+ * Puts a link per placed exemplar on the plot's overlay. Marks are kept from one draw to the
+ * next (found by their trace) and only moved, so a live refresh does not take the keyboard focus
+ * away from the mark a person is on; a mark whose exemplar left the answer is removed.
+ */
 function placeExemplars(plot: uPlot, rows: readonly ExemplarRow[]): void {
-  for (const old of plot.over.querySelectorAll("a.exemplar-mark")) old.remove();
+  const existing = new Map<string, HTMLAnchorElement>();
+  for (const mark of plot.over.querySelectorAll<HTMLAnchorElement>("a.exemplar-mark")) {
+    existing.set(mark.dataset.trace ?? "", mark);
+  }
   const xs = plot.data[0] as readonly number[];
   for (const row of rows) {
     const x = xs[row.bucket];
     if (row.bucket < 0 || x === undefined || plot.series[row.group + 1]?.show === false) continue;
-    const left = plot.valToPos(x, "x");
-    // A bucket with no value yet (the open one): the mark sits on the time axis.
-    const top = row.value === null ? plot.over.clientHeight - 6 : plot.valToPos(row.value, "y");
-    const href = tracePath(row.traceId);
-    const mark = document.createElement("a");
-    mark.className = "exemplar-mark";
-    mark.href = href;
+    const mark = existing.get(row.traceId) ?? newMark(plot, row.traceId);
+    existing.delete(row.traceId);
     const label = `Exemplar trace ${row.traceId}, ${row.groupLabel}, ${formatDateTime(row.timeMs)}`;
     mark.setAttribute("aria-label", label);
     mark.title = label;
-    mark.style.left = `${left}px`;
-    mark.style.top = `${top}px`;
+    mark.style.left = `${plot.valToPos(x, "x")}px`;
+    // A bucket with no value yet (the open one): the mark sits on the time axis.
+    mark.style.top = `${row.value === null ? plot.over.clientHeight - 6 : plot.valToPos(row.value, "y")}px`;
     mark.style.borderColor = row.colour;
-    mark.addEventListener("click", (event) => {
-      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      event.preventDefault();
-      navigate(href);
-    });
-    plot.over.append(mark);
   }
+  for (const gone of existing.values()) gone.remove();
+}
+
+function newMark(plot: uPlot, traceId: string): HTMLAnchorElement {
+  const href = tracePath(traceId);
+  const mark = document.createElement("a");
+  mark.className = "exemplar-mark";
+  mark.dataset.trace = traceId;
+  mark.href = href;
+  mark.addEventListener("click", (event) => {
+    if (!isPlainClick(event)) return;
+    event.preventDefault();
+    navigate(href);
+  });
+  plot.over.append(mark);
+  return mark;
 }
 
 function optionsOf(

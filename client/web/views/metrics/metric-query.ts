@@ -10,10 +10,10 @@ import type {
   MetricsRequest,
 } from "../../../../shared/query-messages.js";
 import { uiPath } from "../../../../shared/ui-links.js";
+import { DEFAULT_LOOKBACK } from "../../routing/lookback.js";
 import { attrFiltersOf, textOf } from "../../routing/query-filters.js";
 
 /** The time range's default, as components/time-range.tsx shows it (the API's own is 15m). */
-const DEFAULT_LOOKBACK = "1h";
 
 export interface MetricControls {
   /** The selected metric. */

@@ -10,6 +10,7 @@ import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
 import { formatClock, formatDuration, isoToMs } from "../../format/time.js";
+import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
 import { scatterScales } from "./scatter-scales.js";
 
@@ -84,7 +85,7 @@ export function TraceScatter({ traces }: { traces: readonly TraceSummary[] }) {
               aria-label={pointLabel(trace, startMs)}
               data-trace-id={trace.traceId}
               onClick={(event: MouseEvent) => {
-                if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                if (!isPlainClick(event)) return;
                 event.preventDefault();
                 navigate(href);
               }}

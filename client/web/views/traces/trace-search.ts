@@ -5,9 +5,8 @@
  * request reads like the address. Pure.
  */
 import type { AttributeFilter, TracesRequest } from "../../../../shared/query-messages.js";
+import { DEFAULT_LOOKBACK } from "../../routing/lookback.js";
 import { attrFiltersOf, textOf } from "../../routing/query-filters.js";
-
-export const DEFAULT_LOOKBACK = "1h";
 
 /** What the form shows: the URL's filters as text, unchecked (the collector checks them). */
 export interface TraceSearchForm {
