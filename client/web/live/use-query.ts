@@ -1,7 +1,8 @@
 /**
- * Loading a view's data, once or live. A live view asks again one second after its previous
- * answer arrived (never more than one request a second per view, and never two at once), stops
- * while paused or while the tab is hidden, and drops an answer that a newer request overtook.
+ * Loading a view's data, once or live. A live view asks again once its previous answer has
+ * arrived and a second has passed since that request started (so never two requests under way,
+ * never more than one started a second), stops while paused or while the tab is hidden, and drops
+ * the answer of a request that a new key replaced.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 
