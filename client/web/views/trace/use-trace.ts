@@ -10,6 +10,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { query } from "../../api/query.js";
+import { firstTracePage } from "./trace-prefetch.js";
 import { isoToUnixNano, spansFromRecords, spansFromTree, type WaterfallSpan } from "./trace-spans.js";
 
 /** The most spans the view loads; a trace beyond it is shown in part, with a notice. */
@@ -55,7 +56,7 @@ export function useTrace(traceId: string): TraceLoad {
     const { signal } = controller;
     setState(EMPTY);
     const run = async () => {
-      const first = await query("getTrace", { traceId }, signal);
+      const first = await firstTracePage(traceId, signal);
       const summary = first.data;
       const origin = isoToUnixNano(summary.startTime);
       let spans = spansFromTree(first.data.tree, origin);
