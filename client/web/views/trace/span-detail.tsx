@@ -7,6 +7,7 @@
 import type { Attributes } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { query } from "../../api/query.js";
+import { BreakableText } from "../../components/breakable-text.js";
 import { ErrorBox } from "../../components/error-box.js";
 import { serviceColour } from "../../format/service-colour.js";
 import { formatDateTime, formatDuration, nanosToMs } from "../../format/time.js";
@@ -24,29 +25,13 @@ function AttributeTable({ attributes, label }: { attributes: Attributes; label: 
         {rows.map(([key, value]) => (
           <tr key={key}>
             <th scope="row">
-              <BreakableKey text={key} />
+              <BreakableText text={key} />
             </th>
             <td>{isBlockAttribute(key, value) ? <pre>{value}</pre> : <span class="mono">{value}</span>}</td>
           </tr>
         ))}
       </tbody>
     </table>
-  );
-}
-
-/** An attribute key that wraps at its dots (`payment.<wbr>provider`) rather than mid-word. */
-function BreakableKey({ text }: { text: string }) {
-  const parts = text.split(".");
-  return (
-    <>
-      {parts.map((part, i) => (
-        <span key={i}>
-          {i > 0 ? "." : ""}
-          {i > 0 && <wbr />}
-          {part}
-        </span>
-      ))}
-    </>
   );
 }
 
