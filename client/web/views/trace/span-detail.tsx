@@ -1,7 +1,8 @@
 /**
  * The selected span in full, fetched with `getSpan` when selected (the waterfall holds no
  * attributes): name, service, kind, status, times, ids with links, attributes, events with
- * their exception stacks, links to other traces, resource and scope. All of it text.
+ * their exception stacks, links to other traces, resource and scope. All of it text. A span id
+ * that belongs to another trace (getSpan finds spans by id alone) is named, not shown.
  */
 
 import type { Attributes } from "../../../../shared/api-records.js";
@@ -14,6 +15,7 @@ import { formatDateTime, formatDuration, nanosToMs } from "../../format/time.js"
 import { useQuery } from "../../live/use-query.js";
 import { Link } from "../../routing/link.js";
 import { attributeRows, isBlockAttribute } from "./detail-fields.js";
+import { spanAnswer } from "./span-answer.js";
 import { offsetMsOf } from "./trace-spans.js";
 
 function AttributeTable({ attributes, label }: { attributes: Attributes; label: string }) {
@@ -36,23 +38,39 @@ function AttributeTable({ attributes, label }: { attributes: Attributes; label: 
 }
 
 export function SpanDetail({
+  traceId,
   spanId,
   origin,
   onSelect,
 }: {
+  traceId: string;
   spanId: string;
   origin: string;
   onSelect: (id: string) => void;
 }) {
   const state = useQuery(`span:${spanId}`, (signal) => query("getSpan", { spanId }, signal));
-  const span = state.data?.data.spanId === spanId ? state.data.data : undefined;
-  if (!span) {
+  const answer = spanAnswer(state.data?.data, spanId, traceId);
+  if (answer.kind === "otherTrace") {
+    return (
+      <aside class="span-detail" aria-label="Span detail">
+        <div class="cap-notice" role="status">
+          Span ID <span class="mono">{spanId}</span> belongs to trace{" "}
+          <Link href={tracePath(answer.traceId, spanId)}>
+            <span class="mono">{answer.traceId}</span>
+          </Link>
+          , not to this one.
+        </div>
+      </aside>
+    );
+  }
+  if (answer.kind === "loading") {
     return (
       <aside class="span-detail" aria-label="Span detail">
         {state.error ? <ErrorBox error={state.error} /> : <p class="muted">Loading span {spanId}…</p>}
       </aside>
     );
   }
+  const span = answer.span;
   const error = span.status.code === "error";
   return (
     <aside class="span-detail" aria-label="Span detail">

@@ -161,7 +161,7 @@ export function TraceView({ route }: { route: Route }) {
           (selectedRow?.group ? (
             <GroupDetail row={selectedRow} spans={load.spans} />
           ) : selectedKey.startsWith("group:") ? null : (
-            <SpanDetail spanId={selectedKey} origin={load.origin} onSelect={select} />
+            <SpanDetail traceId={traceId} spanId={selectedKey} origin={load.origin} onSelect={select} />
           ))}
       </div>
       {logs.error ? (
