@@ -29,8 +29,17 @@ import "./trace.css";
 
 const NO_SEGMENTS = new Map<number, Segment[]>();
 
+/**
+ * Keyed by the trace id: a link to another trace mounts a fresh view, so nothing of the last
+ * trace (rows opened or closed, span ids two traces share, the waterfall's scroll and marks)
+ * carries over, and its rows are never drawn under the new trace's address.
+ */
 export function TraceView({ route }: { route: Route }) {
   const traceId = route.traceId ?? "";
+  return <TraceOfId key={traceId} traceId={traceId} route={route} />;
+}
+
+function TraceOfId({ traceId, route }: { traceId: string; route: Route }) {
   const load = useTrace(traceId);
   const service = textOf(route.query, "service");
   const text = textOf(route.query, "q");
