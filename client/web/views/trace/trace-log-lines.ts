@@ -1,7 +1,8 @@
 /**
  * A trace's correlated logs as the waterfall shows them: each with its offset from the trace's
  * start, its severity read as the Logs view reads it, and its body as one line of text (a
- * structured body as JSON: telemetry is text, never markup), oldest first, and grouped by span for the row markers. Pure.
+ * structured body as JSON: telemetry is text, never markup), oldest first, and grouped by span
+ * for the row markers. Pure.
  */
 import type { LogRecord } from "../../../../shared/api-records.js";
 import { bodyText } from "../../format/log-body.js";
@@ -22,15 +23,17 @@ export interface TraceLogLine {
 
 export function traceLogLines(logs: readonly LogRecord[], origin: string): TraceLogLine[] {
   return logs
-    .map((log): TraceLogLine => ({
-      logId: log.logId,
-      spanId: log.spanId,
-      service: log.serviceName,
-      severity: severityLabel(log.severityNumber, log.severityText),
-      level: severityLevel(log.severityNumber, log.severityText) ?? "unset",
-      offsetMs: offsetMsOf(isoToUnixNano(log.timestamp), origin),
-      body: bodyText(log.body, 0).text,
-    }))
+    .map(
+      (log): TraceLogLine => ({
+        logId: log.logId,
+        spanId: log.spanId,
+        service: log.serviceName,
+        severity: severityLabel(log.severityNumber, log.severityText),
+        level: severityLevel(log.severityNumber, log.severityText) ?? "unset",
+        offsetMs: offsetMsOf(isoToUnixNano(log.timestamp), origin),
+        body: bodyText(log.body, 0).text,
+      }),
+    )
     .sort((a, b) => a.offsetMs - b.offsetMs);
 }
 
