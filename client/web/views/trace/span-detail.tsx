@@ -40,25 +40,39 @@ function AttributeTable({ attributes, label }: { attributes: Attributes; label: 
 export function SpanDetail({
   traceId,
   spanId,
+  heldHere,
   origin,
   onSelect,
 }: {
   traceId: string;
   spanId: string;
+  /** This trace's waterfall has a span with this id. */
+  heldHere: boolean;
   origin: string;
   onSelect: (id: string) => void;
 }) {
   const state = useQuery(`span:${spanId}`, (signal) => query("getSpan", { spanId }, signal));
-  const answer = spanAnswer(state.data?.data, spanId, traceId);
+  const answer = spanAnswer(state.data?.data, spanId, traceId, heldHere);
   if (answer.kind === "otherTrace") {
+    const other = (
+      <Link href={tracePath(answer.traceId, spanId)}>
+        <span class="mono">{answer.traceId}</span>
+      </Link>
+    );
     return (
       <aside class="span-detail" aria-label="Span detail">
         <div class="cap-notice" role="status">
-          Span ID <span class="mono">{spanId}</span> belongs to trace{" "}
-          <Link href={tracePath(answer.traceId, spanId)}>
-            <span class="mono">{answer.traceId}</span>
-          </Link>
-          , not to this one.
+          {answer.heldHere ? (
+            <>
+              Trace {other} has a span with ID <span class="mono">{spanId}</span> too, and the collector finds spans by
+              ID alone: it answered that one, so this span's attributes cannot be shown here. Its row is in the
+              waterfall.
+            </>
+          ) : (
+            <>
+              Span ID <span class="mono">{spanId}</span> belongs to trace {other}, not to this one.
+            </>
+          )}
         </div>
       </aside>
     );

@@ -170,7 +170,13 @@ function TraceOfId({ traceId, route }: { traceId: string; route: Route }) {
           (selectedRow?.group ? (
             <GroupDetail row={selectedRow} spans={load.spans} />
           ) : selectedKey.startsWith("group:") ? null : (
-            <SpanDetail traceId={traceId} spanId={selectedKey} origin={load.origin} onSelect={select} />
+            <SpanDetail
+              traceId={traceId}
+              spanId={selectedKey}
+              heldHere={tree.indexOf.has(selectedKey)}
+              origin={load.origin}
+              onSelect={select}
+            />
           ))}
       </div>
       {logs.error ? (

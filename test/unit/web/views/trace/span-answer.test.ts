@@ -14,7 +14,10 @@ describe("the span detail's reading of a getSpan answer", () => {
       kind: "otherTrace",
       traceId: span.traceId,
       spanId: span.spanId,
+      heldHere: false,
     });
+    const both = spanAnswer(span, span.spanId, "11111111111111111111111111111111", true);
+    expect(both).to.include({ kind: "otherTrace", heldHere: true });
   });
 
   it("waits while there is no answer or only the previous selection's", () => {
