@@ -4,6 +4,7 @@
  */
 import type { FunctionComponent } from "preact";
 import { UI_PATHS, type UiView } from "../../shared/ui-links.js";
+import { ErrorBoundary } from "./components/error-boundary.js";
 import { Link } from "./routing/link.js";
 import { type Route, useRoute } from "./routing/router.js";
 import { AuditView } from "./views/audit/audit-view.js";
@@ -51,7 +52,9 @@ export function App() {
       </header>
       <main id="main">
         {View ? (
-          <View route={route} />
+          <ErrorBoundary resetKey={route.href}>
+            <View route={route} />
+          </ErrorBoundary>
         ) : (
           <section class="view">
             <h1>Not found</h1>

@@ -2,7 +2,8 @@ import { expect } from "chai";
 import { tracePath } from "../../shared/ui-links.js";
 import { hexId } from "../helpers/otlp-builders.js";
 import { startUiSession, type UiSession } from "../helpers/ui-browser.js";
-import { LOOP_QUERIES, sendSpans, sendUiData, type UiData, type UiSpan } from "../helpers/ui-data.js";
+import { LOOP_QUERIES, sendLogs, sendSpans, sendUiData, type UiData, type UiSpan } from "../helpers/ui-data.js";
+import { MARKUP_BOLD, MARKUP_IMG, markupTrace, sharedIdTraces } from "../helpers/ui-trace-cases.js";
 
 const MS = 1_000_000n;
 
@@ -71,6 +72,8 @@ describe("the web UI's Trace view in real Chromium", function () {
   let ui: UiSession;
   let data: UiData;
   let large: ReturnType<typeof largeTrace>;
+  let shared: ReturnType<typeof sharedIdTraces>;
+  let markup: ReturnType<typeof markupTrace>;
 
   const rows = async () => (await ui.browser.execute(ROWS_SCRIPT)) as unknown as DomRow[];
   const rowCount = async () => {
@@ -95,19 +98,31 @@ describe("the web UI's Trace view in real Chromium", function () {
   before(async () => {
     ui = await startUiSession();
     data = await sendUiData(ui.collector.url);
-    large = largeTrace(BigInt(Date.now()) * MS);
+    const now = BigInt(Date.now()) * MS;
+    large = largeTrace(now);
     for (let i = 0; i < large.spans.length; i += 2000)
       await sendSpans(ui.collector.url, large.spans.slice(i, i + 2000));
-    // Ingest is asynchronous: wait until the store answers the whole large trace.
-    await ui.browser.waitUntil(
-      async () => {
-        const answer = await fetch(`${ui.collector.url}/api/traces/${large.traceId}`);
-        if (answer.status !== 200) return false;
-        const body = (await answer.json()) as { data: { spanCount: number } };
-        return body.data.spanCount === large.spans.length;
-      },
-      { timeout: 30_000, interval: 200 },
-    );
+    shared = sharedIdTraces(now);
+    markup = markupTrace(now);
+    await sendSpans(ui.collector.url, [...shared.spans, markup.span]);
+    await sendLogs(ui.collector.url, [markup.log]);
+    // Ingest is asynchronous: wait until the store answers every trace whole.
+    const counts: [string, number][] = [
+      [large.traceId, large.spans.length],
+      [shared.a, 3],
+      [shared.b, 4],
+      [markup.span.traceId, 1],
+    ];
+    for (const [traceId, count] of counts)
+      await ui.browser.waitUntil(
+        async () => {
+          const answer = await fetch(`${ui.collector.url}/api/traces/${traceId}`);
+          if (answer.status !== 200) return false;
+          const body = (await answer.json()) as { data: { spanCount: number } };
+          return body.data.spanCount === count;
+        },
+        { timeout: 30_000, interval: 200 },
+      );
   });
   after(async () => {
     await ui?.close();
@@ -316,5 +331,55 @@ describe("the web UI's Trace view in real Chromium", function () {
     expect(width).to.be.at.most(viewport);
     await ui.screenshot("trace-narrow");
     await ui.browser.setViewport({ width: 1280, height: 800 });
+  });
+
+  it("names the other trace of a span id it does not hold, and starts that trace afresh (nothing carried over)", async () => {
+    const { a, b, ids } = shared;
+    await openTrace(tracePath(a, ids.extra));
+    const notice = ui.browser.$(".span-detail .cap-notice");
+    await notice.waitForExist({ timeout: 5000 });
+    expect(await notice.getText()).to.include(`belongs to trace ${b}`);
+    expect(await ui.browser.$(".span-detail h2").isExisting()).to.equal(false);
+    await ui.screenshot("trace-span-of-other-trace");
+    // Close A's middle row (its id is B's middle row's too), then follow the notice's link to B.
+    await ui.browser.$(`[data-key="${ids.middle}"] .wf-toggle`).click();
+    await ui.browser.waitUntil(async () => (await rows()).length === 2, { timeout: 5000 });
+    await notice.$("a").click();
+    await waitForLocation(tracePath(b, ids.extra));
+    await ui.browser.waitUntil(async () => (await rows()).every((row) => row.label.startsWith("B ")), {
+      timeout: 5000,
+      timeoutMsg: "trace B's rows never replaced trace A's",
+    });
+    const shown = await rows();
+    expect(shown.map((row) => [row.key, row.expanded])).to.deep.equal([
+      [ids.root, "true"],
+      [ids.middle, "true"],
+      [ids.leaf, null],
+      [ids.extra, null],
+    ]);
+    await ui.browser.$(".span-detail h2").waitForExist({ timeout: 5000 });
+    expect(await ui.browser.$(".span-detail h2").getText()).to.equal("B extra");
+  });
+
+  it("shows telemetry that is markup as text: no element made from it, no script run", async () => {
+    const { span } = markup;
+    await openTrace(tracePath(span.traceId));
+    await ui.browser.$(".trace-logs tbody tr").waitForExist({ timeout: 5000 });
+    await ui.browser.$(`[data-key="${span.spanId}"]`).click();
+    await ui.browser.$(".span-detail h2").waitForExist({ timeout: 5000 });
+    expect(await ui.browser.$(".span-detail h2").getText()).to.equal(MARKUP_IMG);
+    expect(await ui.browser.$(`[data-key="${span.spanId}"] .wf-label`).getText()).to.include(MARKUP_IMG);
+    const detail = await ui.browser.$(".span-detail").getText();
+    expect(detail).to.include(MARKUP_BOLD).and.include(MARKUP_IMG);
+    expect(await ui.browser.$(".trace-logs tbody").getText()).to.include(`${MARKUP_BOLD} ${MARKUP_IMG}`);
+    const made = await ui.browser.execute(
+      "return document.querySelectorAll('.waterfall img, .waterfall b, .span-detail img, .span-detail b, .trace-logs img, .trace-logs b').length",
+    );
+    expect(made).to.equal(0);
+    expect(await ui.browser.execute("return typeof window.__xss")).to.equal("undefined");
+    // Its severity is text only (number 0, "ERROR"): red on the waterfall as in the Logs view.
+    expect(await ui.browser.$(`[data-key="${span.spanId}"] .wf-log`).getAttribute("class")).to.include("sev-error");
+    expect(await ui.browser.$(".trace-logs tbody td.sev").getAttribute("class")).to.include("sev-error");
+    await ui.screenshot("trace-markup-as-text");
   });
 });

@@ -20,36 +20,55 @@ export function isoToMs(iso: string): number {
   return digits ? whole + Number(`0.${digits}`) * 1000 : whole;
 }
 
-/** A duration in milliseconds, with a unit that keeps 3 significant digits: 850µs, 12.4ms, 3.21s, 2m 5s. */
+/**
+ * A duration in milliseconds, with a unit that keeps 3 significant digits: 850µs, 12.4ms, 3.21s,
+ * 2m 5s, 1h 3m. A value that rounds up to the next unit is written in it (999.9ms is 1s), and
+ * minutes split a whole number of seconds, so no unit ever reads 60 ("1m 60s").
+ */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "–";
-  const abs = Math.abs(ms);
-  if (abs < 1) return `${round3(ms * 1000)}µs`;
-  if (abs < 1000) return `${round3(ms)}ms`;
-  if (abs < 60_000) return `${round3(ms / 1000)}s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms - minutes * 60_000) / 1000);
-  return minutes < 60 ? `${minutes}m ${seconds}s` : `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+  if (ms < 0) return `-${formatDuration(-ms)}`;
+  const micros = round3(ms * 1000);
+  if (micros < 1000) return `${micros}µs`;
+  const millis = round3(ms);
+  if (millis < 1000) return `${millis}ms`;
+  const seconds = round3(ms / 1000);
+  if (seconds < 60) return `${seconds}s`;
+  const wholeSeconds = Math.round(ms / 1000);
+  const minutes = Math.floor(wholeSeconds / 60);
+  if (minutes < 60) return `${minutes}m ${wholeSeconds % 60}s`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
 }
 
-function round3(value: number): string {
-  return Number(value.toPrecision(3)).toString();
+function round3(value: number): number {
+  return Number(value.toPrecision(3));
 }
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, "0");
 }
 
-/** A time of day in the browser's zone, to the millisecond: 14:03:07.125. */
+/** A time of day in the browser's zone, to the millisecond: 14:03:07.125; "–" when unreadable. */
 export function formatClock(ms: number): string {
   const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return "–";
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
 }
 
-/** A date and time in the browser's zone: 2026-11-25 14:03:07.125. */
+/** A date and time in the browser's zone: 2026-11-25 14:03:07.125; "–" when unreadable. */
 export function formatDateTime(ms: number): string {
   const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return "–";
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${formatClock(ms)}`;
+}
+
+/**
+ * A time as ISO 8601 for a `<time dateTime>`, or undefined (no attribute) when the time is
+ * unreadable or out of Date's range, where toISOString would throw and blank the view.
+ */
+export function isoDateTime(ms: number): string | undefined {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /** How long ago, coarsely: 5s ago, 3m ago, 2h ago. */

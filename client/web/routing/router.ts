@@ -24,11 +24,23 @@ export function matchRoute(pathname: string, search: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/" || path === "/ui") return { view: "services", query, href };
   const trace = /^\/ui\/traces\/([^/]+)$/.exec(path);
-  if (trace?.[1]) return { view: "trace", traceId: decodeURIComponent(trace[1]), query, href };
+  if (trace?.[1]) return { view: "trace", traceId: decodedSegment(trace[1]), query, href };
   for (const [view, viewPath] of Object.entries(UI_PATHS)) {
     if (viewPath === path) return { view: view as UiView, query, href };
   }
   return { view: "notFound", query, href };
+}
+
+/**
+ * A path segment as text. A malformed escape (`%zz`) is kept as written instead of throwing,
+ * which would blank the page: the view then asks for it and shows the collector's 400.
+ */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function currentRoute(): Route {

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import type { JsonValue } from "../../../../shared/api-records.js";
-import { bodyText, foldedText } from "./log-body.js";
+import { bodyText, foldedText } from "../../format/log-body.js";
 
 /**
  * A log body as text (never markup): a string inline, a map or array as indented JSON in a

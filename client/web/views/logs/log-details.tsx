@@ -1,7 +1,7 @@
 import type { Attributes, LogRecord } from "../../../../shared/api-records.js";
 import { tracePath, uiPath } from "../../../../shared/ui-links.js";
+import { valueText } from "../../format/log-body.js";
 import { Link } from "../../routing/link.js";
-import { valueText } from "./log-body.js";
 
 function AttributeTable({ label, attributes }: { label: string; attributes: Attributes }) {
   const entries = Object.entries(attributes);

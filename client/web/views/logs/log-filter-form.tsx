@@ -1,11 +1,11 @@
 import { useState } from "preact/hooks";
 import { query } from "../../api/query.js";
+import { SEVERITY_LEVELS } from "../../format/severity.js";
 import { useQuery } from "../../live/use-query.js";
 import { lookbackOf } from "../../routing/lookback.js";
 import { textOf } from "../../routing/query-filters.js";
 import { setQuery } from "../../routing/router.js";
 import { attrChange, containsChange, containsOf, filterChips } from "./log-filters.js";
-import { SEVERITY_LEVELS } from "./log-severity.js";
 
 function inputValue(event: Event): string {
   return (event.currentTarget as HTMLInputElement | HTMLSelectElement).value;

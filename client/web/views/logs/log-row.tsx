@@ -1,11 +1,11 @@
 import type { LogRecord } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
+import { severityClass, severityLabel } from "../../format/severity.js";
 import { formatClock, formatDateTime } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
 import { LogBody } from "./log-body-view.js";
 import { LogDetails } from "./log-details.js";
-import { severityClass, severityLabel } from "./log-severity.js";
 
 export const LOG_COLUMNS = 6;
 

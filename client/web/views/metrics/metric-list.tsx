@@ -1,6 +1,6 @@
 /** The metrics with a point in the window, filtered by name and service, paged; a name selects one. */
-import { Fragment } from "preact";
 import type { MetricSummaryRecord } from "../../../../shared/query-types.js";
+import { BreakableText } from "../../components/breakable-text.js";
 import { LoadMore } from "../../components/load-more.js";
 import { formatAgo, formatDateTime, isoToMs } from "../../format/time.js";
 import type { PagedState } from "../../live/use-paged-query.js";
@@ -47,25 +47,6 @@ function EmptyList({ controls }: { controls: MetricControls }) {
   );
 }
 
-/** A dotted name that wraps after its dots (`http.server.` / `requests`), never inside a word. */
-function BreakableName({ name }: { name: string }) {
-  const parts = name.split(".");
-  return (
-    <>
-      {parts.map((part, i) => (
-        <Fragment key={i}>
-          {part}
-          {i < parts.length - 1 && (
-            <>
-              .<wbr />
-            </>
-          )}
-        </Fragment>
-      ))}
-    </>
-  );
-}
-
 function MetricRow({
   metric,
   query,
@@ -80,7 +61,7 @@ function MetricRow({
     <tr class={selected ? "selected" : undefined}>
       <td class="metric-name">
         <Link href={selectMetricHref(query, metric.name)} aria-current={selected ? "page" : undefined}>
-          <BreakableName name={metric.name} />
+          <BreakableText text={metric.name} />
         </Link>
         <div class="muted metric-services">{metric.services.join(", ")}</div>
       </td>

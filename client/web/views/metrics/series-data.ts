@@ -5,7 +5,7 @@
  * group. Pure.
  */
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../shared/query-types.js";
-import { serviceColour } from "../../format/service-colour.js";
+import { nameHash, serviceColour } from "../../format/service-colour.js";
 import { isoToMs } from "../../format/time.js";
 
 export interface PlotSeries {
@@ -30,18 +30,11 @@ export function groupLabel(group: MetricSeriesGroup["group"], ungrouped = "all s
 }
 
 /**
- * A hue from a label, mixed so labels that differ in one character (`p01`, `p02`) land far
- * apart: FNV-1a, then murmur3's final mix.
+ * A hue from a label, by the services' name hash (format/service-colour.ts), which mixes its
+ * bits so labels that differ in one character (`p01`, `p02`) land far apart.
  */
 export function labelHue(label: string): number {
-  let hash = 2166136261;
-  for (let i = 0; i < label.length; i++) hash = Math.imul(hash ^ label.charCodeAt(i), 16777619);
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  hash ^= hash >>> 16;
-  return (hash >>> 0) % 360;
+  return nameHash(label) % 360;
 }
 
 /** A group's colour: its service's (as every view draws it) when grouped by service alone, else one from its label. */

@@ -11,7 +11,7 @@ import { LiveToggle } from "../../components/live-toggle.js";
 import { TimeRange } from "../../components/time-range.js";
 import { ViewHeader } from "../../components/view-header.js";
 import { serviceColour } from "../../format/service-colour.js";
-import { formatAgo, formatDateTime, formatDuration } from "../../format/time.js";
+import { formatAgo, formatDateTime, formatDuration, isoDateTime } from "../../format/time.js";
 import { useLive } from "../../live/live-state.js";
 import { useQuery } from "../../live/use-query.js";
 import { Link } from "../../routing/link.js";
@@ -60,7 +60,7 @@ function ServiceTableRow({ row, now }: { row: ServiceRow; now: number }) {
       </td>
       <td class="num">{row.p95Ms === undefined ? DASH : formatDuration(row.p95Ms)}</td>
       <td class="num">
-        <time dateTime={new Date(row.lastSeenMs).toISOString()} title={formatDateTime(row.lastSeenMs)}>
+        <time dateTime={isoDateTime(row.lastSeenMs)} title={formatDateTime(row.lastSeenMs)}>
           {formatAgo(row.lastSeenMs, now)}
         </time>
       </td>

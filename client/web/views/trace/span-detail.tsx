@@ -1,18 +1,21 @@
 /**
  * The selected span in full, fetched with `getSpan` when selected (the waterfall holds no
  * attributes): name, service, kind, status, times, ids with links, attributes, events with
- * their exception stacks, links to other traces, resource and scope. All of it text.
+ * their exception stacks, links to other traces, resource and scope. All of it text. A span id
+ * that belongs to another trace (getSpan finds spans by id alone) is named, not shown.
  */
 
 import type { Attributes } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { query } from "../../api/query.js";
+import { BreakableText } from "../../components/breakable-text.js";
 import { ErrorBox } from "../../components/error-box.js";
 import { serviceColour } from "../../format/service-colour.js";
 import { formatDateTime, formatDuration, nanosToMs } from "../../format/time.js";
 import { useQuery } from "../../live/use-query.js";
 import { Link } from "../../routing/link.js";
 import { attributeRows, isBlockAttribute } from "./detail-fields.js";
+import { spanAnswer } from "./span-answer.js";
 import { offsetMsOf } from "./trace-spans.js";
 
 function AttributeTable({ attributes, label }: { attributes: Attributes; label: string }) {
@@ -24,7 +27,7 @@ function AttributeTable({ attributes, label }: { attributes: Attributes; label: 
         {rows.map(([key, value]) => (
           <tr key={key}>
             <th scope="row">
-              <BreakableKey text={key} />
+              <BreakableText text={key} />
             </th>
             <td>{isBlockAttribute(key, value) ? <pre>{value}</pre> : <span class="mono">{value}</span>}</td>
           </tr>
@@ -34,40 +37,54 @@ function AttributeTable({ attributes, label }: { attributes: Attributes; label: 
   );
 }
 
-/** An attribute key that wraps at its dots (`payment.<wbr>provider`) rather than mid-word. */
-function BreakableKey({ text }: { text: string }) {
-  const parts = text.split(".");
-  return (
-    <>
-      {parts.map((part, i) => (
-        <span key={i}>
-          {i > 0 ? "." : ""}
-          {i > 0 && <wbr />}
-          {part}
-        </span>
-      ))}
-    </>
-  );
-}
-
 export function SpanDetail({
+  traceId,
   spanId,
+  heldHere,
   origin,
   onSelect,
 }: {
+  traceId: string;
   spanId: string;
+  /** This trace's waterfall has a span with this id. */
+  heldHere: boolean;
   origin: string;
   onSelect: (id: string) => void;
 }) {
   const state = useQuery(`span:${spanId}`, (signal) => query("getSpan", { spanId }, signal));
-  const span = state.data?.data.spanId === spanId ? state.data.data : undefined;
-  if (!span) {
+  const answer = spanAnswer(state.data?.data, spanId, traceId, heldHere);
+  if (answer.kind === "otherTrace") {
+    const other = (
+      <Link href={tracePath(answer.traceId, spanId)}>
+        <span class="mono">{answer.traceId}</span>
+      </Link>
+    );
+    return (
+      <aside class="span-detail" aria-label="Span detail">
+        <div class="cap-notice" role="status">
+          {answer.heldHere ? (
+            <>
+              Trace {other} has a span with ID <span class="mono">{spanId}</span> too, and the collector finds spans by
+              ID alone: it answered that one, so this span's attributes cannot be shown here. Its row is in the
+              waterfall.
+            </>
+          ) : (
+            <>
+              Span ID <span class="mono">{spanId}</span> belongs to trace {other}, not to this one.
+            </>
+          )}
+        </div>
+      </aside>
+    );
+  }
+  if (answer.kind === "loading") {
     return (
       <aside class="span-detail" aria-label="Span detail">
         {state.error ? <ErrorBox error={state.error} /> : <p class="muted">Loading span {spanId}…</p>}
       </aside>
     );
   }
+  const span = answer.span;
   const error = span.status.code === "error";
   return (
     <aside class="span-detail" aria-label="Span detail">

@@ -1,43 +1,39 @@
 /**
  * A trace's correlated logs as the waterfall shows them: each with its offset from the trace's
- * start and its body as one line of text (a structured body as JSON: telemetry is text, never
- * markup), oldest first, and grouped by span for the row markers. Pure.
+ * start, its severity read as the Logs view reads it, and its body as one line of text (a
+ * structured body as JSON: telemetry is text, never markup), oldest first, and grouped by span
+ * for the row markers. Pure.
  */
-import type { JsonValue, LogRecord } from "../../../../shared/api-records.js";
+import type { LogRecord } from "../../../../shared/api-records.js";
+import { bodyText } from "../../format/log-body.js";
+import { type SeverityLevel, severityLabel, severityLevel } from "../../format/severity.js";
 import { isoToUnixNano, offsetMsOf } from "./trace-spans.js";
 
 export interface TraceLogLine {
   logId: string;
   spanId: string | null;
   service: string;
+  /** What the row shows: the record's text, else its level's name (format/severity.ts, as in the Logs view). */
   severity: string;
-  severityNumber: number;
+  /** What colours it, from the number or, when that is 0, the text: the `sev-LEVEL` class. */
+  level: SeverityLevel | "unset";
   offsetMs: number;
   body: string;
 }
 
-export function bodyText(body: JsonValue): string {
-  return typeof body === "string" ? body : JSON.stringify(body);
-}
-
-/** The severity's name, from its text or its number's range (OTel: 1-4 trace ... 21-24 fatal). */
-export function severityName(text: string | null, number: number): string {
-  if (text) return text;
-  const names = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"];
-  return number >= 1 ? (names[Math.min(5, Math.floor((number - 1) / 4))] as string) : "UNSET";
-}
-
 export function traceLogLines(logs: readonly LogRecord[], origin: string): TraceLogLine[] {
   return logs
-    .map((log) => ({
-      logId: log.logId,
-      spanId: log.spanId,
-      service: log.serviceName,
-      severity: severityName(log.severityText, log.severityNumber),
-      severityNumber: log.severityNumber,
-      offsetMs: offsetMsOf(isoToUnixNano(log.timestamp), origin),
-      body: bodyText(log.body),
-    }))
+    .map(
+      (log): TraceLogLine => ({
+        logId: log.logId,
+        spanId: log.spanId,
+        service: log.serviceName,
+        severity: severityLabel(log.severityNumber, log.severityText),
+        level: severityLevel(log.severityNumber, log.severityText) ?? "unset",
+        offsetMs: offsetMsOf(isoToUnixNano(log.timestamp), origin),
+        body: bodyText(log.body, 0).text,
+      }),
+    )
     .sort((a, b) => a.offsetMs - b.offsetMs);
 }
 

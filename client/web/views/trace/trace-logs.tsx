@@ -1,7 +1,6 @@
 /** The trace's correlated logs under the waterfall: offset, severity, service, body; a click selects the log's span. */
 import { formatDuration } from "../../format/time.js";
 import type { TraceLogLine } from "./trace-log-lines.js";
-import { severityClass } from "./waterfall-row.js";
 
 export function TraceLogs({
   lines,
@@ -35,7 +34,7 @@ export function TraceLogs({
             {lines.map((line) => (
               <tr key={line.logId} class={line.spanId ? "clickable" : ""}>
                 <td class="num mono">+{formatDuration(line.offsetMs)}</td>
-                <td class={`sev sev-${severityClass(line.severityNumber)}`}>{line.severity}</td>
+                <td class={`sev sev-${line.level}`}>{line.severity}</td>
                 <td>{line.service}</td>
                 <td class="log-body">
                   {line.spanId ? (

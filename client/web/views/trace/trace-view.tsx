@@ -29,8 +29,17 @@ import "./trace.css";
 
 const NO_SEGMENTS = new Map<number, Segment[]>();
 
+/**
+ * Keyed by the trace id: a link to another trace mounts a fresh view, so nothing of the last
+ * trace (rows opened or closed, span ids two traces share, the waterfall's scroll and marks)
+ * carries over, and its rows are never drawn under the new trace's address.
+ */
 export function TraceView({ route }: { route: Route }) {
   const traceId = route.traceId ?? "";
+  return <TraceOfId key={traceId} traceId={traceId} route={route} />;
+}
+
+function TraceOfId({ traceId, route }: { traceId: string; route: Route }) {
   const load = useTrace(traceId);
   const service = textOf(route.query, "service");
   const text = textOf(route.query, "q");
@@ -161,7 +170,13 @@ export function TraceView({ route }: { route: Route }) {
           (selectedRow?.group ? (
             <GroupDetail row={selectedRow} spans={load.spans} />
           ) : selectedKey.startsWith("group:") ? null : (
-            <SpanDetail spanId={selectedKey} origin={load.origin} onSelect={select} />
+            <SpanDetail
+              traceId={traceId}
+              spanId={selectedKey}
+              heldHere={tree.indexOf.has(selectedKey)}
+              origin={load.origin}
+              onSelect={select}
+            />
           ))}
       </div>
       {logs.error ? (

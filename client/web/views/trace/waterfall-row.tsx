@@ -110,7 +110,7 @@ export function WaterfallRowView({ row, span, extentMs, selected, critical, logs
         {logs?.map((log) => (
           <span
             key={log.logId}
-            class={`wf-log sev-${severityClass(log.severityNumber)}`}
+            class={`wf-log sev-${log.level}`}
             style={{ left: pct(log.offsetMs, extentMs) }}
             title={`${log.severity} ${formatDuration(log.offsetMs)}: ${log.body}`}
           />
@@ -123,10 +123,6 @@ export function WaterfallRowView({ row, span, extentMs, selected, critical, logs
       </div>
     </div>
   );
-}
-
-export function severityClass(severityNumber: number): "error" | "warn" | "info" {
-  return severityNumber >= 17 ? "error" : severityNumber >= 13 ? "warn" : "info";
 }
 
 /** Where the duration goes: after the bar, before it when the bar ends near the right edge, or inside a wide bar. */

@@ -6,7 +6,7 @@
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
-import { formatClock, formatDateTime, formatDuration, isoToMs } from "../../format/time.js";
+import { formatClock, formatDateTime, formatDuration, isoDateTime, isoToMs } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
 import { navigate } from "../../routing/router.js";
 
@@ -32,7 +32,7 @@ function TraceRow({ trace, longestMs }: { trace: TraceSummary; longestMs: number
       }}
     >
       <td class="num start">
-        <time dateTime={new Date(startMs).toISOString()} title={formatDateTime(startMs)}>
+        <time dateTime={isoDateTime(startMs)} title={formatDateTime(startMs)}>
           {clock}
           <span class="millis">{millis}</span>
         </time>

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { serviceColour } from "../../../../../client/web/format/service-colour.js";
+import { nameHash, serviceColour } from "../../../../../client/web/format/service-colour.js";
 import { chartSummary } from "../../../../../client/web/views/metrics/chart-summary.js";
 import { exemplarRows } from "../../../../../client/web/views/metrics/exemplar-rows.js";
 import {
@@ -91,6 +91,7 @@ describe("web metrics: a series answer as chart data", () => {
     const hues = Array.from({ length: 12 }, (_, i) => labelHue(`p${String(i).padStart(2, "0")}`));
     const sectors = new Set(hues.map((hue) => Math.floor(hue / 60)));
     expect(sectors.size, hues.join(",")).to.be.at.least(5);
+    expect(labelHue("p07")).to.equal(nameHash("p07") % 360);
   });
 
   it("formats values for the table and ticks for the axis", () => {

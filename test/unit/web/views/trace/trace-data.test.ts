@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { criticalSegments } from "../../../../../client/web/views/trace/critical-segments.js";
 import { attributeRows } from "../../../../../client/web/views/trace/detail-fields.js";
-import { logsBySpan, severityName, traceLogLines } from "../../../../../client/web/views/trace/trace-log-lines.js";
+import { logsBySpan, traceLogLines } from "../../../../../client/web/views/trace/trace-log-lines.js";
 import {
   isoToUnixNano,
   offsetMsOf,
@@ -66,7 +66,8 @@ describe("trace data for the waterfall", () => {
       body: LogRecord["body"],
       spanId: string | null,
       severityNumber = 9,
-    ) => ({ logId, timestamp, body, spanId, serviceName: "api", severityText: null, severityNumber }) as LogRecord;
+      severityText: string | null = null,
+    ) => ({ logId, timestamp, body, spanId, serviceName: "api", severityText, severityNumber }) as LogRecord;
     const lines = traceLogLines(
       [
         log("2", "2026-11-25T12:58:08.090000000Z", { event: "charge.failed" }, "s1", 17),
@@ -81,8 +82,31 @@ describe("trace data for the waterfall", () => {
       ["3", 100, "INFO", "no span"],
     ]);
     expect([...logsBySpan(lines).keys()]).to.deep.equal(["s2", "s1"]);
-    expect(severityName(null, 0)).to.equal("UNSET");
-    expect(severityName("notice", 10)).to.equal("notice");
+    expect(lines.map((line) => line.level)).to.deep.equal(["info", "error", "info"]);
+  });
+
+  it("reads a log's severity as the Logs view does: the text decides when the number is 0", () => {
+    const at = "2026-11-25T12:58:08.000000000Z";
+    const log = (severityNumber: number, severityText: string | null) =>
+      ({
+        logId: `${severityNumber}${severityText}`,
+        timestamp: at,
+        body: "x",
+        spanId: "s",
+        serviceName: "api",
+        severityText,
+        severityNumber,
+      }) as LogRecord;
+    const [line] = traceLogLines([log(0, "ERROR")], "1795611488000000000");
+    expect(line).to.include({ level: "error", severity: "ERROR" });
+    const read = (n: number, text: string | null) => {
+      const [only] = traceLogLines([log(n, text)], "1795611488000000000");
+      return [only?.level, only?.severity];
+    };
+    expect(read(0, null)).to.deep.equal(["unset", "–"]);
+    expect(read(10, "notice")).to.deep.equal(["info", "notice"]);
+    expect(read(22, null)).to.deep.equal(["fatal", "FATAL"]);
+    expect(read(0, "warning")).to.deep.equal(["warn", "warning"]);
   });
 
   it("sorts attributes by key and writes every value as text", () => {

@@ -4,7 +4,7 @@
  * the API as base64 text and are shown as that text. Never markup: the view renders the result
  * as a text node. Pure.
  */
-import type { JsonValue } from "../../../../shared/api-records.js";
+import type { JsonValue } from "../../../shared/api-records.js";
 
 export interface BodyText {
   /** `text`: a string body; `structured`: a map or an array (shown in a <pre>); `scalar`: number, boolean; `empty`: null or "". */
@@ -12,11 +12,12 @@ export interface BodyText {
   text: string;
 }
 
-export function bodyText(body: JsonValue): BodyText {
+/** `indent` spaces a structured body's JSON (the Logs view's <pre>); 0 writes it on one line (the Trace view's log list). */
+export function bodyText(body: JsonValue, indent = 2): BodyText {
   if (body === null || body === "") return { kind: "empty", text: "" };
   if (typeof body === "string") return { kind: "text", text: body };
   if (typeof body === "number" || typeof body === "boolean") return { kind: "scalar", text: String(body) };
-  return { kind: "structured", text: JSON.stringify(body, null, 2) };
+  return { kind: "structured", text: JSON.stringify(body, null, indent) };
 }
 
 /** Where a long body is cut in a row: at most this many characters, */

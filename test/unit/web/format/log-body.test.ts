@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { bodyText, foldedText, valueText } from "../../../../../client/web/views/logs/log-body.js";
+import { bodyText, foldedText, valueText } from "../../../../client/web/format/log-body.js";
 
 describe("web logs: bodies as text", () => {
   it("shows strings as themselves, markup included, never interpreted", () => {

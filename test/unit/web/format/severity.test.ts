@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { severityClass, severityLabel, severityLevel } from "../../../../../client/web/views/logs/log-severity.js";
+import { severityClass, severityLabel, severityLevel } from "../../../../client/web/format/severity.js";
 
 describe("web logs: severity levels", () => {
   it("takes the level from the OTLP number's range, whatever the text says", () => {
