@@ -13,7 +13,8 @@ export interface SpanSpec {
   attributes?: Record<string, string | number | boolean>;
 }
 
-function attributeList(attributes: Record<string, string | number | boolean> = {}) {
+/** OTLP/JSON attributes: strings, booleans, whole numbers as intValue, others as doubleValue. */
+export function attributeList(attributes: Record<string, string | number | boolean> = {}) {
   return Object.entries(attributes).map(([key, value]) => ({
     key,
     value:

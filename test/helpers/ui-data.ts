@@ -7,25 +7,13 @@
  * Returns what it wrote, so tests compute their expectations from it.
  */
 import { postJson } from "./http.js";
-import { hexId } from "./otlp-builders.js";
+import { attributeList, hexId } from "./otlp-builders.js";
 
 const MS = 1_000_000n;
 
 type AttributeValue = string | number | boolean;
 
-function attributes(values: Record<string, AttributeValue> = {}) {
-  return Object.entries(values).map(([key, value]) => ({
-    key,
-    value:
-      typeof value === "string"
-        ? { stringValue: value }
-        : typeof value === "boolean"
-          ? { boolValue: value }
-          : Number.isInteger(value)
-            ? { intValue: String(value) }
-            : { doubleValue: value },
-  }));
-}
+const attributes = attributeList;
 
 export interface UiSpan {
   service: string;

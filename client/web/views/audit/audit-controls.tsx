@@ -1,4 +1,5 @@
 import { query } from "../../api/query.js";
+import { ServiceSelect } from "../../components/service-select.js";
 import { useQuery } from "../../live/use-query.js";
 import { numberOf, textOf } from "../../routing/query-filters.js";
 import { setQuery } from "../../routing/router.js";
@@ -52,17 +53,7 @@ export function AuditControls({ params }: { params: URLSearchParams }) {
           ))}
         </select>
       </label>
-      <label>
-        Service
-        <select name="service" value={service} onChange={(event) => setQuery({ service: inputValue(event) })}>
-          <option value="">all</option>
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ServiceSelect value={service} names={names} anyLabel="all" onChange={(name) => setQuery({ service: name })} />
       <label title="Given, the audit lists traces at or above it; absent, it compares each operation's p95 with the baseline">
         Slow at (ms)
         <input

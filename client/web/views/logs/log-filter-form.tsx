@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { query } from "../../api/query.js";
+import { ServiceSelect } from "../../components/service-select.js";
 import { SEVERITY_LEVELS } from "../../format/severity.js";
 import { useQuery } from "../../live/use-query.js";
 import { lookbackOf } from "../../routing/lookback.js";
@@ -40,17 +41,7 @@ export function LogFilterForm({ params }: { params: URLSearchParams }) {
 
   return (
     <form class="filters log-filters" aria-label="Log filters" onSubmit={(event) => event.preventDefault()}>
-      <label>
-        Service
-        <select name="service" value={service} onChange={(event) => setQuery({ service: inputValue(event) })}>
-          <option value="">any</option>
-          {withCurrent(service, serviceNames).map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ServiceSelect value={service} names={serviceNames} onChange={(name) => setQuery({ service: name })} />
       <label title="The severity's level (by number range) or its text">
         Severity
         <select name="severity" value={severity} onChange={(event) => setQuery({ severity: inputValue(event) })}>

@@ -4,6 +4,7 @@
  * clears it and returns to the tree).
  */
 import { useEffect, useRef } from "preact/hooks";
+import { ServiceSelect } from "../../components/service-select.js";
 import { setQuery } from "../../routing/router.js";
 
 export function TraceFilters({
@@ -37,23 +38,13 @@ export function TraceFilters({
   const filtering = Boolean(service || text);
   return (
     <div class="filters trace-filters">
-      <label>
-        Service
-        <select
-          aria-label="Service filter"
-          value={service ?? ""}
-          onChange={(event) =>
-            setQuery({ service: (event.currentTarget as HTMLSelectElement).value }, { replace: true })
-          }
-        >
-          <option value="">all services</option>
-          {services.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ServiceSelect
+        value={service ?? ""}
+        names={services}
+        anyLabel="all services"
+        label="Service filter"
+        onChange={(name) => setQuery({ service: name }, { replace: true })}
+      />
       <label>
         Find span (/)
         <input

@@ -5,6 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { query } from "../../api/query.js";
+import { ServiceSelect } from "../../components/service-select.js";
 import { useQuery } from "../../live/use-query.js";
 import { parseAttrFilter } from "../../routing/query-filters.js";
 import { setQuery } from "../../routing/router.js";
@@ -54,17 +55,7 @@ export function TraceFilters({ search, lookback }: { search: URLSearchParams; lo
         if (next) apply(next, search, next.attrs.length === form.attrs.length);
       }}
     >
-      <label>
-        Service
-        <select name="service" value={form.service} onChange={(event) => set("service", fieldValue(event), false)}>
-          <option value="">any</option>
-          {names.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ServiceSelect value={form.service} names={names} onChange={(name) => set("service", name, false)} />
       <label>
         Status
         <select name="status" value={form.status} onChange={(event) => set("status", fieldValue(event), false)}>
