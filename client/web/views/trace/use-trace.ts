@@ -1,6 +1,6 @@
 /**
- * Loads one trace for the waterfall: `getTrace` answers the summary and the first 10,000 spans
- * (tree nodes, no attributes), shown at once; `meta.nextCursor` then pages the rest on
+ * Loads one trace for the waterfall: `getTrace` answers the summary and the first
+ * FIRST_PAGE_SPANS spans (tree nodes, no attributes), shown at once; `meta.nextCursor` then pages the rest on
  * `getTraceSpans`, 10,000 records a request, one after another, each page added as it
  * arrives. Past TRACE_SPAN_CAP spans it stops and says so rather than hold the tab hostage.
  * Each new set of spans re-lays the whole tree (the order of a late span's children can change),
