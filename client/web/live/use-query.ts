@@ -49,16 +49,21 @@ export function useQuery<T>(
   const loadRef = useRef(load);
   loadRef.current = load;
   // Read by the running loop, so pausing and resuming neither restarts it nor asks again at once.
-  const liveRef = useRef(options.live === true);
-  liveRef.current = options.live === true;
+  const live = options.live === true;
+  const liveRef = useRef(live);
+  liveRef.current = live;
+  /** Set by the loop: starts its checks again if they stopped (the view was paused or never live). */
+  const wake = useRef<() => void>(() => {});
   const interval = Math.max(options.intervalMs ?? LIVE_INTERVAL_MS, LIVE_INTERVAL_MS);
 
   useEffect(() => {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let running = false;
     let stopped = false;
     let lastStart = 0;
     const run = async () => {
+      running = true;
       lastStart = Date.now();
       setState((previous) => ({ ...previous, loading: true }));
       try {
@@ -68,17 +73,24 @@ export function useQuery<T>(
       } catch (error) {
         if (stopped || (error as Error).name === "AbortError") return;
         setState((previous) => ({ ...previous, error: error as Error, loading: false }));
+      } finally {
+        running = false;
       }
       if (!stopped) tick();
     };
-    // Checks a few times a second whether the next request is due: live, visible, and `interval`
-    // after the previous one started. Checking costs nothing; only a due request reaches the collector.
+    // While live, checks a few times a second whether the next request is due: visible, and
+    // `interval` after the previous one started. Not live, the checks stop until wake().
     const tick = () => {
+      timer = undefined;
+      if (!liveRef.current) return;
       timer = setTimeout(() => {
-        const due = liveRef.current && !document.hidden && Date.now() - lastStart >= interval;
-        if (due) void run();
+        const due = !document.hidden && Date.now() - lastStart >= interval;
+        if (due && liveRef.current) void run();
         else tick();
       }, CHECK_EVERY_MS);
+    };
+    wake.current = () => {
+      if (!stopped && !running && timer === undefined) tick();
     };
     void run();
     return () => {
@@ -87,6 +99,10 @@ export function useQuery<T>(
       controller.abort();
     };
   }, [key, interval, generation]);
+
+  useEffect(() => {
+    if (live) wake.current();
+  }, [live]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
   return { ...state, reload };
