@@ -122,6 +122,7 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
       passed: all.filter((test) => test.status === "passed").length,
       failed: all.filter((test) => test.status === "failed").length,
       skipped: all.filter((test) => test.status === "skipped").length,
+      flaky: all.filter((test) => test.flaky).length,
     },
     usage,
     cache,
@@ -218,19 +219,30 @@ async function runTest(
     drafts: [],
     stats: { hits: 0, misses: 0 },
   };
-  const result = (status: TestResult["status"], failure: TestResult["failure"], browserStartMs: number | null) => ({
-    ...ref,
-    status,
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
-    browserStartMs,
-    failure,
-    steps,
-    checks,
-    usage,
-    cache: cache.stats,
-  });
-  tell((reporter) => reporter.onTestStart?.(ref));
+  const result = (
+    status: TestResult["status"],
+    failure: TestResult["failure"],
+    browserStartMs: number | null,
+  ): TestResult => {
+    const durationMs = Date.now() - startedAt.getTime();
+    return {
+      ...ref,
+      status,
+      startedAt: startedAt.toISOString(),
+      durationMs,
+      browserStartMs,
+      failure,
+      steps,
+      checks,
+      pageErrors: [],
+      failureEvidence: null,
+      attempts: status === "skipped" ? [] : [{ attempt: 1, status, durationMs, failure }],
+      flaky: false,
+      usage,
+      cache: cache.stats,
+    };
+  };
+  tell((reporter) => reporter.onTestStart?.(ref, 1));
   if (test.skip) {
     const skipped = result("skipped", null, null);
     tell((reporter) => reporter.onTestFinish?.(skipped));

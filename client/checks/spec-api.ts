@@ -4,7 +4,7 @@
  *   import { test } from "obs/test";
  *   test("signs in", async ({ agent }) => {
  *     await agent.goto("/login");
- *     await agent.act("sign in as ada with password lovelace");
+ *     await agent.act("sign in as ada with %password%", { secrets: { password: process.env.SHOP_PASSWORD ?? "" } });
  *     await agent.check("the page greets ada");
  *   });
  */
@@ -12,7 +12,7 @@ import type { ObsConfig } from "./config/config-model.js";
 import { collectingSpec, type SuiteHook, type TestBody, type TestOptions } from "./spec/test-registry.js";
 
 export type { ObsConfig } from "./config/config-model.js";
-export type { ActResult, Agent, CheckOptions, CheckResult } from "./spec/agent-api.js";
+export type { ActOptions, ActResult, Agent, CheckOptions, CheckResult, Secrets } from "./spec/agent-api.js";
 export type { TestBody, TestContext, TestOptions } from "./spec/test-registry.js";
 
 function declare(name: string, bodyOrOptions: TestBody | TestOptions, maybeBody: TestBody | undefined, skip: boolean) {

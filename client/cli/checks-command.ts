@@ -52,6 +52,18 @@ const runFlags = <T>(argv: Argv<T>) =>
     })
     .option("max-steps", { type: "number", describe: "Hard cap on agent tool steps per test (default unlimited)" })
     .option("workers", { type: "number", describe: "Tests run at once, each in its own browser (default 1)" })
+    .option("retries", {
+      type: "number",
+      describe: "Rerun a failed test up to N times; one that passes on a retry is reported flaky (default 0)",
+    })
+    .option("fail-on-page-errors", {
+      type: "boolean",
+      describe: "Fail a test whose page logged a console error, threw, or had a request fail",
+    })
+    .option("vision", {
+      type: "boolean",
+      describe: "Send the model a screenshot with each page snapshot (the text snapshot is always sent)",
+    })
     .option("reporter", {
       alias: "r",
       type: "string",
@@ -115,6 +127,9 @@ function runFlagsOf(flags: Record<string, unknown>): RunFlags {
     mockTranscript: pick("mockTranscript"),
     maxSteps: pick("maxSteps"),
     workers: pick("workers"),
+    retries: pick("retries"),
+    failOnPageErrors: pick("failOnPageErrors"),
+    vision: pick("vision"),
     reporter: pick("reporter"),
     verbose: pick("verbose"),
     progressFile: pick("progressFile"),

@@ -49,6 +49,8 @@ export interface StepRecord {
   instruction: string;
   tool: string;
   args: Record<string, unknown>;
+  /** The element the action was aimed at, as the snapshot named it; null for calls without one. */
+  target: { index: number; role: string; label: string } | null;
   /** What the model said with the call, if anything. */
   text: string | null;
   evidence: string;
@@ -261,6 +263,7 @@ export async function runInstruction(
       instruction,
       tool: tool || "(none)",
       args: call.arguments,
+      target: null,
       text: response.text,
       evidence,
       ok,

@@ -64,6 +64,7 @@ export class BrowserAgent implements Agent {
       instruction: url,
       tool: "navigate",
       args: { url },
+      target: null,
       text: null,
       evidence: `opened ${target}`,
       ok: true,
@@ -118,17 +119,17 @@ export class BrowserAgent implements Agent {
     if (outcome.finished === "fail") {
       throw new InstructionFailed("act_failed", `could not ${JSON.stringify(instruction)}: ${outcome.text}`);
     }
-    return { summary: outcome.text, steps: outcome.steps };
+    return { ok: true, summary: outcome.text, steps: outcome.steps };
   }
 
   async check(assertion: string, options: CheckOptions = {}): Promise<CheckResult> {
     const outcome = await this.instruction("check", assertion);
     const passed = outcome.finished === "done";
     const soft = options.soft === true;
-    this.checks.push({ assertion, passed, evidence: outcome.text, soft });
+    this.checks.push({ assertion, passed, evidence: outcome.text, soft, quote: null, refused: 0 });
     if (!passed && !soft) {
       throw new InstructionFailed("check_failed", `check failed: ${JSON.stringify(assertion)}: ${outcome.text}`);
     }
-    return { passed, evidence: outcome.text };
+    return { passed, evidence: outcome.text, quote: null };
   }
 }

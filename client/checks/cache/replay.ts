@@ -38,6 +38,7 @@ export async function replayEntry(
       instruction,
       tool,
       args,
+      target: null,
       text: REPLAYED,
       evidence,
       ok: true,

@@ -3,7 +3,7 @@
 export const ENGINES = ["engine_a", "engine_b", "engine_c", "engine_d"] as const;
 export type Engine = (typeof ENGINES)[number];
 
-export const REPORTERS = ["basic", "json", "junit", "all"] as const;
+export const REPORTERS = ["basic", "json", "junit", "html", "all"] as const;
 export type ReporterName = (typeof REPORTERS)[number];
 
 /** The action cache: replay and record, replay only (CI), or neither. */
@@ -35,4 +35,10 @@ export interface ObsConfig {
   reporter?: ReporterName;
   captureScreenshots?: boolean;
   workers?: number;
+  /** Reruns of a failed test (default 0); a test that passes on one is reported flaky. */
+  retries?: number;
+  /** Fail a test when its page logged console errors, threw, or had a request fail (default false). */
+  failOnPageErrors?: boolean;
+  /** Send the model a screenshot with each page snapshot (default false). */
+  vision?: boolean;
 }

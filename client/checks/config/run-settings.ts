@@ -41,6 +41,9 @@ export interface RunFlags {
   mockTranscript?: string;
   maxSteps?: number;
   workers?: number;
+  retries?: number;
+  failOnPageErrors?: boolean;
+  vision?: boolean;
   reporter?: string;
   verbose?: boolean;
   progressFile?: string;
@@ -79,6 +82,12 @@ export interface RunSettings {
   maxSteps: number | null;
   timeoutMs: number;
   workers: number;
+  /** Reruns of a failed test; a test that passes on one is flaky. */
+  retries: number;
+  /** Page errors (console errors, uncaught exceptions, failed requests) fail the test. */
+  failOnPageErrors: boolean;
+  /** A screenshot goes to the model with each snapshot. */
+  vision: boolean;
   reporters: Exclude<ReporterName, "all">[];
   verbose: boolean;
   progressFile: string | null;
@@ -111,6 +120,12 @@ export function parseViewport(text: string): { width: number; height: number } {
   const match = /^(\d{2,5})x(\d{2,5})$/.exec(text.trim());
   if (!match) throw usage(`--viewport "${text}" is not WIDTHxHEIGHT, e.g. 1280x800`);
   return { width: Number(match[1]), height: Number(match[2]) };
+}
+
+function wholeNumber(value: unknown, flag: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0) throw usage(`${flag} must be a whole number, not "${value}"`);
+  return number;
 }
 
 function positiveInteger(value: unknown, flag: string): number {
@@ -247,7 +262,10 @@ export function resolveRunSettings(
     maxSteps: maxSteps === undefined ? null : positiveInteger(maxSteps, "--max-steps"),
     timeoutMs: config.timeout ?? DEFAULT_TIMEOUT_MS,
     workers: positiveInteger(firstOf<number>(flags.workers, config.workers) ?? 1, "--workers"),
-    reporters: reporter === "all" ? ["basic", "json", "junit"] : [reporter as Exclude<ReporterName, "all">],
+    retries: wholeNumber(firstOf<number>(flags.retries, config.retries) ?? 0, "--retries"),
+    failOnPageErrors: flags.failOnPageErrors ?? config.failOnPageErrors ?? false,
+    vision: flags.vision ?? config.vision ?? false,
+    reporters: reporter === "all" ? ["basic", "json", "junit", "html"] : [reporter as Exclude<ReporterName, "all">],
     verbose: flags.verbose ?? false,
     progressFile: flags.progressFile
       ? isAbsolute(flags.progressFile)

@@ -16,10 +16,17 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
+/** A screenshot sent with a message (`--vision`). */
+export interface ModelImage {
+  mediaType: "image/png";
+  /** The image's bytes, base64. */
+  data: string;
+}
+
 export type ModelMessage =
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; image?: ModelImage }
   | { role: "assistant"; content: string | null; toolCalls: ToolCall[] }
-  | { role: "tool"; toolCallId: string; content: string };
+  | { role: "tool"; toolCallId: string; content: string; image?: ModelImage };
 
 /** An element of the page as the agent indexed it; the mock provider resolves targets by it. */
 export interface SnapshotElementRef {

@@ -21,6 +21,7 @@ const step = (index: number, screenshot: string | null): StepRecord => ({
   instruction: "sign in",
   tool: "click",
   args: { index: 3 },
+  target: { index: 3, role: "button", label: "Sign in" },
   text: null,
   evidence: "clicked [3]",
   ok: true,
@@ -41,7 +42,13 @@ const passed: TestResult = {
   browserStartMs: 900,
   failure: null,
   steps: [step(1, "screenshots/login/signs-in/step-001.png"), step(2, null)],
-  checks: [{ assertion: "greets ada", passed: true, evidence: "Welcome, ada", soft: false }],
+  checks: [
+    { assertion: "greets ada", passed: true, evidence: "Welcome, ada", soft: false, quote: "Welcome, ada", refused: 0 },
+  ],
+  pageErrors: [],
+  failureEvidence: null,
+  attempts: [{ attempt: 1, status: "passed", durationMs: 2500, failure: null }],
+  flaky: false,
   usage: { inputTokens: 100, outputTokens: 10 },
   cache: { hits: 0, misses: 0 },
 };
@@ -70,7 +77,7 @@ const REPORT: RunReport = {
   engine: "engine_a",
   provider: { name: "mock", model: "mock" },
   baseUrl: "http://127.0.0.1:3000",
-  totals: { tests: 3, passed: 1, failed: 1, skipped: 1 },
+  totals: { tests: 3, passed: 1, failed: 1, skipped: 1, flaky: 0 },
   usage: { inputTokens: 200, outputTokens: 20 },
   cache: { mode: "off", hits: 0, misses: 0 },
   files: [
@@ -103,12 +110,19 @@ describe("browser-check reports", () => {
   it("writes the JSON report with every test, step, verdict, duration and token usage", () => {
     const report = JSON.parse(jsonReport(REPORT));
     expect(report.schema_version).to.equal("obs.report/v1");
-    expect(report.totals).to.deep.equal({ tests: 3, passed: 1, failed: 1, skipped: 1 });
+    expect(report.totals).to.deep.equal({ tests: 3, passed: 1, failed: 1, skipped: 1, flaky: 0 });
     const test = report.files[0].tests[0];
     expect(test).to.deep.include({ status: "passed", duration_ms: 2500, browser_start_ms: 900 });
     expect(test.usage).to.deep.equal({ input_tokens: 100, output_tokens: 10 });
     expect(test.checks).to.deep.equal([
-      { assertion: "greets ada", passed: true, evidence: "Welcome, ada", soft: false },
+      {
+        assertion: "greets ada",
+        passed: true,
+        evidence: "Welcome, ada",
+        soft: false,
+        quote: "Welcome, ada",
+        refused: 0,
+      },
     ]);
     expect(test.steps[0]).to.deep.include({ tool: "click", evidence: "clicked [3]", page_changed: true, model_ms: 10 });
   });

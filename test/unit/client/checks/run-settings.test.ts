@@ -21,7 +21,7 @@ describe("browser-check run settings", () => {
       patterns: ["**/*.obs.ts", "**/*.obs.tsx"],
       frameIntervalMs: 200,
     });
-    expect(defaults.reporters).to.deep.equal(["basic", "json", "junit"]);
+    expect(defaults.reporters).to.deep.equal(["basic", "json", "junit", "html"]);
   });
 
   it("resolves config paths against the config's folder and flag paths against the working folder", () => {
@@ -49,7 +49,8 @@ describe("browser-check run settings", () => {
     refuse({ viewport: "wide" }, /--viewport "wide" is not WIDTHxHEIGHT/);
     refuse({ maxSteps: 0 }, /--max-steps must be a whole number of at least 1/);
     refuse({ browser: "engine_z" }, /unknown browser "engine_z"/);
-    refuse({ reporter: "html" }, /unknown reporter "html"/);
+    refuse({ reporter: "pdf" }, /unknown reporter "pdf"/);
+    refuse({ retries: -1 }, /--retries must be a whole number/);
     refuse({ baseUrl: "not a url" }, /--base-url "not a url" is not a URL/);
     expect(resolveRunSettings({ ...mock, viewport: "1280x800" }, {}, CWD, {}, CWD).viewport).to.deep.equal({
       width: 1280,

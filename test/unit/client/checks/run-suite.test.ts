@@ -79,7 +79,7 @@ describe("browser-check runner core", function () {
       ["two", "failed", "two broke"],
       ["three", "skipped", null],
     ]);
-    expect(report.totals).to.deep.equal({ tests: 3, passed: 1, failed: 1, skipped: 1 });
+    expect(report.totals).to.deep.equal({ tests: 3, passed: 1, failed: 1, skipped: 1, flaky: 0 });
     expect(report.files[0]?.file).to.equal("a.obs.ts");
     expect(report.files[0]?.tests[0]?.id).to.equal("a.obs.ts > one");
   });
