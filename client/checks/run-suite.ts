@@ -19,6 +19,7 @@ import { FrameThrottle } from "./frames/frame-throttle.js";
 import { FRAME_DIR, startLiveFrames } from "./frames/live-frames.js";
 import type { ModelProvider, TokenUsage } from "./providers/model-provider.js";
 import type { CheckRecord, FailureKind, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
+import { SecretValues } from "./secrets/secret-values.js";
 import type { LoadedSpec } from "./spec/spec-loading.js";
 import type { DeclaredTest } from "./spec/test-registry.js";
 import type { AllowedHost } from "./telemetry/propagation-allowlist.js";
@@ -211,6 +212,8 @@ async function runTest(
   const steps: StepRecord[] = [];
   const checks: CheckRecord[] = [];
   const lessons: LessonDraft[] = [];
+  /** The test's secrets: the agent learns them (its specs' `secrets`, password fields); artifacts are redacted by them. */
+  const secrets = new SecretValues();
   const usage = emptyUsage();
   const cache: TestCache = {
     store: deps.cache ?? new ActionCache("off"),
@@ -327,6 +330,7 @@ async function runTest(
       },
       checks,
       cache,
+      secrets,
     );
     try {
       for (const hook of spec.beforeEach) await hook({ agent });

@@ -3,6 +3,7 @@
 import { type ActionCache, type CachedAction, type CacheEntry, instructionKey } from "../cache/action-cache.js";
 import { replayEntry } from "../cache/replay.js";
 import type { CacheStats, CheckRecord } from "../report/run-result.js";
+import { SecretValues } from "../secrets/secret-values.js";
 import type { ActResult, Agent, CheckOptions, CheckResult } from "../spec/agent-api.js";
 import {
   type InstructionKind,
@@ -49,6 +50,8 @@ export class BrowserAgent implements Agent {
     private readonly loop: Omit<LoopContext, "page">,
     private readonly checks: CheckRecord[],
     private readonly cache: TestCache | null = null,
+    /** The test's secrets: `act`/`check` options add to them; the runner redacts artifacts by them. */
+    readonly secrets: SecretValues = new SecretValues(),
   ) {}
 
   get browser() {
