@@ -11,6 +11,7 @@ import { BrowserAgent, InstructionFailed, type TestCache } from "./agent/browser
 import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
+import { capturePageErrors, PageErrorLog, pageErrorsFailure } from "./browser/page-errors.js";
 import type { Screencast } from "./browser/screencast.js";
 import { propagateTraceContext } from "./browser/trace-propagation.js";
 import { ActionCache } from "./cache/action-cache.js";
@@ -214,6 +215,7 @@ async function runTest(
   const lessons: LessonDraft[] = [];
   /** The test's secrets: the agent learns them (its specs' `secrets`, password fields); artifacts are redacted by them. */
   const secrets = new SecretValues();
+  const pageErrors = new PageErrorLog(secrets, (error) => tell((reporter) => reporter.onPageError?.(ref, error)));
   const usage = emptyUsage();
   const cache: TestCache = {
     store: deps.cache ?? new ActionCache("off"),
@@ -237,7 +239,8 @@ async function runTest(
       failure,
       steps,
       checks,
-      pageErrors: [],
+      pageErrors: pageErrors.errors,
+      pageErrorsOmitted: pageErrors.omitted,
       failureEvidence: null,
       attempts: status === "skipped" ? [] : [{ attempt: 1, status, durationMs, failure }],
       flaky: false,
@@ -263,6 +266,7 @@ async function runTest(
   let browserStartMs: number | null = null;
   let failure: TestResult["failure"] = null;
   let screencast: Screencast | null = null;
+  let stopPageErrors = async () => {};
   let abandoned = false;
   const screenshotDir = join(settings.reportDir, SCREENSHOT_DIR, slug(ref.file), slug(test.name));
   const frames = new FrameThrottle(settings.frameIntervalMs);
@@ -286,6 +290,8 @@ async function runTest(
       );
       if (propagating !== true) unavailable(propagating instanceof Error ? propagating.message : null);
     }
+    // Before the first navigation, so that errors while the page loads are caught too.
+    stopPageErrors = await capturePageErrors(session.browser, pageErrors, settings);
     const page = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
     const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;
     if (debuggerAddress) {
@@ -358,11 +364,13 @@ async function runTest(
     clearTimeout(timer);
     abandoned = true;
     await (screencast as Screencast | null)?.stop();
+    await stopPageErrors();
     const open = session as BrowserSession | null;
     await open?.close();
     // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never forever.
     await Promise.race([running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
   }
+  failure ??= pageErrorsFailure(pageErrors, settings.failOnPageErrors);
   const finished = result(failure ? "failed" : "passed", failure, browserStartMs);
   // Only a passing run's actions are worth replaying; a hit that passed again is kept as it was.
   if (finished.status === "passed") for (const entry of cache.drafts) cache.store.put(entry);

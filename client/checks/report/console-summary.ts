@@ -11,7 +11,24 @@ function seconds(ms: number): string {
 export function testLine(test: TestResult): string {
   const steps = test.steps.length === 1 ? "1 step" : `${test.steps.length} steps`;
   const head = `  ${LABEL[test.status]}  ${safeText(test.id)}${test.status === "skipped" ? "" : ` (${seconds(test.durationMs)}, ${steps})`}`;
-  return test.failure ? `${head}\n        ${safeText(test.failure.message)}` : head;
+  const lines = test.failure ? [head, `        ${safeText(test.failure.message)}`] : [head];
+  return [...lines, ...pageErrorLines(test)].join("\n");
+}
+
+/** Page errors shown under a test; the rest are counted (report.json and junit.xml have them all). */
+export const SHOWN_PAGE_ERRORS = 5;
+
+/** The test's page errors, a line each up to SHOWN_PAGE_ERRORS, then how many more. */
+export function pageErrorLines(test: TestResult): string[] {
+  const errors = test.pageErrors;
+  const lines = errors.slice(0, SHOWN_PAGE_ERRORS).map((error) => {
+    // A request's message names its URL already.
+    const where = error.kind !== "request" && error.url ? ` (${error.url})` : "";
+    return `        page error, ${error.kind}: ${safeText(error.message)}${safeText(where)}`;
+  });
+  const more = errors.length - lines.length + (test.pageErrorsOmitted ?? 0);
+  if (more > 0) lines.push(`        ... and ${more} more page ${more === 1 ? "error" : "errors"}`);
+  return lines;
 }
 
 export function summaryLines(report: RunReport, written: string[]): string {

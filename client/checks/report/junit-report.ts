@@ -1,6 +1,7 @@
 /**
  * JUnit XML in the shape Playwright and Surefire write: one <testsuite> per spec file, a
- * <failure> with the message, screenshots as [[ATTACHMENT|path]] lines in <system-out>. Pure.
+ * <failure> with the message, screenshots as [[ATTACHMENT|path]] lines in <system-out>, the
+ * page's errors as lines in <system-err>. Pure.
  */
 import type { RunReport, TestResult } from "./run-result.js";
 
@@ -24,6 +25,19 @@ function cdata(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/** The test's page errors, a line each ("[exception] TypeError: ... (http://...)"); "" when none. */
+function pageErrorText(test: TestResult): string {
+  // One line per error: a message's own line breaks would read as further errors.
+  const oneLine = (text: string) => text.replace(/\r?\n/g, " ");
+  const lines = test.pageErrors.map((error) => {
+    const where = error.kind !== "request" && error.url ? ` (${error.url})` : "";
+    return `[${error.kind}] ${oneLine(error.message)}${oneLine(where)}`;
+  });
+  const omitted = test.pageErrorsOmitted ?? 0;
+  if (omitted > 0) lines.push(`... and ${omitted} more page errors, not recorded`);
+  return lines.length > 0 ? `\n${lines.join("\n")}\n` : "";
+}
+
 function testcase(test: TestResult): string[] {
   const open = `    <testcase name="${escapeXml(test.name)}" classname="${escapeXml(test.file)}" time="${seconds(test.durationMs)}">`;
   const lines = [open];
@@ -39,6 +53,8 @@ function testcase(test: TestResult): string[] {
   }
   const attachments = test.steps.flatMap((step) => (step.screenshot ? [`[[ATTACHMENT|${step.screenshot}]]`] : []));
   if (attachments.length > 0) lines.push(`      <system-out>${cdata(`\n${attachments.join("\n")}\n`)}</system-out>`);
+  const pageErrors = pageErrorText(test);
+  if (pageErrors) lines.push(`      <system-err>${cdata(pageErrors)}</system-err>`);
   lines.push("    </testcase>");
   return lines;
 }

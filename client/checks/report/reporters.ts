@@ -6,7 +6,7 @@ import type { RunSettings } from "../config/run-settings.js";
 import { summaryLines, testLine } from "./console-summary.js";
 import { jsonReport } from "./json-report.js";
 import { junitXml } from "./junit-report.js";
-import { actionLine, frameLine, testFinishLine, testStartLine } from "./progress-line.js";
+import { actionLine, frameLine, pageErrorLine, testFinishLine, testStartLine } from "./progress-line.js";
 import type { Reporter, RunReport } from "./run-result.js";
 
 export const JSON_REPORT = "report.json";
@@ -63,6 +63,9 @@ class ProgressReporter implements Reporter {
   onFrame(...[test, path]: Parameters<NonNullable<Reporter["onFrame"]>>): void {
     this.append(frameLine(test, path, new Date()));
   }
+  onPageError(...[test, error]: Parameters<NonNullable<Reporter["onPageError"]>>): void {
+    this.append(pageErrorLine(test, error, new Date()));
+  }
   onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
     this.append(testFinishLine(result, new Date()));
   }
@@ -78,6 +81,9 @@ class VerboseReporter implements Reporter {
     process.stderr.write(
       `[obs] ${safeText(test.name)} step ${step.index} ${step.kind} ${step.tool} ${safeText(JSON.stringify(step.args))} -> ${step.ok ? "" : "error: "}${safeText(step.evidence)}${said} [${Math.round(step.durationMs)} ms, model ${Math.round(step.modelMs)} ms]\n`,
     );
+  }
+  onPageError(...[test, error]: Parameters<NonNullable<Reporter["onPageError"]>>): void {
+    process.stderr.write(`[obs] ${safeText(test.name)} page error, ${error.kind}: ${safeText(error.message)}\n`);
   }
   onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
     process.stderr.write(`[obs] ${result.status} ${safeText(result.id)}\n`);

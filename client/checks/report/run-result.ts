@@ -70,6 +70,8 @@ export interface TestResult {
   steps: StepRecord[];
   checks: CheckRecord[];
   pageErrors: PageError[];
+  /** Page errors past the first 100, counted but not kept (browser/page-errors.ts). */
+  pageErrorsOmitted?: number;
   /** Set when the test failed; null otherwise. */
   failureEvidence: FailureEvidence | null;
   /** Every run of the test, oldest first; one entry when it was not retried. */
@@ -107,6 +109,8 @@ export interface Reporter {
   onTestStart?(test: TestRef, attempt: number): void;
   onStep?(test: TestRef, step: StepRecord): void;
   onFrame?(test: TestRef, path: string): void;
+  /** An error in the page under test, as it happens (already redacted). */
+  onPageError?(test: TestRef, error: PageError): void;
   onTestFinish?(result: TestResult): void;
   onRunFinish?(report: RunReport): Promise<void> | void;
 }
