@@ -11,7 +11,8 @@ import { BrowserAgent, InstructionFailed, type TestCache } from "./agent/browser
 import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
-import { capturePageErrors, PageErrorLog, pageErrorsFailure } from "./browser/page-errors.js";
+import { PageErrorLog, pageErrorsFailure } from "./browser/page-error-log.js";
+import { capturePageErrors } from "./browser/page-errors.js";
 import type { Screencast } from "./browser/screencast.js";
 import { propagateTraceContext } from "./browser/trace-propagation.js";
 import { ActionCache } from "./cache/action-cache.js";

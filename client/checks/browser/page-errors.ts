@@ -3,25 +3,27 @@
  * requests, as the browser reports them through WebDriver BiDi (`log.entryAdded`,
  * `network.responseCompleted` with a status of 400 or more, `network.fetchError`).
  *
- * Everything here is page text: it is only ever stored as strings, redacted by the test's
- * secrets and cut to a bounded length, never evaluated or rendered as markup.
+ * Everything here is page text: it is only ever kept as strings (page-error-log.ts redacts and
+ * bounds it), never evaluated or rendered as markup.
  */
 import type { Browser } from "webdriverio";
-import type { FailureKind, PageError } from "../report/run-result.js";
-import type { SecretValues } from "../secrets/secret-values.js";
+import type { PageError } from "../report/run-result.js";
+import type { PageErrorLog } from "./page-error-log.js";
 
-/** Page errors kept per test; later ones are only counted (a page logging in a loop must not fill the report). */
-export const MAX_PAGE_ERRORS = 100;
-/** Characters kept of one message; a page may log megabytes in one call. */
-export const MAX_MESSAGE_CHARS = 2_000;
+/** The events this captures, as BiDi names them; requests sent are followed to know which are still in flight. */
+export const PAGE_ERROR_EVENTS = [
+  "log.entryAdded",
+  "network.beforeRequestSent",
+  "network.responseCompleted",
+  "network.fetchError",
+] as const;
 /**
- * Characters held of a message until the test ends. Redaction runs on what is held, and more is
- * held than is shown, so a secret cut in two at this boundary is past the shown part anyway.
+ * How long the end of a test waits for the page's requests still in flight. The browser tells
+ * of a finished request a moment after the page sent it, so a test ending right after a click
+ * would otherwise lose the request that click made; a request that never ends (a long poll)
+ * costs this much once.
  */
-const HELD_CHARS = 4 * MAX_MESSAGE_CHARS;
-
-/** The events this captures, as BiDi names them. */
-export const PAGE_ERROR_EVENTS = ["log.entryAdded", "network.responseCompleted", "network.fetchError"] as const;
+export const SETTLE_MS = 1_000;
 
 /** The parts of BiDi's log.entryAdded this reads. */
 export interface LogEntry {
@@ -35,7 +37,7 @@ export interface LogEntry {
 /** The parts of BiDi's network.responseCompleted and network.fetchError this reads. */
 export interface NetworkEvent {
   timestamp: number;
-  request: { url: string; method: string };
+  request: { request: string; url: string; method: string };
   response?: { status: number; statusText: string };
   errorText?: string;
 }
@@ -73,72 +75,6 @@ export function fromFetchError(event: NetworkEvent, now: Date): PageError | null
   return { kind: "request", message: `${method} ${url} ${reason}`, url, time: timeOf(event.timestamp, now) };
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/**
- * One test's page errors, bounded. What it hands out (to `onAdded` as they happen, and as
- * `errors` at the end) is redacted by the secrets known at that moment.
- */
-export class PageErrorLog {
-  private readonly held: PageError[] = [];
-  private extra = 0;
-
-  constructor(
-    private readonly secrets: SecretValues,
-    private readonly onAdded: (error: PageError) => void = () => {},
-  ) {}
-
-  add(error: PageError): void {
-    if (this.held.length >= MAX_PAGE_ERRORS) {
-      this.extra += 1;
-      return;
-    }
-    const held = {
-      ...error,
-      message: error.message.slice(0, HELD_CHARS),
-      url: error.url?.slice(0, HELD_CHARS) ?? null,
-    };
-    this.held.push(held);
-    this.onAdded(this.shown(held));
-  }
-
-  /** The kept errors, oldest first. */
-  get errors(): PageError[] {
-    return this.held.map((error) => this.shown(error));
-  }
-
-  /** Errors past MAX_PAGE_ERRORS: counted, not kept. */
-  get omitted(): number {
-    return this.extra;
-  }
-
-  /** Redacted first, then cut: cutting first could split a secret so that redaction misses its first part. */
-  private shown(error: PageError): PageError {
-    return {
-      ...error,
-      message: clip(this.secrets.redact(error.message), MAX_MESSAGE_CHARS),
-      url: error.url === null ? null : clip(this.secrets.redact(error.url), MAX_MESSAGE_CHARS),
-    };
-  }
-}
-
-/** `failOnPageErrors`: the failure of a test that would otherwise pass, when its page had errors. */
-export function pageErrorsFailure(
-  log: PageErrorLog,
-  failOnPageErrors: boolean,
-): { kind: FailureKind; message: string } | null {
-  const [first] = log.errors;
-  if (!failOnPageErrors || first === undefined) return null;
-  const count = log.errors.length + log.omitted;
-  const more = count > 1 ? ` (and ${count - 1} more)` : "";
-  return {
-    kind: "page_errors",
-    message: `${count === 1 ? "1 error" : `${count} errors`} on the page (failOnPageErrors): ${first.kind}: ${first.message}${more}`,
-  };
-}
-
 /** Runs once per key (a run's settings): an engine without BiDi is named once, not once per test. */
 const told = new WeakSet<object>();
 
@@ -151,6 +87,7 @@ export async function capturePageErrors(
   browser: Browser,
   log: PageErrorLog,
   noticeKey: object,
+  settleMs = SETTLE_MS,
 ): Promise<() => Promise<void>> {
   const unavailable = (why: string): (() => Promise<void>) => {
     if (!told.has(noticeKey)) {
@@ -165,23 +102,44 @@ export async function capturePageErrors(
   const subscribed = await browser.sessionSubscribe({ events: [...PAGE_ERROR_EVENTS] }).catch((error: Error) => error);
   if (subscribed instanceof Error) return unavailable(`the browser refused the subscription (${subscribed.message})`);
   const now = () => new Date();
+  const inFlight = new Set<string>();
+  let settled = () => {};
+  const ended = (event: NetworkEvent) => {
+    inFlight.delete(event.request.request);
+    if (inFlight.size === 0) settled();
+  };
   const onLog = (entry: LogEntry) => {
     const error = fromLogEntry(entry, now());
     if (error) log.add(error);
   };
+  const onRequest = (event: NetworkEvent) => {
+    inFlight.add(event.request.request);
+  };
   const onResponse = (event: NetworkEvent) => {
     const error = fromResponse(event, now());
     if (error) log.add(error);
+    ended(event);
   };
   const onFetchError = (event: NetworkEvent) => {
     const error = fromFetchError(event, now());
     if (error) log.add(error);
+    ended(event);
   };
   browser.on("log.entryAdded", onLog);
+  browser.on("network.beforeRequestSent", onRequest);
   browser.on("network.responseCompleted", onResponse);
   browser.on("network.fetchError", onFetchError);
   return async () => {
+    if (inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        settled = resolve;
+        timer = setTimeout(resolve, settleMs);
+      });
+      clearTimeout(timer);
+    }
     browser.off("log.entryAdded", onLog);
+    browser.off("network.beforeRequestSent", onRequest);
     browser.off("network.responseCompleted", onResponse);
     browser.off("network.fetchError", onFetchError);
     // A browser that is already gone has no subscription left to end.

@@ -4,17 +4,19 @@ import { expect } from "chai";
 import { XMLParser } from "fast-xml-parser";
 import type { Browser } from "webdriverio";
 import {
+  MAX_MESSAGE_CHARS,
+  MAX_PAGE_ERRORS,
+  PageErrorLog,
+  pageErrorsFailure,
+} from "../../../../client/checks/browser/page-error-log.js";
+import {
   capturePageErrors,
   fromFetchError,
   fromLogEntry,
   fromResponse,
   type LogEntry,
-  MAX_MESSAGE_CHARS,
-  MAX_PAGE_ERRORS,
   type NetworkEvent,
   PAGE_ERROR_EVENTS,
-  PageErrorLog,
-  pageErrorsFailure,
 } from "../../../../client/checks/browser/page-errors.js";
 import { testLine } from "../../../../client/checks/report/console-summary.js";
 import { junitXml } from "../../../../client/checks/report/junit-report.js";
@@ -42,14 +44,15 @@ const exceptionEntry = (text: string, url = PAGE): LogEntry => ({
   timestamp: AT,
   stackTrace: { callFrames: [{ url }] },
 });
-const response = (method: string, url: string, status: number): NetworkEvent => ({
+let requests = 0;
+const response = (method: string, url: string, status: number, request = `r${++requests}`): NetworkEvent => ({
   timestamp: AT,
-  request: { method, url },
+  request: { request, method, url },
   response: { status, statusText: "" },
 });
-const fetchError = (url: string, errorText: string): NetworkEvent => ({
+const fetchError = (url: string, errorText: string, request = `r${++requests}`): NetworkEvent => ({
   timestamp: AT,
-  request: { method: "GET", url },
+  request: { request, method: "GET", url },
   errorText,
 });
 const pageError = (message: string, kind: PageError["kind"] = "console"): PageError => ({
@@ -223,6 +226,30 @@ describe("page errors: the capture on a session", () => {
       "request GET http://127.0.0.1:1/x net::ERR_CONNECTION_REFUSED",
     ]);
     expect(stderr).to.deep.equal([]);
+  });
+
+  it("waits at its end for the page's requests still in flight, so the request a last click made is not lost", async () => {
+    const browser = new FakeBrowser(true);
+    const log = new PageErrorLog(new SecretValues());
+    const stop = await capturePageErrors(browser.asBrowser(), log, {});
+    const checkout = response("POST", "http://127.0.0.1:4000/api/checkout", 404, "checkout");
+    const page = response("GET", PAGE, 200, "page");
+    browser.emit("network.beforeRequestSent", page);
+    browser.emit("network.responseCompleted", page);
+    browser.emit("network.beforeRequestSent", checkout);
+    const stopping = stop();
+    browser.emit("network.responseCompleted", checkout);
+    await stopping;
+    expect(log.errors.map((error) => error.message)).to.deep.equal(["POST http://127.0.0.1:4000/api/checkout 404"]);
+    for (const event of PAGE_ERROR_EVENTS) expect(browser.listenerCount(event), event).to.equal(0);
+
+    // A request that never ends (a long poll) holds the end back only so long.
+    const polling = new FakeBrowser(true);
+    const stopPolling = await capturePageErrors(polling.asBrowser(), log, {}, 20);
+    polling.emit("network.beforeRequestSent", response("GET", "http://127.0.0.1:4000/events", 200, "poll"));
+    await stopPolling();
+    expect(polling.unsubscribed).to.deep.equal([["sub-1"]]);
+    expect(polling.listenerCount("network.responseCompleted")).to.equal(0);
   });
 
   it("captures nothing without WebDriver BiDi and says so once per run, never throwing", async () => {
