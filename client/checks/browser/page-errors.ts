@@ -34,7 +34,7 @@ export interface LogEntry {
   stackTrace?: { callFrames: { url: string }[] };
 }
 
-/** The parts of BiDi's network.responseCompleted and network.fetchError this reads. */
+/** The parts of BiDi's network.beforeRequestSent, responseCompleted and fetchError events this reads. */
 export interface NetworkEvent {
   timestamp: number;
   request: { request: string; url: string; method: string };

@@ -27,7 +27,10 @@ export interface PageError {
   /** `console`: console.error; `exception`: an uncaught exception or rejection; `request`: a failed or 4xx/5xx request. */
   kind: "console" | "exception" | "request";
   message: string;
-  /** The page (console, exception) or the request's URL (request); null when the browser gave none. */
+  /**
+   * The script that logged or threw, which is the page itself for its inline scripts (console,
+   * exception), or the request's URL (request); null when the browser gave none.
+   */
   url: string | null;
   time: string;
 }
