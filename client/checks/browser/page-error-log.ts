@@ -15,6 +15,20 @@ export const MAX_MESSAGE_CHARS = 2_000;
  */
 const HELD_CHARS = 4 * MAX_MESSAGE_CHARS;
 
+/**
+ * A URL's percent-escapes decoded, each run of them on its own (a malformed run stays as it is),
+ * so that a secret the page sent in a query string ("p%40ss" for "p@ss") is found by redaction.
+ */
+export function unescapeUrl(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
@@ -58,10 +72,13 @@ export class PageErrorLog {
 
   /** Redacted first, then cut: cutting first could split a secret so that redaction misses its first part. */
   private shown(error: PageError): PageError {
+    const redactUrl = (text: string) => this.secrets.redact(unescapeUrl(text));
+    // A request's message is its method, URL and status.
+    const message = error.kind === "request" ? redactUrl(error.message) : this.secrets.redact(error.message);
     return {
       ...error,
-      message: clip(this.secrets.redact(error.message), MAX_MESSAGE_CHARS),
-      url: error.url === null ? null : clip(this.secrets.redact(error.url), MAX_MESSAGE_CHARS),
+      message: clip(message, MAX_MESSAGE_CHARS),
+      url: error.url === null ? null : clip(redactUrl(error.url), MAX_MESSAGE_CHARS),
     };
   }
 }

@@ -134,6 +134,19 @@ describe("page errors: one test's log", () => {
     expect(JSON.stringify(log.errors)).not.to.include("s3cr3t").and.not.to.include("lovelace");
   });
 
+  it("redacts a secret a page sent percent-encoded in a request's URL", () => {
+    const secrets = new SecretValues();
+    secrets.add({ password: "p@ss wörd" });
+    const log = new PageErrorLog(secrets);
+    const url = `http://x/login?user=ada&password=${encodeURIComponent("p@ss wörd")}&bad=%E0%A4%A`;
+    log.add({ ...pageError(`GET ${url} 401`, "request"), url });
+    log.add(pageError("a literal %20 in a console message stays"));
+    const [request, logged] = log.errors;
+    expect(request?.message).to.equal("GET http://x/login?user=ada&password=%password%&bad=%E0%A4%A 401");
+    expect(request?.url).to.equal("http://x/login?user=ada&password=%password%&bad=%E0%A4%A");
+    expect(logged?.message).to.equal("a literal %20 in a console message stays");
+  });
+
   it("cuts a long message after redacting it, so a secret across the cut never shows in part", () => {
     const secret = "abcdefghijklmnopqrstuvwxyz0123456789";
     const secrets = new SecretValues();
