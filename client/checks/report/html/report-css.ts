@@ -62,7 +62,7 @@ figure img, .step img {
   display: block; max-width: 100%; max-height: 420px; height: auto; border: 1px solid var(--line); border-radius: 4px;
   background: var(--panel);
 }
-.step img { max-height: 240px; margin-top: 4px; }
+.step img { max-height: 180px; margin-top: 4px; }
 figcaption { color: var(--muted); overflow-wrap: anywhere; margin-top: 4px; }
 ul.plain, ol.steps { list-style: none; margin: 0; padding: 0; }
 ul.plain > li, ol.steps > li { border-top: 1px solid var(--line); padding: 4px 0; overflow-wrap: anywhere; }
