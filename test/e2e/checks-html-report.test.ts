@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { expect } from "chai";
@@ -195,7 +195,46 @@ describe("the HTML report in Chromium, served by obs show-report", function () {
       expect(answer.body, path).not.to.include("root:");
     }
     expect((await rawRequest(origin, "/../../etc/passwd")).status).to.equal(403);
+    // A link inside the folder to a file outside it is refused too.
+    const outside = tempDir("obs-outside-");
+    try {
+      writeFileSync(join(outside.path, "secret.txt"), "outside the report\n");
+      symlinkSync(outside.path, join(dir.path, "linked"));
+      const linked = await rawRequest(origin, "/linked/secret.txt");
+      expect(linked.status).to.equal(403);
+      expect(linked.body).not.to.include("outside the report");
+    } finally {
+      outside.cleanup();
+    }
     expect((await rawRequest(origin, "/report/index.html", "POST")).status).to.equal(405);
+  });
+
+  it("opens the page with the browser opener obs open uses, and ends 0 on Ctrl+C", async () => {
+    const scratch = tempDir("obs-opener-");
+    const opened = join(scratch.path, "opened.txt");
+    const opener = join(scratch.path, "opener.sh");
+    writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    chmodSync(opener, 0o755);
+    const child = spawn(process.execPath, [packagePath("bin", "obs.js"), "show-report", dir.path], {
+      env: { ...process.env, CI: "", DISPLAY: ":0", OBS_BROWSER_OPENER: opener },
+    });
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    try {
+      let printed = "";
+      child.stdout.on("data", (chunk) => {
+        printed += chunk;
+      });
+      await browser.waitUntil(async () => existsSync(opened) && printed.includes("\n"), {
+        timeout: 15_000,
+        timeoutMsg: "the opener was not run",
+      });
+      expect(readFileSync(opened, "utf8")).to.equal(printed.trim());
+      expect(printed.trim()).to.match(/^http:\/\/127\.0\.0\.1:\d+\/report\/index\.html$/);
+    } finally {
+      child.kill("SIGINT");
+      expect(await exited).to.equal(0);
+      scratch.cleanup();
+    }
   });
 
   it("exits 2 with a hint for a folder without a report", async () => {

@@ -1,11 +1,13 @@
 /**
  * `obs show-report`'s server: the report directory's files on 127.0.0.1, read-only. Only files
- * inside the folder are answered (send refuses a path that climbs out with 403), only GET and
+ * inside the folder are answered (a path that climbs out, or a link that leads out: 403), only GET and
  * HEAD, and every answer carries the HTML report's Content-Security-Policy, so a report shows
  * page and model text without anything in it being able to run or load from elsewhere.
  */
+import { realpathSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join, sep } from "node:path";
 import express, { type ErrorRequestHandler, type Response } from "express";
 import { HTML_REPORT, REPORT_CONTENT_SECURITY_POLICY } from "./html-report.js";
 
@@ -25,8 +27,24 @@ function secure(res: Response): void {
   res.setHeader("Cache-Control", "no-cache");
 }
 
+/**
+ * Whether `path` (a request's path, still encoded) names a file that is really inside `root`: send
+ * refuses `..`, but a symbolic link in the folder could still lead out of it. Paths that do not
+ * exist or do not decode pass here; send answers them (404, 400).
+ */
+function leavesFolder(root: string, path: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(join(root, decodeURIComponent(path)));
+  } catch {
+    return false;
+  }
+  return real !== root && !real.startsWith(root + sep);
+}
+
 /** Serves `dir` on 127.0.0.1 at `port` (0: a free one). */
 export async function serveReport(dir: string, port = 0): Promise<ReportServer> {
+  const root = realpathSync(dir);
   const app = express();
   app.disable("x-powered-by");
   app.use((req, res, next) => {
@@ -34,9 +52,10 @@ export async function serveReport(dir: string, port = 0): Promise<ReportServer> 
     res.status(405).setHeader("Allow", "GET, HEAD").type("text/plain").send("obs show-report only reads files\n");
   });
   app.get("/", (_req, res) => res.redirect(`/${HTML_REPORT}`));
+  app.use((req, _res, next) => next(leavesFolder(root, req.path) ? { status: 403 } : undefined));
   // Errors (a path out of the folder: 403; a missing file: 404) go to the handler below.
   app.use(
-    express.static(dir, {
+    express.static(root, {
       index: ["index.html"],
       dotfiles: "deny",
       redirect: false,
