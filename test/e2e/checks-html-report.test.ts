@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
 import { expect } from "chai";
@@ -9,6 +9,7 @@ import { locateChromium } from "../../client/checks/browser/engines.js";
 import { htmlReport } from "../../client/checks/report/html-report.js";
 import type { RunReport } from "../../client/checks/report/run-result.js";
 import { packagePath } from "../../shared/package-root.js";
+import { CLEAN_ENV, mockArgs } from "../helpers/mock-checks.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { serveFolder } from "../helpers/static-site.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -248,6 +249,85 @@ describe("the HTML report in Chromium, served by obs show-report", function () {
       expect(bare.stderr).to.include(join(empty.path, ".obs"));
     } finally {
       empty.cleanup();
+    }
+  });
+});
+
+describe("obs test --reporter html, then obs show-report, in Chromium", function () {
+  this.timeout(180_000);
+  let project: ReturnType<typeof tempDir>;
+  let session: BrowserSession;
+
+  before(async () => {
+    project = tempDir("obs-html-run-");
+    cpSync(join(FIXTURES, "specs"), join(project.path, "tests"), { recursive: true });
+    cpSync(join(FIXTURES, "transcript.json"), join(project.path, "transcript.json"));
+    session = await startBrowser({
+      launch: { engine: "engine_a", ...locateChromium(process.env) },
+      headed: false,
+      viewport: { width: 1280, height: 900 },
+    });
+  });
+  after(async () => {
+    await session?.close();
+    project?.cleanup();
+  });
+
+  it("writes report/index.html for a real run, which shows the failed test's steps and screenshots", async () => {
+    const site = await serveFolder(join(FIXTURES, "site"));
+    let run: Awaited<ReturnType<typeof runObs>>;
+    try {
+      run = await runObs(
+        mockArgs(
+          site.url,
+          "test",
+          ["tests/failing-check.obs.ts", "tests/login.obs.ts"],
+          ["--reporter", "html", "--capture-screenshots", "--no-stream"],
+        ),
+        { cwd: project.path, env: CLEAN_ENV, timeoutMs: 150_000 },
+      );
+    } finally {
+      await site.close();
+    }
+    expect(run.code, run.stderr).to.equal(1);
+    expect(existsSync(join(project.path, ".obs", "report.json"))).to.equal(false);
+    const server = spawn(process.execPath, [packagePath("bin", "obs.js"), "show-report", "--no-open"], {
+      cwd: project.path,
+    });
+    const exited = new Promise((resolve) => server.once("exit", resolve));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        server.stdout.on("data", (chunk) => {
+          out += chunk;
+          if (out.includes("\n")) resolve(out.split("\n")[0] ?? "");
+        });
+        server.once("exit", (code) => reject(new Error(`obs show-report exited ${code}`)));
+      });
+      const { browser } = session;
+      await browser.url(url);
+      const failedTest = browser.$("details.test.failed");
+      expect(await failedTest.getAttribute("open")).to.not.equal(null);
+      const text = await failedTest.getText();
+      expect(text).to.include("greets a visitor who never signed in");
+      expect(text).to.include("the page shows a sign-in form and no welcome message");
+      expect(text).to.include("scroll");
+      expect(await browser.$("details.test.passed summary").getText()).to.include("signs in");
+      // The failed test is open; a closed test's images load when it is opened.
+      const images = await failedTest.$$("img");
+      expect(images.length).to.be.greaterThan(0);
+      for (const image of images) {
+        await image.scrollIntoView({ block: "center" });
+        await browser.waitUntil(async () => Number(await image.getProperty("naturalWidth")) > 0, {
+          timeout: 10_000,
+          timeoutMsg: `image ${await image.getAttribute("src")} did not load`,
+        });
+      }
+      await failedTest.scrollIntoView({ block: "start" });
+      await browser.saveScreenshot(join(SHOTS, "html-report-real-run.png"));
+    } finally {
+      server.kill("SIGINT");
+      await exited;
     }
   });
 });

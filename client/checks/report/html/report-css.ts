@@ -37,8 +37,8 @@ dl.facts dd { margin: 0; overflow-wrap: anywhere; }
   display: inline-block; min-width: 58px; padding: 0 6px; border-radius: 10px; border: 1px solid currentColor;
   font-size: 11px; font-weight: 600; text-align: center; text-transform: uppercase; white-space: nowrap;
 }
-.passed > .badge, .badge.passed, .ok > .line .result { color: var(--pass); background: var(--pass-bg); }
-.failed > .badge, .badge.failed, .bad > .line .result { color: var(--fail); background: var(--fail-bg); }
+.badge.passed, .ok > .line .result { color: var(--pass); background: var(--pass-bg); }
+.badge.failed, .bad > .line .result { color: var(--fail); background: var(--fail-bg); }
 .badge.flaky { color: var(--flaky); background: var(--flaky-bg); }
 .badge.skipped { color: var(--skip); background: var(--skip-bg); }
 details.test { border: 1px solid var(--line); border-radius: 6px; margin: 4px 0; background: var(--bg); }
