@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { expect } from "chai";
 import type { Browser } from "webdriverio";
 import { type BrowserSession, startBrowser } from "../../client/checks/browser/browser-session.js";
@@ -129,6 +130,15 @@ describe("the HTML report in Chromium, served by obs show-report", function () {
     await browser.saveScreenshot(join(SHOTS, "html-report-failed-step.png"));
     await failedTest.$("ul.page-errors").scrollIntoView({ block: "start" });
     await browser.saveScreenshot(join(SHOTS, "html-report-page-errors.png"));
+  });
+
+  it("loads its images when opened straight from the disk, without the server", async () => {
+    await browser.url(pathToFileURL(join(dir.path, "report", "index.html")).href);
+    const image = browser.$("details.test.failed figure img");
+    await browser.waitUntil(async () => Number(await image.getProperty("naturalWidth")) > 0, {
+      timeout: 10_000,
+      timeoutMsg: "the failure screenshot did not load from file://",
+    });
   });
 
   it("shows a flaky test's attempts when opened, and filters tests by status", async () => {
