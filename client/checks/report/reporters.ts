@@ -4,6 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { safeText } from "../../render/table.js";
 import type { RunSettings } from "../config/run-settings.js";
 import { summaryLines, testLine } from "./console-summary.js";
+import { HTML_REPORT, htmlReport } from "./html-report.js";
 import { jsonReport } from "./json-report.js";
 import { junitXml } from "./junit-report.js";
 import { actionLine, frameLine, pageErrorLine, testFinishLine, testStartLine } from "./progress-line.js";
@@ -98,6 +99,9 @@ export function reportersFor(settings: RunSettings): Reporter[] {
   }
   if (settings.reporters.includes("junit")) {
     reporters.push(new FileReporter(join(settings.reportDir, JUNIT_REPORT), junitXml, written, settings.cwd));
+  }
+  if (settings.reporters.includes("html")) {
+    reporters.push(new FileReporter(join(settings.reportDir, HTML_REPORT), htmlReport, written, settings.cwd));
   }
   if (settings.progressFile) reporters.push(new ProgressReporter(settings.progressFile));
   if (settings.verbose) reporters.push(new VerboseReporter());
