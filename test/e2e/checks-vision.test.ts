@@ -1,0 +1,227 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { expect } from "chai";
+import { BrowserPage } from "../../client/checks/browser/browser-page.js";
+import { type BrowserSession, startBrowser } from "../../client/checks/browser/browser-session.js";
+import { locateChromium } from "../../client/checks/browser/engines.js";
+import { TOOL_SCREENSHOT_TEXT } from "../../client/checks/providers/openai-provider.js";
+import { packagePath } from "../../shared/package-root.js";
+import { CLEAN_ENV } from "../helpers/mock-checks.js";
+import { runObs } from "../helpers/obs-cli.js";
+import { serveFolder } from "../helpers/static-site.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const SITE = packagePath("test", "fixtures", "checks", "site");
+const ARTIFACTS = packagePath("artifacts", "checks");
+const VIEWPORT = { width: 800, height: 600 };
+
+interface WireMessage {
+  role: string;
+  content: string | { type: string; text?: string; image_url?: { url: string } }[] | null;
+}
+
+/** An imitation of OpenAI's chat completions: answers with the scripted tool calls in turn, keeps each request. */
+async function openAiImitation(calls: { name: string; arguments: object }[]) {
+  const requests: { messages: WireMessage[] }[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      requests.push(JSON.parse(Buffer.concat(chunks).toString()));
+      const call = calls[requests.length - 1] ?? { name: "fail", arguments: { reason: "script ended" } };
+      const id = `call_${requests.length}`;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${requests.length}`,
+          object: "chat.completion",
+          choices: [
+            {
+              index: 0,
+              finish_reason: "tool_calls",
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [
+                  { id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
+                ],
+              },
+            },
+          ],
+          usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The images a request carries, as PNG bytes. */
+function imagesOf(messages: WireMessage[]): Buffer[] {
+  return messages.flatMap((message) =>
+    Array.isArray(message.content)
+      ? message.content
+          .filter((part) => part.type === "image_url")
+          .map((part) => {
+            const url = part.image_url?.url ?? "";
+            expect(url.startsWith("data:image/png;base64,")).to.equal(true);
+            return Buffer.from(url.slice("data:image/png;base64,".length), "base64");
+          })
+      : [],
+  );
+}
+
+/** A PNG's size from its IHDR chunk; throws on anything that is not a PNG. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect([...png.subarray(0, 8)]).to.deep.equal([137, 80, 78, 71, 13, 10, 26, 10]);
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+const SPEC = `import { test } from "obs/test";
+
+test("types a name", async ({ agent }) => {
+  await agent.goto("/login.html");
+  await agent.act("type ada into the username field");
+});
+`;
+
+describe("--vision: screenshots to the model (real Chromium, an imitation of OpenAI's API)", function () {
+  this.timeout(120_000);
+  let site: Awaited<ReturnType<typeof serveFolder>>;
+  let project: ReturnType<typeof tempDir>;
+
+  before(async () => {
+    site = await serveFolder(SITE);
+  });
+  after(async () => {
+    await site.close();
+  });
+  beforeEach(() => {
+    project = tempDir("obs-vision-");
+    mkdirSync(join(project.path, "tests"));
+    writeFileSync(join(project.path, "tests", "name.obs.ts"), SPEC);
+  });
+  afterEach(() => project.cleanup());
+
+  const run = async (extra: string[]) => {
+    const model = await openAiImitation([
+      { name: "type", arguments: { index: 1, text: "ada" } },
+      { name: "done", arguments: { evidence: "typed ada" } },
+    ]);
+    try {
+      const result = await runObs(
+        [
+          "test",
+          "tests/name.obs.ts",
+          "--base-url",
+          site.url,
+          "--provider",
+          "openai",
+          "--viewport",
+          "800x600",
+          ...extra,
+        ],
+        {
+          cwd: project.path,
+          env: { ...CLEAN_ENV, OPENAI_BASE_URL: model.url },
+          timeoutMs: 100_000,
+        },
+      );
+      expect(result.code, result.stderr + result.stdout).to.equal(0);
+      return model.requests;
+    } finally {
+      await model.close();
+    }
+  };
+
+  it("sends a PNG of the page with the newest snapshot only: in the first user message, then after the tool result", async () => {
+    const requests = await run(["--vision"]);
+    expect(requests).to.have.length(2);
+    const [first, second] = requests as [{ messages: WireMessage[] }, { messages: WireMessage[] }];
+
+    // First turn: the instruction's user message holds the text snapshot and the screenshot.
+    expect(first.messages.map((message) => message.role)).to.deep.equal(["system", "user"]);
+    const opening = first.messages[1]?.content as { type: string; text?: string }[];
+    expect(opening.map((part) => part.type)).to.deep.equal(["text", "image_url"]);
+    expect(opening[0]?.text).to.include("Username");
+
+    // Second turn: the first message is text again; the tool result is text, its screenshot follows.
+    expect(second.messages.map((message) => message.role)).to.deep.equal([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+      "user",
+    ]);
+    expect(typeof second.messages[1]?.content).to.equal("string");
+    expect(second.messages[3]?.content).to.be.a("string").and.include("Username");
+    const after = second.messages[4]?.content as { type: string; text?: string }[];
+    expect(after.map((part) => part.type)).to.deep.equal(["text", "image_url"]);
+    expect(after[0]?.text).to.equal(TOOL_SCREENSHOT_TEXT);
+
+    const [before] = imagesOf(first.messages);
+    const images = imagesOf(second.messages);
+    expect(images).to.have.length(1);
+    // Real screenshots of the viewport, and the page changed between them.
+    expect(pngSize(before as Buffer)).to.deep.equal(VIEWPORT);
+    expect(pngSize(images[0] as Buffer)).to.deep.equal(VIEWPORT);
+    expect((images[0] as Buffer).equals(before as Buffer)).to.equal(false);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, "vision-first-turn.png"), before as Buffer);
+    writeFileSync(join(ARTIFACTS, "vision-after-typing.png"), images[0] as Buffer);
+  });
+
+  it("sends text only without --vision", async () => {
+    const requests = await run([]);
+    expect(requests).to.have.length(2);
+    for (const request of requests) {
+      expect(imagesOf(request.messages)).to.deep.equal([]);
+      expect(request.messages.every((message) => !Array.isArray(message.content))).to.equal(true);
+    }
+  });
+
+  describe("the screenshot itself", () => {
+    let session: BrowserSession;
+    let page: BrowserPage;
+    before(async () => {
+      session = await startBrowser({
+        launch: { engine: "engine_a", ...locateChromium(process.env) },
+        headed: false,
+        viewport: VIEWPORT,
+      });
+      page = new BrowserPage(session.browser, site.url, session.keys);
+    });
+    after(async () => {
+      await session?.close();
+    });
+
+    it("hides what is typed into fields, and leaves the page as it was", async () => {
+      await page.goto("/login.html");
+      const setUsername = (value: string) =>
+        session.browser.execute((text: string) => {
+          (globalThis as any).document.getElementById("username").value = text;
+        }, value);
+      await setUsername("");
+      const empty = await page.screenshotData();
+      const plainEmpty = await session.browser.takeScreenshot();
+      await setUsername("sk-live-4f9a8b7c6d5e");
+      const typed = await page.screenshotData();
+      const plainTyped = await session.browser.takeScreenshot();
+      // The browser's own screenshot shows the typed text; the one for the model does not.
+      expect(plainTyped).not.to.equal(plainEmpty);
+      expect(typed).to.equal(empty);
+      expect(
+        await session.browser.execute(() => {
+          return (globalThis as any).document.getElementById("obs-vision-field-mask") === null;
+        }),
+      ).to.equal(true);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, "vision-field-typed.png"), Buffer.from(typed, "base64"));
+      writeFileSync(join(ARTIFACTS, "vision-field-typed-plain.png"), Buffer.from(plainTyped, "base64"));
+    });
+  });
+});
