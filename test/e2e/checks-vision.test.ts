@@ -10,6 +10,7 @@ import { TOOL_SCREENSHOT_TEXT } from "../../client/checks/providers/openai-provi
 import { packagePath } from "../../shared/package-root.js";
 import { CLEAN_ENV } from "../helpers/mock-checks.js";
 import { runObs } from "../helpers/obs-cli.js";
+import { decodePng, sameRegion } from "../helpers/png-pixels.js";
 import { serveFolder } from "../helpers/static-site.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -199,29 +200,58 @@ describe("--vision: screenshots to the model (real Chromium, an imitation of Ope
       await session?.close();
     });
 
-    it("hides what is typed into fields, and leaves the page as it was", async () => {
-      await page.goto("/login.html");
-      const setUsername = (value: string) =>
+    /**
+     * Screenshots for the model and the browser's own, with the fields of `path` empty and then
+     * filled, and the fields' rectangles.
+     */
+    async function screenshots(path: string) {
+      await page.goto(path);
+      const fill = (value: string) =>
         session.browser.execute((text: string) => {
-          (globalThis as any).document.getElementById("username").value = text;
+          for (const field of (globalThis as any).document.querySelectorAll("input:not([type=submit]), textarea")) {
+            field.value = text;
+          }
         }, value);
-      await setUsername("");
-      const empty = await page.screenshotData();
-      const plainEmpty = await session.browser.takeScreenshot();
-      await setUsername("sk-live-4f9a8b7c6d5e");
-      const typed = await page.screenshotData();
-      const plainTyped = await session.browser.takeScreenshot();
-      // The browser's own screenshot shows the typed text; the one for the model does not.
-      expect(plainTyped).not.to.equal(plainEmpty);
-      expect(typed).to.equal(empty);
-      expect(
-        await session.browser.execute(() => {
-          return (globalThis as any).document.getElementById("obs-vision-field-mask") === null;
+      const shoot = async () => ({
+        masked: Buffer.from(await page.screenshotData(), "base64"),
+        plain: Buffer.from(await session.browser.takeScreenshot(), "base64"),
+      });
+      await fill("");
+      const empty = await shoot();
+      await fill("sk-live-4f9a8b7c6d5e");
+      const typed = await shoot();
+      const fields = (await session.browser.execute(() =>
+        [...(globalThis as any).document.querySelectorAll("input:not([type=submit]), textarea")].map((field: any) => {
+          const { x, y, width, height } = field.getBoundingClientRect();
+          return { rect: { x, y, width, height }, style: field.getAttribute("style") };
         }),
-      ).to.equal(true);
+      )) as { rect: { x: number; y: number; width: number; height: number }; style: string | null }[];
+      const scale = Number(await session.browser.execute(() => (globalThis as any).devicePixelRatio));
+      return { empty, typed, fields, scale };
+    }
+
+    /** Each field's pixels: the same empty and typed (true) or not (false). */
+    const fieldsUnchanged = (before: Buffer, after: Buffer, shot: Awaited<ReturnType<typeof screenshots>>) =>
+      shot.fields.map(({ rect }) => sameRegion(decodePng(before), decodePng(after), rect, shot.scale));
+
+    it("hides what is typed into fields, and leaves the page as it was", async () => {
+      const shot = await screenshots("/login.html");
+      // The browser's own screenshot shows the typed text (the password as dots); the one for the model does not.
+      expect(fieldsUnchanged(shot.empty.plain, shot.typed.plain, shot)).to.deep.equal([false, false]);
+      expect(fieldsUnchanged(shot.empty.masked, shot.typed.masked, shot)).to.deep.equal([true, true]);
+      expect(shot.fields.map((field) => field.style)).to.deep.equal([null, null]);
       mkdirSync(ARTIFACTS, { recursive: true });
-      writeFileSync(join(ARTIFACTS, "vision-field-typed.png"), Buffer.from(typed, "base64"));
-      writeFileSync(join(ARTIFACTS, "vision-field-typed-plain.png"), Buffer.from(plainTyped, "base64"));
+      writeFileSync(join(ARTIFACTS, "vision-field-typed.png"), shot.typed.masked);
+      writeFileSync(join(ARTIFACTS, "vision-field-typed-plain.png"), shot.typed.plain);
+    });
+
+    it("hides typed text on a page whose Content-Security-Policy refuses inline styles", async () => {
+      const shot = await screenshots("/strict-form.html");
+      expect(fieldsUnchanged(shot.empty.plain, shot.typed.plain, shot)).to.deep.equal([false, false]);
+      expect(fieldsUnchanged(shot.empty.masked, shot.typed.masked, shot)).to.deep.equal([true, true]);
+      expect(shot.fields.map((field) => field.style)).to.deep.equal([null, null]);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, "vision-strict-form-typed.png"), shot.typed.masked);
     });
   });
 });
