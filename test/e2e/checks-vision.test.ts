@@ -1,6 +1,4 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
 import { BrowserPage } from "../../client/checks/browser/browser-page.js";
@@ -9,6 +7,7 @@ import { locateChromium } from "../../client/checks/browser/engines.js";
 import { TOOL_SCREENSHOT_TEXT } from "../../client/checks/providers/openai-provider.js";
 import { packagePath } from "../../shared/package-root.js";
 import { CLEAN_ENV } from "../helpers/mock-checks.js";
+import { modelImitation } from "../helpers/model-imitations.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { decodePng, sameRegion } from "../helpers/png-pixels.js";
 import { serveFolder } from "../helpers/static-site.js";
@@ -21,44 +20,6 @@ const VIEWPORT = { width: 800, height: 600 };
 interface WireMessage {
   role: string;
   content: string | { type: string; text?: string; image_url?: { url: string } }[] | null;
-}
-
-/** An imitation of OpenAI's chat completions: answers with the scripted tool calls in turn, keeps each request. */
-async function openAiImitation(calls: { name: string; arguments: object }[]) {
-  const requests: { messages: WireMessage[] }[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      requests.push(JSON.parse(Buffer.concat(chunks).toString()));
-      const call = calls[requests.length - 1] ?? { name: "fail", arguments: { reason: "script ended" } };
-      const id = `call_${requests.length}`;
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          id: `chatcmpl-${requests.length}`,
-          object: "chat.completion",
-          choices: [
-            {
-              index: 0,
-              finish_reason: "tool_calls",
-              message: {
-                role: "assistant",
-                content: null,
-                tool_calls: [
-                  { id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } },
-                ],
-              },
-            },
-          ],
-          usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return { url, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** The images a request carries, as PNG bytes. */
@@ -90,7 +51,7 @@ test("types a name", async ({ agent }) => {
 });
 `;
 
-describe("--vision: screenshots to the model (real Chromium, an imitation of OpenAI's API)", function () {
+describe("--vision: screenshots to the model (real Chromium, imitations of OpenAI's and Anthropic's APIs)", function () {
   this.timeout(120_000);
   let site: Awaited<ReturnType<typeof serveFolder>>;
   let project: ReturnType<typeof tempDir>;
@@ -108,11 +69,17 @@ describe("--vision: screenshots to the model (real Chromium, an imitation of Ope
   });
   afterEach(() => project.cleanup());
 
-  const run = async (extra: string[]) => {
-    const model = await openAiImitation([
-      { name: "type", arguments: { index: 1, text: "ada" } },
-      { name: "done", arguments: { evidence: "typed ada" } },
-    ]);
+  const SCRIPT = [
+    { name: "type", arguments: { index: 1, text: "ada" } },
+    { name: "done", arguments: { evidence: "typed ada" } },
+  ];
+  /** `obs test` with the provider pointed at a local imitation of its API; the requests it received. */
+  const run = async (extra: string[], protocol: "openai" | "anthropic" = "openai") => {
+    const model = await modelImitation(protocol, SCRIPT);
+    const env =
+      protocol === "openai"
+        ? { OPENAI_BASE_URL: model.url }
+        : { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "sk-ant-test" };
     try {
       const result = await runObs(
         [
@@ -121,19 +88,18 @@ describe("--vision: screenshots to the model (real Chromium, an imitation of Ope
           "--base-url",
           site.url,
           "--provider",
-          "openai",
+          protocol,
           "--viewport",
           "800x600",
+          // Every run asks the model: a passing run's actions would otherwise be replayed from the cache.
+          "--cache",
+          "off",
           ...extra,
         ],
-        {
-          cwd: project.path,
-          env: { ...CLEAN_ENV, OPENAI_BASE_URL: model.url },
-          timeoutMs: 100_000,
-        },
+        { cwd: project.path, env: { ...CLEAN_ENV, ...env }, timeoutMs: 100_000 },
       );
       expect(result.code, result.stderr + result.stdout).to.equal(0);
-      return model.requests;
+      return model.requests as { messages: WireMessage[] }[];
     } finally {
       await model.close();
     }
@@ -176,13 +142,44 @@ describe("--vision: screenshots to the model (real Chromium, an imitation of Ope
     writeFileSync(join(ARTIFACTS, "vision-after-typing.png"), images[0] as Buffer);
   });
 
-  it("sends text only without --vision", async () => {
-    const requests = await run([]);
+  it("sends Anthropic an image block with the first snapshot, then inside the latest tool_result", async () => {
+    type Block = {
+      type: string;
+      text?: string;
+      content?: string | Block[];
+      source?: { type: string; media_type: string; data: string };
+    };
+    const requests = (await run(["--vision"], "anthropic")) as unknown as {
+      messages: { role: string; content: Block[] }[];
+    }[];
     expect(requests).to.have.length(2);
-    for (const request of requests) {
+    const [first, second] = requests as [(typeof requests)[0], (typeof requests)[0]];
+    expect(first.messages).to.have.length(1);
+    expect(first.messages[0]?.content.map((block) => block.type)).to.deep.equal(["text", "image"]);
+    expect(second.messages.map((message) => message.role)).to.deep.equal(["user", "assistant", "user"]);
+    expect(second.messages[0]?.content.map((block) => block.type)).to.deep.equal(["text"]);
+    const [result] = second.messages[2]?.content ?? [];
+    expect(result?.type).to.equal("tool_result");
+    const parts = result?.content as Block[];
+    expect(parts.map((block) => block.type)).to.deep.equal(["text", "image"]);
+    expect(parts[0]?.text).to.include("Username");
+    for (const image of [first.messages[0]?.content[1], parts[1]]) {
+      expect(image?.source).to.deep.include({ type: "base64", media_type: "image/png" });
+      expect(pngSize(Buffer.from(image?.source?.data ?? "", "base64"))).to.deep.equal(VIEWPORT);
+    }
+    expect(JSON.stringify(second).match(/"type":"image"/g)).to.have.length(1);
+  });
+
+  it("sends text only without --vision, to either API", async () => {
+    const openAi = await run([]);
+    expect(openAi).to.have.length(2);
+    for (const request of openAi) {
       expect(imagesOf(request.messages)).to.deep.equal([]);
       expect(request.messages.every((message) => !Array.isArray(message.content))).to.equal(true);
     }
+    const anthropic = await run([], "anthropic");
+    expect(anthropic).to.have.length(2);
+    for (const request of anthropic) expect(JSON.stringify(request)).not.to.match(/"type":"image"|base64/);
   });
 
   describe("the screenshot itself", () => {
