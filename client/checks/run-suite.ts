@@ -334,6 +334,7 @@ async function runTest(
         onStep,
         skills: deps.skills,
         onLesson: deps.recordLessons ? (lesson) => lessons.push(lesson) : undefined,
+        vision: settings.vision,
       },
       checks,
       cache,
