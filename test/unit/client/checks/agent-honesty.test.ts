@@ -221,6 +221,22 @@ describe("agent honesty", () => {
     });
   });
 
+  it("shows a secret on the page to the model as its placeholder, and grounds a quote of the placeholder", async () => {
+    const page = new SignInPage();
+    page.signedIn = true;
+    page.extraText = "\nYour password is lovelace";
+    const secrets = new SecretValues();
+    secrets.add({ password: "lovelace" });
+    const model = new ScriptedModel([call("done", { quote: "Your password is %password%", evidence: "shown" })]);
+    const outcome = await runInstruction("check", "the page shows %password%", {
+      ...loopContext(page, model),
+      secrets,
+    });
+    expect(model.seen).to.include("Your password is %password%");
+    expect(model.seen).not.to.include("lovelace");
+    expect(outcome).to.deep.include({ finished: "done", quote: "Your password is %password%" });
+  });
+
   it("names the element a step aimed at by role and label", async () => {
     const page = new SignInPage();
     const ctx = loopContext(page, new ScriptedModel([...signIn("lovelace"), call("done", { evidence: "in" })]));
