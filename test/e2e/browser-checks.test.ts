@@ -140,7 +140,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(result.stdout).to.include("reports: .obs/report.json, .obs/junit.xml");
 
     const json = report();
-    expect(json.totals).to.deep.equal({ tests: 3, passed: 2, failed: 0, skipped: 1 });
+    expect(json.totals).to.deep.equal({ tests: 3, passed: 2, failed: 0, skipped: 1, flaky: 0 });
     const login = json.files[0].tests[0];
     expect(login.steps.map((step: { kind: string; tool: string }) => `${step.kind}:${step.tool}`)).to.deep.equal([
       "goto:navigate",
@@ -152,7 +152,14 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     ]);
     expect(login.steps[3].url).to.equal(`${site.url}/login.html`);
     expect(login.checks).to.deep.equal([
-      { assertion: "the page greets ada", passed: true, evidence: 'heading "Welcome, ada"', soft: false },
+      {
+        assertion: "the page greets ada",
+        passed: true,
+        evidence: 'heading "Welcome, ada"',
+        soft: false,
+        quote: "Welcome, ada",
+        refused: 0,
+      },
     ]);
     expect(login.usage.input_tokens).to.be.greaterThan(0);
     expect(login.browser_start_ms).to.be.greaterThan(0);
@@ -247,7 +254,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
       expect(first.stdout).to.include("action cache (read-write): 0 replayed, 2 asked the model");
       const recorded = JSON.parse(readFileSync(cacheFile, "utf8"));
       expect(recorded.entries.map((entry: { instruction: string }) => entry.instruction).sort()).to.deep.equal([
-        "sign in as ada with password lovelace",
+        "sign in as ada with %password%",
         "the page greets ada",
       ]);
 
@@ -358,7 +365,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
         "runner",
         "resolved_after_retries",
         "forms-and-sign-in",
-        '"sign in as ada with password lovelace" was carried out by: click button "Sign in" (after 1 failed attempt)',
+        '"sign in as ada with %password%" was carried out by: click button "Sign in" (after 1 failed attempt)',
         7,
         true,
       ],

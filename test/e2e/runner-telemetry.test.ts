@@ -204,7 +204,7 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
             {
               test: "lists orders",
               instruction: "lists two orders",
-              calls: [{ tool: "done", args: { evidence: "the list shows Tea and Scones" } }],
+              calls: [{ tool: "done", args: { quote: "Scones", evidence: "the list shows Tea and Scones" } }],
             },
           ],
         }),

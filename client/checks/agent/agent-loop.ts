@@ -15,17 +15,20 @@ import type {
   ModelResponse,
   TokenUsage,
 } from "../providers/model-provider.js";
+import { SecretValues } from "../secrets/secret-values.js";
 import {
   ACT_TOOLS,
   argumentProblem,
   CHECK_TOOLS,
   isToolName,
   LESSON_TOOL,
-  TOOL_DEFINITIONS,
   type ToolName,
+  toolDefinition,
 } from "./agent-tools.js";
-import { elementRefs, fingerprintOf, formatSnapshot } from "./page-snapshot.js";
-import { actSystemPrompt, checkSystemPrompt, firstMessage } from "./prompts.js";
+import { conversation, type PastStep } from "./conversation.js";
+import { type ActionOutcome, actDoneRefusal, quotableText, quoteRefusal } from "./finish-rules.js";
+import { elementRefs, fingerprintOf, formatSnapshot, nameOf, roleOf } from "./page-snapshot.js";
+import { actSystemPrompt, checkSystemPrompt } from "./prompts.js";
 import {
   describeAction,
   type LessonDraft,
@@ -33,19 +36,30 @@ import {
   resolvedAfterRetries,
   stallLesson,
 } from "./runner-lessons.js";
-import type { RawSnapshot } from "./snapshot-script.js";
+import type { RawElement, RawSnapshot } from "./snapshot-script.js";
 import { actionKey, StallGuard } from "./stall-guard.js";
+import { isPasswordField, learnPassword, recordRedacted, revealArgs } from "./step-secrets.js";
 
 /** What the loop needs from the browser; BrowserPage implements it over webdriverio. */
 export interface AgentPage {
   snapshot(): Promise<RawSnapshot>;
-  /** Performs an action tool and describes what happened; throws ActionError when it cannot. */
-  perform(tool: string, args: Record<string, unknown>): Promise<string>;
+  /**
+   * Performs an action tool and describes what happened, naming the element by `element`
+   * (`button "Checkout"`) when given; throws ActionError when it cannot.
+   */
+  perform(tool: string, args: Record<string, unknown>, element?: string | null): Promise<string>;
   /** The page as a base64 PNG, for --vision; a page without it sends no screenshot. */
   screenshotData?(): Promise<string>;
 }
 
 export type InstructionKind = "act" | "check";
+
+/** The element a step aimed at: its number in that snapshot, its role (page-snapshot.ts roleOf) and label. */
+export interface StepTarget {
+  index: number;
+  role: string;
+  label: string;
+}
 
 /** A step is a model tool call (act, check) or a navigation the spec asked for (goto). */
 export type StepKind = InstructionKind | "goto";
@@ -58,7 +72,7 @@ export interface StepRecord {
   tool: string;
   args: Record<string, unknown>;
   /** The element the action was aimed at, as the snapshot named it; null for calls without one. */
-  target: { index: number; role: string; label: string } | null;
+  target: StepTarget | null;
   /** What the model said with the call, if anything. */
   text: string | null;
   evidence: string;
@@ -113,6 +127,8 @@ export interface LoopContext {
   skills?: SkillDocument[];
   /** Receives lessons for the skills journal; without it the model is not offered record_lesson. */
   onLesson?: (lesson: LessonDraft) => void;
+  /** The test's secrets: revealed only to the browser, redacted from all the loop sends or records. */
+  secrets?: SecretValues;
   /** Told of each action that succeeded, as the action cache records it. */
   onAction?: (action: CachedAction) => void;
   /** --vision: a screenshot goes with the newest snapshot. */
@@ -122,50 +138,23 @@ export interface LoopContext {
 
 export interface InstructionOutcome {
   finished: "done" | "fail";
-  /** The model's evidence (done) or reason (fail). */
+  /** The model's evidence (done) or reason (fail), or why the runner refused its done. */
   text: string;
   steps: number;
   /** The fingerprint of the page the model finished on. */
   fingerprint: string;
+  /** A check's accepted quote, found on the page; null otherwise. */
+  quote: string | null;
+  /** How many of the model's `done` calls were refused (finish-rules.ts). */
+  refused: number;
+  /** A password the agent typed is no named secret: its actions must not be cached (browser-agent.ts). */
+  typedUnnamedSecret: boolean;
 }
 
-interface PastStep {
-  /** Null when the model answered without calling a tool. */
-  call: { id: string; name: string; arguments: Record<string, unknown> } | null;
-  text: string | null;
-  result: string;
-}
-
-function conversation(
-  kind: InstructionKind,
-  instruction: string,
-  page: string,
-  past: PastStep[],
-  image?: ModelImage,
-): ModelMessage[] {
-  const messages: ModelMessage[] = [
-    {
-      role: "user",
-      content: firstMessage(
-        kind,
-        instruction,
-        past.length === 0 ? page : "(the current page is in the latest tool result)",
-      ),
-    },
-  ];
-  past.forEach((step, position) => {
-    const content = position === past.length - 1 ? `${step.result}\n\n${page}` : step.result;
-    if (step.call === null) {
-      messages.push({ role: "assistant", content: step.text ?? "", toolCalls: [] });
-      messages.push({ role: "user", content });
-      return;
-    }
-    messages.push({ role: "assistant", content: step.text, toolCalls: [step.call] });
-    messages.push({ role: "tool", toolCallId: step.call.id, content });
-  });
-  // The last message carries the newest snapshot; only it gets the screenshot, so requests do not grow with each step.
-  if (image) (messages.at(-1) as Extract<ModelMessage, { role: "user" | "tool" }>).image = image;
-  return messages;
+/** The element a call's `index` names in the snapshot, as steps record it; null for calls without one. */
+function targetOf(snapshot: RawSnapshot, index: unknown): { element: RawElement; target: StepTarget } | null {
+  const element = snapshot.elements.find((candidate) => candidate.index === index);
+  return element ? { element, target: { index: element.index, role: roleOf(element), label: element.label } } : null;
 }
 
 /** The screenshot to send with the newest snapshot, under --vision. */
@@ -174,17 +163,27 @@ async function visionImage(context: LoopContext): Promise<ModelImage | undefined
   return { mediaType: "image/png", data: await context.page.screenshotData() };
 }
 
+/**
+ * The last message carries the newest snapshot; only it gets the screenshot, so requests do not
+ * grow with each step. Attached after redaction: the image is pixels, not text to redact.
+ */
+function withImage(messages: ModelMessage[], image: ModelImage | undefined): ModelMessage[] {
+  if (image) (messages.at(-1) as Extract<ModelMessage, { role: "user" | "tool" }>).image = image;
+  return messages;
+}
+
 export async function runInstruction(
   kind: InstructionKind,
   instruction: string,
   context: LoopContext,
 ): Promise<InstructionOutcome> {
   const now = context.now ?? Date.now;
+  const secrets = context.secrets ?? new SecretValues();
   const allowed: ToolName[] = [
     ...(kind === "act" ? ACT_TOOLS : CHECK_TOOLS),
     ...(context.onLesson ? [LESSON_TOOL] : []),
   ];
-  const tools = allowed.map((name) => TOOL_DEFINITIONS[name]);
+  const tools = allowed.map((name) => toolDefinition(kind, name));
   const guard = new StallGuard();
   const past: PastStep[] = [];
   let snapshot = await context.page.snapshot();
@@ -197,15 +196,20 @@ export async function runInstruction(
   const system = kind === "act" ? actSystemPrompt(skills) : checkSystemPrompt(skills);
   // A lesson belongs to the skill the model named, else to the first skill chosen for the instruction.
   const lesson = (draft: Omit<LessonDraft, "instruction" | "source" | "skill"> & Partial<LessonDraft>) =>
-    context.onLesson?.({
-      ...draft,
-      instruction,
-      source: draft.source ?? "runner",
-      skill: draft.skill ?? (skills[0]?.frontMatter.name as string | undefined) ?? null,
-    });
+    context.onLesson?.(
+      secrets.redactDeep({
+        ...draft,
+        instruction,
+        source: draft.source ?? "runner",
+        skill: draft.skill ?? (skills[0]?.frontMatter.name as string | undefined) ?? null,
+      }),
+    );
   const observed: ObservedAction[] = [];
+  const actions: ActionOutcome[] = [];
   let fingerprint = fingerprintOf(snapshot);
   let steps = 0;
+  let refused = 0;
+  let typedUnnamedSecret = false;
 
   for (;;) {
     const { budget } = context;
@@ -214,11 +218,17 @@ export async function runInstruction(
 
     const image = await visionImage(context);
     const started = now();
+    // The model sees placeholders, never a secret's value, even when the page shows one.
     const response: ModelResponse = await context.provider.complete({
       system,
-      messages: conversation(kind, instruction, formatSnapshot(snapshot), past, image),
+      // Redacted whole on every turn: a password typed later in the instruction is hidden in earlier turns too.
+      messages: withImage(secrets.redactDeep(conversation(kind, instruction, formatSnapshot(snapshot), past)), image),
       tools,
-      context: { test: context.test, instruction, elements: elementRefs(snapshot) },
+      context: {
+        test: context.test,
+        instruction: secrets.redact(instruction),
+        elements: elementRefs(snapshot).map((ref) => ({ ...ref, label: secrets.redact(ref.label) })),
+      },
     });
     const modelMs = now() - started;
     context.usage.inputTokens += response.usage.inputTokens;
@@ -235,6 +245,8 @@ export async function runInstruction(
     let evidence: string;
     let ok = true;
     let finished: "done" | "fail" | null = null;
+    let quote: string | null = null;
+    let target: StepTarget | null = null;
     /** This step's browser action in words, for the runner's lessons; null for other calls. */
     let action: string | null = null;
     let agentLesson: (Pick<LessonDraft, "lesson" | "source" | "kind"> & { skill?: string }) | null = null;
@@ -245,13 +257,31 @@ export async function runInstruction(
       ok = false;
       evidence = `"${tool}" is not available here; use one of: ${allowed.join(", ")}`;
     } else {
-      const problem = argumentProblem(tool, call.arguments);
+      const problem = argumentProblem(tool, call.arguments, kind);
       if (problem) {
         ok = false;
         evidence = problem;
-      } else if (tool === "done" || tool === "fail") {
+      } else if (tool === "fail") {
         finished = tool;
-        evidence = String(tool === "done" ? call.arguments.evidence : call.arguments.reason);
+        evidence = String(call.arguments.reason);
+      } else if (tool === "done") {
+        // A check's quote is looked for in the page as it is now, not as the model last saw it.
+        if (kind === "check") snapshot = await context.page.snapshot();
+        const refusal =
+          kind === "act"
+            ? actDoneRefusal(actions)
+            : quoteRefusal(call.arguments.quote, secrets.redact(quotableText(snapshot)));
+        if (refusal === null) {
+          finished = "done";
+          evidence = String(call.arguments.evidence ?? call.arguments.quote);
+          if (kind === "check") quote = String(call.arguments.quote);
+        } else {
+          ok = false;
+          refused += 1;
+          // Refused once, the model may look again; insisting ends the instruction as failed.
+          if (refused > 1) finished = "fail";
+          evidence = refused > 1 ? refusal.failure : refusal.refusal;
+        }
       } else if (tool === LESSON_TOOL) {
         const named = typeof call.arguments.skill === "string" ? call.arguments.skill : null;
         agentLesson = {
@@ -263,15 +293,24 @@ export async function runInstruction(
         evidence = "lesson recorded";
       } else {
         action = describeAction(tool, call.arguments, snapshot.elements);
+        const aimed = call.arguments.index === undefined ? null : targetOf(snapshot, call.arguments.index);
+        target = aimed?.target ?? null;
+        const revealed = revealArgs(call.arguments, secrets);
+        // Learned before anything is recorded or told to the model, whether the typing works or not.
+        if (tool === "type" && isPasswordField(aimed?.element)) {
+          typedUnnamedSecret = learnPassword(String(revealed.text), secrets) || typedUnnamedSecret;
+        }
         try {
-          evidence = await context.page.perform(tool, call.arguments);
+          evidence = await context.page.perform(tool, revealed, target ? nameOf(target) : null);
           const recorded = context.onAction ? cachedAction(tool, call.arguments, snapshot.elements) : null;
           if (recorded) context.onAction?.(recorded);
         } catch (error) {
           ok = false;
           evidence = (error as Error).message;
         }
+        evidence = secrets.redact(evidence);
         observed.push({ action, ok });
+        actions.push({ action, ok, evidence });
       }
     }
 
@@ -288,7 +327,7 @@ export async function runInstruction(
       instruction,
       tool: tool || "(none)",
       args: call.arguments,
-      target: null,
+      target,
       text: response.text,
       evidence,
       ok,
@@ -298,13 +337,21 @@ export async function runInstruction(
       modelMs,
       screenshot: null,
     };
-    await context.onStep(step);
+    await recordRedacted(step, secrets, context.onStep);
     // After onStep, step.index is the step's number in the test's report.
     if (agentLesson) lesson({ ...agentLesson, url: snapshot.url, step: step.index });
     if (finished) {
       const resolved = finished === "done" && kind === "act" ? resolvedAfterRetries(instruction, observed) : null;
       if (resolved) lesson({ lesson: resolved, kind: "resolved_after_retries", url: snapshot.url, step: step.index });
-      return { finished, text: evidence, steps, fingerprint };
+      return {
+        finished,
+        text: secrets.redact(evidence),
+        steps,
+        fingerprint: fingerprintOf(snapshot),
+        quote: quote === null ? null : secrets.redact(quote),
+        refused,
+        typedUnnamedSecret,
+      };
     }
 
     const stalled = guard.observe(actionKey(tool, call.arguments), pageChanged);

@@ -91,20 +91,50 @@ export const TOOL_DEFINITIONS: Record<ToolName, ToolDefinition> = {
   },
 };
 
+/**
+ * A check's `done`: its verdict must quote the page, and the runner looks for the quote on the
+ * page before it accepts the verdict (finish-rules.ts).
+ */
+export const CHECK_DONE: ToolDefinition = {
+  name: "done",
+  description:
+    "Finish: the assertion holds. Quote the page text that shows it, copied exactly; a quote that is not on the page is refused.",
+  parameters: {
+    type: "object",
+    properties: {
+      quote: {
+        type: "string",
+        description: "Text copied exactly from the page that shows the assertion holds",
+      },
+      evidence: { type: "string", description: "What you observed, in your words (the quote when omitted)" },
+    },
+    required: ["quote"],
+  },
+};
+
+/** The definition the model is given for `tool` in an act or a check. */
+export function toolDefinition(kind: "act" | "check", tool: ToolName): ToolDefinition {
+  return kind === "check" && tool === "done" ? CHECK_DONE : TOOL_DEFINITIONS[tool];
+}
+
 export function isToolName(name: string): name is ToolName {
   return name in TOOL_DEFINITIONS;
 }
 
 /** What is wrong with a call's arguments, or null. */
-export function argumentProblem(tool: ToolName, args: Record<string, unknown>): string | null {
-  const definition = TOOL_DEFINITIONS[tool];
+export function argumentProblem(
+  tool: ToolName,
+  args: Record<string, unknown>,
+  kind: "act" | "check" = "act",
+): string | null {
+  const definition = toolDefinition(kind, tool);
   for (const key of definition.parameters.required ?? []) {
     if (args[key] === undefined || args[key] === null) return `${tool} needs "${key}"`;
   }
   if ("index" in args && args.index !== undefined && !Number.isInteger(args.index)) {
     return `${tool}: "index" must be an element number from the snapshot`;
   }
-  for (const key of ["url", "text", "option", "key", "evidence", "reason", "lesson", "skill"]) {
+  for (const key of ["url", "text", "option", "key", "evidence", "quote", "reason", "lesson", "skill"]) {
     if (args[key] !== undefined && typeof args[key] !== "string") return `${tool}: "${key}" must be text`;
   }
   if (tool === "scroll" && args.direction === undefined && args.index === undefined) {

@@ -4,14 +4,17 @@ import { type ActionCache, type CachedAction, type CacheEntry, instructionKey } 
 import { replayEntry } from "../cache/replay.js";
 import type { CacheStats, CheckRecord } from "../report/run-result.js";
 import { SecretValues } from "../secrets/secret-values.js";
-import type { ActResult, Agent, CheckOptions, CheckResult } from "../spec/agent-api.js";
+import type { ActOptions, ActResult, Agent, CheckOptions, CheckResult } from "../spec/agent-api.js";
 import {
+  AgentStopped,
   type InstructionKind,
   type InstructionOutcome,
   type LoopContext,
   runInstruction,
   type StepRecord,
 } from "./agent-loop.js";
+import type { LessonDraft } from "./runner-lessons.js";
+import { HandedOut, recordRedacted } from "./step-secrets.js";
 
 /** The test fails: the model judged a check false, or gave up on an instruction. */
 export class InstructionFailed extends Error {
@@ -44,6 +47,7 @@ export interface TestCache {
 
 export class BrowserAgent implements Agent {
   private readonly ordinals = new Map<string, number>();
+  private readonly handedOut = new HandedOut();
 
   constructor(
     private readonly page: AgentPageWithNavigation,
@@ -77,12 +81,34 @@ export class BrowserAgent implements Agent {
       modelMs: 0,
       screenshot: null,
     };
-    await this.loop.onStep(step);
+    await recordRedacted(step, this.secrets, this.keptStep);
+  }
+
+  private readonly keptStep = (step: StepRecord) => this.loop.onStep(this.handedOut.keep(step));
+
+  /** Runs one instruction; what leaves it (its outcome, a stop's message) is redacted. */
+  private async instruction(kind: InstructionKind, instruction: string): Promise<InstructionOutcome> {
+    try {
+      const outcome = await this.resolve(kind, instruction);
+      return { ...outcome, text: this.secrets.redact(outcome.text) };
+    } catch (error) {
+      if (error instanceof AgentStopped) throw new AgentStopped(error.reason, this.secrets.redact(error.message));
+      throw error;
+    } finally {
+      this.handedOut.redactAll(this.secrets);
+    }
   }
 
   /** Replays the cached actions when they still fit the page, else asks the model (and drafts a new entry). */
-  private async instruction(kind: InstructionKind, instruction: string): Promise<InstructionOutcome> {
-    const context = { ...this.loop, page: this.page };
+  private async resolve(kind: InstructionKind, instruction: string): Promise<InstructionOutcome> {
+    const onLesson = this.loop.onLesson;
+    const context = {
+      ...this.loop,
+      page: this.page,
+      secrets: this.secrets,
+      onStep: this.keptStep,
+      onLesson: onLesson && ((lesson: LessonDraft) => onLesson(this.handedOut.keep(lesson))),
+    };
     const cache = this.cache;
     if (!cache || cache.store.mode === "off") return runInstruction(kind, instruction, context);
     const seen = `${kind}\n${instruction}`;
@@ -102,37 +128,58 @@ export class BrowserAgent implements Agent {
     }
     cache.stats.misses += 1;
     const outcome = await runInstruction(kind, instruction, { ...context, onAction: (action) => actions.push(action) });
-    if (outcome.finished === "done") {
-      cache.drafts.push({
-        key,
-        test: cache.testId,
-        kind,
-        instruction,
-        actions,
-        finalFingerprint: kind === "check" ? outcome.fingerprint : null,
-        result: outcome.text,
-        recordedAt: new Date().toISOString(),
-      });
+    // A password no spec named would be stored as %typed_secret%, which no later run can type: not cached.
+    if (outcome.finished === "done" && !outcome.typedUnnamedSecret) {
+      cache.drafts.push(
+        // The file may be committed: every known secret's value is stored as its placeholder.
+        this.handedOut.keep(
+          this.secrets.redactDeep({
+            key,
+            test: cache.testId,
+            kind,
+            instruction,
+            actions,
+            finalFingerprint: kind === "check" ? outcome.fingerprint : null,
+            result: outcome.text,
+            quote: outcome.quote,
+            recordedAt: new Date().toISOString(),
+          }),
+        ),
+      );
     }
     return outcome;
   }
 
-  async act(instruction: string): Promise<ActResult> {
+  /**
+   * Fails the test when the instruction could not be carried out (the model called fail, or
+   * insisted on done after a failed action), unless `optional`: then `ok` is false.
+   */
+  async act(instruction: string, options: ActOptions = {}): Promise<ActResult> {
+    this.secrets.add(options.secrets);
     const outcome = await this.instruction("act", instruction);
     if (outcome.finished === "fail") {
-      throw new InstructionFailed("act_failed", `could not ${JSON.stringify(instruction)}: ${outcome.text}`);
+      if (options.optional === true) return { ok: false, summary: outcome.text, steps: outcome.steps };
+      const message = `could not ${JSON.stringify(instruction)}: ${outcome.text}`;
+      throw new InstructionFailed("act_failed", this.secrets.redact(message));
     }
     return { ok: true, summary: outcome.text, steps: outcome.steps };
   }
 
   async check(assertion: string, options: CheckOptions = {}): Promise<CheckResult> {
+    this.secrets.add(options.secrets);
     const outcome = await this.instruction("check", assertion);
     const passed = outcome.finished === "done";
     const soft = options.soft === true;
-    this.checks.push({ assertion, passed, evidence: outcome.text, soft, quote: null, refused: 0 });
+    const quote = passed ? outcome.quote : null;
+    this.checks.push(
+      this.handedOut.keep(
+        this.secrets.redactDeep({ assertion, passed, evidence: outcome.text, soft, quote, refused: outcome.refused }),
+      ),
+    );
     if (!passed && !soft) {
-      throw new InstructionFailed("check_failed", `check failed: ${JSON.stringify(assertion)}: ${outcome.text}`);
+      const message = `check failed: ${JSON.stringify(assertion)}: ${outcome.text}`;
+      throw new InstructionFailed("check_failed", this.secrets.redact(message));
     }
-    return { passed, evidence: outcome.text, quote: null };
+    return { passed, evidence: outcome.text, quote };
   }
 }

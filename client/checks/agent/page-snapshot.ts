@@ -22,9 +22,46 @@ export function fingerprintOf(snapshot: RawSnapshot): string {
   return createHash("sha1").update(JSON.stringify(essentials)).digest("hex");
 }
 
+/** The input types a screen reader calls a textbox; the others keep their type (`input[type=password]`). */
+const TEXTBOX_TYPES = new Set(["text", "email", "search", "tel", "url"]);
+const BUTTON_TYPES = new Set(["submit", "button", "reset", "image"]);
+
+/**
+ * What an element is, as a reader of the page would name it: its ARIA role when it has one,
+ * else the role its tag implies (`link`, `button`, `textbox`, `checkbox`, `combobox`), else
+ * the tag, with an input's type when no role fits (`input[type=password]`, `input[type=date]`).
+ */
+export function roleOf(element: RawElement): string {
+  if (element.role) return element.role;
+  const type = (element.type ?? "").toLowerCase();
+  switch (element.tag) {
+    case "a":
+      return "link";
+    case "button":
+    case "summary":
+      return "button";
+    case "textarea":
+      return "textbox";
+    case "select":
+      return "combobox";
+    case "input":
+      if (type === "" || TEXTBOX_TYPES.has(type)) return "textbox";
+      if (BUTTON_TYPES.has(type)) return "button";
+      if (type === "checkbox" || type === "radio") return type;
+      if (type === "number") return "spinbutton";
+      return `input[type=${type}]`;
+    default:
+      return element.tag;
+  }
+}
+
+/** An element in words for steps and reports: `button "Checkout"`, or the role alone when it has no label. */
+export function nameOf(element: { role: string; label: string }): string {
+  return element.label ? `${element.role} ${JSON.stringify(element.label)}` : element.role;
+}
+
 function describeElement(element: RawElement): string {
-  const kind = element.role ?? (element.type && element.tag === "input" ? `input[type=${element.type}]` : element.tag);
-  const parts = [`[${element.index}] ${kind}`];
+  const parts = [`[${element.index}] ${roleOf(element)}`];
   if (element.label) parts.push(JSON.stringify(element.label));
   if (element.value !== null && element.value !== "") parts.push(`value=${JSON.stringify(element.value)}`);
   if (element.checked !== null) parts.push(element.checked ? "checked" : "unchecked");

@@ -76,8 +76,13 @@ export class BrowserPage {
     return element;
   }
 
-  /** Performs one action tool; returns what happened, in words, as evidence. */
-  async perform(tool: string, args: Record<string, unknown>): Promise<string> {
+  /**
+   * Performs one action tool; returns what happened, in words, as evidence. `element` names the
+   * element the call aims at as the snapshot described it (`button "Checkout"`), so the evidence
+   * says what was clicked rather than its number; without it the number is used.
+   */
+  async perform(tool: string, args: Record<string, unknown>, element: string | null = null): Promise<string> {
+    const named = element ?? `[${String(args.index)}]`;
     try {
       switch (tool) {
         case "navigate":
@@ -86,19 +91,19 @@ export class BrowserPage {
           const element = await this.element(args.index);
           await element.scrollIntoView().catch(() => {});
           await element.click();
-          return `clicked [${args.index}]`;
+          return `clicked ${named}`;
         }
         case "type": {
           const element = await this.element(args.index);
           if (args.clear === false) await element.addValue(String(args.text));
           else await element.setValue(String(args.text));
-          return `typed ${JSON.stringify(args.text)} into [${args.index}]`;
+          return `typed ${JSON.stringify(args.text)} into ${named}`;
         }
         case "select": {
           const element = await this.element(args.index);
           const option = String(args.option);
           await element.selectByVisibleText(option).catch(() => element.selectByAttribute("value", option));
-          return `selected ${JSON.stringify(option)} in [${args.index}]`;
+          return `selected ${JSON.stringify(option)} in ${named}`;
         }
         case "press": {
           const name = String(args.key);
@@ -110,7 +115,7 @@ export class BrowserPage {
         case "scroll": {
           if (args.index !== undefined) {
             await (await this.element(args.index)).scrollIntoView();
-            return `scrolled [${args.index}] into view`;
+            return `scrolled ${named} into view`;
           }
           const dy = args.direction === "up" ? -SCROLL_PIXELS : SCROLL_PIXELS;
           await this.browser.execute((pixels: number) => (globalThis as any).scrollBy(0, pixels), dy);

@@ -2,6 +2,11 @@
  * The action cache: the actions a passing run resolved for each instruction, so the next run
  * replays them without the model. Pure: keys, element descriptors and the entries in memory;
  * cache-file.ts reads and writes the file, replay.ts replays an entry on a page.
+ *
+ * An entry never holds a secret's value: browser-agent.ts stores it with every known value
+ * replaced by its `%name%` placeholder, which replay reveals again, and does not store at all
+ * an instruction that typed a password no spec named (its `%typed_secret%` could not be
+ * revealed on a later run).
  */
 import { createHash } from "node:crypto";
 import type { InstructionKind } from "../agent/agent-loop.js";
@@ -37,6 +42,11 @@ export interface CacheEntry {
   finalFingerprint: string | null;
   /** The model's evidence when it finished. */
   result: string;
+  /**
+   * A check's quote of the page; a replay re-checks it against the page (replay.ts). Absent in
+   * entries written before verdicts were grounded: those checks are judged by the model again.
+   */
+  quote?: string | null;
   recordedAt: string;
 }
 

@@ -2,6 +2,10 @@
  * Replays a cached instruction without the model: each action on the element that looks like
  * the one recorded. It misses, and the caller asks the model from the page as it now is, when an
  * element is gone, an action fails, or (for a check) the page is not the one the model judged.
+ *
+ * A replayed check's verdict is held to the rule the model's is (finish-rules.ts): its recorded
+ * quote must be on the page as it is now, or the replay misses and the model judges afresh. An
+ * entry without a quote (written before verdicts were grounded) always misses for a check.
  */
 import {
   ensureStepLeft,
@@ -9,8 +13,12 @@ import {
   type InstructionOutcome,
   type LoopContext,
   type StepRecord,
+  type StepTarget,
 } from "../agent/agent-loop.js";
-import { fingerprintOf } from "../agent/page-snapshot.js";
+import { quotableText, quoteRefusal } from "../agent/finish-rules.js";
+import { fingerprintOf, nameOf, roleOf } from "../agent/page-snapshot.js";
+import { recordRedacted, revealArgs } from "../agent/step-secrets.js";
+import { SecretValues } from "../secrets/secret-values.js";
 import { type CachedAction, type CacheEntry, findTarget } from "./action-cache.js";
 
 export const REPLAYED = "(replayed from the action cache)";
@@ -24,11 +32,18 @@ export async function replayEntry(
   entry: CacheEntry,
   kind: InstructionKind,
   instruction: string,
-  context: Pick<LoopContext, "page" | "budget" | "onStep">,
+  context: Pick<LoopContext, "page" | "budget" | "onStep" | "secrets">,
 ): Promise<ReplayResult> {
+  const secrets = context.secrets ?? new SecretValues();
   const performed: CachedAction[] = [];
   let snapshot = await context.page.snapshot();
-  const step = async (tool: string, args: Record<string, unknown>, evidence: string, started: number) => {
+  const step = async (
+    tool: string,
+    args: Record<string, unknown>,
+    target: StepTarget | null,
+    evidence: string,
+    started: number,
+  ) => {
     const before = fingerprintOf(snapshot);
     if (tool !== "done") snapshot = await context.page.snapshot();
     context.budget.used += 1;
@@ -38,7 +53,7 @@ export async function replayEntry(
       instruction,
       tool,
       args,
-      target: null,
+      target,
       text: REPLAYED,
       evidence,
       ok: true,
@@ -48,38 +63,59 @@ export async function replayEntry(
       modelMs: 0,
       screenshot: null,
     };
-    await context.onStep(record);
+    await recordRedacted(record, secrets, context.onStep);
   };
   for (const action of entry.actions) {
     // Replayed steps count as the model's would: the cap fails a test the same way either way.
     ensureStepLeft(context.budget, instruction);
     const started = Date.now();
     const args = { ...action.args };
+    let target: StepTarget | null = null;
     if (action.target) {
       const index = findTarget(action.target, snapshot.elements);
-      if (index === null) {
+      const element = snapshot.elements.find((candidate) => candidate.index === index);
+      if (index === null || !element) {
         const { tag, label } = action.target;
         return { hit: false, reason: `${tag} ${JSON.stringify(label)} is no longer on the page`, performed };
       }
       args.index = index;
+      target = { index, role: roleOf(element), label: element.label };
     }
     let evidence: string;
     try {
-      evidence = await context.page.perform(action.tool, args);
+      // The entry holds placeholders (browser-agent.ts stores it redacted); the browser gets the values.
+      evidence = await context.page.perform(action.tool, revealArgs(args, secrets), target ? nameOf(target) : null);
     } catch (error) {
       return { hit: false, reason: `${action.tool} failed: ${(error as Error).message}`, performed };
     }
     performed.push(action);
-    await step(action.tool, args, evidence, started);
+    await step(action.tool, args, target, secrets.redact(evidence), started);
   }
   const fingerprint = fingerprintOf(snapshot);
   if (entry.finalFingerprint !== null && fingerprint !== entry.finalFingerprint) {
     return { hit: false, reason: "the page differs from the one the check was judged on", performed };
   }
+  const quote = entry.quote ?? null;
+  if (kind === "check") {
+    if (quote === null) return { hit: false, reason: "the cached verdict has no quote", performed };
+    snapshot = await context.page.snapshot();
+    if (quoteRefusal(quote, secrets.redact(quotableText(snapshot))) !== null) {
+      return { hit: false, reason: `the cached quote ${JSON.stringify(quote)} is not on the page`, performed };
+    }
+  }
   ensureStepLeft(context.budget, instruction);
-  await step("done", { evidence: entry.result }, entry.result, Date.now());
+  const doneArgs = kind === "check" ? { quote, evidence: entry.result } : { evidence: entry.result };
+  await step("done", doneArgs, null, entry.result, Date.now());
   return {
     hit: true,
-    outcome: { finished: "done", text: entry.result, steps: entry.actions.length + 1, fingerprint },
+    outcome: {
+      finished: "done",
+      text: entry.result,
+      steps: entry.actions.length + 1,
+      fingerprint,
+      quote: kind === "check" ? quote : null,
+      refused: 0,
+      typedUnnamedSecret: false,
+    },
   };
 }

@@ -83,7 +83,11 @@ export class MockProvider implements ModelProvider {
       delete args.target;
     }
     const toolCall: ToolCall = { id: `mock-${turn + 1}`, name: call.tool, arguments: args };
-    const promptText = request.system + request.messages.map((message) => JSON.stringify(message)).join("");
+    const promptText =
+      request.system +
+      request.messages
+        .map((message) => JSON.stringify(message, (key, value) => (key === "image" ? undefined : value)))
+        .join("");
     return {
       text: call.text ?? null,
       toolCalls: [toolCall],

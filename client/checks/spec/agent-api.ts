@@ -41,9 +41,17 @@ export interface CheckOptions {
 export interface Agent {
   /** Opens a URL; a relative one is resolved against --base-url. */
   goto(url: string): Promise<void>;
-  /** Lets the model carry out an instruction with the browser tools. Fails the test when it cannot, unless `optional`. */
+  /**
+   * Lets the model carry out an instruction with the browser tools. Fails the test when it
+   * cannot (the model calls fail, or insists on done when its last browser action failed or
+   * none succeeded), unless `optional`: then it returns `ok: false`.
+   */
   act(instruction: string, options?: ActOptions): Promise<ActResult>;
-  /** Asks the model whether an assertion holds on the page. A failed check fails the test unless `soft`. */
+  /**
+   * Asks the model whether an assertion holds on the page. A passing verdict must quote the
+   * page, and the runner finds the quote on it; a failed check, or a verdict whose quote is not
+   * on the page, fails the test unless `soft`.
+   */
   check(assertion: string, options?: CheckOptions): Promise<CheckResult>;
   /** The raw webdriverio browser, for anything the agent should not decide. */
   // biome-ignore lint/suspicious/noExplicitAny: webdriverio's Browser type is not loaded into spec typings

@@ -137,12 +137,15 @@ describe("agent loop", () => {
 
   it("offers a check only looking tools, and refuses a click", async () => {
     const page = new CounterPage();
-    const provider = new ScriptedProvider([click, { name: "done", arguments: { evidence: "count 0" } }]);
+    const provider = new ScriptedProvider([
+      click,
+      { name: "done", arguments: { quote: "count 0", evidence: "the page reads count 0" } },
+    ]);
     const ctx = context(page, provider);
     const outcome = await runInstruction("check", "count is 0", ctx);
     expect(provider.requests[0]?.tools.map((tool) => tool.name)).to.deep.equal(["scroll", "wait", "done", "fail"]);
     expect(page.performed).to.deep.equal([]);
-    expect(outcome).to.deep.include({ finished: "done", text: "count 0" });
+    expect(outcome).to.deep.include({ finished: "done", text: "the page reads count 0", quote: "count 0" });
   });
 
   it("stops a loop at --max-steps, counting steps across instructions", async () => {
@@ -220,16 +223,17 @@ describe("agent loop", () => {
       const provider = new ScriptedProvider([
         { name: "record_lesson", arguments: { lesson: "  The More button counts.  ", skill: "counting" } },
         { name: "record_lesson", arguments: { lesson: "Unlisted skills fall back.", skill: "nonexistent" } },
-        { name: "done", arguments: { evidence: "ok" } },
+        { name: "done", arguments: { quote: "count 0", evidence: "ok" } },
       ]);
       const lessons: LessonDraft[] = [];
       const ctx = { ...context(page, provider), skills, onLesson: (lesson: LessonDraft) => lessons.push(lesson) };
-      await runInstruction("act", "click more", ctx);
+      // A check, which may finish without an action: a lesson is no action.
+      await runInstruction("check", "more counts", ctx);
       expect(page.performed).to.deep.equal([]);
       expect(ctx.steps.map((step) => step.evidence)).to.deep.equal(["lesson recorded", "lesson recorded", "ok"]);
       expect(lessons).to.deep.equal([
         {
-          instruction: "click more",
+          instruction: "more counts",
           source: "agent",
           skill: "counting",
           lesson: "The More button counts.",
@@ -238,7 +242,7 @@ describe("agent loop", () => {
           step: 1,
         },
         {
-          instruction: "click more",
+          instruction: "more counts",
           source: "agent",
           skill: "counting",
           lesson: "Unlisted skills fall back.",

@@ -40,7 +40,10 @@ describe("mock provider", () => {
           { tool: "done", args: { evidence: "in" } },
         ],
       },
-      { instruction: "greets", calls: [{ tool: "done", args: { evidence: "hello" }, text: "looks right" }] },
+      {
+        instruction: "greets",
+        calls: [{ tool: "done", args: { quote: "Welcome, ada", evidence: "hello" }, text: "looks right" }],
+      },
     ],
   };
   const provider = new MockProvider("mock", transcript);
@@ -52,6 +55,8 @@ describe("mock provider", () => {
     expect(second.toolCalls[0]).to.deep.include({ name: "done", arguments: { evidence: "in" } });
     const any = await provider.complete(request("other test", "it greets ada", 0));
     expect(any).to.deep.include({ text: "looks right" });
+    // A check's quote reaches the loop as scripted, which looks for it on the page.
+    expect(any.toolCalls[0]?.arguments).to.deep.equal({ quote: "Welcome, ada", evidence: "hello" });
     expect(first.usage.inputTokens).to.be.greaterThan(0);
   });
 

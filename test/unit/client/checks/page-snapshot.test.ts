@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { fingerprintOf, formatSnapshot } from "../../../../client/checks/agent/page-snapshot.js";
+import { fingerprintOf, formatSnapshot, nameOf, roleOf } from "../../../../client/checks/agent/page-snapshot.js";
 import type { RawSnapshot } from "../../../../client/checks/agent/snapshot-script.js";
 
 const SNAPSHOT: RawSnapshot = {
@@ -73,11 +73,11 @@ describe("page snapshot for the model", () => {
       [
         'Page: "Sign in" http://127.0.0.1/login',
         "Interactive elements:",
-        '[1] input[type=text] "Username" value="ada"',
+        '[1] textbox "Username" value="ada"',
         '[2] input[type=password] "Password"',
-        '[3] input[type=checkbox] "Remember me" checked',
+        '[3] checkbox "Remember me" checked',
         '[4] button "Sign in" disabled',
-        '[5] a "Help" href="/help"',
+        '[5] link "Help" href="/help"',
         "(only the first 5 elements are listed)",
         "Visible text:",
         "Sign in\nUsername Password",
@@ -94,5 +94,42 @@ describe("page snapshot for the model", () => {
     };
     expect(fingerprintOf(typed)).not.to.equal(same);
     expect(fingerprintOf({ ...SNAPSHOT, text: `${SNAPSHOT.text}\nWrong password` })).not.to.equal(same);
+  });
+
+  it("names elements by the role a reader of the page knows them by, and their label", () => {
+    const base = SNAPSHOT.elements[0] as RawSnapshot["elements"][number];
+    const role = (tag: string, type: string | null = null, aria: string | null = null) =>
+      roleOf({ ...base, tag, type, role: aria });
+    expect([
+      role("a"),
+      role("button"),
+      role("input"),
+      role("input", "EMAIL"),
+      role("input", "submit"),
+      role("input", "radio"),
+      role("input", "number"),
+      role("input", "password"),
+      role("input", "date"),
+      role("textarea"),
+      role("select"),
+      role("div", null, "tab"),
+      role("div"),
+    ]).to.deep.equal([
+      "link",
+      "button",
+      "textbox",
+      "textbox",
+      "button",
+      "radio",
+      "spinbutton",
+      "input[type=password]",
+      "input[type=date]",
+      "textbox",
+      "combobox",
+      "tab",
+      "div",
+    ]);
+    expect(nameOf({ role: "button", label: "Checkout" })).to.equal('button "Checkout"');
+    expect(nameOf({ role: "textbox", label: "" })).to.equal("textbox");
   });
 });

@@ -173,7 +173,12 @@ describe("action cache", () => {
 
     it("holds a check only on the page it was judged on", async () => {
       const judged = snapshot([], "Welcome, ada");
-      const check = entry({ kind: "check", actions: [], finalFingerprint: fingerprintOf(judged) });
+      const check = entry({
+        kind: "check",
+        actions: [],
+        finalFingerprint: fingerprintOf(judged),
+        quote: "Welcome, ada",
+      });
       const same = await replayEntry(check, "check", "greets ada", context(scriptedPage([judged]).page, []));
       expect(same.hit).to.equal(true);
       const other = snapshot([], "Welcome, grace");
