@@ -3,9 +3,10 @@
  * are grouped by their normalized text, kept when a passing run held them or several runs saw
  * them, ranked by how many runs saw them and how recently, and written under the base skill's
  * own text with their provenance counts. The result depends only on the base skill and the
- * journal, so distilling twice gives the same file. Only a lesson's text, counts, dates and
- * sites (origins) reach the skill: never an entry's instruction or test, and never a lesson
- * that names a secret's placeholder (the runner redacts every entry before it is written).
+ * journal, so distilling twice gives the same file. Only a lesson's text, its counts, dates and
+ * sites (origins) reach the skill, never an entry's instruction or test; and the runner redacts
+ * every entry before it is written (a secret is its `%name%` placeholder there), so no secret's
+ * value can reach a skill through here.
  */
 import semver from "semver";
 import { renderSkill, type SkillDocument, type SkillFrontMatter } from "./skill-document.js";
@@ -16,17 +17,6 @@ export const LEARNED_HEADING = "## Learned from runs";
 export const MAX_LEARNED_LESSONS = 12;
 /** A lesson no passing run held must be seen by at least this many runs. */
 export const MIN_RUNS_WITHOUT_PASS = 2;
-/**
- * A secret's placeholder (`%password%`, `%typed_secret%`), the shape client/checks/secrets
- * gives them. A lesson that names one is about one test's secret input: it never goes into a
- * skill, which every later prompt reads.
- */
-const SECRET_PLACEHOLDER = /%[A-Za-z_][A-Za-z0-9_.-]{0,63}%/;
-
-/** Whether a lesson may be distilled into a skill. */
-export function distillable(lesson: string): boolean {
-  return !SECRET_PLACEHOLDER.test(lesson);
-}
 
 export interface DistilledLesson {
   text: string;
@@ -56,7 +46,7 @@ export function distillLessons(entries: JournalEntry[], skill: string): Distille
     { forms: Map<string, number>; runs: Set<string>; passing: Set<string>; lastSeen: string; sites: Set<string> }
   >();
   for (const entry of entries) {
-    if (entry.skill !== skill || !distillable(entry.lesson)) continue;
+    if (entry.skill !== skill) continue;
     const form = displayForm(entry.lesson);
     if (form === "") continue;
     const key = form.toLowerCase();

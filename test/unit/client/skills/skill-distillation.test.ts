@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
+import { journalEntries } from "../../../../client/checks/run/redacted-artifacts.js";
+import { SecretValues } from "../../../../client/checks/secrets/secret-values.js";
 import { BUNDLED_SKILLS_DIR } from "../../../../client/skills/skill-catalog.js";
 import {
   baseOf,
-  distillable,
   distillLessons,
   improvedSkillText,
   LEARNED_HEADING,
@@ -112,32 +113,29 @@ describe("skill distillation (obs skills improve)", () => {
     expect(withoutLearned("# A\n\ntext\n")).to.equal("# A\n\ntext\n");
   });
 
-  it("never distills a lesson that names a secret's placeholder into a skill", () => {
-    const entry = (lesson: string, at: string): JournalEntry => ({
-      schema_version: "obs.skill-journal/v1",
-      recorded_at: at,
-      skill: "forms-and-sign-in",
-      lesson,
-      source: "agent",
-      kind: "lesson",
-      site: "http://localhost:3000",
-      test: { file: "a.obs.ts", name: "signs in" },
-      step: 1,
-      instruction: "sign in with %password%",
-      passed: true,
-    });
-    const entries = [
-      entry('"sign in with %password%" was carried out by: click button "Log in"', "2026-11-20T09:00:00.000Z"),
-      entry("type %typed_secret% into the password field", "2026-11-21T09:00:00.000Z"),
-      entry("Wait for the dashboard after signing in", "2026-11-22T09:00:00.000Z"),
-    ];
-    expect(distillLessons(entries, "forms-and-sign-in").map((lesson) => lesson.text)).to.deep.equal([
-      "Wait for the dashboard after signing in",
-    ]);
+  it("distills what the runner journaled with a secret into a skill with its placeholder, never its value", () => {
+    const secrets = new SecretValues();
+    secrets.add({ password: "lovelace" });
+    const entries = journalEntries(
+      [
+        {
+          skill: "forms-and-sign-in",
+          lesson: '"sign in as ada with lovelace" was carried out by: click button "Sign in" (after 1 failed attempt)',
+          source: "runner",
+          kind: "resolved_after_retries",
+          url: "http://localhost:3000/login?pw=lovelace",
+          step: 4,
+          instruction: "sign in as ada with lovelace",
+        },
+      ],
+      { id: "a.obs.ts > signs in", file: "a.obs.ts", name: "signs in" },
+      true,
+      new Date("2026-11-22T10:00:00Z"),
+      secrets,
+    );
     const skill = bundledForms();
     const text = improvedSkillText(baseOf(skill, skill), distillLessons(entries, "forms-and-sign-in")) as string;
-    expect(text).not.to.match(/%(password|typed_secret)%/);
-    // Plain percentages are lessons like any other.
-    expect(distillable("retry at 50% zoom")).to.equal(true);
+    expect(text).to.include('- "sign in as ada with %password%" was carried out by: click button "Sign in"');
+    expect(text).not.to.include("lovelace");
   });
 });
