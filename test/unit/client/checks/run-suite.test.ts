@@ -5,11 +5,16 @@ import type { RawSnapshot } from "../../../../client/checks/agent/snapshot-scrip
 import type { BrowserSession } from "../../../../client/checks/browser/browser-session.js";
 import { resolveRunSettings } from "../../../../client/checks/config/run-settings.js";
 import type { ModelProvider } from "../../../../client/checks/providers/model-provider.js";
+import { testLine } from "../../../../client/checks/report/console-summary.js";
+import { jsonReport } from "../../../../client/checks/report/json-report.js";
+import { junitXml } from "../../../../client/checks/report/junit-report.js";
+import { actionLine, testFinishLine } from "../../../../client/checks/report/progress-line.js";
 import type { Reporter, RunReport, TestResult } from "../../../../client/checks/report/run-result.js";
 import { runSuite } from "../../../../client/checks/run-suite.js";
 import type { SecretValues } from "../../../../client/checks/secrets/secret-values.js";
 import type { LoadedSpec } from "../../../../client/checks/spec/spec-loading.js";
 import { emptySpec } from "../../../../client/checks/spec/test-registry.js";
+import { resultAttributes, stepAttributes, stepLogBody } from "../../../../client/checks/telemetry/telemetry-names.js";
 import { tempDir } from "../../../helpers/temp-dir.js";
 
 const provider: ModelProvider = {
@@ -274,9 +279,21 @@ describe("browser-check runner core", function () {
       startBrowser: fakeSessions().start,
       reporters: [everything],
     });
-    const told = JSON.stringify(seen);
-    expect(told).to.include("%token%");
-    expect(told).not.to.include("hunter2");
+    // What the reporters and runner telemetry make of what they were told.
+    const finished = seen.at(-2) as TestResult;
+    const steps = finished.steps;
+    const rendered = [
+      JSON.stringify(seen),
+      jsonReport(report),
+      junitXml(report),
+      testLine(finished),
+      JSON.stringify(testFinishLine(finished, new Date())),
+      ...steps.map((step) => JSON.stringify(actionLine(finished, step, new Date()))),
+      ...steps.map((step) => `${stepLogBody(step)} ${JSON.stringify(stepAttributes(step))}`),
+      JSON.stringify(resultAttributes(finished)),
+    ].join("\n");
+    expect(rendered).to.include("%token%");
+    expect(rendered).not.to.include("hunter2");
     const test = report.files[0]?.tests[0] as TestResult;
     expect(test.failure?.message).to.equal("the shop refused %token%");
     expect(test.steps[0]?.url).to.equal("http://shop.test/cart?token=%token%");
