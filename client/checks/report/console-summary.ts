@@ -16,7 +16,7 @@ function seconds(ms: number): string {
 export function testLine(test: TestResult, reportDir = ""): string {
   const steps = test.steps.length === 1 ? "1 step" : `${test.steps.length} steps`;
   const tries = test.attempts.length;
-  const retried = tries > 1 ? `, ${test.flaky ? "passed on attempt" : "failed all"} ${tries}` : "";
+  const retried = tries > 1 ? (test.flaky ? `, passed on attempt ${tries}` : `, failed ${tries} attempts`) : "";
   const label = test.flaky ? "FLAKY" : LABEL[test.status];
   const timing = test.status === "skipped" ? "" : ` (${seconds(test.durationMs)}, ${steps}${retried})`;
   const lines = [`  ${label}${label.length < 5 ? " " : ""} ${safeText(test.id)}${timing}`];

@@ -194,7 +194,7 @@ describe("browser-check reports", () => {
     );
     expect(testLine(exhausted, ".obs")).to.equal(
       [
-        '  FAIL  tests/login.obs.ts > shows <errors> & "quotes" (1.5 s, 1 step, failed all 2)',
+        '  FAIL  tests/login.obs.ts > shows <errors> & "quotes" (1.5 s, 1 step, failed 2 attempts)',
         '        check failed: "error shown": no error, only ]]> and \\x1b[31m',
         "        screenshot: .obs/failures/login/shows/retry-1/screenshot.png",
       ].join("\n"),
