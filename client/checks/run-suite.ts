@@ -21,6 +21,7 @@ import type { ModelProvider, TokenUsage } from "./providers/model-provider.js";
 import type { CheckRecord, FailureEvidence, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
 import { captureFailureEvidence, evidenceDir, FAILURE_DIR } from "./run/failure-evidence.js";
 import { cacheable, journalEntries } from "./run/redacted-artifacts.js";
+import { screenshotHidingSecrets } from "./run/secret-fields.js";
 import { runAttempts } from "./run/test-attempts.js";
 import { failureOf, slug, TestTimeout } from "./run/test-failure.js";
 import { SecretValues } from "./secrets/secret-values.js";
@@ -310,7 +311,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
       if (settings.captureScreenshots && step.tool !== "done" && step.tool !== "fail") {
         mkdirSync(screenshotDir, { recursive: true });
         const path = join(screenshotDir, `step-${String(step.index).padStart(3, "0")}.png`);
-        await browserPage.screenshot(path);
+        await screenshotHidingSecrets(browserPage, path, secrets);
         step.screenshot = relative(settings.reportDir, path);
       }
       steps.push(step);
@@ -365,7 +366,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
     const shown = page as BrowserPage | null;
     if (failure && open && shown) {
       const dir = evidenceDir(settings.reportDir, slug(ref.file), slug(test.name), attempt);
-      failureEvidence = await captureFailureEvidence(shown, dir, settings.reportDir, (text) => secrets.redact(text));
+      failureEvidence = await captureFailureEvidence(shown, dir, settings.reportDir, secrets);
     }
     await open?.close();
     // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never forever.

@@ -60,23 +60,25 @@ test("signs in with a secret", async ({ agent }) => {
 
 test("carries the secret into a failure", async ({ agent }) => {
   remember(agent);
-  await agent.goto("/login.html");
-  await agent.act("sign in as ada with %password%", { secrets: { password } });
-  await agent.goto("/shop.html?coupon=" + password);
+  await agent.goto("/login.html?coupon=" + password);
+  await agent.act("type %password% as the username", { secrets: { password } });
   throw new Error("the shop refused the coupon " + password);
 });
 `;
 
 const SECRET = "lovelace";
 
-const signIn = (lesson: boolean) => [
+const SIGN_IN = [
   { tool: "type", args: { target: "Username", text: "ada" } },
   { tool: "type", args: { target: "Password", text: SECRET } },
-  ...(lesson
-    ? [{ tool: "record_lesson", args: { lesson: `the password ${SECRET} is accepted`, skill: "forms-and-sign-in" } }]
-    : []),
   { tool: "click", args: { target: "Sign in" }, text: `Signing in with ${SECRET}.` },
   { tool: "done", args: { evidence: `signed in as ada with ${SECRET}` } },
+];
+/** The secret typed where it shows: a text field, which the failure screenshot must hide. */
+const TYPE_IN_VIEW = [
+  { tool: "type", args: { target: "Username", text: SECRET } },
+  { tool: "record_lesson", args: { lesson: `the username field takes ${SECRET}`, skill: "forms-and-sign-in" } },
+  { tool: "done", args: { evidence: `typed ${SECRET}` } },
 ];
 
 const TRANSCRIPT = {
@@ -87,8 +89,8 @@ const TRANSCRIPT = {
       instruction: "total is 40.00",
       calls: [{ tool: "fail", args: { reason: "the page reads Total: 30.00" } }],
     },
-    { test: "signs in with a secret", instruction: "sign in", calls: signIn(false) },
-    { test: "carries the secret into a failure", instruction: "sign in", calls: signIn(true) },
+    { test: "signs in with a secret", instruction: "sign in", calls: SIGN_IN },
+    { test: "carries the secret into a failure", instruction: "as the username", calls: TYPE_IN_VIEW },
   ],
 };
 
@@ -254,7 +256,7 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
       expect(passing.status, JSON.stringify(passing.failure)).to.equal("passed");
       expect(failing.failure.message).to.equal("the shop refused the coupon %password%");
       expect(failing.attempts).to.have.length(2);
-      expect(failing.failure_evidence.url).to.equal(`${site.url}/shop.html?coupon=%password%`);
+      expect(failing.failure_evidence.url).to.equal(`${site.url}/login.html?coupon=%password%`);
       // Each of these held the value before redaction.
       const typed = passing.steps
         .filter((step: { tool: string }) => step.tool === "type")
@@ -262,8 +264,15 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
       expect(typed).to.deep.equal(["ada", "%password%"]);
       const snapshot = readFileSync(join(reportDir(), failing.failure_evidence.snapshot), "utf8");
       expect(snapshot).to.include("coupon=%password%");
+      expect(snapshot).to.match(/"Username" value="%password%"/);
+      // For a reviewer to see that the Username field's text is hidden in it (artifacts/ is git-ignored).
+      mkdirSync(packagePath("artifacts", "checks"), { recursive: true });
+      writeFileSync(
+        packagePath("artifacts", "checks", "failure-evidence-secret.png"),
+        readFileSync(join(reportDir(), failing.failure_evidence.screenshot)),
+      );
       const journal = readFileSync(join(reportDir(), "skills", "journal.ndjson"), "utf8");
-      expect(journal).to.include("the password %password% is accepted");
+      expect(journal).to.include("the username field takes %password%");
       const cache = readFileSync(join(reportDir(), "action-cache.json"), "utf8");
       expect(cache).to.include("%password%");
       expect(collector.bodies.join("\n")).to.include("%password%");

@@ -9,6 +9,7 @@ import { join, relative } from "node:path";
 import { formatSnapshot } from "../agent/page-snapshot.js";
 import type { RawSnapshot } from "../agent/snapshot-script.js";
 import type { FailureEvidence } from "../report/run-result.js";
+import { screenshotHidingSecrets } from "./secret-fields.js";
 
 export const FAILURE_DIR = "failures";
 export const FAILURE_SCREENSHOT = "screenshot.png";
@@ -45,23 +46,24 @@ export function evidenceDir(reportDir: string, fileSlug: string, testSlug: strin
 
 /**
  * Captures the evidence into `dir` (emptied first); paths in the result are relative to
- * `reportDir`. Text passes through `redact` (the test's secrets) before it is written; a
- * screenshot shows the page as it is, which is why password fields, masked by the browser,
- * are where secrets belong.
+ * `reportDir`. Text passes through the test's secrets' redaction before it is written; in the
+ * screenshot, fields holding a secret have their text hidden (secret-fields.ts). Text the page
+ * itself shows is pixels, which no redaction reaches.
  */
 export async function captureFailureEvidence(
   page: EvidencePage,
   dir: string,
   reportDir: string,
-  redact: (text: string) => string,
+  secrets: { empty: boolean; redact(text: string): string },
   budgetMs = EVIDENCE_BUDGET_MS,
 ): Promise<FailureEvidence> {
+  const redact = (text: string) => secrets.redact(text);
   const until = Date.now() + budgetMs;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const screenshotPath = join(dir, FAILURE_SCREENSHOT);
   const shot = await bounded(
-    page.screenshot(screenshotPath).then(() => true),
+    screenshotHidingSecrets(page, screenshotPath, secrets).then(() => true),
     until,
   );
   const snapshot = await bounded(page.snapshot(), until);

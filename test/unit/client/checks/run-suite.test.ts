@@ -46,15 +46,26 @@ const SNAPSHOT: RawSnapshot = {
 };
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** What the fake browsers were asked to do in the page, and when they took a screenshot. */
+const pageCalls: string[] = [];
+
 /** Just enough of a webdriverio browser for BrowserPage: navigation, the snapshot, screenshots. */
 function fakeBrowser(id: number) {
   return {
     id,
     url: async () => {},
     waitUntil: async () => true,
-    // The snapshot script is called with its limits; goto's error-page probe without arguments.
-    execute: async (_script: unknown, ...args: unknown[]) => (args.length > 0 ? SNAPSHOT : null),
-    saveScreenshot: async (path: string) => writeFileSync(path, PNG),
+    // Answers each script obs runs in the page by its name; goto's error-page probe gets null.
+    execute: async (script: { name: string }, ...args: unknown[]) => {
+      pageCalls.push(`${script.name} ${JSON.stringify(args[1] ?? null)}`);
+      if (script.name === "collectPageSnapshot") return SNAPSHOT;
+      if (script.name === "fieldValues") return SNAPSHOT.elements.map((element) => element.value ?? "");
+      return null;
+    },
+    saveScreenshot: async (path: string) => {
+      pageCalls.push("screenshot");
+      writeFileSync(path, PNG);
+    },
     getUrl: async () => SNAPSHOT.url,
   };
 }
@@ -300,6 +311,15 @@ describe("browser-check runner core", function () {
     expect(test.failureEvidence?.url).to.equal("http://shop.test/cart?token=%token%");
     const snapshot = readFileSync(join(settings().reportDir, test.failureEvidence?.snapshot as string), "utf8");
     expect(snapshot).to.include('value="%token%"');
+    // The field holding the token has its text hidden while the screenshot is taken, then shown again.
+    expect(test.failureEvidence?.screenshot).to.equal("failures/s-obs-ts/uses-a-token/retry-1/screenshot.png");
+    const shot = pageCalls.lastIndexOf("screenshot");
+    expect(pageCalls.slice(shot - 2, shot + 2)).to.deep.equal([
+      "fieldValues null",
+      "hideFields [0]",
+      "screenshot",
+      "restoreFields null",
+    ]);
     expect(snapshot).not.to.include("hunter2");
   });
 });
