@@ -11,6 +11,8 @@ import { BrowserAgent, type TestCache } from "./agent/browser-agent.js";
 import type { LessonDraft } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
+import { PageErrorLog, pageErrorsFailure } from "./browser/page-error-log.js";
+import { capturePageErrors } from "./browser/page-errors.js";
 import type { Screencast } from "./browser/screencast.js";
 import { propagateTraceContext } from "./browser/trace-propagation.js";
 import { ActionCache } from "./cache/action-cache.js";
@@ -218,6 +220,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
   const steps: StepRecord[] = [];
   const checks: CheckRecord[] = [];
   const lessons: LessonDraft[] = [];
+  const pageErrors = new PageErrorLog(secrets, (error) => tell((reporter) => reporter.onPageError?.(ref, error)));
   const usage = emptyUsage();
   const cache: TestCache = {
     store: deps.cache ?? new ActionCache("off"),
@@ -241,7 +244,8 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
       failure,
       steps,
       checks,
-      pageErrors: [],
+      pageErrors: pageErrors.errors,
+      pageErrorsOmitted: pageErrors.omitted,
       failureEvidence: null,
       attempts: status === "skipped" ? [] : [{ attempt, status, durationMs, failure }],
       flaky: false,
@@ -263,6 +267,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
   let failure: TestResult["failure"] = null;
   let failureEvidence: FailureEvidence | null = null;
   let screencast: Screencast | null = null;
+  let stopPageErrors = async () => {};
   let abandoned = false;
   const screenshotDir = join(settings.reportDir, SCREENSHOT_DIR, slug(ref.file), slug(test.name));
   // A retry's step screenshots replace the failed attempt's.
@@ -288,6 +293,8 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
       );
       if (propagating !== true) unavailable(propagating instanceof Error ? propagating.message : null);
     }
+    // Before the first navigation, so that errors while the page loads are caught too.
+    stopPageErrors = await capturePageErrors(session.browser, pageErrors, settings);
     const browserPage = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
     page = browserPage;
     const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;
@@ -330,6 +337,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
         onStep,
         skills: deps.skills,
         onLesson: deps.recordLessons ? (lesson) => lessons.push(lesson) : undefined,
+        vision: settings.vision,
       },
       checks,
       cache,
@@ -361,6 +369,9 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
     clearTimeout(timer);
     abandoned = true;
     await (screencast as Screencast | null)?.stop();
+    await stopPageErrors();
+    // Known before the evidence is taken, so that a test failed by its page errors has evidence too.
+    failure ??= pageErrorsFailure(pageErrors, settings.failOnPageErrors);
     const open = session as BrowserSession | null;
     // Before the browser closes: what the page looked like when the test failed.
     const shown = page as BrowserPage | null;

@@ -17,6 +17,7 @@ import { monitorCommand } from "./monitor-command.js";
 import { openCommand } from "./open-command.js";
 import { servicesCommand } from "./services-command.js";
 import { setupCommand } from "./setup-command.js";
+import { showReportCommand } from "./show-report-command.js";
 import { skillsCommand } from "./skills-command.js";
 import { spanCommand } from "./span-command.js";
 import { spansCommand } from "./spans-command.js";
@@ -51,6 +52,7 @@ export async function main(argv: string[]): Promise<number> {
     setupCommand(setExit),
     agentcliCommand(setExit),
     ...checksCommands(setExit),
+    showReportCommand(setExit),
     skillsCommand(setExit),
   ];
   const names = new Set([...commands.map((c) => String(c.command).split(" ")[0] as string), "completion"]);

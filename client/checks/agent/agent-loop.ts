@@ -8,7 +8,13 @@ import type { SkillDocument } from "../../skills/skill-document.js";
 import { MAX_LESSON_LENGTH } from "../../skills/skill-journal.js";
 import { selectSkills } from "../../skills/skill-selection.js";
 import { type CachedAction, cachedAction } from "../cache/action-cache.js";
-import type { ModelMessage, ModelProvider, ModelResponse, TokenUsage } from "../providers/model-provider.js";
+import type {
+  ModelImage,
+  ModelMessage,
+  ModelProvider,
+  ModelResponse,
+  TokenUsage,
+} from "../providers/model-provider.js";
 import {
   ACT_TOOLS,
   argumentProblem,
@@ -35,6 +41,8 @@ export interface AgentPage {
   snapshot(): Promise<RawSnapshot>;
   /** Performs an action tool and describes what happened; throws ActionError when it cannot. */
   perform(tool: string, args: Record<string, unknown>): Promise<string>;
+  /** The page as a base64 PNG, for --vision; a page without it sends no screenshot. */
+  screenshotData?(): Promise<string>;
 }
 
 export type InstructionKind = "act" | "check";
@@ -107,6 +115,8 @@ export interface LoopContext {
   onLesson?: (lesson: LessonDraft) => void;
   /** Told of each action that succeeded, as the action cache records it. */
   onAction?: (action: CachedAction) => void;
+  /** --vision: a screenshot goes with the newest snapshot. */
+  vision?: boolean;
   now?: () => number;
 }
 
@@ -126,7 +136,13 @@ interface PastStep {
   result: string;
 }
 
-function conversation(kind: InstructionKind, instruction: string, page: string, past: PastStep[]): ModelMessage[] {
+function conversation(
+  kind: InstructionKind,
+  instruction: string,
+  page: string,
+  past: PastStep[],
+  image?: ModelImage,
+): ModelMessage[] {
   const messages: ModelMessage[] = [
     {
       role: "user",
@@ -147,7 +163,15 @@ function conversation(kind: InstructionKind, instruction: string, page: string, 
     messages.push({ role: "assistant", content: step.text, toolCalls: [step.call] });
     messages.push({ role: "tool", toolCallId: step.call.id, content });
   });
+  // The last message carries the newest snapshot; only it gets the screenshot, so requests do not grow with each step.
+  if (image) (messages.at(-1) as Extract<ModelMessage, { role: "user" | "tool" }>).image = image;
   return messages;
+}
+
+/** The screenshot to send with the newest snapshot, under --vision. */
+async function visionImage(context: LoopContext): Promise<ModelImage | undefined> {
+  if (!context.vision || !context.page.screenshotData) return undefined;
+  return { mediaType: "image/png", data: await context.page.screenshotData() };
 }
 
 export async function runInstruction(
@@ -188,10 +212,11 @@ export async function runInstruction(
     ensureStepLeft(budget, instruction);
     if (now() >= context.deadline) throw new AgentStopped("timeout", `the test's time ran out during "${instruction}"`);
 
+    const image = await visionImage(context);
     const started = now();
     const response: ModelResponse = await context.provider.complete({
       system,
-      messages: conversation(kind, instruction, formatSnapshot(snapshot), past),
+      messages: conversation(kind, instruction, formatSnapshot(snapshot), past, image),
       tools,
       context: { test: context.test, instruction, elements: elementRefs(snapshot) },
     });

@@ -7,6 +7,7 @@
 import type { Browser } from "webdriverio";
 import { MAX_ELEMENTS, MAX_TEXT } from "../agent/page-snapshot.js";
 import { collectPageSnapshot, type RawSnapshot } from "../agent/snapshot-script.js";
+import { maskedScreenshot } from "./vision-screenshot.js";
 
 const SETTLE_TIMEOUT_MS = 5_000;
 const MAX_WAIT_MS = 10_000;
@@ -147,5 +148,10 @@ export class BrowserPage {
 
   async screenshot(path: string): Promise<void> {
     await this.browser.saveScreenshot(path);
+  }
+
+  /** The viewport as a base64 PNG for --vision, typed text in fields hidden (vision-screenshot.ts). */
+  async screenshotData(): Promise<string> {
+    return maskedScreenshot(this.browser);
   }
 }

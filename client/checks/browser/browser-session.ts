@@ -55,6 +55,21 @@ async function startWebKitDriver(launch: WebKitLaunch, scratchPath: string): Pro
   return [await startDriverProcess(launch.xvfbRun, ["-a", "-f", authority, launch.driver, ...driverArgs], port), port];
 }
 
+/**
+ * chromedriver on a free port. Without --allowed-ips or --allowed-origins it listens on
+ * 127.0.0.1 and ::1 only. Its TMPDIR, and so Chromium's, is a folder inside the session's own:
+ * Chromium keeps `org.chromium.Chromium.scoped_dir.*` folders there and removes them only when
+ * it exits cleanly, and in the system temp folder nothing would take them away.
+ */
+async function startChromedriver(driver: string, scratchPath: string): Promise<[DriverProcess, number]> {
+  const port = await freePort();
+  const temp = join(scratchPath, "tmp");
+  mkdirSync(temp);
+  // NODE_OPTIONS cleared as webdriverio does for the drivers it starts.
+  const env = { ...process.env, NODE_OPTIONS: "", TMPDIR: temp };
+  return [await startDriverProcess(driver, [`--port=${port}`], port, env), port];
+}
+
 export async function startBrowser(options: SessionOptions): Promise<BrowserSession> {
   const { remote, Key } = await import("webdriverio");
   const { launch } = options;
@@ -65,12 +80,9 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
   try {
     const local: LocalSession = {};
     if (scratch && "xvfbRun" in launch) [driver, local.driverPort] = await startWebKitDriver(launch, scratch.path);
-    if (scratch && launch.engine === "engine_a") {
+    if (scratch && launch.engine === "engine_a" && !("webdriverUrl" in launch)) {
+      [driver, local.driverPort] = await startChromedriver(launch.driver, scratch.path);
       local.profileDir = join(scratch.path, "profile");
-      const temp = join(scratch.path, "tmp");
-      mkdirSync(temp);
-      // NODE_OPTIONS cleared as webdriverio does when it starts chromedriver itself.
-      local.driverEnv = { ...process.env, NODE_OPTIONS: "", TMPDIR: temp };
     }
     browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, local) });
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * A WebDriver server obs runs itself (WebKitWebDriver, which webdriverio does not start), in its
- * own process group so that stopping it also stops what it started (xvfb-run's Xvfb, MiniBrowser).
+ * A WebDriver server obs runs itself (chromedriver, WebKitWebDriver), in its own process group so
+ * that stopping it also stops what it started (Chromium, xvfb-run's Xvfb, MiniBrowser).
  */
 import { spawn } from "node:child_process";
 
@@ -10,8 +10,14 @@ export interface DriverProcess {
   stop(): Promise<void>;
 }
 
-export async function startDriverProcess(command: string, args: string[], port: number): Promise<DriverProcess> {
-  const child = spawn(command, args, { detached: true, stdio: ["ignore", "ignore", "pipe"] });
+/** Starts `command` and waits until it answers WebDriver's /status on 127.0.0.1:`port`. */
+export async function startDriverProcess(
+  command: string,
+  args: string[],
+  port: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DriverProcess> {
+  const child = spawn(command, args, { detached: true, stdio: ["ignore", "ignore", "pipe"], env });
   let stderr = "";
   child.stderr?.on("data", (chunk) => {
     stderr = (stderr + String(chunk)).slice(-2_000);

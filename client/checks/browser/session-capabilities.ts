@@ -31,7 +31,13 @@ export function chromiumArgs(shape: SessionShape): string[] {
 
 /** What obs set up on this machine for one session of a local engine. */
 export interface LocalSession {
-  /** Where obs started the engine's driver itself (engine_c). */
+  /**
+   * Where obs started the engine's driver itself (engine_a, engine_c), on 127.0.0.1. obs starts
+   * chromedriver rather than letting webdriverio do it: @wdio/utils turns every key of
+   * `wdio:chromedriverOptions` into a command-line flag (its `spawnOpts`, the only way to give
+   * chromedriver an environment, became `--spawn-opts=[object Object]`) and adds
+   * `--allowed-ips=0.0.0.0 --allowed-origins=*`, which make chromedriver listen on every interface.
+   */
   driverPort?: number;
   /**
    * Chromium's profile folder, inside the session's own scratch folder. Without one,
@@ -39,23 +45,13 @@ export interface LocalSession {
    * singleton socket, and both stay behind once the session ends: two more per check run.
    */
   profileDir?: string;
-  /**
-   * The environment chromedriver starts with, and so Chromium: its TMPDIR is a folder inside
-   * the session's own. Chromium keeps `org.chromium.Chromium.scoped_dir.*` folders there and
-   * removes them only when it exits cleanly; a browser that is killed or lost leaves them,
-   * and in the system temp folder nothing would take them away.
-   */
-  driverEnv?: NodeJS.ProcessEnv;
 }
 
-declare global {
-  namespace WebdriverIO {
-    interface ChromedriverOptions {
-      /** How @wdio/utils spawns chromedriver (its `ChromedriverParameters` has it; the typings do not). */
-      spawnOpts?: { env?: NodeJS.ProcessEnv };
-    }
-  }
-}
+/**
+ * Chromium's preferences: no leaked-password check (the dialog it opens after a sign-in with a
+ * well-known password would cover the page). webdriverio set this itself when it started chromedriver.
+ */
+export const CHROMIUM_PREFS = { "profile.password_manager_leak_detection": false };
 
 export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: LocalSession = {}): RemoteOptions {
   if ("webdriverUrl" in launch) {
@@ -74,7 +70,12 @@ export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: 
   }
   switch (launch.engine) {
     case "engine_a":
+      // obs runs chromedriver on driverPort (browser-session.ts), bound to loopback.
       return {
+        protocol: "http",
+        hostname: "127.0.0.1",
+        port: local.driverPort,
+        path: "/",
         capabilities: {
           browserName: "chrome",
           "goog:chromeOptions": {
@@ -82,10 +83,7 @@ export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: 
             args: local.profileDir
               ? [...chromiumArgs(shape), `--user-data-dir=${local.profileDir}`]
               : chromiumArgs(shape),
-          },
-          "wdio:chromedriverOptions": {
-            binary: launch.driver,
-            ...(local.driverEnv ? { spawnOpts: { env: local.driverEnv } } : {}),
+            prefs: CHROMIUM_PREFS,
           },
         },
       };
@@ -96,7 +94,8 @@ export function remoteOptions(launch: EngineLaunch, shape: SessionShape, local: 
         capabilities: {
           browserName: "firefox",
           "moz:firefoxOptions": { binary: launch.browser, args },
-          "wdio:geckodriverOptions": { binary: launch.driver },
+          // geckodriver's npm wrapper binds to 0.0.0.0 unless given a host.
+          "wdio:geckodriverOptions": { binary: launch.driver, host: "127.0.0.1" },
         },
       };
     }

@@ -1,5 +1,6 @@
 /** Anthropic messages API with tool use. */
 import {
+  type ModelImage,
   type ModelMessage,
   type ModelProvider,
   type ModelRequest,
@@ -12,10 +13,19 @@ export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
 const MAX_TOKENS = 1024;
 
+type TextBlock = { type: "text"; text: string };
+type ImageBlock = { type: "image"; source: { type: "base64"; media_type: ModelImage["mediaType"]; data: string } };
+
 type Block =
-  | { type: "text"; text: string }
+  | TextBlock
+  | ImageBlock
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content: string };
+  /** A result with a screenshot (--vision) is a list of blocks: its text, then the image. */
+  | { type: "tool_result"; tool_use_id: string; content: string | (TextBlock | ImageBlock)[] };
+
+function imageBlock(image: ModelImage): ImageBlock {
+  return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
+}
 
 interface WireMessage {
   role: "user" | "assistant";
@@ -31,9 +41,14 @@ export function anthropicMessages(messages: ModelMessage[]): WireMessage[] {
     else wire.push({ role, content: blocks });
   };
   for (const message of messages) {
-    if (message.role === "user") push("user", [{ type: "text", text: message.content }]);
-    else if (message.role === "tool") {
-      push("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content }]);
+    if (message.role === "user") {
+      const text: TextBlock = { type: "text", text: message.content };
+      push("user", message.image ? [text, imageBlock(message.image)] : [text]);
+    } else if (message.role === "tool") {
+      const content = message.image
+        ? [{ type: "text" as const, text: message.content }, imageBlock(message.image)]
+        : message.content;
+      push("user", [{ type: "tool_result", tool_use_id: message.toolCallId, content }]);
     } else {
       push("assistant", [
         ...(message.content ? [{ type: "text" as const, text: message.content }] : []),

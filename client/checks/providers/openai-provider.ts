@@ -1,5 +1,6 @@
 /** OpenAI-compatible chat completions with tool calls (OpenAI, or a local server via OPENAI_BASE_URL). */
 import {
+  type ModelImage,
   type ModelMessage,
   type ModelProvider,
   type ModelRequest,
@@ -17,27 +18,47 @@ interface WireToolCall {
   function: { name: string; arguments: string };
 }
 
+/** A user message's content with a screenshot (--vision): its text, then the image as a data URL. */
+function withImage(text: string, image: ModelImage): object[] {
+  return [
+    { type: "text", text },
+    { type: "image_url", image_url: { url: `data:${image.mediaType};base64,${image.data}` } },
+  ];
+}
+
+/** Says what the user message after a tool result is: its screenshot. */
+export const TOOL_SCREENSHOT_TEXT = "A screenshot of the page as the tool result above describes it.";
+
 export function openAiMessages(system: string, messages: ModelMessage[]): object[] {
   return [
     { role: "system", content: system },
-    ...messages.map((message) => {
-      if (message.role === "user") return { role: "user", content: message.content };
-      if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
-      return {
-        role: "assistant",
-        content: message.content,
-        ...(message.toolCalls.length
-          ? {
-              tool_calls: message.toolCalls.map(
-                (call): WireToolCall => ({
-                  id: call.id,
-                  type: "function",
-                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-                }),
-              ),
-            }
-          : {}),
-      };
+    ...messages.flatMap((message): object[] => {
+      if (message.role === "user") {
+        return [{ role: "user", content: message.image ? withImage(message.content, message.image) : message.content }];
+      }
+      if (message.role === "tool") {
+        const result = { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+        // A tool message carries text only: its screenshot follows in a user message.
+        if (!message.image) return [result];
+        return [result, { role: "user", content: withImage(TOOL_SCREENSHOT_TEXT, message.image) }];
+      }
+      return [
+        {
+          role: "assistant",
+          content: message.content,
+          ...(message.toolCalls.length
+            ? {
+                tool_calls: message.toolCalls.map(
+                  (call): WireToolCall => ({
+                    id: call.id,
+                    type: "function",
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  }),
+                ),
+              }
+            : {}),
+        },
+      ];
     }),
   ];
 }

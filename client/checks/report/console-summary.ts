@@ -26,9 +26,26 @@ export function testLine(test: TestResult, reportDir = ""): string {
       if (attempt.failure) lines.push(`        attempt ${attempt.attempt}: ${safeText(attempt.failure.message)}`);
     }
   }
+  lines.push(...pageErrorLines(test));
   const shot = test.failureEvidence?.screenshot;
   if (shot) lines.push(`        screenshot: ${safeText(join(reportDir, shot))}`);
   return lines.join("\n");
+}
+
+/** Page errors shown under a test; the rest are counted (report.json and junit.xml have them all). */
+export const SHOWN_PAGE_ERRORS = 5;
+
+/** The test's page errors, a line each up to SHOWN_PAGE_ERRORS, then how many more. */
+export function pageErrorLines(test: TestResult): string[] {
+  const errors = test.pageErrors;
+  const lines = errors.slice(0, SHOWN_PAGE_ERRORS).map((error) => {
+    // A request's message names its URL already.
+    const where = error.kind !== "request" && error.url ? ` (${error.url})` : "";
+    return `        page error, ${error.kind}: ${safeText(error.message)}${safeText(where)}`;
+  });
+  const more = errors.length - lines.length + (test.pageErrorsOmitted ?? 0);
+  if (more > 0) lines.push(`        ... and ${more} more page ${more === 1 ? "error" : "errors"}`);
+  return lines;
 }
 
 export function summaryLines(report: RunReport, written: string[]): string {

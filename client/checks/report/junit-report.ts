@@ -1,9 +1,10 @@
 /**
  * JUnit XML in the shape Playwright and Surefire write: one <testsuite> per spec file, a
  * <failure> with the message, screenshots (each step's, and the failure's) as
- * [[ATTACHMENT|path]] lines in <system-out>. Retried tests follow Surefire's rerun format: a
- * flaky test holds a <flakyFailure> per failed attempt, a test that failed every attempt a
- * <failure> and a <rerunFailure> per other attempt. Pure.
+ * [[ATTACHMENT|path]] lines in <system-out>, the page's errors as lines in <system-err>.
+ * Retried tests follow Surefire's rerun format: a flaky test holds a <flakyFailure> per failed
+ * attempt, a test that failed every attempt a <failure> and a <rerunFailure> per other
+ * attempt. Pure.
  */
 import type { RunReport, TestResult } from "./run-result.js";
 
@@ -36,6 +37,19 @@ function rerun(element: "flakyFailure" | "rerunFailure", attempt: Attempt): stri
   return `      <${element} message="${escapeXml(failure.message)}" type="${failure.kind}"><stackTrace>${cdata(text)}</stackTrace></${element}>`;
 }
 
+/** The test's page errors, a line each ("[exception] TypeError: ... (http://...)"); "" when none. */
+function pageErrorText(test: TestResult): string {
+  // One line per error: a message's own line breaks would read as further errors.
+  const oneLine = (text: string) => text.replace(/\r?\n/g, " ");
+  const lines = test.pageErrors.map((error) => {
+    const where = error.kind !== "request" && error.url ? ` (${error.url})` : "";
+    return `[${error.kind}] ${oneLine(error.message)}${oneLine(where)}`;
+  });
+  const omitted = test.pageErrorsOmitted ?? 0;
+  if (omitted > 0) lines.push(`... and ${omitted} more page errors, not recorded`);
+  return lines.length > 0 ? `\n${lines.join("\n")}\n` : "";
+}
+
 function testcase(test: TestResult): string[] {
   const open = `    <testcase name="${escapeXml(test.name)}" classname="${escapeXml(test.file)}" time="${seconds(test.durationMs)}">`;
   const lines = [open];
@@ -61,6 +75,8 @@ function testcase(test: TestResult): string[] {
   ];
   const attachments = shots.map((path) => `[[ATTACHMENT|${path}]]`);
   if (attachments.length > 0) lines.push(`      <system-out>${cdata(`\n${attachments.join("\n")}\n`)}</system-out>`);
+  const pageErrors = pageErrorText(test);
+  if (pageErrors) lines.push(`      <system-err>${cdata(pageErrors)}</system-err>`);
   lines.push("    </testcase>");
   return lines;
 }

@@ -1,6 +1,6 @@
 /** `--progress-file` lines (schemas/checks/progress-line.json). Pure. */
 import type { StepRecord } from "../agent/agent-loop.js";
-import type { TestRef, TestResult } from "./run-result.js";
+import type { PageError, TestRef, TestResult } from "./run-result.js";
 
 const ref = (test: TestRef) => ({ id: test.id, file: test.file, name: test.name });
 
@@ -33,6 +33,16 @@ export function actionLine(test: TestRef, step: StepRecord, time: Date): object 
 
 export function frameLine(test: TestRef, path: string, time: Date): object {
   return { type: "frame", time: time.toISOString(), test: ref(test), path };
+}
+
+/** An error in the page under test, as it happens: a console error, an uncaught exception, a failed request. */
+export function pageErrorLine(test: TestRef, error: PageError, time: Date): object {
+  return {
+    type: "page_error",
+    time: time.toISOString(),
+    test: ref(test),
+    error: { kind: error.kind, message: error.message, url: error.url, time: error.time },
+  };
 }
 
 export function testFinishLine(result: TestResult, time: Date): object {

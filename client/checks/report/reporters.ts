@@ -4,9 +4,10 @@ import { dirname, join, relative } from "node:path";
 import { safeText } from "../../render/table.js";
 import type { RunSettings } from "../config/run-settings.js";
 import { summaryLines, testLine } from "./console-summary.js";
+import { HTML_REPORT, htmlReport } from "./html-report.js";
 import { jsonReport } from "./json-report.js";
 import { junitXml } from "./junit-report.js";
-import { actionLine, frameLine, testFinishLine, testStartLine } from "./progress-line.js";
+import { actionLine, frameLine, pageErrorLine, testFinishLine, testStartLine } from "./progress-line.js";
 import type { Reporter, RunReport } from "./run-result.js";
 
 export const JSON_REPORT = "report.json";
@@ -67,6 +68,9 @@ class ProgressReporter implements Reporter {
   onFrame(...[test, path]: Parameters<NonNullable<Reporter["onFrame"]>>): void {
     this.append(frameLine(test, path, new Date()));
   }
+  onPageError(...[test, error]: Parameters<NonNullable<Reporter["onPageError"]>>): void {
+    this.append(pageErrorLine(test, error, new Date()));
+  }
   onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
     this.append(testFinishLine(result, new Date()));
   }
@@ -83,6 +87,9 @@ class VerboseReporter implements Reporter {
       `[obs] ${safeText(test.name)} step ${step.index} ${step.kind} ${step.tool} ${safeText(JSON.stringify(step.args))} -> ${step.ok ? "" : "error: "}${safeText(step.evidence)}${said} [${Math.round(step.durationMs)} ms, model ${Math.round(step.modelMs)} ms]\n`,
     );
   }
+  onPageError(...[test, error]: Parameters<NonNullable<Reporter["onPageError"]>>): void {
+    process.stderr.write(`[obs] ${safeText(test.name)} page error, ${error.kind}: ${safeText(error.message)}\n`);
+  }
   onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
     process.stderr.write(`[obs] ${result.flaky ? "flaky" : result.status} ${safeText(result.id)}\n`);
   }
@@ -96,6 +103,9 @@ export function reportersFor(settings: RunSettings): Reporter[] {
   }
   if (settings.reporters.includes("junit")) {
     reporters.push(new FileReporter(join(settings.reportDir, JUNIT_REPORT), junitXml, written, settings.cwd));
+  }
+  if (settings.reporters.includes("html")) {
+    reporters.push(new FileReporter(join(settings.reportDir, HTML_REPORT), htmlReport, written, settings.cwd));
   }
   if (settings.progressFile) reporters.push(new ProgressReporter(settings.progressFile));
   if (settings.verbose) reporters.push(new VerboseReporter());

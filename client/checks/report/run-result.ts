@@ -27,7 +27,10 @@ export interface PageError {
   /** `console`: console.error; `exception`: an uncaught exception or rejection; `request`: a failed or 4xx/5xx request. */
   kind: "console" | "exception" | "request";
   message: string;
-  /** The page (console, exception) or the request's URL (request); null when the browser gave none. */
+  /**
+   * The script that logged or threw, which is the page itself for its inline scripts (console,
+   * exception), or the request's URL (request); null when the browser gave none.
+   */
   url: string | null;
   time: string;
 }
@@ -72,6 +75,8 @@ export interface TestResult {
   steps: StepRecord[];
   checks: CheckRecord[];
   pageErrors: PageError[];
+  /** Page errors past the first 100, counted but not kept (browser/page-errors.ts). */
+  pageErrorsOmitted?: number;
   /** Set when the test failed; null otherwise. */
   failureEvidence: FailureEvidence | null;
   /** Every run of the test, oldest first; one entry when it was not retried. */
@@ -109,6 +114,8 @@ export interface Reporter {
   onTestStart?(test: TestRef, attempt: number): void;
   onStep?(test: TestRef, step: StepRecord): void;
   onFrame?(test: TestRef, path: string): void;
+  /** An error in the page under test, as it happens (already redacted). */
+  onPageError?(test: TestRef, error: PageError): void;
   onTestFinish?(result: TestResult): void;
   onRunFinish?(report: RunReport): Promise<void> | void;
 }

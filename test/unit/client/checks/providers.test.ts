@@ -2,8 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { AnthropicProvider } from "../../../../client/checks/providers/anthropic-provider.js";
-import { type ModelRequest, ProviderError } from "../../../../client/checks/providers/model-provider.js";
-import { OpenAiProvider } from "../../../../client/checks/providers/openai-provider.js";
+import {
+  type ModelImage,
+  type ModelRequest,
+  ProviderError,
+} from "../../../../client/checks/providers/model-provider.js";
+import { OpenAiProvider, TOOL_SCREENSHOT_TEXT } from "../../../../client/checks/providers/openai-provider.js";
 import { retryDelayMs } from "../../../../client/checks/providers/provider-http.js";
 
 const FAST = { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 };
@@ -46,6 +50,30 @@ const REQUEST: ModelRequest = {
     },
   ],
   context: { test: "t", instruction: "sign in", elements: [] },
+};
+
+/** A 1x1 PNG: what --vision attaches to the message with the newest snapshot. */
+const SCREENSHOT: ModelImage = {
+  mediaType: "image/png",
+  data: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+};
+
+/** The first turn of an instruction: the page is in the first user message, with its screenshot. */
+const FIRST_TURN_WITH_SCREENSHOT: ModelRequest = {
+  ...REQUEST,
+  messages: [{ role: "user", content: "Instruction: sign in\n\npage", image: SCREENSHOT }],
+};
+
+/** A later turn: the newest page is in the latest tool result, and only it has a screenshot. */
+const LATER_TURN_WITH_SCREENSHOT: ModelRequest = {
+  ...REQUEST,
+  messages: [
+    { role: "user", content: "Instruction: sign in" },
+    { role: "assistant", content: null, toolCalls: [{ id: "call_1", name: "click", arguments: { index: 1 } }] },
+    { role: "tool", toolCallId: "call_1", content: "clicked [1]" },
+    { role: "assistant", content: null, toolCalls: [{ id: "call_2", name: "click", arguments: { index: 2 } }] },
+    { role: "tool", toolCallId: "call_2", content: "clicked [2]\n\npage", image: SCREENSHOT },
+  ],
 };
 
 const OPENAI_REPLY = {
@@ -111,6 +139,65 @@ describe("model providers against local servers speaking their protocols", () =>
             function: { name: "click", description: "Click", parameters: REQUEST.tools[0]?.parameters },
           },
         ]);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("sends no image without --vision", async () => {
+      const server = await modelServer([{ status: 200, body: OPENAI_REPLY }]);
+      try {
+        await new OpenAiProvider("m", null, server.url, FAST).complete(REQUEST);
+        expect(JSON.stringify(server.received[0]?.body)).not.to.match(/image_url|data:image/);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("sends a screenshot as an image_url part of the user message that carries the page", async () => {
+      const server = await modelServer([{ status: 200, body: OPENAI_REPLY }]);
+      try {
+        await new OpenAiProvider("m", null, server.url, FAST).complete(FIRST_TURN_WITH_SCREENSHOT);
+        expect(server.received[0]?.body.messages).to.deep.equal([
+          { role: "system", content: "you operate a browser" },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Instruction: sign in\n\npage" },
+              { type: "image_url", image_url: { url: `data:image/png;base64,${SCREENSHOT.data}` } },
+            ],
+          },
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("sends a tool result as text and its screenshot in a user message right after it", async () => {
+      const server = await modelServer([{ status: 200, body: OPENAI_REPLY }]);
+      try {
+        await new OpenAiProvider("m", null, server.url, FAST).complete(LATER_TURN_WITH_SCREENSHOT);
+        const messages = server.received[0]?.body.messages as { role: string; content: unknown }[];
+        expect(messages.map((message) => message.role)).to.deep.equal([
+          "system",
+          "user",
+          "assistant",
+          "tool",
+          "assistant",
+          "tool",
+          "user",
+        ]);
+        expect(messages[1]).to.deep.equal({ role: "user", content: "Instruction: sign in" });
+        expect(messages[3]).to.deep.equal({ role: "tool", tool_call_id: "call_1", content: "clicked [1]" });
+        expect(messages[5]).to.deep.equal({ role: "tool", tool_call_id: "call_2", content: "clicked [2]\n\npage" });
+        expect(messages[6]).to.deep.equal({
+          role: "user",
+          content: [
+            { type: "text", text: TOOL_SCREENSHOT_TEXT },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${SCREENSHOT.data}` } },
+          ],
+        });
+        expect(JSON.stringify(messages).split(SCREENSHOT.data)).to.have.length(2);
       } finally {
         await server.close();
       }
@@ -184,6 +271,64 @@ describe("model providers against local servers speaking their protocols", () =>
         ]);
         expect(sent?.body.tools).to.deep.equal([
           { name: "click", description: "Click", input_schema: REQUEST.tools[0]?.parameters },
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("sends no image without --vision", async () => {
+      const server = await modelServer([{ status: 200, body: ANTHROPIC_REPLY }]);
+      try {
+        await new AnthropicProvider("m", "k", server.url, FAST).complete(REQUEST);
+        expect(JSON.stringify(server.received[0]?.body)).not.to.match(/"image"|base64/);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("sends a screenshot as an image block in the user message that carries the page", async () => {
+      const server = await modelServer([{ status: 200, body: ANTHROPIC_REPLY }]);
+      try {
+        await new AnthropicProvider("m", "k", server.url, FAST).complete(FIRST_TURN_WITH_SCREENSHOT);
+        expect(server.received[0]?.body.messages).to.deep.equal([
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "Instruction: sign in\n\npage" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: SCREENSHOT.data } },
+            ],
+          },
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it("sends a screenshot inside the latest tool_result's content, beside its text; older results stay text", async () => {
+      const server = await modelServer([{ status: 200, body: ANTHROPIC_REPLY }]);
+      try {
+        await new AnthropicProvider("m", "k", server.url, FAST).complete(LATER_TURN_WITH_SCREENSHOT);
+        const messages = server.received[0]?.body.messages as { role: string; content: unknown[] }[];
+        expect(messages.map((message) => message.role)).to.deep.equal([
+          "user",
+          "assistant",
+          "user",
+          "assistant",
+          "user",
+        ]);
+        expect(messages[2]?.content).to.deep.equal([
+          { type: "tool_result", tool_use_id: "call_1", content: "clicked [1]" },
+        ]);
+        expect(messages[4]?.content).to.deep.equal([
+          {
+            type: "tool_result",
+            tool_use_id: "call_2",
+            content: [
+              { type: "text", text: "clicked [2]\n\npage" },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: SCREENSHOT.data } },
+            ],
+          },
         ]);
       } finally {
         await server.close();

@@ -61,20 +61,20 @@ describe("browser engines: programs and session capabilities", () => {
       profileDir: "/tmp/obs-browser-x/profile",
     }).capabilities["goog:chromeOptions"] as { args: string[] };
     expect(withProfile.args).to.include("--user-data-dir=/tmp/obs-browser-x/profile");
-    // chromedriver, and so Chromium, keep their temp files in the session's folder too.
-    const driverEnv = { PATH: "/usr/bin", TMPDIR: "/tmp/obs-browser-x/tmp" };
+    // obs runs chromedriver itself, on loopback: webdriverio is told where, and starts nothing.
     expect(
-      remoteOptions({ engine: "engine_a", browser: "/c", driver: "/cd" }, shape, { driverEnv }).capabilities[
-        "wdio:chromedriverOptions"
-      ],
-    ).to.deep.equal({ binary: "/cd", spawnOpts: { env: driverEnv } });
-    expect(chromium["wdio:chromedriverOptions"]).to.deep.equal({ binary: "/cd" });
+      remoteOptions({ engine: "engine_a", browser: "/c", driver: "/cd" }, shape, { driverPort: 9515 }),
+    ).to.deep.include({ protocol: "http", hostname: "127.0.0.1", port: 9515, path: "/" });
+    expect(chromium).not.to.have.property("wdio:chromedriverOptions");
+    expect(chromium["goog:chromeOptions"]).to.deep.include({
+      prefs: { "profile.password_manager_leak_detection": false },
+    });
     expect((chromium["goog:chromeOptions"] as { args: string[] }).args.some((arg) => arg.startsWith("--user-data-dir")))
       .to.be.false;
     expect(remoteOptions({ engine: "engine_b", browser: "/f", driver: "/g" }, shape).capabilities).to.deep.equal({
       browserName: "firefox",
       "moz:firefoxOptions": { binary: "/f", args: ["-headless", "--width=1024", "--height=700"] },
-      "wdio:geckodriverOptions": { binary: "/g" },
+      "wdio:geckodriverOptions": { binary: "/g", host: "127.0.0.1" },
     });
     expect(
       remoteOptions({ engine: "engine_c", browser: "/m", driver: "/w", xvfbRun: null }, shape, { driverPort: 4567 }),
