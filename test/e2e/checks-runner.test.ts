@@ -25,6 +25,15 @@ test("totals the cart", async ({ agent }) => {
 });
 `;
 
+/** Checkout logs an error, asks for a missing endpoint and throws: page errors. */
+const CHECKOUT_SPEC = `import { test } from "obs/test";
+
+test("checks out", async ({ agent }) => {
+  await agent.goto("/shop.html");
+  await agent.act("check out");
+});
+`;
+
 /** Fails on its first run and passes on the next: it counts its runs in a file of the project. */
 const FLAKY_SPEC = `import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
@@ -89,6 +98,14 @@ const TRANSCRIPT = {
       instruction: "total is 40.00",
       calls: [{ tool: "fail", args: { reason: "the page reads Total: 30.00" } }],
     },
+    {
+      test: "checks out",
+      instruction: "check out",
+      calls: [
+        { tool: "click", args: { target: "Checkout" } },
+        { tool: "done", args: { evidence: "the status reads Processing" } },
+      ],
+    },
     { test: "signs in with a secret", instruction: "sign in", calls: SIGN_IN },
     { test: "carries the secret into a failure", instruction: "as the username", calls: TYPE_IN_VIEW },
   ],
@@ -141,6 +158,7 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
     mkdirSync(join(project.path, "tests"));
     writeFileSync(join(project.path, "tests", "shop.obs.ts"), SHOP_SPEC);
     writeFileSync(join(project.path, "tests", "flaky.obs.ts"), FLAKY_SPEC);
+    writeFileSync(join(project.path, "tests", "checkout.obs.ts"), CHECKOUT_SPEC);
     writeFileSync(join(project.path, "tests", "secret.obs.ts"), SECRET_SPEC);
     writeFileSync(join(project.path, "transcript.json"), JSON.stringify(TRANSCRIPT));
   });
@@ -195,6 +213,16 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
     expect(testcase["system-out"]).to.include(
       "[[ATTACHMENT|failures/tests-shop-obs-ts/totals-the-cart/screenshot.png]]",
     );
+  });
+
+  it("leaves the evidence of a test its page errors failed (--fail-on-page-errors)", async () => {
+    const result = await run("checkout.obs.ts", ["--fail-on-page-errors"]);
+    expect(result.code, result.stdout + result.stderr).to.equal(1);
+    const test = report().files[0].tests[0];
+    expect(test.failure.kind).to.equal("page_errors");
+    expect(test.failure_evidence.url).to.equal(`${site.url}/shop.html`);
+    expect(readFileSync(join(reportDir(), test.failure_evidence.screenshot)).subarray(1, 4).toString()).to.equal("PNG");
+    expect(readFileSync(join(reportDir(), test.failure_evidence.snapshot), "utf8")).to.include("Processing");
   });
 
   it("passes a flaky test on a retry and flags it in every report; without retries it fails", async () => {
