@@ -5,10 +5,10 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { SkillDocument } from "../skills/skill-document.js";
-import { JOURNAL_SCHEMA_VERSION, type JournalEntry } from "../skills/skill-journal.js";
-import { AgentStopped, type StepRecord } from "./agent/agent-loop.js";
-import { BrowserAgent, InstructionFailed, type TestCache } from "./agent/browser-agent.js";
-import { type LessonDraft, siteOf } from "./agent/runner-lessons.js";
+import type { JournalEntry } from "../skills/skill-journal.js";
+import type { StepRecord } from "./agent/agent-loop.js";
+import { BrowserAgent, type TestCache } from "./agent/browser-agent.js";
+import type { LessonDraft } from "./agent/runner-lessons.js";
 import { BrowserPage } from "./browser/browser-page.js";
 import type { BrowserSession, SessionOptions } from "./browser/browser-session.js";
 import { PageErrorLog, pageErrorsFailure } from "./browser/page-error-log.js";
@@ -20,11 +20,18 @@ import type { RunSettings } from "./config/run-settings.js";
 import { FrameThrottle } from "./frames/frame-throttle.js";
 import { FRAME_DIR, startLiveFrames } from "./frames/live-frames.js";
 import type { ModelProvider, TokenUsage } from "./providers/model-provider.js";
-import type { CheckRecord, FailureKind, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
+import type { CheckRecord, FailureEvidence, Reporter, RunReport, TestRef, TestResult } from "./report/run-result.js";
+import { captureFailureEvidence, evidenceDir, FAILURE_DIR } from "./run/failure-evidence.js";
+import { cacheable, journalEntries } from "./run/redacted-artifacts.js";
+import { screenshotHidingSecrets } from "./run/secret-fields.js";
+import { runAttempts } from "./run/test-attempts.js";
+import { failureOf, slug, TestTimeout } from "./run/test-failure.js";
 import { SecretValues } from "./secrets/secret-values.js";
 import type { LoadedSpec } from "./spec/spec-loading.js";
 import type { DeclaredTest } from "./spec/test-registry.js";
 import type { AllowedHost } from "./telemetry/propagation-allowlist.js";
+
+export { journalEntries } from "./run/redacted-artifacts.js";
 
 export const SCREENSHOT_DIR = "screenshots";
 /** How long a timed-out test's body gets to notice its browser is gone. */
@@ -53,28 +60,6 @@ export interface TraceContextSource {
   unavailable(reason: string | null): void;
 }
 
-class TestTimeout extends Error {
-  override name = "TestTimeout";
-}
-
-function failureOf(error: unknown): { kind: FailureKind; message: string } {
-  if (error instanceof InstructionFailed) return { kind: error.kind, message: error.message };
-  if (error instanceof AgentStopped) return { kind: error.reason, message: error.message };
-  if (error instanceof TestTimeout) return { kind: "timeout", message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: "error", message: message.split("\n")[0] ?? message };
-}
-
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60) || "test"
-  );
-}
-
 function emptyUsage(): TokenUsage {
   return { inputTokens: 0, outputTokens: 0 };
 }
@@ -87,6 +72,7 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
   };
   rmSync(join(settings.reportDir, SCREENSHOT_DIR), { recursive: true, force: true });
   rmSync(join(settings.reportDir, FRAME_DIR), { recursive: true, force: true });
+  rmSync(join(settings.reportDir, FAILURE_DIR), { recursive: true, force: true });
   const total = specs.reduce((sum, spec) => sum + spec.tests.length, 0);
   tell((reporter) =>
     reporter.onRunStart?.({
@@ -171,6 +157,7 @@ async function runFiles(
       const last = entry.results.at(-1);
       if (last && last.status !== "skipped") {
         last.status = "failed";
+        last.flaky = false;
         last.failure ??= { kind: "error", message: `afterAll: ${failureOf(error).message}` };
       }
     }
@@ -183,7 +170,7 @@ async function runFiles(
       entry.beforeAll ??= runBeforeAll(entry.spec);
       const suiteFailure = await entry.beforeAll;
       const ref: TestRef = { id: `${entry.file} > ${test.name}`, file: entry.file, name: test.name };
-      entry.results[index] = await runTest(entry.spec, test, ref, settings, deps, tell, suiteFailure);
+      entry.results[index] = await runTest({ spec: entry.spec, test, ref, settings, deps, tell, suiteFailure });
       entry.remaining -= 1;
       if (entry.remaining === 0) await runAfterAll(entry);
     }
@@ -201,21 +188,38 @@ async function runFiles(
   return files.map((entry) => ({ file: entry.file, tests: entry.results }));
 }
 
-async function runTest(
-  spec: LoadedSpec,
-  test: DeclaredTest,
-  ref: TestRef,
-  settings: RunSettings,
-  deps: RunDependencies,
-  tell: (event: (reporter: Reporter) => void) => void,
-  suiteFailure: unknown,
-): Promise<TestResult> {
+/** Runs a test, and reruns it while it fails and retries are left. */
+async function runTest(context: AttemptContext): Promise<TestResult> {
+  const { test, settings, tell, suiteFailure } = context;
+  // A failed beforeAll does not run again, so neither does the test.
+  const retries = suiteFailure || test.skip ? 0 : settings.retries;
+  const finished = await runAttempts(retries, (attempt) => runAttempt(context, attempt));
+  tell((reporter) => reporter.onTestFinish?.(finished));
+  return finished;
+}
+
+interface AttemptContext {
+  spec: LoadedSpec;
+  test: DeclaredTest;
+  ref: TestRef;
+  settings: RunSettings;
+  deps: RunDependencies;
+  tell: (event: (reporter: Reporter) => void) => void;
+  suiteFailure: unknown;
+}
+
+/**
+ * One run of a test in a fresh browser session. Everything it hands on (steps to reporters, its
+ * result, journal and cache entries, failure evidence) is redacted by its secrets.
+ */
+async function runAttempt(context: AttemptContext, attempt: number): Promise<TestResult> {
+  const { spec, test, ref, settings, deps, tell, suiteFailure } = context;
+  /** The attempt's secrets: the agent learns them (the spec's `secrets`, password fields). */
+  const secrets = new SecretValues();
   const startedAt = new Date();
   const steps: StepRecord[] = [];
   const checks: CheckRecord[] = [];
   const lessons: LessonDraft[] = [];
-  /** The test's secrets: the agent learns them (its specs' `secrets`, password fields); artifacts are redacted by them. */
-  const secrets = new SecretValues();
   const pageErrors = new PageErrorLog(secrets, (error) => tell((reporter) => reporter.onPageError?.(ref, error)));
   const usage = emptyUsage();
   const cache: TestCache = {
@@ -243,33 +247,31 @@ async function runTest(
       pageErrors: pageErrors.errors,
       pageErrorsOmitted: pageErrors.omitted,
       failureEvidence: null,
-      attempts: status === "skipped" ? [] : [{ attempt: 1, status, durationMs, failure }],
+      attempts: status === "skipped" ? [] : [{ attempt, status, durationMs, failure }],
       flaky: false,
       usage,
       cache: cache.stats,
     };
   };
-  tell((reporter) => reporter.onTestStart?.(ref, 1));
-  if (test.skip) {
-    const skipped = result("skipped", null, null);
-    tell((reporter) => reporter.onTestFinish?.(skipped));
-    return skipped;
-  }
+  tell((reporter) => reporter.onTestStart?.(ref, attempt));
+  if (test.skip) return result("skipped", null, null);
   if (suiteFailure) {
-    const failed = result("failed", { kind: "error", message: `beforeAll: ${failureOf(suiteFailure).message}` }, null);
-    tell((reporter) => reporter.onTestFinish?.(failed));
-    return failed;
+    return result("failed", { kind: "error", message: `beforeAll: ${failureOf(suiteFailure).message}` }, null);
   }
 
   const timeoutMs = test.options.timeout ?? settings.timeoutMs;
   const deadline = startedAt.getTime() + timeoutMs;
   let session: BrowserSession | null = null;
+  let page: BrowserPage | null = null;
   let browserStartMs: number | null = null;
   let failure: TestResult["failure"] = null;
+  let failureEvidence: FailureEvidence | null = null;
   let screencast: Screencast | null = null;
   let stopPageErrors = async () => {};
   let abandoned = false;
   const screenshotDir = join(settings.reportDir, SCREENSHOT_DIR, slug(ref.file), slug(test.name));
+  // A retry's step screenshots replace the failed attempt's.
+  if (attempt > 1) rmSync(screenshotDir, { recursive: true, force: true });
   const frames = new FrameThrottle(settings.frameIntervalMs);
   const tellFrame = (path: string) => tell((reporter) => reporter.onFrame?.(ref, path));
 
@@ -293,7 +295,8 @@ async function runTest(
     }
     // Before the first navigation, so that errors while the page loads are caught too.
     stopPageErrors = await capturePageErrors(session.browser, pageErrors, settings);
-    const page = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
+    const browserPage = new BrowserPage(session.browser, settings.baseUrl, session.keys, session.urlForBrowser);
+    page = browserPage;
     const debuggerAddress = settings.captureScreenshots && settings.stream ? session.debuggerAddress : null;
     if (debuggerAddress) {
       // No screencast (an engine without one, a refused connection) is no reason to fail the test.
@@ -315,16 +318,16 @@ async function runTest(
       if (settings.captureScreenshots && step.tool !== "done" && step.tool !== "fail") {
         mkdirSync(screenshotDir, { recursive: true });
         const path = join(screenshotDir, `step-${String(step.index).padStart(3, "0")}.png`);
-        await page.screenshot(path);
+        await screenshotHidingSecrets(browserPage, path, secrets);
         step.screenshot = relative(settings.reportDir, path);
       }
       steps.push(step);
-      tell((reporter) => reporter.onStep?.(ref, step));
+      tell((reporter) => reporter.onStep?.(ref, secrets.redactDeep(step)));
       // Without the live screencast, the per-action screenshots are the frames.
       if (!live && step.screenshot && frames.admit(Date.now())) tellFrame(step.screenshot);
     };
     const agent = new BrowserAgent(
-      page,
+      browserPage,
       {
         test: test.name,
         provider: deps.provider,
@@ -367,33 +370,22 @@ async function runTest(
     abandoned = true;
     await (screencast as Screencast | null)?.stop();
     await stopPageErrors();
+    // Known before the evidence is taken, so that a test failed by its page errors has evidence too.
+    failure ??= pageErrorsFailure(pageErrors, settings.failOnPageErrors);
     const open = session as BrowserSession | null;
+    // Before the browser closes: what the page looked like when the test failed.
+    const shown = page as BrowserPage | null;
+    if (failure && open && shown) {
+      const dir = evidenceDir(settings.reportDir, slug(ref.file), slug(test.name), attempt);
+      failureEvidence = await captureFailureEvidence(shown, dir, settings.reportDir, secrets);
+    }
     await open?.close();
     // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never forever.
     await Promise.race([running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
   }
-  failure ??= pageErrorsFailure(pageErrors, settings.failOnPageErrors);
-  const finished = result(failure ? "failed" : "passed", failure, browserStartMs);
-  // Only a passing run's actions are worth replaying; a hit that passed again is kept as it was.
-  if (finished.status === "passed") for (const entry of cache.drafts) cache.store.put(entry);
-  deps.recordLessons?.(journalEntries(lessons, ref, finished.status === "passed", new Date()));
-  tell((reporter) => reporter.onTestFinish?.(finished));
-  return finished;
-}
-
-/** A finished test's lessons as journal entries: now it is known whether the run passed. */
-export function journalEntries(lessons: LessonDraft[], test: TestRef, passed: boolean, at: Date): JournalEntry[] {
-  return lessons.map((lesson) => ({
-    schema_version: JOURNAL_SCHEMA_VERSION,
-    recorded_at: at.toISOString(),
-    skill: lesson.skill,
-    lesson: lesson.lesson,
-    source: lesson.source,
-    kind: lesson.kind,
-    site: siteOf(lesson.url),
-    test: { file: test.file, name: test.name },
-    step: lesson.step,
-    instruction: lesson.instruction,
-    passed,
-  }));
+  const finished = { ...result(failure ? "failed" : "passed", failure, browserStartMs), failureEvidence };
+  // Only a passing attempt's actions are worth replaying; a hit that passed again is kept as it was.
+  if (finished.status === "passed") for (const entry of cacheable(cache.drafts, secrets)) cache.store.put(entry);
+  deps.recordLessons?.(journalEntries(lessons, ref, finished.status === "passed", new Date(), secrets));
+  return secrets.redactDeep(finished);
 }

@@ -3,7 +3,10 @@
  * are grouped by their normalized text, kept when a passing run held them or several runs saw
  * them, ranked by how many runs saw them and how recently, and written under the base skill's
  * own text with their provenance counts. The result depends only on the base skill and the
- * journal, so distilling twice gives the same file.
+ * journal, so distilling twice gives the same file. Only a lesson's text, its counts, dates and
+ * sites (origins) reach the skill, never an entry's instruction or test; and the runner redacts
+ * every entry before it is written (a secret is its `%name%` placeholder there), so no secret's
+ * value can reach a skill through here.
  */
 import semver from "semver";
 import { renderSkill, type SkillDocument, type SkillFrontMatter } from "./skill-document.js";

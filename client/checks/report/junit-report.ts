@@ -1,7 +1,10 @@
 /**
  * JUnit XML in the shape Playwright and Surefire write: one <testsuite> per spec file, a
- * <failure> with the message, screenshots as [[ATTACHMENT|path]] lines in <system-out>, the
- * page's errors as lines in <system-err>. Pure.
+ * <failure> with the message, screenshots (each step's, and the failure's) as
+ * [[ATTACHMENT|path]] lines in <system-out>, the page's errors as lines in <system-err>.
+ * Retried tests follow Surefire's rerun format: a flaky test holds a <flakyFailure> per failed
+ * attempt, a test that failed every attempt a <failure> and a <rerunFailure> per other
+ * attempt. Pure.
  */
 import type { RunReport, TestResult } from "./run-result.js";
 
@@ -25,6 +28,15 @@ function cdata(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+type Attempt = TestResult["attempts"][number];
+
+/** An earlier attempt's failure, as Surefire writes a rerun: its message, kind and text. */
+function rerun(element: "flakyFailure" | "rerunFailure", attempt: Attempt): string {
+  const failure = attempt.failure ?? { kind: "error", message: "failed" };
+  const text = `attempt ${attempt.attempt}: ${failure.message}`;
+  return `      <${element} message="${escapeXml(failure.message)}" type="${failure.kind}"><stackTrace>${cdata(text)}</stackTrace></${element}>`;
+}
+
 /** The test's page errors, a line each ("[exception] TypeError: ... (http://...)"); "" when none. */
 function pageErrorText(test: TestResult): string {
   // One line per error: a message's own line breaks would read as further errors.
@@ -42,6 +54,7 @@ function testcase(test: TestResult): string[] {
   const open = `    <testcase name="${escapeXml(test.name)}" classname="${escapeXml(test.file)}" time="${seconds(test.durationMs)}">`;
   const lines = [open];
   if (test.status === "skipped") lines.push("      <skipped/>");
+  const earlier = test.attempts.slice(0, -1).filter((attempt) => attempt.status === "failed");
   if (test.failure) {
     const detail = [
       test.failure.message,
@@ -50,8 +63,17 @@ function testcase(test: TestResult): string[] {
     lines.push(
       `      <failure message="${escapeXml(test.failure.message)}" type="${test.failure.kind}">${cdata(detail)}</failure>`,
     );
+    // Surefire's rerun shape: the result's failure, then one <rerunFailure> per other run.
+    for (const attempt of earlier) lines.push(rerun("rerunFailure", attempt));
+  } else if (test.flaky) {
+    for (const attempt of earlier) lines.push(rerun("flakyFailure", attempt));
   }
-  const attachments = test.steps.flatMap((step) => (step.screenshot ? [`[[ATTACHMENT|${step.screenshot}]]`] : []));
+  const shots = [
+    ...test.steps.flatMap((step) => (step.screenshot ? [step.screenshot] : [])),
+    ...earlier.flatMap((attempt) => (attempt.evidence?.screenshot ? [attempt.evidence.screenshot] : [])),
+    ...(test.failureEvidence?.screenshot ? [test.failureEvidence.screenshot] : []),
+  ];
+  const attachments = shots.map((path) => `[[ATTACHMENT|${path}]]`);
   if (attachments.length > 0) lines.push(`      <system-out>${cdata(`\n${attachments.join("\n")}\n`)}</system-out>`);
   const pageErrors = pageErrorText(test);
   if (pageErrors) lines.push(`      <system-err>${cdata(pageErrors)}</system-err>`);

@@ -4,8 +4,9 @@ import type { PageError, TestRef, TestResult } from "./run-result.js";
 
 const ref = (test: TestRef) => ({ id: test.id, file: test.file, name: test.name });
 
-export function testStartLine(test: TestRef, time: Date): object {
-  return { type: "test_start", time: time.toISOString(), test: ref(test) };
+/** `attempt` is 1 for the first run of the test and counts up on each retry. */
+export function testStartLine(test: TestRef, time: Date, attempt = 1): object {
+  return { type: "test_start", time: time.toISOString(), test: ref(test), attempt };
 }
 
 export function actionLine(test: TestRef, step: StepRecord, time: Date): object {
@@ -18,6 +19,7 @@ export function actionLine(test: TestRef, step: StepRecord, time: Date): object 
       kind: step.kind,
       tool: step.tool,
       args: step.args,
+      target: step.target,
       evidence: step.evidence,
       ok: step.ok,
       url: step.url,
@@ -52,6 +54,9 @@ export function testFinishLine(result: TestResult, time: Date): object {
     duration_ms: result.durationMs,
     steps: result.steps.length,
     failure: result.failure,
+    attempts: result.attempts.length,
+    flaky: result.flaky,
+    failure_evidence: result.failureEvidence,
     usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens },
   };
 }

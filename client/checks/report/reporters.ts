@@ -33,14 +33,18 @@ class FileReporter implements Reporter {
 }
 
 class BasicReporter implements Reporter {
-  constructor(private readonly written: string[]) {}
+  constructor(
+    private readonly written: string[],
+    /** The report directory as shown to the reader (relative to the working folder). */
+    private readonly reportDir: string,
+  ) {}
   onRunStart(info: { tests: number; files: number; engine: string; provider: string; model: string }): void {
     process.stdout.write(
       `running ${info.tests} tests from ${info.files} files on ${info.engine} with ${info.provider} (${info.model})\n`,
     );
   }
   onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
-    process.stdout.write(`${testLine(result)}\n`);
+    process.stdout.write(`${testLine(result, this.reportDir)}\n`);
   }
   onRunFinish(report: RunReport): void {
     process.stdout.write(`${summaryLines(report, this.written)}\n`);
@@ -55,8 +59,8 @@ class ProgressReporter implements Reporter {
   private append(line: object): void {
     appendFileSync(this.path, `${JSON.stringify(line)}\n`);
   }
-  onTestStart(test: Parameters<NonNullable<Reporter["onTestStart"]>>[0]): void {
-    this.append(testStartLine(test, new Date()));
+  onTestStart(...[test, attempt]: Parameters<NonNullable<Reporter["onTestStart"]>>): void {
+    this.append(testStartLine(test, new Date(), attempt));
   }
   onStep(...[test, step]: Parameters<NonNullable<Reporter["onStep"]>>): void {
     this.append(actionLine(test, step, new Date()));
@@ -74,8 +78,8 @@ class ProgressReporter implements Reporter {
 
 /** `--verbose`: agent events on stderr. */
 class VerboseReporter implements Reporter {
-  onTestStart(test: Parameters<NonNullable<Reporter["onTestStart"]>>[0]): void {
-    process.stderr.write(`[obs] start ${safeText(test.id)}\n`);
+  onTestStart(...[test, attempt]: Parameters<NonNullable<Reporter["onTestStart"]>>): void {
+    process.stderr.write(`[obs] start ${safeText(test.id)}${attempt > 1 ? ` (retry ${attempt - 1})` : ""}\n`);
   }
   onStep(...[test, step]: Parameters<NonNullable<Reporter["onStep"]>>): void {
     const said = step.text ? ` (model: ${safeText(step.text)})` : "";
@@ -87,7 +91,7 @@ class VerboseReporter implements Reporter {
     process.stderr.write(`[obs] ${safeText(test.name)} page error, ${error.kind}: ${safeText(error.message)}\n`);
   }
   onTestFinish(result: Parameters<NonNullable<Reporter["onTestFinish"]>>[0]): void {
-    process.stderr.write(`[obs] ${result.status} ${safeText(result.id)}\n`);
+    process.stderr.write(`[obs] ${result.flaky ? "flaky" : result.status} ${safeText(result.id)}\n`);
   }
 }
 
@@ -106,6 +110,7 @@ export function reportersFor(settings: RunSettings): Reporter[] {
   if (settings.progressFile) reporters.push(new ProgressReporter(settings.progressFile));
   if (settings.verbose) reporters.push(new VerboseReporter());
   // The console summary goes last so it can list the files the others wrote.
-  if (settings.reporters.includes("basic")) reporters.push(new BasicReporter(written));
+  if (settings.reporters.includes("basic"))
+    reporters.push(new BasicReporter(written, relative(settings.cwd, settings.reportDir)));
   return reporters;
 }

@@ -51,6 +51,8 @@ export interface AttemptRecord {
   status: "passed" | "failed";
   durationMs: number;
   failure: { kind: FailureKind; message: string } | null;
+  /** What the page looked like when this attempt failed (JUnit attaches a flaky attempt's screenshot). */
+  evidence?: FailureEvidence | null;
 }
 
 /** Instructions replayed from the action cache, and those that needed the model. */

@@ -20,6 +20,8 @@ export class SecretValues {
   /** Placeholder text by value, longest value first when redacting (so a value inside another is not split). */
   private readonly byValue = new Map<string, string>();
   private readonly byName = new Map<string, string>();
+  /** What redact() looks for; rebuilt when a value is added. */
+  private pattern: RegExp | null = null;
 
   /**
    * Adds a spec's secrets. Throws on a name that is not a plain identifier, or on a name given
@@ -36,12 +38,14 @@ export class SecretValues {
       }
       this.byName.set(name, value);
       if (value !== "") this.byValue.set(value, `%${name}%`);
+      this.pattern = null;
     }
   }
 
   /** Learns a value the agent typed into a password field. */
   learnTyped(value: string): void {
     if (value !== "" && !this.byValue.has(value)) this.byValue.set(value, TYPED_SECRET);
+    this.pattern = null;
   }
 
   /** Whether any value is known. */
@@ -60,13 +64,21 @@ export class SecretValues {
     return false;
   }
 
-  /** `text` with every known value replaced by its placeholder. */
+  /**
+   * `text` with every known value replaced by its placeholder, in one pass: a placeholder of a
+   * known secret already in the text is kept whole, so a value that is part of a placeholder
+   * (`pass` in `%password%`) never garbles it, and redacting twice changes nothing.
+   */
   redact(text: string): string {
     if (this.byValue.size === 0) return text;
-    let out = text;
-    const values = [...this.byValue.keys()].sort((a, b) => b.length - a.length);
-    for (const value of values) out = out.split(value).join(this.byValue.get(value) as string);
-    return out;
+    const placeholders = new Set(this.byValue.values());
+    if (!this.pattern) {
+      const values = [...this.byValue.keys()].sort((a, b) => b.length - a.length);
+      this.pattern = new RegExp([...placeholders, ...values].map(escapeRegExp).join("|"), "g");
+    }
+    return text.replace(this.pattern, (match) =>
+      placeholders.has(match) ? match : (this.byValue.get(match) ?? match),
+    );
   }
 
   /** A copy of `value` (any JSON-like data) with every string redacted. */
@@ -74,6 +86,10 @@ export class SecretValues {
     if (this.byValue.size === 0) return value;
     return redactWith(value, (text) => this.redact(text)) as T;
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 function redactWith(value: unknown, redact: (text: string) => string): unknown {

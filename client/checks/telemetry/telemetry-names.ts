@@ -33,10 +33,12 @@ export function stepAttributes(step: StepRecord): Record<string, string | number
   };
 }
 
-export function resultAttributes(result: TestResult): Record<string, string | number> {
-  const attributes: Record<string, string | number> = {
+export function resultAttributes(result: TestResult): Record<string, string | number | boolean> {
+  const attributes: Record<string, string | number | boolean> = {
     "obs.test.status": result.status,
     "obs.test.steps": result.steps.length,
+    "obs.test.attempts": result.attempts.length,
+    "obs.test.flaky": result.flaky,
     "gen_ai.usage.input_tokens": result.usage.inputTokens,
     "gen_ai.usage.output_tokens": result.usage.outputTokens,
   };

@@ -125,8 +125,15 @@ export class TelemetryReporter implements Reporter {
     this.runContext = trace.setSpan(context.active(), this.runSpan);
   }
 
-  onTestStart(test: TestRef): void {
-    const span = this.tracer.startSpan(testSpanName(test), { attributes: testAttributes(test) }, this.runContext);
+  /** One test span per attempt: a retry ends the failed attempt's span and starts the next. */
+  onTestStart(test: TestRef, attempt = 1): void {
+    const earlier = this.tests.get(test.id);
+    if (earlier) {
+      earlier.span.setStatus({ code: SpanStatusCode.ERROR, message: "failed; retried" });
+      earlier.span.end();
+    }
+    const attributes = { ...testAttributes(test), "obs.test.attempt": attempt };
+    const span = this.tracer.startSpan(testSpanName(test), { attributes }, this.runContext);
     this.tests.set(test.id, { span, context: trace.setSpan(this.runContext, span) });
   }
 

@@ -151,10 +151,94 @@ describe("browser-check reports", () => {
       testStartLine(passed, now),
       actionLine(passed, step(1, "screenshots/a.png"), now),
       frameLine(passed, "screenshots/a.png", now),
+      testStartLine(passed, now, 2),
       testFinishLine(failed, now),
       testFinishLine(passed, now),
+      testFinishLine({ ...failed, failureEvidence: { url: null, screenshot: "failures/a.png", snapshot: null } }, now),
     ];
     for (const line of lines) expect(validate(line), JSON.stringify(validate.errors)).to.equal(true);
     expect(validate({ ...testStartLine(passed, now), type: "test_begin" })).to.equal(false);
+  });
+
+  const evidence = (dir: string) => ({
+    url: "http://127.0.0.1:3000/shop.html",
+    screenshot: `failures/login/${dir}/screenshot.png`,
+    snapshot: `failures/login/${dir}/snapshot.txt`,
+  });
+  const flaky: TestResult = {
+    ...passed,
+    flaky: true,
+    attempts: [
+      {
+        attempt: 1,
+        status: "failed",
+        durationMs: 900,
+        failure: { kind: "check_failed", message: "total wrong" },
+        evidence: evidence("signs-in"),
+      },
+      { attempt: 2, status: "passed", durationMs: 1600, failure: null, evidence: null },
+    ],
+  };
+  const exhausted: TestResult = {
+    ...failed,
+    failureEvidence: evidence("shows/retry-1"),
+    attempts: [
+      { attempt: 1, status: "failed", durationMs: 700, failure: { kind: "timeout", message: "timed out" } },
+      { attempt: 2, status: "failed", durationMs: 800, failure: failed.failure, evidence: evidence("shows/retry-1") },
+    ],
+  };
+
+  it("marks a test that passed on a retry FLAKY, and shows a failure's screenshot", () => {
+    expect(testLine(flaky)).to.equal(
+      "  FLAKY tests/login.obs.ts > signs in (2.5 s, 2 steps, passed on attempt 2)\n        attempt 1: total wrong",
+    );
+    expect(testLine(exhausted, ".obs")).to.equal(
+      [
+        '  FAIL  tests/login.obs.ts > shows <errors> & "quotes" (1.5 s, 1 step, failed 2 attempts)',
+        '        check failed: "error shown": no error, only ]]> and \\x1b[31m',
+        "        screenshot: .obs/failures/login/shows/retry-1/screenshot.png",
+      ].join("\n"),
+    );
+    const withFlaky = { ...REPORT, totals: { ...REPORT.totals, flaky: 1 } };
+    expect(summaryLines(withFlaky, [])).to.equal(
+      "3 tests: 1 passed, 1 failed, 1 skipped, 1 flaky (4.1 s); model tokens 200 in, 20 out",
+    );
+  });
+
+  it("writes retries in Surefire's rerun format: flakyFailure for a flaky test, rerunFailure for one that never passed", () => {
+    const report: RunReport = {
+      ...REPORT,
+      totals: { ...REPORT.totals, flaky: 1 },
+      files: [{ file: "tests/login.obs.ts", tests: [flaky, exhausted] }],
+    };
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(junitXml(report));
+    const suite = parsed.testsuites.testsuite;
+    expect(suite).to.deep.include({ tests: "2", failures: "1" });
+    const [passedOnRetry, neverPassed] = suite.testcase;
+    expect(passedOnRetry).not.to.have.property("failure");
+    expect(passedOnRetry.flakyFailure).to.deep.include({ message: "total wrong", type: "check_failed" });
+    expect(passedOnRetry.flakyFailure.stackTrace).to.equal("attempt 1: total wrong");
+    expect(passedOnRetry["system-out"]).to.include("[[ATTACHMENT|failures/login/signs-in/screenshot.png]]");
+    expect(neverPassed.failure.type).to.equal("check_failed");
+    expect(neverPassed.rerunFailure).to.deep.include({ message: "timed out", type: "timeout" });
+    expect(neverPassed["system-out"]).to.include("[[ATTACHMENT|failures/login/shows/retry-1/screenshot.png]]");
+
+    const json = JSON.parse(jsonReport(report));
+    expect(json.totals.flaky).to.equal(1);
+    const test = json.files[0].tests[0];
+    expect(test.flaky).to.equal(true);
+    expect(test.attempts[0]).to.deep.include({ attempt: 1, status: "failed", duration_ms: 900 });
+    expect(json.files[0].tests[1].failure_evidence).to.deep.equal(evidence("shows/retry-1"));
+  });
+
+  it("tells each attempt in the progress lines, and a finished test's attempts, flakiness and evidence", () => {
+    const now = new Date("2026-11-22T10:00:00Z");
+    expect(testStartLine(passed, now, 2)).to.deep.include({ type: "test_start", attempt: 2 });
+    expect(testFinishLine(flaky, now)).to.deep.include({ attempts: 2, flaky: true, failure_evidence: null });
+    expect(testFinishLine(exhausted, now)).to.deep.include({
+      attempts: 2,
+      flaky: false,
+      failure_evidence: evidence("shows/retry-1"),
+    });
   });
 });

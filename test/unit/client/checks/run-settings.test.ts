@@ -40,6 +40,13 @@ describe("browser-check run settings", () => {
     expect(flagged.reportDir).to.equal("/work/project/r");
   });
 
+  it("takes retries from the flag, else the config, else none", () => {
+    const mock = { provider: "mock", mockTranscript: "t.json" };
+    expect(resolveRunSettings(mock, {}, CWD, {}, CWD).retries).to.equal(0);
+    expect(resolveRunSettings(mock, { retries: 2 }, CWD, {}, CWD).retries).to.equal(2);
+    expect(resolveRunSettings({ ...mock, retries: 0 }, { retries: 2 }, CWD, {}, CWD).retries).to.equal(0);
+  });
+
   it("refuses bad values as usage errors", () => {
     const mock = { provider: "mock", mockTranscript: "t.json" };
     const refuse = (flags: object, message: RegExp) =>

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
+import { journalEntries } from "../../../../client/checks/run/redacted-artifacts.js";
+import { SecretValues } from "../../../../client/checks/secrets/secret-values.js";
 import { BUNDLED_SKILLS_DIR } from "../../../../client/skills/skill-catalog.js";
 import {
   baseOf,
@@ -109,5 +111,31 @@ describe("skill distillation (obs skills improve)", () => {
       "# A\n\ntext\n\n## Other\n\nkept\n",
     );
     expect(withoutLearned("# A\n\ntext\n")).to.equal("# A\n\ntext\n");
+  });
+
+  it("distills what the runner journaled with a secret into a skill with its placeholder, never its value", () => {
+    const secrets = new SecretValues();
+    secrets.add({ password: "lovelace" });
+    const entries = journalEntries(
+      [
+        {
+          skill: "forms-and-sign-in",
+          lesson: '"sign in as ada with lovelace" was carried out by: click button "Sign in" (after 1 failed attempt)',
+          source: "runner",
+          kind: "resolved_after_retries",
+          url: "http://localhost:3000/login?pw=lovelace",
+          step: 4,
+          instruction: "sign in as ada with lovelace",
+        },
+      ],
+      { id: "a.obs.ts > signs in", file: "a.obs.ts", name: "signs in" },
+      true,
+      new Date("2026-11-22T10:00:00Z"),
+      secrets,
+    );
+    const skill = bundledForms();
+    const text = improvedSkillText(baseOf(skill, skill), distillLessons(entries, "forms-and-sign-in")) as string;
+    expect(text).to.include('- "sign in as ada with %password%" was carried out by: click button "Sign in"');
+    expect(text).not.to.include("lovelace");
   });
 });

@@ -5,6 +5,7 @@ import addFormatsModule from "ajv-formats";
 import { expect } from "chai";
 import { describeAction, siteOf } from "../../../../client/checks/agent/runner-lessons.js";
 import { journalEntries } from "../../../../client/checks/run-suite.js";
+import { SecretValues } from "../../../../client/checks/secrets/secret-values.js";
 import { appendJournal, journalPath, readJournal } from "../../../../client/skills/skill-journal.js";
 import { packagePath } from "../../../../shared/package-root.js";
 import { tempDir } from "../../../helpers/temp-dir.js";
@@ -100,5 +101,38 @@ describe("skills journal", () => {
     expect(describeAction("press", { key: "Enter" }, elements)).to.equal("press Enter");
     expect(siteOf("https://example.com:8443/a")).to.equal("https://example.com:8443");
     expect(siteOf("data:text/html,x")).to.equal(null);
+  });
+
+  it("redacts the test's secrets from every field of an entry before it is written", () => {
+    const secrets = new SecretValues();
+    secrets.add({ password: "lovelace" });
+    secrets.learnTyped("hunter2");
+    const entries = journalEntries(
+      [
+        {
+          skill: "forms-and-sign-in",
+          lesson: "the password lovelace works after hunter2 failed",
+          source: "agent",
+          kind: "lesson",
+          url: "http://localhost:5173/login?pw=lovelace",
+          step: 2,
+          instruction: "sign in as ada with lovelace",
+        },
+      ],
+      { id: "a.obs.ts > lovelace", file: "a.obs.ts", name: "lovelace" },
+      false,
+      new Date("2026-11-22T10:00:00Z"),
+      secrets,
+    );
+    appendJournal(dir.path, entries);
+    const written = readFileSync(journalPath(dir.path), "utf8");
+    expect(written).not.to.include("lovelace");
+    expect(written).not.to.include("hunter2");
+    expect(entries[0]).to.deep.include({
+      lesson: "the password %password% works after %typed_secret% failed",
+      instruction: "sign in as ada with %password%",
+      test: { file: "a.obs.ts", name: "%password%" },
+      passed: false,
+    });
   });
 });
