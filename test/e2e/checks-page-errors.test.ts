@@ -41,8 +41,12 @@ const TRANSCRIPT = {
         { tool: "done", args: { evidence: "clicked Checkout" } },
       ],
     },
-    { test: "checks out", instruction: "Processing", calls: [{ tool: "done", args: { evidence: "Processing…" } }] },
-    { test: "reads the cart", instruction: "Total", calls: [{ tool: "done", args: { evidence: "Total: 30.00" } }] },
+    {
+      test: "checks out",
+      instruction: "Processing",
+      calls: [{ tool: "done", args: { quote: "Processing…", evidence: "the status reads Processing…" } }],
+    },
+    { test: "reads the cart", instruction: "Total", calls: [{ tool: "done", args: { quote: "Total: 30.00" } }] },
   ],
 };
 
