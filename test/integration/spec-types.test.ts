@@ -47,13 +47,13 @@ describe("obs/test typings for spec and config files", function () {
   it("rejects a config field of the wrong type", async () => {
     writeFileSync(
       join(project.path, "bad.config.ts"),
-      'import { defineConfig } from "obs/test";\nexport default defineConfig({ maxSteps: "many", reporter: "html" });\n',
+      'import { defineConfig } from "obs/test";\nexport default defineConfig({ maxSteps: "many", reporter: "pdf" });\n',
     );
     const result = await typeCheck(project.path, ["bad.config.ts"]);
     expect(result.code).to.not.equal(0);
     expect(result.output).to.include(
       "bad.config.ts(2,31): error TS2322: Type 'string' is not assignable to type 'number'.",
     );
-    expect(result.output).to.include(`bad.config.ts(2,49): error TS2322: Type '"html"' is not assignable to type`);
+    expect(result.output).to.include(`bad.config.ts(2,49): error TS2322: Type '"pdf"' is not assignable to type`);
   });
 });
