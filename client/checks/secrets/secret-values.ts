@@ -37,8 +37,10 @@ const PLACEHOLDER = /%([A-Za-z_][A-Za-z0-9_.-]{0,63})%/g;
  * - the squashed form's first 120 characters: the snapshot cuts values and labels there. These
  *   forms are registered rather than redacting before the cut because the cut happens in the
  *   page, which must never be handed the secrets;
- * - URL-encoded (encodeURIComponent, encodeURI, and form encoding with spaces as `+`): a value the
- *   page put in a URL reaches step URLs, the snapshot's `Page:` line and failure evidence so.
+ * - URL-encoded (encodeURIComponent, encodeURI, form encoding with spaces as `+`, and as a URL
+ *   parser writes it in a query or a path, which leaves `\` or turns it into `/`): a value the
+ *   page or the spec put in a URL reaches step URLs, the snapshot's `Page:` line and failure
+ *   evidence so.
  * Derived forms shorter than MIN_SECRET_LENGTH are left out (a value of spaces around one letter
  * squashes to that letter).
  */
@@ -53,8 +55,18 @@ export function formsOf(value: string): string[] {
     forms.add(encodeURIComponent(base));
     forms.add(encodeURI(base));
     forms.add(new URLSearchParams({ v: base }).toString().slice(2));
+    for (const form of asUrlParts(base)) forms.add(form);
   }
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+/** `text` as a browser writes it in a URL's query and in its path (WHATWG URL serialisation). */
+function asUrlParts(text: string): string[] {
+  const url = new URL("http://obs.invalid/");
+  url.search = text;
+  const query = url.search.slice(1);
+  url.pathname = text;
+  return [query, url.pathname.slice(1)];
 }
 
 export class SecretValues {
