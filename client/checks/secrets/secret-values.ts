@@ -34,6 +34,8 @@ const PLACEHOLDER = /%([A-Za-z_][A-Za-z0-9_.-]{0,63})%/g;
  *   snapshot's labels, values and title, and the reports' JSON are built with JSON.stringify;
  * - squashed (each run of white space as one space, trimmed): the snapshot squashes labels and
  *   field values, so a multi-line or double-spaced value would not otherwise match;
+ * - as the snapshot squashes the page's visible text (runs of spaces and tabs as one space, blank
+ *   lines dropped), which keeps line breaks;
  * - the squashed form's first 120 characters: the snapshot cuts values and labels there. These
  *   forms are registered rather than redacting before the cut because the cut happens in the
  *   page, which must never be handed the secrets;
@@ -46,7 +48,8 @@ const PLACEHOLDER = /%([A-Za-z_][A-Za-z0-9_.-]{0,63})%/g;
  */
 export function formsOf(value: string): string[] {
   const squashed = value.replace(/\s+/g, " ").trim();
-  const bases = [value, squashed];
+  const pageText = value.replace(/[ \t]+/g, " ").replace(/\n\s*\n+/g, "\n");
+  const bases = [value, squashed, pageText];
   if (squashed.length > SNAPSHOT_CUT) bases.push(squashed.slice(0, SNAPSHOT_CUT));
   const forms = new Set<string>();
   for (const base of bases) {

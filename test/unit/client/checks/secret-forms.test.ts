@@ -28,6 +28,13 @@ const page = (url: string, title: string, elements: RawElement[]): RawSnapshot =
   textTruncated: false,
 });
 
+/** The page's visible text as snapshot-script.ts squashes it. */
+const asPageText = (text: string) =>
+  text
+    .replace(/[ \t]+/g, " ")
+    .replace(/\n\s*\n+/g, "\n")
+    .trim();
+
 /** Whether any run of 8 characters of `secret` (as typed, or squashed) is still in `text`. */
 function leaks(text: string, secret: string): string | null {
   for (const form of [secret, secret.replace(/\s+/g, " ").trim()]) {
@@ -54,10 +61,15 @@ describe("secret redaction of the forms obs writes a value in", () => {
       secrets.add({ password: secret });
       const evidence = secrets.redact(`typed ${JSON.stringify(secret)} into textbox "Notes"`);
       expect(evidence).to.equal('typed "%password%" into textbox "Notes"');
-      const snapshot = secrets.redact(formatSnapshot(page("http://x/", secret, [field(secret, secret)])));
+      const shown = {
+        ...page("http://x/", secret, [field(secret, secret)]),
+        text: asPageText(`Notes:\n${secret}\nSaved`),
+      };
+      const snapshot = secrets.redact(formatSnapshot(shown));
       expect(leaks(snapshot, secret), snapshot).to.equal(null);
       expect(snapshot).to.include('[1] textbox "%password%" value="%password%"');
       expect(snapshot).to.include('Page: "%password%" http://x/');
+      expect(snapshot).to.include("Notes:\n%password%\nSaved");
     });
   }
 
