@@ -26,6 +26,7 @@ import { cacheable, journalEntries } from "./run/redacted-artifacts.js";
 import { screenshotHidingSecrets } from "./run/secret-fields.js";
 import { runAttempts } from "./run/test-attempts.js";
 import { failureOf, slug, TestTimeout } from "./run/test-failure.js";
+import { redactStep, redactTestResult } from "./secrets/redact-records.js";
 import { SecretValues } from "./secrets/secret-values.js";
 import type { LoadedSpec } from "./spec/spec-loading.js";
 import type { DeclaredTest } from "./spec/test-registry.js";
@@ -322,7 +323,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
         step.screenshot = relative(settings.reportDir, path);
       }
       steps.push(step);
-      tell((reporter) => reporter.onStep?.(ref, secrets.redactDeep(step)));
+      tell((reporter) => reporter.onStep?.(ref, redactStep(step, secrets)));
       // Without the live screencast, the per-action screenshots are the frames.
       if (!live && step.screenshot && frames.admit(Date.now())) tellFrame(step.screenshot);
     };
@@ -387,5 +388,5 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
   // Only a passing attempt's actions are worth replaying; a hit that passed again is kept as it was.
   if (finished.status === "passed") for (const entry of cacheable(cache.drafts, secrets)) cache.store.put(entry);
   deps.recordLessons?.(journalEntries(lessons, ref, finished.status === "passed", new Date(), secrets));
-  return secrets.redactDeep(finished);
+  return redactTestResult(finished, secrets);
 }

@@ -57,7 +57,8 @@ test("passes the second time", async ({ agent }) => {
  */
 const SECRET_SPEC = `import { test } from "obs/test";
 
-const password = process.env.SHOP_PASSWORD ?? "";
+const password = process.env.SHOP_PASSWORD;
+if (!password) throw new Error("set SHOP_PASSWORD");
 const remember = (agent: unknown) =>
   (agent as { secrets: { add(values: Record<string, string>): void } }).secrets.add({ password });
 
@@ -75,7 +76,14 @@ test("carries the secret into a failure", async ({ agent }) => {
 });
 `;
 
-const SECRET = "lovelace";
+/**
+ * Quotes, a backslash, a double space and a non-ASCII letter: JSON, XML and URLs each write it
+ * differently, and every one of those forms must be redacted. (login.html wants "lovelace", so
+ * the sign-in is refused; the test is about where the value goes, not about signing in.)
+ */
+const SECRET = 'p"a  ss\\wörd-1';
+/** The secret's tail in every form a file, a line or a span could hold it: as typed, JSON- or XML-escaped, or URL-encoded. */
+const leaked = (text: string | Buffer) => ["wörd-1", "w%C3%B6rd-1"].some((tail) => text.includes(tail));
 
 const SIGN_IN = [
   { tool: "type", args: { target: "Username", text: "ada" } },
@@ -320,7 +328,7 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
         "progress.ndjson",
       ]);
       for (const path of written) {
-        expect(readFileSync(join(project.path, path)).includes(SECRET), path).to.equal(false);
+        expect(leaked(readFileSync(join(project.path, path))), path).to.equal(false);
       }
       for (const [name, text] of [
         ["stdout", result.stdout],
@@ -328,7 +336,7 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
         ["skills improve", improved.stdout + improved.stderr],
         ["telemetry", collector.bodies.join("\n")],
       ] as const) {
-        expect(text.includes(SECRET), name).to.equal(false);
+        expect(leaked(text), name).to.equal(false);
       }
     } finally {
       await collector.close();

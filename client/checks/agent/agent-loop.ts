@@ -15,6 +15,7 @@ import type {
   ModelResponse,
   TokenUsage,
 } from "../providers/model-provider.js";
+import { redactLesson, redactMessages } from "../secrets/redact-records.js";
 import { SecretValues } from "../secrets/secret-values.js";
 import {
   ACT_TOOLS,
@@ -197,12 +198,15 @@ export async function runInstruction(
   // A lesson belongs to the skill the model named, else to the first skill chosen for the instruction.
   const lesson = (draft: Omit<LessonDraft, "instruction" | "source" | "skill"> & Partial<LessonDraft>) =>
     context.onLesson?.(
-      secrets.redactDeep({
-        ...draft,
-        instruction,
-        source: draft.source ?? "runner",
-        skill: draft.skill ?? (skills[0]?.frontMatter.name as string | undefined) ?? null,
-      }),
+      redactLesson(
+        {
+          ...draft,
+          instruction,
+          source: draft.source ?? "runner",
+          skill: draft.skill ?? (skills[0]?.frontMatter.name as string | undefined) ?? null,
+        },
+        secrets,
+      ),
     );
   const observed: ObservedAction[] = [];
   const actions: ActionOutcome[] = [];
@@ -222,7 +226,10 @@ export async function runInstruction(
     const response: ModelResponse = await context.provider.complete({
       system,
       // Redacted whole on every turn: a password typed later in the instruction is hidden in earlier turns too.
-      messages: withImage(secrets.redactDeep(conversation(kind, instruction, formatSnapshot(snapshot), past)), image),
+      messages: withImage(
+        redactMessages(conversation(kind, instruction, formatSnapshot(snapshot), past), secrets),
+        image,
+      ),
       tools,
       context: {
         test: context.test,
@@ -295,7 +302,7 @@ export async function runInstruction(
         action = describeAction(tool, call.arguments, snapshot.elements);
         const aimed = call.arguments.index === undefined ? null : targetOf(snapshot, call.arguments.index);
         target = aimed?.target ?? null;
-        const revealed = revealArgs(call.arguments, secrets);
+        const revealed = revealArgs(tool, call.arguments, secrets);
         // Learned before anything is recorded or told to the model, whether the typing works or not.
         if (tool === "type" && isPasswordField(aimed?.element)) {
           typedUnnamedSecret = learnPassword(String(revealed.text), secrets) || typedUnnamedSecret;

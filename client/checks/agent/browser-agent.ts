@@ -3,6 +3,7 @@
 import { type ActionCache, type CachedAction, type CacheEntry, instructionKey } from "../cache/action-cache.js";
 import { replayEntry } from "../cache/replay.js";
 import type { CacheStats, CheckRecord } from "../report/run-result.js";
+import { redactCacheEntry, redactCheck, redactLesson, redactStep } from "../secrets/redact-records.js";
 import { SecretValues } from "../secrets/secret-values.js";
 import type { ActOptions, ActResult, Agent, CheckOptions, CheckResult } from "../spec/agent-api.js";
 import {
@@ -84,7 +85,7 @@ export class BrowserAgent implements Agent {
     await recordRedacted(step, this.secrets, this.keptStep);
   }
 
-  private readonly keptStep = (step: StepRecord) => this.loop.onStep(this.handedOut.keep(step));
+  private readonly keptStep = (step: StepRecord) => this.loop.onStep(this.handedOut.keep(step, redactStep));
 
   /** Runs one instruction; what leaves it (its outcome, a stop's message) is redacted. */
   private async instruction(kind: InstructionKind, instruction: string): Promise<InstructionOutcome> {
@@ -107,7 +108,7 @@ export class BrowserAgent implements Agent {
       page: this.page,
       secrets: this.secrets,
       onStep: this.keptStep,
-      onLesson: onLesson && ((lesson: LessonDraft) => onLesson(this.handedOut.keep(lesson))),
+      onLesson: onLesson && ((lesson: LessonDraft) => onLesson(this.handedOut.keep(lesson, redactLesson))),
     };
     const cache = this.cache;
     if (!cache || cache.store.mode === "off") return runInstruction(kind, instruction, context);
@@ -121,7 +122,8 @@ export class BrowserAgent implements Agent {
       const replayed = await replayEntry(entry, kind, instruction, context);
       if (replayed.hit) {
         cache.stats.hits += 1;
-        cache.drafts.push(entry);
+        // An entry that typed a password no spec named is not written back (the same rule as below).
+        if (!replayed.outcome.typedUnnamedSecret) cache.drafts.push(entry);
         return replayed.outcome;
       }
       actions.push(...replayed.performed);
@@ -133,17 +135,21 @@ export class BrowserAgent implements Agent {
       cache.drafts.push(
         // The file may be committed: every known secret's value is stored as its placeholder.
         this.handedOut.keep(
-          this.secrets.redactDeep({
-            key,
-            test: cache.testId,
-            kind,
-            instruction,
-            actions,
-            finalFingerprint: kind === "check" ? outcome.fingerprint : null,
-            result: outcome.text,
-            quote: outcome.quote,
-            recordedAt: new Date().toISOString(),
-          }),
+          redactCacheEntry(
+            {
+              key,
+              test: cache.testId,
+              kind,
+              instruction,
+              actions,
+              finalFingerprint: kind === "check" ? outcome.fingerprint : null,
+              result: outcome.text,
+              quote: outcome.quote,
+              recordedAt: new Date().toISOString(),
+            },
+            this.secrets,
+          ),
+          redactCacheEntry,
         ),
       );
     }
@@ -173,7 +179,8 @@ export class BrowserAgent implements Agent {
     const quote = passed ? outcome.quote : null;
     this.checks.push(
       this.handedOut.keep(
-        this.secrets.redactDeep({ assertion, passed, evidence: outcome.text, soft, quote, refused: outcome.refused }),
+        redactCheck({ assertion, passed, evidence: outcome.text, soft, quote, refused: outcome.refused }, this.secrets),
+        redactCheck,
       ),
     );
     if (!passed && !soft) {

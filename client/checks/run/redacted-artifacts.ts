@@ -6,12 +6,13 @@ import { JOURNAL_SCHEMA_VERSION, type JournalEntry } from "../../skills/skill-jo
 import { type LessonDraft, siteOf } from "../agent/runner-lessons.js";
 import type { CacheEntry } from "../cache/action-cache.js";
 import type { TestRef } from "../report/run-result.js";
+import { redactCacheEntry, redactLesson } from "../secrets/redact-records.js";
 import { type SecretValues, TYPED_SECRET } from "../secrets/secret-values.js";
 
 /**
  * A finished attempt's lessons as journal entries: now it is known whether it passed. Every
- * string is redacted, so no secret value can reach the journal, and so none can reach a skill
- * distilled from it.
+ * lesson's text, URL and instruction is redacted, so no secret value can reach the journal, and
+ * so none can reach a skill distilled from it; the test's file and name are its own.
  */
 export function journalEntries(
   lessons: LessonDraft[],
@@ -20,7 +21,8 @@ export function journalEntries(
   at: Date,
   secrets?: SecretValues,
 ): JournalEntry[] {
-  const entries = lessons.map(
+  const clean = secrets ? lessons.map((lesson) => redactLesson(lesson, secrets)) : lessons;
+  return clean.map(
     (lesson): JournalEntry => ({
       schema_version: JOURNAL_SCHEMA_VERSION,
       recorded_at: at.toISOString(),
@@ -35,7 +37,6 @@ export function journalEntries(
       passed,
     }),
   );
-  return secrets ? secrets.redactDeep(entries) : entries;
 }
 
 /**
@@ -46,6 +47,6 @@ export function journalEntries(
  */
 export function cacheable(drafts: CacheEntry[], secrets: SecretValues): CacheEntry[] {
   return drafts
-    .map((entry) => secrets.redactDeep(entry))
+    .map((entry) => redactCacheEntry(entry, secrets))
     .filter((entry) => !JSON.stringify(entry).includes(TYPED_SECRET));
 }

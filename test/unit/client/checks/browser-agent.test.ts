@@ -124,6 +124,29 @@ describe("browser agent", () => {
     expect(steps[0]?.instruction).to.equal("sign in as ada with password %typed_secret%");
   });
 
+  it("fails an act given a secret shorter than 4 characters, before anything reaches the browser or the model", async () => {
+    const { agent, page, model } = agentFor(signIn("%pin%"));
+    const failed = await agent.act("sign in with %pin%", { secrets: { pin: "abc" } }).catch((error: unknown) => error);
+    expect((failed as Error).message).to.equal(
+      'secret "pin": a secret shorter than 4 characters cannot be told apart from ordinary text',
+    );
+    expect([page.performed, model.requests]).to.deep.equal([[], []]);
+  });
+
+  it("learns a plain password an old cache entry replays, shows it nowhere and does not write the entry back", async () => {
+    const first = agentFor(signIn("%password%"));
+    await first.agent.act("sign in as ada", { secrets: { password: "lovelace" } });
+    // As an action-cache.json written before typed passwords were learned would hold it.
+    const old = JSON.parse(JSON.stringify(first.cache.drafts).replaceAll("%password%", "lovelace"));
+    const replay = agentFor([], new SignInPage(), new ActionCache("read-write", old));
+    await replay.agent.act("sign in as ada");
+    expect(replay.cache.stats).to.deep.equal({ hits: 1, misses: 0 });
+    expect(replay.page.signedIn).to.equal(true);
+    expect(JSON.stringify(replay.steps)).not.to.include("lovelace");
+    expect(replay.steps[1]?.evidence).to.equal('typed "%typed_secret%" into input[type=password] "Password"');
+    expect(replay.cache.drafts).to.deep.equal([]);
+  });
+
   it("replays a cached check only while its quote is on the page", async () => {
     const page = new SignInPage();
     page.signedIn = true;

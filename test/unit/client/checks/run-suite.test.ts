@@ -265,6 +265,33 @@ describe("browser-check runner core", function () {
     expect(existsSync(join(reportDir, "failures/shop-obs-ts/passes"))).to.equal(false);
   });
 
+  it("never rewrites a result's id, file, name or status, even when a secret is one of their words", async () => {
+    const spec: LoadedSpec = { file: `${dir.path}/tests/login.obs.ts`, ...emptySpec() };
+    spec.tests.push({
+      name: "test passes",
+      body: async ({ agent }) => {
+        (agent as unknown as { secrets: SecretValues }).secrets.add({ password: "test", other: "pass" });
+        await agent.goto("http://shop.example/cart?q=test");
+      },
+      options: {},
+      skip: false,
+    });
+    const started: string[] = [];
+    const finished: TestResult[] = [];
+    const report = await runSuite([spec], settings(1), {
+      provider,
+      startBrowser: fakeSessions().start,
+      reporters: [{ onTestStart: (test) => void started.push(test.id), onTestFinish: (r) => void finished.push(r) }],
+    });
+    const test = report.files[0]?.tests[0] as TestResult;
+    expect(test).to.deep.include({ name: "test passes", status: "passed" });
+    expect(test.file).to.match(/tests\/login\.obs\.ts$/);
+    // The telemetry reporter finds a test's span by the id it started it with.
+    expect(finished.map((result) => result.id)).to.deep.equal(started);
+    expect(started[0]).to.include("test passes");
+    expect(test.steps[0]?.url).to.equal("http://shop.example/cart?q=%password%");
+  });
+
   it("redacts the test's secrets from every event, result, report and failure snapshot", async () => {
     const spec: LoadedSpec = { file: `${dir.path}/s.obs.ts`, ...emptySpec() };
     spec.tests.push({

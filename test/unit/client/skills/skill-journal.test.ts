@@ -103,7 +103,7 @@ describe("skills journal", () => {
     expect(siteOf("data:text/html,x")).to.equal(null);
   });
 
-  it("redacts the test's secrets from every field of an entry before it is written", () => {
+  it("redacts the test's secrets from an entry's lesson, URL and instruction before it is written", () => {
     const secrets = new SecretValues();
     secrets.add({ password: "lovelace" });
     secrets.learnTyped("hunter2");
@@ -119,7 +119,7 @@ describe("skills journal", () => {
           instruction: "sign in as ada with lovelace",
         },
       ],
-      { id: "a.obs.ts > lovelace", file: "a.obs.ts", name: "lovelace" },
+      { id: "a.obs.ts > signs in", file: "a.obs.ts", name: "signs in" },
       false,
       new Date("2026-11-22T10:00:00Z"),
       secrets,
@@ -131,7 +131,7 @@ describe("skills journal", () => {
     expect(entries[0]).to.deep.include({
       lesson: "the password %password% works after %typed_secret% failed",
       instruction: "sign in as ada with %password%",
-      test: { file: "a.obs.ts", name: "%password%" },
+      test: { file: "a.obs.ts", name: "signs in" },
       passed: false,
     });
   });

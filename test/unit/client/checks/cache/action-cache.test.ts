@@ -10,6 +10,8 @@ import {
   instructionKey,
 } from "../../../../../client/checks/cache/action-cache.js";
 import { replayEntry } from "../../../../../client/checks/cache/replay.js";
+import { cacheable } from "../../../../../client/checks/run/redacted-artifacts.js";
+import { SecretValues } from "../../../../../client/checks/secrets/secret-values.js";
 
 const element = (index: number, label: string, tag = "button", type: string | null = null): RawElement => ({
   index,
@@ -144,6 +146,33 @@ describe("action cache", () => {
         ["click", "click done", 0, true],
         ["done", "row deleted", 0, false],
       ]);
+    });
+
+    it("learns a password an old entry holds in plain text, as the loop would, so no step shows it", async () => {
+      const { page, performed } = scriptedPage([snapshot([element(1, "Password", "input", "password")])]);
+      page.perform = async (tool, args) => {
+        performed.push(`${tool} ${JSON.stringify(args)}`);
+        return `typed ${JSON.stringify(args.text)} into input[type=password] "Password"`;
+      };
+      const secrets = new SecretValues();
+      const steps: StepRecord[] = [];
+      const old = entry({
+        instruction: "sign in",
+        actions: [
+          {
+            tool: "type",
+            args: { text: 'hunter"22' },
+            target: { tag: "input", role: null, type: "password", label: "Password", nth: 0 },
+          },
+        ],
+        result: "typed the password",
+      });
+      const result = await replayEntry(old, "act", "sign in", { ...context(page, steps), secrets });
+      expect(performed).to.deep.equal(['type {"text":"hunter\\"22","index":1}']);
+      expect(result.hit && result.outcome.typedUnnamedSecret).to.equal(true);
+      expect(steps[0]?.evidence).to.equal('typed "%typed_secret%" into input[type=password] "Password"');
+      expect(steps[0]?.args).to.deep.equal({ text: "%typed_secret%", index: 1 });
+      expect(cacheable([old], secrets)).to.deep.equal([]);
     });
 
     it("misses when the element is gone, doing nothing", async () => {
