@@ -24,6 +24,7 @@ import type { CheckRecord, FailureEvidence, Reporter, RunReport, TestRef, TestRe
 import { captureFailureEvidence, evidenceDir, FAILURE_DIR } from "./run/failure-evidence.js";
 import { cacheable, journalEntries } from "./run/redacted-artifacts.js";
 import { screenshotHidingSecrets } from "./run/secret-fields.js";
+import { settleWithin } from "./run/settle-within.js";
 import { runAttempts } from "./run/test-attempts.js";
 import { failureOf, slug, TestTimeout } from "./run/test-failure.js";
 import { redactStep, redactTestResult } from "./secrets/redact-records.js";
@@ -369,8 +370,8 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
   } finally {
     clearTimeout(timer);
     abandoned = true;
-    await (screencast as Screencast | null)?.stop();
-    await stopPageErrors();
+    await settleWithin((screencast as Screencast | null)?.stop());
+    await settleWithin(stopPageErrors());
     // Known before the evidence is taken, so that a test failed by its page errors has evidence too.
     failure ??= pageErrorsFailure(pageErrors, settings.failOnPageErrors);
     const open = session as BrowserSession | null;

@@ -157,7 +157,16 @@ function runCommand(name: "test" | "run", setExit: SetExit): CommandModule {
       setExit(
         await runAction(false, name, async () => {
           const { runChecks } = await import("../checks/run-checks.js");
-          return runChecks(runFlagsOf(flags), flags.config as string | undefined, process.env, process.cwd());
+          const { stopBrowsersOnSignal } = await import("../checks/browser/interrupt-stop.js");
+          const release = stopBrowsersOnSignal(
+            (line) => process.stderr.write(`${line}\n`),
+            (code) => process.exit(code),
+          );
+          try {
+            return await runChecks(runFlagsOf(flags), flags.config as string | undefined, process.env, process.cwd());
+          } finally {
+            release();
+          }
         }),
       );
     },

@@ -27,7 +27,7 @@ import {
   toolDefinition,
 } from "./agent-tools.js";
 import { conversation, type PastStep } from "./conversation.js";
-import { type ActionOutcome, actDoneRefusal, quotableText, quoteRefusal } from "./finish-rules.js";
+import { type ActionOutcome, actDoneRefusal, groundingText, quoteRefusal } from "./finish-rules.js";
 import { elementRefs, fingerprintOf, formatSnapshot, nameOf, roleOf } from "./page-snapshot.js";
 import { actSystemPrompt, checkSystemPrompt } from "./prompts.js";
 import {
@@ -51,6 +51,8 @@ export interface AgentPage {
   perform(tool: string, args: Record<string, unknown>, element?: string | null): Promise<string>;
   /** The page as a base64 PNG, for --vision; a page without it sends no screenshot. */
   screenshotData?(): Promise<string>;
+  /** The page's whole visible text (the snapshot's is cut), for grounding a check's quote; else the snapshot's. */
+  fullText?(): Promise<string>;
 }
 
 export type InstructionKind = "act" | "check";
@@ -277,7 +279,7 @@ export async function runInstruction(
         const refusal =
           kind === "act"
             ? actDoneRefusal(actions)
-            : quoteRefusal(call.arguments.quote, secrets.redact(quotableText(snapshot)));
+            : quoteRefusal(call.arguments.quote, secrets.redact(await groundingText(context.page, snapshot)));
         if (refusal === null) {
           finished = "done";
           evidence = String(call.arguments.evidence ?? call.arguments.quote);

@@ -9,8 +9,8 @@
  * `wait` for text that did not appear still succeeded as an action; its evidence says so.
  *
  * A check is done only when its `quote` is found on the page as it is at that moment (its
- * visible text, element labels and values, compared with whitespace collapsed and case
- * ignored): that grounds the verdict in the page rather than in the model's word.
+ * full visible text, element labels and values, each on its own, compared with whitespace
+ * collapsed, typographic punctuation as ASCII and case ignored): that grounds the verdict in the page rather than in the model's word.
  */
 import type { RawSnapshot } from "./snapshot-script.js";
 
@@ -51,19 +51,48 @@ export function actDoneRefusal(actions: readonly ActionOutcome[]): DoneRefusal |
   return null;
 }
 
-/** Text as quotes are compared: Unicode compatibility forms folded, whitespace collapsed, case ignored. */
+/**
+ * Between the parts of the page a quote may come from. Not whitespace (which is collapsed), and
+ * turned into a space in a quote, so no quote can match across two parts.
+ */
+const PART_SEPARATOR = "\u0000";
+
+/** Typographic forms a model (or a page) may use for ASCII ones; NFKC does not fold these. */
+const TYPOGRAPHIC: [RegExp, string][] = [
+  [/[\u2018\u2019\u201a\u201b\u2032\u02bc]/g, "'"],
+  [/[\u201c\u201d\u201e\u201f]/g, '"'],
+  [/[\u2010\u2011\u2012\u2013\u2014\u2015\u2212]/g, "-"],
+  [/\u2026/g, "..."],
+];
+
+/**
+ * Text as quotes are compared: Unicode compatibility forms folded, typographic quotes, dashes and
+ * the ellipsis as ASCII, whitespace collapsed, case ignored.
+ */
 export function normalizeQuote(text: string): string {
-  return text.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+  let folded = text.normalize("NFKC").replaceAll(PART_SEPARATOR, " ");
+  for (const [pattern, ascii] of TYPOGRAPHIC) folded = folded.replace(pattern, ascii);
+  return folded.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
-/** What a quote may come from: the visible text, then each element's label and value, one per line. */
-export function quotableText(snapshot: RawSnapshot): string {
+/**
+ * What a quote may come from: the visible text (the page's full text too, when known: the
+ * snapshot's is cut at MAX_TEXT), then each element's label and value, each a part of its own.
+ */
+export function quotableText(snapshot: RawSnapshot, fullText?: string | null): string {
   const parts = [snapshot.text];
+  if (fullText) parts.push(fullText);
   for (const element of snapshot.elements) {
     if (element.label) parts.push(element.label);
     if (element.value) parts.push(element.value);
   }
-  return parts.join("\n");
+  return parts.join(PART_SEPARATOR);
+}
+
+/** quotableText with the page's full visible text, when the page can give it (falls back to the snapshot's). */
+export async function groundingText(page: { fullText?(): Promise<string> }, snapshot: RawSnapshot): Promise<string> {
+  const full = page.fullText ? await page.fullText().catch(() => null) : null;
+  return quotableText(snapshot, full);
 }
 
 /**
@@ -80,7 +109,8 @@ export function quoteRefusal(quote: unknown, pageText: string): DoneRefusal | nu
       failure: `the evidence was not on the page (the quote ${shown} is too short to show anything)`,
     };
   }
-  if (normalizeQuote(pageText).includes(wanted)) return null;
+  const parts = pageText.split(PART_SEPARATOR).map(normalizeQuote);
+  if (parts.some((part) => part.includes(wanted))) return null;
   return {
     refusal: `the quote ${shown} is not on the page; quote the page exactly, or call fail`,
     failure: `the evidence was not on the page (the quote ${shown} is not on it)`,

@@ -12,6 +12,8 @@ import { maskedScreenshot } from "./vision-screenshot.js";
 const SETTLE_TIMEOUT_MS = 5_000;
 const MAX_WAIT_MS = 10_000;
 const SCROLL_PIXELS = 600;
+/** The most of a page's visible text a check's quote is looked for in (1 MB of characters). */
+export const MAX_FULL_TEXT = 1_000_000;
 
 /** An action that could not be done; the model is told why and may try something else. */
 export class ActionError extends Error {
@@ -68,6 +70,18 @@ export class BrowserPage {
   async snapshot(): Promise<RawSnapshot> {
     await this.settle();
     return (await this.browser.execute(collectPageSnapshot, MAX_ELEMENTS, MAX_TEXT)) as unknown as RawSnapshot;
+  }
+
+  /**
+   * The page's whole visible text, at most MAX_FULL_TEXT characters (cut in the page, so no more
+   * crosses the wire): a check's quote is grounded in it, as the snapshot's text stops at MAX_TEXT.
+   */
+  async fullText(): Promise<string> {
+    const text = await this.browser.execute(
+      (max: number) => String((globalThis as any).document.body?.innerText ?? "").slice(0, max),
+      MAX_FULL_TEXT,
+    );
+    return String(text);
   }
 
   private async element(index: unknown) {

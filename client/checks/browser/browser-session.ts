@@ -30,7 +30,12 @@ export interface BrowserSession {
  * chromedriver, Chromium and xvfb-run each leave theirs in the system temp folder whenever
  * they are stopped.
  */
-function sessionScratch(): { path: string; remove: () => void } {
+interface Scratch {
+  path: string;
+  remove: () => void;
+}
+
+function sessionScratch(): Scratch {
   const path = mkdtempSync(join(tmpdir(), "obs-browser-"));
   const remove = () => {
     try {
@@ -45,14 +50,16 @@ function sessionScratch(): { path: string; remove: () => void } {
 type WebKitLaunch = Extract<EngineLaunch, { xvfbRun: string | null }>;
 
 /** WebKitWebDriver, which webdriverio does not start, on a free port; under xvfb-run when needed. */
-async function startWebKitDriver(launch: WebKitLaunch, scratchPath: string): Promise<[DriverProcess, number]> {
+async function startWebKitDriver(launch: WebKitLaunch, scratch: Scratch): Promise<[DriverProcess, number]> {
   const port = await freePort();
   const driverArgs = [`--port=${port}`, "--host=127.0.0.1"];
-  if (!launch.xvfbRun) return [await startDriverProcess(launch.driver, driverArgs, port), port];
+  if (!launch.xvfbRun)
+    return [await startDriverProcess(launch.driver, driverArgs, port, process.env, scratch.remove), port];
   // Given an authority file, xvfb-run makes no temp folder of its own (which it leaves behind when stopped).
-  const authority = join(scratchPath, "Xauthority");
+  const authority = join(scratch.path, "Xauthority");
   writeFileSync(authority, "");
-  return [await startDriverProcess(launch.xvfbRun, ["-a", "-f", authority, launch.driver, ...driverArgs], port), port];
+  const xvfbArgs = ["-a", "-f", authority, launch.driver, ...driverArgs];
+  return [await startDriverProcess(launch.xvfbRun, xvfbArgs, port, process.env, scratch.remove), port];
 }
 
 /**
@@ -61,13 +68,14 @@ async function startWebKitDriver(launch: WebKitLaunch, scratchPath: string): Pro
  * Chromium keeps `org.chromium.Chromium.scoped_dir.*` folders there and removes them only when
  * it exits cleanly, and in the system temp folder nothing would take them away.
  */
-async function startChromedriver(driver: string, scratchPath: string): Promise<[DriverProcess, number]> {
+async function startChromedriver(driver: string, scratch: Scratch): Promise<[DriverProcess, number]> {
   const port = await freePort();
-  const temp = join(scratchPath, "tmp");
+  const temp = join(scratch.path, "tmp");
   mkdirSync(temp);
   // NODE_OPTIONS cleared as webdriverio does for the drivers it starts.
   const env = { ...process.env, NODE_OPTIONS: "", TMPDIR: temp };
-  return [await startDriverProcess(driver, [`--port=${port}`], port, env), port];
+  // A driver stopped on Ctrl+C (not by close) still takes the session's folder with it.
+  return [await startDriverProcess(driver, [`--port=${port}`], port, env, scratch.remove), port];
 }
 
 export async function startBrowser(options: SessionOptions): Promise<BrowserSession> {
@@ -79,9 +87,9 @@ export async function startBrowser(options: SessionOptions): Promise<BrowserSess
   let browser: Browser;
   try {
     const local: LocalSession = {};
-    if (scratch && "xvfbRun" in launch) [driver, local.driverPort] = await startWebKitDriver(launch, scratch.path);
+    if (scratch && "xvfbRun" in launch) [driver, local.driverPort] = await startWebKitDriver(launch, scratch);
     if (scratch && launch.engine === "engine_a" && !("webdriverUrl" in launch)) {
-      [driver, local.driverPort] = await startChromedriver(launch.driver, scratch.path);
+      [driver, local.driverPort] = await startChromedriver(launch.driver, scratch);
       local.profileDir = join(scratch.path, "profile");
     }
     browser = await remote({ logLevel: "silent", ...remoteOptions(launch, options, local) });

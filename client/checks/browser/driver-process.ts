@@ -1,21 +1,61 @@
 /**
  * A WebDriver server obs runs itself (chromedriver, WebKitWebDriver), in its own process group so
  * that stopping it also stops what it started (Chromium, xvfb-run's Xvfb, MiniBrowser).
+ *
+ * Being in its own group, a driver gets no Ctrl+C from the terminal: obs keeps every live group
+ * here, so that a signal handler can stop them all and a last-resort exit hook can kill them.
  */
 import { spawn } from "node:child_process";
 
 const READY_TIMEOUT_MS = 15_000;
+const KILL_AFTER_MS = 3_000;
 
 export interface DriverProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `command` and waits until it answers WebDriver's /status on 127.0.0.1:`port`. */
+/** Live process groups (by leader pid) and how to stop each as a session's close does. */
+const liveGroups = new Map<number, () => Promise<void>>();
+let exitHookInstalled = false;
+
+/** Kills every live group at once; synchronous, so it can run in `process.on("exit")`. */
+export function killAllDriversNow(): void {
+  for (const pid of liveGroups.keys()) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  liveGroups.clear();
+}
+
+/** Stops every live group as a session's close does, waiting at most `timeoutMs`, then kills what is left. */
+export async function stopAllDrivers(timeoutMs = 5_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bounded = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([Promise.all([...liveGroups.values()].map((stop) => stop())), bounded]);
+  clearTimeout(timer);
+  killAllDriversNow();
+}
+
+/** How many driver groups are running now. */
+export function liveDriverCount(): number {
+  return liveGroups.size;
+}
+
+/**
+ * Starts `command` and waits until it answers WebDriver's /status on 127.0.0.1:`port`.
+ * `afterStop` runs once the group has stopped (a session removes its scratch folder there).
+ */
 export async function startDriverProcess(
   command: string,
   args: string[],
   port: number,
   env: NodeJS.ProcessEnv = process.env,
+  afterStop: () => void = () => {},
 ): Promise<DriverProcess> {
   const child = spawn(command, args, { detached: true, stdio: ["ignore", "ignore", "pipe"], env });
   let stderr = "";
@@ -27,24 +67,40 @@ export async function startDriverProcess(
   child.once("exit", () => {
     gone = true;
   });
+  const pid = child.pid;
   const stop = async () => {
-    if (gone || child.pid === undefined) return;
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      return;
-    }
-    const killed = setTimeout(() => {
+    if (pid === undefined) return;
+    if (!gone) {
       try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {}
-    }, 3_000);
-    await exited;
-    clearTimeout(killed);
+        process.kill(-pid, "SIGTERM");
+        const killed = setTimeout(() => {
+          try {
+            process.kill(-pid, "SIGKILL");
+          } catch {}
+        }, KILL_AFTER_MS);
+        await exited;
+        clearTimeout(killed);
+      } catch {
+        // The group is gone already.
+      }
+    }
+    liveGroups.delete(pid);
+    afterStop();
   };
+  if (pid !== undefined) {
+    liveGroups.set(pid, stop);
+    if (!exitHookInstalled) {
+      exitHookInstalled = true;
+      // The last resort: however obs ends, no browser it started outlives it.
+      process.on("exit", killAllDriversNow);
+    }
+  }
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (gone) throw new Error(`${command} exited before it was ready: ${stderr.trim() || "no output"}`);
+    if (gone) {
+      if (pid !== undefined) liveGroups.delete(pid);
+      throw new Error(`${command} exited before it was ready: ${stderr.trim() || "no output"}`);
+    }
     const ready = await fetch(`http://127.0.0.1:${port}/status`, { signal: AbortSignal.timeout(1_000) }).then(
       (response) => response.ok,
       () => false,

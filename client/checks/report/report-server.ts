@@ -1,8 +1,9 @@
 /**
  * `obs show-report`'s server: the report directory's files on 127.0.0.1, read-only. Only files
  * inside the folder are answered (a path that climbs out, or a link that leads out: 403), only GET and
- * HEAD, and every answer carries the HTML report's Content-Security-Policy, so a report shows
- * page and model text without anything in it being able to run or load from elsewhere.
+ * HEAD, only to a Host of 127.0.0.1 or localhost (421 otherwise), and every answer carries the HTML
+ * report's Content-Security-Policy, so a report shows page and model text without anything in it
+ * being able to run or load from elsewhere.
  */
 import { realpathSync } from "node:fs";
 import type { Server } from "node:http";
@@ -42,11 +43,25 @@ function leavesFolder(root: string, path: string): boolean {
   return real !== root && !real.startsWith(root + sep);
 }
 
+/** Whether a request's Host header is `127.0.0.1:PORT` or `localhost:PORT` (any case); no Host is refused too. */
+export function isReportHost(header: string | undefined, port: number): boolean {
+  const host = header?.trim().toLowerCase();
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
+}
+
 /** Serves `dir` on 127.0.0.1 at `port` (0: a free one). */
 export async function serveReport(dir: string, port = 0): Promise<ReportServer> {
   const root = realpathSync(dir);
   const app = express();
   app.disable("x-powered-by");
+  let listeningPort = 0;
+  // DNS rebinding: a site in the user's browser that points its own name at 127.0.0.1 would send
+  // its own name as Host. Only this server's loopback names are answered (as obsd's host guard does).
+  app.use((req, res, next) => {
+    if (isReportHost(req.headers.host, listeningPort)) return next();
+    secure(res);
+    res.status(421).type("text/plain").send("obs show-report answers only 127.0.0.1 and localhost\n");
+  });
   app.use((req, res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
     res.status(405).setHeader("Allow", "GET, HEAD").type("text/plain").send("obs show-report only reads files\n");
@@ -76,7 +91,8 @@ export async function serveReport(dir: string, port = 0): Promise<ReportServer> 
     const listening = app.listen(port, "127.0.0.1", () => resolve(listening));
     listening.once("error", reject);
   });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  listeningPort = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${listeningPort}`;
   return {
     origin,
     url: `${origin}/${HTML_REPORT}`,

@@ -1,4 +1,5 @@
 /** Why a test failed, from what its body threw; and the names its files are kept under. Pure. */
+import { createHash } from "node:crypto";
 import { AgentStopped } from "../agent/agent-loop.js";
 import { InstructionFailed } from "../agent/browser-agent.js";
 import type { FailureKind } from "../report/run-result.js";
@@ -15,13 +16,25 @@ export function failureOf(error: unknown): { kind: FailureKind; message: string 
   return { kind: "error", message: message.split("\n")[0] ?? message };
 }
 
-/** A file or test name as a folder name: screenshots, frames and failure evidence are kept under it. */
+const MAX_SLUG = 60;
+/**
+ * Names the slug keeps whole: lower-case ASCII words joined by one space, dot, slash or hyphen.
+ * Any other name loses something to the slug (case, punctuation, other scripts, its length).
+ */
+const PLAIN = /^[a-z0-9]+([ ./-][a-z0-9]+)*$/;
+
+/**
+ * A file or test name as a folder name: screenshots, frames and failure evidence are kept under
+ * it. A plain name reads as itself (`signs in` → `signs-in`); any other name also carries a short
+ * hash of the whole name, so two tests never share a folder (nor remove each other's evidence).
+ */
 export function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60) || "test"
-  );
+  const readable = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (PLAIN.test(text) && readable.length <= MAX_SLUG) return readable;
+  const hash = createHash("sha256").update(text).digest("hex").slice(0, 8);
+  const cut = readable.slice(0, MAX_SLUG - hash.length - 1).replace(/-+$/, "");
+  return cut ? `${cut}-${hash}` : `test-${hash}`;
 }

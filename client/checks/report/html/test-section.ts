@@ -20,22 +20,34 @@ function image(path: string | null, alt: string): Markup | null {
   return html`<a href="${url}" target="_blank"><img src="${url}" alt="${alt}" loading="lazy"></a>`;
 }
 
-function evidenceBlock(evidence: FailureEvidence | null): Markup | null {
-  if (!evidence) return null;
+/** The screenshot, URL and snapshot link of a failure. */
+function evidenceFigure(evidence: FailureEvidence, alt: string): Markup {
   const snapshot = assetUrl(evidence.snapshot);
-  return html`<h3>At the failure</h3>
-<figure class="failure-evidence">${image(evidence.screenshot, "The page when the test failed")}
+  return html`<figure class="failure-evidence">${image(evidence.screenshot, alt)}
 <figcaption>URL: <span class="mono">${evidence.url ?? "(unknown)"}</span>${
     snapshot ? html` · <a href="${snapshot}" target="_blank">page snapshot (text)</a>` : null
   }${evidence.screenshot ? null : " · no screenshot"}</figcaption></figure>`;
 }
 
-function attemptsBlock(attempts: AttemptRecord[]): Markup | null {
+function evidenceBlock(evidence: FailureEvidence | null): Markup | null {
+  if (!evidence) return null;
+  return html`<h3>At the failure</h3>${evidenceFigure(evidence, "The page when the test failed")}`;
+}
+
+const sameEvidence = (a: FailureEvidence, b: FailureEvidence | null) =>
+  b !== null && a.screenshot === b.screenshot && a.snapshot === b.snapshot && a.url === b.url;
+
+/** Every attempt; a failed one with the page as it failed (a flaky test's failure is seen only here). */
+function attemptsBlock(attempts: AttemptRecord[], shown: FailureEvidence | null): Markup | null {
   if (attempts.length < 2) return null;
+  const evidence = (attempt: AttemptRecord) =>
+    attempt.status === "failed" && attempt.evidence && !sameEvidence(attempt.evidence, shown)
+      ? evidenceFigure(attempt.evidence, `The page when attempt ${attempt.attempt} failed`)
+      : null;
   const item = (attempt: AttemptRecord) =>
     html`<li class="attempt ${attempt.status}"><span class="badge ${attempt.status}">${attempt.status}</span> attempt ${attempt.attempt} <span class="muted">${duration(attempt.durationMs)}</span>${
       attempt.failure ? html` <span class="tag">${attempt.failure.kind}</span>${attempt.failure.message}` : null
-    }</li>`;
+    }${evidence(attempt)}</li>`;
   return html`<h3>Attempts (${attempts.length})</h3><ul class="plain attempts">${attempts.map(item)}</ul>`;
 }
 
@@ -100,6 +112,7 @@ export function testSection(test: TestResult): Markup {
       ? html`<div class="test-body muted">skipped: not run</div>`
       : html`<div class="test-body">${factsLine(test)}${failureBlock(test.failure)}${evidenceBlock(test.failureEvidence)}${attemptsBlock(
           test.attempts,
+          test.failureEvidence,
         )}${pageErrorsBlock(test.pageErrors)}${checksBlock(test.checks)}${stepsBlock(test.steps)}</div>`;
   return html`<details class="test ${status}"${status === "failed" ? html` open` : null}><summary><span class="badge ${status}">${status}</span><span class="name">${test.name}</span>${retried}${timing}</summary>${body}</details>`;
 }

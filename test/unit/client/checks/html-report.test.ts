@@ -108,6 +108,38 @@ describe("the HTML report", () => {
     expect(markup).to.include('<span class="badge passed">passed</span> attempt 2');
   });
 
+  it("shows each failed attempt's evidence under it: a flaky test's screenshot, URL and snapshot", () => {
+    const retried = fixture();
+    const flaky = retried.files[0]?.tests.find((test) => test.name === "checkout answers") as TestResult;
+    const first = flaky.attempts[0];
+    if (!first) throw new Error("the fixture's flaky test has a first attempt");
+    first.evidence = {
+      url: "http://127.0.0.1:4173/checkout.html",
+      screenshot: "failures/tests-shop-obs-ts/checkout-answers/screenshot.png",
+      snapshot: "failures/tests-shop-obs-ts/checkout-answers/snapshot.txt",
+    };
+    const markup = testMarkup(htmlReport(retried), "checkout answers");
+    const attempt1 = markup.slice(markup.indexOf("attempt 1"), markup.indexOf("attempt 2"));
+    expect(attempt1).to.include('<img src="../failures/tests-shop-obs-ts/checkout-answers/screenshot.png"');
+    expect(attempt1).to.include('href="../failures/tests-shop-obs-ts/checkout-answers/snapshot.txt"');
+    expect(attempt1).to.include('URL: <span class="mono">http://127.0.0.1:4173/checkout.html</span>');
+    // The passing attempt has none, and a test whose last attempt failed shows its evidence once, not twice.
+    expect(markup.slice(markup.indexOf("attempt 2"))).not.to.include("<img");
+    const broken = fixture();
+    const failedTest = broken.files[0]?.tests[0] as TestResult;
+    const last = failedTest.attempts[0] as NonNullable<(typeof failedTest.attempts)[0]>;
+    failedTest.attempts = [
+      { ...last, attempt: 1, evidence: { url: null, screenshot: "failures/first/screenshot.png", snapshot: null } },
+      { ...last, attempt: 2, evidence: failedTest.failureEvidence },
+    ];
+    const twice = testMarkup(htmlReport(broken), failedTest.name);
+    expect(twice.slice(twice.indexOf("attempt 1"), twice.indexOf("attempt 2"))).to.include(
+      '<img src="../failures/first/screenshot.png"',
+    );
+    // The last attempt's evidence is the test's: one image (its link and its source), not two.
+    expect(twice.split("the-cart-total-counts-every-item/failure.png").length - 1).to.equal(2);
+  });
+
   it("escapes every string from the run: a test name, a label or model text with markup shows as text", () => {
     expect(page).not.to.include("<script>");
     expect(page).not.to.include("<img src=x");
