@@ -15,7 +15,7 @@ import {
   type StepRecord,
   type StepTarget,
 } from "../agent/agent-loop.js";
-import { quotableText, quoteRefusal } from "../agent/finish-rules.js";
+import { groundingText, quoteRefusal } from "../agent/finish-rules.js";
 import { fingerprintOf, nameOf, roleOf } from "../agent/page-snapshot.js";
 import type { RawElement } from "../agent/snapshot-script.js";
 import { isPasswordField, learnPassword, recordRedacted, revealArgs } from "../agent/step-secrets.js";
@@ -108,7 +108,7 @@ export async function replayEntry(
   if (kind === "check") {
     if (quote === null) return { hit: false, reason: "the cached verdict has no quote", performed };
     snapshot = await context.page.snapshot();
-    if (quoteRefusal(quote, secrets.redact(quotableText(snapshot))) !== null) {
+    if (quoteRefusal(quote, secrets.redact(await groundingText(context.page, snapshot))) !== null) {
       return { hit: false, reason: `the cached quote ${JSON.stringify(quote)} is not on the page`, performed };
     }
   }
