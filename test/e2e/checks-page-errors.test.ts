@@ -142,6 +142,12 @@ describe("page errors end to end (real Chromium, the fixture shop, mock provider
     expect(cases["checks out"]).not.to.have.property("failure");
     expect(cases["reads the cart"]).not.to.have.property("system-err");
 
+    // The HTML report (written by the default reporters) shows them as text under the test.
+    const html = readFileSync(join(project.path, ".obs", "report", "index.html"), "utf8");
+    expect(html).to.include("TypeError: Cannot read properties of undefined (reading &#39;address&#39;)");
+    expect(html).to.include("checkout: no payment method on file");
+    expect(html).to.include(`POST ${checkout()} 404`);
+
     // The console lists them under the test they belong to, and nothing under the clean one.
     const lines = result.stdout.split("\n");
     const shopAt = lines.findIndex((line) => line.startsWith("  PASS  tests/shop.obs.ts > checks out"));
