@@ -224,7 +224,8 @@ describe("the HTML report in Chromium, served by obs show-report", function () {
     const scratch = tempDir("obs-opener-");
     const opened = join(scratch.path, "opened.txt");
     const opener = join(scratch.path, "opener.sh");
-    writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
+    // Written whole, then renamed: the shell's redirect creates the file empty before printf fills it.
+    writeFileSync(opener, `#!/bin/sh\nprintf '%s' "$1" > '${opened}.part' && mv '${opened}.part' '${opened}'\n`);
     chmodSync(opener, 0o755);
     const child = spawn(process.execPath, [packagePath("bin", "obs.js"), "show-report", dir.path], {
       env: { ...process.env, CI: "", DISPLAY: ":0", OBS_BROWSER_OPENER: opener },
