@@ -1,8 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ForwardingStatusRecord } from "../shared/api-records.js";
 import type { ResolvedSettings } from "../shared/collector-settings.js";
 import type { CollectorEndpoint } from "../shared/endpoints.js";
+import { destinationKey } from "../shared/forward-settings.js";
 import { lockStore, type StoreLock } from "./control/store-lock.js";
+import { Forwarding } from "./forward/forwarding.js";
 import { createGrpcServer } from "./grpc/grpc-server.js";
 import { shareListener } from "./grpc/one-port.js";
 import { createApp } from "./http/app.js";
@@ -30,6 +33,8 @@ export interface RunningCollector {
   migrated: number[];
   /** Every port it listens on (or was asked to and could not), with the protocols served. */
   endpoints: CollectorEndpoint[];
+  /** Each forwarding destination's state, lag and counters (none without --forward). */
+  forwarding(): ForwardingStatusRecord[];
   /** Stops accepting requests, lets in-flight writes commit, closes the database. */
   close(): Promise<void>;
 }
@@ -86,6 +91,7 @@ async function startOnLockedStore(
         batchRows: options.retentionBatchRows ?? 2000,
       },
       retentionIntervalMs: options.retentionIntervalMs ?? 10_000,
+      forwardDestinations: settings.forward.map(destinationKey),
     },
     settings.maxBodyBytes,
   );
@@ -93,6 +99,15 @@ async function startOnLockedStore(
   if (options.onNotice) pipeline.onNotice = options.onNotice;
   if (options.onWriterLost) pipeline.onWriterLost = options.onWriterLost;
   const ready = await pipeline.ready;
+  const forwarding =
+    settings.forward.length > 0
+      ? new Forwarding({
+          dbPath,
+          destinations: settings.forward,
+          onProgress: (progress) => pipeline.forwarded(progress),
+          onNotice: options.onNotice ?? ((line) => console.error(line)),
+        })
+      : null;
   const readDb = openReadConnection(dbPath);
   const queries = new QueryClient(dbPath);
   let baseUrl = "";
@@ -106,6 +121,7 @@ async function startOnLockedStore(
     endpoints: () => endpoints,
     reader: new HealthReader(readDb),
     writes: () => pipeline.writes.snapshot(),
+    forwarding: () => forwarding?.status() ?? [],
     versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
   };
   const app = createApp({
@@ -139,6 +155,7 @@ async function startOnLockedStore(
     address = await listen(server, settings.host, settings.port);
   } catch (error) {
     readDb.close();
+    await forwarding?.stop();
     await queries.close();
     await pipeline.close();
     throw error;
@@ -157,6 +174,8 @@ async function startOnLockedStore(
       const closed = Promise.all([closeServers(servers, 5_000), grpc.close(5_000)]);
       for (const drop of dropUndecided) drop();
       await closed;
+      // Before the writer closes: a round reported now is still stored; one cut short is sent again next time.
+      await forwarding?.stop();
       await queries.close();
       try {
         await pipeline.close();
@@ -177,6 +196,7 @@ async function startOnLockedStore(
     schemaVersion: ready.schemaVersion,
     migrated: ready.migrated,
     endpoints,
+    forwarding: () => forwarding?.status() ?? [],
     close,
   };
 }

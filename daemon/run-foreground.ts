@@ -101,7 +101,7 @@ export async function runForeground(
   let requestStop: () => void = () => {};
   let control: Server | null = null;
   try {
-    control = await startControlServer(entry, () => requestStop());
+    control = await startControlServer(entry, () => requestStop(), collector.forwarding);
     writeRegistry(entry);
   } catch (error) {
     io.err(`obsd: warning: no control socket at ${entry.socketPath}: ${(error as Error).message}`);
@@ -152,6 +152,9 @@ export async function runForeground(
     }
     io.out(`  Query API    GET  ${url}/api/...  (route index ${url}/docs, OpenAPI ${url}/openapi.json)`);
     io.out(`  Database     ${settings.dbPath}`);
+    for (const destination of settings.forward) {
+      io.out(`  Forwarding   ${destination.url}  (${destination.protocol}; everything stored is also sent there)`);
+    }
     if (collector.migrated.length > 0 && collector.migrated[0] !== 1) {
       io.out(`  Migrated the database to schema version ${collector.schemaVersion}`);
     }

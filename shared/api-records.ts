@@ -128,6 +128,20 @@ export interface Page<T> {
 export type { SettingSource };
 
 /** `GET /api/health` (schemas/api/health.json). */
+/** One forwarding destination in /api/health (daemon/forward/). */
+export interface ForwardingStatusRecord {
+  url: string;
+  protocol: string;
+  state: "ok" | "retrying";
+  retryingSince: string | null;
+  lastError: string | null;
+  lagRecords: number;
+  lagSeconds: number;
+  sent: number;
+  retried: number;
+  dropped: number;
+}
+
 export interface HealthRecord {
   status: "ok";
   service: "obsd";
@@ -158,6 +172,8 @@ export interface HealthRecord {
     points: number;
   };
   latestTelemetryAt: string | null;
+  /** Each --forward destination: state, lag and counters (empty without forwarding). */
+  forwarding: ForwardingStatusRecord[];
   configuration: Record<string, { value: string | number | boolean; source: SettingSource }>;
   versions: { obs: string; node: string; sqlite: string; schema: number };
 }

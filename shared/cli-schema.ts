@@ -38,6 +38,7 @@ const UI_URL = { type: "string", format: "uri", description: "The collector's we
 function cliRecords(): Record<string, Schema> {
   const health = apiSchema("health");
   const collectorEndpoints = (health.properties as Record<string, Schema>).endpoints as Schema;
+  const forwarding = (health.properties as Record<string, Schema>).forwarding as Schema;
   return {
     Collector: {
       ...object(
@@ -74,6 +75,11 @@ function cliRecords(): Record<string, Schema> {
         description: "CPU and resident memory (pidusage); null when they cannot be read.",
       },
       ui: UI_URL,
+      forwarding: {
+        ...forwarding,
+        description:
+          "Each --forward destination's state, lag and counters; empty without forwarding (or when the collector did not answer).",
+      },
     }),
     Status: {
       ...health,

@@ -48,6 +48,24 @@ export function collectorFlags<T>(argv: Argv<T>) {
       type: "boolean",
       describe:
         "Also listen on the OTLP standard ports 4317 (gRPC) and 4318 (HTTP), each serving both transports; a taken one is reported and skipped (env OBS_OTLP_STANDARD_PORTS=1)",
+    })
+    .option("forward", {
+      type: "string",
+      array: true,
+      describe:
+        "Also deliver every stored span, log record and metric point to this OTLP endpoint (base URL; repeatable), at least once, across restarts and upstream outages (env OBS_FORWARD)",
+    })
+    .option("forward-protocol", {
+      type: "string",
+      choices: ["http/protobuf", "http/json", "grpc"],
+      describe: "How to send to the --forward endpoints (env OBS_FORWARD_PROTOCOL)",
+      defaultDescription: "http/protobuf",
+    })
+    .option("forward-header", {
+      type: "string",
+      array: true,
+      describe:
+        "A request header for the --forward endpoints, NAME=VALUE (repeatable; an API key: its value is never shown or logged) (env OBS_FORWARD_HEADERS)",
     });
 }
 
@@ -63,5 +81,8 @@ export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
     maxDbSize: text(parsed.maxDbSize),
     maxBodySize: text(parsed.maxBodySize),
     otlpStandardPorts: parsed.otlpStandardPorts === true ? true : undefined,
+    forward: Array.isArray(parsed.forward) ? parsed.forward.map(String) : undefined,
+    forwardProtocol: text(parsed.forwardProtocol),
+    forwardHeaders: Array.isArray(parsed.forwardHeader) ? parsed.forwardHeader.map(String) : undefined,
   };
 }

@@ -1,6 +1,12 @@
 import { resolve } from "node:path";
 import { parseByteSize } from "./byte-size.js";
 import { parseDuration } from "./duration.js";
+import {
+  type ForwardDestination,
+  forwardDestinations,
+  splitForwardHeaders,
+  splitForwardUrls,
+} from "./forward-settings.js";
 import { defaultDbPath, projectDbPath } from "./state-dir.js";
 
 /** The collector's effective configuration. */
@@ -13,6 +19,8 @@ export interface CollectorSettings {
   maxBodyBytes: number;
   /** Also listen on the OTLP standard ports 4317 (gRPC) and 4318 (HTTP), as available. */
   otlpStandardPorts: boolean;
+  /** Upstream OTLP endpoints that receive everything stored (forward-settings.ts); none by default. */
+  forward: ForwardDestination[];
 }
 
 export type SettingSource = "flag" | "env" | "default";
@@ -33,6 +41,11 @@ export interface SettingFlags {
   maxDbSize?: string | undefined;
   maxBodySize?: string | undefined;
   otlpStandardPorts?: boolean | undefined;
+  /** --forward, repeatable. */
+  forward?: string[] | undefined;
+  forwardProtocol?: string | undefined;
+  /** --forward-header K=V, repeatable. */
+  forwardHeaders?: string[] | undefined;
 }
 
 export const DEFAULTS = {
@@ -100,6 +113,27 @@ function standardPorts(flags: SettingFlags, env: NodeJS.ProcessEnv): { value: bo
 }
 
 /**
+ * --forward (with --forward-protocol and --forward-header), else OBS_FORWARD (with
+ * OBS_FORWARD_PROTOCOL and OBS_FORWARD_HEADERS); each part falls back to its environment
+ * variable when its flag is absent.
+ */
+function forwardSetting(
+  flags: SettingFlags,
+  env: NodeJS.ProcessEnv,
+): { value: ForwardDestination[]; source: SettingSource } {
+  const fromFlags = (flags.forward ?? []).filter((url) => url !== "");
+  const urls = fromFlags.length > 0 ? fromFlags : splitForwardUrls(env.OBS_FORWARD ?? "");
+  const protocol = flags.forwardProtocol || env.OBS_FORWARD_PROTOCOL || undefined;
+  const headers =
+    flags.forwardHeaders && flags.forwardHeaders.length > 0
+      ? flags.forwardHeaders
+      : splitForwardHeaders(env.OBS_FORWARD_HEADERS ?? "");
+  const origin = fromFlags.length > 0 ? "flag" : "OBS_FORWARD";
+  const value = wrap(() => forwardDestinations(urls, protocol, headers), origin);
+  return { value, source: urls.length === 0 ? "default" : fromFlags.length > 0 ? "flag" : "env" };
+}
+
+/**
  * The store: --db, else the project's own store (--project-store or OBS_PROJECT_STORE=1, for
  * the folder the collector starts in), else the default one under the state folder.
  */
@@ -130,6 +164,7 @@ export function resolveSettings(
   const maxDb = pick(flags.maxDbSize, "OBS_MAX_DB_SIZE", env);
   const maxBody = pick(flags.maxBodySize, "OBS_MAX_BODY_SIZE", env);
   const otlpStandardPorts = standardPorts(flags, env);
+  const forward = forwardSetting(flags, env);
   return {
     settings: {
       host: host.value?.trim() || DEFAULTS.host,
@@ -139,6 +174,7 @@ export function resolveSettings(
       maxDbBytes: wrap(() => parseByteSize(maxDb.value ?? DEFAULTS.maxDbSize), maxDb.origin),
       maxBodyBytes: wrap(() => parseByteSize(maxBody.value ?? DEFAULTS.maxBodySize), maxBody.origin),
       otlpStandardPorts: otlpStandardPorts.value,
+      forward: forward.value,
     },
     sources: {
       host: host.source,
@@ -148,6 +184,7 @@ export function resolveSettings(
       maxDbBytes: maxDb.source,
       maxBodyBytes: maxBody.source,
       otlpStandardPorts: otlpStandardPorts.source,
+      forward: forward.source,
     },
   };
 }

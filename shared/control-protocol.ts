@@ -1,3 +1,4 @@
+import type { ForwardingStatusRecord } from "./api-records.js";
 import type { CollectorEndpoint } from "./endpoints.js";
 
 /**
@@ -34,6 +35,7 @@ export interface ProcessUsage {
 
 export type ControlAnswer =
   | { ok: true; op: "identify"; identity: RegistryEntry }
-  | { ok: true; op: "usage"; usage: ProcessUsage }
+  /** `forwarding`: each --forward destination's state (absent from collectors without forwarding). */
+  | { ok: true; op: "usage"; usage: ProcessUsage; forwarding?: ForwardingStatusRecord[] }
   | { ok: true; op: "shutdown"; instanceId: string }
   | { ok: false; error: string };

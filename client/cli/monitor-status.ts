@@ -1,5 +1,6 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { endpointLine } from "../../shared/endpoints.js";
+import { forwardingLines } from "../../shared/forwarding-lines.js";
 import { uiUrl } from "../../shared/ui-links.js";
 import type { TargetFlags } from "../discovery/explicit-target.js";
 import { emitSuccess } from "../render/output.js";
@@ -23,9 +24,10 @@ export async function monitorStatus(json: boolean, address: CollectorAddress): P
     // The collector measures itself with pidusage; an old or busy one may not answer.
     const answer = await askCollector(collector.socketPath, { op: "usage" }, 500).catch(() => null);
     const resources = answer?.ok && answer.op === "usage" ? answer.usage : null;
+    const forwarding = answer?.ok && answer.op === "usage" ? (answer.forwarding ?? []) : [];
     const uptimeSeconds = Math.max(0, Math.round((Date.now() - Date.parse(collector.startedAt)) / 1000));
     const ui = uiUrl(collector.baseUrl);
-    const data = { running: true, collector, uptimeSeconds, process: resources, ui };
+    const data = { running: true, collector, uptimeSeconds, process: resources, ui, forwarding };
     const resourceText = resources
       ? `  cpu ${resources.cpuPercent}%  memory ${Math.round(resources.memoryBytes / 1048576)} MiB`
       : "";
@@ -38,6 +40,7 @@ export async function monitorStatus(json: boolean, address: CollectorAddress): P
         `  up ${uptimeSeconds} s${resourceText}`,
         `  web UI ${ui}`,
         ...(collector.endpoints ?? []).map((endpoint) => `  listens ${endpointLine(endpoint)}`),
+        ...forwardingLines(forwarding, "  "),
       ].join("\n"),
     );
   });

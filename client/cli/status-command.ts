@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { HealthRecord } from "../../shared/api-records.js";
 import { endpointLine } from "../../shared/endpoints.js";
+import { forwardingLines } from "../../shared/forwarding-lines.js";
 import { uiUrl } from "../../shared/ui-links.js";
 import { emitSuccess } from "../render/output.js";
 import { queryCommand, type SetExit } from "./query-command.js";
@@ -35,6 +36,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
     `  services  ${counts.services} services in the last ${counts.servicesLookback}`,
     // A collector older than gRPC support sends no endpoints.
     ...(health.endpoints ?? []).map((endpoint) => `  listens   ${endpointLine(endpoint)}`),
+    ...forwardingLines(health.forwarding, "  "),
     ...writesWarning(health),
   ].join("\n");
 }

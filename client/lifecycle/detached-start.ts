@@ -11,6 +11,7 @@ import {
 } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
+import type { ForwardDestination } from "../../shared/forward-settings.js";
 import { packagePath } from "../../shared/package-root.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
@@ -54,6 +55,26 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
  * Starts a background collector, or adopts the verified one already listening on the same
  * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
  */
+/** The forwarding URLs and protocol as flags (they are no secret). */
+function forwardArguments(destinations: ForwardDestination[]): string[] {
+  const first = destinations[0];
+  if (first === undefined) return [];
+  return [...destinations.flatMap((d) => ["--forward", d.url]), "--forward-protocol", first.protocol];
+}
+
+/**
+ * The forwarding headers go to the collector in its environment, never on its command line,
+ * where any user of the machine could read them (ps).
+ */
+function forwardEnvironment(env: NodeJS.ProcessEnv, destinations: ForwardDestination[]): NodeJS.ProcessEnv {
+  const headers = destinations[0]?.headers ?? [];
+  if (headers.length === 0) return env;
+  return {
+    ...env,
+    OBS_FORWARD_HEADERS: headers.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join(","),
+  };
+}
+
 export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
   const { settings } = settingsOrUsageError(flags, env);
   const monitorDir = join(ensureStateDir(env), "monitor");
@@ -105,8 +126,14 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
         String(settings.maxDbBytes),
         "--max-body-size",
         String(settings.maxBodyBytes),
+        ...forwardArguments(settings.forward),
       ],
-      { detached: true, stdio: ["ignore", log, log], cwd: process.cwd(), env },
+      {
+        detached: true,
+        stdio: ["ignore", log, log],
+        cwd: process.cwd(),
+        env: forwardEnvironment(env, settings.forward),
+      },
     );
     closeSync(log);
     let exitCode: number | null = null;

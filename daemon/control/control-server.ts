@@ -2,6 +2,7 @@ import { chmodSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { dirname } from "node:path";
 import pidusage from "pidusage";
+import type { ForwardingStatusRecord } from "../../shared/api-records.js";
 import type { ControlAnswer, ControlRequest, ProcessUsage, RegistryEntry } from "../../shared/control-protocol.js";
 import { PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { prepareSocketDir } from "./registry.js";
@@ -35,7 +36,11 @@ async function ownUsage(): Promise<ProcessUsage> {
  * user can use: prepareSocketDir throws otherwise). `onShutdown` is called once the shutdown
  * answer has been written.
  */
-export function startControlServer(identity: RegistryEntry, onShutdown: () => void): Promise<Server> {
+export function startControlServer(
+  identity: RegistryEntry,
+  onShutdown: () => void,
+  forwarding: () => ForwardingStatusRecord[] = () => [],
+): Promise<Server> {
   prepareSocketDir(dirname(identity.socketPath));
   rmSync(identity.socketPath, { force: true });
   const server = createServer((socket: Socket) => {
@@ -62,7 +67,16 @@ export function startControlServer(identity: RegistryEntry, onShutdown: () => vo
           socket.write(`${JSON.stringify({ ok: true, op: "identify", identity } satisfies ControlAnswer)}\n`);
         } else if (request.op === "usage") {
           ownUsage().then(
-            (usage) => socket.write(`${JSON.stringify({ ok: true, op: "usage", usage } satisfies ControlAnswer)}\n`),
+            (usage) => {
+              const destinations = forwarding();
+              const answer: ControlAnswer = {
+                ok: true,
+                op: "usage",
+                usage,
+                ...(destinations.length > 0 ? { forwarding: destinations } : {}),
+              };
+              socket.write(`${JSON.stringify(answer)}\n`);
+            },
             (error: Error) =>
               socket.write(
                 `${JSON.stringify({ ok: false, error: `usage: ${error.message}` } satisfies ControlAnswer)}\n`,

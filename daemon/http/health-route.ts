@@ -6,7 +6,9 @@ import type { CollectorSettings, SettingSource } from "../../shared/collector-se
 import { formatDuration } from "../../shared/duration.js";
 import type { CollectorEndpoint } from "../../shared/endpoints.js";
 import { fileSize } from "../../shared/file-size.js";
+import { forwardSummary } from "../../shared/forward-settings.js";
 import { nowNs, nsToIso } from "../../shared/time.js";
+import type { DestinationStatus } from "../forward/forwarding.js";
 import type { CollectorIdentity } from "../identity.js";
 import type { WriteStatusSnapshot } from "../ingest/write-status.js";
 import type { HealthReader } from "../store/health-reader.js";
@@ -25,12 +27,14 @@ export interface HealthOptions {
   reader: HealthReader;
   /** Whether writes currently succeed (a full disk shows here). */
   writes: () => WriteStatusSnapshot;
+  /** Each forwarding destination's state, lag and counters (none without --forward). */
+  forwarding: () => DestinationStatus[];
   versions: { sqlite: string; schema: number };
 }
 
 /**
- * The effective settings, each with where it came from. obsd has no secrets; should one ever
- * be added, it stays out of this list.
+ * The effective settings, each with where it came from. The one secret, the forwarding
+ * headers' values, is masked: only the header names are shown.
  */
 function configurationOf(options: HealthOptions): HealthRecord["configuration"] {
   const { settings, sources } = options;
@@ -42,6 +46,16 @@ function configurationOf(options: HealthOptions): HealthRecord["configuration"] 
     maxDbSize: { value: formatByteSize(settings.maxDbBytes), source: sources.maxDbBytes },
     maxBodySize: { value: formatByteSize(settings.maxBodyBytes), source: sources.maxBodyBytes },
     otlpStandardPorts: { value: settings.otlpStandardPorts, source: sources.otlpStandardPorts },
+    ...(settings.forward.length === 0
+      ? {}
+      : (() => {
+          const summary = forwardSummary(settings.forward);
+          return {
+            forward: { value: summary.urls, source: sources.forward },
+            forwardProtocol: { value: summary.protocol, source: sources.forward },
+            forwardHeaders: { value: summary.headers, source: sources.forward },
+          };
+        })()),
   };
 }
 
@@ -87,6 +101,7 @@ export function healthDocument(options: HealthOptions): HealthRecord {
       points: counts.points,
     },
     latestTelemetryAt: counts.latestNs === null ? null : nsToIso(counts.latestNs),
+    forwarding: options.forwarding(),
     configuration: configurationOf(options),
     versions: {
       obs: identity.version,

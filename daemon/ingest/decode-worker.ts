@@ -11,12 +11,13 @@ import {
 } from "../otlp/decode-allowance.js";
 import { PayloadError } from "../otlp/payload-error.js";
 import { type SignalBatch, signalNamed } from "../signals/registry.js";
+import { OUTBOX_FORMAT } from "../store/forward-outbox.js";
 import type { WriteRequest } from "../store/writer-protocol.js";
 import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
 
 if (!parentPort) throw new Error("decode-worker must run as a worker thread");
 const port = parentPort;
-const { writer } = workerData as { writer: MessagePort };
+const { writer, forward } = workerData as { writer: MessagePort; forward: boolean };
 
 function reply(message: DecodeReply): void {
   port.postMessage(message);
@@ -36,6 +37,8 @@ function decode(request: DecodeRequest, body: Buffer): WriteRequest | null {
     type: "write",
     id: request.id,
     receivedNs: request.receivedNs,
+    // A copy: the decoded records may still refer to the body's bytes.
+    ...(forward ? { forward: { format: OUTBOX_FORMAT[request.format], body: new Uint8Array(body) } } : {}),
     ...({ signal: signal.name, batch } as SignalBatch),
   };
 }
@@ -45,7 +48,7 @@ port.on("message", (request: DecodeRequest) => {
   try {
     const { result: write, values } = decodeWithin(request.maxValues, () => decode(request, body));
     if (write === null) return reply({ type: "empty", id: request.id });
-    writer.postMessage(write);
+    writer.postMessage(write, write.forward ? [write.forward.body.buffer as ArrayBuffer] : []);
     reply({ type: "decoded", id: request.id, values });
   } catch (error) {
     if (error instanceof TooManyValuesError) reply({ type: "too-many-values", id: request.id, limit: error.limit });

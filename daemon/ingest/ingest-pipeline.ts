@@ -3,6 +3,7 @@ import { TooManyValuesError } from "../otlp/decode-allowance.js";
 import type { WireFormat } from "../otlp/decode-request.js";
 import { PayloadError } from "../otlp/payload-error.js";
 import type { RecordCounts, SignalName } from "../signals/registry.js";
+import type { ForwardProgress } from "../store/forward-outbox.js";
 import { StorageError, StoreLostError, StoreOpenError, StoreUnavailableError } from "../store/store-errors.js";
 import type { WriterOptions, WriterReply, WriterRequest } from "../store/writer-protocol.js";
 import { BodyBudget } from "./body-budget.js";
@@ -59,6 +60,8 @@ export class IngestPipeline {
   private readonly limits: IngestLimits;
   private readonly retentionMs: number;
   private readonly rejections: RejectionNotice;
+  /** Whether accepted requests go to the forwarding outbox. */
+  private readonly forwarding: boolean;
   private failure: Error | null = null;
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
@@ -79,6 +82,7 @@ export class IngestPipeline {
   constructor(options: WriterOptions, maxBodyBytes: number) {
     const limits = ingestLimits(maxBodyBytes);
     this.limits = limits;
+    this.forwarding = (options.forwardDestinations ?? []).length > 0;
     this.budget = new BodyBudget(limits.budgetUnits);
     this.workerLimits = limits.worker;
     this.retentionMs = options.retention.maxAgeMs;
@@ -118,7 +122,7 @@ export class IngestPipeline {
   /** Starts a decoder thread that hands its batches to the writer over `toWriter`. */
   private startDecoder(toWriter: MessagePort): Worker {
     const decoder = new Worker(new URL("./decode-worker.js", import.meta.url), {
-      workerData: { writer: toWriter },
+      workerData: { writer: toWriter, forward: this.forwarding },
       transferList: [toWriter],
       resourceLimits: this.workerLimits,
     });
@@ -215,6 +219,12 @@ export class IngestPipeline {
     this.failure ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
+  }
+
+  /** Records how far forwarding destinations have delivered (the writer persists it). */
+  forwarded(progress: ForwardProgress[]): void {
+    if (this.failure || this.closing || progress.length === 0) return;
+    this.writer.postMessage({ type: "forwarded", progress } satisfies WriterRequest);
   }
 
   /**

@@ -132,16 +132,38 @@ class SignalTable implements RetentionTrimmer {
  * ingestion.
  */
 export class Retention {
-  private readonly tables: { records: RecordsName; trimmer: RetentionTrimmer }[];
+  private readonly tables: { records: RecordsName | null; trimmer: RetentionTrimmer }[];
+  /** Rows deleted from the `others` since the last `takeOthersDeleted()`. */
+  private othersDeleted = 0;
 
+  /**
+   * `others`: tables trimmed with the signals' but holding no signal's records (the forwarding
+   * outbox): aged out alike, and in size trimming taken when their oldest row is the oldest.
+   */
   constructor(
     private readonly db: Database.Database,
     readonly policy: RetentionPolicy,
+    others: readonly RetentionTrimmer[] = [],
   ) {
-    this.tables = SIGNALS.map(({ records, retention: where }) => ({
-      records,
-      trimmer: "trimmer" in where ? where.trimmer(db, where.trimmedThrough) : new SignalTable(db, records, where),
-    }));
+    this.tables = [
+      ...SIGNALS.map(({ records, retention: where }) => ({
+        records,
+        trimmer: "trimmer" in where ? where.trimmer(db, where.trimmedThrough) : new SignalTable(db, records, where),
+      })),
+      ...others.map((trimmer) => ({ records: null, trimmer })),
+    ];
+  }
+
+  /** Rows the `others` lost since the last call (they are not any signal's records). */
+  takeOthersDeleted(): number {
+    const deleted = this.othersDeleted;
+    this.othersDeleted = 0;
+    return deleted;
+  }
+
+  private tally(result: TrimResult, records: RecordsName | null, deleted: number): void {
+    if (records === null) this.othersDeleted += deleted;
+    else result[records] = deleted;
   }
 
   /** Bytes in pages that hold data (free pages are reused before the file grows). */
@@ -167,7 +189,9 @@ export class Retention {
     const cutoff = this.ageCutoffNs(nowNs);
     return this.db.transaction(() => {
       const result = noRecords();
-      for (const table of this.tables) result[table.records] = table.trimmer.trimOlder(cutoff, this.policy.batchRows);
+      for (const table of this.tables) {
+        this.tally(result, table.records, table.trimmer.trimOlder(cutoff, this.policy.batchRows));
+      }
       return result;
     })();
   }
@@ -179,7 +203,7 @@ export class Retention {
     const table = this.oldestTable();
     if (table === null) return result;
     return this.db.transaction(() => {
-      result[table.records] = table.trimmer.trimOldest(this.policy.batchRows);
+      this.tally(result, table.records, table.trimmer.trimOldest(this.policy.batchRows));
       return result;
     })();
   }
@@ -190,8 +214,8 @@ export class Retention {
   }
 
   /** The table whose oldest row is oldest; on a tie, the first registered. */
-  private oldestTable(): { records: RecordsName; trimmer: RetentionTrimmer } | null {
-    let oldest: { table: { records: RecordsName; trimmer: RetentionTrimmer }; ns: bigint } | null = null;
+  private oldestTable(): { records: RecordsName | null; trimmer: RetentionTrimmer } | null {
+    let oldest: { table: { records: RecordsName | null; trimmer: RetentionTrimmer }; ns: bigint } | null = null;
     for (const table of this.tables) {
       const ns = table.trimmer.oldest();
       if (ns !== undefined && (oldest === null || ns < oldest.ns)) oldest = { table, ns };

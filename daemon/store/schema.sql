@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 8), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 9), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 8;
+PRAGMA user_version = 9;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -11,6 +11,30 @@ CREATE TABLE attr_keys (
 );
 
 CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE forward_destinations (
+  -- protocol and URL (shared/forward-settings.ts destinationKey)
+  destination TEXT PRIMARY KEY,
+  -- the outbox rows up to this id were delivered (or dropped, and counted)
+  through_id INTEGER NOT NULL,
+  -- records delivered, failed attempts that were retried, records dropped (refused by the
+  -- upstream, or trimmed by retention before they were delivered)
+  sent INTEGER NOT NULL DEFAULT 0,
+  retried INTEGER NOT NULL DEFAULT 0,
+  dropped INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE TABLE forward_outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  -- traces, logs or metrics
+  signal TEXT NOT NULL,
+  -- the request body as received, inflated: 0 OTLP/protobuf, 1 OTLP/JSON
+  format INTEGER NOT NULL,
+  -- the records (spans, log records, data points) the request holds
+  records INTEGER NOT NULL,
+  received_ns INTEGER NOT NULL,
+  body BLOB NOT NULL
+);
 
 CREATE TABLE log_postings (
   bucket INTEGER NOT NULL,

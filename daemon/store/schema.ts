@@ -8,6 +8,7 @@ import { v005TraceKeys } from "./migrations/v005-trace-keys.js";
 import { v006LogTraceBuckets } from "./migrations/v006-log-trace-buckets.js";
 import { v007LogsByContent } from "./migrations/v007-logs-by-content.js";
 import { v008Metrics } from "./migrations/v008-metrics.js";
+import { v009ForwardOutbox } from "./migrations/v009-forward-outbox.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v006LogTraceBuckets,
   v007LogsByContent,
   v008Metrics,
+  v009ForwardOutbox,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,5 +1,6 @@
 import type { MessagePort } from "node:worker_threads";
 import type { RecordCounts, SignalBatch } from "../signals/registry.js";
+import type { ForwardProgress } from "./forward-outbox.js";
 import type { RecordTally } from "./kept-records.js";
 import type { RetentionPolicy } from "./retention.js";
 
@@ -9,19 +10,32 @@ export interface WriterOptions {
   retention: RetentionPolicy;
   /** How often age-based retention runs. */
   retentionIntervalMs: number;
+  /** The forwarding destinations' keys: with any, accepted requests are kept in the outbox. */
+  forwardDestinations?: string[];
 }
 
 /**
  * A decoded batch to commit, packed for the crossing (packed-batch.ts), with the signal whose
  * module stores it. `id` is the main thread's, so the writer can answer it directly.
  */
-export type WriteRequest = { type: "write"; id: number; receivedNs: bigint } & SignalBatch;
+export type WriteRequest = {
+  type: "write";
+  id: number;
+  receivedNs: bigint;
+  /** The request as received (inflated), for the forwarding outbox; only while forwarding. */
+  forward?: { format: number; body: Uint8Array };
+} & SignalBatch;
 
 /**
  * From the main thread. Write requests arrive from the decoder worker over its own port; a
  * replacement decoder's port comes as `decoder`.
  */
-export type WriterRequest = WriteRequest | { type: "close" } | { type: "decoder"; requests: MessagePort };
+export type WriterRequest =
+  | WriteRequest
+  | { type: "close" }
+  | { type: "decoder"; requests: MessagePort }
+  /** From the forwarder, through the main thread: how far destinations have delivered. */
+  | { type: "forwarded"; progress: ForwardProgress[] };
 
 export type WriterReply =
   | { type: "ready"; schemaVersion: number; migrated: number[]; sqliteVersion: string }

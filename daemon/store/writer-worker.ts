@@ -9,6 +9,7 @@ import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
 import { openWriteConnection } from "./connection.js";
+import { ForwardOutbox } from "./forward-outbox.js";
 import type { RecordTally } from "./kept-records.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
@@ -45,7 +46,11 @@ try {
 }
 
 const writer = new TelemetryWriter(db, (workerData as { collectorStartNs: bigint }).collectorStartNs);
-const retention = new Retention(db, options.retention);
+const destinations = options.forwardDestinations ?? [];
+// Made without destinations too: an outbox left by an earlier run with forwarding is emptied.
+const anyOutbox = new ForwardOutbox(db, destinations);
+const outbox = destinations.length > 0 ? anyOutbox : null;
+const retention = new Retention(db, options.retention, outbox === null ? [] : [outbox]);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);
 /** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
@@ -75,7 +80,14 @@ function apply(request: WriteRequest): Written {
   const cutoffNs = retention.ageCutoffNs(nowNs());
   const context = { cutoffNs, receivedNs: request.receivedNs, sliceRecords: SLICE_RECORDS };
   const signal = signalNamed(request.signal);
-  return { ...signal.store(writer.part(signal.records), request.batch, context), cutoffNs };
+  const tally = signal.store(writer.part(signal.records), request.batch, context);
+  // In the same transaction as the records: what is acknowledged can always still be forwarded.
+  // A request none of whose records was kept (all older than retention) is not forwarded.
+  if (outbox !== null && request.forward !== undefined && tally.accepted > 0) {
+    const { format, body } = request.forward;
+    outbox.append(request.signal, format, signal.count(request.batch), request.receivedNs, body);
+  }
+  return { ...tally, cutoffNs };
 }
 
 /** What the answer to a committed request carries. */
@@ -204,7 +216,9 @@ async function trim(): Promise<void> {
           stepDeleted += result[records];
         }
         deleted += stepDeleted;
-        if (stepDeleted === 0) break;
+        // The outbox's rows are no signal's records, but trimming goes on while they are deleted.
+        const others = retention.takeOthersDeleted();
+        if (stepDeleted === 0 && others === 0) break;
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
@@ -244,6 +258,15 @@ port.on("message", (message: WriterRequest) => {
     closing = true;
     for (const requestPort of requestPorts) requestPort.close();
     if (queue.length === 0 && !flushScheduled) finish();
+    return;
+  }
+  if (message.type === "forwarded") {
+    try {
+      outbox?.applyProgress(message.progress);
+    } catch (error) {
+      // Not recorded: the forwarder sends those rows again after a restart (at least once).
+      console.error(`obsd: could not record forwarding progress: ${(error as Error).message}`);
+    }
     return;
   }
   if (message.type === "decoder") {

@@ -16,6 +16,7 @@ function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
     database: { path: "/state/telemetry.sqlite", sizeBytes: 1048576, writes },
     retention: { maxAge: "7d", maxAgeMs: 604800000, maxBytes: 1073741824 },
     counts: { services: 1, servicesLookback: "15m", traces: 2, spans: 3, logs: 4, series: 5, points: 6 },
+    forwarding: [],
     latestTelemetryAt: null,
     configuration: {},
     versions: { obs: "0.1.0", node: "v20.0.0", sqlite: "3.45.0", schema: 1 },

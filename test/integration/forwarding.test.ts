@@ -1,0 +1,394 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { gunzipSync } from "node:zlib";
+import { expect } from "chai";
+import { packagePath } from "../../shared/package-root.js";
+import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { freePort } from "../helpers/obs-cli.js";
+import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
+import { otlpTypes } from "../helpers/otlp-protobuf.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const NOW = BigInt(Date.now()) * 1_000_000n;
+const SECRET = "s3cr3t-api-key-4f9a";
+
+interface Counts {
+  spans: number;
+  logs: number;
+  points: number;
+}
+
+/** A batch of `n` spans of one trace (its number `t`), as OTLP/JSON. */
+function spans(t: number, n: number) {
+  return traceRequest(
+    "checkout",
+    Array.from({ length: n }, (_, i) => ({
+      traceId: hexId(t, 16),
+      spanId: hexId(t * 1000 + i, 8),
+      name: `op-${i}`,
+      startNs: NOW - BigInt(i) * 1_000_000n,
+      attributes: { "http.route": "/cart", i },
+    })),
+  );
+}
+
+function logs(t: number, n: number) {
+  return logsRequest(
+    "checkout",
+    Array.from({ length: n }, (_, i) => ({
+      timeNs: NOW - BigInt(t * 1000 + i) * 1_000n,
+      body: `order ${t}-${i} placed`,
+      traceId: hexId(t, 16),
+      spanId: hexId(t * 1000, 8),
+    })),
+  );
+}
+
+/** A gauge of `n` series, one point each, at `t` seconds before now. */
+function points(t: number, n: number) {
+  return {
+    resourceMetrics: [
+      {
+        resource: { attributes: [{ key: "service.name", value: { stringValue: "checkout" } }] },
+        scopeMetrics: [
+          {
+            scope: { name: "meter" },
+            metrics: [
+              {
+                name: "queue.depth",
+                unit: "{item}",
+                gauge: {
+                  dataPoints: Array.from({ length: n }, (_, i) => ({
+                    timeUnixNano: String(NOW - BigInt(t) * 1_000_000_000n),
+                    asInt: String(i + t),
+                    attributes: [{ key: "queue", value: { stringValue: `q${i}` } }],
+                  })),
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+async function health(url: string) {
+  return (await http(`${url}/api/health`)).json();
+}
+
+async function counts(url: string): Promise<Counts> {
+  const { spans, logs, points } = (await health(url)).counts;
+  return { spans, logs, points };
+}
+
+/** Polls until `check` holds (or fails with what it last saw). */
+async function eventually<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  let last: T = await read();
+  while (!check(last)) {
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(last)} after ${ms / 1000} s`);
+    await sleep(100);
+    last = await read();
+  }
+  return last;
+}
+
+async function post(url: string, signal: "traces" | "logs" | "metrics", body: unknown): Promise<void> {
+  const answer = await postJson(`${url}/v1/${signal}`, body);
+  expect(answer.status, answer.body.toString()).to.equal(200);
+}
+
+/** An upstream obsd on a port of its own, restartable on the same port and store. */
+async function startUpstream(port: number, stateDir: string): Promise<CollectorProcess> {
+  return startCollectorProcess({
+    stateDir,
+    argv: [packagePath("bin", "obsd.js"), "--port", String(port), "--db", `${stateDir}/upstream.sqlite`],
+  });
+}
+
+function startForwarder(stateDir: string, args: string[]): Promise<CollectorProcess> {
+  return startCollectorProcess({
+    stateDir,
+    argv: [packagePath("bin", "obsd.js"), "--port", "0", "--db", `${stateDir}/local.sqlite`, ...args],
+  });
+}
+
+/** A stand-in OTLP/HTTP upstream whose answers the test decides, keeping what it accepted. */
+interface FakeUpstream {
+  url: string;
+  /** Spans accepted, and the request headers seen. */
+  spans: number;
+  headers: IncomingMessage["headers"][];
+  answer: (req: IncomingMessage, body: Buffer) => number | null;
+  close(): Promise<void>;
+}
+
+async function fakeUpstream(): Promise<FakeUpstream> {
+  const hanging: (() => void)[] = [];
+  const fake: FakeUpstream = {
+    url: "",
+    spans: 0,
+    headers: [],
+    answer: () => 200,
+    close: async () => {
+      for (const end of hanging) end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = gunzipSync(Buffer.concat(chunks));
+      fake.headers.push(req.headers);
+      const status = fake.answer(req, body);
+      if (status === null) {
+        hanging.push(() => res.destroy());
+        return;
+      }
+      if (status === 200) {
+        const decoded = otlpTypes.traceRequest.toObject(otlpTypes.traceRequest.decode(body)) as {
+          resourceSpans?: { scopeSpans?: { spans?: unknown[] }[] }[];
+        };
+        for (const rs of decoded.resourceSpans ?? [])
+          for (const ss of rs.scopeSpans ?? []) fake.spans += ss.spans?.length ?? 0;
+      }
+      const retryAfter = status === 503 || status === 429 ? { "retry-after": "1" } : {};
+      res.writeHead(status, { "content-type": "application/x-protobuf", ...retryAfter }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+describe("forwarding (obsd --forward)", function () {
+  this.timeout(120_000);
+  const started: { stop(signal?: NodeJS.Signals): Promise<number | null> }[] = [];
+  const dirs: { cleanup(): void }[] = [];
+
+  function dir(): string {
+    const made = tempDir("obs-forward-");
+    dirs.push(made);
+    return made.path;
+  }
+
+  async function track<T extends { stop(signal?: NodeJS.Signals): Promise<number | null> }>(p: Promise<T>) {
+    const value = await p;
+    started.push(value);
+    return value;
+  }
+
+  afterEach(async () => {
+    for (const process of started.splice(0)) await process.stop("SIGKILL");
+    for (const made of dirs.splice(0)) made.cleanup();
+  });
+
+  it("delivers every span, log record and data point to an upstream obsd, which answers each once", async () => {
+    const upstream = await track(startUpstream(await freePort(), dir()));
+    const local = await track(
+      startForwarder(dir(), ["--forward", upstream.url, "--forward-header", `x-api-key=${SECRET}`]),
+    );
+    for (let t = 1; t <= 5; t++) {
+      await post(local.url, "traces", spans(t, 20));
+      await post(local.url, "logs", logs(t, 10));
+      await post(local.url, "metrics", points(t, 8));
+    }
+    const want: Counts = { spans: 100, logs: 50, points: 40 };
+    expect(await counts(local.url)).to.deep.equal(want);
+    await eventually(
+      "the upstream's counts",
+      () => counts(upstream.url),
+      (c) => c.points === want.points && c.spans === want.spans && c.logs === want.logs,
+    );
+    const trace = (await http(`${upstream.url}/api/traces/${hexId(3, 16)}`)).json();
+    expect(trace.data.spanCount).to.equal(20);
+    const status = await eventually(
+      "the destination's status",
+      async () => (await health(local.url)).forwarding[0],
+      (s) => s.sent === 190 && s.lagRecords === 0,
+    );
+    expect(status).to.include({ url: upstream.url, protocol: "http/protobuf", state: "ok", dropped: 0, lagRecords: 0 });
+    // The header's value is a secret: shown nowhere.
+    const healthText = (await http(`${local.url}/api/health`)).body.toString();
+    expect(healthText).to.include("x-api-key=***").and.not.include(SECRET);
+    expect(local.output()).to.include(`Forwarding   ${upstream.url}`).and.not.include(SECRET);
+  });
+
+  for (const protocol of ["grpc", "http/json"]) {
+    it(`delivers with --forward-protocol ${protocol}`, async () => {
+      const upstream = await track(startUpstream(await freePort(), dir()));
+      const local = await track(startForwarder(dir(), ["--forward", upstream.url, "--forward-protocol", protocol]));
+      await post(local.url, "traces", spans(1, 30));
+      await post(local.url, "logs", logs(1, 7));
+      await post(local.url, "metrics", points(1, 5));
+      await eventually(
+        "the upstream's counts",
+        () => counts(upstream.url),
+        (c) => c.spans === 30 && c.logs === 7 && c.points === 5,
+      );
+      const logsAnswer = (await http(`${upstream.url}/api/traces/${hexId(1, 16)}/logs`)).json();
+      expect(logsAnswer.data.map((l: { body: string }) => l.body)).to.include("order 1-3 placed");
+    });
+  }
+
+  it("keeps what arrives while the upstream is down for 30 s and delivers it, once, when it is back", async () => {
+    const port = await freePort();
+    const upstreamDir = dir();
+    let upstream = await startUpstream(port, upstreamDir);
+    const local = await track(startForwarder(dir(), ["--forward", upstream.url]));
+    await post(local.url, "traces", spans(1, 10));
+    await eventually(
+      "the first batch upstream",
+      () => counts(upstream.url),
+      (c) => c.spans === 10,
+    );
+    await upstream.stop();
+    const downUntil = Date.now() + 30_000;
+    let t = 2;
+    while (Date.now() < downUntil) {
+      await post(local.url, "traces", spans(t, 10));
+      await post(local.url, "metrics", points(t, 4));
+      t++;
+      await sleep(1_000);
+    }
+    const sentWhileDown = t - 2;
+    const down = (await health(local.url)).forwarding[0];
+    expect(down.state).to.equal("retrying");
+    expect(down.retryingSince).to.be.a("string");
+    expect(down.lastError).to.be.a("string");
+    expect(down.lagRecords).to.equal(sentWhileDown * 14);
+    expect(down.lagSeconds).to.be.greaterThan(20);
+    upstream = await track(startUpstream(port, upstreamDir));
+    const want = { spans: 10 + sentWhileDown * 10, points: sentWhileDown * 4 };
+    await eventually(
+      "the upstream's counts",
+      () => counts(upstream.url),
+      (c) => c.spans === want.spans && c.points === want.points,
+      30_000,
+    );
+    const after = await eventually(
+      "the destination's status",
+      async () => (await health(local.url)).forwarding[0],
+      (s) => s.lagRecords === 0 && s.state === "ok",
+    );
+    expect(after.retried).to.be.greaterThan(0);
+    // Nothing twice in the upstream's answers: every trace holds its ten spans once.
+    const traces = (await http(`${upstream.url}/api/traces?limit=100&lookback=1h`)).json();
+    expect(traces.data).to.have.length(1 + sentWhileDown);
+    for (const trace of traces.data) expect(trace.spanCount).to.equal(10);
+  });
+
+  it("delivers everything after the forwarding collector is killed with SIGKILL mid-forward and restarted", async () => {
+    const upstream = await track(startUpstream(await freePort(), dir()));
+    const localDir = dir();
+    let local = await startForwarder(localDir, ["--forward", upstream.url]);
+    const requests = 40;
+    await Promise.all(Array.from({ length: requests }, (_, i) => post(local.url, "traces", spans(i + 1, 50))));
+    await local.stop("SIGKILL");
+    local = await track(startForwarder(localDir, ["--forward", upstream.url]));
+    await eventually(
+      "the upstream's counts",
+      () => counts(upstream.url),
+      (c) => c.spans === requests * 50,
+      30_000,
+    );
+    const status = await eventually(
+      "the destination's status",
+      async () => (await health(local.url)).forwarding[0],
+      (s) => s.lagRecords === 0,
+    );
+    expect(status.dropped).to.equal(0);
+  });
+
+  it("counts and drops a batch the upstream refuses with 400, logs it, and delivers the rest", async () => {
+    const upstream = await fakeUpstream();
+    try {
+      upstream.answer = () => 400;
+      const local = await track(
+        startForwarder(dir(), ["--forward", upstream.url, "--forward-header", `authorization=Bearer ${SECRET}`]),
+      );
+      await post(local.url, "traces", spans(1, 12));
+      await eventually(
+        "the drop",
+        async () => (await health(local.url)).forwarding[0],
+        (s) => s.dropped === 12,
+      );
+      upstream.answer = () => 200;
+      await post(local.url, "traces", spans(2, 8));
+      const status = await eventually(
+        "the destination's status",
+        async () => (await health(local.url)).forwarding[0],
+        (s) => s.sent === 8,
+      );
+      expect(status).to.include({ dropped: 12, lastError: "HTTP 400", state: "ok" });
+      expect(upstream.spans).to.equal(8);
+      expect(upstream.headers.every((h) => h.authorization === `Bearer ${SECRET}`)).to.equal(true);
+      expect(upstream.headers.every((h) => h["content-encoding"] === "gzip")).to.equal(true);
+      expect(local.output())
+        .to.match(/forwarding to .* dropped 12 spans: HTTP 400/)
+        .and.not.include(SECRET);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("honours 503 with Retry-After and retries until the upstream accepts", async () => {
+    const upstream = await fakeUpstream();
+    try {
+      let refusals = 0;
+      upstream.answer = () => (refusals++ < 2 ? 503 : 200);
+      const local = await track(startForwarder(dir(), ["--forward", upstream.url]));
+      await post(local.url, "traces", spans(1, 5));
+      const status = await eventually(
+        "the destination's status",
+        async () => (await health(local.url)).forwarding[0],
+        (s) => s.sent === 5,
+      );
+      expect(status).to.include({ retried: 2, dropped: 0 });
+      expect(upstream.spans).to.equal(5);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("keeps acknowledging and answering queries while the upstream never answers", async () => {
+    const upstream = await fakeUpstream();
+    try {
+      upstream.answer = () => null;
+      const local = await track(startForwarder(dir(), ["--forward", upstream.url]));
+      for (let t = 1; t <= 20; t++) await post(local.url, "traces", spans(t, 25));
+      expect((await counts(local.url)).spans).to.equal(500);
+      const traces = (await http(`${local.url}/api/traces?limit=5`)).json();
+      expect(traces.data).to.have.length(5);
+      const status = await eventually(
+        "the destination's status",
+        async () => (await health(local.url)).forwarding[0],
+        (s) => s.lagRecords === 500,
+      );
+      expect(status.sent).to.equal(0);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("refuses a --forward that is not an http(s) URL, or a header without a value's name, with exit 2", async () => {
+    for (const args of [
+      ["--forward", "ftp://example"],
+      ["--forward", "http://127.0.0.1:1", "--forward-header", "novalue"],
+    ]) {
+      const local = startForwarder(dir(), args);
+      const error = await local.then(
+        async (started) => {
+          await started.stop();
+          return null;
+        },
+        (failure: Error) => failure,
+      );
+      expect(error?.message).to.match(/exited with 2/);
+    }
+  });
+});

@@ -1,0 +1,73 @@
+import { expect } from "chai";
+import { resolveSettings, SettingsError } from "../../../shared/collector-settings.js";
+import { forwardSummary } from "../../../shared/forward-settings.js";
+
+describe("forwarding settings", () => {
+  it("takes --forward, --forward-protocol and --forward-header, URLs without a trailing slash, header names lower-cased", () => {
+    const { settings, sources } = resolveSettings(
+      {
+        forward: ["http://collector.internal:4318/", "https://otlp.example.com/otlp"],
+        forwardProtocol: "grpc",
+        forwardHeaders: ["Authorization=Bearer abc=def"],
+      },
+      {},
+    );
+    expect(settings.forward).to.deep.equal([
+      { url: "http://collector.internal:4318", protocol: "grpc", headers: [["authorization", "Bearer abc=def"]] },
+      { url: "https://otlp.example.com/otlp", protocol: "grpc", headers: [["authorization", "Bearer abc=def"]] },
+    ]);
+    expect(sources.forward).to.equal("flag");
+  });
+
+  it("falls back to OBS_FORWARD, OBS_FORWARD_PROTOCOL and OBS_FORWARD_HEADERS (percent-decoded), and defaults to none", () => {
+    const env = {
+      OBS_FORWARD: "http://a:4318, http://b:4318",
+      OBS_FORWARD_PROTOCOL: "http/json",
+      OBS_FORWARD_HEADERS: "x-api-key=a%2Cb,tenant=t1",
+    };
+    const { settings, sources } = resolveSettings({}, env);
+    expect(settings.forward.map((d) => d.url)).to.deep.equal(["http://a:4318", "http://b:4318"]);
+    expect(settings.forward[0]?.protocol).to.equal("http/json");
+    expect(settings.forward[0]?.headers).to.deep.equal([
+      ["x-api-key", "a,b"],
+      ["tenant", "t1"],
+    ]);
+    expect(sources.forward).to.equal("env");
+    expect(resolveSettings({}, {}).settings.forward).to.deep.equal([]);
+    expect(resolveSettings({}, {}).sources.forward).to.equal("default");
+  });
+
+  it("refuses what it cannot send to, naming the flag, and never quotes a header's value", () => {
+    const refused = (flags: Parameters<typeof resolveSettings>[0]) => {
+      try {
+        resolveSettings(flags, {});
+      } catch (error) {
+        expect(error).to.be.instanceOf(SettingsError);
+        return (error as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(refused({ forward: ["ftp://x"] })).to.match(/--forward URL "ftp:\/\/x": only http/);
+    expect(refused({ forward: ["http://user:pw@x"] })).to.match(/credentials in --forward-header/);
+    expect(refused({ forward: ["http://x"], forwardProtocol: "udp" })).to.match(/--forward-protocol "udp"/);
+    expect(refused({ forward: ["http://x"], forwardHeaders: ["nameonly"] })).to.match(/NAME=VALUE/);
+    expect(refused({ forward: ["http://x"], forwardHeaders: ["content-type=text/plain"] })).to.match(
+      /sets content-type/,
+    );
+    expect(refused({ forwardHeaders: ["k=v"] })).to.match(/need a --forward URL/);
+    const secret = refused({ forward: ["http://x"], forwardHeaders: ["k=line\nbreak-secret"] });
+    expect(secret).to.not.include("break-secret");
+  });
+
+  it("shows header names with masked values", () => {
+    const { settings } = resolveSettings(
+      { forward: ["http://x"], forwardHeaders: ["authorization=Bearer s3cret", "tenant=t"] },
+      {},
+    );
+    expect(forwardSummary(settings.forward)).to.deep.equal({
+      urls: "http://x",
+      protocol: "http/protobuf",
+      headers: "authorization=***, tenant=***",
+    });
+  });
+});
