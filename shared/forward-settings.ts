@@ -37,8 +37,9 @@ export function parseForwardUrl(text: string): string {
     throw new ForwardSettingsError(`invalid --forward URL "${text}": it may not carry a query or a fragment`);
   }
   if (url.username !== "" || url.password !== "") {
+    // The text is not repeated: it holds the credentials.
     throw new ForwardSettingsError(
-      `invalid --forward URL "${text}": put credentials in --forward-header, not in the URL (URLs are shown in status and logs)`,
+      "invalid --forward URL: put credentials in --forward-header, not in the URL (URLs are shown in status and logs)",
     );
   }
   return url.href.replace(/\/+$/, "");
@@ -54,7 +55,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Headers the forwarder sets itself: a user's value would break the request. */
 const RESERVED_HEADERS = new Set(["content-type", "content-encoding", "content-length", "host", "te", "grpc-encoding"]);
 
-/** `K=V`: the name a valid HTTP token, the value without line breaks. */
+/** `K=V`: the name a valid HTTP token, the value printable ASCII. */
 export function parseForwardHeader(text: string): [string, string] {
   const at = text.indexOf("=");
   const name = (at < 0 ? "" : text.slice(0, at)).trim();
@@ -67,9 +68,13 @@ export function parseForwardHeader(text: string): [string, string] {
     throw new ForwardSettingsError(`invalid --forward-header: obs sets ${name.toLowerCase()} itself`);
   }
   const value = text.slice(at + 1).trim();
-  // Neither the value nor the text is quoted in the message: it is a secret.
-  if (/[\r\n\0]/.test(value))
-    throw new ForwardSettingsError(`invalid --forward-header ${name}: the value has a line break`);
+  // Neither the value nor the text is quoted in the message: it is a secret. HTTP allows
+  // visible ASCII, spaces and tabs in a value (Node refuses the rest when sending).
+  if (!/^[\t\x20-\x7e]*$/.test(value)) {
+    throw new ForwardSettingsError(
+      `invalid --forward-header ${name}: the value may hold only printable ASCII characters, spaces and tabs`,
+    );
+  }
   return [name.toLowerCase(), value];
 }
 
@@ -120,9 +125,12 @@ export function forwardDestinations(
   return destinations;
 }
 
-/** A destination's key in the store (forward_destinations.destination): URL and protocol. */
-export function destinationKey(destination: Pick<ForwardDestination, "url" | "protocol">): string {
-  return `${destination.protocol} ${destination.url}`;
+/**
+ * A destination's key in the store (forward_destinations.destination): its URL, so a change of
+ * protocol keeps what waits for it.
+ */
+export function destinationKey(destination: Pick<ForwardDestination, "url">): string {
+  return destination.url;
 }
 
 /** For status and health: URLs, protocol, header names with masked values. */

@@ -38,7 +38,11 @@ const forwarders = data.destinations.map(
 );
 
 function sendStatus(): void {
-  send({ type: "status", destinations: forwarders.map((forwarder) => forwarder.status(nowNs())) });
+  try {
+    send({ type: "status", destinations: forwarders.map((forwarder) => forwarder.status(nowNs())) });
+  } catch {
+    // The store could not be read just now; the next status goes out half a second later.
+  }
 }
 
 const statusTimer = setInterval(sendStatus, STATUS_INTERVAL_MS);

@@ -42,6 +42,18 @@ class HttpSender implements OtlpSender {
     const json = this.destination.protocol === "http/json";
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
+      let settled = false;
+      const finish = (outcome: SendOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        resolve(outcome);
+      };
+      // A whole-request deadline: the socket's idle timeout alone lets a trickling answer run on.
+      const deadline = setTimeout(() => {
+        req.destroy();
+        finish(unreachable(new Error(`no answer within ${this.timeoutMs / 1000} s`)));
+      }, this.timeoutMs);
       const req = request(
         url,
         {
@@ -52,23 +64,30 @@ class HttpSender implements OtlpSender {
             "content-encoding": "gzip",
             "content-length": String(compressed.length),
           },
-          timeout: this.timeoutMs,
         },
         (res: IncomingMessage) => {
           // The body (a partial success, an error status) is read and let go: a partial
           // success is the upstream's own decision on records it saw.
           res.resume();
-          res.on("end", () => resolve(httpOutcome(res.statusCode ?? 0, headerOf(res, "retry-after"), Date.now())));
-          res.on("error", (error) => resolve(unreachable(error)));
+          res.on("end", () => finish(httpOutcome(res.statusCode ?? 0, headerOf(res, "retry-after"), Date.now())));
+          res.on("error", (error) => finish(unreachable(error)));
         },
       );
-      req.on("timeout", () => req.destroy(new Error(`no answer within ${this.timeoutMs / 1000} s`)));
-      req.on("error", (error) => resolve(unreachable(error)));
+      req.on("error", (error) => finish(unreachable(error)));
       req.end(compressed);
     });
   }
 
   close(): void {}
+}
+
+/** grpc-message is percent-encoded; a malformed one is shown as sent. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function headerOf(res: IncomingMessage, name: string): string | undefined {
@@ -139,12 +158,16 @@ class GrpcSender implements OtlpSender {
       let httpStatus = 0;
       const take = (headers: Record<string, unknown>) => {
         if (headers["grpc-status"] !== undefined) status = String(headers["grpc-status"]);
-        if (headers["grpc-message"] !== undefined) message = decodeURIComponent(String(headers["grpc-message"]));
+        if (headers["grpc-message"] !== undefined) message = percentDecoded(String(headers["grpc-message"]));
       };
-      stream.setTimeout(this.timeoutMs, () => {
+      // A whole-call deadline; the connection is dropped with it, for a half-open one would
+      // fail every later call the same way.
+      const deadline = setTimeout(() => {
         stream.close(h2.NGHTTP2_CANCEL);
+        this.session?.destroy();
         finish(unreachable(new Error(`no answer within ${this.timeoutMs / 1000} s`)));
-      });
+      }, this.timeoutMs);
+      stream.on("close", () => clearTimeout(deadline));
       stream.on("response", (headers) => {
         httpStatus = Number(headers[h2.HTTP2_HEADER_STATUS] ?? 0);
         take(headers);

@@ -39,8 +39,10 @@ export class OutboxReader {
       after: db.prepare(
         "SELECT id, signal, format, records, received_ns AS receivedNs, body FROM forward_outbox WHERE id > ? ORDER BY id LIMIT ?",
       ),
+      // The first waiting row and the newest: the running totals give the records between.
       lag: db.prepare(
-        "SELECT coalesce(sum(records), 0) AS records, min(received_ns) AS oldestNs FROM forward_outbox WHERE id > ?",
+        `SELECT (SELECT records_total FROM forward_outbox ORDER BY id DESC LIMIT 1) - w.records_total + w.records AS records,
+           w.received_ns AS oldestNs FROM (SELECT records, records_total, received_ns FROM forward_outbox WHERE id > ? ORDER BY id LIMIT 1) AS w`,
       ),
       destination: db.prepare(
         "SELECT through_id AS throughId, sent, retried, dropped FROM forward_destinations WHERE destination = ?",
@@ -76,8 +78,10 @@ export class OutboxReader {
   }
 
   lag(afterId: number): OutboxLag {
-    const row = this.stmt.lag.get(afterId) as { records: bigint; oldestNs: bigint | null };
-    return { records: Number(row.records), oldestNs: row.oldestNs };
+    const row = this.stmt.lag.get(afterId) as { records: bigint; oldestNs: bigint } | undefined;
+    return row === undefined
+      ? { records: 0, oldestNs: null }
+      : { records: Number(row.records), oldestNs: row.oldestNs };
   }
 
   destination(key: string): StoredDestination | undefined {

@@ -14,11 +14,12 @@ export type SendOutcome =
 const RETRYABLE_HTTP = new Set([429, 502, 503, 504]);
 
 /**
- * OTLP/gRPC's retryable codes: CANCELLED, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED (the spec
- * retries it only with RetryInfo; obs retries it always, as a busy upstream is the usual cause),
- * ABORTED, OUT_OF_RANGE, UNAVAILABLE, DATA_LOSS.
+ * OTLP/gRPC's retryable codes: CANCELLED, DEADLINE_EXCEEDED, ABORTED, OUT_OF_RANGE, UNAVAILABLE,
+ * DATA_LOSS. RESOURCE_EXHAUSTED is retryable in the specification only with RetryInfo, which obs
+ * does not read: without it (a message over the server's size limit) a retry repeats the
+ * refusal forever, so it is permanent here, and the batch is split before anything is dropped.
  */
-const RETRYABLE_GRPC = new Set([1, 4, 8, 10, 11, 14, 15]);
+const RETRYABLE_GRPC = new Set([1, 4, 10, 11, 14, 15]);
 
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date; null when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {

@@ -13,7 +13,7 @@ CREATE TABLE attr_keys (
 CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 
 CREATE TABLE forward_destinations (
-  -- protocol and URL (shared/forward-settings.ts destinationKey)
+  -- the destination's URL (shared/forward-settings.ts destinationKey)
   destination TEXT PRIMARY KEY,
   -- the outbox rows up to this id were delivered (or dropped, and counted)
   through_id INTEGER NOT NULL,
@@ -30,8 +30,10 @@ CREATE TABLE forward_outbox (
   signal TEXT NOT NULL,
   -- the request body as received, inflated: 0 OTLP/protobuf, 1 OTLP/JSON
   format INTEGER NOT NULL,
-  -- the records (spans, log records, data points) the request holds
+  -- the records (spans, log records, data points) the request holds, and the running total of
+  -- records appended, this row's included: a destination's lag is two lookups by id, not a scan
   records INTEGER NOT NULL,
+  records_total INTEGER NOT NULL,
   received_ns INTEGER NOT NULL,
   body BLOB NOT NULL
 );

@@ -47,9 +47,7 @@ try {
 
 const writer = new TelemetryWriter(db, (workerData as { collectorStartNs: bigint }).collectorStartNs);
 const destinations = options.forwardDestinations ?? [];
-// Made without destinations too: an outbox left by an earlier run with forwarding is emptied.
-const anyOutbox = new ForwardOutbox(db, destinations);
-const outbox = destinations.length > 0 ? anyOutbox : null;
+const outbox = destinations.length > 0 ? new ForwardOutbox(db, destinations, (line) => console.error(line)) : null;
 const retention = new Retention(db, options.retention, outbox === null ? [] : [outbox]);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);
@@ -145,6 +143,7 @@ function commit(group: WriteRequest[]): void {
     for (const [i, request] of group.entries()) acknowledge(request.id, results[i] as Written);
     return;
   } catch (error) {
+    outbox?.forget();
     if (group.length === 1) {
       send(failedReply(group[0]!.id, error));
       return;
@@ -156,6 +155,7 @@ function commit(group: WriteRequest[]): void {
       const result = writer.transaction(() => apply(request));
       acknowledge(request.id, result);
     } catch (error) {
+      outbox?.forget();
       send(failedReply(request.id, error));
     }
   }

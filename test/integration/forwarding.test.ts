@@ -304,28 +304,28 @@ describe("forwarding (obsd --forward)", function () {
     expect(status.dropped).to.equal(0);
   });
 
-  it("counts and drops a batch the upstream refuses with 400, logs it, and delivers the rest", async () => {
+  it("drops only the request the upstream refuses with 400, counted and logged, and delivers the rest", async () => {
     const upstream = await fakeUpstream();
     try {
-      upstream.answer = () => 400;
+      upstream.answer = (_req, body) => (body.includes("poison") ? 400 : 200);
       const local = await track(
         startForwarder(dir(), ["--forward", upstream.url, "--forward-header", `authorization=Bearer ${SECRET}`]),
       );
-      await post(local.url, "traces", spans(1, 12));
-      await eventually(
-        "the drop",
-        async () => (await health(local.url)).forwarding[0],
-        (s) => s.dropped === 12,
-      );
-      upstream.answer = () => 200;
-      await post(local.url, "traces", spans(2, 8));
+      const poisoned = spans(1, 12) as any;
+      poisoned.resourceSpans[0].scopeSpans[0].spans[0].name = "poison";
+      // Sent together, so they are likely batched together: the refusal must still drop only its own request.
+      await Promise.all([
+        post(local.url, "traces", poisoned),
+        post(local.url, "traces", spans(2, 8)),
+        post(local.url, "traces", spans(3, 5)),
+      ]);
       const status = await eventually(
         "the destination's status",
         async () => (await health(local.url)).forwarding[0],
-        (s) => s.sent === 8,
+        (s) => s.sent === 13 && s.dropped === 12,
       );
-      expect(status).to.include({ dropped: 12, lastError: "HTTP 400", state: "ok" });
-      expect(upstream.spans).to.equal(8);
+      expect(status).to.include({ lastError: "HTTP 400", state: "ok", lagRecords: 0 });
+      expect(upstream.spans).to.equal(13);
       expect(upstream.headers.every((h) => h.authorization === `Bearer ${SECRET}`)).to.equal(true);
       expect(upstream.headers.every((h) => h["content-encoding"] === "gzip")).to.equal(true);
       expect(local.output())
@@ -339,8 +339,11 @@ describe("forwarding (obsd --forward)", function () {
   it("honours 503 with Retry-After and retries until the upstream accepts", async () => {
     const upstream = await fakeUpstream();
     try {
-      let refusals = 0;
-      upstream.answer = () => (refusals++ < 2 ? 503 : 200);
+      const seen: number[] = [];
+      upstream.answer = () => {
+        seen.push(Date.now());
+        return seen.length <= 2 ? 503 : 200;
+      };
       const local = await track(startForwarder(dir(), ["--forward", upstream.url]));
       await post(local.url, "traces", spans(1, 5));
       const status = await eventually(
@@ -350,6 +353,9 @@ describe("forwarding (obsd --forward)", function () {
       );
       expect(status).to.include({ retried: 2, dropped: 0 });
       expect(upstream.spans).to.equal(5);
+      // Retry-After: 1 asks for a second; obs's own first backoff is a quarter second at most.
+      expect((seen[1] as number) - (seen[0] as number)).to.be.at.least(950);
+      expect((seen[2] as number) - (seen[1] as number)).to.be.at.least(950);
     } finally {
       await upstream.close();
     }

@@ -56,7 +56,11 @@ describe("forwarding settings", () => {
     );
     expect(refused({ forwardHeaders: ["k=v"] })).to.match(/need a --forward URL/);
     const secret = refused({ forward: ["http://x"], forwardHeaders: ["k=line\nbreak-secret"] });
-    expect(secret).to.not.include("break-secret");
+    expect(secret)
+      .to.match(/printable ASCII/)
+      .and.not.include("break-secret");
+    expect(refused({ forward: ["http://x"], forwardHeaders: ["k=price-€"] })).to.match(/printable ASCII/);
+    expect(refused({ forward: ["http://user:hunter22@x"] })).to.not.include("hunter22");
   });
 
   it("shows header names with masked values", () => {

@@ -62,6 +62,31 @@ describe("forwarding encodings", () => {
     expect(merged.resourceSpans[1].scopeSpans[0].spans[0].traceId).to.equal(TRACE_ID);
   });
 
+  it("reads base64 ids, keeps 64-bit times exact and non-finite doubles, as obs's own decoder does", () => {
+    const request = trace("exact") as any;
+    const span = request.resourceSpans[0].scopeSpans[0].spans[0];
+    span.traceId = Buffer.from(TRACE_ID, "hex").toString("base64");
+    const text = JSON.stringify(request).replace('"1700000000000000000"', "1700000000123456789");
+    const bytes = jsonToProtobuf("traces", Buffer.from(text));
+    const back = protobufToJson("traces", bytes) as any;
+    const out = back.resourceSpans[0].scopeSpans[0].spans[0];
+    expect(out.traceId).to.equal(TRACE_ID);
+    expect(out.startTimeUnixNano).to.equal("1700000000123456789");
+    const gauge = {
+      resourceMetrics: [
+        {
+          scopeMetrics: [{ metrics: [{ name: "g", gauge: { dataPoints: [{ timeUnixNano: "1", asDouble: "NaN" }] } }] }],
+        },
+      ],
+    };
+    const metrics = protobufToJson("metrics", jsonToProtobuf("metrics", json(gauge))) as any;
+    expect(metrics.resourceMetrics[0].scopeMetrics[0].metrics[0].gauge.dataPoints[0].asDouble).to.equal("NaN");
+    const viaJson = JSON.parse(
+      combine("traces", "http/json", [{ format: OUTBOX_FORMAT.json, body: Buffer.from(text) }]).toString(),
+    );
+    expect(viaJson.resourceSpans[0].scopeSpans[0].spans[0].startTimeUnixNano).to.equal("1700000000123456789");
+  });
+
   it("refuses a stored body that is not an OTLP/JSON object", () => {
     expect(() => combine("traces", "http/protobuf", [{ format: OUTBOX_FORMAT.json, body: json([1, 2]) }])).to.throw(
       /not an object/,

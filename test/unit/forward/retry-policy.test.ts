@@ -10,9 +10,9 @@ describe("forwarding retry policy", () => {
     expect(httpOutcome(202, undefined, 0).kind).to.equal("ok");
   });
 
-  it("retries gRPC UNAVAILABLE, RESOURCE_EXHAUSTED and the other retryable codes; INVALID_ARGUMENT is permanent", () => {
-    for (const code of [1, 4, 8, 10, 11, 14, 15]) expect(grpcOutcome(code, "").kind).to.equal("retry");
-    for (const code of [2, 3, 5, 7, 12, 13, 16]) expect(grpcOutcome(code, "").kind).to.equal("permanent");
+  it("retries gRPC UNAVAILABLE and the other retryable codes; INVALID_ARGUMENT, and RESOURCE_EXHAUSTED without RetryInfo, are permanent", () => {
+    for (const code of [1, 4, 10, 11, 14, 15]) expect(grpcOutcome(code, "").kind).to.equal("retry");
+    for (const code of [2, 3, 5, 7, 8, 12, 13, 16]) expect(grpcOutcome(code, "").kind).to.equal("permanent");
     expect(grpcOutcome(0, "").kind).to.equal("ok");
     expect(grpcOutcome(3, "bad span")).to.deep.equal({ kind: "permanent", reason: "gRPC status 3: bad span" });
   });
