@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -6,13 +7,15 @@ import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
-import { freePort } from "../helpers/obs-cli.js";
+import { freePort, runObs } from "../helpers/obs-cli.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
 import { otlpTypes } from "../helpers/otlp-protobuf.js";
+import { cliDocumentValidator } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const NOW = BigInt(Date.now()) * 1_000_000n;
 const SECRET = "s3cr3t-api-key-4f9a";
+const validateEnvelope = cliDocumentValidator();
 
 interface Counts {
   spans: number;
@@ -119,10 +122,13 @@ function startForwarder(stateDir: string, args: string[]): Promise<CollectorProc
 /** A stand-in OTLP/HTTP upstream whose answers the test decides, keeping what it accepted. */
 interface FakeUpstream {
   url: string;
-  /** Spans accepted, and the request headers seen. */
+  /** Spans accepted (repeats included), their distinct span ids, and the request headers seen. */
   spans: number;
+  spanIds: Set<string>;
   headers: IncomingMessage["headers"][];
   answer: (req: IncomingMessage, body: Buffer) => number | null;
+  /** How long each answer waits. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -131,8 +137,10 @@ async function fakeUpstream(): Promise<FakeUpstream> {
   const fake: FakeUpstream = {
     url: "",
     spans: 0,
+    spanIds: new Set(),
     headers: [],
     answer: () => 200,
+    delayMs: 0,
     close: async () => {
       for (const end of hanging) end();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -149,15 +157,23 @@ async function fakeUpstream(): Promise<FakeUpstream> {
         hanging.push(() => res.destroy());
         return;
       }
-      if (status === 200) {
-        const decoded = otlpTypes.traceRequest.toObject(otlpTypes.traceRequest.decode(body)) as {
-          resourceSpans?: { scopeSpans?: { spans?: unknown[] }[] }[];
-        };
-        for (const rs of decoded.resourceSpans ?? [])
-          for (const ss of rs.scopeSpans ?? []) fake.spans += ss.spans?.length ?? 0;
-      }
       const retryAfter = status === 503 || status === 429 ? { "retry-after": "1" } : {};
-      res.writeHead(status, { "content-type": "application/x-protobuf", ...retryAfter }).end();
+      setTimeout(() => {
+        if (status === 200) {
+          const decoded = otlpTypes.traceRequest.toObject(otlpTypes.traceRequest.decode(body), { bytes: String }) as {
+            resourceSpans?: { scopeSpans?: { spans?: { spanId: string }[] }[] }[];
+          };
+          for (const rs of decoded.resourceSpans ?? []) {
+            for (const ss of rs.scopeSpans ?? []) {
+              for (const span of ss.spans ?? []) {
+                fake.spans++;
+                fake.spanIds.add(span.spanId);
+              }
+            }
+          }
+        }
+        res.writeHead(status, { "content-type": "application/x-protobuf", ...retryAfter }).end();
+      }, fake.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -283,25 +299,34 @@ describe("forwarding (obsd --forward)", function () {
   });
 
   it("delivers everything after the forwarding collector is killed with SIGKILL mid-forward and restarted", async () => {
-    const upstream = await track(startUpstream(await freePort(), dir()));
-    const localDir = dir();
-    let local = await startForwarder(localDir, ["--forward", upstream.url]);
-    const requests = 40;
-    await Promise.all(Array.from({ length: requests }, (_, i) => post(local.url, "traces", spans(i + 1, 50))));
-    await local.stop("SIGKILL");
-    local = await track(startForwarder(localDir, ["--forward", upstream.url]));
-    await eventually(
-      "the upstream's counts",
-      () => counts(upstream.url),
-      (c) => c.spans === requests * 50,
-      30_000,
-    );
-    const status = await eventually(
-      "the destination's status",
-      async () => (await health(local.url)).forwarding[0],
-      (s) => s.lagRecords === 0,
-    );
-    expect(status.dropped).to.equal(0);
+    const upstream = await fakeUpstream();
+    try {
+      // Slow answers, so rounds are in flight when the collector is killed.
+      upstream.delayMs = 1_000;
+      const localDir = dir();
+      let local = await startForwarder(localDir, ["--forward", upstream.url]);
+      const requests = 40;
+      await Promise.all(Array.from({ length: requests }, (_, i) => post(local.url, "traces", spans(i + 1, 50))));
+      const before = (await health(local.url)).forwarding[0];
+      await local.stop("SIGKILL");
+      expect(before.lagRecords, "killed with spans still to deliver").to.be.greaterThan(0);
+      upstream.delayMs = 0;
+      local = await track(startForwarder(localDir, ["--forward", upstream.url]));
+      await eventually(
+        "every span upstream",
+        async () => upstream.spanIds.size,
+        (n) => n === requests * 50,
+        30_000,
+      );
+      const status = await eventually(
+        "the destination's status",
+        async () => (await health(local.url)).forwarding[0],
+        (s) => s.lagRecords === 0,
+      );
+      expect(status.dropped).to.equal(0);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it("drops only the request the upstream refuses with 400, counted and logged, and delivers the rest", async () => {
@@ -395,6 +420,68 @@ describe("forwarding (obsd --forward)", function () {
         (failure: Error) => failure,
       );
       expect(error?.message).to.match(/exited with 2/);
+    }
+  });
+});
+
+describe("forwarding from a background collector (obs monitor start --detach --forward)", function () {
+  this.timeout(60_000);
+
+  it("keeps the header's value off the collector's command line, and obs status and monitor status show the destination", async () => {
+    const dir = tempDir("obs-forward-cli-");
+    const env = { OBS_STATE_DIR: dir.path };
+    const upstream = await fakeUpstream();
+    const port = await freePort();
+    try {
+      const start = await runObs(
+        [
+          "monitor",
+          "start",
+          "--detach",
+          "--port",
+          String(port),
+          "--forward",
+          upstream.url,
+          "--forward-header",
+          `x-api-key=${SECRET}`,
+          "--json",
+        ],
+        { env },
+      );
+      expect(start.code, start.stderr).to.equal(0);
+      const pid = JSON.parse(start.stdout).data.collector.pid as number;
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      expect(commandLine).to.include.members(["--forward", upstream.url]);
+      expect(commandLine.join(" ")).to.not.include(SECRET);
+      const url = `http://127.0.0.1:${port}`;
+      await post(url, "traces", spans(1, 9));
+      await eventually(
+        "the upstream's spans",
+        async () => upstream.spans,
+        (n) => n === 9,
+      );
+      // The key reached the upstream: through the collector's environment.
+      expect(upstream.headers.map((h) => h["x-api-key"])).to.include(SECRET);
+      const status = await eventually(
+        "obs status",
+        async () => runObs(["status", "--port", String(port)], { env }),
+        (r) => r.stdout.includes("sent 9"),
+      );
+      expect(status.stdout).to.include(
+        `forwards  ${upstream.url} (http/protobuf): ok; caught up; sent 9, retried 0, dropped 0`,
+      );
+      expect(status.stdout).to.not.include(SECRET);
+      const monitor = await runObs(["monitor", "status", "--port", String(port), "--json"], { env });
+      const document = JSON.parse(monitor.stdout);
+      expect(validateEnvelope(document), JSON.stringify(validateEnvelope.errors)).to.equal(true);
+      expect(document.data.forwarding[0]).to.include({ url: upstream.url, sent: 9, state: "ok" });
+      expect(monitor.stdout).to.not.include(SECRET);
+      const human = await runObs(["monitor", "status", "--port", String(port)], { env });
+      expect(human.stdout).to.include(`forwards  ${upstream.url} (http/protobuf): ok`);
+    } finally {
+      await runObs(["monitor", "stop", "--port", String(port)], { env });
+      await upstream.close();
+      dir.cleanup();
     }
   });
 });
