@@ -1,3 +1,4 @@
+import type { ForwardingStatusRecord } from "../../shared/api-records.js";
 import type { ForwardDestination } from "../../shared/forward-settings.js";
 import type { ForwardProgress } from "../store/forward-outbox.js";
 
@@ -9,23 +10,8 @@ export interface ForwardWorkerData {
   pollMs: number;
 }
 
-/** One destination's state, as health and status show it. */
-export interface DestinationStatus {
-  url: string;
-  protocol: string;
-  /** ok: delivering or caught up; retrying: the upstream failed and is being retried. */
-  state: "ok" | "retrying";
-  /** When the current run of failures began (ISO time); null while ok. */
-  retryingSince: string | null;
-  /** The latest failure, retried or permanent; null until one happened. Never holds a header value. */
-  lastError: string | null;
-  /** Records accepted but not yet delivered, and how long the oldest of them has waited. */
-  lagRecords: number;
-  lagSeconds: number;
-  sent: number;
-  retried: number;
-  dropped: number;
-}
+/** One destination's state, as health and status show it (the record /api/health carries). */
+export type DestinationStatus = ForwardingStatusRecord;
 
 /** Forwarder thread to main thread. */
 export type ForwardMessage =

@@ -24,6 +24,29 @@ export function senderFor(destination: ForwardDestination, timeoutMs = SEND_TIME
     : new HttpSender(destination, timeoutMs);
 }
 
+/**
+ * A send's one outcome: the first of its answer, its failure and its deadline (after which
+ * `abandon` ends the request, and the send counts as unanswered).
+ */
+function settleOnce(
+  resolve: (outcome: SendOutcome) => void,
+  timeoutMs: number,
+  abandon: () => void,
+): (outcome: SendOutcome) => void {
+  let settled = false;
+  const finish = (outcome: SendOutcome) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(deadline);
+    resolve(outcome);
+  };
+  const deadline = setTimeout(() => {
+    abandon();
+    finish(unreachable(new Error(`no answer within ${timeoutMs / 1000} s`)));
+  }, timeoutMs);
+  return finish;
+}
+
 /** A network error or a timeout: the upstream may be back later. */
 function unreachable(error: Error): SendOutcome {
   return { kind: "retry", reason: error.message || error.name, retryAfterMs: null };
@@ -42,18 +65,8 @@ class HttpSender implements OtlpSender {
     const json = this.destination.protocol === "http/json";
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
-      let settled = false;
-      const finish = (outcome: SendOutcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        resolve(outcome);
-      };
       // A whole-request deadline: the socket's idle timeout alone lets a trickling answer run on.
-      const deadline = setTimeout(() => {
-        req.destroy();
-        finish(unreachable(new Error(`no answer within ${this.timeoutMs / 1000} s`)));
-      }, this.timeoutMs);
+      const finish = settleOnce(resolve, this.timeoutMs, () => req.destroy());
       const req = request(
         url,
         {
@@ -131,13 +144,13 @@ class GrpcSender implements OtlpSender {
     const base = new URL(this.destination.url);
     const prefix = base.pathname === "/" ? "" : base.pathname;
     return new Promise((resolve) => {
-      let settled = false;
-      const finish = (outcome: SendOutcome) => {
-        if (settled) return;
-        settled = true;
-        resolve(outcome);
-      };
-      let stream: ReturnType<ClientHttp2Session["request"]>;
+      // A whole-call deadline; the connection is dropped with it, for a half-open one would
+      // fail every later call the same way.
+      const finish = settleOnce(resolve, this.timeoutMs, () => {
+        stream?.close(h2.NGHTTP2_CANCEL);
+        this.session?.destroy();
+      });
+      let stream: ReturnType<ClientHttp2Session["request"]> | undefined;
       try {
         stream = this.connection().request({
           ...Object.fromEntries(this.destination.headers),
@@ -160,14 +173,7 @@ class GrpcSender implements OtlpSender {
         if (headers["grpc-status"] !== undefined) status = String(headers["grpc-status"]);
         if (headers["grpc-message"] !== undefined) message = percentDecoded(String(headers["grpc-message"]));
       };
-      // A whole-call deadline; the connection is dropped with it, for a half-open one would
-      // fail every later call the same way.
-      const deadline = setTimeout(() => {
-        stream.close(h2.NGHTTP2_CANCEL);
-        this.session?.destroy();
-        finish(unreachable(new Error(`no answer within ${this.timeoutMs / 1000} s`)));
-      }, this.timeoutMs);
-      stream.on("close", () => clearTimeout(deadline));
+
       stream.on("response", (headers) => {
         httpStatus = Number(headers[h2.HTTP2_HEADER_STATUS] ?? 0);
         take(headers);
