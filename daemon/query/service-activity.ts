@@ -109,10 +109,10 @@ export class ServiceActivity {
     };
     const oldest = signal.oldest.get() as bigint | undefined;
     if (oldest === undefined) return;
-    // Slots after every row retention deleted, and after the oldest row, lost nothing (see
-    // RollupWindowReader.plan): their newest times are those of stored rows.
+    // Slots after every row retention deleted lost nothing (see RollupWindowReader.plan):
+    // their newest times are those of stored rows.
     const trimmed = (this.trimmedThrough.get(signal.trimmed) as bigint | undefined) ?? 0n;
-    const slotsFrom = (trimmed > oldest ? trimmed : oldest) + 1n;
+    const slotsFrom = trimmed + 1n;
     const plan = planWindow(lo, hi, slotsFrom);
     for (const range of plan.slots) {
       for (const [serviceId, ns] of signal.slots.all(range.width, range.from, range.to) as Row[]) add(serviceId, ns);

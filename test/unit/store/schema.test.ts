@@ -132,7 +132,13 @@ describe("store schema", () => {
 
         expect(migrate(db, path)).to.deep.equal(versionsAfter(1));
         expect(schemaShape(db)).to.deep.equal(schemaShape(store.db));
-        expect(rows(true)).to.deep.equal(before);
+        const after = rows(true);
+        // Version 9 added the bound of what retention may have trimmed (its own test checks it).
+        const bounds = ["spans_trimmed_through_ns", "logs_trimmed_through_ns"];
+        const counters = after.counters as { name: string }[];
+        expect(counters.filter((row) => bounds.includes(row.name))).to.have.length(2);
+        after.counters = counters.filter((row) => !bounds.includes(row.name));
+        expect(after).to.deep.equal(before);
         // Version 2 built the audit's tables from the rows already there, as the writer builds them.
         const rolledUp = (from: Database.Database) => ({
           spans: from.prepare("SELECT width, sum(spans) FROM span_rollups GROUP BY width ORDER BY width").raw().all(),
@@ -327,6 +333,35 @@ describe("store schema", () => {
         const added = db.prepare("SELECT max(id) FROM logs").pluck().get() as bigint;
         expect(added > (sequence as bigint)).to.equal(true);
         expect(db.prepare("SELECT count(*) FROM logs").pluck().get()).to.equal(8n);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("records a version-8 store's oldest span and log times as what retention may have trimmed, once, at version 9", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    try {
+      store.writeTraces(
+        traceRequest("api", [
+          { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 + 500n },
+          { traceId: hexId(2, 16), spanId: hexId(2, 8), startNs: T0 + 100n },
+        ]),
+      );
+      store.writeLogs(logsRequest("api", [{ timeNs: T0 + 300n, body: "a" }]));
+      const counter = (db: Database.Database, name: string) =>
+        db.prepare("SELECT value FROM counters WHERE name = ?").pluck().get(name);
+      // A store this version creates trusts its rollup slots from the start: no bound recorded.
+      expect(counter(store.db, "spans_trimmed_through_ns")).to.equal(undefined);
+      const path = join(dir.path, "v8.sqlite");
+      const db = copyAtVersion(store.db, path, 8);
+      try {
+        expect(migrate(db, path)).to.deep.equal([9]);
+        expect(counter(db, "spans_trimmed_through_ns")).to.equal(T0 + 100n);
+        expect(counter(db, "logs_trimmed_through_ns")).to.equal(T0 + 300n);
       } finally {
         db.close();
       }
