@@ -80,7 +80,7 @@ export class RollupWindowReader {
     if (oldestNs === undefined) return null;
     // A slot lost nothing to retention if it starts after every row retention deleted (size
     // trimming goes by storage order, so that can be after rows still stored). A store that
-    // trimmed before that counter existed had it set to its oldest row then (migration 9).
+    // trimmed before that counter existed had it set to its oldest row then (migration 10).
     const trimmedNs = (this.stmt.trimmedThrough!.get(trimmed) as bigint | undefined) ?? 0n;
     return planWindow(from + 1n, to + 1n, trimmedNs + 1n);
   }

@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 9), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 10), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,

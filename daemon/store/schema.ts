@@ -9,6 +9,7 @@ import { v006LogTraceBuckets } from "./migrations/v006-log-trace-buckets.js";
 import { v007LogsByContent } from "./migrations/v007-logs-by-content.js";
 import { v008Metrics } from "./migrations/v008-metrics.js";
 import { v009ForwardOutbox } from "./migrations/v009-forward-outbox.js";
+import { v010RollupTrustBounds } from "./migrations/v010-rollup-trust-bounds.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v007LogsByContent,
   v008Metrics,
   v009ForwardOutbox,
+  v010RollupTrustBounds,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

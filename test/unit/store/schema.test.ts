@@ -133,7 +133,7 @@ describe("store schema", () => {
         expect(migrate(db, path)).to.deep.equal(versionsAfter(1));
         expect(schemaShape(db)).to.deep.equal(schemaShape(store.db));
         const after = rows(true);
-        // Version 9 added the bound of what retention may have trimmed (its own test checks it).
+        // Version 10 added the bound of what retention may have trimmed (its own test checks it).
         const bounds = ["spans_trimmed_through_ns", "logs_trimmed_through_ns"];
         const counters = after.counters as { name: string }[];
         expect(counters.filter((row) => bounds.includes(row.name))).to.have.length(2);
@@ -341,7 +341,7 @@ describe("store schema", () => {
     }
   });
 
-  it("records a version-8 store's oldest span and log times as what retention may have trimmed, once, at version 9", () => {
+  it("records a version-8 store's oldest span and log times as what retention may have trimmed, once, at version 10", () => {
     const store = testStore();
     const T0 = 1_700_000_000_000_000_000n;
     try {
@@ -359,7 +359,7 @@ describe("store schema", () => {
       const path = join(dir.path, "v8.sqlite");
       const db = copyAtVersion(store.db, path, 8);
       try {
-        expect(migrate(db, path)).to.deep.equal([9]);
+        expect(migrate(db, path)).to.deep.equal([9, 10]);
         expect(counter(db, "spans_trimmed_through_ns")).to.equal(T0 + 100n);
         expect(counter(db, "logs_trimmed_through_ns")).to.equal(T0 + 300n);
       } finally {
