@@ -53,7 +53,7 @@ export function collectorFlags<T>(argv: Argv<T>) {
       type: "string",
       array: true,
       describe:
-        "Also deliver every stored span, log record and metric point to this OTLP endpoint (base URL; repeatable), at least once, across restarts and upstream outages (env OBS_FORWARD)",
+        "Also deliver every accepted span, log record and metric point to this OTLP endpoint (base URL; repeatable), at least once, across restarts and upstream outages (env OBS_FORWARD)",
     })
     .option("forward-protocol", {
       type: "string",
@@ -65,7 +65,7 @@ export function collectorFlags<T>(argv: Argv<T>) {
       type: "string",
       array: true,
       describe:
-        "A request header for the --forward endpoints, NAME=VALUE (repeatable; an API key: its value is never shown or logged) (env OBS_FORWARD_HEADERS)",
+        "A request header for the --forward endpoints, NAME=VALUE (repeatable), such as an API key: its value is never shown or logged, but a flag is visible to other users in ps, so prefer env OBS_FORWARD_HEADERS",
     });
 }
 
