@@ -23,6 +23,18 @@ interface RoundCounts {
 
 const noCounts = (): RoundCounts => ({ sent: 0, retried: 0, dropped: 0, rows: [] });
 
+/** A round in delivery: its counts, its last row, and its drops gathered for one line each. */
+interface Round {
+  counts: RoundCounts;
+  lastId: number;
+  drops: Map<string, { signal: ForwardSignal; reason: string; records: number }>;
+}
+
+type Delivery = "done" | "stopped" | "passed";
+
+/** Timeouts after which a batch of several requests is split (one of them may be too large for the path). */
+const SPLIT_AFTER_TIMEOUTS = 3;
+
 /** Outbox rows read per round, and the most body bytes: one round's batches stay bounded. */
 export const BATCH_ROWS = 256;
 export const BATCH_BYTES = 4 * 1024 * 1024;
@@ -95,6 +107,7 @@ export class DestinationForwarder {
   private async deliverRound(entries: OutboxEntry[]): Promise<ForwardProgress | null> {
     const counts = noCounts();
     this.pending = counts;
+    const round: Round = { counts, lastId: (entries.at(-1) as OutboxEntry).id, drops: new Map() };
     const { protocol } = this.options.destination;
     for (const [signal, group] of bySignal(entries)) {
       const encoded: Encoded[] = [];
@@ -103,26 +116,26 @@ export class DestinationForwarder {
           encoded.push({ id: entry.id, records: entry.records, part: encodeFor(signal, protocol, entry) });
         } catch (error) {
           // Stored, so it was accepted; what cannot be re-encoded is dropped and said, not retried.
-          this.drop(counts, [entry], signal, `it could not be encoded (${(error as Error).message})`);
+          this.drop(round, [entry], signal, `it could not be encoded (${(error as Error).message})`);
         }
       }
-      if ((await this.deliverParts(signal, encoded, counts)) === "stopped") return null;
+      const outcome = await this.deliverParts(signal, encoded, round);
+      if (outcome === "stopped") return null;
+      // Retention deleted the round's rows while they were being retried (and counted them as
+      // dropped): what follows them is due, not these.
+      if (outcome === "passed") break;
     }
-    const throughId = (entries.at(-1) as OutboxEntry).id;
+    this.sayDrops(round);
     this.pending = noCounts();
-    return { destination: this.key, throughId, retried: counts.retried, rows: counts.rows };
+    return { destination: this.key, throughId: round.lastId, retried: counts.retried, rows: counts.rows };
   }
 
   /**
-   * Sends requests of one signal as one batch. A batch refused for good is split in halves and
-   * each half sent again, so a refusal drops only the requests that draw it (one request too
-   * large for the upstream, one it finds invalid), never the ones batched beside it.
+   * Sends requests of one signal as one batch. A batch refused for a reason that may be one
+   * request's own (too large, invalid), or that keeps timing out, is split in halves and each
+   * half sent again, so only the requests that draw it are dropped, never the ones beside them.
    */
-  private async deliverParts(
-    signal: ForwardSignal,
-    parts: Encoded[],
-    counts: RoundCounts,
-  ): Promise<"done" | "stopped"> {
+  private async deliverParts(signal: ForwardSignal, parts: Encoded[], round: Round): Promise<Delivery> {
     if (parts.length === 0) return "done";
     const records = parts.reduce((sum, part) => sum + part.records, 0);
     const body = join(
@@ -130,28 +143,35 @@ export class DestinationForwarder {
       this.options.destination.protocol,
       parts.map((part) => part.part),
     );
-    const outcome = await this.deliver(signal, body, counts);
-    if (outcome === "stopped") return "stopped";
+    const outcome = await this.deliver(signal, body, round, parts.length > 1);
+    if (outcome === "stopped" || outcome === "passed") return outcome;
     if (outcome === "ok") {
-      counts.sent += records;
-      for (const part of parts) counts.rows.push([part.id, part.records, 1]);
+      round.counts.sent += records;
+      for (const part of parts) round.counts.rows.push([part.id, part.records, 1]);
       return "done";
     }
-    if (parts.length === 1) {
-      this.drop(counts, parts, signal, outcome.reason);
-      return "done";
+    if (outcome.split && parts.length > 1) {
+      const half = Math.ceil(parts.length / 2);
+      const first = await this.deliverParts(signal, parts.slice(0, half), round);
+      if (first !== "done") return first;
+      return this.deliverParts(signal, parts.slice(half), round);
     }
-    const half = Math.ceil(parts.length / 2);
-    if ((await this.deliverParts(signal, parts.slice(0, half), counts)) === "stopped") return "stopped";
-    return this.deliverParts(signal, parts.slice(half), counts);
+    this.drop(round, parts, signal, outcome.reason);
+    return "done";
   }
 
-  /** Sends until delivered or refused for good; "stopped" when the forwarder stops meanwhile. */
+  /**
+   * Sends until delivered, refused for good (`split` when halves may fare better), or given up
+   * after SPLIT_AFTER_TIMEOUTS timeouts of a batch that can be split; "stopped" when the
+   * forwarder stops meanwhile, "passed" when retention has deleted the round meanwhile.
+   */
   private async deliver(
     signal: ForwardSignal,
     body: Buffer,
-    counts: RoundCounts,
-  ): Promise<"ok" | "stopped" | { reason: string }> {
+    round: Round,
+    splittable: boolean,
+  ): Promise<"ok" | "stopped" | "passed" | { reason: string; split: boolean }> {
+    let timeouts = 0;
     for (let attempt = 1; !this.stopped; attempt++) {
       let outcome: SendOutcome;
       try {
@@ -170,13 +190,16 @@ export class DestinationForwarder {
         // The upstream answered: it is up, and this batch is settled.
         this.state = "ok";
         this.retryingSince = null;
-        return { reason };
+        return { reason, split: outcome.perRequest };
       }
-      counts.retried++;
+      round.counts.retried++;
       if (this.state !== "retrying") {
         this.state = "retrying";
         this.retryingSince = new Date().toISOString();
       }
+      if (outcome.timedOut) timeouts++;
+      if (splittable && timeouts >= SPLIT_AFTER_TIMEOUTS) return { reason, split: true };
+      if ((this.options.reader.destination(this.key)?.throughId ?? 0) >= round.lastId) return "passed";
       await this.pause(retryDelayMs(attempt, outcome.retryAfterMs, this.options.backoff ?? DEFAULT_BACKOFF));
     }
     return "stopped";
@@ -192,17 +215,27 @@ export class DestinationForwarder {
   }
 
   private drop(
-    counts: RoundCounts,
+    round: Round,
     rows: readonly { id: number; records: number }[],
     signal: ForwardSignal,
     reason: string,
   ): void {
     const records = rows.reduce((sum, row) => sum + row.records, 0);
-    counts.dropped += records;
-    for (const row of rows) counts.rows.push([row.id, row.records, 0]);
-    this.options.onNotice(
-      `obsd: forwarding to ${this.options.destination.url} dropped ${records} ${recordWord(signal, records)}: ${reason}`,
-    );
+    round.counts.dropped += records;
+    for (const row of rows) round.counts.rows.push([row.id, row.records, 0]);
+    const key = `${signal}\u0000${reason}`;
+    const said = round.drops.get(key) ?? { signal, reason, records: 0 };
+    said.records += records;
+    round.drops.set(key, said);
+  }
+
+  /** One log line per signal and reason of a round's drops, however many requests they were. */
+  private sayDrops(round: Round): void {
+    for (const { signal, reason, records } of round.drops.values()) {
+      this.options.onNotice(
+        `obsd: forwarding to ${this.options.destination.url} dropped ${records} ${recordWord(signal, records)}: ${reason}`,
+      );
+    }
   }
 
   private async pause(ms: number): Promise<void> {

@@ -42,7 +42,7 @@ function settleOnce(
   };
   const deadline = setTimeout(() => {
     abandon();
-    finish(unreachable(new Error(`no answer within ${timeoutMs / 1000} s`)));
+    finish({ kind: "retry", reason: `no answer within ${timeoutMs / 1000} s`, retryAfterMs: null, timedOut: true });
   }, timeoutMs);
   return finish;
 }

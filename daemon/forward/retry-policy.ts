@@ -7,8 +7,15 @@
 
 export type SendOutcome =
   | { kind: "ok" }
-  | { kind: "retry"; reason: string; retryAfterMs: number | null }
-  | { kind: "permanent"; reason: string };
+  /** `timedOut`: no answer came in time (a batch that is too large for the path may do that every time). */
+  | { kind: "retry"; reason: string; retryAfterMs: number | null; timedOut?: boolean }
+  /**
+   * `perRequest`: a refusal that may concern only some of a batch's requests (HTTP 400 and 413,
+   * gRPC INVALID_ARGUMENT and RESOURCE_EXHAUSTED), so the batch is split before anything is
+   * dropped; others (401, 403, 404, UNAUTHENTICATED...) concern the destination, and the batch
+   * is dropped whole.
+   */
+  | { kind: "permanent"; reason: string; perRequest: boolean };
 
 /** OTLP/HTTP: 429, 502, 503 and 504 are retryable; `Retry-After` is honoured on them. */
 const RETRYABLE_HTTP = new Set([429, 502, 503, 504]);
@@ -35,13 +42,15 @@ export function httpOutcome(status: number, retryAfter: string | undefined, nowM
   if (RETRYABLE_HTTP.has(status)) {
     return { kind: "retry", reason: `HTTP ${status}`, retryAfterMs: parseRetryAfter(retryAfter, nowMs) };
   }
-  return { kind: "permanent", reason: `HTTP ${status}` };
+  return { kind: "permanent", reason: `HTTP ${status}`, perRequest: status === 400 || status === 413 };
 }
 
 export function grpcOutcome(code: number, message: string): SendOutcome {
   if (code === 0) return { kind: "ok" };
   const reason = `gRPC status ${code}${message ? `: ${message}` : ""}`;
-  return RETRYABLE_GRPC.has(code) ? { kind: "retry", reason, retryAfterMs: null } : { kind: "permanent", reason };
+  return RETRYABLE_GRPC.has(code)
+    ? { kind: "retry", reason, retryAfterMs: null }
+    : { kind: "permanent", reason, perRequest: code === 3 || code === 8 };
 }
 
 export interface BackoffPolicy {

@@ -47,8 +47,11 @@ try {
 
 const writer = new TelemetryWriter(db, (workerData as { collectorStartNs: bigint }).collectorStartNs);
 const destinations = options.forwardDestinations ?? [];
-const outbox = destinations.length > 0 ? new ForwardOutbox(db, destinations, (line) => console.error(line)) : null;
-const retention = new Retention(db, options.retention, outbox === null ? [] : [outbox]);
+// Made while forwarding is off too: what an earlier run left waiting is kept for the
+// destination's return, and retention trims it like the telemetry (counted as dropped).
+const outbox = new ForwardOutbox(db, destinations, (line) => console.error(line));
+const forwarding = destinations.length > 0;
+const retention = new Retention(db, options.retention, [outbox]);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);
 /** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
@@ -81,7 +84,7 @@ function apply(request: WriteRequest): Written {
   const tally = signal.store(writer.part(signal.records), request.batch, context);
   // In the same transaction as the records: what is acknowledged can always still be forwarded.
   // A request none of whose records was kept (all older than retention) is not forwarded.
-  if (outbox !== null && request.forward !== undefined && tally.accepted > 0) {
+  if (forwarding && request.forward !== undefined && tally.accepted > 0) {
     const { format, body } = request.forward;
     outbox.append(request.signal, format, signal.count(request.batch), request.receivedNs, body);
   }
@@ -143,7 +146,7 @@ function commit(group: WriteRequest[]): void {
     for (const [i, request] of group.entries()) acknowledge(request.id, results[i] as Written);
     return;
   } catch (error) {
-    outbox?.forget();
+    outbox.forget();
     if (group.length === 1) {
       send(failedReply(group[0]!.id, error));
       return;
@@ -155,7 +158,7 @@ function commit(group: WriteRequest[]): void {
       const result = writer.transaction(() => apply(request));
       acknowledge(request.id, result);
     } catch (error) {
-      outbox?.forget();
+      outbox.forget();
       send(failedReply(request.id, error));
     }
   }
@@ -262,7 +265,7 @@ port.on("message", (message: WriterRequest) => {
   }
   if (message.type === "forwarded") {
     try {
-      outbox?.applyProgress(message.progress);
+      outbox.applyProgress(message.progress);
     } catch (error) {
       // Not recorded: the forwarder sends those rows again after a restart (at least once).
       console.error(`obsd: could not record forwarding progress: ${(error as Error).message}`);

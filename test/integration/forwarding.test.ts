@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { gunzipSync } from "node:zlib";
+import Database from "better-sqlite3";
 import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
@@ -408,6 +409,60 @@ describe("forwarding (obsd --forward)", function () {
       expect(status.sent).to.equal(0);
     } finally {
       await upstream.close();
+    }
+  });
+
+  it("trims what waits for a destination by retention while forwarding is off, counting it as dropped", async () => {
+    const localDir = dir();
+    // An upstream that is not there: everything waits in the outbox.
+    const gone = `http://127.0.0.1:${await freePort()}`;
+    const flags = ["--retention", "3s", "--retention-interval", "200ms"];
+    const local = await startForwarder(localDir, ["--forward", gone, ...flags]);
+    // Dated now: a 3 s retention refuses anything older.
+    const now = BigInt(Date.now()) * 1_000_000n;
+    await post(
+      local.url,
+      "traces",
+      traceRequest(
+        "checkout",
+        Array.from({ length: 6 }, (_, i) => ({ traceId: hexId(1, 16), spanId: hexId(i + 1, 8), startNs: now })),
+      ),
+    );
+    await post(
+      local.url,
+      "logs",
+      logsRequest(
+        "checkout",
+        Array.from({ length: 4 }, (_, i) => ({ timeNs: now + BigInt(i), body: `line ${i}` })),
+      ),
+    );
+    await eventually(
+      "the backlog",
+      async () => (await health(local.url)).forwarding[0],
+      (f) => f.lagRecords === 10,
+    );
+    await local.stop();
+    // Started without --forward (as obs setup agentcli starts one): the backlog is kept until
+    // retention's age limit, then trimmed like the telemetry, and counted.
+    const plain = await track(startForwarder(localDir, flags));
+    await eventually(
+      "the telemetry trimmed",
+      () => counts(plain.url),
+      (c) => c.spans === 0 && c.logs === 0,
+      15_000,
+    );
+    await plain.stop();
+    const db = new Database(`${localDir}/local.sqlite`, { readonly: true });
+    try {
+      expect(db.prepare("SELECT count(*) FROM forward_outbox").pluck().get()).to.equal(0);
+      expect(
+        db.prepare("SELECT dropped, sent FROM forward_destinations WHERE destination = ?").get(gone),
+      ).to.deep.equal({
+        dropped: 10,
+        sent: 0,
+      });
+    } finally {
+      db.close();
     }
   });
 

@@ -70,7 +70,11 @@ describe("forwarding senders", () => {
         );
       };
       const sender = senderFor(destination(url, "grpc"));
-      expect(await sender.send("traces", BODY)).to.deep.equal({ kind: "permanent", reason: "gRPC status 3: bad span" });
+      expect(await sender.send("traces", BODY)).to.deep.equal({
+        kind: "permanent",
+        reason: "gRPC status 3: bad span",
+        perRequest: true,
+      });
       code = "14";
       expect(await sender.send("traces", BODY)).to.include({ kind: "retry" });
       sender.close();
@@ -84,7 +88,11 @@ describe("forwarding senders", () => {
         );
       };
       const sender = senderFor(destination(url, "grpc"));
-      expect(await sender.send("logs", BODY)).to.deep.equal({ kind: "permanent", reason: "gRPC status 13: 100% used" });
+      expect(await sender.send("logs", BODY)).to.deep.equal({
+        kind: "permanent",
+        reason: "gRPC status 13: 100% used",
+        perRequest: false,
+      });
       sender.close();
     });
 
@@ -157,12 +165,17 @@ describe("forwarding senders", () => {
         retryAfterMs: 3000,
       });
       status = 400;
-      expect(await sender.send("traces", BODY)).to.deep.equal({ kind: "permanent", reason: "HTTP 400" });
+      expect(await sender.send("traces", BODY)).to.deep.equal({
+        kind: "permanent",
+        reason: "HTTP 400",
+        perRequest: true,
+      });
       hang = true;
       expect(await sender.send("traces", BODY)).to.deep.equal({
         kind: "retry",
         reason: "no answer within 0.3 s",
         retryAfterMs: null,
+        timedOut: true,
       });
       hang = false;
     });

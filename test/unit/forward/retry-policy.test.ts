@@ -14,7 +14,15 @@ describe("forwarding retry policy", () => {
     for (const code of [1, 4, 10, 11, 14, 15]) expect(grpcOutcome(code, "").kind).to.equal("retry");
     for (const code of [2, 3, 5, 7, 8, 12, 13, 16]) expect(grpcOutcome(code, "").kind).to.equal("permanent");
     expect(grpcOutcome(0, "").kind).to.equal("ok");
-    expect(grpcOutcome(3, "bad span")).to.deep.equal({ kind: "permanent", reason: "gRPC status 3: bad span" });
+    expect(grpcOutcome(3, "bad span")).to.deep.equal({
+      kind: "permanent",
+      reason: "gRPC status 3: bad span",
+      perRequest: true,
+    });
+    expect(grpcOutcome(16, "")).to.deep.equal({ kind: "permanent", reason: "gRPC status 16", perRequest: false });
+    // Refusals that may be one request's own are split before anything is dropped; the rest concern the destination.
+    expect(httpOutcome(413, undefined, 0)).to.include({ perRequest: true });
+    expect(httpOutcome(401, undefined, 0)).to.include({ perRequest: false });
   });
 
   it("reads Retry-After as seconds or as an HTTP date", () => {
