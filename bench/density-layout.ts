@@ -1,0 +1,534 @@
+/**
+ * bench/density-layout: the measurements behind docs/store-density.md. How many bytes the
+ * store spends per span and per log record, where they go, and what each denser layout would
+ * save, on the workloads the issue names: bench/ingest's spans (traces of 8 spans, 10
+ * attributes each) and bench/query's log records.
+ *
+ * 1. Today: a store filled by the real writer (decoded OTLP/protobuf, 8 requests per
+ *    transaction, as bench/ingest's raw ceiling), checkpointed; bytes per span of the file and
+ *    of each table and index (dbstat). The same for logs, from bench/query's dataset builder.
+ * 2. Alternatives: the same rows copied, in id order, into one fresh store per layout (16 KiB
+ *    pages, as obsd's), each table with the indexes it needs; bytes per row of the table, its
+ *    indexes and any dictionary it needs, beside a copy of today's layout made the same way,
+ *    so that the copy, not the writer's page splits, is what each is compared with. Writing
+ *    costs (µs per row: encoding and inserting) and reading costs (µs per row to turn a coded
+ *    row back into today's text, checked byte for byte) come from the same run.
+ *
+ *   npm run bench:density-layout   (LAYOUT_BATCHES=164 LAYOUT_LOGS=100000)
+ */
+import { createHash } from "node:crypto";
+import { rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import Database from "better-sqlite3";
+import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
+import { openWriteConnection } from "../daemon/store/connection.js";
+import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
+import { tempDir } from "../test/helpers/temp-dir.js";
+import { AttributeDictionary, decodeAttributes, encodeAttributes, encodeRowIds } from "./attribute-coding.js";
+import { round } from "./measure.js";
+import { buildQueryDataset } from "./query-dataset.js";
+import { makeWorkload } from "./span-workload.js";
+
+const BATCHES = Number(process.env.LAYOUT_BATCHES ?? 164);
+const LOGS = Number(process.env.LAYOUT_LOGS ?? 100_000);
+const PER_TRANSACTION = 8;
+const ROWS_PER_COMMIT = 4096;
+
+type Row = Record<string, unknown>;
+
+function objectBytes(db: Database.Database, schema = "main"): Map<string, number> {
+  const rows = db.prepare(`SELECT name, sum(pgsize) AS bytes FROM dbstat(?) GROUP BY name`).all(schema) as {
+    name: string;
+    bytes: number | bigint;
+  }[];
+  return new Map(rows.map((row) => [row.name, Number(row.bytes)]));
+}
+
+function freshStore(path: string): Database.Database {
+  const db = new Database(path);
+  db.pragma("auto_vacuum = INCREMENTAL");
+  db.pragma("page_size = 16384");
+  db.exec("VACUUM");
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  db.defaultSafeIntegers(true);
+  return db;
+}
+
+/** Today's spans, written by the real writer from bench/ingest's workload. */
+function fillSpans(path: string): { spans: number; fileBytes: number; seconds: number } {
+  const nowNs = BigInt(Date.now()) * 1_000_000n;
+  const workload = makeWorkload(BATCHES, 7, nowNs);
+  const { db } = openWriteConnection(path);
+  const writer = new TelemetryWriter(db, 0n);
+  const batches = workload.protobuf.map((body) => decodeTraceRequest(body, "protobuf"));
+  const started = performance.now();
+  for (let i = 0; i < batches.length; i += PER_TRANSACTION) {
+    const group = batches.slice(i, i + PER_TRANSACTION);
+    writer.transaction(() => {
+      for (const batch of group) writer.writeSpans(batch, nowNs);
+    });
+  }
+  const seconds = (performance.now() - started) / 1000;
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  const spans = Number(db.prepare("SELECT count(*) FROM spans").pluck().get());
+  db.close();
+  return { spans, fileBytes: statSync(path).size, seconds };
+}
+
+/** Bytes per row of `names` (tables, indexes, dictionaries) in `db`. */
+function perRow(db: Database.Database, names: string[], rows: number): number {
+  const sizes = objectBytes(db);
+  return names.reduce((sum, name) => sum + (sizes.get(name) ?? 0), 0) / rows;
+}
+
+/** A layout: its DDL (tables and indexes named with `t`), and a row of today's turned into its values. */
+interface Layout {
+  name: string;
+  ddl: (t: string) => string;
+  columns: string[];
+  values: (row: Row) => unknown[];
+  /** Extra objects whose bytes count (a dictionary), filled after the rows. */
+  extra?: (db: Database.Database, t: string) => string[];
+}
+
+interface LayoutResult {
+  layout: string;
+  bytesPerRow: number;
+  writeUsPerRow: number;
+}
+
+/** Copies `source` rows into layout `layout` of `db`; bytes and time per row. */
+function measureLayout(db: Database.Database, layout: Layout, t: string, source: Row[]): LayoutResult {
+  db.exec(layout.ddl(t));
+  const insert = db.prepare(
+    `INSERT INTO ${t} (${layout.columns.join(", ")}) VALUES (${layout.columns.map(() => "?").join(", ")})`,
+  );
+  const started = performance.now();
+  for (let i = 0; i < source.length; i += ROWS_PER_COMMIT) {
+    db.transaction(() => {
+      for (const row of source.slice(i, i + ROWS_PER_COMMIT)) insert.run(layout.values(row));
+    })();
+  }
+  const extra = layout.extra?.(db, t) ?? [];
+  const seconds = (performance.now() - started) / 1000;
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  const names = (db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = ?").pluck().all(t) as string[]).concat(
+    extra,
+  );
+  return {
+    layout: layout.name,
+    bytesPerRow: round(perRow(db, names, source.length), 1),
+    writeUsPerRow: round((seconds * 1e6) / source.length, 2),
+  };
+}
+
+const blob = (hex: unknown): Buffer | null => (typeof hex === "string" ? Buffer.from(hex, "hex") : null);
+
+/** Keys whose string values repeat (at most one distinct value in `ratio` of occurrences). */
+function repeatingKeys(rows: Row[], ratio: number): Set<string> {
+  const seen = new Map<string, { n: number; values: Set<string> }>();
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(JSON.parse(row.attributes as string) as Record<string, unknown>)) {
+      if (typeof value !== "string") continue;
+      let entry = seen.get(key);
+      if (entry === undefined) {
+        entry = { n: 0, values: new Set() };
+        seen.set(key, entry);
+      }
+      entry.n++;
+      entry.values.add(value);
+    }
+  }
+  return new Set([...seen].filter(([, e]) => e.values.size <= e.n * ratio).map(([key]) => key));
+}
+
+/** The dictionary as tables: keys, and values per key (what a coded store would keep). */
+function writeDictionary(db: Database.Database, t: string, dict: AttributeDictionary): string[] {
+  db.exec(`CREATE TABLE ${t}_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+    CREATE TABLE ${t}_values (id INTEGER PRIMARY KEY, key_id INTEGER NOT NULL, value TEXT NOT NULL, UNIQUE (key_id, value));`);
+  const keyInsert = db.prepare(`INSERT INTO ${t}_keys (id, key) VALUES (?, ?)`);
+  const valueInsert = db.prepare(`INSERT INTO ${t}_values (id, key_id, value) VALUES (?, ?, ?)`);
+  db.transaction(() => {
+    dict.keyNames.forEach((key, id) => {
+      keyInsert.run(id, key);
+    });
+    for (const [composite, id] of dict.values) {
+      const cut = composite.indexOf("\0");
+      valueInsert.run(id, Number(composite.slice(0, cut)), composite.slice(cut + 1));
+    }
+  })();
+  return db
+    .prepare("SELECT name FROM sqlite_schema WHERE tbl_name IN (?, ?)")
+    .pluck()
+    .all(`${t}_keys`, `${t}_values`) as string[];
+}
+
+/** µs per row to turn coded attributes back into text, and how many came back different. */
+function decodeCost(rows: Row[], coded: Buffer[], dict: AttributeDictionary): { us: number; mismatches: number } {
+  let mismatches = 0;
+  const started = performance.now();
+  for (let i = 0; i < rows.length; i++) {
+    if (decodeAttributes(coded[i] as Buffer, dict) !== rows[i]?.attributes) mismatches++;
+  }
+  return { us: round(((performance.now() - started) * 1000) / rows.length, 2), mismatches };
+}
+
+const SPAN_COLUMNS = [
+  "id",
+  "trace_key",
+  "span_id",
+  "trace_id",
+  "parent_span_id",
+  "service_id",
+  "resource_id",
+  "scope_id",
+  "name",
+  "kind",
+  "start_ns",
+  "end_ns",
+  "duration_ns",
+  "status_code",
+  "status_message",
+  "trace_state",
+  "flags",
+  "attributes",
+  "events",
+  "links",
+  "dropped_attributes_count",
+  "dropped_events_count",
+  "dropped_links_count",
+];
+
+/** Today's spans table and indexes, with the id and attribute columns' types given. */
+function spansDdl(t: string, idType: string, attributesType: string, bySpanId = true): string {
+  return `CREATE TABLE ${t} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, trace_key INTEGER NOT NULL, span_id ${idType} NOT NULL, trace_id ${idType} NOT NULL,
+    parent_span_id ${idType}, service_id INTEGER NOT NULL, resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL,
+    name TEXT NOT NULL, kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
+    duration_ns INTEGER NOT NULL, status_code INTEGER NOT NULL, status_message TEXT, trace_state TEXT,
+    flags INTEGER NOT NULL, attributes ${attributesType} NOT NULL, events TEXT, links TEXT,
+    dropped_attributes_count INTEGER NOT NULL, dropped_events_count INTEGER NOT NULL,
+    dropped_links_count INTEGER NOT NULL, UNIQUE (trace_key, span_id));
+  ${bySpanId ? `CREATE INDEX ${t}_by_span_id ON ${t} (id >> 16, span_id);` : ""}
+  CREATE INDEX ${t}_by_start ON ${t} (start_ns);
+  CREATE INDEX ${t}_errors_by_start ON ${t} (start_ns) WHERE status_code = 2;`;
+}
+
+function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
+  const plain = (row: Row) => SPAN_COLUMNS.map((c) => row[c]);
+  const withIds = (row: Row) =>
+    SPAN_COLUMNS.map((c) => (c === "span_id" || c === "trace_id" || c === "parent_span_id" ? blob(row[c]) : row[c]));
+  const repeating = repeatingKeys(rows, 0.1);
+  const decode: Record<string, { us: number; mismatches: number }> = {};
+  // Coded forms are made once (their encoding is timed apart from the inserts).
+  const coded = (name: string, pick: (key: string) => boolean) => {
+    const dict = new AttributeDictionary();
+    const started = performance.now();
+    const bytes = rows.map((row) => encodeAttributes(row.attributes as string, dict, pick));
+    const encodeUs = ((performance.now() - started) * 1000) / rows.length;
+    decode[name] = decodeCost(rows, bytes, dict);
+    return { dict, bytes, encodeUs };
+  };
+  const all = coded("attributes coded, every string in the dictionary", () => true);
+  const some = coded("attributes coded, dictionary for repeating keys", (key) => repeating.has(key));
+  // A preset dictionary of the first rows' attributes: deflate finds the keys and common values in it.
+  const preset = Buffer.from(
+    rows
+      .slice(0, 64)
+      .map((row) => row.attributes)
+      .join(""),
+  );
+  const deflateStarted = performance.now();
+  const deflated = rows.map((row) => deflateRawSync(row.attributes as string, { dictionary: preset, level: 6 }));
+  const deflateUs = ((performance.now() - deflateStarted) * 1000) / rows.length;
+  const inflateStarted = performance.now();
+  let inflateMismatches = 0;
+  deflated.forEach((bytes, i) => {
+    if (inflateRawSync(bytes, { dictionary: preset }).toString() !== rows[i]?.attributes) inflateMismatches++;
+  });
+  decode["attributes deflated (preset dictionary)"] = {
+    us: round(((performance.now() - inflateStarted) * 1000) / rows.length, 2),
+    mismatches: inflateMismatches,
+  };
+  const index = new Map(rows.map((row, i) => [row.id, i]));
+  const attributeAt = (source: Buffer[], row: Row) => source[index.get(row.id) as number];
+  const replaceAttributes = (values: unknown[], value: unknown) => {
+    values[SPAN_COLUMNS.indexOf("attributes")] = value;
+    return values;
+  };
+  const layouts: Layout[] = [
+    { name: "today (copy)", ddl: (t) => spansDdl(t, "TEXT", "TEXT"), columns: SPAN_COLUMNS, values: plain },
+    {
+      name: "today without spans_by_span_id",
+      ddl: (t) => spansDdl(t, "TEXT", "TEXT", false),
+      columns: SPAN_COLUMNS,
+      values: plain,
+    },
+    { name: "ids as blobs", ddl: (t) => spansDdl(t, "BLOB", "TEXT"), columns: SPAN_COLUMNS, values: withIds },
+    {
+      name: "attributes coded, every string in the dictionary",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
+      columns: SPAN_COLUMNS,
+      values: (row) => replaceAttributes(plain(row), attributeAt(all.bytes, row)),
+      extra: (db, t) => writeDictionary(db, t, all.dict),
+    },
+    {
+      name: "attributes coded, dictionary for repeating keys",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
+      columns: SPAN_COLUMNS,
+      values: (row) => replaceAttributes(plain(row), attributeAt(some.bytes, row)),
+      extra: (db, t) => writeDictionary(db, t, some.dict),
+    },
+    {
+      name: "attributes deflated (preset dictionary)",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
+      columns: SPAN_COLUMNS,
+      values: (row) => replaceAttributes(plain(row), deflated[index.get(row.id) as number]),
+    },
+    {
+      name: "ids as blobs + attributes coded (repeating keys)",
+      ddl: (t) => spansDdl(t, "BLOB", "BLOB"),
+      columns: SPAN_COLUMNS,
+      values: (row) => replaceAttributes(withIds(row), attributeAt(some.bytes, row)),
+      extra: (db, t) => writeDictionary(db, t, some.dict),
+    },
+  ];
+  console.log(
+    `encoding µs per span: coded (every string) ${round(all.encodeUs, 2)}, coded (repeating keys: ${[...repeating].join(", ")}) ${round(some.encodeUs, 2)}, deflate ${round(deflateUs, 2)}`,
+  );
+  return { layouts, decode };
+}
+
+/**
+ * Postings as today (row ids as JSON text) against delta-coded blobs, with values as
+ * dictionary ids, or hashed.
+ */
+function postingLayouts(): Layout[] {
+  const dict = new AttributeDictionary();
+  const ids = (row: Row) => encodeRowIds(JSON.parse(row.rows as string) as number[]);
+  const table = (t: string, valueType: string, rowsType: string) =>
+    `CREATE TABLE ${t} (bucket INTEGER NOT NULL, key_id INTEGER NOT NULL, value ${valueType} NOT NULL,
+      first_row INTEGER NOT NULL, last_row INTEGER NOT NULL, rows ${rowsType} NOT NULL,
+      PRIMARY KEY (bucket, key_id, value, first_row)) WITHOUT ROWID`;
+  const columns = ["bucket", "key_id", "value", "first_row", "last_row", "rows"];
+  return [
+    {
+      name: "today (copy)",
+      ddl: (t) => table(t, "TEXT", "TEXT"),
+      columns,
+      values: (row) => columns.map((c) => row[c]),
+    },
+    {
+      name: "row ids as delta-coded blobs",
+      ddl: (t) => table(t, "TEXT", "BLOB"),
+      columns,
+      values: (row) => [row.bucket, row.key_id, row.value, row.first_row, row.last_row, ids(row)],
+    },
+    {
+      name: "row ids as blobs, values as dictionary ids",
+      ddl: (t) => table(t, "INTEGER", "BLOB"),
+      columns,
+      values: (row) => [
+        row.bucket,
+        row.key_id,
+        dict.valueId(Number(row.key_id), row.value as string),
+        row.first_row,
+        row.last_row,
+        ids(row),
+      ],
+      extra: (db, t) => writeDictionary(db, t, dict),
+    },
+    {
+      // A reader would check each row found against its attributes (a hash may collide).
+      name: "row ids as blobs, values past 8 bytes as an 8-byte hash",
+      ddl: (t) => table(t, "", "BLOB"),
+      columns,
+      values: (row) => [
+        row.bucket,
+        row.key_id,
+        hashedValue(row.value as string),
+        row.first_row,
+        row.last_row,
+        ids(row),
+      ],
+    },
+  ];
+}
+
+function hashedValue(value: string): string | Buffer {
+  return Buffer.byteLength(value) <= 8 ? value : createHash("sha1").update(value).digest().subarray(0, 8);
+}
+
+const LOG_COLUMNS = [
+  "id",
+  "hash",
+  "ts_ns",
+  "time_ns",
+  "observed_ns",
+  "severity_number",
+  "severity_text",
+  "body",
+  "attributes",
+  "trace_id",
+  "span_id",
+  "flags",
+  "event_name",
+  "dropped_attributes_count",
+  "service_id",
+  "resource_id",
+  "scope_id",
+];
+
+function logsDdl(t: string, idType: string, attributesType: string): string {
+  return `CREATE TABLE ${t} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash BLOB NOT NULL, ts_ns INTEGER NOT NULL,
+    time_ns INTEGER NOT NULL, observed_ns INTEGER NOT NULL, severity_number INTEGER NOT NULL, severity_text TEXT,
+    body TEXT, attributes ${attributesType} NOT NULL, trace_id ${idType}, span_id ${idType}, flags INTEGER NOT NULL,
+    event_name TEXT, dropped_attributes_count INTEGER NOT NULL, service_id INTEGER NOT NULL,
+    resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL);
+  CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, trace_id, span_id) WHERE trace_id IS NOT NULL;
+  CREATE INDEX ${t}_by_ts ON ${t} (ts_ns);
+  CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;
+}
+
+function logLayouts(rows: Row[]): Layout[] {
+  const plain = (row: Row) => LOG_COLUMNS.map((c) => row[c]);
+  const repeating = repeatingKeys(rows, 0.1);
+  const dict = new AttributeDictionary();
+  const coded = new Map(
+    rows.map((row) => [row.id, encodeAttributes(row.attributes as string, dict, (k) => repeating.has(k))]),
+  );
+  const dense = (row: Row, hashBytes: number) =>
+    LOG_COLUMNS.map((c) => {
+      if (c === "trace_id" || c === "span_id") return blob(row[c]);
+      if (c === "attributes") return coded.get(row.id);
+      if (c === "hash") return (row.hash as Buffer).subarray(0, hashBytes);
+      return row[c];
+    });
+  return [
+    { name: "today (copy)", ddl: (t) => logsDdl(t, "TEXT", "TEXT"), columns: LOG_COLUMNS, values: plain },
+    {
+      name: "ids as blobs + attributes coded (repeating keys)",
+      ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
+      columns: LOG_COLUMNS,
+      values: (row) => dense(row, 20),
+      extra: (db, t) => writeDictionary(db, t, dict),
+    },
+    {
+      name: "the same + content hash of 8 bytes, not 20",
+      ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
+      columns: LOG_COLUMNS,
+      values: (row) => dense(row, 8),
+      extra: (db, t) => writeDictionary(db, t, dict),
+    },
+  ];
+}
+
+function report(
+  title: string,
+  results: LayoutResult[],
+  decode: Record<string, { us: number; mismatches: number }> = {},
+) {
+  const base = results[0]?.bytesPerRow ?? 0;
+  console.log(title);
+  console.table(
+    Object.fromEntries(
+      results.map((r) => [
+        r.layout,
+        {
+          "bytes/row": r.bytesPerRow,
+          saved: round(base - r.bytesPerRow, 1),
+          "insert µs/row": r.writeUsPerRow,
+          "decode µs/row": decode[r.layout]?.us ?? "",
+          mismatches: decode[r.layout]?.mismatches ?? "",
+        },
+      ]),
+    ),
+  );
+}
+
+function main(): void {
+  const dir = tempDir("obs-bench-density-");
+  try {
+    const spansPath = join(dir.path, "spans.sqlite");
+    const filled = fillSpans(spansPath);
+    const spansDb = new Database(spansPath, { readonly: true });
+    spansDb.defaultSafeIntegers(true);
+    const today = objectBytes(spansDb);
+    console.log(
+      `today: ${filled.spans} spans written at ${Math.round(filled.spans / filled.seconds)} spans/s; file ${round(filled.fileBytes / filled.spans, 1)} bytes per span after a checkpoint`,
+    );
+    console.table(
+      Object.fromEntries(
+        [...today]
+          .filter(([, bytes]) => bytes / filled.spans >= 1)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, bytes]) => [name, { "bytes/span": round(bytes / filled.spans, 1) }]),
+      ),
+    );
+    const spanRows = spansDb.prepare("SELECT * FROM spans ORDER BY id").all() as Row[];
+    const postingRows = spansDb.prepare("SELECT * FROM span_postings").all() as Row[];
+    spansDb.close();
+
+    const alt = freshStore(join(dir.path, "alternatives.sqlite"));
+    const { layouts, decode } = spanLayouts(spanRows);
+    report(
+      `spans table and its indexes (${spanRows.length} rows), bytes per span`,
+      layouts.map((layout, i) => measureLayout(alt, layout, `s${i}`, spanRows)),
+      decode,
+    );
+    const postings = postingLayouts().map((layout, i) => measureLayout(alt, layout, `p${i}`, postingRows));
+    report(
+      `span postings (${postingRows.length} entries), bytes per span`,
+      postings.map((p) => ({ ...p, bytesPerRow: round((p.bytesPerRow * postingRows.length) / spanRows.length, 1) })),
+    );
+    alt.close();
+
+    const logsPath = join(dir.path, "logs.sqlite");
+    buildQueryDataset(logsPath, 100, LOGS, BigInt(Date.now()) * 1_000_000n);
+    const logsDb = new Database(logsPath, { readonly: true });
+    logsDb.defaultSafeIntegers(true);
+    const logObjects = objectBytes(logsDb);
+    const logCount = Number(logsDb.prepare("SELECT count(*) FROM logs").pluck().get());
+    const logNames = logsDb
+      .prepare("SELECT name FROM sqlite_schema WHERE tbl_name IN ('logs', 'log_postings', 'log_rollups')")
+      .pluck()
+      .all() as string[];
+    console.log(
+      `today: ${logCount} log records; the log tables and indexes take ${round(logNames.reduce((s, n) => s + (logObjects.get(n) ?? 0), 0) / logCount, 1)} bytes per record`,
+    );
+    console.table(
+      Object.fromEntries(
+        logNames
+          .map((name) => [name, logObjects.get(name) ?? 0] as const)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, bytes]) => [name, { "bytes/log": round(bytes / logCount, 1) }]),
+      ),
+    );
+    const logRows = logsDb.prepare("SELECT * FROM logs ORDER BY id").all() as Row[];
+    const logPostingRows = logsDb.prepare("SELECT * FROM log_postings").all() as Row[];
+    logsDb.close();
+    const logAlt = freshStore(join(dir.path, "log-alternatives.sqlite"));
+    report(
+      `logs table and its indexes (${logRows.length} rows), bytes per record`,
+      logLayouts(logRows).map((layout, i) => measureLayout(logAlt, layout, `l${i}`, logRows)),
+    );
+    const logPostings = postingLayouts().map((layout, i) => measureLayout(logAlt, layout, `lp${i}`, logPostingRows));
+    report(
+      `log postings (${logPostingRows.length} entries), bytes per record`,
+      logPostings.map((p) => ({
+        ...p,
+        bytesPerRow: round((p.bytesPerRow * logPostingRows.length) / logRows.length, 1),
+      })),
+    );
+    logAlt.close();
+  } finally {
+    dir.cleanup();
+    rmSync(dir.path, { recursive: true, force: true });
+  }
+}
+
+main();
