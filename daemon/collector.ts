@@ -18,6 +18,7 @@ import { closeServers, ListenError, listen, mainEndpoint, openStandardPorts, url
 import { inProcessQueryApi } from "./mcp/in-process-api.js";
 import { QueryClient } from "./query/query-client.js";
 import { openReadConnection } from "./store/connection.js";
+import { FootprintMonitor } from "./store/footprint-monitor.js";
 import { HealthReader } from "./store/health-reader.js";
 
 export { ListenError };
@@ -110,6 +111,7 @@ async function startOnLockedStore(
       : null;
   const readDb = openReadConnection(dbPath);
   const queries = new QueryClient(dbPath);
+  const footprint = new FootprintMonitor(dbPath);
   let baseUrl = "";
   let endpoints: CollectorEndpoint[] = [];
   const healthOptions: HealthOptions = {
@@ -120,6 +122,7 @@ async function startOnLockedStore(
     boundPort: () => address.port,
     endpoints: () => endpoints,
     reader: new HealthReader(readDb),
+    footprint,
     writes: () => pipeline.writes.snapshot(),
     forwarding: () => forwarding?.status() ?? [],
     versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
@@ -156,6 +159,7 @@ async function startOnLockedStore(
   } catch (error) {
     readDb.close();
     await forwarding?.stop();
+    await footprint.close();
     await queries.close();
     await pipeline.close();
     throw error;
@@ -176,6 +180,7 @@ async function startOnLockedStore(
       await closed;
       // Before the writer closes: a round reported now is still stored; one cut short is sent again next time.
       await forwarding?.stop();
+      await footprint.close();
       await queries.close();
       try {
         await pipeline.close();

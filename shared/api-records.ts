@@ -142,6 +142,27 @@ export interface ForwardingStatusRecord {
   dropped: number;
 }
 
+/** One signal's part of the store: how far back it reaches, and what a record costs. */
+export interface SignalHistoryRecord {
+  /** The oldest record's own time (span start, log record time, metric point time); null when none. */
+  oldest: string | null;
+  /** Seconds from `oldest` to now (0 for a time in the future). */
+  reachSeconds: number | null;
+  /**
+   * The signal's tables and indexes (records, postings, summaries, rollups) divided by its
+   * records, as last measured; null before a measurement with records of it.
+   */
+  bytesPerRecord: number | null;
+}
+
+export interface StoreHistoryRecord {
+  spans: SignalHistoryRecord;
+  logs: SignalHistoryRecord;
+  points: SignalHistoryRecord;
+  /** When the bytes were last measured (every ten minutes, or sooner as the store grows); null before. */
+  measuredAt: string | null;
+}
+
 export interface HealthRecord {
   status: "ok";
   service: "obsd";
@@ -158,6 +179,8 @@ export interface HealthRecord {
     sizeBytes: number;
     /** Whether writes succeed now; a full disk or a failed writer shows here. */
     writes: { ok: boolean; failingSince: string | null; lastError: string | null; failedSinceOk: number };
+    /** What the store holds per signal, so a user can see what the size cap keeps (absent from older collectors). */
+    history?: StoreHistoryRecord;
   };
   retention: { maxAge: string; maxAgeMs: number; maxBytes: number };
   /** `services`: those with telemetry in the last `servicesLookback` (15m), as /api/services counts them. */

@@ -1,8 +1,9 @@
 import type { CommandModule } from "yargs";
-import type { HealthRecord } from "../../shared/api-records.js";
+import type { HealthRecord, SignalHistoryRecord } from "../../shared/api-records.js";
 import { endpointLine } from "../../shared/endpoints.js";
 import { forwardingLines } from "../../shared/forwarding-lines.js";
 import { uiUrl } from "../../shared/ui-links.js";
+import { formatDuration } from "../render/duration-text.js";
 import { emitSuccess } from "../render/output.js";
 import { queryCommand, type SetExit } from "./query-command.js";
 import { targetWithSource } from "./query-support.js";
@@ -20,6 +21,29 @@ function writesWarning(health: HealthRecord): string[] {
   return [`  warning   writes failing since ${writes.failingSince}: ${writes.lastError}`];
 }
 
+const HISTORY_NAMES = [
+  ["spans", "spans", "span"],
+  ["logs", "logs", "log record"],
+  ["points", "metric points", "point"],
+] as const;
+
+/**
+ * A line per signal the store holds: how far back it reaches and what a record costs, so a
+ * user can see what the size cap keeps. None from a collector that does not report it.
+ */
+export function historyLines(health: HealthRecord): string[] {
+  const history = health.database.history;
+  if (history === undefined) return [];
+  return HISTORY_NAMES.flatMap(([key, plural, one]) => {
+    const signal: SignalHistoryRecord = history[key];
+    if (signal.oldest === null || signal.reachSeconds === null) return [];
+    const size = signal.bytesPerRecord === null ? "size not measured yet" : `${signal.bytesPerRecord} B per ${one}`;
+    return [
+      `  history   ${plural} back ${formatDuration(signal.reachSeconds * 1000)} (from ${signal.oldest}), ${size}`,
+    ];
+  });
+}
+
 /**
  * Human summary of a collector's health: address, web UI, store and what it holds. `ui` is the
  * UI's URL at the address this client reached the collector by (a collector bound to 0.0.0.0
@@ -33,6 +57,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
     `  process   pid ${health.pid}, up ${health.uptimeSeconds} s, started in ${health.cwd}`,
     `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
     `  stored    ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs, ${counts.points} metric points in ${counts.series} series; latest ${health.latestTelemetryAt ?? "none"}`,
+    ...historyLines(health),
     `  services  ${counts.services} services in the last ${counts.servicesLookback}`,
     // A collector older than gRPC support sends no endpoints.
     ...(health.endpoints ?? []).map((endpoint) => `  listens   ${endpointLine(endpoint)}`),

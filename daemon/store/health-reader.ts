@@ -21,11 +21,25 @@ export interface StoreCounts {
  */
 export class HealthReader {
   private readonly counters: Database.Statement;
+  private readonly oldestStatement: Database.Statement;
   private readonly activity: ServiceActivity;
 
   constructor(db: Database.Database) {
     this.counters = db.prepare("SELECT name, value FROM counters").raw();
+    // Each the first entry of an index on the time (spans_by_start, logs_by_ts, metric_series_by_first).
+    this.oldestStatement = db
+      .prepare(
+        `SELECT (SELECT min(start_ns) FROM spans), (SELECT min(ts_ns) FROM logs),
+          (SELECT min(first_ns) FROM metric_series)`,
+      )
+      .raw();
     this.activity = new ServiceActivity(db);
+  }
+
+  /** The oldest span start, log record time and metric point time stored, in ns; null when none. */
+  oldest(): { spans: bigint | null; logs: bigint | null; points: bigint | null } {
+    const [spans, logs, points] = this.oldestStatement.get() as (bigint | null)[];
+    return { spans: spans ?? null, logs: logs ?? null, points: points ?? null };
   }
 
   /** How many services have a span, log or metric point whose own timestamp is in the last `lookbackMs` up to `nowNs`. */

@@ -2,7 +2,10 @@ import { expect } from "chai";
 import { healthSummary } from "../../../client/cli/status-command.js";
 import type { HealthRecord } from "../../../shared/api-records.js";
 
-function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
+function health(
+  writes: HealthRecord["database"]["writes"],
+  history?: HealthRecord["database"]["history"],
+): HealthRecord {
   return {
     status: "ok",
     service: "obsd",
@@ -13,7 +16,7 @@ function health(writes: HealthRecord["database"]["writes"]): HealthRecord {
     uptimeSeconds: 5,
     baseUrl: "http://127.0.0.1:27686",
     endpoints: [],
-    database: { path: "/state/telemetry.sqlite", sizeBytes: 1048576, writes },
+    database: { path: "/state/telemetry.sqlite", sizeBytes: 1048576, writes, ...(history ? { history } : {}) },
     retention: { maxAge: "7d", maxAgeMs: 604800000, maxBytes: 1073741824 },
     counts: { services: 1, servicesLookback: "15m", traces: 2, spans: 3, logs: 4, series: 5, points: 6 },
     forwarding: [],
@@ -95,5 +98,32 @@ describe("obs status summary", () => {
       "  listens   http://127.0.0.1:4317  OTLP standard port (otlp-grpc): grpc, http/protobuf, http/json",
       "  listens   http://127.0.0.1:4318  OTLP standard port (otlp-http): not listening (port 4318 is in use by another process)",
     ]);
+  });
+
+  it("says per signal how far back the store reaches and what a record costs, once measured", () => {
+    const ok = { ok: true, failingSince: null, lastError: null, failedSinceOk: 0 };
+    const text = healthSummary(
+      health(ok, {
+        spans: { oldest: "2026-01-01T00:00:00.000000000Z", reachSeconds: 7_200, bytesPerRecord: 713 },
+        logs: { oldest: "2025-12-31T00:00:00.000000000Z", reachSeconds: 93_600, bytesPerRecord: null },
+        points: { oldest: null, reachSeconds: null, bytesPerRecord: null },
+        measuredAt: "2026-01-01T02:00:00.000Z",
+      }),
+      "flag",
+      UI,
+    );
+    const lines = text.split("\n").filter((line) => line.startsWith("  history"));
+    expect(lines).to.deep.equal([
+      "  history   spans back 2 h (from 2026-01-01T00:00:00.000000000Z), 713 B per span",
+      "  history   logs back 26 h (from 2025-12-31T00:00:00.000000000Z), size not measured yet",
+    ]);
+    // Right after what is stored, before the services line.
+    const all = text.split("\n");
+    expect(all.indexOf(lines[0] as string)).to.equal(all.findIndex((line) => line.startsWith("  stored")) + 1);
+  });
+
+  it("has no history lines for a collector that does not report it", () => {
+    const text = healthSummary(health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }), "flag", UI);
+    expect(text).to.not.include("history");
   });
 });

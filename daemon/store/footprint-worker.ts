@@ -1,0 +1,27 @@
+/**
+ * The footprint thread: measures the store's bytes per signal on its own read connection when
+ * asked (store-footprint.ts), so the page walk, about a second for a gigabyte, holds up neither
+ * health checks nor queries.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { openReadConnection } from "./connection.js";
+import { measureFootprint, type StoreFootprint } from "./store-footprint.js";
+
+export type FootprintReply = { ok: true; footprint: StoreFootprint } | { ok: false; message: string };
+
+if (!parentPort) throw new Error("footprint-worker must run as a worker thread");
+const port = parentPort;
+const db = openReadConnection((workerData as { dbPath: string }).dbPath);
+
+port.on("message", (message: "measure" | "close") => {
+  if (message === "close") {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    port.postMessage({ ok: true, footprint: measureFootprint(db) } satisfies FootprintReply);
+  } catch (error) {
+    port.postMessage({ ok: false, message: (error as Error).message } satisfies FootprintReply);
+  }
+});
