@@ -7,3 +7,8 @@ export const STORE_UPGRADE_MARKER = "upgrading the database";
 export function storeUpgradeNotice(path: string, from: number, to: number): string {
   return `obsd: ${STORE_UPGRADE_MARKER} ${path} from schema version ${from} to ${to} (once; about 20 s per million spans)`;
 }
+
+/** One line per step of an upgrade as it ends, so a long one shows it is moving. */
+export function storeUpgradeStepNotice(version: number, description: string, ms: number): string {
+  return `obsd: ${STORE_UPGRADE_MARKER}: schema version ${version} (${description}) done in ${(ms / 1000).toFixed(1)} s`;
+}

@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { ensureCursorKey } from "./cursor-key.js";
 import { markBucketedPostings } from "./postings.js";
-import { migrate } from "./schema.js";
+import { type MigrateOptions, migrate } from "./schema.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
 const MAX_WAL_BYTES = 32 * 1024 * 1024;
@@ -45,19 +45,19 @@ function restrictToOwner(path: string): void {
 
 /**
  * Opens the write connection: creates the folder and file, migrates, and sets WAL mode.
- * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits). `onUpgrade`
- * hears, before it starts, that an older file is about to be migrated.
+ * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits). `upgrade`
+ * hears of an older file's migration: before it starts, and as each step ends.
  */
 export function openWriteConnection(
   path: string,
   maxDbBytes = 0,
-  onUpgrade?: (from: number, to: number) => void,
+  upgrade: Pick<MigrateOptions, "onUpgrade" | "onStep"> = {},
 ): { db: Database.Database; migrated: number[] } {
   restrictToOwner(path);
   const db = new Database(path);
   try {
     db.pragma("busy_timeout = 5000");
-    const migrated = migrate(db, path, undefined, onUpgrade);
+    const migrated = migrate(db, path, undefined, upgrade);
     ensureCursorKey(db);
     markBucketedPostings(db);
     db.pragma("journal_mode = WAL");

@@ -1,3 +1,5 @@
+import { statfsSync } from "node:fs";
+import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./migrations/shared.js";
 import { v001Initial } from "./migrations/v001-initial.js";
@@ -42,15 +44,78 @@ export class StoreVersionError extends Error {
   override name = "StoreVersionError";
 }
 
+/** An upgrade that would run out of disk half way: refused before anything is changed. */
+export class StoreUpgradeSpaceError extends Error {
+  override name = "StoreUpgradeSpaceError";
+}
+
+export interface MigrateOptions {
+  /** Hears, before it starts, that an older file is about to be migrated. */
+  onUpgrade?: (from: number, to: number) => void;
+  /** Hears each step of an upgrade as it ends, with how long it took. */
+  onStep?: (migration: Migration, ms: number) => void;
+  /** Bytes free to this process on the disk holding `dir` (statfs; replaced in tests). */
+  freeBytes?: (dir: string) => number;
+}
+
+function diskFreeBytes(dir: string): number {
+  const stats = statfsSync(dir);
+  return Number(stats.bavail) * Number(stats.bsize);
+}
+
+const mebibytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+
+/** Pages of `tables` and their indexes (those that exist), from dbstat. */
+function tableBytes(db: Database.Database, tables: readonly string[]): number {
+  const names = db
+    .prepare(`SELECT name FROM sqlite_schema WHERE tbl_name IN (SELECT value FROM json_each(?))`)
+    .pluck()
+    .all(JSON.stringify(tables)) as string[];
+  if (names.length === 0) return 0;
+  const bytes = db
+    .prepare(
+      "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE aggregate = 1 AND name IN (SELECT value FROM json_each(?))",
+    )
+    .pluck()
+    .get(JSON.stringify(names));
+  return Number(bytes);
+}
+
+/**
+ * Refuses an upgrade whose steps copy tables whole (`rewrites`) when the disk lacks room for
+ * it: the copy is written beside the old table, and the write-ahead log holds it too until a
+ * checkpoint, so it needs about twice the tables' size free. Checked before the first step,
+ * so a refused store is left exactly as it was.
+ */
+function checkUpgradeSpace(
+  db: Database.Database,
+  path: string,
+  pending: readonly Migration[],
+  from: number,
+  to: number,
+  freeBytes: (dir: string) => number,
+): void {
+  const tables = [...new Set(pending.flatMap((migration) => migration.rewrites ?? []))];
+  if (tables.length === 0) return;
+  const copied = tableBytes(db, tables);
+  const needed = 2 * copied;
+  const free = freeBytes(dirname(path));
+  if (free >= needed) return;
+  throw new StoreUpgradeSpaceError(
+    `upgrading ${path} from schema version ${from} to ${to} copies the ${tables.join(", ")} tables (${mebibytes(copied)} with their indexes) and needs about ${mebibytes(needed)} free on the disk that holds it; ${mebibytes(free)} is free. Nothing was changed: free some space, or move the store to a larger disk and start obsd with --db there.`,
+  );
+}
+
 /**
  * Brings a database to the newest schema this build knows, one transaction per step.
- * Returns the versions applied. A file from a newer obs is refused, never modified.
+ * Returns the versions applied. A file from a newer obs is refused, never modified; so is an
+ * upgrade the disk has no room for (checkUpgradeSpace).
  */
 export function migrate(
   db: Database.Database,
   path: string,
   migrations: readonly Migration[] = MIGRATIONS,
-  onUpgrade: (from: number, to: number) => void = () => {},
+  options: MigrateOptions = {},
 ): number[] {
   const latest = migrations[migrations.length - 1]?.version ?? 0;
   const current = Number(db.pragma("user_version", { simple: true }));
@@ -59,7 +124,12 @@ export function migrate(
       `the database ${path} has schema version ${current}, written by a newer obs; this obs reads up to version ${latest}. Upgrade obs or start it with another --db.`,
     );
   }
-  if (current > 0 && current < latest) onUpgrade(current, latest);
+  const upgrading = current > 0 && current < latest;
+  if (upgrading) {
+    const pending = migrations.filter((migration) => migration.version > current);
+    checkUpgradeSpace(db, path, pending, current, latest, options.freeBytes ?? diskFreeBytes);
+    options.onUpgrade?.(current, latest);
+  }
   if (current === 0) {
     // Both must precede the first table. auto_vacuum lets retention hand freed pages back to
     // the filesystem. Pages of 16 KiB instead of 4: a commit writes each changed page to the
@@ -74,11 +144,13 @@ export function migrate(
   const applied: number[] = [];
   for (const migration of migrations) {
     if (migration.version <= current) continue;
+    const started = performance.now();
     db.transaction(() => {
       migration.up(db);
       db.pragma(`user_version = ${migration.version}`);
     })();
     applied.push(migration.version);
+    if (upgrading) options.onStep?.(migration, performance.now() - started);
   }
   return applied;
 }

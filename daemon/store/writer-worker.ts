@@ -3,9 +3,10 @@
  * transaction runs are committed together (group commit), and each request is answered only
  * after its transaction committed.
  */
+import { writeSync } from "node:fs";
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import { storeUpgradeNotice } from "../../shared/store-upgrade.js";
+import { storeUpgradeNotice, storeUpgradeStepNotice } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
 import { openWriteConnection } from "./connection.js";
@@ -33,9 +34,14 @@ function send(reply: WriterReply): void {
 let db: Database.Database;
 let migrated: number[] = [];
 try {
-  ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes, (from, to) =>
-    console.error(storeUpgradeNotice(options.dbPath, from, to)),
-  ));
+  // Straight to the file descriptor: a worker's console.error reaches stderr only when its
+  // event loop runs, and the upgrade holds this thread until it ends, so its lines would all
+  // come after it.
+  const say = (line: string) => writeSync(2, `${line}\n`);
+  ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes, {
+    onUpgrade: (from, to) => say(storeUpgradeNotice(options.dbPath, from, to)),
+    onStep: (migration, ms) => say(storeUpgradeStepNotice(migration.version, migration.description, ms)),
+  }));
 } catch (error) {
   send({
     type: "fatal",

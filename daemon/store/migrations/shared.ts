@@ -8,6 +8,11 @@ import type Database from "better-sqlite3";
 export interface Migration {
   version: number;
   description: string;
+  /**
+   * The tables the step copies whole (a rebuilt table): an upgrade that runs it first checks
+   * that the disk has room for the copy (schema.ts). Metadata only: it changes nothing the step does.
+   */
+  rewrites?: readonly string[];
   up(db: Database.Database): void;
 }
 

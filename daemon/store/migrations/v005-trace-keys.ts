@@ -89,6 +89,7 @@ function migrateToTraceKeys(db: Database.Database): void {
 export const v005TraceKeys: Migration = {
   version: 5,
   description: "traces keyed by arrival order; spans and trace services refer to them by that key",
+  rewrites: ["spans", "traces", "trace_services"],
   up(db) {
     migrateToTraceKeys(db);
   },

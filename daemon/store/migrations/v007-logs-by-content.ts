@@ -43,6 +43,7 @@ CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHER
 export const v007LogsByContent: Migration = {
   version: 7,
   description: "log records unique by time and content hash, so new logs touch only the newest pages of that index",
+  rewrites: ["logs"],
   up(db) {
     rebuildKeepingSequence(db, "logs", V7_TABLE, "logs_v7");
     db.exec(V7_INDEXES);

@@ -67,7 +67,7 @@ describe("store schema", () => {
     expect(migrate(db, path, [v1])).to.deep.equal([1]);
     db.exec("INSERT INTO t (x) VALUES (7)");
     const upgrades: number[][] = [];
-    expect(migrate(db, path, [v1, v2], (from, to) => upgrades.push([from, to]))).to.deep.equal([2]);
+    expect(migrate(db, path, [v1, v2], { onUpgrade: (from, to) => upgrades.push([from, to]) })).to.deep.equal([2]);
     // Announced before it runs, and only for a file that had data (version 0 is a new file).
     expect(upgrades).to.deep.equal([[1, 2]]);
     expect(db.prepare("SELECT x, y FROM t").get()).to.deep.equal({ x: 7, y: "n" });
