@@ -186,13 +186,3 @@ export function decodeAttributes(bytes: Buffer, dict: AttributeDictionary): stri
   }
   return `${out}}`;
 }
-
-/**
- * The row ids of a posting entry after its first (which the entry's `first_row` column holds)
- * as varint differences from the id before: an entry of one row is an empty blob.
- */
-export function encodeRowIds(ids: readonly number[]): Buffer {
-  const out = new ByteWriter();
-  for (let i = 1; i < ids.length; i++) out.varint((ids[i] as number) - (ids[i - 1] as number));
-  return out.done();
-}

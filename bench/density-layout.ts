@@ -24,9 +24,10 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
+import { decodePostingRows, encodePostingRows } from "../daemon/store/posting-rows.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
-import { AttributeDictionary, decodeAttributes, encodeAttributes, encodeRowIds } from "./attribute-coding.js";
+import { AttributeDictionary, decodeAttributes, encodeAttributes } from "./attribute-coding.js";
 import { round } from "./measure.js";
 import { buildQueryDataset } from "./query-dataset.js";
 import { makeWorkload } from "./span-workload.js";
@@ -303,12 +304,13 @@ function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, {
 }
 
 /**
- * Postings as today (row ids as JSON text) against delta-coded blobs, with values as
- * dictionary ids, or hashed.
+ * Postings as today (row ids as varint differences, schema 11) against the JSON text of
+ * schema 10, and with values as dictionary ids, or hashed.
  */
 function postingLayouts(): Layout[] {
   const dict = new AttributeDictionary();
-  const ids = (row: Row) => encodeRowIds(JSON.parse(row.rows as string) as number[]);
+  const idList = (row: Row) => decodePostingRows(row.rows as Buffer, Number(row.first_row));
+  const ids = (row: Row) => encodePostingRows(idList(row));
   const table = (t: string, valueType: string, rowsType: string) =>
     `CREATE TABLE ${t} (bucket INTEGER NOT NULL, key_id INTEGER NOT NULL, value ${valueType} NOT NULL,
       first_row INTEGER NOT NULL, last_row INTEGER NOT NULL, rows ${rowsType} NOT NULL,
@@ -316,16 +318,16 @@ function postingLayouts(): Layout[] {
   const columns = ["bucket", "key_id", "value", "first_row", "last_row", "rows"];
   return [
     {
-      name: "today (copy)",
-      ddl: (t) => table(t, "TEXT", "TEXT"),
-      columns,
-      values: (row) => columns.map((c) => row[c]),
-    },
-    {
-      name: "row ids as delta-coded blobs",
+      name: "today (copy): row ids as delta-coded blobs",
       ddl: (t) => table(t, "TEXT", "BLOB"),
       columns,
       values: (row) => [row.bucket, row.key_id, row.value, row.first_row, row.last_row, ids(row)],
+    },
+    {
+      name: "row ids as JSON text (schema 10)",
+      ddl: (t) => table(t, "TEXT", "TEXT"),
+      columns,
+      values: (row) => [row.bucket, row.key_id, row.value, row.first_row, row.last_row, JSON.stringify(idList(row))],
     },
     {
       name: "row ids as blobs, values as dictionary ids",

@@ -9,8 +9,8 @@
  * key is random per store, so both builds must read the same file. Each run copies it to a
  * temporary folder first; the original is never opened by obsd.
  *
- * Left out because they differ between runs by nature: health's pid, uptime, start time, port,
- * paths and file size (masked in the health and `obs status` answers), the HTTP Date header
+ * Left out because they differ between runs by nature: health's pid, uptime, start time, ports,
+ * paths, file size and measured bytes per record (masked in the health and `obs status` answers), the HTTP Date header
  * (only status and body are kept) and the port in CLI output (replaced by <obsd-url>).
  * The OpenAPI document and /docs are reported in their own group and may change.
  */
@@ -146,12 +146,28 @@ const HEALTH_VOLATILE = [
   ["database", "sizeBytes"],
   ["configuration", "monitorPort", "value"],
   ["configuration", "db", "value"],
+  // Measured from the file's pages, when health first asks: the layout, not the answers.
+  ["database", "history", "spans", "bytesPerRecord"],
+  ["database", "history", "logs", "bytesPerRecord"],
+  ["database", "history", "points", "bytesPerRecord"],
+  ["database", "history", "measuredAt"],
 ];
+
+/** Each endpoint's URL and port (the port is a free one, new each run). */
+function maskEndpoints(health: Record<string, unknown>): void {
+  const endpoints = health.endpoints;
+  if (!Array.isArray(endpoints)) return;
+  for (const endpoint of endpoints as Record<string, unknown>[]) {
+    maskAt(endpoint, ["url"]);
+    maskAt(endpoint, ["port"]);
+  }
+}
 const snake = (key: string) => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
 
 function maskHealth(body: string): string {
   const health = JSON.parse(body) as Record<string, unknown>;
   for (const path of HEALTH_VOLATILE) maskAt(health, path);
+  maskEndpoints(health);
   return JSON.stringify(health);
 }
 
@@ -159,10 +175,12 @@ function maskStatus(stdout: string, json: boolean): string {
   if (!json) {
     return stdout
       .replace(/pid \d+, up \d+ s, started in \S+/, `pid ${MASKED}, up ${MASKED} s, started in ${MASKED}`)
-      .replace(/database {2}\S+ {2}[\d.]+ MiB/, `database  ${MASKED}  ${MASKED} MiB`);
+      .replace(/database {2}\S+ {2}[\d.]+ MiB/, `database  ${MASKED}  ${MASKED} MiB`)
+      .replace(/\d+ B per (span|log record|point)\b/g, `${MASKED} B per $1`);
   }
   const document = JSON.parse(stdout) as { data: Record<string, unknown> };
   for (const path of HEALTH_VOLATILE) maskAt(document.data, path.map(snake));
+  maskEndpoints(document.data);
   maskAt(document.data, ["target", "base_url"]);
   return `${JSON.stringify(document, null, 2)}\n`;
 }

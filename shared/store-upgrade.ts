@@ -12,3 +12,12 @@ export function storeUpgradeNotice(path: string, from: number, to: number): stri
 export function storeUpgradeStepNotice(version: number, description: string, ms: number): string {
   return `obsd: ${STORE_UPGRADE_MARKER}: schema version ${version} (${description}) done in ${(ms / 1000).toFixed(1)} s`;
 }
+
+/** How often a long step of an upgrade says how far it is. */
+export const UPGRADE_PROGRESS_EVERY_MS = 2_000;
+
+export function storeUpgradeProgressNotice(version: number, done: number, total: number, unit = ""): string {
+  const share = total > 0 ? Math.floor((100 * done) / total) : 100;
+  const of = `${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}${unit ? ` ${unit}` : ""}`;
+  return `obsd: ${STORE_UPGRADE_MARKER}: schema version ${version}: ${of} (${share}%)`;
+}

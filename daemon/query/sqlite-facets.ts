@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { registerPostingFunctions } from "../store/posting-rows.js";
 import { bucketedPostingsFrom, postingBucket } from "../store/postings.js";
 import { attributeText, LOG_JOINS, registerAttributeText, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
@@ -63,6 +64,7 @@ export class SqliteFacets {
     this.statements = new StatementCache(db);
     this.bucketedFrom = bucketedPostingsFrom(db);
     registerAttributeText(db);
+    registerPostingFunctions(db);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -202,7 +204,7 @@ export class SqliteFacets {
     const buckets = JSON.stringify([...new Set(ids.map(postingBucket))]);
     const bind = { lo: ids[0], hi: ids[ids.length - 1], buckets, ids: JSON.stringify(ids) };
     // Every row of the entries that may hold one of the ids is read, so only their buckets are.
-    const from = `span_postings p, json_each(p.rows) r`;
+    const from = `span_postings p, json_each(obs_posting_rows(p.rows, p.first_row)) r`;
     const where = `p.bucket IN (SELECT value FROM json_each(@buckets)) AND p.last_row >= @lo AND p.first_row <= @hi
       AND r.value IN (SELECT value FROM json_each(@ids))`;
     const rows = (
@@ -224,8 +226,10 @@ export class SqliteFacets {
     const first = postingBucket(a);
     const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
     // Entries wholly inside [a, b] count whole; one that straddles an end counts its rows inside.
-    const rowsInside = `CASE WHEN p.first_row >= @a AND p.last_row <= @b THEN json_array_length(p.rows)
-      ELSE (SELECT count(*) FROM json_each(p.rows) r WHERE r.value BETWEEN @a AND @b) END`;
+    // An entry of one row (most: unique values) has an empty blob and costs no function call.
+    const rowsInside = `CASE WHEN p.first_row >= @a AND p.last_row <= @b
+      THEN (CASE WHEN length(p.rows) = 0 THEN 1 ELSE obs_posting_count(p.rows) END)
+      ELSE (SELECT count(*) FROM json_each(obs_posting_rows(p.rows, p.first_row)) r WHERE r.value BETWEEN @a AND @b) END`;
     const inRange = "p.bucket IN (SELECT value FROM json_each(@buckets)) AND p.last_row >= @a AND p.first_row <= @b";
     const rows = (
       keyId !== undefined

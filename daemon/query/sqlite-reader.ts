@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
+import { registerPostingFunctions } from "../store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
 import {
@@ -82,6 +83,7 @@ export class SqliteReader implements TelemetryReader {
     this.activity = new ServiceActivity(db);
     this.metricReader = new SqliteMetrics(db);
     registerAttributeText(db);
+    registerPostingFunctions(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
@@ -134,7 +136,7 @@ export class SqliteReader implements TelemetryReader {
       | undefined;
     const buckets = Array.from({ length: Math.floor(Number(lastRow ?? 0n) / POSTING_BUCKET_ROWS) + 1 }, (_, i) => i);
     return {
-      sql: `${rowColumn} IN (SELECT j.value FROM ${table} p, json_each(p.rows) j
+      sql: `${rowColumn} IN (SELECT j.value FROM ${table} p, json_each(obs_posting_rows(p.rows, p.first_row)) j
         WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.value = ?)`,
       params: [JSON.stringify(buckets), keyId, value],
     };

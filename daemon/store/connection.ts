@@ -46,12 +46,12 @@ function restrictToOwner(path: string): void {
 /**
  * Opens the write connection: creates the folder and file, migrates, and sets WAL mode.
  * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits). `upgrade`
- * hears of an older file's migration: before it starts, and as each step ends.
+ * hears of an older file's migration: before it starts, as a long step goes, and as each step ends.
  */
 export function openWriteConnection(
   path: string,
   maxDbBytes = 0,
-  upgrade: Pick<MigrateOptions, "onUpgrade" | "onStep"> = {},
+  upgrade: Pick<MigrateOptions, "onUpgrade" | "onStep" | "onProgress"> = {},
 ): { db: Database.Database; migrated: number[] } {
   restrictToOwner(path);
   const db = new Database(path);

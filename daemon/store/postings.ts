@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { MultiRowStatement } from "./multi-row.js";
+import { encodePostingRows } from "./posting-rows.js";
 
 /** Rows per posting bucket: entries of recent rows share a small region of the index. */
 export const POSTING_BUCKET_ROWS = 8192;
@@ -31,7 +32,8 @@ export class PostingsBuffer {
   }
 
   /**
-   * Writes (bucket, key_id, value, first_row, last_row, rows) entries and empties the buffer.
+   * Writes (bucket, key_id, value, first_row, last_row, rows) entries (rows as posting-rows.ts
+   * codes them) and empties the buffer.
    * An entry never crosses a bucket boundary (one transaction's rows can fill several
    * buckets): a reader that wants the rows of an id range then finds every entry holding
    * one of them in that range's buckets, without looking further back.
@@ -48,7 +50,7 @@ export class PostingsBuffer {
           let end = start + 1;
           while (end < rows.length && postingBucket(rows[end] as number) === bucket) end++;
           const run = rows.slice(start, end);
-          values.push(bucket, keyId, value, run[0], run[run.length - 1], JSON.stringify(run));
+          values.push(bucket, keyId, value, run[0], run[run.length - 1], encodePostingRows(run));
           start = end;
         }
       }

@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 10), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 11), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -38,13 +38,15 @@ CREATE TABLE forward_outbox (
   body BLOB NOT NULL
 );
 
-CREATE TABLE log_postings (
+CREATE TABLE "log_postings" (
   bucket INTEGER NOT NULL,
   key_id INTEGER NOT NULL,
   value TEXT NOT NULL,
   first_row INTEGER NOT NULL,
   last_row INTEGER NOT NULL,
-  rows TEXT NOT NULL,
+  -- the row ids after first_row, each as its difference from the one before, in unsigned
+  -- varints (7 bits a byte, low bits first); empty for an entry of one row
+  rows BLOB NOT NULL,
   PRIMARY KEY (bucket, key_id, value, first_row)
 ) WITHOUT ROWID;
 
@@ -216,13 +218,15 @@ CREATE TABLE services (
   last_seen_ns INTEGER NOT NULL
 );
 
-CREATE TABLE span_postings (
+CREATE TABLE "span_postings" (
   bucket INTEGER NOT NULL,
   key_id INTEGER NOT NULL,
   value TEXT NOT NULL,
   first_row INTEGER NOT NULL,
   last_row INTEGER NOT NULL,
-  rows TEXT NOT NULL,
+  -- the row ids after first_row, each as its difference from the one before, in unsigned
+  -- varints (7 bits a byte, low bits first); empty for an entry of one row
+  rows BLOB NOT NULL,
   PRIMARY KEY (bucket, key_id, value, first_row)
 ) WITHOUT ROWID;
 

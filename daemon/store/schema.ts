@@ -12,6 +12,7 @@ import { v007LogsByContent } from "./migrations/v007-logs-by-content.js";
 import { v008Metrics } from "./migrations/v008-metrics.js";
 import { v009ForwardOutbox } from "./migrations/v009-forward-outbox.js";
 import { v010RollupTrustBounds } from "./migrations/v010-rollup-trust-bounds.js";
+import { v011PostingRowBlobs } from "./migrations/v011-posting-row-blobs.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v008Metrics,
   v009ForwardOutbox,
   v010RollupTrustBounds,
+  v011PostingRowBlobs,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -54,6 +56,8 @@ export interface MigrateOptions {
   onUpgrade?: (from: number, to: number) => void;
   /** Hears each step of an upgrade as it ends, with how long it took. */
   onStep?: (migration: Migration, ms: number) => void;
+  /** Hears how far a long step of an upgrade is, as often as the step tells. */
+  onProgress?: (migration: Migration, done: number, total: number) => void;
   /** Bytes free to this process on the disk holding `dir` (statfs; replaced in tests). */
   freeBytes?: (dir: string) => number;
 }
@@ -146,7 +150,9 @@ export function migrate(
     if (migration.version <= current) continue;
     const started = performance.now();
     db.transaction(() => {
-      migration.up(db);
+      migration.up(db, (done, total) => {
+        if (upgrading) options.onProgress?.(migration, done, total);
+      });
       db.pragma(`user_version = ${migration.version}`);
     })();
     applied.push(migration.version);

@@ -6,7 +6,12 @@
 import { writeSync } from "node:fs";
 import { type MessagePort, parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import type Database from "better-sqlite3";
-import { storeUpgradeNotice, storeUpgradeStepNotice } from "../../shared/store-upgrade.js";
+import {
+  storeUpgradeNotice,
+  storeUpgradeProgressNotice,
+  storeUpgradeStepNotice,
+  UPGRADE_PROGRESS_EVERY_MS,
+} from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
 import { openWriteConnection } from "./connection.js";
@@ -41,6 +46,15 @@ try {
   ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes, {
     onUpgrade: (from, to) => say(storeUpgradeNotice(options.dbPath, from, to)),
     onStep: (migration, ms) => say(storeUpgradeStepNotice(migration.version, migration.description, ms)),
+    onProgress: (() => {
+      // A line every few seconds, not every chunk.
+      let saidAt = Date.now();
+      return (migration, done, total) => {
+        if (Date.now() - saidAt < UPGRADE_PROGRESS_EVERY_MS) return;
+        saidAt = Date.now();
+        say(storeUpgradeProgressNotice(migration.version, done, total, migration.progressUnit));
+      };
+    })(),
   }));
 } catch (error) {
   send({

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { decodeLogRequest, decodeTraceRequest } from "../../daemon/otlp/decode-request.js";
 import { openWriteConnection } from "../../daemon/store/connection.js";
+import { decodePostingRows } from "../../daemon/store/posting-rows.js";
 import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
 import { tempDir } from "./temp-dir.js";
@@ -69,6 +70,23 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
       if (table === "trace_services" && version < 5) {
         db.exec(`INSERT INTO main.trace_services (trace_id, service_id)
           SELECT t.trace_id, ts.service_id FROM src.trace_services ts JOIN src.traces t ON t.trace_key = ts.trace_key`);
+        continue;
+      }
+      if ((table === "span_postings" || table === "log_postings") && version < 11) {
+        // Before version 11 an entry listed its row ids as JSON text.
+        const insert = db.prepare(`INSERT INTO main.${table} VALUES (?, ?, ?, ?, ?, ?)`);
+        db.exec(`DELETE FROM main.${table}`);
+        const entries = db.prepare(`SELECT * FROM src.${table}`).raw().all() as [
+          bigint,
+          bigint,
+          string,
+          bigint,
+          bigint,
+          Buffer,
+        ][];
+        for (const [bucket, keyId, value, first, last, rows] of entries) {
+          insert.run(bucket, keyId, value, first, last, JSON.stringify(decodePostingRows(rows, Number(first))));
+        }
         continue;
       }
       const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).join(

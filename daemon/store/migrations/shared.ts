@@ -13,7 +13,10 @@ export interface Migration {
    * that the disk has room for the copy (schema.ts). Metadata only: it changes nothing the step does.
    */
   rewrites?: readonly string[];
-  up(db: Database.Database): void;
+  /** What a long step counts its progress in (`posting entries`). */
+  progressUnit?: string;
+  /** Makes the change; a long step tells how far it is with `progress` (done of total, in `progressUnit`). */
+  up(db: Database.Database, progress: (done: number, total: number) => void): void;
 }
 
 /**

@@ -4,6 +4,7 @@ import { expect } from "chai";
 import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
+import { decodePostingRows } from "../../../daemon/store/posting-rows.js";
 import {
   MIGRATIONS,
   type Migration,
@@ -138,6 +139,13 @@ describe("store schema", () => {
         const counters = after.counters as { name: string }[];
         expect(counters.filter((row) => bounds.includes(row.name))).to.have.length(2);
         after.counters = counters.filter((row) => !bounds.includes(row.name));
+        // Version 11 coded the postings' row ids (posting-rows.ts): the same ids.
+        for (const table of ["span_postings", "log_postings"]) {
+          after[table] = (after[table] as { first_row: bigint; rows: Buffer }[]).map((entry) => ({
+            ...entry,
+            rows: JSON.stringify(decodePostingRows(entry.rows, Number(entry.first_row))),
+          }));
+        }
         expect(after).to.deep.equal(before);
         // Version 2 built the audit's tables from the rows already there, as the writer builds them.
         const rolledUp = (from: Database.Database) => ({
@@ -359,9 +367,68 @@ describe("store schema", () => {
       const path = join(dir.path, "v8.sqlite");
       const db = copyAtVersion(store.db, path, 8);
       try {
-        expect(migrate(db, path)).to.deep.equal([9, 10]);
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(8));
         expect(counter(db, "spans_trimmed_through_ns")).to.equal(T0 + 100n);
         expect(counter(db, "logs_trimmed_through_ns")).to.equal(T0 + 300n);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("moves a version-10 store's postings to coded row ids, exactly as the writer codes them, telling its progress", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    try {
+      // Several transactions, values shared and unique, so entries hold one row or many.
+      for (let batch = 0; batch < 5; batch++) {
+        store.writeTraces(
+          traceRequest(
+            "api",
+            Array.from({ length: 40 }, (_, i) => ({
+              traceId: hexId(batch * 100 + Math.floor(i / 4) + 1, 16),
+              spanId: hexId(batch * 100 + i + 1, 8),
+              startNs: T0 + BigInt(batch * 100 + i),
+              attributes: { "http.route": `/r/${i % 3}`, "request.id": `req-${batch}-${i}`, n: i % 2 },
+            })),
+          ),
+        );
+        store.writeLogs(
+          logsRequest(
+            "api",
+            Array.from({ length: 10 }, (_, i) => ({
+              timeNs: T0 + BigInt(batch * 10 + i),
+              body: `line ${i}`,
+              attributes: { user: `u${i % 4}` },
+            })),
+          ),
+        );
+      }
+      const path = join(dir.path, "v10.sqlite");
+      const db = copyAtVersion(store.db, path, 10);
+      try {
+        const entries = (from: Database.Database, table: string) =>
+          from.prepare(`SELECT * FROM ${table} ORDER BY bucket, key_id, value, first_row`).all();
+        expect(typeof (entries(db, "span_postings")[0] as { rows: unknown }).rows).to.equal("string");
+        const progress: [number, number][] = [];
+        expect(
+          migrate(db, path, MIGRATIONS, { onProgress: (_m, done, total) => progress.push([done, total]) }),
+        ).to.deep.equal(versionsAfter(10));
+        for (const table of ["span_postings", "log_postings"]) {
+          expect(entries(db, table), table).to.deep.equal(entries(store.db, table));
+        }
+        const total = Number(
+          store.db
+            .prepare("SELECT (SELECT count(*) FROM span_postings) + (SELECT count(*) FROM log_postings)")
+            .pluck()
+            .get(),
+        );
+        expect(progress.at(-1)).to.deep.equal([total, total]);
+        expect(progress.every(([done], i) => i === 0 || done > (progress[i - 1] as [number, number])[0])).to.equal(
+          true,
+        );
       } finally {
         db.close();
       }
