@@ -176,7 +176,7 @@ function maskStatus(stdout: string, json: boolean): string {
     return stdout
       .replace(/pid \d+, up \d+ s, started in \S+/, `pid ${MASKED}, up ${MASKED} s, started in ${MASKED}`)
       .replace(/database {2}\S+ {2}[\d.]+ MiB/, `database  ${MASKED}  ${MASKED} MiB`)
-      .replace(/\d+ B per (span|log record|point)\b/g, `${MASKED} B per $1`);
+      .replace(/(\d+ B per (span|log record|point)|size not measured)$/gm, MASKED);
   }
   const document = JSON.parse(stdout) as { data: Record<string, unknown> };
   for (const path of HEALTH_VOLATILE) maskAt(document.data, path.map(snake));

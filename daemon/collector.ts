@@ -111,7 +111,7 @@ async function startOnLockedStore(
       : null;
   const readDb = openReadConnection(dbPath);
   const queries = new QueryClient(dbPath);
-  const footprint = new FootprintMonitor(dbPath);
+  const footprint = new FootprintMonitor(dbPath, options.onNotice ?? ((line) => console.error(line)));
   let baseUrl = "";
   let endpoints: CollectorEndpoint[] = [];
   const healthOptions: HealthOptions = {

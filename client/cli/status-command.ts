@@ -21,6 +21,13 @@ function writesWarning(health: HealthRecord): string[] {
   return [`  warning   writes failing since ${writes.failingSince}: ${writes.lastError}`];
 }
 
+const DAY_S = 86_400;
+
+/** How far back: in days from two days on (a week's retention reads `7 d`, not `168 h`). */
+function reachText(seconds: number): string {
+  return seconds >= 2 * DAY_S ? `${Number((seconds / DAY_S).toPrecision(3))} d` : formatDuration(seconds * 1000);
+}
+
 const HISTORY_NAMES = [
   ["spans", "spans", "span"],
   ["logs", "logs", "log record"],
@@ -37,10 +44,8 @@ export function historyLines(health: HealthRecord): string[] {
   return HISTORY_NAMES.flatMap(([key, plural, one]) => {
     const signal: SignalHistoryRecord = history[key];
     if (signal.oldest === null || signal.reachSeconds === null) return [];
-    const size = signal.bytesPerRecord === null ? "size not measured yet" : `${signal.bytesPerRecord} B per ${one}`;
-    return [
-      `  history   ${plural} back ${formatDuration(signal.reachSeconds * 1000)} (from ${signal.oldest}), ${size}`,
-    ];
+    const size = signal.bytesPerRecord === null ? "size not measured" : `${signal.bytesPerRecord} B per ${one}`;
+    return [`  history   ${plural} back ${reachText(signal.reachSeconds)} (from ${signal.oldest}), ${size}`];
   });
 }
 

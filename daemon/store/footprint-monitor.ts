@@ -8,6 +8,8 @@ const STALE_MS = 10 * 60_000;
 const CHANGED_SHARE = 0.1;
 /** ...but not more often than this. */
 const SOONEST_MS = 15_000;
+/** A measurement not answered in this long is given up (about a minute for 60 GB). */
+const PENDING_MOST_MS = 60_000;
 
 export interface MeasuredFootprint extends StoreFootprint {
   /** When it was measured, ms since the epoch. */
@@ -26,15 +28,27 @@ export class FootprintMonitor {
   private measured: MeasuredFootprint | null = null;
   private pendingSinceMs: number | null = null;
   private failedMs = Number.NEGATIVE_INFINITY;
+  /** The last failure told, so a failure that repeats is logged once. */
+  private lastFailure: string | null = null;
   private closed = false;
 
+  /**
+   * `onNotice` hears why a measurement failed (once per distinct reason); health then keeps
+   * the last good measurement, and the next is tried 15 s later at the soonest.
+   */
   constructor(
     private readonly dbPath: string,
+    private readonly onNotice: (line: string) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {}
 
   /** The last measurement; `records` are the counts now, to judge whether it is due again. */
   latest(records: Record<FootprintSignal, number>): MeasuredFootprint | null {
+    if (this.pendingSinceMs !== null && this.now() - this.pendingSinceMs > PENDING_MOST_MS) {
+      // A measurement that never ends (a wedged thread) must not stop every later one.
+      this.failed(`no answer in ${PENDING_MOST_MS / 1000} s`);
+      void this.worker?.terminate();
+    }
     if (this.due(records)) this.measure();
     return this.measured;
   }
@@ -56,6 +70,13 @@ export class FootprintMonitor {
     return age >= SOONEST_MS && Math.abs(total - then) > then * CHANGED_SHARE;
   }
 
+  private failed(reason: string): void {
+    this.pendingSinceMs = null;
+    this.failedMs = this.now();
+    if (reason !== this.lastFailure) this.onNotice(`obsd: measuring the store's size per signal failed: ${reason}`);
+    this.lastFailure = reason;
+  }
+
   private measure(): void {
     this.pendingSinceMs = this.now();
     if (this.worker === null) this.worker = this.start();
@@ -66,27 +87,31 @@ export class FootprintMonitor {
     const worker = new Worker(new URL("./footprint-worker.js", import.meta.url), {
       workerData: { dbPath: this.dbPath },
     });
+    let error: string | null = null;
     worker.on("message", (reply: FootprintReply) => {
-      this.pendingSinceMs = null;
-      // A failed measurement keeps the last good one.
-      if (reply.ok) this.measured = { ...reply.footprint, atMs: this.now() };
-      else this.failedMs = this.now();
+      if (reply.ok) {
+        this.pendingSinceMs = null;
+        this.measured = { ...reply.footprint, atMs: this.now() };
+      } else this.failed(reply.message);
     });
-    worker.on("error", () => {});
+    worker.on("error", (failure) => {
+      error = failure.message;
+    });
     worker.on("exit", () => {
-      this.worker = null;
-      this.pendingSinceMs = null;
+      if (this.worker === worker) this.worker = null;
+      // An exit nobody asked for (the store could not be opened, the thread crashed) is a failure.
+      if (!this.closed && this.pendingSinceMs !== null) this.failed(error ?? "the thread stopped");
     });
     worker.unref();
     return worker;
   }
 
+  /** Stops the thread; one mid-measurement is stopped too (its connection only reads). */
   async close(): Promise<void> {
     this.closed = true;
     const worker = this.worker;
     if (worker === null) return;
-    const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-    worker.postMessage("close");
-    await exited;
+    this.worker = null;
+    await worker.terminate();
   }
 }

@@ -12,13 +12,10 @@ export type FootprintReply = { ok: true; footprint: StoreFootprint } | { ok: fal
 if (!parentPort) throw new Error("footprint-worker must run as a worker thread");
 const port = parentPort;
 const db = openReadConnection((workerData as { dbPath: string }).dbPath);
+// The walk visits every page once: a small cache, so they do not stay in this process's memory.
+db.pragma("cache_size = -2048");
 
-port.on("message", (message: "measure" | "close") => {
-  if (message === "close") {
-    db.close();
-    port.close();
-    return;
-  }
+port.on("message", (_message: "measure") => {
   try {
     port.postMessage({ ok: true, footprint: measureFootprint(db) } satisfies FootprintReply);
   } catch (error) {

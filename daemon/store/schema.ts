@@ -87,9 +87,10 @@ function tableBytes(db: Database.Database, tables: readonly string[]): number {
 
 /**
  * Refuses an upgrade whose steps copy tables whole (`rewrites`) when the disk lacks room for
- * it: the copy is written beside the old table, and the write-ahead log holds it too until a
- * checkpoint, so it needs about twice the tables' size free. Checked before the first step,
- * so a refused store is left exactly as it was.
+ * them: a step writes its copy beside the old tables, and the write-ahead log holds it too
+ * until a checkpoint, so it needs about twice their size free. Each step commits on its own
+ * and the next reuses the pages it freed, so the largest step is what must fit. Checked before
+ * the first step, so a refused store is left exactly as it was.
  */
 function checkUpgradeSpace(
   db: Database.Database,
@@ -99,14 +100,18 @@ function checkUpgradeSpace(
   to: number,
   freeBytes: (dir: string) => number,
 ): void {
-  const tables = [...new Set(pending.flatMap((migration) => migration.rewrites ?? []))];
-  if (tables.length === 0) return;
-  const copied = tableBytes(db, tables);
-  const needed = 2 * copied;
+  let largest: { tables: readonly string[]; bytes: number } | null = null;
+  for (const migration of pending) {
+    if (!migration.rewrites || migration.rewrites.length === 0) continue;
+    const bytes = tableBytes(db, migration.rewrites);
+    if (largest === null || bytes > largest.bytes) largest = { tables: migration.rewrites, bytes };
+  }
+  if (largest === null) return;
+  const needed = 2 * largest.bytes;
   const free = freeBytes(dirname(path));
   if (free >= needed) return;
   throw new StoreUpgradeSpaceError(
-    `upgrading ${path} from schema version ${from} to ${to} copies the ${tables.join(", ")} tables (${mebibytes(copied)} with their indexes) and needs about ${mebibytes(needed)} free on the disk that holds it; ${mebibytes(free)} is free. Nothing was changed: free some space, or move the store to a larger disk and start obsd with --db there.`,
+    `upgrading ${path} from schema version ${from} to ${to} copies the ${largest.tables.join(", ")} tables (${mebibytes(largest.bytes)} with their indexes) and needs about ${mebibytes(needed)} free on the disk that holds it; ${mebibytes(free)} is free. Nothing was changed: free some space, or move the store to a larger disk and start obsd with --db there.`,
   );
 }
 
@@ -130,9 +135,11 @@ export function migrate(
   }
   const upgrading = current > 0 && current < latest;
   if (upgrading) {
+    // The notice first: measuring the copied tables reads every page of them, and `obs start`
+    // waits longer once the log shows an upgrade under way.
+    options.onUpgrade?.(current, latest);
     const pending = migrations.filter((migration) => migration.version > current);
     checkUpgradeSpace(db, path, pending, current, latest, options.freeBytes ?? diskFreeBytes);
-    options.onUpgrade?.(current, latest);
   }
   if (current === 0) {
     // Both must precede the first table. auto_vacuum lets retention hand freed pages back to

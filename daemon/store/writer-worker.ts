@@ -42,7 +42,12 @@ try {
   // Straight to the file descriptor: a worker's console.error reaches stderr only when its
   // event loop runs, and the upgrade holds this thread until it ends, so its lines would all
   // come after it.
-  const say = (line: string) => writeSync(2, `${line}\n`);
+  // A notice never fails the upgrade: a full or closed pipe (EAGAIN, EPIPE) loses the line only.
+  const say = (line: string) => {
+    try {
+      writeSync(2, `${line}\n`);
+    } catch {}
+  };
   ({ db, migrated } = openWriteConnection(options.dbPath, options.retention.maxBytes, {
     onUpgrade: (from, to) => say(storeUpgradeNotice(options.dbPath, from, to)),
     onStep: (migration, ms) => say(storeUpgradeStepNotice(migration.version, migration.description, ms)),

@@ -9,8 +9,8 @@ import type { Migration } from "./shared.js";
 // coder (posting-rows.ts), so that this step stays what it was whatever that file becomes.
 
 const TABLES = ["span_postings", "log_postings"] as const;
-/** Entries copied per statement between progress reports. */
-const CHUNK = 20_000;
+/** Entries converted between progress reports. */
+const REPORT_EVERY = 20_000;
 
 const tableSql = (name: string) => `CREATE TABLE ${name} (
   bucket INTEGER NOT NULL,
@@ -24,13 +24,10 @@ const tableSql = (name: string) => `CREATE TABLE ${name} (
   PRIMARY KEY (bucket, key_id, value, first_row)
 ) WITHOUT ROWID;`;
 
-/** Ascending, distinct ids of a JSON text list, as written by every earlier version. */
-function idsOf(json: string): number[] {
-  const ids = (JSON.parse(json) as number[]).map(Number).sort((a, b) => a - b);
-  return ids.filter((id, i) => i === 0 || id !== ids[i - 1]);
-}
-
-function deltas(ids: readonly number[]): Buffer {
+/** The blob of a JSON text list: its ids ascending and distinct, after the smallest. */
+function rowsBlob(json: string): Buffer {
+  const sorted = (JSON.parse(json) as number[]).map(Number).sort((a, b) => a - b);
+  const ids = sorted.filter((id, i) => i === 0 || id !== sorted[i - 1]);
   const bytes: number[] = [];
   for (let i = 1; i < ids.length; i++) {
     let value = (ids[i] as number) - (ids[i - 1] as number);
@@ -43,33 +40,28 @@ function deltas(ids: readonly number[]): Buffer {
   return Buffer.from(bytes);
 }
 
-type Entry = [bucket: number, keyId: number, value: string, firstRow: number, lastRow: number, rows: string];
-
-/** Copies one postings table into its version-11 form, chunk by chunk along its key. */
-function convert(db: Database.Database, table: string, onChunk: (entries: number) => void): void {
+/**
+ * Copies one postings table into its version-11 form in one statement: the key and value
+ * columns never leave SQLite (a value that is not valid UTF-8 would not survive a round trip
+ * through JavaScript), only `rows` goes through the conversion. An entry's first and last ids
+ * are its list's smallest and largest, as the writer always made them. A copy that does not
+ * hold every entry with ids fails the step, which is then rolled back whole.
+ */
+function convert(db: Database.Database, table: string, converted: () => void): void {
   const copy = `${table}_v11`;
   db.exec(tableSql(copy));
-  const first = db.prepare(`SELECT * FROM ${table} ORDER BY bucket, key_id, value, first_row LIMIT ${CHUNK}`);
-  const next = db.prepare(
-    `SELECT * FROM ${table} WHERE (bucket, key_id, value, first_row) > (?, ?, ?, ?)
-     ORDER BY bucket, key_id, value, first_row LIMIT ${CHUNK}`,
-  );
-  for (const statement of [first, next]) statement.raw(true).safeIntegers(false);
-  const insert = db.prepare(
-    `INSERT INTO ${copy} (bucket, key_id, value, first_row, last_row, rows) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  );
-  let entries = first.all() as Entry[];
-  while (entries.length > 0) {
-    for (const [bucket, keyId, value, , , rows] of entries) {
-      const ids = idsOf(rows);
-      if (ids.length === 0) continue;
-      insert.run(bucket, keyId, value, ids[0], ids[ids.length - 1], deltas(ids));
-    }
-    onChunk(entries.length);
-    const [bucket, keyId, value, firstRow] = entries[entries.length - 1] as Entry;
-    entries = next.all(bucket, keyId, value, firstRow) as Entry[];
-  }
+  db.function("obs_v11_rows", { deterministic: true }, (json: unknown) => {
+    converted();
+    return rowsBlob(String(json));
+  });
+  db.exec(`INSERT INTO ${copy} (bucket, key_id, value, first_row, last_row, rows)
+    SELECT p.bucket, p.key_id, p.value, (SELECT min(j.value) FROM json_each(p.rows) j),
+      (SELECT max(j.value) FROM json_each(p.rows) j), obs_v11_rows(p.rows)
+    FROM ${table} p WHERE json_array_length(p.rows) > 0`);
+  const count = (sql: string) => Number(db.prepare(sql).pluck().safeIntegers(false).get());
+  const expected = count(`SELECT count(*) FROM ${table} WHERE json_array_length(rows) > 0`);
+  const copied = count(`SELECT count(*) FROM ${copy}`);
+  if (copied !== expected) throw new Error(`${table}: ${copied} of ${expected} entries copied`);
   db.exec(`DROP TABLE ${table}; ALTER TABLE ${copy} RENAME TO ${table};`);
 }
 
@@ -85,10 +77,11 @@ export const v011PostingRowBlobs: Migration = {
     );
     let done = 0;
     for (const table of TABLES) {
-      convert(db, table, (entries) => {
-        done += entries;
-        progress(done, total);
+      convert(db, table, () => {
+        done++;
+        if (done % REPORT_EVERY === 0) progress(done, total);
       });
     }
+    progress(total, total);
   },
 };

@@ -106,7 +106,7 @@ describe("obs status summary", () => {
       health(ok, {
         spans: { oldest: "2026-01-01T00:00:00.000000000Z", reachSeconds: 7_200, bytesPerRecord: 713 },
         logs: { oldest: "2025-12-31T00:00:00.000000000Z", reachSeconds: 93_600, bytesPerRecord: null },
-        points: { oldest: null, reachSeconds: null, bytesPerRecord: null },
+        points: { oldest: "2025-12-25T00:00:00.000000000Z", reachSeconds: 7 * 86_400 + 7_200, bytesPerRecord: 82 },
         measuredAt: "2026-01-01T02:00:00.000Z",
       }),
       "flag",
@@ -115,7 +115,8 @@ describe("obs status summary", () => {
     const lines = text.split("\n").filter((line) => line.startsWith("  history"));
     expect(lines).to.deep.equal([
       "  history   spans back 2 h (from 2026-01-01T00:00:00.000000000Z), 713 B per span",
-      "  history   logs back 26 h (from 2025-12-31T00:00:00.000000000Z), size not measured yet",
+      "  history   logs back 26 h (from 2025-12-31T00:00:00.000000000Z), size not measured",
+      "  history   metric points back 7.08 d (from 2025-12-25T00:00:00.000000000Z), 82 B per point",
     ]);
     // Right after what is stored, before the services line.
     const all = text.split("\n");

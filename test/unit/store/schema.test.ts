@@ -412,10 +412,26 @@ describe("store schema", () => {
         const entries = (from: Database.Database, table: string) =>
           from.prepare(`SELECT * FROM ${table} ORDER BY bucket, key_id, value, first_row`).all();
         expect(typeof (entries(db, "span_postings")[0] as { rows: unknown }).rows).to.equal("string");
+        // A value whose bytes are not UTF-8 (SQLite keeps what it was given) must keep them.
+        db.prepare(
+          "INSERT INTO span_postings VALUES (0, 1, CAST(X'EDA080' AS TEXT), 900001, 900003, '[900003,900001]')",
+        ).run();
+        db.prepare(
+          "INSERT INTO span_postings VALUES (0, 1, CAST(X'EDA080' AS TEXT), 900010, 900010, '[900010]')",
+        ).run();
         const progress: [number, number][] = [];
         expect(
           migrate(db, path, MIGRATIONS, { onProgress: (_m, done, total) => progress.push([done, total]) }),
         ).to.deep.equal(versionsAfter(10));
+        const odd = db
+          .prepare("SELECT first_row, last_row, rows FROM span_postings WHERE hex(value) = 'EDA080' ORDER BY first_row")
+          .raw()
+          .all();
+        expect(odd).to.deep.equal([
+          [900001n, 900003n, Buffer.from([2])],
+          [900010n, 900010n, Buffer.alloc(0)],
+        ]);
+        db.exec("DELETE FROM span_postings WHERE hex(value) = 'EDA080'");
         for (const table of ["span_postings", "log_postings"]) {
           expect(entries(db, table), table).to.deep.equal(entries(store.db, table));
         }
@@ -425,7 +441,8 @@ describe("store schema", () => {
             .pluck()
             .get(),
         );
-        expect(progress.at(-1)).to.deep.equal([total, total]);
+        // The two entries added above are counted too.
+        expect(progress.at(-1)).to.deep.equal([total + 2, total + 2]);
         expect(progress.every(([done], i) => i === 0 || done > (progress[i - 1] as [number, number])[0])).to.equal(
           true,
         );

@@ -1,8 +1,11 @@
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "chai";
 import { FootprintMonitor } from "../../../daemon/store/footprint-monitor.js";
 import { measureFootprint, signalOfTable } from "../../../daemon/store/store-footprint.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 
 const NOW_NS = BigInt(Date.now()) * 1_000_000n;
 
@@ -93,7 +96,11 @@ describe("footprint monitor: when the store is measured", () => {
   it("measures again when ten minutes old, or when the records moved a tenth at least 15 s after", async () => {
     const store = testStore();
     let nowMs = 1_000_000;
-    const monitor = new FootprintMonitor(store.path, () => nowMs);
+    const monitor = new FootprintMonitor(
+      store.path,
+      () => {},
+      () => nowMs,
+    );
     try {
       fill(store);
       const first = await measured(monitor);
@@ -131,6 +138,61 @@ describe("footprint monitor: when the store is measured", () => {
       expect(monitor.latest({ spans: 201, logs: 50, points: 0 })).to.not.equal(second);
     } finally {
       await monitor.close();
+      store.close();
+    }
+  });
+
+  it("tells once why a measurement failed, and waits 15 s before the next try", async () => {
+    const dir = tempDir();
+    const path = join(dir.path, "not-yet.sqlite");
+    let nowMs = 1_000_000;
+    const notices: string[] = [];
+    const monitor = new FootprintMonitor(
+      path,
+      (line) => notices.push(line),
+      () => nowMs,
+    );
+    try {
+      const records = { spans: 1, logs: 0, points: 0 };
+      expect(monitor.latest(records)).to.equal(null);
+      for (let i = 0; i < 100 && notices.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(notices).to.have.length(1);
+      expect(notices[0]).to.match(/^obsd: measuring the store's size per signal failed: /);
+      // The store appears; asked again within 15 s, nothing is tried.
+      const store = testStore();
+      copyFileSync(store.path, path);
+      store.close();
+      nowMs += 5_000;
+      expect(monitor.latest(records)).to.equal(null);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(monitor.latest(records)).to.equal(null);
+      // 15 s after the failure, it is tried again, and succeeds.
+      nowMs += 10_000;
+      let latest = monitor.latest(records);
+      for (let i = 0; i < 200 && latest === null; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        latest = monitor.latest(records);
+      }
+      expect(latest?.records).to.deep.equal({ spans: 0, logs: 0, points: 0 });
+      expect(notices).to.have.length(1);
+    } finally {
+      await monitor.close();
+      dir.cleanup();
+    }
+  });
+
+  it("closes at once, a measurement under way or not", async () => {
+    const store = testStore();
+    const monitor = new FootprintMonitor(store.path);
+    try {
+      fill(store);
+      monitor.latest({ spans: 200, logs: 50, points: 0 });
+      const started = Date.now();
+      await monitor.close();
+      expect(Date.now() - started).to.be.lessThan(2_000);
+      // Closed: never measures again.
+      expect(monitor.latest({ spans: 400, logs: 50, points: 0 })).to.equal(null);
+    } finally {
       store.close();
     }
   });

@@ -66,8 +66,12 @@ describe("store upgrade: room on the disk", () => {
     const db = storeAt(4, path);
     try {
       const before = state(db);
-      // Version 5 copies spans, traces and trace services; version 7 logs; version 11 the postings.
-      const copied = pagesOf(db, ["spans", "traces", "trace_services", "logs", "span_postings", "log_postings"]);
+      // Version 5 copies spans, traces and trace services; version 7 logs; version 11 the
+      // postings. Each step commits alone, so the largest must fit.
+      const steps5 = ["spans", "traces", "trace_services"];
+      const sizes = [pagesOf(db, steps5), pagesOf(db, ["logs"]), pagesOf(db, ["span_postings", "log_postings"])];
+      const copied = Math.max(...sizes);
+      expect(copied).to.equal(sizes[0]);
       let asked = "";
       const refuse = () =>
         migrate(db, path, MIGRATIONS, {
@@ -78,7 +82,7 @@ describe("store upgrade: room on the disk", () => {
         });
       expect(refuse).to.throw(
         StoreUpgradeSpaceError,
-        /from schema version 4 to \d+ copies the spans, traces, trace_services, logs, span_postings, log_postings tables/,
+        /from schema version 4 to \d+ copies the spans, traces, trace_services tables/,
       );
       expect(refuse).to.throw(
         /Nothing was changed: free some space, or move the store to a larger disk and start obsd with --db there/,
