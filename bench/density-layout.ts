@@ -177,32 +177,6 @@ function decodeCost(rows: Row[], coded: Buffer[], dict: AttributeDictionary): { 
   return { us: round(((performance.now() - started) * 1000) / rows.length, 2), mismatches };
 }
 
-const SPAN_COLUMNS = [
-  "id",
-  "trace_key",
-  "span_id",
-  "trace_id",
-  "parent_span_id",
-  "service_id",
-  "resource_id",
-  "scope_id",
-  "name",
-  "kind",
-  "start_ns",
-  "end_ns",
-  "duration_ns",
-  "status_code",
-  "status_message",
-  "trace_state",
-  "flags",
-  "attributes",
-  "events",
-  "links",
-  "dropped_attributes_count",
-  "dropped_events_count",
-  "dropped_links_count",
-];
-
 /** Today's spans table and indexes, with the id and attribute columns' types given. */
 function spansDdl(t: string, idType: string, attributesType: string, bySpanId = true): string {
   return `CREATE TABLE ${t} (
@@ -219,9 +193,11 @@ function spansDdl(t: string, idType: string, attributesType: string, bySpanId = 
 }
 
 function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
-  const plain = (row: Row) => SPAN_COLUMNS.map((c) => row[c]);
+  // Today's columns, in the table's order (the rows are `SELECT *`); each layout keeps them.
+  const spanColumns = Object.keys(rows[0] ?? {});
+  const plain = (row: Row) => spanColumns.map((c) => row[c]);
   const withIds = (row: Row) =>
-    SPAN_COLUMNS.map((c) => (c === "span_id" || c === "trace_id" || c === "parent_span_id" ? blob(row[c]) : row[c]));
+    spanColumns.map((c) => (c === "span_id" || c === "trace_id" || c === "parent_span_id" ? blob(row[c]) : row[c]));
   const repeating = repeatingKeys(rows, 0.1);
   const decode: Record<string, { us: number; mismatches: number }> = {};
   // Coded forms are made once (their encoding is timed apart from the inserts).
@@ -257,42 +233,42 @@ function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, {
   const index = new Map(rows.map((row, i) => [row.id, i]));
   const attributeAt = (source: Buffer[], row: Row) => source[index.get(row.id) as number];
   const replaceAttributes = (values: unknown[], value: unknown) => {
-    values[SPAN_COLUMNS.indexOf("attributes")] = value;
+    values[spanColumns.indexOf("attributes")] = value;
     return values;
   };
   const layouts: Layout[] = [
-    { name: "today (copy)", ddl: (t) => spansDdl(t, "TEXT", "TEXT"), columns: SPAN_COLUMNS, values: plain },
+    { name: "today (copy)", ddl: (t) => spansDdl(t, "TEXT", "TEXT"), columns: spanColumns, values: plain },
     {
       name: "today without spans_by_span_id",
       ddl: (t) => spansDdl(t, "TEXT", "TEXT", false),
-      columns: SPAN_COLUMNS,
+      columns: spanColumns,
       values: plain,
     },
-    { name: "ids as blobs", ddl: (t) => spansDdl(t, "BLOB", "TEXT"), columns: SPAN_COLUMNS, values: withIds },
+    { name: "ids as blobs", ddl: (t) => spansDdl(t, "BLOB", "TEXT"), columns: spanColumns, values: withIds },
     {
       name: "attributes coded, every string in the dictionary",
       ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
-      columns: SPAN_COLUMNS,
+      columns: spanColumns,
       values: (row) => replaceAttributes(plain(row), attributeAt(all.bytes, row)),
       extra: (db, t) => writeDictionary(db, t, all.dict),
     },
     {
       name: "attributes coded, dictionary for repeating keys",
       ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
-      columns: SPAN_COLUMNS,
+      columns: spanColumns,
       values: (row) => replaceAttributes(plain(row), attributeAt(some.bytes, row)),
       extra: (db, t) => writeDictionary(db, t, some.dict),
     },
     {
       name: "attributes deflated (preset dictionary)",
       ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
-      columns: SPAN_COLUMNS,
+      columns: spanColumns,
       values: (row) => replaceAttributes(plain(row), deflated[index.get(row.id) as number]),
     },
     {
       name: "ids as blobs + attributes coded (repeating keys)",
       ddl: (t) => spansDdl(t, "BLOB", "BLOB"),
-      columns: SPAN_COLUMNS,
+      columns: spanColumns,
       values: (row) => replaceAttributes(withIds(row), attributeAt(some.bytes, row)),
       extra: (db, t) => writeDictionary(db, t, some.dict),
     },
@@ -364,26 +340,6 @@ function hashedValue(value: string): string | Buffer {
   return Buffer.byteLength(value) <= 8 ? value : createHash("sha1").update(value).digest().subarray(0, 8);
 }
 
-const LOG_COLUMNS = [
-  "id",
-  "hash",
-  "ts_ns",
-  "time_ns",
-  "observed_ns",
-  "severity_number",
-  "severity_text",
-  "body",
-  "attributes",
-  "trace_id",
-  "span_id",
-  "flags",
-  "event_name",
-  "dropped_attributes_count",
-  "service_id",
-  "resource_id",
-  "scope_id",
-];
-
 function logsDdl(t: string, idType: string, attributesType: string): string {
   return `CREATE TABLE ${t} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash BLOB NOT NULL, ts_ns INTEGER NOT NULL,
     time_ns INTEGER NOT NULL, observed_ns INTEGER NOT NULL, severity_number INTEGER NOT NULL, severity_text TEXT,
@@ -397,32 +353,33 @@ function logsDdl(t: string, idType: string, attributesType: string): string {
 }
 
 function logLayouts(rows: Row[]): Layout[] {
-  const plain = (row: Row) => LOG_COLUMNS.map((c) => row[c]);
+  const logColumns = Object.keys(rows[0] ?? {});
+  const plain = (row: Row) => logColumns.map((c) => row[c]);
   const repeating = repeatingKeys(rows, 0.1);
   const dict = new AttributeDictionary();
   const coded = new Map(
     rows.map((row) => [row.id, encodeAttributes(row.attributes as string, dict, (k) => repeating.has(k))]),
   );
   const dense = (row: Row, hashBytes: number) =>
-    LOG_COLUMNS.map((c) => {
+    logColumns.map((c) => {
       if (c === "trace_id" || c === "span_id") return blob(row[c]);
       if (c === "attributes") return coded.get(row.id);
       if (c === "hash") return (row.hash as Buffer).subarray(0, hashBytes);
       return row[c];
     });
   return [
-    { name: "today (copy)", ddl: (t) => logsDdl(t, "TEXT", "TEXT"), columns: LOG_COLUMNS, values: plain },
+    { name: "today (copy)", ddl: (t) => logsDdl(t, "TEXT", "TEXT"), columns: logColumns, values: plain },
     {
       name: "ids as blobs + attributes coded (repeating keys)",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
-      columns: LOG_COLUMNS,
+      columns: logColumns,
       values: (row) => dense(row, 20),
       extra: (db, t) => writeDictionary(db, t, dict),
     },
     {
       name: "the same + content hash of 8 bytes, not 20",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
-      columns: LOG_COLUMNS,
+      columns: logColumns,
       values: (row) => dense(row, 8),
       extra: (db, t) => writeDictionary(db, t, dict),
     },
