@@ -180,12 +180,14 @@ async function startOnLockedStore(
       await closed;
       // Before the writer closes: a round reported now is still stored; one cut short is sent again next time.
       await forwarding?.stop();
-      await footprint.close();
+      // Not awaited before the writer: a page walk under way ends only when its SQLite call returns.
+      const footprintClosed = footprint.close();
       await queries.close();
       try {
         await pipeline.close();
       } finally {
         readDb.close();
+        await footprintClosed;
         await storeLock.release();
       }
     })();

@@ -8,8 +8,6 @@ const STALE_MS = 10 * 60_000;
 const CHANGED_SHARE = 0.1;
 /** ...but not more often than this. */
 const SOONEST_MS = 15_000;
-/** A measurement not answered in this long is given up (about a minute for 60 GB). */
-const PENDING_MOST_MS = 60_000;
 
 export interface MeasuredFootprint extends StoreFootprint {
   /** When it was measured, ms since the epoch. */
@@ -33,8 +31,8 @@ export class FootprintMonitor {
   private closed = false;
 
   /**
-   * `onNotice` hears why a measurement failed (once per distinct reason); health then keeps
-   * the last good measurement, and the next is tried 15 s later at the soonest.
+   * `onNotice` hears why a measurement failed (once, until one succeeds again); health then
+   * keeps the last good measurement, and the next is tried 15 s later at the soonest.
    */
   constructor(
     private readonly dbPath: string,
@@ -42,13 +40,12 @@ export class FootprintMonitor {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The last measurement; `records` are the counts now, to judge whether it is due again. */
+  /**
+   * The last measurement; `records` are the counts now, to judge whether it is due again. A
+   * measurement under way is waited for however long it takes (one SQLite call walks the
+   * pages, which nothing can cut short); until it answers, the last one stands.
+   */
   latest(records: Record<FootprintSignal, number>): MeasuredFootprint | null {
-    if (this.pendingSinceMs !== null && this.now() - this.pendingSinceMs > PENDING_MOST_MS) {
-      // A measurement that never ends (a wedged thread) must not stop every later one.
-      this.failed(`no answer in ${PENDING_MOST_MS / 1000} s`);
-      void this.worker?.terminate();
-    }
     if (this.due(records)) this.measure();
     return this.measured;
   }
@@ -79,8 +76,13 @@ export class FootprintMonitor {
 
   private measure(): void {
     this.pendingSinceMs = this.now();
-    if (this.worker === null) this.worker = this.start();
-    this.worker.postMessage("measure");
+    try {
+      if (this.worker === null) this.worker = this.start();
+      this.worker.postMessage("measure");
+    } catch (error) {
+      // A thread that cannot be made fails this measurement, never the health request.
+      this.failed((error as Error).message);
+    }
   }
 
   private start(): Worker {
@@ -91,6 +93,7 @@ export class FootprintMonitor {
     worker.on("message", (reply: FootprintReply) => {
       if (reply.ok) {
         this.pendingSinceMs = null;
+        this.lastFailure = null;
         this.measured = { ...reply.footprint, atMs: this.now() };
       } else this.failed(reply.message);
     });
@@ -106,9 +109,13 @@ export class FootprintMonitor {
     return worker;
   }
 
-  /** Stops the thread; one mid-measurement is stopped too (its connection only reads). */
+  /**
+   * Stops the thread. One in the middle of a measurement stops when its SQLite call returns
+   * (about a second a gigabyte): the collector closes this last, after the writer.
+   */
   async close(): Promise<void> {
     this.closed = true;
+    this.pendingSinceMs = null;
     const worker = this.worker;
     if (worker === null) return;
     this.worker = null;

@@ -454,6 +454,27 @@ describe("store schema", () => {
     }
   });
 
+  it("refuses a version-10 posting list that is not row ids, and keeps the store at version 10", () => {
+    const store = testStore();
+    try {
+      store.writeTraces(
+        traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: 1n, attributes: { k: "v" } }]),
+      );
+      const path = join(dir.path, "v10-odd.sqlite");
+      const db = copyAtVersion(store.db, path, 10);
+      try {
+        db.prepare(`INSERT INTO span_postings VALUES (0, 1, 'odd', 5, 9, '[5,"x",9]')`).run();
+        expect(() => migrate(db, path)).to.throw(/a posting list that is not row ids: \[5,"x",9\]/);
+        expect(db.pragma("user_version", { simple: true })).to.equal(10n);
+        expect(db.prepare("SELECT count(*) FROM span_postings WHERE typeof(rows) = 'text'").pluck().get()).to.equal(2n);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   it("rolls back a failing migration step and keeps the old version", () => {
     const path = join(dir.path, "fail.sqlite");
     const v1: Migration = { version: 1, description: "t", up: (db) => db.exec("CREATE TABLE t (x INTEGER)") };

@@ -181,7 +181,7 @@ describe("footprint monitor: when the store is measured", () => {
     }
   });
 
-  it("closes at once, a measurement under way or not", async () => {
+  it("closes with a measurement under way, and never measures again", async () => {
     const store = testStore();
     const monitor = new FootprintMonitor(store.path);
     try {
