@@ -45,3 +45,8 @@ export function formatByteSize(bytes: number): string {
   }
   return `${bytes}B`;
 }
+
+/** A size for people, in MiB with one decimal (`412.3 MiB`), as status lines and messages print it. */
+export function formatMebibytes(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}

@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import type { HealthRecord, SignalHistoryRecord } from "../../shared/api-records.js";
+import { formatMebibytes } from "../../shared/byte-size.js";
 import { endpointLine } from "../../shared/endpoints.js";
 import { forwardingLines } from "../../shared/forwarding-lines.js";
 import { uiUrl } from "../../shared/ui-links.js";
@@ -9,10 +10,6 @@ import { queryCommand, type SetExit } from "./query-command.js";
 import { targetWithSource } from "./query-support.js";
 
 const FOUND_BY = { flag: "given by flag", env: "from OBS_MONITOR_URL", discovery: "found by discovery" } as const;
-
-function mebibytes(bytes: number): string {
-  return `${(bytes / 1048576).toFixed(1)} MiB`;
-}
 
 /** A line only when writes are failing now, so a full disk is seen before data goes missing. */
 function writesWarning(health: HealthRecord): string[] {
@@ -60,7 +57,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
     `ok  obsd ${health.versions.obs}  ${health.baseUrl}  (${FOUND_BY[foundBy]})`,
     `  web UI    ${ui}`,
     `  process   pid ${health.pid}, up ${health.uptimeSeconds} s, started in ${health.cwd}`,
-    `  database  ${health.database.path}  ${mebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${mebibytes(health.retention.maxBytes)})`,
+    `  database  ${health.database.path}  ${formatMebibytes(health.database.sizeBytes)}  (keeps ${health.retention.maxAge}, at most ${formatMebibytes(health.retention.maxBytes)})`,
     `  stored    ${counts.traces} traces, ${counts.spans} spans, ${counts.logs} logs, ${counts.points} metric points in ${counts.series} series; latest ${health.latestTelemetryAt ?? "none"}`,
     ...historyLines(health),
     `  services  ${counts.services} services in the last ${counts.servicesLookback}`,

@@ -24,7 +24,8 @@ export interface MeasuredFootprint extends StoreFootprint {
 export class FootprintMonitor {
   private worker: Worker | null = null;
   private measured: MeasuredFootprint | null = null;
-  private pendingSinceMs: number | null = null;
+  /** A measurement was asked for and has not answered yet. */
+  private pending = false;
   private failedMs = Number.NEGATIVE_INFINITY;
   /** The last failure told, so a failure that repeats is logged once. */
   private lastFailure: string | null = null;
@@ -51,7 +52,7 @@ export class FootprintMonitor {
   }
 
   private due(records: Record<FootprintSignal, number>): boolean {
-    if (this.closed || this.pendingSinceMs !== null) return false;
+    if (this.closed || this.pending) return false;
     const now = this.now();
     // A measurement that failed is not tried again at once.
     if (now - this.failedMs < SOONEST_MS) return false;
@@ -68,14 +69,14 @@ export class FootprintMonitor {
   }
 
   private failed(reason: string): void {
-    this.pendingSinceMs = null;
+    this.pending = false;
     this.failedMs = this.now();
     if (reason !== this.lastFailure) this.onNotice(`obsd: measuring the store's size per signal failed: ${reason}`);
     this.lastFailure = reason;
   }
 
   private measure(): void {
-    this.pendingSinceMs = this.now();
+    this.pending = true;
     try {
       if (this.worker === null) this.worker = this.start();
       this.worker.postMessage("measure");
@@ -92,7 +93,7 @@ export class FootprintMonitor {
     let error: string | null = null;
     worker.on("message", (reply: FootprintReply) => {
       if (reply.ok) {
-        this.pendingSinceMs = null;
+        this.pending = false;
         this.lastFailure = null;
         this.measured = { ...reply.footprint, atMs: this.now() };
       } else this.failed(reply.message);
@@ -103,7 +104,7 @@ export class FootprintMonitor {
     worker.on("exit", () => {
       if (this.worker === worker) this.worker = null;
       // An exit nobody asked for (the store could not be opened, the thread crashed) is a failure.
-      if (!this.closed && this.pendingSinceMs !== null) this.failed(error ?? "the thread stopped");
+      if (!this.closed && this.pending) this.failed(error ?? "the thread stopped");
     });
     worker.unref();
     return worker;
@@ -115,7 +116,7 @@ export class FootprintMonitor {
    */
   async close(): Promise<void> {
     this.closed = true;
-    this.pendingSinceMs = null;
+    this.pending = false;
     const worker = this.worker;
     if (worker === null) return;
     this.worker = null;

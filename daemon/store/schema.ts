@@ -1,6 +1,7 @@
 import { statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import type Database from "better-sqlite3";
+import { formatMebibytes } from "../../shared/byte-size.js";
 import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./migrations/shared.js";
 import { v001Initial } from "./migrations/v001-initial.js";
 import { v002AuditRollups } from "./migrations/v002-audit-rollups.js";
@@ -67,8 +68,6 @@ function diskFreeBytes(dir: string): number {
   return Number(stats.bavail) * Number(stats.bsize);
 }
 
-const mebibytes = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
-
 /** Pages of `tables` and their indexes (those that exist), from dbstat. */
 function tableBytes(db: Database.Database, tables: readonly string[]): number {
   const names = db
@@ -111,7 +110,7 @@ function checkUpgradeSpace(
   const free = freeBytes(dirname(path));
   if (free >= needed) return;
   throw new StoreUpgradeSpaceError(
-    `upgrading ${path} from schema version ${from} to ${to} copies the ${largest.tables.join(", ")} tables (${mebibytes(largest.bytes)} with their indexes) and needs about ${mebibytes(needed)} free on the disk that holds it; ${mebibytes(free)} is free. Nothing was changed: free some space, or move the store to a larger disk and start obsd with --db there.`,
+    `upgrading ${path} from schema version ${from} to ${to} copies the ${largest.tables.join(", ")} tables (${formatMebibytes(largest.bytes)} with their indexes) and needs about ${formatMebibytes(needed)} free on the disk that holds it; ${formatMebibytes(free)} is free. Nothing was changed: free some space, or move the store to a larger disk and start obsd with --db there.`,
   );
 }
 
