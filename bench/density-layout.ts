@@ -23,6 +23,7 @@ import { performance } from "node:perf_hooks";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
+import { AttributeKeys } from "../daemon/query/attribute-keys.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { decodePostingRows, encodePostingRows } from "../daemon/store/posting-rows.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
@@ -192,7 +193,21 @@ function spansDdl(t: string, idType: string, attributesType: string, bySpanId = 
   CREATE INDEX ${t}_errors_by_start ON ${t} (start_ns) WHERE status_code = 2;`;
 }
 
-function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
+/**
+ * A table's rows in id order with `attributes` as JSON text (what the alternatives code from),
+ * and each row's attributes as the store keeps them (coded, schema 12), by row id.
+ */
+function rowsWithJson(db: Database.Database, table: string): { rows: Row[]; stored: Map<unknown, unknown> } {
+  const keys = new AttributeKeys(db);
+  const rows = db.prepare(`SELECT * FROM ${table} ORDER BY id`).all() as Row[];
+  const stored = new Map(rows.map((row) => [row.id, row.attributes]));
+  return { rows: rows.map((row) => ({ ...row, attributes: keys.json(row.attributes as Buffer) })), stored };
+}
+
+function spanLayouts(
+  rows: Row[],
+  stored: Map<unknown, unknown>,
+): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
   // Today's columns, in the table's order (the rows are `SELECT *`); each layout keeps them.
   const spanColumns = Object.keys(rows[0] ?? {});
   const plain = (row: Row) => spanColumns.map((c) => row[c]);
@@ -211,6 +226,7 @@ function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, {
   };
   const all = coded("attributes coded, every string in the dictionary", () => true);
   const some = coded("attributes coded, dictionary for repeating keys", (key) => repeating.has(key));
+  const keysOnly = coded("attributes coded, keys only (values inline)", () => false);
   // A preset dictionary of the first rows' attributes: deflate finds the keys and common values in it.
   const preset = Buffer.from(
     rows
@@ -237,9 +253,20 @@ function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, {
     return values;
   };
   const layouts: Layout[] = [
-    { name: "today (copy)", ddl: (t) => spansDdl(t, "TEXT", "TEXT"), columns: spanColumns, values: plain },
     {
-      name: "today without spans_by_span_id",
+      name: "today (copy): keys as ids (schema 12)",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
+      columns: spanColumns,
+      values: (row) => replaceAttributes(plain(row), stored.get(row.id)),
+    },
+    {
+      name: "attributes as JSON text (schema 11)",
+      ddl: (t) => spansDdl(t, "TEXT", "TEXT"),
+      columns: spanColumns,
+      values: plain,
+    },
+    {
+      name: "schema 11 without spans_by_span_id",
       ddl: (t) => spansDdl(t, "TEXT", "TEXT", false),
       columns: spanColumns,
       values: plain,
@@ -258,6 +285,13 @@ function spanLayouts(rows: Row[]): { layouts: Layout[]; decode: Record<string, {
       columns: spanColumns,
       values: (row) => replaceAttributes(plain(row), attributeAt(some.bytes, row)),
       extra: (db, t) => writeDictionary(db, t, some.dict),
+    },
+    {
+      name: "attributes coded, keys only (values inline)",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
+      columns: spanColumns,
+      values: (row) => replaceAttributes(plain(row), attributeAt(keysOnly.bytes, row)),
+      extra: (db, t) => writeDictionary(db, t, keysOnly.dict),
     },
     {
       name: "attributes deflated (preset dictionary)",
@@ -352,7 +386,7 @@ function logsDdl(t: string, idType: string, attributesType: string): string {
   CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;
 }
 
-function logLayouts(rows: Row[]): Layout[] {
+function logLayouts(rows: Row[], stored: Map<unknown, unknown>): Layout[] {
   const logColumns = Object.keys(rows[0] ?? {});
   const plain = (row: Row) => logColumns.map((c) => row[c]);
   const repeating = repeatingKeys(rows, 0.1);
@@ -360,15 +394,37 @@ function logLayouts(rows: Row[]): Layout[] {
   const coded = new Map(
     rows.map((row) => [row.id, encodeAttributes(row.attributes as string, dict, (k) => repeating.has(k))]),
   );
-  const dense = (row: Row, hashBytes: number) =>
+  const keysDict = new AttributeDictionary();
+  const keysOnly = new Map(
+    rows.map((row) => [row.id, encodeAttributes(row.attributes as string, keysDict, () => false)]),
+  );
+  const dense = (row: Row, hashBytes: number, source = coded) =>
     logColumns.map((c) => {
       if (c === "trace_id" || c === "span_id") return blob(row[c]);
-      if (c === "attributes") return coded.get(row.id);
+      if (c === "attributes") return source.get(row.id);
       if (c === "hash") return (row.hash as Buffer).subarray(0, hashBytes);
       return row[c];
     });
   return [
-    { name: "today (copy)", ddl: (t) => logsDdl(t, "TEXT", "TEXT"), columns: logColumns, values: plain },
+    {
+      name: "today (copy): keys as ids (schema 12)",
+      ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
+      columns: logColumns,
+      values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+    },
+    {
+      name: "attributes as JSON text (schema 11)",
+      ddl: (t) => logsDdl(t, "TEXT", "TEXT"),
+      columns: logColumns,
+      values: plain,
+    },
+    {
+      name: "attributes coded, keys only (values inline)",
+      ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
+      columns: logColumns,
+      values: (row) => logColumns.map((c) => (c === "attributes" ? keysOnly.get(row.id) : row[c])),
+      extra: (db, t) => writeDictionary(db, t, keysDict),
+    },
     {
       name: "ids as blobs + attributes coded (repeating keys)",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
@@ -428,12 +484,12 @@ function main(): void {
           .map(([name, bytes]) => [name, { "bytes/span": round(bytes / filled.spans, 1) }]),
       ),
     );
-    const spanRows = spansDb.prepare("SELECT * FROM spans ORDER BY id").all() as Row[];
+    const { rows: spanRows, stored: spanAttributes } = rowsWithJson(spansDb, "spans");
     const postingRows = spansDb.prepare("SELECT * FROM span_postings").all() as Row[];
     spansDb.close();
 
     const alt = freshStore(join(dir.path, "alternatives.sqlite"));
-    const { layouts, decode } = spanLayouts(spanRows);
+    const { layouts, decode } = spanLayouts(spanRows, spanAttributes);
     report(
       `spans table and its indexes (${spanRows.length} rows), bytes per span`,
       layouts.map((layout, i) => measureLayout(alt, layout, `s${i}`, spanRows)),
@@ -467,13 +523,13 @@ function main(): void {
           .map(([name, bytes]) => [name, { "bytes/log": round(bytes / logCount, 1) }]),
       ),
     );
-    const logRows = logsDb.prepare("SELECT * FROM logs ORDER BY id").all() as Row[];
+    const { rows: logRows, stored: logAttributes } = rowsWithJson(logsDb, "logs");
     const logPostingRows = logsDb.prepare("SELECT * FROM log_postings").all() as Row[];
     logsDb.close();
     const logAlt = freshStore(join(dir.path, "log-alternatives.sqlite"));
     report(
       `logs table and its indexes (${logRows.length} rows), bytes per record`,
-      logLayouts(logRows).map((layout, i) => measureLayout(logAlt, layout, `l${i}`, logRows)),
+      logLayouts(logRows, logAttributes).map((layout, i) => measureLayout(logAlt, layout, `l${i}`, logRows)),
     );
     const logPostings = postingLayouts().map((layout, i) => measureLayout(logAlt, layout, `lp${i}`, logPostingRows));
     report(

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { bucketedPostingsFrom, postingBucket } from "../store/postings.js";
-import { attributeText, LOG_JOINS, registerAttributeText, SEVERITY_NAME, Where } from "./sql-parts.js";
+import { attributeText, LOG_JOINS, registerAttributeFunctions, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import type { FacetField, FacetValue } from "./telemetry-reader.js";
 
@@ -63,7 +63,7 @@ export class SqliteFacets {
   constructor(db: Database.Database) {
     this.statements = new StatementCache(db);
     this.bucketedFrom = bucketedPostingsFrom(db);
-    registerAttributeText(db);
+    registerAttributeFunctions(db);
     registerPostingFunctions(db);
   }
 
@@ -152,7 +152,7 @@ export class SqliteFacets {
     // Null values are not indexed (indexText): neither span search nor facets count them.
     const sql =
       key === null
-        ? `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(s.attributes) a
+        ? `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(obs_attributes_json(s.attributes)) a
             ${where} AND a.type <> 'null' GROUP BY 1`
         : `SELECT value, count(*) FROM (SELECT ${attributeText("s.attributes")} AS value
             FROM spans s JOIN services v ON v.id = s.service_id ${where}) WHERE value IS NOT NULL GROUP BY 1`;

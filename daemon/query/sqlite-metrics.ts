@@ -12,7 +12,7 @@ import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql
 import { bucketStarts } from "./metrics/metric-steps.js";
 import { type ExemplarRowOf, SlotExemplars } from "./metrics/slot-exemplars.js";
 import { registerSlotGroups, slotFigures, slotPlan, slotSql, slotValue } from "./metrics/slot-groups.js";
-import { likeAny, registerAttributeText } from "./sql-parts.js";
+import { likeAny, registerAttributeFunctions } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
   MAX_GROUP_EXEMPLARS,
@@ -82,7 +82,7 @@ export class SqliteMetrics {
 
   constructor(db: Database.Database) {
     this.statements = new StatementCache(db);
-    registerAttributeText(db);
+    registerAttributeFunctions(db);
     this.seriesGroups = registerMetricFunctions(db);
     registerSlotGroups(db, this.seriesGroups, this.slotExemplars);
   }

@@ -5,6 +5,7 @@ import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
+import { type AttributeKeys, attributeKeysOf } from "./attribute-keys.js";
 import {
   type LogRow,
   type SpanRow,
@@ -14,7 +15,7 @@ import {
   toTraceSummary,
 } from "./record-mapping.js";
 import { ServiceActivity } from "./service-activity.js";
-import { attributeText, LOG_JOINS, likeAny, registerAttributeText, SEVERITY_NAME, Where } from "./sql-parts.js";
+import { attributeText, LOG_JOINS, likeAny, registerAttributeFunctions, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
 import { SqliteMetrics } from "./sqlite-metrics.js";
@@ -77,12 +78,21 @@ export class SqliteReader implements TelemetryReader {
   private readonly activity: ServiceActivity;
   private readonly metricReader: SqliteMetrics;
 
+  /**
+   * Span and log rows as records, their coded attributes turned into JSON text here, for the
+   * rows returned only: in the SQL, every row a sort reads before its LIMIT would pay for it.
+   */
+  private readonly spanRecord = (row: SpanRow): SpanRecord => toSpanRecord(this.withAttributeText(row));
+  private readonly logRecord = (row: LogRow): LogRecord => toLogRecord(this.withAttributeText(row));
+  private readonly attributeKeys: AttributeKeys;
+
   constructor(private readonly db: Database.Database) {
+    this.attributeKeys = attributeKeysOf(db);
     this.statements = new StatementCache(db);
     this.facetReader = new SqliteFacets(db);
     this.activity = new ServiceActivity(db);
     this.metricReader = new SqliteMetrics(db);
-    registerAttributeText(db);
+    registerAttributeFunctions(db);
     registerPostingFunctions(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
@@ -92,6 +102,12 @@ export class SqliteReader implements TelemetryReader {
       result: (groups: TraceGroups) => JSON.stringify(finishTraceGroups(groups)),
     };
     db.aggregate("obs_trace_groups", options as unknown as Parameters<Database.Database["aggregate"]>[1]);
+  }
+
+  private withAttributeText<T extends { attributes: string }>(row: T): T {
+    const stored: unknown = row.attributes;
+    if (stored instanceof Uint8Array) row.attributes = this.attributeKeys.json(stored);
+    return row;
   }
 
   auditFacts(window: AuditWindow): AuditFacts {
@@ -220,7 +236,7 @@ export class SqliteReader implements TelemetryReader {
     const last = kept[kept.length - 1];
     return {
       summary: toTraceSummary(summary),
-      spans: kept.map(toSpanRecord),
+      spans: kept.map(this.spanRecord),
       more,
       last: last === undefined ? null : { ns: last.start_ns, id: last.span_id },
     };
@@ -277,7 +293,7 @@ export class SqliteReader implements TelemetryReader {
     const rows = this.prepare(
       `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} ${where} ORDER BY s.start_ns DESC, s.id DESC LIMIT ?`,
     ).all(...where.params, page.limit + 1) as (SpanRow & { id: bigint })[];
-    return this.page(rows, page, toSpanRecord, (row) => ({ ns: row.start_ns, id: row.id.toString() }));
+    return this.page(rows, page, this.spanRecord, (row) => ({ ns: row.start_ns, id: row.id.toString() }));
   }
 
   span(spanId: string): SpanRecord[] {
@@ -291,7 +307,7 @@ export class SqliteReader implements TelemetryReader {
        WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND s.span_id = ?
        ORDER BY s.start_ns DESC, s.trace_id`,
     ).all(spanId) as SpanRow[];
-    return rows.map(toSpanRecord);
+    return rows.map(this.spanRecord);
   }
 
   /** Adds a log filter's conditions; false when nothing can match. */
@@ -353,7 +369,7 @@ export class SqliteReader implements TelemetryReader {
     const rows = this.prepare(
       `SELECT ${LOG_COLUMNS} FROM logs l ${LOG_RECORD_JOINS} ${where} ORDER BY l.ts_ns DESC, l.id DESC LIMIT ?`,
     ).all(...where.params, page.limit + 1) as (LogRow & { id: bigint })[];
-    return this.page(rows, page, toLogRecord, (row) => ({ ns: row.ts_ns, id: row.id.toString() }));
+    return this.page(rows, page, this.logRecord, (row) => ({ ns: row.ts_ns, id: row.id.toString() }));
   }
 
   traceStats(filter: TraceFilter, groupBy: TraceGroupBy, agg: TraceAgg): StatsRow[] {

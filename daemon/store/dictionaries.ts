@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
+import { codeAttributes, LastKeys } from "./attribute-coding.js";
 
 /** Bounded memo: cleared when full, since a miss only costs one indexed lookup. */
 class Memo<V> {
@@ -34,6 +35,10 @@ export class Dictionaries {
   private readonly resources = new Memo<ResolvedResource>(10_000);
   private readonly scopes = new Memo<number>(10_000);
   private readonly keys = new Memo<number>(100_000);
+  /** Key ids by the key's JSON text, as the stored attributes' text writes it (-1: not JSON.stringify's form). */
+  private readonly keysByJson = new Memo<number>(100_000);
+  /** Each kind of record's last keys, by position (attribute-coding.ts LastKeys). */
+  private readonly lastKeys = { spans: new LastKeys(), logs: new LastKeys() };
   /** Services created since the last `takeNewServices()`, for the counters. */
   private newServices = 0;
 
@@ -120,6 +125,21 @@ export class Dictionaries {
     return id;
   }
 
+  /** A key id by the key's JSON text (created when new); -1 when the text is not how JSON.stringify writes the key. */
+  private readonly keyIdOfJson = (keyJson: string): number => {
+    const known = this.keysByJson.get(keyJson);
+    if (known !== undefined) return known;
+    const key = JSON.parse(keyJson) as string;
+    const id = JSON.stringify(key) === keyJson ? this.keyId(key) : -1;
+    this.keysByJson.set(keyJson, id);
+    return id;
+  };
+
+  /** A span's or log record's attributes (their JSON text) in their stored form (attribute-coding.ts). */
+  codeAttributes(json: string, of: "spans" | "logs"): Buffer {
+    return codeAttributes(json, this.keyIdOfJson, this.lastKeys[of]);
+  }
+
   /** The id of an existing attribute key, without creating one. */
   existingKeyId(key: string): number | undefined {
     return this.keys.get(key) ?? (this.stmt.keySelect.get(key) as number | undefined);
@@ -137,6 +157,9 @@ export class Dictionaries {
     this.resources.clear();
     this.scopes.clear();
     this.keys.clear();
+    this.keysByJson.clear();
+    this.lastKeys.spans.clear();
+    this.lastKeys.logs.clear();
     this.newServices = 0;
   }
 }

@@ -62,7 +62,7 @@ export class LogWriter implements RecordWriter {
         log.severityNumber,
         log.severityText,
         log.body,
-        log.attributes,
+        this.shared.dictionaries.codeAttributes(log.attributes, "logs"),
         log.traceId,
         log.spanId,
         log.flags,

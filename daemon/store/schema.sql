@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 11), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 12), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 11;
+PRAGMA user_version = 12;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -71,7 +71,8 @@ CREATE TABLE "logs" (
   severity_number INTEGER NOT NULL,
   severity_text TEXT,
   body TEXT,
-  attributes TEXT NOT NULL,
+  -- key ids and values' JSON text (attribute-coding.ts)
+  attributes BLOB NOT NULL,
   trace_id TEXT,
   span_id TEXT,
   flags INTEGER NOT NULL,
@@ -262,7 +263,8 @@ CREATE TABLE "spans" (
   status_message TEXT,
   trace_state TEXT,
   flags INTEGER NOT NULL,
-  attributes TEXT NOT NULL,
+  -- key ids and values' JSON text (attribute-coding.ts)
+  attributes BLOB NOT NULL,
   events TEXT,
   links TEXT,
   dropped_attributes_count INTEGER NOT NULL,

@@ -14,6 +14,7 @@ import { v008Metrics } from "./migrations/v008-metrics.js";
 import { v009ForwardOutbox } from "./migrations/v009-forward-outbox.js";
 import { v010RollupTrustBounds } from "./migrations/v010-rollup-trust-bounds.js";
 import { v011PostingRowBlobs } from "./migrations/v011-posting-row-blobs.js";
+import { v012CodedAttributes } from "./migrations/v012-coded-attributes.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -36,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v009ForwardOutbox,
   v010RollupTrustBounds,
   v011PostingRowBlobs,
+  v012CodedAttributes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -209,7 +209,7 @@ export class SpanWriter implements RecordWriter {
         span.statusMessage,
         span.traceState,
         span.flags,
-        span.attributes,
+        this.shared.dictionaries.codeAttributes(span.attributes, "spans"),
         span.events,
         span.links,
         span.droppedAttributesCount,

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { decodeLogRequest, decodeTraceRequest } from "../../daemon/otlp/decode-request.js";
+import { AttributeKeys } from "../../daemon/query/attribute-keys.js";
 import { openWriteConnection } from "../../daemon/store/connection.js";
 import { decodePostingRows } from "../../daemon/store/posting-rows.js";
 import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
@@ -54,13 +55,16 @@ export function testStore(maxDbBytes = 0, collectorStartNs = 0n): TestStore {
 
 /**
  * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
- * version would have stored it: before version 5, trace_services named traces by trace id.
+ * version would have stored it: before version 5, trace_services named traces by trace id;
+ * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text.
  */
 export function copyAtVersion(source: Database.Database, path: string, version: number): Database.Database {
   const db = new Database(path);
   db.defaultSafeIntegers(true);
   migrate(db, path, MIGRATIONS.slice(0, version));
   db.prepare("ATTACH DATABASE ? AS src").run(source.name);
+  const keys = new AttributeKeys(source);
+  db.function("obs_old_attributes", (stored: unknown) => (stored instanceof Uint8Array ? keys.json(stored) : stored));
   const tables = db
     .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .pluck()
@@ -89,10 +93,15 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
         }
         continue;
       }
-      const columns = (db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]).join(
-        ", ",
+      const names = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
+      // Before version 12 spans and log records kept their attributes as JSON text.
+      const jsonAttributes = (table === "spans" || table === "logs") && version < 12;
+      const selected = names.map((name) =>
+        name === "attributes" && jsonAttributes ? "obs_old_attributes(attributes)" : name,
       );
-      db.exec(`DELETE FROM main.${table}; INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM src.${table}`);
+      db.exec(
+        `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
+      );
     }
     db.exec("DELETE FROM main.sqlite_sequence; INSERT INTO main.sqlite_sequence SELECT * FROM src.sqlite_sequence");
   })();

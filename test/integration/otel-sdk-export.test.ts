@@ -20,6 +20,7 @@ import {
 } from "@opentelemetry/sdk-trace-base";
 import Database from "better-sqlite3";
 import { expect } from "chai";
+import { registerAttributeFunctions } from "../../daemon/query/sql-parts.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 
 /** Records what the SDK's exporter reported for every export. */
@@ -126,10 +127,12 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       expect(problems).to.deep.equal([]);
 
       db ??= new Database(obsd.dbPath, { readonly: true });
+      // Span and log attributes are stored coded (key ids); read them as their JSON text.
+      registerAttributeFunctions(db);
       const rows = db
         .prepare(
           `SELECT s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.status_code, s.status_message,
-                  s.attributes, s.events, s.links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
+                  obs_attributes_json(s.attributes) AS attributes, s.events, s.links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
            FROM spans s JOIN services v ON v.id = s.service_id JOIN scopes sc ON sc.id = s.scope_id
            JOIN resources r ON r.id = s.resource_id WHERE v.name = ? ORDER BY s.parent_span_id IS NOT NULL`,
         )
@@ -188,9 +191,11 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       expect(problems).to.deep.equal([]);
 
       db ??= new Database(obsd.dbPath, { readonly: true });
+      // Span and log attributes are stored coded (key ids); read them as their JSON text.
+      registerAttributeFunctions(db);
       const rows = db
         .prepare(
-          `SELECT l.severity_number, l.severity_text, l.body, l.attributes, l.trace_id, l.span_id
+          `SELECT l.severity_number, l.severity_text, l.body, obs_attributes_json(l.attributes) AS attributes, l.trace_id, l.span_id
            FROM logs l JOIN services v ON v.id = l.service_id WHERE v.name = ? ORDER BY l.severity_number DESC`,
         )
         .all(service) as Record<string, any>[];

@@ -166,7 +166,7 @@ describe("attribute facets", () => {
               (
                 db
                   .prepare(
-                    `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(s.attributes) a
+                    `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(obs_attributes_json(s.attributes)) a
                      WHERE s.start_ns BETWEEN ? AND ? AND (? IS NULL OR v.name = ?) GROUP BY 1`,
                   )
                   .raw()

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { registerAttributeFunctions } from "../../../daemon/query/sql-parts.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
 import { decodePostingRows } from "../../../daemon/store/posting-rows.js";
@@ -124,8 +125,13 @@ describe("store schema", () => {
                     .all(),
                 ];
               }
+              // From version 12 spans and log records keep their attributes coded; read as the text they were.
+              const coded = keyed && (table === "spans" || table === "logs");
               const columns = (columnsAtV1.get(table) ?? []).join(", ");
-              return [table, db.prepare(`SELECT ${columns} FROM ${table} ORDER BY ${columns}`).all()];
+              const selected = (columnsAtV1.get(table) ?? [])
+                .map((c) => (coded && c === "attributes" ? "obs_attributes_json(attributes) AS attributes" : c))
+                .join(", ");
+              return [table, db.prepare(`SELECT ${selected} FROM ${table} ORDER BY ${columns}`).all()];
             }),
           );
         const before = rows(false);
@@ -133,6 +139,7 @@ describe("store schema", () => {
 
         expect(migrate(db, path)).to.deep.equal(versionsAfter(1));
         expect(schemaShape(db)).to.deep.equal(schemaShape(store.db));
+        registerAttributeFunctions(db);
         const after = rows(true);
         // Version 10 added the bound of what retention may have trimmed (its own test checks it).
         const bounds = ["spans_trimmed_through_ns", "logs_trimmed_through_ns"];
@@ -421,7 +428,11 @@ describe("store schema", () => {
         ).run();
         const progress: [number, number][] = [];
         expect(
-          migrate(db, path, MIGRATIONS, { onProgress: (_m, done, total) => progress.push([done, total]) }),
+          migrate(db, path, MIGRATIONS, {
+            onProgress: (migration, done, total) => {
+              if (migration.version === 11) progress.push([done, total]);
+            },
+          }),
         ).to.deep.equal(versionsAfter(10));
         const odd = db
           .prepare("SELECT first_row, last_row, rows FROM span_postings WHERE hex(value) = 'EDA080' ORDER BY first_row")
@@ -467,6 +478,115 @@ describe("store schema", () => {
         expect(() => migrate(db, path)).to.throw(/a posting list that is not row ids: \[5,"x",9\]/);
         expect(db.pragma("user_version", { simple: true })).to.equal(10n);
         expect(db.prepare("SELECT count(*) FROM span_postings WHERE typeof(rows) = 'text'").pluck().get()).to.equal(2n);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("moves a version-11 store's span and log attributes to key ids, every answer the same, telling its progress", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    try {
+      const kinds: Record<string, string | number | boolean>[] = [
+        { "http.route": "/users/{id}", status: 200, ok: true, ratio: 0.1 + 0.2, huge: "9007199254740993" },
+        { 'quote"key': 'say "hi"' },
+        { ключ: "значение", emoji: "🚀", "2": "integer-like", "http.route": "/orders" },
+        {},
+      ];
+      // Lists, maps and a null value, which the builders do not make, on the second record.
+      const odd = [
+        { key: "list", value: { arrayValue: { values: [{ intValue: "1" }, { stringValue: "two" }] } } },
+        { key: "map", value: { kvlistValue: { values: [{ key: "nested", value: { stringValue: "x,y}" } }] } } },
+        { key: "gone", value: {} },
+      ];
+      const traces = traceRequest(
+        "api",
+        kinds.map((attributes, i) => ({
+          traceId: hexId(1, 16),
+          spanId: hexId(i + 1, 8),
+          startNs: T0 + BigInt(i),
+          attributes,
+        })),
+      );
+      const logs = logsRequest(
+        "api",
+        kinds.map((attributes, i) => ({ timeNs: T0 + BigInt(i), body: `line ${i}`, attributes })),
+      );
+      const spans = (traces as { resourceSpans: { scopeSpans: { spans: { attributes: unknown[] }[] }[] }[] })
+        .resourceSpans[0]?.scopeSpans[0]?.spans as { attributes: unknown[] }[];
+      spans[1]?.attributes.push(...odd);
+      const records = (logs as { resourceLogs: { scopeLogs: { logRecords: { attributes: unknown[] }[] }[] }[] })
+        .resourceLogs[0]?.scopeLogs[0]?.logRecords as { attributes: unknown[] }[];
+      records[1]?.attributes.push(...odd);
+      store.writeTraces(traces);
+      store.writeLogs(logs);
+      const path = join(dir.path, "v11.sqlite");
+      const db = copyAtVersion(store.db, path, 11);
+      try {
+        expect(db.prepare("SELECT typeof(attributes) FROM spans LIMIT 1").pluck().get()).to.equal("text");
+        // A text no writer of this version makes (spaces): kept whole, given back as it was.
+        db.prepare(`UPDATE logs SET attributes = '{ "spaced": 1 }' WHERE id = (SELECT max(id) FROM logs)`).run();
+        // A key no posting named (its only value is null), so not in the dictionary yet.
+        db.prepare("DELETE FROM attr_keys WHERE key = 'gone'").run();
+        const page = { fromNs: T0, toNs: T0 + 1000n, limit: 100 };
+        const answers = (reader: SqliteReader) => ({
+          spans: reader.spans({ attrs: [], attrContains: [], page }),
+          byRoute: reader.spans({ attrs: [["http.route", "/orders"]], attrContains: [["status", "20"]], page }),
+          byKey: reader.spans({ attrs: [['quote"key', 'say "hi"']], attrContains: [], page }),
+          trace: reader.trace(hexId(1, 16)),
+          logs: reader.logs({ attrs: [], attrContains: [["ok", "tru"]], page }),
+          allLogs: reader.logs({ attrs: [], attrContains: [], page }),
+          keys: reader.facets({ type: "traces", field: "attribute_keys" }, { ...page, service: "api" }, 100),
+          values: reader.facets(
+            { type: "traces", field: "attribute_values", key: "http.route" },
+            { ...page, service: "api" },
+            100,
+          ),
+        });
+        const before = answers(new SqliteReader(db));
+        expect(before.byRoute.items).to.have.length(0);
+        expect(before.byKey.items).to.have.length(1);
+        const progress: [number, number][] = [];
+        expect(
+          migrate(db, path, MIGRATIONS, {
+            onProgress: (migration, done, total) => {
+              if (migration.version === 12) progress.push([done, total]);
+            },
+          }),
+        ).to.deep.equal(versionsAfter(11));
+        expect(progress.at(-1)).to.deep.equal([8, 8]);
+        expect(db.prepare("SELECT DISTINCT typeof(attributes) FROM spans").pluck().all()).to.deep.equal(["blob"]);
+        expect(db.prepare("SELECT count(*) FROM attr_keys WHERE key = 'gone'").pluck().get()).to.equal(1n);
+        // A new connection, as the collector's query thread would open after the upgrade.
+        const reader = new Database(path);
+        try {
+          reader.defaultSafeIntegers(true);
+          expect(answers(new SqliteReader(reader))).to.deep.equal(before);
+        } finally {
+          reader.close();
+        }
+        // What the writer codes from here is read back the same way.
+        const writer = new TelemetryWriter(db, 0n);
+        writer.transaction(() =>
+          writer.writeSpans(
+            decodeTraceRequest(
+              Buffer.from(
+                JSON.stringify(
+                  traceRequest("api", [
+                    { traceId: hexId(2, 16), spanId: hexId(9, 8), startNs: T0 + 9n, attributes: { fresh: "key" } },
+                  ]),
+                ),
+              ),
+              "json",
+            ),
+            0n,
+          ),
+        );
+        const fresh = new SqliteReader(db).spans({ attrs: [["fresh", "key"]], attrContains: [], page });
+        expect(fresh.items.map((span) => span.attributes)).to.deep.equal([{ fresh: "key" }]);
       } finally {
         db.close();
       }

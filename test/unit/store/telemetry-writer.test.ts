@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { registerPostingFunctions } from "../../../daemon/store/posting-rows.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
@@ -197,5 +199,34 @@ describe("telemetry writer", () => {
       store.writeTraces(traceRequest("x", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }])),
     ).to.equal(1);
     expect(store.db.prepare("SELECT count(*) FROM services").pluck().get()).to.equal(1n);
+  });
+  it("never codes attributes with a key id a failed transaction created", () => {
+    const spans = (key: string, spanId: number) =>
+      decodeTraceRequest(
+        Buffer.from(
+          JSON.stringify(
+            traceRequest("api", [
+              { traceId: hexId(1, 16), spanId: hexId(spanId, 8), startNs: T0, attributes: { [key]: "v", b: 1 } },
+            ]),
+          ),
+        ),
+        "json",
+      );
+    const { writer } = store;
+    expect(() =>
+      writer.transaction(() => {
+        writer.writeSpans(spans("lost.key", 1), 0n);
+        throw new Error("disk on fire");
+      }),
+    ).to.throw("disk on fire");
+    // A log record's key takes the id the rolled-back one had; a span with that key again gets a stored id.
+    store.writeLogs(logsRequest("api", [{ timeNs: T0, body: "x", attributes: { "other.key": "v" } }]));
+    writer.transaction(() => writer.writeSpans(spans("lost.key", 3), 0n));
+    const reader = new SqliteReader(store.db);
+    const page = { fromNs: T0, toNs: T0 + 1n, limit: 10 };
+    const stored = reader.spans({ attrs: [], attrContains: [], page }).items.map((span) => span.attributes);
+    expect(stored).to.deep.equal([{ "lost.key": "v", b: 1 }]);
+    const logs = reader.logs({ attrs: [], attrContains: [], page }).items.map((log) => log.attributes);
+    expect(logs).to.deep.equal([{ "other.key": "v" }]);
   });
 });

@@ -1,0 +1,157 @@
+import type Database from "better-sqlite3";
+import { codeAttributes, LastKeys } from "../attribute-coding.js";
+import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
+
+// A span's attributes were JSON text, every key's name written out in every row: about 170 of
+// a span's 480 bytes on the ingest benchmark's spans (docs/store-density.md). From this version
+// spans and log records keep them coded (attribute-coding.ts): each key as its id in attr_keys,
+// each value's JSON text as it was. The tables are copied (a row made shorter in place would
+// leave its page as full as it was), keeping every row id and the AUTOINCREMENT sequence.
+//
+// The coder is the writer's own. A later change to the coded form needs a migration of its own,
+// and then this step keeps the coder it was written with, copied in here.
+
+/** Rows coded between progress reports. */
+const REPORT_EVERY = 50_000;
+
+const SPANS = `
+CREATE TABLE spans_v12 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  trace_key INTEGER NOT NULL,
+  span_id TEXT NOT NULL,
+  trace_id TEXT NOT NULL,
+  parent_span_id TEXT,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  duration_ns INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  status_message TEXT,
+  trace_state TEXT,
+  flags INTEGER NOT NULL,
+  -- key ids and values' JSON text (attribute-coding.ts)
+  attributes BLOB NOT NULL,
+  events TEXT,
+  links TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  dropped_events_count INTEGER NOT NULL,
+  dropped_links_count INTEGER NOT NULL,
+  UNIQUE (trace_key, span_id)
+);
+INSERT INTO spans_v12 SELECT id, trace_key, span_id, trace_id, parent_span_id, service_id, resource_id, scope_id,
+  name, kind, start_ns, end_ns, duration_ns, status_code, status_message, trace_state, flags,
+  obs_v12_code(attributes), events, links, dropped_attributes_count, dropped_events_count, dropped_links_count
+  FROM spans ORDER BY id;
+`;
+
+const SPAN_INDEXES = `
+CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
+CREATE INDEX spans_by_start ON spans (start_ns);
+CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
+`;
+
+const LOGS = `
+CREATE TABLE logs_v12 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  hash BLOB NOT NULL,
+  -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
+  ts_ns INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  observed_ns INTEGER NOT NULL,
+  severity_number INTEGER NOT NULL,
+  severity_text TEXT,
+  body TEXT,
+  -- key ids and values' JSON text (attribute-coding.ts)
+  attributes BLOB NOT NULL,
+  trace_id TEXT,
+  span_id TEXT,
+  flags INTEGER NOT NULL,
+  event_name TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL
+);
+INSERT INTO logs_v12 SELECT id, hash, ts_ns, time_ns, observed_ns, severity_number, severity_text, body,
+  obs_v12_code(attributes), trace_id, span_id, flags, event_name, dropped_attributes_count, service_id, resource_id, scope_id
+  FROM logs ORDER BY id;
+`;
+
+const LOG_INDEXES = `
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, trace_id, span_id) WHERE trace_id IS NOT NULL;
+CREATE INDEX logs_by_ts ON logs (ts_ns);
+CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
+`;
+
+/**
+ * Key ids for the coder while the copy runs: the dictionary's own, and new ids (after its
+ * largest) for keys it lacks, which are added to attr_keys once the copy is done (a function
+ * cannot write through the connection running the statement that calls it).
+ */
+class KeyIds {
+  private readonly byKey = new Map<string, number>();
+  private readonly byJson = new Map<string, number>();
+  private readonly added: [number, string][] = [];
+  private next: number;
+
+  constructor(private readonly db: Database.Database) {
+    const rows = db.prepare("SELECT id, key FROM attr_keys").raw().safeIntegers(false).all() as [number, string][];
+    for (const [id, key] of rows) this.byKey.set(key, id);
+    this.next = rows.reduce((max, [id]) => Math.max(max, id), 0) + 1;
+  }
+
+  idOfJson = (keyJson: string): number => {
+    const known = this.byJson.get(keyJson);
+    if (known !== undefined) return known;
+    const key = JSON.parse(keyJson) as string;
+    let id = -1;
+    if (JSON.stringify(key) === keyJson) {
+      id = this.byKey.get(key) ?? this.next++;
+      if (!this.byKey.has(key)) {
+        this.byKey.set(key, id);
+        this.added.push([id, key]);
+      }
+    }
+    this.byJson.set(keyJson, id);
+    return id;
+  };
+
+  /** Adds the keys the copy named that the dictionary lacked. */
+  save(): void {
+    const insert = this.db.prepare("INSERT INTO attr_keys (id, key) VALUES (?, ?)");
+    for (const [id, key] of this.added) insert.run(id, key);
+  }
+}
+
+export const v012CodedAttributes: Migration = {
+  version: 12,
+  description: "span and log attributes keep each key as its dictionary id, not its name",
+  rewrites: ["spans", "logs"],
+  progressUnit: "rows",
+  up(db, progress) {
+    const count = (table: string) =>
+      Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get());
+    const total = count("spans") + count("logs");
+    const keys = new KeyIds(db);
+    const lastKeys = new LastKeys();
+    let done = 0;
+    db.function("obs_v12_code", { deterministic: true }, (json: unknown) => {
+      done++;
+      if (done % REPORT_EVERY === 0) progress(done, total);
+      // Attributes were always JSON text; anything else fails the step, rolled back whole.
+      if (typeof json !== "string") throw new Error("stored attributes that are not JSON text");
+      return codeAttributes(json, keys.idOfJson, lastKeys);
+    });
+    rebuildKeepingSequence(db, "spans", SPANS, "spans_v12");
+    db.exec(SPAN_INDEXES);
+    rebuildKeepingSequence(db, "logs", LOGS, "logs_v12");
+    db.exec(LOG_INDEXES);
+    keys.save();
+    progress(total, total);
+  },
+};
