@@ -1,60 +1,73 @@
 import Database from "better-sqlite3";
 import { attributesJson, forEachAttribute, textOf, wholeText } from "../store/attribute-coding.js";
 
+/** A key as the readers use it: its JSON text, and the same as UTF-8. */
+interface KnownKey {
+  json: string;
+  bytes: Buffer;
+}
+
+/**
+ * Keys held per connection: every key of a usual store (tens to thousands), and a bound for a
+ * store whose keys are ids themselves; past it the copy starts over, and keys are read again
+ * as rows name them.
+ */
+const KEYS_HELD = 50_000;
+/** Keys read around one a row names that the copy lacks: keys made together are used together. */
+const KEYS_AROUND = 512;
+
 /**
  * The attribute key dictionary (`attr_keys`) as a read connection's SQL functions need it to
  * read coded attributes (store/attribute-coding.ts): each id's key as JSON text.
  *
- * Keys are only ever added, never deleted or renumbered, so an id read from a row is in any
- * copy of the dictionary made after that row was committed. A function meeting an id it does
- * not know reads the keys added since through a short-lived connection of its own: the
- * reader's connection is busy running the statement that called it, and a new connection
- * reads the latest commit, which is at least as new as the row.
+ * Keys are only ever added, never deleted or renumbered, and a key commits with the first rows
+ * that name it, so an id read from a row is in the dictionary of any later commit. A key the
+ * copy lacks is read through a short-lived connection of its own: the reader's connection is
+ * busy running the statement that met the id, and a new connection reads the latest commit,
+ * at least as new as the row.
  */
 export class AttributeKeys {
-  private readonly jsonById: Buffer[] = [];
-  private readonly idByJson = new Map<string, number>();
-  private maxId = 0;
+  private keys = new Map<number, KnownKey>();
 
-  constructor(private readonly db: Database.Database) {
-    this.load(db);
+  /** `held`: the most keys kept (a parameter for tests of the bound). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly held = KEYS_HELD,
+  ) {
+    this.read(db, 0, held);
   }
 
-  private load(source: Database.Database): void {
+  /** Reads the keys with ids from `from`, at most `count`. */
+  private read(source: Database.Database, from: number, count: number): void {
     const rows = source
-      .prepare("SELECT id, key FROM attr_keys WHERE id > ? ORDER BY id")
+      .prepare("SELECT id, key FROM attr_keys WHERE id >= ? ORDER BY id LIMIT ?")
       .raw()
       .safeIntegers(false)
-      .all(this.maxId) as [number, string][];
+      .all(from, count) as [number, string][];
+    if (this.keys.size + rows.length > this.held) this.keys = new Map();
     for (const [id, key] of rows) {
       const json = JSON.stringify(key);
-      this.jsonById[id] = Buffer.from(json, "utf8");
-      this.idByJson.set(json, id);
-      this.maxId = id;
+      this.keys.set(id, { json, bytes: Buffer.from(json, "utf8") });
     }
   }
 
-  private refresh(): void {
-    if (this.db.memory) return;
+  /** The key of `id`, read (with the keys around it) when the copy lacks it. */
+  private keyOf(id: number): KnownKey | undefined {
+    const known = this.keys.get(id);
+    if (known !== undefined || this.db.memory) return known;
     const side = new Database(this.db.name, { readonly: true, fileMustExist: true });
     try {
-      this.load(side);
+      const around = Math.min(KEYS_AROUND, this.held);
+      this.read(side, Math.max(0, id - Math.floor(around / 2)), around);
     } finally {
       side.close();
     }
+    return this.keys.get(id);
   }
-
-  /** A key's JSON text (UTF-8) by id, reading newer keys once when it is not known yet. */
-  jsonOf = (id: number): Buffer | undefined => {
-    const known = this.jsonById[id];
-    if (known !== undefined || id <= this.maxId) return known;
-    this.refresh();
-    return this.jsonById[id];
-  };
 
   /** The attributes' JSON text, as it was coded. */
   json(bytes: Uint8Array): string {
-    return attributesJson(bytes, this.jsonOf);
+    return attributesJson(bytes, (id) => this.keyOf(id)?.bytes);
   }
 
   /** One attribute's value as JSON text, by its key's JSON text; undefined when absent. */
@@ -65,15 +78,9 @@ export class AttributeKeys {
       const key = JSON.parse(keyJson) as string;
       return Object.hasOwn(object, key) ? JSON.stringify(object[key]) : undefined;
     }
-    let target = this.idByJson.get(keyJson);
     let found: string | undefined;
     forEachAttribute(bytes, (id, start, end) => {
-      // An id past the dictionary read so far: read the newer keys, the wanted one may be among them.
-      if (id > this.maxId) {
-        this.jsonOf(id);
-        target = this.idByJson.get(keyJson);
-      }
-      if (id !== target) return false;
+      if (this.keyOf(id)?.json !== keyJson) return false;
       found = textOf(bytes, start, end);
       return true;
     });

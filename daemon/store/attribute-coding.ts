@@ -16,6 +16,18 @@
  * byte after a continuation byte).
  */
 
+/** The scanner met text that is not in JSON.stringify's form (the text is then kept whole). */
+class NotStringifyForm extends Error {}
+
+/**
+ * Whether a key can be stored by id: its text goes through SQLite (attr_keys) and back, and a
+ * string with a lone surrogate (which OTLP/JSON can carry as `\ud800`) does not come back the
+ * same. Such a key's record keeps its text whole, where JSON.stringify has escaped it.
+ */
+export function storableKey(key: string): boolean {
+  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(key);
+}
+
 /** The bytes a kept-whole text starts with. */
 const WHOLE = [0x80, 0x00] as const;
 
@@ -93,7 +105,7 @@ function stringEnd(json: string, pos: number): number {
     const c = json.charCodeAt(i);
     if (c === 0x22) return i + 1;
     if (c === 0x5c) i += 2;
-    else if (Number.isNaN(c)) throw new Error("unterminated string");
+    else if (Number.isNaN(c)) throw new NotStringifyForm("unterminated string");
     else i++;
   }
 }
@@ -115,7 +127,7 @@ function valueEnd(json: string, pos: number): number {
       else if (c === 0x7d || c === 0x5d) {
         depth--;
         if (depth === 0) return i + 1;
-      } else if (Number.isNaN(c)) throw new Error("unterminated value");
+      } else if (Number.isNaN(c)) throw new NotStringifyForm("unterminated value");
       i++;
     }
   }
@@ -124,10 +136,10 @@ function valueEnd(json: string, pos: number): number {
   for (;;) {
     const c = json.charCodeAt(i);
     if (c === 0x2c || c === 0x7d) break;
-    if (Number.isNaN(c) || c <= 0x20) throw new Error("not in JSON.stringify's form");
+    if (Number.isNaN(c) || c <= 0x20) throw new NotStringifyForm("not in JSON.stringify's form");
     i++;
   }
-  if (i === pos) throw new Error("missing value");
+  if (i === pos) throw new NotStringifyForm("missing value");
   return i;
 }
 
@@ -159,11 +171,11 @@ function copyValue(out: Buffer, at: number, json: string, pos: number): number {
         copiedEnd = stringEnd(json, pos);
         return writeUtf8(out, p, json, i, copiedEnd);
       }
-      if (Number.isNaN(c)) throw new Error("unterminated string");
+      if (Number.isNaN(c)) throw new NotStringifyForm("unterminated string");
       out[p++] = c;
       if (c === 0x5c) {
         const escaped = json.charCodeAt(i + 1);
-        if (!(escaped < 0x80)) throw new Error("not in JSON.stringify's form");
+        if (!(escaped < 0x80)) throw new NotStringifyForm("not in JSON.stringify's form");
         out[p++] = escaped;
         i += 2;
       } else i++;
@@ -173,11 +185,11 @@ function copyValue(out: Buffer, at: number, json: string, pos: number): number {
   for (;;) {
     const c = json.charCodeAt(i);
     if (c === 0x2c || c === 0x7d) break;
-    if (Number.isNaN(c) || c <= 0x20 || c >= 0x80) throw new Error("not in JSON.stringify's form");
+    if (Number.isNaN(c) || c <= 0x20 || c >= 0x80) throw new NotStringifyForm("not in JSON.stringify's form");
     out[p++] = c;
     i++;
   }
-  if (i === pos) throw new Error("missing value");
+  if (i === pos) throw new NotStringifyForm("missing value");
   copiedEnd = i;
   return p;
 }
@@ -268,8 +280,10 @@ export function codeAttributes(json: string, keyIdOf: KeyIdOf, last: LastKeys = 
       if (next !== 0x2c) return codeWhole(json);
       pos = end + 1;
     }
-  } catch {
-    return codeWhole(json);
+  } catch (error) {
+    // Only the scanner's own finding; an error of keyIdOf (a failed dictionary insert) is the caller's.
+    if (error instanceof NotStringifyForm) return codeWhole(json);
+    throw error;
   }
   const coded = Buffer.allocUnsafe(p);
   out.copy(coded, 0, 0, p);

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
-import { codeAttributes, LastKeys } from "./attribute-coding.js";
+import { codeAttributes, LastKeys, storableKey } from "./attribute-coding.js";
 
 /** Bounded memo: cleared when full, since a miss only costs one indexed lookup. */
 class Memo<V> {
@@ -125,12 +125,15 @@ export class Dictionaries {
     return id;
   }
 
-  /** A key id by the key's JSON text (created when new); -1 when the text is not how JSON.stringify writes the key. */
+  /**
+   * A key id by the key's JSON text (created when new); -1 when the text is not how
+   * JSON.stringify writes the key, or the key would not come back from SQLite the same.
+   */
   private readonly keyIdOfJson = (keyJson: string): number => {
     const known = this.keysByJson.get(keyJson);
     if (known !== undefined) return known;
     const key = JSON.parse(keyJson) as string;
-    const id = JSON.stringify(key) === keyJson ? this.keyId(key) : -1;
+    const id = JSON.stringify(key) === keyJson && storableKey(key) ? this.keyId(key) : -1;
     this.keysByJson.set(keyJson, id);
     return id;
   };

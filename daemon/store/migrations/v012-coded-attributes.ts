@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { codeAttributes, LastKeys } from "../attribute-coding.js";
+import { codeAttributes, LastKeys, storableKey } from "../attribute-coding.js";
 import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
 
 // A span's attributes were JSON text, every key's name written out in every row: about 170 of
@@ -110,7 +110,8 @@ class KeyIds {
     if (known !== undefined) return known;
     const key = JSON.parse(keyJson) as string;
     let id = -1;
-    if (JSON.stringify(key) === keyJson) {
+    // A key with a lone surrogate does not come back from attr_keys the same: kept whole.
+    if (JSON.stringify(key) === keyJson && storableKey(key)) {
       id = this.byKey.get(key) ?? this.next++;
       if (!this.byKey.has(key)) {
         this.byKey.set(key, id);

@@ -92,6 +92,13 @@ describe("attribute coding: a span's or log record's attributes with keys as dic
     }
   });
 
+  it("passes on a failure of the key dictionary instead of keeping the text whole", () => {
+    const failing = () => {
+      throw new Error("database or disk is full");
+    };
+    expect(() => codeAttributes('{"a":1}', failing)).to.throw("database or disk is full");
+  });
+
   it("refuses to rebuild a text whose key the dictionary does not hold", () => {
     const dict = dictionary();
     const coded = codeAttributes(stored({ a: 1 }), dict.idOf);
