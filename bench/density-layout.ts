@@ -179,12 +179,14 @@ function decodeCost(rows: Row[], coded: Buffer[], dict: AttributeDictionary): { 
 }
 
 /** Today's spans table and indexes, with the id and attribute columns' types given. */
-function spansDdl(t: string, idType: string, attributesType: string, bySpanId = true): string {
+/** The spans table as schema 11 had it (with `v12`, as schema 12 has it: no trace id, no duration). */
+function spansDdl(t: string, idType: string, attributesType: string, bySpanId = true, v12 = false): string {
   return `CREATE TABLE ${t} (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, trace_key INTEGER NOT NULL, span_id ${idType} NOT NULL, trace_id ${idType} NOT NULL,
+    id INTEGER PRIMARY KEY AUTOINCREMENT, trace_key INTEGER NOT NULL, span_id ${idType} NOT NULL,
+    ${v12 ? "" : `trace_id ${idType} NOT NULL,`}
     parent_span_id ${idType}, service_id INTEGER NOT NULL, resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL,
     name TEXT NOT NULL, kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL,
-    duration_ns INTEGER NOT NULL, status_code INTEGER NOT NULL, status_message TEXT, trace_state TEXT,
+    ${v12 ? "" : "duration_ns INTEGER NOT NULL,"} status_code INTEGER NOT NULL, status_message TEXT, trace_state TEXT,
     flags INTEGER NOT NULL, attributes ${attributesType} NOT NULL, events TEXT, links TEXT,
     dropped_attributes_count INTEGER NOT NULL, dropped_events_count INTEGER NOT NULL,
     dropped_links_count INTEGER NOT NULL, UNIQUE (trace_key, span_id));
@@ -199,7 +201,17 @@ function spansDdl(t: string, idType: string, attributesType: string, bySpanId = 
  */
 function rowsWithJson(db: Database.Database, table: string): { rows: Row[]; stored: Map<unknown, unknown> } {
   const keys = new AttributeKeys(db);
-  const rows = db.prepare(`SELECT * FROM ${table} ORDER BY id`).all() as Row[];
+  // Spans as schema 11 kept them, with their trace's id and their duration (the alternatives
+  // below start from that layout).
+  const select =
+    table === "spans"
+      ? `SELECT s.id, s.trace_key, s.span_id, t.trace_id, s.parent_span_id, s.service_id, s.resource_id, s.scope_id,
+           s.name, s.kind, s.start_ns, s.end_ns, CASE WHEN s.end_ns > s.start_ns THEN s.end_ns - s.start_ns ELSE 0 END AS duration_ns,
+           s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
+           s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count
+         FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id`
+      : `SELECT * FROM ${table} ORDER BY id`;
+  const rows = db.prepare(select).all() as Row[];
   const stored = new Map(rows.map((row) => [row.id, row.attributes]));
   return { rows: rows.map((row) => ({ ...row, attributes: keys.json(row.attributes as Buffer) })), stored };
 }
@@ -210,6 +222,7 @@ function spanLayouts(
 ): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
   // Today's columns, in the table's order (the rows are `SELECT *`); each layout keeps them.
   const spanColumns = Object.keys(rows[0] ?? {});
+  const v12Columns = spanColumns.filter((c) => c !== "trace_id" && c !== "duration_ns");
   const plain = (row: Row) => spanColumns.map((c) => row[c]);
   const withIds = (row: Row) =>
     spanColumns.map((c) => (c === "span_id" || c === "trace_id" || c === "parent_span_id" ? blob(row[c]) : row[c]));
@@ -254,10 +267,10 @@ function spanLayouts(
   };
   const layouts: Layout[] = [
     {
-      name: "today (copy): keys as ids (schema 12)",
-      ddl: (t) => spansDdl(t, "TEXT", "BLOB"),
-      columns: spanColumns,
-      values: (row) => replaceAttributes(plain(row), stored.get(row.id)),
+      name: "today (copy): keys as ids, no trace id or duration (schema 12)",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB", true, true),
+      columns: v12Columns,
+      values: (row) => v12Columns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
     },
     {
       name: "attributes as JSON text (schema 11)",

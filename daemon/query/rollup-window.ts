@@ -3,6 +3,7 @@ import { addSpan, emptyOperationRollup, mergeStored, type OperationRollup } from
 import { TRIMMED_THROUGH } from "../store/retention.js";
 import { ERROR_SEVERITY, WARN_SEVERITY } from "../store/rollup-buffer.js";
 import { planWindow, type WindowPlan } from "../store/rollup-slots.js";
+import { SPAN_DURATION } from "./span-sql.js";
 
 export interface OperationWindow {
   serviceId: number;
@@ -33,14 +34,16 @@ export class RollupWindowReader {
     private readonly serviceId: bigint | null,
   ) {
     const ofService = serviceId === null ? "" : "AND service_id = @service";
+    const ofSpanService = serviceId === null ? "" : "AND s.service_id = @service";
     this.stmt = {
       oldestSpan: db.prepare("SELECT start_ns FROM spans ORDER BY start_ns LIMIT 1").pluck(),
       oldestLog: db.prepare("SELECT ts_ns FROM logs ORDER BY ts_ns LIMIT 1").pluck(),
       trimmedThrough: db.prepare("SELECT value FROM counters WHERE name = ?").pluck(),
       spans: db
         .prepare(
-          `SELECT service_id, name, start_ns, duration_ns, span_id, trace_id FROM spans
-           WHERE start_ns >= @from AND start_ns < @to ${ofService} ORDER BY start_ns, id`,
+          `SELECT s.service_id, s.name, s.start_ns, ${SPAN_DURATION}, s.span_id, t.trace_id
+           FROM spans s JOIN traces t ON t.trace_key = s.trace_key
+           WHERE s.start_ns >= @from AND s.start_ns < @to ${ofSpanService} ORDER BY s.start_ns, s.id`,
         )
         .raw(),
       spanSlots: db

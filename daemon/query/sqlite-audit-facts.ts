@@ -153,18 +153,21 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const errorSpans = (from: bigint, to: bigint): ErrorSpanGroup[] => {
     const rows = db
       .prepare(
-        `SELECT v.name AS service, s.name AS name, s.status_message AS message,
-           (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(s.events) e
-            WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1) AS exception_type,
-           COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_id AS trace_id, s.span_id AS span_id
-         FROM spans s JOIN services v ON v.id = s.service_id
-         WHERE s.start_ns > @from AND s.start_ns <= @to AND s.status_code = 2 ${spanOfService}
-         GROUP BY s.service_id, s.name, s.status_message, exception_type
-         ORDER BY service, name, message, exception_type
-         LIMIT ${MAX_ERROR_SPAN_GROUPS + 1}`,
+        `SELECT g.*, t.trace_id AS trace_id FROM (
+           SELECT v.name AS service, s.name AS name, s.status_message AS message,
+             (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(s.events) e
+              WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1) AS exception_type,
+             COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_key AS trace_key, s.span_id AS span_id
+           FROM spans s JOIN services v ON v.id = s.service_id
+           WHERE s.start_ns > @from AND s.start_ns <= @to AND s.status_code = 2 ${spanOfService}
+           GROUP BY s.service_id, s.name, s.status_message, exception_type
+           ORDER BY service, name, message, exception_type
+           LIMIT ${MAX_ERROR_SPAN_GROUPS + 1}
+         ) g JOIN traces t ON t.trace_key = g.trace_key
+         ORDER BY g.service, g.name, g.message, g.exception_type`,
       )
       .all(bind(from, to)) as Row[];
-    // SQLite gives the bare columns trace_id and span_id from the row holding MAX(start_ns).
+    // SQLite gives the bare columns trace_key and span_id from the row holding MAX(start_ns).
     return limited(rows, MAX_ERROR_SPAN_GROUPS, "error span groups").map((row) => ({
       service: String(row.service),
       operation: String(row.name),

@@ -15,6 +15,7 @@ import {
   toTraceSummary,
 } from "./record-mapping.js";
 import { ServiceActivity } from "./service-activity.js";
+import { SPAN_DURATION } from "./span-sql.js";
 import { attributeText, LOG_JOINS, likeAny, registerAttributeFunctions, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { readAuditFacts } from "./sqlite-audit-facts.js";
 import { type FacetWindow, SqliteFacets } from "./sqlite-facets.js";
@@ -53,8 +54,13 @@ import {
   traceGroupRows,
 } from "./trace-groups.js";
 
-const SPAN_COLUMNS = `s.id, s.trace_id, s.span_id, s.parent_span_id, v.name AS service, s.name, s.kind, s.start_ns,
-  s.end_ns, s.duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
+/**
+ * A span row's columns but its trace's id: since schema 12 a span names its trace by key
+ * alone, and each query adds the id from `traces` for the rows it returns only (a join before a
+ * sort and LIMIT would look it up for every row the sort reads).
+ */
+const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, s.name, s.kind, s.start_ns,
+  s.end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
   s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
@@ -231,6 +237,7 @@ export class SqliteReader implements TelemetryReader {
       `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} WHERE s.trace_key = ? ${after.sql}
        ORDER BY s.start_ns, s.span_id LIMIT ?`,
     ).all(summary.trace_key, ...after.params, page.limit + 1) as SpanRow[];
+    for (const row of rows) row.trace_id = summary.trace_id;
     const more = rows.length > page.limit;
     const kept = more ? rows.slice(0, page.limit) : rows;
     const last = kept[kept.length - 1];
@@ -290,8 +297,12 @@ export class SqliteReader implements TelemetryReader {
     for (const [key, text] of query.attrContains) {
       where.add(`${attributeText("s.attributes")} LIKE ? ESCAPE '\\'`, key, likeAny(text));
     }
+    // The page first (MATERIALIZED: not merged into the outer query), then its traces' ids.
     const rows = this.prepare(
-      `SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} ${where} ORDER BY s.start_ns DESC, s.id DESC LIMIT ?`,
+      `WITH page AS MATERIALIZED (
+         SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} ${where} ORDER BY s.start_ns DESC, s.id DESC LIMIT ?)
+       SELECT page.*, t.trace_id FROM page JOIN traces t ON t.trace_key = page.trace_key
+       ORDER BY page.start_ns DESC, page.id DESC`,
     ).all(...where.params, page.limit + 1) as (SpanRow & { id: bigint })[];
     return this.page(rows, page, this.spanRecord, (row) => ({ ns: row.start_ns, id: row.id.toString() }));
   }
@@ -303,9 +314,10 @@ export class SqliteReader implements TelemetryReader {
       `WITH RECURSIVE buckets(k) AS (
          SELECT (SELECT min(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT}
          UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT})
-       SELECT ${SPAN_COLUMNS} FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
+       SELECT ${SPAN_COLUMNS}, st.trace_id FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
+       JOIN traces st ON st.trace_key = s.trace_key
        WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND s.span_id = ?
-       ORDER BY s.start_ns DESC, s.trace_id`,
+       ORDER BY s.start_ns DESC, st.trace_id`,
     ).all(spanId) as SpanRow[];
     return rows.map(this.spanRecord);
   }

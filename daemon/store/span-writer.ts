@@ -25,7 +25,6 @@ interface TraceAggregate {
 const SPAN_COLUMNS = [
   "trace_key",
   "span_id",
-  "trace_id",
   "parent_span_id",
   "service_id",
   "resource_id",
@@ -34,7 +33,6 @@ const SPAN_COLUMNS = [
   "kind",
   "start_ns",
   "end_ns",
-  "duration_ns",
   "status_code",
   "status_message",
   "trace_state",
@@ -195,7 +193,6 @@ export class SpanWriter implements RecordWriter {
       values.push(
         traces.keys.get(span.traceId),
         span.spanId,
-        span.traceId,
         span.parentSpanId,
         resource.serviceId,
         resource.id,
@@ -204,7 +201,6 @@ export class SpanWriter implements RecordWriter {
         span.kind,
         span.startNs,
         span.endNs,
-        span.endNs > span.startNs ? span.endNs - span.startNs : 0n,
         span.statusCode,
         span.statusMessage,
         span.traceState,

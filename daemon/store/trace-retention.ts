@@ -4,7 +4,6 @@ import type { RetentionCompanion } from "../signals/signal-module.js";
 /** What retention selects of a deleted span, for its orphan entry and its trace's summary. */
 interface DeletedSpan extends Record<string, unknown> {
   trace_key: bigint;
-  trace_id: string;
   span_id: string;
 }
 
@@ -15,7 +14,10 @@ interface DeletedSpan extends Record<string, unknown> {
  */
 export function traceSummaryUpkeep(db: Database.Database): RetentionCompanion {
   const stmt = {
-    deleteOrphan: db.prepare("DELETE FROM orphan_spans WHERE trace_id = ? AND span_id = ?"),
+    // Before the trace's row may go (refreshTrace): orphans are keyed by the trace's id.
+    deleteOrphan: db.prepare(
+      "DELETE FROM orphan_spans WHERE trace_id = (SELECT trace_id FROM traces WHERE trace_key = ?) AND span_id = ?",
+    ),
     traceStats: db.prepare(
       "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(end_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_key = ?",
     ),
@@ -58,11 +60,11 @@ export function traceSummaryUpkeep(db: Database.Database): RetentionCompanion {
   }
 
   return {
-    columns: ["trace_key", "trace_id", "span_id"],
+    columns: ["trace_key", "span_id"],
     deleted(rows) {
       const traces = new Set<bigint>();
       for (const row of rows as readonly DeletedSpan[]) {
-        stmt.deleteOrphan.run(row.trace_id, row.span_id);
+        stmt.deleteOrphan.run(row.trace_key, row.span_id);
         traces.add(row.trace_key);
       }
       let tracesGone = 0;

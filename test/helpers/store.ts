@@ -94,11 +94,18 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
         continue;
       }
       const names = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
-      // Before version 12 spans and log records kept their attributes as JSON text.
-      const jsonAttributes = (table === "spans" || table === "logs") && version < 12;
-      const selected = names.map((name) =>
-        name === "attributes" && jsonAttributes ? "obs_old_attributes(attributes)" : name,
-      );
+      // Before version 12 spans and log records kept their attributes as JSON text, and spans
+      // their trace's id and their duration.
+      const before12 = (table === "spans" || table === "logs") && version < 12;
+      const selected = names.map((name) => {
+        if (!before12) return name;
+        if (name === "attributes") return "obs_old_attributes(attributes)";
+        if (table === "spans" && name === "trace_id")
+          return "(SELECT t.trace_id FROM src.traces t WHERE t.trace_key = src.spans.trace_key)";
+        if (table === "spans" && name === "duration_ns")
+          return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END)";
+        return name;
+      });
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
       );

@@ -131,10 +131,11 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       registerAttributeFunctions(db);
       const rows = db
         .prepare(
-          `SELECT s.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.status_code, s.status_message,
+          `SELECT t.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.status_code, s.status_message,
                   obs_attributes_json(s.attributes) AS attributes, s.events, s.links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
            FROM spans s JOIN services v ON v.id = s.service_id JOIN scopes sc ON sc.id = s.scope_id
-           JOIN resources r ON r.id = s.resource_id WHERE v.name = ? ORDER BY s.parent_span_id IS NOT NULL`,
+           JOIN resources r ON r.id = s.resource_id JOIN traces t ON t.trace_key = s.trace_key
+           WHERE v.name = ? ORDER BY s.parent_span_id IS NOT NULL`,
         )
         .all(service) as Record<string, any>[];
       expect(rows).to.have.length(2);

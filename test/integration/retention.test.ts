@@ -49,7 +49,9 @@ describe("retention (real obsd)", function () {
       const { counts } = (await http(`${obsd.url}/api/health`)).json();
       expect(counts).to.include({ spans: 1, logs: 1, traces: 1 });
       const db = new Database(obsd.dbPath, { readonly: true });
-      expect(db.prepare("SELECT trace_id FROM spans").pluck().all()).to.deep.equal([hexId(2, 16)]);
+      expect(
+        db.prepare("SELECT t.trace_id FROM spans s JOIN traces t ON t.trace_key = s.trace_key").pluck().all(),
+      ).to.deep.equal([hexId(2, 16)]);
       expect(db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
       db.close();
     } finally {

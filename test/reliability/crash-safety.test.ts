@@ -87,7 +87,12 @@ describe("crash safety: kill -9 during sustained ingestion", function () {
       const db = new Database(dbPath, { readonly: true });
       try {
         expect(db.pragma("integrity_check", { simple: true })).to.equal("ok");
-        const spans = new Set(db.prepare("SELECT trace_id || span_id FROM spans").pluck().all() as string[]);
+        const spans = new Set(
+          db
+            .prepare("SELECT t.trace_id || s.span_id FROM spans s JOIN traces t ON t.trace_key = s.trace_key")
+            .pluck()
+            .all() as string[],
+        );
         // Bodies are stored as the JSON of the AnyValue's plain value: a string body as a JSON string.
         const logs = new Set(
           (db.prepare("SELECT body FROM logs").pluck().all() as string[]).map((body) => JSON.parse(body)),

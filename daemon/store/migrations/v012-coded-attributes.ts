@@ -5,8 +5,11 @@ import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID
 // A span's attributes were JSON text, every key's name written out in every row: about 170 of
 // a span's 480 bytes on the ingest benchmark's spans (docs/store-density.md). From this version
 // spans and log records keep them coded (attribute-coding.ts): each key as its id in attr_keys,
-// each value's JSON text as it was. The tables are copied (a row made shorter in place would
-// leave its page as full as it was), keeping every row id and the AUTOINCREMENT sequence.
+// each value's JSON text as it was. A span no longer repeats its trace's id (its trace_key
+// names the trace, whose row holds the id) nor its duration (end_ns - start_ns, 0 when the end
+// is not after the start, as the writer always computed it). The tables are copied (a row made
+// shorter in place would leave its page as full as it was), keeping every row id and the
+// AUTOINCREMENT sequence.
 //
 // The coder is the writer's own. A later change to the coded form needs a migration of its own,
 // and then this step keeps the coder it was written with, copied in here.
@@ -19,7 +22,6 @@ CREATE TABLE spans_v12 (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   trace_key INTEGER NOT NULL,
   span_id TEXT NOT NULL,
-  trace_id TEXT NOT NULL,
   parent_span_id TEXT,
   service_id INTEGER NOT NULL,
   resource_id INTEGER NOT NULL,
@@ -28,7 +30,6 @@ CREATE TABLE spans_v12 (
   kind INTEGER NOT NULL,
   start_ns INTEGER NOT NULL,
   end_ns INTEGER NOT NULL,
-  duration_ns INTEGER NOT NULL,
   status_code INTEGER NOT NULL,
   status_message TEXT,
   trace_state TEXT,
@@ -42,8 +43,8 @@ CREATE TABLE spans_v12 (
   dropped_links_count INTEGER NOT NULL,
   UNIQUE (trace_key, span_id)
 );
-INSERT INTO spans_v12 SELECT id, trace_key, span_id, trace_id, parent_span_id, service_id, resource_id, scope_id,
-  name, kind, start_ns, end_ns, duration_ns, status_code, status_message, trace_state, flags,
+INSERT INTO spans_v12 SELECT id, trace_key, span_id, parent_span_id, service_id, resource_id, scope_id,
+  name, kind, start_ns, end_ns, status_code, status_message, trace_state, flags,
   obs_v12_code(attributes), events, links, dropped_attributes_count, dropped_events_count, dropped_links_count
   FROM spans ORDER BY id;
 `;
@@ -131,7 +132,8 @@ class KeyIds {
 
 export const v012CodedAttributes: Migration = {
   version: 12,
-  description: "span and log attributes keep each key as its dictionary id, not its name",
+  description:
+    "span and log attributes keep each key as its dictionary id, not its name; spans name their trace by key alone",
   rewrites: ["spans", "logs"],
   progressUnit: "rows",
   up(db, progress) {

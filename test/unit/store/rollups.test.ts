@@ -64,7 +64,8 @@ function bruteOperations(store: TestStore, from: bigint, to: bigint) {
   const byKey = new Map<string, OperationRollup>();
   const rows = store.db
     .prepare(
-      "SELECT service_id, name, start_ns, duration_ns, span_id, trace_id FROM spans WHERE start_ns > ? AND start_ns <= ?",
+      `SELECT s.service_id, s.name, s.start_ns, CASE WHEN s.end_ns > s.start_ns THEN s.end_ns - s.start_ns ELSE 0 END,
+         s.span_id, t.trace_id FROM spans s JOIN traces t ON t.trace_key = s.trace_key WHERE s.start_ns > ? AND s.start_ns <= ?`,
     )
     .raw()
     .all(from, to) as [bigint, string, bigint, bigint, string, string][];

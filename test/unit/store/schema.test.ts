@@ -125,11 +125,20 @@ describe("store schema", () => {
                     .all(),
                 ];
               }
-              // From version 12 spans and log records keep their attributes coded; read as the text they were.
+              // From version 12 spans and log records keep their attributes coded (read as the text
+              // they were), and spans name their trace by key and keep no duration of their own.
               const coded = keyed && (table === "spans" || table === "logs");
               const columns = (columnsAtV1.get(table) ?? []).join(", ");
               const selected = (columnsAtV1.get(table) ?? [])
-                .map((c) => (coded && c === "attributes" ? "obs_attributes_json(attributes) AS attributes" : c))
+                .map((c) => {
+                  if (!coded) return c;
+                  if (c === "attributes") return "obs_attributes_json(attributes) AS attributes";
+                  if (table === "spans" && c === "trace_id")
+                    return "(SELECT t.trace_id FROM traces t WHERE t.trace_key = spans.trace_key) AS trace_id";
+                  if (table === "spans" && c === "duration_ns")
+                    return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END) AS duration_ns";
+                  return c;
+                })
                 .join(", ");
               return [table, db.prepare(`SELECT ${selected} FROM ${table} ORDER BY ${columns}`).all()];
             }),
@@ -212,14 +221,21 @@ describe("store schema", () => {
       );
       store.writeTraces(spans(9, 2, "api"));
       // The newest spans were deleted: row ids must still not be handed out again.
-      store.db.exec("DELETE FROM spans WHERE trace_id = (SELECT trace_id FROM traces ORDER BY start_ns DESC LIMIT 1)");
+      store.db.exec(
+        "DELETE FROM spans WHERE trace_key = (SELECT trace_key FROM traces ORDER BY start_ns DESC LIMIT 1)",
+      );
       const sequence = store.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get();
       const path = join(dir.path, "v4.sqlite");
       const db = copyAtVersion(store.db, path, 4);
       try {
         const snapshot = (from: Database.Database, keyed: boolean) => ({
           spans: from
-            .prepare("SELECT id, trace_id, span_id, parent_span_id, name, start_ns FROM spans ORDER BY id")
+            .prepare(
+              // From version 12 a span names its trace by key alone.
+              keyed
+                ? "SELECT s.id, t.trace_id, s.span_id, s.parent_span_id, s.name, s.start_ns FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id"
+                : "SELECT id, trace_id, span_id, parent_span_id, name, start_ns FROM spans ORDER BY id",
+            )
             .all(),
           traces: from
             .prepare("SELECT trace_id, span_count, root_span_id FROM traces ORDER BY trace_id")
@@ -255,7 +271,8 @@ describe("store schema", () => {
         expect(
           db
             .prepare(
-              "SELECT count(*) FROM spans s JOIN traces t ON t.trace_key = s.trace_key AND t.trace_id = s.trace_id",
+              // Each span's key names a trace (that it is the span's own trace the snapshots above show).
+              "SELECT count(*) FROM spans s JOIN traces t ON t.trace_key = s.trace_key",
             )
             .pluck()
             .get(),
