@@ -220,7 +220,7 @@ function spanLayouts(
   rows: Row[],
   stored: Map<unknown, unknown>,
 ): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
-  // Today's columns, in the table's order (the rows are `SELECT *`); each layout keeps them.
+  // Schema 11's columns, in its table's order (rowsWithJson); each layout keeps them, schema 12's drops two.
   const spanColumns = Object.keys(rows[0] ?? {});
   const v12Columns = spanColumns.filter((c) => c !== "trace_id" && c !== "duration_ns");
   const plain = (row: Row) => spanColumns.map((c) => row[c]);

@@ -49,6 +49,14 @@ INSERT INTO spans_v12 SELECT id, trace_key, span_id, parent_span_id, service_id,
   FROM spans ORDER BY id;
 `;
 
+/** Summaries for spans whose trace key names no summary (the keys found from the spans' unique index). */
+const REPAIR_SUMMARIES = `
+INSERT OR IGNORE INTO traces (trace_key, trace_id, start_ns, end_ns, span_count, error_count)
+  SELECT s.trace_key, min(s.trace_id), min(s.start_ns), max(s.end_ns), count(*), coalesce(sum(s.status_code = 2), 0)
+  FROM spans s WHERE s.trace_key IN (
+    SELECT k FROM (SELECT DISTINCT trace_key AS k FROM spans) WHERE NOT EXISTS (SELECT 1 FROM traces t WHERE t.trace_key = k))
+  GROUP BY s.trace_key`;
+
 const SPAN_INDEXES = `
 CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
 CREATE INDEX spans_by_start ON spans (start_ns);
@@ -150,6 +158,11 @@ export const v012CodedAttributes: Migration = {
       if (typeof json !== "string") throw new Error("stored attributes that are not JSON text");
       return codeAttributes(json, keys.idOfJson, lastKeys);
     });
+    // A span whose trace has no summary (none should: the writer makes it first, retention
+    // drops it last) would lose its trace's id with this step: it gets one first, as in v5.
+    if (db.prepare(REPAIR_SUMMARIES).run().changes > 0) {
+      db.exec("UPDATE counters SET value = (SELECT count(*) FROM traces) WHERE name = 'traces'");
+    }
     rebuildKeepingSequence(db, "spans", SPANS, "spans_v12");
     db.exec(SPAN_INDEXES);
     rebuildKeepingSequence(db, "logs", LOGS, "logs_v12");

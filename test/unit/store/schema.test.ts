@@ -613,6 +613,39 @@ describe("store schema", () => {
     }
   });
 
+  it("gives a version-11 span whose trace lost its summary one before spans stop holding their trace's id", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    try {
+      store.writeTraces(
+        traceRequest("api", [
+          { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 + 1n, durationNs: 5n },
+          { traceId: hexId(2, 16), spanId: hexId(2, 8), startNs: T0 + 2n, durationNs: 7n, error: true },
+        ]),
+      );
+      const path = join(dir.path, "v11-lost.sqlite");
+      const db = copyAtVersion(store.db, path, 11);
+      try {
+        db.prepare("DELETE FROM traces WHERE trace_id = ?").run(hexId(2, 16));
+        migrate(db, path);
+        const page = { fromNs: T0, toNs: T0 + 10n, limit: 10 };
+        const spans = new SqliteReader(db).spans({ attrs: [], attrContains: [], page }).items;
+        expect(spans.map((span) => [span.traceId, span.durationNs])).to.deep.equal([
+          [hexId(2, 16), 7],
+          [hexId(1, 16), 5],
+        ]);
+        expect(
+          db.prepare("SELECT span_count, error_count FROM traces WHERE trace_id = ?").get(hexId(2, 16)),
+        ).to.deep.equal({ span_count: 1n, error_count: 1n });
+        expect(db.prepare("SELECT value FROM counters WHERE name = 'traces'").pluck().get()).to.equal(2n);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   it("rolls back a failing migration step and keeps the old version", () => {
     const path = join(dir.path, "fail.sqlite");
     const v1: Migration = { version: 1, description: "t", up: (db) => db.exec("CREATE TABLE t (x INTEGER)") };
