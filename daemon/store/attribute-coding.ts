@@ -56,7 +56,8 @@ function varintAt(buf: Buffer, pos: number, value: number): number {
   return p;
 }
 
-const varintLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : 4);
+const varintLength = (value: number): number =>
+  value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 
 /**
  * Writes json[start, end) to `out` at `at` as UTF-8 (a lone surrogate as U+FFFD, as
