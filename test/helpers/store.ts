@@ -54,6 +54,24 @@ export function testStore(maxDbBytes = 0, collectorStartNs = 0n): TestStore {
 }
 
 /**
+ * SQL reading a version-12 store's `column` of `table` as versions before 12 stored it: spans
+ * and log records kept their attributes as JSON text (`attributesJson` names the function that
+ * rebuilds it), and spans their trace's id and their duration. Other columns as they are.
+ */
+export function columnBeforeV12(
+  table: string,
+  column: string,
+  from: { schema: "" | "src."; attributesJson: string },
+): string {
+  if ((table === "spans" || table === "logs") && column === "attributes") return `${from.attributesJson}(attributes)`;
+  if (table !== "spans") return column;
+  if (column === "trace_id")
+    return `(SELECT t.trace_id FROM ${from.schema}traces t WHERE t.trace_key = ${from.schema}spans.trace_key)`;
+  if (column === "duration_ns") return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END)";
+  return column;
+}
+
+/**
  * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
  * version would have stored it: before version 5, trace_services named traces by trace id;
  * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text.
@@ -94,18 +112,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
         continue;
       }
       const names = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
-      // Before version 12 spans and log records kept their attributes as JSON text, and spans
-      // their trace's id and their duration.
-      const before12 = (table === "spans" || table === "logs") && version < 12;
-      const selected = names.map((name) => {
-        if (!before12) return name;
-        if (name === "attributes") return "obs_old_attributes(attributes)";
-        if (table === "spans" && name === "trace_id")
-          return "(SELECT t.trace_id FROM src.traces t WHERE t.trace_key = src.spans.trace_key)";
-        if (table === "spans" && name === "duration_ns")
-          return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END)";
-        return name;
-      });
+      const selected = names.map((name) =>
+        version < 12 ? columnBeforeV12(table, name, { schema: "src.", attributesJson: "obs_old_attributes" }) : name,
+      );
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
       );

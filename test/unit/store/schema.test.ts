@@ -17,7 +17,7 @@ import {
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { schemaShape } from "../../helpers/schema-shape.js";
-import { copyAtVersion, testStore } from "../../helpers/store.js";
+import { columnBeforeV12, copyAtVersion, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
 /** The versions a store at `version` migrates through. */
@@ -125,19 +125,13 @@ describe("store schema", () => {
                     .all(),
                 ];
               }
-              // From version 12 spans and log records keep their attributes coded (read as the text
-              // they were), and spans name their trace by key and keep no duration of their own.
-              const coded = keyed && (table === "spans" || table === "logs");
+              // Once migrated (version 12 on), columns read as version 1 stored them.
               const columns = (columnsAtV1.get(table) ?? []).join(", ");
               const selected = (columnsAtV1.get(table) ?? [])
                 .map((c) => {
-                  if (!coded) return c;
-                  if (c === "attributes") return "obs_attributes_json(attributes) AS attributes";
-                  if (table === "spans" && c === "trace_id")
-                    return "(SELECT t.trace_id FROM traces t WHERE t.trace_key = spans.trace_key) AS trace_id";
-                  if (table === "spans" && c === "duration_ns")
-                    return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END) AS duration_ns";
-                  return c;
+                  if (!keyed) return c;
+                  const read = columnBeforeV12(table, c, { schema: "", attributesJson: "obs_attributes_json" });
+                  return read === c ? c : `${read} AS ${c}`;
                 })
                 .join(", ");
               return [table, db.prepare(`SELECT ${selected} FROM ${table} ORDER BY ${columns}`).all()];
