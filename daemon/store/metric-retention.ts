@@ -23,7 +23,7 @@ interface OldSeries {
 
 /**
  * Time retention of metrics: points before the cutoff (per series, along the points' key),
- * rollup slots that end at or before both it and the oldest point kept, series left without
+ * rollup slots (rows and packs) that end at or before both it and the oldest point kept, series left without
  * points with their attribute rows, and metrics left without series; the counters `points` and `series` follow.
  */
 type Statement =
@@ -36,6 +36,7 @@ type Statement =
   | "deleteMetric"
   | "metricIds"
   | "dropRollups"
+  | "dropPacks"
   | "counter"
   | "trimmedThrough"
   | "oldest";
@@ -63,6 +64,7 @@ class MetricTrimmer implements RetentionTrimmer {
       ),
       metricIds: db.prepare("SELECT id FROM metrics"),
       dropRollups: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot <= ?"),
+      dropPacks: db.prepare("DELETE FROM metric_slot_packs WHERE metric_id = ? AND width_s = ? AND slot <= ?"),
       counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
       trimmedThrough: db.prepare(
         "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
@@ -105,7 +107,9 @@ class MetricTrimmer implements RetentionTrimmer {
     for (const metricId of s.metricIds.all() as number[]) {
       for (const width of METRIC_ROLLUP_WIDTHS_S) {
         // A slot goes once it ends at or before that time: (slot + 1) * width <= dropBefore.
-        s.dropRollups.run(metricId, width, dropBefore / (BigInt(width) * NS_PER_S) - 1n);
+        const last = dropBefore / (BigInt(width) * NS_PER_S) - 1n;
+        s.dropRollups.run(metricId, width, last);
+        s.dropPacks.run(metricId, width, last);
       }
     }
     for (const metricId of emptied) s.deleteMetric.run(metricId, metricId);

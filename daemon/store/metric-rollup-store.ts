@@ -96,7 +96,11 @@ export class MetricRollupStore {
   /** Many rows per statement: a commit rewrites a row per series and width it touched. */
   private readonly upserts: MultiRowStatement;
 
-  constructor(db: Database.Database) {
+  /** `onWrite` hears every row written (metric-slot-packer.ts repacks a packed slot's). */
+  constructor(
+    db: Database.Database,
+    private readonly onWrite: (metricId: number, widthS: number, slot: number) => void = () => {},
+  ) {
     // A row carries every column of metric_rollups, so replacing the row of its key is the
     // upsert, and SQLite replaces in place for less than an ON CONFLICT ... DO UPDATE costs.
     this.upserts = new MultiRowStatement(
@@ -135,12 +139,16 @@ export class MetricRollupStore {
     const values: unknown[] = [];
     pushRowValues(values, metricId, seriesId, row);
     this.stmt.upsert.run(values);
+    this.onWrite(metricId, row.widthS, row.slot);
   }
 
   /** Writes many rows at once (each row's key once). */
   upsertAll(rows: readonly { metricId: number; seriesId: number; row: RollupRow }[]): void {
     const values: unknown[] = [];
-    for (const { metricId, seriesId, row } of rows) pushRowValues(values, metricId, seriesId, row);
+    for (const { metricId, seriesId, row } of rows) {
+      pushRowValues(values, metricId, seriesId, row);
+      this.onWrite(metricId, row.widthS, row.slot);
+    }
     if (values.length > 0) this.upserts.run(values);
   }
 

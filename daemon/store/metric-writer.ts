@@ -6,6 +6,7 @@ import { metricDeletions } from "./metric-retention.js";
 import { addToRow, emptyRow, pointIncrease, type RollupPoint, type RollupRow } from "./metric-rollup.js";
 import { MetricRollupStore } from "./metric-rollup-store.js";
 import { MetricSeriesResolver, type ResolvedSeries } from "./metric-series.js";
+import { MetricSlotPacker } from "./metric-slot-packer.js";
 import { METRIC_ROLLUP_WIDTHS_S, slotOf } from "./metric-slots.js";
 import { MultiRowStatement } from "./multi-row.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
@@ -79,6 +80,7 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
 export class MetricWriter implements RecordWriter {
   private readonly resolver: MetricSeriesResolver;
   private readonly rollups: MetricRollupStore;
+  private readonly packer: MetricSlotPacker;
   private readonly pointsInsert: MultiRowStatement;
   private readonly pointInsert: Database.Statement;
   private readonly extentUpdate: Database.Statement;
@@ -98,7 +100,8 @@ export class MetricWriter implements RecordWriter {
     private readonly shared: SharedWriteState,
   ) {
     this.resolver = new MetricSeriesResolver(db, shared);
-    this.rollups = new MetricRollupStore(db);
+    this.packer = new MetricSlotPacker(db);
+    this.rollups = new MetricRollupStore(db, (metricId, widthS, slot) => this.packer.noteRow(metricId, widthS, slot));
     this.pointsInsert = new MultiRowStatement(db, POINT_COLUMNS, POINT_WIDTH, "ON CONFLICT DO NOTHING", 256, false);
     this.pointInsert = db.prepare(
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
@@ -210,6 +213,7 @@ export class MetricWriter implements RecordWriter {
     const rows = this.closed;
     for (const { series, state } of this.touched.values()) {
       for (const row of state.rows.values()) rows.push({ metricId: series.metricId, seriesId: series.id, row });
+      if (state.last !== null) this.packer.notePoint(series.metricId, state.last.timeNs);
     }
     this.rollups.upsertAll(rows);
     for (const { series, timeNs } of this.late) {
@@ -222,6 +226,8 @@ export class MetricWriter implements RecordWriter {
       const extents = [...this.extents].map(([id, [first, last]]) => `[${id},${first},${last}]`);
       this.extentUpdate.run(`[${extents.join(",")}]`);
     }
+    // After every row of the transaction, which the packs are made from.
+    this.packer.flush();
     this.shared.count("series", this.resolver.takeCreated());
     this.forgetTransaction();
   }
@@ -236,11 +242,13 @@ export class MetricWriter implements RecordWriter {
     this.closed.length = 0;
     this.late.length = 0;
     this.extents.clear();
+    this.packer.clearTransaction();
   }
 
   /** Forgets ids and states that a rollback or retention may have made wrong. */
   private forgetMemos(): void {
     this.resolver.forget();
+    this.packer.forget();
     this.states = new Map();
     this.deletionsSeen = metricDeletions();
   }

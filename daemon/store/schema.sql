@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 12), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 13), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 12;
+PRAGMA user_version = 13;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -166,6 +166,29 @@ CREATE TABLE metric_series_attributes (
   value TEXT NOT NULL,
   series_id INTEGER NOT NULL,
   PRIMARY KEY (metric_id, key_id, value, series_id)
+) WITHOUT ROWID;
+
+CREATE TABLE metric_slot_packs (
+  metric_id INTEGER NOT NULL,
+  width_s INTEGER NOT NULL,
+  slot INTEGER NOT NULL,
+  -- every series' metric_rollups row of this metric, width and slot, one value per series in
+  -- each column, series in id order (metric-slot-packs.ts); a column every value of which is
+  -- NULL (resets: 0) is NULL
+  series_ids BLOB NOT NULL,
+  points BLOB NOT NULL,
+  first_ns BLOB NOT NULL,
+  last_ns BLOB NOT NULL,
+  value_sum BLOB,
+  value_min BLOB,
+  value_max BLOB,
+  value_last BLOB,
+  increase BLOB,
+  sum_increase BLOB,
+  resets BLOB,
+  -- each series' buckets and exemplars texts; NULL when none has either
+  texts BLOB,
+  PRIMARY KEY (metric_id, width_s, slot)
 ) WITHOUT ROWID;
 
 CREATE TABLE metrics (

@@ -15,6 +15,7 @@ import { v009ForwardOutbox } from "./migrations/v009-forward-outbox.js";
 import { v010RollupTrustBounds } from "./migrations/v010-rollup-trust-bounds.js";
 import { v011PostingRowBlobs } from "./migrations/v011-posting-row-blobs.js";
 import { v012CodedAttributes } from "./migrations/v012-coded-attributes.js";
+import { v013MetricSlotPacks } from "./migrations/v013-metric-slot-packs.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v010RollupTrustBounds,
   v011PostingRowBlobs,
   v012CodedAttributes,
+  v013MetricSlotPacks,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -29,11 +29,13 @@ describe("metric retention", () => {
   });
   afterEach(() => store.close());
 
-  it("deletes old points, their rollup slots, emptied series and metrics, keeping the counters true", () => {
+  it("deletes old points, their rollup slots and packs, emptied series and metrics, keeping the counters true", () => {
     // "old" stops an hour in; "live" goes on for two hours.
     write(store, "api", [point("old", 0), point("old", 1800), point("live", 0, "/x")]);
     write(store, "api", [point("live", 1800, "/x"), point("live", 7200, "/x")]);
     write(store, "api", [point("live", 7210, "/y")]);
+    // Packed: "old" slot 0, "live" slots 0 and 2 (metric-slot-packer.ts).
+    expect(count(store, "metric_slot_packs")).to.equal(3n);
     const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
     // Now is T0 + 2h 1m: the cutoff is T0 + 1h 1m.
     const trimmed = retention.trimByAge(T0 + 7260n * S);
@@ -52,6 +54,8 @@ describe("metric retention", () => {
     }[];
     for (const row of kept) expect((row.slot + 1n) * row.width_s * S > cutoff).to.equal(true);
     expect(kept).to.have.length(2 * 2);
+    // Their packs went with their rows.
+    expect(count(store, "metric_slot_packs")).to.equal(0n);
     expect(store.counters()).to.include({ points: 2n, series: 2n });
     expect(store.counters().metrics_trimmed_through_ns).to.equal(T0 + 1800n * S);
     expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 0 });
