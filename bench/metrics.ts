@@ -52,7 +52,14 @@ function bytesPerPoint(db: Database.Database): { total: number; points: number }
     ).map((row) => [row.name, Number(row.bytes)]),
   );
   const count = Number(db.prepare("SELECT count(*) FROM metric_points").pluck().get());
-  const tables = ["metrics", "metric_series", "metric_series_attributes", "metric_points", "metric_rollups"];
+  const tables = [
+    "metrics",
+    "metric_series",
+    "metric_series_attributes",
+    "metric_points",
+    "metric_rollups",
+    "metric_slot_packs",
+  ];
   const indexes = db
     .prepare(`SELECT name FROM sqlite_schema WHERE tbl_name IN (${tables.map(() => "?").join(", ")})`)
     .pluck()

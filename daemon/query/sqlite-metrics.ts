@@ -2,7 +2,8 @@
  * The metric reads of TelemetryReader over the store's tables (migrations/v008-metrics.ts):
  * identities and series from `metrics` / `metric_series`, attributes from
  * `metric_series_attributes`, values aggregated in SQLite from `metric_rollups` or
- * `metric_points` (metrics/metric-bucket-sql.ts).
+ * `metric_points` (metrics/metric-bucket-sql.ts), and a day's view at its default step from
+ * `metric_slot_packs` (metrics/slot-groups.ts).
  */
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
@@ -11,7 +12,18 @@ import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bu
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
 import { type ExemplarRowOf, SlotExemplars } from "./metrics/slot-exemplars.js";
-import { registerSlotGroups, slotFigures, slotPlan, slotSql, slotValue } from "./metrics/slot-groups.js";
+import {
+  type Figures,
+  type PackedSlotRow,
+  packedSlotFigures,
+  packedSlotsSql,
+  registerSlotGroups,
+  type SlotPlan,
+  slotFigures,
+  slotPlan,
+  slotSql,
+  slotValue,
+} from "./metrics/slot-groups.js";
 import { likeAny, registerAttributeFunctions } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
@@ -203,30 +215,38 @@ export class SqliteMetrics {
 
   /**
    * The values of a query whose step is its rollup width: one bucket per slot
-   * (metrics/slot-groups.ts). Returns the exemplar rows read on the way, as exemplarSql's.
+   * (metrics/slot-groups.ts), from the packed slots in the range, then the rows of the slots
+   * after the last of them. Returns the exemplar rows read on the way, as exemplarSql's.
    */
   private slotValues(
     query: MetricBucketQuery,
-    plan: NonNullable<ReturnType<typeof slotPlan>>,
+    plan: SlotPlan,
     firstNs: bigint,
     groups: MetricGroupValues[],
   ): ExemplarRowOf[] {
     const { bind } = cellsSql(query, firstNs);
     const firstSlot = Number(bind.slotLo);
-    this.slotExemplars.take();
-    const slots = this.prepare(slotSql(plan)).raw().all(bind) as [bigint, string][];
-    const exemplarRows = this.slotExemplars.take();
-    for (const [slot, json] of slots) {
-      const bucket = Number(slot) - firstSlot;
-      for (const [gid, figures] of slotFigures(json)) {
+    const apply = (slot: number, figuresByGroup: [number, Figures][]) => {
+      const bucket = slot - firstSlot;
+      for (const [gid, figures] of figuresByGroup) {
         const group = groups[gid];
         if (!group) continue;
         const value = slotValue(plan.mode, figures, plan.scale);
         if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = value;
         group.resets += figures.resets;
       }
+    };
+    this.slotExemplars.take();
+    let rowsFrom = BigInt(bind.slotLo as bigint);
+    for (const row of this.prepare(packedSlotsSql(plan)).raw().all(bind) as PackedSlotRow[]) {
+      apply(Number(row[0]), packedSlotFigures(row, plan, this.seriesGroups, this.slotExemplars));
+      rowsFrom = BigInt(row[0]) + 1n;
     }
-    return exemplarRows;
+    const slots = this.prepare(slotSql(plan))
+      .raw()
+      .all({ ...bind, slotLo: rowsFrom }) as [bigint, string][];
+    for (const [slot, json] of slots) apply(Number(slot), slotFigures(json));
+    return this.slotExemplars.take();
   }
 
   /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */

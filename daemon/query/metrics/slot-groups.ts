@@ -5,6 +5,13 @@
  * A GROUP BY (group, bucket) sorts every row first, which costs more than reading them.
  */
 import type Database from "better-sqlite3";
+import {
+  type PackColumn,
+  packColumnName,
+  packedFloats,
+  packedTexts,
+  packedTimes,
+} from "../../store/metric-slot-packs.js";
 import type { MetricBucketQuery } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
 import type { SeriesGroups } from "./metric-sql-functions.js";
@@ -15,39 +22,43 @@ type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 /** How a group's rows combine: `ratio` is sum(a) / sum(b) (null when sum(b) is 0). */
 export type SlotMode = "sum" | "ratio" | "min" | "max";
 
-/** The rollup columns and mode an agg reads on this path; null when it needs the general one. */
-export function slotPlan(query: MetricBucketQuery): { a: string; b: string; mode: SlotMode; scale: number } | null {
+/** The rollup columns (metric_rollups names) and mode an agg reads on this path; null when it needs the general one. */
+export function slotPlan(
+  query: MetricBucketQuery,
+): { a: PackColumn; b: PackColumn | null; mode: SlotMode; scale: number } | null {
   if (query.source.kind !== "rollups" || query.stepMs !== query.source.widthS * 1000) return null;
   if (quantileOf(query.agg) !== null) return null;
   const family = aggFamily(query.metric);
   switch (query.agg) {
     case "last":
       // One row per series and slot: each series' newest value is its row's.
-      return { a: "r.value_last", b: "NULL", mode: "sum", scale: 1 };
+      return { a: "value_last", b: null, mode: "sum", scale: 1 };
     case "rate":
-      return { a: "r.increase", b: "NULL", mode: "sum", scale: 1000 / query.stepMs };
+      return { a: "increase", b: null, mode: "sum", scale: 1000 / query.stepMs };
     case "increase":
     case "count":
-      return { a: "r.increase", b: "NULL", mode: "sum", scale: 1 };
+      return { a: "increase", b: null, mode: "sum", scale: 1 };
     case "sum": {
-      const a = family === "gauge" ? "r.value_sum" : family === "sum" ? "r.increase" : "r.sum_increase";
-      return { a, b: "NULL", mode: "sum", scale: 1 };
+      const a = family === "gauge" ? "value_sum" : family === "sum" ? "increase" : "sum_increase";
+      return { a, b: null, mode: "sum", scale: 1 };
     }
     case "avg":
       return family === "gauge"
-        ? { a: "r.value_sum", b: "r.points", mode: "ratio", scale: 1 }
-        : { a: "r.sum_increase", b: "r.increase", mode: "ratio", scale: 1 };
+        ? { a: "value_sum", b: "points", mode: "ratio", scale: 1 }
+        : { a: "sum_increase", b: "increase", mode: "ratio", scale: 1 };
     case "min":
-      return { a: "r.value_min", b: "NULL", mode: "min", scale: 1 };
+      return { a: "value_min", b: null, mode: "min", scale: 1 };
     case "max":
-      return { a: "r.value_max", b: "NULL", mode: "max", scale: 1 };
+      return { a: "value_max", b: null, mode: "max", scale: 1 };
     default:
       return null;
   }
 }
 
+export type SlotPlan = NonNullable<ReturnType<typeof slotPlan>>;
+
 /** Per group: how many non-null `a` values, their sum (or min, max), the sum of `b`, the resets. */
-interface Figures {
+export interface Figures {
   n: number;
   a: number;
   b: number;
@@ -131,12 +142,83 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
   db.aggregate("obs_slot_ratio", ratio as unknown as AggregateOptions);
 }
 
-/** Rows of (slot, JSON of the slot's groups) for a query slotPlan() accepts. */
-export function slotSql(plan: NonNullable<ReturnType<typeof slotPlan>>): string {
-  const args = plan.mode === "ratio" ? `${plan.a}, ${plan.b}` : plan.a;
+/** Rows of (slot, JSON of the slot's groups) for a query slotPlan() accepts, from the slots' rows. */
+export function slotSql(plan: SlotPlan): string {
+  const args = plan.mode === "ratio" ? `r.${plan.a}, ${plan.b === null ? "NULL" : `r.${plan.b}`}` : `r.${plan.a}`;
   return `SELECT r.slot, obs_slot_${plan.mode}(r.series_id, ${args}, ${RARE_ARG})
     FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
     GROUP BY r.slot`;
+}
+
+/**
+ * Rows of the packed slots in a query's range (store/metric-slot-packs.ts), ascending, with the
+ * columns the plan reads: slot, series_ids, a, b, resets, texts and last_ns (the exemplars'
+ * time, only where there are texts). Every slot up to the last of them is packed or has no
+ * rows, so the rows of the slots after it (slotSql) complete the range.
+ */
+export function packedSlotsSql(plan: SlotPlan): string {
+  const b = plan.b === null ? "NULL" : packColumnName(plan.b);
+  return `SELECT slot, series_ids, ${packColumnName(plan.a)} AS a, ${b} AS b, resets, texts,
+      CASE WHEN texts IS NOT NULL THEN last_ns END AS last_ns
+    FROM metric_slot_packs WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi
+    ORDER BY slot`;
+}
+
+/** A packedSlotsSql row. */
+export type PackedSlotRow = [
+  slot: bigint,
+  seriesIds: Buffer,
+  a: Buffer | null,
+  b: Buffer | null,
+  resets: Buffer | null,
+  texts: Buffer | null,
+  lastNs: Buffer | null,
+];
+
+/**
+ * The figures of one packed slot by group, as the slot aggregates make them from the same
+ * rows: series outside the scope left out, resets counted, exemplars (with the row's time) to
+ * `exemplars` in entry order, which is the rows' order (series id).
+ */
+export function packedSlotFigures(
+  row: PackedSlotRow,
+  plan: SlotPlan,
+  seriesGroups: SeriesGroups,
+  exemplars: SlotExemplars,
+): [number, Figures][] {
+  const [, seriesIds, a, b, resets, texts, lastNs] = row;
+  const groups: (Figures | undefined)[] = [];
+  const ids = packedFloats(seriesIds) as Float64Array;
+  // A NULL column is every value NULL (resets: 0).
+  const as = packedFloats(a);
+  const bs = packedFloats(b);
+  const resetCounts = packedFloats(resets);
+  const times = lastNs === null ? null : packedTimes(lastNs);
+  const textList = texts === null ? null : packedTexts(texts, ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    const gid = seriesGroups.of(ids[i] as number);
+    if (textList !== null && times !== null) {
+      const traceIds = (textList.next().value as [string | null, string | null])[1];
+      if (traceIds !== null) exemplars.add(gid, `${times[i]} ${traceIds}`);
+    }
+    if (gid === null) continue;
+    let f = groups[gid];
+    if (!f) {
+      f = { n: 0, a: 0, b: 0, resets: 0 };
+      groups[gid] = f;
+    }
+    if (resetCounts !== null) f.resets += resetCounts[i] as number;
+    if (as === null) continue;
+    // NaN is a NULL (metric-slot-packs.ts).
+    const x = as[i] as number;
+    const y = bs === null ? Number.NaN : (bs[i] as number);
+    add(plan.mode, f, Number.isNaN(x) ? null : x, Number.isNaN(y) ? null : y);
+  }
+  const out: [number, Figures][] = [];
+  groups.forEach((f, gid) => {
+    if (f) out.push([gid, f]);
+  });
+  return out;
 }
 
 /** The figures of one slot's JSON, as [gid, figures]. */
