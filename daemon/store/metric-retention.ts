@@ -1,6 +1,9 @@
 import type Database from "better-sqlite3";
 import type { RetentionTrimmer } from "../signals/signal-module.js";
+import { PACKED_WIDTHS_S } from "./metric-slot-packer.js";
 import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
+
+const PACKED = new Set<number>(PACKED_WIDTHS_S);
 
 /**
  * Passes that deleted metric rows in this thread. Retention and the writer share the writer
@@ -109,7 +112,7 @@ class MetricTrimmer implements RetentionTrimmer {
         // A slot goes once it ends at or before that time: (slot + 1) * width <= dropBefore.
         const last = dropBefore / (BigInt(width) * NS_PER_S) - 1n;
         s.dropRollups.run(metricId, width, last);
-        s.dropPacks.run(metricId, width, last);
+        if (PACKED.has(width)) s.dropPacks.run(metricId, width, last);
       }
     }
     for (const metricId of emptied) s.deleteMetric.run(metricId, metricId);

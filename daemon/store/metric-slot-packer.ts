@@ -17,8 +17,19 @@ export const PACK_GRACE_S = 300;
 
 const PACKED = new Set<number>(PACKED_WIDTHS_S);
 
-/** Slots packed per metric and width in one commit, so the first pass over a long history is spread over commits. */
+/**
+ * Slots packed in one commit, all metrics together, so the first pass over a long history (a
+ * store upgraded from version 12) is spread over commits. Repacks are not counted: they keep
+ * a pack true to its rows.
+ */
 const SLOTS_PER_COMMIT = 8;
+
+/**
+ * How far past the collector's clock a point may move its metric's newest time. A sender
+ * whose clock runs ahead would otherwise close slots other senders are still writing, and
+ * every commit would then repack them.
+ */
+const CLOCK_ALLOWANCE_NS = 60n * 1_000_000_000n;
 
 const packedKey = (metricId: number, widthS: number): string => `${metricId}:${widthS}`;
 
@@ -26,8 +37,8 @@ const packedKey = (metricId: number, widthS: number): string => `${metricId}:${w
  * Keeps `metric_slot_packs` in step with `metric_rollups` from the writer's transaction:
  *
  * - **Packing.** At the end of a transaction, every slot of a packed width that ended
- *   PACK_GRACE_S before its metric's newest point is packed from its rows, oldest first, with
- *   no slot skipped: every slot up to a metric's newest pack is packed or has no rows. Readers
+ *   PACK_GRACE_S before its metric's newest point (capped by the collector's clock) is packed
+ *   from its rows, oldest first, a few a commit, with no slot skipped: every slot up to a metric's newest pack is packed or has no rows. Readers
  *   rely on that to read packs up to the newest one in their range and rows after it.
  * - **Repacking.** A row written to a slot already packed (a late point's refold, a series that
  *   reports far behind its metric's others) repacks that slot in the same transaction, so a
@@ -41,6 +52,8 @@ export class MetricSlotPacker {
   private through = new Map<string, number>();
   /** Newest point time per metric written in this transaction. */
   private readonly newest = new Map<number, bigint>();
+  /** When the transaction's newest request arrived (ns; 0 when the caller does not say). */
+  private clockNs = 0n;
   /** Slots of packed widths whose rows this transaction wrote, by metric and width. */
   private readonly written = new Map<number, Map<number, Set<number>>>();
   private readonly stmt: Record<"newestPack" | "firstRow" | "nextSlot" | "rows" | "put" | "drop", Database.Statement>;
@@ -63,6 +76,11 @@ export class MetricSlotPacker {
     };
     for (const name of ["newestPack", "firstRow", "nextSlot"] as const) this.stmt[name].pluck().safeIntegers(false);
     this.stmt.rows.raw().safeIntegers(true);
+  }
+
+  /** A request of this transaction arrived at `receivedNs` (0: unknown, as in tests of old data). */
+  noteClock(receivedNs: bigint): void {
+    if (receivedNs > this.clockNs) this.clockNs = receivedNs;
   }
 
   /** A series of the metric has points up to `timeNs` in this transaction. */
@@ -95,10 +113,14 @@ export class MetricSlotPacker {
         for (const slot of slots) if (slot <= through) this.pack(metricId, widthS, slot);
       }
     }
-    for (const [metricId, newestNs] of this.newest) {
+    let budget = SLOTS_PER_COMMIT;
+    const clockLimit = this.clockNs > 0n ? this.clockNs + CLOCK_ALLOWANCE_NS : null;
+    for (const [metricId, pointNs] of this.newest) {
+      const newestNs = clockLimit !== null && pointNs > clockLimit ? clockLimit : pointNs;
       for (const widthS of PACKED_WIDTHS_S) {
+        if (budget <= 0) break;
         const closed = slotOf(newestNs - BigInt(PACK_GRACE_S) * 1_000_000_000n, widthS) - 1;
-        this.packThrough(metricId, widthS, closed, SLOTS_PER_COMMIT);
+        budget -= this.packThrough(metricId, widthS, closed, budget);
       }
     }
     this.clearTransaction();
@@ -146,6 +168,7 @@ export class MetricSlotPacker {
   clearTransaction(): void {
     this.newest.clear();
     this.written.clear();
+    this.clockNs = 0n;
   }
 
   /** Forgets what a rollback or retention may have made wrong. */

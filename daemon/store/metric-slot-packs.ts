@@ -12,12 +12,12 @@ import { endianness } from "node:os";
  *   one back as NULL, so nothing a row holds is lost); resets (float64).
  * A value column whose every value is NULL is stored as NULL, and so is `resets` when every
  * value is 0: most metrics have no resets, and each kind fills only some of the value columns.
- * `texts` holds, per series in order, its buckets and exemplars texts, each as a u32 of its
- * UTF-8 length plus one (0 for NULL) and the bytes; NULL when no series has either.
+ * `buckets` and `exemplars` hold, per series in order, its text, as a u32 of its UTF-8 length
+ * plus one (0 for NULL) and the bytes; NULL when no series has one.
  *
  * Separate columns because a query copies what it selects out of SQLite: a day of a thousand
  * series is 96,000 values a column, and copying all eleven columns cost more than the rows'
- * reading it replaces.
+ * reading it replaces (a histogram's bucket texts, more than all the rest).
  */
 
 /** The columns of a pack, named as in metric_rollups (series_ids holds series_id). */
@@ -76,11 +76,25 @@ export type PackEntry = [
 /** The SQL select list of a PackEntry from `metric_rollups`. */
 export const PACK_ENTRY_SQL = `${PACK_COLUMNS.join(", ")}, buckets, exemplars`;
 
-/** A pack's stored values by `metric_slot_packs` column (packColumnName, and `texts`). */
+/** A pack's stored values by `metric_slot_packs` column (packColumnName, `buckets`, `exemplars`). */
 export type PackValues = Record<string, Buffer | null>;
 
 /** The `metric_slot_packs` columns a pack is stored in, in the row's order. */
-export const PACK_STORED_COLUMNS = [...PACK_COLUMNS.map(packColumnName), "texts"];
+export const PACK_STORED_COLUMNS = [...PACK_COLUMNS.map(packColumnName), "buckets", "exemplars"];
+
+/** Texts (one per series, in order) as a `buckets` or `exemplars` value; null when all are NULL. */
+function packTexts(texts: readonly (string | null)[]): Buffer | null {
+  if (texts.every((text) => text === null)) return null;
+  const parts = texts.map((text) => (text === null ? null : Buffer.from(text, "utf8")));
+  const bytes = Buffer.alloc(parts.reduce((sum, part) => sum + 4 + (part?.length ?? 0), 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.writeUInt32LE(part === null ? 0 : part.length + 1, at);
+    at += 4;
+    if (part !== null) at += part.copy(bytes, at);
+  }
+  return bytes;
+}
 
 /** Packs entries (each series once, ascending series id: the order readers expect). */
 export function packEntries(entries: readonly PackEntry[]): PackValues {
@@ -97,19 +111,8 @@ export function packEntries(entries: readonly PackEntry[]): PackValues {
     });
     out[packColumnName(column)] = stored ? bytes : null;
   });
-  const texts = entries.flatMap((entry) => [entry[11], entry[12]]);
-  if (texts.every((text) => text === null)) out.texts = null;
-  else {
-    const parts = texts.map((text) => (text === null ? null : Buffer.from(text, "utf8")));
-    const bytes = Buffer.alloc(parts.reduce((sum, part) => sum + 4 + (part?.length ?? 0), 0));
-    let at = 0;
-    for (const part of parts) {
-      bytes.writeUInt32LE(part === null ? 0 : part.length + 1, at);
-      at += 4;
-      if (part !== null) at += part.copy(bytes, at);
-    }
-    out.texts = bytes;
-  }
+  out.buckets = packTexts(entries.map((entry) => entry[11]));
+  out.exemplars = packTexts(entries.map((entry) => entry[12]));
   return out;
 }
 
@@ -143,28 +146,24 @@ export function packedTimes(bytes: Uint8Array): BigInt64Array {
   return view(bytes, BigInt64Array, BigInt64Array, (d, at) => d.getBigInt64(at, true));
 }
 
-/** Each series' buckets and exemplars texts from a `texts` value, in order. */
-export function* packedTexts(
-  bytes: Uint8Array | null,
-  count: number,
-): Generator<[buckets: string | null, exemplars: string | null]> {
+/** Each series' text from a `buckets` or `exemplars` value, in order (all null for NULL). */
+export function* packedTexts(bytes: Uint8Array | null, count: number): Generator<string | null> {
   if (bytes === null) {
-    for (let i = 0; i < count; i++) yield [null, null];
+    for (let i = 0; i < count; i++) yield null;
     return;
   }
   const data = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
-  const read = (): string | null => {
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > bytes.byteLength) throw new Error(`a metric slot pack's texts end before its ${count} series`);
     const length = data.getUint32(at, true);
     at += 4;
-    if (length === 0) return null;
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset + at, length - 1).toString("utf8");
+    if (length === 0) {
+      yield null;
+      continue;
+    }
+    yield Buffer.from(bytes.buffer, bytes.byteOffset + at, length - 1).toString("utf8");
     at += length - 1;
-    return text;
-  };
-  for (let i = 0; i < count; i++) {
-    const buckets = read();
-    yield [buckets, read()];
   }
 }
 
@@ -182,16 +181,16 @@ export function unpackEntries(values: Record<string, Uint8Array | null>): PackEn
     if (TIME_COLUMNS.has(column)) return packedTimes(bytes as Uint8Array);
     return packedFloats(bytes);
   });
+  const buckets = [...packedTexts(values.buckets ?? null, count)];
+  const exemplars = [...packedTexts(values.exemplars ?? null, count)];
   const out: PackEntry[] = [];
-  let i = 0;
-  for (const [buckets, exemplars] of packedTexts(values.texts ?? null, count)) {
+  for (let i = 0; i < count; i++) {
     const row = PACK_COLUMNS.map((column, c) => {
       const value = columns[c]?.[i];
       if (value === undefined) return column === "resets" ? 0 : null;
       return typeof value === "number" && Number.isNaN(value) ? null : value;
     });
-    out.push([...row, buckets, exemplars] as PackEntry);
-    i++;
+    out.push([...row, buckets[i] ?? null, exemplars[i] ?? null] as PackEntry);
   }
   return out;
 }

@@ -116,6 +116,7 @@ export class MetricWriter implements RecordWriter {
   /** Stores the points of one request; returns how many were new. */
   write(batch: MetricBatch, receivedNs: bigint): number {
     if (metricDeletions() !== this.deletionsSeen) this.forgetMemos();
+    this.packer.noteClock(receivedNs);
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
     const values: unknown[] = [];
     const older: { series: ResolvedSeries; point: MetricPointRecord; row: unknown[] }[] = [];

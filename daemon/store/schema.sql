@@ -169,6 +169,7 @@ CREATE TABLE metric_series_attributes (
 ) WITHOUT ROWID;
 
 CREATE TABLE metric_slot_packs (
+  id INTEGER PRIMARY KEY,
   metric_id INTEGER NOT NULL,
   width_s INTEGER NOT NULL,
   slot INTEGER NOT NULL,
@@ -186,10 +187,11 @@ CREATE TABLE metric_slot_packs (
   increase BLOB,
   sum_increase BLOB,
   resets BLOB,
-  -- each series' buckets and exemplars texts; NULL when none has either
-  texts BLOB,
-  PRIMARY KEY (metric_id, width_s, slot)
-) WITHOUT ROWID;
+  -- each series' buckets text, and its exemplars text; NULL when no series has one
+  buckets BLOB,
+  exemplars BLOB,
+  UNIQUE (metric_id, width_s, slot)
+);
 
 CREATE TABLE metrics (
   id INTEGER PRIMARY KEY,

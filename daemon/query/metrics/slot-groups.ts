@@ -98,7 +98,10 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
     groups.forEach((f, gid) => {
       if (f) rows.push([gid, f.n, f.a, f.b, f.resets]);
     });
-    return JSON.stringify(rows);
+    // An infinite value (SQLite keeps them) as text: JSON would make it null, and the answer 0.
+    return JSON.stringify(rows, (_key, value) =>
+      typeof value === "number" && !Number.isFinite(value) ? String(value) : value,
+    );
   };
   const figuresOf = (groups: (Figures | undefined)[], series: unknown, rare: unknown): Figures | null => {
     const gid = seriesGroups.of(Number(series));
@@ -152,14 +155,14 @@ export function slotSql(plan: SlotPlan): string {
 
 /**
  * Rows of the packed slots in a query's range (store/metric-slot-packs.ts), ascending, with the
- * columns the plan reads: slot, series_ids, a, b, resets, texts and last_ns (the exemplars'
- * time, only where there are texts). Every slot up to the last of them is packed or has no
+ * columns the plan reads: slot, series_ids, a, b, resets, exemplars and last_ns (the exemplars'
+ * time, only where there are any). Every slot up to the last of them is packed or has no
  * rows, so the rows of the slots after it (slotSql) complete the range.
  */
 export function packedSlotsSql(plan: SlotPlan): string {
   const b = plan.b === null ? "NULL" : packColumnName(plan.b);
-  return `SELECT slot, series_ids, ${packColumnName(plan.a)} AS a, ${b} AS b, resets, texts,
-      CASE WHEN texts IS NOT NULL THEN last_ns END AS last_ns
+  return `SELECT slot, series_ids, ${packColumnName(plan.a)} AS a, ${b} AS b, resets, exemplars,
+      CASE WHEN exemplars IS NOT NULL THEN last_ns END AS last_ns
     FROM metric_slot_packs WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi
     ORDER BY slot`;
 }
@@ -171,7 +174,7 @@ export type PackedSlotRow = [
   a: Buffer | null,
   b: Buffer | null,
   resets: Buffer | null,
-  texts: Buffer | null,
+  exemplars: Buffer | null,
   lastNs: Buffer | null,
 ];
 
@@ -186,7 +189,7 @@ export function packedSlotFigures(
   seriesGroups: SeriesGroups,
   exemplars: SlotExemplars,
 ): [number, Figures][] {
-  const [, seriesIds, a, b, resets, texts, lastNs] = row;
+  const [, seriesIds, a, b, resets, exemplarTexts, lastNs] = row;
   const groups: (Figures | undefined)[] = [];
   const ids = packedFloats(seriesIds) as Float64Array;
   // A NULL column is every value NULL (resets: 0).
@@ -194,12 +197,17 @@ export function packedSlotFigures(
   const bs = packedFloats(b);
   const resetCounts = packedFloats(resets);
   const times = lastNs === null ? null : packedTimes(lastNs);
-  const textList = texts === null ? null : packedTexts(texts, ids.length);
+  for (const column of [as, bs, resetCounts, times]) {
+    if (column !== null && column.length !== ids.length) {
+      throw new Error(`a metric slot pack with ${column.length} values for ${ids.length} series`);
+    }
+  }
+  const texts = times === null ? null : packedTexts(exemplarTexts, ids.length);
   for (let i = 0; i < ids.length; i++) {
     const gid = seriesGroups.of(ids[i] as number);
-    if (textList !== null && times !== null) {
-      const traceIds = (textList.next().value as [string | null, string | null])[1];
-      if (traceIds !== null) exemplars.add(gid, `${times[i]} ${traceIds}`);
+    if (texts !== null && times !== null) {
+      const traceIds = texts.next().value;
+      if (typeof traceIds === "string") exemplars.add(gid, `${times[i]} ${traceIds}`);
     }
     if (gid === null) continue;
     let f = groups[gid];
@@ -223,8 +231,7 @@ export function packedSlotFigures(
 
 /** The figures of one slot's JSON, as [gid, figures]. */
 export function slotFigures(json: string): [number, Figures][] {
-  return (JSON.parse(json) as [number, number, number, number, number][]).map(([gid, n, a, b, resets]) => [
-    gid,
-    { n, a, b, resets },
-  ]);
+  return (JSON.parse(json) as [number, number, number | string, number | string, number][]).map(
+    ([gid, n, a, b, resets]) => [gid, { n, a: Number(a), b: Number(b), resets }],
+  );
 }

@@ -6,8 +6,11 @@ import type { Migration } from "./shared.js";
 // (metric-slot-packs.ts). The rows stay as they are. Nothing is copied here: the writer packs
 // a metric's closed slots, oldest first, a few per commit, as its points arrive; until then,
 // and for a metric that never reports again, readers read the rows, as before.
+// A rowid table: a pack is tens of kilobytes, and a WITHOUT ROWID table keeps rows that large
+// in its index b-tree, rebalanced on every rewrite (design-decisions.md, "Rollups in a rowid table").
 const V13 = `
 CREATE TABLE metric_slot_packs (
+  id INTEGER PRIMARY KEY,
   metric_id INTEGER NOT NULL,
   width_s INTEGER NOT NULL,
   slot INTEGER NOT NULL,
@@ -25,10 +28,11 @@ CREATE TABLE metric_slot_packs (
   increase BLOB,
   sum_increase BLOB,
   resets BLOB,
-  -- each series' buckets and exemplars texts; NULL when none has either
-  texts BLOB,
-  PRIMARY KEY (metric_id, width_s, slot)
-) WITHOUT ROWID;
+  -- each series' buckets text, and its exemplars text; NULL when no series has one
+  buckets BLOB,
+  exemplars BLOB,
+  UNIQUE (metric_id, width_s, slot)
+);
 `;
 
 export const v013MetricSlotPacks: Migration = {

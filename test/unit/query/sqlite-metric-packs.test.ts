@@ -39,7 +39,15 @@ function minute(m: number): { service: string; points: MetricPointRecord[] }[] {
         // Exemplars only in closed slots, so the answer's come from packs.
         counter("/a", m * 3, m < 45 && m % 7 === 0),
         counter("/b", reset, false),
-        metricPoint({ timeNs, name: "queue", kind: "gauge", temporality: 0, monotonic: false, value: (m * 37) % 11 }),
+        metricPoint({
+          timeNs,
+          name: "queue",
+          kind: "gauge",
+          temporality: 0,
+          monotonic: false,
+          // SQLite keeps an infinite value; the answers must too, packed or not.
+          value: m === 3 ? Number.POSITIVE_INFINITY : (m * 37) % 11,
+        }),
         metricPoint({
           timeNs,
           startNs,
@@ -107,6 +115,14 @@ describe("SQLite metrics reader: packed slots", () => {
     { attrs: [["route", "/a"]] },
   ];
 
+  const END = T0 + BigInt(MINUTES * 60) * S;
+  /** The whole history; two packed slots alone (no rows after them); from the second pack on. */
+  const windows: [bigint, bigint][] = [
+    [T0 - 900n * S, END],
+    [T0, T0 + 1799n * S],
+    [T0 + 900n * S, END],
+  ];
+
   function answers(): Record<string, MetricGroupValues[]> {
     const out: Record<string, MetricGroupValues[]> = {};
     for (const [name, aggs] of cases) {
@@ -114,19 +130,23 @@ describe("SQLite metrics reader: packed slots", () => {
         for (const agg of aggs) {
           for (const groupBy of groupings) {
             for (const filter of filters) {
-              const query: MetricBucketQuery = {
-                metric,
-                fromNs: T0 - 900n * S,
-                toNs: T0 + BigInt(MINUTES * 60) * S,
-                stepMs: 900_000,
-                source: { kind: "rollups", widthS: 900 },
-                groupBy,
-                agg,
-                ...filter,
-              };
-              const groups = reader.metricBuckets(query);
-              groups.sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)));
-              out[`${name} ${agg} ${JSON.stringify(groupBy)} ${JSON.stringify(filter)}`] = groups;
+              for (const [fromNs, toNs] of windows) {
+                const query: MetricBucketQuery = {
+                  metric,
+                  fromNs,
+                  toNs,
+                  stepMs: 900_000,
+                  source: { kind: "rollups", widthS: 900 },
+                  groupBy,
+                  agg,
+                  ...filter,
+                };
+                const groups = reader.metricBuckets(query);
+                groups.sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)));
+                const window =
+                  fromNs === T0 - 900n * S && toNs === END ? "" : ` ${(fromNs - T0) / S}..${(toNs - T0) / S}`;
+                out[`${name} ${agg} ${JSON.stringify(groupBy)} ${JSON.stringify(filter)}${window}`] = groups;
+              }
             }
           }
         }
@@ -149,6 +169,16 @@ describe("SQLite metrics reader: packed slots", () => {
       [["worker"], false],
     ]);
     expect(requests?.values.filter((v) => v !== null)).to.have.length(5);
+    expect(fromPacks[`queue max [] {"attrs":[]}`]?.[0]?.values[1]).to.equal(Number.POSITIVE_INFINITY);
+    // The closed slots are read from the packs: rows changed under them change nothing...
+    const shift = (by: number) =>
+      store.db
+        .prepare("UPDATE metric_rollups SET increase = increase + ? WHERE width_s = 900 AND slot <= ?")
+        .run(by, T0 / S / 900n + 2n);
+    shift(1000);
+    expect(answers()).to.deep.equal(fromPacks);
+    shift(-1000);
+    // ...and the rows alone give the same answers.
     store.db.exec("DELETE FROM metric_slot_packs");
     expect(answers()).to.deep.equal(fromPacks);
   });

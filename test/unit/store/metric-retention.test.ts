@@ -32,20 +32,20 @@ describe("metric retention", () => {
   it("deletes old points, their rollup slots and packs, emptied series and metrics, keeping the counters true", () => {
     // "old" stops an hour in; "live" goes on for two hours.
     write(store, "api", [point("old", 0), point("old", 1800), point("live", 0, "/x")]);
-    write(store, "api", [point("live", 1800, "/x"), point("live", 7200, "/x")]);
+    write(store, "api", [point("live", 1800, "/x"), point("live", 4000, "/x"), point("live", 7200, "/x")]);
     write(store, "api", [point("live", 7210, "/y")]);
-    // Packed: "old" slot 0, "live" slots 0 and 2 (metric-slot-packer.ts).
-    expect(count(store, "metric_slot_packs")).to.equal(3n);
+    // Packed: "old" slot 0, "live" slots 0, 2 and 4 (metric-slot-packer.ts).
+    expect(count(store, "metric_slot_packs")).to.equal(4n);
     const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
     // Now is T0 + 2h 1m: the cutoff is T0 + 1h 1m.
     const trimmed = retention.trimByAge(T0 + 7260n * S);
     expect(trimmed).to.include({ points: 4 });
     expect(store.db.prepare("SELECT name FROM metrics").pluck().all()).to.deep.equal(["live"]);
     expect(store.db.prepare("SELECT attributes, first_ns FROM metric_series ORDER BY id").all()).to.deep.equal([
-      { attributes: '{"route":"/x"}', first_ns: T0 + 7200n * S },
+      { attributes: '{"route":"/x"}', first_ns: T0 + 4000n * S },
       { attributes: '{"route":"/y"}', first_ns: T0 + 7210n * S },
     ]);
-    expect(count(store, "metric_points")).to.equal(2n);
+    expect(count(store, "metric_points")).to.equal(3n);
     expect(count(store, "metric_series_attributes")).to.equal(2n);
     const cutoff = T0 + 3660n * S;
     const kept = store.db.prepare("SELECT width_s, slot FROM metric_rollups").all() as {
@@ -53,10 +53,12 @@ describe("metric retention", () => {
       slot: bigint;
     }[];
     for (const row of kept) expect((row.slot + 1n) * row.width_s * S > cutoff).to.equal(true);
-    expect(kept).to.have.length(2 * 2);
-    // Their packs went with their rows.
-    expect(count(store, "metric_slot_packs")).to.equal(0n);
-    expect(store.counters()).to.include({ points: 2n, series: 2n });
+    expect(kept).to.have.length(3 * 2);
+    // Their packs went with their rows; the pack of slot 4, after the cutoff, stays.
+    expect(store.db.prepare("SELECT slot * 900 FROM metric_slot_packs").pluck().all()).to.deep.equal([
+      (T0 / S / 900n) * 900n + 3600n,
+    ]);
+    expect(store.counters()).to.include({ points: 3n, series: 2n });
     expect(store.counters().metrics_trimmed_through_ns).to.equal(T0 + 1800n * S);
     expect(retention.trimByAge(T0 + 7260n * S)).to.include({ points: 0 });
   });

@@ -13,12 +13,13 @@ const SLOT0 = Number(T0 / (900n * S));
 
 type Store = ReturnType<typeof testStore>;
 
-function write(store: Store, points: MetricPointRecord[], writer = store.writer): number {
-  return writer.transaction(() => writer.writeMetrics(metricBatch("api", points), 0n));
+function write(store: Store, points: MetricPointRecord[], writer = store.writer, receivedNs = 0n): number {
+  return writer.transaction(() => writer.writeMetrics(metricBatch("api", points), receivedNs));
 }
 
-function counter(seconds: number, value: number, route = "/a"): MetricPointRecord {
+function counter(seconds: number, value: number, route = "/a", name = "requests"): MetricPointRecord {
   return metricPoint({
+    name,
     timeNs: T0 + BigInt(seconds) * S,
     startNs: T0 - 3600n * S,
     value,
@@ -100,6 +101,29 @@ describe("metric slot packer", () => {
     expect(packedSlots(store)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     for (const slot of packedSlots(store))
       expect(packAndRows(store, slot).pack).to.deep.equal(packAndRows(store, slot).rows);
+  });
+
+  it("packs a few slots a commit across all metrics while it catches up on a history", () => {
+    for (let m = 0; m < 100; m++) {
+      write(store, [counter(m * 60, m), counter(m * 60, m, "/a", "bytes"), counter(m * 60, m, "/a", "errors")]);
+    }
+    store.db.exec("DELETE FROM metric_slot_packs");
+    const restarted = new TelemetryWriter(store.db, 0n);
+    write(store, [counter(100 * 60, 100), counter(100 * 60, 100, "/a", "bytes")], restarted);
+    // Eight slots in all: the first metric's six closed ones, then two of the next.
+    expect(store.db.prepare("SELECT count(*) FROM metric_slot_packs").pluck().get()).to.equal(8n);
+  });
+
+  it("does not let one sender's clock running ahead close the slots others are writing", () => {
+    const received = (seconds: number) => T0 + BigInt(seconds) * S;
+    for (let m = 0; m < 5; m++) write(store, [counter(m * 60, m)], store.writer, received(m * 60));
+    // Three hours ahead of the collector's clock.
+    write(store, [counter(3 * 3600, 7, "/skewed")], store.writer, received(5 * 60));
+    write(store, [counter(6 * 60, 6)], store.writer, received(6 * 60));
+    expect(packedSlots(store)).to.deep.equal([]);
+    // Once the clock itself is past slot 0's end and the grace, slot 0 is packed.
+    write(store, [counter(21 * 60, 21)], store.writer, received(21 * 60));
+    expect(packedSlots(store)).to.deep.equal([0]);
   });
 
   it("packs again what a rolled-back transaction packed", () => {

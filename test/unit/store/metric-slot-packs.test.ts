@@ -42,14 +42,12 @@ describe("metric slot packs", () => {
     const values = packEntries([entry({ 0: 3, 8: 1.5 }), entry({ 0: 4, 8: null })]);
     expect(values.value_sum).to.equal(null);
     expect(values.resets).to.equal(null);
-    expect(values.texts).to.equal(null);
+    expect(values.buckets).to.equal(null);
+    expect(values.exemplars).to.equal(null);
     expect([...(packedFloats(values.increase ?? null) ?? [])]).to.deep.equal([1.5, Number.NaN]);
     expect([...(packedFloats(values.series_ids ?? null) ?? [])]).to.deep.equal([3, 4]);
     expect([...packedTimes(values.last_ns as Buffer)]).to.deep.equal([20n, 20n]);
-    expect([...packedTexts(values.texts ?? null, 2)]).to.deep.equal([
-      [null, null],
-      [null, null],
-    ]);
+    expect([...packedTexts(values.exemplars ?? null, 2)]).to.deep.equal([null, null]);
   });
 
   it("reads a column that does not start on an 8-byte boundary", () => {
@@ -64,6 +62,13 @@ describe("metric slot packs", () => {
     const [only] = unpackEntries(packEntries([entry({ 0: 12n, 1: 6n, 10: 2n })]));
     expect(only?.slice(0, 3)).to.deep.equal([12, 6, 10n]);
     expect(only?.[10]).to.equal(2);
+  });
+
+  it("keeps buckets and exemplars apart, so a reader of exemplars copies no bucket text", () => {
+    const values = packEntries([entry({ 11: '{"bounds":[1],"counts":[2,3]}' }), entry({ 0: 2, 12: '["ab"]' })]);
+    expect([...packedTexts(values.buckets ?? null, 2)]).to.deep.equal(['{"bounds":[1],"counts":[2,3]}', null]);
+    expect([...packedTexts(values.exemplars ?? null, 2)]).to.deep.equal([null, '["ab"]']);
+    expect(() => [...packedTexts((values.exemplars as Buffer).subarray(0, 6), 2)]).to.throw("end before its 2 series");
   });
 
   it("refuses a pack whose columns disagree on the number of series", () => {
