@@ -10,6 +10,8 @@
  *    raw points, on a store filled by the real writer (SERIES series at 10 s over 24 hours).
  * 4. Rollup rows per commit: upsert against replace, and both widths every commit against the
  *    900 s rows written when their slot closes (metric-rollup-writes.ts).
+ * 5. Series extents per commit: first and last time assigned against last alone
+ *    (metric-extent-writes.ts).
  *
  *   npm run bench:metrics-layout   (LAYOUT_SERIES=1000 LAYOUT_INTERVALS=360 QUERY_SERIES=100)
  */
@@ -21,6 +23,7 @@ import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { percentile, round } from "./measure.js";
+import { extentWrites } from "./metric-extent-writes.js";
 import { rollupWrites } from "./metric-rollup-writes.js";
 import { fillBatches, INTERVAL_S } from "./metric-workload.js";
 
@@ -201,7 +204,9 @@ function main(): void {
     console.log(JSON.stringify(day));
     const rollups = rollupWrites(dir.path);
     console.table(rollups);
-    console.log(JSON.stringify({ benchmark: "metrics-layout", sums, details, day, rollups }));
+    const extents = extentWrites(dir.path);
+    console.table(extents);
+    console.log(JSON.stringify({ benchmark: "metrics-layout", sums, details, day, rollups, extents }));
   } finally {
     dir.cleanup();
   }

@@ -85,6 +85,22 @@ describe("metric writer", () => {
     ]);
   });
 
+  it("keeps each series' first and last point times through late points, a restart and a resend", () => {
+    const extent = () => store.db.prepare("SELECT first_ns, last_ns FROM metric_series").raw().get();
+    const at = (seconds: number) => T0 + BigInt(seconds) * S;
+    write(store, [counter(100, 1), counter(200, 2)]);
+    expect(extent()).to.deep.equal([at(100), at(200)]);
+    // Late points: one before the first moves it, one inside changes nothing.
+    write(store, [counter(150, 1), counter(50, 0)]);
+    expect(extent()).to.deep.equal([at(50), at(200)]);
+    write(store, [counter(300, 3), counter(250, 2)]);
+    expect(extent()).to.deep.equal([at(50), at(300)]);
+    const restarted = new TelemetryWriter(store.db, 0n);
+    write(store, [counter(20, 0)], "api", restarted);
+    write(store, [counter(20, 0), counter(400, 4)], "api", restarted);
+    expect(extent()).to.deep.equal([at(20), at(400)]);
+  });
+
   it("keeps a metric's latest description and metadata", () => {
     write(store, [metricPoint({ timeNs: T0, value: 1, description: "old" })]);
     write(store, [metricPoint({ timeNs: T0 + S, value: 2, description: "new", metadata: '{"a":"b"}' })]);
