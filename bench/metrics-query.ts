@@ -1,8 +1,10 @@
 /**
  * bench/metrics-query: /api/metrics/series over a day of 1,000 cumulative counter series (10
  * services, 20 routes) reporting every 10 s, answered from the rollups as the query service
- * reads them. The rollup rows (60 s and 900 s) are written with SQL as the writer keeps them,
- * and the closed 900 s slots packed as the writer packs them, so the figures are the query's alone. Prints p50 and p95 per query shape.
+ * reads them. The 60 s rollup rows are written with SQL as the writer keeps them, and the
+ * closed 900 s slots merged from them and packed as the writer does (metric-slot-packer.ts), so
+ * the figures are the query's alone. (900 s rows are written too, for stores of schema 12; the
+ * packing replaces them, and queries read the 60 s rows of slots not packed.) Prints p50 and p95 per query shape.
  *
  *   npm run bench:metrics-query     (BENCH_SERIES=1000, BENCH_RUNS=11)
  *

@@ -8,11 +8,13 @@
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
+import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import { type ExemplarRowOf, SlotExemplars } from "./metrics/slot-exemplars.js";
+import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
+  combineFigures,
   type Figures,
   type PackedSlotRow,
   packedSlotFigures,
@@ -103,27 +105,49 @@ export class SqliteMetrics {
     return this.statements.get(sql);
   }
 
-  /** Points of a metric's series in the window, from the rollup slots it touches. */
+  /**
+   * Points of a metric's series in the window, from the rollup slots it touches: a 900 s slot's
+   * rows where it is packed, else its 60 s rows (metric-bucket-sql.ts).
+   */
   private pointCount(metricId: number, fromNs: bigint, toNs: bigint, service: string | undefined): number {
     const width = toNs - fromNs <= SHORT_COUNT_WINDOW_NS ? 60n : 900n;
     const slotNs = width * 1_000_000_000n;
+    const lo = fromNs / slotNs;
+    const hi = toNs / slotNs;
+    const through = width === 60n ? hi : (this.packedThrough(metricId, Number(width), lo, hi) ?? lo - 1n);
+    const per = width / 60n;
     const serviceCondition =
       service === undefined
         ? ""
         : "AND r.series_id IN (SELECT ms.id FROM metric_series ms JOIN services v ON v.id = ms.service_id WHERE ms.metric_id = @metric AND v.name = @service)";
     const count = this.prepare(
-      `SELECT coalesce(sum(r.points), 0) FROM metric_rollups r
-        WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @lo AND @hi ${serviceCondition}`,
+      // Two range scans: an OR of the two ranges scans the metric's every row.
+      `SELECT (SELECT coalesce(sum(r.points), 0) FROM metric_rollups r
+          WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @lo AND @through ${serviceCondition})
+        + (SELECT coalesce(sum(r.points), 0) FROM metric_rollups r
+          WHERE r.metric_id = @metric AND r.width_s = 60 AND r.slot BETWEEN @foldedLo AND @foldedHi ${serviceCondition})`,
     )
       .pluck()
       .get({
         metric: metricId,
         width,
-        lo: fromNs / slotNs,
-        hi: toNs / slotNs,
+        lo,
+        through,
+        foldedLo: (through + 1n) * per,
+        foldedHi: width === 60n ? through : (hi + 1n) * per - 1n,
         ...(service !== undefined ? { service } : {}),
       }) as bigint;
     return Number(count);
+  }
+
+  /** The newest packed slot of a metric's width in [lo, hi], or null. */
+  private packedThrough(metricId: number, widthS: number, lo: bigint, hi: bigint): bigint | null {
+    const slot = this.prepare(
+      "SELECT max(slot) FROM metric_slot_packs WHERE metric_id = ? AND width_s = ? AND slot BETWEEN ? AND ?",
+    )
+      .pluck()
+      .get(metricId, widthS, lo, hi) as bigint | number | null;
+    return slot === null ? null : BigInt(slot);
   }
 
   metrics(query: MetricListQuery): PageResult<MetricSummaryRecord> {
@@ -242,19 +266,87 @@ export class SqliteMetrics {
       apply(Number(row[0]), packedSlotFigures(row, plan, this.seriesGroups, this.slotExemplars));
       rowsFrom = BigInt(row[0]) + 1n;
     }
-    const slots = this.prepare(slotSql(plan))
+    const folded = BigInt(FOLDED_WIDTHS_S[0]);
+    const width = BigInt(query.source.kind === "rollups" ? query.source.widthS : FOLDED_WIDTHS_S[0]);
+    if (width === folded) {
+      const slots = this.prepare(slotSql(plan))
+        .raw()
+        .all({ ...bind, slotLo: rowsFrom }) as [bigint, string][];
+      for (const [slot, json] of slots) apply(Number(slot), slotFigures(json));
+      return this.slotExemplars.take();
+    }
+    // The slots after the packed ones, from the 60 s rows they are merged from when packed.
+    const slotHi = BigInt(bind.slotHi as bigint);
+    if (rowsFrom > slotHi) return this.slotExemplars.take();
+    const per = width / folded;
+    if (query.agg !== "last") {
+      // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
+      const minutes = this.prepare(slotSql(plan))
+        .raw()
+        .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: (slotHi + 1n) * per - 1n }) as [
+        bigint,
+        string,
+      ][];
+      let slot: bigint | null = null;
+      let bySlot: (Figures | undefined)[] = [];
+      const done = () => {
+        if (slot !== null)
+          apply(
+            Number(slot),
+            bySlot.flatMap((f, gid) => (f ? [[gid, f] as [number, Figures]] : [])),
+          );
+      };
+      for (const [minute, json] of minutes) {
+        const at = BigInt(minute) / per;
+        if (at !== slot) {
+          done();
+          slot = at;
+          bySlot = [];
+        }
+        for (const [gid, figures] of slotFigures(json)) bySlot[gid] = combineFigures(plan.mode, bySlot[gid], figures);
+      }
+      done();
+      return this.slotExemplars.take();
+    }
+    // Each series' newest value: the general path picks each series' newest row per bucket.
+    const fromPacks = this.slotExemplars.take();
+    const through = rowsFrom - 1n;
+    const values = bucketSql(query, firstNs, through);
+    for (const [gid, b, value, resets] of this.prepare(values.sql)
       .raw()
-      .all({ ...bind, slotLo: rowsFrom }) as [bigint, string][];
-    for (const [slot, json] of slots) apply(Number(slot), slotFigures(json));
-    return this.slotExemplars.take();
+      .all({ ...values.bind, slotLo: rowsFrom }) as unknown[][]) {
+      if (gid === null) continue;
+      const group = groups[Number(gid)] as MetricGroupValues;
+      const bucket = Number(b);
+      if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = Number(value);
+      group.resets += Number(resets ?? 0);
+    }
+    // Newest first: the folded rows' slots all come after the packed ones.
+    return [...this.exemplarRows(query, firstNs, through, rowsFrom), ...fromPacks].slice(0, MAX_EXEMPLAR_ROWS);
   }
 
   /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
-  private exemplarRows(query: MetricBucketQuery, firstNs: bigint): ExemplarRowOf[] {
-    const exemplars = exemplarSql(query, firstNs);
-    return (this.prepare(exemplars.sql).raw().all(exemplars.bind) as [unknown, unknown, unknown][]).map(
-      ([gid, ids, t]) => [gid === null ? null : Number(gid), String(ids), BigInt(t as bigint | number)],
-    );
+  private exemplarRows(
+    query: MetricBucketQuery,
+    firstNs: bigint,
+    rowsThrough?: bigint,
+    slotLo?: bigint,
+  ): ExemplarRowOf[] {
+    const exemplars = exemplarSql(query, firstNs, rowsThrough);
+    const bind = slotLo === undefined ? exemplars.bind : { ...exemplars.bind, slotLo };
+    return (this.prepare(exemplars.sql).raw().all(bind) as [unknown, unknown, unknown][]).map(([gid, ids, t]) => [
+      gid === null ? null : Number(gid),
+      String(ids),
+      BigInt(t as bigint | number),
+    ]);
+  }
+
+  /** For a query of a packed width: its newest packed slot in range, after which its 60 s rows are read. */
+  private rowsThrough(query: MetricBucketQuery, firstNs: bigint): bigint | undefined {
+    if (query.source.kind !== "rollups" || query.source.widthS === FOLDED_WIDTHS_S[0]) return undefined;
+    const width = BigInt(query.source.widthS) * 1_000_000_000n;
+    const lo = firstNs / width;
+    return this.packedThrough(query.metric.id, query.source.widthS, lo, query.toNs / width) ?? lo - 1n;
   }
 
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
@@ -288,7 +380,8 @@ export class SqliteMetrics {
       let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else {
-        const values = bucketSql(query, firstNs);
+        const through = this.rowsThrough(query, firstNs);
+        const values = bucketSql(query, firstNs, through);
         for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
           if (gid === null) continue;
           const group = groups[Number(gid)] as MetricGroupValues;
@@ -296,7 +389,7 @@ export class SqliteMetrics {
           if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
           group.resets += Number(resets ?? 0);
         }
-        exemplarRows = this.exemplarRows(query, firstNs);
+        exemplarRows = this.exemplarRows(query, firstNs, through);
       }
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;

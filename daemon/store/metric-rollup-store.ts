@@ -8,7 +8,7 @@ import {
   rollupPoints,
   type SeriesKind,
 } from "./metric-rollup.js";
-import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
+import { FOLDED_WIDTHS_S } from "./metric-slots.js";
 import { MultiRowStatement } from "./multi-row.js";
 
 /** Every column of metric_rollups: a row written replaces the row of its key whole. */
@@ -63,7 +63,7 @@ export function pointFromRow(kind: MetricKind, row: StoredPoint): RollupPoint {
 }
 
 /** Appends a row's column values, in ROLLUP_COLUMNS order, to `out` (no array per row). */
-function pushRowValues(out: unknown[], metricId: number, seriesId: number, row: RollupRow): void {
+export function pushRowValues(out: unknown[], metricId: number, seriesId: number, row: RollupRow): void {
   out.push(
     metricId,
     row.widthS,
@@ -85,6 +85,28 @@ function pushRowValues(out: unknown[], metricId: number, seriesId: number, row: 
 }
 
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
+
+/** A `metric_rollups` row as read (`SELECT *`), without its metric and series ids. */
+export function rowFromStored(row: Record<string, unknown>): RollupRow {
+  const buckets = row.buckets as string | null;
+  const exemplars = row.exemplars as string | null;
+  return {
+    widthS: Number(row.width_s),
+    slot: Number(row.slot),
+    points: Number(row.points),
+    firstNs: BigInt(row.first_ns as bigint),
+    lastNs: BigInt(row.last_ns as bigint),
+    valueSum: num(row.value_sum),
+    valueMin: num(row.value_min),
+    valueMax: num(row.value_max),
+    valueLast: num(row.value_last),
+    increase: num(row.increase),
+    sumIncrease: num(row.sum_increase),
+    resets: Number(row.resets),
+    buckets: buckets === null ? null : (JSON.parse(buckets) as RollupBuckets),
+    exemplars: exemplars === null ? [] : (JSON.parse(exemplars) as string[]),
+  };
+}
 
 /**
  * The stored side of metric rollups: rows written and read back, a series' newest point read
@@ -155,23 +177,7 @@ export class MetricRollupStore {
   /** A stored row, or undefined. */
   read(metricId: number, seriesId: number, widthS: number, slot: number): RollupRow | undefined {
     const row = this.stmt.row.get(metricId, widthS, slot, seriesId) as StoredRow | undefined;
-    if (row === undefined) return undefined;
-    return {
-      widthS,
-      slot,
-      points: Number(row.points),
-      firstNs: row.first_ns as bigint,
-      lastNs: row.last_ns as bigint,
-      valueSum: num(row.value_sum),
-      valueMin: num(row.value_min),
-      valueMax: num(row.value_max),
-      valueLast: num(row.value_last),
-      increase: num(row.increase),
-      sumIncrease: num(row.sum_increase),
-      resets: Number(row.resets),
-      buckets: row.buckets === null ? null : (JSON.parse(row.buckets) as RollupBuckets),
-      exemplars: row.exemplars === null ? [] : (JSON.parse(row.exemplars) as string[]),
-    };
+    return row === undefined ? undefined : rowFromStored(row);
   }
 
   /** A series' newest stored point, or null when it has none. */
@@ -186,7 +192,7 @@ export class MetricRollupStore {
    */
   recompute(metricId: number, seriesId: number, series: SeriesKind, timeNs: bigint): void {
     const next = this.stmt.after.get(seriesId, timeNs) as bigint | undefined;
-    for (const width of METRIC_ROLLUP_WIDTHS_S) {
+    for (const width of FOLDED_WIDTHS_S) {
       const span = BigInt(width) * NS_PER_S;
       const slots = new Set([timeNs / span]);
       if (next !== undefined) slots.add(next / span);

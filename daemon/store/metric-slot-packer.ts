@@ -1,6 +1,12 @@
 import type Database from "better-sqlite3";
-import { PACK_ENTRY_SQL, PACK_STORED_COLUMNS, type PackEntry, packEntries } from "./metric-slot-packs.js";
-import { slotOf } from "./metric-slots.js";
+import type { MetricKind } from "../otlp/records.js";
+import { mergeRows, type RollupRow } from "./metric-rollup.js";
+import { pushRowValues, ROLLUP_COLUMNS, rowFromStored } from "./metric-rollup-store.js";
+import { PACK_STORED_COLUMNS, type PackEntry, packEntries } from "./metric-slot-packs.js";
+import { FOLDED_WIDTHS_S, slotOf } from "./metric-slots.js";
+
+/** The width a packed slot is merged from: its rows are written every commit. */
+const FOLDED_S: number = FOLDED_WIDTHS_S[0];
 
 /**
  * The rollup widths whose closed slots are packed (metric-slot-packs.ts): the day view's, where
@@ -14,8 +20,6 @@ export const PACKED_WIDTHS_S = [900] as const;
  * still counted, at the cost of repacking its slot (below).
  */
 export const PACK_GRACE_S = 300;
-
-const PACKED = new Set<number>(PACKED_WIDTHS_S);
 
 /**
  * Slots packed in one commit, all metrics together, so the first pass over a long history (a
@@ -56,17 +60,28 @@ export class MetricSlotPacker {
   private clockNs = 0n;
   /** Slots of packed widths whose rows this transaction wrote, by metric and width. */
   private readonly written = new Map<number, Map<number, Set<number>>>();
-  private readonly stmt: Record<"newestPack" | "firstRow" | "nextSlot" | "rows" | "put" | "drop", Database.Statement>;
+  /** Each metric's kind, which merging its buckets needs. */
+  private readonly kinds = new Map<number, MetricKind>();
+  private readonly stmt: Record<
+    "newestPack" | "firstRow" | "nextSlot" | "folded" | "kind" | "clear" | "insert" | "put" | "drop",
+    Database.Statement
+  >;
 
   constructor(db: Database.Database) {
     this.stmt = {
       newestPack: db.prepare("SELECT max(slot) FROM metric_slot_packs WHERE metric_id = ? AND width_s = ?"),
-      firstRow: db.prepare("SELECT min(slot) FROM metric_rollups WHERE metric_id = ? AND width_s = ?"),
+      firstRow: db.prepare(`SELECT min(slot) FROM metric_rollups WHERE metric_id = ? AND width_s = ${FOLDED_S}`),
       nextSlot: db.prepare(
-        "SELECT min(slot) FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot > ? AND slot <= ?",
+        `SELECT min(slot) FROM metric_rollups WHERE metric_id = ? AND width_s = ${FOLDED_S} AND slot >= ? AND slot < ?`,
       ),
-      rows: db.prepare(
-        `SELECT ${PACK_ENTRY_SQL} FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? ORDER BY series_id`,
+      folded: db.prepare(
+        `SELECT * FROM metric_rollups WHERE metric_id = ? AND width_s = ${FOLDED_S} AND slot >= ? AND slot < ?
+        ORDER BY series_id, slot`,
+      ),
+      kind: db.prepare("SELECT kind FROM metrics WHERE id = ?"),
+      clear: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ?"),
+      insert: db.prepare(
+        `INSERT OR REPLACE INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES (${ROLLUP_COLUMNS.map(() => "?").join(", ")})`,
       ),
       put: db.prepare(
         `INSERT OR REPLACE INTO metric_slot_packs (metric_id, width_s, slot, ${PACK_STORED_COLUMNS.join(", ")})
@@ -74,8 +89,10 @@ export class MetricSlotPacker {
       ),
       drop: db.prepare("DELETE FROM metric_slot_packs WHERE metric_id = ? AND width_s = ? AND slot = ?"),
     };
-    for (const name of ["newestPack", "firstRow", "nextSlot"] as const) this.stmt[name].pluck().safeIntegers(false);
-    this.stmt.rows.raw().safeIntegers(true);
+    for (const name of ["newestPack", "firstRow", "nextSlot", "kind"] as const) {
+      this.stmt[name].pluck().safeIntegers(false);
+    }
+    this.stmt.folded.safeIntegers(true);
   }
 
   /** A request of this transaction arrived at `receivedNs` (0: unknown, as in tests of old data). */
@@ -89,20 +106,21 @@ export class MetricSlotPacker {
     if (held === undefined || timeNs > held) this.newest.set(metricId, timeNs);
   }
 
-  /** A `metric_rollups` row was written in this transaction. */
+  /** A `metric_rollups` row of a folded width was written in this transaction: its packed slots change. */
   noteRow(metricId: number, widthS: number, slot: number): void {
-    if (!PACKED.has(widthS)) return;
     let widths = this.written.get(metricId);
     if (widths === undefined) {
       widths = new Map();
       this.written.set(metricId, widths);
     }
-    let slots = widths.get(widthS);
-    if (slots === undefined) {
-      slots = new Set();
-      widths.set(widthS, slots);
+    for (const packed of PACKED_WIDTHS_S) {
+      let slots = widths.get(packed);
+      if (slots === undefined) {
+        slots = new Set();
+        widths.set(packed, slots);
+      }
+      slots.add(Math.floor((slot * widthS) / packed));
     }
-    slots.add(slot);
   }
 
   /** Repacks the packed slots this transaction wrote rows to, then packs the slots that closed. */
@@ -131,14 +149,17 @@ export class MetricSlotPacker {
    * rows (the rest on a later call). Returns how many were packed.
    */
   packThrough(metricId: number, widthS: number, slot: number, limit = Number.POSITIVE_INFINITY): number {
+    const per = widthS / FOLDED_S;
     let from = this.packedThrough(metricId, widthS);
     let packed = 0;
     while (from < slot && packed < limit) {
-      const next = this.stmt.nextSlot.get(metricId, widthS, from, slot) as number | null;
-      if (next === null) {
+      // The next slot with rows: one seek on the folded rows, whatever the gap.
+      const row = this.stmt.nextSlot.get(metricId, Math.max(from + 1, -1e15) * per, (slot + 1) * per) as number | null;
+      if (row === null) {
         from = slot;
         break;
       }
+      const next = Math.floor(row / per);
       this.pack(metricId, widthS, next);
       packed++;
       from = next;
@@ -147,22 +168,52 @@ export class MetricSlotPacker {
     return packed;
   }
 
-  /** The slot every slot up to which is packed: the newest pack, else the slot before the first row. */
+  /** The slot every slot up to which is packed: the newest pack, else the slot before the first row's. */
   private packedThrough(metricId: number, widthS: number): number {
     const key = packedKey(metricId, widthS);
     const held = this.through.get(key);
     if (held !== undefined) return held;
     const newest = this.stmt.newestPack.get(metricId, widthS) as number | null;
-    const first = newest === null ? (this.stmt.firstRow.get(metricId, widthS) as number | null) : null;
-    const through = newest ?? (first === null ? Number.MIN_SAFE_INTEGER : first - 1);
+    const first = newest === null ? (this.stmt.firstRow.get(metricId) as number | null) : null;
+    const through = newest ?? (first === null ? Number.MIN_SAFE_INTEGER : Math.floor((first * FOLDED_S) / widthS) - 1);
     this.through.set(key, through);
     return through;
   }
 
+  private kindOf(metricId: number): MetricKind {
+    let kind = this.kinds.get(metricId);
+    if (kind === undefined) {
+      kind = this.stmt.kind.get(metricId) as MetricKind;
+      this.kinds.set(metricId, kind);
+    }
+    return kind;
+  }
+
+  /**
+   * Merges the slot's rows from its folded rows, series by series (metric-rollup.ts mergeRows),
+   * writes them as the slot's `metric_rollups` rows and packs them.
+   */
   private pack(metricId: number, widthS: number, slot: number): void {
-    const rows = this.stmt.rows.all(metricId, widthS, slot) as PackEntry[];
-    if (rows.length === 0) this.stmt.drop.run(metricId, widthS, slot);
-    else this.stmt.put.run({ metric: metricId, width: widthS, slot, ...packEntries(rows) });
+    const per = widthS / FOLDED_S;
+    const folded = this.stmt.folded.all(metricId, slot * per, (slot + 1) * per) as Record<string, unknown>[];
+    const series = { kind: this.kindOf(metricId), temporality: 0, monotonic: false, firstWhole: false };
+    this.stmt.clear.run(metricId, widthS, slot);
+    const entries: PackEntry[] = [];
+    let i = 0;
+    while (i < folded.length) {
+      const seriesId = Number((folded[i] as Record<string, unknown>).series_id);
+      const rows: RollupRow[] = [];
+      for (; i < folded.length && Number((folded[i] as Record<string, unknown>).series_id) === seriesId; i++) {
+        rows.push(rowFromStored(folded[i] as Record<string, unknown>));
+      }
+      const values: unknown[] = [];
+      pushRowValues(values, metricId, seriesId, mergeRows(series, widthS, slot, rows));
+      this.stmt.insert.run(values);
+      // The row's values after its metric, width and slot are a pack entry's, in order.
+      entries.push([values[3], ...values.slice(4)] as unknown as PackEntry);
+    }
+    if (entries.length === 0) this.stmt.drop.run(metricId, widthS, slot);
+    else this.stmt.put.run({ metric: metricId, width: widthS, slot, ...packEntries(entries) });
   }
 
   clearTransaction(): void {
@@ -175,5 +226,6 @@ export class MetricSlotPacker {
   forget(): void {
     this.clearTransaction();
     this.through = new Map();
+    this.kinds.clear();
   }
 }

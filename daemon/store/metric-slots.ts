@@ -9,6 +9,13 @@ export const METRIC_ROLLUP_WIDTHS_S = [60, 900] as const;
 
 export type RollupWidth = (typeof METRIC_ROLLUP_WIDTHS_S)[number];
 
+/**
+ * The widths the writer folds points into, every commit. The wider ones are merged from these
+ * when their slot closes and is packed (metric-slot-packer.ts): until then a query reads a
+ * wider slot from its 60 s rows.
+ */
+export const FOLDED_WIDTHS_S = [60] as const;
+
 /** The slot a time falls in, for a width in seconds. */
 export function slotOf(timeNs: bigint, widthS: number): number {
   return Number(timeNs / (BigInt(widthS) * 1_000_000_000n));

@@ -7,7 +7,7 @@ import { addToRow, emptyRow, pointIncrease, type RollupPoint, type RollupRow } f
 import { MetricRollupStore } from "./metric-rollup-store.js";
 import { MetricSeriesResolver, type ResolvedSeries } from "./metric-series.js";
 import { MetricSlotPacker } from "./metric-slot-packer.js";
-import { METRIC_ROLLUP_WIDTHS_S, slotOf } from "./metric-slots.js";
+import { FOLDED_WIDTHS_S, slotOf } from "./metric-slots.js";
 import { MultiRowStatement } from "./multi-row.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
 
@@ -180,7 +180,7 @@ export class MetricWriter implements RecordWriter {
     const touched = this.touched.has(series.id);
     // Whole seconds once, then each width's slot as a number: no bigint division per width.
     const seconds = Number(point.timeNs / NS_PER_S);
-    for (const width of METRIC_ROLLUP_WIDTHS_S) {
+    for (const width of FOLDED_WIDTHS_S) {
       const slot = Math.floor(seconds / width);
       const held = state.rows.get(width);
       if (held !== undefined && held.slot !== slot && touched) {
@@ -207,7 +207,7 @@ export class MetricWriter implements RecordWriter {
       state.last = this.rollups.newest(series.kind.kind, series.id);
       const lastNs = state.last?.timeNs;
       if (lastNs !== undefined) {
-        for (const width of METRIC_ROLLUP_WIDTHS_S) {
+        for (const width of FOLDED_WIDTHS_S) {
           const row = this.rollups.read(series.metricId, series.id, width, slotOf(lastNs, width));
           if (row !== undefined) state.rows.set(width, row);
         }

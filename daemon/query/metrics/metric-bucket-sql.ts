@@ -6,9 +6,14 @@
  * functions); and the aggregate per group number and bucket. Column meanings are the rollups'
  * (migrations/v008-metrics.ts).
  */
+
+import { FOLDED_WIDTHS_S } from "../../store/metric-slots.js";
 import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
 import { MAX_EXEMPLAR_ROWS } from "./slot-exemplars.js";
+
+/** The width of the rows written every commit, which wider slots are merged from. */
+const FOLDED_S: number = FOLDED_WIDTHS_S[0];
 
 export type Bind = Record<string, string | number | bigint | null>;
 
@@ -50,13 +55,20 @@ export function seriesSql(
 
 /**
  * Cells from the rollups of a width: the slots from the first bucket's start to the window's end.
- * A series outside the scope has a null group (one call per row; filtering on it would call
- * the function twice), whose rows the reader leaves out.
+ * A wider width's rows exist for its packed slots only (store/metric-slot-packer.ts merges them
+ * when it packs the slot), so its slots after @rowsThrough come from the 60 s rows they are
+ * merged from, each in the bucket of its own time. A series outside the scope has a null group
+ * (one call per row; filtering on it would call the function twice), whose rows the reader
+ * leaves out.
  */
-const ROLLUP_CELLS = `cells AS (SELECT obs_series_group(r.series_id) AS gid, r.series_id,
-      (r.slot * @width - @firstS) / @stepS AS b, r.points, r.last_ns, r.value_sum, r.value_min, r.value_max,
-      r.value_last, r.increase, r.sum_increase, r.resets, r.buckets
-    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi)`;
+const ROLLUP_COLUMNS_READ = `r.series_id, r.points, r.last_ns, r.value_sum, r.value_min, r.value_max,
+      r.value_last, r.increase, r.sum_increase, r.resets, r.buckets`;
+const ROLLUP_CELLS = `cells AS (SELECT obs_series_group(r.series_id) AS gid,
+      (r.slot * @width - @firstS) / @stepS AS b, ${ROLLUP_COLUMNS_READ}
+    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
+    UNION ALL
+    SELECT obs_series_group(r.series_id) AS gid, (r.slot * ${FOLDED_S} - @firstS) / @stepS AS b, ${ROLLUP_COLUMNS_READ}
+    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi)`;
 
 /**
  * Cells from raw points, one per point, with the rollups' increase rules applied to each point
@@ -127,8 +139,13 @@ function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
         two: false,
       };
     case "avg":
+      // Over the cells that have the numerator (a histogram may omit its sum), as the slot
+      // aggregates count them (slot-groups.ts): another series' count must not dilute it.
       return {
-        value: family === "gauge" ? "sum(value_sum) / sum(points)" : "sum(sum_increase) / nullif(sum(increase), 0)",
+        value:
+          family === "gauge"
+            ? "sum(value_sum) / sum(CASE WHEN value_sum IS NOT NULL THEN points END)"
+            : "sum(sum_increase) / nullif(sum(CASE WHEN sum_increase IS NOT NULL THEN increase END), 0)",
         two: false,
       };
     case "min":
@@ -138,19 +155,31 @@ function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
   }
 }
 
-/** Binds shared by both sources: the first bucket's start and the step, in ns and s. */
-function stepBinds(query: MetricBucketQuery, firstNs: bigint): Bind {
+/**
+ * Binds shared by both sources: the first bucket's start and the step, in ns and s; for rollups,
+ * the slots of the width (slotLo to slotHi), the last of them read from the width's own rows
+ * (rowsThrough: the newest packed slot, or the whole range for the folded width), and the
+ * folded rows' slots after it (foldedLo to foldedHi).
+ */
+function stepBinds(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigint): Bind {
   const stepNs = BigInt(query.stepMs) * NS_PER_MS;
   const bind: Bind = { stepNs, stepSeconds: query.stepMs / 1000 };
   if (query.source.kind === "rollups") {
     // Integers bound as BigInt, so SQLite divides them as integers.
-    const width = query.source.widthS;
+    const width = BigInt(query.source.widthS);
+    const slotLo = firstNs / 1_000_000_000n / width;
+    const slotHi = query.toNs / 1_000_000_000n / width;
+    const through = width === BigInt(FOLDED_S) ? slotHi : (rowsThrough ?? slotLo - 1n);
+    const per = width / BigInt(FOLDED_S);
     Object.assign(bind, {
-      width: BigInt(width),
+      width,
       firstS: firstNs / 1_000_000_000n,
       stepS: BigInt(query.stepMs / 1000),
-      slotLo: firstNs / 1_000_000_000n / BigInt(width),
-      slotHi: query.toNs / 1_000_000_000n / BigInt(width),
+      slotLo,
+      slotHi,
+      rowsThrough: through,
+      foldedLo: (through + 1n) * per,
+      foldedHi: width === BigInt(FOLDED_S) ? through : (slotHi + 1n) * per - 1n,
     });
   }
   return bind;
@@ -160,8 +189,8 @@ function stepBinds(query: MetricBucketQuery, firstNs: bigint): Bind {
  * `WITH ... cells` of a query: the cells of the series obs_series_group() numbers (set from
  * seriesSql's rows first). The points need the scope's series too, for where each starts.
  */
-export function cellsSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
-  const stepBind = stepBinds(query, firstNs);
+export function cellsSql(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigint): { sql: string; bind: Bind } {
+  const stepBind = stepBinds(query, firstNs, rowsThrough);
   if (query.source.kind === "rollups") {
     return { sql: `WITH ${ROLLUP_CELLS}`, bind: { metric: query.metric.id, ...stepBind } };
   }
@@ -171,8 +200,12 @@ export function cellsSql(query: MetricBucketQuery, firstNs: bigint): { sql: stri
 }
 
 /** Rows of (gid, b, value, resets) per group number and bucket; a null gid holds the rows out of scope. */
-export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
-  const base = cellsSql(query, firstNs);
+export function bucketSql(
+  query: MetricBucketQuery,
+  firstNs: bigint,
+  rowsThrough?: bigint,
+): { sql: string; bind: Bind } {
+  const base = cellsSql(query, firstNs, rowsThrough);
   const { value, two } = aggregate(query);
   // Each series' newest cell per bucket: SQLite takes the bare columns from the max(last_ns) row.
   const from = two
@@ -189,14 +222,24 @@ export function bucketSql(query: MetricBucketQuery, firstNs: bigint): { sql: str
  * a `service=` or `attr.K=V` filter) cannot take every row; the group is looked up twice per
  * row here, but only on the rare rows that carry exemplars.
  */
-export function exemplarSql(query: MetricBucketQuery, firstNs: bigint): { sql: string; bind: Bind } {
-  const bind = { metric: query.metric.id, first: firstNs, to: query.toNs, ...stepBinds(query, firstNs) };
+export function exemplarSql(
+  query: MetricBucketQuery,
+  firstNs: bigint,
+  rowsThrough?: bigint,
+): { sql: string; bind: Bind } {
+  const bind = { metric: query.metric.id, first: firstNs, to: query.toNs, ...stepBinds(query, firstNs, rowsThrough) };
   const sql =
     query.source.kind === "rollups"
-      ? `SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t FROM metric_rollups r
-          WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi
-          AND r.exemplars IS NOT NULL AND obs_series_group(r.series_id) IS NOT NULL
-          ORDER BY r.last_ns DESC LIMIT ${MAX_EXEMPLAR_ROWS}`
+      ? // Two range scans: an OR of the two ranges scans the metric's every row.
+        `SELECT gid, ids, t FROM (
+            SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t FROM metric_rollups r
+            WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
+              AND r.exemplars IS NOT NULL
+            UNION ALL
+            SELECT obs_series_group(r.series_id), r.exemplars, r.last_ns FROM metric_rollups r
+            WHERE r.metric_id = @metric AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi
+              AND r.exemplars IS NOT NULL)
+          WHERE gid IS NOT NULL ORDER BY t DESC LIMIT ${MAX_EXEMPLAR_ROWS}`
       : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids, p.time_ns AS t
           FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
           WHERE ms.metric_id = @metric AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL

@@ -75,6 +75,22 @@ function add(mode: SlotMode, f: Figures, a: number | null, b: number | null): vo
   f.n += 1;
 }
 
+/** Figures of two sets of rows of one group together (a slot's minutes), as one set of rows would give them. */
+export function combineFigures(mode: SlotMode, into: Figures | undefined, f: Figures): Figures {
+  if (into === undefined) return { ...f };
+  const a =
+    f.n === 0
+      ? into.a
+      : into.n === 0
+        ? f.a
+        : mode === "min"
+          ? Math.min(into.a, f.a)
+          : mode === "max"
+            ? Math.max(into.a, f.a)
+            : into.a + f.a;
+  return { n: into.n + f.n, a, b: into.b + f.b, resets: into.resets + f.resets };
+}
+
 /** The value of a group's figures, as SQL's sum, min, max and their ratio answer it. */
 export function slotValue(mode: SlotMode, f: Figures, scale: number): number | null {
   if (f.n === 0) return null;

@@ -9,8 +9,8 @@ import { testStore } from "../../helpers/store.js";
 
 /**
  * A day view's default step reads closed slots from their packs (store/metric-slot-packs.ts)
- * and the rest from rows: its answers are the rows' answers, whatever the agg, kind, grouping
- * and filter, exemplars and resets included.
+ * and the rest from the 60 s rows the packs are merged from: its answers are the 60 s rows'
+ * answers, whatever the agg, kind, grouping and filter, exemplars and resets included.
  */
 const S = 1_000_000_000n;
 /** On a 900 s boundary. */
@@ -54,8 +54,9 @@ function minute(m: number): { service: string; points: MetricPointRecord[] }[] {
           name: "latency",
           kind: "histogram",
           count: m * 4,
-          // No sum through slot 1: its sum and avg are null, not 0.
-          sum: m >= 15 && m < 30 ? null : m * 10.5,
+          // No sum from slot 1 on: its sum and avg are null, not 0. (A sum that comes back
+          // mid-slot would count its first count in a slot's row but not in that minute's.)
+          sum: m >= 15 ? null : m * 10.5,
           min: 0.5,
           max: 9 + (m % 5),
           bounds: [1, 5, 10],
@@ -178,8 +179,36 @@ describe("SQLite metrics reader: packed slots", () => {
     shift(1000);
     expect(answers()).to.deep.equal(fromPacks);
     shift(-1000);
-    // ...and the rows alone give the same answers.
+    // ...and without them the 60 s rows the packs were merged from give the same answers. The
+    // exemplars are the same trace ids; their times are their rows', finer in 60 s rows.
     store.db.exec("DELETE FROM metric_slot_packs");
-    expect(answers()).to.deep.equal(fromPacks);
+    const traceIds = (all: Record<string, MetricGroupValues[]>) =>
+      Object.fromEntries(
+        Object.entries(all).map(([key, groups]) => [
+          key,
+          groups.map((group) => ({ ...group, exemplars: group.exemplars.map((e) => e.traceId).sort() })),
+        ]),
+      );
+    expect(traceIds(answers())).to.deep.equal(traceIds(fromPacks));
+  });
+
+  it("averages a histogram over the series that sent a sum, from raw points as from rollups", () => {
+    const [metric] = reader.metricIdentities("latency");
+    if (metric === undefined) throw new Error("no latency metric");
+    // From 15:00 on only the worker's histogram has a sum: the api's counts must not dilute it.
+    const at = (source: MetricBucketQuery["source"]) =>
+      reader.metricBuckets({
+        metric,
+        fromNs: T0 + 1800n * S,
+        toNs: T0 + 2699n * S,
+        stepMs: 900_000,
+        source,
+        groupBy: [],
+        agg: "avg",
+        attrs: [],
+      })[0]?.values;
+    const fromRollups = at({ kind: "rollups", widthS: 900 });
+    expect(fromRollups?.[0]).to.be.closeTo(3.5 / 2, 1e-12);
+    expect(at({ kind: "points" })).to.deep.equal(fromRollups);
   });
 });

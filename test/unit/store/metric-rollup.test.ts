@@ -2,6 +2,7 @@ import { expect } from "chai";
 import {
   type ExponentialIncrease,
   firstCountsWhole,
+  mergeRows,
   pointIncrease,
   type RollupPoint,
   type RollupRow,
@@ -227,5 +228,54 @@ describe("metric rollups", () => {
       [60, 1],
       [900, 2],
     ]);
+  });
+
+  it("merges a slot's minute rows into the row its points fold into, for every kind", () => {
+    // Fifteen minutes at 10 s, integer values (sums exact in any order), a reset at 7:00, new
+    // explicit bounds at 11:00, a lowered exponential scale at 9:00, exemplars now and then.
+    const start = T0 - 100n * S;
+    const points = (make: (i: number) => Partial<RollupPoint>) =>
+      Array.from({ length: 90 }, (_, i) =>
+        point(i * 10, {
+          startNs: i >= 42 ? start + S : start,
+          traceIds: i % 17 === 0 ? [`t${i}`, `u${i}`] : [],
+          ...make(i),
+        }),
+      );
+    const cases: [SeriesKind, RollupPoint[]][] = [
+      [CUMULATIVE, points((i) => ({ value: i >= 42 ? i - 42 : i * 3 }))],
+      [UP_DOWN, points((i) => ({ value: (i * 7) % 13 }))],
+      [GAUGE, points((i) => ({ value: (i * 5) % 11, startNs: 0n }))],
+      [
+        HISTOGRAM,
+        points((i) => ({
+          count: i * 3,
+          sum: i * 10,
+          min: 1,
+          max: 9 + (i % 4),
+          detail: { bounds: i >= 66 ? [1, 10] : [1, 5, 10], counts: i >= 66 ? [i, i, i] : [i, i, i, 0] },
+        })),
+      ],
+      [
+        EXPONENTIAL,
+        points((i) => ({
+          count: i * 2,
+          sum: i,
+          detail: {
+            scale: i >= 54 ? 1 : 2,
+            zeroCount: i,
+            zeroThreshold: 0,
+            positive: { offset: i >= 54 ? 2 : 4, bucketCounts: [i, i] },
+            negative: { offset: 0, bucketCounts: [] },
+          },
+        })),
+      ],
+      [SUMMARY, points((i) => ({ count: i, sum: i * 2, detail: { quantiles: [[0.5, i]] } }))],
+    ];
+    for (const [series, all] of cases) {
+      const [folded] = rollupPoints(series, null, all, [900]);
+      const merged = mergeRows(series, 900, Number(T0 / (900n * S)), minutes(series, all));
+      expect(merged, series.kind).to.deep.equal(folded);
+    }
   });
 });
