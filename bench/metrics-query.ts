@@ -56,7 +56,9 @@ function packClosedSlots(): void {
       for (const width of PACKED_WIDTHS_S) packed += packer.packThrough(metricId, width, slotOf(newest, width) - 1);
     }
   })();
-  if (packed > 0) console.log(`packed ${packed} closed slots in ${round((performance.now() - started) / 1000)} s`);
+  if (packed > 0) {
+    console.log(`merged ${packed} minute rows into closed slots in ${round((performance.now() - started) / 1000)} s`);
+  }
 }
 
 function build(): void {

@@ -86,6 +86,28 @@ export function pushRowValues(out: unknown[], metricId: number, seriesId: number
 
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
 
+/** A `metric_rollups` row read raw, in ROLLUP_COLUMNS order, as rowFromStored reads it. */
+export function rowFromValues(values: readonly unknown[]): RollupRow {
+  const [, widthS, slot, , points, firstNs, lastNs, valueSum, valueMin, valueMax, valueLast, increase] = values;
+  const [sumIncrease, resets, buckets, exemplars] = values.slice(12);
+  return {
+    widthS: Number(widthS),
+    slot: Number(slot),
+    points: Number(points),
+    firstNs: BigInt(firstNs as bigint),
+    lastNs: BigInt(lastNs as bigint),
+    valueSum: num(valueSum),
+    valueMin: num(valueMin),
+    valueMax: num(valueMax),
+    valueLast: num(valueLast),
+    increase: num(increase),
+    sumIncrease: num(sumIncrease),
+    resets: Number(resets),
+    buckets: buckets === null ? null : (JSON.parse(buckets as string) as RollupBuckets),
+    exemplars: exemplars === null ? [] : (JSON.parse(exemplars as string) as string[]),
+  };
+}
+
 /** A `metric_rollups` row as read (`SELECT *`), without its metric and series ids. */
 export function rowFromStored(row: Record<string, unknown>): RollupRow {
   const buckets = row.buckets as string | null;
@@ -121,7 +143,7 @@ export class MetricRollupStore {
   /** `onWrite` hears every row written (metric-slot-packer.ts repacks a packed slot's). */
   constructor(
     db: Database.Database,
-    private readonly onWrite: (metricId: number, widthS: number, slot: number) => void = () => {},
+    private readonly onWrite: (metricId: number, widthS: number, slot: number, seriesId: number) => void = () => {},
   ) {
     // A row carries every column of metric_rollups, so replacing the row of its key is the
     // upsert, and SQLite replaces in place for less than an ON CONFLICT ... DO UPDATE costs.
@@ -161,7 +183,7 @@ export class MetricRollupStore {
     const values: unknown[] = [];
     pushRowValues(values, metricId, seriesId, row);
     this.stmt.upsert.run(values);
-    this.onWrite(metricId, row.widthS, row.slot);
+    this.onWrite(metricId, row.widthS, row.slot, seriesId);
   }
 
   /** Writes many rows at once (each row's key once). */
@@ -169,7 +191,7 @@ export class MetricRollupStore {
     const values: unknown[] = [];
     for (const { metricId, seriesId, row } of rows) {
       pushRowValues(values, metricId, seriesId, row);
-      this.onWrite(metricId, row.widthS, row.slot);
+      this.onWrite(metricId, row.widthS, row.slot, seriesId);
     }
     if (values.length > 0) this.upserts.run(values);
   }

@@ -321,7 +321,10 @@ export function mergeRows(series: SeriesKind, widthS: number, slot: number, rows
       sumIncrease: plus(into.sumIncrease, row.sumIncrease),
       resets: into.resets + row.resets,
       buckets: mergeBuckets(series.kind, into.buckets, row.buckets, true),
-      exemplars: [...new Set([...row.exemplars, ...into.exemplars])].slice(0, EXEMPLARS_KEPT),
+      exemplars:
+        row.exemplars.length === 0
+          ? into.exemplars
+          : [...new Set([...row.exemplars, ...into.exemplars])].slice(0, EXEMPLARS_KEPT),
     };
   }
   return into;

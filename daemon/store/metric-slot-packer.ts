@@ -1,9 +1,10 @@
 import type Database from "better-sqlite3";
 import type { MetricKind } from "../otlp/records.js";
-import { mergeRows, type RollupRow } from "./metric-rollup.js";
-import { pushRowValues, ROLLUP_COLUMNS, rowFromStored } from "./metric-rollup-store.js";
-import { PACK_STORED_COLUMNS, type PackEntry, packEntries } from "./metric-slot-packs.js";
+import { mergeRows, type RollupRow, type SeriesKind } from "./metric-rollup.js";
+import { pushRowValues, ROLLUP_COLUMNS, rowFromValues } from "./metric-rollup-store.js";
+import { PACK_ENTRY_SQL, PACK_STORED_COLUMNS, type PackEntry, packEntries } from "./metric-slot-packs.js";
 import { FOLDED_WIDTHS_S, slotOf } from "./metric-slots.js";
+import { MultiRowStatement } from "./multi-row.js";
 
 /** The width a packed slot is merged from: its rows are written every commit. */
 const FOLDED_S: number = FOLDED_WIDTHS_S[0];
@@ -22,11 +23,12 @@ export const PACKED_WIDTHS_S = [900] as const;
 export const PACK_GRACE_S = 300;
 
 /**
- * Slots packed in one commit, all metrics together, so the first pass over a long history (a
- * store upgraded from version 12) is spread over commits. Repacks are not counted: they keep
- * a pack true to its rows.
+ * The 60 s rows one commit merges into packed slots, all metrics together (at least one slot),
+ * so the first pass over a long history (a store upgraded from version 12) is spread over
+ * commits and no commit waits long on it. Repacks are not counted: they keep a pack true to
+ * its rows, and merge only the series that changed.
  */
-const SLOTS_PER_COMMIT = 8;
+export const ROWS_PER_COMMIT = 16_000;
 
 /**
  * How far past the collector's clock a point may move its metric's newest time. A sender
@@ -41,15 +43,15 @@ const packedKey = (metricId: number, widthS: number): string => `${metricId}:${w
  * Keeps `metric_slot_packs` in step with `metric_rollups` from the writer's transaction:
  *
  * - **Packing.** At the end of a transaction, every slot of a packed width that ended
- *   PACK_GRACE_S before its metric's newest point (capped by the collector's clock) is packed
- *   from its rows, oldest first, a few a commit, with no slot skipped: every slot up to a metric's newest pack is packed or has no rows. Readers
- *   rely on that to read packs up to the newest one in their range and rows after it.
- * - **Repacking.** A row written to a slot already packed (a late point's refold, a series that
- *   reports far behind its metric's others) repacks that slot in the same transaction, so a
- *   reader never sees a pack that disagrees with the rows it was made from.
- *
- * The rows are kept: they are what the writer reads back, what queries of other steps read,
- * and what a pack is made from.
+ *   PACK_GRACE_S before its metric's newest point (capped by the collector's clock) gets each
+ *   series' row merged from its 60 s rows (metric-rollup.ts mergeRows) and is packed, oldest
+ *   first, a few a commit, with no slot skipped: every slot up to a metric's newest pack is
+ *   packed or has no 60 s rows. Readers rely on that to read packs (and the width's rows) up
+ *   to the newest pack in their range, and 60 s rows after it.
+ * - **Repacking.** A 60 s row written to a slot already packed (a late point's refold, a series
+ *   that reports far behind its metric's others) merges that series' row again and repacks the
+ *   slot from the width's rows, in the same transaction, so a reader never sees a pack that
+ *   disagrees with the rows it was made from.
  */
 export class MetricSlotPacker {
   /** Per metric and width: every slot up to this one is packed (or has no rows). */
@@ -58,12 +60,24 @@ export class MetricSlotPacker {
   private readonly newest = new Map<number, bigint>();
   /** When the transaction's newest request arrived (ns; 0 when the caller does not say). */
   private clockNs = 0n;
-  /** Slots of packed widths whose rows this transaction wrote, by metric and width. */
-  private readonly written = new Map<number, Map<number, Set<number>>>();
+  /** Series whose 60 s rows this transaction wrote, by metric, packed width and slot of that width. */
+  private readonly written = new Map<number, Map<number, Map<number, Set<number>>>>();
   /** Each metric's kind, which merging its buckets needs. */
   private readonly kinds = new Map<number, MetricKind>();
+  /** A slot's merged rows, many per statement. */
+  private readonly inserts: MultiRowStatement;
   private readonly stmt: Record<
-    "newestPack" | "firstRow" | "nextSlot" | "folded" | "kind" | "clear" | "insert" | "put" | "drop",
+    | "newestPack"
+    | "firstRow"
+    | "nextSlot"
+    | "folded"
+    | "seriesFolded"
+    | "kind"
+    | "clear"
+    | "insert"
+    | "rows"
+    | "put"
+    | "drop",
     Database.Statement
   >;
 
@@ -74,14 +88,23 @@ export class MetricSlotPacker {
       nextSlot: db.prepare(
         `SELECT min(slot) FROM metric_rollups WHERE metric_id = ? AND width_s = ${FOLDED_S} AND slot >= ? AND slot < ?`,
       ),
+      // In key order (slot, then series): no sort; grouped by series in pack().
       folded: db.prepare(
-        `SELECT * FROM metric_rollups WHERE metric_id = ? AND width_s = ${FOLDED_S} AND slot >= ? AND slot < ?
-        ORDER BY series_id, slot`,
+        `SELECT ${ROLLUP_COLUMNS.join(", ")} FROM metric_rollups
+        WHERE metric_id = ? AND width_s = ${FOLDED_S} AND slot >= ? AND slot < ?`,
+      ),
+      // One series' rows of a slot, one key lookup per minute.
+      seriesFolded: db.prepare(
+        `SELECT ${ROLLUP_COLUMNS.join(", ")} FROM metric_rollups
+        WHERE metric_id = ? AND width_s = ${FOLDED_S} AND series_id = ? AND slot IN (SELECT value FROM json_each(?))`,
       ),
       kind: db.prepare("SELECT kind FROM metrics WHERE id = ?"),
       clear: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ?"),
       insert: db.prepare(
         `INSERT OR REPLACE INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES (${ROLLUP_COLUMNS.map(() => "?").join(", ")})`,
+      ),
+      rows: db.prepare(
+        `SELECT ${PACK_ENTRY_SQL} FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? ORDER BY series_id`,
       ),
       put: db.prepare(
         `INSERT OR REPLACE INTO metric_slot_packs (metric_id, width_s, slot, ${PACK_STORED_COLUMNS.join(", ")})
@@ -92,7 +115,16 @@ export class MetricSlotPacker {
     for (const name of ["newestPack", "firstRow", "nextSlot", "kind"] as const) {
       this.stmt[name].pluck().safeIntegers(false);
     }
-    this.stmt.folded.safeIntegers(true);
+    for (const name of ["folded", "seriesFolded", "rows"] as const) this.stmt[name].raw().safeIntegers(true);
+    this.inserts = new MultiRowStatement(
+      db,
+      `metric_rollups (${ROLLUP_COLUMNS.join(", ")})`,
+      ROLLUP_COLUMNS.length,
+      "",
+      128,
+      false,
+      "REPLACE",
+    );
   }
 
   /** A request of this transaction arrived at `receivedNs` (0: unknown, as in tests of old data). */
@@ -106,8 +138,8 @@ export class MetricSlotPacker {
     if (held === undefined || timeNs > held) this.newest.set(metricId, timeNs);
   }
 
-  /** A `metric_rollups` row of a folded width was written in this transaction: its packed slots change. */
-  noteRow(metricId: number, widthS: number, slot: number): void {
+  /** A series' 60 s row was written in this transaction: its rows of the packed widths change. */
+  noteRow(metricId: number, widthS: number, slot: number, seriesId: number): void {
     let widths = this.written.get(metricId);
     if (widths === undefined) {
       widths = new Map();
@@ -116,10 +148,16 @@ export class MetricSlotPacker {
     for (const packed of PACKED_WIDTHS_S) {
       let slots = widths.get(packed);
       if (slots === undefined) {
-        slots = new Set();
+        slots = new Map();
         widths.set(packed, slots);
       }
-      slots.add(Math.floor((slot * widthS) / packed));
+      const at = Math.floor((slot * widthS) / packed);
+      let series = slots.get(at);
+      if (series === undefined) {
+        series = new Set();
+        slots.set(at, series);
+      }
+      series.add(seriesId);
     }
   }
 
@@ -128,10 +166,10 @@ export class MetricSlotPacker {
     for (const [metricId, widths] of this.written) {
       for (const [widthS, slots] of widths) {
         const through = this.packedThrough(metricId, widthS);
-        for (const slot of slots) if (slot <= through) this.pack(metricId, widthS, slot);
+        for (const [slot, series] of slots) if (slot <= through) this.repack(metricId, widthS, slot, series);
       }
     }
-    let budget = SLOTS_PER_COMMIT;
+    let budget = ROWS_PER_COMMIT;
     const clockLimit = this.clockNs > 0n ? this.clockNs + CLOCK_ALLOWANCE_NS : null;
     for (const [metricId, pointNs] of this.newest) {
       const newestNs = clockLimit !== null && pointNs > clockLimit ? clockLimit : pointNs;
@@ -145,8 +183,8 @@ export class MetricSlotPacker {
   }
 
   /**
-   * Packs the metric's slots of a width up to `slot`, oldest first, at most `limit` slots with
-   * rows (the rest on a later call). Returns how many were packed.
+   * Packs the metric's slots of a width up to `slot`, oldest first, until `limit` 60 s rows
+   * were merged (the rest on a later call). Returns how many 60 s rows were merged.
    */
   packThrough(metricId: number, widthS: number, slot: number, limit = Number.POSITIVE_INFINITY): number {
     const per = widthS / FOLDED_S;
@@ -160,8 +198,7 @@ export class MetricSlotPacker {
         break;
       }
       const next = Math.floor(row / per);
-      this.pack(metricId, widthS, next);
-      packed++;
+      packed += this.pack(metricId, widthS, next);
       from = next;
     }
     this.through.set(packedKey(metricId, widthS), from);
@@ -180,40 +217,67 @@ export class MetricSlotPacker {
     return through;
   }
 
-  private kindOf(metricId: number): MetricKind {
+  /**
+   * Merges each series' row of the slot from its 60 s rows (metric-rollup.ts mergeRows), writes
+   * them as the slot's `metric_rollups` rows (replacing any a schema-12 writer left) and packs them.
+   */
+  private pack(metricId: number, widthS: number, slot: number): number {
+    const per = widthS / FOLDED_S;
+    const bySeries = new Map<number, RollupRow[]>();
+    const folded = this.stmt.folded.all(metricId, slot * per, (slot + 1) * per) as unknown[][];
+    for (const values of folded) {
+      const seriesId = Number(values[3]);
+      const rows = bySeries.get(seriesId);
+      if (rows === undefined) bySeries.set(seriesId, [rowFromValues(values)]);
+      else rows.push(rowFromValues(values));
+    }
+    this.stmt.clear.run(metricId, widthS, slot);
+    if (bySeries.size === 0) {
+      this.stmt.drop.run(metricId, widthS, slot);
+      return 0;
+    }
+    const series = this.seriesKind(metricId);
+    const entries: PackEntry[] = [];
+    const values: unknown[] = [];
+    for (const seriesId of [...bySeries.keys()].sort((a, b) => a - b)) {
+      const row: unknown[] = [];
+      pushRowValues(row, metricId, seriesId, mergeRows(series, widthS, slot, bySeries.get(seriesId) as RollupRow[]));
+      values.push(...row);
+      // The row's values after its metric, width and slot are a pack entry's, in order.
+      entries.push(row.slice(3) as unknown as PackEntry);
+    }
+    this.inserts.run(values);
+    this.stmt.put.run({ metric: metricId, width: widthS, slot, ...packEntries(entries) });
+    return folded.length;
+  }
+
+  /** Merges again the rows of the series whose 60 s rows changed in a packed slot, and repacks it. */
+  private repack(metricId: number, widthS: number, slot: number, seriesIds: ReadonlySet<number>): void {
+    const per = widthS / FOLDED_S;
+    const minutes = JSON.stringify(Array.from({ length: per }, (_, i) => slot * per + i));
+    const series = this.seriesKind(metricId);
+    for (const seriesId of seriesIds) {
+      const rows = (this.stmt.seriesFolded.all(metricId, seriesId, minutes) as unknown[][])
+        .map(rowFromValues)
+        .sort((a, b) => a.slot - b.slot);
+      if (rows.length === 0) continue;
+      const values: unknown[] = [];
+      pushRowValues(values, metricId, seriesId, mergeRows(series, widthS, slot, rows));
+      this.stmt.insert.run(values);
+    }
+    const rows = this.stmt.rows.all(metricId, widthS, slot) as PackEntry[];
+    if (rows.length === 0) this.stmt.drop.run(metricId, widthS, slot);
+    else this.stmt.put.run({ metric: metricId, width: widthS, slot, ...packEntries(rows) });
+  }
+
+  private seriesKind(metricId: number): SeriesKind {
     let kind = this.kinds.get(metricId);
     if (kind === undefined) {
       kind = this.stmt.kind.get(metricId) as MetricKind;
       this.kinds.set(metricId, kind);
     }
-    return kind;
-  }
-
-  /**
-   * Merges the slot's rows from its folded rows, series by series (metric-rollup.ts mergeRows),
-   * writes them as the slot's `metric_rollups` rows and packs them.
-   */
-  private pack(metricId: number, widthS: number, slot: number): void {
-    const per = widthS / FOLDED_S;
-    const folded = this.stmt.folded.all(metricId, slot * per, (slot + 1) * per) as Record<string, unknown>[];
-    const series = { kind: this.kindOf(metricId), temporality: 0, monotonic: false, firstWhole: false };
-    this.stmt.clear.run(metricId, widthS, slot);
-    const entries: PackEntry[] = [];
-    let i = 0;
-    while (i < folded.length) {
-      const seriesId = Number((folded[i] as Record<string, unknown>).series_id);
-      const rows: RollupRow[] = [];
-      for (; i < folded.length && Number((folded[i] as Record<string, unknown>).series_id) === seriesId; i++) {
-        rows.push(rowFromStored(folded[i] as Record<string, unknown>));
-      }
-      const values: unknown[] = [];
-      pushRowValues(values, metricId, seriesId, mergeRows(series, widthS, slot, rows));
-      this.stmt.insert.run(values);
-      // The row's values after its metric, width and slot are a pack entry's, in order.
-      entries.push([values[3], ...values.slice(4)] as unknown as PackEntry);
-    }
-    if (entries.length === 0) this.stmt.drop.run(metricId, widthS, slot);
-    else this.stmt.put.run({ metric: metricId, width: widthS, slot, ...packEntries(entries) });
+    // Merging reads only the kind (how buckets merge).
+    return { kind, temporality: 0, monotonic: false, firstWhole: false };
   }
 
   clearTransaction(): void {

@@ -108,7 +108,9 @@ export class MetricWriter implements RecordWriter {
   ) {
     this.resolver = new MetricSeriesResolver(db, shared);
     this.packer = new MetricSlotPacker(db);
-    this.rollups = new MetricRollupStore(db, (metricId, widthS, slot) => this.packer.noteRow(metricId, widthS, slot));
+    this.rollups = new MetricRollupStore(db, (metricId, widthS, slot, seriesId) =>
+      this.packer.noteRow(metricId, widthS, slot, seriesId),
+    );
     this.pointsInsert = new MultiRowStatement(db, POINT_COLUMNS, POINT_WIDTH, "ON CONFLICT DO NOTHING", 256, false);
     this.pointInsert = db.prepare(
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
@@ -141,7 +143,8 @@ export class MetricWriter implements RecordWriter {
         older.push({ series, point, row: pointRow(series.id, point, detailText) });
         continue;
       }
-      if (state.last === null) this.mayBeFirst(series.id, point.timeNs);
+      // A series just created holds this point's time as its first already.
+      if (state.last === null && series.created !== true) this.mayBeFirst(series.id, point.timeNs);
       this.fold(series, state, rollupPointOf(point, detail));
       // Straight into the statement's values: no row array per point.
       values.push(

@@ -139,13 +139,10 @@ function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
         two: false,
       };
     case "avg":
-      // Over the cells that have the numerator (a histogram may omit its sum), as the slot
-      // aggregates count them (slot-groups.ts): another series' count must not dilute it.
+      // Totals over totals: the same at every granularity (points, 60 s rows, merged 900 s
+      // rows), as the slot aggregates count them too (slot-groups.ts).
       return {
-        value:
-          family === "gauge"
-            ? "sum(value_sum) / sum(CASE WHEN value_sum IS NOT NULL THEN points END)"
-            : "sum(sum_increase) / nullif(sum(CASE WHEN sum_increase IS NOT NULL THEN increase END), 0)",
+        value: family === "gauge" ? "sum(value_sum) / sum(points)" : "sum(sum_increase) / nullif(sum(increase), 0)",
         two: false,
       };
     case "min":

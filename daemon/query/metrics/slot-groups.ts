@@ -66,12 +66,14 @@ export interface Figures {
 }
 
 function add(mode: SlotMode, f: Figures, a: number | null, b: number | null): void {
+  // Every row's denominator, as SQL's sum(b) counts it: a ratio's totals are then the same
+  // whatever the rows' width (a 900 s row sums minutes some of which lack the numerator).
+  if (b !== null) f.b += b;
   if (a === null) return;
   if (f.n === 0) f.a = a;
   else if (mode === "min") f.a = Math.min(f.a, a);
   else if (mode === "max") f.a = Math.max(f.a, a);
   else f.a += a;
-  if (b !== null) f.b += b;
   f.n += 1;
 }
 
@@ -232,9 +234,8 @@ export function packedSlotFigures(
       groups[gid] = f;
     }
     if (resetCounts !== null) f.resets += resetCounts[i] as number;
-    if (as === null) continue;
     // NaN is a NULL (metric-slot-packs.ts).
-    const x = as[i] as number;
+    const x = as === null ? Number.NaN : (as[i] as number);
     const y = bs === null ? Number.NaN : (bs[i] as number);
     add(plan.mode, f, Number.isNaN(x) ? null : x, Number.isNaN(y) ? null : y);
   }

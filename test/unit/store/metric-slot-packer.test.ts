@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
-import { PACK_GRACE_S } from "../../../daemon/store/metric-slot-packer.js";
+import { PACK_GRACE_S, ROWS_PER_COMMIT } from "../../../daemon/store/metric-slot-packer.js";
 import { PACK_ENTRY_SQL, PACK_STORED_COLUMNS, unpackEntries } from "../../../daemon/store/metric-slot-packs.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
@@ -50,6 +50,14 @@ function packAndRows(store: Store, slot: number): { pack: unknown[]; rows: unkno
   return { pack: unpackEntries(stored), rows: rows.map(numbers) };
 }
 
+/** The 900 s rows of a slot (relative to SLOT0), by series. */
+const slotRows = (store: Store, slot: number) =>
+  store.db
+    .prepare(
+      "SELECT points, increase, value_last, resets FROM metric_rollups WHERE width_s = 900 AND slot = ? ORDER BY series_id",
+    )
+    .all(SLOT0 + slot);
+
 describe("metric slot packer", () => {
   let store: Store;
   beforeEach(() => {
@@ -66,6 +74,11 @@ describe("metric slot packer", () => {
     const { pack, rows } = packAndRows(store, 0);
     expect(rows).to.have.length(2);
     expect(pack).to.deep.equal(rows);
+    // Merged from the minutes: 15 points each, /a from 0 to 28, /b from 0 to 42.
+    expect(slotRows(store, 0)).to.deep.equal([
+      { points: 15n, increase: 28, value_last: 28, resets: 0n },
+      { points: 15n, increase: 42, value_last: 42, resets: 0n },
+    ]);
     writeMinutes(store, 50);
     expect(packedSlots(store)).to.deep.equal([0, 1]);
     expect(packAndRows(store, 1).pack).to.deep.equal(packAndRows(store, 1).rows);
@@ -79,6 +92,8 @@ describe("metric slot packer", () => {
     const after = packAndRows(store, 0);
     expect(after.pack).to.deep.equal(after.rows);
     expect(after.pack).to.not.deep.equal(before);
+    // /a: 6 at 3:00, 1 at 3:30 (a reset, counted whole), 8 at 4:00 (+7): 28 - 2 + 1 + 7.
+    expect(slotRows(store, 0)[0]).to.deep.equal({ points: 16n, increase: 34, value_last: 28, resets: 1n });
   });
 
   it("counts a series that reports after its metric's slot was packed", () => {
@@ -89,29 +104,36 @@ describe("metric slot packer", () => {
     expect(pack).to.deep.equal(rows);
   });
 
-  it("packs a history written before packs existed, a few slots a commit, oldest first", () => {
+  it("packs a history written before packs existed, oldest first, none skipped", () => {
     const writer = new TelemetryWriter(store.db, 0n);
     writeMinutes(store, 200, writer);
     store.db.exec("DELETE FROM metric_slot_packs");
     // A new writer, as after an upgrade: packs from the first row's slot on.
     const restarted = new TelemetryWriter(store.db, 0n);
     write(store, [counter(200 * 60, 400)], restarted);
-    expect(packedSlots(store)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7]);
-    write(store, [counter(201 * 60, 402)], restarted);
     expect(packedSlots(store)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     for (const slot of packedSlots(store))
       expect(packAndRows(store, slot).pack).to.deep.equal(packAndRows(store, slot).rows);
   });
 
-  it("packs a few slots a commit across all metrics while it catches up on a history", () => {
-    for (let m = 0; m < 100; m++) {
-      write(store, [counter(m * 60, m), counter(m * 60, m, "/a", "bytes"), counter(m * 60, m, "/a", "errors")]);
-    }
+  it("merges a bounded number of minute rows a commit while it catches up on a history", () => {
+    // 100 series for 200 minutes: 1,500 minute rows a slot, slots 0 to 12 closed.
+    const routes = Array.from({ length: 100 }, (_, i) => `/r${i}`);
+    for (let m = 0; m < 200; m++)
+      write(
+        store,
+        routes.map((route) => counter(m * 60, m, route)),
+      );
     store.db.exec("DELETE FROM metric_slot_packs");
     const restarted = new TelemetryWriter(store.db, 0n);
-    write(store, [counter(100 * 60, 100), counter(100 * 60, 100, "/a", "bytes")], restarted);
-    // Eight slots in all: the first metric's six closed ones, then two of the next.
-    expect(store.db.prepare("SELECT count(*) FROM metric_slot_packs").pluck().get()).to.equal(8n);
+    write(store, [counter(200 * 60, 200)], restarted);
+    const first = Math.ceil(ROWS_PER_COMMIT / 1500);
+    expect(first).to.be.lessThan(13);
+    expect(packedSlots(store)).to.deep.equal(Array.from({ length: first }, (_, i) => i));
+    write(store, [counter(201 * 60, 201)], restarted);
+    expect(packedSlots(store)).to.have.length(Math.min(13, 2 * first));
+    for (const slot of packedSlots(store))
+      expect(packAndRows(store, slot).pack).to.deep.equal(packAndRows(store, slot).rows);
   });
 
   it("does not let one sender's clock running ahead close the slots others are writing", () => {
