@@ -86,6 +86,23 @@ export function pushRowValues(out: unknown[], metricId: number, seriesId: number
 
 const num = (value: unknown): number | null => (value === null ? null : Number(value));
 
+/**
+ * Writes whole `metric_rollups` rows, many per statement (values in ROLLUP_COLUMNS order). A
+ * row carries every column, so replacing the row of its key is the upsert, and SQLite replaces
+ * in place for less than an ON CONFLICT ... DO UPDATE costs.
+ */
+export function rollupRowsStatement(db: Database.Database): MultiRowStatement {
+  return new MultiRowStatement(
+    db,
+    `metric_rollups (${ROLLUP_COLUMNS.join(", ")})`,
+    ROLLUP_COLUMNS.length,
+    "",
+    128,
+    false,
+    "REPLACE",
+  );
+}
+
 /** A `metric_rollups` row read raw, in ROLLUP_COLUMNS order, as rowFromStored reads it. */
 export function rowFromValues(values: readonly unknown[]): RollupRow {
   const [, widthS, slot, , points, firstNs, lastNs, valueSum, valueMin, valueMax, valueLast, increase] = values;
@@ -145,17 +162,7 @@ export class MetricRollupStore {
     db: Database.Database,
     private readonly onWrite: (metricId: number, widthS: number, slot: number, seriesId: number) => void = () => {},
   ) {
-    // A row carries every column of metric_rollups, so replacing the row of its key is the
-    // upsert, and SQLite replaces in place for less than an ON CONFLICT ... DO UPDATE costs.
-    this.upserts = new MultiRowStatement(
-      db,
-      `metric_rollups (${ROLLUP_COLUMNS.join(", ")})`,
-      ROLLUP_COLUMNS.length,
-      "",
-      128,
-      false,
-      "REPLACE",
-    );
+    this.upserts = rollupRowsStatement(db);
     this.stmt = {
       upsert: db.prepare(
         `INSERT OR REPLACE INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES (${ROLLUP_COLUMNS.map(() => "?").join(", ")})`,

@@ -1,10 +1,10 @@
 import type Database from "better-sqlite3";
 import type { MetricKind } from "../otlp/records.js";
 import { mergeRows, type RollupRow, type SeriesKind } from "./metric-rollup.js";
-import { pushRowValues, ROLLUP_COLUMNS, rowFromValues } from "./metric-rollup-store.js";
+import { pushRowValues, ROLLUP_COLUMNS, rollupRowsStatement, rowFromValues } from "./metric-rollup-store.js";
 import { PACK_ENTRY_SQL, PACK_STORED_COLUMNS, type PackEntry, packEntries } from "./metric-slot-packs.js";
 import { FOLDED_WIDTHS_S, slotOf } from "./metric-slots.js";
-import { MultiRowStatement } from "./multi-row.js";
+import type { MultiRowStatement } from "./multi-row.js";
 
 /** The width a packed slot is merged from: its rows are written every commit. */
 const FOLDED_S: number = FOLDED_WIDTHS_S[0];
@@ -116,15 +116,7 @@ export class MetricSlotPacker {
       this.stmt[name].pluck().safeIntegers(false);
     }
     for (const name of ["folded", "seriesFolded", "rows"] as const) this.stmt[name].raw().safeIntegers(true);
-    this.inserts = new MultiRowStatement(
-      db,
-      `metric_rollups (${ROLLUP_COLUMNS.join(", ")})`,
-      ROLLUP_COLUMNS.length,
-      "",
-      128,
-      false,
-      "REPLACE",
-    );
+    this.inserts = rollupRowsStatement(db);
   }
 
   /** A request of this transaction arrived at `receivedNs` (0: unknown, as in tests of old data). */

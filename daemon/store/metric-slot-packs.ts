@@ -40,16 +40,8 @@ export type PackColumn = (typeof PACK_COLUMNS)[number];
 /** The `metric_slot_packs` column of a pack column. */
 export const packColumnName = (column: PackColumn): string => (column === "series_id" ? "series_ids" : column);
 
-/** Columns stored as NULL when every value is NULL (or, for resets, 0). */
-const NULLABLE = new Set<PackColumn>([
-  "value_sum",
-  "value_min",
-  "value_max",
-  "value_last",
-  "increase",
-  "sum_increase",
-  "resets",
-]);
+/** Columns stored as NULL when every value is NULL (or, for resets, 0): all but the ids, counts and times. */
+const NULLABLE = new Set<PackColumn>(PACK_COLUMNS.slice(4));
 const TIME_COLUMNS = new Set<PackColumn>(["first_ns", "last_ns"]);
 const LITTLE_ENDIAN = endianness() === "LE";
 
