@@ -262,10 +262,6 @@ export class SqliteMetrics {
     };
     this.slotExemplars.take();
     let rowsFrom = BigInt(bind.slotLo as bigint);
-    for (const row of this.prepare(packedSlotsSql(plan)).raw().all(bind) as PackedSlotRow[]) {
-      apply(Number(row[0]), packedSlotFigures(row, plan, this.seriesGroups, this.slotExemplars));
-      rowsFrom = BigInt(row[0]) + 1n;
-    }
     const folded = BigInt(FOLDED_WIDTHS_S[0]);
     const width = BigInt(query.source.kind === "rollups" ? query.source.widthS : FOLDED_WIDTHS_S[0]);
     if (width === folded) {
@@ -274,6 +270,10 @@ export class SqliteMetrics {
         .all({ ...bind, slotLo: rowsFrom }) as [bigint, string][];
       for (const [slot, json] of slots) apply(Number(slot), slotFigures(json));
       return this.slotExemplars.take();
+    }
+    for (const row of this.prepare(packedSlotsSql(plan)).raw().all(bind) as PackedSlotRow[]) {
+      apply(Number(row[0]), packedSlotFigures(row, plan, this.seriesGroups, this.slotExemplars));
+      rowsFrom = BigInt(row[0]) + 1n;
     }
     // The slots after the packed ones, from the 60 s rows they are merged from when packed.
     const slotHi = BigInt(bind.slotHi as bigint);
@@ -310,19 +310,33 @@ export class SqliteMetrics {
     }
     // Each series' newest value: the general path picks each series' newest row per bucket.
     const fromPacks = this.slotExemplars.take();
-    const through = rowsFrom - 1n;
-    const values = bucketSql(query, firstNs, through);
-    for (const [gid, b, value, resets] of this.prepare(values.sql)
-      .raw()
-      .all({ ...values.bind, slotLo: rowsFrom }) as unknown[][]) {
+    const fromRows = this.generalValues(query, firstNs, groups, rowsFrom - 1n, rowsFrom);
+    // Newest first: the folded rows' slots all come after the packed ones.
+    return [...fromRows, ...fromPacks].slice(0, MAX_EXEMPLAR_ROWS);
+  }
+
+  /**
+   * The values of the general path (metrics/metric-bucket-sql.ts) into `groups`, the width's
+   * rows read up to `rowsThrough` and 60 s rows after it, from `slotLo` on when given (the
+   * slots before it answered already). Returns the exemplar rows of the same slots.
+   */
+  private generalValues(
+    query: MetricBucketQuery,
+    firstNs: bigint,
+    groups: MetricGroupValues[],
+    rowsThrough?: bigint,
+    slotLo?: bigint,
+  ): ExemplarRowOf[] {
+    const values = bucketSql(query, firstNs, rowsThrough);
+    const bind = slotLo === undefined ? values.bind : { ...values.bind, slotLo };
+    for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(bind) as unknown[][]) {
       if (gid === null) continue;
       const group = groups[Number(gid)] as MetricGroupValues;
       const bucket = Number(b);
       if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = Number(value);
       group.resets += Number(resets ?? 0);
     }
-    // Newest first: the folded rows' slots all come after the packed ones.
-    return [...this.exemplarRows(query, firstNs, through, rowsFrom), ...fromPacks].slice(0, MAX_EXEMPLAR_ROWS);
+    return this.exemplarRows(query, firstNs, rowsThrough, slotLo);
   }
 
   /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
@@ -379,18 +393,7 @@ export class SqliteMetrics {
       const plan = slotPlan(query);
       let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
-      else {
-        const through = this.rowsThrough(query, firstNs);
-        const values = bucketSql(query, firstNs, through);
-        for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
-          if (gid === null) continue;
-          const group = groups[Number(gid)] as MetricGroupValues;
-          const bucket = Number(b);
-          if (bucket >= 0 && bucket < starts.length && value !== null) group.values[bucket] = Number(value);
-          group.resets += Number(resets ?? 0);
-        }
-        exemplarRows = this.exemplarRows(query, firstNs, through);
-      }
+      else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;

@@ -301,9 +301,9 @@ export function rollupPoints(
  * and do not overlap (a 900 s slot's fifteen 60 s rows, metric-slot-packer.ts). Sums are added
  * row by row, so a total can differ from the points' own running sum in its last bits.
  */
-export function mergeRows(series: SeriesKind, widthS: number, slot: number, rows: readonly RollupRow[]): RollupRow {
+export function mergeRows(kind: MetricKind, widthS: number, slot: number, rows: readonly RollupRow[]): RollupRow {
   let into = emptyRow(widthS, slot);
-  const valued = series.kind === "gauge" || series.kind === "sum";
+  const valued = kind === "gauge" || kind === "sum";
   for (const row of rows) {
     if (row.points === 0) continue;
     const first = into.points === 0;
@@ -320,7 +320,7 @@ export function mergeRows(series: SeriesKind, widthS: number, slot: number, rows
       increase: plus(into.increase, row.increase),
       sumIncrease: plus(into.sumIncrease, row.sumIncrease),
       resets: into.resets + row.resets,
-      buckets: mergeBuckets(series.kind, into.buckets, row.buckets, true),
+      buckets: mergeBuckets(kind, into.buckets, row.buckets, true),
       exemplars:
         row.exemplars.length === 0
           ? into.exemplars

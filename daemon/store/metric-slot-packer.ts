@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { MetricKind } from "../otlp/records.js";
-import { mergeRows, type RollupRow, type SeriesKind } from "./metric-rollup.js";
+import { mergeRows, type RollupRow } from "./metric-rollup.js";
 import { pushRowValues, ROLLUP_COLUMNS, rollupRowsStatement, rowFromValues } from "./metric-rollup-store.js";
 import { PACK_ENTRY_SQL, PACK_STORED_COLUMNS, type PackEntry, packEntries } from "./metric-slot-packs.js";
 import { FOLDED_WIDTHS_S, slotOf } from "./metric-slots.js";
@@ -67,17 +67,7 @@ export class MetricSlotPacker {
   /** A slot's merged rows, many per statement. */
   private readonly inserts: MultiRowStatement;
   private readonly stmt: Record<
-    | "newestPack"
-    | "firstRow"
-    | "nextSlot"
-    | "folded"
-    | "seriesFolded"
-    | "kind"
-    | "clear"
-    | "insert"
-    | "rows"
-    | "put"
-    | "drop",
+    "newestPack" | "firstRow" | "nextSlot" | "folded" | "seriesFolded" | "kind" | "clear" | "rows" | "put" | "drop",
     Database.Statement
   >;
 
@@ -100,9 +90,6 @@ export class MetricSlotPacker {
       ),
       kind: db.prepare("SELECT kind FROM metrics WHERE id = ?"),
       clear: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ?"),
-      insert: db.prepare(
-        `INSERT OR REPLACE INTO metric_rollups (${ROLLUP_COLUMNS.join(", ")}) VALUES (${ROLLUP_COLUMNS.map(() => "?").join(", ")})`,
-      ),
       rows: db.prepare(
         `SELECT ${PACK_ENTRY_SQL} FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? ORDER BY series_id`,
       ),
@@ -228,12 +215,12 @@ export class MetricSlotPacker {
       this.stmt.drop.run(metricId, widthS, slot);
       return 0;
     }
-    const series = this.seriesKind(metricId);
+    const kind = this.kindOf(metricId);
     const entries: PackEntry[] = [];
     const values: unknown[] = [];
     for (const seriesId of [...bySeries.keys()].sort((a, b) => a - b)) {
       const row: unknown[] = [];
-      pushRowValues(row, metricId, seriesId, mergeRows(series, widthS, slot, bySeries.get(seriesId) as RollupRow[]));
+      pushRowValues(row, metricId, seriesId, mergeRows(kind, widthS, slot, bySeries.get(seriesId) as RollupRow[]));
       values.push(...row);
       // The row's values after its metric, width and slot are a pack entry's, in order.
       entries.push(row.slice(3) as unknown as PackEntry);
@@ -247,29 +234,28 @@ export class MetricSlotPacker {
   private repack(metricId: number, widthS: number, slot: number, seriesIds: ReadonlySet<number>): void {
     const per = widthS / FOLDED_S;
     const minutes = JSON.stringify(Array.from({ length: per }, (_, i) => slot * per + i));
-    const series = this.seriesKind(metricId);
+    const kind = this.kindOf(metricId);
+    const values: unknown[] = [];
     for (const seriesId of seriesIds) {
       const rows = (this.stmt.seriesFolded.all(metricId, seriesId, minutes) as unknown[][])
         .map(rowFromValues)
         .sort((a, b) => a.slot - b.slot);
-      if (rows.length === 0) continue;
-      const values: unknown[] = [];
-      pushRowValues(values, metricId, seriesId, mergeRows(series, widthS, slot, rows));
-      this.stmt.insert.run(values);
+      if (rows.length > 0) pushRowValues(values, metricId, seriesId, mergeRows(kind, widthS, slot, rows));
     }
+    if (values.length > 0) this.inserts.run(values);
     const rows = this.stmt.rows.all(metricId, widthS, slot) as PackEntry[];
     if (rows.length === 0) this.stmt.drop.run(metricId, widthS, slot);
     else this.stmt.put.run({ metric: metricId, width: widthS, slot, ...packEntries(rows) });
   }
 
-  private seriesKind(metricId: number): SeriesKind {
+  /** A metric's kind, which decides how its buckets merge. */
+  private kindOf(metricId: number): MetricKind {
     let kind = this.kinds.get(metricId);
     if (kind === undefined) {
       kind = this.stmt.kind.get(metricId) as MetricKind;
       this.kinds.set(metricId, kind);
     }
-    // Merging reads only the kind (how buckets merge).
-    return { kind, temporality: 0, monotonic: false, firstWhole: false };
+    return kind;
   }
 
   clearTransaction(): void {

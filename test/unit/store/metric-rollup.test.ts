@@ -274,7 +274,7 @@ describe("metric rollups", () => {
     ];
     for (const [series, all] of cases) {
       const [folded] = rollupPoints(series, null, all, [900]);
-      const merged = mergeRows(series, 900, Number(T0 / (900n * S)), minutes(series, all));
+      const merged = mergeRows(series.kind, 900, Number(T0 / (900n * S)), minutes(series, all));
       expect(merged, series.kind).to.deep.equal(folded);
     }
   });
