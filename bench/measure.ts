@@ -1,5 +1,5 @@
 /** Small measurement helpers shared by the benchmarks. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
@@ -38,4 +38,38 @@ export function slope(xs: number[], ys: number[]): number {
     den += ((xs[i] as number) - mx) ** 2;
   }
   return den === 0 ? 0 : num / den;
+}
+
+/**
+ * CPU seconds (user + system) of each thread of a process, by thread id, from
+ * /proc/PID/task/TID/stat (Linux; empty elsewhere). A thread that ended is missing.
+ */
+export function threadCpuSeconds(pid: number): Map<string, number> {
+  const threads = new Map<string, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  const ticks = 100; // USER_HZ, 100 on every Linux this runs on
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      // Fields after the parenthesized name: state is the first, utime the 12th, stime the 13th.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      threads.set(tid, (Number(fields[11]) + Number(fields[12])) / ticks);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
+}
+
+/** Each thread's CPU microseconds per unit of work between two `threadCpuSeconds` readings, busiest first. */
+export function threadCpuPerUnit(before: Map<string, number>, after: Map<string, number>, units: number): number[] {
+  return [...after]
+    .map(([tid, seconds]) => ((seconds - (before.get(tid) ?? 0)) * 1e6) / units)
+    .sort((a, b) => b - a)
+    .map((us) => round(us, 1));
 }

@@ -5,13 +5,13 @@
  * reporting every 10 s, 10 attributes per point: 50 services each exporting its 100 series per
  * interval) beside the raw write ceiling (the same bodies decoded in this process and written
  * by the same writer, CONCURRENCY requests per transaction, no HTTP and no worker), measured
- * interleaved in the same run as bench/ingest does; and the bytes the store holds per point.
+ * interleaved in the same run as bench/ingest does; obsd's CPU per point, in all and per thread, and the
+ * client's; and the bytes the store holds per point.
  * Both sides first write the same warm-up intervals, so the series exist and the code is warm.
  *
  * Query half: a store filled straight through the writer with 1,000 series at 10 s over 24
  * hours (8.6 million points), then `GET /api/metrics/series` grouped by service and by one
- * attribute, p50 of several runs. It is skipped, with a note, while the route answers 400 or
- * 500 (before the query side is built), so that the ingest half still reports.
+ * attribute, p50 of several runs. BENCH_QUERY_HOURS=0 leaves it out, for quick ingest runs.
  *
  *   npm run bench:metrics   (BENCH_INTERVALS=20 BENCH_WARMUP=2 BENCH_CONCURRENCY=8 BENCH_ROUNDS=3
  *                            BENCH_QUERY_RUNS=9 BENCH_QUERY_HOURS=24 by default)
@@ -27,7 +27,7 @@ import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { getStatus, postAll } from "./http-load.js";
-import { peakRss, percentile, round } from "./measure.js";
+import { peakRss, percentile, round, threadCpuPerUnit, threadCpuSeconds } from "./measure.js";
 import { fillBatches, INTERVAL_S, protobufBodies, SERIES_PER_SERVICE, SERVICES } from "./metric-workload.js";
 
 const INTERVALS = Number(process.env.BENCH_INTERVALS ?? 20);
@@ -96,17 +96,43 @@ function rawCeiling(
   return { pointsPerSec: (bodies.length * POINTS_PER_BODY) / seconds, bytes };
 }
 
-async function endToEnd(warmup: Buffer[], bodies: Buffer[]): Promise<{ pointsPerSec: number; peakRssMb: number }> {
+interface EndToEndRun {
+  pointsPerSec: number;
+  peakRssMb: number;
+  /** obsd's CPU per point, all threads, and each thread's, busiest first (Linux only). */
+  obsdCpuUsPerPoint: number;
+  threadCpuUsPerPoint: number[];
+  /** This process's CPU per point while it sends the bodies. */
+  clientCpuUsPerPoint: number;
+}
+
+/**
+ * End to end over HTTP, with where the CPU went: on 2 shared cores the threads together bound
+ * the rate, not the writer alone (docs/metrics-store.md).
+ */
+async function endToEnd(warmup: Buffer[], bodies: Buffer[]): Promise<EndToEndRun> {
   const obsd = await startCollectorProcess();
+  const pid = obsd.child.pid as number;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
     await postAll(agent, `${obsd.url}/v1/metrics`, warmup, PROTOBUF, CONCURRENCY);
+    const threadsBefore = threadCpuSeconds(pid);
+    const clientBefore = process.cpuUsage();
     const started = performance.now();
     await postAll(agent, `${obsd.url}/v1/metrics`, bodies, PROTOBUF, CONCURRENCY);
     const seconds = (performance.now() - started) / 1000;
+    const client = process.cpuUsage(clientBefore);
+    const points = bodies.length * POINTS_PER_BODY;
+    const threads = threadCpuPerUnit(threadsBefore, threadCpuSeconds(pid), points);
     return {
-      pointsPerSec: (bodies.length * POINTS_PER_BODY) / seconds,
-      peakRssMb: round(peakRss(obsd.child.pid as number) / 1024 / 1024),
+      pointsPerSec: points / seconds,
+      peakRssMb: round(peakRss(pid) / 1024 / 1024),
+      obsdCpuUsPerPoint: round(
+        threads.reduce((sum, us) => sum + us, 0),
+        1,
+      ),
+      threadCpuUsPerPoint: threads.filter((us) => us >= 0.1),
+      clientCpuUsPerPoint: round((client.user + client.system) / points, 1),
     };
   } finally {
     agent.destroy();
@@ -117,23 +143,15 @@ async function endToEnd(warmup: Buffer[], bodies: Buffer[]): Promise<{ pointsPer
 const SERIES_URL = (groupBy: string) =>
   `/api/metrics/series?name=http.server.request.count&agg=rate&lookback=${QUERY_HOURS}h&groupBy=${groupBy}`;
 
-/** The query half; null (with a printed note) when the route does not answer yet. */
+/** The query half; null (with a printed note) when BENCH_QUERY_HOURS=0 leaves it out. */
 async function queryHalf(): Promise<Record<string, unknown> | null> {
+  if (QUERY_HOURS <= 0) {
+    console.log("query half skipped (BENCH_QUERY_HOURS=0)");
+    return null;
+  }
   const dir = tempDir("obs-bench-metrics-query-");
   const dbPath = join(dir.path, "telemetry.sqlite");
   try {
-    const probe = await startCollectorProcess({ dbPath });
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const status = await getStatus(agent, `${probe.url}${SERIES_URL("service")}`);
-    agent.destroy();
-    await probe.stop();
-    // On this empty store a built route answers 200 or 404 (no such metric); the placeholder 400.
-    if (status === 400 || status === 500) {
-      console.log(
-        `query half skipped: GET /api/metrics/series answered ${status} (the query side is not built here yet)`,
-      );
-      return null;
-    }
     const series = 1000;
     const intervals = (QUERY_HOURS * 3600) / INTERVAL_S;
     const startNs = BigInt(Date.now() - QUERY_HOURS * 3_600_000 + 60_000) * 1_000_000n;
@@ -202,7 +220,7 @@ async function main(): Promise<void> {
   const warmup = all.slice(0, WARMUP * SERVICES);
   const bodies = all.slice(WARMUP * SERVICES);
   const raw: number[] = [];
-  const e2e: { pointsPerSec: number; peakRssMb: number }[] = [];
+  const e2e: EndToEndRun[] = [];
   let bytes: ReturnType<typeof bytesPerPoint> = { total: 0, points: 0 };
   for (let r = 1; r <= ROUNDS; r++) {
     const ceiling = rawCeiling(warmup, bodies, nowNs);
@@ -210,7 +228,7 @@ async function main(): Promise<void> {
     bytes = ceiling.bytes;
     e2e.push(await endToEnd(warmup, bodies));
     console.log(
-      `round ${r}: raw ${Math.round(raw.at(-1) as number)}, protobuf ${Math.round(e2e.at(-1)?.pointsPerSec ?? 0)} points/s`,
+      `round ${r}: raw ${Math.round(raw.at(-1) as number)}, protobuf ${Math.round(e2e.at(-1)?.pointsPerSec ?? 0)} points/s; obsd threads' CPU µs a point ${e2e.at(-1)?.threadCpuUsPerPoint.join(" / ")}`,
     );
   }
   const rawMedian = median(raw);
@@ -229,6 +247,9 @@ async function main(): Promise<void> {
       ofRawCeiling: round(endToEndMedian / rawMedian, 3),
       rounds: e2e.map((run) => Math.round(run.pointsPerSec)),
       peakRssMb: Math.max(...e2e.map((run) => run.peakRssMb)),
+      obsdCpuUsPerPoint: median(e2e.map((run) => run.obsdCpuUsPerPoint)),
+      clientCpuUsPerPoint: median(e2e.map((run) => run.clientCpuUsPerPoint)),
+      threadCpuUsPerPointByRound: e2e.map((run) => run.threadCpuUsPerPoint),
     },
     bytesPerPoint: bytes,
     query,
@@ -242,6 +263,8 @@ async function main(): Promise<void> {
       "bytes/point (all metric tables)": bytes.total,
       "bytes/point (points table)": bytes.points,
       "peak RSS MB": result.protobuf.peakRssMb,
+      "obsd CPU µs/point": result.protobuf.obsdCpuUsPerPoint,
+      "client CPU µs/point": result.protobuf.clientCpuUsPerPoint,
     },
   });
   console.log(JSON.stringify(result));
