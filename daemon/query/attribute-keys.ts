@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
 import { attributesJson, forEachAttribute, textOf, wholeText } from "../store/attribute-coding.js";
+import { AttributeValues } from "./attribute-values.js";
 
 /** A key as the readers use it: its JSON text, and the same as UTF-8. */
 interface KnownKey {
@@ -18,7 +19,8 @@ const KEYS_AROUND = 512;
 
 /**
  * The attribute key dictionary (`attr_keys`) as a read connection's SQL functions need it to
- * read coded attributes (store/attribute-coding.ts): each id's key as JSON text.
+ * read coded attributes (store/attribute-coding.ts): each id's key as JSON text. It reads the
+ * values a row keeps in the value dictionary through its AttributeValues.
  *
  * Keys are only ever added, never deleted or renumbered, and a key commits with the first rows
  * that name it, so an id read from a row is in the dictionary of any later commit. A key the
@@ -28,13 +30,16 @@ const KEYS_AROUND = 512;
  */
 export class AttributeKeys {
   private keys = new Map<number, KnownKey>();
+  private readonly values: AttributeValues;
 
-  /** `held`: the most keys kept (a parameter for tests of the bound). */
+  /** `held`, `valuesHeld`: the most keys and values kept (parameters for tests of the bounds). */
   constructor(
     private readonly db: Database.Database,
     private readonly held = KEYS_HELD,
+    valuesHeld?: number,
   ) {
     this.read(db, 0, held);
+    this.values = new AttributeValues(db, valuesHeld);
   }
 
   /** Reads the keys with ids from `from`, at most `count`. */
@@ -67,7 +72,7 @@ export class AttributeKeys {
 
   /** The attributes' JSON text, as it was coded. */
   json(bytes: Uint8Array): string {
-    return attributesJson(bytes, (id) => this.keyOf(id)?.bytes);
+    return attributesJson(bytes, (id) => this.keyOf(id)?.bytes, this.values.bytesOf);
   }
 
   /** One attribute's value as JSON text, by its key's JSON text; undefined when absent. */
@@ -79,9 +84,9 @@ export class AttributeKeys {
       return Object.hasOwn(object, key) ? JSON.stringify(object[key]) : undefined;
     }
     let found: string | undefined;
-    forEachAttribute(bytes, (id, start, end) => {
+    forEachAttribute(bytes, this.values.bytesOf, (id, source, start, end) => {
       if (this.keyOf(id)?.json !== keyJson) return false;
-      found = textOf(bytes, start, end);
+      found = textOf(source, start, end);
       return true;
     });
     return found;

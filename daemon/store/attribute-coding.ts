@@ -10,6 +10,10 @@
  * type, so that the text rebuilt from a blob (`attributesJson`) is the text that was coded,
  * byte for byte, whatever the value: every answer built from it stays the same.
  *
+ * Since schema version 14 a value may instead be in the store's value dictionary (`attr_values`,
+ * the same UTF-8 bytes): its length is then written as 0, which no value's text has, followed
+ * by the value's id as an unsigned varint. Blobs written before have no such values.
+ *
  * A text that is not in JSON.stringify's own form (whitespace, a key written with escapes
  * JSON.stringify would not use) cannot be rebuilt from key ids; it is kept whole after the two
  * bytes 0x80 0x00, which no coded blob starts with (the shortest varint never ends in a zero
@@ -36,6 +40,30 @@ export type KeyIdOf = (keyJson: string) => number;
 
 /** Resolves a dictionary id to its key's JSON text (quotes included) as UTF-8; undefined when unknown. */
 export type KeyJsonOf = (id: number) => Uint8Array | undefined;
+
+/**
+ * A value's id in the value dictionary, or -1 to keep it in the row. The value is
+ * json[start, end) as text and bytes[from, to) as UTF-8 (the bytes a dictionary entry holds).
+ * Called for every value of at least MIN_DICTIONARY_VALUE_BYTES.
+ */
+export type ValueIdOf = (
+  keyId: number,
+  json: string,
+  start: number,
+  end: number,
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+) => number;
+
+/** Resolves a value dictionary id to the value's JSON text as UTF-8; undefined when unknown. */
+export type ValueBytesOf = (id: number) => Uint8Array | undefined;
+
+/**
+ * The shortest value worth a dictionary id: a 0 and an id take 2 to 4 bytes where the value
+ * took its length and itself.
+ */
+export const MIN_DICTIONARY_VALUE_BYTES = 4;
 
 /**
  * Buffers reused from one row to the next, kept only up to this size: a rare huge attribute
@@ -226,9 +254,14 @@ export class LastKeys {
 /**
  * Codes an attributes object's JSON text. `keyIdOf` gets each key as its JSON text and returns
  * its id, or -1 when that text is not how JSON.stringify writes the key (the text is then kept
- * whole).
+ * whole). `valueIdOf`, when given, may put a value in the value dictionary.
  */
-export function codeAttributes(json: string, keyIdOf: KeyIdOf, last: LastKeys = new LastKeys()): Buffer {
+export function codeAttributes(
+  json: string,
+  keyIdOf: KeyIdOf,
+  last: LastKeys = new LastKeys(),
+  valueIdOf?: ValueIdOf,
+): Buffer {
   if (json === "{}") return Buffer.alloc(0);
   // At most 3 bytes of UTF-8 per UTF-16 unit, plus 8 bytes of varints per attribute (each
   // attribute has at least the 4 characters `"":x`).
@@ -269,10 +302,20 @@ export function codeAttributes(json: string, keyIdOf: KeyIdOf, last: LastKeys = 
       const at = copyValue(out, lengthAt + 1, json, start);
       const end = copiedEnd;
       const written = at - (lengthAt + 1);
-      const lengthBytes = varintLength(written);
-      if (lengthBytes > 1) out.copyWithin(lengthAt + lengthBytes, lengthAt + 1, lengthAt + 1 + written);
-      varintAt(out, lengthAt, written);
-      p = lengthAt + lengthBytes + written;
+      const valueId =
+        valueIdOf !== undefined && written >= MIN_DICTIONARY_VALUE_BYTES
+          ? valueIdOf(id, json, start, end, out, lengthAt + 1, at)
+          : -1;
+      if (valueId >= 0) {
+        // 0 and the id take no more room than the length and the value did (ids stay below 2^21,
+        // the dictionary's bound, so at most 1 + 3 bytes for at least 1 + 4).
+        p = varintAt(out, varintAt(out, lengthAt, 0), valueId);
+      } else {
+        const lengthBytes = varintLength(written);
+        if (lengthBytes > 1) out.copyWithin(lengthAt + lengthBytes, lengthAt + 1, lengthAt + 1 + written);
+        varintAt(out, lengthAt, written);
+        p = lengthAt + lengthBytes + written;
+      }
       const next = json.charCodeAt(end);
       if (next === 0x7d) {
         if (end !== json.length - 1) return codeWhole(json);
@@ -282,7 +325,8 @@ export function codeAttributes(json: string, keyIdOf: KeyIdOf, last: LastKeys = 
       pos = end + 1;
     }
   } catch (error) {
-    // Only the scanner's own finding; an error of keyIdOf (a failed dictionary insert) is the caller's.
+    // Only the scanner's own finding; an error of keyIdOf or valueIdOf (a failed dictionary
+    // insert) is the caller's.
     if (error instanceof NotStringifyForm) return codeWhole(json);
     throw error;
   }
@@ -308,15 +352,44 @@ const isWhole = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] ==
 
 let rebuilt = Buffer.allocUnsafe(4096);
 
+/** Where a value's bytes are: a range of the row's blob, or a whole dictionary entry. */
+interface ValueAt {
+  source: Uint8Array;
+  start: number;
+  end: number;
+}
+
 /**
- * The JSON text a blob was coded from. `keyJsonOf` gives each key's JSON text as UTF-8 bytes.
- * The text is assembled in one buffer and read as a string once (one string a row, not one a
- * value). Throws when the blob names a key `keyJsonOf` does not know (the caller's dictionary
- * is older than the row).
+ * Reads the value at `state.pos` (its length, then its bytes or its dictionary id) into `at`,
+ * moving `state.pos` past it.
  */
-export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf): string {
+function readValue(bytes: Uint8Array, state: { pos: number }, valueBytesOf: ValueBytesOf, at: ValueAt): void {
+  const length = readVarint(bytes, state);
+  if (length === 0) {
+    const id = readVarint(bytes, state);
+    const value = valueBytesOf(id);
+    if (value === undefined) throw new UnknownValueError(id);
+    at.source = value;
+    at.start = 0;
+    at.end = value.length;
+    return;
+  }
+  at.source = bytes;
+  at.start = state.pos;
+  at.end = state.pos + length;
+  state.pos += length;
+}
+
+/**
+ * The JSON text a blob was coded from. `keyJsonOf` gives each key's JSON text as UTF-8 bytes,
+ * `valueBytesOf` each dictionary value's. The text is assembled in one buffer and read as a
+ * string once (one string a row, not one a value). Throws when the blob names a key or value
+ * the caller's dictionary does not know (it is older than the row).
+ */
+export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf, valueBytesOf: ValueBytesOf): string {
   if (isWhole(bytes)) return textOf(bytes, WHOLE.length, bytes.length);
   const state = { pos: 0 };
+  const value: ValueAt = { source: bytes, start: 0, end: 0 };
   let p = 0;
   let out = rebuilt;
   out[p++] = 0x7b;
@@ -324,9 +397,10 @@ export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf): string 
     const id = readVarint(bytes, state);
     const key = keyJsonOf(id);
     if (key === undefined) throw new UnknownKeyError(id);
-    const length = readVarint(bytes, state);
+    readValue(bytes, state, valueBytesOf, value);
+    const { source, start, end } = value;
     // Room for the key, the value, a comma, a colon and the closing brace.
-    const needed = p + key.length + length + 3;
+    const needed = p + key.length + (end - start) + 3;
     if (needed > out.length) {
       const larger = Buffer.allocUnsafe(Math.max(needed, out.length * 2));
       out.copy(larger, 0, 0, p);
@@ -336,30 +410,29 @@ export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf): string 
     if (p > 1) out[p++] = 0x2c;
     for (let i = 0; i < key.length; i++) out[p++] = key[i] as number;
     out[p++] = 0x3a;
-    const end = state.pos + length;
-    for (let i = state.pos; i < end; i++) out[p++] = bytes[i] as number;
-    state.pos = end;
+    for (let i = start; i < end; i++) out[p++] = source[i] as number;
   }
   out[p++] = 0x7d;
   return out.toString("utf8", 0, p);
 }
 
 /**
- * Visits a coded blob's attributes in order: `visit` gets each key id and its value's byte
- * range, and returns true to stop. A kept-whole text has no ids: returns false without a visit.
+ * Visits a coded blob's attributes in order: `visit` gets each key id and where its value's
+ * bytes are (in the blob, or a dictionary entry `valueBytesOf` gives), and returns true to
+ * stop. A kept-whole text has no ids: returns false without a visit.
  */
 export function forEachAttribute(
   bytes: Uint8Array,
-  visit: (id: number, start: number, end: number) => boolean,
+  valueBytesOf: ValueBytesOf,
+  visit: (id: number, source: Uint8Array, start: number, end: number) => boolean,
 ): boolean {
   if (isWhole(bytes)) return false;
   const state = { pos: 0 };
+  const value: ValueAt = { source: bytes, start: 0, end: 0 };
   while (state.pos < bytes.length) {
     const id = readVarint(bytes, state);
-    const length = readVarint(bytes, state);
-    const start = state.pos;
-    state.pos += length;
-    if (visit(id, start, state.pos)) return true;
+    readValue(bytes, state, valueBytesOf, value);
+    if (visit(id, value.source, value.start, value.end)) return true;
   }
   return true;
 }
@@ -378,5 +451,12 @@ export function textOf(bytes: Uint8Array, start: number, end: number): string {
 export class UnknownKeyError extends Error {
   constructor(readonly id: number) {
     super(`attribute key id ${id} is not in the key dictionary`);
+  }
+}
+
+/** A coded blob names a value id its reader's dictionary does not hold. */
+export class UnknownValueError extends Error {
+  constructor(readonly id: number) {
+    super(`attribute value id ${id} is not in the value dictionary`);
   }
 }

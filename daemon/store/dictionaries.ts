@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
 import { codeAttributes, LastKeys, storableKey } from "./attribute-coding.js";
+import { AttributeValueDictionary } from "./attribute-values.js";
 
 /** Bounded memo: cleared when full, since a miss only costs one indexed lookup. */
 class Memo<V> {
@@ -27,8 +28,8 @@ export interface ResolvedResource {
 }
 
 /**
- * Id lookups for the normalized tables (services, resources, scopes, attribute keys),
- * memoized in the writer. Only the writer thread uses this, inside its transactions.
+ * Id lookups for the normalized tables (services, resources, scopes, attribute keys and
+ * values), memoized in the writer. Only the writer thread uses this, inside its transactions.
  */
 export class Dictionaries {
   private readonly services = new Memo<number>(10_000);
@@ -39,6 +40,7 @@ export class Dictionaries {
   private readonly keysByJson = new Memo<number>(100_000);
   /** Each kind of record's last keys, by position (attribute-coding.ts LastKeys). */
   private readonly lastKeys = { spans: new LastKeys(), logs: new LastKeys() };
+  private readonly values: AttributeValueDictionary;
   /** Services created since the last `takeNewServices()`, for the counters. */
   private newServices = 0;
 
@@ -71,6 +73,7 @@ export class Dictionaries {
       keySelect: db.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck(),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
+    this.values = new AttributeValueDictionary(db);
   }
 
   serviceId(name: string, seenNs: bigint): number {
@@ -140,7 +143,7 @@ export class Dictionaries {
 
   /** A span's or log record's attributes (their JSON text) in their stored form (attribute-coding.ts). */
   codeAttributes(json: string, of: "spans" | "logs"): Buffer {
-    return codeAttributes(json, this.keyIdOfJson, this.lastKeys[of]);
+    return codeAttributes(json, this.keyIdOfJson, this.lastKeys[of], this.values.idOf);
   }
 
   /** The id of an existing attribute key, without creating one. */
@@ -163,6 +166,7 @@ export class Dictionaries {
     this.keysByJson.clear();
     this.lastKeys.spans.clear();
     this.lastKeys.logs.clear();
+    this.values.reset();
     this.newServices = 0;
   }
 }

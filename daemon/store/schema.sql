@@ -1,13 +1,18 @@
--- The schema of a new obs store (version 13), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 14), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 13;
+PRAGMA user_version = 14;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
   key TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE attr_values (
+  id INTEGER PRIMARY KEY,
+  value BLOB NOT NULL UNIQUE
 );
 
 CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;

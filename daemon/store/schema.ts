@@ -16,6 +16,7 @@ import { v010RollupTrustBounds } from "./migrations/v010-rollup-trust-bounds.js"
 import { v011PostingRowBlobs } from "./migrations/v011-posting-row-blobs.js";
 import { v012CodedAttributes } from "./migrations/v012-coded-attributes.js";
 import { v013MetricSlotPacks } from "./migrations/v013-metric-slot-packs.js";
+import { v014AttributeValues } from "./migrations/v014-attribute-values.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v011PostingRowBlobs,
   v012CodedAttributes,
   v013MetricSlotPacks,
+  v014AttributeValues,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

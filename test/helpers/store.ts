@@ -2,6 +2,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { decodeLogRequest, decodeTraceRequest } from "../../daemon/otlp/decode-request.js";
 import { AttributeKeys } from "../../daemon/query/attribute-keys.js";
+import { codeAttributes } from "../../daemon/store/attribute-coding.js";
 import { openWriteConnection } from "../../daemon/store/connection.js";
 import { decodePostingRows } from "../../daemon/store/posting-rows.js";
 import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
@@ -74,7 +75,8 @@ export function columnBeforeV12(
 /**
  * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
  * version would have stored it: before version 5, trace_services named traces by trace id;
- * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text.
+ * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text;
+ * before 14, they kept every value in the row.
  */
 export function copyAtVersion(source: Database.Database, path: string, version: number): Database.Database {
   const db = new Database(path);
@@ -83,6 +85,15 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
   db.prepare("ATTACH DATABASE ? AS src").run(source.name);
   const keys = new AttributeKeys(source);
   db.function("obs_old_attributes", (stored: unknown) => (stored instanceof Uint8Array ? keys.json(stored) : stored));
+  // Versions 12 and 13 coded keys alone: values in the value dictionary go back into the rows.
+  const keyIds = new Map(
+    (source.prepare("SELECT key, id FROM attr_keys").raw().safeIntegers(false).all() as [string, number][]).map(
+      ([key, id]) => [JSON.stringify(key), id],
+    ),
+  );
+  db.function("obs_keys_only_attributes", (stored: unknown) =>
+    stored instanceof Uint8Array ? codeAttributes(keys.json(stored), (keyJson) => keyIds.get(keyJson) ?? -1) : stored,
+  );
   const tables = db
     .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .pluck()
@@ -113,7 +124,11 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
       }
       const names = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
       const selected = names.map((name) =>
-        version < 12 ? columnBeforeV12(table, name, { schema: "src.", attributesJson: "obs_old_attributes" }) : name,
+        version < 12
+          ? columnBeforeV12(table, name, { schema: "src.", attributesJson: "obs_old_attributes" })
+          : version < 14 && (table === "spans" || table === "logs") && name === "attributes"
+            ? "obs_keys_only_attributes(attributes)"
+            : name,
       );
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,

@@ -1,0 +1,74 @@
+import Database from "better-sqlite3";
+
+/**
+ * Values held per connection. A store's dictionary holds the values of the keys whose values
+ * repeat (routes, methods, hosts, users): usually a few thousand, bounded by the writer
+ * (store/attribute-values.ts); past this the copy starts over and values are read again as
+ * rows name them.
+ */
+const VALUES_HELD = 100_000;
+/** Values read around one a row names that the copy lacks: values made together are used together. */
+const VALUES_AROUND = 512;
+
+/**
+ * The attribute value dictionary (`attr_values`, schema version 14) as a read connection needs
+ * it to read coded attributes (store/attribute-coding.ts): each id's value as the UTF-8 bytes of
+ * its JSON text, and the text itself once asked for.
+ *
+ * Values are only ever added, never deleted or renumbered, and a value commits with the first
+ * rows that name it, so an id read from a row is in the dictionary of any later commit. A value
+ * the copy lacks is read through a short-lived connection of its own, as AttributeKeys reads
+ * keys (attribute-keys.ts): the reader's connection is busy in the statement that met the id.
+ */
+export class AttributeValues {
+  private bytes = new Map<number, Buffer>();
+  private texts = new Map<number, string>();
+  /** False on a store from before schema version 14, whose rows name no values. */
+  private readonly present: boolean;
+
+  /** `held`: the most values kept (a parameter for tests of the bound). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly held = VALUES_HELD,
+  ) {
+    this.present = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'attr_values'").get() !== undefined;
+    if (this.present) this.read(db, 0, held);
+  }
+
+  /** Reads the values with ids from `from`, at most `count`. */
+  private read(source: Database.Database, from: number, count: number): void {
+    const rows = source
+      .prepare("SELECT id, value FROM attr_values WHERE id >= ? ORDER BY id LIMIT ?")
+      .raw()
+      .safeIntegers(false)
+      .all(from, count) as [number, Buffer][];
+    if (this.bytes.size + rows.length > this.held) {
+      this.bytes = new Map();
+      this.texts = new Map();
+    }
+    for (const [id, value] of rows) this.bytes.set(id, value);
+  }
+
+  /** The UTF-8 bytes of the value `id`, read (with the values around it) when the copy lacks it. */
+  readonly bytesOf = (id: number): Buffer | undefined => {
+    const known = this.bytes.get(id);
+    if (known !== undefined || this.db.memory || !this.present) return known;
+    const side = new Database(this.db.name, { readonly: true, fileMustExist: true });
+    try {
+      const around = Math.min(VALUES_AROUND, this.held);
+      this.read(side, Math.max(0, id - Math.floor(around / 2)), around);
+    } finally {
+      side.close();
+    }
+    return this.bytes.get(id);
+  };
+
+  /** The JSON text of the value `id`; undefined when the dictionary does not hold it. */
+  textOf(id: number): string | undefined {
+    const known = this.texts.get(id);
+    if (known !== undefined) return known;
+    const text = this.bytesOf(id)?.toString("utf8");
+    if (text !== undefined) this.texts.set(id, text);
+    return text;
+  }
+}

@@ -1,0 +1,152 @@
+import { expect } from "chai";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import { attributesJson, codeAttributes, type LastKeys } from "../../../daemon/store/attribute-coding.js";
+import {
+  AttributeValueDictionary,
+  CHECK_EVERY,
+  MAX_DICTIONARY_VALUE_BYTES,
+  SAMPLE,
+} from "../../../daemon/store/attribute-values.js";
+import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { testStore } from "../../helpers/store.js";
+
+const T0 = 1_700_000_000_000_000_000n;
+
+describe("attribute values: the writer's value dictionary", () => {
+  let store: ReturnType<typeof testStore>;
+  beforeEach(() => {
+    store = testStore();
+  });
+  afterEach(() => store.close());
+
+  /** Key ids 1.. by key text, as attr_keys would give them. */
+  const keyIds = new Map<string, number>();
+  const keyIdOf = (keyJson: string) => {
+    let id = keyIds.get(keyJson);
+    if (id === undefined) {
+      id = keyIds.size + 1;
+      keyIds.set(keyJson, id);
+    }
+    return id;
+  };
+  const keyJsonOf = (id: number) => {
+    for (const [json, known] of keyIds) if (known === id) return Buffer.from(json);
+    return undefined;
+  };
+  const valueRows = () =>
+    (store.db.prepare("SELECT id, value FROM attr_values ORDER BY id").raw().all() as [bigint, Buffer][]).map(
+      ([id, value]) => [Number(id), value.toString("utf8")],
+    );
+  const valueBytesOf = (id: number) =>
+    store.db.prepare("SELECT value FROM attr_values WHERE id = ?").pluck().get(id) as Buffer | undefined;
+  /** Codes `object` as the writer does, inside a transaction. */
+  const code = (dictionary: AttributeValueDictionary, object: Record<string, unknown>, last?: LastKeys) =>
+    store.db.transaction(() => codeAttributes(JSON.stringify(object), keyIdOf, last, dictionary.idOf))();
+  /** Whether a coded blob names a dictionary value (a 0 length after a one-byte key id). */
+  const namesValue = (coded: Buffer) => coded[1] === 0;
+
+  it("keeps a key's values in rows while it samples them, then stores repeating ones once", () => {
+    const dictionary = new AttributeValueDictionary(store.db);
+    const routes = ["/users/{id}", "/orders", "/cart", "/search"];
+    const coded: Buffer[] = [];
+    for (let i = 0; i < SAMPLE + 10; i++) coded.push(code(dictionary, { route: routes[i % 4] }));
+    expect(coded.slice(0, SAMPLE).some(namesValue)).to.equal(false);
+    expect(coded.slice(SAMPLE).every(namesValue)).to.equal(true);
+    expect(valueRows()).to.deep.equal(routes.map((route, i) => [i + 1, JSON.stringify(routes[(SAMPLE + i) % 4])]));
+    // Every row, whichever form, gives back its text.
+    for (const [i, blob] of coded.entries()) {
+      expect(attributesJson(blob, keyJsonOf, valueBytesOf)).to.equal(JSON.stringify({ route: routes[i % 4] }));
+    }
+    // The same value is named by the same id each time.
+    expect(coded[SAMPLE]?.equals(coded[SAMPLE + 4] as Buffer)).to.equal(true);
+  });
+
+  it("keeps in rows the values of a key that do not repeat, and values too short or too long to be worth an id", () => {
+    const dictionary = new AttributeValueDictionary(store.db);
+    const long = "x".repeat(MAX_DICTIONARY_VALUE_BYTES);
+    for (let i = 0; i < SAMPLE * 3; i++) {
+      const blob = code(dictionary, { request_id: `req-${i}`, code: 7, body: long });
+      expect(attributesJson(blob, keyJsonOf, valueBytesOf)).to.equal(
+        JSON.stringify({ request_id: `req-${i}`, code: 7, body: long }),
+      );
+    }
+    expect(valueRows()).to.deep.equal([]);
+  });
+
+  it("stops storing a key's values once more than half of them are new to the dictionary", () => {
+    const dictionary = new AttributeValueDictionary(store.db);
+    for (let i = 0; i < SAMPLE; i++) code(dictionary, { user: `user-${i % 8}` });
+    expect(namesValue(code(dictionary, { user: "user-1" }))).to.equal(true);
+    // From here every value is new: after a check's worth of them, the key's values stay in rows.
+    let lastCoded = -1;
+    for (let i = 0; i < CHECK_EVERY * 2; i++) {
+      if (namesValue(code(dictionary, { user: `new-user-${i}` }))) lastCoded = i;
+    }
+    expect(lastCoded).to.be.within(CHECK_EVERY - 10, CHECK_EVERY);
+    // "user-1", then every new value up to the check.
+    expect(valueRows()).to.have.length(1 + lastCoded + 1);
+  });
+
+  it("adds no value past its bound, and keeps naming the values it holds", () => {
+    const dictionary = new AttributeValueDictionary(store.db, { values: 3, bytes: 1024 });
+    const hosts = ["host-a", "host-b", "host-c", "host-d", "host-e"];
+    for (let i = 0; i < SAMPLE; i++) code(dictionary, { host: hosts[i % 5] });
+    const after = hosts.map((host) => code(dictionary, { host }));
+    expect(after.map(namesValue)).to.deep.equal([true, true, true, false, false]);
+    expect(valueRows()).to.have.length(3);
+    // A writer started on the full dictionary knows it is full.
+    const restarted = new AttributeValueDictionary(store.db, { values: 3, bytes: 1024 });
+    for (let i = 0; i < SAMPLE; i++) code(restarted, { host: hosts[i % 5] });
+    expect(namesValue(code(restarted, { host: "host-f" }))).to.equal(false);
+    expect(namesValue(code(restarted, { host: "host-b" }))).to.equal(true);
+  });
+
+  it("after a rolled-back transaction, names no value that the rollback took away", () => {
+    const dictionary = new AttributeValueDictionary(store.db);
+    for (let i = 0; i < SAMPLE; i++) code(dictionary, { env: i % 2 === 0 ? "production" : "staging" });
+    expect(() =>
+      store.db.transaction(() => {
+        codeAttributes('{"env":"canary"}', keyIdOf, undefined, dictionary.idOf);
+        throw new Error("disk full");
+      })(),
+    ).to.throw("disk full");
+    dictionary.reset();
+    // Another value takes the rolled-back id; "canary" gets an id of its own again.
+    const qa = code(dictionary, { env: "qa-eu" });
+    const canary = code(dictionary, { env: "canary" });
+    expect(attributesJson(qa, keyJsonOf, valueBytesOf)).to.equal('{"env":"qa-eu"}');
+    expect(attributesJson(canary, keyJsonOf, valueBytesOf)).to.equal('{"env":"canary"}');
+  });
+
+  it("gives back spans and log records through the reader, with filters and facets on dictionary values", () => {
+    const routes = ["/users/{id}", "/orders", "/cart"];
+    const spans = Array.from({ length: SAMPLE + 30 }, (_, i) => ({
+      traceId: hexId(i + 1, 16),
+      spanId: hexId(i + 1, 8),
+      startNs: T0 + BigInt(i),
+      attributes: { "http.route": routes[i % 3] as string, "request.id": `r${i}`, "http.status": 200 },
+    }));
+    store.writeTraces(traceRequest("api", spans));
+    store.writeLogs(
+      logsRequest(
+        "api",
+        spans.map((span, i) => ({ timeNs: span.startNs, body: `line ${i}`, attributes: span.attributes })),
+      ),
+    );
+    expect(valueRows().map(([, value]) => value)).to.have.members(routes.map((route) => JSON.stringify(route)));
+    const reader = new SqliteReader(store.db);
+    const page = { fromNs: T0, toNs: T0 + 10_000n, limit: 1000 };
+    const all = reader.spans({ attrs: [], attrContains: [], page }).items;
+    expect(all.map((span) => span.attributes)).to.deep.equal(spans.map((span) => span.attributes).reverse());
+    const byRoute = reader.spans({ attrs: [["http.route", "/orders"]], attrContains: [], page }).items;
+    expect(byRoute).to.have.length(spans.filter((_, i) => i % 3 === 1).length);
+    const logs = reader.logs({ attrs: [], attrContains: [["http.route", "cart"]], page }).items;
+    expect(logs).to.have.length(spans.filter((_, i) => i % 3 === 2).length);
+    const facet = reader.facets(
+      { type: "traces", field: "attribute_values", key: "http.route" },
+      { ...page, service: "api" },
+      10,
+    );
+    expect(JSON.stringify(facet)).to.include("/users/{id}");
+  });
+});
