@@ -27,7 +27,8 @@ interface OldSeries {
 /**
  * Time retention of metrics: points before the cutoff (per series, along the points' key),
  * rollup slots (rows and packs) that end at or before both it and the oldest point kept, series left without
- * points with their attribute rows, and metrics left without series; the counters `points` and `series` follow.
+ * points with their attribute rows, and metrics left without series with all their slots; the counters
+ * `points` and `series` follow.
  */
 type Statement =
   | "oldSeries"
@@ -40,6 +41,8 @@ type Statement =
   | "metricIds"
   | "dropRollups"
   | "dropPacks"
+  | "dropAllRollups"
+  | "dropAllPacks"
   | "counter"
   | "trimmedThrough"
   | "oldest";
@@ -68,6 +71,8 @@ class MetricTrimmer implements RetentionTrimmer {
       metricIds: db.prepare("SELECT id FROM metrics"),
       dropRollups: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot <= ?"),
       dropPacks: db.prepare("DELETE FROM metric_slot_packs WHERE metric_id = ? AND width_s = ? AND slot <= ?"),
+      dropAllRollups: db.prepare("DELETE FROM metric_rollups WHERE metric_id = ?"),
+      dropAllPacks: db.prepare("DELETE FROM metric_slot_packs WHERE metric_id = ?"),
       counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
       trimmedThrough: db.prepare(
         "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
@@ -115,7 +120,13 @@ class MetricTrimmer implements RetentionTrimmer {
         if (PACKED.has(width)) s.dropPacks.run(metricId, width, last);
       }
     }
-    for (const metricId of emptied) s.deleteMetric.run(metricId, metricId);
+    for (const metricId of emptied) {
+      if (s.deleteMetric.run(metricId, metricId).changes === 0) continue;
+      // Its slots after the cutoff too: no series is left to read them, and ids are not
+      // AUTOINCREMENT, so the next metric and series made could take its ids and its rows.
+      s.dropAllRollups.run(metricId);
+      s.dropAllPacks.run(metricId);
+    }
     s.counter.run(deleted, "points");
     s.counter.run(seriesGone, "series");
     if (latest > 0n) s.trimmedThrough.run(this.trimmedThrough, latest);

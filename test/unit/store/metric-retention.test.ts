@@ -1,5 +1,7 @@
 import { expect } from "chai";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import type { MetricIdentity } from "../../../daemon/query/telemetry-reader.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { testStore } from "../../helpers/store.js";
@@ -103,6 +105,32 @@ describe("metric retention", () => {
     for (const width of [60n, 900n]) {
       for (const slot of slotsOf(width)) expect((slot + 1n) * width * S > cutoff).to.equal(true);
     }
+  });
+
+  it("deletes every rollup row and pack of a metric it empties, so a metric made later under its id starts clean", () => {
+    // T0 is 40 s into its minute: the points end 10 s before that minute's end.
+    write(store, "api", [point("gone", 0), point("gone", 10)]);
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
+    // The cutoff falls after both points, inside their minute: the minute's slot does not end before it.
+    retention.trimByAge(T0 + 15n * S + 3_600_000_000_000n);
+    expect(store.db.prepare("SELECT name FROM metrics").pluck().all()).to.deep.equal([]);
+    expect(count(store, "metric_rollups")).to.equal(0n);
+    expect(count(store, "metric_slot_packs")).to.equal(0n);
+    // A new metric and series take the freed ids; their answer holds their own point alone.
+    write(store, "api", [point("fresh", 130)]);
+    const reader = new SqliteReader(store.db);
+    const metric = reader.metricIdentities("fresh")[0] as MetricIdentity;
+    const [group] = reader.metricBuckets({
+      metric,
+      fromNs: T0 - 60n * S,
+      toNs: T0 + 240n * S,
+      attrs: [],
+      stepMs: 60_000,
+      source: { kind: "rollups", widthS: 60 },
+      groupBy: [],
+      agg: "last",
+    });
+    expect(group?.values.filter((value) => value !== null)).to.deep.equal([130]);
   });
 
   it("lets the writer go on after retention deleted the series it knew", () => {
