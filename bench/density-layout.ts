@@ -195,11 +195,28 @@ function spansDdl(t: string, idType: string, attributesType: string, bySpanId = 
   CREATE INDEX ${t}_errors_by_start ON ${t} (start_ns) WHERE status_code = 2;`;
 }
 
+/** The store's value dictionary (attr_values, schema 14), which today's coded rows name values in. */
+type StoredValues = [number, Buffer][];
+
+/** Today's value dictionary as a table of the layout's own, counted with it. */
+function writeValues(db: Database.Database, t: string, values: StoredValues): string[] {
+  db.exec(`CREATE TABLE ${t}_attr_values (id INTEGER PRIMARY KEY, value BLOB NOT NULL UNIQUE)`);
+  const insert = db.prepare(`INSERT INTO ${t}_attr_values (id, value) VALUES (?, ?)`);
+  db.transaction(() => {
+    for (const [id, value] of values) insert.run(id, value);
+  })();
+  return [`${t}_attr_values`, `sqlite_autoindex_${t}_attr_values_1`];
+}
+
 /**
  * A table's rows in id order with `attributes` as JSON text (what the alternatives code from),
- * and each row's attributes as the store keeps them (coded, schema 12), by row id.
+ * each row's attributes as the store keeps them (coded, schema 14), by row id, and the store's
+ * value dictionary.
  */
-function rowsWithJson(db: Database.Database, table: string): { rows: Row[]; stored: Map<unknown, unknown> } {
+function rowsWithJson(
+  db: Database.Database,
+  table: string,
+): { rows: Row[]; stored: Map<unknown, unknown>; values: StoredValues } {
   const keys = new AttributeKeys(db);
   // Spans as schema 11 kept them, with their trace's id and their duration (the alternatives
   // below start from that layout).
@@ -213,12 +230,14 @@ function rowsWithJson(db: Database.Database, table: string): { rows: Row[]; stor
       : `SELECT * FROM ${table} ORDER BY id`;
   const rows = db.prepare(select).all() as Row[];
   const stored = new Map(rows.map((row) => [row.id, row.attributes]));
-  return { rows: rows.map((row) => ({ ...row, attributes: keys.json(row.attributes as Buffer) })), stored };
+  const values = db.prepare("SELECT id, value FROM attr_values ORDER BY id").raw().all() as StoredValues;
+  return { rows: rows.map((row) => ({ ...row, attributes: keys.json(row.attributes as Buffer) })), stored, values };
 }
 
 function spanLayouts(
   rows: Row[],
   stored: Map<unknown, unknown>,
+  values: StoredValues,
 ): { layouts: Layout[]; decode: Record<string, { us: number; mismatches: number }> } {
   // Schema 11's columns, in its table's order (rowsWithJson); each layout keeps them, schema 12's drops two.
   const spanColumns = Object.keys(rows[0] ?? {});
@@ -267,10 +286,11 @@ function spanLayouts(
   };
   const layouts: Layout[] = [
     {
-      name: "today (copy): keys as ids, no trace id or duration (schema 12)",
+      name: "today (copy): keys as ids, repeating values in a dictionary, no trace id or duration (schema 14)",
       ddl: (t) => spansDdl(t, "TEXT", "BLOB", true, true),
       columns: v12Columns,
       values: (row) => v12Columns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+      extra: (db, t) => writeValues(db, t, values),
     },
     {
       name: "attributes as JSON text (schema 11)",
@@ -399,7 +419,7 @@ function logsDdl(t: string, idType: string, attributesType: string): string {
   CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;
 }
 
-function logLayouts(rows: Row[], stored: Map<unknown, unknown>): Layout[] {
+function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredValues): Layout[] {
   const logColumns = Object.keys(rows[0] ?? {});
   const plain = (row: Row) => logColumns.map((c) => row[c]);
   const repeating = repeatingKeys(rows, 0.1);
@@ -420,10 +440,11 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>): Layout[] {
     });
   return [
     {
-      name: "today (copy): keys as ids (schema 12)",
+      name: "today (copy): keys as ids, repeating values in a dictionary (schema 14)",
       ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
       columns: logColumns,
       values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+      extra: (db, t) => writeValues(db, t, values),
     },
     {
       name: "attributes as JSON text (schema 11)",
@@ -497,12 +518,12 @@ function main(): void {
           .map(([name, bytes]) => [name, { "bytes/span": round(bytes / filled.spans, 1) }]),
       ),
     );
-    const { rows: spanRows, stored: spanAttributes } = rowsWithJson(spansDb, "spans");
+    const { rows: spanRows, stored: spanAttributes, values: spanValues } = rowsWithJson(spansDb, "spans");
     const postingRows = spansDb.prepare("SELECT * FROM span_postings").all() as Row[];
     spansDb.close();
 
     const alt = freshStore(join(dir.path, "alternatives.sqlite"));
-    const { layouts, decode } = spanLayouts(spanRows, spanAttributes);
+    const { layouts, decode } = spanLayouts(spanRows, spanAttributes, spanValues);
     report(
       `spans table and its indexes (${spanRows.length} rows), bytes per span`,
       layouts.map((layout, i) => measureLayout(alt, layout, `s${i}`, spanRows)),
@@ -536,13 +557,13 @@ function main(): void {
           .map(([name, bytes]) => [name, { "bytes/log": round(bytes / logCount, 1) }]),
       ),
     );
-    const { rows: logRows, stored: logAttributes } = rowsWithJson(logsDb, "logs");
+    const { rows: logRows, stored: logAttributes, values: logValues } = rowsWithJson(logsDb, "logs");
     const logPostingRows = logsDb.prepare("SELECT * FROM log_postings").all() as Row[];
     logsDb.close();
     const logAlt = freshStore(join(dir.path, "log-alternatives.sqlite"));
     report(
       `logs table and its indexes (${logRows.length} rows), bytes per record`,
-      logLayouts(logRows, logAttributes).map((layout, i) => measureLayout(logAlt, layout, `l${i}`, logRows)),
+      logLayouts(logRows, logAttributes, logValues).map((layout, i) => measureLayout(logAlt, layout, `l${i}`, logRows)),
     );
     const logPostings = postingLayouts().map((layout, i) => measureLayout(logAlt, layout, `lp${i}`, logPostingRows));
     report(

@@ -1,9 +1,9 @@
 /**
  * bench/ingest: end-to-end OTLP ingestion throughput of a real obsd over HTTP (JSON and
- * protobuf) and OTLP/gRPC on the same port, beside the raw
- * ceiling of the store (the same decoded rows written straight into the same schema by the
- * same writer code, no HTTP, no worker), measured in the same run. Also: /api/health latency
- * while ingestion saturates the collector, and the collector's peak RSS.
+ * protobuf) and OTLP/gRPC on the same port, with obsd's CPU per span, beside the raw ceiling
+ * of the store (the same decoded rows written straight into the same schema by the same writer
+ * code, no HTTP, no worker), measured in the same run. Also: /api/health latency while
+ * ingestion saturates the collector, and the collector's peak RSS.
  *
  * The raw ceiling commits CONCURRENCY requests per transaction: the most the collector's
  * group commit can merge with that many requests in flight, so the ratio measures only what
@@ -38,7 +38,7 @@ import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { exportAllGrpc } from "./grpc-load.js";
 import { getStatus as get, postAll } from "./http-load.js";
-import { peakRss, percentile, round } from "./measure.js";
+import { peakRss, percentile, round, threadCpuPerUnit, threadCpuSeconds } from "./measure.js";
 import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
@@ -77,6 +77,8 @@ interface EndToEnd {
   /** Health request latencies in ms; empty when the pass ran without the health loop. */
   healthMs: number[];
   peakRssMb: number;
+  /** obsd's CPU per span, all threads (Linux; 0 elsewhere): steadier than spans/s on a shared machine. */
+  cpuUsPerSpan: number;
 }
 
 /** How a pass sends: OTLP/HTTP with a content type, or OTLP/gRPC (protobuf bodies). */
@@ -109,15 +111,20 @@ async function endToEnd(
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
+    const pid = obsd.child.pid as number;
+    const threadsBefore = threadCpuSeconds(pid);
     const started = performance.now();
     await send(bodies);
     const seconds = (performance.now() - started) / 1000;
+    const spans = bodies.length * SPANS_PER_BATCH;
+    const cpuUs = threadCpuPerUnit(threadsBefore, threadCpuSeconds(pid), spans).reduce((sum, us) => sum + us, 0);
     done = true;
     await sampler;
     return {
-      spansPerSecond: (bodies.length * SPANS_PER_BATCH) / seconds,
+      spansPerSecond: spans / seconds,
       healthMs: latencies,
-      peakRssMb: peakRss(obsd.child.pid as number) / 1024 / 1024,
+      peakRssMb: peakRss(pid) / 1024 / 1024,
+      cpuUsPerSpan: cpuUs,
     };
   } finally {
     agent.destroy();
@@ -165,6 +172,7 @@ async function main(): Promise<void> {
       spansPerSec: Math.round(spansPerSec),
       ofRawCeiling: round(spansPerSec / rawMedian, 3),
       rounds: throughput.map((r) => Math.round(r.spansPerSecond)),
+      cpuUsPerSpan: round(median(throughput.map((r) => r.cpuUsPerSpan))),
       underHealthLoop: {
         spansPerSec: Math.round(median(underHealthLoop.map((r) => r.spansPerSecond))),
         rounds: underHealthLoop.map((r) => Math.round(r.spansPerSecond)),
@@ -203,6 +211,7 @@ async function main(): Promise<void> {
     protobuf: {
       "spans/s": result.protobuf.spansPerSec,
       "of raw": result.protobuf.ofRawCeiling,
+      "obsd CPU µs/span": result.protobuf.cpuUsPerSpan,
       "spans/s, health loop": result.protobuf.underHealthLoop.spansPerSec,
       "health p99 ms": result.protobuf.healthP99Ms,
       "peak RSS MB": result.protobuf.peakRssMb,
@@ -210,6 +219,7 @@ async function main(): Promise<void> {
     grpc: {
       "spans/s": result.grpc.spansPerSec,
       "of raw": result.grpc.ofRawCeiling,
+      "obsd CPU µs/span": result.grpc.cpuUsPerSpan,
       "spans/s, health loop": result.grpc.underHealthLoop.spansPerSec,
       "health p99 ms": result.grpc.healthP99Ms,
       "peak RSS MB": result.grpc.peakRssMb,
@@ -217,6 +227,7 @@ async function main(): Promise<void> {
     json: {
       "spans/s": result.json.spansPerSec,
       "of raw": result.json.ofRawCeiling,
+      "obsd CPU µs/span": result.json.cpuUsPerSpan,
       "spans/s, health loop": result.json.underHealthLoop.spansPerSec,
       "health p99 ms": result.json.healthP99Ms,
       "peak RSS MB": result.json.peakRssMb,

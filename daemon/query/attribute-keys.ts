@@ -1,5 +1,5 @@
 import Database from "better-sqlite3";
-import { attributesJson, forEachAttribute, textOf, wholeText } from "../store/attribute-coding.js";
+import { attributesJson, forEachAttribute, textOf, UnknownValueError, wholeText } from "../store/attribute-coding.js";
 import { AttributeValues } from "./attribute-values.js";
 
 /** A key as the readers use it: its JSON text, and the same as UTF-8. */
@@ -84,9 +84,13 @@ export class AttributeKeys {
       return Object.hasOwn(object, key) ? JSON.stringify(object[key]) : undefined;
     }
     let found: string | undefined;
-    forEachAttribute(bytes, this.values.bytesOf, (id, source, start, end) => {
-      if (this.keyOf(id)?.json !== keyJson) return false;
-      found = textOf(source, start, end);
+    forEachAttribute(bytes, (keyId, valueId, start, end) => {
+      if (this.keyOf(keyId)?.json !== keyJson) return false;
+      if (valueId < 0) found = textOf(bytes, start, end);
+      else {
+        found = this.values.textOf(valueId);
+        if (found === undefined) throw new UnknownValueError(valueId);
+      }
       return true;
     });
     return found;

@@ -1,19 +1,20 @@
 import Database from "better-sqlite3";
+import { MAX_DICTIONARY_VALUES } from "../store/attribute-values.js";
 
 /**
- * Values held per connection. A store's dictionary holds the values of the keys whose values
- * repeat (routes, methods, hosts, users): usually a few thousand, bounded by the writer
- * (store/attribute-values.ts); past this the copy starts over and values are read again as
- * rows name them.
+ * Values held per connection: all of a full dictionary (store/attribute-values.ts bounds it), so
+ * a value is read once per connection; a smaller bound (tests) starts the copy over when full,
+ * and values are read again as rows name them.
  */
-const VALUES_HELD = 100_000;
+const VALUES_HELD = MAX_DICTIONARY_VALUES;
 /** Values read around one a row names that the copy lacks: values made together are used together. */
 const VALUES_AROUND = 512;
 
 /**
  * The attribute value dictionary (`attr_values`, schema version 14) as a read connection needs
  * it to read coded attributes (store/attribute-coding.ts): each id's value as the UTF-8 bytes of
- * its JSON text, and the text itself once asked for.
+ * its JSON text, and the text itself once asked for. The values there when the connection is
+ * first used are read at once (a usual store holds a few thousand).
  *
  * Values are only ever added, never deleted or renumbered, and a value commits with the first
  * rows that name it, so an id read from a row is in the dictionary of any later commit. A value
@@ -23,16 +24,16 @@ const VALUES_AROUND = 512;
 export class AttributeValues {
   private bytes = new Map<number, Buffer>();
   private texts = new Map<number, string>();
-  /** False on a store from before schema version 14, whose rows name no values. */
-  private readonly present: boolean;
 
   /** `held`: the most values kept (a parameter for tests of the bound). */
   constructor(
     private readonly db: Database.Database,
     private readonly held = VALUES_HELD,
   ) {
-    this.present = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'attr_values'").get() !== undefined;
-    if (this.present) this.read(db, 0, held);
+    // A store from before schema version 14 (read by tests before they upgrade it) has no
+    // dictionary, and its rows name no values.
+    if (db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'attr_values'").get() !== undefined)
+      this.read(db, 0, held);
   }
 
   /** Reads the values with ids from `from`, at most `count`. */
@@ -52,7 +53,7 @@ export class AttributeValues {
   /** The UTF-8 bytes of the value `id`, read (with the values around it) when the copy lacks it. */
   readonly bytesOf = (id: number): Buffer | undefined => {
     const known = this.bytes.get(id);
-    if (known !== undefined || this.db.memory || !this.present) return known;
+    if (known !== undefined || this.db.memory) return known;
     const side = new Database(this.db.name, { readonly: true, fileMustExist: true });
     try {
       const around = Math.min(VALUES_AROUND, this.held);

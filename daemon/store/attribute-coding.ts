@@ -42,19 +42,11 @@ export type KeyIdOf = (keyJson: string) => number;
 export type KeyJsonOf = (id: number) => Uint8Array | undefined;
 
 /**
- * A value's id in the value dictionary, or -1 to keep it in the row. The value is
- * json[start, end) as text and bytes[from, to) as UTF-8 (the bytes a dictionary entry holds).
- * Called for every value of at least MIN_DICTIONARY_VALUE_BYTES.
+ * A value's id in the value dictionary, or -1 to keep it in the row. The value is bytes[from, to),
+ * the UTF-8 of its JSON text (what a dictionary entry holds). Called for every value of at least
+ * MIN_DICTIONARY_VALUE_BYTES; `bytes` is a scratch buffer, valid only during the call.
  */
-export type ValueIdOf = (
-  keyId: number,
-  json: string,
-  start: number,
-  end: number,
-  bytes: Uint8Array,
-  from: number,
-  to: number,
-) => number;
+export type ValueIdOf = (keyId: number, bytes: Buffer, from: number, to: number) => number;
 
 /** Resolves a value dictionary id to the value's JSON text as UTF-8; undefined when unknown. */
 export type ValueBytesOf = (id: number) => Uint8Array | undefined;
@@ -303,9 +295,7 @@ export function codeAttributes(
       const end = copiedEnd;
       const written = at - (lengthAt + 1);
       const valueId =
-        valueIdOf !== undefined && written >= MIN_DICTIONARY_VALUE_BYTES
-          ? valueIdOf(id, json, start, end, out, lengthAt + 1, at)
-          : -1;
+        valueIdOf !== undefined && written >= MIN_DICTIONARY_VALUE_BYTES ? valueIdOf(id, out, lengthAt + 1, at) : -1;
       if (valueId >= 0) {
         // 0 and the id take no more room than the length and the value did (ids stay below 2^21,
         // the dictionary's bound, so at most 1 + 3 bytes for at least 1 + 4).
@@ -417,22 +407,27 @@ export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf, valueByt
 }
 
 /**
- * Visits a coded blob's attributes in order: `visit` gets each key id and where its value's
- * bytes are (in the blob, or a dictionary entry `valueBytesOf` gives), and returns true to
- * stop. A kept-whole text has no ids: returns false without a visit.
+ * Visits a coded blob's attributes in order: `visit` gets each key id and its value, either a
+ * dictionary id (`valueId` at least 0; resolve it only if needed) or, with `valueId` -1, the
+ * blob's bytes [start, end); it returns true to stop. A kept-whole text has no ids: returns
+ * false without a visit.
  */
 export function forEachAttribute(
   bytes: Uint8Array,
-  valueBytesOf: ValueBytesOf,
-  visit: (id: number, source: Uint8Array, start: number, end: number) => boolean,
+  visit: (keyId: number, valueId: number, start: number, end: number) => boolean,
 ): boolean {
   if (isWhole(bytes)) return false;
   const state = { pos: 0 };
-  const value: ValueAt = { source: bytes, start: 0, end: 0 };
   while (state.pos < bytes.length) {
-    const id = readVarint(bytes, state);
-    readValue(bytes, state, valueBytesOf, value);
-    if (visit(id, value.source, value.start, value.end)) return true;
+    const keyId = readVarint(bytes, state);
+    const length = readVarint(bytes, state);
+    if (length === 0) {
+      if (visit(keyId, readVarint(bytes, state), 0, 0)) return true;
+      continue;
+    }
+    const start = state.pos;
+    state.pos += length;
+    if (visit(keyId, -1, start, state.pos)) return true;
   }
   return true;
 }

@@ -13,38 +13,57 @@ export const SAMPLE = 256;
 const REPEATS_TO_CODE = 0.5;
 /**
  * Occurrences of a coded key per check that its values still repeat: past REPEATS_TO_CODE of
- * them new to the dictionary, the key's values go back to rows (a key that turned out to carry
- * ids, a user id of a growing user base).
+ * them new to the dictionary (or refused by a full one), the key's values go back to rows (a key
+ * that turned out to carry ids, a user id of a growing user base).
  */
 export const CHECK_EVERY = 4096;
-/** Keys being sampled at once, at most: a store whose keys are ids themselves samples no more. */
-const SAMPLED_KEYS = 10_000;
-/** Longer values stay in rows: they are rarely repeated, and a dictionary entry is kept forever. */
-export const MAX_DICTIONARY_VALUE_BYTES = 1024;
 /**
- * The dictionary's bound, in values and in bytes: retention does not trim it (its ids are never
- * reused, so readers may keep a copy), so the writer stops adding values past it and new values
- * stay in rows. A million values fit the varint ids' 3 bytes (2^21).
+ * Keys sampled at once, at most: a key seen rarely holds its place until its sample is full.
+ * Past this, new keys' values stay in rows until places free up.
  */
-const MAX_DICTIONARY_VALUES = 1_000_000;
-const MAX_DICTIONARY_BYTES = 32 * 1024 * 1024;
-
-/** The dictionary's bound (a parameter for tests of it). */
-export interface DictionaryBound {
-  values: number;
-  bytes: number;
-}
-/** Value ids remembered by the writer; past this the memo starts over (a miss is one indexed lookup). */
-const MEMO_CAPACITY = 200_000;
+const SAMPLING_AT_ONCE = 1000;
+/** Keys whose decision is remembered; past this they are all forgotten and sampled again. */
+const KEYS_KEPT = 100_000;
+/** Longer values stay in rows: they are rarely repeated, and a dictionary entry is kept forever. */
+export const MAX_DICTIONARY_VALUE_BYTES = 256;
+/**
+ * The dictionary's bound in values. Retention does not trim it (its ids are never reused, so
+ * readers keep a copy of all of it, query/attribute-values.ts), so the writer stops adding
+ * values past it and new values stay in rows. With values of at most 256 bytes the table and
+ * its index stay under about 28 MB, a few percent of the default size cap; the usual store,
+ * whose repeating values are routes, methods, hosts and users, holds a few thousand.
+ */
+export const MAX_DICTIONARY_VALUES = 50_000;
+/** Value ids remembered by the writer (all of a full dictionary). */
+const MEMO_CAPACITY = MAX_DICTIONARY_VALUES;
 
 /** What the writer knows of one key's values. */
 interface KeyValues {
-  /** null once decided. */
-  sample: Set<string> | null;
-  /** Occurrences looked at, and how many repeated one seen before (sampling), or were new to the dictionary (coded). */
+  /** Hashes of the values seen while sampling; null once decided. */
+  sample: Set<number> | null;
+  /** Occurrences looked at, and how many repeated one seen before (sampling) or were new to the dictionary (coded). */
   seen: number;
   counted: number;
   coded: boolean;
+}
+
+/** A value the writer knows the id of. */
+interface KnownValue {
+  bytes: Buffer;
+  id: number;
+}
+
+function sameBytes(known: Buffer, bytes: Uint8Array, from: number, to: number): boolean {
+  if (known.length !== to - from) return false;
+  for (let i = 0; i < known.length; i++) if (known[i] !== bytes[from + i]) return false;
+  return true;
+}
+
+/** 32-bit FNV-1a of bytes[from, to): a sample keeps hashes, not texts (a collision only skews a count). */
+function hashOf(bytes: Uint8Array, from: number, to: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
@@ -58,75 +77,65 @@ interface KeyValues {
  * ids that may be gone.
  */
 export class AttributeValueDictionary {
-  private readonly keys = new Map<number, KeyValues>();
-  /** Value ids by the key's id and the value's JSON text. */
-  private ids = new Map<number, Map<string, number>>();
+  private keys = new Map<number, KeyValues>();
+  private sampling = 0;
+  /**
+   * Value ids by the hash of the value's UTF-8 bytes, each with its own copy of the bytes to
+   * compare: a value met again costs a hash and a comparison, no allocation.
+   */
+  private ids = new Map<number, KnownValue[]>();
   private idsHeld = 0;
+  /** Values in the dictionary: its ids run from 1 without gaps (never deleted; a rollback takes the newest). */
   private values = 0;
-  private bytes = 0;
   private readonly stmt: { insert: Database.Statement; select: Database.Statement; size: Database.Statement };
 
+  /** `maxValues`: the dictionary's bound (a parameter for tests of it). */
   constructor(
     db: Database.Database,
-    private readonly bound: DictionaryBound = { values: MAX_DICTIONARY_VALUES, bytes: MAX_DICTIONARY_BYTES },
+    private readonly maxValues = MAX_DICTIONARY_VALUES,
   ) {
     this.stmt = {
       insert: db
         .prepare("INSERT INTO attr_values (value) VALUES (?) ON CONFLICT (value) DO NOTHING RETURNING id")
         .pluck(),
       select: db.prepare("SELECT id FROM attr_values WHERE value = ?").pluck(),
-      size: db.prepare("SELECT count(*), coalesce(sum(length(value)), 0) FROM attr_values").raw(),
+      size: db.prepare("SELECT coalesce(max(id), 0) FROM attr_values").pluck(),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
-    this.readSize();
-  }
-
-  private readSize(): void {
-    const [values, bytes] = this.stmt.size.get() as [number, number];
-    this.values = values;
-    this.bytes = bytes;
+    this.values = this.stmt.size.get() as number;
   }
 
   /** attribute-coding.ts's ValueIdOf: the value's id, or -1 to keep it in the row. */
-  readonly idOf: ValueIdOf = (keyId, json, start, end, bytes, from, to) => {
+  readonly idOf: ValueIdOf = (keyId, bytes, from, to) => {
     if (to - from > MAX_DICTIONARY_VALUE_BYTES) return -1;
-    let key = this.keys.get(keyId);
-    if (key === undefined) {
-      if (this.keys.size >= SAMPLED_KEYS) return -1;
-      key = { sample: new Set(), seen: 0, counted: 0, coded: false };
-      this.keys.set(keyId, key);
-    }
+    const key = this.keys.get(keyId) ?? this.startSampling(keyId);
+    if (key === undefined) return -1;
     if (key.sample !== null) {
-      this.sampleValue(key, json.slice(start, end));
+      this.sampleValue(key, hashOf(bytes, from, to));
       return -1;
     }
     if (!key.coded) return -1;
-    const text = json.slice(start, end);
-    let byText = this.ids.get(keyId);
-    const known = byText?.get(text);
-    let id = known ?? -1;
+    const hash = hashOf(bytes, from, to);
+    let id = -1;
+    for (const known of this.ids.get(hash) ?? []) {
+      if (sameBytes(known.bytes, bytes, from, to)) {
+        id = known.id;
+        break;
+      }
+    }
     if (id < 0) {
+      // New to this process: in the dictionary already (a restart, a forgotten memo), or added
+      // now if there is room; a value refused by a full dictionary counts as new.
       const value = Buffer.from(bytes.subarray(from, to));
-      const full = this.values >= this.bound.values || this.bytes + value.length > this.bound.bytes;
-      const inserted = full ? undefined : (this.stmt.insert.get(value) as number | undefined);
-      if (inserted !== undefined) {
-        id = inserted;
-        this.values++;
-        this.bytes += value.length;
+      id = (this.stmt.select.get(value) as number | undefined) ?? -1;
+      if (id < 0) {
         key.counted++;
-      } else id = (this.stmt.select.get(value) as number | undefined) ?? -1;
-      if (id < 0) return -1;
-      if (this.idsHeld >= MEMO_CAPACITY) {
-        this.ids = new Map();
-        this.idsHeld = 0;
-        byText = undefined;
+        if (this.values < this.maxValues) {
+          id = this.stmt.insert.get(value) as number;
+          this.values++;
+        }
       }
-      if (byText === undefined) {
-        byText = new Map();
-        this.ids.set(keyId, byText);
-      }
-      byText.set(text, id);
-      this.idsHeld++;
+      if (id >= 0) this.remember(hash, value, id);
     }
     if (++key.seen >= CHECK_EVERY) {
       if (key.counted > key.seen * REPEATS_TO_CODE) key.coded = false;
@@ -136,21 +145,45 @@ export class AttributeValueDictionary {
     return id;
   };
 
-  private sampleValue(key: KeyValues, text: string): void {
-    const sample = key.sample as Set<string>;
-    if (sample.has(text)) key.counted++;
-    else sample.add(text);
+  private remember(hash: number, bytes: Buffer, id: number): void {
+    if (this.idsHeld >= MEMO_CAPACITY) {
+      this.ids = new Map();
+      this.idsHeld = 0;
+    }
+    const same = this.ids.get(hash);
+    if (same === undefined) this.ids.set(hash, [{ bytes, id }]);
+    else same.push({ bytes, id });
+    this.idsHeld++;
+  }
+
+  private startSampling(keyId: number): KeyValues | undefined {
+    if (this.sampling >= SAMPLING_AT_ONCE) return undefined;
+    if (this.keys.size >= KEYS_KEPT) {
+      this.keys = new Map();
+      this.sampling = 0;
+    }
+    const key: KeyValues = { sample: new Set(), seen: 0, counted: 0, coded: false };
+    this.keys.set(keyId, key);
+    this.sampling++;
+    return key;
+  }
+
+  private sampleValue(key: KeyValues, hash: number): void {
+    const sample = key.sample as Set<number>;
+    if (sample.has(hash)) key.counted++;
+    else sample.add(hash);
     if (++key.seen < SAMPLE) return;
     key.coded = key.counted >= key.seen * REPEATS_TO_CODE;
     key.sample = null;
     key.seen = 0;
     key.counted = 0;
+    this.sampling--;
   }
 
   /** After a rolled-back transaction: ids it made are gone (the keys' decisions stand). */
   reset(): void {
     this.ids = new Map();
     this.idsHeld = 0;
-    this.readSize();
+    this.values = this.stmt.size.get() as number;
   }
 }

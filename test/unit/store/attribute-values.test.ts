@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { attributesJson, codeAttributes, type LastKeys } from "../../../daemon/store/attribute-coding.js";
 import {
@@ -52,7 +53,7 @@ describe("attribute values: the writer's value dictionary", () => {
     for (let i = 0; i < SAMPLE + 10; i++) coded.push(code(dictionary, { route: routes[i % 4] }));
     expect(coded.slice(0, SAMPLE).some(namesValue)).to.equal(false);
     expect(coded.slice(SAMPLE).every(namesValue)).to.equal(true);
-    expect(valueRows()).to.deep.equal(routes.map((route, i) => [i + 1, JSON.stringify(routes[(SAMPLE + i) % 4])]));
+    expect(valueRows()).to.deep.equal(routes.map((_, i) => [i + 1, JSON.stringify(routes[(SAMPLE + i) % 4])]));
     // Every row, whichever form, gives back its text.
     for (const [i, blob] of coded.entries()) {
       expect(attributesJson(blob, keyJsonOf, valueBytesOf)).to.equal(JSON.stringify({ route: routes[i % 4] }));
@@ -87,35 +88,49 @@ describe("attribute values: the writer's value dictionary", () => {
     expect(valueRows()).to.have.length(1 + lastCoded + 1);
   });
 
-  it("adds no value past its bound, and keeps naming the values it holds", () => {
-    const dictionary = new AttributeValueDictionary(store.db, { values: 3, bytes: 1024 });
+  it("adds no value past its bound, keeps naming the values it holds, and stops coding a key it refuses", () => {
+    const dictionary = new AttributeValueDictionary(store.db, 3);
     const hosts = ["host-a", "host-b", "host-c", "host-d", "host-e"];
     for (let i = 0; i < SAMPLE; i++) code(dictionary, { host: hosts[i % 5] });
     const after = hosts.map((host) => code(dictionary, { host }));
     expect(after.map(namesValue)).to.deep.equal([true, true, true, false, false]);
     expect(valueRows()).to.have.length(3);
     // A writer started on the full dictionary knows it is full.
-    const restarted = new AttributeValueDictionary(store.db, { values: 3, bytes: 1024 });
+    const restarted = new AttributeValueDictionary(store.db, 3);
     for (let i = 0; i < SAMPLE; i++) code(restarted, { host: hosts[i % 5] });
     expect(namesValue(code(restarted, { host: "host-f" }))).to.equal(false);
     expect(namesValue(code(restarted, { host: "host-b" }))).to.equal(true);
+    // Values the full dictionary refuses count as new ones: once most are, the key goes back to rows.
+    for (let i = 0; i < CHECK_EVERY; i++) code(restarted, { host: `refused-${i}` });
+    expect(namesValue(code(restarted, { host: "host-b" }))).to.equal(false);
   });
 
-  it("after a rolled-back transaction, names no value that the rollback took away", () => {
-    const dictionary = new AttributeValueDictionary(store.db);
-    for (let i = 0; i < SAMPLE; i++) code(dictionary, { env: i % 2 === 0 ? "production" : "staging" });
+  it("after a transaction the writer rolled back, names no value that the rollback took away", () => {
+    const span = (n: number, env: string) => ({
+      traceId: hexId(n, 16),
+      spanId: hexId(n, 8),
+      startNs: T0 + BigInt(n),
+      attributes: { env },
+    });
+    store.writeTraces(
+      traceRequest(
+        "api",
+        Array.from({ length: SAMPLE }, (_, i) => span(i + 1, i % 2 === 0 ? "production" : "staging")),
+      ),
+    );
+    const batch = decodeTraceRequest(Buffer.from(JSON.stringify(traceRequest("api", [span(1000, "canary")]))), "json");
     expect(() =>
-      store.db.transaction(() => {
-        codeAttributes('{"env":"canary"}', keyIdOf, undefined, dictionary.idOf);
+      store.writer.transaction(() => {
+        store.writer.writeSpans(batch, 0n);
         throw new Error("disk full");
-      })(),
+      }),
     ).to.throw("disk full");
-    dictionary.reset();
     // Another value takes the rolled-back id; "canary" gets an id of its own again.
-    const qa = code(dictionary, { env: "qa-eu" });
-    const canary = code(dictionary, { env: "canary" });
-    expect(attributesJson(qa, keyJsonOf, valueBytesOf)).to.equal('{"env":"qa-eu"}');
-    expect(attributesJson(canary, keyJsonOf, valueBytesOf)).to.equal('{"env":"canary"}');
+    store.writeTraces(traceRequest("api", [span(1001, "qa-eu"), span(1002, "canary")]));
+    const page = { fromNs: T0 + 1001n, toNs: T0 + 1003n, limit: 10 };
+    const spans = new SqliteReader(store.db).spans({ attrs: [], attrContains: [], page }).items;
+    expect(spans.map((s) => s.attributes.env)).to.deep.equal(["canary", "qa-eu"]);
+    expect(valueRows().map(([, value]) => value)).to.deep.equal(['"qa-eu"', '"canary"']);
   });
 
   it("gives back spans and log records through the reader, with filters and facets on dictionary values", () => {
@@ -138,7 +153,8 @@ describe("attribute values: the writer's value dictionary", () => {
     const page = { fromNs: T0, toNs: T0 + 10_000n, limit: 1000 };
     const all = reader.spans({ attrs: [], attrContains: [], page }).items;
     expect(all.map((span) => span.attributes)).to.deep.equal(spans.map((span) => span.attributes).reverse());
-    const byRoute = reader.spans({ attrs: [["http.route", "/orders"]], attrContains: [], page }).items;
+    // Substring filters and facets by service read each row's value from its blob.
+    const byRoute = reader.spans({ attrs: [], attrContains: [["http.route", "orders"]], page }).items;
     expect(byRoute).to.have.length(spans.filter((_, i) => i % 3 === 1).length);
     const logs = reader.logs({ attrs: [], attrContains: [["http.route", "cart"]], page }).items;
     expect(logs).to.have.length(spans.filter((_, i) => i % 3 === 2).length);
@@ -147,6 +163,8 @@ describe("attribute values: the writer's value dictionary", () => {
       { ...page, service: "api" },
       10,
     );
-    expect(JSON.stringify(facet)).to.include("/users/{id}");
+    expect(facet).to.deep.include.members(
+      routes.map((route, r) => ({ value: route, count: spans.filter((_, i) => i % 3 === r).length })),
+    );
   });
 });

@@ -4,6 +4,7 @@ import { expect } from "chai";
 import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { registerAttributeFunctions } from "../../../daemon/query/sql-parts.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import { SAMPLE } from "../../../daemon/store/attribute-values.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
 import { decodePostingRows } from "../../../daemon/store/posting-rows.js";
 import {
@@ -632,6 +633,77 @@ describe("store schema", () => {
           db.prepare("SELECT span_count, error_count FROM traces WHERE trace_id = ?").get(hexId(2, 16)),
         ).to.deep.equal({ span_count: 1n, error_count: 1n });
         expect(db.prepare("SELECT value FROM counters WHERE name = 'traces'").pluck().get()).to.equal(2n);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("upgrades a version-13 store in place, its rows' values left in them, new rows' repeating values stored once, every answer the same", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    const routes = ["/users/{id}", "/orders", "/cart"];
+    const spans = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        traceId: hexId(from + i, 16),
+        spanId: hexId(from + i, 8),
+        startNs: T0 + BigInt(from + i),
+        attributes: { "http.route": routes[(from + i) % 3] as string, "request.id": `r${from + i}` },
+      }));
+    try {
+      // Enough spans and logs for the writer to put the routes in the dictionary.
+      const first = spans(1, SAMPLE + 30);
+      store.writeTraces(traceRequest("api", first));
+      store.writeLogs(
+        logsRequest(
+          "api",
+          first.map((span) => ({ timeNs: span.startNs, body: "line", attributes: span.attributes })),
+        ),
+      );
+      expect(store.db.prepare("SELECT count(*) FROM attr_values").pluck().get()).to.equal(3n);
+      const path = join(dir.path, "v13.sqlite");
+      const db = copyAtVersion(store.db, path, 13);
+      try {
+        expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'attr_values'").pluck().get()).to.equal(0n);
+        const page = { fromNs: T0, toNs: T0 + 100_000n, limit: 1000 };
+        const answers = (reader: SqliteReader) => ({
+          spans: reader.spans({ attrs: [], attrContains: [], page }),
+          byRoute: reader.spans({ attrs: [], attrContains: [["http.route", "orders"]], page }),
+          logs: reader.logs({ attrs: [["http.route", "/cart"]], attrContains: [], page }),
+          values: reader.facets(
+            { type: "traces", field: "attribute_values", key: "http.route" },
+            { ...page, service: "api" },
+            10,
+          ),
+        });
+        const before = answers(new SqliteReader(db));
+        // The version-14 store these rows were copied from gives the same answers.
+        expect(answers(new SqliteReader(store.db))).to.deep.equal(before);
+        const rows = () => db.prepare("SELECT id, attributes FROM spans ORDER BY id").raw().all();
+        const rowsBefore = rows();
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(13));
+        expect(rows()).to.deep.equal(rowsBefore);
+        expect(db.prepare("SELECT count(*) FROM attr_values").pluck().get()).to.equal(0n);
+        const reader = new Database(path);
+        try {
+          reader.defaultSafeIntegers(true);
+          expect(answers(new SqliteReader(reader))).to.deep.equal(before);
+        } finally {
+          reader.close();
+        }
+        // The writer codes new rows' routes through the dictionary; old and new rows read alike.
+        const writer = new TelemetryWriter(db, 0n);
+        const later = spans(1000, SAMPLE + 30);
+        writer.transaction(() =>
+          writer.writeSpans(decodeTraceRequest(Buffer.from(JSON.stringify(traceRequest("api", later))), "json"), 0n),
+        );
+        expect(db.prepare("SELECT count(*) FROM attr_values").pluck().get()).to.equal(3n);
+        const all = new SqliteReader(db).spans({ attrs: [], attrContains: [], page }).items;
+        expect(all.map((span) => span.attributes)).to.deep.equal(
+          [...first, ...later].map((span) => span.attributes).reverse(),
+        );
       } finally {
         db.close();
       }
