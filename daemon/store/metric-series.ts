@@ -74,7 +74,7 @@ export class MetricSeriesResolver {
     series: Map<string, ResolvedSeries>;
   } | null = null;
   private readonly stmt: Record<
-    "metricUpsert" | "metricUpdate" | "seriesInsert" | "seriesSelect" | "attributeInsert",
+    "metricSelect" | "metricInsert" | "metricUpdate" | "seriesInsert" | "seriesSelect" | "attributeInsert",
     Database.Statement
   >;
   /** Series created since the last `takeCreated()`. */
@@ -85,15 +85,19 @@ export class MetricSeriesResolver {
     private readonly shared: SharedWriteState,
   ) {
     this.stmt = {
-      metricUpsert: db.prepare(
+      // Looked up before inserting: an insert that meets a conflict still uses up an
+      // AUTOINCREMENT id, and a memo that starts over would use up one per series.
+      metricSelect: db.prepare(
+        "SELECT id, description, metadata FROM metrics WHERE name = ? AND kind = ? AND unit = ? AND temporality = ? AND monotonic = ?",
+      ),
+      metricInsert: db.prepare(
         `INSERT INTO metrics (name, kind, unit, temporality, monotonic, description, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (name, kind, unit, temporality, monotonic)
-         DO UPDATE SET description = excluded.description, metadata = excluded.metadata RETURNING id`,
+         RETURNING id`,
       ),
       metricUpdate: db.prepare("UPDATE metrics SET description = ?, metadata = ? WHERE id = ?"),
       seriesInsert: db.prepare(
         `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ),
       seriesSelect: db.prepare(
         "SELECT id, first_whole FROM metric_series WHERE metric_id = ? AND resource_id = ? AND scope_id = ? AND attr_hash = ?",
@@ -116,27 +120,24 @@ export class MetricSeriesResolver {
 
   private lookUpMetric(point: MetricPointRecord): number {
     const key = `${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic ? 1 : 0}`;
-    const known = this.metrics.get(key);
-    if (known !== undefined) {
-      if (known.description !== point.description || known.metadata !== point.metadata) {
-        this.stmt.metricUpdate.run(point.description, point.metadata, known.id);
-        known.description = point.description;
-        known.metadata = point.metadata;
-      }
-      return known.id;
+    let known = this.metrics.get(key);
+    if (known === undefined) {
+      const identity = [point.name, point.kind, point.unit, point.temporality, point.monotonic ? 1 : 0];
+      const stored = this.stmt.metricSelect.get(...identity) as KnownMetric | undefined;
+      known = stored ?? {
+        id: (this.stmt.metricInsert.get(...identity, point.description, point.metadata) as { id: number }).id,
+        description: point.description,
+        metadata: point.metadata,
+      };
+      if (this.metrics.size >= MEMO_CAPACITY) this.metrics.clear();
+      this.metrics.set(key, known);
     }
-    const row = this.stmt.metricUpsert.get(
-      point.name,
-      point.kind,
-      point.unit,
-      point.temporality,
-      point.monotonic ? 1 : 0,
-      point.description,
-      point.metadata,
-    ) as { id: number };
-    if (this.metrics.size >= MEMO_CAPACITY) this.metrics.clear();
-    this.metrics.set(key, { id: row.id, description: point.description, metadata: point.metadata });
-    return row.id;
+    if (known.description !== point.description || known.metadata !== point.metadata) {
+      this.stmt.metricUpdate.run(point.description, point.metadata, known.id);
+      known.description = point.description;
+      known.metadata = point.metadata;
+    }
+    return known.id;
   }
 
   /** The series of a point, created (with its attribute rows) when new. */
@@ -156,35 +157,39 @@ export class MetricSeriesResolver {
     const known = byAttributes?.get(point.attributes);
     if (known !== undefined) return known;
     const hash = createHash("sha1").update(point.attributes).digest();
-    // Decided once, by the point that creates the series, so every fold and query agrees.
-    let firstWhole = firstCountsWhole(point, this.shared.collectorStartNs);
-    const inserted = this.stmt.seriesInsert.get(
-      metricId,
-      resource.serviceId,
-      resource.id,
-      scopeId,
-      hash,
-      point.attributes,
-      point.timeNs,
-      point.timeNs,
-      firstWhole ? 1 : 0,
-    ) as { id: number } | undefined;
+    // Looked up before inserting, as metrics are (lookUpMetric).
+    const stored = this.stmt.seriesSelect.get(metricId, resource.id, scopeId, hash) as
+      | { id: number; first_whole: number }
+      | undefined;
     let id: number;
-    if (inserted) {
-      id = inserted.id;
+    let firstWhole: boolean;
+    let created = false;
+    if (stored !== undefined) {
+      id = stored.id;
+      firstWhole = stored.first_whole === 1;
+    } else {
+      // Decided once, by the point that creates the series, so every fold and query agrees.
+      firstWhole = firstCountsWhole(point, this.shared.collectorStartNs);
+      id = (
+        this.stmt.seriesInsert.get(
+          metricId,
+          resource.serviceId,
+          resource.id,
+          scopeId,
+          hash,
+          point.attributes,
+          point.timeNs,
+          point.timeNs,
+          firstWhole ? 1 : 0,
+        ) as { id: number }
+      ).id;
+      created = true;
       this.createdCount++;
       const indexed = indexEntriesOf(point.attributes);
       for (let i = 0; i < indexed.length; i += 2) {
         const keyId = this.shared.dictionaries.keyId(indexed[i] as string);
         this.stmt.attributeInsert.run(metricId, keyId, indexed[i + 1] as string, id);
       }
-    } else {
-      const row = this.stmt.seriesSelect.get(metricId, resource.id, scopeId, hash) as {
-        id: number;
-        first_whole: number;
-      };
-      id = row.id;
-      firstWhole = row.first_whole === 1;
     }
     const kind = { kind: point.kind, temporality: point.temporality, monotonic: point.monotonic, firstWhole };
     const resolved = { id, metricId, kind };
@@ -200,7 +205,7 @@ export class MetricSeriesResolver {
     }
     byAttributes.set(point.attributes, resolved);
     this.seriesCount++;
-    return inserted ? { ...resolved, created: true } : resolved;
+    return created ? { ...resolved, created: true } : resolved;
   }
 
   takeCreated(): number {

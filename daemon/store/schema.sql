@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 14), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 15), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 14;
+PRAGMA user_version = 15;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -143,8 +143,8 @@ CREATE TABLE metric_rollups (
   PRIMARY KEY (metric_id, width_s, slot, series_id)
 ) WITHOUT ROWID;
 
-CREATE TABLE metric_series (
-  id INTEGER PRIMARY KEY,
+CREATE TABLE "metric_series" (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   metric_id INTEGER NOT NULL,
   service_id INTEGER NOT NULL,
   resource_id INTEGER NOT NULL,
@@ -198,8 +198,8 @@ CREATE TABLE metric_slot_packs (
   UNIQUE (metric_id, width_s, slot)
 );
 
-CREATE TABLE metrics (
-  id INTEGER PRIMARY KEY,
+CREATE TABLE "metrics" (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL,
   -- gauge, sum, histogram, exponential_histogram, summary
   kind TEXT NOT NULL,

@@ -17,6 +17,7 @@ import { v011PostingRowBlobs } from "./migrations/v011-posting-row-blobs.js";
 import { v012CodedAttributes } from "./migrations/v012-coded-attributes.js";
 import { v013MetricSlotPacks } from "./migrations/v013-metric-slot-packs.js";
 import { v014AttributeValues } from "./migrations/v014-attribute-values.js";
+import { v015MetricIdsNotReused } from "./migrations/v015-metric-ids-not-reused.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v012CodedAttributes,
   v013MetricSlotPacks,
   v014AttributeValues,
+  v015MetricIdsNotReused,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

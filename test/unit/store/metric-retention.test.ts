@@ -133,6 +133,31 @@ describe("metric retention", () => {
     expect(group?.values.filter((value) => value !== null)).to.deep.equal([130]);
   });
 
+  it("never gives a new series the id of one it deleted, whose slots after the cutoff stay until they pass it", () => {
+    // "/b", the newest series, stops 10 s into T0's minute; "/a" goes on.
+    write(store, "api", [point("m", 0, "/a"), point("m", 10, "/b")]);
+    write(store, "api", [point("m", 7200, "/a")]);
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
+    // The cutoff falls inside "/b"'s last minute, after its point: "/b" goes, its minute's row stays.
+    retention.trimByAge(T0 + 15n * S + 3_600_000_000_000n);
+    expect(store.db.prepare("SELECT attributes FROM metric_series").pluck().all()).to.deep.equal(['{"route":"/a"}']);
+    write(store, "api", [point("m", 7210, "/c")]);
+    const reader = new SqliteReader(store.db);
+    const metric = reader.metricIdentities("m")[0] as MetricIdentity;
+    const groups = reader.metricBuckets({
+      metric,
+      fromNs: T0 - 60n * S,
+      toNs: T0 + 7260n * S,
+      attrs: [],
+      stepMs: 60_000,
+      source: { kind: "rollups", widthS: 60 },
+      groupBy: [{ attr: "route" }],
+      agg: "last",
+    });
+    const fresh = groups.find((group) => group.key[0] === "/c");
+    expect(fresh?.values.filter((value) => value !== null)).to.deep.equal([7210]);
+  });
+
   it("lets the writer go on after retention deleted the series it knew", () => {
     write(store, "api", [point("old", 0)]);
     new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 }).trimByAge(T0 + 7200n * S);

@@ -34,6 +34,30 @@ describe("metric writer", () => {
   });
   afterEach(() => store.close());
 
+  it("uses up no id when a writer starts over on series and metrics it does not remember", () => {
+    write(store, [counter(0, 1, '{"route":"/a"}'), counter(0, 1, '{"route":"/b"}')]);
+    for (let restart = 1; restart <= 3; restart++) {
+      const writer = new TelemetryWriter(store.db, 0n);
+      write(
+        store,
+        [counter(restart * 10, 2, '{"route":"/a"}'), counter(restart * 10, 2, '{"route":"/b"}')],
+        "api",
+        writer,
+      );
+    }
+    write(store, [counter(100, 1, '{"route":"/c"}'), { ...counter(100, 1), name: "other" }]);
+    expect(store.db.prepare("SELECT id, attributes FROM metric_series ORDER BY id").raw().all()).to.deep.equal([
+      [1n, '{"route":"/a"}'],
+      [2n, '{"route":"/b"}'],
+      [3n, '{"route":"/c"}'],
+      [4n, '{"route":"/a"}'],
+    ]);
+    expect(store.db.prepare("SELECT id, name FROM metrics ORDER BY id").raw().all()).to.deep.equal([
+      [1n, "requests"],
+      [2n, "other"],
+    ]);
+  });
+
   it("stores a point once however often it is sent, and counts it once", () => {
     const points = [counter(0, 1), counter(10, 3), counter(20, 4)];
     expect(write(store, points)).to.equal(3);

@@ -2,11 +2,13 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { registerAttributeFunctions } from "../../../daemon/query/sql-parts.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { SAMPLE } from "../../../daemon/store/attribute-values.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
 import { decodePostingRows } from "../../../daemon/store/posting-rows.js";
+import { Retention } from "../../../daemon/store/retention.js";
 import {
   MIGRATIONS,
   type Migration,
@@ -16,6 +18,7 @@ import {
   StoreVersionError,
 } from "../../../daemon/store/schema.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { schemaShape } from "../../helpers/schema-shape.js";
 import { columnBeforeV12, copyAtVersion, testStore } from "../../helpers/store.js";
@@ -704,6 +707,51 @@ describe("store schema", () => {
         expect(all.map((span) => span.attributes)).to.deep.equal(
           [...first, ...later].map((span) => span.attributes).reverse(),
         );
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("upgrades a version-14 store so that no new metric or series takes an id rows still name, dropping rows of metrics gone", () => {
+    const store = testStore();
+    const S = 1_000_000_000n;
+    const T0 = 1_700_000_100n * S;
+    const write = (points: MetricPointRecord[], writer = store.writer) =>
+      writer.transaction(() => writer.writeMetrics(metricBatch("api", points), 0n));
+    const point = (seconds: number, route: string) =>
+      metricPoint({
+        name: "m",
+        timeNs: T0 + BigInt(seconds) * S,
+        value: seconds,
+        attributes: JSON.stringify({ route }),
+      });
+    try {
+      write([point(0, "/a"), point(10, "/b")]);
+      write([point(7200, "/a")]);
+      // "/b" goes; the row of its last minute stays until the minute passes the cutoff.
+      new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 }).trimByAge(
+        T0 + 15n * S + 3_600_000_000_000n,
+      );
+      const leftover = store.db.prepare("SELECT max(series_id) FROM metric_rollups").pluck().get() as bigint;
+      expect((store.db.prepare("SELECT max(id) FROM metric_series").pluck().get() as bigint) < leftover).to.equal(true);
+      const path = join(dir.path, "v14.sqlite");
+      const db = copyAtVersion(store.db, path, 14);
+      try {
+        // What a version-14 retention left of a metric it emptied.
+        db.prepare(
+          "INSERT INTO metric_rollups (metric_id, width_s, slot, series_id, points, first_ns, last_ns, resets) VALUES (99, 60, 1, 1, 1, 1, 1, 0)",
+        ).run();
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(14));
+        expect(db.prepare("SELECT count(*) FROM metric_rollups WHERE metric_id = 99").pluck().get()).to.equal(0n);
+        const writer = new TelemetryWriter(db, 0n);
+        write([point(7210, "/c")], writer);
+        const fresh = db.prepare("SELECT id FROM metric_series WHERE attributes = ?").pluck().get('{"route":"/c"}');
+        expect(fresh).to.equal(leftover + 1n);
+        write([{ ...point(7220, "/x"), name: "other" }], writer);
+        expect(db.prepare("SELECT id FROM metrics WHERE name = 'other'").pluck().get()).to.equal(2n);
       } finally {
         db.close();
       }
