@@ -19,9 +19,14 @@ const REPEATS_TO_CODE = 0.5;
 export const CHECK_EVERY = 4096;
 /**
  * Keys sampled at once, at most: a key seen rarely holds its place until its sample is full.
- * Past this, new keys' values stay in rows until places free up.
+ * Past this, new keys' values stay in rows until places free up, and once STALE_AFTER values
+ * were turned away for want of a place, the keys still sampling are decided on what they have
+ * seen (a key seen too few times to tell is forgotten, to be sampled again when it comes back).
  */
-const SAMPLING_AT_ONCE = 1000;
+export const SAMPLING_AT_ONCE = 1000;
+export const STALE_AFTER = 10_000;
+/** Fewest values a key must have shown to be decided early. */
+const FEWEST_TO_DECIDE = 16;
 /** Keys whose decision is remembered; past this they are all forgotten and sampled again. */
 const KEYS_KEPT = 100_000;
 /** Longer values stay in rows: they are rarely repeated, and a dictionary entry is kept forever. */
@@ -79,6 +84,8 @@ function hashOf(bytes: Uint8Array, from: number, to: number): number {
 export class AttributeValueDictionary {
   private keys = new Map<number, KeyValues>();
   private sampling = 0;
+  /** Values turned away since sampling was last full. */
+  private turnedAway = 0;
   /**
    * Value ids by the hash of the value's UTF-8 bytes, each with its own copy of the bytes to
    * compare: a value met again costs a hash and a comparison, no allocation.
@@ -157,10 +164,13 @@ export class AttributeValueDictionary {
   }
 
   private startSampling(keyId: number): KeyValues | undefined {
-    if (this.sampling >= SAMPLING_AT_ONCE) return undefined;
     if (this.keys.size >= KEYS_KEPT) {
       this.keys = new Map();
       this.sampling = 0;
+    }
+    if (this.sampling >= SAMPLING_AT_ONCE) {
+      if (this.turnedAway++ < STALE_AFTER) return undefined;
+      this.decideStale();
     }
     const key: KeyValues = { sample: new Set(), seen: 0, counted: 0, coded: false };
     this.keys.set(keyId, key);
@@ -168,15 +178,30 @@ export class AttributeValueDictionary {
     return key;
   }
 
+  /** Decides, or forgets, every key still sampling: their places go to the keys arriving now. */
+  private decideStale(): void {
+    for (const [keyId, key] of this.keys) {
+      if (key.sample === null) continue;
+      if (key.seen >= FEWEST_TO_DECIDE) this.decide(key);
+      else this.keys.delete(keyId);
+    }
+    this.sampling = 0;
+    this.turnedAway = 0;
+  }
+
+  private decide(key: KeyValues): void {
+    key.coded = key.counted >= key.seen * REPEATS_TO_CODE;
+    key.sample = null;
+    key.seen = 0;
+    key.counted = 0;
+  }
+
   private sampleValue(key: KeyValues, hash: number): void {
     const sample = key.sample as Set<number>;
     if (sample.has(hash)) key.counted++;
     else sample.add(hash);
     if (++key.seen < SAMPLE) return;
-    key.coded = key.counted >= key.seen * REPEATS_TO_CODE;
-    key.sample = null;
-    key.seen = 0;
-    key.counted = 0;
+    this.decide(key);
     this.sampling--;
   }
 

@@ -7,6 +7,8 @@ import {
   CHECK_EVERY,
   MAX_DICTIONARY_VALUE_BYTES,
   SAMPLE,
+  SAMPLING_AT_ONCE,
+  STALE_AFTER,
 } from "../../../daemon/store/attribute-values.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
@@ -43,8 +45,8 @@ describe("attribute values: the writer's value dictionary", () => {
   /** Codes `object` as the writer does, inside a transaction. */
   const code = (dictionary: AttributeValueDictionary, object: Record<string, unknown>, last?: LastKeys) =>
     store.db.transaction(() => codeAttributes(JSON.stringify(object), keyIdOf, last, dictionary.idOf))();
-  /** Whether a coded blob names a dictionary value (a 0 length after a one-byte key id). */
-  const namesValue = (coded: Buffer) => coded[1] === 0;
+  /** Whether a coded blob's first attribute names a dictionary value (a 0 length after the key id's varint). */
+  const namesValue = (coded: Buffer) => coded[coded.findIndex((byte) => byte < 0x80) + 1] === 0;
 
   it("keeps a key's values in rows while it samples them, then stores repeating ones once", () => {
     const dictionary = new AttributeValueDictionary(store.db);
@@ -86,6 +88,28 @@ describe("attribute values: the writer's value dictionary", () => {
     expect(lastCoded).to.be.within(CHECK_EVERY - 10, CHECK_EVERY);
     // "user-1", then every new value up to the check.
     expect(valueRows()).to.have.length(1 + lastCoded + 1);
+  });
+
+  it("gives the places of keys that stopped coming to new keys once sampling has been full a while", () => {
+    const dictionary = new AttributeValueDictionary(store.db);
+    store.db.transaction(() => {
+      // As many keys as can be sampled at once, each seen a few times, then never again.
+      for (let k = 0; k < SAMPLING_AT_ONCE; k++) {
+        for (let i = 0; i < 3; i++)
+          codeAttributes(JSON.stringify({ [`rare.${k}`]: `v-${i}` }), keyIdOf, undefined, dictionary.idOf);
+      }
+    })();
+    const coded = store.db.transaction(() => {
+      let named = 0;
+      for (let i = 0; i < STALE_AFTER + SAMPLE + 100; i++) {
+        const blob = codeAttributes(JSON.stringify({ route: `/r/${i % 10}` }), keyIdOf, undefined, dictionary.idOf);
+        if (namesValue(blob)) named++;
+      }
+      return named;
+    })();
+    // Turned away until sampling had been full for STALE_AFTER values, then sampled, then coded.
+    expect(coded).to.equal(100);
+    expect(valueRows()).to.have.length(10);
   });
 
   it("adds no value past its bound, keeps naming the values it holds, and stops coding a key it refuses", () => {
