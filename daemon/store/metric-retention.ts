@@ -122,8 +122,8 @@ class MetricTrimmer implements RetentionTrimmer {
     }
     for (const metricId of emptied) {
       if (s.deleteMetric.run(metricId, metricId).changes === 0) continue;
-      // Its slots after the cutoff too: no series is left to read them, and ids are not
-      // AUTOINCREMENT, so the next metric and series made could take its ids and its rows.
+      // Its slots after the cutoff too: no series is left to read them, and later passes
+      // visit only the metrics that exist, so nothing else would ever delete them.
       s.dropAllRollups.run(metricId);
       s.dropAllPacks.run(metricId);
     }

@@ -63,6 +63,7 @@ function replaceWithSequence(db: Database.Database, table: string, copy: string,
 export const v015MetricIdsNotReused: Migration = {
   version: 15,
   description: "metric and series ids are never reused",
+  rewrites: ["metrics", "metric_series"],
   up(db) {
     db.exec(`DELETE FROM metric_rollups WHERE metric_id NOT IN (SELECT id FROM metrics);
       DELETE FROM metric_slot_packs WHERE metric_id NOT IN (SELECT id FROM metrics);`);

@@ -133,6 +133,20 @@ describe("metric retention", () => {
     expect(group?.values.filter((value) => value !== null)).to.deep.equal([130]);
   });
 
+  it("deletes the packs of a metric it empties in a pass cut short, which no later pass would visit", () => {
+    // "gone" has a packed slot (its points reach 1500 s); "x" keeps points older than the cutoff
+    // after a pass of two rows, so that pass drops slots only before its oldest point kept.
+    write(store, "api", [point("gone", 0), point("gone", 1500), point("x", 100), point("x", 5000)]);
+    expect(count(store, "metric_slot_packs") > 0n).to.equal(true);
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 2 });
+    retention.trimByAge(T0 + 1600n * S + 3_600_000_000_000n);
+    expect(store.db.prepare("SELECT name FROM metrics").pluck().all()).to.deep.equal(["x"]);
+    const goneRows = (table: string) =>
+      store.db.prepare(`SELECT count(*) FROM ${table} WHERE metric_id NOT IN (SELECT id FROM metrics)`).pluck().get();
+    expect(goneRows("metric_slot_packs")).to.equal(0n);
+    expect(goneRows("metric_rollups")).to.equal(0n);
+  });
+
   it("never gives a new series the id of one it deleted, whose slots after the cutoff stay until they pass it", () => {
     // "/b", the newest series, stops 10 s into T0's minute; "/a" goes on.
     write(store, "api", [point("m", 0, "/a"), point("m", 10, "/b")]);
