@@ -346,10 +346,14 @@ describe("the web UI's Trace view in real Chromium", function () {
     await ui.browser.waitUntil(async () => (await rows()).length === 2, { timeout: 5000 });
     await notice.$("a").click();
     await waitForLocation(tracePath(b, ids.extra));
-    await ui.browser.waitUntil(async () => (await rows()).every((row) => row.label.startsWith("B ")), {
-      timeout: 5000,
-      timeoutMsg: "trace B's rows never replaced trace A's",
-    });
+    // All four of B's rows: while the view changes trace it may show none, of which every() holds.
+    await ui.browser.waitUntil(
+      async () => {
+        const shown = await rows();
+        return shown.length === 4 && shown.every((row) => row.label.startsWith("B "));
+      },
+      { timeout: 5000, timeoutMsg: "trace B's rows never replaced trace A's" },
+    );
     const shown = await rows();
     expect(shown.map((row) => [row.key, row.expanded])).to.deep.equal([
       [ids.root, "true"],
