@@ -3,11 +3,15 @@
  * deterministic store with the clock stopped, each answer written to a file, so two builds
  * (before and after a refactor) can be compared byte for byte.
  *
- *   npm run bench:answers -- --db PATH --out DIR [--compare BASELINE_DIR]
+ *   npm run bench:answers -- --db PATH --out DIR [--compare BASELINE_DIR] [--cursor-key-from STORE]
  *
  * The store at --db is built once (fixed base time, fixed seed) and reused: its cursor-signing
  * key is random per store, so both builds must read the same file. Each run copies it to a
  * temporary folder first; the original is never opened by obsd.
+ *
+ * A change to how the store keeps data (a schema the older build cannot read) is compared on
+ * two stores, each built by its own build from the same seed: the second run then passes
+ * --cursor-key-from with the first run's store, so that cursors are signed with the same key.
  *
  * Left out because they differ between runs by nature: health's pid, uptime, start time, ports,
  * paths, file size and measured bytes per record (masked in the health and `obs status` answers), the HTTP Date header
@@ -21,6 +25,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
 import { packagePath } from "../shared/package-root.js";
 import { type CollectorProcess, startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
@@ -38,14 +43,39 @@ const BASE_MS = Date.UTC(2026, 0, 15, 12, 0, 0);
  */
 const CLOCK_MS = BASE_MS + 30_000;
 
-function options(): { db: string; out: string; compare: string | undefined } {
+function options(): { db: string; out: string; compare: string | undefined; cursorKeyFrom: string | undefined } {
   const { values } = parseArgs({
-    options: { db: { type: "string" }, out: { type: "string" }, compare: { type: "string" } },
+    options: {
+      db: { type: "string" },
+      out: { type: "string" },
+      compare: { type: "string" },
+      "cursor-key-from": { type: "string" },
+    },
   });
   if (!values.db || !values.out) {
-    throw new Error("usage: node dist/bench/query-answers.js --db PATH --out DIR [--compare DIR]");
+    throw new Error(
+      "usage: node dist/bench/query-answers.js --db PATH --out DIR [--compare DIR] [--cursor-key-from STORE]",
+    );
   }
-  return { db: values.db, out: values.out, compare: values.compare };
+  return { db: values.db, out: values.out, compare: values.compare, cursorKeyFrom: values["cursor-key-from"] };
+}
+
+/** Gives the store at `path` the cursor key of the store at `from` (both files closed after). */
+function copyCursorKey(from: string, path: string): void {
+  const source = new Database(from, { readonly: true, fileMustExist: true });
+  let key: unknown;
+  try {
+    key = source.prepare("SELECT value FROM meta WHERE key = 'cursor_key'").pluck().get();
+  } finally {
+    source.close();
+  }
+  if (typeof key !== "string") throw new Error(`${from} has no cursor key`);
+  const target = new Database(path, { fileMustExist: true });
+  try {
+    target.prepare("UPDATE meta SET value = ? WHERE key = 'cursor_key'").run(key);
+  } finally {
+    target.close();
+  }
 }
 
 /** The store at `db` with its info file beside it, built now when either is missing. */
@@ -293,6 +323,7 @@ async function main(): Promise<void> {
   const dir = tempDir("obs-bench-answers-");
   const copy = join(dir.path, "store.sqlite");
   copyFileSync(opts.db, copy);
+  if (opts.cursorKeyFrom !== undefined) copyCursorKey(opts.cursorKeyFrom, copy);
   const collector = await startCollectorProcess({
     dbPath: copy,
     stateDir: dir.path,
