@@ -1,6 +1,7 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { attributesJson, forEachAttribute, textOf, UnknownValueError, wholeText } from "../store/attribute-coding.js";
 import { AttributeValues } from "./attribute-values.js";
+import { readAroundOnSide } from "./dictionary-side-read.js";
 
 /** A key as the readers use it: its JSON text, and the same as UTF-8. */
 interface KnownKey {
@@ -24,9 +25,7 @@ const KEYS_AROUND = 512;
  *
  * Keys are only ever added, never deleted or renumbered, and a key commits with the first rows
  * that name it, so an id read from a row is in the dictionary of any later commit. A key the
- * copy lacks is read through a short-lived connection of its own: the reader's connection is
- * busy running the statement that met the id, and a new connection reads the latest commit,
- * at least as new as the row.
+ * copy lacks is read through a short-lived connection of its own (dictionary-side-read.ts).
  */
 export class AttributeKeys {
   private keys = new Map<number, KnownKey>();
@@ -59,14 +58,10 @@ export class AttributeKeys {
   /** The key of `id`, read (with the keys around it) when the copy lacks it. */
   private keyOf(id: number): KnownKey | undefined {
     const known = this.keys.get(id);
-    if (known !== undefined || this.db.memory) return known;
-    const side = new Database(this.db.name, { readonly: true, fileMustExist: true });
-    try {
-      const around = Math.min(KEYS_AROUND, this.held);
-      this.read(side, Math.max(0, id - Math.floor(around / 2)), around);
-    } finally {
-      side.close();
-    }
+    if (known !== undefined) return known;
+    readAroundOnSide(this.db, id, Math.min(KEYS_AROUND, this.held), (source, from, count) =>
+      this.read(source, from, count),
+    );
     return this.keys.get(id);
   }
 

@@ -1,5 +1,6 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { MAX_DICTIONARY_VALUES } from "../store/attribute-values.js";
+import { readAroundOnSide } from "./dictionary-side-read.js";
 
 /**
  * Values held per connection: all of a full dictionary (store/attribute-values.ts bounds it), so
@@ -18,8 +19,7 @@ const VALUES_AROUND = 512;
  *
  * Values are only ever added, never deleted or renumbered, and a value commits with the first
  * rows that name it, so an id read from a row is in the dictionary of any later commit. A value
- * the copy lacks is read through a short-lived connection of its own, as AttributeKeys reads
- * keys (attribute-keys.ts): the reader's connection is busy in the statement that met the id.
+ * the copy lacks is read through a connection of its own (dictionary-side-read.ts), as the keys are.
  */
 export class AttributeValues {
   private bytes = new Map<number, Buffer>();
@@ -53,14 +53,10 @@ export class AttributeValues {
   /** The UTF-8 bytes of the value `id`, read (with the values around it) when the copy lacks it. */
   readonly bytesOf = (id: number): Buffer | undefined => {
     const known = this.bytes.get(id);
-    if (known !== undefined || this.db.memory) return known;
-    const side = new Database(this.db.name, { readonly: true, fileMustExist: true });
-    try {
-      const around = Math.min(VALUES_AROUND, this.held);
-      this.read(side, Math.max(0, id - Math.floor(around / 2)), around);
-    } finally {
-      side.close();
-    }
+    if (known !== undefined) return known;
+    readAroundOnSide(this.db, id, Math.min(VALUES_AROUND, this.held), (source, from, count) =>
+      this.read(source, from, count),
+    );
     return this.bytes.get(id);
   };
 

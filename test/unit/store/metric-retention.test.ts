@@ -3,6 +3,7 @@ import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricIdentity } from "../../../daemon/query/telemetry-reader.js";
 import { Retention } from "../../../daemon/store/retention.js";
+import type { MetricGroupBy } from "../../../shared/query-types.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -22,6 +23,22 @@ function point(name: string, seconds: number, route = "/a"): MetricPointRecord {
 
 function count(store: Store, table: string): bigint {
   return store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as bigint;
+}
+
+/** The last value of metric `name` per minute from a minute before T0 to `toNs`, from its 60 s rollups. */
+function lastValues(store: Store, name: string, toNs: bigint, groupBy: MetricGroupBy[]) {
+  const reader = new SqliteReader(store.db);
+  const metric = reader.metricIdentities(name)[0] as MetricIdentity;
+  return reader.metricBuckets({
+    metric,
+    fromNs: T0 - 60n * S,
+    toNs,
+    attrs: [],
+    stepMs: 60_000,
+    source: { kind: "rollups", widthS: 60 },
+    groupBy,
+    agg: "last",
+  });
 }
 
 describe("metric retention", () => {
@@ -118,18 +135,7 @@ describe("metric retention", () => {
     expect(count(store, "metric_slot_packs")).to.equal(0n);
     // A new metric and series take the freed ids; their answer holds their own point alone.
     write(store, "api", [point("fresh", 130)]);
-    const reader = new SqliteReader(store.db);
-    const metric = reader.metricIdentities("fresh")[0] as MetricIdentity;
-    const [group] = reader.metricBuckets({
-      metric,
-      fromNs: T0 - 60n * S,
-      toNs: T0 + 240n * S,
-      attrs: [],
-      stepMs: 60_000,
-      source: { kind: "rollups", widthS: 60 },
-      groupBy: [],
-      agg: "last",
-    });
+    const [group] = lastValues(store, "fresh", T0 + 240n * S, []);
     expect(group?.values.filter((value) => value !== null)).to.deep.equal([130]);
   });
 
@@ -156,18 +162,7 @@ describe("metric retention", () => {
     retention.trimByAge(T0 + 15n * S + 3_600_000_000_000n);
     expect(store.db.prepare("SELECT attributes FROM metric_series").pluck().all()).to.deep.equal(['{"route":"/a"}']);
     write(store, "api", [point("m", 7210, "/c")]);
-    const reader = new SqliteReader(store.db);
-    const metric = reader.metricIdentities("m")[0] as MetricIdentity;
-    const groups = reader.metricBuckets({
-      metric,
-      fromNs: T0 - 60n * S,
-      toNs: T0 + 7260n * S,
-      attrs: [],
-      stepMs: 60_000,
-      source: { kind: "rollups", widthS: 60 },
-      groupBy: [{ attr: "route" }],
-      agg: "last",
-    });
+    const groups = lastValues(store, "m", T0 + 7260n * S, [{ attr: "route" }]);
     const fresh = groups.find((group) => group.key[0] === "/c");
     expect(fresh?.values.filter((value) => value !== null)).to.deep.equal([7210]);
   });

@@ -25,6 +25,17 @@ import { columnBeforeV12, copyAtVersion, testStore } from "../../helpers/store.j
 import { tempDir } from "../../helpers/temp-dir.js";
 
 /** The versions a store at `version` migrates through. */
+/** Answers read through a new connection, as the collector's query thread opens one after an upgrade. */
+function readAfresh<T>(path: string, answers: (reader: SqliteReader) => T): T {
+  const db = new Database(path);
+  try {
+    db.defaultSafeIntegers(true);
+    return answers(new SqliteReader(db));
+  } finally {
+    db.close();
+  }
+}
+
 function versionsAfter(version: number): number[] {
   return MIGRATIONS.filter((step) => step.version > version).map((step) => step.version);
 }
@@ -576,14 +587,7 @@ describe("store schema", () => {
         expect(progress.at(-1)).to.deep.equal([8, 8]);
         expect(db.prepare("SELECT DISTINCT typeof(attributes) FROM spans").pluck().all()).to.deep.equal(["blob"]);
         expect(db.prepare("SELECT count(*) FROM attr_keys WHERE key = 'gone'").pluck().get()).to.equal(1n);
-        // A new connection, as the collector's query thread would open after the upgrade.
-        const reader = new Database(path);
-        try {
-          reader.defaultSafeIntegers(true);
-          expect(answers(new SqliteReader(reader))).to.deep.equal(before);
-        } finally {
-          reader.close();
-        }
+        expect(readAfresh(path, answers)).to.deep.equal(before);
         // What the writer codes from here is read back the same way.
         const writer = new TelemetryWriter(db, 0n);
         writer.transaction(() =>
@@ -689,13 +693,7 @@ describe("store schema", () => {
         expect(migrate(db, path)).to.deep.equal(versionsAfter(13));
         expect(rows()).to.deep.equal(rowsBefore);
         expect(db.prepare("SELECT count(*) FROM attr_values").pluck().get()).to.equal(0n);
-        const reader = new Database(path);
-        try {
-          reader.defaultSafeIntegers(true);
-          expect(answers(new SqliteReader(reader))).to.deep.equal(before);
-        } finally {
-          reader.close();
-        }
+        expect(readAfresh(path, answers)).to.deep.equal(before);
         // The writer codes new rows' routes through the dictionary; old and new rows read alike.
         const writer = new TelemetryWriter(db, 0n);
         const later = spans(1000, SAMPLE + 30);
