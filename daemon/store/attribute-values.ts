@@ -34,11 +34,21 @@ export const MAX_DICTIONARY_VALUE_BYTES = 256;
 /**
  * The dictionary's bound in values. Retention does not trim it (its ids are never reused, so
  * readers keep a copy of all of it, query/attribute-values.ts), so the writer stops adding
- * values past it and new values stay in rows. With values of at most 256 bytes the table and
- * its index stay under about 28 MB, a few percent of the default size cap; the usual store,
- * whose repeating values are routes, methods, hosts and users, holds a few thousand.
+ * values past it and new values stay in rows. A full dictionary of 256-byte values takes about
+ * BYTES_PER_VALUE of file each with its index; the bound keeps it to a small share of the
+ * store's size cap (dictionaryBoundFor), at most 50,000 values: about 28 MB under the default
+ * 1 GiB cap. The usual store, whose repeating values are routes, methods, hosts and users,
+ * holds a few thousand.
  */
 export const MAX_DICTIONARY_VALUES = 50_000;
+const BYTES_PER_VALUE = 600;
+const SHARE_OF_CAP = 0.03;
+
+/** The dictionary's bound for a store capped at `maxDbBytes` (0: no cap). */
+export function dictionaryBoundFor(maxDbBytes: number): number {
+  if (maxDbBytes <= 0) return MAX_DICTIONARY_VALUES;
+  return Math.min(MAX_DICTIONARY_VALUES, Math.floor((maxDbBytes * SHARE_OF_CAP) / BYTES_PER_VALUE));
+}
 /** Value ids remembered by the writer (all of a full dictionary). */
 const MEMO_CAPACITY = MAX_DICTIONARY_VALUES;
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
 import { codeAttributes, LastKeys, storableKey } from "./attribute-coding.js";
-import { AttributeValueDictionary } from "./attribute-values.js";
+import { AttributeValueDictionary, dictionaryBoundFor } from "./attribute-values.js";
 
 /** Bounded memo: cleared when full, since a miss only costs one indexed lookup. */
 class Memo<V> {
@@ -55,7 +55,8 @@ export class Dictionaries {
     keySelect: Database.Statement;
   };
 
-  constructor(db: Database.Database) {
+  /** `maxDbBytes`: the store's size cap (0: none), which bounds the value dictionary. */
+  constructor(db: Database.Database, maxDbBytes = 0) {
     this.stmt = {
       serviceInsert: db.prepare(
         "INSERT INTO services (name, first_seen_ns, last_seen_ns) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING RETURNING id",
@@ -73,7 +74,7 @@ export class Dictionaries {
       keySelect: db.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck(),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
-    this.values = new AttributeValueDictionary(db);
+    this.values = new AttributeValueDictionary(db, dictionaryBoundFor(maxDbBytes));
   }
 
   serviceId(name: string, seenNs: bigint): number {

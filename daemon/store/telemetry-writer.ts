@@ -27,12 +27,16 @@ export class TelemetryWriter implements SharedWriteState {
   private latestNs = 0n;
   private readonly lastSeen = new Map<number, bigint>();
 
-  /** `collectorStartNs`: when the collector that stores these records started (the writer worker is told). */
+  /**
+   * `collectorStartNs`: when the collector that stores these records started (the writer worker
+   * is told); `maxDbBytes`: the store's size cap (0: none).
+   */
   constructor(
     private readonly db: Database.Database,
     readonly collectorStartNs: bigint,
+    maxDbBytes = 0,
   ) {
-    this.dictionaries = new Dictionaries(db);
+    this.dictionaries = new Dictionaries(db, maxDbBytes);
     this.rollups = new RollupBuffer(db);
     for (const signal of SIGNALS) this.parts.set(signal.records, signal.createWriter(db, this));
     this.stmt = {

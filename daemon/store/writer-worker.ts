@@ -70,7 +70,11 @@ try {
   process.exit(0);
 }
 
-const writer = new TelemetryWriter(db, (workerData as { collectorStartNs: bigint }).collectorStartNs);
+const writer = new TelemetryWriter(
+  db,
+  (workerData as { collectorStartNs: bigint }).collectorStartNs,
+  options.retention.maxBytes,
+);
 const destinations = options.forwardDestinations ?? [];
 // Made while forwarding is off too: what an earlier run left waiting is kept for the
 // destination's return, and retention trims it like the telemetry (counted as dropped).

@@ -29,7 +29,7 @@ export function testStore(maxDbBytes = 0, collectorStartNs = 0n): TestStore {
   const dir = tempDir();
   const path = join(dir.path, "t.sqlite");
   const { db } = openWriteConnection(path, maxDbBytes);
-  const writer = new TelemetryWriter(db, collectorStartNs);
+  const writer = new TelemetryWriter(db, collectorStartNs, maxDbBytes);
   return {
     db,
     path,

@@ -5,6 +5,7 @@ import { attributesJson, codeAttributes, type LastKeys } from "../../../daemon/s
 import {
   AttributeValueDictionary,
   CHECK_EVERY,
+  dictionaryBoundFor,
   MAX_DICTIONARY_VALUE_BYTES,
   SAMPLE,
   SAMPLING_AT_ONCE,
@@ -127,6 +128,29 @@ describe("attribute values: the writer's value dictionary", () => {
     // Values the full dictionary refuses count as new ones: once most are, the key goes back to rows.
     for (let i = 0; i < CHECK_EVERY; i++) code(restarted, { host: `refused-${i}` });
     expect(namesValue(code(restarted, { host: "host-b" }))).to.equal(false);
+  });
+
+  it("bounds the dictionary by a share of the store's size cap", () => {
+    expect(dictionaryBoundFor(0)).to.equal(50_000);
+    expect(dictionaryBoundFor(1024 ** 3)).to.equal(50_000);
+    expect(dictionaryBoundFor(2 * 1024 ** 2)).to.equal(104);
+    // A writer of a store capped at 2 MiB stops at 104 values, and every span reads back.
+    const small = testStore(2 * 1024 ** 2);
+    try {
+      const spans = Array.from({ length: SAMPLE + 400 }, (_, i) => ({
+        traceId: hexId(i + 1, 16),
+        spanId: hexId(i + 1, 8),
+        startNs: T0 + BigInt(i),
+        attributes: { host: `host-${i % 120}` },
+      }));
+      small.writeTraces(traceRequest("api", spans));
+      expect(small.db.prepare("SELECT count(*) FROM attr_values").pluck().get()).to.equal(104n);
+      const page = { fromNs: T0, toNs: T0 + 10_000n, limit: 1000 };
+      const read = new SqliteReader(small.db).spans({ attrs: [], attrContains: [], page }).items;
+      expect(read.map((span) => span.attributes)).to.deep.equal(spans.map((span) => span.attributes).reverse());
+    } finally {
+      small.close();
+    }
   });
 
   it("after a transaction the writer rolled back, names no value that the rollback took away", () => {
