@@ -5,6 +5,7 @@ import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decod
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { registerAttributeFunctions } from "../../../daemon/query/sql-parts.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import type { MetricIdentity } from "../../../daemon/query/telemetry-reader.js";
 import { SAMPLE } from "../../../daemon/store/attribute-values.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
 import { decodePostingRows } from "../../../daemon/store/posting-rows.js";
@@ -752,6 +753,111 @@ describe("store schema", () => {
         expect(db.prepare("SELECT id FROM metrics WHERE name = 'other'").pluck().get()).to.equal(2n);
       } finally {
         db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("upgrades a store of every earlier version, with data in every table, to the same answers", () => {
+    const store = testStore();
+    const S = 1_000_000_000n;
+    const T0 = 1_700_000_100n * S;
+    const routes = ["/users/{id}", "/orders", "/cart"];
+    try {
+      // Enough spans for the routes to reach the value dictionary, a parent that never arrives,
+      // errors; logs with and without trace ids; a cumulative counter over two packed slots.
+      const spans = Array.from({ length: SAMPLE + 30 }, (_, i) => ({
+        traceId: hexId(1 + Math.floor(i / 4), 16),
+        spanId: hexId(i + 1, 8),
+        ...(i % 4 === 0 ? {} : { parentSpanId: hexId(i % 4 === 3 ? 99_999 : i - (i % 4) + 1, 8) }),
+        startNs: T0 + BigInt(i) * S,
+        durationNs: BigInt(1 + (i % 7)) * 1_000_000n,
+        error: i % 9 === 0,
+        attributes: { "http.route": routes[i % 3] as string, "request.id": `r${i}` },
+      }));
+      store.writeTraces(traceRequest("api", spans));
+      store.writeLogs(
+        logsRequest(
+          "api",
+          spans.map((span, i) => ({
+            timeNs: span.startNs,
+            body: i % 5 === 0 ? `timeout ${i}` : `line ${i}`,
+            severityNumber: i % 5 === 0 ? 17 : 9,
+            attributes: span.attributes,
+            ...(i % 2 === 0 ? { traceId: span.traceId, spanId: span.spanId } : {}),
+          })),
+        ),
+      );
+      const points = Array.from({ length: 240 }, (_, i) =>
+        routes.map((route) =>
+          metricPoint({
+            timeNs: T0 + BigInt(i * 10) * S,
+            startNs: T0 - S,
+            value: i * 2,
+            attributes: JSON.stringify({ route }),
+          }),
+        ),
+      ).flat();
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+      expect(store.db.prepare("SELECT count(*) FROM metric_slot_packs").pluck().get()).to.not.equal(0n);
+      const page = { fromNs: T0 - 60n * S, toNs: T0 + 3600n * S, limit: 1000 };
+      const window = { fromNs: page.fromNs, toNs: page.toNs };
+      const answers = (reader: SqliteReader, version: number) => ({
+        traces: reader.traces({ attrs: [], page }),
+        errors: reader.traces({ attrs: [], status: "error", page }),
+        trace: reader.trace(hexId(2, 16)),
+        spans: reader.spans({ attrs: [["http.route", "/orders"]], attrContains: [["request.id", "r1"]], page }),
+        span: reader.span(hexId(7, 8)),
+        stats: reader.traceStats({ attrs: [], ...window }, { attr: "http.route" }, "count"),
+        logs: reader.logs({ attrs: [], attrContains: [], contains: "timeout", page }),
+        traceLogs: reader.logs({ attrs: [], attrContains: [], traceId: hexId(3, 16), page }),
+        facets: reader.facets(
+          { type: "traces", field: "attribute_values", key: "http.route" },
+          { ...window, service: "api" },
+          10,
+        ),
+        ...(version >= 8
+          ? {
+              metrics: reader.metrics({ page }),
+              rates: reader.metricBuckets({
+                metric: reader.metricIdentities("requests")[0] as MetricIdentity,
+                ...window,
+                attrs: [],
+                stepMs: 900_000,
+                source: { kind: "rollups", widthS: 900 },
+                groupBy: [{ attr: "route" }],
+                agg: "rate",
+              }),
+            }
+          : {}),
+      });
+      // Every answer has something in it to compare.
+      const full = answers(new SqliteReader(store.db), SCHEMA_VERSION);
+      for (const list of [full.traces, full.errors, full.spans, full.logs, full.traceLogs]) {
+        expect(list.items).to.not.be.empty;
+      }
+      expect(full.trace?.spans).to.have.length(4);
+      expect(full.span).to.have.length(1);
+      expect(full.stats).to.have.length(3);
+      expect(full.facets).to.have.length(3);
+      expect(full.metrics?.items).to.have.length(1);
+      expect(full.rates?.map((group) => group.values.filter((value) => value !== null).length)).to.deep.equal([
+        3, 3, 3,
+      ]);
+      for (let version = 1; version < SCHEMA_VERSION; version++) {
+        const path = join(dir.path, `every-v${version}.sqlite`);
+        const db = copyAtVersion(store.db, path, version);
+        try {
+          expect(migrate(db, path), `from ${version}`).to.deep.equal(versionsAfter(version));
+        } finally {
+          db.close();
+        }
+        const expected = answers(new SqliteReader(store.db), version);
+        expect(
+          readAfresh(path, (reader) => answers(reader, version)),
+          `from ${version}`,
+        ).to.deep.equal(expected);
       }
     } finally {
       store.close();
