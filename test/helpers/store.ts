@@ -134,7 +134,12 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
       );
     }
-    db.exec("DELETE FROM main.sqlite_sequence; INSERT INTO main.sqlite_sequence SELECT * FROM src.sqlite_sequence");
+    // Only the counters and sequences that version had: metric counters came with version 8,
+    // and a sequence belongs to a table that version declared AUTOINCREMENT.
+    if (version < 8) db.exec("DELETE FROM main.counters WHERE name IN ('points', 'series')");
+    db.exec(`DELETE FROM main.sqlite_sequence;
+      INSERT INTO main.sqlite_sequence SELECT q.name, q.seq FROM src.sqlite_sequence q
+        JOIN main.sqlite_schema t ON t.type = 'table' AND t.name = q.name AND t.sql LIKE '%AUTOINCREMENT%'`);
   })();
   db.exec("DETACH DATABASE src");
   return db;

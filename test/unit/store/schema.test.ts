@@ -160,11 +160,12 @@ describe("store schema", () => {
         expect(schemaShape(db)).to.deep.equal(schemaShape(store.db));
         registerAttributeFunctions(db);
         const after = rows(true);
-        // Version 10 added the bound of what retention may have trimmed (its own test checks it).
-        const bounds = ["spans_trimmed_through_ns", "logs_trimmed_through_ns"];
+        // Version 8 added the metric counters, version 10 the bound of what retention may have
+        // trimmed (its own test checks it).
+        const added = ["points", "series", "spans_trimmed_through_ns", "logs_trimmed_through_ns"];
         const counters = after.counters as { name: string }[];
-        expect(counters.filter((row) => bounds.includes(row.name))).to.have.length(2);
-        after.counters = counters.filter((row) => !bounds.includes(row.name));
+        expect(counters.filter((row) => added.includes(row.name))).to.have.length(4);
+        after.counters = counters.filter((row) => !added.includes(row.name));
         // Version 11 coded the postings' row ids (posting-rows.ts): the same ids.
         for (const table of ["span_postings", "log_postings"]) {
           after[table] = (after[table] as { first_row: bigint; rows: Buffer }[]).map((entry) => ({
@@ -759,7 +760,7 @@ describe("store schema", () => {
     }
   });
 
-  it("upgrades a store of every earlier version, with data in every table, to the same answers", () => {
+  it("upgrades a store of every earlier version, with data in every table the writer fills, to the same answers", () => {
     const store = testStore();
     const S = 1_000_000_000n;
     const T0 = 1_700_000_100n * S;
@@ -803,6 +804,17 @@ describe("store schema", () => {
       expect(store.db.prepare("SELECT count(*) FROM metric_slot_packs").pluck().get()).to.not.equal(0n);
       const page = { fromNs: T0 - 60n * S, toNs: T0 + 3600n * S, limit: 1000 };
       const window = { fromNs: page.fromNs, toNs: page.toNs };
+      const auditOf = (reader: SqliteReader, version: number) => {
+        const facts = reader.auditFacts({
+          untilNs: page.toNs,
+          currentFromNs: T0 + 120n * S,
+          baselineFromNs: page.fromNs,
+          graceNs: 5n * S,
+        });
+        if (version >= 8) return facts;
+        const activity = facts.activity.map(({ currentSeries: _current, baselineSeries: _baseline, ...rest }) => rest);
+        return { ...facts, activity };
+      };
       const answers = (reader: SqliteReader, version: number) => ({
         traces: reader.traces({ attrs: [], page }),
         errors: reader.traces({ attrs: [], status: "error", page }),
@@ -817,9 +829,21 @@ describe("store schema", () => {
           { ...window, service: "api" },
           10,
         ),
+        logsByRoute: reader.logs({ attrs: [["http.route", "/orders"]], attrContains: [], page }),
+        // Orphans, the span and log rollups; the metric activity only where the store has metrics.
+        audit: auditOf(reader, version),
         ...(version >= 8
           ? {
               metrics: reader.metrics({ page }),
+              fromPoints: reader.metricBuckets({
+                metric: reader.metricIdentities("requests")[0] as MetricIdentity,
+                ...window,
+                attrs: [["route", "/orders"]],
+                stepMs: 60_000,
+                source: { kind: "points" },
+                groupBy: [],
+                agg: "rate",
+              }),
               rates: reader.metricBuckets({
                 metric: reader.metricIdentities("requests")[0] as MetricIdentity,
                 ...window,
@@ -842,6 +866,8 @@ describe("store schema", () => {
       expect(full.stats).to.have.length(3);
       expect(full.facets).to.have.length(3);
       expect(full.metrics?.items).to.have.length(1);
+      expect(full.logsByRoute.items).to.not.be.empty;
+      expect(full.fromPoints?.[0]?.values.some((value) => value !== null)).to.equal(true);
       expect(full.rates?.map((group) => group.values.filter((value) => value !== null).length)).to.deep.equal([
         3, 3, 3,
       ]);
