@@ -293,6 +293,16 @@ function spanLayouts(
       extra: (db, t) => writeValues(db, t, values),
     },
     {
+      name: "today, with span and parent ids as 8-byte blobs",
+      ddl: (t) => spansDdl(t, "BLOB", "BLOB", true, true),
+      columns: v12Columns,
+      values: (row) =>
+        v12Columns.map((c) =>
+          c === "attributes" ? stored.get(row.id) : c === "span_id" || c === "parent_span_id" ? blob(row[c]) : row[c],
+        ),
+      extra: (db, t) => writeValues(db, t, values),
+    },
+    {
       name: "attributes as JSON text (schema 11)",
       ddl: (t) => spansDdl(t, "TEXT", "TEXT"),
       columns: spanColumns,
@@ -444,6 +454,29 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
       ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
       columns: logColumns,
       values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+      extra: (db, t) => writeValues(db, t, values),
+    },
+    {
+      name: "today, with trace and span ids as blobs",
+      ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
+      columns: logColumns,
+      values: (row) =>
+        logColumns.map((c) =>
+          c === "attributes" ? stored.get(row.id) : c === "trace_id" || c === "span_id" ? blob(row[c]) : row[c],
+        ),
+      extra: (db, t) => writeValues(db, t, values),
+    },
+    {
+      name: "today, ids as blobs and a content hash of 8 bytes",
+      ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
+      columns: logColumns,
+      values: (row) =>
+        logColumns.map((c) => {
+          if (c === "attributes") return stored.get(row.id);
+          if (c === "trace_id" || c === "span_id") return blob(row[c]);
+          if (c === "hash") return (row.hash as Buffer).subarray(0, 8);
+          return row[c];
+        }),
       extra: (db, t) => writeValues(db, t, values),
     },
     {
