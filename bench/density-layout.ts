@@ -26,6 +26,7 @@ import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
 import { AttributeKeys } from "../daemon/query/attribute-keys.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { decodePostingRows, encodePostingRows } from "../daemon/store/posting-rows.js";
+import { idHex, optionalIdHex } from "../daemon/store/stored-ids.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { AttributeDictionary, decodeAttributes, encodeAttributes } from "./attribute-coding.js";
@@ -218,16 +219,17 @@ function rowsWithJson(
   table: string,
 ): { rows: Row[]; stored: Map<unknown, unknown>; values: StoredValues } {
   const keys = new AttributeKeys(db);
-  // Spans as schema 11 kept them, with their trace's id and their duration (the alternatives
-  // below start from that layout).
+  // Spans as schema 11 kept them, with their trace's id and their duration, ids as hex text (the
+  // alternatives below start from that layout).
   const select =
     table === "spans"
-      ? `SELECT s.id, s.trace_key, s.span_id, t.trace_id, s.parent_span_id, s.service_id, s.resource_id, s.scope_id,
+      ? `SELECT s.id, s.trace_key, ${idHex("s.span_id")} AS span_id, ${idHex("t.trace_id")} AS trace_id,
+           ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.service_id, s.resource_id, s.scope_id,
            s.name, s.kind, s.start_ns, s.end_ns, CASE WHEN s.end_ns > s.start_ns THEN s.end_ns - s.start_ns ELSE 0 END AS duration_ns,
            s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
            s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count
          FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id`
-      : `SELECT * FROM ${table} ORDER BY id`;
+      : `SELECT *, ${optionalIdHex("trace_id")} AS trace_id, ${optionalIdHex("span_id")} AS span_id FROM ${table} ORDER BY id`;
   const rows = db.prepare(select).all() as Row[];
   const stored = new Map(rows.map((row) => [row.id, row.attributes]));
   const values = db.prepare("SELECT id, value FROM attr_values ORDER BY id").raw().all() as StoredValues;
@@ -286,20 +288,20 @@ function spanLayouts(
   };
   const layouts: Layout[] = [
     {
-      name: "today (copy): keys as ids, repeating values in a dictionary, no trace id or duration (schema 14)",
-      ddl: (t) => spansDdl(t, "TEXT", "BLOB", true, true),
-      columns: v12Columns,
-      values: (row) => v12Columns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
-      extra: (db, t) => writeValues(db, t, values),
-    },
-    {
-      name: "today, with span and parent ids as 8-byte blobs",
+      name: "today (copy): ids as bytes, keys as ids, repeating values in a dictionary (schema 16)",
       ddl: (t) => spansDdl(t, "BLOB", "BLOB", true, true),
       columns: v12Columns,
       values: (row) =>
         v12Columns.map((c) =>
           c === "attributes" ? stored.get(row.id) : c === "span_id" || c === "parent_span_id" ? blob(row[c]) : row[c],
         ),
+      extra: (db, t) => writeValues(db, t, values),
+    },
+    {
+      name: "schema 14: the same with span and parent ids as hex text",
+      ddl: (t) => spansDdl(t, "TEXT", "BLOB", true, true),
+      columns: v12Columns,
+      values: (row) => v12Columns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
       extra: (db, t) => writeValues(db, t, values),
     },
     {
@@ -450,14 +452,7 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
     });
   return [
     {
-      name: "today (copy): keys as ids, repeating values in a dictionary (schema 14)",
-      ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
-      columns: logColumns,
-      values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
-      extra: (db, t) => writeValues(db, t, values),
-    },
-    {
-      name: "today, with trace and span ids as blobs",
+      name: "today (copy): ids as bytes, keys as ids, repeating values in a dictionary (schema 16)",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
       columns: logColumns,
       values: (row) =>
@@ -467,7 +462,14 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
       extra: (db, t) => writeValues(db, t, values),
     },
     {
-      name: "today, ids as blobs and a content hash of 8 bytes",
+      name: "schema 14: the same with trace and span ids as hex text",
+      ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
+      columns: logColumns,
+      values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+      extra: (db, t) => writeValues(db, t, values),
+    },
+    {
+      name: "today, with a content hash of 8 bytes",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
       columns: logColumns,
       values: (row) =>

@@ -3,6 +3,7 @@ import { addSpan, emptyOperationRollup, mergeStored, type OperationRollup } from
 import { TRIMMED_THROUGH } from "../store/retention.js";
 import { ERROR_SEVERITY, WARN_SEVERITY } from "../store/rollup-buffer.js";
 import { planWindow, type WindowPlan } from "../store/rollup-slots.js";
+import { idHex } from "../store/stored-ids.js";
 import { SPAN_DURATION } from "./span-sql.js";
 
 export interface OperationWindow {
@@ -41,7 +42,7 @@ export class RollupWindowReader {
       trimmedThrough: db.prepare("SELECT value FROM counters WHERE name = ?").pluck(),
       spans: db
         .prepare(
-          `SELECT s.service_id, s.name, s.start_ns, ${SPAN_DURATION}, s.span_id, t.trace_id
+          `SELECT s.service_id, s.name, s.start_ns, ${SPAN_DURATION}, ${idHex("s.span_id")}, ${idHex("t.trace_id")}
            FROM spans s JOIN traces t ON t.trace_key = s.trace_key
            WHERE s.start_ns >= @from AND s.start_ns < @to ${ofSpanService} ORDER BY s.start_ns, s.id`,
         )

@@ -14,6 +14,7 @@ import {
 } from "../audit/audit-model.js";
 import { compareText } from "../audit/figures.js";
 import { WARN_SEVERITY } from "../store/rollup-buffer.js";
+import { idHex, optionalIdHex } from "../store/stored-ids.js";
 import { type OperationWindow, RollupWindowReader } from "./rollup-window.js";
 import { MetricActivityReader } from "./sqlite-metric-activity.js";
 
@@ -117,7 +118,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const examplesOf = (root: Root, condition: string, order: string, span: string, extra: Row = {}) =>
     db
       .prepare(
-        `SELECT y.trace_id AS trace_id, y.duration_ns AS duration_ns, ${span} AS span_id FROM (
+        `SELECT ${idHex("y.trace_id")} AS trace_id, y.duration_ns AS duration_ns, ${optionalIdHex(span)} AS span_id FROM (
            SELECT t.trace_key AS trace_key, t.trace_id AS trace_id, t.start_ns AS start_ns,
              t.end_ns - t.start_ns AS duration_ns FROM traces t
            WHERE ${ofRoot} AND t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
@@ -153,11 +154,11 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const errorSpans = (from: bigint, to: bigint): ErrorSpanGroup[] => {
     const rows = db
       .prepare(
-        `SELECT g.*, t.trace_id AS trace_id FROM (
+        `SELECT g.*, ${idHex("t.trace_id")} AS trace_id, ${idHex("g.example_span")} AS span_id FROM (
            SELECT v.name AS service, s.name AS name, s.status_message AS message,
              (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(s.events) e
               WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1) AS exception_type,
-             COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_key AS trace_key, s.span_id AS span_id
+             COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_key AS trace_key, s.span_id AS example_span
            FROM spans s JOIN services v ON v.id = s.service_id
            WHERE s.start_ns > @from AND s.start_ns <= @to AND s.status_code = 2 ${spanOfService}
            GROUP BY s.service_id, s.name, s.status_message, exception_type
@@ -167,7 +168,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
          ORDER BY g.service, g.name, g.message, g.exception_type`,
       )
       .all(bind(from, to)) as Row[];
-    // SQLite gives the bare columns trace_key and span_id from the row holding MAX(start_ns).
+    // SQLite gives the bare columns trace_key and example_span from the row holding MAX(start_ns).
     return limited(rows, MAX_ERROR_SPAN_GROUPS, "error span groups").map((row) => ({
       service: String(row.service),
       operation: String(row.name),
@@ -234,7 +235,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const logCounts = (): LogSeverityCounts[] => {
     // Evidence comes from the service's latest warning and error logs of the window (bounded).
     const traces = db.prepare(
-      `SELECT x.trace_id AS trace_id, COUNT(*) AS n FROM (
+      `SELECT ${idHex("x.trace_id")} AS trace_id, COUNT(*) AS n FROM (
          SELECT l.trace_id AS trace_id FROM logs l
          WHERE l.service_id = @serviceId AND l.severity_number >= ${WARN_SEVERITY} AND l.ts_ns > @from AND l.ts_ns <= @to
          ORDER BY l.ts_ns DESC LIMIT ${BURST_LOGS_READ}
@@ -242,7 +243,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
        GROUP BY x.trace_id ORDER BY n DESC, x.trace_id LIMIT ${EXAMPLES}`,
     );
     const examples = db.prepare(
-      `SELECT hex(l.hash) AS log_id, l.trace_id AS trace_id, l.span_id AS span_id FROM logs l
+      `SELECT hex(l.hash) AS log_id, ${optionalIdHex("l.trace_id")} AS trace_id, ${optionalIdHex("l.span_id")} AS span_id FROM logs l
        WHERE l.service_id = @serviceId AND l.severity_number >= ${WARN_SEVERITY} AND l.ts_ns > @from AND l.ts_ns <= @to
        ORDER BY l.ts_ns DESC, l.hash LIMIT ${EXAMPLES}`,
     );
@@ -275,7 +276,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   const orphanSpans = (): OrphanSpan[] => {
     const rows = db
       .prepare(
-        `SELECT o.trace_id AS trace_id, o.span_id AS span_id, o.parent_span_id AS parent_span_id, v.name AS service,
+        `SELECT ${idHex("o.trace_id")} AS trace_id, ${idHex("o.span_id")} AS span_id, ${idHex("o.parent_span_id")} AS parent_span_id, v.name AS service,
            t.end_ns AS trace_end_ns
          FROM orphan_spans o JOIN traces t ON t.trace_id = o.trace_id
            JOIN spans s ON s.trace_key = t.trace_key AND s.span_id = o.span_id

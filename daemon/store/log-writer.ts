@@ -6,6 +6,7 @@ import { MultiRowStatement } from "./multi-row.js";
 import { NewRowInsert } from "./new-rows.js";
 import { PostingsBuffer } from "./postings.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
+import { optionalIdBytes } from "./stored-ids.js";
 
 const LOG_COLUMNS = [
   "hash",
@@ -63,8 +64,8 @@ export class LogWriter implements RecordWriter {
         log.severityText,
         log.body,
         this.shared.dictionaries.codeAttributes(log.attributes, "logs"),
-        log.traceId,
-        log.spanId,
+        optionalIdBytes(log.traceId),
+        optionalIdBytes(log.spanId),
         log.flags,
         log.eventName,
         log.droppedAttributesCount,

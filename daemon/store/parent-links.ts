@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { SpanRecord } from "../otlp/records.js";
+import { idHex } from "./stored-ids.js";
 
 /**
  * Keeps `orphan_spans`: the stored spans whose parent is not stored. A span enters it when it
@@ -12,14 +13,17 @@ export class ParentLinks {
 
   constructor(db: Database.Database) {
     this.stmt = {
-      parentStored: db.prepare("SELECT 1 FROM spans WHERE trace_key = ? AND span_id = ?").pluck(),
+      // Ids arrive as the decoders' hex and are stored as bytes (stored-ids.ts).
+      parentStored: db.prepare("SELECT 1 FROM spans WHERE trace_key = ? AND span_id = unhex(?)").pluck(),
       addOrphan: db.prepare(
-        "INSERT OR IGNORE INTO orphan_spans (trace_id, span_id, parent_span_id, start_ns) VALUES (?, ?, ?, ?)",
+        "INSERT OR IGNORE INTO orphan_spans (trace_id, span_id, parent_span_id, start_ns) VALUES (unhex(?), unhex(?), unhex(?), ?)",
       ),
       tracesWithOrphans: db
-        .prepare("SELECT DISTINCT trace_id FROM orphan_spans WHERE trace_id IN (SELECT value FROM json_each(?))")
+        .prepare(
+          `SELECT DISTINCT ${idHex("trace_id")} FROM orphan_spans WHERE trace_id IN (SELECT unhex(value) FROM json_each(?))`,
+        )
         .pluck(),
-      adopt: db.prepare("DELETE FROM orphan_spans WHERE trace_id = ? AND parent_span_id = ?"),
+      adopt: db.prepare("DELETE FROM orphan_spans WHERE trace_id = unhex(?) AND parent_span_id = unhex(?)"),
     };
   }
 

@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 15), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 16), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 15;
+PRAGMA user_version = 16;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -76,10 +76,11 @@ CREATE TABLE "logs" (
   severity_number INTEGER NOT NULL,
   severity_text TEXT,
   body TEXT,
-  -- key ids and values' JSON text (attribute-coding.ts)
+  -- key ids and values' JSON text, or value ids (attribute-coding.ts)
   attributes BLOB NOT NULL,
-  trace_id TEXT,
-  span_id TEXT,
+  -- 16 and 8 bytes (stored-ids.ts)
+  trace_id BLOB,
+  span_id BLOB,
   flags INTEGER NOT NULL,
   event_name TEXT,
   dropped_attributes_count INTEGER NOT NULL,
@@ -213,10 +214,10 @@ CREATE TABLE "metrics" (
   UNIQUE (name, kind, unit, temporality, monotonic)
 );
 
-CREATE TABLE orphan_spans (
-  trace_id TEXT NOT NULL,
-  span_id TEXT NOT NULL,
-  parent_span_id TEXT NOT NULL,
+CREATE TABLE "orphan_spans" (
+  trace_id BLOB NOT NULL,
+  span_id BLOB NOT NULL,
+  parent_span_id BLOB NOT NULL,
   start_ns INTEGER NOT NULL,
   PRIMARY KEY (trace_id, span_id)
 ) WITHOUT ROWID;
@@ -278,8 +279,9 @@ CREATE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name
 CREATE TABLE "spans" (
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   trace_key INTEGER NOT NULL,
-  span_id TEXT NOT NULL,
-  parent_span_id TEXT,
+  -- ids are their bytes, 8 for a span id (stored-ids.ts)
+  span_id BLOB NOT NULL,
+  parent_span_id BLOB,
   service_id INTEGER NOT NULL,
   resource_id INTEGER NOT NULL,
   scope_id INTEGER NOT NULL,
@@ -291,19 +293,20 @@ CREATE TABLE "spans" (
   status_message TEXT,
   trace_state TEXT,
   flags INTEGER NOT NULL,
-  -- key ids and values' JSON text (attribute-coding.ts)
+  -- key ids and values' JSON text, or value ids (attribute-coding.ts)
   attributes BLOB NOT NULL,
   events TEXT,
   links TEXT,
   dropped_attributes_count INTEGER NOT NULL,
   dropped_events_count INTEGER NOT NULL,
-  dropped_links_count INTEGER NOT NULL,
-  UNIQUE (trace_key, span_id)
+  dropped_links_count INTEGER NOT NULL
 );
 
 CREATE INDEX spans_by_span_id ON spans (id >> 16, span_id);
 
 CREATE INDEX spans_by_start ON spans (start_ns);
+
+CREATE UNIQUE INDEX spans_by_trace ON spans (trace_key, span_id);
 
 CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
 
@@ -315,15 +318,18 @@ CREATE TABLE "trace_services" (
 
 CREATE TABLE "traces" (
   trace_key INTEGER PRIMARY KEY,
-  trace_id TEXT NOT NULL UNIQUE,
+  -- 16 bytes (stored-ids.ts)
+  trace_id BLOB NOT NULL,
   start_ns INTEGER NOT NULL,
   end_ns INTEGER NOT NULL,
   span_count INTEGER NOT NULL,
   error_count INTEGER NOT NULL,
-  root_span_id TEXT,
+  root_span_id BLOB,
   root_service_id INTEGER,
   root_name TEXT
 );
+
+CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
 
 CREATE INDEX traces_by_root ON traces (root_service_id, root_name, start_ns, end_ns, error_count, trace_id);
 

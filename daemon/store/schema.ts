@@ -18,6 +18,7 @@ import { v012CodedAttributes } from "./migrations/v012-coded-attributes.js";
 import { v013MetricSlotPacks } from "./migrations/v013-metric-slot-packs.js";
 import { v014AttributeValues } from "./migrations/v014-attribute-values.js";
 import { v015MetricIdsNotReused } from "./migrations/v015-metric-ids-not-reused.js";
+import { v016IdsAsBytes } from "./migrations/v016-ids-as-bytes.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v013MetricSlotPacks,
   v014AttributeValues,
   v015MetricIdsNotReused,
+  v016IdsAsBytes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -6,6 +6,7 @@ import { NewRowInsert } from "./new-rows.js";
 import { ParentLinks } from "./parent-links.js";
 import { PostingsBuffer } from "./postings.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
+import { idBytes, idHex, optionalIdBytes } from "./stored-ids.js";
 
 const STATUS_ERROR = 2;
 
@@ -90,9 +91,18 @@ function summarizeTraces(
   return traces;
 }
 
-/** A summary's values after trace_id, in TRACE_COLUMNS order. */
-function summaryValues(trace: TraceAggregate): unknown[] {
-  return [trace.startNs, trace.endNs, trace.spans, trace.errors, trace.rootSpanId, trace.rootServiceId, trace.rootName];
+/** A summary's values, in TRACE_COLUMNS order, ids in their stored form (stored-ids.ts). */
+function summaryValues(traceId: string, trace: TraceAggregate): unknown[] {
+  return [
+    idBytes(traceId),
+    trace.startNs,
+    trace.endNs,
+    trace.spans,
+    trace.errors,
+    optionalIdBytes(trace.rootSpanId),
+    trace.rootServiceId,
+    trace.rootName,
+  ];
 }
 
 /**
@@ -116,7 +126,9 @@ export class SpanWriter implements RecordWriter {
     this.parentLinks = new ParentLinks(db);
     this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_key, span_id)", 256);
     this.storedTraceKeys = db
-      .prepare("SELECT trace_id, trace_key FROM traces WHERE trace_id IN (SELECT value FROM json_each(?))")
+      .prepare(
+        `SELECT ${idHex("trace_id")}, trace_key FROM traces WHERE trace_id IN (SELECT unhex(value) FROM json_each(?))`,
+      )
       .raw(true);
     this.storedTraceKeys.safeIntegers(false);
     // A new trace's row is made, summarized, before its spans (they refer to its key).
@@ -124,7 +136,7 @@ export class SpanWriter implements RecordWriter {
       db,
       `traces ${TRACE_COLUMNS}`,
       8,
-      "RETURNING trace_id, trace_key",
+      `RETURNING ${idHex("trace_id")}, trace_key`,
       256,
       true,
     );
@@ -178,7 +190,7 @@ export class SpanWriter implements RecordWriter {
     });
     const created = summarizeTraces(firstCopies, resources);
     const rows: unknown[] = [];
-    for (const [traceId, trace] of created) rows.push(traceId, ...summaryValues(trace));
+    for (const [traceId, trace] of created) rows.push(...summaryValues(traceId, trace));
     for (const [traceId, key] of this.newTraces.run(rows) as [string, number][]) keys.set(traceId, key);
     return { keys, created };
   }
@@ -192,8 +204,8 @@ export class SpanWriter implements RecordWriter {
       const resource = resources[span.resource] as ResolvedResource;
       values.push(
         traces.keys.get(span.traceId),
-        span.spanId,
-        span.parentSpanId,
+        idBytes(span.spanId),
+        optionalIdBytes(span.parentSpanId),
         resource.serviceId,
         resource.id,
         scopes[span.scope],
@@ -252,7 +264,7 @@ export class SpanWriter implements RecordWriter {
     for (const [traceId, trace] of traces.created) addServices(traceId, trace);
     const ofStored = spans.filter((span) => !traces.created.has(span.traceId));
     for (const [traceId, trace] of summarizeTraces(ofStored, resources)) {
-      upserts.push(traceId, ...summaryValues(trace));
+      upserts.push(...summaryValues(traceId, trace));
       addServices(traceId, trace);
     }
     this.traceUpserts.run(upserts);

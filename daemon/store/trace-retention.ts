@@ -4,7 +4,8 @@ import type { RetentionCompanion } from "../signals/signal-module.js";
 /** What retention selects of a deleted span, for its orphan entry and its trace's summary. */
 interface DeletedSpan extends Record<string, unknown> {
   trace_key: bigint;
-  span_id: string;
+  /** Stored bytes (stored-ids.ts), handed back to SQL as they are. */
+  span_id: Buffer;
 }
 
 /**
@@ -43,7 +44,7 @@ export function traceSummaryUpkeep(db: Database.Database): RetentionCompanion {
       stmt.deleteTraceServices.run(traceKey);
       return false;
     }
-    const root = stmt.traceRoot.get(traceKey) as { span_id: string; service_id: bigint; name: string } | undefined;
+    const root = stmt.traceRoot.get(traceKey) as { span_id: Buffer; service_id: bigint; name: string } | undefined;
     stmt.updateTrace.run(
       stats.start_ns,
       stats.end_ns,

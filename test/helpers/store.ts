@@ -6,6 +6,7 @@ import { codeAttributes } from "../../daemon/store/attribute-coding.js";
 import { openWriteConnection } from "../../daemon/store/connection.js";
 import { decodePostingRows } from "../../daemon/store/posting-rows.js";
 import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
+import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -54,10 +55,24 @@ export function testStore(maxDbBytes = 0, collectorStartNs = 0n): TestStore {
   };
 }
 
+/** The columns that held ids as hex text before version 16, and their bytes since (stored-ids.ts). */
+const ID_COLUMNS = new Map<string, readonly string[]>([
+  ["spans", ["span_id", "parent_span_id"]],
+  ["traces", ["trace_id", "root_span_id"]],
+  ["logs", ["trace_id", "span_id"]],
+  ["orphan_spans", ["trace_id", "span_id", "parent_span_id"]],
+]);
+
+/** SQL reading a current store's `column` of `table` as versions before 16 stored it: ids as hex text. */
+export function columnBeforeV16(table: string, column: string): string {
+  return ID_COLUMNS.get(table)?.includes(column) ? optionalIdHex(column) : column;
+}
+
 /**
- * SQL reading a version-12 store's `column` of `table` as versions before 12 stored it: spans
+ * SQL reading a current store's `column` of `table` as versions before 12 stored it: spans
  * and log records kept their attributes as JSON text (`attributesJson` names the function that
- * rebuilds it), and spans their trace's id and their duration. Other columns as they are.
+ * rebuilds it), and spans their trace's id and their duration; ids were hex text
+ * (columnBeforeV16). Other columns as they are.
  */
 export function columnBeforeV12(
   table: string,
@@ -65,18 +80,18 @@ export function columnBeforeV12(
   from: { schema: "" | "src."; attributesJson: string },
 ): string {
   if ((table === "spans" || table === "logs") && column === "attributes") return `${from.attributesJson}(attributes)`;
-  if (table !== "spans") return column;
-  if (column === "trace_id")
-    return `(SELECT t.trace_id FROM ${from.schema}traces t WHERE t.trace_key = ${from.schema}spans.trace_key)`;
-  if (column === "duration_ns") return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END)";
-  return column;
+  if (table === "spans" && column === "trace_id")
+    return `(SELECT ${idHex("t.trace_id")} FROM ${from.schema}traces t WHERE t.trace_key = ${from.schema}spans.trace_key)`;
+  if (table === "spans" && column === "duration_ns")
+    return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END)";
+  return columnBeforeV16(table, column);
 }
 
 /**
  * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
  * version would have stored it: before version 5, trace_services named traces by trace id;
  * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text;
- * before 14, they kept every value in the row.
+ * before 14, they kept every value in the row; before 16, ids were hex text.
  */
 export function copyAtVersion(source: Database.Database, path: string, version: number): Database.Database {
   const db = new Database(path);
@@ -102,7 +117,7 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
     for (const table of tables) {
       if (table === "trace_services" && version < 5) {
         db.exec(`INSERT INTO main.trace_services (trace_id, service_id)
-          SELECT t.trace_id, ts.service_id FROM src.trace_services ts JOIN src.traces t ON t.trace_key = ts.trace_key`);
+          SELECT ${idHex("t.trace_id")}, ts.service_id FROM src.trace_services ts JOIN src.traces t ON t.trace_key = ts.trace_key`);
         continue;
       }
       if ((table === "span_postings" || table === "log_postings") && version < 11) {
@@ -128,7 +143,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
           ? columnBeforeV12(table, name, { schema: "src.", attributesJson: "obs_old_attributes" })
           : version < 14 && (table === "spans" || table === "logs") && name === "attributes"
             ? "obs_keys_only_attributes(attributes)"
-            : name,
+            : version < 16
+              ? columnBeforeV16(table, name)
+              : name,
       );
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
@@ -143,4 +160,28 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
   })();
   db.exec("DETACH DATABASE src");
   return db;
+}
+
+/**
+ * `read` over a copy of a store older than version 16 with its ids turned to bytes, as this
+ * build's reader reads them, and nothing else changed: what the older store's rows answer.
+ */
+export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Database.Database) => T): T {
+  const path = `${db.name}.ids-as-bytes`;
+  db.prepare("VACUUM INTO ?").run(path);
+  const copy = new Database(path);
+  try {
+    copy.defaultSafeIntegers(true);
+    for (const table of ["spans", "traces", "logs", "orphan_spans", "trace_services"]) {
+      const columns = copy.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+      for (const column of columns) {
+        if (/^(trace_id|span_id|parent_span_id|root_span_id)$/.test(column)) {
+          copy.exec(`UPDATE ${table} SET ${column} = unhex(${column})`);
+        }
+      }
+    }
+    return read(copy);
+  } finally {
+    copy.close();
+  }
 }

@@ -6,6 +6,7 @@ import { gzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { decodeTraceJsonNatively } from "../../daemon/otlp/native-json-traces.js";
+import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { otlpFixture } from "../helpers/fixtures.js";
 import { http, postJson } from "../helpers/http.js";
@@ -328,9 +329,16 @@ describe("ingestion over HTTP (real obsd)", function () {
     ]);
     const db = new Database(obsd.dbPath, { readonly: true });
     try {
-      const orphans = db.prepare("SELECT span_id FROM orphan_spans WHERE trace_id = ?").pluck().all(traceId);
+      const orphans = db
+        .prepare(`SELECT ${idHex("span_id")} FROM orphan_spans WHERE trace_id = unhex(?)`)
+        .pluck()
+        .all(traceId);
       expect(orphans).to.deep.equal([hexId(5, 8)]);
-      const trace = db.prepare("SELECT span_count, root_span_id FROM traces WHERE trace_id = ?").get(traceId);
+      const trace = db
+        .prepare(
+          `SELECT span_count, ${optionalIdHex("root_span_id")} AS root_span_id FROM traces WHERE trace_id = unhex(?)`,
+        )
+        .get(traceId);
       expect(trace).to.deep.equal({ span_count: 9_000, root_span_id: root });
     } finally {
       db.close();

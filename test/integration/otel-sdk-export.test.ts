@@ -21,6 +21,7 @@ import {
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { registerAttributeFunctions } from "../../daemon/query/sql-parts.js";
+import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 
 /** Records what the SDK's exporter reported for every export. */
@@ -131,7 +132,7 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       registerAttributeFunctions(db);
       const rows = db
         .prepare(
-          `SELECT t.trace_id, s.span_id, s.parent_span_id, s.name, s.kind, s.status_code, s.status_message,
+          `SELECT ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.name, s.kind, s.status_code, s.status_message,
                   obs_attributes_json(s.attributes) AS attributes, s.events, s.links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
            FROM spans s JOIN services v ON v.id = s.service_id JOIN scopes sc ON sc.id = s.scope_id
            JOIN resources r ON r.id = s.resource_id JOIN traces t ON t.trace_key = s.trace_key
@@ -196,7 +197,7 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       registerAttributeFunctions(db);
       const rows = db
         .prepare(
-          `SELECT l.severity_number, l.severity_text, l.body, obs_attributes_json(l.attributes) AS attributes, l.trace_id, l.span_id
+          `SELECT l.severity_number, l.severity_text, l.body, obs_attributes_json(l.attributes) AS attributes, ${optionalIdHex("l.trace_id")} AS trace_id, ${optionalIdHex("l.span_id")} AS span_id
            FROM logs l JOIN services v ON v.id = l.service_id WHERE v.name = ? ORDER BY l.severity_number DESC`,
         )
         .all(service) as Record<string, any>[];

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { expect } from "chai";
 import { POSTING_BUCKET_ROWS } from "../../daemon/store/postings.js";
+import { idHex } from "../../daemon/store/stored-ids.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
@@ -50,7 +51,10 @@ describe("retention (real obsd)", function () {
       expect(counts).to.include({ spans: 1, logs: 1, traces: 1 });
       const db = new Database(obsd.dbPath, { readonly: true });
       expect(
-        db.prepare("SELECT t.trace_id FROM spans s JOIN traces t ON t.trace_key = s.trace_key").pluck().all(),
+        db
+          .prepare(`SELECT ${idHex("t.trace_id")} FROM spans s JOIN traces t ON t.trace_key = s.trace_key`)
+          .pluck()
+          .all(),
       ).to.deep.equal([hexId(2, 16)]);
       expect(db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
       db.close();

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
+import { idHex } from "../../daemon/store/stored-ids.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { logsRequest, traceRequest } from "../helpers/otlp-builders.js";
@@ -89,7 +90,9 @@ describe("crash safety: kill -9 during sustained ingestion", function () {
         expect(db.pragma("integrity_check", { simple: true })).to.equal("ok");
         const spans = new Set(
           db
-            .prepare("SELECT t.trace_id || s.span_id FROM spans s JOIN traces t ON t.trace_key = s.trace_key")
+            .prepare(
+              `SELECT ${idHex("t.trace_id")} || ${idHex("s.span_id")} FROM spans s JOIN traces t ON t.trace_key = s.trace_key`,
+            )
             .pluck()
             .all() as string[],
         );

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
+import { idHex } from "../../daemon/store/stored-ids.js";
 import { fileSize } from "../../shared/file-size.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
@@ -112,7 +113,12 @@ describe("full disk (obsd on a small tmpfs)", function () {
     const db = new Database(dbPath, { readonly: true });
     try {
       expect(db.pragma("integrity_check", { simple: true })).to.equal("ok");
-      const stored = new Set(db.prepare("SELECT span_id FROM spans").pluck().all() as string[]);
+      const stored = new Set(
+        db
+          .prepare(`SELECT ${idHex("span_id")} FROM spans`)
+          .pluck()
+          .all() as string[],
+      );
       const missing = [...acknowledged].filter((id) => !stored.has(id));
       expect(missing, "acknowledged spans missing").to.deep.equal([]);
       expect(stored.size).to.equal(acknowledged.size);

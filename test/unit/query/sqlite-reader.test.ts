@@ -175,7 +175,7 @@ describe("SQLite reader", () => {
     write(101, T0 + MS);
     store.db.prepare("DELETE FROM spans WHERE id < 5").run();
     const ids = store.db
-      .prepare(`SELECT id >> ${SPAN_ID_BUCKET_SHIFT} FROM spans WHERE span_id = ?`)
+      .prepare(`SELECT id >> ${SPAN_ID_BUCKET_SHIFT} FROM spans WHERE span_id = unhex(?)`)
       .pluck()
       .all(shared);
     expect(new Set(ids).size).to.equal(2);
@@ -183,7 +183,7 @@ describe("SQLite reader", () => {
     expect(reader.span(hexId(7778, 8))).to.deep.equal([]);
     const plan = queryPlan(
       store.db,
-      `SELECT x.id FROM spans x WHERE (x.id >> ${SPAN_ID_BUCKET_SHIFT}) = ? AND x.span_id = ?`,
+      `SELECT x.id FROM spans x WHERE (x.id >> ${SPAN_ID_BUCKET_SHIFT}) = ? AND x.span_id = unhex(?)`,
       0,
       shared,
     );
@@ -200,7 +200,7 @@ describe("SQLite reader", () => {
     store.db.prepare("UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'logs'").run(3 << LOG_TRACE_BUCKET_SHIFT);
     write("second", T0 + MS);
     const buckets = store.db
-      .prepare(`SELECT DISTINCT id >> ${LOG_TRACE_BUCKET_SHIFT} FROM logs WHERE trace_id = ?`)
+      .prepare(`SELECT DISTINCT id >> ${LOG_TRACE_BUCKET_SHIFT} FROM logs WHERE trace_id = unhex(?)`)
       .pluck()
       .all(traceId);
     expect(buckets).to.have.length(2);
@@ -208,7 +208,7 @@ describe("SQLite reader", () => {
     expect(bodies).to.deep.equal(["second", "first"]);
     const plan = queryPlan(
       store.db,
-      `SELECT x.id FROM logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = ? AND x.trace_id = ?`,
+      `SELECT x.id FROM logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = ? AND x.trace_id = unhex(?)`,
       0,
       traceId,
     );

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
 import { Retention } from "../../../daemon/store/retention.js";
+import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -35,7 +36,12 @@ describe("retention", () => {
     );
     const result = retention(2 * 3_600_000).trimByAge(NOW);
     expect(result).to.deep.equal({ spans: 1, logs: 1, points: 0 });
-    expect(store.db.prepare("SELECT trace_id FROM traces").pluck().all()).to.deep.equal([newTrace]);
+    expect(
+      store.db
+        .prepare(`SELECT ${idHex("trace_id")} FROM traces`)
+        .pluck()
+        .all(),
+    ).to.deep.equal([newTrace]);
     expect(store.db.prepare("SELECT body FROM logs").pluck().all()).to.deep.equal(['"new"']);
     expect(store.counters()).to.include({ spans: 1n, traces: 1n, logs: 1n });
     expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0, points: 0 });
@@ -94,7 +100,9 @@ describe("retention", () => {
     }
     expect(retention(2 * 3_600_000).trimByAge(NOW).spans).to.equal(61);
     const summaries = store.db
-      .prepare("SELECT trace_id, span_count, error_count, start_ns, root_span_id, root_name FROM traces ORDER BY 1")
+      .prepare(
+        `SELECT ${idHex("trace_id")} AS trace_id, span_count, error_count, start_ns, ${optionalIdHex("root_span_id")} AS root_span_id, root_name FROM traces ORDER BY 1`,
+      )
       .all() as Record<string, unknown>[];
     expect(summaries).to.have.length(29);
     expect(summaries[0]).to.deep.equal({
@@ -126,7 +134,10 @@ describe("retention", () => {
       store.writeTraces(traceRequest("api", spans));
     }
     expect(retention(30 * 24 * 3_600_000, 1, 8).trimBySize()).to.deep.equal({ spans: 8, logs: 0, points: 0 });
-    const traces = store.db.prepare("SELECT trace_id, span_count FROM traces ORDER BY trace_key").raw().all();
+    const traces = store.db
+      .prepare(`SELECT ${idHex("trace_id")}, span_count FROM traces ORDER BY trace_key`)
+      .raw()
+      .all();
     expect(traces).to.deep.equal(Array.from({ length: 8 }, (_, t) => [hexId(202 + t, 16), 4n]));
     expect(store.counters()).to.include({ spans: 32n, traces: 8n });
   });

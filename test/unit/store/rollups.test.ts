@@ -12,6 +12,7 @@ import { Retention } from "../../../daemon/store/retention.js";
 import { COMPACT_AT } from "../../../daemon/store/rollup-buffer.js";
 import { HOUR_NS, MINUTE_NS } from "../../../daemon/store/rollup-slots.js";
 import { MIGRATIONS, migrate } from "../../../daemon/store/schema.js";
+import { idHex } from "../../../daemon/store/stored-ids.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
 import { copyAtVersion, type TestStore, testStore } from "../../helpers/store.js";
 
@@ -65,7 +66,7 @@ function bruteOperations(store: TestStore, from: bigint, to: bigint) {
   const rows = store.db
     .prepare(
       `SELECT s.service_id, s.name, s.start_ns, CASE WHEN s.end_ns > s.start_ns THEN s.end_ns - s.start_ns ELSE 0 END,
-         s.span_id, t.trace_id FROM spans s JOIN traces t ON t.trace_key = s.trace_key WHERE s.start_ns > ? AND s.start_ns <= ?`,
+         ${idHex("s.span_id")}, ${idHex("t.trace_id")} FROM spans s JOIN traces t ON t.trace_key = s.trace_key WHERE s.start_ns > ? AND s.start_ns <= ?`,
     )
     .raw()
     .all(from, to) as [bigint, string, bigint, bigint, string, string][];
@@ -258,7 +259,10 @@ describe("spans waiting for their parent", () => {
   afterEach(() => store.close());
 
   const orphans = () =>
-    store.db.prepare("SELECT span_id, parent_span_id FROM orphan_spans ORDER BY span_id").raw().all();
+    store.db
+      .prepare(`SELECT ${idHex("span_id")}, ${idHex("parent_span_id")} FROM orphan_spans ORDER BY span_id`)
+      .raw()
+      .all();
   const trace = hexId(1, 16);
   const [root, child, grandchild, stray] = [1, 2, 3, 4].map((n) => hexId(n, 8)) as [string, string, string, string];
 

@@ -18,11 +18,12 @@ import {
   SCHEMA_VERSION,
   StoreVersionError,
 } from "../../../daemon/store/schema.js";
+import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { schemaShape } from "../../helpers/schema-shape.js";
-import { columnBeforeV12, copyAtVersion, testStore } from "../../helpers/store.js";
+import { columnBeforeV12, copyAtVersion, readWithIdsAsBytes, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
 /** The versions a store at `version` migrates through. */
@@ -136,7 +137,7 @@ describe("store schema", () => {
                   table,
                   db
                     .prepare(
-                      `SELECT t.trace_id, ts.service_id FROM trace_services ts JOIN traces t ON ${join} ORDER BY 1, 2`,
+                      `SELECT ${keyed ? idHex("t.trace_id") : "t.trace_id"} AS trace_id, ts.service_id FROM trace_services ts JOIN traces t ON ${join} ORDER BY 1, 2`,
                     )
                     .all(),
                 ];
@@ -173,6 +174,7 @@ describe("store schema", () => {
             rows: JSON.stringify(decodePostingRows(entry.rows, Number(entry.first_row))),
           }));
         }
+        for (const table of Object.keys(before)) expect(after[table], table).to.deep.equal(before[table]);
         expect(after).to.deep.equal(before);
         // Version 2 built the audit's tables from the rows already there, as the writer builds them.
         const rolledUp = (from: Database.Database) => ({
@@ -244,16 +246,20 @@ describe("store schema", () => {
             .prepare(
               // From version 12 a span names its trace by key alone.
               keyed
-                ? "SELECT s.id, t.trace_id, s.span_id, s.parent_span_id, s.name, s.start_ns FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id"
+                ? `SELECT s.id, ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.name, s.start_ns FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id`
                 : "SELECT id, trace_id, span_id, parent_span_id, name, start_ns FROM spans ORDER BY id",
             )
             .all(),
           traces: from
-            .prepare("SELECT trace_id, span_count, root_span_id FROM traces ORDER BY trace_id")
+            .prepare(
+              keyed
+                ? `SELECT ${idHex("trace_id")} AS trace_id, span_count, ${optionalIdHex("root_span_id")} AS root_span_id FROM traces ORDER BY trace_id`
+                : "SELECT trace_id, span_count, root_span_id FROM traces ORDER BY trace_id",
+            )
             .all() as Record<string, unknown>[],
           services: from
             .prepare(
-              `SELECT t.trace_id, v.name FROM trace_services ts JOIN traces t ON ${
+              `SELECT ${keyed ? idHex("t.trace_id") : "t.trace_id"} AS trace_id, v.name FROM trace_services ts JOIN traces t ON ${
                 keyed ? "t.trace_key = ts.trace_key" : "t.trace_id = ts.trace_id"
               } JOIN services v ON v.id = ts.service_id ORDER BY 1, 2`,
             )
@@ -276,8 +282,14 @@ describe("store schema", () => {
         );
         expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get()).to.equal(sequence);
         // Keys follow start times (a repaired summary comes last), and every span refers to its trace's key.
-        const keys = db.prepare("SELECT trace_id FROM traces ORDER BY trace_key").pluck().all();
-        const byStart = db.prepare("SELECT trace_id FROM traces ORDER BY start_ns").pluck().all();
+        const keys = db
+          .prepare(`SELECT ${idHex("trace_id")} FROM traces ORDER BY trace_key`)
+          .pluck()
+          .all();
+        const byStart = db
+          .prepare(`SELECT ${idHex("trace_id")} FROM traces ORDER BY start_ns`)
+          .pluck()
+          .all();
         expect(keys).to.deep.equal([...byStart.filter((id) => id !== lost), lost]);
         expect(
           db
@@ -297,7 +309,7 @@ describe("store schema", () => {
           );
         expect(write(spans(1, 3, "api"))).to.equal(0);
         expect(write(spans(1, 4, "api"))).to.equal(1);
-        const added = db.prepare("SELECT id FROM spans WHERE span_id = ?").pluck().get(hexId(103, 8)) as bigint;
+        const added = db.prepare("SELECT id FROM spans WHERE span_id = unhex(?)").pluck().get(hexId(103, 8)) as bigint;
         expect(added > (sequence as bigint)).to.equal(true);
         const trace = new SqliteReader(db).trace(hexId(1, 16));
         expect(trace?.spans.map((span) => span.spanId)).to.deep.equal([100, 101, 102, 103].map((id) => hexId(id, 8)));
@@ -575,7 +587,7 @@ describe("store schema", () => {
             100,
           ),
         });
-        const before = answers(new SqliteReader(db));
+        const before = readWithIdsAsBytes(db, (copy) => answers(new SqliteReader(copy)));
         expect(before.byRoute.items).to.have.length(0);
         expect(before.byKey.items).to.have.length(1);
         const progress: [number, number][] = [];
@@ -639,7 +651,7 @@ describe("store schema", () => {
           [hexId(1, 16), 5],
         ]);
         expect(
-          db.prepare("SELECT span_count, error_count FROM traces WHERE trace_id = ?").get(hexId(2, 16)),
+          db.prepare("SELECT span_count, error_count FROM traces WHERE trace_id = unhex(?)").get(hexId(2, 16)),
         ).to.deep.equal({ span_count: 1n, error_count: 1n });
         expect(db.prepare("SELECT value FROM counters WHERE name = 'traces'").pluck().get()).to.equal(2n);
       } finally {
@@ -687,8 +699,9 @@ describe("store schema", () => {
             10,
           ),
         });
-        const before = answers(new SqliteReader(db));
-        // The version-14 store these rows were copied from gives the same answers.
+        // This reader reads ids as bytes (version 16): the version-13 rows' answers come from a
+        // copy with its ids turned to bytes, and equal those of the store they were copied from.
+        const before = readWithIdsAsBytes(db, (copy) => answers(new SqliteReader(copy)));
         expect(answers(new SqliteReader(store.db))).to.deep.equal(before);
         const rows = () => db.prepare("SELECT id, attributes FROM spans ORDER BY id").raw().all();
         const rowsBefore = rows();

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { registerPostingFunctions } from "../../../daemon/store/posting-rows.js";
+import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -14,6 +15,15 @@ describe("telemetry writer", () => {
     store = testStore();
   });
   afterEach(() => store.close());
+
+  /** A trace's summary row, its ids read as hex. */
+  const summaryOf = (traceId: string) =>
+    store.db
+      .prepare(
+        `SELECT *, ${idHex("trace_id")} AS trace_id, ${optionalIdHex("root_span_id")} AS root_span_id
+         FROM traces WHERE trace_id = unhex(?)`,
+      )
+      .get(traceId) as Record<string, unknown>;
 
   it("stores a span once however often it is sent", () => {
     const request = traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }]);
@@ -51,12 +61,12 @@ describe("telemetry writer", () => {
         { traceId, spanId: hexId(2, 8), parentSpanId: root, name: "query", startNs: T0 + 5n * MS, error: true },
       ]),
     );
-    let summary = store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(traceId) as Record<string, unknown>;
+    let summary = summaryOf(traceId);
     expect(summary).to.include({ span_count: 1n, error_count: 1n, root_span_id: null, root_name: null });
     store.writeTraces(
       traceRequest("api", [{ traceId, spanId: root, name: "GET /users", startNs: T0, durationNs: 20n * MS }]),
     );
-    summary = store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(traceId) as Record<string, unknown>;
+    summary = summaryOf(traceId);
     expect(summary).to.include({
       span_count: 2n,
       error_count: 1n,
@@ -68,7 +78,7 @@ describe("telemetry writer", () => {
     const services = store.db
       .prepare(
         `SELECT s.name FROM trace_services ts JOIN services s ON s.id = ts.service_id
-         JOIN traces t ON t.trace_key = ts.trace_key WHERE t.trace_id = ? ORDER BY 1`,
+         JOIN traces t ON t.trace_key = ts.trace_key WHERE t.trace_id = unhex(?) ORDER BY 1`,
       )
       .pluck()
       .all(traceId);
@@ -84,7 +94,7 @@ describe("telemetry writer", () => {
     const child = { traceId, spanId: hexId(2, 8), parentSpanId: root.spanId, startNs: T0 + MS, error: true };
     // The child twice (the second copy later and longer: the first copy is the one stored).
     expect(store.writeTraces(traceRequest("api", [child, root, { ...child, startNs: T0 + 2n * MS }]))).to.equal(2);
-    const summary = (id: string) => store.db.prepare("SELECT * FROM traces WHERE trace_id = ?").get(id);
+    const summary = summaryOf;
     expect(summary(traceId)).to.include({
       trace_key: 2n,
       span_count: 2n,
@@ -97,7 +107,7 @@ describe("telemetry writer", () => {
     expect(summary(first)).to.include({ trace_key: 1n, span_count: 1n });
     const keys = store.db
       .prepare(
-        "SELECT DISTINCT s.trace_key FROM spans s JOIN traces t ON t.trace_key = s.trace_key WHERE t.trace_id = ?",
+        "SELECT DISTINCT s.trace_key FROM spans s JOIN traces t ON t.trace_key = s.trace_key WHERE t.trace_id = unhex(?)",
       )
       .pluck()
       .all(traceId);
@@ -122,7 +132,10 @@ describe("telemetry writer", () => {
         { traceId: hexId(2, 16), spanId: hexId(3, 8), startNs: T0, attributes: { "http.method": "GET" } },
       ]),
     );
-    const ids = store.db.prepare("SELECT span_id, id FROM spans").raw().all() as [string, bigint][];
+    const ids = store.db
+      .prepare(`SELECT ${idHex("span_id")}, id FROM spans`)
+      .raw()
+      .all() as [string, bigint][];
     const row = Object.fromEntries(ids.map(([spanId, id]) => [spanId, Number(id)]));
     const entries = store.db
       .prepare(
@@ -160,7 +173,7 @@ describe("telemetry writer", () => {
     registerPostingFunctions(store.db);
     const indexed = store.db
       .prepare(
-        `SELECT p.value, s.span_id FROM span_postings p JOIN json_each(obs_posting_rows(p.rows, p.first_row)) r
+        `SELECT p.value, ${idHex("s.span_id")} FROM span_postings p JOIN json_each(obs_posting_rows(p.rows, p.first_row)) r
          JOIN spans s ON s.id = r.value ORDER BY p.value`,
       )
       .raw()

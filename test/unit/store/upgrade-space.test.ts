@@ -67,12 +67,14 @@ describe("store upgrade: room on the disk", () => {
     try {
       const before = state(db);
       // Version 5 copies spans, traces and trace services; version 7 logs; version 11 the
-      // postings; version 12 spans and logs. Each step commits alone, so the largest must fit.
+      // postings; version 12 spans and logs; version 16 spans, traces, logs and orphans. Each
+      // step commits alone, so the largest must fit.
       const copies = [
         ["spans", "traces", "trace_services"],
         ["logs"],
         ["span_postings", "log_postings"],
         ["spans", "logs"],
+        ["spans", "traces", "logs", "orphan_spans"],
       ];
       const sizes = copies.map((tables) => pagesOf(db, tables));
       const copied = Math.max(...sizes);

@@ -52,7 +52,7 @@ describe("writes when the database cannot grow (SQLite page limit)", () => {
       expect(store.writeTraces(batch("after", 9999))).to.equal(50);
       const names = store.db
         .prepare(
-          "SELECT DISTINCT sv.name FROM spans s JOIN services sv ON sv.id = s.service_id JOIN traces t ON t.trace_key = s.trace_key WHERE t.trace_id = ? OR t.trace_id = ?",
+          "SELECT DISTINCT sv.name FROM spans s JOIN services sv ON sv.id = s.service_id JOIN traces t ON t.trace_key = s.trace_key WHERE t.trace_id = unhex(?) OR t.trace_id = unhex(?)",
         )
         .pluck()
         .all(hexId(n - 1, 16), hexId(9999, 16));

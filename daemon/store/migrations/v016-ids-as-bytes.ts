@@ -1,0 +1,193 @@
+import type Database from "better-sqlite3";
+import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
+
+// Trace and span ids were their lower-case hex text: 32 characters for a trace id, 16 for a
+// span id, in the rows and again in every index that holds them. From this version they are
+// their bytes (stored-ids.ts): about 34 bytes less per span in the spans table and its indexes,
+// 8 more in the trace summaries, 20 per log record (docs/store-density.md). Spans, traces, log
+// records and orphan entries are joined and compared on these columns, so all four change in
+// this one step. The tables are copied, keeping every row id and AUTOINCREMENT sequence, in
+// ranges of row ids so the upgrade reports its progress; indexes are built after the copy
+// (sorting once is faster than inserting every entry at a random place).
+//
+// Every stored id was checked by the decoders (hex of its exact size), so unhex() reads each;
+// a text it could not read would keep its own bytes rather than fail the upgrade and leave
+// the store unopenable.
+
+/** Rows copied per statement, between progress reports. */
+const CHUNK_ROWS = 65_536;
+
+const bytes = (column: string) => `coalesce(unhex(${column}), CAST(${column} AS BLOB))`;
+
+const SPANS_TABLE = `
+CREATE TABLE spans_v16 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  trace_key INTEGER NOT NULL,
+  -- ids are their bytes, 8 for a span id (stored-ids.ts)
+  span_id BLOB NOT NULL,
+  parent_span_id BLOB,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind INTEGER NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  status_code INTEGER NOT NULL,
+  status_message TEXT,
+  trace_state TEXT,
+  flags INTEGER NOT NULL,
+  -- key ids and values' JSON text, or value ids (attribute-coding.ts)
+  attributes BLOB NOT NULL,
+  events TEXT,
+  links TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  dropped_events_count INTEGER NOT NULL,
+  dropped_links_count INTEGER NOT NULL
+)`;
+const SPANS_COPY = `INSERT INTO spans_v16 SELECT id, trace_key, ${bytes("span_id")}, ${bytes("parent_span_id")},
+  service_id, resource_id, scope_id, name, kind, start_ns, end_ns, status_code, status_message, trace_state, flags,
+  attributes, events, links, dropped_attributes_count, dropped_events_count, dropped_links_count
+  FROM spans WHERE id >= ? AND id < ? ORDER BY id`;
+const SPAN_INDEXES = `
+CREATE UNIQUE INDEX spans_by_trace ON spans (trace_key, span_id);
+CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
+CREATE INDEX spans_by_start ON spans (start_ns);
+CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
+`;
+
+const TRACES_TABLE = `
+CREATE TABLE traces_v16 (
+  trace_key INTEGER PRIMARY KEY,
+  -- 16 bytes (stored-ids.ts)
+  trace_id BLOB NOT NULL,
+  start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL,
+  span_count INTEGER NOT NULL,
+  error_count INTEGER NOT NULL,
+  root_span_id BLOB,
+  root_service_id INTEGER,
+  root_name TEXT
+)`;
+const TRACES_COPY = `INSERT INTO traces_v16 SELECT trace_key, ${bytes("trace_id")}, start_ns, end_ns, span_count,
+  error_count, ${bytes("root_span_id")}, root_service_id, root_name
+  FROM traces WHERE trace_key >= ? AND trace_key < ? ORDER BY trace_key`;
+const TRACE_INDEXES = `
+CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name, start_ns, end_ns, error_count, trace_id);
+CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name, trace_id);
+`;
+
+const LOGS_TABLE = `
+CREATE TABLE logs_v16 (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  hash BLOB NOT NULL,
+  -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
+  ts_ns INTEGER NOT NULL,
+  time_ns INTEGER NOT NULL,
+  observed_ns INTEGER NOT NULL,
+  severity_number INTEGER NOT NULL,
+  severity_text TEXT,
+  body TEXT,
+  -- key ids and values' JSON text, or value ids (attribute-coding.ts)
+  attributes BLOB NOT NULL,
+  -- 16 and 8 bytes (stored-ids.ts)
+  trace_id BLOB,
+  span_id BLOB,
+  flags INTEGER NOT NULL,
+  event_name TEXT,
+  dropped_attributes_count INTEGER NOT NULL,
+  service_id INTEGER NOT NULL,
+  resource_id INTEGER NOT NULL,
+  scope_id INTEGER NOT NULL
+)`;
+const LOGS_COPY = `INSERT INTO logs_v16 SELECT id, hash, ts_ns, time_ns, observed_ns, severity_number, severity_text,
+  body, attributes, ${bytes("trace_id")}, ${bytes("span_id")}, flags, event_name, dropped_attributes_count,
+  service_id, resource_id, scope_id
+  FROM logs WHERE id >= ? AND id < ? ORDER BY id`;
+const LOG_INDEXES = `
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, trace_id, span_id) WHERE trace_id IS NOT NULL;
+CREATE INDEX logs_by_ts ON logs (ts_ns);
+CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
+`;
+
+const ORPHANS = `
+CREATE TABLE orphan_spans_v16 (
+  trace_id BLOB NOT NULL,
+  span_id BLOB NOT NULL,
+  parent_span_id BLOB NOT NULL,
+  start_ns INTEGER NOT NULL,
+  PRIMARY KEY (trace_id, span_id)
+) WITHOUT ROWID;
+INSERT INTO orphan_spans_v16 SELECT ${bytes("trace_id")}, ${bytes("span_id")}, ${bytes("parent_span_id")}, start_ns
+  FROM orphan_spans;
+DROP TABLE orphan_spans;
+ALTER TABLE orphan_spans_v16 RENAME TO orphan_spans;
+CREATE INDEX orphan_spans_by_start ON orphan_spans (start_ns);
+`;
+
+interface Copy {
+  table: string;
+  key: string;
+  create: string;
+  copy: string;
+  indexes: string;
+}
+
+const COPIES: readonly Copy[] = [
+  { table: "traces", key: "trace_key", create: TRACES_TABLE, copy: TRACES_COPY, indexes: TRACE_INDEXES },
+  { table: "spans", key: "id", create: SPANS_TABLE, copy: SPANS_COPY, indexes: SPAN_INDEXES },
+  { table: "logs", key: "id", create: LOGS_TABLE, copy: LOGS_COPY, indexes: LOG_INDEXES },
+];
+
+export const v016IdsAsBytes: Migration = {
+  version: 16,
+  description: "trace and span ids stored as their bytes, not their hex text",
+  rewrites: ["spans", "traces", "logs", "orphan_spans"],
+  progressUnit: "rows",
+  up(db, progress) {
+    const count = (table: string) =>
+      Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get());
+    const total = COPIES.reduce((sum, { table }) => sum + count(table), 0);
+    let done = 0;
+    for (const { table, key, create, copy, indexes } of COPIES) {
+      const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as
+        | bigint
+        | number
+        | undefined;
+      db.exec(create);
+      copyInRanges(db, table, key, db.prepare(copy), (rows) => {
+        done += rows;
+        progress(done, total);
+      });
+      db.exec(`DROP TABLE ${table}; ALTER TABLE ${table}_v16 RENAME TO ${table};`);
+      db.exec(indexes);
+      // Row ids keep growing from where they were (postings name rows by id).
+      if (sequence !== undefined) {
+        db.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);
+        db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table, sequence);
+      }
+    }
+    db.exec(ORPHANS);
+    progress(total, total);
+  },
+};
+
+/** Runs `copy` over `table`'s rows in ranges of CHUNK_ROWS keys, telling `copied` each range's rows. */
+function copyInRanges(
+  db: Database.Database,
+  table: string,
+  key: string,
+  copy: Database.Statement,
+  copied: (rows: number) => void,
+): void {
+  const [min, max] = db.prepare(`SELECT min(${key}), max(${key}) FROM ${table}`).raw().safeIntegers(true).get() as [
+    bigint | null,
+    bigint | null,
+  ];
+  if (min === null || max === null) return;
+  for (let from = min; from <= max; from += BigInt(CHUNK_ROWS)) {
+    copied(copy.run(from, from + BigInt(CHUNK_ROWS)).changes);
+  }
+}
