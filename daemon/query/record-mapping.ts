@@ -15,10 +15,14 @@ import { capAttributes, capOptionalText, capText, capValue } from "./value-cap.j
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
 const STATUS: SpanRecord["status"]["code"][] = ["unset", "ok", "error"];
 
+/**
+ * Rows as the reader selects them: ids are the stored bytes (stored-ids.ts), turned into hex
+ * here, for the rows a query returns only (not for every row its sort reads).
+ */
 export interface SpanRow {
-  trace_id: string;
-  span_id: string;
-  parent_span_id: string | null;
+  trace_id: Buffer;
+  span_id: Buffer;
+  parent_span_id: Buffer | null;
   service: string;
   name: string;
   kind: bigint;
@@ -43,12 +47,12 @@ export interface SpanRow {
 }
 
 export interface TraceRow {
-  trace_id: string;
+  trace_id: Buffer;
   start_ns: bigint;
   end_ns: bigint;
   span_count: bigint;
   error_count: bigint;
-  root_span_id: string | null;
+  root_span_id: Buffer | null;
   root_name: string | null;
   root_service: string | null;
   services: string | null;
@@ -63,8 +67,8 @@ export interface LogRow {
   severity_text: string | null;
   body: string | null;
   attributes: string;
-  trace_id: string | null;
-  span_id: string | null;
+  trace_id: Buffer | null;
+  span_id: Buffer | null;
   flags: bigint;
   event_name: string | null;
   service: string;
@@ -108,6 +112,15 @@ function scopeOf(row: SpanRow | LogRow): SpanRecord["scope"] {
   };
 }
 
+/** A stored id's hex, as answers carry it. */
+export function idText(stored: Buffer): string {
+  return stored.toString("hex");
+}
+
+function optionalIdText(stored: Buffer | null): string | null {
+  return stored === null ? null : stored.toString("hex");
+}
+
 /** A duration in nanoseconds as a JSON number (exact up to 104 days). */
 function nanos(value: bigint): number {
   return Number(value);
@@ -116,10 +129,10 @@ function nanos(value: bigint): number {
 export function toTraceSummary(row: TraceRow): TraceSummary {
   const errors = Number(row.error_count);
   return {
-    traceId: row.trace_id,
+    traceId: idText(row.trace_id),
     rootServiceName: capOptionalText(row.root_service),
     rootOperation: capOptionalText(row.root_name),
-    rootSpanId: row.root_span_id,
+    rootSpanId: optionalIdText(row.root_span_id),
     startTime: nsToIso(row.start_ns),
     endTime: nsToIso(row.end_ns),
     durationMs: nsToMs(row.end_ns > row.start_ns ? row.end_ns - row.start_ns : 0n),
@@ -133,9 +146,9 @@ export function toTraceSummary(row: TraceRow): TraceSummary {
 export function toSpanRecord(row: SpanRow): SpanRecord {
   const events = row.events ? (JSON.parse(row.events) as StoredEvent[]) : [];
   return {
-    traceId: row.trace_id,
-    spanId: row.span_id,
-    parentSpanId: row.parent_span_id,
+    traceId: idText(row.trace_id),
+    spanId: idText(row.span_id),
+    parentSpanId: optionalIdText(row.parent_span_id),
     serviceName: capText(row.service),
     operation: capText(row.name),
     kind: KINDS[Number(row.kind)] ?? "unspecified",
@@ -173,8 +186,8 @@ export function toLogRecord(row: LogRow): LogRecord {
     severityText: capOptionalText(row.severity_text),
     body: row.body === null ? null : capValue(JSON.parse(row.body) as PlainValue),
     attributes: attributesOf(row.attributes),
-    traceId: row.trace_id,
-    spanId: row.span_id,
+    traceId: optionalIdText(row.trace_id),
+    spanId: optionalIdText(row.span_id),
     serviceName: capText(row.service),
     resource: resourceOf(row),
     scope: scopeOf(row),

@@ -5,9 +5,10 @@ import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
-import { idHex, optionalIdHex } from "../store/stored-ids.js";
+import { idHex } from "../store/stored-ids.js";
 import { type AttributeKeys, attributeKeysOf } from "./attribute-keys.js";
 import {
+  idText,
   type LogRow,
   type SpanRow,
   type TraceRow,
@@ -60,7 +61,7 @@ import {
  * alone, and each query adds the id from `traces` for the rows it returns only (a join before a
  * sort and LIMIT would look it up for every row the sort reads).
  */
-const SPAN_COLUMNS = `s.id, s.trace_key, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id, v.name AS service, s.name, s.kind, s.start_ns,
+const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, s.name, s.kind, s.start_ns,
   s.end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
   s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
@@ -68,12 +69,12 @@ const SPAN_COLUMNS = `s.id, s.trace_key, ${idHex("s.span_id")} AS span_id, ${opt
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
   JOIN scopes sc ON sc.id = s.scope_id`;
 const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, l.time_ns, l.observed_ns, l.severity_number, l.severity_text, l.body, l.attributes,
-  ${optionalIdHex("l.trace_id")} AS trace_id, ${optionalIdHex("l.span_id")} AS span_id, l.flags, l.event_name, v.name AS service,
+  l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 /** Whole log records also carry their resource; counts and facets do not need that join. */
 const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`;
-const TRACE_COLUMNS = `${idHex("t.trace_id")} AS trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, ${optionalIdHex("t.root_span_id")} AS root_span_id, t.root_name,
+const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
   rv.name AS root_service,
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
     WHERE ts.trace_key = t.trace_key) AS services`;
@@ -223,7 +224,7 @@ export class SqliteReader implements TelemetryReader {
       `SELECT ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id ${where}
        ORDER BY t.start_ns DESC, t.trace_id DESC LIMIT ?`,
     ).all(...where.params, page.limit + 1) as TraceRow[];
-    return this.page(rows, page, toTraceSummary, (row) => ({ ns: row.start_ns, id: row.trace_id }));
+    return this.page(rows, page, toTraceSummary, (row) => ({ ns: row.start_ns, id: idText(row.trace_id) }));
   }
 
   trace(traceId: string, page: TraceSpanPage = { limit: MAX_TRACE_SPANS }): TraceDetail | null {
@@ -251,7 +252,7 @@ export class SqliteReader implements TelemetryReader {
       summary: toTraceSummary(summary),
       spans: kept.map(this.spanRecord),
       more,
-      last: last === undefined ? null : { ns: last.start_ns, id: last.span_id },
+      last: last === undefined ? null : { ns: last.start_ns, id: idText(last.span_id) },
     };
   }
 
@@ -307,7 +308,7 @@ export class SqliteReader implements TelemetryReader {
     const rows = this.prepare(
       `WITH page AS MATERIALIZED (
          SELECT ${SPAN_COLUMNS} FROM spans s ${SPAN_JOINS} ${where} ORDER BY s.start_ns DESC, s.id DESC LIMIT ?)
-       SELECT page.*, ${idHex("t.trace_id")} AS trace_id FROM page JOIN traces t ON t.trace_key = page.trace_key
+       SELECT page.*, t.trace_id FROM page JOIN traces t ON t.trace_key = page.trace_key
        ORDER BY page.start_ns DESC, page.id DESC`,
     ).all(...where.params, page.limit + 1) as (SpanRow & { id: bigint })[];
     return this.page(rows, page, this.spanRecord, (row) => ({ ns: row.start_ns, id: row.id.toString() }));
@@ -320,7 +321,7 @@ export class SqliteReader implements TelemetryReader {
       `WITH RECURSIVE buckets(k) AS (
          SELECT (SELECT min(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT}
          UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT})
-       SELECT ${SPAN_COLUMNS}, ${idHex("st.trace_id")} AS trace_id FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
+       SELECT ${SPAN_COLUMNS}, st.trace_id FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
        JOIN traces st ON st.trace_key = s.trace_key
        WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND s.span_id = unhex(?)
        ORDER BY s.start_ns DESC, st.trace_id`,
