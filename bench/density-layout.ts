@@ -298,7 +298,7 @@ function spanLayouts(
       extra: (db, t) => writeValues(db, t, values),
     },
     {
-      name: "schema 14: the same with span and parent ids as hex text",
+      name: "schemas 14 and 15: the same with span and parent ids as hex text",
       ddl: (t) => spansDdl(t, "TEXT", "BLOB", true, true),
       columns: v12Columns,
       values: (row) => v12Columns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
@@ -462,7 +462,7 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
       extra: (db, t) => writeValues(db, t, values),
     },
     {
-      name: "schema 14: the same with trace and span ids as hex text",
+      name: "schemas 14 and 15: the same with trace and span ids as hex text",
       ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
       columns: logColumns,
       values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),

@@ -39,6 +39,12 @@ function main(): void {
     const sourcePath = process.env.BENCH_DB ?? join(dir.path, "query.sqlite");
     const info = loadOrBuildDataset("bench/store-upgrade", sourcePath, TRACES, LOGS);
     const source = new Database(sourcePath, { readonly: true });
+    // The copy reads the source as this build's schema: a store another build wrote (BENCH_DB)
+    // would be copied wrong, and the figures with it.
+    const version = Number(source.pragma("user_version", { simple: true }));
+    if (version !== SCHEMA_VERSION) {
+      throw new Error(`${sourcePath} is at schema version ${version}; this bench copies one at ${SCHEMA_VERSION}`);
+    }
     const path = join(dir.path, `v${FROM}.sqlite`);
     const copyStarted = performance.now();
     copyAtVersion(source, path, FROM).close();

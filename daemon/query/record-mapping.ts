@@ -117,8 +117,9 @@ export function idText(stored: Buffer): string {
   return stored.toString("hex");
 }
 
+/** As SQL's `optionalIdHex`: no id is stored empty, and an empty one reads as none. */
 function optionalIdText(stored: Buffer | null): string | null {
-  return stored === null ? null : stored.toString("hex");
+  return stored === null || stored.length === 0 ? null : stored.toString("hex");
 }
 
 /** A duration in nanoseconds as a JSON number (exact up to 104 days). */

@@ -10,9 +10,11 @@ import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./
 // ranges of row ids so the upgrade reports its progress; indexes are built after the copy
 // (sorting once is faster than inserting every entry at a random place).
 //
-// Every stored id was checked by the decoders (hex of its exact size), so unhex() reads each;
-// a text it could not read would keep its own bytes rather than fail the upgrade and leave
-// the store unopenable.
+// Every stored id was checked by the decoders and written as lower-case hex of its exact size,
+// so unhex() reads each. A text it could not read (none was ever written) would keep its own
+// bytes, and come back as their hex, rather than fail the upgrade and leave the store
+// unopenable. Two texts of one id in different cases (never written either) would still fail
+// it, on the unique index of trace ids.
 
 /** Rows copied per statement, between progress reports. */
 const CHUNK_ROWS = 65_536;

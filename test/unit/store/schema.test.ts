@@ -875,6 +875,11 @@ describe("store schema", () => {
         expect(list.items).to.not.be.empty;
       }
       expect(full.trace?.spans).to.have.length(4);
+      // Ids of every kind the upgrades carry: parents, roots, logs' spans, orphans.
+      expect(full.trace?.spans.filter((span) => span.parentSpanId !== null)).to.not.be.empty;
+      expect(full.trace?.summary.rootSpanId).to.equal(hexId(5, 8));
+      expect(full.traceLogs.items.every((log) => log.spanId !== null)).to.equal(true);
+      expect(full.audit.orphanSpans).to.not.be.empty;
       expect(full.span).to.have.length(1);
       expect(full.stats).to.have.length(3);
       expect(full.facets).to.have.length(3);
@@ -898,6 +903,97 @@ describe("store schema", () => {
           `from ${version}`,
         ).to.deep.equal(expected);
       }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("upgrades a version-15 store's ids to their bytes across copy ranges, keeping every row id, sequence and answer, telling its progress", () => {
+    const store = testStore();
+    const T0 = 1_700_000_000_000_000_000n;
+    try {
+      // Three rounds of spans and logs; the later rounds' row ids start at the last id of a copy
+      // range (65,536 ids from the first) and go on into the next. Each round's trace has a
+      // root, a child and a span whose parent never arrives; half the logs name a span.
+      for (let round = 0; round < 3; round++) {
+        if (round > 0) {
+          store.db
+            .prepare("UPDATE sqlite_sequence SET seq = ? WHERE name IN ('spans', 'logs')")
+            .run(round * 65_536 - 1);
+        }
+        const traceId = hexId(round + 1, 16);
+        const span = (n: number, parent: number | null) => ({
+          traceId,
+          spanId: hexId(round * 10 + n, 8),
+          ...(parent === null ? {} : { parentSpanId: hexId(round * 10 + parent, 8) }),
+          startNs: T0 + BigInt(round * 10 + n),
+          error: n === 2,
+        });
+        store.writeTraces(traceRequest("api", [span(1, null), span(2, 1), span(3, 9)]));
+        store.writeLogs(
+          logsRequest(
+            "api",
+            [1, 2, 3, 4].map((n) => ({
+              timeNs: T0 + BigInt(round * 10 + n),
+              body: `line ${round} ${n}`,
+              severityNumber: 17,
+              traceId,
+              ...(n % 2 === 0 ? { spanId: hexId(round * 10 + n, 8) } : {}),
+            })),
+          ),
+        );
+      }
+      const rowIds = (db: Database.Database, table: string) =>
+        db.prepare(`SELECT id FROM ${table} ORDER BY id`).pluck().all() as bigint[];
+      expect(rowIds(store.db, "spans").slice(3, 5)).to.deep.equal([65_536n, 65_537n]);
+      const page = { fromNs: T0, toNs: T0 + 100n, limit: 100 };
+      const answers = (reader: SqliteReader) => ({
+        traces: reader.traces({ attrs: [], page }),
+        traceDetails: [1, 2, 3].map((n) => reader.trace(hexId(n, 16))),
+        spans: reader.spans({ attrs: [], attrContains: [], page }),
+        span: reader.span(hexId(22, 8)),
+        logs: reader.logs({ attrs: [], attrContains: [], traceId: hexId(3, 16), page }),
+        spanLogs: reader.logs({ attrs: [], attrContains: [], spanId: hexId(14, 8), page }),
+        audit: reader.auditFacts({ untilNs: T0 + 100n, currentFromNs: T0, baselineFromNs: T0 - 100n, graceNs: 0n }),
+      });
+      const expected = answers(new SqliteReader(store.db));
+      expect(expected.audit.orphanSpans).to.have.length(3);
+      expect(expected.spanLogs.items).to.have.length(1);
+      expect(expected.traceDetails.map((trace) => trace?.summary.rootSpanId)).to.deep.equal(
+        [1, 11, 21].map((n) => hexId(n, 8)),
+      );
+      const path = join(dir.path, "v15.sqlite");
+      const db = copyAtVersion(store.db, path, 15);
+      const progress: [number, number][] = [];
+      try {
+        expect(db.prepare("SELECT DISTINCT typeof(span_id) FROM spans").pluck().all()).to.deep.equal(["text"]);
+        expect(
+          migrate(db, path, MIGRATIONS, {
+            onProgress: (migration, done, total) => {
+              if (migration.version === 16) progress.push([done, total]);
+            },
+          }),
+        ).to.deep.equal([16]);
+        for (const table of ["spans", "logs", "traces"]) {
+          expect(rowIds(db, table === "traces" ? "(SELECT trace_key AS id FROM traces)" : table), table).to.deep.equal(
+            rowIds(store.db, table === "traces" ? "(SELECT trace_key AS id FROM traces)" : table),
+          );
+        }
+        const sequences = (from: Database.Database) =>
+          from.prepare("SELECT name, seq FROM sqlite_sequence ORDER BY name").raw().all();
+        expect(sequences(db)).to.deep.equal(sequences(store.db));
+        expect(db.prepare("SELECT DISTINCT typeof(span_id) FROM spans").pluck().all()).to.deep.equal(["blob"]);
+      } finally {
+        db.close();
+      }
+      // Traces, spans and logs, counted as they are copied; never backwards, ending at all of them.
+      const rows = 3 + 9 + 12;
+      expect(progress.at(-1)).to.deep.equal([rows, rows]);
+      expect(progress.every(([done, total], i) => total === rows && done >= (progress[i - 1]?.[0] ?? 0))).to.equal(
+        true,
+      );
+      expect(progress.length).to.be.greaterThan(3);
+      expect(readAfresh(path, answers)).to.deep.equal(expected);
     } finally {
       store.close();
     }
