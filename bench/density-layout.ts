@@ -92,7 +92,8 @@ interface Layout {
   name: string;
   ddl: (t: string) => string;
   columns: string[];
-  values: (row: Row) => unknown[];
+  /** The row's values, or null for a row the layout keeps elsewhere (its `extra`). */
+  values: (row: Row) => unknown[] | null;
   /** Extra objects whose bytes count (a dictionary), filled after the rows. */
   extra?: (db: Database.Database, t: string) => string[];
 }
@@ -112,7 +113,10 @@ function measureLayout(db: Database.Database, layout: Layout, t: string, source:
   const started = performance.now();
   for (let i = 0; i < source.length; i += ROWS_PER_COMMIT) {
     db.transaction(() => {
-      for (const row of source.slice(i, i + ROWS_PER_COMMIT)) insert.run(layout.values(row));
+      for (const row of source.slice(i, i + ROWS_PER_COMMIT)) {
+        const values = layout.values(row);
+        if (values !== null) insert.run(values);
+      }
     })();
   }
   const extra = layout.extra?.(db, t) ?? [];
@@ -359,10 +363,188 @@ function spanLayouts(
 }
 
 /**
- * Postings as today (row ids as varint differences, schema 11) against the JSON text of
- * schema 10, and with values as dictionary ids, or hashed.
+ * Where hashed posting entries go: a blob per key and `chunkRows` rows (a row's place in it
+ * fits 16 bits), its entries split by the top `partBits` bits of their hash into blobs of their
+ * own, so a lookup reads one part.
  */
-function postingLayouts(): Layout[] {
+interface HashedForm {
+  chunkRows: number;
+  partBits: number;
+}
+/**
+ * The forms measured: a blob per key and 1,024 rows (about a commit's spans, so a writer
+ * appends one per commit); the same split in 16 by hash; a blob per posting bucket (8,192
+ * rows, which a writer would gather once the bucket is full) split in 64.
+ */
+const HASHED_FORMS: { name: string; form: HashedForm }[] = [
+  { name: "hashed blobs per 1,024 rows", form: { chunkRows: 1024, partBits: 0 } },
+  { name: "hashed blobs per 1,024 rows and 16th of the hash space", form: { chunkRows: 1024, partBits: 4 } },
+  {
+    name: "hashed blobs per posting bucket (8,192 rows) and 64th of the hash space",
+    form: { chunkRows: 8192, partBits: 6 },
+  },
+];
+/** Bytes per entry of a hashed posting blob: the value's 32-bit hash, the row's place in its chunk. */
+const HASHED_ENTRY_BYTES = 6;
+
+/** FNV-1a, 32 bits, of a value's text as stored (UTF-8). */
+function valueHash32(value: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(value, "utf8")) hash = Math.imul(hash ^ byte, 0x01000193);
+  return hash >>> 0;
+}
+
+const partOf = (hash: number, form: HashedForm) => (form.partBits === 0 ? 0 : hash >>> (32 - form.partBits));
+
+/**
+ * Keys whose values (almost) never repeat: each of their entries names about one row (ids,
+ * request ids, timestamps as text). Their entries are most of the postings' bytes, and a
+ * b-tree entry per span is the costly way to keep them.
+ */
+function uniqueValuedKeys(postings: Row[]): Set<bigint> {
+  const perKey = new Map<bigint, { entries: number; rows: number }>();
+  for (const row of postings) {
+    const key = row.key_id as bigint;
+    const count = perKey.get(key) ?? { entries: 0, rows: 0 };
+    count.entries++;
+    count.rows += decodePostingRows(row.rows as Buffer, Number(row.first_row)).length;
+    perKey.set(key, count);
+  }
+  return new Set([...perKey].filter(([, c]) => c.entries >= 64 && c.rows < 1.2 * c.entries).map(([key]) => key));
+}
+
+interface HashedChunk {
+  bucket: bigint;
+  key: bigint;
+  part: number;
+  first: number;
+  blob: Buffer;
+}
+
+/**
+ * The entries of unique-valued keys as blobs (HashedForm): per row, the 32-bit hash of its
+ * value and its place in the chunk, sorted, so a lookup is a binary search in each blob of its
+ * window. A hash may collide: a reader checks each row found against its attributes, as the
+ * spans' `obs_attribute_text` does.
+ */
+function hashedChunks(postings: Row[], keys: Set<bigint>, form: HashedForm): HashedChunk[] {
+  const chunks = new Map<string, Omit<HashedChunk, "blob"> & { entries: [number, number][] }>();
+  for (const row of postings) {
+    const key = row.key_id as bigint;
+    if (!keys.has(key)) continue;
+    const hash = valueHash32(row.value as string);
+    const part = partOf(hash, form);
+    for (const id of decodePostingRows(row.rows as Buffer, Number(row.first_row))) {
+      const first = id - (id % form.chunkRows);
+      const name = `${key}/${part}/${first}`;
+      let chunk = chunks.get(name);
+      if (chunk === undefined) {
+        chunk = { bucket: row.bucket as bigint, key, part, first, entries: [] };
+        chunks.set(name, chunk);
+      }
+      chunk.entries.push([hash, id - first]);
+    }
+  }
+  return [...chunks.values()].map(({ entries, ...chunk }) => {
+    entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const blob = Buffer.alloc(entries.length * HASHED_ENTRY_BYTES);
+    entries.forEach(([hash, place], i) => {
+      blob.writeUInt32BE(hash, i * HASHED_ENTRY_BYTES);
+      blob.writeUInt16BE(place, i * HASHED_ENTRY_BYTES + 4);
+    });
+    return { ...chunk, blob };
+  });
+}
+
+/** The rows of a blob whose value hashes to `hash` (a binary search, then its neighbours). */
+function rowsWithHash(first: number, blob: Buffer, hash: number): number[] {
+  const count = blob.length / HASHED_ENTRY_BYTES;
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (blob.readUInt32BE(mid * HASHED_ENTRY_BYTES) < hash) low = mid + 1;
+    else high = mid;
+  }
+  const rows: number[] = [];
+  for (let i = low; i < count && blob.readUInt32BE(i * HASHED_ENTRY_BYTES) === hash; i++) {
+    rows.push(first + blob.readUInt16BE(i * HASHED_ENTRY_BYTES + 4));
+  }
+  return rows;
+}
+
+/**
+ * µs to find the rows of one value of a unique-valued key over the whole store: today's b-tree
+ * seek per bucket (`tables.today`) against a binary search in each hashed blob read from the
+ * two hashed layouts' tables, for the same sampled values, which must find the same rows.
+ */
+function hashedLookupCost(
+  db: Database.Database,
+  postings: Row[],
+  keys: Set<bigint>,
+  tables: { today: string; hashed: string[] },
+): Record<string, number> {
+  const samples = postings.filter((row) => keys.has(row.key_id as bigint)).filter((_, i) => i % 97 === 0);
+  const buckets = db.prepare(`SELECT DISTINCT bucket FROM ${tables.today}`).pluck().all() as bigint[];
+  const seek = db.prepare(`SELECT first_row, rows FROM ${tables.today} WHERE bucket = ? AND key_id = ? AND value = ?`);
+  seek.raw();
+  const blobsOf = (table: string) =>
+    db
+      .prepare(`SELECT first_row, entries FROM ${table} WHERE bucket BETWEEN ? AND ? AND key_id = ? AND part = ?`)
+      .raw();
+  const [low, high] = [buckets[0] ?? 0n, buckets[buckets.length - 1] ?? 0n];
+  const byTree = (row: Row) => {
+    const rows: number[] = [];
+    for (const bucket of buckets) {
+      for (const [first, ids] of seek.all(bucket, row.key_id, row.value) as [bigint, Buffer][]) {
+        rows.push(...decodePostingRows(ids, Number(first)));
+      }
+    }
+    return rows;
+  };
+  const byHash = (table: string, form: HashedForm) => {
+    const statement = blobsOf(table);
+    return (row: Row) => {
+      const hash = valueHash32(row.value as string);
+      const rows: number[] = [];
+      for (const [first, blob] of statement.all(low, high, row.key_id, partOf(hash, form)) as [bigint, Buffer][]) {
+        rows.push(...rowsWithHash(Number(first), blob, hash));
+      }
+      return rows;
+    };
+  };
+  const finders = HASHED_FORMS.map(({ form }, i) => byHash(tables.hashed[i] as string, form));
+  let missed = 0;
+  for (const row of samples) {
+    const expected = byTree(row);
+    // A collision adds rows the attribute check would drop; a missing row is a bug.
+    for (const find of finders) {
+      const rows = find(row);
+      if (!expected.every((id) => rows.includes(id))) missed++;
+    }
+  }
+  const time = (find: (row: Row) => number[]) => {
+    const started = performance.now();
+    for (let pass = 0; pass < 5; pass++) for (const row of samples) find(row);
+    return round(((performance.now() - started) * 1000) / (5 * samples.length), 1);
+  };
+  return {
+    values: samples.length,
+    "b-tree seeks, µs": time(byTree),
+    ...Object.fromEntries(
+      HASHED_FORMS.map(({ name }, i) => [`${name}, µs`, time(finders[i] as (row: Row) => number[])]),
+    ),
+    "rows missed": missed,
+  };
+}
+
+/**
+ * Postings as today (row ids as varint differences, schema 11) against the JSON text of
+ * schema 10, with values as dictionary ids, or hashed, and with the entries of unique-valued
+ * keys as hashed chunks.
+ */
+function postingLayouts(postings: Row[] = []): Layout[] {
+  const unique = uniqueValuedKeys(postings);
   const dict = new AttributeDictionary();
   const idList = (row: Row) => decodePostingRows(row.rows as Buffer, Number(row.first_row));
   const ids = (row: Row) => encodePostingRows(idList(row));
@@ -412,7 +594,34 @@ function postingLayouts(): Layout[] {
         ids(row),
       ],
     },
+    ...HASHED_FORMS.map(({ name, form }) =>
+      hashedLayout(`the entries of unique-valued keys (${unique.size}) as ${name}`, form),
+    ),
   ];
+
+  function hashedLayout(name: string, form: HashedForm): Layout {
+    return {
+      name,
+      ddl: (t) => table(t, "TEXT", "BLOB"),
+      columns,
+      values: (row) =>
+        unique.has(row.key_id as bigint)
+          ? null
+          : [row.bucket, row.key_id, row.value, row.first_row, row.last_row, ids(row)],
+      extra: (db, t) => {
+        db.exec(`CREATE TABLE ${t}_hashed (bucket INTEGER NOT NULL, key_id INTEGER NOT NULL, part INTEGER NOT NULL,
+          first_row INTEGER NOT NULL, entries BLOB NOT NULL,
+          PRIMARY KEY (bucket, key_id, part, first_row)) WITHOUT ROWID`);
+        const insert = db.prepare(`INSERT INTO ${t}_hashed VALUES (?, ?, ?, ?, ?)`);
+        db.transaction(() => {
+          for (const chunk of hashedChunks(postings, unique, form)) {
+            insert.run(chunk.bucket, chunk.key, chunk.part, chunk.first, chunk.blob);
+          }
+        })();
+        return [`${t}_hashed`];
+      },
+    };
+  }
 }
 
 function hashedValue(value: string): string | Buffer {
@@ -564,11 +773,21 @@ function main(): void {
       layouts.map((layout, i) => measureLayout(alt, layout, `s${i}`, spanRows)),
       decode,
     );
-    const postings = postingLayouts().map((layout, i) => measureLayout(alt, layout, `p${i}`, postingRows));
+    const spanPostingLayouts = postingLayouts(postingRows);
+    const postings = spanPostingLayouts.map((layout, i) => measureLayout(alt, layout, `p${i}`, postingRows));
     report(
       `span postings (${postingRows.length} entries), bytes per span`,
       postings.map((p) => ({ ...p, bytesPerRow: round((p.bytesPerRow * postingRows.length) / spanRows.length, 1) })),
     );
+    // The hashed layouts are the last ones.
+    const firstHashed = spanPostingLayouts.length - HASHED_FORMS.length;
+    console.log("finding the spans of one value of a unique-valued key over the whole store:");
+    console.table({
+      "span postings": hashedLookupCost(alt, postingRows, uniqueValuedKeys(postingRows), {
+        today: "p0",
+        hashed: HASHED_FORMS.map((_, i) => `p${firstHashed + i}_hashed`),
+      }),
+    });
     alt.close();
 
     const logsPath = join(dir.path, "logs.sqlite");
@@ -600,7 +819,9 @@ function main(): void {
       `logs table and its indexes (${logRows.length} rows), bytes per record`,
       logLayouts(logRows, logAttributes, logValues).map((layout, i) => measureLayout(logAlt, layout, `l${i}`, logRows)),
     );
-    const logPostings = postingLayouts().map((layout, i) => measureLayout(logAlt, layout, `lp${i}`, logPostingRows));
+    const logPostings = postingLayouts(logPostingRows).map((layout, i) =>
+      measureLayout(logAlt, layout, `lp${i}`, logPostingRows),
+    );
     report(
       `log postings (${logPostingRows.length} entries), bytes per record`,
       logPostings.map((p) => ({
