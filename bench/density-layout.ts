@@ -628,13 +628,15 @@ function hashedValue(value: string): string | Buffer {
   return Buffer.byteLength(value) <= 8 ? value : createHash("sha1").update(value).digest().subarray(0, 8);
 }
 
+/** The logs table as schema 16 keeps it (ids as BLOB, unique by 8 bytes of the hash), or with ids as TEXT as before. */
 function logsDdl(t: string, idType: string, attributesType: string): string {
   return `CREATE TABLE ${t} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash BLOB NOT NULL, ts_ns INTEGER NOT NULL,
     time_ns INTEGER NOT NULL, observed_ns INTEGER NOT NULL, severity_number INTEGER NOT NULL, severity_text TEXT,
     body TEXT, attributes ${attributesType} NOT NULL, trace_id ${idType}, span_id ${idType}, flags INTEGER NOT NULL,
     event_name TEXT, dropped_attributes_count INTEGER NOT NULL, service_id INTEGER NOT NULL,
     resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL);
-  CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+  CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END,
+    ${idType === "BLOB" ? "substr(hash, 1, 8)" : "hash"});
   CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, trace_id, span_id) WHERE trace_id IS NOT NULL;
   CREATE INDEX ${t}_by_ts ON ${t} (ts_ns);
   CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;

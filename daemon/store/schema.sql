@@ -89,7 +89,7 @@ CREATE TABLE "logs" (
   scope_id INTEGER NOT NULL
 );
 
-CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, substr(hash, 1, 8));
 
 CREATE INDEX logs_by_trace ON logs (id >> 12, trace_id, span_id) WHERE trace_id IS NOT NULL;
 
