@@ -8,7 +8,11 @@ import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-const NOW = BigInt(Date.now()) * 1_000_000n;
+/**
+ * Now, in nanoseconds, read when a test runs: the suite may start long before a test does, and
+ * health counts a service only if it was seen in its last 15 minutes.
+ */
+const nowNs = () => BigInt(Date.now()) * 1_000_000n;
 
 describe("the obsd process", function () {
   this.timeout(30_000);
@@ -46,16 +50,17 @@ describe("the obsd process", function () {
   it("keeps acknowledged data across SIGINT and restart", async () => {
     const dbPath = join(dir.path, "keep.sqlite");
     const first = await startCollectorProcess({ stateDir: dir.path, dbPath });
+    const now = nowNs();
     const spans = Array.from({ length: 300 }, (_, i) => ({
       traceId: hexId(i % 30, 16),
       spanId: hexId(i, 8),
-      startNs: NOW,
+      startNs: now,
     }));
     expect((await postJson(`${first.url}/v1/traces`, traceRequest("persist", spans))).json()).to.deep.equal({
       accepted: 300,
     });
     expect(
-      (await postJson(`${first.url}/v1/logs`, logsRequest("persist", [{ timeNs: NOW, body: "kept" }]))).status,
+      (await postJson(`${first.url}/v1/logs`, logsRequest("persist", [{ timeNs: now, body: "kept" }]))).status,
     ).to.equal(200);
     expect(await first.stop("SIGINT")).to.equal(0);
     expect(first.output()).to.match(/SIGINT received/);
@@ -155,7 +160,11 @@ describe("the obsd process", function () {
   it("finishes in-flight writes on SIGTERM before exiting", async () => {
     const dbPath = join(dir.path, "inflight.sqlite");
     const obsd = await startCollectorProcess({ stateDir: dir.path, dbPath });
-    const spans = Array.from({ length: 512 }, (_, i) => ({ traceId: hexId(i, 16), spanId: hexId(i, 8), startNs: NOW }));
+    const spans = Array.from({ length: 512 }, (_, i) => ({
+      traceId: hexId(i, 16),
+      spanId: hexId(i, 8),
+      startNs: nowNs(),
+    }));
     const body = traceRequest("inflight", spans);
     const posts = Array.from({ length: 20 }, () => postJson(`${obsd.url}/v1/traces`, body).catch(() => null));
     await new Promise((resolve) => setTimeout(resolve, 30));
