@@ -183,8 +183,11 @@ function decodeCost(rows: Row[], coded: Buffer[], dict: AttributeDictionary): { 
   return { us: round(((performance.now() - started) * 1000) / rows.length, 2), mismatches };
 }
 
-/** Today's spans table and indexes, with the id and attribute columns' types given. */
-/** The spans table as schema 11 had it (with `v12`, as schema 12 has it: no trace id, no duration). */
+/**
+ * The spans table as schema 11 had it (with `v12`, as schema 12 has it: no trace id, no
+ * duration), with the id and attribute columns' types given; BLOB ids index a span id's prefix,
+ * as schema 16 does.
+ */
 function spansDdl(t: string, idType: string, attributesType: string, bySpanId = true, v12 = false): string {
   return `CREATE TABLE ${t} (
     id INTEGER PRIMARY KEY AUTOINCREMENT, trace_key INTEGER NOT NULL, span_id ${idType} NOT NULL,
@@ -195,7 +198,7 @@ function spansDdl(t: string, idType: string, attributesType: string, bySpanId = 
     flags INTEGER NOT NULL, attributes ${attributesType} NOT NULL, events TEXT, links TEXT,
     dropped_attributes_count INTEGER NOT NULL, dropped_events_count INTEGER NOT NULL,
     dropped_links_count INTEGER NOT NULL, UNIQUE (trace_key, span_id));
-  ${bySpanId ? `CREATE INDEX ${t}_by_span_id ON ${t} (id >> 16, span_id);` : ""}
+  ${bySpanId ? `CREATE INDEX ${t}_by_span_id ON ${t} (id >> 16, ${idType === "BLOB" ? "substr(span_id, 1, 4)" : "span_id"});` : ""}
   CREATE INDEX ${t}_by_start ON ${t} (start_ns);
   CREATE INDEX ${t}_errors_by_start ON ${t} (start_ns) WHERE status_code = 2;`;
 }
@@ -628,7 +631,10 @@ function hashedValue(value: string): string | Buffer {
   return Buffer.byteLength(value) <= 8 ? value : createHash("sha1").update(value).digest().subarray(0, 8);
 }
 
-/** The logs table as schema 16 keeps it (ids as BLOB, unique by 8 bytes of the hash), or with ids as TEXT as before. */
+/**
+ * The logs table as schema 16 keeps it (ids as BLOB, unique by 8 bytes of the hash, the trace
+ * index on 8 bytes of the trace id), or with ids as TEXT as before.
+ */
 function logsDdl(t: string, idType: string, attributesType: string): string {
   return `CREATE TABLE ${t} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash BLOB NOT NULL, ts_ns INTEGER NOT NULL,
     time_ns INTEGER NOT NULL, observed_ns INTEGER NOT NULL, severity_number INTEGER NOT NULL, severity_text TEXT,
@@ -637,7 +643,8 @@ function logsDdl(t: string, idType: string, attributesType: string): string {
     resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL);
   CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END,
     ${idType === "BLOB" ? "substr(hash, 1, 8)" : "hash"});
-  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, trace_id, span_id) WHERE trace_id IS NOT NULL;
+  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, ${idType === "BLOB" ? "substr(trace_id, 1, 8)" : "trace_id, span_id"})
+    WHERE trace_id IS NOT NULL;
   CREATE INDEX ${t}_by_ts ON ${t} (ts_ns);
   CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;
 }

@@ -323,9 +323,10 @@ export class SqliteReader implements TelemetryReader {
          UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT})
        SELECT ${SPAN_COLUMNS}, st.trace_id FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
        JOIN traces st ON st.trace_key = s.trace_key
-       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND s.span_id = unhex(?)
+       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND substr(s.span_id, 1, 4) = substr(unhex(@span), 1, 4)
+         AND s.span_id = unhex(@span)
        ORDER BY s.start_ns DESC, st.trace_id`,
-    ).all(spanId) as SpanRow[];
+    ).all({ span: spanId }) as SpanRow[];
     return rows.map(this.spanRecord);
   }
 
@@ -337,7 +338,9 @@ export class SqliteReader implements TelemetryReader {
         `l.id IN (WITH RECURSIVE buckets(k) AS (
            SELECT (SELECT min(id) FROM logs) >> ${LOG_TRACE_BUCKET_SHIFT}
            UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM logs) >> ${LOG_TRACE_BUCKET_SHIFT})
-         SELECT x.id FROM buckets b CROSS JOIN logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = b.k AND x.trace_id = unhex(?))`,
+         SELECT x.id FROM buckets b CROSS JOIN logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = b.k
+           AND substr(x.trace_id, 1, 8) = substr(unhex(?), 1, 8) AND x.trace_id = unhex(?))`,
+        filter.traceId,
         filter.traceId,
       );
     }

@@ -13,6 +13,10 @@ import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./
 // The logs' unique key, built anew here, keys on the first 8 bytes of the content hash instead
 // of all 20 (12 bytes less per record): it only tells apart records with the same timestamp,
 // for which 64 bits are ample. The row keeps the whole hash, whose hex is the record's logId.
+// The two indexes that find rows by id within row-id buckets keep a prefix of the id too (the
+// first 4 bytes of a span id, 8 of a trace id; the logs' one no longer holds the span id):
+// within a bucket a prefix all but singles out a row, and the query checks the whole id in the
+// row it then reads.
 //
 // Every stored id was checked by the decoders and written as lower-case hex of its exact size,
 // so unhex() reads each. A text it could not read (none was ever written) would keep its own
@@ -57,7 +61,7 @@ const SPANS_COPY = `INSERT INTO spans_v16 SELECT id, trace_key, ${bytes("span_id
   FROM spans WHERE id >= ? AND id < ? ORDER BY id`;
 const SPAN_INDEXES = `
 CREATE UNIQUE INDEX spans_by_trace ON spans (trace_key, span_id);
-CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id);
+CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, substr(span_id, 1, 4));
 CREATE INDEX spans_by_start ON spans (start_ns);
 CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
 `;
@@ -113,7 +117,7 @@ const LOGS_COPY = `INSERT INTO logs_v16 SELECT id, hash, ts_ns, time_ns, observe
   FROM logs WHERE id >= ? AND id < ? ORDER BY id`;
 const LOG_INDEXES = `
 CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, substr(hash, 1, 8));
-CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, trace_id, span_id) WHERE trace_id IS NOT NULL;
+CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, substr(trace_id, 1, 8)) WHERE trace_id IS NOT NULL;
 CREATE INDEX logs_by_ts ON logs (ts_ns);
 CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
 `;
@@ -150,7 +154,7 @@ const COPIES: readonly Copy[] = [
 export const v016IdsAsBytes: Migration = {
   version: 16,
   description:
-    "trace and span ids stored as their bytes, not their hex text; logs unique by time and 8 bytes of their hash",
+    "trace and span ids stored as their bytes, not their hex text; logs unique by time and 8 bytes of their hash; id indexes on id prefixes",
   rewrites: ["spans", "traces", "logs", "orphan_spans"],
   progressUnit: "rows",
   up(db, progress) {
