@@ -185,8 +185,8 @@ function decodeCost(rows: Row[], coded: Buffer[], dict: AttributeDictionary): { 
 
 /**
  * The spans table as schema 11 had it (with `v12`, as schema 12 has it: no trace id, no
- * duration), with the id and attribute columns' types given; BLOB ids index a span id's prefix,
- * as schema 16 does.
+ * duration), with the id and attribute columns' types given; with BLOB ids the span-id index
+ * keeps the id's last 4 bytes, as schema 16 does.
  */
 function spansDdl(t: string, idType: string, attributesType: string, bySpanId = true, v12 = false): string {
   return `CREATE TABLE ${t} (
@@ -198,7 +198,7 @@ function spansDdl(t: string, idType: string, attributesType: string, bySpanId = 
     flags INTEGER NOT NULL, attributes ${attributesType} NOT NULL, events TEXT, links TEXT,
     dropped_attributes_count INTEGER NOT NULL, dropped_events_count INTEGER NOT NULL,
     dropped_links_count INTEGER NOT NULL, UNIQUE (trace_key, span_id));
-  ${bySpanId ? `CREATE INDEX ${t}_by_span_id ON ${t} (id >> 16, ${idType === "BLOB" ? "substr(span_id, 1, 4)" : "span_id"});` : ""}
+  ${bySpanId ? `CREATE INDEX ${t}_by_span_id ON ${t} (id >> 16, ${idType === "BLOB" ? "substr(span_id, 5, 4)" : "span_id"});` : ""}
   CREATE INDEX ${t}_by_start ON ${t} (start_ns);
   CREATE INDEX ${t}_errors_by_start ON ${t} (start_ns) WHERE status_code = 2;`;
 }
@@ -632,8 +632,8 @@ function hashedValue(value: string): string | Buffer {
 }
 
 /**
- * The logs table as schema 16 keeps it (ids as BLOB, unique by 8 bytes of the hash, the trace
- * index on 8 bytes of the trace id), or with ids as TEXT as before.
+ * The logs table as schema 16 keeps it (ids as BLOB, the trace index on the last 8 bytes of the
+ * trace id), or with ids as TEXT as before.
  */
 function logsDdl(t: string, idType: string, attributesType: string): string {
   return `CREATE TABLE ${t} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash BLOB NOT NULL, ts_ns INTEGER NOT NULL,
@@ -641,9 +641,8 @@ function logsDdl(t: string, idType: string, attributesType: string): string {
     body TEXT, attributes ${attributesType} NOT NULL, trace_id ${idType}, span_id ${idType}, flags INTEGER NOT NULL,
     event_name TEXT, dropped_attributes_count INTEGER NOT NULL, service_id INTEGER NOT NULL,
     resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL);
-  CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END,
-    ${idType === "BLOB" ? "substr(hash, 1, 8)" : "hash"});
-  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, ${idType === "BLOB" ? "substr(trace_id, 1, 8)" : "trace_id, span_id"})
+  CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, ${idType === "BLOB" ? "substr(trace_id, 9, 8)" : "trace_id, span_id"})
     WHERE trace_id IS NOT NULL;
   CREATE INDEX ${t}_by_ts ON ${t} (ts_ns);
   CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;

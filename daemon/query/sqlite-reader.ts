@@ -323,7 +323,7 @@ export class SqliteReader implements TelemetryReader {
          UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT})
        SELECT ${SPAN_COLUMNS}, st.trace_id FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
        JOIN traces st ON st.trace_key = s.trace_key
-       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND substr(s.span_id, 1, 4) = substr(unhex(@span), 1, 4)
+       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND substr(s.span_id, 5, 4) = substr(unhex(@span), 5, 4)
          AND s.span_id = unhex(@span)
        ORDER BY s.start_ns DESC, st.trace_id`,
     ).all({ span: spanId }) as SpanRow[];
@@ -339,7 +339,7 @@ export class SqliteReader implements TelemetryReader {
            SELECT (SELECT min(id) FROM logs) >> ${LOG_TRACE_BUCKET_SHIFT}
            UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM logs) >> ${LOG_TRACE_BUCKET_SHIFT})
          SELECT x.id FROM buckets b CROSS JOIN logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = b.k
-           AND substr(x.trace_id, 1, 8) = substr(unhex(?), 1, 8) AND x.trace_id = unhex(?))`,
+           AND substr(x.trace_id, 9, 8) = substr(unhex(?), 9, 8) AND x.trace_id = unhex(?))`,
         filter.traceId,
         filter.traceId,
       );

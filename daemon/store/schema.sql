@@ -89,9 +89,9 @@ CREATE TABLE "logs" (
   scope_id INTEGER NOT NULL
 );
 
-CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, substr(hash, 1, 8));
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
 
-CREATE INDEX logs_by_trace ON logs (id >> 12, substr(trace_id, 1, 8)) WHERE trace_id IS NOT NULL;
+CREATE INDEX logs_by_trace ON logs (id >> 12, substr(trace_id, 9, 8)) WHERE trace_id IS NOT NULL;
 
 CREATE INDEX logs_by_ts ON logs (ts_ns);
 
@@ -302,7 +302,7 @@ CREATE TABLE "spans" (
   dropped_links_count INTEGER NOT NULL
 );
 
-CREATE INDEX spans_by_span_id ON spans (id >> 16, substr(span_id, 1, 4));
+CREATE INDEX spans_by_span_id ON spans (id >> 16, substr(span_id, 5, 4));
 
 CREATE INDEX spans_by_start ON spans (start_ns);
 

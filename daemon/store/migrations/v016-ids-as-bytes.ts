@@ -10,13 +10,12 @@ import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./
 // ranges of row ids so the upgrade reports its progress; indexes are built after the copy
 // (sorting once is faster than inserting every entry at a random place).
 //
-// The logs' unique key, built anew here, keys on the first 8 bytes of the content hash instead
-// of all 20 (12 bytes less per record): it only tells apart records with the same timestamp,
-// for which 64 bits are ample. The row keeps the whole hash, whose hex is the record's logId.
-// The two indexes that find rows by id within row-id buckets keep a prefix of the id too (the
-// first 4 bytes of a span id, 8 of a trace id; the logs' one no longer holds the span id):
-// within a bucket a prefix all but singles out a row, and the query checks the whole id in the
-// row it then reads.
+// The two indexes that find rows by id within row-id buckets keep part of the id only: the
+// last 4 bytes of a span id, the last 8 of a trace id (the logs' one no longer holds the span
+// id), and the query checks the whole id in each row it then reads. The last bytes, because
+// those are the random ones: W3C Trace Context puts a trace id's randomness at its right, and a
+// 64-bit id widened to 128 (B3, older Jaeger, Datadog) has zeros or a timestamp at its left,
+// where a prefix would name every such row of a bucket alike.
 //
 // Every stored id was checked by the decoders and written as lower-case hex of its exact size,
 // so unhex() reads each. A text it could not read (none was ever written) would keep its own
@@ -61,7 +60,7 @@ const SPANS_COPY = `INSERT INTO spans_v16 SELECT id, trace_key, ${bytes("span_id
   FROM spans WHERE id >= ? AND id < ? ORDER BY id`;
 const SPAN_INDEXES = `
 CREATE UNIQUE INDEX spans_by_trace ON spans (trace_key, span_id);
-CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, substr(span_id, 1, 4));
+CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, substr(span_id, 5, 4));
 CREATE INDEX spans_by_start ON spans (start_ns);
 CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
 `;
@@ -116,8 +115,8 @@ const LOGS_COPY = `INSERT INTO logs_v16 SELECT id, hash, ts_ns, time_ns, observe
   service_id, resource_id, scope_id
   FROM logs WHERE id >= ? AND id < ? ORDER BY id`;
 const LOG_INDEXES = `
-CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, substr(hash, 1, 8));
-CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, substr(trace_id, 1, 8)) WHERE trace_id IS NOT NULL;
+CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+CREATE INDEX logs_by_trace ON logs (id >> ${LOG_TRACE_BUCKET_SHIFT}, substr(trace_id, 9, 8)) WHERE trace_id IS NOT NULL;
 CREATE INDEX logs_by_ts ON logs (ts_ns);
 CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
 `;
@@ -153,8 +152,7 @@ const COPIES: readonly Copy[] = [
 
 export const v016IdsAsBytes: Migration = {
   version: 16,
-  description:
-    "trace and span ids stored as their bytes, not their hex text; logs unique by time and 8 bytes of their hash; id indexes on id prefixes",
+  description: "trace and span ids stored as their bytes, not their hex text; the id indexes keep their last bytes",
   rewrites: ["spans", "traces", "logs", "orphan_spans"],
   progressUnit: "rows",
   up(db, progress) {

@@ -181,10 +181,12 @@ describe("SQLite reader", () => {
     expect(new Set(ids).size).to.equal(2);
     expect(reader.span(shared).map((s) => s.traceId)).to.deep.equal([hexId(101, 16), hexId(100, 16)]);
     expect(reader.span(hexId(7778, 8))).to.deep.equal([]);
+    // The index keeps a span id's last 4 bytes: an id that ends alike is not the span.
+    expect(reader.span(`ff${shared.slice(2)}`)).to.deep.equal([]);
     const plan = queryPlan(
       store.db,
       `SELECT x.id FROM spans x WHERE (x.id >> ${SPAN_ID_BUCKET_SHIFT}) = ?
-         AND substr(x.span_id, 1, 4) = substr(unhex(?), 1, 4) AND x.span_id = unhex(?)`,
+         AND substr(x.span_id, 5, 4) = substr(unhex(?), 5, 4) AND x.span_id = unhex(?)`,
       0,
       shared,
       shared,
@@ -198,6 +200,8 @@ describe("SQLite reader", () => {
       store.writeLogs(logsRequest("api", [{ timeNs, body, traceId: trace, spanId: hexId(1, 8) }]));
     write("first", T0);
     write("other trace", T0, hexId(4243, 16));
+    // The index keeps a trace id's last 8 bytes: a trace whose id ends alike is not this one.
+    write("look-alike trace", T0, `ff${traceId.slice(2)}`);
     // Row ids jump three buckets ahead, as after a long stretch of ingestion and retention.
     store.db.prepare("UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'logs'").run(3 << LOG_TRACE_BUCKET_SHIFT);
     write("second", T0 + MS);
@@ -211,7 +215,7 @@ describe("SQLite reader", () => {
     const plan = queryPlan(
       store.db,
       `SELECT x.id FROM logs x WHERE (x.id >> ${LOG_TRACE_BUCKET_SHIFT}) = ?
-         AND substr(x.trace_id, 1, 8) = substr(unhex(?), 1, 8) AND x.trace_id = unhex(?)`,
+         AND substr(x.trace_id, 9, 8) = substr(unhex(?), 9, 8) AND x.trace_id = unhex(?)`,
       0,
       traceId,
       traceId,
