@@ -23,7 +23,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PER_COMMIT = 8;
 
 const LAYOUTS: Record<string, string | null> = {
-  [`bucketed (id >> ${SPAN_ID_BUCKET_SHIFT}, span_id)`]: null,
+  [`bucketed (id >> ${SPAN_ID_BUCKET_SHIFT}, the span id's last 4 bytes)`]: null,
   "plain (span_id)": "DROP INDEX spans_by_span_id; CREATE INDEX spans_by_span_id ON spans (span_id)",
 };
 
