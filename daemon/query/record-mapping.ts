@@ -10,6 +10,7 @@ import type {
 } from "../../shared/api-records.js";
 import { nsToIso, nsToMs } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
+import { idText, optionalIdText } from "../store/stored-ids.js";
 import { capAttributes, capOptionalText, capText, capValue } from "./value-cap.js";
 
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
@@ -110,16 +111,6 @@ function scopeOf(row: SpanRow | LogRow): SpanRecord["scope"] {
     version: capOptionalText(row.scope_version),
     attributes: attributesOf(row.scope_attributes),
   };
-}
-
-/** A stored id's hex, as answers carry it. */
-export function idText(stored: Buffer): string {
-  return stored.toString("hex");
-}
-
-/** As SQL's `optionalIdHex`: no id is stored empty, and an empty one reads as none. */
-function optionalIdText(stored: Buffer | null): string | null {
-  return stored === null || stored.length === 0 ? null : stored.toString("hex");
 }
 
 /** A duration in nanoseconds as a JSON number (exact up to 104 days). */

@@ -5,10 +5,9 @@ import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
-import { idHex } from "../store/stored-ids.js";
+import { idHex, idText } from "../store/stored-ids.js";
 import { type AttributeKeys, attributeKeysOf } from "./attribute-keys.js";
 import {
-  idText,
   type LogRow,
   type SpanRow,
   type TraceRow,
