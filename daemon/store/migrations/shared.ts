@@ -45,15 +45,24 @@ export function postingsTable(name: string): string {
 ) WITHOUT ROWID;`;
 }
 
-/** Replaces `table` with `copied`, which the statements `copy` create and fill, keeping its AUTOINCREMENT sequence. */
-export function rebuildKeepingSequence(db: Database.Database, table: string, copy: string, copied: string): void {
+/**
+ * Replaces `table` with `copied`, which `copy` creates and fills (its statements, or a function
+ * that runs them), keeping its AUTOINCREMENT sequence.
+ */
+export function rebuildKeepingSequence(
+  db: Database.Database,
+  table: string,
+  copy: string | (() => void),
+  copied: string,
+): void {
   // Row ids must keep growing from where they were (postings name rows by id), and a copied
   // table starts its sequence at its largest id, which retention may have deleted past.
   const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as
     | bigint
     | number
     | undefined;
-  db.exec(copy);
+  if (typeof copy === "string") db.exec(copy);
+  else copy();
   db.exec(`DROP TABLE ${table}; ALTER TABLE ${copied} RENAME TO ${table};`);
   if (sequence !== undefined) {
     db.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
+import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
 
 // Trace and span ids were their lower-case hex text: 32 characters for a trace id, 16 for a
 // span id, in the rows and again in every index that holds them. From this version they are
@@ -161,22 +161,15 @@ export const v016IdsAsBytes: Migration = {
     const total = COPIES.reduce((sum, { table }) => sum + count(table), 0);
     let done = 0;
     for (const { table, key, create, copy, indexes } of COPIES) {
-      const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(table) as
-        | bigint
-        | number
-        | undefined;
-      db.exec(create);
-      copyInRanges(db, table, key, db.prepare(copy), (rows) => {
-        done += rows;
-        progress(done, total);
-      });
-      db.exec(`DROP TABLE ${table}; ALTER TABLE ${table}_v16 RENAME TO ${table};`);
+      const copyTable = () => {
+        db.exec(create);
+        copyInRanges(db, table, key, db.prepare(copy), (rows) => {
+          done += rows;
+          progress(done, total);
+        });
+      };
+      rebuildKeepingSequence(db, table, copyTable, `${table}_v16`);
       db.exec(indexes);
-      // Row ids keep growing from where they were (postings name rows by id).
-      if (sequence !== undefined) {
-        db.prepare("DELETE FROM sqlite_sequence WHERE name = ?").run(table);
-        db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table, sequence);
-      }
     }
     db.exec(ORPHANS);
     progress(total, total);
