@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
+import { HASHED_ENTRY_BYTES, registerHashedPostingFunctions } from "../store/hashed-postings.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
-import { bucketedPostingsFrom, postingBucket } from "../store/postings.js";
+import { bucketedPostingsFrom, POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
 import { attributeText, LOG_JOINS, registerAttributeFunctions, SEVERITY_NAME, Where } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import type { FacetField, FacetValue } from "./telemetry-reader.js";
@@ -65,6 +66,7 @@ export class SqliteFacets {
     this.bucketedFrom = bucketedPostingsFrom(db);
     registerAttributeFunctions(db);
     registerPostingFunctions(db);
+    registerHashedPostingFunctions(db);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -166,7 +168,8 @@ export class SqliteFacets {
    * The same counts from the postings index, without reading the spans: the index entries of
    * the id range the window's spans occupy, less those of the ids in that range that are not
    * the window's. Null when that cannot be done exactly or cheaply (entries written before
-   * postings were split at bucket boundaries, or the ids to leave out in too many buckets).
+   * postings were split at bucket boundaries, the ids to leave out in too many buckets, or the
+   * values of a key some of whose postings in the range are hashed: a hash is not its value).
    */
   private attributesFromIndex(key: string | null, window: FacetWindow): Counts | null {
     const [min, max, count] = this.prepare(
@@ -192,10 +195,40 @@ export class SqliteFacets {
     if (key !== null) {
       keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(key) as bigint | undefined;
       if (keyId === undefined) return new Map();
+      if (this.hasHashedPostings(keyId, lo, hi)) return null;
     }
     const counts = this.indexCounts(keyId, lo, hi);
+    if (keyId === undefined) {
+      for (const [k, n] of this.hashedKeyCounts(lo, hi)) counts.set(k, (counts.get(k) ?? 0) + n);
+    }
     for (const [value, n] of this.excludedCounts(keyId, excluded)) counts.set(value, (counts.get(value) ?? 0) - n);
     return counts;
+  }
+
+  /** Whether any posting bucket holding ids in [a, b] keeps key `keyId`'s postings hashed. */
+  private hasHashedPostings(keyId: bigint, a: number, b: number): boolean {
+    const first = postingBucket(a);
+    const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
+    return (
+      this.prepare(
+        `SELECT 1 FROM json_each(?) b
+         WHERE EXISTS (SELECT 1 FROM span_hashed_postings h WHERE h.bucket = b.value AND h.key_id = ?) LIMIT 1`,
+      ).get(buckets, keyId) !== undefined
+    );
+  }
+
+  /** Rows with ids in [a, b] per attribute key, from the hashed postings. */
+  private hashedKeyCounts(a: number, b: number): Counts {
+    // A blob of a bucket wholly inside [a, b] counts whole.
+    const rowsInside = `CASE WHEN h.bucket * ${POSTING_BUCKET_ROWS} >= @a AND (h.bucket + 1) * ${POSTING_BUCKET_ROWS} - 1 <= @b
+      THEN length(h.entries) / ${HASHED_ENTRY_BYTES} ELSE obs_hashed_count(h.entries, h.bucket, @a, @b) END`;
+    const rows = this.prepare(
+      `SELECT k.key, sum(${rowsInside}) FROM span_hashed_postings h JOIN attr_keys k ON k.id = h.key_id
+       WHERE h.bucket BETWEEN @first AND @last GROUP BY k.key`,
+    )
+      .raw()
+      .all({ a, b, first: postingBucket(a), last: postingBucket(b) }) as [string, bigint][];
+    return new Map(rows.map(([key, n]) => [key, Number(n)]));
   }
 
   /** Rows among `ids` (sorted) per attribute key, or per value of one key, from the index. */
@@ -218,7 +251,20 @@ export class SqliteFacets {
             .raw()
             .all(bind)
     ) as [string, bigint][];
-    return new Map(rows.map(([value, n]) => [value, Number(n)]));
+    const counts = new Map(rows.map(([value, n]) => [value, Number(n)]));
+    if (keyId === undefined) {
+      // A key's values are counted from hashed postings never (hasHashedPostings), its rows are.
+      const hashed = this.prepare(
+        `SELECT k.key, count(*) FROM span_hashed_postings h, json_each(obs_hashed_all(h.entries, h.bucket)) r
+           JOIN attr_keys k ON k.id = h.key_id
+         WHERE h.bucket IN (SELECT value FROM json_each(@buckets)) AND r.value IN (SELECT value FROM json_each(@ids))
+         GROUP BY k.key`,
+      )
+        .raw()
+        .all({ buckets, ids: bind.ids }) as [string, bigint][];
+      for (const [key, n] of hashed) counts.set(key, (counts.get(key) ?? 0) + Number(n));
+    }
+    return counts;
   }
 
   /** Rows with ids in [a, b] per attribute key, or per value of one key, from the index. */

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
+import { registerHashedPostingFunctions, valueHash } from "../store/hashed-postings.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
@@ -101,6 +102,7 @@ export class SqliteReader implements TelemetryReader {
     this.metricReader = new SqliteMetrics(db);
     registerAttributeFunctions(db);
     registerPostingFunctions(db);
+    registerHashedPostingFunctions(db);
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
@@ -148,20 +150,34 @@ export class SqliteReader implements TelemetryReader {
 
   /**
    * A condition matching rows whose attribute `key` is exactly `value`, answered from the
-   * postings index: one seek per row bucket. Null when the key was never seen (no match).
+   * postings index: one seek per row bucket in each of its two forms, the entries of the value
+   * and the hashed blobs of keys whose values do not repeat (store/hashed-postings.ts). A hash
+   * names a value only probably, so each row found by its hash is checked against its own
+   * attribute. Null when the key was never seen (no match).
    */
-  private postingsCondition(table: "span_postings" | "log_postings", rowColumn: string, key: string, value: string) {
+  private postingsCondition(signal: "spans" | "logs", rowColumn: string, key: string, value: string) {
     const keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(key) as bigint | undefined;
     if (keyId === undefined) return null;
-    const signal = table === "span_postings" ? "spans" : "logs";
     const lastRow = this.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(signal) as
       | bigint
       | undefined;
-    const buckets = Array.from({ length: Math.floor(Number(lastRow ?? 0n) / POSTING_BUCKET_ROWS) + 1 }, (_, i) => i);
+    const buckets = JSON.stringify(
+      Array.from({ length: Math.floor(Number(lastRow ?? 0n) / POSTING_BUCKET_ROWS) + 1 }, (_, i) => i),
+    );
+    const prefix = signal === "spans" ? "span" : "log";
+    const hash = valueHash(value);
     return {
-      sql: `${rowColumn} IN (SELECT j.value FROM ${table} p, json_each(obs_posting_rows(p.rows, p.first_row)) j
-        WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.value = ?)`,
-      params: [JSON.stringify(buckets), keyId, value],
+      sql: `${rowColumn} IN (
+        SELECT j.value FROM ${prefix}_postings p, json_each(obs_posting_rows(p.rows, p.first_row)) j
+          WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.value = ?
+        UNION ALL
+        SELECT r.id FROM json_each(?) b,
+          json_each(obs_hashed_rows((SELECT h.entries FROM ${prefix}_hashed_postings h
+            WHERE h.bucket = b.value AND h.key_id = ? AND h.first_hash <= ? ORDER BY h.first_hash DESC LIMIT 1),
+            b.value, ?)) c
+          JOIN ${signal} r ON r.id = c.value
+          WHERE ${attributeText("r.attributes")} = ?)`,
+      params: [buckets, keyId, value, buckets, keyId, hash, hash, key, value],
     };
   }
 
@@ -199,7 +215,7 @@ export class SqliteReader implements TelemetryReader {
       where.add("EXISTS (SELECT 1 FROM trace_services ts WHERE ts.trace_key = t.trace_key AND ts.service_id = ?)", id);
     }
     for (const [key, value] of filter.attrs) {
-      const postings = this.postingsCondition("span_postings", "s.id", key, value);
+      const postings = this.postingsCondition("spans", "s.id", key, value);
       if (!postings) return false;
       where.add(`t.trace_key IN (SELECT s.trace_key FROM spans s WHERE ${postings.sql})`, ...postings.params);
     }
@@ -296,7 +312,7 @@ export class SqliteReader implements TelemetryReader {
       where.add("s.service_id = ?", id);
     }
     for (const [key, value] of query.attrs) {
-      const postings = this.postingsCondition("span_postings", "s.id", key, value);
+      const postings = this.postingsCondition("spans", "s.id", key, value);
       if (!postings) return { items: [], more: false, last: null };
       where.add(postings.sql, ...postings.params);
     }
@@ -369,7 +385,7 @@ export class SqliteReader implements TelemetryReader {
       where.add("l.service_id = ?", id);
     }
     for (const [key, value] of filter.attrs) {
-      const postings = this.postingsCondition("log_postings", "l.id", key, value);
+      const postings = this.postingsCondition("logs", "l.id", key, value);
       if (!postings) return false;
       where.add(postings.sql, ...postings.params);
     }

@@ -33,6 +33,7 @@ export const logs: SignalModule<"logs", "logs", LogWriter> = {
     timeColumn: "ts_ns",
     rollupTable: "log_rollups",
     postingsTable: "log_postings",
+    hashedPostingsTable: "log_hashed_postings",
     trimmedThrough: "logs_trimmed_through_ns",
   },
 };

@@ -63,6 +63,8 @@ export interface RowTableRetention {
   readonly timeColumn: string;
   readonly rollupTable: string;
   readonly postingsTable: string;
+  /** Its postings of keys whose values do not repeat (store/hashed-postings.ts). */
+  readonly hashedPostingsTable: string;
   /** The counter holding the latest time retention has deleted (rollup readers trust slots after it). */
   readonly trimmedThrough: string;
   readonly companion?: (db: Database.Database) => RetentionCompanion;

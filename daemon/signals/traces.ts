@@ -47,6 +47,7 @@ export const traces: SignalModule<"traces", "spans", SpanWriter> = {
     timeColumn: "start_ns",
     rollupTable: "span_rollups",
     postingsTable: "span_postings",
+    hashedPostingsTable: "span_hashed_postings",
     trimmedThrough: "spans_trimmed_through_ns",
     companion: traceSummaryUpkeep,
   },

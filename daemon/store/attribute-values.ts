@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ValueIdOf } from "./attribute-coding.js";
+import { fnv1a32 } from "./fnv.js";
 
 /**
  * Occurrences of a key's values (of at least MIN_DICTIONARY_VALUE_BYTES) looked at before its
@@ -74,12 +75,8 @@ function sameBytes(known: Buffer, bytes: Uint8Array, from: number, to: number): 
   return true;
 }
 
-/** 32-bit FNV-1a of bytes[from, to): a sample keeps hashes, not texts (a collision only skews a count). */
-function hashOf(bytes: Uint8Array, from: number, to: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
-  return hash >>> 0;
-}
+/** A sample keeps hashes, not texts: a collision only skews a count. */
+const hashOf = fnv1a32;
 
 /**
  * The writer's side of the attribute value dictionary (`attr_values`, schema version 14):

@@ -69,6 +69,8 @@ class SignalTable implements RetentionTrimmer {
       // only deleted rows. Whole buckets below the lowest surviving row's go in one range delete.
       minRow: db.prepare(`SELECT min(id) FROM ${table}`).pluck(),
       dropPostings: db.prepare(`DELETE FROM ${where.postingsTable} WHERE bucket < ? AND last_row < ?`),
+      // A hashed blob lists rows of its own bucket only (hashed-postings.ts).
+      dropHashedPostings: db.prepare(`DELETE FROM ${where.hashedPostingsTable} WHERE bucket < ?`),
       counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
     };
     this.trimmedThrough = where.trimmedThrough;
@@ -122,7 +124,9 @@ class SignalTable implements RetentionTrimmer {
     const lowest = this.stmt.minRow!.get() as bigint | null;
     // An empty table: every entry names deleted rows.
     const row = lowest === null ? Number.MAX_SAFE_INTEGER : Number(lowest);
-    this.stmt.dropPostings!.run(lowest === null ? Number.MAX_SAFE_INTEGER : postingBucket(row), row);
+    const bucket = lowest === null ? Number.MAX_SAFE_INTEGER : postingBucket(row);
+    this.stmt.dropPostings!.run(bucket, row);
+    this.stmt.dropHashedPostings!.run(bucket);
   }
 }
 

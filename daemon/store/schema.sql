@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 16), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 17), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 16;
+PRAGMA user_version = 17;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -42,6 +42,17 @@ CREATE TABLE forward_outbox (
   received_ns INTEGER NOT NULL,
   body BLOB NOT NULL
 );
+
+CREATE TABLE log_hashed_postings (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  -- the hash of the blob's first entry: a blob holds hashes from it to the next blob's
+  first_hash INTEGER NOT NULL,
+  -- 6 bytes an entry, sorted: the 32-bit FNV-1a hash of the value's index text, then the
+  -- row's id less the bucket's first, big-endian
+  entries BLOB NOT NULL,
+  PRIMARY KEY (bucket, key_id, first_hash)
+) WITHOUT ROWID;
 
 CREATE TABLE "log_postings" (
   bucket INTEGER NOT NULL,
@@ -249,6 +260,17 @@ CREATE TABLE services (
   first_seen_ns INTEGER NOT NULL,
   last_seen_ns INTEGER NOT NULL
 );
+
+CREATE TABLE span_hashed_postings (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  -- the hash of the blob's first entry: a blob holds hashes from it to the next blob's
+  first_hash INTEGER NOT NULL,
+  -- 6 bytes an entry, sorted: the 32-bit FNV-1a hash of the value's index text, then the
+  -- row's id less the bucket's first, big-endian
+  entries BLOB NOT NULL,
+  PRIMARY KEY (bucket, key_id, first_hash)
+) WITHOUT ROWID;
 
 CREATE TABLE "span_postings" (
   bucket INTEGER NOT NULL,

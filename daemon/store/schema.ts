@@ -19,6 +19,7 @@ import { v013MetricSlotPacks } from "./migrations/v013-metric-slot-packs.js";
 import { v014AttributeValues } from "./migrations/v014-attribute-values.js";
 import { v015MetricIdsNotReused } from "./migrations/v015-metric-ids-not-reused.js";
 import { v016IdsAsBytes } from "./migrations/v016-ids-as-bytes.js";
+import { v017HashedPostings } from "./migrations/v017-hashed-postings.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v014AttributeValues,
   v015MetricIdsNotReused,
   v016IdsAsBytes,
+  v017HashedPostings,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -17,6 +17,7 @@ import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
 import { openWriteConnection } from "./connection.js";
 import { ForwardOutbox } from "./forward-outbox.js";
 import type { RecordTally } from "./kept-records.js";
+import { PostingPacker } from "./posting-packer.js";
 import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { StoreFileWatch } from "./store-file-watch.js";
@@ -81,6 +82,7 @@ const destinations = options.forwardDestinations ?? [];
 const outbox = new ForwardOutbox(db, destinations, (line) => console.error(line));
 const forwarding = destinations.length > 0;
 const retention = new Retention(db, options.retention, [outbox]);
+const packer = new PostingPacker(db);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);
 /** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
@@ -89,6 +91,10 @@ const queue: WriteRequest[] = [];
 let flushScheduled = false;
 let closing = false;
 let trimming = false;
+let packing = false;
+/** After a failure, packing waits until then (ms) to try again: a full disk may have room by then. */
+let packingPausedUntil = 0;
+const PACKING_PAUSE_MS = 60_000;
 
 /** Records a request carries, repeats and all: what group commit sizes transactions by. */
 function recordCount(request: WriteRequest): number {
@@ -221,6 +227,7 @@ function flush(): void {
   if (retention.policy.maxBytes > 0 && retention.fileBytes() > retention.policy.maxBytes * 0.95) {
     void trim();
   }
+  void pack();
   if (queue.length > 0) scheduleFlush();
   else if (closing) finish();
 }
@@ -263,6 +270,25 @@ async function trim(): Promise<void> {
   if (deleted > 0) send({ type: "trimmed", counts: total });
 }
 
+/**
+ * Packs full posting buckets (posting-packer.ts), one transaction each, yielding between them
+ * so queued writes are committed in between. A store upgraded with many full buckets is packed
+ * in the background this way, as is each bucket ingestion fills.
+ */
+async function pack(): Promise<void> {
+  if (packing || closing || lost !== null || Date.now() < packingPausedUntil) return;
+  packing = true;
+  try {
+    while (!closing && packer.packNext()) await new Promise((resolve) => setImmediate(resolve));
+  } catch (error) {
+    // Nothing is lost: the bucket's entries stay as they were, and are packed on a later try.
+    packingPausedUntil = Date.now() + PACKING_PAUSE_MS;
+    console.error(`obsd: packing postings failed, trying again in a minute: ${(error as Error).message}`);
+  } finally {
+    packing = false;
+  }
+}
+
 function finish(): void {
   clearInterval(timer);
   clearInterval(fileTimer);
@@ -275,7 +301,10 @@ function finish(): void {
   port.close();
 }
 
-const timer = setInterval(() => void trim(), options.retentionIntervalMs);
+const timer = setInterval(() => {
+  void trim();
+  void pack();
+}, options.retentionIntervalMs);
 // Also checked while no writes come, so health tells of a deleted file before a write is refused.
 const FILE_CHECK_INTERVAL_MS = 1000;
 const fileTimer = setInterval(fileIntact, FILE_CHECK_INTERVAL_MS);
@@ -320,3 +349,4 @@ send({
   sqliteVersion: String((db.prepare("SELECT sqlite_version()").pluck().get() as string) ?? ""),
 });
 void trim();
+void pack();

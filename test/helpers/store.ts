@@ -163,8 +163,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
 }
 
 /**
- * `read` over a copy of a store older than version 16 with its ids turned to bytes, as this
- * build's reader reads them, and nothing else changed: what the older store's rows answer.
+ * `read` over a copy of a store older than version 16 with its ids turned to bytes and the
+ * (empty) tables of hashed postings added, as this build's reader reads them, and nothing else
+ * changed: what the older store's rows answer.
  */
 export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Database.Database) => T): T {
   const path = `${db.name}.ids-as-bytes`;
@@ -179,6 +180,10 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
           copy.exec(`UPDATE ${table} SET ${column} = unhex(${column})`);
         }
       }
+    }
+    for (const signal of ["span", "log"]) {
+      copy.exec(`CREATE TABLE IF NOT EXISTS ${signal}_hashed_postings (bucket INTEGER NOT NULL, key_id INTEGER NOT NULL,
+        first_hash INTEGER NOT NULL, entries BLOB NOT NULL, PRIMARY KEY (bucket, key_id, first_hash)) WITHOUT ROWID`);
     }
     return read(copy);
   } finally {

@@ -1,5 +1,7 @@
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { expect } from "chai";
+import { POSTING_BUCKET_ROWS } from "../../daemon/store/postings.js";
 import { MIGRATIONS } from "../../daemon/store/schema.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
 import { http } from "../helpers/http.js";
@@ -56,6 +58,58 @@ describe("obsd on a store of an older schema (real obsd)", function () {
         const body = traces.json<{ data: { spanCount: number }[] }>();
         expect(body.data).to.have.length(12);
         expect(body.data.every((trace) => trace.spanCount === 4)).to.equal(true);
+      } finally {
+        await obsd.stop();
+      }
+    } finally {
+      source.close();
+      dir.cleanup();
+    }
+  });
+
+  it("hashes, in the background, the full buckets' postings of values that do not repeat, and still finds their spans", async () => {
+    const dir = tempDir("obs-it-upgrade-");
+    const source = testStore();
+    const nowNs = BigInt(Date.now()) * 1_000_000n;
+    try {
+      // A full posting bucket and a few rows past it, each span with a request id of its own.
+      const spans = POSTING_BUCKET_ROWS + 8;
+      for (let first = 0; first < spans; first += 2048) {
+        source.writeTraces(
+          traceRequest(
+            "api",
+            Array.from({ length: Math.min(2048, spans - first) }, (_, i) => ({
+              traceId: hexId(first + i + 1, 16),
+              spanId: hexId(first + i + 1, 8),
+              startNs: nowNs - 60_000_000_000n + BigInt(first + i),
+              attributes: { "request.id": `req-${first + i}`, route: `/r${i % 4}` },
+            })),
+          ),
+        );
+      }
+      const dbPath = join(dir.path, "v16.sqlite");
+      copyAtVersion(source.db, dbPath, 16).close();
+      const obsd = await startCollectorProcess({ dbPath });
+      try {
+        const store = new Database(dbPath, { readonly: true });
+        try {
+          const hashedBuckets = () =>
+            store.prepare("SELECT DISTINCT bucket FROM span_hashed_postings").pluck().safeIntegers(false).all();
+          await waitFor(() => hashedBuckets().length > 0);
+          expect(hashedBuckets()).to.deep.equal([0]);
+        } finally {
+          store.close();
+        }
+        for (const [id, found] of [
+          ["req-17", 1],
+          [`req-${POSTING_BUCKET_ROWS + 2}`, 1],
+          ["req-none", 0],
+        ] as const) {
+          const answer = await http(`${obsd.url}/api/spans/search?lookback=1h&attr.request.id=${id}`);
+          expect(answer.json<{ data: unknown[] }>().data, id).to.have.length(found);
+        }
+        const routes = await http(`${obsd.url}/api/spans/search?lookback=1h&limit=500&attr.route=/r1`);
+        expect(routes.json<{ data: unknown[] }>().data).to.have.length(500);
       } finally {
         await obsd.stop();
       }

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { FacetWindow } from "../../../daemon/query/sqlite-facets.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { PostingPacker } from "../../../daemon/store/posting-packer.js";
 import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
 import { seededRandom as random } from "../../helpers/fuzz-payloads.js";
 import { hexId, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
@@ -121,73 +122,90 @@ describe("attribute facets", () => {
     }
   });
 
-  it("count what the window's spans carry, whatever order they were stored in and whatever was deleted", function () {
-    this.timeout(60_000);
-    const store = testStore();
-    const next = random(7);
-    try {
-      // Batches of spans spread over 2 hours, stored in shuffled time order, some across
-      // posting-bucket boundaries; then a few deleted, as retention would.
-      let n = 0;
-      for (let batch = 0; batch < 40; batch++) {
-        const size = batch === 10 ? POSTING_BUCKET_ROWS + 50 : 1 + Math.floor(next() * 400);
-        const spans: SpanSpec[] = [];
-        for (let i = 0; i < size; i++, n++) {
-          spans.push({
-            traceId: hexId(n, 16),
-            spanId: hexId(n, 8),
-            startNs: T0 + BigInt(Math.floor(next() * 7_200_000)) * MS,
-            attributes: {
-              route: `/r${Math.floor(next() * 5)}`,
-              ...(next() < 0.3 ? { region: next() < 0.5 ? "eu" : "us" } : {}),
-              // Numbers whose text differs between SQLite and JavaScript, integers and booleans.
-              ...(next() < 0.5 ? { "n.num": pick(next, [1.25e-7, 0.1 + 0.2, 123.456e-30, -2.5]) } : {}),
-              ...(next() < 0.3 ? { "n.int": pick(next, [42, -7, 2 ** 53 + 2]) } : {}),
-              ...(next() < 0.5 ? { "n.flag": next() < 0.5 } : {}),
-            },
-          });
-        }
-        store.writeTraces(traceRequest(`svc${batch % 3}`, spans));
-      }
-      store.db.prepare("DELETE FROM spans WHERE id % 97 = 0").run();
-      const db = openReadConnection(store.path);
+  for (const packed of [false, true]) {
+    const how = packed ? ", their full buckets' unique values' postings hashed" : "";
+    it(`count what the window's spans carry, whatever order they were stored in and whatever was deleted${how}`, function () {
+      this.timeout(60_000);
+      const store = testStore();
+      const next = random(7);
       try {
-        const reader = new SqliteReader(db);
-        for (const [fromMs, toMs] of [
-          [0, 7_200_000],
-          [3_600_000, 4_500_000],
-          [100_000, 160_000],
-        ] as const) {
-          for (const service of [undefined, "svc1"]) {
-            const window = { fromNs: T0 + BigInt(fromMs) * MS, toNs: T0 + BigInt(toMs) * MS, service };
-            const label = `${fromMs} ${service ?? "(all)"}`;
-            // What the window's spans carry, per key: read from the stored attributes.
-            const carried = Object.fromEntries(
-              (
-                db
-                  .prepare(
-                    `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(obs_attributes_json(s.attributes)) a
+        // Batches of spans spread over 2 hours, stored in shuffled time order, some across
+        // posting-bucket boundaries; then a few deleted, as retention would.
+        let n = 0;
+        for (let batch = 0; batch < 40; batch++) {
+          const size = batch === 10 ? POSTING_BUCKET_ROWS + 50 : 1 + Math.floor(next() * 400);
+          const spans: SpanSpec[] = [];
+          for (let i = 0; i < size; i++, n++) {
+            spans.push({
+              traceId: hexId(n, 16),
+              spanId: hexId(n, 8),
+              startNs: T0 + BigInt(Math.floor(next() * 7_200_000)) * MS,
+              attributes: {
+                route: `/r${Math.floor(next() * 5)}`,
+                ...(next() < 0.3 ? { region: next() < 0.5 ? "eu" : "us" } : {}),
+                // Numbers whose text differs between SQLite and JavaScript, integers and booleans.
+                ...(next() < 0.5 ? { "n.num": pick(next, [1.25e-7, 0.1 + 0.2, 123.456e-30, -2.5]) } : {}),
+                ...(next() < 0.3 ? { "n.int": pick(next, [42, -7, 2 ** 53 + 2]) } : {}),
+                ...(next() < 0.5 ? { "n.flag": next() < 0.5 } : {}),
+                // A value of its own (hashed once its bucket is full, when `packed`), on few enough
+                // spans that a facet of its values lists every one.
+                ...(next() < 0.04 ? { req: `q${n}` } : {}),
+              },
+            });
+          }
+          store.writeTraces(traceRequest(`svc${batch % 3}`, spans));
+        }
+        store.db.prepare("DELETE FROM spans WHERE id % 97 = 0").run();
+        if (packed) {
+          const packer = new PostingPacker(store.db);
+          while (packer.packNext()) {}
+          // Every full bucket: all but the one the next row goes to.
+          const seq = Number(store.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get());
+          const full = Array.from({ length: Math.floor((seq + 1) / POSTING_BUCKET_ROWS) }, (_, i) => BigInt(i));
+          expect(full).to.not.deep.equal([]);
+          expect(store.db.prepare("SELECT DISTINCT bucket FROM span_hashed_postings").pluck().all()).to.deep.equal(
+            full,
+          );
+        }
+        const db = openReadConnection(store.path);
+        try {
+          const reader = new SqliteReader(db);
+          for (const [fromMs, toMs] of [
+            [0, 7_200_000],
+            [3_600_000, 4_500_000],
+            [100_000, 160_000],
+          ] as const) {
+            for (const service of [undefined, "svc1"]) {
+              const window = { fromNs: T0 + BigInt(fromMs) * MS, toNs: T0 + BigInt(toMs) * MS, service };
+              const label = `${fromMs} ${service ?? "(all)"}`;
+              // What the window's spans carry, per key: read from the stored attributes.
+              const carried = Object.fromEntries(
+                (
+                  db
+                    .prepare(
+                      `SELECT a.key, count(*) FROM spans s JOIN services v ON v.id = s.service_id, json_each(obs_attributes_json(s.attributes)) a
                      WHERE s.start_ns BETWEEN ? AND ? AND (? IS NULL OR v.name = ?) GROUP BY 1`,
-                  )
-                  .raw()
-                  .all(window.fromNs, window.toNs, service ?? null, service ?? null) as [string, bigint][]
-              ).map(([key, count]) => [key, Number(count)]),
-            );
-            const keys = reader.facets({ type: "traces", field: "attribute_keys" }, window, 500);
-            expect(Object.fromEntries(keys.map((row) => [row.value, row.count])), label).to.deep.equal(carried);
-            for (const key of ["route", "region", "n.num", "n.int", "n.flag"]) {
-              const { facet, search } = facetAndSearch(reader, window, key);
-              expect(facet, `${label} ${key}`).to.deep.equal(search);
-              const total = Object.values(facet).reduce((a, b) => a + b, 0);
-              expect(total, `${label} ${key}`).to.equal(carried[key] ?? 0);
+                    )
+                    .raw()
+                    .all(window.fromNs, window.toNs, service ?? null, service ?? null) as [string, bigint][]
+                ).map(([key, count]) => [key, Number(count)]),
+              );
+              const keys = reader.facets({ type: "traces", field: "attribute_keys" }, window, 500);
+              expect(Object.fromEntries(keys.map((row) => [row.value, row.count])), label).to.deep.equal(carried);
+              for (const key of ["route", "region", "n.num", "n.int", "n.flag", "req"]) {
+                const { facet, search } = facetAndSearch(reader, window, key);
+                expect(facet, `${label} ${key}`).to.deep.equal(search);
+                const total = Object.values(facet).reduce((a, b) => a + b, 0);
+                expect(total, `${label} ${key}`).to.equal(carried[key] ?? 0);
+              }
             }
           }
+        } finally {
+          db.close();
         }
       } finally {
-        db.close();
+        store.close();
       }
-    } finally {
-      store.close();
-    }
-  });
+    });
+  }
 });

@@ -3,6 +3,9 @@ import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { PageRequest } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { valueHash } from "../../../daemon/store/hashed-postings.js";
+import { PostingPacker } from "../../../daemon/store/posting-packer.js";
+import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../../../daemon/store/schema.js";
 import { nsToIso } from "../../../shared/time.js";
 import { hexId, logsRequest, type SpanSpec, traceRequest } from "../../helpers/otlp-builders.js";
@@ -236,6 +239,70 @@ describe("SQLite reader", () => {
       traceId,
     );
     expect(plan).to.include("USING INDEX logs_by_trace (<expr>=? AND <expr>=?)");
+  });
+
+  it("finds spans, traces and logs by an attribute whose postings are hashed, checking each row a hash finds", () => {
+    // FNV-1a gives both of these request ids one hash: a hash alone cannot tell their rows apart.
+    const [a, b] = ["req-991307", "req-1971740"];
+    expect(valueHash(a)).to.equal(valueHash(b));
+    const requestIds = [a, b, ...Array.from({ length: 20 }, (_, i) => `req-${i}`)];
+    const spansWith = (ids: string[], first: number, startNs: bigint) =>
+      store.writeTraces(
+        traceRequest(
+          "api",
+          ids.map((id, i) => ({
+            traceId: hexId(1000 + first + i, 16),
+            spanId: hexId(1000 + first + i, 8),
+            startNs: startNs + BigInt(i),
+            attributes: { "request.id": id },
+          })),
+        ),
+      );
+    const logsWith = (ids: string[], startNs: bigint) =>
+      store.writeLogs(
+        logsRequest(
+          "api",
+          ids.map((id, i) => ({ timeNs: startNs + BigInt(i), body: `done ${id}`, attributes: { "request.id": id } })),
+        ),
+      );
+    spansWith(requestIds, 0, T0);
+    logsWith(requestIds, T0);
+    // Row ids move to the next posting bucket, which then gets rows of its own: bucket 0 is full.
+    for (const table of ["spans", "logs"]) {
+      store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = ?").run(POSTING_BUCKET_ROWS - 1, table);
+    }
+    spansWith(["req-open"], 500, T0 + 100n);
+    logsWith(["req-open"], T0 + 100n);
+    const answers = () =>
+      [...requestIds, "req-open", "req-none"].map((id) => ({
+        spans: reader.spans({ attrs: [["request.id", id]], attrContains: [], page: page() }).items.map((s) => s.spanId),
+        traces: reader.traces({ attrs: [["request.id", id]], page: page() }).items.map((t) => t.traceId),
+        logs: reader.logs({ attrs: [["request.id", id]], attrContains: [], page: page() }).items.map((l) => l.body),
+        statement: reader.spans({
+          attrs: [["db.statement", `SELECT ${id.length % 30}`]],
+          attrContains: [],
+          page: page(),
+        }).items.length,
+      }));
+    const before = answers();
+    expect(before[0]).to.deep.equal({
+      spans: [hexId(1000, 8)],
+      traces: [hexId(1000, 16)],
+      logs: [`done ${a}`],
+      statement: 1,
+    });
+    expect(before.slice(-2).map((x) => x.logs)).to.deep.equal([["done req-open"], []]);
+    const packer = new PostingPacker(store.db);
+    while (packer.packNext()) {}
+    for (const table of ["span_hashed_postings", "log_hashed_postings"]) {
+      const blobs = Number(store.db.prepare(`SELECT count(*) FROM ${table} WHERE bucket = 0`).pluck().get());
+      expect(blobs, table).to.be.greaterThan(0);
+    }
+    const keyId = store.db.prepare("SELECT id FROM attr_keys WHERE key = 'request.id'").pluck().get();
+    expect(
+      store.db.prepare("SELECT count(*) FROM span_postings WHERE bucket = 0 AND key_id = ?").pluck().get(keyId),
+    ).to.equal(0n);
+    expect(answers()).to.deep.equal(before);
   });
 
   it("searches logs by severity (text or number), body text, trace and span", () => {

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { PostingPacker } from "../../../daemon/store/posting-packer.js";
 import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
@@ -60,8 +61,14 @@ describe("retention", () => {
         { traceId: hexId(1, 16), spanId: hexId(99_999, 8), startNs: NOW, attributes: { kind: "new" } },
       ]),
     );
+    // Bucket 0 is full: its `id` postings (a value per span) are hashed.
+    const packer = new PostingPacker(store.db);
+    while (packer.packNext()) {}
+    const hashedBuckets = () => store.db.prepare("SELECT DISTINCT bucket FROM span_hashed_postings").pluck().all();
+    expect(hashedBuckets()).to.deep.equal([0n]);
     const r = retention(2 * 3_600_000, 1024 ** 3, 100_000);
     expect(r.trimByAge(NOW).spans).to.equal(POSTING_BUCKET_ROWS + 5);
+    expect(hashedBuckets()).to.deep.equal([]);
     // Rows 1..8191 filled bucket 0, whose entries are gone; the six old rows in bucket 1 (the
     // bucket of the oldest live row) keep their entries until that bucket falls behind too:
     // their own ids, and their share of `kind=old` (entries never cross a bucket boundary).

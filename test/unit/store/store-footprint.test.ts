@@ -40,10 +40,19 @@ function fill(store: ReturnType<typeof testStore>): void {
 
 describe("store footprint: bytes per signal", () => {
   it("gives each table to the signal whose records it holds, and the shared ones to none", () => {
-    for (const table of ["spans", "span_postings", "span_rollups", "traces", "trace_services", "orphan_spans"]) {
+    for (const table of [
+      "spans",
+      "span_postings",
+      "span_hashed_postings",
+      "span_rollups",
+      "traces",
+      "trace_services",
+      "orphan_spans",
+    ]) {
       expect(signalOfTable(table), table).to.equal("spans");
     }
-    for (const table of ["logs", "log_postings", "log_rollups"]) expect(signalOfTable(table), table).to.equal("logs");
+    for (const table of ["logs", "log_postings", "log_hashed_postings", "log_rollups"])
+      expect(signalOfTable(table), table).to.equal("logs");
     for (const table of ["metrics", "metric_series", "metric_series_attributes", "metric_points", "metric_rollups"]) {
       expect(signalOfTable(table), table).to.equal("points");
     }
@@ -58,9 +67,19 @@ describe("store footprint: bytes per signal", () => {
       fill(store);
       const footprint = measureFootprint(store.db);
       expect(footprint.records).to.deep.equal({ spans: 200, logs: 50, points: 0 });
-      const spanTables = ["spans", "span_postings", "span_rollups", "traces", "trace_services", "orphan_spans"];
+      const spanTables = [
+        "spans",
+        "span_postings",
+        "span_hashed_postings",
+        "span_rollups",
+        "traces",
+        "trace_services",
+        "orphan_spans",
+      ];
       expect(footprint.bytes.spans).to.equal(pagesOf(store.db, spanTables));
-      expect(footprint.bytes.logs).to.equal(pagesOf(store.db, ["logs", "log_postings", "log_rollups"]));
+      expect(footprint.bytes.logs).to.equal(
+        pagesOf(store.db, ["logs", "log_postings", "log_hashed_postings", "log_rollups"]),
+      );
       expect(footprint.bytes.spans).to.be.greaterThan(footprint.bytes.logs);
     } finally {
       store.close();

@@ -1,0 +1,187 @@
+import { expect } from "chai";
+import { forEachHashedRow, valueHash } from "../../../daemon/store/hashed-postings.js";
+import { PostingPacker } from "../../../daemon/store/posting-packer.js";
+import { encodePostingRows } from "../../../daemon/store/posting-rows.js";
+import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
+import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { type TestStore, testStore } from "../../helpers/store.js";
+
+const T0 = 1_700_000_000_000_000_000n;
+
+/** Writes `count` spans, one transaction, each with a request id of its own and shared route and tag. */
+function writeSpans(
+  store: TestStore,
+  first: number,
+  count: number,
+  extra: (n: number) => Record<string, string> = () => ({}),
+) {
+  store.writeTraces(
+    traceRequest(
+      "api",
+      Array.from({ length: count }, (_, i) => ({
+        traceId: hexId(first + i, 16),
+        spanId: hexId(first + i, 8),
+        startNs: T0 + BigInt(first + i),
+        attributes: { "request.id": `req-${first + i}`, route: `/r${(first + i) % 3}`, tag: "x", ...extra(first + i) },
+      })),
+    ),
+  );
+}
+
+/** Moves the next span row id to the start of the next posting bucket, as thousands of spans would. */
+function fillBucket(store: TestStore): void {
+  const seq = Number(store.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'spans'").pluck().get());
+  const next = (Math.floor(seq / POSTING_BUCKET_ROWS) + 1) * POSTING_BUCKET_ROWS;
+  store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'spans'").run(next - 1);
+}
+
+function keysWithEntries(store: TestStore, bucket: number): string[] {
+  return store.db
+    .prepare(
+      "SELECT DISTINCT k.key FROM span_postings p JOIN attr_keys k ON k.id = p.key_id WHERE p.bucket = ? ORDER BY 1",
+    )
+    .pluck()
+    .all(bucket) as string[];
+}
+
+/** Every (row id, hash) the hashed postings of `key` in `bucket` hold, by row id. */
+function hashedEntries(store: TestStore, bucket: number, key: string): [number, number][] {
+  const blobs = store.db
+    .prepare(
+      `SELECT entries FROM span_hashed_postings h JOIN attr_keys k ON k.id = h.key_id
+       WHERE h.bucket = ? AND k.key = ? ORDER BY first_hash`,
+    )
+    .pluck()
+    .all(bucket, key) as Buffer[];
+  const found: [number, number][] = [];
+  for (const blob of blobs) {
+    let i = 0;
+    forEachHashedRow(blob, bucket, (id) => {
+      found.push([id, blob.readUInt32BE(i * 6)]);
+      i++;
+    });
+  }
+  return found.sort((a, b) => a[0] - b[0]);
+}
+
+function packAll(store: TestStore): number {
+  const packer = new PostingPacker(store.db);
+  let packed = 0;
+  while (packer.packNext()) packed++;
+  return packed;
+}
+
+describe("posting packer", () => {
+  let store: TestStore;
+  beforeEach(() => {
+    store = testStore();
+  });
+  afterEach(() => store.close());
+
+  it("hashes a full bucket's postings of keys whose values do not repeat, and leaves the rest as they were", () => {
+    for (let t = 0; t < 4; t++) writeSpans(store, t * 10, 10);
+    fillBucket(store);
+    writeSpans(store, 100, 10);
+    const routeEntries = store.db
+      .prepare(
+        "SELECT * FROM span_postings p JOIN attr_keys k ON k.id = p.key_id WHERE k.key <> 'request.id' ORDER BY 1, 2, 3, 4",
+      )
+      .raw()
+      .all();
+    expect(packAll(store)).to.equal(1);
+    expect(keysWithEntries(store, 0)).to.deep.equal(["route", "tag"]);
+    expect(keysWithEntries(store, 1)).to.deep.equal(["request.id", "route", "tag"]);
+    expect(
+      store.db
+        .prepare(
+          "SELECT * FROM span_postings p JOIN attr_keys k ON k.id = p.key_id WHERE k.key <> 'request.id' ORDER BY 1, 2, 3, 4",
+        )
+        .raw()
+        .all(),
+    ).to.deep.equal(routeEntries);
+    // Each of bucket 0's spans once, under the hash of its own request id.
+    const ids = store.db
+      .prepare("SELECT id FROM spans WHERE id < ? ORDER BY id")
+      .pluck()
+      .all(POSTING_BUCKET_ROWS) as bigint[];
+    expect(ids).to.have.length(40);
+    expect(hashedEntries(store, 0, "request.id")).to.deep.equal(
+      ids.map((id, n) => [Number(id), valueHash(`req-${n}`)]),
+    );
+    expect(hashedEntries(store, 1, "request.id")).to.deep.equal([]);
+    expect(store.db.prepare("SELECT value FROM meta WHERE key = 'span_postings_packed_below'").pluck().get()).to.equal(
+      "1",
+    );
+    // Nothing more until bucket 1 is full; then bucket 1 alone.
+    expect(packAll(store)).to.equal(0);
+    fillBucket(store);
+    writeSpans(store, 200, 1);
+    expect(packAll(store)).to.equal(1);
+    expect(keysWithEntries(store, 1)).to.deep.equal(["route", "tag"]);
+    expect(hashedEntries(store, 1, "request.id").map(([, hash]) => hash)).to.have.members(
+      Array.from({ length: 10 }, (_, i) => valueHash(`req-${100 + i}`)),
+    );
+  });
+
+  it("never packs the bucket rows are still being written to", () => {
+    writeSpans(store, 0, 50);
+    const before = store.db.prepare("SELECT count(*) FROM span_postings").pluck().get();
+    expect(packAll(store)).to.equal(0);
+    expect(store.db.prepare("SELECT count(*) FROM span_postings").pluck().get()).to.equal(before);
+    expect(store.db.prepare("SELECT count(*) FROM span_hashed_postings").pluck().get()).to.equal(0n);
+  });
+
+  it("hashes a key whose distinct values are at least 4 in 5 of its rows, not one with fewer", () => {
+    // Ten spans: `most` has 8 distinct values among them, `fewer` 7.
+    writeSpans(store, 0, 10, (n) => ({ most: `m${Math.min(n, 7)}`, fewer: `f${Math.min(n, 6)}` }));
+    fillBucket(store);
+    writeSpans(store, 100, 1);
+    packAll(store);
+    expect(keysWithEntries(store, 0)).to.deep.equal(["fewer", "route", "tag"]);
+    const most = hashedEntries(store, 0, "most");
+    expect(most.map(([, hash]) => hash)).to.deep.equal(
+      Array.from({ length: 10 }, (_, n) => valueHash(`m${Math.min(n, 7)}`)),
+    );
+  });
+
+  it("leaves a key an entry of which lists rows of the next bucket, as an older store's may", () => {
+    writeSpans(store, 0, 10);
+    const keyId = store.db.prepare("SELECT id FROM attr_keys WHERE key = 'request.id'").pluck().get();
+    // An entry written before entries were cut at bucket ends: rows 5 and 8,200.
+    store.db
+      .prepare("INSERT INTO span_postings VALUES (0, ?, 'straddling', 5, 8200, ?)")
+      .run(keyId, encodePostingRows([5, 8200]));
+    fillBucket(store);
+    writeSpans(store, 100, 1);
+    packAll(store);
+    expect(keysWithEntries(store, 0)).to.deep.equal(["request.id", "route", "tag"]);
+    expect(hashedEntries(store, 0, "request.id")).to.deep.equal([]);
+  });
+
+  it("packs log records' postings too, and starts past buckets retention emptied", () => {
+    const logs = (from: number, count: number) =>
+      store.writeLogs(
+        logsRequest(
+          "api",
+          Array.from({ length: count }, (_, i) => ({
+            timeNs: T0 + BigInt(from + i),
+            body: `line ${from + i}`,
+            attributes: { "request.id": `l-${from + i}` },
+          })),
+        ),
+      );
+    logs(0, 5);
+    store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'logs'").run(3 * POSTING_BUCKET_ROWS - 1);
+    logs(10, 5);
+    store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'logs'").run(4 * POSTING_BUCKET_ROWS - 1);
+    logs(20, 1);
+    store.db.prepare("DELETE FROM logs WHERE id < ?").run(POSTING_BUCKET_ROWS);
+    // Bucket 0 lost its rows: the packer starts at bucket 3, the lowest live row's.
+    expect(packAll(store)).to.equal(1);
+    const hashedBuckets = store.db.prepare("SELECT DISTINCT bucket FROM log_hashed_postings").pluck().all();
+    expect(hashedBuckets).to.deep.equal([3n]);
+    expect(store.db.prepare("SELECT value FROM meta WHERE key = 'log_postings_packed_below'").pluck().get()).to.equal(
+      "4",
+    );
+  });
+});
