@@ -25,6 +25,7 @@ import Database from "better-sqlite3";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
 import { AttributeKeys } from "../daemon/query/attribute-keys.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
+import { PostingPacker } from "../daemon/store/posting-packer.js";
 import { decodePostingRows, encodePostingRows } from "../daemon/store/posting-rows.js";
 import { idHex, optionalIdHex } from "../daemon/store/stored-ids.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
@@ -60,12 +61,17 @@ function freshStore(path: string): Database.Database {
   return db;
 }
 
-/** Today's spans, written by the real writer from bench/ingest's workload. */
-function fillSpans(path: string): { spans: number; fileBytes: number; seconds: number } {
+/**
+ * Today's spans, written by the real writer from bench/ingest's workload, with the posting
+ * buckets they fill packed between commits as obsd's writer packs them (`packPostings`), or
+ * the postings left as the writer writes them.
+ */
+function fillSpans(path: string, packPostings: boolean): { spans: number; fileBytes: number; seconds: number } {
   const nowNs = BigInt(Date.now()) * 1_000_000n;
   const workload = makeWorkload(BATCHES, 7, nowNs);
   const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
+  const packer = new PostingPacker(db);
   const batches = workload.protobuf.map((body) => decodeTraceRequest(body, "protobuf"));
   const started = performance.now();
   for (let i = 0; i < batches.length; i += PER_TRANSACTION) {
@@ -73,6 +79,7 @@ function fillSpans(path: string): { spans: number; fileBytes: number; seconds: n
     writer.transaction(() => {
       for (const batch of group) writer.writeSpans(batch, nowNs);
     });
+    while (packPostings && packer.packNext()) {}
   }
   const seconds = (performance.now() - started) / 1000;
   db.pragma("wal_checkpoint(TRUNCATE)");
@@ -558,7 +565,7 @@ function postingLayouts(postings: Row[] = []): Layout[] {
   const columns = ["bucket", "key_id", "value", "first_row", "last_row", "rows"];
   return [
     {
-      name: "today (copy): row ids as delta-coded blobs",
+      name: "as the writer writes them (copy): row ids as delta-coded blobs",
       ddl: (t) => table(t, "TEXT", "BLOB"),
       columns,
       values: (row) => [row.bucket, row.key_id, row.value, row.first_row, row.last_row, ids(row)],
@@ -755,7 +762,7 @@ function main(): void {
   const dir = tempDir("obs-bench-density-");
   try {
     const spansPath = join(dir.path, "spans.sqlite");
-    const filled = fillSpans(spansPath);
+    const filled = fillSpans(spansPath, true);
     const spansDb = new Database(spansPath, { readonly: true });
     spansDb.defaultSafeIntegers(true);
     const today = objectBytes(spansDb);
@@ -771,8 +778,14 @@ function main(): void {
       ),
     );
     const { rows: spanRows, stored: spanAttributes, values: spanValues } = rowsWithJson(spansDb, "spans");
-    const postingRows = spansDb.prepare("SELECT * FROM span_postings").all() as Row[];
     spansDb.close();
+    // The alternatives to the postings start from them as the writer writes them, unpacked.
+    const unpackedPath = join(dir.path, "spans-unpacked.sqlite");
+    fillSpans(unpackedPath, false);
+    const unpackedDb = new Database(unpackedPath, { readonly: true });
+    unpackedDb.defaultSafeIntegers(true);
+    const postingRows = unpackedDb.prepare("SELECT * FROM span_postings").all() as Row[];
+    unpackedDb.close();
 
     const alt = freshStore(join(dir.path, "alternatives.sqlite"));
     const { layouts, decode } = spanLayouts(spanRows, spanAttributes, spanValues);
@@ -799,13 +812,16 @@ function main(): void {
     alt.close();
 
     const logsPath = join(dir.path, "logs.sqlite");
-    buildQueryDataset(logsPath, 100, LOGS, BigInt(Date.now()) * 1_000_000n);
+    const logsNowNs = BigInt(Date.now()) * 1_000_000n;
+    buildQueryDataset(logsPath, 100, LOGS, logsNowNs);
     const logsDb = new Database(logsPath, { readonly: true });
     logsDb.defaultSafeIntegers(true);
     const logObjects = objectBytes(logsDb);
     const logCount = Number(logsDb.prepare("SELECT count(*) FROM logs").pluck().get());
     const logNames = logsDb
-      .prepare("SELECT name FROM sqlite_schema WHERE tbl_name IN ('logs', 'log_postings', 'log_rollups')")
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE tbl_name IN ('logs', 'log_postings', 'log_hashed_postings', 'log_rollups')",
+      )
       .pluck()
       .all() as string[];
     console.log(
@@ -820,8 +836,13 @@ function main(): void {
       ),
     );
     const { rows: logRows, stored: logAttributes, values: logValues } = rowsWithJson(logsDb, "logs");
-    const logPostingRows = logsDb.prepare("SELECT * FROM log_postings").all() as Row[];
     logsDb.close();
+    const unpackedLogsPath = join(dir.path, "logs-unpacked.sqlite");
+    buildQueryDataset(unpackedLogsPath, 100, LOGS, logsNowNs, () => {}, { packPostings: false });
+    const unpackedLogsDb = new Database(unpackedLogsPath, { readonly: true });
+    unpackedLogsDb.defaultSafeIntegers(true);
+    const logPostingRows = unpackedLogsDb.prepare("SELECT * FROM log_postings").all() as Row[];
+    unpackedLogsDb.close();
     const logAlt = freshStore(join(dir.path, "log-alternatives.sqlite"));
     report(
       `logs table and its indexes (${logRows.length} rows), bytes per record`,

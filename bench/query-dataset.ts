@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { LogBatch, ResourceRecord, ScopeRecord, SpanBatch, SpanRecord } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
+import { PostingPacker } from "../daemon/store/posting-packer.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { hex, seededRandom } from "./span-workload.js";
 
@@ -64,9 +65,16 @@ export function buildQueryDataset(
   logs: number,
   nowNs: bigint,
   onProgress: (done: number) => void = () => {},
+  options: { packPostings?: boolean } = {},
 ): DatasetInfo {
   const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
+  // obsd's writer packs each posting bucket its commits fill (posting-packer.ts), between them;
+  // `packPostings: false` leaves them as the writer writes them.
+  const packer = new PostingPacker(db);
+  const pack = () => {
+    while (options.packPostings !== false && packer.packNext()) {}
+  };
   const random = seededRandom(42);
   const res = resources();
   let spanCount = 0;
@@ -120,6 +128,7 @@ export function buildQueryDataset(
     spanCount += spans.length;
     const batch: SpanBatch = { resources: res, scopes: SCOPES, spans };
     writer.transaction(() => writer.writeSpans(batch, nowNs));
+    pack();
     if (t % 20_000 === 0) onProgress(t / traces / 2);
   }
   // One trace of exactly 200 spans, an hour ago.
@@ -152,6 +161,7 @@ export function buildQueryDataset(
     });
   }
   writer.transaction(() => writer.writeSpans({ resources: res, scopes: SCOPES, spans: big }, nowNs));
+  pack();
   spanCount += 200;
 
   const batchLogs = 1000;
@@ -185,6 +195,7 @@ export function buildQueryDataset(
       });
     }
     writer.transaction(() => writer.writeLogs({ resources: res, scopes: SCOPES, logs: rows }, nowNs));
+    pack();
     if (l % 100_000 === 0) onProgress(0.5 + l / logs / 2);
   }
   db.pragma("wal_checkpoint(TRUNCATE)");
@@ -196,7 +207,13 @@ export function buildQueryDataset(
  * The dataset at `dbPath`: reused when BENCH_DB names a store built earlier (with its
  * `.json` info file beside it), else built now and described in that file.
  */
-export function loadOrBuildDataset(bench: string, dbPath: string, traces: number, logs: number): DatasetInfo {
+export function loadOrBuildDataset(
+  bench: string,
+  dbPath: string,
+  traces: number,
+  logs: number,
+  options: { packPostings?: boolean } = {},
+): DatasetInfo {
   const infoPath = `${dbPath}.json`;
   if (process.env.BENCH_DB && existsSync(dbPath) && existsSync(infoPath)) {
     const info = JSON.parse(readFileSync(infoPath, "utf8")) as DatasetInfo;
@@ -205,8 +222,13 @@ export function loadOrBuildDataset(bench: string, dbPath: string, traces: number
   }
   console.log(`${bench}: building ${traces} traces (x5 spans) and ${logs} logs over 24h ...`);
   const started = performance.now();
-  const info = buildQueryDataset(dbPath, traces, logs, BigInt(Date.now()) * 1_000_000n, (done) =>
-    process.stdout.write(`  ${Math.round(done * 100)}%\r`),
+  const info = buildQueryDataset(
+    dbPath,
+    traces,
+    logs,
+    BigInt(Date.now()) * 1_000_000n,
+    (done) => process.stdout.write(`  ${Math.round(done * 100)}%\r`),
+    options,
   );
   writeFileSync(infoPath, JSON.stringify(info));
   console.log(

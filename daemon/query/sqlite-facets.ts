@@ -211,19 +211,23 @@ export class SqliteFacets {
     const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
     return (
       this.prepare(
-        `SELECT 1 FROM json_each(?) b
-         WHERE EXISTS (SELECT 1 FROM span_hashed_postings h WHERE h.bucket = b.value AND h.key_id = ?) LIMIT 1`,
-      ).get(buckets, keyId) !== undefined
+        `SELECT 1 FROM json_each(@buckets) b
+         WHERE EXISTS (SELECT 1 FROM span_hashed_postings h WHERE h.bucket = b.value AND h.key_id = @key)
+           OR EXISTS (SELECT 1 FROM span_pending_hashes h WHERE h.bucket = b.value AND h.key_id = @key) LIMIT 1`,
+      ).get({ buckets, key: keyId }) !== undefined
     );
   }
 
-  /** Rows with ids in [a, b] per attribute key, from the hashed postings. */
+  /** Rows with ids in [a, b] per attribute key, from the hashed postings and the pending blobs. */
   private hashedKeyCounts(a: number, b: number): Counts {
     // A blob of a bucket wholly inside [a, b] counts whole.
     const rowsInside = `CASE WHEN h.bucket * ${POSTING_BUCKET_ROWS} >= @a AND (h.bucket + 1) * ${POSTING_BUCKET_ROWS} - 1 <= @b
       THEN length(h.entries) / ${HASHED_ENTRY_BYTES} ELSE obs_hashed_count(h.entries, h.bucket, @a, @b) END`;
     const rows = this.prepare(
-      `SELECT k.key, sum(${rowsInside}) FROM span_hashed_postings h JOIN attr_keys k ON k.id = h.key_id
+      `SELECT k.key, sum(${rowsInside}) FROM
+         (SELECT bucket, key_id, entries FROM span_hashed_postings UNION ALL
+          SELECT bucket, key_id, entries FROM span_pending_hashes) h
+         JOIN attr_keys k ON k.id = h.key_id
        WHERE h.bucket BETWEEN @first AND @last GROUP BY k.key`,
     )
       .raw()
@@ -255,7 +259,9 @@ export class SqliteFacets {
     if (keyId === undefined) {
       // A key's values are counted from hashed postings never (hasHashedPostings), its rows are.
       const hashed = this.prepare(
-        `SELECT k.key, count(*) FROM span_hashed_postings h, json_each(obs_hashed_all(h.entries, h.bucket)) r
+        `SELECT k.key, count(*) FROM
+           (SELECT bucket, key_id, entries FROM span_hashed_postings UNION ALL
+            SELECT bucket, key_id, entries FROM span_pending_hashes) h, json_each(obs_hashed_all(h.entries, h.bucket)) r
            JOIN attr_keys k ON k.id = h.key_id
          WHERE h.bucket IN (SELECT value FROM json_each(@buckets)) AND r.value IN (SELECT value FROM json_each(@ids))
          GROUP BY k.key`,

@@ -150,10 +150,11 @@ export class SqliteReader implements TelemetryReader {
 
   /**
    * A condition matching rows whose attribute `key` is exactly `value`, answered from the
-   * postings index: one seek per row bucket in each of its two forms, the entries of the value
-   * and the hashed blobs of keys whose values do not repeat (store/hashed-postings.ts). A hash
-   * names a value only probably, so each row found by its hash is checked against its own
-   * attribute. Null when the key was never seen (no match).
+   * postings index: one seek per row bucket in each of its forms, the entries of the value, the
+   * hashed blobs of keys whose values do not repeat (store/hashed-postings.ts) and the blobs
+   * the writer wrote hashed since their bucket was packed. A hash names a value only probably,
+   * so each row found by its hash is checked against its own attribute. Null when the key was
+   * never seen (no match).
    */
   private postingsCondition(signal: "spans" | "logs", rowColumn: string, key: string, value: string) {
     const keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(key) as bigint | undefined;
@@ -176,8 +177,12 @@ export class SqliteReader implements TelemetryReader {
             WHERE h.bucket = b.value AND h.key_id = ? AND h.first_hash <= ? ORDER BY h.first_hash DESC LIMIT 1),
             b.value, ?)) c
           JOIN ${signal} r ON r.id = c.value
-          WHERE ${attributeText("r.attributes")} = ?)`,
-      params: [buckets, keyId, value, buckets, keyId, hash, hash, key, value],
+          WHERE ${attributeText("r.attributes")} = ?
+        UNION ALL
+        SELECT r.id FROM ${prefix}_pending_hashes h, json_each(obs_hashed_rows(h.entries, h.bucket, ?)) c
+          JOIN ${signal} r ON r.id = c.value
+          WHERE h.bucket IN (SELECT value FROM json_each(?)) AND h.key_id = ? AND ${attributeText("r.attributes")} = ?)`,
+      params: [buckets, keyId, value, buckets, keyId, hash, hash, key, value, hash, buckets, keyId, key, value],
     };
   }
 

@@ -34,6 +34,7 @@ export const logs: SignalModule<"logs", "logs", LogWriter> = {
     rollupTable: "log_rollups",
     postingsTable: "log_postings",
     hashedPostingsTable: "log_hashed_postings",
+    pendingHashesTable: "log_pending_hashes",
     trimmedThrough: "logs_trimmed_through_ns",
   },
 };

@@ -63,8 +63,10 @@ export interface RowTableRetention {
   readonly timeColumn: string;
   readonly rollupTable: string;
   readonly postingsTable: string;
-  /** Its postings of keys whose values do not repeat (store/hashed-postings.ts). */
+  /** Its postings of keys whose values do not repeat (store/hashed-postings.ts)... */
   readonly hashedPostingsTable: string;
+  /** ...and those the writer wrote hashed since their bucket was last packed. */
+  readonly pendingHashesTable: string;
   /** The counter holding the latest time retention has deleted (rollup readers trust slots after it). */
   readonly trimmedThrough: string;
   readonly companion?: (db: Database.Database) => RetentionCompanion;

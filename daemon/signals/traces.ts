@@ -48,6 +48,7 @@ export const traces: SignalModule<"traces", "spans", SpanWriter> = {
     rollupTable: "span_rollups",
     postingsTable: "span_postings",
     hashedPostingsTable: "span_hashed_postings",
+    pendingHashesTable: "span_pending_hashes",
     trimmedThrough: "spans_trimmed_through_ns",
     companion: traceSummaryUpkeep,
   },

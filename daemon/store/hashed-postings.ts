@@ -1,6 +1,5 @@
 import type Database from "better-sqlite3";
-import { fnv1a32 } from "./fnv.js";
-import { POSTING_BUCKET_ROWS } from "./postings.js";
+import { POSTING_BUCKET_ROWS } from "./posting-bucket.js";
 
 /**
  * Hashed postings (schema version 17): the postings of an attribute key whose values do not
@@ -27,15 +26,54 @@ export const HASHED_ENTRY_BYTES = 6;
  */
 export const HASHED_CHUNK_ENTRIES = 128;
 
-/** The hash hashed postings keep of a value's index text. */
+/**
+ * The hash hashed postings keep of a value's index text: FNV-1a of its UTF-8 bytes, as
+ * `fnv1a32(Buffer.from(value))` gives it (a lone surrogate as U+FFFD), encoded as it goes:
+ * the packer hashes every value of a bucket, and a Buffer each cost four times the hashing.
+ */
 export function valueHash(value: string): number {
-  return fnv1a32(Buffer.from(value, "utf8"));
+  let hash = 0x811c9dc5;
+  const byte = (b: number) => {
+    hash = Math.imul(hash ^ b, 0x01000193);
+  };
+  for (let i = 0; i < value.length; i++) {
+    let code = value.charCodeAt(i);
+    if (code < 0x80) {
+      hash = Math.imul(hash ^ code, 0x01000193);
+      continue;
+    }
+    if (code < 0x800) {
+      byte(0xc0 | (code >> 6));
+      byte(0x80 | (code & 0x3f));
+      continue;
+    }
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = i + 1 < value.length ? value.charCodeAt(i + 1) : 0;
+      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
+        i++;
+        byte(0xf0 | (code >> 18));
+        byte(0x80 | ((code >> 12) & 0x3f));
+        byte(0x80 | ((code >> 6) & 0x3f));
+        byte(0x80 | (code & 0x3f));
+        continue;
+      }
+      code = 0xfffd;
+    }
+    byte(0xe0 | (code >> 12));
+    byte(0x80 | ((code >> 6) & 0x3f));
+    byte(0x80 | (code & 0x3f));
+  }
+  return hash >>> 0;
 }
 
-export interface HashedEntry {
-  hash: number;
-  /** The row's id less its bucket's first id. */
-  place: number;
+/**
+ * One entry as a number that sorts as the entries do (hash, then place): both fit a double
+ * exactly (32 + 13 bits), so a bucket's entries sort as a Float64Array, natively.
+ */
+export function hashedEntry(hash: number, place: number): number {
+  if (!(place >= 0 && place < POSTING_BUCKET_ROWS)) throw new RangeError(`a row place outside its bucket: ${place}`);
+  return hash * POSTING_BUCKET_ROWS + place;
 }
 
 export interface HashedChunk {
@@ -43,26 +81,95 @@ export interface HashedChunk {
   entries: Buffer;
 }
 
-/** The blobs of one bucket's entries of one key (sorts `entries`). */
-export function hashedChunks(entries: HashedEntry[]): HashedChunk[] {
-  entries.sort((a, b) => a.hash - b.hash || a.place - b.place);
+/** The blob of `entries` (hashedEntry's numbers, already sorted). */
+function blobOf(entries: Float64Array): Buffer {
+  const blob = Buffer.allocUnsafe(entries.length * HASHED_ENTRY_BYTES);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] as number;
+    blob.writeUInt32BE(Math.floor(entry / POSTING_BUCKET_ROWS), i * HASHED_ENTRY_BYTES);
+    blob.writeUInt16BE(entry % POSTING_BUCKET_ROWS, i * HASHED_ENTRY_BYTES + 4);
+  }
+  return blob;
+}
+
+/** One blob of `entries`, sorted (sorts them): a commit's rows of a key written hashed. */
+export function hashedBlob(entries: Float64Array): Buffer {
+  return blobOf(entries.sort());
+}
+
+/** The entries of blobs, as hashedEntry's numbers, in the blobs' order. */
+export function entriesOf(blobs: readonly Uint8Array[]): Float64Array {
+  let count = 0;
+  for (const blob of blobs) count += entryCount(blob);
+  const entries = new Float64Array(count);
+  let n = 0;
+  for (const blob of blobs) {
+    const data = view(blob);
+    for (let i = 0; i < blob.length; i += HASHED_ENTRY_BYTES) {
+      entries[n++] = data.getUint32(i) * POSTING_BUCKET_ROWS + data.getUint16(i + 4);
+    }
+  }
+  return entries;
+}
+
+/** How many distinct hashes sorted entries hold. */
+export function distinctHashes(sorted: Float64Array): number {
+  let distinct = 0;
+  let previous = -1;
+  for (const entry of sorted) {
+    const hash = Math.floor(entry / POSTING_BUCKET_ROWS);
+    if (hash !== previous) distinct++;
+    previous = hash;
+  }
+  return distinct;
+}
+
+/** The blobs of one bucket's entries of one key, each made by hashedEntry (sorts `entries`). */
+export function hashedChunks(entries: Float64Array): HashedChunk[] {
+  entries.sort();
+  const hashOf = (i: number) => Math.floor((entries[i] as number) / POSTING_BUCKET_ROWS);
   const chunks: HashedChunk[] = [];
   for (let start = 0; start < entries.length; ) {
     let end = Math.min(start + HASHED_CHUNK_ENTRIES, entries.length);
     // A lookup reads one blob: a hash's entries stay together, however many there are.
-    while (end < entries.length && (entries[end] as HashedEntry).hash === (entries[end - 1] as HashedEntry).hash) end++;
-    const blob = Buffer.allocUnsafe((end - start) * HASHED_ENTRY_BYTES);
-    for (let i = start; i < end; i++) {
-      const { hash, place } = entries[i] as HashedEntry;
-      if (!(place >= 0 && place < POSTING_BUCKET_ROWS))
-        throw new RangeError(`a row place outside its bucket: ${place}`);
-      blob.writeUInt32BE(hash, (i - start) * HASHED_ENTRY_BYTES);
-      blob.writeUInt16BE(place, (i - start) * HASHED_ENTRY_BYTES + 4);
-    }
-    chunks.push({ firstHash: (entries[start] as HashedEntry).hash, entries: blob });
+    while (end < entries.length && hashOf(end) === hashOf(end - 1)) end++;
+    chunks.push({ firstHash: hashOf(start), entries: blobOf(entries.subarray(start, end)) });
     start = end;
   }
   return chunks;
+}
+
+/**
+ * The attribute keys whose postings the writer writes hashed as it stores their rows, per
+ * postings table: keys the packer found not to repeat in the last bucket it packed
+ * (posting-packer.ts). Shared by the writer of each signal's records, which reads it, and the
+ * packer, which changes it between transactions. Starts, in a new process, from what the
+ * store says: the keys of the pending blobs and of the newest packed bucket's blobs.
+ */
+export class HashedKeys {
+  private readonly sets = new Map<string, Set<number>>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  /** The keys of the postings table `postings` (`span_postings`) written hashed. */
+  of(postings: string): Set<number> {
+    let keys = this.sets.get(postings);
+    if (keys === undefined) {
+      const signal = postings.replace(/_postings$/, "");
+      const stored = this.db
+        .prepare(
+          `SELECT key_id FROM ${signal}_pending_hashes
+           UNION SELECT key_id FROM ${signal}_hashed_postings
+             WHERE bucket = (SELECT max(bucket) FROM ${signal}_hashed_postings)`,
+        )
+        .pluck()
+        .safeIntegers(false)
+        .all() as number[];
+      keys = new Set(stored);
+      this.sets.set(postings, keys);
+    }
+    return keys;
+  }
 }
 
 function entryCount(blob: Uint8Array): number {

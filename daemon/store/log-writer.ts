@@ -34,7 +34,8 @@ const LOG_COLUMNS = [
 export class LogWriter implements RecordWriter {
   private readonly logRows: NewRowInsert;
   private readonly postingsInsert: MultiRowStatement;
-  private readonly postings = new PostingsBuffer();
+  private readonly postings: PostingsBuffer;
+  private readonly pendingInsert: MultiRowStatement;
 
   constructor(
     db: Database.Database,
@@ -44,6 +45,15 @@ export class LogWriter implements RecordWriter {
     this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "", 256);
     const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
     this.postingsInsert = new MultiRowStatement(db, `log_postings ${postingColumns}`, 6, "", 256, false);
+    this.postings = new PostingsBuffer(shared.hashedKeys.of("log_postings"));
+    this.pendingInsert = new MultiRowStatement(
+      db,
+      "log_pending_hashes (bucket, key_id, first_row, entries)",
+      4,
+      "",
+      256,
+      false,
+    );
   }
 
   /** Inserts the log records of one request; returns how many were new. */
@@ -90,7 +100,7 @@ export class LogWriter implements RecordWriter {
   }
 
   flush(): void {
-    this.postings.flush(this.postingsInsert);
+    this.postings.flush(this.postingsInsert, this.pendingInsert);
   }
 
   clear(): void {

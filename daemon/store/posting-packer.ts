@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { SIGNALS } from "../signals/registry.js";
-import { type HashedEntry, hashedChunks, valueHash } from "./hashed-postings.js";
-import { decodePostingRows, registerPostingFunctions } from "./posting-rows.js";
+import { distinctHashes, entriesOf, HashedKeys, hashedChunks, hashedEntry, valueHash } from "./hashed-postings.js";
+import { decodePostingRows } from "./posting-rows.js";
 import { POSTING_BUCKET_ROWS, postingBucket } from "./postings.js";
 
 /**
@@ -18,21 +18,30 @@ export interface PostingTables {
   readonly records: string;
   readonly postings: string;
   readonly hashed: string;
+  /** Blobs the writer wrote for keys in HashedKeys, a commit each, until their bucket is packed. */
+  readonly pending: string;
 }
 
 /** Every signal's that has postings (the signal registry). */
 function signalTables(): PostingTables[] {
   return SIGNALS.flatMap(({ retention }) =>
     "postingsTable" in retention
-      ? [{ records: retention.table, postings: retention.postingsTable, hashed: retention.hashedPostingsTable }]
+      ? [
+          {
+            records: retention.table,
+            postings: retention.postingsTable,
+            hashed: retention.hashedPostingsTable,
+            pending: retention.pendingHashesTable,
+          },
+        ]
       : [],
   );
 }
 
 interface KeyStats {
   key_id: number;
-  distinct_values: number;
-  row_count: number;
+  entries: number;
+  singles: number;
   lo: number;
   hi: number;
 }
@@ -40,16 +49,31 @@ interface KeyStats {
 class SignalPacker {
   private readonly marker: string;
   private readonly stmt: Record<
-    "next" | "setNext" | "lowest" | "sequence" | "stats" | "entries" | "insert" | "drop",
+    | "next"
+    | "setNext"
+    | "lowest"
+    | "sequence"
+    | "stats"
+    | "entries"
+    | "insert"
+    | "drop"
+    | "pendingKeys"
+    | "pending"
+    | "dropPending",
     Database.Statement
   >;
+
+  /** The keys the writer writes hashed (HashedKeys), changed once a transaction committed. */
+  private readonly keys: Set<number>;
 
   constructor(
     private readonly db: Database.Database,
     tables: PostingTables,
+    hashedKeys: HashedKeys,
   ) {
     this.marker = `${tables.postings}_packed_below`;
-    const { postings, hashed, records } = tables;
+    this.keys = hashedKeys.of(tables.postings);
+    const { postings, hashed, records, pending } = tables;
     this.stmt = {
       next: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
       setNext: db.prepare(
@@ -57,16 +81,21 @@ class SignalPacker {
       ),
       lowest: db.prepare(`SELECT min(id) FROM ${records}`).pluck(),
       sequence: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck(),
-      // Entries are in (key, value) order within a bucket, so the distinct count streams.
       stats: db.prepare(
-        `SELECT key_id, count(DISTINCT value) AS distinct_values,
-           sum(CASE WHEN length(rows) = 0 THEN 1 ELSE obs_posting_count(rows) END) AS row_count,
-           min(first_row) AS lo, max(last_row) AS hi
+        `SELECT key_id, count(*) AS entries, sum(length(rows) = 0) AS singles, min(first_row) AS lo, max(last_row) AS hi
          FROM ${postings} WHERE bucket = ? GROUP BY key_id`,
       ),
-      entries: db.prepare(`SELECT value, first_row, rows FROM ${postings} WHERE bucket = ? AND key_id = ?`).raw(),
+      // An entry of one row has an empty blob: NULL, so that no Buffer is made for it.
+      entries: db
+        .prepare(
+          `SELECT value, first_row, nullif(rows, x'') FROM ${postings} WHERE bucket = ? AND key_id = ? ORDER BY value, first_row`,
+        )
+        .raw(),
       insert: db.prepare(`INSERT INTO ${hashed} (bucket, key_id, first_hash, entries) VALUES (?, ?, ?, ?)`),
       drop: db.prepare(`DELETE FROM ${postings} WHERE bucket = ? AND key_id = ?`),
+      pendingKeys: db.prepare(`SELECT DISTINCT key_id FROM ${pending} WHERE bucket = ?`).pluck(),
+      pending: db.prepare(`SELECT entries FROM ${pending} WHERE bucket = ? AND key_id = ?`).pluck(),
+      dropPending: db.prepare(`DELETE FROM ${pending} WHERE bucket = ? AND key_id = ?`),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
     this.stmt.sequence.bind(records);
@@ -89,34 +118,81 @@ class SignalPacker {
 
   /** Packs the oldest full bucket not yet packed, in one transaction; false when there is none. */
   packNext(): boolean {
-    return this.db.transaction(() => {
+    const decided = this.db.transaction(() => {
       const bucket = this.nextBucket();
-      if (bucket === null) return false;
-      this.pack(bucket);
+      if (bucket === null) return null;
+      const keys = this.pack(bucket);
       this.stmt.setNext.run(this.marker, String(bucket + 1));
-      return true;
+      return keys;
     })();
+    if (decided === null) return false;
+    // Only once committed: a rolled-back pack decided nothing.
+    for (const keyId of decided.hashed) this.keys.add(keyId);
+    for (const keyId of decided.repeating) this.keys.delete(keyId);
+    return true;
   }
 
-  private pack(bucket: number): void {
+  /**
+   * Packs a bucket: merges the pending blobs of the keys the writer wrote hashed, and hashes the
+   * entries of the keys whose values did not repeat. Returns the keys to write hashed from now
+   * on, and those whose values repeated after all (written as entries from now on).
+   */
+  private pack(bucket: number): { hashed: number[]; repeating: number[] } {
     const first = bucket * POSTING_BUCKET_ROWS;
+    const decided = { hashed: [] as number[], repeating: [] as number[] };
+    const merged = new Set<number>();
+    for (const keyId of this.stmt.pendingKeys.all(bucket) as number[]) {
+      const entries = entriesOf(this.stmt.pending.all(bucket, keyId) as Buffer[]);
+      const chunks = hashedChunks(entries);
+      // Its values started repeating: this bucket stays hashed (readers check every row), the
+      // next one gets entries, and the packer decides again.
+      if (distinctHashes(entries) < entries.length * UNIQUE_SHARE) decided.repeating.push(keyId);
+      for (const chunk of chunks) this.stmt.insert.run(bucket, keyId, chunk.firstHash, chunk.entries);
+      this.stmt.dropPending.run(bucket, keyId);
+      merged.add(keyId);
+    }
     for (const key of this.stmt.stats.all(bucket) as KeyStats[]) {
-      if (key.distinct_values < key.row_count * UNIQUE_SHARE) continue;
+      // Entries of a key merged above were written before it was found not to repeat: they stay.
+      if (merged.has(key.key_id)) continue;
+      // Distinct values at least UNIQUE_SHARE (4/5) of rows needs single-row entries at least
+      // 3/4 of entries: rows >= singles + 2 (entries - singles) and distinct <= entries. Keys
+      // that fail it (most whose values repeat) are not read.
+      if (key.singles < key.entries * 0.75) continue;
       // An entry written before entries were cut at bucket ends (postings.ts) may list rows of
       // the next bucket: such a key stays as it is here.
       if (key.lo < first || key.hi >= first + POSTING_BUCKET_ROWS) continue;
-      const entries: HashedEntry[] = [];
-      for (const [value, firstRow, rows] of this.stmt.entries.iterate(bucket, key.key_id) as IterableIterator<
-        [string, number, Uint8Array]
-      >) {
-        const hash = valueHash(value);
-        const ids = rows.length === 0 ? [firstRow] : decodePostingRows(rows, firstRow);
-        for (const id of ids) entries.push({ hash, place: id - first });
-      }
+      const entries = this.hashedEntries(bucket, key.key_id);
+      if (entries === null) continue;
       for (const chunk of hashedChunks(entries))
         this.stmt.insert.run(bucket, key.key_id, chunk.firstHash, chunk.entries);
       this.stmt.drop.run(bucket, key.key_id);
+      decided.hashed.push(key.key_id);
     }
+    return decided;
+  }
+
+  /** A key's entries in a bucket as hashed entries (hashedEntry), or null when its values repeat. */
+  private hashedEntries(bucket: number, keyId: number): Float64Array | null {
+    const first = bucket * POSTING_BUCKET_ROWS;
+    // A row carries a key once: a bucket's rows bound its entries.
+    const entries = new Float64Array(POSTING_BUCKET_ROWS);
+    let count = 0;
+    let distinct = 0;
+    let previous: string | null = null;
+    // all(), not iterate(): a call into SQLite per row cost more than the rows' arrays.
+    for (const [value, firstRow, rows] of this.stmt.entries.all(bucket, keyId) as [
+      string,
+      number,
+      Uint8Array | null,
+    ][]) {
+      // In value order: a value differs from the one before or is the same.
+      if (value !== previous) distinct++;
+      previous = value;
+      const hash = valueHash(value);
+      if (rows === null) entries[count++] = hashedEntry(hash, firstRow - first);
+      else for (const id of decodePostingRows(rows, firstRow)) entries[count++] = hashedEntry(hash, id - first);
+    }
+    return distinct >= count * UNIQUE_SHARE ? entries.subarray(0, count) : null;
   }
 }
 
@@ -131,9 +207,16 @@ class SignalPacker {
 export class PostingPacker {
   private readonly signals: SignalPacker[];
 
-  constructor(db: Database.Database, tables: readonly PostingTables[] = signalTables()) {
-    registerPostingFunctions(db);
-    this.signals = tables.map((t) => new SignalPacker(db, t));
+  /**
+   * `hashedKeys`: the writer's (TelemetryWriter.hashedKeys), so that it writes hashed the keys
+   * this packer finds not to repeat; without it the writer keeps writing entries for them.
+   */
+  constructor(
+    db: Database.Database,
+    hashedKeys: HashedKeys = new HashedKeys(db),
+    tables: readonly PostingTables[] = signalTables(),
+  ) {
+    this.signals = tables.map((t) => new SignalPacker(db, t, hashedKeys));
   }
 
   /** Packs one bucket of the first signal that has one to pack; false when none has. */

@@ -1,22 +1,41 @@
 import type Database from "better-sqlite3";
+import { hashedBlob, hashedEntry, valueHash } from "./hashed-postings.js";
 import type { MultiRowStatement } from "./multi-row.js";
+import { POSTING_BUCKET_ROWS, postingBucket } from "./posting-bucket.js";
 import { encodePostingRows } from "./posting-rows.js";
 
-/** Rows per posting bucket: entries of recent rows share a small region of the index. */
-export const POSTING_BUCKET_ROWS = 8192;
+export { POSTING_BUCKET_ROWS, postingBucket };
 
-export function postingBucket(rowId: number): number {
-  return Math.floor(rowId / POSTING_BUCKET_ROWS);
+/** The rows of one key written hashed in a transaction, in row order, and their values' hashes. */
+interface HashedRows {
+  rows: number[];
+  hashes: number[];
 }
 
 /**
  * Gathers the attribute postings of one write transaction: for each (key id, value text), the
  * ids of the new rows that carry it. `flush` writes one index entry per pair, in key order.
+ * A key in `hashedKeys` (its values do not repeat, hashed-postings.ts) is written instead as
+ * one blob per bucket of its rows' (value hash, place) pairs, pending until the packer merges a
+ * full bucket's into its hashed postings.
  */
 export class PostingsBuffer {
   private readonly byKey = new Map<number, Map<string, number[]>>();
+  private readonly hashed = new Map<number, HashedRows>();
+
+  constructor(private readonly hashedKeys: ReadonlySet<number> = new Set()) {}
 
   add(keyId: number, value: string, rowId: number): void {
+    if (this.hashedKeys.has(keyId)) {
+      let rows = this.hashed.get(keyId);
+      if (!rows) {
+        rows = { rows: [], hashes: [] };
+        this.hashed.set(keyId, rows);
+      }
+      rows.rows.push(rowId);
+      rows.hashes.push(valueHash(value));
+      return;
+    }
     let values = this.byKey.get(keyId);
     if (!values) {
       values = new Map();
@@ -28,7 +47,7 @@ export class PostingsBuffer {
   }
 
   get empty(): boolean {
-    return this.byKey.size === 0;
+    return this.byKey.size === 0 && this.hashed.size === 0;
   }
 
   /**
@@ -38,7 +57,8 @@ export class PostingsBuffer {
    * buckets): a reader that wants the rows of an id range then finds every entry holding
    * one of them in that range's buckets, without looking further back.
    */
-  flush(insert: MultiRowStatement): void {
+  flush(insert: MultiRowStatement, pendingInsert: MultiRowStatement): void {
+    this.flushHashed(pendingInsert);
     const values: unknown[] = [];
     for (const keyId of [...this.byKey.keys()].sort((a, b) => a - b)) {
       const byValue = this.byKey.get(keyId) as Map<string, number[]>;
@@ -59,8 +79,31 @@ export class PostingsBuffer {
     if (values.length > 0) insert.run(values);
   }
 
+  /** Writes (bucket, key_id, first_row, entries) pending blobs, one per key and bucket, and forgets them. */
+  private flushHashed(pendingInsert: MultiRowStatement): void {
+    const values: unknown[] = [];
+    for (const [keyId, { rows, hashes }] of this.hashed) {
+      // Rows ascend within a transaction: each bucket's are a run.
+      for (let start = 0; start < rows.length; ) {
+        const bucket = postingBucket(rows[start] as number);
+        let end = start + 1;
+        while (end < rows.length && postingBucket(rows[end] as number) === bucket) end++;
+        const entries = new Float64Array(end - start);
+        const first = bucket * POSTING_BUCKET_ROWS;
+        for (let i = start; i < end; i++) {
+          entries[i - start] = hashedEntry(hashes[i] as number, (rows[i] as number) - first);
+        }
+        values.push(bucket, keyId, rows[start], hashedBlob(entries));
+        start = end;
+      }
+    }
+    this.hashed.clear();
+    if (values.length > 0) pendingInsert.run(values);
+  }
+
   clear(): void {
     this.byKey.clear();
+    this.hashed.clear();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
 import type { Dictionaries, ResolvedResource } from "./dictionaries.js";
+import type { HashedKeys } from "./hashed-postings.js";
 import type { PostingsBuffer } from "./postings.js";
 import type { RollupBuffer } from "./rollup-buffer.js";
 
@@ -13,6 +14,8 @@ export interface SharedWriteState {
   readonly collectorStartNs: bigint;
   readonly dictionaries: Dictionaries;
   readonly rollups: RollupBuffer;
+  /** The keys whose postings are written hashed, per postings table (hashed-postings.ts). */
+  readonly hashedKeys: HashedKeys;
   /** A batch's resources and scopes as stored rows (ids), in batch order. */
   resolveScopes(
     batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },

@@ -71,6 +71,7 @@ class SignalTable implements RetentionTrimmer {
       dropPostings: db.prepare(`DELETE FROM ${where.postingsTable} WHERE bucket < ? AND last_row < ?`),
       // A hashed blob lists rows of its own bucket only (hashed-postings.ts).
       dropHashedPostings: db.prepare(`DELETE FROM ${where.hashedPostingsTable} WHERE bucket < ?`),
+      dropPendingHashes: db.prepare(`DELETE FROM ${where.pendingHashesTable} WHERE bucket < ?`),
       counter: db.prepare("UPDATE counters SET value = value - ? WHERE name = ?"),
     };
     this.trimmedThrough = where.trimmedThrough;
@@ -127,6 +128,7 @@ class SignalTable implements RetentionTrimmer {
     const bucket = lowest === null ? Number.MAX_SAFE_INTEGER : postingBucket(row);
     this.stmt.dropPostings!.run(bucket, row);
     this.stmt.dropHashedPostings!.run(bucket);
+    this.stmt.dropPendingHashes!.run(bucket);
   }
 }
 

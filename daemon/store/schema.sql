@@ -54,6 +54,16 @@ CREATE TABLE log_hashed_postings (
   PRIMARY KEY (bucket, key_id, first_hash)
 ) WITHOUT ROWID;
 
+CREATE TABLE log_pending_hashes (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  -- the first row of the commit's rows the blob holds
+  first_row INTEGER NOT NULL,
+  -- as in the hashed postings: (value hash, row place) pairs, sorted
+  entries BLOB NOT NULL,
+  PRIMARY KEY (bucket, key_id, first_row)
+) WITHOUT ROWID;
+
 CREATE TABLE "log_postings" (
   bucket INTEGER NOT NULL,
   key_id INTEGER NOT NULL,
@@ -270,6 +280,16 @@ CREATE TABLE span_hashed_postings (
   -- row's id less the bucket's first, big-endian
   entries BLOB NOT NULL,
   PRIMARY KEY (bucket, key_id, first_hash)
+) WITHOUT ROWID;
+
+CREATE TABLE span_pending_hashes (
+  bucket INTEGER NOT NULL,
+  key_id INTEGER NOT NULL,
+  -- the first row of the commit's rows the blob holds
+  first_row INTEGER NOT NULL,
+  -- as in the hashed postings: (value hash, row place) pairs, sorted
+  entries BLOB NOT NULL,
+  PRIMARY KEY (bucket, key_id, first_row)
 ) WITHOUT ROWID;
 
 CREATE TABLE "span_postings" (

@@ -116,7 +116,8 @@ export class SpanWriter implements RecordWriter {
   private readonly storedTraceKeys: Database.Statement;
   private readonly traceServices: MultiRowStatement;
   private readonly postingsInsert: MultiRowStatement;
-  private readonly postings = new PostingsBuffer();
+  private readonly postings: PostingsBuffer;
+  private readonly pendingInsert: MultiRowStatement;
   private readonly parentLinks: ParentLinks;
 
   constructor(
@@ -167,6 +168,15 @@ export class SpanWriter implements RecordWriter {
     );
     const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
     this.postingsInsert = new MultiRowStatement(db, `span_postings ${postingColumns}`, 6, "", 256, false);
+    this.postings = new PostingsBuffer(shared.hashedKeys.of("span_postings"));
+    this.pendingInsert = new MultiRowStatement(
+      db,
+      "span_pending_hashes (bucket, key_id, first_row, entries)",
+      4,
+      "",
+      256,
+      false,
+    );
   }
 
   /**
@@ -273,7 +283,7 @@ export class SpanWriter implements RecordWriter {
   }
 
   flush(): void {
-    this.postings.flush(this.postingsInsert);
+    this.postings.flush(this.postingsInsert, this.pendingInsert);
   }
 
   clear(): void {

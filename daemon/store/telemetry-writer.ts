@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { LogBatch, MetricBatch, ResourceRecord, ScopeRecord, SpanBatch } from "../otlp/records.js";
 import { type RecordsName, SIGNALS } from "../signals/registry.js";
 import { Dictionaries, type ResolvedResource } from "./dictionaries.js";
+import { HashedKeys } from "./hashed-postings.js";
 import { LogWriter } from "./log-writer.js";
 import { MetricWriter } from "./metric-writer.js";
 import type { PostingsBuffer } from "./postings.js";
@@ -19,6 +20,7 @@ import { SpanWriter } from "./span-writer.js";
 export class TelemetryWriter implements SharedWriteState {
   readonly dictionaries: Dictionaries;
   readonly rollups: RollupBuffer;
+  readonly hashedKeys: HashedKeys;
   /** Every signal's record writer, flushed and cleared with the transaction. */
   private readonly parts = new Map<RecordsName, RecordWriter>();
   private readonly stmt: Record<"lastSeen" | "counter" | "latest" | "serviceCount", Database.Statement>;
@@ -38,6 +40,7 @@ export class TelemetryWriter implements SharedWriteState {
   ) {
     this.dictionaries = new Dictionaries(db, maxDbBytes);
     this.rollups = new RollupBuffer(db);
+    this.hashedKeys = new HashedKeys(db);
     for (const signal of SIGNALS) this.parts.set(signal.records, signal.createWriter(db, this));
     this.stmt = {
       lastSeen: db.prepare("UPDATE services SET last_seen_ns = max(last_seen_ns, ?) WHERE id = ?"),

@@ -82,7 +82,7 @@ const destinations = options.forwardDestinations ?? [];
 const outbox = new ForwardOutbox(db, destinations, (line) => console.error(line));
 const forwarding = destinations.length > 0;
 const retention = new Retention(db, options.retention, [outbox]);
-const packer = new PostingPacker(db);
+const packer = new PostingPacker(db, writer.hashedKeys);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);
 /** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */

@@ -91,9 +91,17 @@ export function columnBeforeV12(
  * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
  * version would have stored it: before version 5, trace_services named traces by trace id;
  * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text;
- * before 14, they kept every value in the row; before 16, ids were hex text.
+ * before 14, they kept every value in the row; before 16, ids were hex text. Postings hashed
+ * since version 17 cannot be turned back into entries (a hash is not its value): a source
+ * that has any is refused for an older version.
  */
 export function copyAtVersion(source: Database.Database, path: string, version: number): Database.Database {
+  if (version < 17) {
+    for (const table of ["span_hashed_postings", "log_hashed_postings", "span_pending_hashes", "log_pending_hashes"]) {
+      const hashed = source.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get() as number;
+      if (hashed > 0) throw new Error(`copyAtVersion: ${table} holds postings version ${version} cannot keep`);
+    }
+  }
   const db = new Database(path);
   db.defaultSafeIntegers(true);
   migrate(db, path, MIGRATIONS.slice(0, version));
@@ -164,7 +172,7 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
 
 /**
  * `read` over a copy of a store older than version 16 with its ids turned to bytes and the
- * (empty) tables of hashed postings added, as this build's reader reads them, and nothing else
+ * (empty) tables of hashed postings and pending hashes added, as this build's reader reads them, and nothing else
  * changed: what the older store's rows answer.
  */
 export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Database.Database) => T): T {
@@ -182,8 +190,13 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
       }
     }
     for (const signal of ["span", "log"]) {
-      copy.exec(`CREATE TABLE IF NOT EXISTS ${signal}_hashed_postings (bucket INTEGER NOT NULL, key_id INTEGER NOT NULL,
-        first_hash INTEGER NOT NULL, entries BLOB NOT NULL, PRIMARY KEY (bucket, key_id, first_hash)) WITHOUT ROWID`);
+      for (const [table, key] of [
+        ["hashed_postings", "first_hash"],
+        ["pending_hashes", "first_row"],
+      ]) {
+        copy.exec(`CREATE TABLE IF NOT EXISTS ${signal}_${table} (bucket INTEGER NOT NULL, key_id INTEGER NOT NULL,
+          ${key} INTEGER NOT NULL, entries BLOB NOT NULL, PRIMARY KEY (bucket, key_id, ${key})) WITHOUT ROWID`);
+      }
     }
     return read(copy);
   } finally {

@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { POSTING_BUCKET_ROWS } from "../../daemon/store/postings.js";
 import { MIGRATIONS } from "../../daemon/store/schema.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
-import { http } from "../helpers/http.js";
+import { http, postJson } from "../helpers/http.js";
 import { hexId, traceRequest } from "../helpers/otlp-builders.js";
 import { copyAtVersion, testStore } from "../helpers/store.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -110,6 +110,27 @@ describe("obsd on a store of an older schema (real obsd)", function () {
         }
         const routes = await http(`${obsd.url}/api/spans/search?lookback=1h&limit=500&attr.route=/r1`);
         expect(routes.json<{ data: unknown[] }>().data).to.have.length(500);
+        // New spans: obsd's writer now writes their request ids hashed, pending until their bucket is full.
+        const late = traceRequest(
+          "api",
+          [1, 2, 3].map((i) => ({
+            traceId: hexId(900_000 + i, 16),
+            spanId: hexId(900_000 + i, 8),
+            startNs: nowNs - 1_000_000_000n + BigInt(i),
+            attributes: { "request.id": `late-${i}` },
+          })),
+        );
+        expect((await postJson(`${obsd.url}/v1/traces`, late)).status).to.equal(200);
+        const pending = new Database(dbPath, { readonly: true });
+        try {
+          expect(pending.prepare("SELECT count(*) FROM span_pending_hashes").pluck().get()).to.equal(1);
+        } finally {
+          pending.close();
+        }
+        const found = await http(`${obsd.url}/api/spans/search?lookback=1h&attr.request.id=late-2`);
+        expect(found.json<{ data: { spanId: string }[] }>().data.map((span) => span.spanId)).to.deep.equal([
+          hexId(900_002, 8),
+        ]);
       } finally {
         await obsd.stop();
       }

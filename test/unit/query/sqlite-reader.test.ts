@@ -292,7 +292,7 @@ describe("SQLite reader", () => {
       statement: 1,
     });
     expect(before.slice(-2).map((x) => x.logs)).to.deep.equal([["done req-open"], []]);
-    const packer = new PostingPacker(store.db);
+    const packer = new PostingPacker(store.db, store.writer.hashedKeys);
     while (packer.packNext()) {}
     for (const table of ["span_hashed_postings", "log_hashed_postings"]) {
       const blobs = Number(store.db.prepare(`SELECT count(*) FROM ${table} WHERE bucket = 0`).pluck().get());
@@ -302,6 +302,28 @@ describe("SQLite reader", () => {
     expect(
       store.db.prepare("SELECT count(*) FROM span_postings WHERE bucket = 0 AND key_id = ?").pluck().get(keyId),
     ).to.equal(0n);
+    expect(answers()).to.deep.equal(before);
+    // The writer now writes request ids hashed as it stores them (pending blobs until their
+    // bucket is full), two more values of one hash among them.
+    const [c, d] = ["log-163378", "log-1200306"];
+    expect(valueHash(c)).to.equal(valueHash(d));
+    const late = [c, d, "req-late"];
+    spansWith(late, 600, T0 + 200n);
+    logsWith(late, T0 + 200n);
+    for (const table of ["span_pending_hashes", "log_pending_hashes"]) {
+      expect(store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).to.equal(1n);
+    }
+    late.forEach((id, i) => {
+      expect(
+        reader.spans({ attrs: [["request.id", id]], attrContains: [], page: page() }).items.map((x) => x.spanId),
+      ).to.deep.equal([hexId(1600 + i, 8)]);
+      expect(reader.traces({ attrs: [["request.id", id]], page: page() }).items.map((x) => x.traceId)).to.deep.equal([
+        hexId(1600 + i, 16),
+      ]);
+      expect(
+        reader.logs({ attrs: [["request.id", id]], attrContains: [], page: page() }).items.map((x) => x.body),
+      ).to.deep.equal([`done ${id}`]);
+    });
     expect(answers()).to.deep.equal(before);
   });
 

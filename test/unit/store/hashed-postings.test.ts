@@ -3,8 +3,8 @@ import { expect } from "chai";
 import { fnv1a32 } from "../../../daemon/store/fnv.js";
 import {
   HASHED_CHUNK_ENTRIES,
-  type HashedEntry,
   hashedChunks,
+  hashedEntry,
   hashedRows,
   registerHashedPostingFunctions,
   valueHash,
@@ -19,15 +19,22 @@ describe("hashed postings", () => {
     expect(fnv1a32(Buffer.from("foobar"))).to.equal(0xbf9cf968);
     expect(valueHash("foobar")).to.equal(0xbf9cf968);
     expect(valueHash("é")).to.equal(fnv1a32(Buffer.from([0xc3, 0xa9])));
+    // Encoded as it hashes: the same as the UTF-8 bytes Node makes, lone surrogates and all.
+    const texts = ["", "req-1", "é€😀", "a\ud800b", "\udc00", "x\ud83d", "\u07ff\u0800\uffff", "Ā".repeat(3)];
+    for (let code = 0; code < 0x11000; code += 7)
+      texts.push(`v${String.fromCodePoint(code)}${String.fromCharCode(code & 0xffff)}`);
+    for (const text of texts)
+      expect(valueHash(text), JSON.stringify(text)).to.equal(fnv1a32(Buffer.from(text, "utf8")));
   });
 
   it("cut a bucket's entries, sorted, into blobs named by their first hash, never parting one hash's entries", () => {
     // 300 entries: hashes 0..99 once each, hash 500 on 150 rows (across where a cut would fall), 600..649.
-    const entries: HashedEntry[] = [];
+    const list: number[] = [];
     let place = 0;
-    for (let h = 99; h >= 0; h--) entries.push({ hash: h, place: place++ });
-    for (let i = 0; i < 150; i++) entries.push({ hash: 500, place: place++ });
-    for (let h = 600; h < 650; h++) entries.push({ hash: h, place: place++ });
+    for (let h = 99; h >= 0; h--) list.push(hashedEntry(h, place++));
+    for (let i = 0; i < 150; i++) list.push(hashedEntry(500, place++));
+    for (let h = 600; h < 650; h++) list.push(hashedEntry(h, place++));
+    const entries = Float64Array.from(list);
     const chunks = hashedChunks(entries);
     expect(chunks.map((c) => c.firstHash)).to.deep.equal([0, 600]);
     expect(chunks.map((c) => c.entries.length / 6)).to.deep.equal([250, 50]);
@@ -42,20 +49,17 @@ describe("hashed postings", () => {
     expect(hashedRows(first, 2, 501)).to.deep.equal([]);
     expect(hashedRows(chunks[1]?.entries as Buffer, 0, 649)).to.deep.equal([299]);
     // A full cut: 128 entries of distinct hashes, then the rest.
-    const many = Array.from({ length: 300 }, (_, i) => ({ hash: 1000 + i, place: i }));
+    const many = Float64Array.from({ length: 300 }, (_, i) => hashedEntry(0xffffffff - i, i));
     expect(hashedChunks(many).map((c) => c.entries.length / 6)).to.deep.equal([128, 128, 44]);
-    expect(() => hashedChunks([{ hash: 1, place: POSTING_BUCKET_ROWS }])).to.throw(RangeError);
+    expect(hashedRows(hashedChunks(many)[2]?.entries as Buffer, 0, 0xffffffff)).to.deep.equal([0]);
+    expect(() => hashedEntry(1, POSTING_BUCKET_ROWS)).to.throw(RangeError);
   });
 
   it("answer a hash's rows, every row, and the rows in a range from SQL", () => {
     const db = new Database(":memory:");
     try {
       registerHashedPostingFunctions(db);
-      const [chunk] = hashedChunks([
-        { hash: 9, place: 5 },
-        { hash: 3, place: 7 },
-        { hash: 9, place: 1 },
-      ]);
+      const [chunk] = hashedChunks(Float64Array.from([hashedEntry(9, 5), hashedEntry(3, 7), hashedEntry(9, 1)]));
       const blob = chunk?.entries as Buffer;
       const one = (sql: string, ...params: unknown[]) =>
         db

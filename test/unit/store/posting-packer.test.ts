@@ -3,6 +3,7 @@ import { forEachHashedRow, valueHash } from "../../../daemon/store/hashed-postin
 import { PostingPacker } from "../../../daemon/store/posting-packer.js";
 import { encodePostingRows } from "../../../daemon/store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../../../daemon/store/postings.js";
+import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
@@ -123,6 +124,64 @@ describe("posting packer", () => {
     );
   });
 
+  it("has the writer write a key hashed once its values did not repeat, merges those blobs, and goes back to entries when they repeat", () => {
+    const packer = new PostingPacker(store.db, store.writer.hashedKeys);
+    const pack = () => {
+      while (packer.packNext()) {}
+    };
+    const keyId = Number(
+      store.db
+        .prepare("INSERT INTO attr_keys (key) VALUES ('request.id') ON CONFLICT DO NOTHING RETURNING id")
+        .pluck()
+        .get(),
+    );
+    const pendingBlobs = (bucket: number) =>
+      store.db
+        .prepare("SELECT first_row, length(entries) / 6 FROM span_pending_hashes WHERE bucket = ? ORDER BY 1")
+        .raw()
+        .safeIntegers(false)
+        .all(bucket) as [number, number][];
+    writeSpans(store, 0, 10);
+    fillBucket(store);
+    writeSpans(store, 100, 2);
+    pack();
+    expect([...store.writer.hashedKeys.of("span_postings")]).to.deep.equal([keyId]);
+    // From now on request ids go to a pending blob per commit; the first two spans keep their entries.
+    writeSpans(store, 200, 3);
+    writeSpans(store, 300, 4);
+    expect(keysWithEntries(store, 1)).to.deep.equal(["request.id", "route", "tag"]);
+    const first = POSTING_BUCKET_ROWS + 2;
+    expect(pendingBlobs(1)).to.deep.equal([
+      [first, 3],
+      [first + 3, 4],
+    ]);
+    // A new writer (a restart) knows the key from the store.
+    expect([...new TelemetryWriter(store.db, 0n).hashedKeys.of("span_postings")]).to.deep.equal([keyId]);
+    fillBucket(store);
+    writeSpans(store, 400, 1);
+    pack();
+    expect(pendingBlobs(1)).to.deep.equal([]);
+    // The pending rows merged into bucket 1's hashed postings; the two earlier entries stay.
+    expect(hashedEntries(store, 1, "request.id").map(([, hash]) => hash)).to.have.members(
+      [200, 201, 202, 300, 301, 302, 303].map((n) => valueHash(`req-${n}`)),
+    );
+    expect(
+      store.db.prepare("SELECT value FROM span_postings WHERE bucket = 1 AND key_id = ? ORDER BY 1").pluck().all(keyId),
+    ).to.deep.equal(["req-100", "req-101"]);
+    // Bucket 2: request ids that repeat, written hashed (the writer cannot know yet).
+    writeSpans(store, 500, 5, () => ({ "request.id": "same" }));
+    writeSpans(store, 600, 5, () => ({ "request.id": "same" }));
+    expect(pendingBlobs(2).map(([, n]) => n)).to.deep.equal([1, 5, 5]);
+    fillBucket(store);
+    writeSpans(store, 700, 1);
+    pack();
+    expect([...store.writer.hashedKeys.of("span_postings")]).to.deep.equal([]);
+    writeSpans(store, 800, 2);
+    // Only the span written before the packer looked at bucket 2 is in a pending blob.
+    expect(pendingBlobs(3)).to.deep.equal([[3 * POSTING_BUCKET_ROWS, 1]]);
+    expect(keysWithEntries(store, 3)).to.deep.equal(["request.id", "route", "tag"]);
+  });
+
   it("never packs the bucket rows are still being written to", () => {
     writeSpans(store, 0, 50);
     const before = store.db.prepare("SELECT count(*) FROM span_postings").pluck().get();
@@ -132,15 +191,18 @@ describe("posting packer", () => {
   });
 
   it("hashes a key whose distinct values are at least 4 in 5 of its rows, not one with fewer", () => {
-    // Ten spans: `most` has 8 distinct values among them, `fewer` 7.
-    writeSpans(store, 0, 10, (n) => ({ most: `m${Math.min(n, 7)}`, fewer: `f${Math.min(n, 6)}` }));
+    // Ten spans: `most` has 8 distinct values among them, `fewer` 6, some repeated within a
+    // transaction (one entry lists their rows), some across two (an entry each).
+    const most = (n: number) => `m${Math.min(n, 7)}`;
+    const fewer = (n: number) => `f${n < 8 ? n % 6 : 5}`;
+    writeSpans(store, 0, 5, (n) => ({ most: most(n), fewer: fewer(n) }));
+    writeSpans(store, 5, 5, (n) => ({ most: most(n), fewer: fewer(n) }));
     fillBucket(store);
     writeSpans(store, 100, 1);
     packAll(store);
     expect(keysWithEntries(store, 0)).to.deep.equal(["fewer", "route", "tag"]);
-    const most = hashedEntries(store, 0, "most");
-    expect(most.map(([, hash]) => hash)).to.deep.equal(
-      Array.from({ length: 10 }, (_, n) => valueHash(`m${Math.min(n, 7)}`)),
+    expect(hashedEntries(store, 0, "most").map(([, hash]) => hash)).to.deep.equal(
+      Array.from({ length: 10 }, (_, n) => valueHash(most(n))),
     );
   });
 

@@ -44,6 +44,7 @@ describe("store footprint: bytes per signal", () => {
       "spans",
       "span_postings",
       "span_hashed_postings",
+      "span_pending_hashes",
       "span_rollups",
       "traces",
       "trace_services",
@@ -71,6 +72,7 @@ describe("store footprint: bytes per signal", () => {
         "spans",
         "span_postings",
         "span_hashed_postings",
+        "span_pending_hashes",
         "span_rollups",
         "traces",
         "trace_services",
@@ -78,7 +80,7 @@ describe("store footprint: bytes per signal", () => {
       ];
       expect(footprint.bytes.spans).to.equal(pagesOf(store.db, spanTables));
       expect(footprint.bytes.logs).to.equal(
-        pagesOf(store.db, ["logs", "log_postings", "log_hashed_postings", "log_rollups"]),
+        pagesOf(store.db, ["logs", "log_postings", "log_hashed_postings", "log_pending_hashes", "log_rollups"]),
       );
       expect(footprint.bytes.spans).to.be.greaterThan(footprint.bytes.logs);
     } finally {
