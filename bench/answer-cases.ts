@@ -111,6 +111,10 @@ function spanCases(ids: KnownIds): HttpCase[] {
     get("spans-status-error", "/api/spans/search?status=error&lookback=24h", true),
     get("spans-status-ok", "/api/spans/search?status=ok&limit=10"),
     get("spans-attr", "/api/spans/search?attr.user.id=user-17&lookback=24h", true),
+    // A key whose values do not repeat: its postings hashed in full buckets, pending in the open one.
+    get("spans-attr-unique", "/api/spans/search?attr.request.id=req-1234-2&lookback=24h"),
+    get("spans-attr-unique-recent", "/api/spans/search?attr.request.id=req-19990-1&lookback=24h"),
+    get("traces-attr-unique", "/api/traces?attr.request.id=req-1234-2&lookback=24h"),
     get("spans-attr-contains", "/api/spans/search?attrContains.http.route=r1&lookback=30m"),
     get("spans-limit-3", "/api/spans/search?limit=3&lookback=24h", true),
     get("spans-limit-over-cap", "/api/spans/search?limit=5000&lookback=1h"),
@@ -133,6 +137,8 @@ function logCases(ids: KnownIds): HttpCase[] {
     get("logs-body", "/api/logs?body=timeout&lookback=6h", true),
     get("logs-contains", "/api/logs?contains=timeout&lookback=24h", true),
     get("logs-attr", "/api/logs?attr.log.logger=logger-3&lookback=1h", true),
+    get("logs-attr-unique", "/api/logs?attr.request.id=req-4321&lookback=24h"),
+    get("logs-attr-unique-recent", "/api/logs?attr.request.id=req-99990&lookback=24h"),
     get("logs-attr-contains", "/api/logs?attrContains.request.id=req-999&lookback=24h"),
     get("logs-limit-7", "/api/logs?limit=7&lookback=24h", true),
     get("logs-limit-over-cap", "/api/logs?limit=5000&lookback=15m"),
@@ -176,6 +182,10 @@ function facetCases(): HttpCase[] {
     ),
     get("facets-traces-operation-service", "/api/facets?type=traces&field=operation&service=payments"),
     get("facets-traces-attribute_values-limit-2", "/api/facets?type=traces&field=attribute_values&key=user.id&limit=2"),
+    get(
+      "facets-traces-attribute_values-unique",
+      "/api/facets?type=traces&field=attribute_values&key=request.id&limit=5&lookback=24h",
+    ),
   );
   for (const field of ["service", "severity", "scope"]) {
     cases.push(get(`facets-logs-${field}`, `/api/facets?type=logs&field=${field}&lookback=24h`));

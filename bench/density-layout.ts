@@ -71,7 +71,7 @@ function fillSpans(path: string, packPostings: boolean): { spans: number; fileBy
   const workload = makeWorkload(BATCHES, 7, nowNs);
   const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
-  const packer = new PostingPacker(db);
+  const packer = new PostingPacker(db, writer.hashedKeys);
   const batches = workload.protobuf.map((body) => decodeTraceRequest(body, "protobuf"));
   const started = performance.now();
   for (let i = 0; i < batches.length; i += PER_TRANSACTION) {

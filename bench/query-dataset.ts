@@ -71,7 +71,7 @@ export function buildQueryDataset(
   const writer = new TelemetryWriter(db, 0n);
   // obsd's writer packs each posting bucket its commits fill (posting-packer.ts), between them;
   // `packPostings: false` leaves them as the writer writes them.
-  const packer = new PostingPacker(db);
+  const packer = new PostingPacker(db, writer.hashedKeys);
   const pack = () => {
     while (options.packPostings !== false && packer.packNext()) {}
   };

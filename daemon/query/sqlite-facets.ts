@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { HASHED_ENTRY_BYTES, registerHashedPostingFunctions } from "../store/hashed-postings.js";
+import { everHashedKeys, HASHED_ENTRY_BYTES, registerHashedPostingFunctions } from "../store/hashed-postings.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { bucketedPostingsFrom, POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
 import { attributeText, LOG_JOINS, registerAttributeFunctions, SEVERITY_NAME, Where } from "./sql-parts.js";
@@ -61,7 +61,7 @@ export class SqliteFacets {
   /** Span rows from this id on have posting entries that never cross a bucket (postings.ts). */
   private readonly bucketedFrom: number;
 
-  constructor(db: Database.Database) {
+  constructor(private readonly db: Database.Database) {
     this.statements = new StatementCache(db);
     this.bucketedFrom = bucketedPostingsFrom(db);
     registerAttributeFunctions(db);
@@ -77,9 +77,14 @@ export class SqliteFacets {
     if (field.type === "metrics") return this.metricFacets(field, window, limit);
     if (field.type === "traces" && (field.field === "attribute_keys" || field.field === "attribute_values")) {
       const key = field.field === "attribute_values" ? field.key : null;
-      const counts =
-        (window.service === undefined ? this.attributesFromIndex(key, window) : null) ??
-        this.attributesFromRows(key, window);
+      // One read transaction: the writer's packer moves postings between forms (entries,
+      // hashed, pending), and statements reading different snapshots could count rows twice or
+      // not at all.
+      const counts = this.db.transaction(
+        () =>
+          (window.service === undefined ? this.attributesFromIndex(key, window) : null) ??
+          this.attributesFromRows(key, window),
+      )();
       return top(counts, limit);
     }
     const where = new Where();
@@ -207,6 +212,7 @@ export class SqliteFacets {
 
   /** Whether any posting bucket holding ids in [a, b] keeps key `keyId`'s postings hashed. */
   private hasHashedPostings(keyId: bigint, a: number, b: number): boolean {
+    if (!everHashedKeys(this.db, "span_postings").has(Number(keyId))) return false;
     const first = postingBucket(a);
     const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
     return (
@@ -220,6 +226,7 @@ export class SqliteFacets {
 
   /** Rows with ids in [a, b] per attribute key, from the hashed postings and the pending blobs. */
   private hashedKeyCounts(a: number, b: number): Counts {
+    if (everHashedKeys(this.db, "span_postings").size === 0) return new Map();
     // A blob of a bucket wholly inside [a, b] counts whole.
     const rowsInside = `CASE WHEN h.bucket * ${POSTING_BUCKET_ROWS} >= @a AND (h.bucket + 1) * ${POSTING_BUCKET_ROWS} - 1 <= @b
       THEN length(h.entries) / ${HASHED_ENTRY_BYTES} ELSE obs_hashed_count(h.entries, h.bucket, @a, @b) END`;

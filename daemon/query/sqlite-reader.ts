@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
-import { registerHashedPostingFunctions, valueHash } from "../store/hashed-postings.js";
+import { everHashedMetaKey, registerHashedPostingFunctions, valueHash } from "../store/hashed-postings.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
@@ -166,6 +166,15 @@ export class SqliteReader implements TelemetryReader {
       Array.from({ length: Math.floor(Number(lastRow ?? 0n) / POSTING_BUCKET_ROWS) + 1 }, (_, i) => i),
     );
     const prefix = signal === "spans" ? "span" : "log";
+    const entries = `${rowColumn} IN (SELECT j.value FROM ${prefix}_postings p, json_each(obs_posting_rows(p.rows, p.first_row)) j
+        WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.value = ?)`;
+    // Most keys were never hashed: their entries alone, without a seek per bucket in each hashed form.
+    const ever = this.prepare("SELECT value FROM meta WHERE key = ?")
+      .pluck()
+      .get(everHashedMetaKey(`${prefix}_postings`)) as string | undefined;
+    if (ever === undefined || !(JSON.parse(ever) as number[]).includes(Number(keyId))) {
+      return { sql: entries, params: [buckets, keyId, value] };
+    }
     const hash = valueHash(value);
     return {
       sql: `${rowColumn} IN (

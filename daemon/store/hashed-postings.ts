@@ -7,11 +7,15 @@ import { POSTING_BUCKET_ROWS } from "./posting-bucket.js";
  * instead of a b-tree entry per row with the value written out in each.
  *
  * A blob holds entries of HASHED_ENTRY_BYTES: the 32-bit FNV-1a hash of the value's index text
- * (its UTF-8 bytes), then the row's place in its bucket (row id less the bucket's first id),
+ * (the bytes SQLite keeps for it), then the row's place in its bucket (row id less the bucket's first id),
  * both big-endian, sorted by hash, then place. A bucket's entries of one key are cut, in that
  * order, into blobs of about HASHED_CHUNK_ENTRIES, each stored under its first entry's hash
  * (`first_hash`), so a lookup reads the one blob whose range holds the hash: one seek per
  * bucket, then a binary search. Entries of one hash are never cut apart.
+ *
+ * Keys the packer has hashed are then written in this form by the writer as it stores their
+ * rows, a blob per commit and bucket (the `*_pending_hashes` tables, one blob sorted by hash),
+ * until the packer merges a full bucket's into its blobs (posting-packer.ts, postings.ts).
  *
  * A hash names a value only probably: a reader checks every row it finds against the row's
  * own attribute (sqlite-reader.ts). The measurements that chose this form are in
@@ -21,15 +25,20 @@ import { POSTING_BUCKET_ROWS } from "./posting-bucket.js";
 export const HASHED_ENTRY_BYTES = 6;
 /**
  * Entries per blob: 768 bytes, well within what a 16 KiB page keeps in the b-tree itself. A
- * blob too large for that spills into an overflow page of its own, mostly empty, which cost a
- * blob per commit half its savings when it was measured.
+ * blob too large for that spills into an overflow page of its own, mostly empty.
  */
 export const HASHED_CHUNK_ENTRIES = 128;
+/**
+ * Rows of a key a bucket must hold before the key is hashed there: a key seen a few times
+ * says nothing yet about whether its values repeat, and its entries cost little.
+ */
+export const MIN_HASHED_ROWS = HASHED_CHUNK_ENTRIES;
 
 /**
- * The hash hashed postings keep of a value's index text: FNV-1a of its UTF-8 bytes, as
- * `fnv1a32(Buffer.from(value))` gives it (a lone surrogate as U+FFFD), encoded as it goes:
- * the packer hashes every value of a bucket, and a Buffer each cost four times the hashing.
+ * The hash hashed postings keep of a value's index text: FNV-1a of the bytes SQLite keeps for
+ * it (the packer hashes those, as stored), encoded as it goes so that the writer and readers
+ * need no Buffer per value. better-sqlite3 hands SQLite UTF-8, a lone surrogate as its own
+ * three bytes (not U+FFFD), and so does this.
  */
 export function valueHash(value: string): number {
   let hash = 0x811c9dc5;
@@ -58,7 +67,6 @@ export function valueHash(value: string): number {
         byte(0x80 | (code & 0x3f));
         continue;
       }
-      code = 0xfffd;
     }
     byte(0xe0 | (code >> 12));
     byte(0x80 | ((code >> 6) & 0x3f));
@@ -143,33 +151,49 @@ export function hashedChunks(entries: Float64Array): HashedChunk[] {
  * The attribute keys whose postings the writer writes hashed as it stores their rows, per
  * postings table: keys the packer found not to repeat in the last bucket it packed
  * (posting-packer.ts). Shared by the writer of each signal's records, which reads it, and the
- * packer, which changes it between transactions. Starts, in a new process, from what the
- * store says: the keys of the pending blobs and of the newest packed bucket's blobs.
+ * packer, which changes it in its transactions (`meta`, HASHED_KEYS) and here once they commit,
+ * between the writer's transactions. A new process reads them from `meta`.
  */
 export class HashedKeys {
   private readonly sets = new Map<string, Set<number>>();
+  private readonly stored: Database.Statement;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(db: Database.Database) {
+    this.stored = db.prepare("SELECT value FROM meta WHERE key = ?").pluck();
+  }
 
   /** The keys of the postings table `postings` (`span_postings`) written hashed. */
   of(postings: string): Set<number> {
     let keys = this.sets.get(postings);
     if (keys === undefined) {
-      const signal = postings.replace(/_postings$/, "");
-      const stored = this.db
-        .prepare(
-          `SELECT key_id FROM ${signal}_pending_hashes
-           UNION SELECT key_id FROM ${signal}_hashed_postings
-             WHERE bucket = (SELECT max(bucket) FROM ${signal}_hashed_postings)`,
-        )
-        .pluck()
-        .safeIntegers(false)
-        .all() as number[];
-      keys = new Set(stored);
+      const stored = this.stored.get(hashedKeysMetaKey(postings)) as string | undefined;
+      keys = new Set(stored === undefined ? [] : (JSON.parse(stored) as number[]));
       this.sets.set(postings, keys);
     }
     return keys;
   }
+}
+
+/** The `meta` row holding, as a JSON array, the keys of `postings` written hashed. */
+export function hashedKeysMetaKey(postings: string): string {
+  return `${postings}_hashed_keys`;
+}
+
+/**
+ * The `meta` row holding, as a JSON array, every key of `postings` that has hashed postings or
+ * pending blobs anywhere, or had (it only grows): readers look for any other key's rows in its
+ * entries alone, without a seek per bucket in the hashed forms.
+ */
+export function everHashedMetaKey(postings: string): string {
+  return `${postings}_ever_hashed`;
+}
+
+/** The keys of `postings` that may have hashed postings (everHashedMetaKey). */
+export function everHashedKeys(db: Database.Database, postings: string): Set<number> {
+  const stored = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(everHashedMetaKey(postings)) as
+    | string
+    | undefined;
+  return new Set(stored === undefined ? [] : (JSON.parse(stored) as number[]));
 }
 
 function entryCount(blob: Uint8Array): number {

@@ -1,8 +1,19 @@
 import type Database from "better-sqlite3";
 import { SIGNALS } from "../signals/registry.js";
-import { distinctHashes, entriesOf, HashedKeys, hashedChunks, hashedEntry, valueHash } from "./hashed-postings.js";
+import { fnv1a32 } from "./fnv.js";
+import {
+  distinctHashes,
+  entriesOf,
+  everHashedKeys,
+  everHashedMetaKey,
+  HashedKeys,
+  hashedChunks,
+  hashedEntry,
+  hashedKeysMetaKey,
+  MIN_HASHED_ROWS,
+} from "./hashed-postings.js";
+import { POSTING_BUCKET_ROWS, postingBucket } from "./posting-bucket.js";
 import { decodePostingRows } from "./posting-rows.js";
-import { POSTING_BUCKET_ROWS, postingBucket } from "./postings.js";
 
 /**
  * A key is hashed in a bucket when it has at least this many distinct values per row there: its
@@ -65,14 +76,19 @@ class SignalPacker {
 
   /** The keys the writer writes hashed (HashedKeys), changed once a transaction committed. */
   private readonly keys: Set<number>;
+  private readonly keysMetaKey: string;
+
+  private readonly postings: string;
 
   constructor(
     private readonly db: Database.Database,
     tables: PostingTables,
     hashedKeys: HashedKeys,
   ) {
+    this.postings = tables.postings;
     this.marker = `${tables.postings}_packed_below`;
     this.keys = hashedKeys.of(tables.postings);
+    this.keysMetaKey = hashedKeysMetaKey(tables.postings);
     const { postings, hashed, records, pending } = tables;
     this.stmt = {
       next: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
@@ -88,7 +104,8 @@ class SignalPacker {
       // An entry of one row has an empty blob: NULL, so that no Buffer is made for it.
       entries: db
         .prepare(
-          `SELECT value, first_row, nullif(rows, x'') FROM ${postings} WHERE bucket = ? AND key_id = ? ORDER BY value, first_row`,
+          `SELECT CAST(value AS BLOB), first_row, nullif(rows, x'') FROM ${postings}
+           WHERE bucket = ? AND key_id = ? ORDER BY value, first_row`,
         )
         .raw(),
       insert: db.prepare(`INSERT INTO ${hashed} (bucket, key_id, first_hash, entries) VALUES (?, ?, ?, ?)`),
@@ -118,18 +135,40 @@ class SignalPacker {
 
   /** Packs the oldest full bucket not yet packed, in one transaction; false when there is none. */
   packNext(): boolean {
-    const decided = this.db.transaction(() => {
-      const bucket = this.nextBucket();
-      if (bucket === null) return null;
-      const keys = this.pack(bucket);
-      this.stmt.setNext.run(this.marker, String(bucket + 1));
-      return keys;
-    })();
-    if (decided === null) return false;
-    // Only once committed: a rolled-back pack decided nothing.
-    for (const keyId of decided.hashed) this.keys.add(keyId);
-    for (const keyId of decided.repeating) this.keys.delete(keyId);
-    return true;
+    let bucket: number | null = null;
+    try {
+      const keys = this.db.transaction(() => {
+        bucket = this.nextBucket();
+        if (bucket === null) return null;
+        const decided = this.pack(bucket);
+        const next = new Set(this.keys);
+        for (const keyId of decided.hashed) next.add(keyId);
+        for (const keyId of decided.repeating) next.delete(keyId);
+        this.stmt.setNext.run(this.marker, String(bucket + 1));
+        this.stmt.setNext.run(this.keysMetaKey, JSON.stringify([...next].sort((a, b) => a - b)));
+        // A key is written hashed only once the packer hashed it here: that covers pending blobs too.
+        const ever = everHashedKeys(this.db, this.postings);
+        if (decided.hashed.some((keyId) => !ever.has(keyId))) {
+          for (const keyId of decided.hashed) ever.add(keyId);
+          this.stmt.setNext.run(everHashedMetaKey(this.postings), JSON.stringify([...ever].sort((a, b) => a - b)));
+        }
+        return next;
+      })();
+      if (keys === null) return false;
+      // Only once committed: a rolled-back pack decided nothing.
+      this.keys.clear();
+      for (const keyId of keys) this.keys.add(keyId);
+      return true;
+    } catch (error) {
+      // A bucket that cannot be packed stays as it is (readers read every form) rather than
+      // hold back every bucket after it: the next try starts past it.
+      if (bucket !== null) {
+        try {
+          this.stmt.setNext.run(this.marker, String((bucket as number) + 1));
+        } catch {}
+      }
+      throw error;
+    }
   }
 
   /**
@@ -156,8 +195,9 @@ class SignalPacker {
       if (merged.has(key.key_id)) continue;
       // Distinct values at least UNIQUE_SHARE (4/5) of rows needs single-row entries at least
       // 3/4 of entries: rows >= singles + 2 (entries - singles) and distinct <= entries. Keys
-      // that fail it (most whose values repeat) are not read.
-      if (key.singles < key.entries * 0.75) continue;
+      // that fail it (most whose values repeat) are not read, nor are keys with too few rows
+      // (entries >= distinct >= 4/5 of rows).
+      if (key.singles < key.entries * 0.75 || key.entries < MIN_HASHED_ROWS * UNIQUE_SHARE) continue;
       // An entry written before entries were cut at bucket ends (postings.ts) may list rows of
       // the next bucket: such a key stays as it is here.
       if (key.lo < first || key.hi >= first + POSTING_BUCKET_ROWS) continue;
@@ -178,29 +218,33 @@ class SignalPacker {
     const entries = new Float64Array(POSTING_BUCKET_ROWS);
     let count = 0;
     let distinct = 0;
-    let previous: string | null = null;
+    let previous: Buffer | null = null;
     // all(), not iterate(): a call into SQLite per row cost more than the rows' arrays.
     for (const [value, firstRow, rows] of this.stmt.entries.all(bucket, keyId) as [
-      string,
+      Buffer,
       number,
       Uint8Array | null,
     ][]) {
       // In value order: a value differs from the one before or is the same.
-      if (value !== previous) distinct++;
+      if (previous === null || !value.equals(previous)) distinct++;
       previous = value;
-      const hash = valueHash(value);
+      // The value's bytes as stored: what valueHash hashes for the writer and readers.
+      const hash = fnv1a32(value);
       if (rows === null) entries[count++] = hashedEntry(hash, firstRow - first);
       else for (const id of decodePostingRows(rows, firstRow)) entries[count++] = hashedEntry(hash, id - first);
     }
-    return distinct >= count * UNIQUE_SHARE ? entries.subarray(0, count) : null;
+    if (count < MIN_HASHED_ROWS || distinct < count * UNIQUE_SHARE) return null;
+    return entries.subarray(0, count);
   }
 }
 
 /**
  * Turns the postings of keys whose values do not repeat into hashed postings
- * (hashed-postings.ts), a full bucket at a time, on the write connection. Each bucket is one
- * transaction of its own, so ingestion's transactions never wait on, or fail with, packing;
- * readers see a bucket's entries of a key in one form or the other, never neither. Every
+ * (hashed-postings.ts), a full bucket at a time, on the write connection: the entries of keys
+ * found not to repeat, and the pending blobs of keys the writer writes hashed (HashedKeys,
+ * which it keeps up to date). Each bucket is one transaction of its own, so ingestion's
+ * transactions never wait on, or fail with, packing; a statement reads a row's posting in
+ * exactly one form (a reader of several statements reads them in one transaction). Every
  * bucket is looked at once, oldest first (the next one is kept in `meta`), whether written
  * before or after the upgrade to version 17.
  */

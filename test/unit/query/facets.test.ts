@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { FacetWindow } from "../../../daemon/query/sqlite-facets.js";
+import { type FacetWindow, SqliteFacets } from "../../../daemon/query/sqlite-facets.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
 import { PostingPacker } from "../../../daemon/store/posting-packer.js";
@@ -136,13 +136,13 @@ describe("attribute facets", () => {
           })),
         );
       // Bucket 0, hours before the window: a value each, so the packer has the writer hash `req`.
-      store.writeTraces(spans(0, 20, T0 - 7_200_000n * MS, (n) => `old-${n}`));
+      store.writeTraces(spans(0, 200, T0 - 7_200_000n * MS, (n) => `old-${n}`));
       store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'spans'").run(POSTING_BUCKET_ROWS - 1);
       const packer = new PostingPacker(store.db, store.writer.hashedKeys);
-      store.writeTraces(spans(100, 1, T0, () => "new-a"));
+      store.writeTraces(spans(1000, 1, T0, () => "new-a"));
       while (packer.packNext()) {}
       // Bucket 1 (the window's only one): `req` in pending blobs, one value twice.
-      store.writeTraces(spans(200, 3, T0 + MS, (n) => (n < 202 ? "new-b" : "new-c")));
+      store.writeTraces(spans(2000, 3, T0 + MS, (n) => (n < 2002 ? "new-b" : "new-c")));
       expect(Number(store.db.prepare("SELECT count(*) FROM span_pending_hashes").pluck().get())).to.equal(1);
       const db = openReadConnection(store.path);
       try {
@@ -154,6 +154,49 @@ describe("attribute facets", () => {
         const keys = reader.facets({ type: "traces", field: "attribute_keys" }, window, 10);
         expect(keys).to.deep.equal([{ value: "req", count: 4 }]);
       } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("count each row once when the writer packs a bucket while a facet reads", () => {
+    const store = testStore();
+    try {
+      const spans = (first: number, count: number) =>
+        traceRequest(
+          "api",
+          Array.from({ length: count }, (_, i) => ({
+            traceId: hexId(first + i, 16),
+            spanId: hexId(first + i, 8),
+            startNs: T0 + BigInt(first + i),
+            attributes: { req: `r${first + i}` },
+          })),
+        );
+      store.writeTraces(spans(0, 200));
+      store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'spans'").run(POSTING_BUCKET_ROWS - 1);
+      store.writeTraces(spans(1000, 1));
+      const db = openReadConnection(store.path);
+      // The pack commits between the facet's first statement and the next (a private method,
+      // wrapped: the only way to time the race).
+      const facets = SqliteFacets.prototype as unknown as { indexCounts: (...args: unknown[]) => unknown };
+      const indexCounts = facets.indexCounts;
+      facets.indexCounts = function (this: unknown, ...args: unknown[]) {
+        const counts = indexCounts.apply(this, args);
+        const packer = new PostingPacker(store.db);
+        while (packer.packNext()) {}
+        return counts;
+      };
+      try {
+        const reader = new SqliteReader(db);
+        const keys = reader.facets({ type: "traces", field: "attribute_keys" }, { fromNs: T0, toNs: T0 + MS }, 10);
+        expect(Number(store.db.prepare("SELECT count(*) FROM span_hashed_postings").pluck().get())).to.be.greaterThan(
+          0,
+        );
+        expect(keys).to.deep.equal([{ value: "req", count: 201 }]);
+      } finally {
+        facets.indexCounts = indexCounts;
         db.close();
       }
     } finally {

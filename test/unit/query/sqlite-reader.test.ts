@@ -245,7 +245,8 @@ describe("SQLite reader", () => {
     // FNV-1a gives both of these request ids one hash: a hash alone cannot tell their rows apart.
     const [a, b] = ["req-991307", "req-1971740"];
     expect(valueHash(a)).to.equal(valueHash(b));
-    const requestIds = [a, b, ...Array.from({ length: 20 }, (_, i) => `req-${i}`)];
+    // Enough of them in bucket 0 for the packer to judge the key (MIN_HASHED_ROWS).
+    const requestIds = [a, b, ...Array.from({ length: 150 }, (_, i) => `req-${i}`)];
     const spansWith = (ids: string[], first: number, startNs: bigint) =>
       store.writeTraces(
         traceRequest(

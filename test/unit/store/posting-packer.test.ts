@@ -80,9 +80,14 @@ describe("posting packer", () => {
   afterEach(() => store.close());
 
   it("hashes a full bucket's postings of keys whose values do not repeat, and leaves the rest as they were", () => {
-    for (let t = 0; t < 4; t++) writeSpans(store, t * 10, 10);
+    // 160 spans in 4 commits, one request id with a lone surrogate (SQLite keeps its own bytes
+    // for it), and a key on 10 of them only: too few rows to tell whether its values repeat.
+    const lone = "lone-\ud800";
+    const extra = (n: number): Record<string, string> =>
+      n === 5 ? { "request.id": lone, rare: `r${n}` } : n < 10 ? { rare: `r${n}` } : {};
+    for (let t = 0; t < 4; t++) writeSpans(store, t * 40, 40, extra);
     fillBucket(store);
-    writeSpans(store, 100, 10);
+    writeSpans(store, 1000, 130);
     const routeEntries = store.db
       .prepare(
         "SELECT * FROM span_postings p JOIN attr_keys k ON k.id = p.key_id WHERE k.key <> 'request.id' ORDER BY 1, 2, 3, 4",
@@ -90,7 +95,7 @@ describe("posting packer", () => {
       .raw()
       .all();
     expect(packAll(store)).to.equal(1);
-    expect(keysWithEntries(store, 0)).to.deep.equal(["route", "tag"]);
+    expect(keysWithEntries(store, 0)).to.deep.equal(["rare", "route", "tag"]);
     expect(keysWithEntries(store, 1)).to.deep.equal(["request.id", "route", "tag"]);
     expect(
       store.db
@@ -105,9 +110,9 @@ describe("posting packer", () => {
       .prepare("SELECT id FROM spans WHERE id < ? ORDER BY id")
       .pluck()
       .all(POSTING_BUCKET_ROWS) as bigint[];
-    expect(ids).to.have.length(40);
+    expect(ids).to.have.length(160);
     expect(hashedEntries(store, 0, "request.id")).to.deep.equal(
-      ids.map((id, n) => [Number(id), valueHash(`req-${n}`)]),
+      ids.map((id, n) => [Number(id), valueHash(n === 5 ? lone : `req-${n}`)]),
     );
     expect(hashedEntries(store, 1, "request.id")).to.deep.equal([]);
     expect(store.db.prepare("SELECT value FROM meta WHERE key = 'span_postings_packed_below'").pluck().get()).to.equal(
@@ -116,11 +121,11 @@ describe("posting packer", () => {
     // Nothing more until bucket 1 is full; then bucket 1 alone.
     expect(packAll(store)).to.equal(0);
     fillBucket(store);
-    writeSpans(store, 200, 1);
+    writeSpans(store, 2000, 1);
     expect(packAll(store)).to.equal(1);
     expect(keysWithEntries(store, 1)).to.deep.equal(["route", "tag"]);
     expect(hashedEntries(store, 1, "request.id").map(([, hash]) => hash)).to.have.members(
-      Array.from({ length: 10 }, (_, i) => valueHash(`req-${100 + i}`)),
+      Array.from({ length: 130 }, (_, i) => valueHash(`req-${1000 + i}`)),
     );
   });
 
@@ -141,14 +146,14 @@ describe("posting packer", () => {
         .raw()
         .safeIntegers(false)
         .all(bucket) as [number, number][];
-    writeSpans(store, 0, 10);
+    writeSpans(store, 0, 130);
     fillBucket(store);
-    writeSpans(store, 100, 2);
+    writeSpans(store, 1000, 2);
     pack();
     expect([...store.writer.hashedKeys.of("span_postings")]).to.deep.equal([keyId]);
     // From now on request ids go to a pending blob per commit; the first two spans keep their entries.
-    writeSpans(store, 200, 3);
-    writeSpans(store, 300, 4);
+    writeSpans(store, 2000, 3);
+    writeSpans(store, 3000, 4);
     expect(keysWithEntries(store, 1)).to.deep.equal(["request.id", "route", "tag"]);
     const first = POSTING_BUCKET_ROWS + 2;
     expect(pendingBlobs(1)).to.deep.equal([
@@ -158,25 +163,26 @@ describe("posting packer", () => {
     // A new writer (a restart) knows the key from the store.
     expect([...new TelemetryWriter(store.db, 0n).hashedKeys.of("span_postings")]).to.deep.equal([keyId]);
     fillBucket(store);
-    writeSpans(store, 400, 1);
+    writeSpans(store, 4000, 1);
     pack();
     expect(pendingBlobs(1)).to.deep.equal([]);
     // The pending rows merged into bucket 1's hashed postings; the two earlier entries stay.
     expect(hashedEntries(store, 1, "request.id").map(([, hash]) => hash)).to.have.members(
-      [200, 201, 202, 300, 301, 302, 303].map((n) => valueHash(`req-${n}`)),
+      [2000, 2001, 2002, 3000, 3001, 3002, 3003].map((n) => valueHash(`req-${n}`)),
     );
     expect(
       store.db.prepare("SELECT value FROM span_postings WHERE bucket = 1 AND key_id = ? ORDER BY 1").pluck().all(keyId),
-    ).to.deep.equal(["req-100", "req-101"]);
+    ).to.deep.equal(["req-1000", "req-1001"]);
     // Bucket 2: request ids that repeat, written hashed (the writer cannot know yet).
-    writeSpans(store, 500, 5, () => ({ "request.id": "same" }));
-    writeSpans(store, 600, 5, () => ({ "request.id": "same" }));
+    writeSpans(store, 5000, 5, () => ({ "request.id": "same" }));
+    writeSpans(store, 6000, 5, () => ({ "request.id": "same" }));
     expect(pendingBlobs(2).map(([, n]) => n)).to.deep.equal([1, 5, 5]);
     fillBucket(store);
-    writeSpans(store, 700, 1);
+    writeSpans(store, 7000, 1);
     pack();
     expect([...store.writer.hashedKeys.of("span_postings")]).to.deep.equal([]);
-    writeSpans(store, 800, 2);
+    expect([...new TelemetryWriter(store.db, 0n).hashedKeys.of("span_postings")]).to.deep.equal([]);
+    writeSpans(store, 8000, 2);
     // Only the span written before the packer looked at bucket 2 is in a pending blob.
     expect(pendingBlobs(3)).to.deep.equal([[3 * POSTING_BUCKET_ROWS, 1]]);
     expect(keysWithEntries(store, 3)).to.deep.equal(["request.id", "route", "tag"]);
@@ -191,23 +197,23 @@ describe("posting packer", () => {
   });
 
   it("hashes a key whose distinct values are at least 4 in 5 of its rows, not one with fewer", () => {
-    // Ten spans: `most` has 8 distinct values among them, `fewer` 6, some repeated within a
-    // transaction (one entry lists their rows), some across two (an entry each).
-    const most = (n: number) => `m${Math.min(n, 7)}`;
-    const fewer = (n: number) => `f${n < 8 ? n % 6 : 5}`;
-    writeSpans(store, 0, 5, (n) => ({ most: most(n), fewer: fewer(n) }));
-    writeSpans(store, 5, 5, (n) => ({ most: most(n), fewer: fewer(n) }));
+    // 200 spans in two commits: `most` has 170 distinct values, `fewer` 150, repeated across
+    // the commits (an entry each).
+    const most = (n: number) => `m${n < 170 ? n : n - 170}`;
+    const fewer = (n: number) => `f${n % 150}`;
+    writeSpans(store, 0, 100, (n) => ({ most: most(n), fewer: fewer(n) }));
+    writeSpans(store, 100, 100, (n) => ({ most: most(n), fewer: fewer(n) }));
     fillBucket(store);
-    writeSpans(store, 100, 1);
+    writeSpans(store, 1000, 1);
     packAll(store);
     expect(keysWithEntries(store, 0)).to.deep.equal(["fewer", "route", "tag"]);
     expect(hashedEntries(store, 0, "most").map(([, hash]) => hash)).to.deep.equal(
-      Array.from({ length: 10 }, (_, n) => valueHash(most(n))),
+      Array.from({ length: 200 }, (_, n) => valueHash(most(n))),
     );
   });
 
   it("leaves a key an entry of which lists rows of the next bucket, as an older store's may", () => {
-    writeSpans(store, 0, 10);
+    writeSpans(store, 0, 130);
     const keyId = store.db.prepare("SELECT id FROM attr_keys WHERE key = 'request.id'").pluck().get();
     // An entry written before entries were cut at bucket ends: rows 5 and 8,200.
     store.db
@@ -234,9 +240,9 @@ describe("posting packer", () => {
       );
     logs(0, 5);
     store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'logs'").run(3 * POSTING_BUCKET_ROWS - 1);
-    logs(10, 5);
+    logs(1000, 130);
     store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'logs'").run(4 * POSTING_BUCKET_ROWS - 1);
-    logs(20, 1);
+    logs(5000, 1);
     store.db.prepare("DELETE FROM logs WHERE id < ?").run(POSTING_BUCKET_ROWS);
     // Bucket 0 lost its rows: the packer starts at bucket 3, the lowest live row's.
     expect(packAll(store)).to.equal(1);

@@ -52,7 +52,7 @@ describe("store footprint: bytes per signal", () => {
     ]) {
       expect(signalOfTable(table), table).to.equal("spans");
     }
-    for (const table of ["logs", "log_postings", "log_hashed_postings", "log_rollups"])
+    for (const table of ["logs", "log_postings", "log_hashed_postings", "log_pending_hashes", "log_rollups"])
       expect(signalOfTable(table), table).to.equal("logs");
     for (const table of ["metrics", "metric_series", "metric_series_attributes", "metric_points", "metric_rollups"]) {
       expect(signalOfTable(table), table).to.equal("points");
