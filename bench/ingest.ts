@@ -33,6 +33,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { decodeTraceRequest } from "../daemon/otlp/decode-request.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
+import { PostingPacker } from "../daemon/store/posting-packer.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
@@ -54,12 +55,16 @@ function rawCeiling(warmup: Buffer[], bodies: Buffer[], nowNs: bigint): number {
   const dir = tempDir("obs-bench-raw-");
   const { db } = openWriteConnection(join(dir.path, "raw.sqlite"));
   const writer = new TelemetryWriter(db, 0n);
+  // Full posting buckets packed between commits, as obsd's writer thread does: the keys it
+  // hashes are then written hashed (posting-packer.ts), as they are end to end.
+  const packer = new PostingPacker(db, writer.hashedKeys);
   const writeAll = (batches: ReturnType<typeof decodeTraceRequest>[]) => {
     for (let i = 0; i < batches.length; i += CONCURRENCY) {
       const group = batches.slice(i, i + CONCURRENCY);
       writer.transaction(() => {
         for (const batch of group) writer.writeSpans(batch, nowNs);
       });
+      while (packer.packNext()) {}
     }
   };
   writeAll(warmup.map((body) => decodeTraceRequest(body, "json")));

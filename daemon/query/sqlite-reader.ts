@@ -159,23 +159,23 @@ export class SqliteReader implements TelemetryReader {
   private postingsCondition(signal: "spans" | "logs", rowColumn: string, key: string, value: string) {
     const keyId = this.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck().get(key) as bigint | undefined;
     if (keyId === undefined) return null;
-    const lastRow = this.prepare("SELECT seq FROM sqlite_sequence WHERE name = ?").pluck().get(signal) as
-      | bigint
-      | undefined;
+    // The buckets from the oldest stored row's to the newest's: those below hold no live row.
+    const [firstRow, lastRow] = this.prepare(
+      `SELECT coalesce((SELECT min(id) FROM ${signal}), 0), coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0)`,
+    )
+      .raw()
+      .get(signal) as [bigint, bigint];
+    const first = Math.floor(Number(firstRow) / POSTING_BUCKET_ROWS);
     const buckets = JSON.stringify(
-      Array.from({ length: Math.floor(Number(lastRow ?? 0n) / POSTING_BUCKET_ROWS) + 1 }, (_, i) => i),
+      Array.from({ length: Math.floor(Number(lastRow) / POSTING_BUCKET_ROWS) - first + 1 }, (_, i) => first + i),
     );
     const prefix = signal === "spans" ? "span" : "log";
-    const entries = `${rowColumn} IN (SELECT j.value FROM ${prefix}_postings p, json_each(obs_posting_rows(p.rows, p.first_row)) j
-        WHERE p.bucket IN (SELECT value FROM json_each(?)) AND p.key_id = ? AND p.value = ?)`;
-    // Most keys were never hashed: their entries alone, without a seek per bucket in each hashed form.
-    const ever = this.prepare("SELECT value FROM meta WHERE key = ?")
-      .pluck()
-      .get(everHashedMetaKey(`${prefix}_postings`)) as string | undefined;
-    if (ever === undefined || !(JSON.parse(ever) as number[]).includes(Number(keyId))) {
-      return { sql: entries, params: [buckets, keyId, value] };
-    }
     const hash = valueHash(value);
+    // Most keys were never hashed (meta lists those that were): for them the hashed forms are
+    // not read at all. The list is read by this same statement: the packer may hash the key for
+    // the first time between two statements, and a list read before would miss its rows.
+    const everHashed = `EXISTS (SELECT 1 FROM meta m, json_each(m.value) k WHERE m.key = ? AND k.value = ?)`;
+    const ever = everHashedMetaKey(`${prefix}_postings`);
     return {
       sql: `${rowColumn} IN (
         SELECT j.value FROM ${prefix}_postings p, json_each(obs_posting_rows(p.rows, p.first_row)) j
@@ -186,12 +186,17 @@ export class SqliteReader implements TelemetryReader {
             WHERE h.bucket = b.value AND h.key_id = ? AND h.first_hash <= ? ORDER BY h.first_hash DESC LIMIT 1),
             b.value, ?)) c
           JOIN ${signal} r ON r.id = c.value
-          WHERE ${attributeText("r.attributes")} = ?
+          WHERE ${everHashed} AND ${attributeText("r.attributes")} = ?
         UNION ALL
         SELECT r.id FROM ${prefix}_pending_hashes h, json_each(obs_hashed_rows(h.entries, h.bucket, ?)) c
           JOIN ${signal} r ON r.id = c.value
-          WHERE h.bucket IN (SELECT value FROM json_each(?)) AND h.key_id = ? AND ${attributeText("r.attributes")} = ?)`,
-      params: [buckets, keyId, value, buckets, keyId, hash, hash, key, value, hash, buckets, keyId, key, value],
+          WHERE ${everHashed} AND h.bucket IN (SELECT value FROM json_each(?)) AND h.key_id = ?
+            AND ${attributeText("r.attributes")} = ?)`,
+      params: [
+        ...[buckets, keyId, value],
+        ...[buckets, keyId, hash, hash, ever, keyId, key, value],
+        ...[hash, ever, keyId, buckets, keyId, key, value],
+      ],
     };
   }
 

@@ -149,8 +149,8 @@ export function hashedChunks(entries: Float64Array): HashedChunk[] {
 
 /**
  * The attribute keys whose postings the writer writes hashed as it stores their rows, per
- * postings table: keys the packer found not to repeat in the last bucket it packed
- * (posting-packer.ts). Shared by the writer of each signal's records, which reads it, and the
+ * postings table: keys the packer hashed in a bucket it packed, until the rows the writer
+ * wrote hashed turn out to repeat (posting-packer.ts). Shared by the writer of each signal's records, which reads it, and the
  * packer, which changes it in its transactions (`meta`, HASHED_KEYS) and here once they commit,
  * between the writer's transactions. A new process reads them from `meta`.
  */

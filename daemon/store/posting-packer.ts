@@ -89,6 +89,14 @@ class SignalPacker {
     this.marker = `${tables.postings}_packed_below`;
     this.keys = hashedKeys.of(tables.postings);
     this.keysMetaKey = hashedKeysMetaKey(tables.postings);
+    // Readers read the hashed forms of the keys listed only: a store whose hashed tables have
+    // blobs but no list (written before the list existed) gets one from the blobs themselves.
+    db.prepare(
+      `INSERT OR IGNORE INTO meta (key, value)
+       SELECT ?, json_group_array(key_id) FROM (
+         SELECT key_id FROM ${tables.hashed} UNION SELECT key_id FROM ${tables.pending} ORDER BY 1)
+       HAVING count(*) > 0`,
+    ).run(everHashedMetaKey(tables.postings));
     const { postings, hashed, records, pending } = tables;
     this.stmt = {
       next: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
@@ -160,8 +168,9 @@ class SignalPacker {
       for (const keyId of keys) this.keys.add(keyId);
       return true;
     } catch (error) {
-      // A bucket that cannot be packed stays as it is (readers read every form) rather than
-      // hold back every bucket after it: the next try starts past it.
+      // The transaction rolled back whole: the bucket's postings stay in the forms they were in,
+      // all of which readers read, and are never packed; the next try starts past it rather
+      // than fail on it again and hold back every bucket after it.
       if (bucket !== null) {
         try {
           this.stmt.setNext.run(this.marker, String((bucket as number) + 1));

@@ -281,7 +281,8 @@ async function pack(): Promise<void> {
   try {
     while (!closing && packer.packNext()) await new Promise((resolve) => setImmediate(resolve));
   } catch (error) {
-    // Nothing is lost: the bucket's entries stay as they were, and are packed on a later try.
+    // Nothing is lost: the bucket's postings stay as they were (in forms readers read), and
+    // the packer moves on past it (posting-packer.ts).
     packingPausedUntil = Date.now() + PACKING_PAUSE_MS;
     console.error(`obsd: packing postings failed, trying again in a minute: ${(error as Error).message}`);
   } finally {

@@ -104,8 +104,17 @@ describe("obs status: cheap health of the collector (real obsd)", function () {
             .pluck()
             .get(...tables),
         );
-      const spanBytes = bytesOf(["spans", "span_postings", "span_rollups", "traces", "trace_services", "orphan_spans"]);
-      const logBytes = bytesOf(["logs", "log_postings", "log_rollups"]);
+      const spanBytes = bytesOf([
+        "spans",
+        "span_postings",
+        "span_hashed_postings",
+        "span_pending_hashes",
+        "span_rollups",
+        "traces",
+        "trace_services",
+        "orphan_spans",
+      ]);
+      const logBytes = bytesOf(["logs", "log_postings", "log_hashed_postings", "log_pending_hashes", "log_rollups"]);
       db.close();
       expect(history.spans).to.deep.include({ bytes_per_record: Math.round(spanBytes / 64) });
       expect(history.logs).to.deep.include({ bytes_per_record: Math.round(logBytes / 20) });

@@ -328,6 +328,57 @@ describe("SQLite reader", () => {
     expect(answers()).to.deep.equal(before);
   });
 
+  it("finds a key's rows when the writer hashes it for the first time while the search is prepared", () => {
+    const ids = Array.from({ length: 150 }, (_, i) => `req-${i}`);
+    store.writeTraces(
+      traceRequest(
+        "api",
+        ids.map((id, i) => ({
+          traceId: hexId(2000 + i, 16),
+          spanId: hexId(2000 + i, 8),
+          startNs: T0 + BigInt(i),
+          attributes: { "request.id": id },
+        })),
+      ),
+    );
+    store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'spans'").run(POSTING_BUCKET_ROWS - 1);
+    store.writeTraces(traceRequest("api", [{ traceId: hexId(3000, 16), spanId: hexId(3000, 8), startNs: T0 }]));
+    // The pack commits after the reader looked the key up and before its search runs (a
+    // private method, wrapped: the only way to time the race).
+    const proto = SqliteReader.prototype as unknown as { postingsCondition: (...args: unknown[]) => unknown };
+    const postingsCondition = proto.postingsCondition;
+    proto.postingsCondition = function (this: unknown, ...args: unknown[]) {
+      const condition = postingsCondition.apply(this, args);
+      const packer = new PostingPacker(store.db);
+      while (packer.packNext()) {}
+      return condition;
+    };
+    try {
+      const found = reader.spans({ attrs: [["request.id", "req-17"]], attrContains: [], page: page() });
+      expect(Number(store.db.prepare("SELECT count(*) FROM span_hashed_postings").pluck().get())).to.be.greaterThan(0);
+      expect(found.items.map((span) => span.spanId)).to.deep.equal([hexId(2017, 8)]);
+    } finally {
+      proto.postingsCondition = postingsCondition;
+    }
+  });
+
+  it("finds rows by attribute in the oldest bucket that still holds any, however far the row ids went", () => {
+    const span = (n: number) => ({
+      traceId: hexId(n, 16),
+      spanId: hexId(n, 8),
+      startNs: T0,
+      attributes: { tier: "gold" },
+    });
+    store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'spans'").run(2 * POSTING_BUCKET_ROWS - 1);
+    store.writeTraces(traceRequest("api", [span(5000)]));
+    store.db.prepare("UPDATE sqlite_sequence SET seq = ? WHERE name = 'spans'").run(4 * POSTING_BUCKET_ROWS);
+    store.writeTraces(traceRequest("api", [span(5001)]));
+    // Retention took every row below the first of bucket 2.
+    store.db.prepare("DELETE FROM spans WHERE id < ?").run(2 * POSTING_BUCKET_ROWS);
+    const found = reader.spans({ attrs: [["tier", "gold"]], attrContains: [], page: page() });
+    expect(found.items.map((x) => x.spanId).sort()).to.deep.equal([hexId(5000, 8), hexId(5001, 8)]);
+  });
+
   it("searches logs by severity (text or number), body text, trace and span", () => {
     const bodies = (q: Partial<Parameters<SqliteReader["logs"]>[0]>) =>
       reader.logs({ attrs: [], attrContains: [], page: page(), ...q }).items.map((l) => l.body);

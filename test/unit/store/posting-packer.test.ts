@@ -188,6 +188,23 @@ describe("posting packer", () => {
     expect(keysWithEntries(store, 3)).to.deep.equal(["request.id", "route", "tag"]);
   });
 
+  it("lists every key it ever hashed in meta, and lists them from the blobs for a store that has none", () => {
+    writeSpans(store, 0, 130);
+    fillBucket(store);
+    writeSpans(store, 1000, 1);
+    packAll(store);
+    const keyId = store.db.prepare("SELECT id FROM attr_keys WHERE key = 'request.id'").pluck().get();
+    const listed = () =>
+      store.db.prepare("SELECT value FROM meta WHERE key = 'span_postings_ever_hashed'").pluck().get();
+    expect(listed()).to.equal(`[${keyId}]`);
+    store.db.prepare("DELETE FROM meta WHERE key = 'span_postings_ever_hashed'").run();
+    new PostingPacker(store.db);
+    expect(listed()).to.equal(`[${keyId}]`);
+    expect(store.db.prepare("SELECT value FROM meta WHERE key = 'log_postings_ever_hashed'").pluck().get()).to.equal(
+      undefined,
+    );
+  });
+
   it("never packs the bucket rows are still being written to", () => {
     writeSpans(store, 0, 50);
     const before = store.db.prepare("SELECT count(*) FROM span_postings").pluck().get();

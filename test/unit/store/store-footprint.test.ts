@@ -38,22 +38,23 @@ function fill(store: ReturnType<typeof testStore>): void {
   );
 }
 
+/** The tables of spans and of logs: records, postings in every form, summaries, rollups. */
+const SPAN_TABLES = [
+  "spans",
+  "span_postings",
+  "span_hashed_postings",
+  "span_pending_hashes",
+  "span_rollups",
+  "traces",
+  "trace_services",
+  "orphan_spans",
+];
+const LOG_TABLES = ["logs", "log_postings", "log_hashed_postings", "log_pending_hashes", "log_rollups"];
+
 describe("store footprint: bytes per signal", () => {
   it("gives each table to the signal whose records it holds, and the shared ones to none", () => {
-    for (const table of [
-      "spans",
-      "span_postings",
-      "span_hashed_postings",
-      "span_pending_hashes",
-      "span_rollups",
-      "traces",
-      "trace_services",
-      "orphan_spans",
-    ]) {
-      expect(signalOfTable(table), table).to.equal("spans");
-    }
-    for (const table of ["logs", "log_postings", "log_hashed_postings", "log_pending_hashes", "log_rollups"])
-      expect(signalOfTable(table), table).to.equal("logs");
+    for (const table of SPAN_TABLES) expect(signalOfTable(table), table).to.equal("spans");
+    for (const table of LOG_TABLES) expect(signalOfTable(table), table).to.equal("logs");
     for (const table of ["metrics", "metric_series", "metric_series_attributes", "metric_points", "metric_rollups"]) {
       expect(signalOfTable(table), table).to.equal("points");
     }
@@ -68,20 +69,8 @@ describe("store footprint: bytes per signal", () => {
       fill(store);
       const footprint = measureFootprint(store.db);
       expect(footprint.records).to.deep.equal({ spans: 200, logs: 50, points: 0 });
-      const spanTables = [
-        "spans",
-        "span_postings",
-        "span_hashed_postings",
-        "span_pending_hashes",
-        "span_rollups",
-        "traces",
-        "trace_services",
-        "orphan_spans",
-      ];
-      expect(footprint.bytes.spans).to.equal(pagesOf(store.db, spanTables));
-      expect(footprint.bytes.logs).to.equal(
-        pagesOf(store.db, ["logs", "log_postings", "log_hashed_postings", "log_pending_hashes", "log_rollups"]),
-      );
+      expect(footprint.bytes.spans).to.equal(pagesOf(store.db, SPAN_TABLES));
+      expect(footprint.bytes.logs).to.equal(pagesOf(store.db, LOG_TABLES));
       expect(footprint.bytes.spans).to.be.greaterThan(footprint.bytes.logs);
     } finally {
       store.close();
