@@ -17,6 +17,16 @@ const MAX_EXCLUDED_BUCKETS = 32;
 
 type Counts = Map<string, number>;
 
+/** Every blob of the span postings kept hashed: packed ones and those pending (store/hashed-postings.ts). */
+const HASHED_BLOBS = `(SELECT bucket, key_id, entries FROM span_hashed_postings UNION ALL
+  SELECT bucket, key_id, entries FROM span_pending_hashes)`;
+
+/** The posting buckets holding ids in [a, b], as a JSON array for `json_each`. */
+function bucketRange(a: number, b: number): string {
+  const first = postingBucket(a);
+  return JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
+}
+
 function top(counts: Counts, limit: number): FacetValue[] {
   return [...counts]
     .filter(([, count]) => count > 0)
@@ -213,8 +223,7 @@ export class SqliteFacets {
   /** Whether any posting bucket holding ids in [a, b] keeps key `keyId`'s postings hashed. */
   private hasHashedPostings(keyId: bigint, a: number, b: number): boolean {
     if (!everHashedKeys(this.db, "span_postings").has(Number(keyId))) return false;
-    const first = postingBucket(a);
-    const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
+    const buckets = bucketRange(a, b);
     return (
       this.prepare(
         `SELECT 1 FROM json_each(@buckets) b
@@ -232,8 +241,7 @@ export class SqliteFacets {
       THEN length(h.entries) / ${HASHED_ENTRY_BYTES} ELSE obs_hashed_count(h.entries, h.bucket, @a, @b) END`;
     const rows = this.prepare(
       `SELECT k.key, sum(${rowsInside}) FROM
-         (SELECT bucket, key_id, entries FROM span_hashed_postings UNION ALL
-          SELECT bucket, key_id, entries FROM span_pending_hashes) h
+         ${HASHED_BLOBS} h
          JOIN attr_keys k ON k.id = h.key_id
        WHERE h.bucket BETWEEN @first AND @last GROUP BY k.key`,
     )
@@ -267,8 +275,7 @@ export class SqliteFacets {
       // A key's values are counted from hashed postings never (hasHashedPostings), its rows are.
       const hashed = this.prepare(
         `SELECT k.key, count(*) FROM
-           (SELECT bucket, key_id, entries FROM span_hashed_postings UNION ALL
-            SELECT bucket, key_id, entries FROM span_pending_hashes) h, json_each(obs_hashed_all(h.entries, h.bucket)) r
+           ${HASHED_BLOBS} h, json_each(obs_hashed_all(h.entries, h.bucket)) r
            JOIN attr_keys k ON k.id = h.key_id
          WHERE h.bucket IN (SELECT value FROM json_each(@buckets)) AND r.value IN (SELECT value FROM json_each(@ids))
          GROUP BY k.key`,
@@ -282,8 +289,7 @@ export class SqliteFacets {
 
   /** Rows with ids in [a, b] per attribute key, or per value of one key, from the index. */
   private indexCounts(keyId: bigint | undefined, a: number, b: number): Counts {
-    const first = postingBucket(a);
-    const buckets = JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
+    const buckets = bucketRange(a, b);
     // Entries wholly inside [a, b] count whole; one that straddles an end counts its rows inside.
     // An entry of one row (most: unique values) has an empty blob and costs no function call.
     const rowsInside = `CASE WHEN p.first_row >= @a AND p.last_row <= @b

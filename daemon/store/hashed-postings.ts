@@ -7,8 +7,8 @@ import { POSTING_BUCKET_ROWS } from "./posting-bucket.js";
  * instead of a b-tree entry per row with the value written out in each.
  *
  * A blob holds entries of HASHED_ENTRY_BYTES: the 32-bit FNV-1a hash of the value's index text
- * (the bytes SQLite keeps for it), then the row's place in its bucket (row id less the bucket's first id),
- * both big-endian, sorted by hash, then place. A bucket's entries of one key are cut, in that
+ * (the bytes SQLite keeps for it), then the row's place in its bucket (row id less the bucket's
+ * first id), both big-endian, sorted by hash, then place. A bucket's entries of one key are cut, in that
  * order, into blobs of about HASHED_CHUNK_ENTRIES, each stored under its first entry's hash
  * (`first_hash`), so a lookup reads the one blob whose range holds the hash: one seek per
  * bucket, then a binary search. Entries of one hash are never cut apart.
@@ -150,9 +150,10 @@ export function hashedChunks(entries: Float64Array): HashedChunk[] {
 /**
  * The attribute keys whose postings the writer writes hashed as it stores their rows, per
  * postings table: keys the packer hashed in a bucket it packed, until the rows the writer
- * wrote hashed turn out to repeat (posting-packer.ts). Shared by the writer of each signal's records, which reads it, and the
- * packer, which changes it in its transactions (`meta`, HASHED_KEYS) and here once they commit,
- * between the writer's transactions. A new process reads them from `meta`.
+ * wrote hashed turn out to repeat (posting-packer.ts). Shared by the writer of each signal's
+ * records, which reads it, and the packer, which changes it in `meta` (hashedKeysMetaKey) in
+ * its transactions and here once they commit, between the writer's transactions. A new
+ * process reads them from `meta`.
  */
 export class HashedKeys {
   private readonly sets = new Map<string, Set<number>>();
@@ -166,8 +167,7 @@ export class HashedKeys {
   of(postings: string): Set<number> {
     let keys = this.sets.get(postings);
     if (keys === undefined) {
-      const stored = this.stored.get(hashedKeysMetaKey(postings)) as string | undefined;
-      keys = new Set(stored === undefined ? [] : (JSON.parse(stored) as number[]));
+      keys = keyListOf(this.stored.get(hashedKeysMetaKey(postings)) as string | undefined);
       this.sets.set(postings, keys);
     }
     return keys;
@@ -190,10 +190,17 @@ export function everHashedMetaKey(postings: string): string {
 
 /** The keys of `postings` that may have hashed postings (everHashedMetaKey). */
 export function everHashedKeys(db: Database.Database, postings: string): Set<number> {
-  const stored = db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(everHashedMetaKey(postings)) as
-    | string
-    | undefined;
+  return keyListOf(
+    db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(everHashedMetaKey(postings)) as string | undefined,
+  );
+}
+
+/** A list of key ids as `meta` keeps it (a JSON array, ascending), and back. */
+export function keyListOf(stored: string | undefined): Set<number> {
   return new Set(stored === undefined ? [] : (JSON.parse(stored) as number[]));
+}
+export function keyListText(keys: Iterable<number>): string {
+  return JSON.stringify([...keys].sort((a, b) => a - b));
 }
 
 function entryCount(blob: Uint8Array): number {

@@ -4,12 +4,13 @@ import { fnv1a32 } from "./fnv.js";
 import {
   distinctHashes,
   entriesOf,
-  everHashedKeys,
   everHashedMetaKey,
   HashedKeys,
   hashedChunks,
   hashedEntry,
   hashedKeysMetaKey,
+  keyListOf,
+  keyListText,
   MIN_HASHED_ROWS,
 } from "./hashed-postings.js";
 import { POSTING_BUCKET_ROWS, postingBucket } from "./posting-bucket.js";
@@ -60,8 +61,8 @@ interface KeyStats {
 class SignalPacker {
   private readonly marker: string;
   private readonly stmt: Record<
-    | "next"
-    | "setNext"
+    | "meta"
+    | "setMeta"
     | "lowest"
     | "sequence"
     | "stats"
@@ -77,18 +78,17 @@ class SignalPacker {
   /** The keys the writer writes hashed (HashedKeys), changed once a transaction committed. */
   private readonly keys: Set<number>;
   private readonly keysMetaKey: string;
-
-  private readonly postings: string;
+  private readonly everMetaKey: string;
 
   constructor(
     private readonly db: Database.Database,
     tables: PostingTables,
     hashedKeys: HashedKeys,
   ) {
-    this.postings = tables.postings;
     this.marker = `${tables.postings}_packed_below`;
     this.keys = hashedKeys.of(tables.postings);
     this.keysMetaKey = hashedKeysMetaKey(tables.postings);
+    this.everMetaKey = everHashedMetaKey(tables.postings);
     // Readers read the hashed forms of the keys listed only: a store whose hashed tables have
     // blobs but no list (written before the list existed) gets one from the blobs themselves.
     db.prepare(
@@ -96,11 +96,11 @@ class SignalPacker {
        SELECT ?, json_group_array(key_id) FROM (
          SELECT key_id FROM ${tables.hashed} UNION SELECT key_id FROM ${tables.pending} ORDER BY 1)
        HAVING count(*) > 0`,
-    ).run(everHashedMetaKey(tables.postings));
+    ).run(this.everMetaKey);
     const { postings, hashed, records, pending } = tables;
     this.stmt = {
-      next: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
-      setNext: db.prepare(
+      meta: db.prepare("SELECT value FROM meta WHERE key = ?").pluck(),
+      setMeta: db.prepare(
         "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
       ),
       lowest: db.prepare(`SELECT min(id) FROM ${records}`).pluck(),
@@ -133,7 +133,7 @@ class SignalPacker {
   private nextBucket(): number | null {
     const sequence = this.stmt.sequence.get() as number | undefined;
     if (sequence === undefined) return null;
-    const marked = this.stmt.next.get(this.marker) as string | undefined;
+    const marked = this.stmt.meta.get(this.marker) as string | undefined;
     const lowest = this.stmt.lowest.get() as number | null;
     if (lowest === null) return null;
     // Buckets below the lowest stored row's hold entries of deleted rows only: retention drops them.
@@ -152,13 +152,13 @@ class SignalPacker {
         const next = new Set(this.keys);
         for (const keyId of decided.hashed) next.add(keyId);
         for (const keyId of decided.repeating) next.delete(keyId);
-        this.stmt.setNext.run(this.marker, String(bucket + 1));
-        this.stmt.setNext.run(this.keysMetaKey, JSON.stringify([...next].sort((a, b) => a - b)));
+        this.stmt.setMeta.run(this.marker, String(bucket + 1));
+        this.stmt.setMeta.run(this.keysMetaKey, keyListText(next));
         // A key is written hashed only once the packer hashed it here: that covers pending blobs too.
-        const ever = everHashedKeys(this.db, this.postings);
+        const ever = keyListOf(this.stmt.meta.get(this.everMetaKey) as string | undefined);
         if (decided.hashed.some((keyId) => !ever.has(keyId))) {
           for (const keyId of decided.hashed) ever.add(keyId);
-          this.stmt.setNext.run(everHashedMetaKey(this.postings), JSON.stringify([...ever].sort((a, b) => a - b)));
+          this.stmt.setMeta.run(this.everMetaKey, keyListText(ever));
         }
         return next;
       })();
@@ -173,7 +173,7 @@ class SignalPacker {
       // than fail on it again and hold back every bucket after it.
       if (bucket !== null) {
         try {
-          this.stmt.setNext.run(this.marker, String((bucket as number) + 1));
+          this.stmt.setMeta.run(this.marker, String((bucket as number) + 1));
         } catch {}
       }
       throw error;

@@ -6,6 +6,20 @@ import { encodePostingRows } from "./posting-rows.js";
 
 export { POSTING_BUCKET_ROWS, postingBucket };
 
+/**
+ * Calls `each` with every run of `rows` (ascending, as a transaction hands them out) that lies
+ * in one bucket, as [start, end) indexes: what one transaction writes is cut at bucket ends.
+ */
+function forEachBucketRun(rows: readonly number[], each: (bucket: number, start: number, end: number) => void): void {
+  for (let start = 0; start < rows.length; ) {
+    const bucket = postingBucket(rows[start] as number);
+    let end = start + 1;
+    while (end < rows.length && postingBucket(rows[end] as number) === bucket) end++;
+    each(bucket, start, end);
+    start = end;
+  }
+}
+
 /** The rows of one key written hashed in a transaction, in row order, and their values' hashes. */
 interface HashedRows {
   rows: number[];
@@ -65,14 +79,10 @@ export class PostingsBuffer {
       for (const value of [...byValue.keys()].sort()) {
         // Row ids are handed out in ascending order within a transaction, so lists are sorted.
         const rows = byValue.get(value) as number[];
-        for (let start = 0; start < rows.length; ) {
-          const bucket = postingBucket(rows[start] as number);
-          let end = start + 1;
-          while (end < rows.length && postingBucket(rows[end] as number) === bucket) end++;
+        forEachBucketRun(rows, (bucket, start, end) => {
           const run = rows.slice(start, end);
           values.push(bucket, keyId, value, run[0], run[run.length - 1], encodePostingRows(run));
-          start = end;
-        }
+        });
       }
     }
     this.byKey.clear();
@@ -83,19 +93,14 @@ export class PostingsBuffer {
   private flushHashed(pendingInsert: MultiRowStatement): void {
     const values: unknown[] = [];
     for (const [keyId, { rows, hashes }] of this.hashed) {
-      // Rows ascend within a transaction: each bucket's are a run.
-      for (let start = 0; start < rows.length; ) {
-        const bucket = postingBucket(rows[start] as number);
-        let end = start + 1;
-        while (end < rows.length && postingBucket(rows[end] as number) === bucket) end++;
+      forEachBucketRun(rows, (bucket, start, end) => {
         const entries = new Float64Array(end - start);
         const first = bucket * POSTING_BUCKET_ROWS;
         for (let i = start; i < end; i++) {
           entries[i - start] = hashedEntry(hashes[i] as number, (rows[i] as number) - first);
         }
         values.push(bucket, keyId, rows[start], hashedBlob(entries));
-        start = end;
-      }
+      });
     }
     this.hashed.clear();
     if (values.length > 0) pendingInsert.run(values);
