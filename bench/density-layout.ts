@@ -28,6 +28,12 @@ import { openWriteConnection } from "../daemon/store/connection.js";
 import { PostingPacker } from "../daemon/store/posting-packer.js";
 import { decodePostingRows, encodePostingRows } from "../daemon/store/posting-rows.js";
 import { idHex, optionalIdHex } from "../daemon/store/stored-ids.js";
+import {
+  logObservedSql,
+  logSeverityTextSql,
+  logTimeSql,
+  storedSeverityText,
+} from "../daemon/store/stored-log-fields.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { AttributeDictionary, decodeAttributes, encodeAttributes } from "./attribute-coding.js";
@@ -243,7 +249,12 @@ function rowsWithJson(
            s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
            s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count
          FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id`
-      : `SELECT *, ${optionalIdHex("trace_id")} AS trace_id, ${optionalIdHex("span_id")} AS span_id FROM ${table} ORDER BY id`;
+      : // Log records as schema 17 kept them: their times whole, their severity text as sent.
+        `SELECT id, hash, ts_ns, ${logTimeSql(table)} AS time_ns, ${logObservedSql(table)} AS observed_ns,
+           severity_number, ${logSeverityTextSql(table)} AS severity_text, body, attributes, ${optionalIdHex("trace_id")} AS trace_id,
+           ${optionalIdHex("span_id")} AS span_id, flags, event_name, dropped_attributes_count, service_id,
+           resource_id, scope_id
+         FROM ${table} ORDER BY id`;
   const rows = db.prepare(select).all() as Row[];
   const stored = new Map(rows.map((row) => [row.id, row.attributes]));
   const values = db.prepare("SELECT id, value FROM attr_values ORDER BY id").raw().all() as StoredValues;
@@ -639,20 +650,30 @@ function hashedValue(value: string): string | Buffer {
 }
 
 /**
- * The logs table as schema 16 keeps it (ids as BLOB, the trace index on the last 8 bytes of the
- * trace id), or with ids as TEXT as before.
+ * The logs table as schema 17 kept it (ids as BLOB, the trace index on the last 8 bytes of the
+ * trace id; times whole, a unique index by content and time and another by time), or with ids
+ * as TEXT as before; or, `relativeTimes`, as schema 18 keeps it (v018-log-times.ts: times
+ * relative, the usual severity text as none, the trace index on 4 bytes of the id, no trace id
+ * in the index of warnings).
  */
-function logsDdl(t: string, idType: string, attributesType: string): string {
+function logsDdl(t: string, idType: string, attributesType: string, relativeTimes = false): string {
+  const times = relativeTimes
+    ? "time_ns INTEGER, observed_offset_ns INTEGER"
+    : "time_ns INTEGER NOT NULL, observed_ns INTEGER NOT NULL";
+  const byTime = relativeTimes
+    ? `CREATE UNIQUE INDEX ${t}_by_ts ON ${t} (ts_ns, substr(hash, 1, 8));
+  CREATE UNIQUE INDEX ${t}_timeless_by_hash ON ${t} (hash) WHERE time_ns = 0 AND observed_offset_ns IS NULL;`
+    : `CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+  CREATE INDEX ${t}_by_ts ON ${t} (ts_ns);`;
   return `CREATE TABLE ${t} (id INTEGER PRIMARY KEY AUTOINCREMENT, hash BLOB NOT NULL, ts_ns INTEGER NOT NULL,
-    time_ns INTEGER NOT NULL, observed_ns INTEGER NOT NULL, severity_number INTEGER NOT NULL, severity_text TEXT,
+    ${times}, severity_number INTEGER NOT NULL, severity_text TEXT,
     body TEXT, attributes ${attributesType} NOT NULL, trace_id ${idType}, span_id ${idType}, flags INTEGER NOT NULL,
     event_name TEXT, dropped_attributes_count INTEGER NOT NULL, service_id INTEGER NOT NULL,
     resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL);
-  CREATE UNIQUE INDEX ${t}_by_content ON ${t} (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
-  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, ${idType === "BLOB" ? "substr(trace_id, 9, 8)" : "trace_id, span_id"})
+  ${byTime}
+  CREATE INDEX ${t}_by_trace ON ${t} (id >> 12, ${idType === "BLOB" ? (relativeTimes ? "substr(trace_id, 13, 4)" : "substr(trace_id, 9, 8)") : "trace_id, span_id"})
     WHERE trace_id IS NOT NULL;
-  CREATE INDEX ${t}_by_ts ON ${t} (ts_ns);
-  CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns, trace_id) WHERE severity_number >= 13;`;
+  CREATE INDEX ${t}_warnings_by_service ON ${t} (service_id, ts_ns${relativeTimes ? "" : ", trace_id"}) WHERE severity_number >= 13;`;
 }
 
 function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredValues): Layout[] {
@@ -667,6 +688,24 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
   const keysOnly = new Map(
     rows.map((row) => [row.id, encodeAttributes(row.attributes as string, keysDict, () => false)]),
   );
+  // Schema 18's columns (stored-log-fields.ts): the record's own time NULL when it is ts_ns, its
+  // observed time relative, its severity's usual text as none.
+  const relativeColumns = logColumns.map((c) => (c === "observed_ns" ? "observed_offset_ns" : c));
+  const relative = (row: Row, c: string, value: unknown) => {
+    const ts = row.ts_ns as bigint;
+    if (c === "time_ns") return row.time_ns === ts ? null : row.time_ns;
+    if (c === "observed_ns") return row.observed_ns === 0n ? null : (row.observed_ns as bigint) - ts;
+    if (c === "severity_text")
+      return storedSeverityText(Number(row.severity_number), row.severity_text as string | null);
+    return value;
+  };
+  const today = (row: Row, hashBytes: number) =>
+    logColumns.map((c) => {
+      if (c === "attributes") return stored.get(row.id);
+      if (c === "trace_id" || c === "span_id") return blob(row[c]);
+      if (c === "hash") return (row.hash as Buffer).subarray(0, hashBytes);
+      return relative(row, c, row[c]);
+    });
   const dense = (row: Row, hashBytes: number, source = coded) =>
     logColumns.map((c) => {
       if (c === "trace_id" || c === "span_id") return blob(row[c]);
@@ -676,7 +715,14 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
     });
   return [
     {
-      name: "today (copy): ids as bytes, keys as ids, repeating values in a dictionary (schema 16)",
+      name: "today (copy): times relative to ts_ns, one unique index by time and content (schema 18)",
+      ddl: (t) => logsDdl(t, "BLOB", "BLOB", true),
+      columns: relativeColumns,
+      values: (row) => today(row, 20),
+      extra: (db, t) => writeValues(db, t, values),
+    },
+    {
+      name: "schemas 16 and 17: times whole, unique by content, a second index by time",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
       columns: logColumns,
       values: (row) =>
@@ -694,15 +740,9 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
     },
     {
       name: "today, with a content hash of 8 bytes",
-      ddl: (t) => logsDdl(t, "BLOB", "BLOB"),
-      columns: logColumns,
-      values: (row) =>
-        logColumns.map((c) => {
-          if (c === "attributes") return stored.get(row.id);
-          if (c === "trace_id" || c === "span_id") return blob(row[c]);
-          if (c === "hash") return (row.hash as Buffer).subarray(0, 8);
-          return row[c];
-        }),
+      ddl: (t) => logsDdl(t, "BLOB", "BLOB", true),
+      columns: relativeColumns,
+      values: (row) => today(row, 8),
       extra: (db, t) => writeValues(db, t, values),
     },
     {

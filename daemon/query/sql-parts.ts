@@ -2,6 +2,7 @@
 
 import type Database from "better-sqlite3";
 import { indexText, type PlainValue } from "../otlp/any-value.js";
+import { logSeverityTextSql } from "../store/stored-log-fields.js";
 import { attributeKeysOf } from "./attribute-keys.js";
 
 export const LOG_JOINS = "JOIN services v ON v.id = l.service_id JOIN scopes sc ON sc.id = l.scope_id";
@@ -55,6 +56,9 @@ export const SEVERITY_NAME = `CASE
   WHEN l.severity_number BETWEEN 9 AND 12 THEN 'info' WHEN l.severity_number BETWEEN 13 AND 16 THEN 'warn'
   WHEN l.severity_number BETWEEN 17 AND 20 THEN 'error' WHEN l.severity_number BETWEEN 21 AND 24 THEN 'fatal'
   ELSE '' END`;
+
+/** A log record's severity as stats and facets group by it: its text, else its number's name. */
+export const LOG_SEVERITY = `coalesce(nullif(${logSeverityTextSql("l")}, ''), nullif(${SEVERITY_NAME}, ''))`;
 
 /** `%text%` for LIKE, with LIKE's own wildcards in the text escaped. */
 export function likeAny(text: string): string {

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { everHashedKeys, HASHED_ENTRY_BYTES, registerHashedPostingFunctions } from "../store/hashed-postings.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
 import { bucketedPostingsFrom, POSTING_BUCKET_ROWS, postingBucket } from "../store/postings.js";
-import { attributeText, LOG_JOINS, registerAttributeFunctions, SEVERITY_NAME, Where } from "./sql-parts.js";
+import { attributeText, LOG_JOINS, LOG_SEVERITY, registerAttributeFunctions, Where } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import type { FacetField, FacetValue } from "./telemetry-reader.js";
 
@@ -104,7 +104,7 @@ export class SqliteFacets {
       if (window.service !== undefined) where.add("v.name = ?", window.service);
       const key = {
         service: "v.name",
-        severity: `coalesce(nullif(l.severity_text, ''), nullif(${SEVERITY_NAME}, ''))`,
+        severity: LOG_SEVERITY,
         scope: "sc.name",
       }[field.field];
       sql = `SELECT ${key} AS value, count(*) AS count FROM logs l ${LOG_JOINS} ${where} GROUP BY 1`;

@@ -7,12 +7,13 @@ import { NewRowInsert } from "./new-rows.js";
 import { PostingsBuffer } from "./postings.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
 import { optionalIdBytes } from "./stored-ids.js";
+import { storedObservedOffset, storedSeverityText, storedTime } from "./stored-log-fields.js";
 
 const LOG_COLUMNS = [
   "hash",
   "ts_ns",
   "time_ns",
-  "observed_ns",
+  "observed_offset_ns",
   "severity_number",
   "severity_text",
   "body",
@@ -29,7 +30,7 @@ const LOG_COLUMNS = [
 
 /**
  * Writes log records: their rows and their index entries. A record sent twice is stored once
- * (its unique key is its time and content hash).
+ * (its unique key is its time and content hash; for a record with no time, its hash).
  */
 export class LogWriter implements RecordWriter {
   private readonly logRows: NewRowInsert;
@@ -41,7 +42,8 @@ export class LogWriter implements RecordWriter {
     db: Database.Database,
     private readonly shared: SharedWriteState,
   ) {
-    // No conflict target: the unique index is on an expression of the time and the hash (schema.ts, V7).
+    // No conflict target: the unique indexes are on an expression of the hash, one of them
+    // partial (migrations/v018-log-times.ts).
     this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "", 256);
     const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
     this.postingsInsert = new MultiRowStatement(db, `log_postings ${postingColumns}`, 6, "", 256, false);
@@ -68,10 +70,10 @@ export class LogWriter implements RecordWriter {
       values.push(
         log.hash,
         tsNs,
-        log.timeNs,
-        log.observedNs,
+        storedTime(log.timeNs),
+        storedObservedOffset(log.observedNs, tsNs),
         log.severityNumber,
-        log.severityText,
+        storedSeverityText(log.severityNumber, log.severityText),
         log.body,
         this.shared.dictionaries.codeAttributes(log.attributes, "logs"),
         optionalIdBytes(log.traceId),

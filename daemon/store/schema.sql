@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 17), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 18), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 17;
+PRAGMA user_version = 18;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -92,9 +92,12 @@ CREATE TABLE "logs" (
   hash BLOB NOT NULL,
   -- ts_ns orders logs: the record time, else the observed time, else the time it was received.
   ts_ns INTEGER NOT NULL,
-  time_ns INTEGER NOT NULL,
-  observed_ns INTEGER NOT NULL,
+  -- NULL when the record's time is ts_ns; 0 when it had none
+  time_ns INTEGER,
+  -- the observed time less ts_ns; NULL when the record had none
+  observed_offset_ns INTEGER,
   severity_number INTEGER NOT NULL,
+  -- NULL for the short name of severity_number; '' when the record had none
   severity_text TEXT,
   body TEXT,
   -- key ids and values' JSON text, or value ids (attribute-coding.ts)
@@ -110,13 +113,13 @@ CREATE TABLE "logs" (
   scope_id INTEGER NOT NULL
 );
 
-CREATE UNIQUE INDEX logs_by_content ON logs (CASE WHEN time_ns <> 0 THEN time_ns ELSE observed_ns END, hash);
+CREATE INDEX logs_by_trace ON logs (id >> 12, substr(trace_id, 13, 4)) WHERE trace_id IS NOT NULL;
 
-CREATE INDEX logs_by_trace ON logs (id >> 12, substr(trace_id, 9, 8)) WHERE trace_id IS NOT NULL;
+CREATE UNIQUE INDEX logs_by_ts ON logs (ts_ns, substr(hash, 1, 8));
 
-CREATE INDEX logs_by_ts ON logs (ts_ns);
+CREATE UNIQUE INDEX logs_timeless_by_hash ON logs (hash) WHERE time_ns = 0 AND observed_offset_ns IS NULL;
 
-CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns, trace_id) WHERE severity_number >= 13;
+CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns) WHERE severity_number >= 13;
 
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 

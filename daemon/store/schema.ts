@@ -20,6 +20,7 @@ import { v014AttributeValues } from "./migrations/v014-attribute-values.js";
 import { v015MetricIdsNotReused } from "./migrations/v015-metric-ids-not-reused.js";
 import { v016IdsAsBytes } from "./migrations/v016-ids-as-bytes.js";
 import { v017HashedPostings } from "./migrations/v017-hashed-postings.js";
+import { v018LogTimes } from "./migrations/v018-log-times.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v015MetricIdsNotReused,
   v016IdsAsBytes,
   v017HashedPostings,
+  v018LogTimes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

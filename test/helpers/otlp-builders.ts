@@ -55,9 +55,12 @@ export function traceRequest(service: string, spans: SpanSpec[]) {
 }
 
 export interface LogSpec {
+  /** 0n: the record has no time of its own. */
   timeNs: bigint;
+  observedNs?: bigint;
   body: string;
   severityNumber?: number;
+  severityText?: string;
   traceId?: string;
   spanId?: string;
   attributes?: Record<string, string | number | boolean>;
@@ -73,7 +76,9 @@ export function logsRequest(service: string, logs: LogSpec[]) {
             scope: { name: "test" },
             logRecords: logs.map((l) => ({
               timeUnixNano: l.timeNs.toString(),
+              ...(l.observedNs === undefined ? {} : { observedTimeUnixNano: l.observedNs.toString() }),
               severityNumber: l.severityNumber ?? 9,
+              ...(l.severityText === undefined ? {} : { severityText: l.severityText }),
               body: { stringValue: l.body },
               attributes: attributeList(l.attributes),
               ...(l.traceId ? { traceId: l.traceId } : {}),

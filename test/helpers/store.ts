@@ -7,6 +7,12 @@ import { openWriteConnection } from "../../daemon/store/connection.js";
 import { decodePostingRows } from "../../daemon/store/posting-rows.js";
 import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
 import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
+import {
+  logObservedSql,
+  logSeverityTextSql,
+  logTimeSql,
+  storedSeverityText,
+} from "../../daemon/store/stored-log-fields.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -63,9 +69,22 @@ const ID_COLUMNS = new Map<string, readonly string[]>([
   ["orphan_spans", ["trace_id", "span_id", "parent_span_id"]],
 ]);
 
+/**
+ * SQL reading a current store's `column` of `table` as versions before 18 stored it: a log
+ * record's own time and observed time whole, not relative to `ts_ns`, and its severity text
+ * as it was sent (v018-log-times.ts).
+ */
+export function columnBeforeV18(table: string, column: string): string {
+  if (table !== "logs") return column;
+  if (column === "time_ns") return logTimeSql("logs");
+  if (column === "observed_ns") return `(${logObservedSql("logs")})`;
+  if (column === "severity_text") return `(${logSeverityTextSql("logs")})`;
+  return column;
+}
+
 /** SQL reading a current store's `column` of `table` as versions before 16 stored it: ids as hex text. */
 export function columnBeforeV16(table: string, column: string): string {
-  return ID_COLUMNS.get(table)?.includes(column) ? optionalIdHex(column) : column;
+  return ID_COLUMNS.get(table)?.includes(column) ? optionalIdHex(column) : columnBeforeV18(table, column);
 }
 
 /**
@@ -91,7 +110,8 @@ export function columnBeforeV12(
  * A copy of `source`'s data in a new file at an older schema `version`, as an obs of that
  * version would have stored it: before version 5, trace_services named traces by trace id;
  * before 11, postings listed row ids as JSON text; before 12, attributes were JSON text;
- * before 14, they kept every value in the row; before 16, ids were hex text. Postings hashed
+ * before 14, they kept every value in the row; before 16, ids were hex text; before 18, log
+ * records kept their times whole. Postings hashed
  * since version 17 cannot be turned back into entries (a hash is not its value): a source
  * that has any is refused for an older version.
  */
@@ -153,7 +173,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
             ? "obs_keys_only_attributes(attributes)"
             : version < 16
               ? columnBeforeV16(table, name)
-              : name,
+              : version < 18
+                ? columnBeforeV18(table, name)
+                : name,
       );
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
@@ -171,9 +193,10 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
 }
 
 /**
- * `read` over a copy of a store older than version 16 with its ids turned to bytes and the
- * (empty) tables of hashed postings and pending hashes added, as this build's reader reads them, and nothing else
- * changed: what the older store's rows answer.
+ * `read` over a copy of a store older than version 16 with its ids turned to bytes, the
+ * (empty) tables of hashed postings and pending hashes added and its log records' observed
+ * times and severity texts as version 18 keeps them, as this build's reader reads them, and nothing else changed: what the
+ * older store's rows answer.
  */
 export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Database.Database) => T): T {
   const path = `${db.name}.ids-as-bytes`;
@@ -188,6 +211,18 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
           copy.exec(`UPDATE ${table} SET ${column} = unhex(${column})`);
         }
       }
+    }
+    // Before version 18 a log record kept its observed time whole (its time, whole or 0, reads
+    // the same) and its severity text as sent.
+    if (
+      (copy.prepare("SELECT name FROM pragma_table_info('logs')").pluck().all() as string[]).includes("observed_ns")
+    ) {
+      copy.exec(`ALTER TABLE logs ADD COLUMN observed_offset_ns INTEGER;
+        UPDATE logs SET observed_offset_ns = CASE WHEN observed_ns = 0 THEN NULL ELSE observed_ns - ts_ns END`);
+      copy.function("obs_stored_severity_text", (number: unknown, text: unknown) =>
+        storedSeverityText(Number(number), (text as string | null) || null),
+      );
+      copy.exec("UPDATE logs SET severity_text = obs_stored_severity_text(severity_number, severity_text)");
     }
     for (const signal of ["span", "log"]) {
       for (const [table, key] of [

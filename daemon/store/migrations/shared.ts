@@ -69,3 +69,24 @@ export function rebuildKeepingSequence(
     db.prepare("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)").run(table, sequence);
   }
 }
+
+/** Rows copied per statement, between progress reports. */
+const CHUNK_ROWS = 65_536;
+
+/** Runs `copy` over `table`'s rows in ranges of CHUNK_ROWS keys, telling `copied` each range's rows. */
+export function copyInRanges(
+  db: Database.Database,
+  table: string,
+  key: string,
+  copy: Database.Statement,
+  copied: (rows: number) => void,
+): void {
+  const [min, max] = db.prepare(`SELECT min(${key}), max(${key}) FROM ${table}`).raw().safeIntegers(true).get() as [
+    bigint | null,
+    bigint | null,
+  ];
+  if (min === null || max === null) return;
+  for (let from = min; from <= max; from += BigInt(CHUNK_ROWS)) {
+    copied(copy.run(from, from + BigInt(CHUNK_ROWS)).changes);
+  }
+}

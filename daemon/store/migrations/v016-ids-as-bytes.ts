@@ -1,5 +1,10 @@
-import type Database from "better-sqlite3";
-import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
+import {
+  copyInRanges,
+  LOG_TRACE_BUCKET_SHIFT,
+  type Migration,
+  rebuildKeepingSequence,
+  SPAN_ID_BUCKET_SHIFT,
+} from "./shared.js";
 
 // Trace and span ids were their lower-case hex text: 32 characters for a trace id, 16 for a
 // span id, in the rows and again in every index that holds them. From this version they are
@@ -22,9 +27,6 @@ import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID
 // bytes, and come back as their hex, rather than fail the upgrade and leave the store
 // unopenable. Two texts of one id in different cases (never written either) would still fail
 // it, on the unique index of trace ids.
-
-/** Rows copied per statement, between progress reports. */
-const CHUNK_ROWS = 65_536;
 
 const bytes = (column: string) => `coalesce(unhex(${column}), CAST(${column} AS BLOB))`;
 
@@ -175,21 +177,3 @@ export const v016IdsAsBytes: Migration = {
     progress(total, total);
   },
 };
-
-/** Runs `copy` over `table`'s rows in ranges of CHUNK_ROWS keys, telling `copied` each range's rows. */
-function copyInRanges(
-  db: Database.Database,
-  table: string,
-  key: string,
-  copy: Database.Statement,
-  copied: (rows: number) => void,
-): void {
-  const [min, max] = db.prepare(`SELECT min(${key}), max(${key}) FROM ${table}`).raw().safeIntegers(true).get() as [
-    bigint | null,
-    bigint | null,
-  ];
-  if (min === null || max === null) return;
-  for (let from = min; from <= max; from += BigInt(CHUNK_ROWS)) {
-    copied(copy.run(from, from + BigInt(CHUNK_ROWS)).changes);
-  }
-}

@@ -46,7 +46,7 @@ describe("store schema snapshot", () => {
     expect(tables).to.include.members(["spans", "traces", "logs", "span_rollups", "meta"]);
     // Each index follows its table.
     const logs = text.indexOf('CREATE TABLE "logs"');
-    const logsIndex = text.indexOf("CREATE INDEX logs_by_ts ON logs");
+    const logsIndex = text.indexOf("CREATE INDEX logs_by_trace ON logs");
     const meta = text.indexOf("CREATE TABLE meta");
     expect(logs).to.be.lessThan(logsIndex);
     expect(logsIndex).to.be.lessThan(meta);

@@ -23,7 +23,7 @@ import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { schemaShape } from "../../helpers/schema-shape.js";
-import { columnBeforeV12, copyAtVersion, readWithIdsAsBytes, testStore } from "../../helpers/store.js";
+import { columnBeforeV12, columnBeforeV18, copyAtVersion, readWithIdsAsBytes, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
 /** The versions a store at `version` migrates through. */
@@ -355,20 +355,20 @@ describe("store schema", () => {
       const path = join(dir.path, "v6.sqlite");
       const db = copyAtVersion(store.db, path, 6);
       try {
-        const rows = () =>
-          db
-            .prepare("SELECT id, hex(hash) AS hash, ts_ns, time_ns, observed_ns, body, trace_id FROM logs ORDER BY id")
-            .all();
-        const before = rows();
+        // Since version 18 the times are kept relative to ts_ns: read as they were.
+        const rows = (times: string) =>
+          db.prepare(`SELECT id, hex(hash) AS hash, ts_ns, ${times}, body, trace_id FROM logs ORDER BY id`).all();
+        const before = rows("time_ns, observed_ns");
         expect(before).to.have.length(7);
         expect(migrate(db, path)).to.deep.equal(versionsAfter(6));
-        expect(rows()).to.deep.equal(before);
+        const times = ["time_ns", "observed_ns"].map((c) => `${columnBeforeV18("logs", c)} AS ${c}`).join(", ");
+        expect(rows(times)).to.deep.equal(before);
         expect(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'logs'").pluck().get()).to.equal(sequence);
-        // The hash's own unique index is gone; the time-first one took its place.
+        // The hash's own unique index is gone; time-first ones took its place (one since version 18).
         const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'logs' AND type = 'index'").pluck();
         expect(indexes.all()).to.have.members([
-          "logs_by_content",
           "logs_by_ts",
+          "logs_timeless_by_hash",
           "logs_by_trace",
           "logs_warnings_by_service",
         ]);
@@ -803,6 +803,16 @@ describe("store schema", () => {
           })),
         ),
       );
+      // Log records with each kind of time and severity text the store keeps in its own way.
+      store.writeLogs(
+        logsRequest("api", [
+          { timeNs: T0 + 1n, observedNs: T0 + 2n * S, body: "timeout observed later", severityText: "INFO" },
+          { timeNs: T0 + 2n, observedNs: T0 - 1n, body: "timeout observed before", severityText: "WARNING" },
+          { timeNs: 0n, observedNs: T0 + 3n, body: "timeout observed only", severityNumber: 14, severityText: "WARN2" },
+          { timeNs: 0n, body: "timeout with no time", severityNumber: 0, severityText: "custom" },
+        ]),
+        T0 + 4n,
+      );
       const points = Array.from({ length: 240 }, (_, i) =>
         routes.map((route) =>
           metricPoint({
@@ -908,7 +918,7 @@ describe("store schema", () => {
     }
   });
 
-  it("upgrades a version-15 store's ids to their bytes across copy ranges, keeping every row id, sequence and answer, telling its progress", () => {
+  it("upgrades a version-15 store's ids to their bytes and its log records to version 18 across copy ranges, keeping every row id, sequence and answer, telling its progress", () => {
     const store = testStore();
     const T0 = 1_700_000_000_000_000_000n;
     try {
@@ -965,12 +975,14 @@ describe("store schema", () => {
       const path = join(dir.path, "v15.sqlite");
       const db = copyAtVersion(store.db, path, 15);
       const progress: [number, number][] = [];
+      const logProgress: [number, number][] = [];
       try {
         expect(db.prepare("SELECT DISTINCT typeof(span_id) FROM spans").pluck().all()).to.deep.equal(["text"]);
         expect(
           migrate(db, path, MIGRATIONS, {
             onProgress: (migration, done, total) => {
               if (migration.version === 16) progress.push([done, total]);
+              if (migration.version === 18) logProgress.push([done, total]);
             },
           }),
         ).to.deep.equal(MIGRATIONS.filter((migration) => migration.version > 15).map((migration) => migration.version));
@@ -993,6 +1005,13 @@ describe("store schema", () => {
         true,
       );
       expect(progress.length).to.be.greaterThan(3);
+      // Version 18 copies the logs again, in ranges of 65,536 ids from the first (1 to 65,536).
+      expect(logProgress).to.deep.equal([
+        [5, 12],
+        [9, 12],
+        [12, 12],
+        [12, 12],
+      ]);
       expect(readAfresh(path, answers)).to.deep.equal(expected);
     } finally {
       store.close();

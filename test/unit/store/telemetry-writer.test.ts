@@ -3,6 +3,7 @@ import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { registerPostingFunctions } from "../../../daemon/store/posting-rows.js";
 import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
+import { nsToIso } from "../../../shared/time.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -41,6 +42,111 @@ describe("telemetry writer", () => {
     expect(store.writeLogs(request)).to.equal(2);
     expect(store.writeLogs(request)).to.equal(0);
     expect(store.counters()).to.include({ logs: 2n });
+  });
+
+  it("stores a log record once whichever of its times it has, and the same content at another time again", () => {
+    const records = [
+      { timeNs: T0, observedNs: T0 + 5n * MS, body: "both times" },
+      { timeNs: T0, body: "its own time" },
+      { timeNs: 0n, observedNs: T0 + 7n, body: "observed only" },
+      { timeNs: 0n, body: "no time" },
+    ];
+    expect(store.writeLogs(logsRequest("api", records), T0 + 100n * MS)).to.equal(4);
+    // A resend comes at another moment: the record with no time is ordered by that moment, and
+    // is still the same record.
+    expect(store.writeLogs(logsRequest("api", records), T0 + 900n * MS)).to.equal(0);
+    for (const [i, record] of records.entries()) {
+      expect(store.writeLogs(logsRequest("api", [record]), T0 + BigInt(i) * MS), record.body).to.equal(0);
+    }
+    // The same content at another time, observed at another time, or in two records of one
+    // nanosecond, is another record.
+    const others = [
+      { timeNs: T0 + 1n, observedNs: T0 + 5n * MS, body: "both times" },
+      { timeNs: 0n, observedNs: T0 + 8n, body: "observed only" },
+      { timeNs: T0, body: "its own time, again" },
+    ];
+    expect(store.writeLogs(logsRequest("api", others), T0 + 100n * MS)).to.equal(3);
+    expect(store.counters()).to.include({ logs: 7n });
+  });
+
+  it("gives a log record back with the time and observed time it was sent with, each or neither", () => {
+    const received = T0 + 60_000n * MS;
+    const records = [
+      { timeNs: T0 + 1n, observedNs: T0 + 5n * MS + 3n, body: "observed after" },
+      { timeNs: T0 + 2n, observedNs: T0 - 1n, body: "observed before" },
+      { timeNs: T0 + 3n, observedNs: T0 + 3n, body: "observed at its time" },
+      { timeNs: T0 + 4n, body: "its own time" },
+      { timeNs: 0n, observedNs: T0 + 5n, body: "observed only" },
+      { timeNs: 0n, body: "no time" },
+    ];
+    store.writeLogs(logsRequest("api", records), received);
+    const page = { fromNs: T0 - MS, toNs: received, limit: 10 };
+    const { items } = new SqliteReader(store.db).logs({ attrs: [], attrContains: [], page });
+    const iso = nsToIso;
+    const times = Object.fromEntries(
+      items.map((log) => [String(log.body), [log.timestamp, log.time, log.observedTime]] as const),
+    );
+    expect(times).to.deep.equal({
+      "observed after": [iso(T0 + 1n), iso(T0 + 1n), iso(T0 + 5n * MS + 3n)],
+      "observed before": [iso(T0 + 2n), iso(T0 + 2n), iso(T0 - 1n)],
+      "observed at its time": [iso(T0 + 3n), iso(T0 + 3n), iso(T0 + 3n)],
+      "its own time": [iso(T0 + 4n), iso(T0 + 4n), null],
+      "observed only": [iso(T0 + 5n), null, iso(T0 + 5n)],
+      "no time": [iso(received), null, null],
+    });
+    // Newest first; the record with no time where it was received.
+    expect(items.map((log) => log.body)).to.deep.equal([
+      "no time",
+      "observed only",
+      "its own time",
+      "observed at its time",
+      "observed before",
+      "observed after",
+    ]);
+  });
+
+  it("gives a log record back with the severity text it was sent with, or none, and groups and filters by it", () => {
+    const sent: [number, string | undefined][] = [
+      [9, "INFO"],
+      [14, "WARN2"],
+      [24, "FATAL4"],
+      [9, undefined],
+      [13, "WARNING"],
+      [13, "INFO"],
+      [9, "info"],
+      [0, "custom"],
+      [0, undefined],
+    ];
+    store.writeLogs(
+      logsRequest(
+        "api",
+        sent.map(([severityNumber, severityText], i) => ({
+          timeNs: T0 + BigInt(i),
+          body: `record ${i}`,
+          severityNumber,
+          ...(severityText === undefined ? {} : { severityText }),
+        })),
+      ),
+    );
+    const reader = new SqliteReader(store.db);
+    const page = { fromNs: T0, toNs: T0 + MS, limit: 20 };
+    const { items } = reader.logs({ attrs: [], attrContains: [], page });
+    expect(items.map((log) => [log.severityNumber, log.severityText]).reverse()).to.deep.equal(
+      sent.map(([number, text]) => [number, text ?? null]),
+    );
+    // Grouped by its text, else its number's name; filtered on either.
+    const groups = reader.logStats({ attrs: [], attrContains: [], fromNs: T0, toNs: T0 + MS }, "severity");
+    expect(Object.fromEntries(groups.map((group) => [String(group.group), group.count]))).to.deep.equal({
+      INFO: 2,
+      WARN2: 1,
+      FATAL4: 1,
+      info: 2,
+      WARNING: 1,
+      custom: 1,
+      null: 1,
+    });
+    const warn = reader.logs({ attrs: [], attrContains: [], severity: "warn", page });
+    expect(warn.items.map((log) => log.body).reverse()).to.deep.equal(["record 1", "record 4", "record 5"]);
   });
 
   it("keeps nanosecond timestamps exact", () => {
