@@ -42,8 +42,8 @@ export class LogWriter implements RecordWriter {
     db: Database.Database,
     private readonly shared: SharedWriteState,
   ) {
-    // No conflict target: the unique indexes are on an expression of the hash, one of them
-    // partial (migrations/v018-log-times.ts).
+    // No conflict target: two unique indexes keep a record once, one by time and part of the
+    // hash, one by the hash of records with no time (migrations/v018-log-times.ts).
     this.logRows = new NewRowInsert(db, "logs", LOG_COLUMNS, 1, "", 256);
     const postingColumns = "(bucket, key_id, value, first_row, last_row, rows)";
     this.postingsInsert = new MultiRowStatement(db, `log_postings ${postingColumns}`, 6, "", 256, false);

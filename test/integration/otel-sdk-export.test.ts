@@ -22,6 +22,7 @@ import Database from "better-sqlite3";
 import { expect } from "chai";
 import { registerAttributeFunctions } from "../../daemon/query/sql-parts.js";
 import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
+import { logSeverityTextSql } from "../../daemon/store/stored-log-fields.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 
 /** Records what the SDK's exporter reported for every export. */
@@ -197,7 +198,7 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       registerAttributeFunctions(db);
       const rows = db
         .prepare(
-          `SELECT l.severity_number, l.severity_text, l.body, obs_attributes_json(l.attributes) AS attributes, ${optionalIdHex("l.trace_id")} AS trace_id, ${optionalIdHex("l.span_id")} AS span_id
+          `SELECT l.severity_number, ${logSeverityTextSql("l")} AS severity_text, l.body, obs_attributes_json(l.attributes) AS attributes, ${optionalIdHex("l.trace_id")} AS trace_id, ${optionalIdHex("l.span_id")} AS span_id
            FROM logs l JOIN services v ON v.id = l.service_id WHERE v.name = ? ORDER BY l.severity_number DESC`,
         )
         .all(service) as Record<string, any>[];

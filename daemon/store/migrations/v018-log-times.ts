@@ -15,7 +15,9 @@ import { copyInRanges, LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSeq
 //   hash, both orders records and keeps a resent record out. Its time is the one the old unique
 //   key used (the record's time, else its observed time) for every record that has either, so
 //   the two hold the same records apart except when 64 bits of a SHA-1 collide between two
-//   records of the same nanosecond. A record with no time at all is ordered by when it was
+//   records of the same nanosecond (two such records can be made on purpose, at about 2^32
+//   tries, and would then be kept as one; an old store holding such a pair fails this step
+//   and stays at version 17). A record with no time at all is ordered by when it was
 //   received, so a resend would come at another time: `logs_timeless_by_hash`, a partial
 //   index on the whole hash of those records alone, keeps such a record once, as before.
 //
@@ -61,7 +63,7 @@ const SHORT_NAME = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"]
   .join(" ");
 
 const LOGS_COPY = `INSERT INTO logs_v18 SELECT id, hash, ts_ns,
-  CASE WHEN time_ns = ts_ns THEN NULL ELSE time_ns END,
+  CASE WHEN time_ns <> 0 AND time_ns = ts_ns THEN NULL ELSE time_ns END,
   CASE WHEN observed_ns = 0 THEN NULL ELSE observed_ns - ts_ns END,
   severity_number,
   CASE WHEN severity_text IS NULL OR severity_text = '' THEN ''

@@ -220,7 +220,7 @@ describe("SQLite reader", () => {
       store.writeLogs(logsRequest("api", [{ timeNs, body, traceId: trace, spanId: hexId(1, 8) }]));
     write("first", T0);
     write("other trace", T0, hexId(4243, 16));
-    // The index keeps a trace id's last 8 bytes: a trace whose id ends alike is not this one.
+    // The index keeps a trace id's last 4 bytes: a trace whose id ends alike is not this one.
     write("look-alike trace", T0, `ff${traceId.slice(2)}`);
     // Row ids jump three buckets ahead, as after a long stretch of ingestion and retention.
     store.db.prepare("UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'logs'").run(3 << LOG_TRACE_BUCKET_SHIFT);

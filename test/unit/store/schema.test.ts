@@ -791,7 +791,7 @@ describe("store schema", () => {
         attributes: { "http.route": routes[i % 3] as string, "request.id": `r${i}` },
       }));
       store.writeTraces(traceRequest("api", spans));
-      store.writeLogs(
+      const logRequests = [
         logsRequest(
           "api",
           spans.map((span, i) => ({
@@ -802,17 +802,18 @@ describe("store schema", () => {
             ...(i % 2 === 0 ? { traceId: span.traceId, spanId: span.spanId } : {}),
           })),
         ),
-      );
-      // Log records with each kind of time and severity text the store keeps in its own way.
-      store.writeLogs(
+        // Log records with each kind of time and severity text the store keeps in its own way.
         logsRequest("api", [
           { timeNs: T0 + 1n, observedNs: T0 + 2n * S, body: "timeout observed later", severityText: "INFO" },
           { timeNs: T0 + 2n, observedNs: T0 - 1n, body: "timeout observed before", severityText: "WARNING" },
           { timeNs: 0n, observedNs: T0 + 3n, body: "timeout observed only", severityNumber: 14, severityText: "WARN2" },
           { timeNs: 0n, body: "timeout with no time", severityNumber: 0, severityText: "custom" },
         ]),
-        T0 + 4n,
-      );
+      ];
+      for (const request of logRequests) store.writeLogs(request, T0 + 4n);
+      // A record with no time, received at 0 (the test store's clock): its time is its ts_ns.
+      const receivedAtZero = logsRequest("api", [{ timeNs: 0n, body: "timeout received at 0" }]);
+      store.writeLogs(receivedAtZero, 0n);
       const points = Array.from({ length: 240 }, (_, i) =>
         routes.map((route) =>
           metricPoint({
@@ -912,6 +913,21 @@ describe("store schema", () => {
           readAfresh(path, (reader) => answers(reader, version)),
           `from ${version}`,
         ).to.deep.equal(expected);
+        // Every log record is still stored once: sent again, later, none is new.
+        const upgraded = new Database(path);
+        try {
+          upgraded.defaultSafeIntegers(true);
+          const writer = new TelemetryWriter(upgraded, 0n);
+          for (const request of [...logRequests, receivedAtZero]) {
+            const batch = decodeLogRequest(Buffer.from(JSON.stringify(request)), "json");
+            expect(
+              writer.transaction(() => writer.writeLogs(batch, T0 + 9n)),
+              `from ${version}`,
+            ).to.equal(0);
+          }
+        } finally {
+          upgraded.close();
+        }
       }
     } finally {
       store.close();

@@ -67,7 +67,8 @@ describe("store upgrade: room on the disk", () => {
     try {
       const before = state(db);
       // Version 5 copies spans, traces and trace services; version 7 logs; version 11 the
-      // postings; version 12 spans and logs; version 16 spans, traces, logs and orphans. Each
+      // postings; version 12 spans and logs; version 16 spans, traces, logs and orphans;
+      // version 18 logs. Each
       // step commits alone, so the largest must fit.
       const copies = [
         ["spans", "traces", "trace_services"],
@@ -75,6 +76,7 @@ describe("store upgrade: room on the disk", () => {
         ["span_postings", "log_postings"],
         ["spans", "logs"],
         ["spans", "traces", "logs", "orphan_spans"],
+        ["logs"],
       ];
       const sizes = copies.map((tables) => pagesOf(db, tables));
       const copied = Math.max(...sizes);
