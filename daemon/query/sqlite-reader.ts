@@ -18,7 +18,7 @@ import {
   toTraceSummary,
 } from "./record-mapping.js";
 import { ServiceActivity } from "./service-activity.js";
-import { SPAN_DURATION } from "./span-sql.js";
+import { SPAN_DURATION, SPAN_END } from "./span-sql.js";
 import {
   attributeText,
   LOG_JOINS,
@@ -68,15 +68,16 @@ import {
 /**
  * A span row's columns but its trace's id: since schema 12 a span names its trace by key
  * alone, and each query adds the id from `traces` for the rows it returns only (a join before a
- * sort and LIMIT would look it up for every row the sort reads).
+ * sort and LIMIT would look it up for every row the sort reads). Its name is `span_names`'
+ * (schema 19).
  */
-const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, s.name, s.kind, s.start_ns,
-  s.end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
+const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, sn.name AS name, s.kind, s.start_ns,
+  ${SPAN_END} AS end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
   s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
-  JOIN scopes sc ON sc.id = s.scope_id`;
+  JOIN scopes sc ON sc.id = s.scope_id JOIN span_names sn ON sn.id = s.name_id`;
 const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, ${logTimeSql("l")} AS time_ns, ${logObservedSql("l")} AS observed_ns,
   l.severity_number, ${logSeverityTextSql("l")} AS severity_text, l.body, l.attributes,
   l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service,
@@ -84,10 +85,13 @@ const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, ${logTimeSql("l")} AS time_ns, ${log
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 /** Whole log records also carry their resource; counts and facets do not need that join. */
 const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`;
-const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, t.root_name,
+const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, rn.name AS root_name,
   rv.name AS root_service,
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
     WHERE ts.trace_key = t.trace_key) AS services`;
+const TRACE_JOINS = `LEFT JOIN services rv ON rv.id = t.root_service_id LEFT JOIN span_names rn ON rn.id = t.root_name_id`;
+/** SQL for the id of span name `?` (span_names, schema 19); NULL, which matches nothing, for a name never stored. */
+const NAME_ID = "(SELECT id FROM span_names WHERE name = ?)";
 
 /** Queries over the store's read connection. Never writes. */
 export class SqliteReader implements TelemetryReader {
@@ -234,7 +238,7 @@ export class SqliteReader implements TelemetryReader {
   private traceConditions(filter: Omit<TraceQuery, "page">, where: Where): boolean {
     if (filter.status === "error") where.add("t.error_count > 0");
     if (filter.status === "ok") where.add("t.error_count = 0");
-    if (filter.operation !== undefined) where.add("t.root_name = ?", filter.operation);
+    if (filter.operation !== undefined) where.add(`t.root_name_id = ${NAME_ID}`, filter.operation);
     if (filter.durationMinMs !== undefined) {
       where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(filter.durationMinMs * 1_000_000)));
     }
@@ -265,7 +269,7 @@ export class SqliteReader implements TelemetryReader {
     }
     if (!this.traceConditions(query, where)) return { items: [], more: false, last: null };
     const rows = this.prepare(
-      `SELECT ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id ${where}
+      `SELECT ${TRACE_COLUMNS} FROM traces t ${TRACE_JOINS} ${where}
        ORDER BY t.start_ns DESC, t.trace_id DESC LIMIT ?`,
     ).all(...where.params, page.limit + 1) as TraceRow[];
     return this.page(rows, page, toTraceSummary, (row) => ({ ns: row.start_ns, id: idText(row.trace_id) }));
@@ -273,8 +277,7 @@ export class SqliteReader implements TelemetryReader {
 
   trace(traceId: string, page: TraceSpanPage = { limit: MAX_TRACE_SPANS }): TraceDetail | null {
     const summary = this.prepare(
-      `SELECT t.trace_key, ${TRACE_COLUMNS} FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id
-       WHERE t.trace_id = unhex(?)`,
+      `SELECT t.trace_key, ${TRACE_COLUMNS} FROM traces t ${TRACE_JOINS} WHERE t.trace_id = unhex(?)`,
     ).get(traceId) as (TraceRow & { trace_key: bigint }) | undefined;
     if (!summary) return null;
     const after = page.after
@@ -326,12 +329,12 @@ export class SqliteReader implements TelemetryReader {
     if (query.traceId !== undefined) {
       where.add("s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = unhex(?))", query.traceId);
     }
-    if (query.operation !== undefined) where.add("s.name = ?", query.operation);
+    if (query.operation !== undefined) where.add(`s.name_id = ${NAME_ID}`, query.operation);
     if (query.status === "error") where.add("s.status_code = 2");
     if (query.status === "ok") where.add("s.status_code <> 2");
     if (query.parentOperation !== undefined) {
       where.add(
-        "EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id AND ps.name = ?)",
+        `EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id AND ps.name_id = ${NAME_ID})`,
         query.parentOperation,
       );
     }
@@ -456,8 +459,10 @@ export class SqliteReader implements TelemetryReader {
     let join = "";
     let key: string;
     if (groupBy === "service") key = "rv.name";
-    else if (groupBy === "operation") key = "t.root_name";
-    else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
+    else if (groupBy === "operation") {
+      join = "LEFT JOIN span_names rn ON rn.id = t.root_name_id";
+      key = "rn.name";
+    } else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
     else {
       // An attribute of the trace's root span.
       join = "LEFT JOIN spans rs ON rs.trace_key = t.trace_key AND rs.span_id = t.root_span_id";

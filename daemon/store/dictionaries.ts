@@ -28,13 +28,14 @@ export interface ResolvedResource {
 }
 
 /**
- * Id lookups for the normalized tables (services, resources, scopes, attribute keys and
- * values), memoized in the writer. Only the writer thread uses this, inside its transactions.
+ * Id lookups for the normalized tables (services, resources, scopes, span names, attribute
+ * keys and values), memoized in the writer. Only the writer thread uses this, inside its transactions.
  */
 export class Dictionaries {
   private readonly services = new Memo<number>(10_000);
   private readonly resources = new Memo<ResolvedResource>(10_000);
   private readonly scopes = new Memo<number>(10_000);
+  private readonly spanNames = new Memo<number>(10_000);
   private readonly keys = new Memo<number>(100_000);
   /** Key ids by the key's JSON text, as the stored attributes' text writes it (-1: not JSON.stringify's form). */
   private readonly keysByJson = new Memo<number>(100_000);
@@ -51,6 +52,8 @@ export class Dictionaries {
     resourceSelect: Database.Statement;
     scopeInsert: Database.Statement;
     scopeSelect: Database.Statement;
+    spanNameInsert: Database.Statement;
+    spanNameSelect: Database.Statement;
     keyInsert: Database.Statement;
     keySelect: Database.Statement;
   };
@@ -70,6 +73,10 @@ export class Dictionaries {
         "INSERT INTO scopes (hash, name, version, attributes, dropped_attributes_count, schema_url) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
       ),
       scopeSelect: db.prepare("SELECT id FROM scopes WHERE hash = ?").pluck(),
+      spanNameInsert: db
+        .prepare("INSERT INTO span_names (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING id")
+        .pluck(),
+      spanNameSelect: db.prepare("SELECT id FROM span_names WHERE name = ?").pluck(),
       keyInsert: db.prepare("INSERT INTO attr_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING RETURNING id").pluck(),
       keySelect: db.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck(),
     };
@@ -120,6 +127,15 @@ export class Dictionaries {
     return id;
   }
 
+  /** The id of a span name (span_names, schema version 19), created when new. */
+  spanNameId(name: string): number {
+    const known = this.spanNames.get(name);
+    if (known !== undefined) return known;
+    const id = (this.stmt.spanNameInsert.get(name) ?? this.stmt.spanNameSelect.get(name)) as number;
+    this.spanNames.set(name, id);
+    return id;
+  }
+
   /** The id of an attribute key, created when new. */
   keyId(key: string): number {
     const known = this.keys.get(key);
@@ -163,6 +179,7 @@ export class Dictionaries {
     this.services.clear();
     this.resources.clear();
     this.scopes.clear();
+    this.spanNames.clear();
     this.keys.clear();
     this.keysByJson.clear();
     this.lastKeys.spans.clear();

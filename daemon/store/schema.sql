@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 18), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 19), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 18;
+PRAGMA user_version = 19;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -285,6 +285,11 @@ CREATE TABLE span_hashed_postings (
   PRIMARY KEY (bucket, key_id, first_hash)
 ) WITHOUT ROWID;
 
+CREATE TABLE span_names (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE
+);
+
 CREATE TABLE span_pending_hashes (
   bucket INTEGER NOT NULL,
   key_id INTEGER NOT NULL,
@@ -330,10 +335,12 @@ CREATE TABLE "spans" (
   service_id INTEGER NOT NULL,
   resource_id INTEGER NOT NULL,
   scope_id INTEGER NOT NULL,
-  name TEXT NOT NULL,
+  -- span_names.id
+  name_id INTEGER NOT NULL,
   kind INTEGER NOT NULL,
   start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
+  -- the end less the start, as sent (negative for an end before the start)
+  duration_ns INTEGER NOT NULL,
   status_code INTEGER NOT NULL,
   status_message TEXT,
   trace_state TEXT,
@@ -371,11 +378,12 @@ CREATE TABLE "traces" (
   error_count INTEGER NOT NULL,
   root_span_id BLOB,
   root_service_id INTEGER,
-  root_name TEXT
+  -- span_names.id
+  root_name_id INTEGER
 );
 
 CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
 
-CREATE INDEX traces_by_root ON traces (root_service_id, root_name, start_ns, end_ns, error_count, trace_id);
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, start_ns, end_ns, error_count);
 
-CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name, trace_id);
+CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id);

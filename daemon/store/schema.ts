@@ -21,6 +21,7 @@ import { v015MetricIdsNotReused } from "./migrations/v015-metric-ids-not-reused.
 import { v016IdsAsBytes } from "./migrations/v016-ids-as-bytes.js";
 import { v017HashedPostings } from "./migrations/v017-hashed-postings.js";
 import { v018LogTimes } from "./migrations/v018-log-times.js";
+import { v019SpanNames } from "./migrations/v019-span-names.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v016IdsAsBytes,
   v017HashedPostings,
   v018LogTimes,
+  v019SpanNames,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -30,10 +30,10 @@ const SPAN_COLUMNS = [
   "service_id",
   "resource_id",
   "scope_id",
-  "name",
+  "name_id",
   "kind",
   "start_ns",
-  "end_ns",
+  "duration_ns",
   "status_code",
   "status_message",
   "trace_state",
@@ -45,7 +45,8 @@ const SPAN_COLUMNS = [
   "dropped_events_count",
   "dropped_links_count",
 ];
-const TRACE_COLUMNS = "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name)";
+const TRACE_COLUMNS =
+  "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name_id)";
 
 /** The traces of a request: each one's key, and the summaries of those stored by it. */
 interface TraceKeys {
@@ -91,8 +92,11 @@ function summarizeTraces(
   return traces;
 }
 
-/** A summary's values, in TRACE_COLUMNS order, ids in their stored form (stored-ids.ts). */
-function summaryValues(traceId: string, trace: TraceAggregate): unknown[] {
+/**
+ * A summary's values, in TRACE_COLUMNS order, ids in their stored form (stored-ids.ts), the root
+ * span's name by its id (`nameId`).
+ */
+function summaryValues(traceId: string, trace: TraceAggregate, nameId: (name: string) => number): unknown[] {
   return [
     idBytes(traceId),
     trace.startNs,
@@ -101,7 +105,7 @@ function summaryValues(traceId: string, trace: TraceAggregate): unknown[] {
     trace.errors,
     optionalIdBytes(trace.rootSpanId),
     trace.rootServiceId,
-    trace.rootName,
+    trace.rootName === null ? null : nameId(trace.rootName),
   ];
 }
 
@@ -153,7 +157,7 @@ export class SpanWriter implements RecordWriter {
         span_count = span_count + excluded.span_count,
         error_count = error_count + excluded.error_count,
         root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
-        root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
+        root_name_id = CASE WHEN root_span_id IS NULL THEN excluded.root_name_id ELSE root_name_id END,
         root_span_id = coalesce(root_span_id, excluded.root_span_id)`,
       256,
       false,
@@ -200,10 +204,12 @@ export class SpanWriter implements RecordWriter {
     });
     const created = summarizeTraces(firstCopies, resources);
     const rows: unknown[] = [];
-    for (const [traceId, trace] of created) rows.push(...summaryValues(traceId, trace));
+    for (const [traceId, trace] of created) rows.push(...summaryValues(traceId, trace, this.nameId));
     for (const [traceId, key] of this.newTraces.run(rows) as [string, number][]) keys.set(traceId, key);
     return { keys, created };
   }
+
+  private readonly nameId = (name: string): number => this.shared.dictionaries.spanNameId(name);
 
   /** Inserts the spans of one request; returns how many were new. */
   write(batch: SpanBatch, receivedNs: bigint): number {
@@ -219,10 +225,10 @@ export class SpanWriter implements RecordWriter {
         resource.serviceId,
         resource.id,
         scopes[span.scope],
-        span.name,
+        this.nameId(span.name),
         span.kind,
         span.startNs,
-        span.endNs,
+        span.endNs - span.startNs,
         span.statusCode,
         span.statusMessage,
         span.traceState,
@@ -274,7 +280,7 @@ export class SpanWriter implements RecordWriter {
     for (const [traceId, trace] of traces.created) addServices(traceId, trace);
     const ofStored = spans.filter((span) => !traces.created.has(span.traceId));
     for (const [traceId, trace] of summarizeTraces(ofStored, resources)) {
-      upserts.push(...summaryValues(traceId, trace));
+      upserts.push(...summaryValues(traceId, trace, this.nameId));
       addServices(traceId, trace);
     }
     this.traceUpserts.run(upserts);

@@ -75,10 +75,23 @@ const ID_COLUMNS = new Map<string, readonly string[]>([
  * as it was sent (v018-log-times.ts).
  */
 export function columnBeforeV18(table: string, column: string): string {
-  if (table !== "logs") return column;
+  if (table !== "logs") return columnBeforeV19(table, column);
   if (column === "time_ns") return logTimeSql("logs");
   if (column === "observed_ns") return `(${logObservedSql("logs")})`;
   if (column === "severity_text") return `(${logSeverityTextSql("logs")})`;
+  return column;
+}
+
+/**
+ * SQL reading a current store's `column` of `table` as versions before 19 stored it: a span's
+ * name and a trace's root name as text, a span's end time whole (v019-span-names.ts).
+ * `span_names` is named alone: read from a store copied at an older version (which has no such
+ * table), it is found in the attached source.
+ */
+export function columnBeforeV19(table: string, column: string): string {
+  if (table === "spans" && column === "name") return "(SELECT name FROM span_names WHERE id = name_id)";
+  if (table === "spans" && column === "end_ns") return "(start_ns + duration_ns)";
+  if (table === "traces" && column === "root_name") return "(SELECT name FROM span_names WHERE id = root_name_id)";
   return column;
 }
 
@@ -101,8 +114,7 @@ export function columnBeforeV12(
   if ((table === "spans" || table === "logs") && column === "attributes") return `${from.attributesJson}(attributes)`;
   if (table === "spans" && column === "trace_id")
     return `(SELECT ${idHex("t.trace_id")} FROM ${from.schema}traces t WHERE t.trace_key = ${from.schema}spans.trace_key)`;
-  if (table === "spans" && column === "duration_ns")
-    return "(CASE WHEN end_ns > start_ns THEN end_ns - start_ns ELSE 0 END)";
+  if (table === "spans" && column === "duration_ns") return "max(duration_ns, 0)";
   return columnBeforeV16(table, column);
 }
 
@@ -175,7 +187,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
               ? columnBeforeV16(table, name)
               : version < 18
                 ? columnBeforeV18(table, name)
-                : name,
+                : version < 19
+                  ? columnBeforeV19(table, name)
+                  : name,
       );
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
@@ -194,9 +208,10 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
 
 /**
  * `read` over a copy of a store older than version 16 with its ids turned to bytes, the
- * (empty) tables of hashed postings and pending hashes added and its log records' observed
- * times and severity texts as version 18 keeps them, as this build's reader reads them, and nothing else changed: what the
- * older store's rows answer.
+ * (empty) tables of hashed postings and pending hashes added, its log records' observed times
+ * and severity texts as version 18 keeps them and its span names and durations as version 19
+ * does, as this build's reader reads them, and nothing else changed: what the older store's
+ * rows answer.
  */
 export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Database.Database) => T): T {
   const path = `${db.name}.ids-as-bytes`;
@@ -223,6 +238,19 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
         storedSeverityText(Number(number), (text as string | null) || null),
       );
       copy.exec("UPDATE logs SET severity_text = obs_stored_severity_text(severity_number, severity_text)");
+    }
+    // Before version 19 spans and traces kept names as text, spans their end (and before 12 a
+    // duration of at least 0).
+    const spanColumns = copy.prepare("SELECT name FROM pragma_table_info('spans')").pluck().all() as string[];
+    if (spanColumns.includes("name")) {
+      copy.exec(`CREATE TABLE span_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        INSERT INTO span_names (name) SELECT name FROM spans UNION SELECT root_name FROM traces WHERE root_name IS NOT NULL;
+        ALTER TABLE spans ADD COLUMN name_id INTEGER;
+        UPDATE spans SET name_id = (SELECT id FROM span_names n WHERE n.name = spans.name);
+        ALTER TABLE traces ADD COLUMN root_name_id INTEGER;
+        UPDATE traces SET root_name_id = (SELECT id FROM span_names n WHERE n.name = traces.root_name);
+        ${spanColumns.includes("duration_ns") ? "" : "ALTER TABLE spans ADD COLUMN duration_ns INTEGER;"}
+        UPDATE spans SET duration_ns = end_ns - start_ns;`);
     }
     for (const signal of ["span", "log"]) {
       for (const [table, key] of [

@@ -115,7 +115,8 @@ describe("retention", () => {
     expect(retention(2 * 3_600_000).trimByAge(NOW).spans).to.equal(61);
     const summaries = store.db
       .prepare(
-        `SELECT ${idHex("trace_id")} AS trace_id, span_count, error_count, start_ns, ${optionalIdHex("root_span_id")} AS root_span_id, root_name FROM traces ORDER BY 1`,
+        `SELECT ${idHex("trace_id")} AS trace_id, span_count, error_count, start_ns, ${optionalIdHex("root_span_id")} AS root_span_id,
+          (SELECT name FROM span_names WHERE id = root_name_id) AS root_name FROM traces ORDER BY 1`,
       )
       .all() as Record<string, unknown>[];
     expect(summaries).to.have.length(29);

@@ -65,8 +65,9 @@ function bruteOperations(store: TestStore, from: bigint, to: bigint) {
   const byKey = new Map<string, OperationRollup>();
   const rows = store.db
     .prepare(
-      `SELECT s.service_id, s.name, s.start_ns, CASE WHEN s.end_ns > s.start_ns THEN s.end_ns - s.start_ns ELSE 0 END,
-         ${idHex("s.span_id")}, ${idHex("t.trace_id")} FROM spans s JOIN traces t ON t.trace_key = s.trace_key WHERE s.start_ns > ? AND s.start_ns <= ?`,
+      `SELECT s.service_id, n.name, s.start_ns, CASE WHEN s.duration_ns > 0 THEN s.duration_ns ELSE 0 END,
+         ${idHex("s.span_id")}, ${idHex("t.trace_id")} FROM spans s JOIN traces t ON t.trace_key = s.trace_key
+         JOIN span_names n ON n.id = s.name_id WHERE s.start_ns > ? AND s.start_ns <= ?`,
     )
     .raw()
     .all(from, to) as [bigint, string, bigint, bigint, string, string][];

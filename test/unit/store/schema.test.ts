@@ -244,9 +244,9 @@ describe("store schema", () => {
         const snapshot = (from: Database.Database, keyed: boolean) => ({
           spans: from
             .prepare(
-              // From version 12 a span names its trace by key alone.
+              // From version 12 a span names its trace by key alone, from 19 its name by id.
               keyed
-                ? `SELECT s.id, ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.name, s.start_ns FROM spans s JOIN traces t ON t.trace_key = s.trace_key ORDER BY s.id`
+                ? `SELECT s.id, ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id, n.name, s.start_ns FROM spans s JOIN traces t ON t.trace_key = s.trace_key JOIN span_names n ON n.id = s.name_id ORDER BY s.id`
                 : "SELECT id, trace_id, span_id, parent_span_id, name, start_ns FROM spans ORDER BY id",
             )
             .all(),

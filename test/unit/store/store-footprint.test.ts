@@ -41,6 +41,7 @@ function fill(store: ReturnType<typeof testStore>): void {
 /** The tables of spans and of logs: records, postings in every form, summaries, rollups. */
 const SPAN_TABLES = [
   "spans",
+  "span_names",
   "span_postings",
   "span_hashed_postings",
   "span_pending_hashes",

@@ -21,7 +21,8 @@ describe("telemetry writer", () => {
   const summaryOf = (traceId: string) =>
     store.db
       .prepare(
-        `SELECT *, ${idHex("trace_id")} AS trace_id, ${optionalIdHex("root_span_id")} AS root_span_id
+        `SELECT *, ${idHex("trace_id")} AS trace_id, ${optionalIdHex("root_span_id")} AS root_span_id,
+           (SELECT name FROM span_names WHERE id = root_name_id) AS root_name
          FROM traces WHERE trace_id = unhex(?)`,
       )
       .get(traceId) as Record<string, unknown>;
@@ -155,7 +156,10 @@ describe("telemetry writer", () => {
         { traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: 1700000000123456789n, durationNs: 1n },
       ]),
     );
-    const row = store.db.prepare("SELECT start_ns, end_ns FROM spans").get() as Record<string, bigint>;
+    const row = store.db.prepare("SELECT start_ns, start_ns + duration_ns AS end_ns FROM spans").get() as Record<
+      string,
+      bigint
+    >;
     expect(row).to.deep.equal({ start_ns: 1700000000123456789n, end_ns: 1700000000123456790n });
   });
 
@@ -352,5 +356,99 @@ describe("telemetry writer", () => {
     expect(stored).to.deep.equal([{ "lost.key": "v", b: 1 }]);
     const logs = reader.logs({ attrs: [], attrContains: [], page }).items.map((log) => log.attributes);
     expect(logs).to.deep.equal([{ "other.key": "v" }]);
+  });
+
+  it("never names a span or trace by a name id a failed transaction created", () => {
+    const span = (name: string, n: number) =>
+      decodeTraceRequest(
+        Buffer.from(
+          JSON.stringify(
+            traceRequest("api", [{ traceId: hexId(n, 16), spanId: hexId(n, 8), name, startNs: T0 + BigInt(n) }]),
+          ),
+        ),
+        "json",
+      );
+    const { writer } = store;
+    expect(() =>
+      writer.transaction(() => {
+        writer.writeSpans(span("lost name", 1), 0n);
+        throw new Error("disk on fire");
+      }),
+    ).to.throw("disk on fire");
+    // Another name takes the id the rolled-back one had; the first name again gets a stored id.
+    writer.transaction(() => writer.writeSpans(span("other name", 2), 0n));
+    writer.transaction(() => writer.writeSpans(span("lost name", 3), 0n));
+    const reader = new SqliteReader(store.db);
+    const page = { fromNs: T0, toNs: T0 + 10n, limit: 10 };
+    expect(reader.spans({ attrs: [], attrContains: [], page }).items.map((s) => s.operation)).to.deep.equal([
+      "lost name",
+      "other name",
+    ]);
+    expect(reader.traces({ attrs: [], page }).items.map((t) => t.rootOperation)).to.deep.equal([
+      "lost name",
+      "other name",
+    ]);
+  });
+
+  it("keeps each span name once, and finds spans and traces by it, a name never stored finding none", () => {
+    const traces = ["GET /a", "GET /b", "GET /a"].map((name, t) =>
+      traceRequest("api", [
+        { traceId: hexId(t, 16), spanId: hexId(t * 10, 8), name, startNs: T0 + BigInt(t) },
+        {
+          traceId: hexId(t, 16),
+          spanId: hexId(t * 10 + 1, 8),
+          parentSpanId: hexId(t * 10, 8),
+          name: "query",
+          startNs: T0 + BigInt(t),
+        },
+      ]),
+    );
+    for (const request of traces) store.writeTraces(request);
+    expect(store.db.prepare("SELECT name FROM span_names ORDER BY name").pluck().all()).to.deep.equal([
+      "GET /a",
+      "GET /b",
+      "query",
+    ]);
+    const reader = new SqliteReader(store.db);
+    const page = { fromNs: T0, toNs: T0 + 10n, limit: 10 };
+    const spans = (query: { operation?: string; parentOperation?: string }) =>
+      reader.spans({ attrs: [], attrContains: [], page, ...query }).items.map((s) => s.spanId);
+    expect(spans({ operation: "GET /a" })).to.deep.equal([hexId(20, 8), hexId(0, 8)]);
+    expect(spans({ parentOperation: "GET /b" })).to.deep.equal([hexId(11, 8)]);
+    expect(spans({ operation: "GET /c" })).to.deep.equal([]);
+    const traceIds = (operation: string) => reader.traces({ attrs: [], operation, page }).items.map((t) => t.traceId);
+    expect(traceIds("GET /a")).to.deep.equal([hexId(2, 16), hexId(0, 16)]);
+    expect(traceIds("query")).to.deep.equal([]);
+    const byOperation = reader.traceStats({ attrs: [], fromNs: T0, toNs: T0 + 10n }, "operation", "count");
+    expect(byOperation.map((row) => [row.group, row.count])).to.deep.equal([
+      ["GET /a", 2],
+      ["GET /b", 1],
+    ]);
+    const facet = reader.facets({ type: "traces", field: "operation" }, { fromNs: T0, toNs: T0 + 10n }, 10);
+    expect(facet.map((value) => [value.value, value.count])).to.deep.equal([
+      ["GET /a", 2],
+      ["GET /b", 1],
+    ]);
+  });
+
+  it("gives a span back with the end it was sent with, an end before its start too, and a duration of at least 0", () => {
+    const sent = [
+      { spanId: hexId(1, 8), startNs: T0, durationNs: 1_234_567n },
+      { spanId: hexId(2, 8), startNs: T0 + 1n, durationNs: -5n },
+      { spanId: hexId(3, 8), startNs: T0 + 2n, durationNs: 0n },
+    ];
+    store.writeTraces(
+      traceRequest(
+        "api",
+        sent.map((span) => ({ traceId: hexId(1, 16), ...span })),
+      ),
+    );
+    const page = { fromNs: T0, toNs: T0 + 10n, limit: 10 };
+    const spans = new SqliteReader(store.db).spans({ attrs: [], attrContains: [], page }).items.reverse();
+    expect(spans.map((s) => [s.startTimeUnixNano, s.endTimeUnixNano, s.durationNs])).to.deep.equal(
+      sent.map((s) => [s.startNs.toString(), (s.startNs + s.durationNs).toString(), s.durationNs > 0n ? 1_234_567 : 0]),
+    );
+    // The trace ends at its latest end.
+    expect(summaryOf(hexId(1, 16))).to.include({ end_ns: T0 + 1_234_567n });
   });
 });
