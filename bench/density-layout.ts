@@ -214,7 +214,7 @@ function spansDdl(
     id INTEGER PRIMARY KEY AUTOINCREMENT, trace_key INTEGER NOT NULL, span_id ${idType} NOT NULL,
     ${v12 ? "" : `trace_id ${idType} NOT NULL,`}
     parent_span_id ${idType}, service_id INTEGER NOT NULL, resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL,
-    ${v19 ? "name_id INTEGER NOT NULL" : "name TEXT NOT NULL"}, kind INTEGER NOT NULL, start_ns INTEGER NOT NULL,
+    ${v19 ? "name_id INTEGER, name TEXT" : "name TEXT NOT NULL"}, kind INTEGER NOT NULL, start_ns INTEGER NOT NULL,
     ${v19 ? "duration_ns" : "end_ns"} INTEGER NOT NULL,
     ${v12 ? "" : "duration_ns INTEGER NOT NULL,"} status_code INTEGER NOT NULL, status_message TEXT, trace_state TEXT,
     flags INTEGER NOT NULL, attributes ${attributesType} NOT NULL, events TEXT, links TEXT,
@@ -254,10 +254,10 @@ function rowsWithJson(
     table === "spans"
       ? `SELECT s.id, s.trace_key, ${idHex("s.span_id")} AS span_id, ${idHex("t.trace_id")} AS trace_id,
            ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.service_id, s.resource_id, s.scope_id,
-           n.name, s.kind, s.start_ns, s.start_ns + s.duration_ns AS end_ns, max(s.duration_ns, 0) AS duration_ns,
+           coalesce(n.name, s.name) AS name, s.kind, s.start_ns, s.start_ns + s.duration_ns AS end_ns, max(s.duration_ns, 0) AS duration_ns,
            s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
            s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count
-         FROM spans s JOIN traces t ON t.trace_key = s.trace_key JOIN span_names n ON n.id = s.name_id ORDER BY s.id`
+         FROM spans s JOIN traces t ON t.trace_key = s.trace_key LEFT JOIN span_names n ON n.id = s.name_id ORDER BY s.id`
       : // Log records as schema 17 kept them: their times whole, their severity text as sent.
         `SELECT id, hash, ts_ns, ${logTimeSql(table)} AS time_ns, ${logObservedSql(table)} AS observed_ns,
            severity_number, ${logSeverityTextSql(table)} AS severity_text, body, attributes, ${optionalIdHex("trace_id")} AS trace_id,
@@ -320,8 +320,11 @@ function spanLayouts(
     values[spanColumns.indexOf("attributes")] = value;
     return values;
   };
-  // Schema 19: names by id (a table of them, counted), durations instead of ends.
-  const v19Columns = v12Columns.map((c) => (c === "name" ? "name_id" : c === "end_ns" ? "duration_ns" : c));
+  // Schema 19: names by id (a table of them, counted; the row's own name column empty),
+  // durations instead of ends.
+  const v19Columns = v12Columns.flatMap((c) =>
+    c === "name" ? ["name_id", "name"] : c === "end_ns" ? ["duration_ns"] : [c],
+  );
   const nameIds = new Map<unknown, number>();
   for (const row of rows) if (!nameIds.has(row.name)) nameIds.set(row.name, nameIds.size + 1);
   const layouts: Layout[] = [
@@ -330,12 +333,12 @@ function spanLayouts(
       ddl: (t) => spansDdl(t, "BLOB", "BLOB", true, true, true),
       columns: v19Columns,
       values: (row) =>
-        v12Columns.map((c) => {
-          if (c === "attributes") return stored.get(row.id);
-          if (c === "span_id" || c === "parent_span_id") return blob(row[c]);
-          if (c === "name") return nameIds.get(row.name);
-          if (c === "end_ns") return (row.end_ns as bigint) - (row.start_ns as bigint);
-          return row[c];
+        v12Columns.flatMap((c) => {
+          if (c === "attributes") return [stored.get(row.id)];
+          if (c === "span_id" || c === "parent_span_id") return [blob(row[c])];
+          if (c === "name") return [nameIds.get(row.name), null];
+          if (c === "end_ns") return [(row.end_ns as bigint) - (row.start_ns as bigint)];
+          return [row[c]];
         }),
       extra: (db, t) => {
         db.exec(`CREATE TABLE ${t}_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`);

@@ -42,8 +42,8 @@ export class RollupWindowReader {
       trimmedThrough: db.prepare("SELECT value FROM counters WHERE name = ?").pluck(),
       spans: db
         .prepare(
-          `SELECT s.service_id, sn.name, s.start_ns, ${SPAN_DURATION}, ${idHex("s.span_id")}, ${idHex("t.trace_id")}
-           FROM spans s JOIN traces t ON t.trace_key = s.trace_key JOIN span_names sn ON sn.id = s.name_id
+          `SELECT s.service_id, coalesce(sn.name, s.name), s.start_ns, ${SPAN_DURATION}, ${idHex("s.span_id")}, ${idHex("t.trace_id")}
+           FROM spans s JOIN traces t ON t.trace_key = s.trace_key LEFT JOIN span_names sn ON sn.id = s.name_id
            WHERE s.start_ns >= @from AND s.start_ns < @to ${ofSpanService} ORDER BY s.start_ns, s.id`,
         )
         .raw(),

@@ -75,27 +75,32 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   interface Root {
     serviceId: bigint | null;
     service: string | null;
-    /** span_names' id (schema 19) */
+    /** As the traces keep it (schema 19): span_names' id, or the name itself past that table's bound. */
     nameId: bigint | null;
+    storedName: string | null;
     name: string | null;
   }
   const roots: Root[] = (
     db
       .prepare(
-        `SELECT r.root_service_id, r.root_name_id, n.name
-         FROM (SELECT DISTINCT root_service_id, root_name_id FROM traces) r LEFT JOIN span_names n ON n.id = r.root_name_id`,
+        `SELECT r.root_service_id, r.root_name_id, r.root_name, coalesce(n.name, r.root_name)
+         FROM (SELECT DISTINCT root_service_id, root_name_id, root_name FROM traces) r
+         LEFT JOIN span_names n ON n.id = r.root_name_id`,
       )
       .raw()
-      .all() as [bigint | null, bigint | null, string | null][]
-  ).map(([id, nameId, name]) => ({
+      .all() as [bigint | null, bigint | null, string | null, string | null][]
+  ).map(([id, nameId, storedName, name]) => ({
     serviceId: id,
     service: id === null ? null : (serviceNames.get(Number(id)) ?? String(id)),
     nameId,
+    storedName,
     name,
   }));
-  const ofRoot = "t.root_service_id IS @rootService AND t.root_name_id IS @rootName";
+  // A name is kept one way only (store/span-names.ts), so its stored form names one root.
+  const ofRoot =
+    "t.root_service_id IS @rootService AND t.root_name_id IS @rootNameId AND t.root_name IS @rootStoredName";
   const rootBind = (root: Root, from: bigint, to: bigint, extra: Row) =>
-    bind(from, to, { rootService: root.serviceId, rootName: root.nameId, ...extra });
+    bind(from, to, { rootService: root.serviceId, rootNameId: root.nameId, rootStoredName: root.storedName, ...extra });
   /** Per root, the traces matching `condition` and the longest of them. */
   const perRoot = (condition: string, from: bigint, to: bigint, extra: Row = {}) => {
     const statement = db.prepare(
@@ -164,13 +169,13 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     const rows = db
       .prepare(
         `SELECT g.*, ${idHex("t.trace_id")} AS trace_id, ${idHex("g.example_span")} AS span_id FROM (
-           SELECT v.name AS service, sn.name AS name, s.status_message AS message,
+           SELECT v.name AS service, coalesce(sn.name, s.name) AS name, s.status_message AS message,
              (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(s.events) e
               WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1) AS exception_type,
              COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_key AS trace_key, s.span_id AS example_span
-           FROM spans s JOIN services v ON v.id = s.service_id JOIN span_names sn ON sn.id = s.name_id
+           FROM spans s JOIN services v ON v.id = s.service_id LEFT JOIN span_names sn ON sn.id = s.name_id
            WHERE s.start_ns > @from AND s.start_ns <= @to AND s.status_code = 2 ${spanOfService}
-           GROUP BY s.service_id, s.name_id, s.status_message, exception_type
+           GROUP BY s.service_id, s.name_id, s.name, s.status_message, exception_type
            ORDER BY service, name, message, exception_type
            LIMIT ${MAX_ERROR_SPAN_GROUPS + 1}
          ) g JOIN traces t ON t.trace_key = g.trace_key

@@ -120,9 +120,9 @@ export class SqliteFacets {
         sql = `SELECT v.name AS value, count(*) AS count FROM traces t JOIN trace_services tsv ON tsv.trace_key = t.trace_key
           JOIN services v ON v.id = tsv.service_id ${where} GROUP BY 1`;
       } else if (field.field === "operation") {
-        // Counted by name id, then named (span_names, schema 19).
-        sql = `SELECT n.name AS value, g.count FROM (SELECT t.root_name_id AS id, count(*) AS count FROM traces t ${where}
-          GROUP BY 1) g LEFT JOIN span_names n ON n.id = g.id`;
+        // Counted by the stored form of the name, then named (span_names, schema 19).
+        sql = `SELECT coalesce(n.name, g.name) AS value, g.count FROM (SELECT t.root_name_id AS id, t.root_name AS name,
+          count(*) AS count FROM traces t ${where} GROUP BY 1, 2) g LEFT JOIN span_names n ON n.id = g.id`;
       } else {
         sql = `SELECT CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END AS value, count(*) AS count FROM traces t ${where} GROUP BY 1`;
       }

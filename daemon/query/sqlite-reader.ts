@@ -69,15 +69,15 @@ import {
  * A span row's columns but its trace's id: since schema 12 a span names its trace by key
  * alone, and each query adds the id from `traces` for the rows it returns only (a join before a
  * sort and LIMIT would look it up for every row the sort reads). Its name is `span_names`'
- * (schema 19).
+ * or, past that table's bound, its own (schema 19, store/span-names.ts).
  */
-const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, sn.name AS name, s.kind, s.start_ns,
+const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, coalesce(sn.name, s.name) AS name, s.kind, s.start_ns,
   ${SPAN_END} AS end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
   s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
-  JOIN scopes sc ON sc.id = s.scope_id JOIN span_names sn ON sn.id = s.name_id`;
+  JOIN scopes sc ON sc.id = s.scope_id LEFT JOIN span_names sn ON sn.id = s.name_id`;
 const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, ${logTimeSql("l")} AS time_ns, ${logObservedSql("l")} AS observed_ns,
   l.severity_number, ${logSeverityTextSql("l")} AS severity_text, l.body, l.attributes,
   l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service,
@@ -85,13 +85,18 @@ const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, ${logTimeSql("l")} AS time_ns, ${log
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 /** Whole log records also carry their resource; counts and facets do not need that join. */
 const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`;
-const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id, rn.name AS root_name,
+const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id,
+  coalesce(rn.name, t.root_name) AS root_name,
   rv.name AS root_service,
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
     WHERE ts.trace_key = t.trace_key) AS services`;
 const TRACE_JOINS = `LEFT JOIN services rv ON rv.id = t.root_service_id LEFT JOIN span_names rn ON rn.id = t.root_name_id`;
-/** SQL for the id of span name `?` (span_names, schema 19); NULL, which matches nothing, for a name never stored. */
-const NAME_ID = "(SELECT id FROM span_names WHERE name = ?)";
+/**
+ * SQL matching a span name `?`, given twice, by the columns naming it by id (span_names,
+ * schema 19) or keeping it whole (store/span-names.ts): a name is kept one way only.
+ */
+const nameIs = (idColumn: string, textColumn: string) =>
+  `(${idColumn} = (SELECT id FROM span_names WHERE name = ?) OR ${textColumn} = ?)`;
 
 /** Queries over the store's read connection. Never writes. */
 export class SqliteReader implements TelemetryReader {
@@ -238,7 +243,9 @@ export class SqliteReader implements TelemetryReader {
   private traceConditions(filter: Omit<TraceQuery, "page">, where: Where): boolean {
     if (filter.status === "error") where.add("t.error_count > 0");
     if (filter.status === "ok") where.add("t.error_count = 0");
-    if (filter.operation !== undefined) where.add(`t.root_name_id = ${NAME_ID}`, filter.operation);
+    if (filter.operation !== undefined) {
+      where.add(nameIs("t.root_name_id", "t.root_name"), filter.operation, filter.operation);
+    }
     if (filter.durationMinMs !== undefined) {
       where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(filter.durationMinMs * 1_000_000)));
     }
@@ -329,12 +336,14 @@ export class SqliteReader implements TelemetryReader {
     if (query.traceId !== undefined) {
       where.add("s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = unhex(?))", query.traceId);
     }
-    if (query.operation !== undefined) where.add(`s.name_id = ${NAME_ID}`, query.operation);
+    if (query.operation !== undefined) where.add(nameIs("s.name_id", "s.name"), query.operation, query.operation);
     if (query.status === "error") where.add("s.status_code = 2");
     if (query.status === "ok") where.add("s.status_code <> 2");
     if (query.parentOperation !== undefined) {
       where.add(
-        `EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id AND ps.name_id = ${NAME_ID})`,
+        `EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id
+           AND ${nameIs("ps.name_id", "ps.name")})`,
+        query.parentOperation,
         query.parentOperation,
       );
     }
@@ -461,7 +470,7 @@ export class SqliteReader implements TelemetryReader {
     if (groupBy === "service") key = "rv.name";
     else if (groupBy === "operation") {
       join = "LEFT JOIN span_names rn ON rn.id = t.root_name_id";
-      key = "rn.name";
+      key = "coalesce(rn.name, t.root_name)";
     } else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
     else {
       // An attribute of the trace's root span.

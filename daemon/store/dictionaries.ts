@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { ResourceRecord, ScopeRecord } from "../otlp/records.js";
 import { codeAttributes, LastKeys, storableKey } from "./attribute-coding.js";
 import { AttributeValueDictionary, dictionaryBoundFor } from "./attribute-values.js";
+import { SpanNames } from "./span-names.js";
 
 /** Bounded memo: cleared when full, since a miss only costs one indexed lookup. */
 class Memo<V> {
@@ -35,13 +36,13 @@ export class Dictionaries {
   private readonly services = new Memo<number>(10_000);
   private readonly resources = new Memo<ResolvedResource>(10_000);
   private readonly scopes = new Memo<number>(10_000);
-  private readonly spanNames = new Memo<number>(10_000);
   private readonly keys = new Memo<number>(100_000);
   /** Key ids by the key's JSON text, as the stored attributes' text writes it (-1: not JSON.stringify's form). */
   private readonly keysByJson = new Memo<number>(100_000);
   /** Each kind of record's last keys, by position (attribute-coding.ts LastKeys). */
   private readonly lastKeys = { spans: new LastKeys(), logs: new LastKeys() };
   private readonly values: AttributeValueDictionary;
+  private readonly spanNames: SpanNames;
   /** Services created since the last `takeNewServices()`, for the counters. */
   private newServices = 0;
 
@@ -52,8 +53,6 @@ export class Dictionaries {
     resourceSelect: Database.Statement;
     scopeInsert: Database.Statement;
     scopeSelect: Database.Statement;
-    spanNameInsert: Database.Statement;
-    spanNameSelect: Database.Statement;
     keyInsert: Database.Statement;
     keySelect: Database.Statement;
   };
@@ -73,15 +72,12 @@ export class Dictionaries {
         "INSERT INTO scopes (hash, name, version, attributes, dropped_attributes_count, schema_url) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING",
       ),
       scopeSelect: db.prepare("SELECT id FROM scopes WHERE hash = ?").pluck(),
-      spanNameInsert: db
-        .prepare("INSERT INTO span_names (name) VALUES (?) ON CONFLICT (name) DO NOTHING RETURNING id")
-        .pluck(),
-      spanNameSelect: db.prepare("SELECT id FROM span_names WHERE name = ?").pluck(),
       keyInsert: db.prepare("INSERT INTO attr_keys (key) VALUES (?) ON CONFLICT (key) DO NOTHING RETURNING id").pluck(),
       keySelect: db.prepare("SELECT id FROM attr_keys WHERE key = ?").pluck(),
     };
     for (const statement of Object.values(this.stmt)) statement.safeIntegers(false);
     this.values = new AttributeValueDictionary(db, dictionaryBoundFor(maxDbBytes));
+    this.spanNames = new SpanNames(db, maxDbBytes);
   }
 
   serviceId(name: string, seenNs: bigint): number {
@@ -127,13 +123,9 @@ export class Dictionaries {
     return id;
   }
 
-  /** The id of a span name (span_names, schema version 19), created when new. */
-  spanNameId(name: string): number {
-    const known = this.spanNames.get(name);
-    if (known !== undefined) return known;
-    const id = (this.stmt.spanNameInsert.get(name) ?? this.stmt.spanNameSelect.get(name)) as number;
-    this.spanNames.set(name, id);
-    return id;
+  /** The id a span name is stored under, or null when spans keep it in their rows (span-names.ts). */
+  spanNameId(name: string): number | null {
+    return this.spanNames.idOf(name);
   }
 
   /** The id of an attribute key, created when new. */
@@ -179,7 +171,7 @@ export class Dictionaries {
     this.services.clear();
     this.resources.clear();
     this.scopes.clear();
-    this.spanNames.clear();
+    this.spanNames.reset();
     this.keys.clear();
     this.keysByJson.clear();
     this.lastKeys.spans.clear();

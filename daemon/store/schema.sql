@@ -335,8 +335,10 @@ CREATE TABLE "spans" (
   service_id INTEGER NOT NULL,
   resource_id INTEGER NOT NULL,
   scope_id INTEGER NOT NULL,
-  -- span_names.id
-  name_id INTEGER NOT NULL,
+  -- span_names.id; NULL when the name is kept in name
+  name_id INTEGER,
+  -- NULL when the name is named by name_id
+  name TEXT,
   kind INTEGER NOT NULL,
   start_ns INTEGER NOT NULL,
   -- the end less the start, as sent (negative for an end before the start)
@@ -378,12 +380,13 @@ CREATE TABLE "traces" (
   error_count INTEGER NOT NULL,
   root_span_id BLOB,
   root_service_id INTEGER,
-  -- span_names.id
-  root_name_id INTEGER
+  -- span_names.id; NULL when the name is kept in root_name (or there is no root yet)
+  root_name_id INTEGER,
+  root_name TEXT
 );
 
 CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
 
-CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, start_ns, end_ns, error_count);
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name, start_ns, end_ns, error_count);
 
-CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id);
+CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id, root_name);

@@ -31,6 +31,7 @@ const SPAN_COLUMNS = [
   "resource_id",
   "scope_id",
   "name_id",
+  "name",
   "kind",
   "start_ns",
   "duration_ns",
@@ -46,7 +47,7 @@ const SPAN_COLUMNS = [
   "dropped_links_count",
 ];
 const TRACE_COLUMNS =
-  "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name_id)";
+  "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name_id, root_name)";
 
 /** The traces of a request: each one's key, and the summaries of those stored by it. */
 interface TraceKeys {
@@ -94,9 +95,10 @@ function summarizeTraces(
 
 /**
  * A summary's values, in TRACE_COLUMNS order, ids in their stored form (stored-ids.ts), the root
- * span's name by its id (`nameId`).
+ * span's name by its id (`nameId`) or, when it has none, as itself.
  */
-function summaryValues(traceId: string, trace: TraceAggregate, nameId: (name: string) => number): unknown[] {
+function summaryValues(traceId: string, trace: TraceAggregate, nameId: (name: string) => number | null): unknown[] {
+  const rootNameId = trace.rootName === null ? null : nameId(trace.rootName);
   return [
     idBytes(traceId),
     trace.startNs,
@@ -105,7 +107,8 @@ function summaryValues(traceId: string, trace: TraceAggregate, nameId: (name: st
     trace.errors,
     optionalIdBytes(trace.rootSpanId),
     trace.rootServiceId,
-    trace.rootName === null ? null : nameId(trace.rootName),
+    rootNameId,
+    rootNameId === null ? trace.rootName : null,
   ];
 }
 
@@ -140,7 +143,7 @@ export class SpanWriter implements RecordWriter {
     this.newTraces = new MultiRowStatement(
       db,
       `traces ${TRACE_COLUMNS}`,
-      8,
+      9,
       `RETURNING ${idHex("trace_id")}, trace_key`,
       256,
       true,
@@ -150,7 +153,7 @@ export class SpanWriter implements RecordWriter {
     this.traceUpserts = new MultiRowStatement(
       db,
       `traces ${TRACE_COLUMNS}`,
-      8,
+      9,
       `ON CONFLICT (trace_id) DO UPDATE SET
         start_ns = min(start_ns, excluded.start_ns),
         end_ns = max(end_ns, excluded.end_ns),
@@ -158,6 +161,7 @@ export class SpanWriter implements RecordWriter {
         error_count = error_count + excluded.error_count,
         root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
         root_name_id = CASE WHEN root_span_id IS NULL THEN excluded.root_name_id ELSE root_name_id END,
+        root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
         root_span_id = coalesce(root_span_id, excluded.root_span_id)`,
       256,
       false,
@@ -209,7 +213,7 @@ export class SpanWriter implements RecordWriter {
     return { keys, created };
   }
 
-  private readonly nameId = (name: string): number => this.shared.dictionaries.spanNameId(name);
+  private readonly nameId = (name: string): number | null => this.shared.dictionaries.spanNameId(name);
 
   /** Inserts the spans of one request; returns how many were new. */
   write(batch: SpanBatch, receivedNs: bigint): number {
@@ -218,6 +222,7 @@ export class SpanWriter implements RecordWriter {
     const values: unknown[] = [];
     for (const span of batch.spans) {
       const resource = resources[span.resource] as ResolvedResource;
+      const nameId = this.nameId(span.name);
       values.push(
         traces.keys.get(span.traceId),
         idBytes(span.spanId),
@@ -225,7 +230,8 @@ export class SpanWriter implements RecordWriter {
         resource.serviceId,
         resource.id,
         scopes[span.scope],
-        this.nameId(span.name),
+        nameId,
+        nameId === null ? span.name : null,
         span.kind,
         span.startNs,
         span.endNs - span.startNs,

@@ -23,10 +23,10 @@ export function traceSummaryUpkeep(db: Database.Database): RetentionCompanion {
       "SELECT count(*) AS spans, min(start_ns) AS start_ns, max(start_ns + duration_ns) AS end_ns, coalesce(sum(status_code = 2), 0) AS errors FROM spans WHERE trace_key = ?",
     ),
     traceRoot: db.prepare(
-      "SELECT span_id, service_id, name_id FROM spans WHERE trace_key = ? AND parent_span_id IS NULL ORDER BY start_ns, span_id LIMIT 1",
+      "SELECT span_id, service_id, name_id, name FROM spans WHERE trace_key = ? AND parent_span_id IS NULL ORDER BY start_ns, span_id LIMIT 1",
     ),
     updateTrace: db.prepare(
-      "UPDATE traces SET start_ns = ?, end_ns = ?, span_count = ?, error_count = ?, root_span_id = ?, root_service_id = ?, root_name_id = ? WHERE trace_key = ?",
+      "UPDATE traces SET start_ns = ?, end_ns = ?, span_count = ?, error_count = ?, root_span_id = ?, root_service_id = ?, root_name_id = ?, root_name = ? WHERE trace_key = ?",
     ),
     deleteTrace: db.prepare("DELETE FROM traces WHERE trace_key = ?"),
     deleteTraceServices: db.prepare("DELETE FROM trace_services WHERE trace_key = ?"),
@@ -44,7 +44,9 @@ export function traceSummaryUpkeep(db: Database.Database): RetentionCompanion {
       stmt.deleteTraceServices.run(traceKey);
       return false;
     }
-    const root = stmt.traceRoot.get(traceKey) as { span_id: Buffer; service_id: bigint; name_id: bigint } | undefined;
+    const root = stmt.traceRoot.get(traceKey) as
+      | { span_id: Buffer; service_id: bigint; name_id: bigint | null; name: string | null }
+      | undefined;
     stmt.updateTrace.run(
       stats.start_ns,
       stats.end_ns,
@@ -53,6 +55,7 @@ export function traceSummaryUpkeep(db: Database.Database): RetentionCompanion {
       root?.span_id ?? null,
       root?.service_id ?? null,
       root?.name_id ?? null,
+      root?.name ?? null,
       traceKey,
     );
     stmt.deleteTraceServices.run(traceKey);

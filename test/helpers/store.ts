@@ -84,14 +84,16 @@ export function columnBeforeV18(table: string, column: string): string {
 
 /**
  * SQL reading a current store's `column` of `table` as versions before 19 stored it: a span's
- * name and a trace's root name as text, a span's end time whole (v019-span-names.ts).
+ * name and a trace's root name as text, a span's end time whole (v019-span-names.ts: since, a
+ * name by its id in span_names, or as itself past that table's bound).
  * `span_names` is named alone: read from a store copied at an older version (which has no such
  * table), it is found in the attached source.
  */
 export function columnBeforeV19(table: string, column: string): string {
-  if (table === "spans" && column === "name") return "(SELECT name FROM span_names WHERE id = name_id)";
+  if (table === "spans" && column === "name") return "coalesce((SELECT name FROM span_names WHERE id = name_id), name)";
   if (table === "spans" && column === "end_ns") return "(start_ns + duration_ns)";
-  if (table === "traces" && column === "root_name") return "(SELECT name FROM span_names WHERE id = root_name_id)";
+  if (table === "traces" && column === "root_name")
+    return "coalesce((SELECT name FROM span_names WHERE id = root_name_id), root_name)";
   return column;
 }
 
@@ -243,12 +245,10 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
     // duration of at least 0).
     const spanColumns = copy.prepare("SELECT name FROM pragma_table_info('spans')").pluck().all() as string[];
     if (spanColumns.includes("name")) {
+      // Every name kept in its row, as version 19 keeps a name past the table's bound.
       copy.exec(`CREATE TABLE span_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-        INSERT INTO span_names (name) SELECT name FROM spans UNION SELECT root_name FROM traces WHERE root_name IS NOT NULL;
         ALTER TABLE spans ADD COLUMN name_id INTEGER;
-        UPDATE spans SET name_id = (SELECT id FROM span_names n WHERE n.name = spans.name);
         ALTER TABLE traces ADD COLUMN root_name_id INTEGER;
-        UPDATE traces SET root_name_id = (SELECT id FROM span_names n WHERE n.name = traces.root_name);
         ${spanColumns.includes("duration_ns") ? "" : "ALTER TABLE spans ADD COLUMN duration_ns INTEGER;"}
         UPDATE spans SET duration_ns = end_ns - start_ns;`);
     }

@@ -133,7 +133,8 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
       registerAttributeFunctions(db);
       const rows = db
         .prepare(
-          `SELECT ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.name, s.kind, s.status_code, s.status_message,
+          `SELECT ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id,
+                  coalesce((SELECT name FROM span_names WHERE id = s.name_id), s.name) AS name, s.kind, s.status_code, s.status_message,
                   obs_attributes_json(s.attributes) AS attributes, s.events, s.links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
            FROM spans s JOIN services v ON v.id = s.service_id JOIN scopes sc ON sc.id = s.scope_id
            JOIN resources r ON r.id = s.resource_id JOIN traces t ON t.trace_key = s.trace_key

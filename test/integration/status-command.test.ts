@@ -106,6 +106,7 @@ describe("obs status: cheap health of the collector (real obsd)", function () {
         );
       const spanBytes = bytesOf([
         "spans",
+        "span_names",
         "span_postings",
         "span_hashed_postings",
         "span_pending_hashes",

@@ -6,7 +6,11 @@ import { copyInRanges, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SH
 //
 // - Span names are kept once, in `span_names`; a span names its own by `name_id`, a trace its
 //   root span's by `root_name_id`. Span names are few by design (OpenTelemetry asks for names
-//   of low cardinality: `GET /users/{id}`, not the id), so the table stays small.
+//   of low cardinality: `GET /users/{id}`, not the id), but a client may still send a new one
+//   per span, and retention never deletes from the table (its ids are never reused). So it is
+//   bounded as the attribute value dictionary is (span-names.ts): a name too long for it, or
+//   new once it is full, is kept in the row's `name` (`root_name`) instead, its id NULL. Each
+//   name is kept one way only. The upgrade puts the most frequent names in the table first.
 // - A span keeps `duration_ns`, its end less its start (negative when a client sent an end
 //   before the start: the end comes back as it was sent).
 // - The trace summaries' two covering indexes no longer hold the trace id (16 bytes): the
@@ -15,12 +19,23 @@ import { copyInRanges, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SH
 // The spans and traces tables are copied, keeping every row id and AUTOINCREMENT sequence, in
 // ranges of row ids so the upgrade reports its progress; the indexes are built after the copy.
 
+/** The table's bound and its longest name when this step ran (span-names.ts may change them later). */
+const MAX_NAMES = 50_000;
+const MAX_NAME_BYTES = 256;
+
 const NAMES = `
 CREATE TABLE span_names (
   id INTEGER PRIMARY KEY,
   name TEXT NOT NULL UNIQUE
 );
-INSERT INTO span_names (name) SELECT name FROM spans UNION SELECT root_name FROM traces WHERE root_name IS NOT NULL;
+INSERT INTO span_names (name) SELECT name FROM (
+  SELECT name, count(*) AS spans FROM spans WHERE length(CAST(name AS BLOB)) <= ${MAX_NAME_BYTES}
+  GROUP BY name ORDER BY spans DESC, name LIMIT ${MAX_NAMES});
+INSERT OR IGNORE INTO span_names (name) SELECT DISTINCT root_name FROM traces
+  WHERE root_name IS NOT NULL AND length(CAST(root_name AS BLOB)) <= ${MAX_NAME_BYTES}
+    AND (SELECT count(*) FROM span_names) < ${MAX_NAMES};
+-- A full table may have turned names away: it takes no new one (span-names.ts).
+INSERT INTO meta (key, value) SELECT 'span_names_closed', '1' WHERE (SELECT count(*) FROM span_names) >= ${MAX_NAMES};
 `;
 
 const SPANS_TABLE = `
@@ -33,8 +48,10 @@ CREATE TABLE spans_v19 (
   service_id INTEGER NOT NULL,
   resource_id INTEGER NOT NULL,
   scope_id INTEGER NOT NULL,
-  -- span_names.id
-  name_id INTEGER NOT NULL,
+  -- span_names.id; NULL when the name is kept in name
+  name_id INTEGER,
+  -- NULL when the name is named by name_id
+  name TEXT,
   kind INTEGER NOT NULL,
   start_ns INTEGER NOT NULL,
   -- the end less the start, as sent (negative for an end before the start)
@@ -52,10 +69,10 @@ CREATE TABLE spans_v19 (
   dropped_links_count INTEGER NOT NULL
 )`;
 const SPANS_COPY = `INSERT INTO spans_v19 SELECT s.id, s.trace_key, s.span_id, s.parent_span_id, s.service_id,
-  s.resource_id, s.scope_id, n.id, s.kind, s.start_ns, s.end_ns - s.start_ns, s.status_code, s.status_message,
+  s.resource_id, s.scope_id, n.id, CASE WHEN n.id IS NULL THEN s.name END, s.kind, s.start_ns, s.end_ns - s.start_ns, s.status_code, s.status_message,
   s.trace_state, s.flags, s.attributes, s.events, s.links, s.dropped_attributes_count, s.dropped_events_count,
   s.dropped_links_count
-  FROM spans s JOIN span_names n ON n.name = s.name WHERE s.id >= ? AND s.id < ? ORDER BY s.id`;
+  FROM spans s LEFT JOIN span_names n ON n.name = s.name WHERE s.id >= ? AND s.id < ? ORDER BY s.id`;
 const SPAN_INDEXES = `
 CREATE UNIQUE INDEX spans_by_trace ON spans (trace_key, span_id);
 CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, substr(span_id, 5, 4));
@@ -74,17 +91,18 @@ CREATE TABLE traces_v19 (
   error_count INTEGER NOT NULL,
   root_span_id BLOB,
   root_service_id INTEGER,
-  -- span_names.id
-  root_name_id INTEGER
+  -- span_names.id; NULL when the name is kept in root_name (or there is no root yet)
+  root_name_id INTEGER,
+  root_name TEXT
 )`;
 const TRACES_COPY = `INSERT INTO traces_v19 SELECT t.trace_key, t.trace_id, t.start_ns, t.end_ns, t.span_count,
-  t.error_count, t.root_span_id, t.root_service_id, n.id
+  t.error_count, t.root_span_id, t.root_service_id, n.id, CASE WHEN n.id IS NULL THEN t.root_name END
   FROM traces t LEFT JOIN span_names n ON n.name = t.root_name WHERE t.trace_key >= ? AND t.trace_key < ?
   ORDER BY t.trace_key`;
 const TRACE_INDEXES = `
 CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
-CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, start_ns, end_ns, error_count);
-CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id);
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name, start_ns, end_ns, error_count);
+CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id, root_name);
 `;
 
 interface Copy {
@@ -102,7 +120,8 @@ const COPIES: readonly Copy[] = [
 
 export const v019SpanNames: Migration = {
   version: 19,
-  description: "span names kept once, named by id in spans and traces; spans keep their duration, not their end",
+  description:
+    "span names kept once (up to a bound), named by id in spans and traces; spans keep their duration, not their end",
   rewrites: ["spans", "traces"],
   progressUnit: "rows",
   up(db, progress) {

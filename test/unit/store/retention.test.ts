@@ -106,7 +106,9 @@ describe("retention", () => {
     for (let t = 0; t < 30; t++) {
       const traceId = hexId(100 + t, 16);
       const root = hexId(t * 10 + 1, 8);
-      store.writeTraces(traceRequest("api", [{ traceId, spanId: root, name: "GET /", startNs: NOW - 3n * HOUR }]));
+      // The root ends last, so the refreshed trace ends earlier, with the child that is left.
+      const rootSpan = { traceId, spanId: root, name: "GET /", startNs: NOW - 3n * HOUR, durationNs: (5n * HOUR) / 2n };
+      store.writeTraces(traceRequest("api", [rootSpan]));
       const web = { traceId, spanId: hexId(t * 10 + 2, 8), parentSpanId: root, startNs: NOW - 3n * HOUR, error: true };
       store.writeTraces(traceRequest("web", [web]));
       const db = { traceId, spanId: hexId(t * 10 + 3, 8), parentSpanId: root, name: "query", startNs: NOW - HOUR };
@@ -115,7 +117,7 @@ describe("retention", () => {
     expect(retention(2 * 3_600_000).trimByAge(NOW).spans).to.equal(61);
     const summaries = store.db
       .prepare(
-        `SELECT ${idHex("trace_id")} AS trace_id, span_count, error_count, start_ns, ${optionalIdHex("root_span_id")} AS root_span_id,
+        `SELECT ${idHex("trace_id")} AS trace_id, span_count, error_count, start_ns, end_ns, ${optionalIdHex("root_span_id")} AS root_span_id,
           (SELECT name FROM span_names WHERE id = root_name_id) AS root_name FROM traces ORDER BY 1`,
       )
       .all() as Record<string, unknown>[];
@@ -125,6 +127,7 @@ describe("retention", () => {
       span_count: 1n,
       error_count: 0n,
       start_ns: NOW - HOUR,
+      end_ns: NOW - HOUR + 1_000_000n,
       root_span_id: null,
       root_name: null,
     });

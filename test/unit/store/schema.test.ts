@@ -786,7 +786,9 @@ describe("store schema", () => {
         spanId: hexId(i + 1, 8),
         ...(i % 4 === 0 ? {} : { parentSpanId: hexId(i % 4 === 3 ? 99_999 : i - (i % 4) + 1, 8) }),
         startNs: T0 + BigInt(i) * S,
-        durationNs: BigInt(1 + (i % 7)) * 1_000_000n,
+        // One span ends before it starts, as a client may send it.
+        durationNs: i === 5 ? -7n : BigInt(1 + (i % 7)) * 1_000_000n,
+        name: `op ${i % 5}`,
         error: i % 9 === 0,
         attributes: { "http.route": routes[i % 3] as string, "request.id": `r${i}` },
       }));
