@@ -91,12 +91,6 @@ const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_c
   (SELECT json_group_array(sv.name) FROM trace_services ts JOIN services sv ON sv.id = ts.service_id
     WHERE ts.trace_key = t.trace_key) AS services`;
 const TRACE_JOINS = `LEFT JOIN services rv ON rv.id = t.root_service_id LEFT JOIN span_names rn ON rn.id = t.root_name_id`;
-/**
- * SQL matching a span name `?`, given twice, by the columns naming it by id (span_names,
- * schema 19) or keeping it whole (store/span-names.ts): a name is kept one way only.
- */
-const nameIs = (idColumn: string, textColumn: string) =>
-  `(${idColumn} = (SELECT id FROM span_names WHERE name = ?) OR ${textColumn} = ?)`;
 
 /** Queries over the store's read connection. Never writes. */
 export class SqliteReader implements TelemetryReader {
@@ -125,8 +119,14 @@ export class SqliteReader implements TelemetryReader {
     // The typings assume a single argument per step; this aggregate takes three.
     const options = {
       start: newTraceGroups,
+      // A key that is a number is a span name's id (the operation's, traceStats names it).
       step: (groups: TraceGroups, key: unknown, durationNs: unknown, errors: unknown) =>
-        addTrace(groups, key === null ? null : String(key), Number(durationNs), Number(errors)),
+        addTrace(
+          groups,
+          key === null ? null : typeof key === "string" ? key : Number(key),
+          Number(durationNs),
+          Number(errors),
+        ),
       result: (groups: TraceGroups) => JSON.stringify(finishTraceGroups(groups)),
     };
     db.aggregate("obs_trace_groups", options as unknown as Parameters<Database.Database["aggregate"]>[1]);
@@ -160,6 +160,24 @@ export class SqliteReader implements TelemetryReader {
 
   private prepare(sql: string): Database.Statement {
     return this.statements.get(sql);
+  }
+
+  /**
+   * A condition matching span name `name` in the columns that name it by id (span_names,
+   * schema 19) or keep it whole (store/span-names.ts), and its parameter. A name is kept one way
+   * only, so one column is enough: its id when the table holds it, else the text.
+   */
+  private nameIs(idColumn: string, textColumn: string, name: string): [string, unknown] {
+    const id = this.prepare("SELECT id FROM span_names WHERE name = ?").pluck().get(name) as bigint | undefined;
+    return id === undefined ? [`${textColumn} = ?`, name] : [`${idColumn} = ?`, id];
+  }
+
+  /** The names of span name ids (span_names, schema 19). */
+  private spanNames(ids: number[]): Map<number, string> {
+    const rows = this.prepare("SELECT id, name FROM span_names WHERE id IN (SELECT value FROM json_each(?))")
+      .raw()
+      .all(JSON.stringify(ids)) as [bigint, string][];
+    return new Map(rows.map(([id, name]) => [Number(id), name]));
   }
 
   private serviceId(name: string): number | null {
@@ -244,7 +262,7 @@ export class SqliteReader implements TelemetryReader {
     if (filter.status === "error") where.add("t.error_count > 0");
     if (filter.status === "ok") where.add("t.error_count = 0");
     if (filter.operation !== undefined) {
-      where.add(nameIs("t.root_name_id", "t.root_name"), filter.operation, filter.operation);
+      where.add(...this.nameIs("t.root_name_id", "t.root_name", filter.operation));
     }
     if (filter.durationMinMs !== undefined) {
       where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(filter.durationMinMs * 1_000_000)));
@@ -336,15 +354,14 @@ export class SqliteReader implements TelemetryReader {
     if (query.traceId !== undefined) {
       where.add("s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = unhex(?))", query.traceId);
     }
-    if (query.operation !== undefined) where.add(nameIs("s.name_id", "s.name"), query.operation, query.operation);
+    if (query.operation !== undefined) where.add(...this.nameIs("s.name_id", "s.name", query.operation));
     if (query.status === "error") where.add("s.status_code = 2");
     if (query.status === "ok") where.add("s.status_code <> 2");
     if (query.parentOperation !== undefined) {
+      const [parentName, ...params] = this.nameIs("ps.name_id", "ps.name", query.parentOperation);
       where.add(
-        `EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id
-           AND ${nameIs("ps.name_id", "ps.name")})`,
-        query.parentOperation,
-        query.parentOperation,
+        `EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id AND ${parentName})`,
+        ...params,
       );
     }
     if (query.service !== undefined) {
@@ -468,10 +485,9 @@ export class SqliteReader implements TelemetryReader {
     let join = "";
     let key: string;
     if (groupBy === "service") key = "rv.name";
-    else if (groupBy === "operation") {
-      join = "LEFT JOIN span_names rn ON rn.id = t.root_name_id";
-      key = "coalesce(rn.name, t.root_name)";
-    } else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
+    // The name's id, named as the aggregate steps (a join would look it up for every trace).
+    else if (groupBy === "operation") key = "coalesce(t.root_name_id, t.root_name)";
+    else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
     else {
       // An attribute of the trace's root span.
       join = "LEFT JOIN spans rs ON rs.trace_key = t.trace_key AND rs.span_id = t.root_span_id";
@@ -484,7 +500,14 @@ export class SqliteReader implements TelemetryReader {
     )
       .pluck()
       .get(...keyParams, ...where.params) as string | null;
-    return groups ? traceGroupRows(JSON.parse(groups) as GroupFigures[], agg) : [];
+    if (!groups) return [];
+    const figures = JSON.parse(groups) as GroupFigures<string | number | null>[];
+    const ids = figures.flatMap((figure) => (typeof figure.group === "number" ? [figure.group] : []));
+    const names = this.spanNames(ids);
+    const named = figures.map((figure) =>
+      typeof figure.group === "number" ? { ...figure, group: names.get(figure.group) ?? null } : figure,
+    );
+    return traceGroupRows(named as GroupFigures[], agg);
   }
 
   /** Whether a window covers more than a twentieth of the time the stored traces span. */

@@ -13,13 +13,19 @@ interface Group {
   durationsNs: number[];
 }
 
-export type TraceGroups = Map<string | null, Group>;
+/** By group key: text, or a number the caller names afterwards (a span name's id). */
+export type TraceGroups = Map<string | number | null, Group>;
 
 export function newTraceGroups(): TraceGroups {
   return new Map();
 }
 
-export function addTrace(groups: TraceGroups, key: string | null, durationNs: number, errorCount: number): TraceGroups {
+export function addTrace(
+  groups: TraceGroups,
+  key: string | number | null,
+  durationNs: number,
+  errorCount: number,
+): TraceGroups {
   let group = groups.get(key);
   if (!group) {
     group = { count: 0, sumNs: 0, errors: 0, durationsNs: [] };
@@ -39,15 +45,15 @@ export function nearestRank(values: number[], p: number): number {
 }
 
 /** A group's finished figures: what the SQL aggregate hands back (as JSON) at the end of the scan. */
-export interface GroupFigures {
-  group: string | null;
+export interface GroupFigures<Key = string | null> {
+  group: Key;
   count: number;
   sumNs: number;
   errors: number;
   p95Ns: number;
 }
 
-export function finishTraceGroups(groups: TraceGroups): GroupFigures[] {
+export function finishTraceGroups(groups: TraceGroups): GroupFigures<string | number | null>[] {
   return [...groups].map(([group, g]) => ({
     group,
     count: g.count,
