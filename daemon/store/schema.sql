@@ -387,6 +387,6 @@ CREATE TABLE "traces" (
 
 CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
 
-CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name, start_ns, end_ns, error_count);
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name, start_ns, end_ns, error_count, trace_id);
 
 CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id, root_name);

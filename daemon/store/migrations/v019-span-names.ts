@@ -13,8 +13,10 @@ import { copyInRanges, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SH
 //   name is kept one way only. The upgrade puts the most frequent names in the table first.
 // - A span keeps `duration_ns`, its end less its start (negative when a client sent an end
 //   before the start: the end comes back as it was sent).
-// - The trace summaries' two covering indexes no longer hold the trace id (16 bytes): the
-//   filters they serve read the other columns, and a page of traces reads its rows.
+// - The trace summaries' index by time no longer holds the trace id (16 bytes): the filters it
+//   serves read the other columns, and a page of traces reads its rows. The index by root
+//   keeps it: the audit's examples of slow traces per root are read from that index alone
+//   (without it the audit took a third longer).
 //
 // The spans and traces tables are copied, keeping every row id and AUTOINCREMENT sequence, in
 // ranges of row ids so the upgrade reports its progress; the indexes are built after the copy.
@@ -101,7 +103,7 @@ const TRACES_COPY = `INSERT INTO traces_v19 SELECT t.trace_key, t.trace_id, t.st
   ORDER BY t.trace_key`;
 const TRACE_INDEXES = `
 CREATE UNIQUE INDEX traces_by_id ON traces (trace_id);
-CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name, start_ns, end_ns, error_count);
+CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name, start_ns, end_ns, error_count, trace_id);
 CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id, root_name);
 `;
 
