@@ -164,12 +164,14 @@ export class SqliteReader implements TelemetryReader {
 
   /**
    * A condition matching span name `name` in the columns that name it by id (span_names,
-   * schema 19) or keep it whole (store/span-names.ts), and its parameter. A name is kept one way
-   * only, so one column is enough: its id when the table holds it, else the text.
+   * schema 19) or keep it whole (store/span-names.ts), and its parameters. A name is kept one
+   * way only, so one column is compared: its id when the table holds it, else the text. The
+   * id is looked up by the query itself, once (an uncorrelated subquery), so that a name the
+   * writer adds meanwhile is seen the same way by both.
    */
-  private nameIs(idColumn: string, textColumn: string, name: string): [string, unknown] {
-    const id = this.prepare("SELECT id FROM span_names WHERE name = ?").pluck().get(name) as bigint | undefined;
-    return id === undefined ? [`${textColumn} = ?`, name] : [`${idColumn} = ?`, id];
+  private nameIs(idColumn: string, textColumn: string, name: string): [string, ...unknown[]] {
+    const id = "(SELECT id FROM span_names WHERE name = ?)";
+    return [`CASE WHEN ${id} IS NULL THEN ${textColumn} = ? ELSE ${idColumn} = ${id} END`, name, name, name];
   }
 
   /** The names of span name ids (span_names, schema 19). */

@@ -13,6 +13,8 @@ import { dictionaryBoundFor } from "./attribute-values.js";
  * Each name is kept one way only, so that readers may group by the stored form: once a name
  * was turned away for want of room, the table takes no new name again (`meta` remembers it,
  * in the transaction that stored the name in its row), even if a larger cap would make room.
+ * For the same reason MAX_SPAN_NAME_BYTES may not change without a migration: a name on one
+ * side of it in stored rows would be kept the other way in new ones.
  */
 export const MAX_SPAN_NAME_BYTES = 256;
 const CLOSED_KEY = "span_names_closed";
@@ -44,6 +46,8 @@ export class SpanNames {
 
   /** The id `name` is stored under, or null when spans keep it in their rows. */
   idOf(name: string): number | null {
+    // Not remembered: a long name costs the memo its length and the answer only this check.
+    if (Buffer.byteLength(name) > MAX_SPAN_NAME_BYTES) return null;
     let id = this.memo.get(name);
     if (id === undefined) {
       id = this.lookUp(name);
@@ -54,7 +58,6 @@ export class SpanNames {
   }
 
   private lookUp(name: string): number {
-    if (Buffer.byteLength(name) > MAX_SPAN_NAME_BYTES) return IN_ROWS;
     const stored = this.stmt.select.get(name) as number | undefined;
     if (stored !== undefined) return stored;
     this.closed ??= this.stmt.isClosed.get(CLOSED_KEY) !== undefined;

@@ -21,7 +21,7 @@ import { copyInRanges, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SH
 // The spans and traces tables are copied, keeping every row id and AUTOINCREMENT sequence, in
 // ranges of row ids so the upgrade reports its progress; the indexes are built after the copy.
 
-/** The table's bound and its longest name when this step ran (span-names.ts may change them later). */
+/** The table's bound and its longest name (span-names.ts; the longest may not change without a migration). */
 const MAX_NAMES = 50_000;
 const MAX_NAME_BYTES = 256;
 
@@ -33,12 +33,14 @@ CREATE TABLE span_names (
 INSERT INTO span_names (name) SELECT name FROM (
   SELECT name, count(*) AS spans FROM spans WHERE length(CAST(name AS BLOB)) <= ${MAX_NAME_BYTES}
   GROUP BY name ORDER BY spans DESC, name LIMIT ${MAX_NAMES});
-INSERT OR IGNORE INTO span_names (name) SELECT DISTINCT root_name FROM traces
-  WHERE root_name IS NOT NULL AND length(CAST(root_name AS BLOB)) <= ${MAX_NAME_BYTES}
-    AND (SELECT count(*) FROM span_names) < ${MAX_NAMES};
--- A full table may have turned names away: it takes no new one (span-names.ts).
-INSERT INTO meta (key, value) SELECT 'span_names_closed', '1' WHERE (SELECT count(*) FROM span_names) >= ${MAX_NAMES};
 `;
+/** Root names no span has (its spans trimmed), in the room left (`?`). */
+const ROOT_NAMES = `INSERT OR IGNORE INTO span_names (name) SELECT DISTINCT root_name FROM traces
+  WHERE root_name IS NOT NULL AND length(CAST(root_name AS BLOB)) <= ${MAX_NAME_BYTES}
+    AND root_name NOT IN (SELECT name FROM span_names) LIMIT ?`;
+/** A full table may have turned names away: it takes no new one (span-names.ts). */
+const CLOSE = `INSERT INTO meta (key, value) SELECT 'span_names_closed', '1'
+  WHERE (SELECT count(*) FROM span_names) >= ${MAX_NAMES}`;
 
 const SPANS_TABLE = `
 CREATE TABLE spans_v19 (
@@ -128,6 +130,9 @@ export const v019SpanNames: Migration = {
   progressUnit: "rows",
   up(db, progress) {
     db.exec(NAMES);
+    const names = Number(db.prepare("SELECT count(*) FROM span_names").pluck().safeIntegers(false).get());
+    db.prepare(ROOT_NAMES).run(Math.max(0, MAX_NAMES - names));
+    db.exec(CLOSE);
     const count = (table: string) =>
       Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get());
     const total = COPIES.reduce((sum, { table }) => sum + count(table), 0);

@@ -1036,6 +1036,52 @@ describe("store schema", () => {
     }
   });
 
+  it("upgrades a version-18 store's span names into a table of at most 50,000, the most frequent first, the rest kept in their rows", () => {
+    const path = join(dir.path, "v18-names.sqlite");
+    const db = new Database(path);
+    db.defaultSafeIntegers(true);
+    try {
+      migrate(db, path, MIGRATIONS.slice(0, 18));
+      const long = "x".repeat(300);
+      // 50,001 short names ("n0" on three spans, the rest on one each), a long one, and a root
+      // name no span has any more.
+      db.exec(`INSERT INTO traces (trace_key, trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name)
+          VALUES (1, zeroblob(16), 0, 10, 3, 0, NULL, 1, 'root only');
+        WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 50003)
+        INSERT INTO spans (trace_key, span_id, service_id, resource_id, scope_id, name, kind, start_ns, end_ns,
+            status_code, flags, attributes, dropped_attributes_count, dropped_events_count, dropped_links_count)
+          SELECT 1, CAST(printf('%08d', i) AS BLOB), 1, 1, 1,
+            CASE WHEN i <= 2 THEN 'n0' WHEN i = 50003 THEN '${long}' ELSE 'n' || (i - 2) END,
+            1, i, i + 5 - (i % 11), 0, 0, x'', 0, 0, 0 FROM n;`);
+      const before = db.prepare("SELECT id, name, end_ns FROM spans ORDER BY id").raw().all();
+      migrate(db, path);
+      const names = db.prepare("SELECT name FROM span_names").pluck();
+      expect(names.all()).to.have.length(50_000);
+      expect(names.all()).to.include("n0");
+      // Of names as frequent, the last by text is turned away.
+      expect(names.all()).to.not.include("n9999");
+      expect(names.all()).to.not.include(long);
+      // The table is full: it turned names away, and takes no new one.
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'span_names_closed'").pluck().get()).to.equal("1");
+      const kept = db.prepare("SELECT count(*) FROM spans WHERE name IS NOT NULL AND name_id IS NULL").pluck().get();
+      expect(kept).to.equal(2n);
+      expect(db.prepare("SELECT count(*) FROM spans WHERE (name IS NULL) = (name_id IS NULL)").pluck().get()).to.equal(
+        0n,
+      );
+      const after = db
+        .prepare(
+          `SELECT s.id, coalesce(n.name, s.name), s.start_ns + s.duration_ns FROM spans s
+           LEFT JOIN span_names n ON n.id = s.name_id ORDER BY s.id`,
+        )
+        .raw()
+        .all();
+      expect(after).to.deep.equal(before);
+      expect(db.prepare("SELECT root_name_id, root_name FROM traces").raw().get()).to.deep.equal([null, "root only"]);
+    } finally {
+      db.close();
+    }
+  });
+
   it("rolls back a failing migration step and keeps the old version", () => {
     const path = join(dir.path, "fail.sqlite");
     const v1: Migration = { version: 1, description: "t", up: (db) => db.exec("CREATE TABLE t (x INTEGER)") };
