@@ -70,6 +70,47 @@ export function rebuildKeepingSequence(
   }
 }
 
+/** A table a step copies whole: created by `create`, filled by `copy` in ranges of `key`, then indexed. */
+export interface TableCopy {
+  table: string;
+  key: string;
+  /** Creates the copy, named `table` and the step's suffix (`spans_v16`). */
+  create: string;
+  /** Fills it: an INSERT ... SELECT of `table`'s rows with `key` in [?, ?). */
+  copy: string;
+  indexes: string;
+}
+
+/**
+ * Replaces each of `copies` in turn with its copy (named with `suffix`), keeping row ids and
+ * AUTOINCREMENT sequences, and builds its indexes after it (sorting once is faster than
+ * inserting every entry at a random place); tells `progress` the rows copied of all of them,
+ * ending with all.
+ */
+export function copyTables(
+  db: Database.Database,
+  copies: readonly TableCopy[],
+  suffix: string,
+  progress: (done: number, total: number) => void,
+): void {
+  const count = (table: string) =>
+    Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get());
+  const total = copies.reduce((sum, { table }) => sum + count(table), 0);
+  let done = 0;
+  for (const { table, key, create, copy, indexes } of copies) {
+    const copyTable = () => {
+      db.exec(create);
+      copyInRanges(db, table, key, db.prepare(copy), (rows) => {
+        done += rows;
+        progress(done, total);
+      });
+    };
+    rebuildKeepingSequence(db, table, copyTable, `${table}${suffix}`);
+    db.exec(indexes);
+  }
+  progress(total, total);
+}
+
 /** Rows copied per statement, between progress reports. */
 const CHUNK_ROWS = 65_536;
 

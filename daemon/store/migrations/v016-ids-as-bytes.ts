@@ -1,10 +1,4 @@
-import {
-  copyInRanges,
-  LOG_TRACE_BUCKET_SHIFT,
-  type Migration,
-  rebuildKeepingSequence,
-  SPAN_ID_BUCKET_SHIFT,
-} from "./shared.js";
+import { copyTables, LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT, type TableCopy } from "./shared.js";
 
 // Trace and span ids were their lower-case hex text: 32 characters for a trace id, 16 for a
 // span id, in the rows and again in every index that holds them. From this version they are
@@ -138,15 +132,7 @@ ALTER TABLE orphan_spans_v16 RENAME TO orphan_spans;
 CREATE INDEX orphan_spans_by_start ON orphan_spans (start_ns);
 `;
 
-interface Copy {
-  table: string;
-  key: string;
-  create: string;
-  copy: string;
-  indexes: string;
-}
-
-const COPIES: readonly Copy[] = [
+const COPIES: readonly TableCopy[] = [
   { table: "traces", key: "trace_key", create: TRACES_TABLE, copy: TRACES_COPY, indexes: TRACE_INDEXES },
   { table: "spans", key: "id", create: SPANS_TABLE, copy: SPANS_COPY, indexes: SPAN_INDEXES },
   { table: "logs", key: "id", create: LOGS_TABLE, copy: LOGS_COPY, indexes: LOG_INDEXES },
@@ -158,22 +144,7 @@ export const v016IdsAsBytes: Migration = {
   rewrites: ["spans", "traces", "logs", "orphan_spans"],
   progressUnit: "rows",
   up(db, progress) {
-    const count = (table: string) =>
-      Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get());
-    const total = COPIES.reduce((sum, { table }) => sum + count(table), 0);
-    let done = 0;
-    for (const { table, key, create, copy, indexes } of COPIES) {
-      const copyTable = () => {
-        db.exec(create);
-        copyInRanges(db, table, key, db.prepare(copy), (rows) => {
-          done += rows;
-          progress(done, total);
-        });
-      };
-      rebuildKeepingSequence(db, table, copyTable, `${table}_v16`);
-      db.exec(indexes);
-    }
+    copyTables(db, COPIES, "_v16", progress);
     db.exec(ORPHANS);
-    progress(total, total);
   },
 };

@@ -1,4 +1,4 @@
-import { copyInRanges, LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence } from "./shared.js";
+import { copyTables, LOG_TRACE_BUCKET_SHIFT, type Migration } from "./shared.js";
 
 // A log record kept three times (the time that orders it, its own time, its observed time), 24
 // bytes, though the first is nearly always one of the others; its severity's name, nearly
@@ -86,21 +86,11 @@ export const v018LogTimes: Migration = {
   rewrites: ["logs"],
   progressUnit: "rows",
   up(db, progress) {
-    const total = Number(db.prepare("SELECT count(*) FROM logs").pluck().safeIntegers(false).get());
-    let done = 0;
-    rebuildKeepingSequence(
+    copyTables(
       db,
-      "logs",
-      () => {
-        db.exec(LOGS_TABLE);
-        copyInRanges(db, "logs", "id", db.prepare(LOGS_COPY), (rows) => {
-          done += rows;
-          progress(done, total);
-        });
-      },
-      "logs_v18",
+      [{ table: "logs", key: "id", create: LOGS_TABLE, copy: LOGS_COPY, indexes: LOG_INDEXES }],
+      "_v18",
+      progress,
     );
-    db.exec(LOG_INDEXES);
-    progress(total, total);
   },
 };

@@ -1,4 +1,4 @@
-import { copyInRanges, type Migration, rebuildKeepingSequence, SPAN_ID_BUCKET_SHIFT } from "./shared.js";
+import { copyTables, type Migration, SPAN_ID_BUCKET_SHIFT, type TableCopy } from "./shared.js";
 
 // A span kept its name as text (about 15 bytes on the benchmarks' spans), and each trace its
 // root span's name, again in two of its indexes; a span also kept its end time, 8 bytes, where
@@ -109,15 +109,7 @@ CREATE INDEX traces_by_root ON traces (root_service_id, root_name_id, root_name,
 CREATE INDEX traces_by_start ON traces (start_ns, end_ns, error_count, root_service_id, root_name_id, root_name);
 `;
 
-interface Copy {
-  table: string;
-  key: string;
-  create: string;
-  copy: string;
-  indexes: string;
-}
-
-const COPIES: readonly Copy[] = [
+const COPIES: readonly TableCopy[] = [
   { table: "traces", key: "trace_key", create: TRACES_TABLE, copy: TRACES_COPY, indexes: TRACE_INDEXES },
   { table: "spans", key: "id", create: SPANS_TABLE, copy: SPANS_COPY, indexes: SPAN_INDEXES },
 ];
@@ -133,25 +125,6 @@ export const v019SpanNames: Migration = {
     const names = Number(db.prepare("SELECT count(*) FROM span_names").pluck().safeIntegers(false).get());
     db.prepare(ROOT_NAMES).run(Math.max(0, MAX_NAMES - names));
     db.exec(CLOSE);
-    const count = (table: string) =>
-      Number(db.prepare(`SELECT count(*) FROM ${table}`).pluck().safeIntegers(false).get());
-    const total = COPIES.reduce((sum, { table }) => sum + count(table), 0);
-    let done = 0;
-    for (const { table, key, create, copy, indexes } of COPIES) {
-      rebuildKeepingSequence(
-        db,
-        table,
-        () => {
-          db.exec(create);
-          copyInRanges(db, table, key, db.prepare(copy), (rows) => {
-            done += rows;
-            progress(done, total);
-          });
-        },
-        `${table}_v19`,
-      );
-      db.exec(indexes);
-    }
-    progress(total, total);
+    copyTables(db, COPIES, "_v19", progress);
   },
 };
