@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { attributesJson, forEachAttribute, textOf, UnknownValueError, wholeText } from "../store/attribute-coding.js";
+import { attributesJson, attributeValueJson, wholeText } from "../store/attribute-coding.js";
 import { AttributeValues } from "./attribute-values.js";
 import { readAroundOnSide } from "./dictionary-side-read.js";
 
@@ -78,17 +78,11 @@ export class AttributeKeys {
       const key = JSON.parse(keyJson) as string;
       return Object.hasOwn(object, key) ? JSON.stringify(object[key]) : undefined;
     }
-    let found: string | undefined;
-    forEachAttribute(bytes, (keyId, valueId, start, end) => {
-      if (this.keyOf(keyId)?.json !== keyJson) return false;
-      if (valueId < 0) found = textOf(bytes, start, end);
-      else {
-        found = this.values.textOf(valueId);
-        if (found === undefined) throw new UnknownValueError(valueId);
-      }
-      return true;
-    });
-    return found;
+    return attributeValueJson(
+      bytes,
+      (keyId) => this.keyOf(keyId)?.json === keyJson,
+      (id) => this.values.textOf(id),
+    );
   }
 }
 

@@ -1,18 +1,30 @@
 /**
- * The stored form of a span's or log record's attributes (schema version 12): the JSON text the
- * decoders make (`describeAttributes`, JSON.stringify of the attribute object) with each key
- * replaced by its id in the store's `attr_keys` dictionary, so a key's name is stored once, not
- * in every row (docs/store-density.md).
+ * The stored form of a span's or log record's attributes: the JSON text the decoders make
+ * (`describeAttributes`, JSON.stringify of the attribute object) with each key replaced by its
+ * id in the store's `attr_keys` dictionary, so a key's name is stored once, not in every row
+ * (docs/store-density.md). The text rebuilt from a blob (`attributesJson`) is the text that was
+ * coded, byte for byte, whatever the value: every answer built from it stays the same.
  *
- * Layout: per attribute, in the text's order, an unsigned varint key id, an unsigned varint
- * byte length and the value's JSON text as UTF-8, exactly as it stood in the text. An object
- * without attributes is an empty blob. Values are kept as their JSON text, not re-encoded by
- * type, so that the text rebuilt from a blob (`attributesJson`) is the text that was coded,
- * byte for byte, whatever the value: every answer built from it stays the same.
+ * Layout since schema version 20 (what codeAttributes writes): a 0 byte, then per attribute, in
+ * the text's order, one unsigned varint tag, `payload * 16 + step * 4 + kind`:
+ * - `step` names the key: 0, 1 or 2 for the key id 1, 2 or 3 past the attribute before's (the
+ *   first attribute's "before" is 0; records of one kind mostly carry keys made together, in
+ *   order), 3 for any other, whose difference from that id less 1 follows as a zigzag varint;
+ * - `kind` says what the value is:
+ *   0 `RAW`: `payload` bytes of the value's JSON text, as it stood in the text;
+ *   1 `STRING`: a JSON string, `payload` bytes of its text between the quotes (the quotes are
+ *     put back when read);
+ *   2 `INTEGER`: a JSON number written in plain decimal, at most 14 digits, no leading zero, not
+ *     `-0` (its text is exactly the decimal of the number), as the zigzag of the number;
+ *   3 `DICTIONARY`: the id of the value's JSON text in the value dictionary (`attr_values`,
+ *     schema version 14).
+ * A tag stays below 2^53 (an integer's zigzag below 2 * 10^14), exact in a JavaScript number.
+ * An object without attributes is an empty blob.
  *
- * Since schema version 14 a value may instead be in the store's value dictionary (`attr_values`,
- * the same UTF-8 bytes): its length is then written as 0, which no value's text has, followed
- * by the value's id as an unsigned varint. Blobs written before have no such values.
+ * Blobs written by schema versions 12 to 19 are read as they are: per attribute an unsigned
+ * varint key id, an unsigned varint byte length and the value's JSON text; a length of 0 (which
+ * no value's text has) is followed by the value's dictionary id instead. Such a blob never
+ * starts with a 0 byte: key ids start at 1.
  *
  * A text that is not in JSON.stringify's own form (whitespace, a key written with escapes
  * JSON.stringify would not use) cannot be rebuilt from key ids; it is kept whole after the two
@@ -34,6 +46,23 @@ export function storableKey(key: string): boolean {
 
 /** The bytes a kept-whole text starts with. */
 const WHOLE = [0x80, 0x00] as const;
+/** The byte a tagged blob (schema version 20) starts with. */
+const TAGGED = 0x00;
+
+/** A value's kind, in the low two bits of its tag. */
+const RAW = 0;
+const STRING = 1;
+const INTEGER = 2;
+const DICTIONARY = 3;
+/** The key step that says the key's difference follows the tag. */
+const KEY_FOLLOWS = 3;
+/** The most digits of a number kept as an INTEGER: its tag stays below 2^53. */
+const MAX_INTEGER_DIGITS = 14;
+/**
+ * How far past an attribute's start its value's bytes are copied while its kind is unknown:
+ * room for the longest tag (8 bytes) and key difference (5 bytes) before them.
+ */
+const STAGE = 13;
 
 /** Resolves a key, given as its JSON text (quotes included), to its dictionary id. */
 export type KeyIdOf = (keyJson: string) => number;
@@ -74,6 +103,43 @@ function varintAt(buf: Buffer, pos: number, value: number): number {
   }
   buf[p++] = v;
   return p;
+}
+
+/** varintAt for any number below 2^53. */
+function numberAt(buf: Buffer, pos: number, value: number): number {
+  if (value < 0x80000000) return varintAt(buf, pos, value);
+  let v = value;
+  let p = pos;
+  while (v >= 0x80) {
+    buf[p++] = (v % 0x80) | 0x80;
+    v = Math.floor(v / 0x80);
+  }
+  buf[p++] = v;
+  return p;
+}
+
+const zigzag = (value: number): number => (value >= 0 ? value * 2 : -value * 2 - 1);
+const unzigzag = (value: number): number => (value % 2 === 0 ? value / 2 : -(value + 1) / 2);
+
+/**
+ * The zigzag of the number whose JSON text is bytes[from, to), when that text is plain decimal
+ * of at most MAX_INTEGER_DIGITS digits, no leading zero and not `-0` (String() of the number
+ * gives the text back); otherwise -1.
+ */
+function integerZigzag(bytes: Buffer, from: number, to: number): number {
+  let i = from;
+  const negative = bytes[i] === 0x2d;
+  if (negative) i++;
+  const digits = to - i;
+  if (digits < 1 || digits > MAX_INTEGER_DIGITS) return -1;
+  if (bytes[i] === 0x30 && (digits > 1 || negative)) return -1;
+  let value = 0;
+  for (; i < to; i++) {
+    const digit = (bytes[i] as number) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return negative ? value * 2 - 1 : value * 2;
 }
 
 const varintLength = (value: number): number =>
@@ -255,15 +321,18 @@ export function codeAttributes(
   valueIdOf?: ValueIdOf,
 ): Buffer {
   if (json === "{}") return Buffer.alloc(0);
-  // At most 3 bytes of UTF-8 per UTF-16 unit, plus 8 bytes of varints per attribute (each
-  // attribute has at least the 4 characters `"":x`).
-  const room = json.length * 3 + 16;
+  // At most 3 bytes of UTF-8 per UTF-16 unit; a tag and a key difference take at most 13 bytes,
+  // for an attribute of at least the 5 characters `"":x,` (or a 14-digit number's more), and
+  // the last value is copied STAGE bytes on.
+  const room = json.length * 3 + 2 * STAGE + 16;
   let out = scratch;
   if (out.length < room) {
     out = Buffer.allocUnsafe(Math.max(room, out.length * 2));
     if (out.length <= KEPT_BUFFER_BYTES) scratch = out;
   }
   let p = 0;
+  out[p++] = TAGGED;
+  let previousKey = 0;
   try {
     if (json.charCodeAt(0) !== 0x7b) return codeWhole(json);
     let pos = 1;
@@ -287,25 +356,43 @@ export function codeAttributes(
       if (json.charCodeAt(keyEnd) !== 0x3a) return codeWhole(json);
       if (id < 0) return codeWhole(json);
       const start = keyEnd + 1;
-      p = varintAt(out, p, id);
-      // The value's bytes go one byte after where a one-byte length would end; a longer length
-      // moves them up.
-      const lengthAt = p;
-      const at = copyValue(out, lengthAt + 1, json, start);
+      // The value is copied STAGE bytes on; once its kind is known, its tag and key go at p and
+      // what the row keeps of it moves down behind them.
+      const from = p + STAGE;
+      const to = copyValue(out, from, json, start);
       const end = copiedEnd;
-      const written = at - (lengthAt + 1);
       const valueId =
-        valueIdOf !== undefined && written >= MIN_DICTIONARY_VALUE_BYTES ? valueIdOf(id, out, lengthAt + 1, at) : -1;
+        valueIdOf !== undefined && to - from >= MIN_DICTIONARY_VALUE_BYTES ? valueIdOf(id, out, from, to) : -1;
+      let kind = RAW;
+      let payload = to - from;
+      let keepFrom = from;
+      let keepTo = to;
       if (valueId >= 0) {
-        // 0 and the id take no more room than the length and the value did (ids stay below 2^21,
-        // the dictionary's bound, so at most 1 + 3 bytes for at least 1 + 4).
-        p = varintAt(out, varintAt(out, lengthAt, 0), valueId);
+        kind = DICTIONARY;
+        payload = valueId;
+        keepTo = from;
       } else {
-        const lengthBytes = varintLength(written);
-        if (lengthBytes > 1) out.copyWithin(lengthAt + lengthBytes, lengthAt + 1, lengthAt + 1 + written);
-        varintAt(out, lengthAt, written);
-        p = lengthAt + lengthBytes + written;
+        const integer = integerZigzag(out, from, to);
+        if (integer >= 0) {
+          kind = INTEGER;
+          payload = integer;
+          keepTo = from;
+        } else if (out[from] === 0x22) {
+          kind = STRING;
+          keepFrom = from + 1;
+          keepTo = to - 1;
+          payload = keepTo - keepFrom;
+        }
       }
+      const keyStep = id - previousKey - 1;
+      previousKey = id;
+      const step = keyStep >= 0 && keyStep < KEY_FOLLOWS ? keyStep : KEY_FOLLOWS;
+      p = numberAt(out, p, payload * 16 + step * 4 + kind);
+      if (step === KEY_FOLLOWS) p = numberAt(out, p, zigzag(keyStep));
+      if (keepTo - keepFrom > 64) {
+        out.copyWithin(p, keepFrom, keepTo);
+        p += keepTo - keepFrom;
+      } else for (let i = keepFrom; i < keepTo; i++) out[p++] = out[i] as number;
       const next = json.charCodeAt(end);
       if (next === 0x7d) {
         if (end !== json.length - 1) return codeWhole(json);
@@ -342,32 +429,59 @@ const isWhole = (bytes: Uint8Array): boolean => bytes.length >= 2 && bytes[0] ==
 
 let rebuilt = Buffer.allocUnsafe(4096);
 
-/** Where a value's bytes are: a range of the row's blob, or a whole dictionary entry. */
-interface ValueAt {
-  source: Uint8Array;
+/** Where a reader is in a coded blob. */
+interface ReadState {
+  pos: number;
+  /** The blob is tagged (schema version 20), not in the layout of versions 12 to 19. */
+  tagged: boolean;
+  /** The key id of the attribute read last (0 before the first). */
+  key: number;
+}
+
+/** One attribute as read from a blob (one object per blob, refilled for each attribute). */
+interface ReadAttribute {
+  keyId: number;
+  kind: number;
+  /** INTEGER: the number; DICTIONARY: the value's id. */
+  value: number;
+  /** RAW and STRING: the bytes the blob keeps, [start, end). */
   start: number;
   end: number;
 }
 
-/**
- * Reads the value at `state.pos` (its length, then its bytes or its dictionary id) into `at`,
- * moving `state.pos` past it.
- */
-function readValue(bytes: Uint8Array, state: { pos: number }, valueBytesOf: ValueBytesOf, at: ValueAt): void {
-  const length = readVarint(bytes, state);
-  if (length === 0) {
-    const id = readVarint(bytes, state);
-    const value = valueBytesOf(id);
-    if (value === undefined) throw new UnknownValueError(id);
-    at.source = value;
-    at.start = 0;
-    at.end = value.length;
+function readState(bytes: Uint8Array): ReadState {
+  const tagged = bytes.length > 0 && bytes[0] === TAGGED;
+  return { pos: tagged ? 1 : 0, tagged, key: 0 };
+}
+
+/** Reads the attribute at `state.pos` into `at`, moving `state.pos` past it. */
+function readAttribute(bytes: Uint8Array, state: ReadState, at: ReadAttribute): void {
+  if (!state.tagged) {
+    at.keyId = readVarint(bytes, state);
+    const length = readVarint(bytes, state);
+    if (length === 0) {
+      at.kind = DICTIONARY;
+      at.value = readVarint(bytes, state);
+      return;
+    }
+    at.kind = RAW;
+    at.start = state.pos;
+    at.end = state.pos + length;
+    state.pos = at.end;
     return;
   }
-  at.source = bytes;
-  at.start = state.pos;
-  at.end = state.pos + length;
-  state.pos += length;
+  const tag = readVarint(bytes, state);
+  const kind = tag % 4;
+  const step = Math.floor(tag / 4) % 4;
+  const payload = Math.floor(tag / 16);
+  state.key += 1 + (step === KEY_FOLLOWS ? unzigzag(readVarint(bytes, state)) : step);
+  at.keyId = state.key;
+  at.kind = kind;
+  if (kind === RAW || kind === STRING) {
+    at.start = state.pos;
+    at.end = state.pos + payload;
+    state.pos = at.end;
+  } else at.value = kind === INTEGER ? unzigzag(payload) : payload;
 }
 
 /**
@@ -378,19 +492,32 @@ function readValue(bytes: Uint8Array, state: { pos: number }, valueBytesOf: Valu
  */
 export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf, valueBytesOf: ValueBytesOf): string {
   if (isWhole(bytes)) return textOf(bytes, WHOLE.length, bytes.length);
-  const state = { pos: 0 };
-  const value: ValueAt = { source: bytes, start: 0, end: 0 };
+  const state = readState(bytes);
+  const at: ReadAttribute = { keyId: 0, kind: RAW, value: 0, start: 0, end: 0 };
   let p = 0;
   let out = rebuilt;
   out[p++] = 0x7b;
   while (state.pos < bytes.length) {
-    const id = readVarint(bytes, state);
-    const key = keyJsonOf(id);
-    if (key === undefined) throw new UnknownKeyError(id);
-    readValue(bytes, state, valueBytesOf, value);
-    const { source, start, end } = value;
-    // Room for the key, the value, a comma, a colon and the closing brace.
-    const needed = p + key.length + (end - start) + 3;
+    readAttribute(bytes, state, at);
+    const key = keyJsonOf(at.keyId);
+    if (key === undefined) throw new UnknownKeyError(at.keyId);
+    let source = bytes;
+    let start = at.start;
+    let end = at.end;
+    let integer = "";
+    if (at.kind === DICTIONARY) {
+      const value = valueBytesOf(at.value);
+      if (value === undefined) throw new UnknownValueError(at.value);
+      source = value;
+      start = 0;
+      end = value.length;
+    } else if (at.kind === INTEGER) {
+      integer = String(at.value);
+      start = end = 0;
+    } else if (end > bytes.length) throw new Error("truncated attributes");
+    // Room for the key, the value (with its quotes, or the integer's digits), a comma, a colon
+    // and the closing brace.
+    const needed = p + key.length + (end - start) + integer.length + 5;
     if (needed > out.length) {
       const larger = Buffer.allocUnsafe(Math.max(needed, out.length * 2));
       out.copy(larger, 0, 0, p);
@@ -400,36 +527,46 @@ export function attributesJson(bytes: Uint8Array, keyJsonOf: KeyJsonOf, valueByt
     if (p > 1) out[p++] = 0x2c;
     for (let i = 0; i < key.length; i++) out[p++] = key[i] as number;
     out[p++] = 0x3a;
+    if (at.kind === STRING) out[p++] = 0x22;
     for (let i = start; i < end; i++) out[p++] = source[i] as number;
+    for (let i = 0; i < integer.length; i++) out[p++] = integer.charCodeAt(i);
+    if (at.kind === STRING) out[p++] = 0x22;
   }
   out[p++] = 0x7d;
   return out.toString("utf8", 0, p);
 }
 
 /**
- * Visits a coded blob's attributes in order: `visit` gets each key id and its value, either a
- * dictionary id (`valueId` at least 0; resolve it only if needed) or, with `valueId` -1, the
- * blob's bytes [start, end); it returns true to stop. A kept-whole text has no ids: returns
- * false without a visit.
+ * The JSON text of the value of the first attribute of a coded blob whose key id `isKey`
+ * accepts; undefined when there is none, or when the blob is a kept-whole text (wholeText).
+ * `valueTextOf` gives a dictionary value's text (undefined when unknown: this throws).
  */
-export function forEachAttribute(
+export function attributeValueJson(
   bytes: Uint8Array,
-  visit: (keyId: number, valueId: number, start: number, end: number) => boolean,
-): boolean {
-  if (isWhole(bytes)) return false;
-  const state = { pos: 0 };
+  isKey: (keyId: number) => boolean,
+  valueTextOf: (id: number) => string | undefined,
+): string | undefined {
+  if (isWhole(bytes)) return undefined;
+  const state = readState(bytes);
+  const at: ReadAttribute = { keyId: 0, kind: RAW, value: 0, start: 0, end: 0 };
   while (state.pos < bytes.length) {
-    const keyId = readVarint(bytes, state);
-    const length = readVarint(bytes, state);
-    if (length === 0) {
-      if (visit(keyId, readVarint(bytes, state), 0, 0)) return true;
-      continue;
+    readAttribute(bytes, state, at);
+    if (!isKey(at.keyId)) continue;
+    switch (at.kind) {
+      case DICTIONARY: {
+        const text = valueTextOf(at.value);
+        if (text === undefined) throw new UnknownValueError(at.value);
+        return text;
+      }
+      case INTEGER:
+        return String(at.value);
+      case STRING:
+        return `"${textOf(bytes, at.start, at.end)}"`;
+      default:
+        return textOf(bytes, at.start, at.end);
     }
-    const start = state.pos;
-    state.pos += length;
-    if (visit(keyId, -1, start, state.pos)) return true;
   }
-  return true;
+  return undefined;
 }
 
 /** The kept-whole JSON text of a blob, or undefined when it is coded. */

@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 19), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 20), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 19;
+PRAGMA user_version = 20;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,

@@ -22,6 +22,7 @@ import { v016IdsAsBytes } from "./migrations/v016-ids-as-bytes.js";
 import { v017HashedPostings } from "./migrations/v017-hashed-postings.js";
 import { v018LogTimes } from "./migrations/v018-log-times.js";
 import { v019SpanNames } from "./migrations/v019-span-names.js";
+import { v020TaggedAttributes } from "./migrations/v020-tagged-attributes.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v017HashedPostings,
   v018LogTimes,
   v019SpanNames,
+  v020TaggedAttributes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

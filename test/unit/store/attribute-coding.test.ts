@@ -2,9 +2,8 @@ import { expect } from "chai";
 import { describeAttributes, type PlainValue } from "../../../daemon/otlp/any-value.js";
 import {
   attributesJson,
+  attributeValueJson,
   codeAttributes,
-  forEachAttribute,
-  textOf,
   wholeText,
 } from "../../../daemon/store/attribute-coding.js";
 
@@ -76,30 +75,117 @@ describe("attribute coding: a span's or log record's attributes with keys as dic
     }
   });
 
-  it("stores each key as its id, not its name, and each value's text as it was", () => {
+  /** Every attribute's value text as attributeValueJson finds it, by key id. */
+  function valuesByKey(coded: Buffer, keyIds: number[], valueText: (id: number) => string | undefined = noValues) {
+    return keyIds.map((id) => [id, attributeValueJson(coded, (keyId) => keyId === id, valueText)]);
+  }
+
+  it("tags each value with its kind and its key's step from the key before, after a 0 byte", () => {
     const dict = dictionary(300);
-    const coded = codeAttributes(stored({ "http.request.method": "GET", retries: 3 }), dict.idOf);
-    // id 300 (two varint bytes: 0xac 0x02), 5 bytes of value; id 301, 1 byte of value.
-    expect([...coded]).to.deep.equal([0xac, 0x02, 5, ...Buffer.from('"GET"'), 0xad, 0x02, 1, ...Buffer.from("3")]);
-    const visited: [number, string][] = [];
-    forEachAttribute(coded, (id, valueId, start, end) => {
-      expect(valueId).to.equal(-1);
-      visited.push([id, textOf(coded, start, end)]);
-      return false;
-    });
-    expect(visited).to.deep.equal([
+    const coded = codeAttributes(stored({ method: "GET", retries: 3, ratio: 0.5, ok: true }), dict.idOf);
+    // tag = payload * 16 + step * 4 + kind. Key 300 is 299 past the 0 before the first key
+    // (step 3, zigzag(299) = 598 follows as 0xd6 0x04); then steps of 0 (keys 301, 302, 303).
+    // "GET": a string of 3 bytes without its quotes; 3: the integer 3, zigzag 6; 0.5 and true
+    // kept as their text.
+    expect([...coded]).to.deep.equal([
+      0x00,
+      3 * 16 + 3 * 4 + 1,
+      0xd6,
+      0x04,
+      ...Buffer.from("GET"),
+      6 * 16 + 2,
+      3 * 16,
+      ...Buffer.from("0.5"),
+      4 * 16,
+      ...Buffer.from("true"),
+    ]);
+    expect(valuesByKey(coded, [300, 301, 302, 303, 304])).to.deep.equal([
       [300, '"GET"'],
       [301, "3"],
+      [302, "0.5"],
+      [303, "true"],
+      [304, undefined],
     ]);
   });
 
-  it("writes a value of 128 bytes or more with a longer length", () => {
+  it("writes a longer tag for a value of 8 bytes or more", () => {
     const dict = dictionary();
     const json = stored({ a: "é".repeat(100), b: "z" });
     const coded = codeAttributes(json, dict.idOf);
-    // "é" is two bytes: 202 bytes with the quotes, written as a two-byte varint.
-    expect([...coded.subarray(0, 3)]).to.deep.equal([1, 0xca, 0x01]);
+    // "é" is two bytes: 200 bytes without the quotes, a tag of 200 * 16 + 1 = 3201 (0x81 0x19).
+    expect([...coded.subarray(0, 3)]).to.deep.equal([0x00, 0x81, 0x19]);
     expect(attributesJson(coded, dict.jsonOf, noValues)).to.equal(json);
+  });
+
+  it("keeps as integers only the numbers whose decimal text gives them back", () => {
+    const dict = dictionary();
+    const cases: [string, boolean][] = [
+      ["0", true],
+      ["-1", true],
+      ["99999999999999", true],
+      ["-99999999999999", true],
+      ["100000000000000", false],
+      ["-0", false],
+      ["007", false],
+      ["1e5", false],
+      ["1.0", false],
+      ["-", false],
+      ["9007199254740993", false],
+    ];
+    for (const [number, integer] of cases) {
+      const json = `{"n":${number}}`;
+      const coded = codeAttributes(json, dict.idOf);
+      expect(attributesJson(coded, dict.jsonOf, noValues), number).to.equal(json);
+      expect(
+        attributeValueJson(coded, (id) => id === 1, noValues),
+        number,
+      ).to.equal(number);
+      // The kind is the tag's low two bits: 2 for an integer, 0 for text kept as it was.
+      expect((coded[1] as number) & 3, number).to.equal(integer ? 2 : 0);
+    }
+  });
+
+  it("names keys out of order, far apart or repeated by their difference", () => {
+    const dict = dictionary();
+    for (let i = 0; i < 200; i++) dict.idOf(JSON.stringify(`k${i}`));
+    const json = '{"k150":"a","k3":1,"k4":2,"k199":true,"k0":null,"k0":"again","k7":-5}';
+    const coded = codeAttributes(json, dict.idOf);
+    expect(attributesJson(coded, dict.jsonOf, noValues)).to.equal(json);
+    expect(valuesByKey(coded, [151, 4, 5, 200, 1, 8, 9])).to.deep.equal([
+      [151, '"a"'],
+      [4, "1"],
+      [5, "2"],
+      [200, "true"],
+      [1, "null"],
+      [8, "-5"],
+      [9, undefined],
+    ]);
+  });
+
+  it("reads the blobs schema versions 12 to 19 wrote: a key id, a length and the text, or 0 and a value id", () => {
+    const dict = dictionary(300);
+    dict.idOf('"method"');
+    dict.idOf('"retries"');
+    dict.idOf('"route"');
+    const values = valueDictionary([7]);
+    const route = Buffer.from('"/api/{id}"');
+    const routeId = values.idOf(7, route, 0, route.length);
+    // method (key 300, two varint bytes): 5 bytes of text; retries (301): 1 byte; route (302):
+    // length 0, then its value id.
+    const legacy = Buffer.from([
+      ...[0xac, 0x02, 5, ...Buffer.from('"GET"')],
+      ...[0xad, 0x02, 1, ...Buffer.from("3")],
+      ...[0xae, 0x02, 0, routeId],
+    ]);
+    expect(attributesJson(legacy, dict.jsonOf, values.bytesOf)).to.equal(
+      '{"method":"GET","retries":3,"route":"/api/{id}"}',
+    );
+    expect(valuesByKey(legacy, [300, 301, 302, 303], (id) => values.bytesOf(id)?.toString("utf8"))).to.deep.equal([
+      [300, '"GET"'],
+      [301, "3"],
+      [302, '"/api/{id}"'],
+      [303, undefined],
+    ]);
   });
 
   it("codes an object without attributes as an empty blob", () => {
@@ -134,24 +220,20 @@ describe("attribute coding: a span's or log record's attributes with keys as dic
     }
   });
 
-  it("names a dictionary value by a 0 length and its id, and keeps short values and other keys' in the row", () => {
+  it("names a dictionary value by its id, and keeps short values and other keys' in the row", () => {
     const dict = dictionary();
     const values = valueDictionary([1]);
     const json = stored({ route: "/api/users/{id}", n: 7, other: "inline" });
     const first = codeAttributes(json, dict.idOf, undefined, values.idOf);
     const again = codeAttributes(json, dict.idOf, undefined, values.idOf);
-    // route (key 1): length 0, value id 1; n (key 2): "7" has 1 byte, too short to be worth an id;
-    // other (key 3): its key's values stay in rows.
-    const expected = [1, 0, 1, 2, 1, ...Buffer.from("7"), 3, 8, ...Buffer.from('"inline"')];
+    // route (key 1): a dictionary value, id 1; n (key 2): "7" has 1 byte, too short to be worth
+    // an id, the integer 7 (zigzag 14, a tag of 226: 0xe2 0x01); other (key 3): its key's values
+    // stay in rows, a string of 6 bytes.
+    const expected = [0, 1 * 16 + 3, 0xe2, 0x01, 6 * 16 + 1, ...Buffer.from("inline")];
     expect([...first]).to.deep.equal(expected);
     expect([...again]).to.deep.equal(expected);
-    const visited: [number, string][] = [];
-    forEachAttribute(first, (id, valueId, start, end) => {
-      const value = valueId >= 0 ? values.bytesOf(valueId) : first.subarray(start, end);
-      visited.push([id, value?.toString("utf8") ?? "?"]);
-      return false;
-    });
-    expect(visited).to.deep.equal([
+    expect(attributesJson(first, dict.jsonOf, values.bytesOf)).to.equal(json);
+    expect(valuesByKey(first, [1, 2, 3], (id) => values.bytesOf(id)?.toString("utf8"))).to.deep.equal([
       [1, '"/api/users/{id}"'],
       [2, "7"],
       [3, '"inline"'],

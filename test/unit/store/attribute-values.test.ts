@@ -46,8 +46,11 @@ describe("attribute values: the writer's value dictionary", () => {
   /** Codes `object` as the writer does, inside a transaction. */
   const code = (dictionary: AttributeValueDictionary, object: Record<string, unknown>, last?: LastKeys) =>
     store.db.transaction(() => codeAttributes(JSON.stringify(object), keyIdOf, last, dictionary.idOf))();
-  /** Whether a coded blob's first attribute names a dictionary value (a 0 length after the key id's varint). */
-  const namesValue = (coded: Buffer) => coded[coded.findIndex((byte) => byte < 0x80) + 1] === 0;
+  /**
+   * Whether a coded blob's first attribute names a dictionary value: its tag, after the blob's
+   * first byte, has the kind 3 in its low two bits (attribute-coding.ts).
+   */
+  const namesValue = (coded: Buffer) => coded[0] === 0 && ((coded[1] as number) & 3) === 3;
 
   it("keeps a key's values in rows while it samples them, then stores repeating ones once", () => {
     const dictionary = new AttributeValueDictionary(store.db);
