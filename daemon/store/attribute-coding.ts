@@ -142,9 +142,6 @@ function integerZigzag(bytes: Buffer, from: number, to: number): number {
   return negative ? value * 2 - 1 : value * 2;
 }
 
-const varintLength = (value: number): number =>
-  value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
-
 /**
  * Writes json[start, end) to `out` at `at` as UTF-8 (a lone surrogate as U+FFFD, as
  * Buffer.write does); returns the position after it. A loop here rather than a Buffer.write
