@@ -5,6 +5,8 @@
  * answer a window of hours from a few thousand rows instead of every span.
  */
 
+import { pushVarint, VarintReader } from "./varint.js";
+
 /** Bucket width ratio: 2% apart, reported at the bucket's centre, so within 1% either way. */
 const GAMMA = 1.02;
 const LOG_GAMMA = Math.log(GAMMA);
@@ -58,32 +60,31 @@ export function quantileMs(buckets: DurationBuckets, p: number): number {
   return 0;
 }
 
-/** Typed arrays are in platform byte order; the stored form is little-endian. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Stored form: (bucket, count) as little-endian uint32 pairs in ascending bucket order. */
+/**
+ * Stored form (schema version 21): per bucket in ascending order, the varint of its distance
+ * from the bucket before less 1 (the first's from -1), then the varint of its count. Neighbouring
+ * buckets are 2% apart, so most distances and counts take a byte each.
+ */
 export function encodeBuckets(buckets: DurationBuckets): Buffer {
   // A typed array sorts numerically without a comparator: encoding runs on every commit.
   const sorted = Uint32Array.from(buckets.keys()).sort();
-  const pairs = new Uint32Array(sorted.length * 2);
-  for (let i = 0; i < sorted.length; i++) {
-    const bucket = sorted[i] as number;
-    pairs[2 * i] = bucket;
-    pairs[2 * i + 1] = buckets.get(bucket) as number;
+  const out: number[] = [];
+  let previous = -1;
+  for (const bucket of sorted) {
+    pushVarint(out, bucket - previous - 1);
+    pushVarint(out, buckets.get(bucket) as number);
+    previous = bucket;
   }
-  const bytes = Buffer.from(pairs.buffer, pairs.byteOffset, pairs.byteLength);
-  if (!LITTLE_ENDIAN) bytes.swap32();
-  return bytes;
+  return Buffer.from(out);
 }
 
 /** Adds an encoded histogram's counts into `into`. */
 export function mergeEncoded(into: DurationBuckets, encoded: Uint8Array): void {
-  // Copied so the pairs are aligned for a typed-array view (SQLite's blobs need not be).
-  const pairs = new Uint32Array((encoded.byteLength >>> 3) << 1);
-  new Uint8Array(pairs.buffer).set(encoded.subarray(0, pairs.byteLength));
-  if (!LITTLE_ENDIAN) Buffer.from(pairs.buffer).swap32();
-  for (let i = 0; i < pairs.length; i += 2) {
-    const bucket = pairs[i] as number;
-    into.set(bucket, (into.get(bucket) ?? 0) + (pairs[i + 1] as number));
+  const reader = new VarintReader(encoded);
+  let bucket = -1;
+  while (!reader.done) {
+    bucket += reader.varint() + 1;
+    const count = reader.varint();
+    into.set(bucket, (into.get(bucket) ?? 0) + count);
   }
 }

@@ -20,7 +20,7 @@ export interface ServiceLogWindow {
 }
 
 type SpanRow = [bigint, string, bigint, bigint, string, string];
-type SpanRollupRow = [bigint, string, bigint, bigint, bigint, Uint8Array, string];
+type SpanRollupRow = [bigint, string, bigint, bigint, bigint, Uint8Array, Uint8Array];
 type LogRow = [bigint, bigint, bigint, bigint, bigint | null];
 
 /**

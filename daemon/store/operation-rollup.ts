@@ -5,6 +5,7 @@ import {
   mergeBuckets,
   mergeEncoded,
 } from "../../shared/duration-histogram.js";
+import { pushVarint, unzigzag, VarintReader, zigzag } from "../../shared/varint.js";
 
 /** Slowest spans kept per rollup row: enough for the audit's examples of any window. */
 export const SLOWEST_KEPT = 5;
@@ -71,7 +72,38 @@ export interface StoredOperationRollup {
   newest_ns: bigint;
   max_ns: number | bigint;
   histogram: Uint8Array;
-  slowest: string;
+  /** encodeSlowest's form. */
+  slowest: Uint8Array;
+}
+
+/**
+ * The stored form of a slowest list (schema version 21): per span, slowest first, the zigzag
+ * varint of its duration, then its span id's and its trace id's bytes, each after a byte giving
+ * their number (8 and 16 for the ids the decoders accept). About a fifth of the JSON text's size.
+ */
+export function encodeSlowest(slowest: readonly SlowSpan[]): Buffer {
+  const out: number[] = [];
+  for (const [durationNs, spanId, traceId] of slowest) {
+    pushVarint(out, zigzag(durationNs));
+    for (const hex of [spanId, traceId]) {
+      const bytes = Buffer.from(hex, "hex");
+      out.push(bytes.length, ...bytes);
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** The slowest list encodeSlowest stored. */
+export function decodeSlowest(stored: Uint8Array): SlowSpan[] {
+  const reader = new VarintReader(stored);
+  const slowest: SlowSpan[] = [];
+  while (!reader.done) {
+    const durationNs = unzigzag(reader.varint());
+    const spanId = Buffer.from(reader.bytesOf(reader.varint())).toString("hex");
+    const traceId = Buffer.from(reader.bytesOf(reader.varint())).toString("hex");
+    slowest.push([durationNs, spanId, traceId]);
+  }
+  return slowest;
 }
 
 export function encodeRollup(rollup: OperationRollup): StoredOperationRollup {
@@ -80,19 +112,19 @@ export function encodeRollup(rollup: OperationRollup): StoredOperationRollup {
     newest_ns: rollup.newestNs,
     max_ns: rollup.slowest[0]?.[0] ?? 0,
     histogram: encodeBuckets(rollup.buckets),
-    slowest: JSON.stringify(rollup.slowest),
+    slowest: encodeSlowest(rollup.slowest),
   };
 }
 
 /**
- * Adds a stored row into `into`. The slowest list is parsed only when the row's slowest span
- * could enter it: most rows of a long window cannot, and parsing is the costly part.
+ * Adds a stored row into `into`. The slowest list is decoded only when the row's slowest span
+ * could enter it: most rows of a long window cannot.
  */
 export function mergeStored(into: OperationRollup, row: StoredOperationRollup): void {
   into.spans += Number(row.spans);
   if (row.newest_ns > into.newestNs) into.newestNs = row.newest_ns;
   mergeEncoded(into.buckets, row.histogram);
   if (entersSlowest(into, Number(row.max_ns))) {
-    into.slowest = keepSlowest([...into.slowest, ...(JSON.parse(row.slowest) as SlowSpan[])]);
+    into.slowest = keepSlowest([...into.slowest, ...decodeSlowest(row.slowest)]);
   }
 }

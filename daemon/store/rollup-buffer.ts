@@ -20,7 +20,7 @@ export const ERROR_SEVERITY = 17;
  * every row of a slot up, so more rows only cost reads; merging rewrites the slot's full
  * histogram, which is what made rewriting every commit's rows expensive.
  */
-export const COMPACT_AT = 16;
+export const COMPACT_AT = 4;
 /** Keys whose row counts are remembered; past this the counts start over (reads stay exact). */
 const COUNTED_KEYS = 50_000;
 

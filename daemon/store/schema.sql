@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 20), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 21), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 20;
+PRAGMA user_version = 21;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -312,7 +312,7 @@ CREATE TABLE "span_postings" (
   PRIMARY KEY (bucket, key_id, value, first_row)
 ) WITHOUT ROWID;
 
-CREATE TABLE span_rollups (
+CREATE TABLE "span_rollups" (
   width INTEGER NOT NULL,
   slot INTEGER NOT NULL,
   service_id INTEGER NOT NULL,
@@ -321,7 +321,7 @@ CREATE TABLE span_rollups (
   newest_ns INTEGER NOT NULL,
   max_ns INTEGER NOT NULL,
   histogram BLOB NOT NULL,
-  slowest TEXT NOT NULL
+  slowest BLOB NOT NULL
 );
 
 CREATE INDEX span_rollups_by_slot ON span_rollups (width, slot, service_id, name);

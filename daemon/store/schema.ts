@@ -23,6 +23,7 @@ import { v017HashedPostings } from "./migrations/v017-hashed-postings.js";
 import { v018LogTimes } from "./migrations/v018-log-times.js";
 import { v019SpanNames } from "./migrations/v019-span-names.js";
 import { v020TaggedAttributes } from "./migrations/v020-tagged-attributes.js";
+import { v021CompactSpanRollups } from "./migrations/v021-compact-span-rollups.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -54,6 +55,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v018LogTimes,
   v019SpanNames,
   v020TaggedAttributes,
+  v021CompactSpanRollups,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

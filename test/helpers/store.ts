@@ -14,6 +14,7 @@ import {
   storedSeverityText,
 } from "../../daemon/store/stored-log-fields.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
+import { attributesBeforeV20, histogramBeforeV21, slowestBeforeV21 } from "./older-stored-forms.js";
 import { tempDir } from "./temp-dir.js";
 
 export interface TestStore {
@@ -149,8 +150,13 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
     ),
   );
   db.function("obs_keys_only_attributes", (stored: unknown) =>
-    stored instanceof Uint8Array ? codeAttributes(keys.json(stored), (keyJson) => keyIds.get(keyJson) ?? -1) : stored,
+    stored instanceof Uint8Array
+      ? attributesBeforeV20(codeAttributes(keys.json(stored), (keyJson) => keyIds.get(keyJson) ?? -1))
+      : stored,
   );
+  db.function("obs_attributes_before_v20", attributesBeforeV20);
+  db.function("obs_histogram_before_v21", histogramBeforeV21);
+  db.function("obs_slowest_before_v21", slowestBeforeV21);
   const tables = db
     .prepare("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
     .pluck()
@@ -180,19 +186,27 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
         continue;
       }
       const names = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
-      const selected = names.map((name) =>
-        version < 12
-          ? columnBeforeV12(table, name, { schema: "src.", attributesJson: "obs_old_attributes" })
-          : version < 14 && (table === "spans" || table === "logs") && name === "attributes"
-            ? "obs_keys_only_attributes(attributes)"
-            : version < 16
-              ? columnBeforeV16(table, name)
-              : version < 18
-                ? columnBeforeV18(table, name)
-                : version < 19
-                  ? columnBeforeV19(table, name)
-                  : name,
-      );
+      const selected = names
+        .map((name) =>
+          version < 21 && table === "span_rollups" && (name === "histogram" || name === "slowest")
+            ? `obs_${name}_before_v21(${name})`
+            : version < 12
+              ? columnBeforeV12(table, name, { schema: "src.", attributesJson: "obs_old_attributes" })
+              : version < 14 && (table === "spans" || table === "logs") && name === "attributes"
+                ? "obs_keys_only_attributes(attributes)"
+                : version < 16
+                  ? columnBeforeV16(table, name)
+                  : version < 18
+                    ? columnBeforeV18(table, name)
+                    : version < 19
+                      ? columnBeforeV19(table, name)
+                      : name,
+        )
+        .map((sql, i) =>
+          version >= 14 && version < 20 && (table === "spans" || table === "logs") && names[i] === "attributes"
+            ? `obs_attributes_before_v20(${sql})`
+            : sql,
+        );
       db.exec(
         `DELETE FROM main.${table}; INSERT INTO main.${table} (${names.join(", ")}) SELECT ${selected.join(", ")} FROM src.${table}`,
       );

@@ -60,4 +60,19 @@ describe("duration histogram", () => {
     mergeEncoded(decoded, padded);
     expect(decoded).to.deep.equal(a);
   });
+
+  it("stores each bucket as its distance from the one before less 1, then its count, as varints", () => {
+    const buckets = new Map([
+      [300, 70_000],
+      [0, 1],
+      [1, 3],
+    ]);
+    // Bucket 0 (distance 1 from -1, less 1: 0), count 1; bucket 1: 0, 3; bucket 300: 298 (0xaa
+    // 0x02), 70,000 (0xf0 0xa2 0x04).
+    expect([...encodeBuckets(buckets)]).to.deep.equal([0, 1, 0, 3, 0xaa, 0x02, 0xf0, 0xa2, 0x04]);
+    const decoded = new Map();
+    mergeEncoded(decoded, encodeBuckets(buckets));
+    expect(decoded).to.deep.equal(buckets);
+    expect(() => mergeEncoded(new Map(), Buffer.from([0, 0x81]))).to.throw(RangeError);
+  });
 });

@@ -3,11 +3,13 @@ import Database from "better-sqlite3";
 import { expect } from "chai";
 import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { RollupWindowReader } from "../../../daemon/query/rollup-window.js";
 import { registerAttributeFunctions } from "../../../daemon/query/sql-parts.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricIdentity } from "../../../daemon/query/telemetry-reader.js";
 import { SAMPLE } from "../../../daemon/store/attribute-values.js";
 import { openWriteConnection } from "../../../daemon/store/connection.js";
+import { emptyOperationRollup, mergeStored, type SlowSpan } from "../../../daemon/store/operation-rollup.js";
 import { decodePostingRows } from "../../../daemon/store/posting-rows.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import {
@@ -915,7 +917,7 @@ describe("store schema", () => {
           readAfresh(path, (reader) => answers(reader, version)),
           `from ${version}`,
         ).to.deep.equal(expected);
-        // Every log record is still stored once: sent again, later, none is new.
+        // Every log record and span is still stored once: sent again, later, none is new.
         const upgraded = new Database(path);
         try {
           upgraded.defaultSafeIntegers(true);
@@ -927,6 +929,12 @@ describe("store schema", () => {
               `from ${version}`,
             ).to.equal(0);
           }
+          // And every span: sent again, none is new.
+          const resent = decodeTraceRequest(Buffer.from(JSON.stringify(traceRequest("api", spans))), "json");
+          expect(
+            writer.transaction(() => writer.writeSpans(resent, T0 + 9n)),
+            `spans from ${version}`,
+          ).to.equal(0);
         } finally {
           upgraded.close();
         }
@@ -1079,6 +1087,93 @@ describe("store schema", () => {
       expect(db.prepare("SELECT root_name_id, root_name FROM traces").raw().get()).to.deep.equal([null, "root only"]);
     } finally {
       db.close();
+    }
+  });
+
+  it("upgrades a version-20 store's span rollups to varints and bytes, each slot's rows merged into one, the same answers, telling its progress", () => {
+    const store = testStore();
+    const S = 1_000_000_000n;
+    const T0 = 1_700_000_100n * S;
+    try {
+      // Three commits of the same operations and minutes: three rows a slot (fewer than are
+      // merged as they are written), and more than one page of the step's reads.
+      for (let commit = 0; commit < 3; commit++) {
+        store.writeTraces(
+          traceRequest(
+            "api",
+            Array.from({ length: 40 }, (_, i) => ({
+              traceId: hexId(1 + commit * 100 + i, 16),
+              spanId: hexId(1 + commit * 100 + i, 8),
+              startNs: T0 + BigInt(i % 4) * 60n * S + BigInt(commit),
+              durationNs: BigInt(1 + ((i * 7 + commit) % 13)) * 1_000_000n,
+              name: `op ${i % 3}`,
+            })),
+          ),
+        );
+      }
+      const rowsPerSlot = (db: Database.Database) =>
+        db
+          .prepare("SELECT count(*) FROM span_rollups GROUP BY width, slot, service_id, name")
+          .pluck()
+          .safeIntegers(false)
+          .all();
+      expect(rowsPerSlot(store.db).every((rows) => rows === 3)).to.equal(true);
+      const window = (db: Database.Database) =>
+        new RollupWindowReader(db, null).operations(T0 - 3600n * S, T0 + 7200n * S, 100).operations;
+      const expected = window(store.db);
+      expect(expected.map((operation) => operation.rollup.slowest.length)).to.deep.equal([5, 5, 5]);
+      const path = join(dir.path, "v20-rollups.sqlite");
+      const db = copyAtVersion(store.db, path, 20);
+      try {
+        expect(db.prepare("SELECT DISTINCT typeof(slowest) FROM span_rollups").pluck().all()).to.deep.equal(["text"]);
+        // More slots than the step reads at once, three rows each in the old form, of another
+        // service: one bucket (7) of count i + 1, and the slowest spans [i + row, span i, trace i].
+        db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 3399), r(k) AS (VALUES (0), (1), (2))
+          INSERT INTO span_rollups (width, slot, service_id, name, spans, newest_ns, max_ns, histogram, slowest)
+          SELECT 60000000000, i * 60000000000, 77, 'bulk', i + 1, i * 60000000000 + k, i + k,
+            unhex(printf('07000000%02x%02x0000', (i + 1) % 256, (i + 1) / 256)),
+            json_array(json_array(i + k, printf('%016x', i), printf('%032x', i)))
+          FROM n, r`);
+        const rows = Number(db.prepare("SELECT count(*) FROM span_rollups").pluck().get());
+        expect(rows).to.be.above(10_000);
+        const reports: [number, number][] = [];
+        migrate(db, path, MIGRATIONS, {
+          onProgress: (migration, done, total) => {
+            if (migration.version === 21) reports.push([done, total]);
+          },
+        });
+        expect(reports.at(-1)).to.deep.equal([rows, rows]);
+        expect(rowsPerSlot(db).every((count) => count === 1)).to.equal(true);
+        expect(db.prepare("SELECT DISTINCT typeof(slowest) FROM span_rollups").pluck().all()).to.deep.equal(["blob"]);
+        expect(window(db)).to.deep.equal(expected);
+        const bulk = db
+          .prepare(
+            "SELECT slot / 60000000000, spans, newest_ns, max_ns, histogram, slowest FROM span_rollups WHERE service_id = 77",
+          )
+          .raw()
+          .safeIntegers(false)
+          .all() as [number, number, number, number, Uint8Array, Uint8Array][];
+        expect(bulk).to.have.length(3400);
+        for (const [i, spans, newestNs, maxNs, histogram, slowest] of bulk) {
+          const merged = emptyOperationRollup();
+          mergeStored(merged, { spans, newest_ns: BigInt(newestNs), max_ns: maxNs, histogram, slowest });
+          const slow = (k: number): SlowSpan => [
+            i + k,
+            i.toString(16).padStart(16, "0"),
+            i.toString(16).padStart(32, "0"),
+          ];
+          expect({ ...merged, buckets: [...merged.buckets] }, `slot ${i}`).to.deep.equal({
+            spans: 3 * (i + 1),
+            newestNs: BigInt(i * 60_000_000_000 + 2),
+            buckets: [[7, 3 * (i + 1)]],
+            slowest: [slow(2), slow(1), slow(0)],
+          });
+        }
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
     }
   });
 
