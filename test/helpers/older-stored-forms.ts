@@ -76,7 +76,7 @@ export function histogramBeforeV21(stored: unknown): unknown {
     pairs.push(bucket, readVarint(stored, at));
   }
   const out = Buffer.alloc(pairs.length * 4);
-  pairs.forEach((value, i) => out.writeUInt32LE(value, i * 4));
+  for (const [i, value] of pairs.entries()) out.writeUInt32LE(value, i * 4);
   return out;
 }
 
