@@ -6,10 +6,10 @@
  * coded, byte for byte, whatever the value: every answer built from it stays the same.
  *
  * Layout since schema version 20 (what codeAttributes writes): a 0 byte, then per attribute, in
- * the text's order, one unsigned varint tag, `payload * 16 + step * 4 + kind`:
- * - `step` names the key: 0, 1 or 2 for the key id 1, 2 or 3 past the attribute before's (the
- *   first attribute's "before" is 0; records of one kind mostly carry keys made together, in
- *   order), 3 for any other, whose difference from that id less 1 follows as a zigzag varint;
+ * the text's order, one unsigned varint tag, `payload * 8 + named * 4 + kind`:
+ * - `named` 0: the key's id is 1 past the attribute before's (the first attribute's "before" is
+ *   0): records of one kind mostly carry keys made together, in order; `named` 1: the key's id
+ *   less the one before's less 1 follows the tag as a zigzag varint;
  * - `kind` says what the value is:
  *   0 `RAW`: `payload` bytes of the value's JSON text, as it stood in the text;
  *   1 `STRING`: a JSON string, `payload` bytes of its text between the quotes (the quotes are
@@ -18,7 +18,8 @@
  *     `-0` (its text is exactly the decimal of the number), as the zigzag of the number;
  *   3 `DICTIONARY`: the id of the value's JSON text in the value dictionary (`attr_values`,
  *     schema version 14).
- * A tag stays below 2^53 (an integer's zigzag below 2 * 10^14), exact in a JavaScript number.
+ * A tag stays below 2^53 (an integer's zigzag below 2 * 10^14), exact in a JavaScript number. A
+ * payload below 16 (a string of up to 15 bytes, a dictionary id up to 15) makes a one-byte tag.
  * An object without attributes is an empty blob.
  *
  * Blobs written by schema versions 12 to 19 are read as they are: per attribute an unsigned
@@ -54,8 +55,8 @@ const RAW = 0;
 const STRING = 1;
 const INTEGER = 2;
 const DICTIONARY = 3;
-/** The key step that says the key's difference follows the tag. */
-const KEY_FOLLOWS = 3;
+/** The tag's bit saying that the key's difference follows it. */
+const KEY_NAMED = 4;
 /** The most digits of a number kept as an INTEGER: its tag stays below 2^53. */
 const MAX_INTEGER_DIGITS = 14;
 /**
@@ -383,9 +384,8 @@ export function codeAttributes(
       }
       const keyStep = id - previousKey - 1;
       previousKey = id;
-      const step = keyStep >= 0 && keyStep < KEY_FOLLOWS ? keyStep : KEY_FOLLOWS;
-      p = numberAt(out, p, payload * 16 + step * 4 + kind);
-      if (step === KEY_FOLLOWS) p = numberAt(out, p, zigzag(keyStep));
+      p = numberAt(out, p, payload * 8 + (keyStep === 0 ? 0 : KEY_NAMED) + kind);
+      if (keyStep !== 0) p = numberAt(out, p, zigzag(keyStep));
       if (keepTo - keepFrom > 64) {
         out.copyWithin(p, keepFrom, keepTo);
         p += keepTo - keepFrom;
@@ -469,9 +469,8 @@ function readAttribute(bytes: Uint8Array, state: ReadState, at: ReadAttribute): 
   }
   const tag = readVarint(bytes, state);
   const kind = tag % 4;
-  const step = Math.floor(tag / 4) % 4;
-  const payload = Math.floor(tag / 16);
-  state.key += 1 + (step === KEY_FOLLOWS ? unzigzag(readVarint(bytes, state)) : step);
+  const payload = Math.floor(tag / 8);
+  state.key += 1 + ((tag & KEY_NAMED) === 0 ? 0 : unzigzag(readVarint(bytes, state)));
   at.keyId = state.key;
   at.kind = kind;
   if (kind === RAW || kind === STRING) {

@@ -30,7 +30,8 @@ const unzigzag = (value: number): number => (value % 2 === 0 ? value / 2 : -(val
 /**
  * Coded attributes as versions 12 to 19 wrote them (per attribute: key id, length, the value's
  * JSON text; or key id, 0, dictionary id) from the tagged form of version 20 (a 0 byte, then
- * per attribute a tag `payload * 16 + step * 4 + kind`). Anything else is returned as it is.
+ * per attribute a tag `payload * 8 + named * 4 + kind`, and when named the key id's difference
+ * from the one after the key before, zigzag). Anything else is returned as it is.
  */
 export function attributesBeforeV20(stored: unknown): unknown {
   if (!(stored instanceof Uint8Array) || stored.length === 0 || stored[0] !== 0) return stored;
@@ -40,9 +41,9 @@ export function attributesBeforeV20(stored: unknown): unknown {
   while (at.pos < stored.length) {
     const tag = readVarint(stored, at);
     const kind = tag % 4;
-    const step = Math.floor(tag / 4) % 4;
-    const payload = Math.floor(tag / 16);
-    key += 1 + (step === 3 ? unzigzag(readVarint(stored, at)) : step);
+    const named = Math.floor(tag / 4) % 2 === 1;
+    const payload = Math.floor(tag / 8);
+    key += 1 + (named ? unzigzag(readVarint(stored, at)) : 0);
     pushVarint(out, key);
     if (kind === 3) {
       out.push(0);

@@ -80,23 +80,24 @@ describe("attribute coding: a span's or log record's attributes with keys as dic
     return keyIds.map((id) => [id, attributeValueJson(coded, (keyId) => keyId === id, valueText)]);
   }
 
-  it("tags each value with its kind and its key's step from the key before, after a 0 byte", () => {
+  it("tags each value with its kind and whether its key is the one after the key before, after a 0 byte", () => {
     const dict = dictionary(300);
     const coded = codeAttributes(stored({ method: "GET", retries: 3, ratio: 0.5, ok: true }), dict.idOf);
-    // tag = payload * 16 + step * 4 + kind. Key 300 is 299 past the 0 before the first key
-    // (step 3, zigzag(299) = 598 follows as 0xd6 0x04); then steps of 0 (keys 301, 302, 303).
+    // tag = payload * 8 + named * 4 + kind. Key 300 is 299 past the one after the 0 before the
+    // first key (named: zigzag(299) = 598 follows as 0xd6 0x04); then keys 301, 302, 303, each
+    // the one after the key before.
     // "GET": a string of 3 bytes without its quotes; 3: the integer 3, zigzag 6; 0.5 and true
     // kept as their text.
     expect([...coded]).to.deep.equal([
       0x00,
-      3 * 16 + 3 * 4 + 1,
+      3 * 8 + 4 + 1,
       0xd6,
       0x04,
       ...Buffer.from("GET"),
-      6 * 16 + 2,
-      3 * 16,
+      6 * 8 + 2,
+      3 * 8,
       ...Buffer.from("0.5"),
-      4 * 16,
+      4 * 8,
       ...Buffer.from("true"),
     ]);
     expect(valuesByKey(coded, [300, 301, 302, 303, 304])).to.deep.equal([
@@ -108,12 +109,12 @@ describe("attribute coding: a span's or log record's attributes with keys as dic
     ]);
   });
 
-  it("writes a longer tag for a value of 8 bytes or more", () => {
+  it("writes a longer tag for a value of 16 bytes or more", () => {
     const dict = dictionary();
     const json = stored({ a: "é".repeat(100), b: "z" });
     const coded = codeAttributes(json, dict.idOf);
-    // "é" is two bytes: 200 bytes without the quotes, a tag of 200 * 16 + 1 = 3201 (0x81 0x19).
-    expect([...coded.subarray(0, 3)]).to.deep.equal([0x00, 0x81, 0x19]);
+    // "é" is two bytes: 200 bytes without the quotes, a tag of 200 * 8 + 1 = 1601 (0xc1 0x0c).
+    expect([...coded.subarray(0, 3)]).to.deep.equal([0x00, 0xc1, 0x0c]);
     expect(attributesJson(coded, dict.jsonOf, noValues)).to.equal(json);
   });
 
@@ -227,9 +228,9 @@ describe("attribute coding: a span's or log record's attributes with keys as dic
     const first = codeAttributes(json, dict.idOf, undefined, values.idOf);
     const again = codeAttributes(json, dict.idOf, undefined, values.idOf);
     // route (key 1): a dictionary value, id 1; n (key 2): "7" has 1 byte, too short to be worth
-    // an id, the integer 7 (zigzag 14, a tag of 226: 0xe2 0x01); other (key 3): its key's values
-    // stay in rows, a string of 6 bytes.
-    const expected = [0, 1 * 16 + 3, 0xe2, 0x01, 6 * 16 + 1, ...Buffer.from("inline")];
+    // an id, the integer 7 (zigzag 14, a tag of 114); other (key 3): its key's values stay in
+    // rows, a string of 6 bytes.
+    const expected = [0, 1 * 8 + 3, 14 * 8 + 2, 6 * 8 + 1, ...Buffer.from("inline")];
     expect([...first]).to.deep.equal(expected);
     expect([...again]).to.deep.equal(expected);
     expect(attributesJson(first, dict.jsonOf, values.bytesOf)).to.equal(json);
