@@ -11,6 +11,7 @@ import type {
 import { nsToIso, nsToMs } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
 import { idText, optionalIdText } from "../store/stored-ids.js";
+import { readDetails } from "../store/stored-span-fields.js";
 import { capAttributes, capOptionalText, capText, capValue } from "./value-cap.js";
 
 const KINDS: SpanRecord["kind"][] = ["unspecified", "internal", "server", "client", "producer", "consumer"];
@@ -32,14 +33,10 @@ export interface SpanRow {
   duration_ns: bigint;
   status_code: bigint;
   status_message: string | null;
-  trace_state: string | null;
   flags: bigint;
   attributes: string;
-  events: string | null;
-  links: string | null;
-  dropped_attributes_count: bigint;
-  dropped_events_count: bigint;
-  dropped_links_count: bigint;
+  /** store/stored-span-fields.ts */
+  details: string | null;
   resource_attributes: string;
   resource_schema_url: string | null;
   scope_name: string;
@@ -136,7 +133,8 @@ export function toTraceSummary(row: TraceRow): TraceSummary {
 }
 
 export function toSpanRecord(row: SpanRow): SpanRecord {
-  const events = row.events ? (JSON.parse(row.events) as StoredEvent[]) : [];
+  const details = readDetails(row.details);
+  const events = (details.events ?? []) as StoredEvent[];
   return {
     traceId: idText(row.trace_id),
     spanId: idText(row.span_id),
@@ -157,14 +155,14 @@ export function toSpanRecord(row: SpanRow): SpanRecord {
       attributes: capAttributes(event.attributes ?? {}),
       time: nsToIso(BigInt(event.timeUnixNano)),
     })),
-    links: row.links ? (JSON.parse(row.links) as SpanLinkRecord[]).map(capLink) : [],
+    links: ((details.links ?? []) as SpanLinkRecord[]).map(capLink),
     resource: resourceOf(row),
     scope: scopeOf(row),
-    traceState: capOptionalText(row.trace_state),
+    traceState: capOptionalText(details.traceState),
     flags: Number(row.flags),
-    droppedAttributesCount: Number(row.dropped_attributes_count),
-    droppedEventsCount: Number(row.dropped_events_count),
-    droppedLinksCount: Number(row.dropped_links_count),
+    droppedAttributesCount: details.droppedAttributesCount,
+    droppedEventsCount: details.droppedEventsCount,
+    droppedLinksCount: details.droppedLinksCount,
   };
 }
 

@@ -15,6 +15,7 @@ import {
 import { compareText } from "../audit/figures.js";
 import { WARN_SEVERITY } from "../store/rollup-buffer.js";
 import { idHex, optionalIdHex } from "../store/stored-ids.js";
+import { spanEventsSql, spanOfTraceSql } from "../store/stored-span-fields.js";
 import { type OperationWindow, RollupWindowReader } from "./rollup-window.js";
 import { MetricActivityReader } from "./sqlite-metric-activity.js";
 
@@ -170,7 +171,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
       .prepare(
         `SELECT g.*, ${idHex("t.trace_id")} AS trace_id, ${idHex("g.example_span")} AS span_id FROM (
            SELECT v.name AS service, coalesce(sn.name, s.name) AS name, s.status_message AS message,
-             (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(s.events) e
+             (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(${spanEventsSql("s")}) e
               WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1) AS exception_type,
              COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_key AS trace_key, s.span_id AS example_span
            FROM spans s JOIN services v ON v.id = s.service_id LEFT JOIN span_names sn ON sn.id = s.name_id
@@ -293,7 +294,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
         `SELECT ${idHex("o.trace_id")} AS trace_id, ${idHex("o.span_id")} AS span_id, ${idHex("o.parent_span_id")} AS parent_span_id, v.name AS service,
            t.end_ns AS trace_end_ns
          FROM orphan_spans o JOIN traces t ON t.trace_id = o.trace_id
-           JOIN spans s ON s.trace_key = t.trace_key AND s.span_id = o.span_id
+           JOIN spans s ON ${spanOfTraceSql("s", "t.trace_key", "o.span_id")}
            JOIN services v ON v.id = s.service_id
          WHERE o.start_ns > @from AND o.start_ns <= @to ${spanOfService}
          ORDER BY service, o.trace_id, o.span_id

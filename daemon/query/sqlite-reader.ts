@@ -8,6 +8,7 @@ import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
 import { idHex, idText } from "../store/stored-ids.js";
 import { logObservedSql, logSeverityTextSql, logTimeSql } from "../store/stored-log-fields.js";
+import { spanOfTraceSql } from "../store/stored-span-fields.js";
 import { type AttributeKeys, attributeKeysOf } from "./attribute-keys.js";
 import {
   type LogRow,
@@ -72,8 +73,7 @@ import {
  * or, past that table's bound, its own (schema 19, store/span-names.ts).
  */
 const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, coalesce(sn.name, s.name) AS name, s.kind, s.start_ns,
-  ${SPAN_END} AS end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
-  s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count,
+  ${SPAN_END} AS end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.flags, s.attributes, s.details,
   r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
   sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
@@ -362,7 +362,7 @@ export class SqliteReader implements TelemetryReader {
     if (query.parentOperation !== undefined) {
       const [parentName, ...params] = this.nameIs("ps.name_id", "ps.name", query.parentOperation);
       where.add(
-        `EXISTS (SELECT 1 FROM spans ps WHERE ps.trace_key = s.trace_key AND ps.span_id = s.parent_span_id AND ${parentName})`,
+        `EXISTS (SELECT 1 FROM spans ps WHERE ${spanOfTraceSql("ps", "s.trace_key", "s.parent_span_id")} AND ${parentName})`,
         ...params,
       );
     }
@@ -390,15 +390,16 @@ export class SqliteReader implements TelemetryReader {
   }
 
   span(spanId: string): SpanRecord[] {
-    // One seek per row-id bucket of the span-id index (schema version 3); CROSS JOIN keeps the
-    // buckets the outer loop, so the planner cannot choose to scan the spans instead.
+    // One seek per row-id bucket of the span-id index (schema version 3; since 22 it keeps the
+    // span id's bytes 6 to 8); CROSS JOIN keeps the buckets the outer loop, so the planner
+    // cannot choose to scan the spans instead.
     const rows = this.prepare(
       `WITH RECURSIVE buckets(k) AS (
          SELECT (SELECT min(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT}
          UNION ALL SELECT k + 1 FROM buckets WHERE k < (SELECT max(id) FROM spans) >> ${SPAN_ID_BUCKET_SHIFT})
        SELECT ${SPAN_COLUMNS}, st.trace_id FROM buckets b CROSS JOIN spans s ${SPAN_JOINS}
        JOIN traces st ON st.trace_key = s.trace_key
-       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND substr(s.span_id, 5, 4) = substr(unhex(@span), 5, 4)
+       WHERE (s.id >> ${SPAN_ID_BUCKET_SHIFT}) = b.k AND substr(s.span_id, 6, 3) = substr(unhex(@span), 6, 3)
          AND s.span_id = unhex(@span)
        ORDER BY s.start_ns DESC, st.trace_id`,
     ).all({ span: spanId }) as SpanRow[];
@@ -492,7 +493,7 @@ export class SqliteReader implements TelemetryReader {
     else if (groupBy === "status") key = "CASE WHEN t.error_count > 0 THEN 'error' ELSE 'ok' END";
     else {
       // An attribute of the trace's root span.
-      join = "LEFT JOIN spans rs ON rs.trace_key = t.trace_key AND rs.span_id = t.root_span_id";
+      join = `LEFT JOIN spans rs ON ${spanOfTraceSql("rs", "t.trace_key", "t.root_span_id")}`;
       key = attributeText("rs.attributes");
       keyParams.push(groupBy.attr);
     }

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { SpanRecord } from "../otlp/records.js";
 import { idHex } from "./stored-ids.js";
+import { spanOfTraceSql } from "./stored-span-fields.js";
 
 /**
  * Keeps `orphan_spans`: the stored spans whose parent is not stored. A span enters it when it
@@ -14,7 +15,7 @@ export class ParentLinks {
   constructor(db: Database.Database) {
     this.stmt = {
       // Ids arrive as the decoders' hex and are stored as bytes (stored-ids.ts).
-      parentStored: db.prepare("SELECT 1 FROM spans WHERE trace_key = ? AND span_id = unhex(?)").pluck(),
+      parentStored: db.prepare(`SELECT 1 FROM spans s WHERE ${spanOfTraceSql("s", "@trace", "unhex(@span)")}`).pluck(),
       addOrphan: db.prepare(
         "INSERT OR IGNORE INTO orphan_spans (trace_id, span_id, parent_span_id, start_ns) VALUES (unhex(?), unhex(?), unhex(?), ?)",
       ),
@@ -41,7 +42,7 @@ export class ParentLinks {
       traces.add(span.traceId);
       const parent = span.parentSpanId;
       if (parent === null || inRequest.has(span.traceId + parent)) continue;
-      if (this.stmt.parentStored.get(traceKeys.get(span.traceId), parent) === undefined) {
+      if (this.stmt.parentStored.get({ trace: traceKeys.get(span.traceId), span: parent }) === undefined) {
         this.stmt.addOrphan.run(span.traceId, span.spanId, parent, span.startNs);
       }
     }

@@ -17,8 +17,10 @@ export const ERROR_SEVERITY = 17;
 
 /**
  * Rows a (width, slot, operation) may gather before they are merged into one. Readers add
- * every row of a slot up, so more rows only cost reads; merging rewrites the slot's full
- * histogram, which is what made rewriting every commit's rows expensive.
+ * every row of a slot up, so more rows cost reads and bytes; merging rewrites the slot's full
+ * histogram, which is what made rewriting every commit's rows expensive. Since rows became
+ * varints and bytes (schema 21) a merge is cheap, and 4 rather than 16 took a span's rollup
+ * bytes on bench/ingest's workload from 6.0 to 2.9 (docs/store-density.md).
  */
 export const COMPACT_AT = 4;
 /** Keys whose row counts are remembered; past this the counts start over (reads stay exact). */

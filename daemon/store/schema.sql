@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 21), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 22), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 21;
+PRAGMA user_version = 22;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -345,22 +345,18 @@ CREATE TABLE "spans" (
   duration_ns INTEGER NOT NULL,
   status_code INTEGER NOT NULL,
   status_message TEXT,
-  trace_state TEXT,
   flags INTEGER NOT NULL,
-  -- key ids and values' JSON text, or value ids (attribute-coding.ts)
+  -- key ids and values (attribute-coding.ts)
   attributes BLOB NOT NULL,
-  events TEXT,
-  links TEXT,
-  dropped_attributes_count INTEGER NOT NULL,
-  dropped_events_count INTEGER NOT NULL,
-  dropped_links_count INTEGER NOT NULL
+  -- trace state, events, links, dropped counts: NULL for none, else JSON (stored-span-fields.ts)
+  details TEXT
 );
 
-CREATE INDEX spans_by_span_id ON spans (id >> 16, substr(span_id, 5, 4));
+CREATE INDEX spans_by_span_id ON spans (id >> 16, substr(span_id, 6, 3));
 
 CREATE INDEX spans_by_start ON spans (start_ns);
 
-CREATE UNIQUE INDEX spans_by_trace ON spans (trace_key, span_id);
+CREATE INDEX spans_by_trace ON spans (trace_key, substr(span_id, 1, 2));
 
 CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
 

@@ -24,6 +24,7 @@ import { v018LogTimes } from "./migrations/v018-log-times.js";
 import { v019SpanNames } from "./migrations/v019-span-names.js";
 import { v020TaggedAttributes } from "./migrations/v020-tagged-attributes.js";
 import { v021CompactSpanRollups } from "./migrations/v021-compact-span-rollups.js";
+import { v022LeanSpans } from "./migrations/v022-lean-spans.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -56,6 +57,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v019SpanNames,
   v020TaggedAttributes,
   v021CompactSpanRollups,
+  v022LeanSpans,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -2,11 +2,11 @@ import type Database from "better-sqlite3";
 import type { SpanBatch, SpanRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
 import { MultiRowStatement } from "./multi-row.js";
-import { NewRowInsert } from "./new-rows.js";
 import { ParentLinks } from "./parent-links.js";
 import { PostingsBuffer } from "./postings.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
 import { idBytes, idHex, optionalIdBytes } from "./stored-ids.js";
+import { spanOfTraceSql, storedDetails } from "./stored-span-fields.js";
 
 const STATUS_ERROR = 2;
 
@@ -22,7 +22,6 @@ interface TraceAggregate {
   services: Set<number>;
 }
 
-// The unique key comes first: NewRowInsert matches rows by their leading columns.
 const SPAN_COLUMNS = [
   "trace_key",
   "span_id",
@@ -37,14 +36,9 @@ const SPAN_COLUMNS = [
   "duration_ns",
   "status_code",
   "status_message",
-  "trace_state",
   "flags",
   "attributes",
-  "events",
-  "links",
-  "dropped_attributes_count",
-  "dropped_events_count",
-  "dropped_links_count",
+  "details",
 ];
 const TRACE_COLUMNS =
   "(trace_id, start_ns, end_ns, span_count, error_count, root_span_id, root_service_id, root_name_id, root_name)";
@@ -114,10 +108,12 @@ function summaryValues(traceId: string, trace: TraceAggregate, nameId: (name: st
 
 /**
  * Writes spans: their rows, their traces' summaries and services, their parent links and
- * their index entries. Re-sent spans are skipped by their unique key (trace and span id).
+ * their index entries. A span is stored once per trace and span id: one sent again (in this
+ * request, or a span of a trace already stored that is found stored) is skipped.
  */
 export class SpanWriter implements RecordWriter {
-  private readonly spanRows: NewRowInsert;
+  private readonly spanRows: MultiRowStatement;
+  private readonly spanStored: Database.Statement;
   private readonly traceUpserts: MultiRowStatement;
   private readonly newTraces: MultiRowStatement;
   private readonly storedTraceKeys: Database.Statement;
@@ -132,7 +128,17 @@ export class SpanWriter implements RecordWriter {
     private readonly shared: SharedWriteState,
   ) {
     this.parentLinks = new ParentLinks(db);
-    this.spanRows = new NewRowInsert(db, "spans", SPAN_COLUMNS, 2, "(trace_key, span_id)", 256);
+    // Every row inserted is new (unstored() chose them), so a chunk's rows take consecutive ids
+    // ending at its last insert rowid (one writer, AUTOINCREMENT).
+    this.spanRows = new MultiRowStatement(
+      db,
+      `spans (${SPAN_COLUMNS.join(", ")})`,
+      SPAN_COLUMNS.length,
+      "",
+      256,
+      false,
+    );
+    this.spanStored = db.prepare(`SELECT 1 FROM spans s WHERE ${spanOfTraceSql("s", "@trace", "@span")}`).pluck();
     this.storedTraceKeys = db
       .prepare(
         `SELECT ${idHex("trace_id")}, trace_key FROM traces WHERE trace_id IN (SELECT unhex(value) FROM json_each(?))`,
@@ -215,12 +221,35 @@ export class SpanWriter implements RecordWriter {
 
   private readonly nameId = (name: string): number | null => this.shared.dictionaries.spanNameId(name);
 
+  /**
+   * The spans of `spans` not stored yet, each once, in the request's order. A trace this request
+   * created holds none of them; a span of a trace stored before is looked up.
+   */
+  private unstored(spans: readonly SpanRecord[], traces: TraceKeys): SpanRecord[] {
+    const sent = new Set<string>();
+    const unstored: SpanRecord[] = [];
+    for (const span of spans) {
+      const id = span.traceId + span.spanId;
+      if (sent.has(id)) continue;
+      sent.add(id);
+      if (
+        !traces.created.has(span.traceId) &&
+        this.spanStored.get({ trace: traces.keys.get(span.traceId), span: idBytes(span.spanId) }) !== undefined
+      ) {
+        continue;
+      }
+      unstored.push(span);
+    }
+    return unstored;
+  }
+
   /** Inserts the spans of one request; returns how many were new. */
   write(batch: SpanBatch, receivedNs: bigint): number {
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
     const traces = this.traceKeys(batch.spans, resources);
+    const newSpans = this.unstored(batch.spans, traces);
     const values: unknown[] = [];
-    for (const span of batch.spans) {
+    for (const span of newSpans) {
       const resource = resources[span.resource] as ResolvedResource;
       const nameId = this.nameId(span.name);
       values.push(
@@ -237,24 +266,19 @@ export class SpanWriter implements RecordWriter {
         span.endNs - span.startNs,
         span.statusCode,
         span.statusMessage,
-        span.traceState,
         span.flags,
         this.shared.dictionaries.codeAttributes(span.attributes, "spans"),
-        span.events,
-        span.links,
-        span.droppedAttributesCount,
-        span.droppedEventsCount,
-        span.droppedLinksCount,
+        storedDetails(span),
       );
     }
-    // A span sent before (or twice in this batch) is skipped: its id is 0.
-    const rowIds = this.spanRows.run(values);
-    const newSpans: SpanRecord[] = [];
-    for (let i = 0; i < batch.spans.length; i++) {
+    const rowIds: number[] = [];
+    this.spanRows.runChunks(values, (statement, part) => {
+      const rows = part.length / SPAN_COLUMNS.length;
+      const last = Number(statement.run(part).lastInsertRowid);
+      for (let id = last - rows + 1; id <= last; id++) rowIds.push(id);
+    });
+    for (const [i, span] of newSpans.entries()) {
       const rowId = rowIds[i] as number;
-      if (rowId === 0) continue;
-      const span = batch.spans[i] as SpanRecord;
-      newSpans.push(span);
       this.shared.post(this.postings, span.indexed, rowId);
       this.shared.rollups.addSpan(
         (resources[span.resource] as ResolvedResource).serviceId,

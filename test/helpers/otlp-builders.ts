@@ -11,6 +11,8 @@ export interface SpanSpec {
   /** Status message of an error span (default "failed"). */
   statusMessage?: string;
   attributes?: Record<string, string | number | boolean>;
+  /** More OTLP/JSON span fields, as sent (traceState, events, links, dropped counts). */
+  more?: Record<string, unknown>;
 }
 
 /** OTLP/JSON attributes: strings, booleans, whole numbers as intValue, others as doubleValue. */
@@ -46,6 +48,7 @@ export function traceRequest(service: string, spans: SpanSpec[]) {
               endTimeUnixNano: (s.startNs + (s.durationNs ?? 1_000_000n)).toString(),
               attributes: attributeList(s.attributes),
               status: s.error ? { code: 2, message: s.statusMessage ?? "failed" } : {},
+              ...s.more,
             })),
           },
         ],

@@ -4,6 +4,7 @@ import { decodeLogRequest, decodeTraceRequest } from "../../daemon/otlp/decode-r
 import { AttributeKeys } from "../../daemon/query/attribute-keys.js";
 import { codeAttributes } from "../../daemon/store/attribute-coding.js";
 import { openWriteConnection } from "../../daemon/store/connection.js";
+import { encodeSlowest, type SlowSpan } from "../../daemon/store/operation-rollup.js";
 import { decodePostingRows } from "../../daemon/store/posting-rows.js";
 import { MIGRATIONS, migrate } from "../../daemon/store/schema.js";
 import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
@@ -13,7 +14,9 @@ import {
   logTimeSql,
   storedSeverityText,
 } from "../../daemon/store/stored-log-fields.js";
+import { storedDetails } from "../../daemon/store/stored-span-fields.js";
 import { TelemetryWriter } from "../../daemon/store/telemetry-writer.js";
+import { encodeBuckets } from "../../shared/duration-histogram.js";
 import { attributesBeforeV20, histogramBeforeV21, slowestBeforeV21 } from "./older-stored-forms.js";
 import { tempDir } from "./temp-dir.js";
 
@@ -95,8 +98,30 @@ export function columnBeforeV19(table: string, column: string): string {
   if (table === "spans" && column === "end_ns") return "(start_ns + duration_ns)";
   if (table === "traces" && column === "root_name")
     return "coalesce((SELECT name FROM span_names WHERE id = root_name_id), root_name)";
-  return column;
+  return columnBeforeV22(table, column);
 }
+
+/**
+ * SQL reading a current store's `column` of `table` as versions before 22 stored it: a span's
+ * trace state, events, links and dropped counts each in a column of its own, not in `details`
+ * (v022-lean-spans.ts).
+ */
+export function columnBeforeV22(table: string, column: string): string {
+  const field = table === "spans" ? DETAILS_BEFORE_V22.get(column) : undefined;
+  if (field === undefined) return column;
+  const value = `json_extract(details, '$.${field}')`;
+  return column.startsWith("dropped_") ? `coalesce(${value}, 0)` : value;
+}
+
+/** The columns of a span before version 22 that `details` holds since, by their field there. */
+const DETAILS_BEFORE_V22 = new Map([
+  ["trace_state", "traceState"],
+  ["events", "events"],
+  ["links", "links"],
+  ["dropped_attributes_count", "droppedAttributesCount"],
+  ["dropped_events_count", "droppedEventsCount"],
+  ["dropped_links_count", "droppedLinksCount"],
+]);
 
 /** SQL reading a current store's `column` of `table` as versions before 16 stored it: ids as hex text. */
 export function columnBeforeV16(table: string, column: string): string {
@@ -200,7 +225,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
                     ? columnBeforeV18(table, name)
                     : version < 19
                       ? columnBeforeV19(table, name)
-                      : name,
+                      : version < 22
+                        ? columnBeforeV22(table, name)
+                        : name,
         )
         .map((sql, i) =>
           version >= 14 && version < 20 && (table === "spans" || table === "logs") && names[i] === "attributes"
@@ -266,6 +293,41 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
         ${spanColumns.includes("duration_ns") ? "" : "ALTER TABLE spans ADD COLUMN duration_ns INTEGER;"}
         UPDATE spans SET duration_ns = end_ns - start_ns;`);
     }
+    // Before version 22 a span kept its rarely set fields in columns of their own.
+    if (!spanColumns.includes("details")) {
+      copy.function(
+        "obs_details",
+        (
+          traceState: unknown,
+          events: unknown,
+          links: unknown,
+          attributes: unknown,
+          spanEvents: unknown,
+          spanLinks: unknown,
+        ) =>
+          storedDetails({
+            traceState: traceState as string | null,
+            events: events as string | null,
+            links: links as string | null,
+            droppedAttributesCount: Number(attributes),
+            droppedEventsCount: Number(spanEvents),
+            droppedLinksCount: Number(spanLinks),
+          }),
+      );
+      copy.exec(`ALTER TABLE spans ADD COLUMN details TEXT;
+        UPDATE spans SET details = obs_details(trace_state, events, links, dropped_attributes_count,
+          dropped_events_count, dropped_links_count)`);
+    }
+    // Before version 21 a span rollup kept its histogram as 32-bit pairs and its slowest spans as JSON.
+    copy.function("obs_histogram_v21", (stored: unknown) => {
+      const buckets = new Map<number, number>();
+      const bytes = stored as Buffer;
+      for (let at = 0; at + 8 <= bytes.length; at += 8) buckets.set(bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4));
+      return encodeBuckets(buckets);
+    });
+    copy.function("obs_slowest_v21", (stored: unknown) => encodeSlowest(JSON.parse(stored as string) as SlowSpan[]));
+    copy.exec(`UPDATE span_rollups SET histogram = obs_histogram_v21(histogram), slowest = obs_slowest_v21(slowest)
+      WHERE typeof(slowest) = 'text'`);
     for (const signal of ["span", "log"]) {
       for (const [table, key] of [
         ["hashed_postings", "first_hash"],

@@ -23,7 +23,7 @@ import {
 import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
+import { attributeList, hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { schemaShape } from "../../helpers/schema-shape.js";
 import { columnBeforeV12, columnBeforeV18, copyAtVersion, readWithIdsAsBytes, testStore } from "../../helpers/store.js";
 import { tempDir } from "../../helpers/temp-dir.js";
@@ -793,6 +793,32 @@ describe("store schema", () => {
         name: `op ${i % 5}`,
         error: i % 9 === 0,
         attributes: { "http.route": routes[i % 3] as string, "request.id": `r${i}` },
+        // Errors with an exception event; one span with every field a span rarely has.
+        more: {
+          ...(i % 9 === 0
+            ? {
+                events: [
+                  {
+                    name: "exception",
+                    timeUnixNano: String(T0 + BigInt(i) * S + 1n),
+                    attributes: attributeList({ "exception.type": `E${i % 2}` }),
+                  },
+                ],
+              }
+            : {}),
+          ...(i === 6
+            ? {
+                traceState: "vendor=a,other=b",
+                events: [{ name: "retry", timeUnixNano: String(T0 + 6n * S), attributes: attributeList({ n: 2 }) }],
+                links: [
+                  { traceId: hexId(900, 16), spanId: hexId(901, 8), attributes: attributeList({ why: "batch" }) },
+                ],
+                droppedAttributesCount: 2,
+                droppedEventsCount: 1,
+                droppedLinksCount: 3,
+              }
+            : {}),
+        },
       }));
       store.writeTraces(traceRequest("api", spans));
       const logRequests = [
@@ -896,6 +922,11 @@ describe("store schema", () => {
       expect(full.traceLogs.items.every((log) => log.spanId !== null)).to.equal(true);
       expect(full.audit.orphanSpans).to.not.be.empty;
       expect(full.span).to.have.length(1);
+      expect(full.span[0]).to.deep.include({ traceState: "vendor=a,other=b", droppedLinksCount: 3 });
+      expect(full.span[0]?.events.map((event) => event.name)).to.deep.equal(["retry"]);
+      expect(full.span[0]?.links).to.have.length(1);
+      const errorGroups = [...full.audit.errorSpans.current, ...full.audit.errorSpans.baseline];
+      expect(errorGroups.some((group) => group.exceptionType === "E1")).to.equal(true);
       expect(full.stats).to.have.length(3);
       expect(full.facets).to.have.length(3);
       expect(full.metrics?.items).to.have.length(1);

@@ -35,6 +35,38 @@ describe("telemetry writer", () => {
     expect(store.counters()).to.include({ spans: 1n, traces: 1n, services: 1n });
   });
 
+  it("stores each span of a stored trace once: a resent one is found by its whole id, however many share its first bytes", () => {
+    const trace = hexId(1, 16);
+    // Span ids sharing the two bytes the index by trace keeps, and one id in two traces.
+    const ids = ["abcd000000000001", "abcd000000000002", "abcd0000000000ff", "0000000000000001"];
+    const span = (spanId: string, name = "op", traceId = trace) => ({ traceId, spanId, startNs: T0, name });
+    expect(store.writeTraces(traceRequest("api", [span(ids[0] as string)]))).to.equal(1);
+    // Later requests for the stored trace: each new span once (one sent twice in a request), the
+    // stored one skipped, whatever name it is sent with now (which then takes no name id).
+    expect(
+      store.writeTraces(
+        traceRequest("api", [
+          span(ids[0] as string, "renamed"),
+          span(ids[1] as string),
+          span(ids[1] as string),
+          span(ids[2] as string),
+        ]),
+      ),
+    ).to.equal(2);
+    expect(store.writeTraces(traceRequest("api", [span(ids[2] as string), span(ids[3] as string)]))).to.equal(1);
+    expect(store.writeTraces(traceRequest("api", [span(ids[0] as string, "op", hexId(2, 16))]))).to.equal(1);
+    const stored = store.db
+      .prepare(
+        `SELECT ${idHex("t.trace_id")}, ${idHex("s.span_id")} FROM spans s JOIN traces t USING (trace_key) ORDER BY s.id`,
+      )
+      .raw()
+      .all();
+    expect(stored).to.deep.equal([...ids.map((id) => [trace, id]), [hexId(2, 16), ids[0]]]);
+    expect(store.db.prepare("SELECT name FROM span_names").pluck().all()).to.deep.equal(["op"]);
+    expect(summaryOf(trace)).to.include({ span_count: 4n });
+    expect(store.counters()).to.include({ spans: 5n, traces: 2n });
+  });
+
   it("stores a log record once however often it is sent", () => {
     const request = logsRequest("api", [
       { timeNs: T0, body: "hello" },
