@@ -34,7 +34,9 @@ import {
   logTimeSql,
   storedSeverityText,
 } from "../daemon/store/stored-log-fields.js";
+import { storedDetails } from "../daemon/store/stored-span-fields.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
+import { attributesBeforeV20 } from "../test/helpers/older-stored-forms.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { AttributeDictionary, decodeAttributes, encodeAttributes } from "./attribute-coding.js";
 import { round } from "./measure.js";
@@ -196,6 +198,19 @@ function decodeCost(rows: Row[], coded: Buffer[], dict: AttributeDictionary): { 
   return { us: round(((performance.now() - started) * 1000) / rows.length, 2), mismatches };
 }
 
+/** The spans table as schema 22 has it (migrations/v022-lean-spans.ts). */
+function spansV22Ddl(t: string): string {
+  return `CREATE TABLE ${t} (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, trace_key INTEGER NOT NULL, span_id BLOB NOT NULL, parent_span_id BLOB,
+    service_id INTEGER NOT NULL, resource_id INTEGER NOT NULL, scope_id INTEGER NOT NULL, name_id INTEGER, name TEXT,
+    kind INTEGER NOT NULL, start_ns INTEGER NOT NULL, duration_ns INTEGER NOT NULL, status_code INTEGER NOT NULL,
+    status_message TEXT, flags INTEGER NOT NULL, attributes BLOB NOT NULL, details TEXT);
+  CREATE INDEX ${t}_by_trace ON ${t} (trace_key, substr(span_id, 1, 2));
+  CREATE INDEX ${t}_by_span_id ON ${t} (id >> 16, substr(span_id, 6, 3));
+  CREATE INDEX ${t}_by_start ON ${t} (start_ns);
+  CREATE INDEX ${t}_errors_by_start ON ${t} (start_ns) WHERE status_code = 2;`;
+}
+
 /**
  * The spans table as schema 11 had it (with `v12`, as schema 12 has it: no trace id, no
  * duration; with `v19`, as schema 19 has it: the name by id, the duration instead of the end),
@@ -248,15 +263,19 @@ function rowsWithJson(
   table: string,
 ): { rows: Row[]; stored: Map<unknown, unknown>; values: StoredValues } {
   const keys = new AttributeKeys(db);
-  // Spans as schema 11 kept them, with their trace's id and their duration, ids as hex text (the
-  // alternatives below start from that layout).
+  // Spans as schema 11 kept them, with their trace's id and their duration, ids as hex text, and
+  // the fields schema 22 keeps in `details` in columns of their own (the alternatives below start
+  // from that layout).
   const select =
     table === "spans"
       ? `SELECT s.id, s.trace_key, ${idHex("s.span_id")} AS span_id, ${idHex("t.trace_id")} AS trace_id,
            ${optionalIdHex("s.parent_span_id")} AS parent_span_id, s.service_id, s.resource_id, s.scope_id,
            coalesce(n.name, s.name) AS name, s.kind, s.start_ns, s.start_ns + s.duration_ns AS end_ns, max(s.duration_ns, 0) AS duration_ns,
-           s.status_code, s.status_message, s.trace_state, s.flags, s.attributes, s.events, s.links,
-           s.dropped_attributes_count, s.dropped_events_count, s.dropped_links_count
+           s.status_code, s.status_message, json_extract(s.details, '$.traceState') AS trace_state, s.flags,
+           s.attributes, json_extract(s.details, '$.events') AS events, json_extract(s.details, '$.links') AS links,
+           coalesce(json_extract(s.details, '$.droppedAttributesCount'), 0) AS dropped_attributes_count,
+           coalesce(json_extract(s.details, '$.droppedEventsCount'), 0) AS dropped_events_count,
+           coalesce(json_extract(s.details, '$.droppedLinksCount'), 0) AS dropped_links_count
          FROM spans s JOIN traces t ON t.trace_key = s.trace_key LEFT JOIN span_names n ON n.id = s.name_id ORDER BY s.id`
       : // Log records as schema 17 kept them: their times whole, their severity text as sent.
         `SELECT id, hash, ts_ns, ${logTimeSql(table)} AS time_ns, ${logObservedSql(table)} AS observed_ns,
@@ -327,25 +346,63 @@ function spanLayouts(
   );
   const nameIds = new Map<unknown, number>();
   for (const row of rows) if (!nameIds.has(row.name)) nameIds.set(row.name, nameIds.size + 1);
+  const names = (db: Database.Database, t: string) => {
+    db.exec(`CREATE TABLE ${t}_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`);
+    const insert = db.prepare(`INSERT INTO ${t}_names (id, name) VALUES (?, ?)`);
+    for (const [name, id] of nameIds) insert.run(id, name);
+    return [...writeValues(db, t, values), `${t}_names`, `sqlite_autoindex_${t}_names_1`];
+  };
+  // Schema 22: the rarely set fields in `details`, tagged attributes (schema 20, as the store
+  // keeps them today); the schemas before keep attributes as versions 12 to 19 wrote them.
+  const detailFields = new Set([
+    "trace_state",
+    "events",
+    "links",
+    "dropped_attributes_count",
+    "dropped_events_count",
+    "dropped_links_count",
+  ]);
+  const v22Columns = [...v19Columns.filter((c) => !detailFields.has(c)), "details"];
+  const untagged = (row: Row) => attributesBeforeV20(stored.get(row.id));
   const layouts: Layout[] = [
     {
-      name: "today (copy): names by id, durations, not ends (schema 19)",
+      name: "today (copy): rarely set fields in one column, a two-byte span key by trace, tagged attributes (schema 22)",
+      ddl: spansV22Ddl,
+      columns: v22Columns,
+      values: (row) => [
+        ...v12Columns
+          .filter((c) => !detailFields.has(c))
+          .flatMap((c) => {
+            if (c === "attributes") return [stored.get(row.id)];
+            if (c === "span_id" || c === "parent_span_id") return [blob(row[c])];
+            if (c === "name") return [nameIds.get(row.name), null];
+            if (c === "end_ns") return [(row.end_ns as bigint) - (row.start_ns as bigint)];
+            return [row[c]];
+          }),
+        storedDetails({
+          traceState: row.trace_state as string | null,
+          events: row.events as string | null,
+          links: row.links as string | null,
+          droppedAttributesCount: Number(row.dropped_attributes_count),
+          droppedEventsCount: Number(row.dropped_events_count),
+          droppedLinksCount: Number(row.dropped_links_count),
+        }),
+      ],
+      extra: names,
+    },
+    {
+      name: "schema 19: names by id, durations, not ends",
       ddl: (t) => spansDdl(t, "BLOB", "BLOB", true, true, true),
       columns: v19Columns,
       values: (row) =>
         v12Columns.flatMap((c) => {
-          if (c === "attributes") return [stored.get(row.id)];
+          if (c === "attributes") return [untagged(row)];
           if (c === "span_id" || c === "parent_span_id") return [blob(row[c])];
           if (c === "name") return [nameIds.get(row.name), null];
           if (c === "end_ns") return [(row.end_ns as bigint) - (row.start_ns as bigint)];
           return [row[c]];
         }),
-      extra: (db, t) => {
-        db.exec(`CREATE TABLE ${t}_names (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`);
-        const insert = db.prepare(`INSERT INTO ${t}_names (id, name) VALUES (?, ?)`);
-        for (const [name, id] of nameIds) insert.run(id, name);
-        return [...writeValues(db, t, values), `${t}_names`, `sqlite_autoindex_${t}_names_1`];
-      },
+      extra: names,
     },
     {
       name: "schemas 16 to 18: ids as bytes, keys as ids, repeating values in a dictionary",
@@ -353,7 +410,7 @@ function spanLayouts(
       columns: v12Columns,
       values: (row) =>
         v12Columns.map((c) =>
-          c === "attributes" ? stored.get(row.id) : c === "span_id" || c === "parent_span_id" ? blob(row[c]) : row[c],
+          c === "attributes" ? untagged(row) : c === "span_id" || c === "parent_span_id" ? blob(row[c]) : row[c],
         ),
       extra: (db, t) => writeValues(db, t, values),
     },
@@ -361,7 +418,7 @@ function spanLayouts(
       name: "schemas 14 and 15: the same with span and parent ids as hex text",
       ddl: (t) => spansDdl(t, "TEXT", "BLOB", true, true),
       columns: v12Columns,
-      values: (row) => v12Columns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+      values: (row) => v12Columns.map((c) => (c === "attributes" ? untagged(row) : row[c])),
       extra: (db, t) => writeValues(db, t, values),
     },
     {
@@ -750,7 +807,7 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
     });
   return [
     {
-      name: "today (copy): times relative to ts_ns, one unique index by time and content (schema 18)",
+      name: "today (copy): times relative to ts_ns, one unique index by time and content (schema 18), tagged attributes (20)",
       ddl: (t) => logsDdl(t, "BLOB", "BLOB", true),
       columns: relativeColumns,
       values: (row) => today(row, 20),
@@ -762,7 +819,11 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
       columns: logColumns,
       values: (row) =>
         logColumns.map((c) =>
-          c === "attributes" ? stored.get(row.id) : c === "trace_id" || c === "span_id" ? blob(row[c]) : row[c],
+          c === "attributes"
+            ? attributesBeforeV20(stored.get(row.id))
+            : c === "trace_id" || c === "span_id"
+              ? blob(row[c])
+              : row[c],
         ),
       extra: (db, t) => writeValues(db, t, values),
     },
@@ -770,7 +831,7 @@ function logLayouts(rows: Row[], stored: Map<unknown, unknown>, values: StoredVa
       name: "schemas 14 and 15: the same with trace and span ids as hex text",
       ddl: (t) => logsDdl(t, "TEXT", "BLOB"),
       columns: logColumns,
-      values: (row) => logColumns.map((c) => (c === "attributes" ? stored.get(row.id) : row[c])),
+      values: (row) => logColumns.map((c) => (c === "attributes" ? attributesBeforeV20(stored.get(row.id)) : row[c])),
       extra: (db, t) => writeValues(db, t, values),
     },
     {

@@ -2,7 +2,8 @@
  * Store upgrade: how fast a store of the previous schema version is brought to this one, in
  * spans per second, with what the upgrade prints and the file's bytes per span before and after.
  *
- *   npm run bench:upgrade        (BENCH_TRACES, BENCH_LOGS and BENCH_DB as for bench/query)
+ *   npm run bench:upgrade        (BENCH_TRACES, BENCH_LOGS and BENCH_DB as for bench/query;
+ *                                 BENCH_FROM: the version to upgrade from, the previous one unless set)
  *
  * The store is bench/query's dataset written by this build, its postings as the writer writes
  * them (not packed), copied at the previous version as that version kept it
@@ -26,7 +27,7 @@ import { loadOrBuildDataset } from "./query-dataset.js";
 
 const TRACES = Number(process.env.BENCH_TRACES ?? 200_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 1_000_000);
-const FROM = SCHEMA_VERSION - 1;
+const FROM = Number(process.env.BENCH_FROM ?? SCHEMA_VERSION - 1);
 
 function fileBytes(path: string): number {
   let bytes = statSync(path).size;

@@ -8,7 +8,7 @@ import { POSTING_BUCKET_ROWS } from "../store/postings.js";
 import { LOG_TRACE_BUCKET_SHIFT, SPAN_ID_BUCKET_SHIFT } from "../store/schema.js";
 import { idHex, idText } from "../store/stored-ids.js";
 import { logObservedSql, logSeverityTextSql, logTimeSql } from "../store/stored-log-fields.js";
-import { spanOfTraceSql } from "../store/stored-span-fields.js";
+import { spanKeySql, spanOfTraceSql } from "../store/stored-span-fields.js";
 import { type AttributeKeys, attributeKeysOf } from "./attribute-keys.js";
 import {
   type LogRow,
@@ -333,11 +333,12 @@ export class SqliteReader implements TelemetryReader {
   storedSpanIds(traceId: string, spanIds: string[]): Set<string> {
     if (spanIds.length === 0) return new Set();
     const found = this.prepare(
-      `SELECT ${idHex("s.span_id")} FROM spans s WHERE s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = unhex(?))
-       AND s.span_id IN (SELECT unhex(value) FROM json_each(?))`,
+      `WITH wanted(id) AS (SELECT unhex(value) FROM json_each(?))
+       SELECT ${idHex("s.span_id")} FROM spans s WHERE s.trace_key = (SELECT trace_key FROM traces WHERE trace_id = unhex(?))
+       AND ${spanKeySql("s.span_id")} IN (SELECT ${spanKeySql("id")} FROM wanted) AND s.span_id IN (SELECT id FROM wanted)`,
     )
       .pluck()
-      .all(traceId, JSON.stringify(spanIds)) as string[];
+      .all(JSON.stringify(spanIds), traceId) as string[];
     return new Set(found);
   }
 

@@ -356,7 +356,7 @@ CREATE INDEX spans_by_span_id ON spans (id >> 16, substr(span_id, 6, 3));
 
 CREATE INDEX spans_by_start ON spans (start_ns);
 
-CREATE INDEX spans_by_trace ON spans (trace_key, substr(span_id, 1, 2));
+CREATE INDEX spans_by_trace ON spans (trace_key, substr(span_id, 7, 2));
 
 CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
 

@@ -196,7 +196,7 @@ export class SpanWriter implements RecordWriter {
   /**
    * The key of each trace `spans` belong to. A trace not stored yet gets its row here, already
    * summarized: none of its spans can be stored, so its new spans are the first copy of each
-   * span sent (the span insert skips repeats in a request the same way).
+   * span sent (as unstored() chooses them).
    */
   private traceKeys(spans: readonly SpanRecord[], resources: ResolvedResource[]): TraceKeys {
     const keys = new Map<string, number>();

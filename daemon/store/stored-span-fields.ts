@@ -7,12 +7,16 @@
  *   `details`, NULL when the span has none of them, else a JSON object of those it has
  *   (`traceState`, `events`, `links`, `droppedAttributesCount`, `droppedEventsCount`,
  *   `droppedLinksCount`), the events and links as the decoders' JSON text.
+ *   The text is JSON.stringify's, so a trace state keeps a lone surrogate (escaped), as the
+ *   events' and links' strings always did; its TEXT column of schemas before 22 kept U+FFFD in
+ *   its place, and rows copied from then keep that.
  * - Key. A span is one (trace, span id) pair, yet its trace and whole span id made a second
- *   copy in a unique index. The index by trace, `spans_by_trace`, keeps the span id's first two
- *   bytes instead, and is not unique: the writer looks a sent span up before storing it
- *   (span-writer.ts). A lookup of one span of a trace names the two bytes too (`spanOfTrace`),
- *   so that it reads the rows of the trace that share them (one in 65,536 of a large trace's),
- *   not every row of the trace.
+ *   copy in a unique index. The index by trace, `spans_by_trace`, keeps the span id's last two
+ *   bytes instead (`spanKeySql`), and is not unique: the writer looks a sent span up before
+ *   storing it (span-writer.ts). A lookup of one span of a trace names the two bytes too
+ *   (`spanOfTraceSql`), so that it reads only the rows of the trace that share them. The last
+ *   bytes, not the first: they are the random ones, and they tell apart ids that count up
+ *   (a generator of sequential or zero-padded ids), which the first bytes of such ids do not.
  */
 
 /** What a span's `details` hold, as the decoders give them. */
@@ -69,10 +73,23 @@ export function spanEventsSql(s: string): string {
   return `json_extract(${s}.details, '$.events')`;
 }
 
+/** SQL for the links of the spans row `s` as a JSON array, or NULL. */
+export function spanLinksSql(s: string): string {
+  return `json_extract(${s}.details, '$.links')`;
+}
+
+/**
+ * SQL for the part of a span id (stored bytes, SQL `spanId`) that `spans_by_trace` keeps after
+ * the trace key: its last two bytes. The index's own expression; changing it needs a migration.
+ */
+export function spanKeySql(spanId: string): string {
+  return `substr(${spanId}, 7, 2)`;
+}
+
 /**
  * SQL matching the span of the spans row `s` in the trace `traceKey` whose span id (stored bytes)
- * is `spanId`: the span id's first two bytes first, as `spans_by_trace` keeps them.
+ * is `spanId`: through `spans_by_trace`, the trace and the id's last two bytes, then the whole id.
  */
 export function spanOfTraceSql(s: string, traceKey: string, spanId: string): string {
-  return `${s}.trace_key = ${traceKey} AND substr(${s}.span_id, 1, 2) = substr(${spanId}, 1, 2) AND ${s}.span_id = ${spanId}`;
+  return `${s}.trace_key = ${traceKey} AND ${spanKeySql(`${s}.span_id`)} = ${spanKeySql(spanId)} AND ${s}.span_id = ${spanId}`;
 }

@@ -14,8 +14,9 @@ import { SpanWriter } from "./span-writer.js";
  * Writes decoded batches into the schema inside `transaction()`, which the writer worker uses
  * to group several requests into one commit. Each signal's module makes the writer of its
  * records (span-writer.ts, log-writer.ts); what they share (dictionaries, rollups, last-seen
- * times, counters) is here and written once per transaction. Re-sent spans and log records are skipped by their unique keys,
- * so writes are idempotent.
+ * times, counters) is here and written once per transaction. Re-sent spans and log records are
+ * skipped (spans found by their trace and span id, log records by their unique keys), so writes
+ * are idempotent.
  */
 export class TelemetryWriter implements SharedWriteState {
   readonly dictionaries: Dictionaries;

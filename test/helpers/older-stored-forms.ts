@@ -58,7 +58,7 @@ export function attributesBeforeV20(stored: unknown): unknown {
       if (kind === 1) text = Buffer.concat([Buffer.from('"'), text, Buffer.from('"')]);
     }
     pushVarint(out, text.length);
-    out.push(...text);
+    for (const byte of text) out.push(byte);
   }
   return Buffer.from(out);
 }

@@ -23,6 +23,7 @@ import { expect } from "chai";
 import { registerAttributeFunctions } from "../../daemon/query/sql-parts.js";
 import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
 import { logSeverityTextSql } from "../../daemon/store/stored-log-fields.js";
+import { spanEventsSql, spanLinksSql } from "../../daemon/store/stored-span-fields.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 
 /** Records what the SDK's exporter reported for every export. */
@@ -135,7 +136,8 @@ describe("OpenTelemetry JS SDK exporters against obsd", function () {
         .prepare(
           `SELECT ${idHex("t.trace_id")} AS trace_id, ${idHex("s.span_id")} AS span_id, ${optionalIdHex("s.parent_span_id")} AS parent_span_id,
                   coalesce((SELECT name FROM span_names WHERE id = s.name_id), s.name) AS name, s.kind, s.status_code, s.status_message,
-                  obs_attributes_json(s.attributes) AS attributes, s.events, s.links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
+                  obs_attributes_json(s.attributes) AS attributes, ${spanEventsSql("s")} AS events,
+                  ${spanLinksSql("s")} AS links, sc.name AS scope, sc.version AS scope_version, r.attributes AS resource
            FROM spans s JOIN services v ON v.id = s.service_id JOIN scopes sc ON sc.id = s.scope_id
            JOIN resources r ON r.id = s.resource_id JOIN traces t ON t.trace_key = s.trace_key
            WHERE v.name = ? ORDER BY s.parent_span_id IS NOT NULL`,

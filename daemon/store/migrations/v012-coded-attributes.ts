@@ -12,7 +12,62 @@ import { LOG_TRACE_BUCKET_SHIFT, type Migration, rebuildKeepingSequence, SPAN_ID
 // AUTOINCREMENT sequence.
 //
 // The coder is the writer's own. A later change to the coded form needs a migration of its own,
-// and then this step keeps the coder it was written with, copied in here.
+// and then this step keeps the coder it was written with, copied in here. Schema 20 tagged the
+// form; this step turns the writer's tagged blob back into the layout it wrote (`untagged`):
+// the same text, so the same answers, whichever layout a store holds.
+
+/**
+ * The layout of schema versions 12 to 19 (per attribute: key id, byte length, the value's JSON
+ * text) of a blob in schema 20's tagged layout (a 0 byte, then per attribute a varint tag
+ * `payload * 8 + named * 4 + kind`, the key's difference after a named tag; kinds 0 text, 1 a
+ * string without its quotes, 2 a zigzag integer, 3 a dictionary id, which this step never
+ * writes). A blob kept whole or empty is returned as it is.
+ */
+function untagged(tagged: Buffer): Buffer {
+  if (tagged.length === 0 || tagged[0] !== 0) return tagged;
+  const parts: Buffer[] = [];
+  const push = (value: number) => {
+    const bytes: number[] = [];
+    let rest = value;
+    while (rest >= 0x80) {
+      bytes.push((rest % 0x80) | 0x80);
+      rest = Math.floor(rest / 0x80);
+    }
+    bytes.push(rest);
+    parts.push(Buffer.from(bytes));
+  };
+  let pos = 1;
+  const read = () => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = tagged[pos++] as number;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  };
+  const unzigzag = (value: number) => (value % 2 === 0 ? value / 2 : -(value + 1) / 2);
+  let key = 0;
+  while (pos < tagged.length) {
+    const tag = read();
+    const kind = tag % 4;
+    const payload = Math.floor(tag / 8);
+    key += 1 + (Math.floor(tag / 4) % 2 === 1 ? unzigzag(read()) : 0);
+    if (kind === 3) throw new Error("version 12 keeps no value in a dictionary");
+    let text: Buffer;
+    if (kind === 2) text = Buffer.from(String(unzigzag(payload)));
+    else {
+      text = tagged.subarray(pos, pos + payload);
+      pos += payload;
+      if (kind === 1) text = Buffer.concat([Buffer.from('"'), text, Buffer.from('"')]);
+    }
+    push(key);
+    push(text.length);
+    parts.push(text);
+  }
+  return Buffer.concat(parts);
+}
 
 /** Rows coded between progress reports. */
 const REPORT_EVERY = 50_000;
@@ -156,7 +211,7 @@ export const v012CodedAttributes: Migration = {
       if (done % REPORT_EVERY === 0) progress(done, total);
       // Attributes were always JSON text; anything else fails the step, rolled back whole.
       if (typeof json !== "string") throw new Error("stored attributes that are not JSON text");
-      return codeAttributes(json, keys.idOfJson, lastKeys);
+      return untagged(codeAttributes(json, keys.idOfJson, lastKeys));
     });
     // A span whose trace has no summary (none should: the writer makes it first, retention
     // drops it last) would lose its trace's id with this step: it gets one first, as in v5.

@@ -8,9 +8,11 @@ import { copyTables, type Migration, SPAN_ID_BUCKET_SHIFT, type TableCopy } from
 //   span has none of them, else a JSON object of those it has (`traceState`, `events`, `links`,
 //   `droppedAttributesCount`, `droppedEventsCount`, `droppedLinksCount`), the events and links
 //   as the JSON text they were.
-// - `spans_by_trace` keeps the span id's first two bytes, not the whole id, and is not unique:
+// - `spans_by_trace` keeps the span id's last two bytes, not the whole id, and is not unique:
 //   the writer looks a span of a stored trace up before it stores it, and a lookup of one span
-//   of a trace names those bytes (reading the few rows of the trace that share them).
+//   of a trace names those bytes (reading the few rows of the trace that share them). The last
+//   bytes are the random ones, and tell apart ids that count up; the first bytes of such ids
+//   (zero-padded counters) are all alike, and a lookup would then read the whole trace.
 // - `spans_by_span_id` keeps the span id's bytes 6 to 8, not 5 to 8: a lookup checks the whole
 //   id in each row it reads, and three bytes leave about one row in 256 buckets to read for
 //   nothing.
@@ -58,7 +60,7 @@ const SPANS_COPY = `INSERT INTO spans_v22 SELECT id, trace_key, span_id, parent_
   END
   FROM spans WHERE id >= ? AND id < ? ORDER BY id`;
 const SPAN_INDEXES = `
-CREATE INDEX spans_by_trace ON spans (trace_key, substr(span_id, 1, 2));
+CREATE INDEX spans_by_trace ON spans (trace_key, substr(span_id, 7, 2));
 CREATE INDEX spans_by_span_id ON spans (id >> ${SPAN_ID_BUCKET_SHIFT}, substr(span_id, 6, 3));
 CREATE INDEX spans_by_start ON spans (start_ns);
 CREATE INDEX spans_errors_by_start ON spans (start_ns) WHERE status_code = 2;
@@ -71,7 +73,7 @@ const COPIES: readonly TableCopy[] = [
 export const v022LeanSpans: Migration = {
   version: 22,
   description:
-    "spans keep their rarely set fields in one column, the index by trace the span id's first two bytes, the index by span id three",
+    "spans keep their rarely set fields in one column, the index by trace the span id's last two bytes, the index by span id three",
   rewrites: ["spans"],
   progressUnit: "rows",
   up(db, progress) {

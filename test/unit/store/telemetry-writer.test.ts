@@ -38,7 +38,7 @@ describe("telemetry writer", () => {
   it("stores each span of a stored trace once: a resent one is found by its whole id, however many share its first bytes", () => {
     const trace = hexId(1, 16);
     // Span ids sharing the two bytes the index by trace keeps, and one id in two traces.
-    const ids = ["abcd000000000001", "abcd000000000002", "abcd0000000000ff", "0000000000000001"];
+    const ids = ["000000000000abcd", "010000000000abcd", "ff0000000000abcd", "0000000000000001"];
     const span = (spanId: string, name = "op", traceId = trace) => ({ traceId, spanId, startNs: T0, name });
     expect(store.writeTraces(traceRequest("api", [span(ids[0] as string)]))).to.equal(1);
     // Later requests for the stored trace: each new span once (one sent twice in a request), the
