@@ -194,9 +194,9 @@ export class SpanWriter implements RecordWriter {
   }
 
   /**
-   * The key of each trace `spans` belong to. A trace not stored yet gets its row here, already
-   * summarized: none of its spans can be stored, so its new spans are the first copy of each
-   * span sent (as unstored() chooses them).
+   * The key of each trace `spans` (each span once) belong to. A trace not stored yet gets its
+   * row here, already summarized: none of its spans can be stored, so its new spans are all of
+   * its spans here.
    */
   private traceKeys(spans: readonly SpanRecord[], resources: ResolvedResource[]): TraceKeys {
     const keys = new Map<string, number>();
@@ -204,15 +204,10 @@ export class SpanWriter implements RecordWriter {
     for (const [traceId, key] of this.storedTraceKeys.all(JSON.stringify([...keys.keys()])) as [string, number][]) {
       keys.set(traceId, key);
     }
-    const sent = new Set<string>();
-    const firstCopies = spans.filter((span) => {
-      if (keys.get(span.traceId) !== 0) return false;
-      const id = span.traceId + span.spanId;
-      if (sent.has(id)) return false;
-      sent.add(id);
-      return true;
-    });
-    const created = summarizeTraces(firstCopies, resources);
+    const created = summarizeTraces(
+      spans.filter((span) => keys.get(span.traceId) === 0),
+      resources,
+    );
     const rows: unknown[] = [];
     for (const [traceId, trace] of created) rows.push(...summaryValues(traceId, trace, this.nameId));
     for (const [traceId, key] of this.newTraces.run(rows) as [string, number][]) keys.set(traceId, key);
@@ -221,33 +216,35 @@ export class SpanWriter implements RecordWriter {
 
   private readonly nameId = (name: string): number | null => this.shared.dictionaries.spanNameId(name);
 
+  /** The first copy of each span of a request, in its order. */
+  private static firstCopies(spans: readonly SpanRecord[]): SpanRecord[] {
+    const sent = new Set<string>();
+    return spans.filter((span) => {
+      const id = span.traceId + span.spanId;
+      if (sent.has(id)) return false;
+      sent.add(id);
+      return true;
+    });
+  }
+
   /**
-   * The spans of `spans` not stored yet, each once, in the request's order. A trace this request
-   * created holds none of them; a span of a trace stored before is looked up.
+   * The spans of `spans` (each span once) not stored yet. A trace this request created holds
+   * none of them; a span of a trace stored before is looked up.
    */
   private unstored(spans: readonly SpanRecord[], traces: TraceKeys): SpanRecord[] {
-    const sent = new Set<string>();
-    const unstored: SpanRecord[] = [];
-    for (const span of spans) {
-      const id = span.traceId + span.spanId;
-      if (sent.has(id)) continue;
-      sent.add(id);
-      if (
-        !traces.created.has(span.traceId) &&
-        this.spanStored.get({ trace: traces.keys.get(span.traceId), span: idBytes(span.spanId) }) !== undefined
-      ) {
-        continue;
-      }
-      unstored.push(span);
-    }
-    return unstored;
+    return spans.filter(
+      (span) =>
+        traces.created.has(span.traceId) ||
+        this.spanStored.get({ trace: traces.keys.get(span.traceId), span: idBytes(span.spanId) }) === undefined,
+    );
   }
 
   /** Inserts the spans of one request; returns how many were new. */
   write(batch: SpanBatch, receivedNs: bigint): number {
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
-    const traces = this.traceKeys(batch.spans, resources);
-    const newSpans = this.unstored(batch.spans, traces);
+    const sent = SpanWriter.firstCopies(batch.spans);
+    const traces = this.traceKeys(sent, resources);
+    const newSpans = this.unstored(sent, traces);
     const values: unknown[] = [];
     for (const span of newSpans) {
       const resource = resources[span.resource] as ResolvedResource;
