@@ -33,6 +33,8 @@
  * byte after a continuation byte).
  */
 
+import { unzigzag, zigzag } from "../../shared/varint.js";
+
 /** The scanner met text that is not in JSON.stringify's form (the text is then kept whole). */
 class NotStringifyForm extends Error {}
 
@@ -118,9 +120,6 @@ function numberAt(buf: Buffer, pos: number, value: number): number {
   buf[p++] = v;
   return p;
 }
-
-const zigzag = (value: number): number => (value >= 0 ? value * 2 : -value * 2 - 1);
-const unzigzag = (value: number): number => (value % 2 === 0 ? value / 2 : -(value + 1) / 2);
 
 /**
  * The zigzag of the number whose JSON text is bytes[from, to), when that text is plain decimal
