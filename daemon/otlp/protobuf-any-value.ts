@@ -3,6 +3,7 @@ import {
   type Field,
   type MessageType,
   messageField,
+  type RunRecall,
   repeatedMessageField,
   SCALAR,
   scalarField,
@@ -161,10 +162,14 @@ function addAttribute(holder: AttributeHolder, entry: KeyValueState): void {
 /**
  * A message's `repeated KeyValue attributes` field (or another KeyValue list: a metric's
  * `metadata`, an exemplar's `filteredAttributes`): each attribute charged one value, read into
- * the holder's `attributes`.
+ * the holder's `attributes`, unless `recall` knows the run of them (RunRecall).
  */
-export function attributesField<S extends AttributeHolder>(no: number, name = "attributes"): Field<S> {
-  return repeatedMessageField(no, name, ATTRIBUTE, addAttribute, { charge: 1 });
+export function attributesField<S extends AttributeHolder>(
+  no: number,
+  name = "attributes",
+  recall?: RunRecall<S>,
+): Field<S> {
+  return repeatedMessageField(no, name, ATTRIBUTE, addAttribute, recall ? { charge: 1, recall } : { charge: 1 });
 }
 
 /** An AnyValue that is a field of its own (a log record's body), not an attribute's value. */

@@ -120,7 +120,25 @@ export interface MessageField<S> extends FieldBase {
    * error answers keep their bytes.
    */
   readonly elementWireTypePath: "element" | "element.field";
+  /** Whether a run of its occurrences may be known by its bytes, not read (repeated fields only). */
+  readonly recall: RunRecall<S> | null;
   set(state: S, value: unknown): void;
+}
+
+/**
+ * A repeated message field whose run of occurrences (those that follow each other, from the
+ * first one's tag to the last one's end) may be known by its bytes. At each run the reader
+ * calls `recall` with those bytes, as latin1 text (null when it cannot offer them: a run longer
+ * than `maxBytes`, or one broken by bad wire data); when it returns true the run is skipped,
+ * each occurrence charged as if read, and otherwise it is read as usual. A message whose field
+ * comes in more than one run is offered each of them. What a recalled run gives is up to the
+ * state: the reader only guarantees that equal bytes were offered (protobuf-metric-points.ts:
+ * a series' points send the same attributes every interval).
+ */
+export interface RunRecall<S> {
+  /** The longest run offered, in bytes. */
+  readonly maxBytes: number;
+  recall(state: S, bytes: string | null): boolean;
 }
 
 export type Field<S> = ScalarField<S> | MessageField<S>;
@@ -145,10 +163,11 @@ export function repeatedScalarField<S, V>(
   return { kind: "scalar", no, name, repeated: true, scalar: type, set: add as (state: S, value: unknown) => void };
 }
 
-export interface MessageFieldOptions {
+export interface MessageFieldOptions<S = unknown> {
   charge?: number;
   deferred?: boolean;
   elementWireTypePath?: "element" | "element.field";
+  recall?: RunRecall<S>;
 }
 
 function messageOf<S, C, R>(
@@ -157,7 +176,7 @@ function messageOf<S, C, R>(
   repeated: boolean,
   type: MessageType<C, R, S> | (() => MessageType<C, R, S>),
   set: (state: S, value: R) => void,
-  options: MessageFieldOptions,
+  options: MessageFieldOptions<S>,
 ): Field<S> {
   const resolve = typeof type === "function" ? type : () => type;
   return {
@@ -169,6 +188,7 @@ function messageOf<S, C, R>(
     charge: options.charge ?? 0,
     deferred: options.deferred ?? false,
     elementWireTypePath: options.elementWireTypePath ?? "element",
+    recall: options.recall ?? null,
     set: set as (state: S, value: unknown) => void,
   };
 }
@@ -179,8 +199,9 @@ export function messageField<S, C, R>(
   name: string,
   type: MessageType<C, R, S> | (() => MessageType<C, R, S>),
   set: (state: S, value: R) => void,
-  options: MessageFieldOptions = {},
+  options: MessageFieldOptions<S> = {},
 ): Field<S> {
+  if (options.recall !== undefined) throw new Error(`${name}: only a repeated field is read in runs`);
   return messageOf(no, name, false, type, set, options);
 }
 
@@ -190,7 +211,7 @@ export function repeatedMessageField<S, C, R>(
   name: string,
   type: MessageType<C, R, S> | (() => MessageType<C, R, S>),
   add: (state: S, value: R) => void,
-  options: MessageFieldOptions = {},
+  options: MessageFieldOptions<S> = {},
 ): Field<S> {
   return messageOf(no, name, true, type, add, options);
 }

@@ -20,7 +20,7 @@ export interface SwitchStep {
   readonly no: number;
   readonly wireType: number;
   /** "scalar" with the reader call that reads it, or a nested message. */
-  readonly read: { kind: "scalar"; call: ScalarCall } | { kind: "message"; charge: number };
+  readonly read: { kind: "scalar"; call: ScalarCall } | { kind: "message"; charge: number; runs: boolean };
 }
 
 /** The WireReader call that reads a scalar: its kind's name (bytes: base64; an id reads its step's size). */
@@ -33,6 +33,8 @@ export interface SwitchHelpers {
   /** The error to throw for `error` raised inside a nested message's occurrence (its path prefixed). */
   named(error: unknown, reader: WireReader, step: unknown, start: number, at: number): unknown;
   charge(units: number): void;
+  /** Reads a run of a repeated message field read in runs (its first tag read, at `at`), to its end. */
+  run(reader: WireReader, step: unknown, tag: number, state: unknown, start: number, at: number, end: number): void;
 }
 
 function scalarCase(i: number, call: ScalarCall): string {
@@ -73,8 +75,9 @@ export function fieldSwitch(steps: readonly SwitchStep[], helpers: SwitchHelpers
   steps.forEach((step, i) => {
     lines.push(`case ${Math.trunc(step.no)}:`);
     lines.push(`if ((tag & 7) !== ${Math.trunc(step.wireType)}) helpers.other(reader, s${i}, tag, state, start, at);`);
+    const read = step.read;
     lines.push(
-      `else ${step.read.kind === "scalar" ? scalarCase(i, step.read.call) : messageCase(i, step.read.charge)}`,
+      `else ${read.kind === "scalar" ? scalarCase(i, read.call) : read.runs ? `helpers.run(reader, s${i}, tag, state, start, at, end);` : messageCase(i, read.charge)}`,
     );
     lines.push("break;");
   });

@@ -1,5 +1,5 @@
 import { chargeDecoded } from "./decode-allowance.js";
-import type { Field, MessageType, ScalarKind } from "./protobuf-descriptor.js";
+import type { Field, MessageType, RunRecall, ScalarKind } from "./protobuf-descriptor.js";
 import { type FieldsReader, fieldSwitch, type SwitchHelpers, type SwitchStep } from "./protobuf-field-switch.js";
 import { FieldError, WIRE, type WireReader, within } from "./protobuf-wire.js";
 
@@ -57,6 +57,8 @@ interface Step extends SwitchStep {
   readonly elementPath: string;
   /** A deferred singular field's index in its type's `lazy`, else -1. */
   readonly lazyIndex: number;
+  /** Repeated message fields read a run at a time (`RunRecall`), else null. */
+  readonly recall: RunRecall<unknown> | null;
 }
 
 interface CompiledType {
@@ -75,7 +77,7 @@ interface CompiledType {
 
 const compiledTypes = new WeakMap<object, CompiledType>();
 
-const HELPERS: SwitchHelpers = { other: readOtherWireType, named, charge: chargeDecoded };
+const HELPERS: SwitchHelpers = { other: readOtherWireType, named, charge: chargeDecoded, run: readRun };
 
 function wrongWireType(tag: number, expected: number): string {
   return `wire type ${tag & 7} where ${expected} was expected`;
@@ -98,6 +100,7 @@ function stepOf(field: Field<unknown>): Step {
       charge: 0,
       elementPath: "",
       lazyIndex: -1,
+      recall: null,
     };
   }
   return {
@@ -105,7 +108,7 @@ function stepOf(field: Field<unknown>): Step {
     name: field.name,
     op: field.repeated ? OP.element : OP.message,
     wireType: WIRE.LENGTH,
-    read: { kind: "message", charge: field.charge },
+    read: { kind: "message", charge: field.charge, runs: field.recall !== null },
     packed: false,
     size: 0,
     set: field.set,
@@ -113,6 +116,7 @@ function stepOf(field: Field<unknown>): Step {
     charge: field.charge,
     elementPath: field.elementWireTypePath === "element" ? "" : field.name,
     lazyIndex: -1,
+    recall: field.recall as RunRecall<unknown> | null,
   };
 }
 
@@ -131,6 +135,8 @@ function compiled(type: MessageType<unknown, unknown, unknown>): CompiledType {
       entry.table[field.no] = lazy;
     } else entry.later[field.no] = step;
     if (field.kind === "message" && field.deferred) entry.deferred = true;
+    if (field.kind === "message" && field.deferred && field.recall !== null)
+      throw new Error(`${type.name}.${field.name}: a deferred field is not read in runs`);
   }
   entry.read = entry.deferred
     ? (reader, state, end) => readDeferring(reader, entry, state, reader.pos, end)
@@ -208,6 +214,59 @@ function readChild(reader: WireReader, step: Step, state: unknown, start: number
     step.set(state, readNested(reader, step.child as CompiledType, state, end));
   } catch (error) {
     throw named(error, reader, step, start, at);
+  }
+}
+
+/**
+ * Reads a run of a repeated message field (RunRecall) whose first tag, at `at`, is read: finds
+ * where the run ends, offers its bytes, and skips them when they are recalled; otherwise reads
+ * its occurrences one by one, as the field switch would (bad wire data is then refused as it
+ * would be without runs). The run is offered once, whole or as null: its scan stops at
+ * `maxBytes` or at bad wire data.
+ */
+function readRun(
+  reader: WireReader,
+  step: Step,
+  tag: number,
+  state: unknown,
+  start: number,
+  at: number,
+  end: number,
+): void {
+  const recall = step.recall as RunRecall<unknown>;
+  let count = 0;
+  let runEnd = at;
+  // Whether the scan reached another field or the message's end, so the bytes are the whole run.
+  let whole = true;
+  reader.seek(at);
+  try {
+    while (reader.pos < end) {
+      if (reader.tag() !== tag) break;
+      const elementEnd = reader.end();
+      if (elementEnd > end || elementEnd - at > recall.maxBytes) {
+        whole = false;
+        break;
+      }
+      reader.seek(elementEnd);
+      count++;
+      runEnd = elementEnd;
+    }
+  } catch {
+    whole = false;
+  }
+  if (recall.recall(state, whole ? reader.bytesKey(at, runEnd) : null)) {
+    if (step.charge > 0) chargeDecoded(count * step.charge);
+    reader.seek(runEnd);
+    return;
+  }
+  reader.seek(at);
+  while (reader.pos < end) {
+    const elementAt = reader.pos;
+    if (reader.tag() !== tag) {
+      reader.seek(elementAt);
+      break;
+    }
+    readChild(reader, step, state, start, elementAt);
   }
 }
 

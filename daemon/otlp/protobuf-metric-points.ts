@@ -1,3 +1,5 @@
+import type { DecodedAttributes } from "./any-value.js";
+import { type AttributeRuns, KnownPointAttributes } from "./known-point-attributes.js";
 import {
   blankPoint,
   chargeNumbers,
@@ -6,7 +8,6 @@ import {
   exemplarsJson,
   expBuckets,
   histogramProblem,
-  pointAttributes,
 } from "./metric-points.js";
 import { type AttributeHolder, attributesField, type PlainObject } from "./protobuf-any-value.js";
 import {
@@ -40,8 +41,11 @@ export interface DataState {
 }
 
 /** A data point of any kind as it is read; each kind's `close` takes the fields it has. */
-export class PointState implements AttributeHolder {
+export class PointState implements AttributeHolder, AttributeRuns {
   readonly attributes: PlainObject = {};
+  attributeRuns = 0;
+  recalled: DecodedAttributes | null = null;
+  runKey: string | null = null;
   startNs = 0n;
   timeNs = 0n;
   flags = 0;
@@ -103,10 +107,13 @@ function addExemplar(point: PointState, exemplar: ExemplarEntry): void {
   point.exemplars.push(exemplar);
 }
 
+/** This thread's point attribute sets, by their bytes. */
+const KNOWN_ATTRIBUTES = new KnownPointAttributes<PointState>();
+
 /** The fields every data point kind has, at its own numbers (a summary has no exemplars). */
 function commonFields(numbers: { attributes: number; flags: number; exemplars: number | null }): Field<PointState>[] {
   const fields = [
-    attributesField(numbers.attributes),
+    attributesField(numbers.attributes, "attributes", KNOWN_ATTRIBUTES),
     scalarField(2, "startTimeUnixNano", SCALAR.fixed64, (point: PointState, ns: bigint) => {
       point.startNs = ns;
     }),
@@ -148,7 +155,7 @@ function pointRecord(point: PointState): MetricPointRecord {
   if (point.startNs > MAX_STORED_NS) throw new FieldError("startTimeUnixNano", tooLate(point.startNs));
   if (point.timeNs > MAX_STORED_NS) throw new FieldError("timeUnixNano", tooLate(point.timeNs));
   const record = blankPoint(point.data.resource, point.data.scope);
-  const attributes = pointAttributes(point.attributes);
+  const attributes = KNOWN_ATTRIBUTES.attributesOf(point);
   record.attributes = attributes.json;
   record.indexed = attributes.indexed;
   record.startNs = point.startNs;

@@ -182,6 +182,11 @@ export class WireReader {
     return this.buf.toString("hex", start, end);
   }
 
+  /** The body's bytes from `start` to `end` as latin1 text: a key that equal bytes, and only they, give. */
+  bytesKey(start: number, end: number): string {
+    return this.buf.toString("latin1", start, end);
+  }
+
   /** A bytes field as base64 text. */
   base64(): string {
     const end = this.end();

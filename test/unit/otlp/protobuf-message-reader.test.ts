@@ -1,10 +1,12 @@
 import { expect } from "chai";
 import Long from "long";
 import protobuf from "protobufjs";
+import { decodeWithin } from "../../../daemon/otlp/decode-allowance.js";
 import {
   type Field,
   type MessageType,
   messageField,
+  type RunRecall,
   repeatedMessageField,
   repeatedScalarField,
   SCALAR,
@@ -304,5 +306,125 @@ describe("protobuf message reader, deferred fields", () => {
       FieldError,
       /^items\[1\]\.s: wire type 5 where 2 was expected$/,
     );
+  });
+});
+
+describe("protobuf message reader, fields read in runs", () => {
+  const SCHEMA_RUNS = `
+  syntax = "proto3";
+  message Item { string s = 1; }
+  message Holder { repeated Item items = 1; uint32 x = 2; }
+  `;
+  const runsRoot = protobuf.parse(SCHEMA_RUNS, { keepCase: true }).root;
+  const ITEM_TYPE = runsRoot.lookupType("Item");
+
+  interface Held {
+    items: string[];
+    x: number;
+  }
+  const ITEM: MessageType<{ s: string }, string, Held> = {
+    name: "Item",
+    fields: [
+      scalarField(1, "s", SCALAR.string, (state: { s: string }, s: string) => {
+        state.s = s;
+      }),
+    ],
+    open: () => ({ s: "" }),
+    close: (state) => state.s,
+  };
+
+  /** A recall that notes what it is offered and recalls the runs `known` holds as their items. */
+  function holderType(maxBytes: number, known: Map<string, string[]>, offered: (string | null)[]) {
+    const recall: RunRecall<Held> = {
+      maxBytes,
+      recall(state, bytes) {
+        offered.push(bytes);
+        const items = bytes === null ? undefined : known.get(bytes);
+        if (items === undefined) return false;
+        state.items.push(...items.map((item) => `recalled ${item}`));
+        return true;
+      },
+    };
+    const type: MessageType<Held, Held, unknown> = {
+      name: "Holder",
+      fields: [
+        repeatedMessageField(1, "items", ITEM, (state: Held, s: string) => state.items.push(s), {
+          charge: 1,
+          recall,
+        }),
+        scalarField(2, "x", SCALAR.uint32, (state: Held, x: number) => {
+          state.x = x;
+        }),
+      ],
+      open: () => ({ items: [], x: 0 }),
+      close: (state) => state,
+    };
+    return type;
+  }
+
+  /** Field 1 holding an Item of `s`, tag included. */
+  const item = (s: string) => Buffer.concat([Buffer.from([...tag(1, 2)]), lengthPrefixed(encode(ITEM_TYPE, { s }))]);
+  const x = (value: number) => Buffer.from([...tag(2, 0), value]);
+  function lengthPrefixed(bytes: Uint8Array): Buffer {
+    return Buffer.concat([Buffer.from([bytes.length]), bytes]);
+  }
+  const latin1 = (...parts: Buffer[]) => Buffer.concat(parts).toString("latin1");
+
+  it("offers each run's bytes once, from its first tag to its last element's end, and reads what is not recalled", () => {
+    const offered: (string | null)[] = [];
+    const body = Buffer.concat([item("a"), item("b"), x(7), item("c")]);
+    const held = readMessage(new WireReader(body), holderType(4096, new Map(), offered), null);
+    expect(held).to.deep.equal({ items: ["a", "b", "c"], x: 7 });
+    expect(offered).to.deep.equal([latin1(item("a"), item("b")), latin1(item("c"))]);
+  });
+
+  it("skips a recalled run, charging each of its elements as if it were read", () => {
+    const body = Buffer.concat([item("a"), item("b"), x(7), item("c")]);
+    const read = (known: Map<string, string[]>) =>
+      decodeWithin(Number.POSITIVE_INFINITY, () =>
+        readMessage(new WireReader(body), holderType(4096, known, []), null),
+      );
+    const plain = read(new Map());
+    const recalled = read(new Map([[latin1(item("a"), item("b")), ["a", "b"]]]));
+    expect(recalled.result).to.deep.equal({ items: ["recalled a", "recalled b", "c"], x: 7 });
+    expect(recalled.values).to.equal(plain.values).and.to.equal(3);
+  });
+
+  it("offers a run longer than maxBytes once, without its bytes, and reads all of it in order", () => {
+    const offered: (string | null)[] = [];
+    const items = ["one", "two", "three", "four", "five", "six"];
+    const body = Buffer.concat([...items.map(item), x(1), item("seven")]);
+    const held = readMessage(new WireReader(body), holderType(12, new Map(), offered), null);
+    expect(held).to.deep.equal({ items: [...items, "seven"], x: 1 });
+    expect(offered).to.deep.equal([null, latin1(item("seven"))]);
+  });
+
+  it("refuses broken wire data inside a run as it would be refused without runs", () => {
+    const plainType: MessageType<Held, Held, unknown> = {
+      ...holderType(4096, new Map(), []),
+      fields: [repeatedMessageField(1, "items", ITEM, (state: Held, s: string) => state.items.push(s), { charge: 1 })],
+    };
+    const broken = [
+      // The second element's length runs past the body.
+      Buffer.concat([item("a"), Buffer.from([...tag(1, 2), 9, 0x0a])]),
+      // The second element's string is not UTF-8.
+      Buffer.concat([item("a"), Buffer.from([...tag(1, 2), 3, 0x0a, 1, 0xff])]),
+      // The second element's field has the wrong wire type.
+      Buffer.concat([item("a"), Buffer.from([...tag(1, 2), 2, 0x08, 1])]),
+    ];
+    for (const body of broken) {
+      const error = (type: MessageType<Held, Held, unknown>) => {
+        try {
+          readMessage(new WireReader(body), type, null);
+        } catch (caught) {
+          return `${(caught as Error).constructor.name}: ${(caught as Error).message}`;
+        }
+        return "no error";
+      };
+      const offered: (string | null)[] = [];
+      expect(error(holderType(4096, new Map(), offered)))
+        .to.equal(error(plainType))
+        .and.not.equal("no error");
+    }
   });
 });

@@ -151,3 +151,70 @@ describe("OTLP metrics decoding (OTLP/protobuf)", () => {
     expect(exemplar.traceId).to.equal(TRACE_ID);
   });
 });
+
+describe("OTLP metrics decoding (OTLP/protobuf), point attributes known by their bytes", () => {
+  // Values no other test sends, so the first decode of each set here is a real one.
+  let unique = 0;
+  const fresh = (what: string) => `${what}-${process.pid}-${++unique}-${Math.random()}`;
+
+  /** A point's attribute field (7) holding the KeyValue `key` = string `value`. */
+  function attribute(key: string, value: string): Buffer {
+    const any = protobuf.Writer.create().uint32(10).string(value).finish();
+    return wrap(7, protobuf.Writer.create().uint32(10).string(key).uint32(18).bytes(any).finish());
+  }
+  const TIME = Buffer.from(protobuf.Writer.create().uint32(0x19).fixed64(1000).finish());
+  /** A gauge metric of the NumberDataPoints whose encoded fields are `points`. */
+  function gaugeOf(points: Buffer[]): Buffer {
+    const name = Buffer.from(protobuf.Writer.create().uint32(10).string("g").finish());
+    return inEnvelope(Buffer.concat([name, wrap(5, Buffer.concat(points.map((point) => wrap(1, point))))]));
+  }
+  const attributesOf = (body: Buffer) => decodeProtobuf(body).points.map((point) => JSON.parse(point.attributes));
+
+  it("gives each point its own attributes, the second decode of the same bytes as the first", () => {
+    const [a, b] = [fresh("a"), fresh("b")];
+    const body = gaugeOf([
+      Buffer.concat([attribute("k", a), attribute("z", "1"), TIME]),
+      Buffer.concat([attribute("k", b), attribute("z", "1"), TIME]),
+      Buffer.concat([attribute("k", a), attribute("z", "1"), TIME]),
+    ]);
+    const expected = [
+      { k: a, z: "1" },
+      { k: b, z: "1" },
+      { k: a, z: "1" },
+    ];
+    expect(attributesOf(body)).to.deep.equal(expected);
+    expect(attributesOf(body)).to.deep.equal(expected);
+    expect(decodeProtobuf(body)).to.deep.equal(referenceMetrics(body));
+  });
+
+  it("merges attributes sent apart, a repeated key keeping its last value, whether or not their first run is known", () => {
+    const a = fresh("a");
+    const together = Buffer.concat([attribute("a", a), attribute("b", "2"), TIME]);
+    const apart = Buffer.concat([
+      attribute("a", a),
+      attribute("b", "2"),
+      TIME,
+      attribute("b", "3"),
+      attribute("c", "4"),
+    ]);
+    const merged = { a, b: "3", c: "4" };
+    // The run known from the point before it, then the same points the other way round.
+    expect(attributesOf(gaugeOf([together, apart, together]))).to.deep.equal([{ a, b: "2" }, merged, { a, b: "2" }]);
+    const a2 = fresh("a");
+    const together2 = Buffer.concat([attribute("a", a2), attribute("b", "2"), TIME]);
+    const apart2 = Buffer.concat([attribute("a", a2), attribute("b", "2"), TIME, attribute("b", "3")]);
+    expect(attributesOf(gaugeOf([apart2, together2, apart2]))).to.deep.equal([
+      { a: a2, b: "3" },
+      { a: a2, b: "2" },
+      { a: a2, b: "3" },
+    ]);
+  });
+
+  it("charges known attributes to the decode allowance as if they were read", () => {
+    const body = gaugeOf([Buffer.concat([attribute("k", fresh("k")), attribute("z", "1"), TIME])]);
+    const first = decodeWithin(Number.POSITIVE_INFINITY, () => decodeProtobuf(body));
+    const second = decodeWithin(Number.POSITIVE_INFINITY, () => decodeProtobuf(body));
+    expect(second.values).to.equal(first.values).and.to.be.above(2);
+    expect(() => decodeWithin(first.values - 1, () => decodeProtobuf(body))).to.throw(TooManyValuesError);
+  });
+});
