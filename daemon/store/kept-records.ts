@@ -79,8 +79,10 @@ export function pointFilter(
   batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
   cutoffNs: bigint,
 ): RecordFilter<MetricPointRecord> {
-  // The attributes' JSON (the longest part) enters the key as a number: hashing it once here
-  // also leaves its hash cached on the string for the writer's series lookup.
+  // The key holds numbers for the long parts. The attributes' JSON is numbered by its text
+  // (hashing it here also leaves its hash cached on the string for the writer's series lookup);
+  // the rest of the series by its text too, skipped while points follow the point before in
+  // the same metric, resource and scope, as a request's points come metric by metric.
   const attributeIds = new Map<string, number>();
   const attributeId = (attributes: string): number => {
     let id = attributeIds.get(attributes);
@@ -90,9 +92,33 @@ export function pointFilter(
     }
     return id;
   };
+  const metricIds = new Map<string, number>();
+  let last: MetricPointRecord | null = null;
+  let lastMetricId = 0;
+  const metricId = (point: MetricPointRecord): number => {
+    if (
+      last === null ||
+      last.resource !== point.resource ||
+      last.scope !== point.scope ||
+      last.name !== point.name ||
+      last.kind !== point.kind ||
+      last.unit !== point.unit ||
+      last.temporality !== point.temporality ||
+      last.monotonic !== point.monotonic
+    ) {
+      const key = `${batch.resources[point.resource]?.hash}\0${batch.scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}`;
+      let id = metricIds.get(key);
+      if (id === undefined) {
+        id = metricIds.size;
+        metricIds.set(key, id);
+      }
+      lastMetricId = id;
+      last = point;
+    }
+    return lastMetricId;
+  };
   return new RecordFilter(
-    (point) =>
-      `${attributeId(point.attributes)}\0${batch.resources[point.resource]?.hash}\0${batch.scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}\0${point.timeNs}`,
+    (point) => `${metricId(point)}:${attributeId(point.attributes)}:${point.timeNs}`,
     (point) => point.timeNs < cutoffNs,
   );
 }

@@ -20,4 +20,40 @@ describe("kept metric points", () => {
     expect(kept.map((point) => point.value)).to.deep.equal([1, 1, 1]);
     expect(filter.tally(3)).to.deep.equal({ accepted: 3, inserted: 3, rejected: 1 });
   });
+
+  it("tells series apart by every part of their identity, and knows a repeat after points of other series", () => {
+    const batch = metricBatch("api", []);
+    // A second resource and scope entry with the same content as the first: the same series.
+    batch.resources.push({ ...(batch.resources[0] as (typeof batch.resources)[0]) });
+    batch.scopes.push({ ...(batch.scopes[0] as (typeof batch.scopes)[0]) });
+    const other = metricBatch("web", []).resources[0] as (typeof batch.resources)[0];
+    batch.resources.push(other);
+    batch.scopes.push({ ...(batch.scopes[0] as (typeof batch.scopes)[0]), hash: "another-scope" });
+    const base = metricPoint({ timeNs: T0, value: 1 });
+    const distinct = [
+      base,
+      { ...base, name: "other" },
+      { ...base, unit: "ms" },
+      { ...base, kind: "gauge" as const },
+      { ...base, temporality: 1 },
+      { ...base, monotonic: !base.monotonic },
+      { ...base, resource: 2 },
+      { ...base, scope: 2 },
+      { ...base, attributes: '{"a":"b"}' },
+      { ...base, timeNs: T0 + 1n },
+    ];
+    // Each right after the point it differs from in one part.
+    for (const point of distinct.slice(1)) {
+      expect(pointFilter(batch, 0n).keep([base, point])).to.deep.equal([base, point]);
+    }
+    const repeats = [
+      { ...base, value: 2 },
+      { ...base, resource: 1, value: 3 },
+      { ...base, scope: 1, value: 4 },
+    ];
+    const filter = pointFilter(batch, 0n);
+    const kept = filter.keep([...distinct, ...repeats, { ...distinct[1], value: 5 } as typeof base]);
+    expect(kept).to.deep.equal(distinct);
+    expect(filter.tally(distinct.length).accepted).to.equal(distinct.length);
+  });
 });
