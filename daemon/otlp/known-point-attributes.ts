@@ -11,6 +11,10 @@ import type { RunRecall } from "./protobuf-descriptor.js";
  * of decoding its keys and values, sorting them and writing their JSON again. Decoding is a
  * function of those bytes alone, so a recalled set is what reading it would give.
  *
+ * Each set kept also gets a number, so that the writer thread, which receives the JSON as a new
+ * string in every request, can tell a set it has seen without hashing its text (packed-batch.ts,
+ * known-attribute-texts.ts). A number is never given to two texts by one memo.
+ *
  * What is kept is bounded by its text: past MAX_TEXT the memo starts over (a miss costs one
  * ordinary decode). It lives as long as its decoder thread.
  */
@@ -34,6 +38,9 @@ export interface AttributeRuns {
 export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<S> {
   readonly maxBytes = MAX_RUN_BYTES;
   private known = new Map<string, DecodedAttributes>();
+  /** The sets' numbers, by their JSON (one text may come from several byte runs). */
+  private numbers = new Map<string, number>();
+  private lastNumber = 0;
   private text = 0;
 
   recall(point: S, bytes: string | null): boolean {
@@ -61,6 +68,11 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
     return true;
   }
 
+  /** The number of a kept set's JSON, 0 for any other text. */
+  numberOf(json: string): number {
+    return this.numbers.get(json) ?? 0;
+  }
+
   /** A point's attributes as stored (pointAttributes), once all its fields are read. */
   attributesOf(point: S): DecodedAttributes {
     if (point.recalled !== null) return point.recalled;
@@ -70,9 +82,11 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
       this.text += key.length + decoded.json.length;
       if (this.text > MAX_TEXT) {
         this.known = new Map();
+        this.numbers = new Map();
         this.text = key.length + decoded.json.length;
       }
       this.known.set(key, decoded);
+      if (!this.numbers.has(decoded.json)) this.numbers.set(decoded.json, ++this.lastNumber);
     }
     return decoded;
   }

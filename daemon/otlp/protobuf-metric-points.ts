@@ -110,6 +110,11 @@ function addExemplar(point: PointState, exemplar: ExemplarEntry): void {
 /** This thread's point attribute sets, by their bytes. */
 const KNOWN_ATTRIBUTES = new KnownPointAttributes<PointState>();
 
+/** The number this thread's decoder gave an attribute set's JSON, 0 when none (KnownPointAttributes). */
+export function attributeSetNumber(json: string): number {
+  return KNOWN_ATTRIBUTES.numberOf(json);
+}
+
 /** The fields every data point kind has, at its own numbers (a summary has no exemplars). */
 function commonFields(numbers: { attributes: number; flags: number; exemplars: number | null }): Field<PointState>[] {
   const fields = [

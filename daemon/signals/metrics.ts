@@ -1,4 +1,5 @@
 import { decodeMetricRequest } from "../otlp/decode-request.js";
+import { attributeSetNumber } from "../otlp/protobuf-metric-points.js";
 import { pointFilter } from "../store/kept-records.js";
 import { metricTrimmer } from "../store/metric-retention.js";
 import { MetricWriter } from "../store/metric-writer.js";
@@ -14,7 +15,7 @@ export const metrics: SignalModule<"metrics", "points", MetricWriter> = {
   rejectedField: "rejectedDataPoints",
   openapi: { operationId: "exportMetrics", requestMessage: "ExportMetricsServiceRequest" },
 
-  decode: (body, format) => packMetrics(decodeMetricRequest(body, format)),
+  decode: (body, format) => packMetrics(decodeMetricRequest(body, format), attributeSetNumber),
 
   count: packedMetricCount,
 
@@ -23,7 +24,7 @@ export const metrics: SignalModule<"metrics", "points", MetricWriter> = {
   store(writer, batch, { cutoffNs, receivedNs, sliceRecords }) {
     const filter = pointFilter(batch, cutoffNs);
     let inserted = 0;
-    for (const slice of unpackMetricSlices(batch, sliceRecords)) {
+    for (const slice of unpackMetricSlices(batch, sliceRecords, writer.attributeTexts)) {
       inserted += writer.write({ ...slice, points: filter.keep(slice.points) }, receivedNs);
     }
     return filter.tally(inserted);

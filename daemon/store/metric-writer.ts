@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { MetricBatch, MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
+import { KnownAttributeTexts } from "./known-attribute-texts.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
 import { metricDeletions } from "./metric-retention.js";
 import { addToRow, emptyRow, pointIncrease, type RollupPoint, type RollupRow } from "./metric-rollup.js";
@@ -78,6 +79,8 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
  * rollups are the same whatever order points arrive in.
  */
 export class MetricWriter implements RecordWriter {
+  /** One string per attribute set across requests (unpackMetricSlices). */
+  readonly attributeTexts = new KnownAttributeTexts();
   private readonly resolver: MetricSeriesResolver;
   private readonly rollups: MetricRollupStore;
   private readonly packer: MetricSlotPacker;

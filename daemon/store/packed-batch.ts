@@ -8,6 +8,7 @@ import type {
   SpanBatch,
   SpanRecord,
 } from "../otlp/records.js";
+import type { KnownAttributeTexts } from "./known-attribute-texts.js";
 import { type Column, type CoversEvery, recordCodec, StringTable } from "./packed-layout.js";
 
 /**
@@ -29,6 +30,12 @@ export interface PackedBatch {
   fields: unknown[];
   /** Per record: the number of index entries, then [key, value] per entry as `strings` indexes. */
   indexed: number[];
+  /**
+   * Metric points only, per point: the decoder's number for its attribute set (0 when it has
+   * none). The attributes' JSON crosses as a new string in every request, and the writer knows
+   * a set it has seen by its number instead of hashing its text (known-attribute-texts.ts).
+   */
+  attributeSets?: number[];
 }
 
 declare const recordsBrand: unique symbol;
@@ -193,8 +200,14 @@ export function packLogs(batch: LogBatch): PackedLogBatch {
   return pack<LogRecordRow, "logs">(batch.logs, LOG_CODEC, batch);
 }
 
-export function packMetrics(batch: MetricBatch): PackedMetricBatch {
-  return pack<MetricPointRecord, "points">(batch.points, METRIC_CODEC, batch, false);
+/** `setNumber` gives an attribute set's number by its JSON (KnownPointAttributes), 0 for none. */
+export function packMetrics(batch: MetricBatch, setNumber: (json: string) => number = () => 0): PackedMetricBatch {
+  const packed = pack<MetricPointRecord, "points">(batch.points, METRIC_CODEC, batch, false);
+  const attributeSets = new Array<number>(batch.points.length);
+  for (let i = 0; i < attributeSets.length; i++)
+    attributeSets[i] = setNumber((batch.points[i] as MetricPointRecord).attributes);
+  packed.attributeSets = attributeSets;
+  return packed;
 }
 
 /** What an unpacked metric point holds for its index entries (they do not cross): never written to. */
@@ -243,10 +256,19 @@ export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generato
 
 /**
  * The metric points of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices),
- * with empty index entries (see METRIC_LAYOUT).
+ * with empty index entries (see METRIC_LAYOUT). With `texts`, a point's attributes are the
+ * string kept for its set when that has the same text.
  */
-export function* unpackMetricSlices(packed: PackedMetricBatch, size: number): Generator<MetricBatch> {
+export function* unpackMetricSlices(
+  packed: PackedMetricBatch,
+  size: number,
+  texts?: KnownAttributeTexts,
+): Generator<MetricBatch> {
+  let at = 0;
   for (const points of unpackSlices(packed, METRIC_CODEC, size, false)) {
+    if (texts !== undefined) {
+      for (const point of points) point.attributes = texts.of(packed.attributeSets?.[at++] ?? 0, point.attributes);
+    }
     yield { resources: packed.resources, scopes: packed.scopes, points };
   }
 }

@@ -3,6 +3,7 @@ import protobuf from "protobufjs";
 import { decodeWithin, TooManyValuesError } from "../../../daemon/otlp/decode-allowance.js";
 import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
+import { attributeSetNumber } from "../../../daemon/otlp/protobuf-metric-points.js";
 import { everyKindRequest, protobufForm, TRACE_ID } from "../../helpers/metric-requests.js";
 import { encodeMetrics, metricsFixture, metricsTypes, referenceMetrics } from "../../helpers/otlp-metrics-protobuf.js";
 
@@ -216,5 +217,19 @@ describe("OTLP metrics decoding (OTLP/protobuf), point attributes known by their
     const second = decodeWithin(Number.POSITIVE_INFINITY, () => decodeProtobuf(body));
     expect(second.values).to.equal(first.values).and.to.be.above(2);
     expect(() => decodeWithin(first.values - 1, () => decodeProtobuf(body))).to.throw(TooManyValuesError);
+  });
+
+  it("numbers each attribute set it keeps, one number per JSON text, whatever order its keys came in", () => {
+    const k = fresh("k");
+    const body = gaugeOf([
+      Buffer.concat([attribute("k", k), attribute("z", "1"), TIME]),
+      Buffer.concat([attribute("z", "1"), attribute("k", k), TIME]),
+      Buffer.concat([attribute("k", k), attribute("z", "2"), TIME]),
+    ]);
+    const [first, reordered, other] = decodeProtobuf(body).points.map((point) => attributeSetNumber(point.attributes));
+    expect(first).to.be.above(0);
+    expect(reordered).to.equal(first);
+    expect(other).to.be.above(0).and.not.equal(first);
+    expect(attributeSetNumber(JSON.stringify({ k: fresh("never sent") }))).to.equal(0);
   });
 });

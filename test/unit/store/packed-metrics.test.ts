@@ -2,6 +2,7 @@ import { serialize } from "node:v8";
 import { expect } from "chai";
 import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricBatch } from "../../../daemon/otlp/records.js";
+import { KnownAttributeTexts } from "../../../daemon/store/known-attribute-texts.js";
 import { packedMetricCount, packMetrics, unpackMetricSlices } from "../../../daemon/store/packed-batch.js";
 import { everyKindRequest } from "../../helpers/metric-requests.js";
 import { metricsFixture } from "../../helpers/otlp-metrics-protobuf.js";
@@ -49,5 +50,22 @@ describe("packed metric batches", () => {
     expect([...unpackMetricSlices(cloned, ONE_SLICE)]).to.deep.equal([withoutIndexed(batch)]);
     expect(packed.strings.filter((text) => text === "queue.depth")).to.have.length(1);
     expect(serialize(packed).length).to.be.below(serialize(batch).length);
+  });
+
+  it("carry each point's attribute set number, and give the same points back through the writer's texts", () => {
+    const batch = batches()[1];
+    if (batch === undefined) throw new Error("no batch");
+    const numbers = new Map<string, number>();
+    const packed = packMetrics(batch, (json) => {
+      if (!numbers.has(json)) numbers.set(json, numbers.size + 1);
+      return numbers.get(json) as number;
+    });
+    expect(packed.attributeSets).to.deep.equal(batch.points.map((point) => numbers.get(point.attributes)));
+    expect(packMetrics(batch).attributeSets).to.deep.equal(batch.points.map(() => 0));
+    const texts = new KnownAttributeTexts();
+    for (let i = 0; i < 2; i++) {
+      const slices = [...unpackMetricSlices(structuredClone(packed), 4, texts)];
+      expect(slices.flatMap((slice) => slice.points)).to.deep.equal(withoutIndexed(batch).points);
+    }
   });
 });
