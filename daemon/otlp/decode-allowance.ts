@@ -34,6 +34,11 @@ export const RECORD_UNITS = 3;
 let limit = Number.POSITIVE_INFINITY;
 let charged = 0;
 
+/** Values charged so far: two readings taken around a read give what it cost. */
+export function chargedSoFar(): number {
+  return charged;
+}
+
 /** Charges `units` decoded values to the request being decoded; throws past its allowance. */
 export function chargeDecoded(units = 1): void {
   charged += units;

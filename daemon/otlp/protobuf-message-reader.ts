@@ -1,4 +1,4 @@
-import { chargeDecoded } from "./decode-allowance.js";
+import { chargeDecoded, chargedSoFar } from "./decode-allowance.js";
 import type { Field, MessageType, RunRecall, ScalarKind } from "./protobuf-descriptor.js";
 import { type FieldsReader, fieldSwitch, type SwitchHelpers, type SwitchStep } from "./protobuf-field-switch.js";
 import { FieldError, WIRE, type WireReader, within } from "./protobuf-wire.js";
@@ -219,10 +219,10 @@ function readChild(reader: WireReader, step: Step, state: unknown, start: number
 
 /**
  * Reads a run of a repeated message field (RunRecall) whose first tag, at `at`, is read: finds
- * where the run ends, offers its bytes, and skips them when they are recalled; otherwise reads
- * its occurrences one by one, as the field switch would (bad wire data is then refused as it
- * would be without runs). The run is offered once, whole or as null: its scan stops at
- * `maxBytes` or at bad wire data.
+ * where the run ends, offers its bytes, and skips them when they are recalled, charging what
+ * reading them cost; otherwise reads its occurrences one by one, as the field switch would (bad
+ * wire data is then refused as it would be without runs), and tells what that cost. The run is
+ * offered once, whole or as null: its scan stops at `maxBytes` or at bad wire data.
  */
 function readRun(
   reader: WireReader,
@@ -234,7 +234,6 @@ function readRun(
   end: number,
 ): void {
   const recall = step.recall as RunRecall<unknown>;
-  let count = 0;
   let runEnd = at;
   // Whether the scan reached another field or the message's end, so the bytes are the whole run.
   let whole = true;
@@ -248,17 +247,19 @@ function readRun(
         break;
       }
       reader.seek(elementEnd);
-      count++;
       runEnd = elementEnd;
     }
   } catch {
     whole = false;
   }
-  if (recall.recall(state, whole ? reader.bytesKey(at, runEnd) : null)) {
-    if (step.charge > 0) chargeDecoded(count * step.charge);
+  const bytes = whole ? reader.bytesKey(at, runEnd) : null;
+  const units = recall.recall(state, bytes);
+  if (bytes !== null && units >= 0) {
+    chargeDecoded(units);
     reader.seek(runEnd);
     return;
   }
+  const before = chargedSoFar();
   reader.seek(at);
   while (reader.pos < end) {
     const elementAt = reader.pos;
@@ -268,6 +269,7 @@ function readRun(
     }
     readChild(reader, step, state, start, elementAt);
   }
+  if (bytes !== null) recall.read(state, chargedSoFar() - before);
 }
 
 /** Prefixes a FieldError raised inside a nested message with its field (`status`, `events[2]`). */

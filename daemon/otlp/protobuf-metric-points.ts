@@ -46,6 +46,7 @@ export class PointState implements AttributeHolder, AttributeRuns {
   attributeRuns = 0;
   recalled: DecodedAttributes | null = null;
   runKey: string | null = null;
+  runUnits = 0;
   startNs = 0n;
   timeNs = 0n;
   flags = 0;

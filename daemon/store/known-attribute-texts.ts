@@ -9,18 +9,34 @@
  * and numbers anew) replaces it, and the point keeps its own text.
  */
 
-/** Numbers kept; past this the table starts over. */
-const CAPACITY = 200_000;
+/** Characters kept, each text counted with an entry's cost, past which the table starts over. */
+const MAX_KEPT = 16 * 1024 * 1024;
+/** An entry's cost beside its text: the map entry and the string's header. */
+const ENTRY = 64;
 
 export class KnownAttributeTexts {
   private texts = new Map<number, string>();
+  private kept = 0;
+
+  constructor(private readonly maxKept = MAX_KEPT) {}
+
+  /** Texts kept. */
+  get size(): number {
+    return this.texts.size;
+  }
 
   /** The string to use for `text`, the JSON of the set numbered `set` (0: not numbered). */
   of(set: number, text: string): string {
     if (set === 0) return text;
     const kept = this.texts.get(set);
     if (kept === text) return kept;
-    if (this.texts.size >= CAPACITY) this.texts = new Map();
+    // Replacing a text still counts it: the table starts over a little early, never late.
+    const cost = text.length + ENTRY;
+    this.kept += cost;
+    if (this.kept > this.maxKept) {
+      this.texts = new Map();
+      this.kept = cost;
+    }
     this.texts.set(set, text);
     return text;
   }

@@ -333,16 +333,29 @@ describe("protobuf message reader, fields read in runs", () => {
     close: (state) => state.s,
   };
 
-  /** A recall that notes what it is offered and recalls the runs `known` holds as their items. */
-  function holderType(maxBytes: number, known: Map<string, string[]>, offered: (string | null)[]) {
+  /**
+   * A recall that notes what it is offered and what reading cost, and recalls the runs `known`
+   * holds as their items at their cost (`always`: what it answers for every run, known or not).
+   */
+  function holderType(
+    maxBytes: number,
+    known: Map<string, { items: string[]; units: number }>,
+    offered: (string | null)[],
+    costs: number[] = [],
+    always?: number,
+  ) {
     const recall: RunRecall<Held> = {
       maxBytes,
       recall(state, bytes) {
         offered.push(bytes);
-        const items = bytes === null ? undefined : known.get(bytes);
-        if (items === undefined) return false;
-        state.items.push(...items.map((item) => `recalled ${item}`));
-        return true;
+        if (always !== undefined) return always;
+        const run = bytes === null ? undefined : known.get(bytes);
+        if (run === undefined) return -1;
+        state.items.push(...run.items.map((item) => `recalled ${item}`));
+        return run.units;
+      },
+      read(_state, units) {
+        costs.push(units);
       },
     };
     const type: MessageType<Held, Held, unknown> = {
@@ -378,16 +391,28 @@ describe("protobuf message reader, fields read in runs", () => {
     expect(offered).to.deep.equal([latin1(item("a"), item("b")), latin1(item("c"))]);
   });
 
-  it("skips a recalled run, charging each of its elements as if it were read", () => {
+  it("tells what reading an offered run cost, and charges that when it skips the run", () => {
     const body = Buffer.concat([item("a"), item("b"), x(7), item("c")]);
-    const read = (known: Map<string, string[]>) =>
+    const costs: number[] = [];
+    const read = (known: Map<string, { items: string[]; units: number }>) =>
       decodeWithin(Number.POSITIVE_INFINITY, () =>
-        readMessage(new WireReader(body), holderType(4096, known, []), null),
+        readMessage(new WireReader(body), holderType(4096, known, [], costs), null),
       );
     const plain = read(new Map());
-    const recalled = read(new Map([[latin1(item("a"), item("b")), ["a", "b"]]]));
+    expect(costs).to.deep.equal([2, 1]);
+    const recalled = read(new Map([[latin1(item("a"), item("b")), { items: ["a", "b"], units: 5 }]]));
     expect(recalled.result).to.deep.equal({ items: ["recalled a", "recalled b", "c"], x: 7 });
-    expect(recalled.values).to.equal(plain.values).and.to.equal(3);
+    expect(plain.values).to.equal(3);
+    expect(recalled.values).to.equal(5 + 1);
+  });
+
+  it("reads a run offered without its bytes whatever recall answers", () => {
+    const items = ["one", "two", "three"];
+    const body = Buffer.concat(items.map(item));
+    const offered: (string | null)[] = [];
+    const held = readMessage(new WireReader(body), holderType(8, new Map(), offered, [], 0), null);
+    expect(held.items).to.deep.equal(items);
+    expect(offered).to.deep.equal([null]);
   });
 
   it("offers a run longer than maxBytes once, without its bytes, and reads all of it in order", () => {

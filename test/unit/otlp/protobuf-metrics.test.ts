@@ -211,11 +211,25 @@ describe("OTLP metrics decoding (OTLP/protobuf), point attributes known by their
     ]);
   });
 
-  it("charges known attributes to the decode allowance as if they were read", () => {
-    const body = gaugeOf([Buffer.concat([attribute("k", fresh("k")), attribute("z", "1"), TIME])]);
+  /** A point's attribute field (7) holding `key` = an array of `items` empty values and a kvlist of two. */
+  function nestedAttribute(key: string, items: number): Buffer {
+    const empty = wrap(1, Buffer.alloc(0));
+    const array = wrap(5, Buffer.concat(Array.from({ length: items }, () => empty)));
+    const entry = (name: string) => wrap(1, protobuf.Writer.create().uint32(10).string(name).finish());
+    const list = wrap(6, Buffer.concat([entry("x"), entry("y")]));
+    const kv = (value: Buffer) =>
+      wrap(7, Buffer.concat([Buffer.from(protobuf.Writer.create().uint32(10).string(key).finish()), wrap(2, value)]));
+    return Buffer.concat([kv(array), kv(list)]);
+  }
+
+  it("charges known attributes to the decode allowance as if they were read, nested values included", () => {
+    const body = gaugeOf([
+      Buffer.concat([attribute("k", fresh("k")), attribute("z", "1"), nestedAttribute("n", 300), TIME]),
+    ]);
     const first = decodeWithin(Number.POSITIVE_INFINITY, () => decodeProtobuf(body));
     const second = decodeWithin(Number.POSITIVE_INFINITY, () => decodeProtobuf(body));
-    expect(second.values).to.equal(first.values).and.to.be.above(2);
+    expect(second.values).to.equal(first.values).and.to.be.above(300);
+    expect(second.result).to.deep.equal(first.result);
     expect(() => decodeWithin(first.values - 1, () => decodeProtobuf(body))).to.throw(TooManyValuesError);
   });
 
