@@ -10,7 +10,7 @@
  *    raw points, on a store filled by the real writer (SERIES series at 10 s over 24 hours).
  * 4. Rollup rows per commit: upsert against replace, and both widths every commit against the
  *    900 s rows written when their slot closes (metric-rollup-writes.ts).
- * 5. Series extents per commit: first and last time assigned against last alone
+ * 5. Series newest times per commit: in the series row (up to schema 22) against a table of their own
  *    (metric-extent-writes.ts).
  *
  *   npm run bench:metrics-layout   (LAYOUT_SERIES=1000 LAYOUT_INTERVALS=360 QUERY_SERIES=100)

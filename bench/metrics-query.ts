@@ -32,7 +32,9 @@ const DAY_S = 86_400;
 const reused = KEPT !== undefined && existsSync(KEPT);
 const store = KEPT === undefined ? testStore() : { ...openWriteConnection(KEPT), path: KEPT };
 const db = store.db;
-const newestNs = reused ? (db.prepare("SELECT max(last_ns) FROM metric_series").pluck().get() as bigint | null) : null;
+const newestNs = reused
+  ? (db.prepare("SELECT max(last_ns) FROM metric_series_last").pluck().get() as bigint | null)
+  : null;
 const nowS = newestNs === null ? Math.floor(Date.now() / 1000) : Number(newestNs / S);
 const fromS = nowS - DAY_S;
 

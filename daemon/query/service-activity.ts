@@ -54,14 +54,16 @@ export class ServiceActivity {
     this.trimmedThrough = db.prepare("SELECT value FROM counters WHERE name = ?").pluck();
     this.seriesNewest = db
       .prepare(
-        "SELECT service_id, max(last_ns) FROM metric_series WHERE last_ns >= ? AND last_ns < ? GROUP BY service_id",
+        `SELECT ms.service_id, max(msl.last_ns) FROM metric_series_last msl JOIN metric_series ms ON ms.id = msl.series_id
+         WHERE msl.last_ns >= ? AND msl.last_ns < ? GROUP BY ms.service_id`,
       )
       .raw();
     this.seriesBefore = db
       .prepare(
-        `SELECT service_id,
-           (SELECT max(time_ns) FROM metric_points WHERE series_id = metric_series.id AND time_ns >= ? AND time_ns < ?)
-         FROM metric_series WHERE last_ns >= ? AND first_ns < ?`,
+        `SELECT ms.service_id,
+           (SELECT max(time_ns) FROM metric_points WHERE series_id = ms.id AND time_ns >= ? AND time_ns < ?)
+         FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id
+         WHERE msl.last_ns >= ? AND ms.first_ns < ?`,
       )
       .raw();
   }

@@ -139,9 +139,10 @@ export class SqliteFacets {
    */
   private metricFacets(field: FacetField & { type: "metrics" }, window: FacetWindow, limit: number): FacetValue[] {
     const where = new Where();
-    where.add("ms.last_ns >= ? AND ms.first_ns <= ?", window.fromNs, window.toNs);
+    where.add("msl.last_ns >= ? AND ms.first_ns <= ?", window.fromNs, window.toNs);
     if (window.service !== undefined) where.add("v.name = ?", window.service);
-    const from = "metric_series ms JOIN services v ON v.id = ms.service_id";
+    const from =
+      "metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id JOIN services v ON v.id = ms.service_id";
     let sql: string;
     if (field.field === "name") {
       sql = `SELECT m.name AS value, count(*) AS count FROM ${from} JOIN metrics m ON m.id = ms.metric_id ${where} GROUP BY 1`;

@@ -152,7 +152,7 @@ export class SqliteMetrics {
 
   metrics(query: MetricListQuery): PageResult<MetricSummaryRecord> {
     const { page } = query;
-    const where = ["ms.last_ns >= @from", "ms.first_ns <= @to"];
+    const where = ["msl.last_ns >= @from", "ms.first_ns <= @to"];
     const bind: Record<string, unknown> = { from: page.fromNs, to: page.toNs, limit: page.limit + 1 };
     if (query.service !== undefined) {
       where.push("v.name = @service");
@@ -175,8 +175,9 @@ export class SqliteMetrics {
     }
     const rows = this.prepare(
       `SELECT ${IDENTITY_COLUMNS}, json_group_array(DISTINCT v.name) AS services, count(*) AS series,
-        max(ms.last_ns) AS last_ns
-      FROM metrics m JOIN metric_series ms ON ms.metric_id = m.id JOIN services v ON v.id = ms.service_id
+        max(msl.last_ns) AS last_ns
+      FROM metrics m JOIN metric_series ms ON ms.metric_id = m.id JOIN metric_series_last msl ON msl.series_id = ms.id
+        JOIN services v ON v.id = ms.service_id
       WHERE ${where.join(" AND ")} GROUP BY m.id ORDER BY m.name, m.id LIMIT @limit`,
     ).all(bind) as (IdentityRow & { services: string; series: bigint; last_ns: bigint })[];
     const more = rows.length > page.limit;
@@ -193,7 +194,8 @@ export class SqliteMetrics {
   metricIdentities(name: string): MetricIdentity[] {
     const rows = this.prepare(
       `SELECT ${IDENTITY_COLUMNS} FROM metrics m WHERE m.name = ?
-        ORDER BY (SELECT max(ms.last_ns) FROM metric_series ms WHERE ms.metric_id = m.id) DESC NULLS LAST, m.id DESC`,
+        ORDER BY (SELECT max(msl.last_ns) FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id
+          WHERE ms.metric_id = m.id) DESC NULLS LAST, m.id DESC`,
     ).all(name) as IdentityRow[];
     return rows.map(identityOf);
   }
@@ -202,8 +204,9 @@ export class SqliteMetrics {
     const series = seriesSql(scope, [], scope.fromNs, false);
     const head = this.prepare(
       `WITH ${series.sql} SELECT json_group_array(DISTINCT v.name) AS services, count(*) AS series,
-        min(ms.first_ns) AS first_ns, max(ms.last_ns) AS last_ns
-      FROM sel JOIN metric_series ms ON ms.id = sel.id JOIN services v ON v.id = ms.service_id`,
+        min(ms.first_ns) AS first_ns, max(msl.last_ns) AS last_ns
+      FROM sel JOIN metric_series ms ON ms.id = sel.id JOIN metric_series_last msl ON msl.series_id = ms.id
+        JOIN services v ON v.id = ms.service_id`,
     ).get(series.bind) as { services: string; series: bigint; first_ns: bigint | null; last_ns: bigint | null };
     if (head.first_ns === null || head.last_ns === null) return null;
     const values = this.prepare(

@@ -36,6 +36,7 @@ type Statement =
   | "firstPoint"
   | "setFirst"
   | "deleteSeries"
+  | "deleteLast"
   | "deleteAttributes"
   | "deleteMetric"
   | "metricIds"
@@ -64,6 +65,7 @@ class MetricTrimmer implements RetentionTrimmer {
       firstPoint: db.prepare("SELECT time_ns FROM metric_points WHERE series_id = ? ORDER BY time_ns LIMIT 1"),
       setFirst: db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ?"),
       deleteSeries: db.prepare("DELETE FROM metric_series WHERE id = ?"),
+      deleteLast: db.prepare("DELETE FROM metric_series_last WHERE series_id = ?"),
       deleteAttributes: db.prepare("DELETE FROM metric_series_attributes WHERE metric_id = ? AND series_id = ?"),
       deleteMetric: db.prepare(
         "DELETE FROM metrics WHERE id = ? AND NOT EXISTS (SELECT 1 FROM metric_series WHERE metric_id = ?)",
@@ -102,6 +104,7 @@ class MetricTrimmer implements RetentionTrimmer {
         continue;
       }
       s.deleteSeries.run(series.id);
+      s.deleteLast.run(series.id);
       s.deleteAttributes.run(series.metric_id, series.id);
       emptied.add(series.metric_id);
       seriesGone++;

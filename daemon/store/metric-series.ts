@@ -74,7 +74,13 @@ export class MetricSeriesResolver {
     series: Map<string, ResolvedSeries>;
   } | null = null;
   private readonly stmt: Record<
-    "metricSelect" | "metricInsert" | "metricUpdate" | "seriesInsert" | "seriesSelect" | "attributeInsert",
+    | "metricSelect"
+    | "metricInsert"
+    | "metricUpdate"
+    | "seriesInsert"
+    | "lastInsert"
+    | "seriesSelect"
+    | "attributeInsert",
     Database.Statement
   >;
   /** Series created since the last `takeCreated()`. */
@@ -96,9 +102,10 @@ export class MetricSeriesResolver {
       ),
       metricUpdate: db.prepare("UPDATE metrics SET description = ?, metadata = ? WHERE id = ?"),
       seriesInsert: db.prepare(
-        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, first_whole)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
       ),
+      lastInsert: db.prepare("INSERT INTO metric_series_last (series_id, last_ns) VALUES (?, ?)"),
       seriesSelect: db.prepare(
         "SELECT id, first_whole FROM metric_series WHERE metric_id = ? AND resource_id = ? AND scope_id = ? AND attr_hash = ?",
       ),
@@ -179,10 +186,10 @@ export class MetricSeriesResolver {
           hash,
           point.attributes,
           point.timeNs,
-          point.timeNs,
           firstWhole ? 1 : 0,
         ) as { id: number }
       ).id;
+      this.stmt.lastInsert.run(id, point.timeNs);
       created = true;
       this.createdCount++;
       const indexed = indexEntriesOf(point.attributes);

@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 22), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 23), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 22;
+PRAGMA user_version = 23;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -178,10 +178,6 @@ CREATE TABLE "metric_series" (
   attr_hash BLOB NOT NULL,
   attributes TEXT NOT NULL,
   first_ns INTEGER NOT NULL,
-  last_ns INTEGER NOT NULL,
-  -- 1 when a cumulative series' first point counts its whole value (it started at or after
-  -- the collector that created the series, metric-rollup.ts firstCountsWhole), 0 when it is
-  -- the baseline: rollups and raw-point queries apply the same decision
   first_whole INTEGER NOT NULL,
   UNIQUE (metric_id, resource_id, scope_id, attr_hash)
 );
@@ -197,6 +193,12 @@ CREATE TABLE metric_series_attributes (
   series_id INTEGER NOT NULL,
   PRIMARY KEY (metric_id, key_id, value, series_id)
 ) WITHOUT ROWID;
+
+CREATE TABLE metric_series_last (
+  series_id INTEGER PRIMARY KEY,
+  -- the time of the series' newest point
+  last_ns INTEGER NOT NULL
+);
 
 CREATE TABLE metric_slot_packs (
   id INTEGER PRIMARY KEY,

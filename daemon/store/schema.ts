@@ -25,6 +25,7 @@ import { v019SpanNames } from "./migrations/v019-span-names.js";
 import { v020TaggedAttributes } from "./migrations/v020-tagged-attributes.js";
 import { v021CompactSpanRollups } from "./migrations/v021-compact-span-rollups.js";
 import { v022LeanSpans } from "./migrations/v022-lean-spans.js";
+import { v023SeriesLastTimes } from "./migrations/v023-series-last-times.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v020TaggedAttributes,
   v021CompactSpanRollups,
   v022LeanSpans,
+  v023SeriesLastTimes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -57,20 +57,13 @@ export function writeGaugeSeries(db: Database.Database, series: GaugeSeries): bi
   const seriesId = BigInt(
     db
       .prepare(
-        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, first_whole)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
       )
-      .run(
-        metricId,
-        serviceId,
-        resourceId,
-        scopeId,
-        createHash("sha1").update(attributes).digest(),
-        attributes,
-        first,
-        last,
-      ).lastInsertRowid,
+      .run(metricId, serviceId, resourceId, scopeId, createHash("sha1").update(attributes).digest(), attributes, first)
+      .lastInsertRowid,
   );
+  db.prepare("INSERT INTO metric_series_last (series_id, last_ns) VALUES (?, ?)").run(seriesId, last);
   const point = db.prepare(
     "INSERT INTO metric_points (series_id, time_ns, start_ns, flags, value) VALUES (?, ?, 0, 0, ?)",
   );

@@ -96,11 +96,12 @@ export function insertSeries(
   const seriesId = Number(
     db
       .prepare(
-        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, last_ns, first_whole)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+        `INSERT INTO metric_series (metric_id, service_id, resource_id, scope_id, attr_hash, attributes, first_ns, first_whole)
+        VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
       )
-      .run(metricId, serviceId, resourceId, scopeId, hash, json, firstNs, lastNs).lastInsertRowid,
+      .run(metricId, serviceId, resourceId, scopeId, hash, json, firstNs).lastInsertRowid,
   );
+  db.prepare("INSERT INTO metric_series_last (series_id, last_ns) VALUES (?, ?)").run(seriesId, lastNs);
   for (const [key, value] of Object.entries(attributes)) {
     const keyId = idOf(db, "SELECT id FROM attr_keys WHERE key = ?", "INSERT INTO attr_keys (key) VALUES (?)", key);
     db.prepare("INSERT INTO metric_series_attributes (metric_id, key_id, value, series_id) VALUES (?, ?, ?, ?)").run(

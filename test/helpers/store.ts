@@ -108,9 +108,19 @@ export function columnBeforeV19(table: string, column: string): string {
  */
 export function columnBeforeV22(table: string, column: string): string {
   const field = table === "spans" ? DETAILS_BEFORE_V22.get(column) : undefined;
-  if (field === undefined) return column;
+  if (field === undefined) return columnBeforeV23(table, column);
   const value = `json_extract(details, '$.${field}')`;
   return column.startsWith("dropped_") ? `coalesce(${value}, 0)` : value;
+}
+
+/**
+ * SQL reading a current store's `column` of `table` as versions before 23 stored it: a metric
+ * series' newest time in its own row (v023-series-last-times.ts).
+ */
+export function columnBeforeV23(table: string, column: string): string {
+  return table === "metric_series" && column === "last_ns"
+    ? "(SELECT l.last_ns FROM metric_series_last l WHERE l.series_id = id)"
+    : column;
 }
 
 /** The columns of a span before version 22 that `details` holds since, by their field there. */
@@ -227,7 +237,9 @@ export function copyAtVersion(source: Database.Database, path: string, version: 
                       ? columnBeforeV19(table, name)
                       : version < 22
                         ? columnBeforeV22(table, name)
-                        : name,
+                        : version < 23
+                          ? columnBeforeV23(table, name)
+                          : name,
         )
         .map((sql, i) =>
           version >= 14 && version < 20 && (table === "spans" || table === "logs") && names[i] === "attributes"
@@ -317,6 +329,15 @@ export function readWithIdsAsBytes<T>(db: Database.Database, read: (copy: Databa
       copy.exec(`ALTER TABLE spans ADD COLUMN details TEXT;
         UPDATE spans SET details = obs_details(trace_state, events, links, dropped_attributes_count,
           dropped_events_count, dropped_links_count)`);
+    }
+    // Before version 23 a metric series kept its newest time in its own row.
+    if (
+      (copy.prepare("SELECT name FROM pragma_table_info('metric_series')").pluck().all() as string[]).includes(
+        "last_ns",
+      )
+    ) {
+      copy.exec(`CREATE TABLE metric_series_last (series_id INTEGER PRIMARY KEY, last_ns INTEGER NOT NULL);
+        INSERT INTO metric_series_last SELECT id, last_ns FROM metric_series`);
     }
     // Before version 21 a span rollup kept its histogram as 32-bit pairs and its slowest spans as JSON.
     copy.function("obs_histogram_v21", (stored: unknown) => {

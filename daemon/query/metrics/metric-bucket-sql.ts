@@ -32,7 +32,7 @@ export function seriesSql(
     bind[`gk${i}`] = g.attr;
     return `coalesce(obs_attribute_text(ms.attributes, @gk${i}), obs_attribute_text(rs.attributes, @gk${i})) AS g${i}`;
   });
-  const where = ["ms.metric_id = @metric", "ms.last_ns >= @first", "ms.first_ns <= @to"];
+  const where = ["ms.metric_id = @metric", "msl.last_ns >= @first", "ms.first_ns <= @to"];
   if (scope.service !== undefined) {
     where.push("v.name = @service");
     bind.service = scope.service;
@@ -48,7 +48,8 @@ export function seriesSql(
     ? `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q WHERE q.series_id = ms.id AND q.time_ns < @first), @first) AS prev_ns`
     : "";
   const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}
-    FROM metric_series ms JOIN services v ON v.id = ms.service_id JOIN resources rs ON rs.id = ms.resource_id
+    FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id JOIN services v ON v.id = ms.service_id
+      JOIN resources rs ON rs.id = ms.resource_id
     WHERE ${where.join(" AND ")})`;
   return { sql, bind, groups: groupBy.map((_, i) => `g${i}`) };
 }

@@ -66,6 +66,17 @@ describe("metric retention", () => {
     ]);
     expect(count(store, "metric_points")).to.equal(3n);
     expect(count(store, "metric_series_attributes")).to.equal(2n);
+    // Each series kept keeps its newest time; the deleted series' go with them.
+    expect(
+      store.db
+        .prepare(
+          "SELECT s.attributes, l.last_ns FROM metric_series_last l LEFT JOIN metric_series s ON s.id = l.series_id ORDER BY l.series_id",
+        )
+        .all(),
+    ).to.deep.equal([
+      { attributes: '{"route":"/x"}', last_ns: T0 + 7200n * S },
+      { attributes: '{"route":"/y"}', last_ns: T0 + 7210n * S },
+    ]);
     const cutoff = T0 + 3660n * S;
     const kept = store.db.prepare("SELECT width_s, slot FROM metric_rollups").all() as {
       width_s: bigint;

@@ -75,7 +75,8 @@ describe("metric writer", () => {
     write(store, [metricPoint({ timeNs: T0, value: 5, kind: "gauge", temporality: 0, monotonic: false })]);
     const series = store.db
       .prepare(
-        "SELECT m.name, m.kind, s.attributes, s.first_ns, s.last_ns, length(s.attr_hash) AS hash FROM metric_series s JOIN metrics m ON m.id = s.metric_id ORDER BY s.id",
+        `SELECT m.name, m.kind, s.attributes, s.first_ns, l.last_ns, length(s.attr_hash) AS hash FROM metric_series s
+          JOIN metrics m ON m.id = s.metric_id JOIN metric_series_last l ON l.series_id = s.id ORDER BY s.id`,
       )
       .all();
     expect(series).to.deep.equal([
@@ -110,7 +111,11 @@ describe("metric writer", () => {
   });
 
   it("keeps each series' first and last point times through late points, a restart and a resend", () => {
-    const extent = () => store.db.prepare("SELECT first_ns, last_ns FROM metric_series").raw().get();
+    const extent = () =>
+      store.db
+        .prepare("SELECT s.first_ns, l.last_ns FROM metric_series s JOIN metric_series_last l ON l.series_id = s.id")
+        .raw()
+        .get();
     const at = (seconds: number) => T0 + BigInt(seconds) * S;
     write(store, [counter(100, 1), counter(200, 2)]);
     expect(extent()).to.deep.equal([at(100), at(200)]);

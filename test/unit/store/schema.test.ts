@@ -1208,6 +1208,54 @@ describe("store schema", () => {
     }
   });
 
+  it("upgrades a version-22 store's series newest times into a table of their own, and the writer goes on moving them", () => {
+    const store = testStore();
+    const S = 1_000_000_000n;
+    const T0 = 1_700_000_100n * S;
+    const point = (seconds: number, route: string) =>
+      metricPoint({ timeNs: T0 + BigInt(seconds) * S, value: seconds, attributes: JSON.stringify({ route }) });
+    try {
+      for (const points of [
+        [point(0, "/a"), point(10, "/a"), point(0, "/b")],
+        [point(30, "/a"), point(5, "/c")],
+      ]) {
+        store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+      }
+      const newest = (db: Database.Database, from: string) =>
+        db
+          .prepare(`SELECT s.attributes, l.last_ns FROM metric_series s JOIN ${from} ORDER BY s.id`)
+          .safeIntegers(true)
+          .all();
+      const expected = [
+        { attributes: '{"route":"/a"}', last_ns: T0 + 30n * S },
+        { attributes: '{"route":"/b"}', last_ns: T0 },
+        { attributes: '{"route":"/c"}', last_ns: T0 + 5n * S },
+      ];
+      expect(newest(store.db, "metric_series_last l ON l.series_id = s.id")).to.deep.equal(expected);
+      const path = join(dir.path, "v22-series.sqlite");
+      const db = copyAtVersion(store.db, path, 22);
+      try {
+        expect(newest(db, "metric_series l ON l.id = s.id")).to.deep.equal(expected);
+        migrate(db, path, MIGRATIONS);
+        expect(db.prepare("SELECT name FROM pragma_table_info('metric_series')").pluck().all()).to.not.include(
+          "last_ns",
+        );
+        expect(newest(db, "metric_series_last l ON l.series_id = s.id")).to.deep.equal(expected);
+        const writer = new TelemetryWriter(db, 0n);
+        writer.transaction(() => writer.writeMetrics(metricBatch("api", [point(40, "/b")]), T0 + 40n * S));
+        expect(newest(db, "metric_series_last l ON l.series_id = s.id")).to.deep.equal([
+          expected[0],
+          { attributes: '{"route":"/b"}', last_ns: T0 + 40n * S },
+          expected[2],
+        ]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   it("rolls back a failing migration step and keeps the old version", () => {
     const path = join(dir.path, "fail.sqlite");
     const v1: Migration = { version: 1, description: "t", up: (db) => db.exec("CREATE TABLE t (x INTEGER)") };
