@@ -169,7 +169,12 @@ function readDay(dir: string) {
     bytes: {
       pointsPerPoint: round(bytesOf(db, ["metric_points"]) / points, 1),
       rollupsPerPoint: round(bytesOf(db, ["metric_rollups"]) / points, 1),
-      seriesAndAttributes: bytesOf(db, ["metric_series", "metric_series_attributes", "metric_series_by_service"]),
+      seriesAndAttributes: bytesOf(db, [
+        "metric_series",
+        "metric_series_last",
+        "metric_series_attributes",
+        "metric_series_by_service",
+      ]),
     },
   };
   db.close();

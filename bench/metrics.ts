@@ -55,6 +55,7 @@ function bytesPerPoint(db: Database.Database): { total: number; points: number }
   const tables = [
     "metrics",
     "metric_series",
+    "metric_series_last",
     "metric_series_attributes",
     "metric_points",
     "metric_rollups",

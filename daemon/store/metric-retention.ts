@@ -27,7 +27,7 @@ interface OldSeries {
 /**
  * Time retention of metrics: points before the cutoff (per series, along the points' key),
  * rollup slots (rows and packs) that end at or before both it and the oldest point kept, series left without
- * points with their attribute rows, and metrics left without series with all their slots; the counters
+ * points with their attribute and newest-time rows, and metrics left without series with all their slots; the counters
  * `points` and `series` follow.
  */
 type Statement =

@@ -70,6 +70,14 @@ describe("metric retention", () => {
     expect(
       store.db
         .prepare(
+          "SELECT count(*) FROM metric_series s LEFT JOIN metric_series_last l ON l.series_id = s.id WHERE l.series_id IS NULL",
+        )
+        .pluck()
+        .get(),
+    ).to.equal(0n);
+    expect(
+      store.db
+        .prepare(
           "SELECT s.attributes, l.last_ns FROM metric_series_last l LEFT JOIN metric_series s ON s.id = l.series_id ORDER BY l.series_id",
         )
         .all(),

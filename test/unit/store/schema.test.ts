@@ -1240,6 +1240,7 @@ describe("store schema", () => {
         expect(db.prepare("SELECT name FROM pragma_table_info('metric_series')").pluck().all()).to.not.include(
           "last_ns",
         );
+        expect(db.prepare("SELECT count(*) FROM metric_series_last").pluck().get()).to.equal(3n);
         expect(newest(db, "metric_series_last l ON l.series_id = s.id")).to.deep.equal(expected);
         const writer = new TelemetryWriter(db, 0n);
         writer.transaction(() => writer.writeMetrics(metricBatch("api", [point(40, "/b")]), T0 + 40n * S));
