@@ -194,6 +194,47 @@ function facetCases(): HttpCase[] {
   return cases;
 }
 
+/** Metrics (bench/answer-metrics.ts): the list, describe, every agg family's series, facets. */
+function metricCases(): HttpCase[] {
+  const counter = "http.server.request.count";
+  const series = (name: string, query: string) => get(`metric-series-${name}`, `/api/metrics/series?${query}`);
+  return [
+    get("metrics", "/api/metrics?lookback=24h"),
+    get("metrics-limit-2", "/api/metrics?lookback=24h&limit=2", true),
+    get("metrics-service", "/api/metrics?service=payments&lookback=1h"),
+    get("metrics-name", "/api/metrics?name=request&lookback=15m"),
+    get("metric-describe", `/api/metrics/describe?name=${counter}&lookback=24h`),
+    get("metric-describe-service", `/api/metrics/describe?name=${counter}&service=checkout&lookback=1h`),
+    series("counter-24h", `name=${counter}&lookback=24h`),
+    series("counter-rate-service-24h", `name=${counter}&agg=rate&groupBy=service&lookback=24h`),
+    series("counter-increase-route-1h", `name=${counter}&agg=increase&groupBy=attr.http.route&lookback=1h`),
+    series(
+      "counter-increase-6h-filtered",
+      `name=${counter}&agg=increase&step=10m&lookback=6h&groupBy=service&attr.http.route=%2Fapi%2Fv1%2Fr1`,
+    ),
+    // Across the restart of checkout's counters, twelve hours before the dataset's end.
+    series("counter-reset", `name=${counter}&agg=increase&step=5m&lookback=13h&service=checkout`),
+    series("counter-sum-raw", `name=${counter}&agg=sum&step=30s&lookback=15m&groupBy=service`),
+    series("gauge-last", "name=process.memory.usage&groupBy=service&lookback=24h"),
+    series("gauge-max-1h", "name=process.memory.usage&agg=max&step=10m&lookback=1h"),
+    series("gauge-avg-raw", "name=process.memory.usage&agg=avg&step=2m&lookback=30m&service=users"),
+    series("histogram-p95-service-24h", "name=http.server.request.duration&agg=p95&groupBy=service&lookback=24h"),
+    series("histogram-p50-route-1h", "name=http.server.request.duration&agg=p50&groupBy=attr.http.route&lookback=1h"),
+    series("histogram-count-6h", "name=http.server.request.duration&agg=count&step=30m&lookback=6h"),
+    series("histogram-avg-raw", "name=http.server.request.duration&agg=avg&step=1m&lookback=10m"),
+    series("summary-p99", "name=rpc.server.latency&agg=p99&groupBy=service&lookback=6h"),
+    get("facets-metrics-name", "/api/facets?type=metrics&field=name&lookback=24h"),
+    get("facets-metrics-service", "/api/facets?type=metrics&field=service&lookback=1h"),
+    get("facets-metrics-attribute_keys", "/api/facets?type=metrics&field=attribute_keys&lookback=24h"),
+    get(
+      "facets-metrics-attribute_values",
+      "/api/facets?type=metrics&field=attribute_values&key=http.route&lookback=24h",
+    ),
+    get("error-metric-unknown", "/api/metrics/series?name=no.such.metric&lookback=1h"),
+    get("error-metric-agg", "/api/metrics/series?name=process.memory.usage&agg=rate"),
+  ];
+}
+
 function auditCases(ids: KnownIds): HttpCase[] {
   const until = encodeURIComponent(ids.untilIso);
   return [
@@ -261,6 +302,7 @@ export function httpCases(ids: KnownIds): HttpCase[] {
     ...logCases(ids),
     ...statsCases(),
     ...facetCases(),
+    ...metricCases(),
     ...auditCases(ids),
     ...errorCases(ids),
     // Health: pid, uptime, start time, port, paths and file size differ between runs; masked.
@@ -314,6 +356,31 @@ export function cliCases(ids: KnownIds): CliCase[] {
     cli("facets-traces-service", ["facets", "traces", "service", "--since", "24h"]),
     cli("facets-traces-values", ["facets", "traces", "attribute_values", "--key", "cloud.region", "--since", "24h"]),
     cli("facets-logs-severity", ["facets", "logs", "severity", "--since", "24h", "--limit", "3"]),
+    cli("metrics", ["metrics", "--since", "24h"]),
+    cli("metric-counter", ["metric", "http.server.request.count", "--group-by", "service", "--since", "24h"]),
+    cli("metric-histogram", [
+      "metric",
+      "http.server.request.duration",
+      "--group-by",
+      "attr.http.route",
+      "--agg",
+      "p95",
+      "--step",
+      "10m",
+      "--since",
+      "2h",
+    ]),
+    cli("metric-gauge-filtered", [
+      "metric",
+      "process.memory.usage",
+      "--agg",
+      "max",
+      "--since",
+      "1h",
+      "--service",
+      "users",
+    ]),
+    cli("metric-describe", ["metric", "http.server.request.count", "--describe"]),
     cli("audit", ["audit"]),
     cli("audit-until", ["audit", "--until", ids.untilIso, "--since", "1h", "--baseline", "2h"]),
     cli("audit-fail-on", ["audit", "--until", ids.untilIso, "--fail-on", "error"]),

@@ -31,6 +31,7 @@ import { type CollectorProcess, startCollectorProcess } from "../test/helpers/co
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { type CliCase, cliCases, type HttpCase, httpCases, type KnownIds } from "./answer-cases.js";
 import { compareAnswers, type IndexLine, writeAnswer, writeIndex } from "./answer-compare.js";
+import { writeAnswerMetrics } from "./answer-metrics.js";
 import { buildQueryDataset, type DatasetInfo } from "./query-dataset.js";
 
 const TRACES = 20_000;
@@ -79,23 +80,29 @@ function copyCursorKey(from: string, path: string): void {
 }
 
 /** The store at `db` with its info file beside it, built now when either is missing. */
-function dataset(db: string): DatasetInfo {
+function dataset(db: string): DatasetInfo & { points: number } {
   const infoPath = `${db}.json`;
   if (existsSync(db) && existsSync(infoPath)) {
-    const info = JSON.parse(readFileSync(infoPath, "utf8")) as DatasetInfo;
-    console.log(`reusing ${db} (${info.spans} spans, ${info.logs} logs)`);
-    return info;
+    const info = JSON.parse(readFileSync(infoPath, "utf8")) as DatasetInfo & { points?: number };
+    // A store built before it held metrics is built again.
+    if (info.points !== undefined) {
+      console.log(`reusing ${db} (${info.spans} spans, ${info.logs} logs, ${info.points} metric points)`);
+      return { ...info, points: info.points };
+    }
   }
   rmSync(db, { force: true });
   console.log(
-    `building ${db}: ${TRACES} traces (x5 spans) and ${LOGS} logs over the 24h before ${new Date(BASE_MS).toISOString()}`,
+    `building ${db}: ${TRACES} traces (x5 spans), ${LOGS} logs and metrics over the 24h before ${new Date(BASE_MS).toISOString()}`,
   );
   const started = performance.now();
-  const info = buildQueryDataset(db, TRACES, LOGS, BigInt(BASE_MS) * 1_000_000n, (done) =>
+  const spansAndLogs = buildQueryDataset(db, TRACES, LOGS, BigInt(BASE_MS) * 1_000_000n, (done) =>
     console.log(`  ${Math.round(done * 100)}% (${Math.round(performance.now() - started)} ms)`),
   );
+  const info = { ...spansAndLogs, points: writeAnswerMetrics(db, BigInt(BASE_MS) * 1_000_000n) };
   writeFileSync(infoPath, JSON.stringify(info));
-  console.log(`  built ${info.spans} spans, ${info.logs} logs in ${Math.round(performance.now() - started)} ms`);
+  console.log(
+    `  built ${info.spans} spans, ${info.logs} logs, ${info.points} metric points in ${Math.round(performance.now() - started)} ms`,
+  );
   return info;
 }
 
