@@ -6,10 +6,10 @@
  * two builds' metric answers can be compared on the same points.
  */
 import { blankPoint, exemplarEntry, exemplarsJson } from "../daemon/otlp/metric-points.js";
-import type { MetricBatch, MetricPointRecord, ResourceRecord, ScopeRecord } from "../daemon/otlp/records.js";
+import type { MetricBatch, MetricPointRecord, ScopeRecord } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
-import { ROUTES, SERVICES } from "./query-dataset.js";
+import { ROUTES, resources, SERVICES } from "./query-dataset.js";
 import { hex, seededRandom } from "./span-workload.js";
 
 /** The services that report metrics, the routes their counters and histograms are by. */
@@ -26,17 +26,6 @@ const BOUNDS = [5, 10, 25, 50, 100, 250, 500, 1000];
 const QUANTILES = [0, 0.5, 0.9, 0.99, 1];
 /** Minutes written per transaction: obsd packs closed slots between commits. */
 const MINUTES_PER_COMMIT = 30;
-
-/** The dataset's resources for the metric services: the same hashes, so the same resources. */
-function resources(): ResourceRecord[] {
-  return METRIC_SERVICES.map((name) => ({
-    hash: `bench-${name}`,
-    serviceName: name,
-    attributes: JSON.stringify({ "service.name": name }),
-    droppedAttributesCount: 0,
-    schemaUrl: null,
-  }));
-}
 
 const SCOPES: ScopeRecord[] = [
   {
@@ -73,7 +62,8 @@ export function writeAnswerMetrics(path: string, nowNs: bigint): number {
   const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
   const random = seededRandom(34);
-  const res = resources();
+  // The dataset's own resources for these services: the same hashes, so the same resources.
+  const res = resources(METRIC_SERVICES);
   const dayStart = nowNs - BigInt(MINUTES) * MINUTE_NS;
   const counters = new Map<string, number>();
   const histograms = new Map<string, { count: number; sum: number; buckets: number[] }>();

@@ -23,8 +23,9 @@ const SEVERITIES: [number, string][] = [
 ];
 const DAY_NS = 86_400_000_000_000n;
 
-function resources(): ResourceRecord[] {
-  return SERVICES.map((name) => ({
+/** The dataset's resources, one per service (by default all of SERVICES), keyed by their name. */
+export function resources(services: readonly string[] = SERVICES): ResourceRecord[] {
+  return services.map((name) => ({
     hash: `bench-${name}`,
     serviceName: name,
     attributes: JSON.stringify({ "service.name": name }),
