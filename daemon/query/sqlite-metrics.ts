@@ -12,6 +12,7 @@ import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
+import { newestRateSql, seriesRate } from "./metrics/rate-spans.js";
 import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
@@ -358,6 +359,36 @@ export class SqliteMetrics {
     ]);
   }
 
+  /**
+   * The newest bucket's rate, still open at the window's end, over the time each series'
+   * increases there span instead of the whole step (metrics/rate-spans.ts).
+   */
+  private newestRate(query: MetricBucketQuery, starts: bigint[], groups: MetricGroupValues[]): void {
+    const last = starts.length - 1;
+    const bucketNs = starts[last];
+    if (bucketNs === undefined) return;
+    const { sql, bind } = newestRateSql(query, bucketNs);
+    const rates = new Map<number, number>();
+    for (const [gid, inc, lastNs, since] of this.prepare(sql).raw().all(bind) as [
+      unknown,
+      unknown,
+      unknown,
+      unknown,
+    ][]) {
+      if (gid === null) continue;
+      const rate = seriesRate(
+        Number(inc),
+        Number(BigInt(lastNs as bigint) - BigInt(since as bigint)),
+        query.stepMs / 1000,
+      );
+      rates.set(Number(gid), (rates.get(Number(gid)) ?? 0) + rate);
+    }
+    for (const [gid, rate] of rates) {
+      const group = groups[gid];
+      if (group) group.values[last] = rate;
+    }
+  }
+
   /** For a query of a packed width: its newest packed slot in range, after which its 60 s rows are read. */
   private rowsThrough(query: MetricBucketQuery, firstNs: bigint): bigint | undefined {
     if (query.source.kind !== "rollups" || query.source.widthS === FOLDED_WIDTHS_S[0]) return undefined;
@@ -397,6 +428,7 @@ export class SqliteMetrics {
       let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
+      if (query.agg === "rate" && query.source.kind === "rollups") this.newestRate(query, starts, groups);
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;

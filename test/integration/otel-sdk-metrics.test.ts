@@ -91,11 +91,21 @@ async function awayFromMinuteEdge(needMs: number): Promise<void> {
   if (intoMinute > STEP_MS - needMs) await sleep(STEP_MS - intoMinute + 50);
 }
 
+/** A point of interop.requests as the SDK exported it: its route, start and time (Unix ns). */
+interface RequestPoint {
+  route: string;
+  startNs: bigint;
+  timeNs: bigint;
+}
+
 interface Run {
   service: string;
   phases: Phase[];
   exportResults: { code: number; error?: Error }[];
+  requestPoints: RequestPoint[];
 }
+
+const hrNs = ([seconds, nanos]: [number, number]) => BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
 
 /** Records three phases with the real SDK, exporting after each, then shuts the provider down. */
 async function exportWithSdk(
@@ -111,12 +121,21 @@ async function exportWithSdk(
   const exporter: PushMetricExporter =
     encoding === "http/json" ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
   const exportResults: Run["exportResults"] = [];
+  const requestPoints: RequestPoint[] = [];
   const original = exporter.export.bind(exporter);
-  exporter.export = (metrics, done) =>
-    original(metrics, (result) => {
+  exporter.export = (metrics, done) => {
+    for (const metric of metrics.scopeMetrics.flatMap((scope) => scope.metrics)) {
+      if (metric.descriptor.name !== "interop.requests") continue;
+      for (const point of metric.dataPoints) {
+        const route = String(point.attributes.route);
+        requestPoints.push({ route, startNs: hrNs(point.startTime), timeNs: hrNs(point.endTime) });
+      }
+    }
+    return original(metrics, (result) => {
       exportResults.push(result);
       done(result);
     });
+  };
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ "service.name": service }),
     readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
@@ -170,7 +189,7 @@ async function exportWithSdk(
     latencies: [],
     sizes: [],
   });
-  return { service, phases, exportResults };
+  return { service, phases, exportResults, requestPoints };
 }
 
 interface SeriesAnswer {
@@ -312,7 +331,18 @@ describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", fun
           const rateBuckets = phasesByBucket(rate, run.phases);
           expectValues(
             rateGroup.values,
-            perBucket(rateBuckets, (phases) => sum(phases.map((p) => p.requests[route])) / (STEP_MS / 1000)),
+            rateBuckets.map((phases, i) => {
+              if (phases.length === 0) return null;
+              const increase = sum(phases.map((p) => p.requests[route]));
+              if (i < rate.buckets.length - 1) return increase / (STEP_MS / 1000);
+              // The newest bucket is still open: its increase over the time it spans, from the
+              // series' first point's start (the series is new, and counts that point whole,
+              // its start being after obsd's) to its newest point.
+              const points = run.requestPoints.filter((p) => p.route === route);
+              const since = points[0]!.startNs;
+              const newest = points.reduce((t, p) => (p.timeNs > t ? p.timeNs : t), since);
+              return (increase * 1e9) / Number(newest - since);
+            }),
             `rate of ${route}`,
           );
         }

@@ -161,9 +161,12 @@ describe("SQLite metrics reader", () => {
     expect(groups.api!.values[0]).to.equal(10 + 10 + 10);
   });
 
-  it("answers a rate per second of the step, over every series when ungrouped", () => {
+  it("answers a rate per second of the time each series' increases span, summed over every series when ungrouped", () => {
     const [all] = reader.metricBuckets(query({ metric: counter, agg: "rate" }));
-    const expected = perBucket(A, 0, 30, 4).map((v, i) => (v + perBucket(B, 0, 30, 4)[i]!) / 30);
+    // Both series count their first point whole, since their start at -5 s: the first bucket's
+    // increases span 25 s; every later one, from the point before it (10 s apart), 30 s.
+    const spans = [25, 30, 30, 30];
+    const expected = perBucket(A, 0, 30, 4).map((v, i) => v / spans[i]! + perBucket(B, 0, 30, 4)[i]! / spans[i]!);
     expect(all!.values).to.deep.equal(expected);
     expect(all!.series).to.equal(2);
   });
