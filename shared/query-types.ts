@@ -119,7 +119,7 @@ export interface FacetsRequest {
 }
 /** How the points of a metric's series are combined per bucket and group (/api/metrics/series). */
 export type MetricAgg =
-  /** Sums: the increase per second (of the step; of the time the increases span in the newest bucket and on raw points). */
+  /** Sums: the increase per second of the step (the newest, open bucket: of the time its increases span). */
   | "rate"
   /** Sums: the increase over the bucket (cumulative: counter resets restart at 0; delta: summed). */
   | "increase"

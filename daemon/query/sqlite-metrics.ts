@@ -360,33 +360,37 @@ export class SqliteMetrics {
   }
 
   /**
-   * The newest bucket's rate, still open at the window's end, over the time each series'
-   * increases there span instead of the whole step (metrics/rate-spans.ts).
+   * The newest bucket's rate, still open at the window's end: each series' over a trailing
+   * window, over the time its increases there span, instead of the bucket's increase over the
+   * whole step (metrics/rate-spans.ts). Every group's value is replaced, null where none of its
+   * series has a point in that window.
    */
   private newestRate(query: MetricBucketQuery, starts: bigint[], groups: MetricGroupValues[]): void {
     const last = starts.length - 1;
     const bucketNs = starts[last];
     if (bucketNs === undefined) return;
     const { sql, bind } = newestRateSql(query, bucketNs);
+    const delta = query.metric.temporality === 1;
+    const nsOrNull = (value: unknown) => (value === null ? null : BigInt(value as bigint));
     const rates = new Map<number, number>();
-    for (const [gid, inc, lastNs, since] of this.prepare(sql).raw().all(bind) as [
-      unknown,
-      unknown,
-      unknown,
-      unknown,
-    ][]) {
-      if (gid === null) continue;
+    for (const [gid, increase, first, newest, previous, start, whole] of this.prepare(sql)
+      .raw()
+      .all(bind) as unknown[][]) {
       const rate = seriesRate(
-        Number(inc),
-        Number(BigInt(lastNs as bigint) - BigInt(since as bigint)),
+        {
+          increase: Number(increase),
+          firstNs: BigInt(first as bigint),
+          lastNs: BigInt(newest as bigint),
+          previousNs: nsOrNull(previous),
+          startNs: nsOrNull(start),
+          firstWhole: Number(whole) === 1,
+        },
+        delta,
         query.stepMs / 1000,
       );
       rates.set(Number(gid), (rates.get(Number(gid)) ?? 0) + rate);
     }
-    for (const [gid, rate] of rates) {
-      const group = groups[gid];
-      if (group) group.values[last] = rate;
-    }
+    for (const [gid, group] of groups.entries()) group.values[last] = rates.get(gid) ?? null;
   }
 
   /** For a query of a packed width: its newest packed slot in range, after which its 60 s rows are read. */
@@ -428,7 +432,7 @@ export class SqliteMetrics {
       let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
-      if (query.agg === "rate" && query.source.kind === "rollups") this.newestRate(query, starts, groups);
+      if (query.agg === "rate") this.newestRate(query, starts, groups);
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;

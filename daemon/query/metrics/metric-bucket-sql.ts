@@ -72,25 +72,6 @@ const ROLLUP_CELLS = `cells AS (SELECT obs_series_group(r.series_id) AS gid,
     FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi)`;
 
 /**
- * A series' rate in a bucket from its increase (`inc`) and the ns it spans (`span`): per second
- * of the step when the span is unknown (one point counted whole, without a start time).
- */
-const RATE_OVER_SPAN = "CASE WHEN span > 0 THEN inc * 1e9 / span ELSE inc / @stepSeconds END";
-
-/** A point's start time when it is set and before the point (a delta point's interval, a counter's process start). */
-const START_SET = "CASE WHEN p.start_ns > 0 AND p.start_ns < p.time_ns THEN p.start_ns END";
-
-/**
- * When a point's increase began (rate-spans.ts): a delta point's own start; a cumulative one's
- * previous point; for a series' first point, its start when it counts whole, else its own time
- * (a baseline adds nothing).
- */
-function increaseSince(temporality: number): string {
-  if (temporality === 1) return `coalesce(${START_SET}, p.pt, p.time_ns)`;
-  return `coalesce(p.pt, CASE WHEN p.fw = 1 THEN ${START_SET} END, p.time_ns)`;
-}
-
-/**
  * Cells from raw points, one per point, with the rollups' increase rules applied to each point
  * against the series' previous one (read back to the last point before the first bucket).
  */
@@ -126,61 +107,49 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
     }
   }
   return `pts AS (SELECT q.*, sel.first_whole AS fw, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
-      lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd, lag(q.time_ns) OVER w AS pt
+      lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
     FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to
     WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),
-  cells AS (SELECT obs_series_group(p.series_id) AS gid, p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points,
-      p.time_ns AS last_ns, ${increaseSince(temporality)} AS since_ns,
+  cells AS (SELECT obs_series_group(p.series_id) AS gid, p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
       p.value AS value_sum, coalesce(p.min, p.value) AS value_min, coalesce(p.max, p.value) AS value_max,
       p.value AS value_last, ${increase} AS increase, ${sumIncrease} AS sum_increase, ${reset} AS resets,
       ${buckets} AS buckets
     FROM pts p WHERE p.time_ns >= @first)`;
 }
 
-/**
- * What one group and bucket aggregates: its cells; each series' newest cell in the bucket
- * (`newest`); or each series' increase in the bucket with the time it spans (`spans`).
- */
-type AggregateOver = "cells" | "newest" | "spans";
-
-/** The value of one group and bucket, and what it aggregates. */
-function aggregate(query: MetricBucketQuery): { value: string; over: AggregateOver } {
+/** The value of one group and bucket, over its cells; `two` when it needs each series' newest cell first. */
+function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
   const family = aggFamily(query.metric);
   const q = quantileOf(query.agg);
   if (q !== null) {
     return family === "summary"
-      ? { value: `obs_summary_quantile(buckets, w, ${q})`, over: "newest" }
-      : { value: `obs_bucket_quantile(buckets, ${q})`, over: "cells" };
+      ? { value: `obs_summary_quantile(buckets, w, ${q})`, two: true }
+      : { value: `obs_bucket_quantile(buckets, ${q})`, two: false };
   }
   switch (query.agg) {
     case "last":
-      return { value: "sum(value_last)", over: "newest" };
+      return { value: "sum(value_last)", two: true };
     case "rate":
-      // Raw points know when each increase began, so every bucket's rate is its series'
-      // increases over the time they span (rate-spans.ts); a rollup bucket's is per second of the
-      // step, the newest bucket's corrected by the reader.
-      return query.source.kind === "points"
-        ? { value: `sum(${RATE_OVER_SPAN})`, over: "spans" }
-        : { value: "sum(increase) / @stepSeconds", over: "cells" };
+      return { value: "sum(increase) / @stepSeconds", two: false };
     case "increase":
     case "count":
-      return { value: "sum(increase)", over: "cells" };
+      return { value: "sum(increase)", two: false };
     case "sum":
       return {
         value: family === "gauge" ? "sum(value_sum)" : family === "sum" ? "sum(increase)" : "sum(sum_increase)",
-        over: "cells",
+        two: false,
       };
     case "avg":
       // Totals over totals: the same at every granularity (points, 60 s rows, merged 900 s
       // rows), as the slot aggregates count them too (slot-groups.ts).
       return {
         value: family === "gauge" ? "sum(value_sum) / sum(points)" : "sum(sum_increase) / nullif(sum(increase), 0)",
-        over: "cells",
+        two: false,
       };
     case "min":
-      return { value: "min(value_min)", over: "cells" };
+      return { value: "min(value_min)", two: false };
     default:
-      return { value: "max(value_max)", over: "cells" };
+      return { value: "max(value_max)", two: false };
   }
 }
 
@@ -235,16 +204,12 @@ export function bucketSql(
   rowsThrough?: bigint,
 ): { sql: string; bind: Bind } {
   const base = cellsSql(query, firstNs, rowsThrough);
-  const { value, over } = aggregate(query);
-  const from =
-    over === "newest"
-      ? // Each series' newest cell per bucket: SQLite takes the bare columns from the max(last_ns) row.
-        `(SELECT gid, b, max(last_ns) AS t, value_last, buckets, sum(increase) AS w, sum(resets) AS resets
+  const { value, two } = aggregate(query);
+  // Each series' newest cell per bucket: SQLite takes the bare columns from the max(last_ns) row.
+  const from = two
+    ? `(SELECT gid, b, max(last_ns) AS t, value_last, buckets, sum(increase) AS w, sum(resets) AS resets
         FROM cells GROUP BY series_id, b)`
-      : over === "spans"
-        ? `(SELECT gid, b, sum(increase) AS inc, max(last_ns) - min(since_ns) AS span, sum(resets) AS resets
-        FROM cells GROUP BY series_id, b)`
-        : "cells";
+    : "cells";
   const sql = `${base.sql} SELECT gid, b, ${value} AS value, sum(resets) AS resets FROM ${from} GROUP BY gid, b`;
   return { sql, bind: base.bind };
 }
