@@ -12,7 +12,7 @@ import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import { newestRateSql, seriesRate } from "./metrics/rate-spans.js";
+import { trailingWindow } from "./metrics/newest-rate.js";
 import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
@@ -360,37 +360,35 @@ export class SqliteMetrics {
   }
 
   /**
-   * The newest bucket's rate, still open at the window's end: each series' over a trailing
-   * window, over the time its increases there span, instead of the bucket's increase over the
-   * whole step (metrics/rate-spans.ts). Every group's value is replaced, null where none of its
-   * series has a point in that window.
+   * The newest bucket's rate, still open at the window's end: the increase of its groups'
+   * series over a trailing window per second of that window, instead of the bucket's over the
+   * whole step (metrics/newest-rate.ts). Every group's value is replaced, null where none of its
+   * series has a point in the window.
    */
   private newestRate(query: MetricBucketQuery, starts: bigint[], groups: MetricGroupValues[]): void {
-    const last = starts.length - 1;
-    const bucketNs = starts[last];
-    if (bucketNs === undefined) return;
-    const { sql, bind } = newestRateSql(query, bucketNs);
-    const delta = query.metric.temporality === 1;
-    const nsOrNull = (value: unknown) => (value === null ? null : BigInt(value as bigint));
-    const rates = new Map<number, number>();
-    for (const [gid, increase, first, newest, previous, start, whole] of this.prepare(sql)
+    const first = starts[0];
+    const newest = starts[starts.length - 1];
+    if (first === undefined || newest === undefined) return;
+    const window = trailingWindow(first, newest, query.stepMs, query.toNs);
+    const plan: SlotPlan = { a: "increase", b: null, mode: "sum", scale: 1 };
+    const minutes = this.prepare(slotSql(plan))
       .raw()
-      .all(bind) as unknown[][]) {
-      const rate = seriesRate(
-        {
-          increase: Number(increase),
-          firstNs: BigInt(first as bigint),
-          lastNs: BigInt(newest as bigint),
-          previousNs: nsOrNull(previous),
-          startNs: nsOrNull(start),
-          firstWhole: Number(whole) === 1,
-        },
-        delta,
-        query.stepMs / 1000,
-      );
-      rates.set(Number(gid), (rates.get(Number(gid)) ?? 0) + rate);
+      .all({
+        metric: query.metric.id,
+        width: BigInt(FOLDED_WIDTHS_S[0]),
+        slotLo: window.slotLo,
+        slotHi: window.slotHi,
+      }) as [bigint, string][];
+    // The slot aggregates hand exemplars on: the bucket query has taken its own already.
+    this.slotExemplars.take();
+    const totals: (Figures | undefined)[] = [];
+    for (const [, json] of minutes) {
+      for (const [gid, figures] of slotFigures(json)) totals[gid] = combineFigures("sum", totals[gid], figures);
     }
-    for (const [gid, group] of groups.entries()) group.values[last] = rates.get(gid) ?? null;
+    groups.forEach((group, gid) => {
+      const total = totals[gid];
+      group.values[starts.length - 1] = total === undefined ? null : slotValue("sum", total, 1 / window.seconds);
+    });
   }
 
   /** For a query of a packed width: its newest packed slot in range, after which its 60 s rows are read. */

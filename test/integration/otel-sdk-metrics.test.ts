@@ -25,6 +25,13 @@ const DEFAULT_BOUNDS = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 50
 const STEP = "1m";
 const STEP_MS = 60_000;
 const ROUTES = ["/a", "/b"] as const;
+const MINUTE_NS = 60_000_000_000n;
+
+/** An ISO time with up to nanoseconds, as the API writes it, in Unix ns. */
+function isoNs(iso: string): bigint {
+  const [whole, fraction = ""] = iso.replace(/Z$/, "").split(".");
+  return BigInt(Date.parse(`${whole}Z`)) * 1_000_000n + BigInt(fraction.padEnd(9, "0").slice(0, 9));
+}
 
 /** What one phase recorded before its export, and when the export ran (the points' time lies within). */
 interface Phase {
@@ -91,21 +98,11 @@ async function awayFromMinuteEdge(needMs: number): Promise<void> {
   if (intoMinute > STEP_MS - needMs) await sleep(STEP_MS - intoMinute + 50);
 }
 
-/** A point of interop.requests as the SDK exported it: its route, start and time (Unix ns). */
-interface RequestPoint {
-  route: string;
-  startNs: bigint;
-  timeNs: bigint;
-}
-
 interface Run {
   service: string;
   phases: Phase[];
   exportResults: { code: number; error?: Error }[];
-  requestPoints: RequestPoint[];
 }
-
-const hrNs = ([seconds, nanos]: [number, number]) => BigInt(seconds) * 1_000_000_000n + BigInt(nanos);
 
 /** Records three phases with the real SDK, exporting after each, then shuts the provider down. */
 async function exportWithSdk(
@@ -121,21 +118,12 @@ async function exportWithSdk(
   const exporter: PushMetricExporter =
     encoding === "http/json" ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
   const exportResults: Run["exportResults"] = [];
-  const requestPoints: RequestPoint[] = [];
   const original = exporter.export.bind(exporter);
-  exporter.export = (metrics, done) => {
-    for (const metric of metrics.scopeMetrics.flatMap((scope) => scope.metrics)) {
-      if (metric.descriptor.name !== "interop.requests") continue;
-      for (const point of metric.dataPoints) {
-        const route = String(point.attributes.route);
-        requestPoints.push({ route, startNs: hrNs(point.startTime), timeNs: hrNs(point.endTime) });
-      }
-    }
-    return original(metrics, (result) => {
+  exporter.export = (metrics, done) =>
+    original(metrics, (result) => {
       exportResults.push(result);
       done(result);
     });
-  };
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ "service.name": service }),
     readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
@@ -189,7 +177,7 @@ async function exportWithSdk(
     latencies: [],
     sizes: [],
   });
-  return { service, phases, exportResults, requestPoints };
+  return { service, phases, exportResults };
 }
 
 interface SeriesAnswer {
@@ -198,6 +186,8 @@ interface SeriesAnswer {
   agg: string;
   valueUnit: string;
   stepMs: number;
+  /** The window's end (now), ISO with nanoseconds. */
+  to: string;
   buckets: string[];
   groups: {
     group: Record<string, string | null>;
@@ -333,18 +323,14 @@ describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", fun
             rateGroup.values,
             rateBuckets.map((phases, i) => {
               if (i === rate.buckets.length - 1) {
-                // The newest bucket is still open: its rate is over a trailing window (this
-                // minute and the one before, which hold the whole run), per series over the time
-                // its increase spans: from its first point's start (the series is new and counts
-                // that point whole, its start being after obsd's) to its newest point.
-                const points = run.requestPoints.filter((p) => p.route === route);
-                const since = points[0]!.startNs;
-                const newest = points.reduce((t, p) => (p.timeNs > t ? p.timeNs : t), since);
-                const all = sum(run.phases.map((p) => p.requests[route]));
-                return (all * 1e9) / Number(newest - since);
+                // The newest bucket is still open: its rate is the increase of a trailing window
+                // (whole minutes from five before the current one, which hold the whole run) per
+                // second of the window, to now.
+                const toNs = isoNs(rate.to);
+                const fromNs = (toNs / MINUTE_NS - 5n) * MINUTE_NS;
+                return sum(run.phases.map((p) => p.requests[route])) / (Number(toNs - fromNs) / 1e9);
               }
-              if (phases.length === 0) return null;
-              return sum(phases.map((p) => p.requests[route])) / (STEP_MS / 1000);
+              return phases.length === 0 ? null : sum(phases.map((p) => p.requests[route])) / (STEP_MS / 1000);
             }),
             `rate of ${route}`,
           );

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
@@ -9,23 +10,70 @@ const S = 1_000_000_000n;
 /** A multiple of 900 s, so buckets of every step below start at BASE plus a multiple of it. */
 const BASE = BigInt(Math.floor(1_700_000_000 / 900) * 900) * S;
 const at = (seconds: number) => BASE + BigInt(seconds) * S;
-const COLLECTOR_START = at(-3600);
+const COLLECTOR_START = -3600;
 /** Now: 115 s into a 15-minute bucket, 55 s into a minute. */
-const NOW = at(115);
+const NOW = 115;
 /** A process started long before the collector: its first point is a baseline. */
-const LONG_AGO = at(-7200);
+const LONG_AGO = -7200;
+
+interface Spec {
+  t: number;
+  start: number;
+  value: number;
+}
 
 /** A cumulative counter's points every `everyS` seconds from `fromS` to `toS`, growing `perS` a second. */
-function counter(labels: Record<string, string>, perS: number, everyS: number, fromS: number, toS: number) {
-  const points = [];
-  for (let t = fromS; t <= toS; t += everyS) {
-    const value = 1000 + perS * (t - fromS);
-    points.push(metricPoint({ timeNs: at(t), startNs: LONG_AGO, value, attributes: JSON.stringify(labels) }));
-  }
+function counter(perS: number, everyS: number, fromS: number, toS: number, start = LONG_AGO): Spec[] {
+  const points: Spec[] = [];
+  for (let t = fromS; t <= toS; t += everyS) points.push({ t, start, value: 1000 + perS * (t - fromS) });
   return points;
 }
 
-/** Steps, read from the rollups and from the points. */
+/** Each point's increase by the counter rules, stated here on their own (docs/api.md). */
+function increases(points: Spec[]): { t: number; increase: number }[] {
+  return points.map((p, i) => {
+    const prev = points[i - 1];
+    if (!prev) return { t: p.t, increase: p.start >= COLLECTOR_START ? p.value : 0 };
+    const reset = p.start !== prev.start || p.value < prev.value;
+    return { t: p.t, increase: reset ? p.value : p.value - prev.value };
+  });
+}
+
+const SERIES: Record<string, Spec[]> = {
+  // 4 a second, exported every 10 s.
+  "/steady": counter(4, 10, -600, 110),
+  // 2 a second, exported every minute (an SDK's default interval).
+  "/minutely": counter(2, 60, -600, 60),
+  // 4 a second, first seen 85 s ago: its first point is the baseline.
+  "/fresh": counter(4, 10, 30, 110),
+  // 4 a second until 200 s ago: it counts its increases in the window, fading as they leave it.
+  "/stopped": counter(4, 10, -600, -200),
+  // Stopped before the window: no rate now.
+  "/gone": counter(4, 10, -600, -400),
+  // Restarted at 95 s (a new start time): its new count.
+  "/restarted": [...counter(4, 10, -600, -300), { t: 100, start: 95, value: 20 }, { t: 110, start: 95, value: 60 }],
+  // Started after the collector, 50 s before its only point: all 30 counted.
+  "/whole": [{ t: 100, start: 50, value: 30 }],
+};
+
+/** Six pods of one job, 1 a second each, exporting every minute, 10 s apart. */
+const PODS = Array.from({ length: 6 }, (_, pod) => counter(1, 60, -600 + 10 * pod, NOW));
+
+const record = (name: string, labels: Record<string, string>) => (p: Spec) =>
+  metricPoint({ name, timeNs: at(p.t), startNs: at(p.start), value: p.value, attributes: JSON.stringify(labels) });
+
+/**
+ * The newest bucket's rate, as the window of minutes from 240 s before now (five whole minutes
+ * before the current one; every bucket below starts later) to now, 355 s, reads it: the
+ * increases made there over its length.
+ */
+const WINDOW_FROM = -240;
+function windowRate(series: Spec[][]): number | null {
+  const inside = series.flatMap((points) => increases(points).filter((p) => p.t >= WINDOW_FROM));
+  if (inside.length === 0) return null;
+  return inside.reduce((total, p) => total + p.increase, 0) / (NOW - WINDOW_FROM);
+}
+
 const STEPS: [string, number, MetricSource][] = [
   ["15 minutes from the rollups", 900, { kind: "rollups", widthS: 900 }],
   ["a minute from the rollups", 60, { kind: "rollups", widthS: 60 }],
@@ -34,48 +82,21 @@ const STEPS: [string, number, MetricSource][] = [
 ];
 
 /**
- * The newest bucket is still open when the window ends now: it holds the increases made so
- * far, by the series that exported so far. Divided by the whole step, a 15-minute bucket one
- * minute old reads a fifteenth of the rate; so its rate is each series' over the time its
- * increases span in a trailing window, summed.
+ * The window ends now, so its newest bucket is still open: it holds the increases made so
+ * far. Divided by the whole step, a 15-minute bucket one minute old read a fifteenth of the
+ * rate; so the newest bucket reads a trailing window's increase over its length.
  */
-describe("the newest bucket's rate, as the counters run now", () => {
+describe("the newest bucket's rate, over a trailing window", () => {
   let store: ReturnType<typeof testStore>;
   let readDb: ReturnType<typeof openReadConnection>;
   let reader: SqliteReader;
 
   beforeEach(() => {
-    store = testStore(0, COLLECTOR_START);
-    const points = [
-      // 4 a second, exported every 10 s.
-      ...counter({ route: "/steady" }, 4, 10, -600, 110),
-      // 2 a second, exported every minute (an SDK's default interval).
-      ...counter({ route: "/minutely" }, 2, 60, -600, 60),
-      // 4 a second, first seen 30 s into the bucket: its first point is the baseline.
-      ...counter({ route: "/fresh" }, 4, 10, 30, 110),
-      // 4 a second until -300 s; its process restarted at 95 s (a new start time), 4 a second
-      // again: counted from its new start, not through its downtime.
-      ...counter({ route: "/restarted" }, 4, 10, -600, -300),
-      ...[100, 110].map((t) =>
-        metricPoint({ timeNs: at(t), startNs: at(95), value: 4 * (t - 95), attributes: '{"route":"/restarted"}' }),
-      ),
-      // 1 a second until -400 s, 5 a second since: the trailing window holds five minutes at most.
-      ...Array.from({ length: 72 }, (_, k) => -600 + 10 * k).map((t) =>
-        metricPoint({
-          timeNs: at(t),
-          startNs: LONG_AGO,
-          value: t <= -400 ? t + 600 : 200 + 5 * (t + 400),
-          attributes: '{"route":"/faster"}',
-        }),
-      ),
-      // Started after the collector, 50 s before its only point: all 30 counted since then.
-      metricPoint({ timeNs: at(100), startNs: at(50), value: 30, attributes: '{"route":"/whole"}' }),
+    store = testStore(0, at(COLLECTOR_START));
+    const points: MetricPointRecord[] = [
+      ...Object.entries(SERIES).flatMap(([route, specs]) => specs.map(record("requests", { route }))),
+      ...PODS.flatMap((specs, pod) => specs.map(record("jobs", { pod: String(pod) }))),
     ];
-    // Six pods of one job, 1 a second each, exporting every minute, 10 s apart.
-    for (let pod = 0; pod < 6; pod++) {
-      const own = counter({ pod: String(pod) }, 1, 60, -600 + 10 * pod, 115);
-      points.push(...own.map((p) => ({ ...p, name: "jobs" })));
-    }
     store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(111)));
     readDb = openReadConnection(store.path);
     reader = new SqliteReader(readDb);
@@ -90,8 +111,8 @@ describe("the newest bucket's rate, as the counters run now", () => {
     const groups = reader.metricBuckets({
       metric,
       agg: "rate",
-      fromNs: NOW - 900n * S,
-      toNs: NOW,
+      fromNs: at(NOW - 900),
+      toNs: at(NOW),
       attrs: [],
       stepMs: stepS * 1000,
       source,
@@ -99,25 +120,25 @@ describe("the newest bucket's rate, as the counters run now", () => {
     });
     return Object.fromEntries(groups.map((g) => [g.key.join("|"), g.values]));
   };
-  const newest = (values: Record<string, (number | null)[]>) =>
-    Object.fromEntries(Object.entries(values).map(([key, v]) => [key, v[v.length - 1]]));
+  const newest = (values: (number | null)[] | undefined) => values?.[values.length - 1];
 
   for (const [what, stepS, source] of STEPS) {
-    it(`reads each series' rate, at a step of ${what}`, () => {
-      const answer = newest(rates("requests", stepS, source, [{ attr: "route" }]));
-      expect(answer).to.deep.equal({
-        "/steady": 4,
-        "/minutely": 2,
-        "/fresh": 4,
-        "/restarted": 4,
-        "/faster": 5,
-        "/whole": 0.6,
-      });
+    it(`reads each series' increases in the window per second of it, at a step of ${what}`, () => {
+      const answer = rates("requests", stepS, source, [{ attr: "route" }]);
+      for (const [route, specs] of Object.entries(SERIES)) {
+        const want = windowRate([specs]);
+        if (want === null) expect(newest(answer[route]), route).to.equal(null);
+        else expect(newest(answer[route]), route).to.be.closeTo(want, 1e-12);
+      }
+      // Series that keep exporting read close to their rate, whatever the phase of now.
+      expect(newest(answer["/steady"])).to.be.closeTo(4, 4 / 5);
+      expect(newest(answer["/minutely"])).to.be.closeTo(2, 2 / 5);
     });
 
     it(`adds up series that export at different moments, at a step of ${what}`, () => {
       const [job] = Object.values(rates("jobs", stepS, source, []));
-      expect(job![job!.length - 1]).to.be.closeTo(6, 1e-9);
+      expect(newest(job)).to.be.closeTo(windowRate(PODS)!, 1e-12);
+      expect(newest(job)).to.be.closeTo(6, 6 / 5);
     });
   }
 
@@ -132,5 +153,22 @@ describe("the newest bucket's rate, as the counters run now", () => {
     expect(closed).to.have.length(71);
     expect(closed.slice(0, 6)).to.deep.equal([0, 0, 0, 0, 0, 0]);
     expect(closed.slice(6).every((v) => Math.abs(v! - 6) < 1e-9)).to.equal(true);
+  });
+
+  it("reads the window from the query's first bucket on when the query is shorter", () => {
+    const metric = reader.metricIdentities("requests")[0]!;
+    const [steady] = reader.metricBuckets({
+      metric,
+      agg: "rate",
+      fromNs: at(NOW - 60),
+      toNs: at(NOW),
+      attrs: [["route", "/steady"]],
+      stepMs: 10_000,
+      source: { kind: "points" },
+      groupBy: [],
+    });
+    // The first bucket starts at 50 s, in the minute from 0 s: the window is 0 s to now.
+    const inside = increases(SERIES["/steady"]!).filter((p) => p.t >= 0);
+    expect(newest(steady!.values)).to.be.closeTo(inside.reduce((x, p) => x + p.increase, 0) / NOW, 1e-12);
   });
 });

@@ -165,11 +165,10 @@ describe("SQLite metrics reader", () => {
     const [all] = reader.metricBuckets(query({ metric: counter, agg: "rate" }));
     const expected = perBucket(A, 0, 30, 4).map((v, i) => (v + perBucket(B, 0, 30, 4)[i]!) / 30);
     expect(all!.values.slice(0, 3)).to.deep.equal(expected.slice(0, 3));
-    // The newest bucket is still open: each series' rate over a trailing window (the minute
-    // before the window's end and its own, here all of both series), over the time from the
-    // start of its first point (counted whole) to its newest point: -5 s to 110 s.
+    // The newest bucket is still open: its rate is over a trailing window of whole minutes,
+    // here from the first bucket's (0 s) to now (119 s), which holds every point.
     const total = (points: PointRowSpec[]) => increases(points).reduce((x, p) => x + p.increase, 0);
-    expect(all!.values[3]).to.be.closeTo(total(A) / 115 + total(B) / 115, 1e-12);
+    expect(all!.values[3]).to.be.closeTo((total(A) + total(B)) / 119, 1e-12);
     expect(all!.series).to.equal(2);
   });
 
