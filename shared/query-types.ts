@@ -119,7 +119,7 @@ export interface FacetsRequest {
 }
 /** How the points of a metric's series are combined per bucket and group (/api/metrics/series). */
 export type MetricAgg =
-  /** Sums: the increase per second of the step (the newest, still open bucket: of a trailing window to now). */
+  /** Sums: the increase per second of the step (the newest, still open bucket: the rate now, over the last five minutes). */
   | "rate"
   /** Sums: the increase over the bucket (cumulative: counter resets restart at 0; delta: summed). */
   | "increase"

@@ -360,16 +360,15 @@ export class SqliteMetrics {
   }
 
   /**
-   * The newest bucket's rate, still open at the window's end: the increase of its groups'
-   * series over a trailing window per second of that window, instead of the bucket's over the
-   * whole step (metrics/newest-rate.ts). Every group's value is replaced, null where none of its
-   * series has a point in the window.
+   * The newest bucket's rate, still open at the window's end: the rate now, its groups' series'
+   * increase over a trailing window per second of that window, instead of the bucket's over the
+   * whole step (metrics/newest-rate.ts). Every group's value is replaced: 0 where none of its
+   * series has a point in the window (a null would let `latest` read an older bucket's rate).
    */
   private newestRate(query: MetricBucketQuery, starts: bigint[], groups: MetricGroupValues[]): void {
-    const first = starts[0];
     const newest = starts[starts.length - 1];
-    if (first === undefined || newest === undefined) return;
-    const window = trailingWindow(first, newest, query.stepMs, query.toNs);
+    if (newest === undefined) return;
+    const window = trailingWindow(newest, query.stepMs, query.toNs);
     const plan: SlotPlan = { a: "increase", b: null, mode: "sum", scale: 1 };
     const minutes = this.prepare(slotSql(plan))
       .raw()
@@ -387,7 +386,7 @@ export class SqliteMetrics {
     }
     groups.forEach((group, gid) => {
       const total = totals[gid];
-      group.values[starts.length - 1] = total === undefined ? null : slotValue("sum", total, 1 / window.seconds);
+      group.values[starts.length - 1] = total === undefined ? 0 : (slotValue("sum", total, 1 / window.seconds) ?? 0);
     });
   }
 

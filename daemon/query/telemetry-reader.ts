@@ -270,8 +270,8 @@ export interface TelemetryReader {
   /**
    * A metric's values per group and bucket, aggregated in SQLite from the source's rows: every
    * group that has a series in the scope (in no set order), values per bucket as METRIC_AGGS
-   * describes them (a rate per second of the step; the newest bucket's, still open, per second of
-   * a trailing window: metrics/newest-rate.ts). Rollups answer the slots inside each bucket;
+   * describes them (a rate per second of the step; the newest bucket's, still open, the rate now:
+   * metrics/newest-rate.ts). Rollups answer the slots inside each bucket;
    * points are read from each series' last point before the first bucket (so a cumulative
    * series' first increase is measured from it). Empty when no series is in the scope.
    */

@@ -169,7 +169,7 @@ const AGG_TEXT = Object.entries(METRIC_AGGS)
 export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
   name: "query_metric",
   title: "Query a metric",
-  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second (the newest bucket, still open, over a trailing window of at least five minutes). Aggs by type (the default first): ${AGG_TEXT}. Default window 15m, at most 24h.`,
+  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second (the newest bucket, still open, reads the rate now: over the last five whole minutes and the current one). Aggs by type (the default first): ${AGG_TEXT}. Default window 15m, at most 24h.`,
   inputSchema: toolInput(
     {
       name: METRIC_NAME_PROPERTY,

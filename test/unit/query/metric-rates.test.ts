@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { latestOf } from "../../../daemon/query/metric-answers.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
@@ -48,7 +49,7 @@ const SERIES: Record<string, Spec[]> = {
   "/fresh": counter(4, 10, 30, 110),
   // 4 a second until 200 s ago: it counts its increases in the window, fading as they leave it.
   "/stopped": counter(4, 10, -600, -200),
-  // Stopped before the window: no rate now.
+  // Stopped before the window: 0 now.
   "/gone": counter(4, 10, -600, -400),
   // Restarted at 95 s (a new start time): its new count.
   "/restarted": [...counter(4, 10, -600, -300), { t: 100, start: 95, value: 20 }, { t: 110, start: 95, value: 60 }],
@@ -63,14 +64,13 @@ const record = (name: string, labels: Record<string, string>) => (p: Spec) =>
   metricPoint({ name, timeNs: at(p.t), startNs: at(p.start), value: p.value, attributes: JSON.stringify(labels) });
 
 /**
- * The newest bucket's rate, as the window of minutes from 240 s before now (five whole minutes
- * before the current one; every bucket below starts later) to now, 355 s, reads it: the
- * increases made there over its length.
+ * The newest bucket's rate, as the window of minutes from 240 s before now (the five whole
+ * minutes before the current one) to now, 355 s, reads it: the increases made there over its
+ * length.
  */
 const WINDOW_FROM = -240;
-function windowRate(series: Spec[][]): number | null {
+function windowRate(series: Spec[][]): number {
   const inside = series.flatMap((points) => increases(points).filter((p) => p.t >= WINDOW_FROM));
-  if (inside.length === 0) return null;
   return inside.reduce((total, p) => total + p.increase, 0) / (NOW - WINDOW_FROM);
 }
 
@@ -126,10 +126,11 @@ describe("the newest bucket's rate, over a trailing window", () => {
     it(`reads each series' increases in the window per second of it, at a step of ${what}`, () => {
       const answer = rates("requests", stepS, source, [{ attr: "route" }]);
       for (const [route, specs] of Object.entries(SERIES)) {
-        const want = windowRate([specs]);
-        if (want === null) expect(newest(answer[route]), route).to.equal(null);
-        else expect(newest(answer[route]), route).to.be.closeTo(want, 1e-12);
+        expect(newest(answer[route]), route).to.be.closeTo(windowRate([specs]), 1e-12);
       }
+      // A series that stopped before the window reads 0 now, not an older bucket's rate.
+      expect(newest(answer["/gone"])).to.equal(0);
+      expect(latestOf(answer["/gone"]!)).to.equal(0);
       // Series that keep exporting read close to their rate, whatever the phase of now.
       expect(newest(answer["/steady"])).to.be.closeTo(4, 4 / 5);
       expect(newest(answer["/minutely"])).to.be.closeTo(2, 2 / 5);
@@ -155,20 +156,26 @@ describe("the newest bucket's rate, over a trailing window", () => {
     expect(closed.slice(6).every((v) => Math.abs(v! - 6) < 1e-9)).to.equal(true);
   });
 
-  it("reads the window from the query's first bucket on when the query is shorter", () => {
+  it("reads the same five minutes whatever the query's window and step", () => {
     const metric = reader.metricIdentities("requests")[0]!;
-    const [steady] = reader.metricBuckets({
-      metric,
-      agg: "rate",
-      fromNs: at(NOW - 60),
-      toNs: at(NOW),
-      attrs: [["route", "/steady"]],
-      stepMs: 10_000,
-      source: { kind: "points" },
-      groupBy: [],
-    });
-    // The first bucket starts at 50 s, in the minute from 0 s: the window is 0 s to now.
-    const inside = increases(SERIES["/steady"]!).filter((p) => p.t >= 0);
-    expect(newest(steady!.values)).to.be.closeTo(inside.reduce((x, p) => x + p.increase, 0) / NOW, 1e-12);
+    const want = windowRate([SERIES["/steady"]!]);
+    for (const [lookbackS, stepS, source] of [
+      [60, 1, { kind: "points" }],
+      [10, 1, { kind: "points" }],
+      [86_400, 3600, { kind: "rollups", widthS: 900 }],
+      [86_400, 86_400, { kind: "rollups", widthS: 900 }],
+    ] as [number, number, MetricSource][]) {
+      const [steady] = reader.metricBuckets({
+        metric,
+        agg: "rate",
+        fromNs: at(NOW - lookbackS),
+        toNs: at(NOW),
+        attrs: [["route", "/steady"]],
+        stepMs: stepS * 1000,
+        source,
+        groupBy: [],
+      });
+      expect(newest(steady!.values), `${lookbackS} s by ${stepS} s`).to.be.closeTo(want, 1e-12);
+    }
   });
 });

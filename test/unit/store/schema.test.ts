@@ -932,9 +932,11 @@ describe("store schema", () => {
       expect(full.metrics?.items).to.have.length(1);
       expect(full.logsByRoute.items).to.not.be.empty;
       expect(full.fromPoints?.[0]?.values.some((value) => value !== null)).to.equal(true);
+      // Three buckets with points a route; the newest bucket reads the rate now, 0 long after them.
       expect(full.rates?.map((group) => group.values.filter((value) => value !== null).length)).to.deep.equal([
-        3, 3, 3,
+        4, 4, 4,
       ]);
+      expect(full.rates?.map((group) => group.values.at(-1))).to.deep.equal([0, 0, 0]);
       for (let version = 1; version < SCHEMA_VERSION; version++) {
         const path = join(dir.path, `every-v${version}.sqlite`);
         const db = copyAtVersion(store.db, path, version);

@@ -1,8 +1,8 @@
 /**
  * A /api/metrics/series answer as the chart, the table and the exemplar list draw it: bucket
  * starts in seconds (uPlot's x), one value array per group with its nulls kept (a bucket with
- * no point, often the last, open one, is a gap, never a zero), a label and a stable colour per
- * group. Pure.
+ * no point is a gap, never a zero; a rate's last, open bucket holds the rate now), a label and a
+ * stable colour per group. Pure.
  */
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../shared/query-types.js";
 import { nameHash, serviceColour } from "../../format/service-colour.js";
