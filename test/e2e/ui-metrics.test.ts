@@ -149,7 +149,12 @@ describe("the web UI's metrics view in real Chromium", function () {
     `)) as unknown as ShownTable;
   }
 
-  /** The table's cells equal the route's values for every bucket both hold (the window moves with the clock). */
+  /**
+   * The table's cells equal the route's values for every bucket both hold (the window moves with
+   * the clock). A rate's newest bucket is the rate now, over a window that ends when its answer
+   * was made (test/unit/query/metric-rates.test.ts): the table's and the route's newest bucket
+   * are left out, for a rate, as each may be the other's closed one.
+   */
   function expectTableMatches(shown: ShownTable, answer: MetricSeriesRecord): void {
     expect(shown.headers).to.deep.equal(answer.groups.map((g) => groupLabel(g.group, answer.name)));
     // The table starts at the first bucket with a value.
@@ -161,6 +166,8 @@ describe("the web UI's metrics view in real Chromium", function () {
     for (const bucket of common) {
       const i = answer.buckets.indexOf(bucket);
       const expected = answer.groups.map((g) => formatValue(g.values[i] ?? null));
+      const newest = i === answer.buckets.length - 1 || bucket === Object.keys(shown.rows).sort().at(-1);
+      if (answer.agg === "rate" && newest) continue;
       expect(shown.rows[bucket], bucket).to.deep.equal(expected);
       filled += expected.filter((cell) => cell !== "").length;
     }
