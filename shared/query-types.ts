@@ -254,7 +254,7 @@ export interface MetricSummaryRecord {
 export interface MetricSeriesGroup {
   /** The group's key values, e.g. `{"service": "api", "attr.gen_ai.token.type": "input"}`; `{}` ungrouped. */
   group: Record<string, string | null>;
-  /** One value per bucket of the answer; null where the group had no point. */
+  /** One value per bucket of the answer; null where the group had no point (a rate's newest: the rate now). */
   values: (number | null)[];
   /** The newest non-null value. */
   latest: number | null;

@@ -100,19 +100,29 @@ export function latestOf(values: (number | null)[]): number | null {
   return null;
 }
 
-/** Groups by their latest value, largest first (groups without one last), then by key. */
+/** `a` before `b`, largest first, nulls last; 0 when equal. */
+function largestFirst(a: number | null, b: number | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return b - a;
+}
+
+/**
+ * Groups by their latest value, largest first (groups without one last), then by the newest
+ * value before their newest bucket (groups whose rate is 0 now: the busiest before first), then
+ * by key.
+ */
 export function orderGroups(groups: MetricGroupValues[]): (MetricGroupValues & { latest: number | null })[] {
   const keyText = (g: MetricGroupValues) => JSON.stringify(g.key);
   return groups
-    .map((g) => ({ ...g, latest: latestOf(g.values) }))
+    .map((g) => ({ ...g, latest: latestOf(g.values), before: latestOf(g.values.slice(0, -1)) }))
     .sort((a, b) => {
-      if (a.latest !== b.latest) {
-        if (a.latest === null) return 1;
-        if (b.latest === null) return -1;
-        return b.latest - a.latest;
-      }
+      const order = largestFirst(a.latest, b.latest) || largestFirst(a.before, b.before);
+      if (order !== 0) return order;
       return keyText(a) < keyText(b) ? -1 : keyText(a) > keyText(b) ? 1 : 0;
-    });
+    })
+    .map(({ before: _before, ...group }) => group);
 }
 
 export function metricSeriesAnswer(

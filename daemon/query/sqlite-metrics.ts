@@ -12,7 +12,7 @@ import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import { trailingWindow } from "./metrics/newest-rate.js";
+import { type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
 import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
@@ -365,10 +365,7 @@ export class SqliteMetrics {
    * whole step (metrics/newest-rate.ts). Every group's value is replaced: 0 where none of its
    * series has a point in the window (a null would let `latest` read an older bucket's rate).
    */
-  private newestRate(query: MetricBucketQuery, starts: bigint[], groups: MetricGroupValues[]): void {
-    const newest = starts[starts.length - 1];
-    if (newest === undefined) return;
-    const window = trailingWindow(newest, query.stepMs, query.toNs);
+  private newestRate(query: MetricBucketQuery, window: TrailingWindow, groups: MetricGroupValues[]): void {
     const plan: SlotPlan = { a: "increase", b: null, mode: "sum", scale: 1 };
     const minutes = this.prepare(slotSql(plan))
       .raw()
@@ -386,7 +383,8 @@ export class SqliteMetrics {
     }
     groups.forEach((group, gid) => {
       const total = totals[gid];
-      group.values[starts.length - 1] = total === undefined ? 0 : (slotValue("sum", total, 1 / window.seconds) ?? 0);
+      group.values[group.values.length - 1] =
+        total === undefined ? 0 : (slotValue("sum", total, 1 / window.seconds) ?? 0);
     });
   }
 
@@ -403,8 +401,14 @@ export class SqliteMetrics {
     const firstNs = starts[0] ?? query.fromNs;
     const width = query.groupBy.length;
     const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+    // A rate's newest bucket reads a trailing window that may start before the first bucket
+    // (a short lookback): its series are in the scope too, or their increases would be lost.
+    const newest = starts[starts.length - 1];
+    const trailing =
+      query.agg === "rate" && newest !== undefined ? trailingWindow(newest, query.stepMs, query.toNs) : null;
+    const seriesFrom = trailing !== null && trailing.fromNs < firstNs ? trailing.fromNs : firstNs;
     // The scope's series with their group values, numbered by group for obs_series_group().
-    const series = seriesSql(query, query.groupBy, firstNs, false);
+    const series = seriesSql(query, query.groupBy, seriesFrom, false);
     const columns = ["id", ...series.groups].join(", ");
     const rows = this.prepare(`WITH ${series.sql} SELECT ${columns} FROM sel`).raw().all(series.bind) as unknown[][];
     const groups: MetricGroupValues[] = [];
@@ -429,7 +433,7 @@ export class SqliteMetrics {
       let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
-      if (query.agg === "rate") this.newestRate(query, starts, groups);
+      if (trailing !== null) this.newestRate(query, trailing, groups);
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;

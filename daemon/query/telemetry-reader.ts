@@ -128,7 +128,7 @@ export interface MetricBucketQuery extends MetricScope {
 export interface MetricGroupValues {
   /** The group's values, one per groupBy key in order; null where a series has no such attribute. */
   key: (string | null)[];
-  /** Per bucket (the window's buckets in order); null where the group had no point. */
+  /** Per bucket (the window's buckets in order); null where the group had no point (a rate's newest: the rate now). */
   values: (number | null)[];
   series: number;
   resets: number;

@@ -15,7 +15,7 @@ export const MIN_BUCKETS = 12;
 export interface SeriesGroupRow {
   group: Record<string, string | null>;
   latest: number | null;
-  /** The newest buckets' values, oldest first; null where the group had no point. */
+  /** The newest buckets' values, oldest first; null where the group had no point (a rate's newest: the rate now). */
   values: (number | null)[];
   series: number;
   resets: number;

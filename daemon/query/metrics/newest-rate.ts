@@ -28,10 +28,11 @@ const NS_PER_S = 1_000_000_000n;
  */
 export const TRAILING_MINUTES = 5;
 
-/** The trailing window of the newest bucket: its 60 s slots (inclusive) and its length to now, in seconds. */
+/** The trailing window of the newest bucket: its 60 s slots (inclusive), its start, and its length to now in seconds. */
 export interface TrailingWindow {
   slotLo: bigint;
   slotHi: bigint;
+  fromNs: bigint;
   seconds: number;
 }
 
@@ -45,5 +46,5 @@ export function trailingWindow(bucketNs: bigint, stepMs: number, toNs: bigint): 
   const lo = toNs / slotNs - BigInt(TRAILING_MINUTES);
   const bucketEnd = (bucketNs + BigInt(stepMs) * 1_000_000n - 1n) / slotNs;
   const hi = bucketEnd > toNs / slotNs ? bucketEnd : toNs / slotNs;
-  return { slotLo: lo, slotHi: hi, seconds: Number(toNs - lo * slotNs) / 1e9 };
+  return { slotLo: lo, slotHi: hi, fromNs: lo * slotNs, seconds: Number(toNs - lo * slotNs) / 1e9 };
 }

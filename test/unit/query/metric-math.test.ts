@@ -184,6 +184,10 @@ describe("metric math", () => {
       ]);
       // a's newest value is its 9 (its last bucket is empty).
       expect(ordered.map((g) => g.key[0])).to.deep.equal(["a", "d", "b", "c"]);
+      // Equal newest values (rates that are 0 now): the larger value before them first, then the key.
+      const quiet = orderGroups([group("x", [1, 0]), group("y", [7, 0]), group("w", [1, 0]), group("z", [0])]);
+      expect(quiet.map((g) => g.key[0])).to.deep.equal(["y", "w", "x", "z"]);
+      expect(Object.keys(quiet[0]!)).to.not.include("before");
       expect(latestOf([1, 2, null])).to.equal(2);
     });
   });

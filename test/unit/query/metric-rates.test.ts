@@ -60,6 +60,9 @@ const SERIES: Record<string, Spec[]> = {
 /** Six pods of one job, 1 a second each, exporting every minute, 10 s apart. */
 const PODS = Array.from({ length: 6 }, (_, pod) => counter(1, 60, -600 + 10 * pod, NOW));
 
+/** A CLI run a minute, each a new series (its own process) that counted 60 in its 30 s and exported once. */
+const RUNS = Array.from({ length: 11 }, (_, run) => [{ t: -545 + 60 * run, start: -575 + 60 * run, value: 60 }]);
+
 const record = (name: string, labels: Record<string, string>) => (p: Spec) =>
   metricPoint({ name, timeNs: at(p.t), startNs: at(p.start), value: p.value, attributes: JSON.stringify(labels) });
 
@@ -96,6 +99,7 @@ describe("the newest bucket's rate, over a trailing window", () => {
     const points: MetricPointRecord[] = [
       ...Object.entries(SERIES).flatMap(([route, specs]) => specs.map(record("requests", { route }))),
       ...PODS.flatMap((specs, pod) => specs.map(record("jobs", { pod: String(pod) }))),
+      ...RUNS.flatMap((specs, run) => specs.map(record("runs", { run: String(run) }))),
     ];
     store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(111)));
     readDb = openReadConnection(store.path);
@@ -156,26 +160,35 @@ describe("the newest bucket's rate, over a trailing window", () => {
     expect(closed.slice(6).every((v) => Math.abs(v! - 6) < 1e-9)).to.equal(true);
   });
 
-  it("reads the same five minutes whatever the query's window and step", () => {
-    const metric = reader.metricIdentities("requests")[0]!;
-    const want = windowRate([SERIES["/steady"]!]);
-    for (const [lookbackS, stepS, source] of [
+  it("reads the same five minutes whatever the query's window and step, series that stopped before a short window included", () => {
+    const cases: [number, number, MetricSource][] = [
       [60, 1, { kind: "points" }],
+      [30, 1, { kind: "points" }],
       [10, 1, { kind: "points" }],
       [86_400, 3600, { kind: "rollups", widthS: 900 }],
       [86_400, 86_400, { kind: "rollups", widthS: 900 }],
-    ] as [number, number, MetricSource][]) {
-      const [steady] = reader.metricBuckets({
-        metric,
-        agg: "rate",
-        fromNs: at(NOW - lookbackS),
-        toNs: at(NOW),
-        attrs: [["route", "/steady"]],
-        stepMs: stepS * 1000,
-        source,
-        groupBy: [],
-      });
-      expect(newest(steady!.values), `${lookbackS} s by ${stepS} s`).to.be.closeTo(want, 1e-12);
+    ];
+    for (const [lookbackS, stepS, source] of cases) {
+      const read = (name: string, groupBy: MetricBucketQuery["groupBy"]) =>
+        reader.metricBuckets({
+          metric: reader.metricIdentities(name)[0]!,
+          agg: "rate",
+          fromNs: at(NOW - lookbackS),
+          toNs: at(NOW),
+          attrs: [],
+          stepMs: stepS * 1000,
+          source,
+          groupBy,
+        });
+      const what = `${lookbackS} s by ${stepS} s`;
+      const routes = Object.fromEntries(read("requests", [{ attr: "route" }]).map((g) => [g.key[0], g.values]));
+      for (const route of ["/steady", "/stopped"]) {
+        expect(newest(routes[route]), `${route}, ${what}`).to.be.closeTo(windowRate([SERIES[route]!]), 1e-12);
+      }
+      // One run a minute, each a series of its own that exported once: 1 a second.
+      const [runs] = read("runs", []);
+      expect(newest(runs?.values), `runs, ${what}`).to.be.closeTo(windowRate(RUNS), 1e-12);
+      expect(windowRate(RUNS)).to.be.closeTo(1, 1 / 5);
     }
   });
 });

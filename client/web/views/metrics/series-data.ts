@@ -17,7 +17,7 @@ export interface PlotSeries {
 export interface PlotData {
   /** Bucket starts, seconds since the epoch. */
   xs: number[];
-  /** One array per series, as long as xs; null where the group had no point. */
+  /** One array per series, as long as xs; null where the group had no point (a rate's newest: the rate now). */
   ys: (number | null)[][];
   series: PlotSeries[];
 }
