@@ -140,6 +140,7 @@ export function writeAnswerMetrics(path: string, nowNs: bigint): number {
       batch = [];
     }
   }
+  writer.writeHeld();
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
   return points;

@@ -137,6 +137,7 @@ function readDay(dir: string) {
     if (group.length === 16) flush();
   }
   if (group.length > 0) flush();
+  writer.writeHeld();
   const fillSeconds = (performance.now() - started) / 1000;
   const points = QUERY_SERIES * intervals;
   const end = T0 + 86_400n * S;

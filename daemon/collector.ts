@@ -16,6 +16,7 @@ import { IngestPipeline } from "./ingest/ingest-pipeline.js";
 import type { WriteStatusChange } from "./ingest/write-status.js";
 import { closeServers, ListenError, listen, mainEndpoint, openStandardPorts, urlHost } from "./listeners.js";
 import { inProcessQueryApi } from "./mcp/in-process-api.js";
+import { HeldWritesFirst } from "./query/held-writes-first.js";
 import { QueryClient } from "./query/query-client.js";
 import { openReadConnection } from "./store/connection.js";
 import { FootprintMonitor } from "./store/footprint-monitor.js";
@@ -110,7 +111,9 @@ async function startOnLockedStore(
         })
       : null;
   const readDb = openReadConnection(dbPath);
-  const queries = new QueryClient(dbPath);
+  const queryClient = new QueryClient(dbPath);
+  // Metric answers include what the writer holds unwritten (the open minute of each series).
+  const queries = new HeldWritesFirst(queryClient, () => pipeline.writeHeld());
   const footprint = new FootprintMonitor(dbPath, options.onNotice ?? ((line) => console.error(line)));
   let baseUrl = "";
   let endpoints: CollectorEndpoint[] = [];
@@ -160,7 +163,7 @@ async function startOnLockedStore(
     readDb.close();
     await forwarding?.stop();
     await footprint.close();
-    await queries.close();
+    await queryClient.close();
     await pipeline.close();
     throw error;
   }
@@ -182,7 +185,7 @@ async function startOnLockedStore(
       await forwarding?.stop();
       // Not awaited before the writer: a page walk under way ends only when its SQLite call returns.
       const footprintClosed = footprint.close();
-      await queries.close();
+      await queryClient.close();
       try {
         await pipeline.close();
       } finally {

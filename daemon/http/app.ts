@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { QueryApi } from "../../shared/query-api.js";
 import { mcpRoutes } from "../mcp/mcp-route.js";
-import { type QueryClient, QueryFailure } from "../query/query-client.js";
+import { type QueryCaller, QueryFailure } from "../query/query-client.js";
 import { docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
 import { isAllowedHost, localNames } from "./host-guard.js";
@@ -15,7 +15,7 @@ export interface AppOptions {
   boundHost: string;
   ingest: IngestOptions;
   health: HealthOptions;
-  queries: QueryClient;
+  queries: QueryCaller;
   /** What `POST /mcp` answers from: the query API in process (daemon/mcp/in-process-api.ts). */
   queryApi: QueryApi;
 }

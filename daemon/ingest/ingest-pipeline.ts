@@ -55,6 +55,8 @@ export class IngestPipeline {
   /** When the decoder was lost, most recent last (DECODER_RESTARTS). */
   private decoderLosses: number[] = [];
   private readonly pending = new Map<number, Pending>();
+  /** Readers waiting for the writer to write what it holds (`writeHeld`), by request id. */
+  private readonly heldWrites = new Map<number, () => void>();
   private nextId = 1;
   private readonly budget: BodyBudget;
   private readonly limits: IngestLimits;
@@ -190,6 +192,9 @@ export class IngestPipeline {
       this.fail(new StoreLostError(reply.message));
     } else if (reply.type === "trimmed") {
       this.onTrimmed(reply.counts);
+    } else if (reply.type === "heldWritten") {
+      this.heldWrites.get(reply.id)?.();
+      this.heldWrites.delete(reply.id);
     }
   }
 
@@ -219,6 +224,27 @@ export class IngestPipeline {
     this.failure ??= error;
     for (const pending of this.pending.values()) pending.reject(error);
     this.pending.clear();
+    this.settleHeldWrites();
+  }
+
+  private settleHeldWrites(): void {
+    for (const settle of this.heldWrites.values()) settle();
+    this.heldWrites.clear();
+  }
+
+  /**
+   * Resolves once the writer has written what it holds across transactions (the open minute of
+   * metric series, metric-writer.ts): a reader that waits for it reads every point acknowledged
+   * before it asked. Never rejects: when the writer cannot write it (or is gone), the reader
+   * reads what is stored.
+   */
+  writeHeld(): Promise<void> {
+    if (this.failure || this.closing) return Promise.resolve();
+    return new Promise((resolve) => {
+      const id = this.nextId++;
+      this.heldWrites.set(id, resolve);
+      this.writer.postMessage({ type: "writeHeld", id } satisfies WriterRequest);
+    });
   }
 
   /** Records how far forwarding destinations have delivered (the writer persists it). */
@@ -307,6 +333,8 @@ export class IngestPipeline {
         this.writer.on("exit", () => resolve());
         this.writer.postMessage({ type: "close" } satisfies WriterRequest);
       });
+      // The writer answered those asked before "close" first; any left are answered by the close itself.
+      this.settleHeldWrites();
     })();
     return this.closing;
   }

@@ -2,9 +2,17 @@ import type Database from "better-sqlite3";
 import type { MetricBatch, MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
 import { KnownAttributeTexts } from "./known-attribute-texts.js";
+import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
 import { metricDeletions } from "./metric-retention.js";
-import { addToRow, emptyRow, pointIncrease, type RollupPoint, type RollupRow } from "./metric-rollup.js";
+import {
+  addToRow,
+  emptyRow,
+  pointIncrease,
+  type RollupPoint,
+  type RollupRow,
+  type SeriesKind,
+} from "./metric-rollup.js";
 import { MetricRollupStore } from "./metric-rollup-store.js";
 import { MetricSeriesResolver, type ResolvedSeries } from "./metric-series.js";
 import { MetricSlotPacker } from "./metric-slot-packer.js";
@@ -18,11 +26,34 @@ const POINT_WIDTH = 11;
 const NS_PER_S = 1_000_000_000n;
 /** Series whose state is remembered; past this the memo starts over (a miss reads two rows back). */
 const STATES_KEPT = 200_000;
+/** The width whose slots a series' held rows are released by: its rows of wider widths go with them. */
+const HELD_WIDTH_S: number = FOLDED_WIDTHS_S[0];
+/**
+ * A held row is written once its minute ended this long before the transaction's newest point
+ * (capped by the clock, as the packer caps it): so a series exporting on time is held for its
+ * open minute and the one before, and every row of a slot the packer closes (PACK_GRACE_S after
+ * its end) was written before it is packed.
+ */
+const HELD_MINUTES_BEHIND = 1;
+/** How far past the collector's clock a point may move the newest time (as metric-slot-packer.ts). */
+const CLOCK_ALLOWANCE_NS = 60n * NS_PER_S;
+/**
+ * Present in `meta` while the writer may hold rows: an obsd that stopped without writing them
+ * (killed, or its machine stopped) left the newest minute of some series unwritten, and the next
+ * writer refolds them from the stored points before anything else.
+ */
+export const HELD_META_KEY = "metric_rows_held";
 
 /** What the writer remembers of a series: its newest point and its rows of that point's slots. */
 interface SeriesState {
   last: RollupPoint | null;
   rows: Map<number, RollupRow>;
+}
+
+/** A series whose newest rows and time are held unwritten (metric-held-series.ts). */
+interface HeldEntry {
+  series: ResolvedSeries;
+  state: SeriesState;
 }
 
 interface PendingRow {
@@ -74,9 +105,18 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
  * `points` and `series`, and the per-series rollups (metric-rollup.ts).
  *
  * A point newer than its series' newest is folded into the rows the writer holds for the
- * series (read back from the store once after a restart) and those rows are written at flush.
- * An older one is stored and its slots are refolded from the stored points at flush, so the
- * rollups are the same whatever order points arrive in.
+ * series (read back from the store once after a restart). An older one is stored and its slots
+ * are refolded from the stored points at flush, so the rollups are the same whatever order
+ * points arrive in.
+ *
+ * A series' rows of its newest minute and its newest time are held unwritten across
+ * transactions (metric-held-series.ts) and written at the flush of the transaction in which
+ * the series moves on to a later minute, its minute ends (HELD_MINUTES_BEHIND), a point of it
+ * arrives late, or `releaseHeld` was called: before a reader reads metrics (the query
+ * service's caller asks the writer thread first), before retention, and at close. The points
+ * themselves are committed with their transaction, so an obsd that stops without writing what
+ * it held loses nothing: the next writer refolds those minutes from the points
+ * (HELD_META_KEY).
  */
 export class MetricWriter implements RecordWriter {
   /** One string per attribute set across requests (unpackMetricSlices). */
@@ -88,14 +128,29 @@ export class MetricWriter implements RecordWriter {
   private readonly pointInsert: Database.Statement;
   private readonly lastUpdate: Database.Statement;
   private readonly firstUpdate: Database.Statement;
+  private readonly heldMark: Record<"set" | "clear", Database.Statement>;
+  private readonly recoverable: Record<"one" | "all", Database.Statement>;
   private states = new Map<number, SeriesState>();
-  /** Series whose held rows changed in this transaction (their rows are written at flush). */
-  private readonly touched = new Map<number, { series: ResolvedSeries; state: SeriesState }>();
+  /** Series whose rows or newest time are not written yet; kept when the memo starts over. */
+  private readonly held = new HeldSeries<HeldEntry>();
+  /** Whether HELD_META_KEY is in the store (as of the last commit this writer made). */
+  private heldMarked: boolean;
+  /**
+   * Series whose newest minute may be stored without some of its points (what a writer held
+   * when it stopped, or what a rollback or retention made this one forget), refolded from the
+   * stored points at the start of the next transaction; "all" after an obsd that stopped holding.
+   */
+  private recovery: "all" | number[] | null;
+  /** Series with an in-order point in this transaction (the packer hears their newest times). */
+  private readonly touched = new Map<number, HeldEntry>();
   /** Rows a series moved on from to a later slot in this transaction. */
   private readonly closed: PendingRow[] = [];
+  /** Newest times (`[id,ns]` JSON) of the series released in this transaction, written at flush. */
+  private readonly lasts: string[] = [];
   private readonly late: LatePoint[] = [];
-  /** Newest in-order point time stored per series in this transaction. */
-  private readonly lastTimes = new Map<number, bigint>();
+  /** The newest in-order point time of this transaction, and its newest request's arrival. */
+  private newestNs = 0n;
+  private clockNs = 0n;
   /**
    * Per series, the oldest point of this transaction that may be older than its stored first
    * time: a late point, or the first point this writer saw of it (in-order points after that
@@ -118,19 +173,34 @@ export class MetricWriter implements RecordWriter {
     this.pointInsert = db.prepare(
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
     );
-    // The newest times have a narrow table of their own: every commit moves them (schema 23).
+    // The newest times have a narrow table of their own: they move with every minute (schema 23).
     this.lastUpdate = db.prepare(
       `UPDATE metric_series_last SET last_ns = max(metric_series_last.last_ns, e.last)
        FROM (SELECT value ->> 0 AS id, value ->> 1 AS last FROM json_each(?)) AS e
        WHERE metric_series_last.series_id = e.id`,
     );
     this.firstUpdate = db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ? AND first_ns > ?");
+    this.heldMark = {
+      set: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')"),
+      clear: db.prepare("DELETE FROM meta WHERE key = ?"),
+    };
+    const recoverable = `SELECT s.id, s.metric_id, s.first_whole, m.kind, m.temporality, m.monotonic,
+        (SELECT time_ns FROM metric_points WHERE series_id = s.id ORDER BY time_ns DESC LIMIT 1) AS newest
+      FROM metric_series s JOIN metrics m ON m.id = s.metric_id`;
+    this.recoverable = {
+      one: db.prepare(`${recoverable} WHERE s.id = ?`),
+      all: db.prepare(recoverable),
+    };
+    this.heldMarked = db.prepare("SELECT 1 FROM meta WHERE key = ?").pluck().get(HELD_META_KEY) !== undefined;
+    this.recovery = this.heldMarked ? "all" : null;
   }
 
   /** Stores the points of one request; returns how many were new. */
   write(batch: MetricBatch, receivedNs: bigint): number {
     if (metricDeletions() !== this.deletionsSeen) this.forgetMemos();
+    this.recover();
     this.packer.noteClock(receivedNs);
+    if (receivedNs > this.clockNs) this.clockNs = receivedNs;
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
     const values: unknown[] = [];
     const older: { series: ResolvedSeries; point: MetricPointRecord; row: unknown[] }[] = [];
@@ -162,7 +232,7 @@ export class MetricWriter implements RecordWriter {
         detailText,
         point.exemplars,
       );
-      this.lastTimes.set(series.id, point.timeNs);
+      if (point.timeNs > this.newestNs) this.newestNs = point.timeNs;
       this.shared.noteSeen(resource.serviceId, point.timeNs);
       inserted++;
     }
@@ -179,22 +249,46 @@ export class MetricWriter implements RecordWriter {
     return inserted;
   }
 
-  /** Adds an in-order point to its series' rows of every width. */
+  /** Whether anything is held unwritten, or waits to be refolded: what `releaseHeld` would write. */
+  holds(): boolean {
+    return this.held.size > 0 || this.recovery !== null;
+  }
+
+  /**
+   * Makes this transaction's flush write every held row and newest time (TelemetryWriter's
+   * `writeHeld`, a transaction of its own).
+   */
+  releaseHeld(): void {
+    if (metricDeletions() !== this.deletionsSeen) this.forgetMemos();
+    this.recover();
+    for (const [, entry] of this.held.releaseAll()) this.writeOut(entry);
+  }
+
+  /** Queues a series' rows and newest time, no longer held, for this transaction's flush. */
+  private writeOut({ series, state }: HeldEntry): void {
+    for (const row of state.rows.values()) this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
+    if (state.last !== null) this.lasts.push(`[${series.id},${state.last.timeNs}]`);
+  }
+
+  /** Adds an in-order point to its series' rows of every width, and holds them. */
   private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
     const inc = pointIncrease(series.kind, state.last, point);
-    const touched = this.touched.has(series.id);
+    // Rows not held were written when they were last released.
+    const unwritten = this.held.has(series.id);
     // Whole seconds once, then each width's slot as a number: no bigint division per width.
     const seconds = Number(point.timeNs / NS_PER_S);
     for (const width of FOLDED_WIDTHS_S) {
       const slot = Math.floor(seconds / width);
-      const held = state.rows.get(width);
-      if (held !== undefined && held.slot !== slot && touched) {
-        this.closed.push({ metricId: series.metricId, seriesId: series.id, row: held });
+      const row = state.rows.get(width);
+      if (row !== undefined && row.slot !== slot && unwritten) {
+        this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
       }
-      state.rows.set(width, addToRow(series.kind, held?.slot === slot ? held : emptyRow(width, slot), point, inc));
+      state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
     }
-    if (!touched) this.touched.set(series.id, { series, state });
     state.last = point;
+    const entry = this.touched.get(series.id) ?? { series, state };
+    this.touched.set(series.id, entry);
+    this.held.hold(series.id, Math.floor(seconds / HELD_WIDTH_S), entry);
   }
 
   private mayBeFirst(seriesId: number, timeNs: bigint): void {
@@ -204,9 +298,9 @@ export class MetricWriter implements RecordWriter {
 
   /** The series' newest point and rows, read back from the store when not held. */
   private stateOf(series: ResolvedSeries): SeriesState {
-    // A series touched in this transaction keeps its state even when the memo started over.
-    const held = this.states.get(series.id) ?? this.touched.get(series.id)?.state;
-    if (held !== undefined) return held;
+    // A held series keeps its state even when the memo started over.
+    const known = this.states.get(series.id) ?? this.held.get(series.id)?.state;
+    if (known !== undefined) return known;
     const state: SeriesState = { last: null, rows: new Map() };
     if (!series.created) {
       state.last = this.rollups.newest(series.kind.kind, series.id);
@@ -223,50 +317,116 @@ export class MetricWriter implements RecordWriter {
     return state;
   }
 
+  /**
+   * Refolds, from the stored points, the newest minute of the series in `recovery` and writes
+   * their newest times: what was held unwritten when it was lost. A series with no point left
+   * is skipped.
+   */
+  private recover(): void {
+    const recovery = this.recovery;
+    if (recovery === null) return;
+    this.recovery = null;
+    const rows =
+      recovery === "all"
+        ? (this.recoverable.all.all() as RecoverableSeries[])
+        : recovery.flatMap((id) => this.recoverable.one.all(id) as RecoverableSeries[]);
+    const lasts: string[] = [];
+    for (const row of rows) {
+      if (row.newest === null) continue;
+      const metricId = Number(row.metric_id);
+      const seriesId = Number(row.id);
+      this.states.delete(seriesId);
+      const stored = this.rollups.read(metricId, seriesId, HELD_WIDTH_S, slotOf(row.newest, HELD_WIDTH_S));
+      if (stored === undefined || stored.lastNs !== row.newest) {
+        const kind = {
+          kind: row.kind,
+          temporality: Number(row.temporality),
+          monotonic: Number(row.monotonic) === 1,
+          firstWhole: Number(row.first_whole) === 1,
+        };
+        this.rollups.recompute(metricId, seriesId, kind, row.newest);
+      }
+      lasts.push(`[${seriesId},${row.newest}]`);
+    }
+    if (lasts.length > 0) this.lastUpdate.run(`[${lasts.join(",")}]`);
+  }
+
   flush(): void {
-    const rows = this.closed;
+    // A late point's slots are refolded from the store below: its series' held rows go first.
+    for (const { series } of this.late) {
+      const entry = this.held.release(series.id);
+      if (entry !== undefined) this.writeOut(entry);
+    }
+    if (this.newestNs > 0n) {
+      const limit = this.clockNs > 0n ? this.clockNs + CLOCK_ALLOWANCE_NS : this.newestNs;
+      const newest = this.newestNs < limit ? this.newestNs : limit;
+      const minute = slotOf(newest, HELD_WIDTH_S);
+      for (const entry of this.held.releaseBefore(minute - HELD_MINUTES_BEHIND)) this.writeOut(entry);
+    }
     for (const { series, state } of this.touched.values()) {
-      for (const row of state.rows.values()) rows.push({ metricId: series.metricId, seriesId: series.id, row });
       if (state.last !== null) this.packer.notePoint(series.metricId, state.last.timeNs);
     }
-    this.rollups.upsertAll(rows);
+    this.rollups.upsertAll(this.closed);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
       // Its held rows may lack the late point: read them back when next needed.
       this.states.delete(series.id);
     }
-    if (this.lastTimes.size > 0) {
-      // One statement for every series touched: times as JSON text, exact past 2^53. An
-      // in-order point is its series' newest, so the last entry per series is the newest.
-      const lasts = [...this.lastTimes].map(([id, last]) => `[${id},${last}]`);
-      this.lastUpdate.run(`[${lasts.join(",")}]`);
-    }
+    // One statement for every series written: times as JSON text, exact past 2^53.
+    if (this.lasts.length > 0) this.lastUpdate.run(`[${this.lasts.join(",")}]`);
     for (const [id, first] of this.firstTimes) this.firstUpdate.run(first, id, first);
     // After every row of the transaction, which the packs are made from.
     this.packer.flush();
     this.shared.count("series", this.resolver.takeCreated());
+    const holding = this.held.size > 0;
+    if (holding !== this.heldMarked) {
+      if (holding) this.heldMark.set.run(HELD_META_KEY);
+      else this.heldMark.clear.run(HELD_META_KEY);
+      this.heldMarked = holding;
+    }
     this.forgetTransaction();
   }
 
   clear(): void {
     this.forgetTransaction();
     this.forgetMemos();
+    // The mark may have been set by the transaction rolled back: set it again when holding.
+    this.heldMarked = false;
   }
 
   private forgetTransaction(): void {
     this.touched.clear();
     this.closed.length = 0;
+    this.lasts.length = 0;
     this.late.length = 0;
-    this.lastTimes.clear();
+    this.newestNs = 0n;
+    this.clockNs = 0n;
     this.firstTimes.clear();
     this.packer.clearTransaction();
   }
 
-  /** Forgets ids and states that a rollback or retention may have made wrong. */
+  /**
+   * Forgets ids and states that a rollback or retention may have made wrong. What was held is
+   * refolded from the stored points instead: a rollback may have taken points it holds, and
+   * retention series it holds.
+   */
   private forgetMemos(): void {
     this.resolver.forget();
     this.packer.forget();
     this.states = new Map();
+    const held = this.held.releaseAll().map(([id]) => id);
+    if (held.length > 0 && this.recovery !== "all") this.recovery = [...(this.recovery ?? []), ...held];
     this.deletionsSeen = metricDeletions();
   }
+}
+
+/** A series as `recover` reads it: its identity, kind and newest stored point time. */
+interface RecoverableSeries {
+  id: number | bigint;
+  metric_id: number | bigint;
+  first_whole: number | bigint;
+  kind: SeriesKind["kind"];
+  temporality: number | bigint;
+  monotonic: number | bigint;
+  newest: bigint | null;
 }

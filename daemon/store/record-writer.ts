@@ -35,4 +35,8 @@ export interface RecordWriter {
   flush(): void;
   /** Forgets what it gathered, after a rollback. */
   clear(): void;
+  /** Whether it holds rows across transactions that readers would miss (metric-writer.ts). */
+  holds?(): boolean;
+  /** Makes this transaction's flush write what it holds. */
+  releaseHeld?(): void;
 }

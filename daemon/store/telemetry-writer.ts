@@ -130,6 +130,24 @@ export class TelemetryWriter implements SharedWriteState {
     this.lastSeen.clear();
   }
 
+  /**
+   * Writes, in a transaction of its own, what the signals' writers hold across transactions
+   * (the open minute of metric series, metric-writer.ts): call before reading what they
+   * write, and before closing. Nothing to write, no transaction.
+   */
+  writeHeld(): void {
+    const holding = [...this.parts.values()].filter((part) => part.holds?.() === true);
+    if (holding.length === 0) return;
+    this.transaction(() => {
+      for (const part of holding) part.releaseHeld?.();
+    });
+  }
+
+  /** Whether the metric writer holds what `writeHeld` would write (for tests). */
+  holdsMetrics(): boolean {
+    return this.part("points").holds?.() === true;
+  }
+
   /** Runs `work` and the counter flush in one transaction. */
   transaction<T>(work: () => T): T {
     try {

@@ -33,6 +33,11 @@ export type WriteRequest = {
 export type WriterRequest =
   | WriteRequest
   | { type: "close" }
+  /**
+   * A reader is about to read metrics: write what the writer holds unwritten across
+   * transactions (metric-writer.ts), then answer `heldWritten` with the same id.
+   */
+  | { type: "writeHeld"; id: number }
   | { type: "decoder"; requests: MessagePort }
   /** From the forwarder, through the main thread: how far destinations have delivered. */
   | { type: "forwarded"; progress: ForwardProgress[] };
@@ -48,4 +53,6 @@ export type WriterReply =
   | { type: "lost"; message: string }
   /** Rows retention deleted, per signal's records. */
   | { type: "trimmed"; counts: RecordCounts }
+  /** `error`: why what was held could not be written (the reader reads what is stored). */
+  | { type: "heldWritten"; id: number; error?: string }
   | { type: "closed" };

@@ -248,6 +248,8 @@ async function trim(): Promise<void> {
   try {
     for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
       while (!closing) {
+        // Retention deletes by what is stored: what the writer holds is written first.
+        writer.writeHeld();
         const result = step();
         let stepDeleted = 0;
         for (const { records } of SIGNALS) {
@@ -290,9 +292,26 @@ async function pack(): Promise<void> {
   }
 }
 
+/**
+ * Writes what the writer holds across transactions, so that what a reader reads or a later
+ * obsd opens is whole. A failure loses nothing: the points are stored, and the next writer
+ * refolds what was held from them.
+ */
+function writeHeld(): string | undefined {
+  if (lost !== null) return lost;
+  try {
+    writer.writeHeld();
+    return undefined;
+  } catch (error) {
+    return describeWriteFailure(error, options.dbPath);
+  }
+}
+
 function finish(): void {
   clearInterval(timer);
   clearInterval(fileTimer);
+  const error = writeHeld();
+  if (error !== undefined && lost === null) console.error(`obsd: ${error}`);
   try {
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -320,6 +339,15 @@ port.on("message", (message: WriterRequest) => {
     closing = true;
     for (const requestPort of requestPorts) requestPort.close();
     if (queue.length === 0 && !flushScheduled) finish();
+    return;
+  }
+  if (message.type === "writeHeld") {
+    // Between transactions: requests queued and not yet committed are not acknowledged, so
+    // no reader can be waiting for them.
+    const error = writeHeld();
+    send(
+      error === undefined ? { type: "heldWritten", id: message.id } : { type: "heldWritten", id: message.id, error },
+    );
     return;
   }
   if (message.type === "forwarded") {

@@ -111,4 +111,5 @@ export function writeMetricData(store: TestStore, nowNs: bigint): void {
     const batch = decodeMetricRequest(Buffer.from(JSON.stringify(request)), "json");
     store.writer.transaction(() => store.writer.writeMetrics(batch, 0n));
   }
+  store.writer.writeHeld();
 }

@@ -37,6 +37,7 @@ describe("a cumulative series' first point, by when its process started", () => 
       ...counter("/brief", at(0), [3]),
     ];
     store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+    store.writer.writeHeld();
     readDb = openReadConnection(store.path);
     reader = new SqliteReader(readDb);
   });

@@ -96,6 +96,7 @@ describe("SQLite metrics reader: packed slots", () => {
         for (const { service, points } of minute(m)) store.writer.writeMetrics(metricBatch(service, points), 0n);
       });
     }
+    store.writer.writeHeld();
     readDb = openReadConnection(store.path);
     reader = new SqliteReader(readDb);
   });

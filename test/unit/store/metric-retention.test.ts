@@ -13,8 +13,11 @@ const HOUR_MS = 3_600_000;
 
 type Store = ReturnType<typeof testStore>;
 
+/** Writes the points, then what the writer holds, as obsd's writer does before retention. */
 function write(store: Store, service: string, points: MetricPointRecord[]): number {
-  return store.writer.transaction(() => store.writer.writeMetrics(metricBatch(service, points), 0n));
+  const written = store.writer.transaction(() => store.writer.writeMetrics(metricBatch(service, points), 0n));
+  store.writer.writeHeld();
+  return written;
 }
 
 function point(name: string, seconds: number, route = "/a"): MetricPointRecord {

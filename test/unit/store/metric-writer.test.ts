@@ -12,8 +12,24 @@ const START = T0 - 3600n * S;
 
 type Store = ReturnType<typeof testStore>;
 
+/** Writes the points, then what the writer holds, as obsd's writer does before a reader reads. */
 function write(store: Store, points: MetricPointRecord[], service = "api", writer = store.writer): number {
-  return writer.transaction(() => writer.writeMetrics(metricBatch(service, points), 0n));
+  const written = writer.transaction(() => writer.writeMetrics(metricBatch(service, points), 0n));
+  writer.writeHeld();
+  return written;
+}
+
+/** Writes the points in a transaction and nothing more: what the writer holds stays held. */
+function writeOnly(store: Store, points: MetricPointRecord[], writer = store.writer, receivedNs = 0n): number {
+  return writer.transaction(() => writer.writeMetrics(metricBatch("api", points), receivedNs));
+}
+
+/** The rows and newest times of the store, to compare with another written otherwise. */
+function stored(store: Store): { rollups: unknown[]; lasts: unknown[] } {
+  return {
+    rollups: rollups(store),
+    lasts: store.db.prepare("SELECT series_id, last_ns FROM metric_series_last ORDER BY series_id").raw().all(),
+  };
 }
 
 function counter(seconds: number, value: number, attributes = '{"route":"/a"}'): MetricPointRecord {
@@ -200,6 +216,7 @@ describe("metric writer", () => {
   it("stores every point kind the decoder gives, edge values and all", () => {
     const batch = decodeMetricRequest(Buffer.from(JSON.stringify(everyKindRequest())), "json");
     const inserted = store.writer.transaction(() => store.writer.writeMetrics(batch, 0n));
+    store.writer.writeHeld();
     expect(inserted).to.equal(batch.points.length);
     const kinds = store.db.prepare("SELECT DISTINCT kind FROM metrics ORDER BY kind").pluck().all();
     expect(kinds).to.deep.equal(["exponential_histogram", "gauge", "histogram", "sum", "summary"]);
@@ -263,5 +280,109 @@ describe("metric writer", () => {
     expect(write(store, [counter(0, 1), counter(10, 2)])).to.equal(2);
     expect(store.counters()).to.include({ points: 2n, series: 1n });
     expect(store.db.prepare("SELECT count(*) FROM metric_series").pluck().get()).to.equal(1n);
+  });
+
+  describe("the open minute, held unwritten", () => {
+    // Every 10 s for four minutes: /a throughout, /b for its first minute only.
+    const points = (from: number, to: number) =>
+      Array.from({ length: 24 }, (_, i) => i * 10)
+        .filter((s) => s >= from && s < to)
+        .flatMap((s) => [counter(s, s * 2), ...(s < 60 ? [counter(s, s, '{"route":"/b"}')] : [])]);
+    const clock = (seconds: number) => T0 + BigInt(seconds) * S;
+    let reference: Store;
+    before(() => {
+      reference = testStore();
+      for (let s = 0; s < 240; s += 10) write(reference, points(s, s + 10));
+    });
+    after(() => reference.close());
+
+    const minuteRows = (target: Store, seconds: number) =>
+      Number(
+        target.db
+          .prepare("SELECT count(*) FROM metric_rollups WHERE width_s = 60 AND slot = ?")
+          .pluck()
+          .get(Number((T0 + BigInt(seconds) * S) / (60n * S))),
+      );
+
+    it("writes a series' minute when the series moves on, or once the minute is over, and all of it on request", () => {
+      const minuteOf = (seconds: number) => (T0 + BigInt(seconds) * S) / (60n * S);
+      for (let s = 0; s < 240; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      // The last minute is open: /a's row of it is held, as is its newest time.
+      expect(minuteRows(store, 230)).to.equal(0);
+      expect(minuteRows(store, 0)).to.equal(2);
+      const last = store.db.prepare("SELECT last_ns FROM metric_series_last WHERE series_id = 1").pluck();
+      expect((last.get() as bigint) < T0 + 230n * S).to.equal(true);
+      // /b stopped in the first minute: written once the clock passed the minute after it.
+      expect(store.db.prepare("SELECT slot FROM metric_rollups WHERE series_id = 2").pluck().all()).to.deep.equal([
+        minuteOf(0),
+      ]);
+      store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("holds nothing in the store's sight when nothing is held, and a clean stop leaves nothing to rebuild", () => {
+      const marked = () => store.db.prepare("SELECT count(*) FROM meta WHERE key = 'metric_rows_held'").pluck().get();
+      writeOnly(store, points(0, 30));
+      expect(marked()).to.equal(1n);
+      store.writer.writeHeld();
+      expect(marked()).to.equal(0n);
+      const restarted = new TelemetryWriter(store.db, 0n);
+      expect(restarted.holdsMetrics()).to.equal(false);
+    });
+
+    it("gives the same rows whatever order the points arrive in, a late point meeting a held minute", () => {
+      const all = points(0, 240);
+      writeOnly(
+        store,
+        all.filter((_, i) => i % 3 !== 1),
+      );
+      writeOnly(store, all.filter((_, i) => i % 3 === 1).reverse());
+      store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("rebuilds from the points what an obsd that stopped without writing it held", () => {
+      for (let s = 0; s < 150; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      // Stopped here (killed): a new writer on the same file, as after a restart.
+      const restarted = new TelemetryWriter(store.db, 0n);
+      expect(restarted.holdsMetrics()).to.equal(true);
+      restarted.writeHeld();
+      const partial = testStore();
+      try {
+        write(partial, points(0, 150));
+        expect(stored(store)).to.deep.equal(stored(partial));
+      } finally {
+        partial.close();
+      }
+      // And goes on from there as if it had never stopped.
+      for (let s = 150; s < 240; s += 10) writeOnly(store, points(s, s + 10), restarted, clock(s));
+      restarted.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("rebuilds from the points a minute it held when a later transaction rolled back", () => {
+      writeOnly(store, points(0, 40));
+      expect(() =>
+        store.writer.transaction(() => {
+          store.writer.writeMetrics(metricBatch("api", points(40, 50)), 0n);
+          throw new Error("disk full");
+        }),
+      ).to.throw("disk full");
+      writeOnly(store, points(40, 240));
+      store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("writes a stopped series' minute before the slot that holds it is packed", () => {
+      for (let s = 0; s < 240; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      // /a goes on alone for 20 minutes: the first 900 s slot closes and is packed.
+      for (let s = 240; s < 1500; s += 10) writeOnly(store, [counter(s, s * 2)], store.writer, clock(s));
+      const packed = store.db
+        .prepare("SELECT series_id, points FROM metric_rollups WHERE width_s = 900 ORDER BY slot, series_id")
+        .raw()
+        .all();
+      expect(packed.length).to.be.greaterThan(0);
+      expect(packed).to.deep.include([2n, 6n]);
+    });
   });
 });

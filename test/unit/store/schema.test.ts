@@ -1223,6 +1223,7 @@ describe("store schema", () => {
       ]) {
         store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
       }
+      store.writer.writeHeld();
       const newest = (db: Database.Database, from: string) =>
         db
           .prepare(`SELECT s.attributes, l.last_ns FROM metric_series s JOIN ${from} ORDER BY s.id`)
@@ -1246,6 +1247,7 @@ describe("store schema", () => {
         expect(newest(db, "metric_series_last l ON l.series_id = s.id")).to.deep.equal(expected);
         const writer = new TelemetryWriter(db, 0n);
         writer.transaction(() => writer.writeMetrics(metricBatch("api", [point(40, "/b")]), T0 + 40n * S));
+        writer.writeHeld();
         expect(newest(db, "metric_series_last l ON l.series_id = s.id")).to.deep.equal([
           expected[0],
           { attributes: '{"route":"/b"}', last_ns: T0 + 40n * S },

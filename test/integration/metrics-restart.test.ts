@@ -1,0 +1,93 @@
+import { expect } from "chai";
+import { nsToIso } from "../../shared/time.js";
+import { startCollectorProcess } from "../helpers/collector-process.js";
+import { http, postJson } from "../helpers/http.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const MS = 1_000_000n;
+const S = 1000n * MS;
+
+const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
+
+/** One export of a cumulative counter: one point, as an SDK sends every interval. */
+function counterExport(point: { timeNs: bigint; startNs: bigint; value: number }) {
+  return {
+    resourceMetrics: [
+      {
+        resource: { attributes: [attr("service.name", "agent")] },
+        scopeMetrics: [
+          {
+            metrics: [
+              {
+                name: "agent.requests",
+                unit: "{request}",
+                sum: {
+                  aggregationTemporality: 2,
+                  isMonotonic: true,
+                  dataPoints: [
+                    {
+                      startTimeUnixNano: String(point.startNs),
+                      timeUnixNano: String(point.timeNs),
+                      asInt: String(point.value),
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("metrics through a collector killed with SIGKILL (obsd over HTTP)", function () {
+  this.timeout(60_000);
+
+  it("answers from its stored points the open minute a killed collector held unwritten", async () => {
+    const state = tempDir("obs-it-");
+    try {
+      const first = await startCollectorProcess({ stateDir: state.path });
+      // Every 10 s for two and a half minutes, up to a few seconds ago; the counter started
+      // before the collector, so its first point is its baseline.
+      const baseNs = BigInt(Date.now()) * MS - 150n * S;
+      const points = Array.from({ length: 15 }, (_, k) => ({
+        timeNs: baseNs + BigInt(10 * k) * S,
+        startNs: baseNs - 60n * S,
+        value: 7 * (k + 1) + (k % 3),
+      }));
+      try {
+        for (const point of points) {
+          const answer = await postJson(`${first.url}/v1/metrics`, counterExport(point));
+          expect(answer.status, answer.body.toString()).to.equal(200);
+        }
+      } finally {
+        // No query first: nothing asked the writer to write the minute it holds.
+        await first.stop("SIGKILL");
+      }
+
+      const second = await startCollectorProcess({ stateDir: state.path });
+      try {
+        const answer = await http(`${second.url}/api/metrics/series?name=agent.requests&agg=increase&step=1m`);
+        expect(answer.status, answer.body.toString()).to.equal(200);
+        const { data } = answer.json();
+        const increases = points.map((p, i) => ({
+          timeNs: p.timeNs,
+          increase: i === 0 ? 0 : p.value - (points[i - 1] as { value: number }).value,
+        }));
+        const expected = (data.buckets as string[]).map((bucket) => {
+          const start = BigInt(Date.parse(bucket)) * MS;
+          const inside = increases.filter((p) => p.timeNs >= start && p.timeNs < start + 60n * S);
+          return inside.length === 0 ? null : inside.reduce((sum, p) => sum + p.increase, 0);
+        });
+        expect(data.groups[0].values).to.deep.equal(expected);
+        const listed = (await http(`${second.url}/api/metrics`)).json();
+        expect(listed.data[0].lastTime).to.equal(nsToIso((points.at(-1) as { timeNs: bigint }).timeNs));
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      state.cleanup();
+    }
+  });
+});
