@@ -23,10 +23,7 @@ describe("queries after what the writer holds", () => {
     for (const method of ["listMetrics", "metricSeries", "describeMetric", "listServices", "audit"] as const) {
       expect(await call(method, {})).to.deep.equal(["held written", `query ${method}`]);
     }
-    expect(await call("facets", { type: "metrics", field: "name" })).to.deep.equal([
-      "held written",
-      "query facets",
-    ]);
+    expect(await call("facets", { type: "metrics", field: "name" })).to.deep.equal(["held written", "query facets"]);
   });
 
   it("asks nothing of the writer before queries of spans and logs", async () => {
