@@ -57,6 +57,8 @@ export class IngestPipeline {
   private readonly pending = new Map<number, Pending>();
   /** Readers waiting for the writer to write what it holds (`writeHeld`), by request id. */
   private readonly heldWrites = new Map<number, () => void>();
+  /** The last failure to write them, said once until it changes. */
+  private heldWriteError: string | null = null;
   private nextId = 1;
   private readonly budget: BodyBudget;
   private readonly limits: IngestLimits;
@@ -195,6 +197,11 @@ export class IngestPipeline {
     } else if (reply.type === "heldWritten") {
       this.heldWrites.get(reply.id)?.();
       this.heldWrites.delete(reply.id);
+      // Said once per cause: every metric query asks, and each would fail alike.
+      if (reply.error !== undefined && reply.error !== this.heldWriteError) {
+        this.onNotice(`obsd: metric answers may lack the newest minute, which could not be written: ${reply.error}`);
+      }
+      this.heldWriteError = reply.error ?? null;
     }
   }
 

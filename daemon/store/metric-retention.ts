@@ -10,9 +10,16 @@ const PACKED = new Set<number>(PACKED_WIDTHS_S);
  * thread; the writer forgets its series ids and states when this moves (metric-writer.ts).
  */
 let deletions = 0;
+/** The latest cutoff of those passes: they deleted points and slots before it only. */
+let deletedBefore = 0n;
 
 export function metricDeletions(): number {
   return deletions;
+}
+
+/** Every point retention deleted in this thread was older than this (ns; 0: none yet). */
+export function metricDeletedBefore(): bigint {
+  return deletedBefore;
 }
 
 /** Size trimming deletes the points of this window from the oldest on, per pass. */
@@ -134,6 +141,7 @@ class MetricTrimmer implements RetentionTrimmer {
     s.counter.run(seriesGone, "series");
     if (latest > 0n) s.trimmedThrough.run(this.trimmedThrough, latest);
     deletions++;
+    if (cutoffNs > deletedBefore) deletedBefore = cutoffNs;
     return deleted;
   }
 

@@ -4,7 +4,7 @@ import type { ResolvedResource } from "./dictionaries.js";
 import { KnownAttributeTexts } from "./known-attribute-texts.js";
 import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
-import { metricDeletions } from "./metric-retention.js";
+import { metricDeletedBefore, metricDeletions } from "./metric-retention.js";
 import {
   addToRow,
   emptyRow,
@@ -129,6 +129,7 @@ export class MetricWriter implements RecordWriter {
   private readonly lastUpdate: Database.Statement;
   private readonly firstUpdate: Database.Statement;
   private readonly heldMark: Record<"set" | "clear", Database.Statement>;
+  private readonly markStatement: Database.Statement;
   private readonly recoverable: Record<"one" | "all", Database.Statement>;
   private states = new Map<number, SeriesState>();
   /** Series whose rows or newest time are not written yet; kept when the memo starts over. */
@@ -140,7 +141,11 @@ export class MetricWriter implements RecordWriter {
    * when it stopped, or what a rollback or retention made this one forget), refolded from the
    * stored points at the start of the next transaction; "all" after an obsd that stopped holding.
    */
-  private recovery: "all" | number[] | null;
+  private recovery: Recovery = null;
+  /** What `recover` took from `recovery` in this transaction: put back if it rolls back. */
+  private recovering: Recovery = null;
+  /** Series this transaction released from `held`: refolded instead if it rolls back. */
+  private readonly releasedIds: number[] = [];
   /** Series with an in-order point in this transaction (the packer hears their newest times). */
   private readonly touched = new Map<number, HeldEntry>();
   /** Rows a series moved on from to a later slot in this transaction. */
@@ -191,13 +196,14 @@ export class MetricWriter implements RecordWriter {
       one: db.prepare(`${recoverable} WHERE s.id = ?`),
       all: db.prepare(recoverable),
     };
-    this.heldMarked = db.prepare("SELECT 1 FROM meta WHERE key = ?").pluck().get(HELD_META_KEY) !== undefined;
-    this.recovery = this.heldMarked ? "all" : null;
+    this.markStatement = db.prepare("SELECT 1 FROM meta WHERE key = ?").pluck();
+    this.heldMarked = this.markStored();
+    if (this.heldMarked) this.recovery = "all";
   }
 
   /** Stores the points of one request; returns how many were new. */
   write(batch: MetricBatch, receivedNs: bigint): number {
-    if (metricDeletions() !== this.deletionsSeen) this.forgetMemos();
+    if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
     this.recover();
     this.packer.noteClock(receivedNs);
     if (receivedNs > this.clockNs) this.clockNs = receivedNs;
@@ -259,7 +265,7 @@ export class MetricWriter implements RecordWriter {
    * `writeHeld`, a transaction of its own).
    */
   releaseHeld(): void {
-    if (metricDeletions() !== this.deletionsSeen) this.forgetMemos();
+    if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
     this.recover();
     for (const [, entry] of this.held.releaseAll()) this.writeOut(entry);
   }
@@ -268,6 +274,7 @@ export class MetricWriter implements RecordWriter {
   private writeOut({ series, state }: HeldEntry): void {
     for (const row of state.rows.values()) this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
     if (state.last !== null) this.lasts.push(`[${series.id},${state.last.timeNs}]`);
+    this.releasedIds.push(series.id);
   }
 
   /** Adds an in-order point to its series' rows of every width, and holds them. */
@@ -282,6 +289,9 @@ export class MetricWriter implements RecordWriter {
       const row = state.rows.get(width);
       if (row !== undefined && row.slot !== slot && unwritten) {
         this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
+        // The newest time the store has moves with the minute left: it stays within about a
+        // minute of the truth for readers that do not ask first (health's services count).
+        if (width === HELD_WIDTH_S) this.lasts.push(`[${series.id},${row.lastNs}]`);
       }
       state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
     }
@@ -326,10 +336,11 @@ export class MetricWriter implements RecordWriter {
     const recovery = this.recovery;
     if (recovery === null) return;
     this.recovery = null;
+    this.recovering = joined(this.recovering, recovery);
     const rows =
       recovery === "all"
         ? (this.recoverable.all.all() as RecoverableSeries[])
-        : recovery.flatMap((id) => this.recoverable.one.all(id) as RecoverableSeries[]);
+        : [...recovery].flatMap((id) => this.recoverable.one.all(id) as RecoverableSeries[]);
     const lasts: string[] = [];
     for (const row of rows) {
       if (row.newest === null) continue;
@@ -387,17 +398,29 @@ export class MetricWriter implements RecordWriter {
     this.forgetTransaction();
   }
 
+  /**
+   * After a rollback: the store is back at the last commit, which the memory no longer matches
+   * for the series this transaction released, folded into or refolded, nor for those it held.
+   * Each is refolded from its stored points in the next transaction.
+   */
   clear(): void {
+    const undone = [...this.releasedIds, ...this.touched.keys(), ...this.late.map(({ series }) => series.id)];
+    this.recovery = joined(joined(this.recovery, this.recovering), new Set(undone));
     this.forgetTransaction();
     this.forgetMemos();
-    // The mark may have been set by the transaction rolled back: set it again when holding.
-    this.heldMarked = false;
+    this.heldMarked = this.markStored();
+  }
+
+  private markStored(): boolean {
+    return this.markStatement.get(HELD_META_KEY) !== undefined;
   }
 
   private forgetTransaction(): void {
     this.touched.clear();
     this.closed.length = 0;
     this.lasts.length = 0;
+    this.releasedIds.length = 0;
+    this.recovering = null;
     this.late.length = 0;
     this.newestNs = 0n;
     this.clockNs = 0n;
@@ -414,10 +437,36 @@ export class MetricWriter implements RecordWriter {
     this.resolver.forget();
     this.packer.forget();
     this.states = new Map();
-    const held = this.held.releaseAll().map(([id]) => id);
-    if (held.length > 0 && this.recovery !== "all") this.recovery = [...(this.recovery ?? []), ...held];
+    this.recovery = joined(this.recovery, new Set(this.held.releaseAll().map(([id]) => id)));
     this.deletionsSeen = metricDeletions();
   }
+
+  /**
+   * After retention deleted metric rows: forgets ids and states, which may name deleted series.
+   * A held minute is kept unless it starts before the cutoff (a series retention may have
+   * deleted, or whose held points it did), which is refolded from what is left instead.
+   */
+  private forgetDeleted(): void {
+    this.resolver.forget();
+    this.packer.forget();
+    this.states = new Map();
+    const before = metricDeletedBefore();
+    if (before > 0n) {
+      const reached = this.held.releaseBefore(slotOf(before - 1n, HELD_WIDTH_S) + 1);
+      this.recovery = joined(this.recovery, new Set(reached.map(({ series }) => series.id)));
+    }
+    this.deletionsSeen = metricDeletions();
+  }
+}
+
+/** Series to refold from their points; "all": every series. */
+type Recovery = "all" | Set<number> | null;
+
+function joined(a: Recovery, b: Recovery): Recovery {
+  if (b === null || (b !== "all" && b.size === 0)) return a;
+  if (a === null || (a !== "all" && a.size === 0)) return b;
+  if (a === "all" || b === "all") return "all";
+  return new Set([...a, ...b]);
 }
 
 /** A series as `recover` reads it: its identity, kind and newest stored point time. */

@@ -248,8 +248,6 @@ async function trim(): Promise<void> {
   try {
     for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
       while (!closing) {
-        // Retention deletes by what is stored: what the writer holds is written first.
-        writer.writeHeld();
         const result = step();
         let stepDeleted = 0;
         for (const { records } of SIGNALS) {

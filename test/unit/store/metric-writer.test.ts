@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { Retention } from "../../../daemon/store/retention.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { everyKindRequest } from "../../helpers/metric-requests.js";
@@ -371,6 +372,89 @@ describe("metric writer", () => {
       writeOnly(store, points(40, 240));
       store.writer.writeHeld();
       expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    /** Makes every write of a rollup row fail, as a full disk would, until called with false. */
+    const failRowWrites = (on: boolean) =>
+      store.db.exec(
+        on
+          ? "CREATE TEMP TRIGGER full BEFORE INSERT ON metric_rollups BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+          : "DROP TRIGGER full",
+      );
+    const failing = (target: TelemetryWriter, batch: MetricPointRecord[]) =>
+      expect(() =>
+        target.transaction(() => {
+          target.writeMetrics(metricBatch("api", batch), 0n);
+          throw new Error("disk full");
+        }),
+      ).to.throw("disk full");
+
+    it("rebuilds what a failed write of the held minutes had released", () => {
+      writeOnly(store, points(0, 40));
+      failRowWrites(true);
+      expect(() => store.writer.writeHeld()).to.throw("full");
+      failRowWrites(false);
+      writeOnly(store, points(40, 240));
+      store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("rebuilds the rows an ingest transaction released when it fails at its end", () => {
+      for (let s = 0; s < 60; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      failRowWrites(true);
+      // /a moves on and /b's minute is over: both released, then their rows cannot be written.
+      expect(() => writeOnly(store, points(60, 130), store.writer, clock(130))).to.throw("full");
+      failRowWrites(false);
+      writeOnly(store, points(60, 240), store.writer, clock(240));
+      store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("keeps what is to be rebuilt through two rollbacks in a row, and after a restart", () => {
+      writeOnly(store, points(0, 40));
+      failing(store.writer, points(40, 50));
+      failing(store.writer, [counter(45, 1, '{"route":"/c"}')]);
+      writeOnly(store, points(40, 150));
+      const restarted = new TelemetryWriter(store.db, 0n);
+      failing(restarted, [counter(155, 1, '{"route":"/c"}')]);
+      writeOnly(store, points(150, 240), restarted);
+      restarted.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("clears its mark in the store after a rollback once nothing is held", () => {
+      writeOnly(store, points(0, 10));
+      failing(store.writer, points(10, 20));
+      store.writer.writeHeld();
+      expect(store.db.prepare("SELECT count(*) FROM meta WHERE key = 'metric_rows_held'").pluck().get()).to.equal(0n);
+      expect(new TelemetryWriter(store.db, 0n).holdsMetrics()).to.equal(false);
+    });
+
+    it("moves a series' newest time in the store as it moves on to each minute, with no reader asking", () => {
+      for (let s = 0; s < 240; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      const last = store.db.prepare("SELECT last_ns FROM metric_series_last WHERE series_id = 1").pluck().get();
+      // Its newest point is at 230 s; the store has the newest of the minute before.
+      expect(last).to.equal(T0 + 170n * S);
+    });
+
+    it("keeps holding through retention of older points, as if what it held had been written first", () => {
+      // Everything before 100 s goes: /b is deleted, /a keeps its points from 100 s.
+      const policy = { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 };
+      const trimmed = (target: Store, first: () => void) => {
+        for (let s = 0; s < 240; s += 10) writeOnly(target, points(s, s + 10), target.writer, clock(s));
+        first();
+        new Retention(target.db, policy).trimByAge(T0 + 100n * S);
+        for (let s = 240; s < 300; s += 10) writeOnly(target, [counter(s, s * 2)], target.writer, clock(s));
+        target.writer.writeHeld();
+        return stored(target);
+      };
+      const written = testStore();
+      try {
+        expect(trimmed(store, () => {})).to.deep.equal(trimmed(written, () => written.writer.writeHeld()));
+        expect(store.db.prepare("SELECT id FROM metric_series").pluck().all()).to.deep.equal([1n]);
+      } finally {
+        written.close();
+      }
     });
 
     it("writes a stopped series' minute before the slot that holds it is packed", () => {
