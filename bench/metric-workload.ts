@@ -63,10 +63,13 @@ export function exportRequest(service: number, k: number, startNs: bigint): Reco
   };
 }
 
-/** `intervals` export intervals of every service, as protobuf bodies, in time order. */
-export function protobufBodies(intervals: number, startNs: bigint): Buffer[] {
+/**
+ * `intervals` export intervals of every service, as protobuf bodies, in time order, from
+ * interval `first` on (the intervals before it are a store's history).
+ */
+export function protobufBodies(intervals: number, startNs: bigint, first = 0): Buffer[] {
   const bodies: Buffer[] = [];
-  for (let k = 0; k < intervals; k++) {
+  for (let k = first; k < first + intervals; k++) {
     for (let service = 0; service < SERVICES; service++) bodies.push(encodeMetrics(exportRequest(service, k, startNs)));
   }
   return bodies;

@@ -8,14 +8,17 @@
  * interleaved in the same run as bench/ingest does; obsd's CPU per point, in all and per thread, and the
  * client's; and the bytes the store holds per point.
  * Both sides first write the same warm-up intervals, so the series exist and the code is warm.
+ * With BENCH_HISTORY_MIN, both start from a copy of a store holding that many minutes of the
+ * same series: what a collector that has run for a while writes into.
  *
  * Query half: a store filled straight through the writer with 1,000 series at 10 s over 24
  * hours (8.6 million points), then `GET /api/metrics/series` grouped by service and by one
  * attribute, p50 of several runs. BENCH_QUERY_HOURS=0 leaves it out, for quick ingest runs.
  *
  *   npm run bench:metrics   (BENCH_INTERVALS=20 BENCH_WARMUP=2 BENCH_CONCURRENCY=8 BENCH_ROUNDS=3
- *                            BENCH_QUERY_RUNS=9 BENCH_QUERY_HOURS=24 by default)
+ *                            BENCH_QUERY_RUNS=9 BENCH_QUERY_HOURS=24 BENCH_HISTORY_MIN=0 by default)
  */
+import { copyFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -36,6 +39,12 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const QUERY_RUNS = Number(process.env.BENCH_QUERY_RUNS ?? 9);
 const QUERY_HOURS = Number(process.env.BENCH_QUERY_HOURS ?? 24);
+/**
+ * Minutes of the same series' history every round's store starts with (0: an empty store).
+ * A series' newest points share a page of `metric_points` with its older ones, so once a series
+ * has filled a page every commit writes a page per series it touched (docs/metrics-store.md).
+ */
+const HISTORY_MIN = Number(process.env.BENCH_HISTORY_MIN ?? 0);
 const POINTS_PER_BODY = SERIES_PER_SERVICE;
 const PROTOBUF = "application/x-protobuf";
 
@@ -73,9 +82,12 @@ function rawCeiling(
   warmup: Buffer[],
   bodies: Buffer[],
   nowNs: bigint,
+  history: string | null,
 ): { pointsPerSec: number; bytes: ReturnType<typeof bytesPerPoint> } {
   const dir = tempDir("obs-bench-metrics-raw-");
-  const { db } = openWriteConnection(join(dir.path, "raw.sqlite"));
+  const path = join(dir.path, "raw.sqlite");
+  if (history !== null) copyFileSync(history, path);
+  const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
   const writeAll = (all: MetricBatch[]) => {
     for (let i = 0; i < all.length; i += CONCURRENCY) {
@@ -113,8 +125,11 @@ interface EndToEndRun {
  * End to end over HTTP, with where the CPU went: on 2 shared cores the threads together bound
  * the rate, not the writer alone (docs/metrics-store.md).
  */
-async function endToEnd(warmup: Buffer[], bodies: Buffer[]): Promise<EndToEndRun> {
-  const obsd = await startCollectorProcess();
+async function endToEnd(warmup: Buffer[], bodies: Buffer[], history: string | null): Promise<EndToEndRun> {
+  const dir = tempDir("obs-bench-metrics-e2e-");
+  const dbPath = join(dir.path, "telemetry.sqlite");
+  if (history !== null) copyFileSync(history, dbPath);
+  const obsd = await startCollectorProcess({ dbPath });
   const pid = obsd.child.pid as number;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
@@ -140,7 +155,34 @@ async function endToEnd(warmup: Buffer[], bodies: Buffer[]): Promise<EndToEndRun
   } finally {
     agent.destroy();
     await obsd.stop();
+    dir.cleanup();
   }
+}
+
+/**
+ * A store holding `intervals` intervals of the workload's series, written by the writer as
+ * obsd's would (8 requests a transaction, what it holds written at the end), checkpointed.
+ */
+function historyStore(path: string, intervals: number, startNs: bigint, nowNs: bigint): void {
+  const { db } = openWriteConnection(path);
+  const writer = new TelemetryWriter(db, 0n);
+  const started = performance.now();
+  for (let k = 0; k < intervals; k++) {
+    const batches = protobufBodies(1, startNs, k).map((body) => decodeMetricRequest(body, "protobuf"));
+    for (let i = 0; i < batches.length; i += CONCURRENCY) {
+      const group = batches.slice(i, i + CONCURRENCY);
+      writer.transaction(() => {
+        for (const batch of group) writer.writeMetrics(batch, nowNs);
+      });
+    }
+    if ((k + 1) % Math.max(1, Math.floor(intervals / 5)) === 0) {
+      const seconds = (performance.now() - started) / 1000;
+      console.log(`history: ${k + 1} of ${intervals} intervals in ${round(seconds, 1)} s`);
+    }
+  }
+  writer.writeHeld();
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
 }
 
 const SERIES_URL = (groupBy: string) =>
@@ -216,25 +258,30 @@ async function queryHalf(): Promise<Record<string, unknown> | null> {
 async function main(): Promise<void> {
   const seriesCount = SERVICES * SERIES_PER_SERVICE;
   console.log(
-    `bench/metrics: ${seriesCount} series every ${INTERVAL_S} s, ${INTERVALS} intervals (${INTERVALS * seriesCount} points, after ${WARMUP} warm-up intervals), protobuf, 10 attributes per point, ${CONCURRENCY} requests in flight, ${ROUNDS} rounds`,
+    `bench/metrics: ${seriesCount} series every ${INTERVAL_S} s, ${INTERVALS} intervals (${INTERVALS * seriesCount} points, after ${WARMUP} warm-up intervals), protobuf, 10 attributes per point, ${CONCURRENCY} requests in flight, ${ROUNDS} rounds${HISTORY_MIN > 0 ? `, into ${HISTORY_MIN} minutes of history` : ""}`,
   );
   const nowNs = BigInt(Date.now()) * 1_000_000n;
-  const startNs = nowNs - BigInt((INTERVALS + WARMUP + 1) * INTERVAL_S) * 1_000_000_000n;
-  const all = protobufBodies(WARMUP + INTERVALS, startNs);
+  const historyIntervals = Math.round((HISTORY_MIN * 60) / INTERVAL_S);
+  const startNs = nowNs - BigInt((historyIntervals + INTERVALS + WARMUP + 1) * INTERVAL_S) * 1_000_000_000n;
+  const historyDir = historyIntervals > 0 ? tempDir("obs-bench-metrics-history-") : null;
+  const history = historyDir === null ? null : join(historyDir.path, "history.sqlite");
+  if (history !== null) historyStore(history, historyIntervals, startNs, nowNs);
+  const all = protobufBodies(WARMUP + INTERVALS, startNs, historyIntervals);
   const warmup = all.slice(0, WARMUP * SERVICES);
   const bodies = all.slice(WARMUP * SERVICES);
   const raw: number[] = [];
   const e2e: EndToEndRun[] = [];
   let bytes: ReturnType<typeof bytesPerPoint> = { total: 0, points: 0 };
   for (let r = 1; r <= ROUNDS; r++) {
-    const ceiling = rawCeiling(warmup, bodies, nowNs);
+    const ceiling = rawCeiling(warmup, bodies, nowNs, history);
     raw.push(ceiling.pointsPerSec);
     bytes = ceiling.bytes;
-    e2e.push(await endToEnd(warmup, bodies));
+    e2e.push(await endToEnd(warmup, bodies, history));
     console.log(
       `round ${r}: raw ${Math.round(raw.at(-1) as number)}, protobuf ${Math.round(e2e.at(-1)?.pointsPerSec ?? 0)} points/s; obsd threads' CPU µs a point ${e2e.at(-1)?.threadCpuUsPerPoint.join(" / ")}`,
     );
   }
+  historyDir?.cleanup();
   const rawMedian = median(raw);
   const endToEndMedian = median(e2e.map((run) => run.pointsPerSec));
   const query = await queryHalf();
@@ -244,6 +291,7 @@ async function main(): Promise<void> {
     points: bodies.length * POINTS_PER_BODY,
     concurrency: CONCURRENCY,
     rounds: ROUNDS,
+    historyMinutes: HISTORY_MIN,
     rawCeilingPointsPerSec: Math.round(rawMedian),
     rawCeilingRounds: raw.map(Math.round),
     protobuf: {
