@@ -113,7 +113,7 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
  * transactions (metric-held-series.ts) and written at the flush of the transaction in which
  * the series moves on to a later minute, its minute ends (HELD_MINUTES_BEHIND), a point of it
  * arrives late, or `releaseHeld` was called: before a reader reads metrics (the query
- * service's caller asks the writer thread first), before retention, and at close. The points
+ * service's caller asks the writer thread first) and at close. The points
  * themselves are committed with their transaction, so an obsd that stops without writing what
  * it held loses nothing: the next writer refolds those minutes from the points
  * (HELD_META_KEY).
@@ -181,7 +181,7 @@ export class MetricWriter implements RecordWriter {
     // The newest times have a narrow table of their own: they move with every minute (schema 23).
     this.lastUpdate = db.prepare(
       `UPDATE metric_series_last SET last_ns = max(metric_series_last.last_ns, e.last)
-       FROM (SELECT value ->> 0 AS id, value ->> 1 AS last FROM json_each(?)) AS e
+       FROM (SELECT value ->> 0 AS id, max(value ->> 1) AS last FROM json_each(?) GROUP BY 1) AS e
        WHERE metric_series_last.series_id = e.id`,
     );
     this.firstUpdate = db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ? AND first_ns > ?");
@@ -389,7 +389,8 @@ export class MetricWriter implements RecordWriter {
     // After every row of the transaction, which the packs are made from.
     this.packer.flush();
     this.shared.count("series", this.resolver.takeCreated());
-    const holding = this.held.size > 0;
+    // Refolds still to do count as holding: a stop before they run must leave them to the next writer.
+    const holding = this.held.size > 0 || this.recovery !== null;
     if (holding !== this.heldMarked) {
       if (holding) this.heldMark.set.run(HELD_META_KEY);
       else this.heldMark.clear.run(HELD_META_KEY);
@@ -406,9 +407,25 @@ export class MetricWriter implements RecordWriter {
   clear(): void {
     const undone = [...this.releasedIds, ...this.touched.keys(), ...this.late.map(({ series }) => series.id)];
     this.recovery = joined(joined(this.recovery, this.recovering), new Set(undone));
+    this.committed();
     this.forgetTransaction();
     this.forgetMemos();
-    this.heldMarked = this.markStored();
+    // The store is back at the last commit, and so is the mark (SQLite's rollback restored it).
+    try {
+      this.heldMarked = this.markStored();
+    } catch {
+      // Unreadable: the next transaction that holds sets it again, which is harmless.
+      this.heldMarked = false;
+    }
+  }
+
+  /**
+   * The transaction flushed last committed: what it released and refolded is in the store.
+   * Kept until then, not only until flush: the other signals' writes and COMMIT come after it.
+   */
+  committed(): void {
+    this.releasedIds.length = 0;
+    this.recovering = null;
   }
 
   private markStored(): boolean {
@@ -419,8 +436,6 @@ export class MetricWriter implements RecordWriter {
     this.touched.clear();
     this.closed.length = 0;
     this.lasts.length = 0;
-    this.releasedIds.length = 0;
-    this.recovering = null;
     this.late.length = 0;
     this.newestNs = 0n;
     this.clockNs = 0n;
@@ -429,9 +444,8 @@ export class MetricWriter implements RecordWriter {
   }
 
   /**
-   * Forgets ids and states that a rollback or retention may have made wrong. What was held is
-   * refolded from the stored points instead: a rollback may have taken points it holds, and
-   * retention series it holds.
+   * Forgets ids and states that a rollback may have made wrong. What was held is refolded from
+   * the stored points instead: the rollback may have taken points it holds.
    */
   private forgetMemos(): void {
     this.resolver.forget();

@@ -39,4 +39,6 @@ export interface RecordWriter {
   holds?(): boolean;
   /** Makes this transaction's flush write what it holds. */
   releaseHeld?(): void;
+  /** The transaction it last flushed committed (after COMMIT; `clear` is called instead when it did not). */
+  committed?(): void;
 }

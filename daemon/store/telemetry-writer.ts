@@ -156,6 +156,7 @@ export class TelemetryWriter implements SharedWriteState {
         this.flush();
         return result;
       })();
+      for (const part of this.parts.values()) part.committed?.();
       return result;
     } catch (error) {
       this.discard();

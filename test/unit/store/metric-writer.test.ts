@@ -422,6 +422,73 @@ describe("metric writer", () => {
       expect(stored(store)).to.deep.equal(stored(reference));
     });
 
+    it("rebuilds what a transaction released when it fails after the metric rows, or at COMMIT", () => {
+      for (let s = 0; s < 60; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      // The counters are written after the metric writer's flush.
+      store.db.exec(
+        "CREATE TEMP TRIGGER full BEFORE UPDATE ON counters BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+      );
+      expect(() => writeOnly(store, points(60, 130), store.writer, clock(130))).to.throw("full");
+      store.db.exec("DROP TRIGGER full");
+      // A deferred constraint fails the COMMIT of a write of the held rows.
+      store.db.pragma("foreign_keys = ON");
+      store.db.exec(`CREATE TEMP TABLE parent (id INTEGER PRIMARY KEY);
+        CREATE TEMP TABLE child (id INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED);
+        CREATE TEMP TRIGGER orphan AFTER INSERT ON metric_rollups BEGIN INSERT INTO child VALUES (1); END;`);
+      expect(() => store.writer.writeHeld()).to.throw(/FOREIGN KEY/);
+      store.db.exec("DROP TRIGGER orphan");
+      writeOnly(store, points(60, 240), store.writer, clock(240));
+      store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("keeps its mark while refolds are still to do, through transactions without metrics", () => {
+      for (let s = 0; s < 150; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      // Killed; the next writer's first transaction holds spans only, then it is killed too.
+      new TelemetryWriter(store.db, 0n).transaction(() => {});
+      const third = new TelemetryWriter(store.db, 0n);
+      expect(third.holdsMetrics()).to.equal(true);
+      // A rollback leaves refolds to do as well.
+      failing(third, points(150, 160));
+      third.transaction(() => {});
+      expect(new TelemetryWriter(store.db, 0n).holdsMetrics()).to.equal(true);
+      third.writeHeld();
+      const partial = testStore();
+      try {
+        write(partial, points(0, 150));
+        expect(stored(store)).to.deep.equal(stored(partial));
+      } finally {
+        partial.close();
+      }
+    });
+
+    it("refolds a held minute retention reached, and writes no row for a held series it deleted", () => {
+      const policy = { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 };
+      // /a holds its minute 60-120 s, of which retention at 100 s takes four points; /b holds
+      // its only points, all before 100 s, and is deleted.
+      for (const s of [60, 70, 80, 90, 100, 110]) {
+        writeOnly(
+          store,
+          [counter(s, s), ...(s < 100 ? [counter(s, s, '{"route":"/b"}')] : [])],
+          store.writer,
+          clock(s),
+        );
+      }
+      new Retention(store.db, policy).trimByAge(T0 + 100n * S);
+      writeOnly(store, [counter(130, 130)], store.writer, clock(130));
+      store.writer.writeHeld();
+      const rows = store.db
+        .prepare("SELECT series_id, slot, points FROM metric_rollups WHERE width_s = 60 ORDER BY slot")
+        .raw()
+        .all();
+      const minute = (seconds: bigint) => (T0 + seconds * S) / (60n * S);
+      // The minute from what is left of it (100 and 110 s), the next from its point.
+      expect(rows).to.deep.equal([
+        [1n, minute(60n), 2n],
+        [1n, minute(120n), 1n],
+      ]);
+    });
+
     it("clears its mark in the store after a rollback once nothing is held", () => {
       writeOnly(store, points(0, 10));
       failing(store.writer, points(10, 20));
