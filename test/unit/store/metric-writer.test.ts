@@ -305,6 +305,17 @@ describe("metric writer", () => {
           .get(Number((T0 + BigInt(seconds) * S) / (60n * S))),
       );
 
+    /** Expects the store to hold what a store written in order up to `seconds` holds, nothing held. */
+    const expectWrittenInOrder = (seconds: number) => {
+      const partial = testStore();
+      try {
+        write(partial, points(0, seconds));
+        expect(stored(store)).to.deep.equal(stored(partial));
+      } finally {
+        partial.close();
+      }
+    };
+
     it("writes a series' minute when the series moves on, or once the minute is over, and all of it on request", () => {
       const minuteOf = (seconds: number) => (T0 + BigInt(seconds) * S) / (60n * S);
       for (let s = 0; s < 240; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
@@ -348,13 +359,7 @@ describe("metric writer", () => {
       const restarted = new TelemetryWriter(store.db, 0n);
       expect(restarted.holdsMetrics()).to.equal(true);
       restarted.writeHeld();
-      const partial = testStore();
-      try {
-        write(partial, points(0, 150));
-        expect(stored(store)).to.deep.equal(stored(partial));
-      } finally {
-        partial.close();
-      }
+      expectWrittenInOrder(150);
       // And goes on from there as if it had never stopped.
       for (let s = 150; s < 240; s += 10) writeOnly(store, points(s, s + 10), restarted, clock(s));
       restarted.writeHeld();
@@ -453,13 +458,7 @@ describe("metric writer", () => {
       third.transaction(() => {});
       expect(new TelemetryWriter(store.db, 0n).holdsMetrics()).to.equal(true);
       third.writeHeld();
-      const partial = testStore();
-      try {
-        write(partial, points(0, 150));
-        expect(stored(store)).to.deep.equal(stored(partial));
-      } finally {
-        partial.close();
-      }
+      expectWrittenInOrder(150);
     });
 
     it("refolds a held minute retention reached, and writes no row for a held series it deleted", () => {
