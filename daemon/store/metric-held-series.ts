@@ -52,6 +52,21 @@ export class HeldSeries<T> {
     return held.value;
   }
 
+  /** The earliest minute a series is held in, or undefined when none is. */
+  oldestMinute(): number | undefined {
+    let oldest: number | undefined;
+    for (const minute of this.byMinute.keys()) if (oldest === undefined || minute < oldest) oldest = minute;
+    return oldest;
+  }
+
+  /** Every held series' id and value. */
+  entries(): IterableIterator<[number, T]> {
+    const all = this.bySeries.entries();
+    return (function* () {
+      for (const [id, held] of all) yield [id, held.value] as [number, T];
+    })();
+  }
+
   /** Stops holding every series open in a minute before `minute`; returns their values. */
   releaseBefore(minute: number): T[] {
     const released: T[] = [];

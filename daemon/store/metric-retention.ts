@@ -13,6 +13,14 @@ let deletions = 0;
 /** The latest cutoff of those passes: they deleted points and slots before it only. */
 let deletedBefore = 0n;
 
+/** Per store, whether its metric writer holds points of a series (metric-writer.ts registers it). */
+const heldSeries = new WeakMap<Database.Database, (seriesId: number) => boolean>();
+
+/** Tells retention of `db` which series have points only the writer holds so far. */
+export function registerHeldSeries(db: Database.Database, holds: (seriesId: number) => boolean): void {
+  heldSeries.set(db, holds);
+}
+
 export function metricDeletions(): number {
   return deletions;
 }
@@ -59,7 +67,7 @@ class MetricTrimmer implements RetentionTrimmer {
   private readonly stmt: Record<Statement, Database.Statement>;
 
   constructor(
-    db: Database.Database,
+    private readonly db: Database.Database,
     private readonly trimmedThrough: string,
   ) {
     this.stmt = {
@@ -110,6 +118,9 @@ class MetricTrimmer implements RetentionTrimmer {
         s.setFirst.run(first, series.id);
         continue;
       }
+      // Its newer points are held by the writer with their minute (metric-writer.ts): it is
+      // kept, and its first time moves on a later pass, once they are stored.
+      if (heldSeries.get(this.db)?.(series.id) === true) continue;
       s.deleteSeries.run(series.id);
       s.deleteLast.run(series.id);
       s.deleteAttributes.run(series.metric_id, series.id);

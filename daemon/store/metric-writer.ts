@@ -4,7 +4,8 @@ import type { ResolvedResource } from "./dictionaries.js";
 import { KnownAttributeTexts } from "./known-attribute-texts.js";
 import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
-import { metricDeletedBefore, metricDeletions } from "./metric-retention.js";
+import { JOURNAL_POINT_WIDTH, packJournalPoints, unpackJournalPoints } from "./metric-point-journal.js";
+import { metricDeletedBefore, metricDeletions, registerHeldSeries } from "./metric-retention.js";
 import {
   addToRow,
   emptyRow,
@@ -48,6 +49,10 @@ export const HELD_META_KEY = "metric_rows_held";
 interface SeriesState {
   last: RollupPoint | null;
   rows: Map<number, RollupRow>;
+  /** While held: its points not yet in `metric_points`, flat in POINT_COLUMNS order. */
+  points: unknown[];
+  /** The journal row holding the first of them (0: none held). */
+  journalId: number;
 }
 
 /** A series whose newest rows and time are held unwritten (metric-held-series.ts). */
@@ -125,6 +130,11 @@ export class MetricWriter implements RecordWriter {
   private readonly rollups: MetricRollupStore;
   private readonly packer: MetricSlotPacker;
   private readonly pointsInsert: MultiRowStatement;
+  private readonly journal: Record<"append" | "trimThrough" | "clear" | "rows" | "seriesExists", Database.Statement>;
+  /** The oldest held minute when the journal was last trimmed (null: none held; undefined: not yet). */
+  private journalTrimmedAt: number | null | undefined = undefined;
+  /** Held points released in this transaction, written to `metric_points` at flush. */
+  private releasedPoints: unknown[] = [];
   private readonly pointInsert: Database.Statement;
   private readonly lastUpdate: Database.Statement;
   private readonly firstUpdate: Database.Statement;
@@ -175,6 +185,15 @@ export class MetricWriter implements RecordWriter {
       this.packer.noteRow(metricId, widthS, slot, seriesId),
     );
     this.pointsInsert = new MultiRowStatement(db, POINT_COLUMNS, POINT_WIDTH, "ON CONFLICT DO NOTHING", 256, false);
+    this.journal = {
+      append: db.prepare("INSERT INTO metric_point_journal (points) VALUES (?)"),
+      trimThrough: db.prepare("DELETE FROM metric_point_journal WHERE id <= ?"),
+      clear: db.prepare("DELETE FROM metric_point_journal"),
+      rows: db.prepare("SELECT points FROM metric_point_journal ORDER BY id"),
+      seriesExists: db.prepare("SELECT 1 FROM metric_series WHERE id = ?"),
+    };
+    this.journal.rows.pluck();
+    this.journal.seriesExists.pluck();
     this.pointInsert = db.prepare(
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
     );
@@ -199,6 +218,7 @@ export class MetricWriter implements RecordWriter {
     this.markStatement = db.prepare("SELECT 1 FROM meta WHERE key = ?").pluck();
     this.heldMarked = this.markStored();
     if (this.heldMarked) this.recovery = "all";
+    registerHeldSeries(db, (seriesId) => (this.held.get(seriesId)?.state.points.length ?? 0) > 0);
   }
 
   /** Stores the points of one request; returns how many were new. */
@@ -209,6 +229,8 @@ export class MetricWriter implements RecordWriter {
     if (receivedNs > this.clockNs) this.clockNs = receivedNs;
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
     const values: unknown[] = [];
+    /** Series whose first held point is in this request's journal row. */
+    const journaled: SeriesState[] = [];
     const older: { series: ResolvedSeries; point: MetricPointRecord; row: unknown[] }[] = [];
     let inserted = 0;
     for (const point of batch.points) {
@@ -224,7 +246,8 @@ export class MetricWriter implements RecordWriter {
       // A series just created holds this point's time as its first already.
       if (state.last === null && series.created !== true) this.mayBeFirst(series.id, point.timeNs);
       this.fold(series, state, rollupPointOf(point, detail));
-      // Straight into the statement's values: no row array per point.
+      // Held until its minute's row is written; journaled meanwhile (metric-point-journal.ts).
+      const at = values.length;
       values.push(
         series.id,
         point.timeNs,
@@ -238,14 +261,23 @@ export class MetricWriter implements RecordWriter {
         detailText,
         point.exemplars,
       );
+      for (let i = at; i < values.length; i++) state.points.push(values[i]);
+      if (state.journalId === 0) {
+        state.journalId = -1;
+        journaled.push(state);
+      }
       if (point.timeNs > this.newestNs) this.newestNs = point.timeNs;
       this.shared.noteSeen(resource.serviceId, point.timeNs);
       inserted++;
     }
-    if (values.length > 0) this.pointsInsert.run(values);
+    if (values.length > 0) {
+      const id = Number(this.journal.append.run(packJournalPoints(values)).lastInsertRowid);
+      for (const state of journaled) state.journalId = id;
+    }
     // After the in-order points, so a late point's insert sees every point before it.
     for (const { series, point, row } of older) {
-      if (this.pointInsert.run(...row).changes === 0) continue;
+      // A point the series holds is not in metric_points yet: sent again, it is a repeat too.
+      if (this.holdsPoint(series.id, point.timeNs) || this.pointInsert.run(...row).changes === 0) continue;
       this.late.push({ series, timeNs: point.timeNs });
       this.mayBeFirst(series.id, point.timeNs);
       this.shared.noteSeen((resources[point.resource] as ResolvedResource).serviceId, point.timeNs);
@@ -253,6 +285,13 @@ export class MetricWriter implements RecordWriter {
     }
     this.shared.count("points", inserted);
     return inserted;
+  }
+
+  private holdsPoint(seriesId: number, timeNs: bigint): boolean {
+    const points = this.held.get(seriesId)?.state.points;
+    if (points === undefined) return false;
+    for (let i = 1; i < points.length; i += POINT_WIDTH) if (points[i] === timeNs) return true;
+    return false;
   }
 
   /** Whether anything is held unwritten, or waits to be refolded: what `releaseHeld` would write. */
@@ -274,7 +313,15 @@ export class MetricWriter implements RecordWriter {
   private writeOut({ series, state }: HeldEntry): void {
     for (const row of state.rows.values()) this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
     if (state.last !== null) this.lasts.push(`[${series.id},${state.last.timeNs}]`);
+    this.releasePoints(state);
     this.releasedIds.push(series.id);
+  }
+
+  /** Queues the points a series holds for `metric_points`. */
+  private releasePoints(state: SeriesState): void {
+    for (const value of state.points) this.releasedPoints.push(value);
+    state.points = [];
+    state.journalId = 0;
   }
 
   /** Adds an in-order point to its series' rows of every width, and holds them. */
@@ -290,12 +337,19 @@ export class MetricWriter implements RecordWriter {
       if (row !== undefined && row.slot !== slot && unwritten) {
         this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
         // The newest time the store has moves with the minute left: it stays within about a
-        // minute of the truth for readers that do not ask first (health's services count).
-        if (width === HELD_WIDTH_S) this.lasts.push(`[${series.id},${row.lastNs}]`);
+        // minute of the truth for readers that do not ask first (health's services count). Its
+        // points so far are that minute's: they go with its row.
+        if (width === HELD_WIDTH_S) {
+          this.lasts.push(`[${series.id},${row.lastNs}]`);
+          this.releasePoints(state);
+        }
       }
       state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
     }
     state.last = point;
+    // A series starting to hold has its newest time written now: retention keeps a series whose
+    // newest time is past its cutoff though its points are all held (metric-retention.ts).
+    if (!unwritten) this.lasts.push(`[${series.id},${point.timeNs}]`);
     const entry = this.touched.get(series.id) ?? { series, state };
     this.touched.set(series.id, entry);
     this.held.hold(series.id, Math.floor(seconds / HELD_WIDTH_S), entry);
@@ -311,7 +365,7 @@ export class MetricWriter implements RecordWriter {
     // A held series keeps its state even when the memo started over.
     const known = this.states.get(series.id) ?? this.held.get(series.id)?.state;
     if (known !== undefined) return known;
-    const state: SeriesState = { last: null, rows: new Map() };
+    const state: SeriesState = { last: null, rows: new Map(), points: [], journalId: 0 };
     if (!series.created) {
       state.last = this.rollups.newest(series.kind.kind, series.id);
       const lastNs = state.last?.timeNs;
@@ -337,6 +391,7 @@ export class MetricWriter implements RecordWriter {
     if (recovery === null) return;
     this.recovery = null;
     this.recovering = joined(this.recovering, recovery);
+    this.replayJournal();
     const rows =
       recovery === "all"
         ? (this.recoverable.all.all() as RecoverableSeries[])
@@ -377,6 +432,9 @@ export class MetricWriter implements RecordWriter {
     for (const { series, state } of this.touched.values()) {
       if (state.last !== null) this.packer.notePoint(series.metricId, state.last.timeNs);
     }
+    // Before the late points' refolds, which read a series' points from the store.
+    if (this.releasedPoints.length > 0) this.pointsInsert.run(this.releasedPoints);
+    this.trimJournal();
     this.rollups.upsertAll(this.closed);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
@@ -411,6 +469,7 @@ export class MetricWriter implements RecordWriter {
     this.forgetTransaction();
     this.forgetMemos();
     // The store is back at the last commit, and so is the mark (SQLite's rollback restored it).
+    this.journalTrimmedAt = undefined;
     try {
       this.heldMarked = this.markStored();
     } catch {
@@ -428,6 +487,54 @@ export class MetricWriter implements RecordWriter {
     this.recovering = null;
   }
 
+  /**
+   * Writes every journaled point to `metric_points` (those it has already are skipped, as are
+   * those of series retention deleted since) and empties the journal: what a writer held when
+   * it stopped, or what this one forgot.
+   */
+  private replayJournal(): void {
+    const exists = new Map<number, boolean>();
+    for (const bytes of this.journal.rows.all() as Uint8Array[]) {
+      const values = unpackJournalPoints(bytes);
+      const kept: unknown[] = [];
+      for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
+        const id = values[at] as number;
+        let known = exists.get(id);
+        if (known === undefined) {
+          known = this.journal.seriesExists.get(id) !== undefined;
+          exists.set(id, known);
+        }
+        if (known) for (let i = at; i < at + JOURNAL_POINT_WIDTH; i++) kept.push(values[i]);
+      }
+      if (kept.length > 0) this.pointsInsert.run(kept);
+    }
+    this.journal.clear.run();
+    this.journalTrimmedAt = undefined;
+    // What is still held is in metric_points now: nothing of the journal is needed for it.
+    for (const [, { state }] of this.held.entries()) state.journalId = 0;
+  }
+
+  /**
+   * Deletes the journal rows every point of which is in `metric_points`: those before the
+   * first row of any point still held. Once per held minute, not per commit.
+   */
+  private trimJournal(): void {
+    // What a rollback or retention made this writer forget is only in the journal until then.
+    if (this.recovery !== null) return;
+    const oldest = this.held.oldestMinute() ?? null;
+    if (oldest === this.journalTrimmedAt) return;
+    this.journalTrimmedAt = oldest;
+    if (oldest === null) {
+      this.journal.clear.run();
+      return;
+    }
+    let first = Number.POSITIVE_INFINITY;
+    for (const [, { state }] of this.held.entries()) {
+      if (state.journalId > 0 && state.journalId < first) first = state.journalId;
+    }
+    if (first !== Number.POSITIVE_INFINITY) this.journal.trimThrough.run(first - 1);
+  }
+
   private markStored(): boolean {
     return this.markStatement.get(HELD_META_KEY) !== undefined;
   }
@@ -436,6 +543,7 @@ export class MetricWriter implements RecordWriter {
     this.touched.clear();
     this.closed.length = 0;
     this.lasts.length = 0;
+    this.releasedPoints = [];
     this.late.length = 0;
     this.newestNs = 0n;
     this.clockNs = 0n;

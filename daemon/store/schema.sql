@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 23), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 24), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 23;
+PRAGMA user_version = 24;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
@@ -122,6 +122,12 @@ CREATE UNIQUE INDEX logs_timeless_by_hash ON logs (hash) WHERE time_ns = 0 AND o
 CREATE INDEX logs_warnings_by_service ON logs (service_id, ts_ns) WHERE severity_number >= 13;
 
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE metric_point_journal (
+  id INTEGER PRIMARY KEY,
+  -- the request's in-order points, packed (metric-point-journal.ts)
+  points BLOB NOT NULL
+);
 
 CREATE TABLE metric_points (
   series_id INTEGER NOT NULL,

@@ -26,6 +26,7 @@ import { v020TaggedAttributes } from "./migrations/v020-tagged-attributes.js";
 import { v021CompactSpanRollups } from "./migrations/v021-compact-span-rollups.js";
 import { v022LeanSpans } from "./migrations/v022-lean-spans.js";
 import { v023SeriesLastTimes } from "./migrations/v023-series-last-times.js";
+import { v024MetricPointJournal } from "./migrations/v024-metric-point-journal.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -60,6 +61,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v021CompactSpanRollups,
   v022LeanSpans,
   v023SeriesLastTimes,
+  v024MetricPointJournal,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

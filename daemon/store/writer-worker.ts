@@ -82,6 +82,13 @@ const destinations = options.forwardDestinations ?? [];
 const outbox = new ForwardOutbox(db, destinations, (line) => console.error(line));
 const forwarding = destinations.length > 0;
 const retention = new Retention(db, options.retention, [outbox]);
+// Before retention first runs: what a writer that stopped held is stored again first (its
+// points are in the journal only, metric-writer.ts).
+try {
+  writer.writeHeld();
+} catch (error) {
+  console.error(`obsd: ${describeWriteFailure(error, options.dbPath)}`);
+}
 const packer = new PostingPacker(db, writer.hashedKeys);
 const walGuard = new WalGuard(db, options.dbPath);
 const fileWatch = new StoreFileWatch(options.dbPath);

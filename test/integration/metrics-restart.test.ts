@@ -68,19 +68,26 @@ describe("metrics through a collector killed with SIGKILL (obsd over HTTP)", fun
 
       const second = await startCollectorProcess({ stateDir: state.path });
       try {
-        const answer = await http(`${second.url}/api/metrics/series?name=agent.requests&agg=increase&step=1m`);
-        expect(answer.status, answer.body.toString()).to.equal(200);
-        const { data } = answer.json();
         const increases = points.map((p, i) => ({
           timeNs: p.timeNs,
           increase: i === 0 ? 0 : p.value - (points[i - 1] as { value: number }).value,
         }));
-        const expected = (data.buckets as string[]).map((bucket) => {
-          const start = BigInt(Date.parse(bucket)) * MS;
-          const inside = increases.filter((p) => p.timeNs >= start && p.timeNs < start + 60n * S);
-          return inside.length === 0 ? null : inside.reduce((sum, p) => sum + p.increase, 0);
-        });
-        expect(data.groups[0].values).to.deep.equal(expected);
+        // From the points (10 s) and from the minutes' rows (1 m): the points of the minute it
+        // held were in its journal only, and that minute's row not written at all.
+        for (const [step, stepNs] of [
+          ["10s", 10n * S],
+          ["1m", 60n * S],
+        ] as const) {
+          const answer = await http(`${second.url}/api/metrics/series?name=agent.requests&agg=increase&step=${step}`);
+          expect(answer.status, answer.body.toString()).to.equal(200);
+          const { data } = answer.json();
+          const expected = (data.buckets as string[]).map((bucket) => {
+            const start = BigInt(Date.parse(bucket)) * MS;
+            const inside = increases.filter((p) => p.timeNs >= start && p.timeNs < start + stepNs);
+            return inside.length === 0 ? null : inside.reduce((sum, p) => sum + p.increase, 0);
+          });
+          expect(data.groups[0].values, step).to.deep.equal(expected);
+        }
         const listed = (await http(`${second.url}/api/metrics`)).json();
         expect(listed.data[0].lastTime).to.equal(nsToIso((points.at(-1) as { timeNs: bigint }).timeNs));
       } finally {

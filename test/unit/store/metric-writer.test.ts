@@ -25,9 +25,10 @@ function writeOnly(store: Store, points: MetricPointRecord[], writer = store.wri
   return writer.transaction(() => writer.writeMetrics(metricBatch("api", points), receivedNs));
 }
 
-/** The rows and newest times of the store, to compare with another written otherwise. */
-function stored(store: Store): { rollups: unknown[]; lasts: unknown[] } {
+/** The points, rows and newest times of the store, to compare with another written otherwise. */
+function stored(store: Store): { points: unknown[]; rollups: unknown[]; lasts: unknown[] } {
   return {
+    points: store.db.prepare("SELECT * FROM metric_points ORDER BY series_id, time_ns").raw().all(),
     rollups: rollups(store),
     lasts: store.db.prepare("SELECT series_id, last_ns FROM metric_series_last ORDER BY series_id").raw().all(),
   };
@@ -211,6 +212,7 @@ describe("metric writer", () => {
     );
     expect(store.writer.transaction(() => store.writer.writeMetrics(both, 0n))).to.equal(0);
     expect(store.db.prepare("SELECT attributes FROM metric_series").pluck().all()).to.deep.equal(['{"a":1,"b":2}']);
+    store.writer.writeHeld();
     expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(1n);
   });
 
@@ -329,6 +331,21 @@ describe("metric writer", () => {
         minuteOf(0),
       ]);
       store.writer.writeHeld();
+      expect(stored(store)).to.deep.equal(stored(reference));
+    });
+
+    it("holds a series' points with its minute, journaled until they are written, and the journal trimmed after", () => {
+      const count = (table: string) => Number(store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
+      writeOnly(store, points(0, 30), store.writer, clock(30));
+      // Acknowledged: in the journal, one row a request, not yet among the points.
+      expect(count("metric_points")).to.equal(0);
+      expect(count("metric_point_journal")).to.equal(1);
+      for (let s = 30; s < 240; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
+      // The minutes written are out of the journal; /a's last minute (3 rows of it) is held.
+      expect(count("metric_points")).to.equal(points(0, 180).length);
+      expect(count("metric_point_journal")).to.be.at.most(7);
+      store.writer.writeHeld();
+      expect(count("metric_point_journal")).to.equal(0);
       expect(stored(store)).to.deep.equal(stored(reference));
     });
 
@@ -461,10 +478,9 @@ describe("metric writer", () => {
       expectWrittenInOrder(150);
     });
 
-    it("refolds a held minute retention reached, and writes no row for a held series it deleted", () => {
+    it("leaves to retention's next pass the points it holds, and loses none of them", () => {
       const policy = { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 };
-      // /a holds its minute 60-120 s, of which retention at 100 s takes four points; /b holds
-      // its only points, all before 100 s, and is deleted.
+      // /a holds 60 to 110 s, /b 60 to 90 s; retention at 100 s finds none of them stored.
       for (const s of [60, 70, 80, 90, 100, 110]) {
         writeOnly(
           store,
@@ -473,19 +489,24 @@ describe("metric writer", () => {
           clock(s),
         );
       }
-      new Retention(store.db, policy).trimByAge(T0 + 100n * S);
+      const retention = new Retention(store.db, policy);
+      retention.trimByAge(T0 + 100n * S);
+      expect(store.db.prepare("SELECT count(*) FROM metric_series").pluck().get()).to.equal(2n);
       writeOnly(store, [counter(130, 130)], store.writer, clock(130));
       store.writer.writeHeld();
-      const rows = store.db
-        .prepare("SELECT series_id, slot, points FROM metric_rollups WHERE width_s = 60 ORDER BY slot")
-        .raw()
-        .all();
-      const minute = (seconds: bigint) => (T0 + seconds * S) / (60n * S);
-      // The minute from what is left of it (100 and 110 s), the next from its point.
-      expect(rows).to.deep.equal([
-        [1n, minute(60n), 2n],
-        [1n, minute(120n), 1n],
+      const times = () =>
+        store.db
+          .prepare("SELECT series_id, (time_ns - ?) / ? FROM metric_points ORDER BY series_id, time_ns")
+          .raw()
+          .all(T0, S);
+      expect(times()).to.have.length(11);
+      retention.trimByAge(T0 + 100n * S);
+      expect(times()).to.deep.equal([
+        [1n, 100n],
+        [1n, 110n],
+        [1n, 130n],
       ]);
+      expect(store.db.prepare("SELECT id FROM metric_series").pluck().all()).to.deep.equal([1n]);
     });
 
     it("clears its mark in the store after a rollback once nothing is held", () => {

@@ -734,8 +734,10 @@ describe("store schema", () => {
     const store = testStore();
     const S = 1_000_000_000n;
     const T0 = 1_700_000_100n * S;
-    const write = (points: MetricPointRecord[], writer = store.writer) =>
+    const write = (points: MetricPointRecord[], writer = store.writer) => {
       writer.transaction(() => writer.writeMetrics(metricBatch("api", points), 0n));
+      writer.writeHeld();
+    };
     const point = (seconds: number, route: string) =>
       metricPoint({
         name: "m",
