@@ -119,8 +119,12 @@ class MetricTrimmer implements RetentionTrimmer {
         continue;
       }
       // Its newer points are held by the writer with their minute (metric-writer.ts): it is
-      // kept, and its first time moves on a later pass, once they are stored.
-      if (heldSeries.get(this.db)?.(series.id) === true) continue;
+      // kept, its first time moved to the cutoff (none of its stored points is older), so that
+      // size trimming, which starts from the oldest first time, goes on past it.
+      if (heldSeries.get(this.db)?.(series.id) === true) {
+        s.setFirst.run(cutoffNs, series.id);
+        continue;
+      }
       s.deleteSeries.run(series.id);
       s.deleteLast.run(series.id);
       s.deleteAttributes.run(series.metric_id, series.id);

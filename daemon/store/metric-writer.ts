@@ -133,6 +133,12 @@ export class MetricWriter implements RecordWriter {
   private readonly journal: Record<"append" | "trimThrough" | "clear" | "rows" | "seriesExists", Database.Statement>;
   /** The oldest held minute when the journal was last trimmed (null: none held; undefined: not yet). */
   private journalTrimmedAt: number | null | undefined = undefined;
+  /** The newest journal row at the trim before last and at the last trim. */
+  private journalMarks: [number, number] = [0, 0];
+  /** The newest journal row this writer appended. */
+  private journalNewest = 0;
+  /** Whether held points may be in the journal only (after a stop or a rollback): replayed before refolds. */
+  private replayPending = false;
   /** Held points released in this transaction, written to `metric_points` at flush. */
   private releasedPoints: unknown[] = [];
   private readonly pointInsert: Database.Statement;
@@ -189,10 +195,9 @@ export class MetricWriter implements RecordWriter {
       append: db.prepare("INSERT INTO metric_point_journal (points) VALUES (?)"),
       trimThrough: db.prepare("DELETE FROM metric_point_journal WHERE id <= ?"),
       clear: db.prepare("DELETE FROM metric_point_journal"),
-      rows: db.prepare("SELECT points FROM metric_point_journal ORDER BY id"),
+      rows: db.prepare("SELECT id, points FROM metric_point_journal WHERE id > ? ORDER BY id LIMIT 64"),
       seriesExists: db.prepare("SELECT 1 FROM metric_series WHERE id = ?"),
     };
-    this.journal.rows.pluck();
     this.journal.seriesExists.pluck();
     this.pointInsert = db.prepare(
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
@@ -217,8 +222,15 @@ export class MetricWriter implements RecordWriter {
     };
     this.markStatement = db.prepare("SELECT 1 FROM meta WHERE key = ?").pluck();
     this.heldMarked = this.markStored();
-    if (this.heldMarked) this.recovery = "all";
-    registerHeldSeries(db, (seriesId) => (this.held.get(seriesId)?.state.points.length ?? 0) > 0);
+    if (this.heldMarked) {
+      this.recovery = "all";
+      this.replayPending = true;
+    }
+    // While refolds are pending, points may be in the journal only, of any series.
+    registerHeldSeries(
+      db,
+      (seriesId) => this.recovery !== null || (this.held.get(seriesId)?.state.points.length ?? 0) > 0,
+    );
   }
 
   /** Stores the points of one request; returns how many were new. */
@@ -272,9 +284,15 @@ export class MetricWriter implements RecordWriter {
     }
     if (values.length > 0) {
       const id = Number(this.journal.append.run(packJournalPoints(values)).lastInsertRowid);
+      this.journalNewest = id;
       for (const state of journaled) state.journalId = id;
     }
-    // After the in-order points, so a late point's insert sees every point before it.
+    // After the in-order points, so a late point's insert sees every point before it; and
+    // after the points released so far, so that a resend of one of them is a repeat.
+    if (older.length > 0 && this.releasedPoints.length > 0) {
+      this.pointsInsert.run(this.releasedPoints);
+      this.releasedPoints = [];
+    }
     for (const { series, point, row } of older) {
       // A point the series holds is not in metric_points yet: sent again, it is a repeat too.
       if (this.holdsPoint(series.id, point.timeNs) || this.pointInsert.run(...row).changes === 0) continue;
@@ -347,8 +365,8 @@ export class MetricWriter implements RecordWriter {
       state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
     }
     state.last = point;
-    // A series starting to hold has its newest time written now: retention keeps a series whose
-    // newest time is past its cutoff though its points are all held (metric-retention.ts).
+    // A series starting to hold has its newest time written now, so the store's stays within a
+    // minute of the truth for readers that do not ask first.
     if (!unwritten) this.lasts.push(`[${series.id},${point.timeNs}]`);
     const entry = this.touched.get(series.id) ?? { series, state };
     this.touched.set(series.id, entry);
@@ -391,7 +409,7 @@ export class MetricWriter implements RecordWriter {
     if (recovery === null) return;
     this.recovery = null;
     this.recovering = joined(this.recovering, recovery);
-    this.replayJournal();
+    if (this.replayPending) this.replayJournal();
     const rows =
       recovery === "all"
         ? (this.recoverable.all.all() as RecoverableSeries[])
@@ -432,9 +450,10 @@ export class MetricWriter implements RecordWriter {
     for (const { series, state } of this.touched.values()) {
       if (state.last !== null) this.packer.notePoint(series.metricId, state.last.timeNs);
     }
-    // Before the late points' refolds, which read a series' points from the store.
-    if (this.releasedPoints.length > 0) this.pointsInsert.run(this.releasedPoints);
+    // The trim may release the points of a series held long; then, before the late points'
+    // refolds, which read a series' points from the store, every released point goes in.
     this.trimJournal();
+    if (this.releasedPoints.length > 0) this.pointsInsert.run(this.releasedPoints);
     this.rollups.upsertAll(this.closed);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
@@ -465,6 +484,8 @@ export class MetricWriter implements RecordWriter {
   clear(): void {
     const undone = [...this.releasedIds, ...this.touched.keys(), ...this.late.map(({ series }) => series.id)];
     this.recovery = joined(joined(this.recovery, this.recovering), new Set(undone));
+    // What it held, and what this transaction replayed, is in the journal only again.
+    this.replayPending = true;
     this.committed();
     this.forgetTransaction();
     this.forgetMemos();
@@ -494,7 +515,24 @@ export class MetricWriter implements RecordWriter {
    */
   private replayJournal(): void {
     const exists = new Map<number, boolean>();
-    for (const bytes of this.journal.rows.all() as Uint8Array[]) {
+    let after = 0;
+    for (;;) {
+      // A chunk at a time: a long journal is not read into memory whole.
+      const chunk = this.journal.rows.raw().all(after) as [number, Uint8Array][];
+      if (chunk.length === 0) break;
+      after = (chunk.at(-1) as [number, Uint8Array])[0];
+      for (const [, bytes] of chunk) this.replayRow(bytes, exists);
+    }
+    this.journal.clear.run();
+    this.journalTrimmedAt = undefined;
+    this.journalMarks = [0, 0];
+    this.replayPending = false;
+    // What is still held is in metric_points now: nothing of the journal is needed for it.
+    for (const [, { state }] of this.held.entries()) state.journalId = 0;
+  }
+
+  private replayRow(bytes: Uint8Array, exists: Map<number, boolean>): void {
+    {
       const values = unpackJournalPoints(bytes);
       const kept: unknown[] = [];
       for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
@@ -508,10 +546,6 @@ export class MetricWriter implements RecordWriter {
       }
       if (kept.length > 0) this.pointsInsert.run(kept);
     }
-    this.journal.clear.run();
-    this.journalTrimmedAt = undefined;
-    // What is still held is in metric_points now: nothing of the journal is needed for it.
-    for (const [, { state }] of this.held.entries()) state.journalId = 0;
   }
 
   /**
@@ -519,8 +553,8 @@ export class MetricWriter implements RecordWriter {
    * first row of any point still held. Once per held minute, not per commit.
    */
   private trimJournal(): void {
-    // What a rollback or retention made this writer forget is only in the journal until then.
-    if (this.recovery !== null) return;
+    // What a stop or a rollback made this writer forget is only in the journal until replayed.
+    if (this.recovery !== null || this.replayPending) return;
     const oldest = this.held.oldestMinute() ?? null;
     if (oldest === this.journalTrimmedAt) return;
     this.journalTrimmedAt = oldest;
@@ -528,11 +562,22 @@ export class MetricWriter implements RecordWriter {
       this.journal.clear.run();
       return;
     }
+    // A series held since before the trim before last (dated ahead of the clock, or reporting
+    // far less often than its minute) would keep every later row: its points go to metric_points
+    // now, while its row stays held.
+    const [pinnedThrough] = this.journalMarks;
     let first = Number.POSITIVE_INFINITY;
     for (const [, { state }] of this.held.entries()) {
+      if (state.journalId > 0 && state.journalId <= pinnedThrough) {
+        for (const value of state.points) this.releasedPoints.push(value);
+        state.points = [];
+        state.journalId = 0;
+      }
       if (state.journalId > 0 && state.journalId < first) first = state.journalId;
     }
+    this.journalMarks = [this.journalMarks[1], this.journalNewest];
     if (first !== Number.POSITIVE_INFINITY) this.journal.trimThrough.run(first - 1);
+    else this.journal.clear.run();
   }
 
   private markStored(): boolean {
@@ -575,6 +620,17 @@ export class MetricWriter implements RecordWriter {
     const before = metricDeletedBefore();
     if (before > 0n) {
       const reached = this.held.releaseBefore(slotOf(before - 1n, HELD_WIDTH_S) + 1);
+      // Their points go in now (retention keeps a series it holds points of, and deletes them on
+      // a later pass), so the refold below reads them, with no replay of the journal.
+      const points: unknown[] = [];
+      for (const { series, state } of reached) {
+        // Retention may have moved its first time past them (metric-retention.ts).
+        if (state.points.length > 0) this.mayBeFirst(series.id, state.points[1] as bigint);
+        for (const value of state.points) points.push(value);
+        state.points = [];
+        state.journalId = 0;
+      }
+      if (points.length > 0) this.pointsInsert.run(points);
       this.recovery = joined(this.recovery, new Set(reached.map(({ series }) => series.id)));
     }
     this.deletionsSeen = metricDeletions();

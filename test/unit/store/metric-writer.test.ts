@@ -480,7 +480,8 @@ describe("metric writer", () => {
 
     it("leaves to retention's next pass the points it holds, and loses none of them", () => {
       const policy = { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 };
-      // /a holds 60 to 110 s, /b 60 to 90 s; retention at 100 s finds none of them stored.
+      // /a holds 60 to 110 s, /b 60 to 90 s: retention at 95 s finds none of them stored; a pass
+      // later, at 100 s, it finds all of them.
       for (const s of [60, 70, 80, 90, 100, 110]) {
         writeOnly(
           store,
@@ -490,7 +491,7 @@ describe("metric writer", () => {
         );
       }
       const retention = new Retention(store.db, policy);
-      retention.trimByAge(T0 + 100n * S);
+      retention.trimByAge(T0 + 95n * S);
       expect(store.db.prepare("SELECT count(*) FROM metric_series").pluck().get()).to.equal(2n);
       writeOnly(store, [counter(130, 130)], store.writer, clock(130));
       store.writer.writeHeld();
@@ -554,6 +555,110 @@ describe("metric writer", () => {
         .all();
       expect(packed.length).to.be.greaterThan(0);
       expect(packed).to.deep.include([2n, 6n]);
+    });
+  });
+
+  describe("the points held with their minute, journaled", () => {
+    const clock = (seconds: number) => T0 + BigInt(seconds) * S;
+    const count = (sql: string) => Number(store.db.prepare(sql).pluck().get());
+    const policy = { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 };
+    const timesOf = (route: string) =>
+      store.db
+        .prepare(
+          "SELECT (p.time_ns - ?) / ? FROM metric_points p JOIN metric_series s ON s.id = p.series_id WHERE s.attributes = ?",
+        )
+        .pluck()
+        .all(T0, S, JSON.stringify({ route }));
+
+    it("counts once, and keeps the first of, a point resent after its minute was left, in one transaction or one request", () => {
+      const w = store.writer;
+      const answers = w.transaction(() => [
+        w.writeMetrics(metricBatch("api", [counter(0, 1)]), clock(0)),
+        w.writeMetrics(metricBatch("api", [counter(60, 5)]), clock(60)),
+        w.writeMetrics(metricBatch("api", [counter(0, 999)]), clock(60)),
+      ]);
+      expect(answers).to.deep.equal([1, 1, 0]);
+      expect(writeOnly(store, [counter(60, 5), counter(120, 9)], w, clock(120))).to.equal(1);
+      w.writeHeld();
+      expect(store.counters().points).to.equal(3n);
+      expect(store.db.prepare("SELECT value FROM metric_points WHERE time_ns = ?").pluck().get(T0)).to.equal(1);
+    });
+
+    it("loses no held point to a stop after the journal was trimmed", () => {
+      writeOnly(store, [counter(30, 1, '{"route":"/y"}')], store.writer, clock(30));
+      writeOnly(store, [counter(60, 1, '{"route":"/x"}')], store.writer, clock(60));
+      writeOnly(store, [counter(70, 2, '{"route":"/x"}')], store.writer, clock(70));
+      // /y's minute is written and the journal trimmed below /x's first row.
+      writeOnly(store, [counter(120, 1, '{"route":"/z"}')], store.writer, clock(120));
+      new TelemetryWriter(store.db, 0n).writeHeld();
+      expect(count("SELECT count(*) FROM metric_points")).to.equal(4);
+    });
+
+    it("keeps the journal short behind a series dated ahead of the clock", () => {
+      writeOnly(store, [counter(86_400, 1, '{"route":"/future"}')], store.writer, clock(0));
+      for (let s = 0; s < 1800; s += 10) writeOnly(store, [counter(s, s)], store.writer, clock(s));
+      expect(count("SELECT count(*) FROM metric_point_journal")).to.be.at.most(30);
+      expect(timesOf("/future")).to.deep.equal([86_400n]);
+      new TelemetryWriter(store.db, 0n).writeHeld();
+      expect(count("SELECT count(*) FROM metric_points")).to.equal(181);
+    });
+
+    it("keeps through retention what only the journal has, after a rollback or a failed restart", () => {
+      for (const restart of [false, true]) {
+        store.close();
+        store = testStore();
+        // /cron reported at 0 s (written) and at 300 s (held, journaled, acknowledged).
+        writeOnly(store, [counter(0, 1, '{"route":"/cron"}')], store.writer, clock(0));
+        store.writer.writeHeld();
+        writeOnly(store, [counter(300, 2, '{"route":"/cron"}'), counter(300, 1)], store.writer, clock(300));
+        let writer = store.writer;
+        if (restart) {
+          // Killed; the next writer's first write of what was held fails.
+          writer = new TelemetryWriter(store.db, 0n);
+          store.db.exec(
+            "CREATE TEMP TRIGGER full BEFORE UPDATE ON metric_series_last BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+          );
+          expect(() => writer.writeHeld()).to.throw("full");
+          store.db.exec("DROP TRIGGER full");
+        } else {
+          expect(() =>
+            writer.transaction(() => {
+              writer.writeMetrics(metricBatch("api", [counter(310, 2)]), clock(310));
+              throw new Error("disk full");
+            }),
+          ).to.throw("disk full");
+        }
+        // Retention runs before the next write.
+        new Retention(store.db, policy).trimByAge(T0 + 100n * S);
+        writer.writeHeld();
+        expect(timesOf("/cron"), `restart: ${restart}`).to.deep.equal([300n]);
+      }
+    });
+
+    it("brings back no point retention deleted, and keeps the points counter true", () => {
+      const retention = new Retention(store.db, policy);
+      writeOnly(store, [counter(0, 1), counter(0, 1, '{"route":"/b"}')], store.writer, clock(0));
+      // /a's minute is written; /b holds the journal row /a@0 is in.
+      writeOnly(store, [counter(60, 2)], store.writer, clock(60));
+      retention.trimByAge(T0 + 30n * S);
+      writeOnly(store, [counter(70, 3)], store.writer, clock(70));
+      store.writer.writeHeld();
+      expect(timesOf("/a")).to.deep.equal([60n, 70n]);
+      retention.trimByAge(T0 + 30n * S);
+      expect(store.counters().points).to.equal(BigInt(count("SELECT count(*) FROM metric_points")));
+    });
+
+    it("goes on trimming by size past a series whose stored points are gone while it holds newer ones", () => {
+      writeOnly(store, [counter(0, 1, '{"route":"/old"}')], store.writer, clock(0));
+      store.writer.writeHeld();
+      for (let s = 100; s < 300; s += 10) writeOnly(store, [counter(s, s)], store.writer, clock(s));
+      store.writer.writeHeld();
+      writeOnly(store, [counter(300, 2, '{"route":"/old"}')], store.writer, clock(300));
+      new Retention(store.db, policy).trimByAge(T0 + 50n * S);
+      const bySize = new Retention(store.db, { maxAgeMs: 0, maxBytes: 1, batchRows: 100_000 });
+      expect(bySize.trimBySize().points).to.be.greaterThan(0);
+      store.writer.writeHeld();
+      expect(timesOf("/old")).to.deep.equal([300n]);
     });
   });
 });
