@@ -35,7 +35,7 @@ export const ROWS_PER_COMMIT = 16_000;
  * whose clock runs ahead would otherwise close slots other senders are still writing, and
  * every commit would then repack them.
  */
-const CLOCK_ALLOWANCE_NS = 60n * 1_000_000_000n;
+export const CLOCK_ALLOWANCE_NS = 60n * 1_000_000_000n;
 
 const packedKey = (metricId: number, widthS: number): string => `${metricId}:${widthS}`;
 

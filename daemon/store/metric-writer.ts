@@ -16,7 +16,7 @@ import {
 } from "./metric-rollup.js";
 import { MetricRollupStore } from "./metric-rollup-store.js";
 import { MetricSeriesResolver, type ResolvedSeries } from "./metric-series.js";
-import { MetricSlotPacker } from "./metric-slot-packer.js";
+import { CLOCK_ALLOWANCE_NS, MetricSlotPacker } from "./metric-slot-packer.js";
 import { FOLDED_WIDTHS_S, slotOf } from "./metric-slots.js";
 import { MultiRowStatement } from "./multi-row.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
@@ -36,8 +36,6 @@ const HELD_WIDTH_S: number = FOLDED_WIDTHS_S[0];
  * its end) was written before it is packed.
  */
 const HELD_MINUTES_BEHIND = 1;
-/** How far past the collector's clock a point may move the newest time (as metric-slot-packer.ts). */
-const CLOCK_ALLOWANCE_NS = 60n * NS_PER_S;
 /**
  * Present in `meta` while the writer may hold rows: an obsd that stopped without writing them
  * (killed, or its machine stopped) left the newest minute of some series unwritten, and the next
@@ -289,10 +287,7 @@ export class MetricWriter implements RecordWriter {
     }
     // After the in-order points, so a late point's insert sees every point before it; and
     // after the points released so far, so that a resend of one of them is a repeat.
-    if (older.length > 0 && this.releasedPoints.length > 0) {
-      this.pointsInsert.run(this.releasedPoints);
-      this.releasedPoints = [];
-    }
+    if (older.length > 0) this.writeReleasedPoints();
     for (const { series, point, row } of older) {
       // A point the series holds is not in metric_points yet: sent again, it is a repeat too.
       if (this.holdsPoint(series.id, point.timeNs) || this.pointInsert.run(...row).changes === 0) continue;
@@ -333,6 +328,13 @@ export class MetricWriter implements RecordWriter {
     if (state.last !== null) this.lasts.push(`[${series.id},${state.last.timeNs}]`);
     this.releasePoints(state);
     this.releasedIds.push(series.id);
+  }
+
+  /** Writes the points released so far in this transaction to `metric_points`. */
+  private writeReleasedPoints(): void {
+    if (this.releasedPoints.length === 0) return;
+    this.pointsInsert.run(this.releasedPoints);
+    this.releasedPoints = [];
   }
 
   /** Queues the points a series holds for `metric_points`. */
@@ -453,7 +455,7 @@ export class MetricWriter implements RecordWriter {
     // The trim may release the points of a series held long; then, before the late points'
     // refolds, which read a series' points from the store, every released point goes in.
     this.trimJournal();
-    if (this.releasedPoints.length > 0) this.pointsInsert.run(this.releasedPoints);
+    this.writeReleasedPoints();
     this.rollups.upsertAll(this.closed);
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
@@ -568,11 +570,7 @@ export class MetricWriter implements RecordWriter {
     const [pinnedThrough] = this.journalMarks;
     let first = Number.POSITIVE_INFINITY;
     for (const [, { state }] of this.held.entries()) {
-      if (state.journalId > 0 && state.journalId <= pinnedThrough) {
-        for (const value of state.points) this.releasedPoints.push(value);
-        state.points = [];
-        state.journalId = 0;
-      }
+      if (state.journalId > 0 && state.journalId <= pinnedThrough) this.releasePoints(state);
       if (state.journalId > 0 && state.journalId < first) first = state.journalId;
     }
     this.journalMarks = [this.journalMarks[1], this.journalNewest];
@@ -622,15 +620,12 @@ export class MetricWriter implements RecordWriter {
       const reached = this.held.releaseBefore(slotOf(before - 1n, HELD_WIDTH_S) + 1);
       // Their points go in now (retention keeps a series it holds points of, and deletes them on
       // a later pass), so the refold below reads them, with no replay of the journal.
-      const points: unknown[] = [];
       for (const { series, state } of reached) {
         // Retention may have moved its first time past them (metric-retention.ts).
         if (state.points.length > 0) this.mayBeFirst(series.id, state.points[1] as bigint);
-        for (const value of state.points) points.push(value);
-        state.points = [];
-        state.journalId = 0;
+        this.releasePoints(state);
       }
-      if (points.length > 0) this.pointsInsert.run(points);
+      this.writeReleasedPoints();
       this.recovery = joined(this.recovery, new Set(reached.map(({ series }) => series.id)));
     }
     this.deletionsSeen = metricDeletions();
