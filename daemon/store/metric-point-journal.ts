@@ -7,7 +7,9 @@
  *
  * A point: a byte saying which optional columns follow, the series id and flags (float64 and
  * uint32), time and start (int64), then value, count, sum, min and max (float64) and detail and
- * exemplars (uint32 length, UTF-8) when present.
+ * exemplars (uint32 length, UTF-8) when present. A point is read back by its offset too: the
+ * writer holds its series' points as offsets into the bytes of the request they came in
+ * (metric-held-points.ts).
  */
 
 /** Values per point, in `metric_points` column order (series_id ... exemplars). */
@@ -18,8 +20,14 @@ const TEXTS = [9, 10] as const;
 /** The optional columns, in the order of their bits in a point's first byte. */
 const OPTIONAL = [...NUMBERS, ...TEXTS];
 
-/** Packs points given as flat values, JOURNAL_POINT_WIDTH per point. */
-export function packJournalPoints(values: readonly unknown[]): Buffer {
+/** Where a point's time is, from its offset: after the optional columns' byte, series id and flags. */
+const TIME_AT = 1 + 8 + 4;
+
+/**
+ * Packs points given as flat values, JOURNAL_POINT_WIDTH per point; each point's offset in the
+ * bytes is appended to `offsets` when given.
+ */
+export function packJournalPoints(values: readonly unknown[], offsets?: number[]): Buffer {
   let size = 0;
   for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
     size += 1 + 8 + 4 + 8 + 8;
@@ -32,6 +40,7 @@ export function packJournalPoints(values: readonly unknown[]): Buffer {
   const out = Buffer.allocUnsafe(size);
   let offset = 0;
   for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
+    offsets?.push(offset);
     let present = 0;
     for (let bit = 0; bit < OPTIONAL.length; bit++)
       if (values[at + (OPTIONAL[bit] as number)] !== null) present |= 1 << bit;
@@ -60,30 +69,39 @@ export function unpackJournalPoints(bytes: Uint8Array): unknown[] {
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const values: unknown[] = [];
   let offset = 0;
-  while (offset < input.length) {
-    const present = input.readUInt8(offset);
-    const seriesId = input.readDoubleLE(offset + 1);
-    const flags = input.readUInt32LE(offset + 9);
-    const timeNs = input.readBigInt64LE(offset + 13);
-    const startNs = input.readBigInt64LE(offset + 21);
-    offset += 29;
-    const point: unknown[] = [seriesId, timeNs, startNs, flags];
-    for (const [bit] of NUMBERS.entries()) {
-      if ((present & (1 << bit)) === 0) point.push(null);
-      else {
-        point.push(input.readDoubleLE(offset));
-        offset += 8;
-      }
-    }
-    for (const [i] of TEXTS.entries()) {
-      if ((present & (1 << (NUMBERS.length + i))) === 0) point.push(null);
-      else {
-        const length = input.readUInt32LE(offset);
-        point.push(input.toString("utf8", offset + 4, offset + 4 + length));
-        offset += 4 + length;
-      }
-    }
-    for (const value of point) values.push(value);
-  }
+  while (offset < input.length) offset = unpackJournalPoint(input, offset, values);
   return values;
+}
+
+/** Appends the values of the point at `offset` to `out`; returns the offset of the next point. */
+export function unpackJournalPoint(input: Buffer, offset: number, out: unknown[]): number {
+  const present = input.readUInt8(offset);
+  out.push(
+    input.readDoubleLE(offset + 1),
+    input.readBigInt64LE(offset + TIME_AT),
+    input.readBigInt64LE(offset + TIME_AT + 8),
+    input.readUInt32LE(offset + 9),
+  );
+  let at = offset + TIME_AT + 16;
+  for (let bit = 0; bit < NUMBERS.length; bit++) {
+    if ((present & (1 << bit)) === 0) out.push(null);
+    else {
+      out.push(input.readDoubleLE(at));
+      at += 8;
+    }
+  }
+  for (let i = 0; i < TEXTS.length; i++) {
+    if ((present & (1 << (NUMBERS.length + i))) === 0) out.push(null);
+    else {
+      const length = input.readUInt32LE(at);
+      out.push(input.toString("utf8", at + 4, at + 4 + length));
+      at += 4 + length;
+    }
+  }
+  return at;
+}
+
+/** The time of the point at `offset`. */
+export function journalPointTime(input: Buffer, offset: number): bigint {
+  return input.readBigInt64LE(offset + TIME_AT);
 }

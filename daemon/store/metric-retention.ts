@@ -13,6 +13,9 @@ let deletions = 0;
 /** The latest cutoff of those passes: they deleted points and slots before it only. */
 let deletedBefore = 0n;
 
+/** Per store, the latest cutoff of any pass, whether or not it found anything to delete. */
+const latestCutoffs = new WeakMap<Database.Database, bigint>();
+
 /** Per store, whether its metric writer holds points of a series (metric-writer.ts registers it). */
 const heldSeries = new WeakMap<Database.Database, (seriesId: number) => boolean>();
 
@@ -28,6 +31,14 @@ export function metricDeletions(): number {
 /** Every point retention deleted in this thread was older than this (ns; 0: none yet). */
 export function metricDeletedBefore(): bigint {
   return deletedBefore;
+}
+
+/**
+ * Points older than this are retention's to delete (ns; 0: no pass yet): the writer drops those
+ * it holds, which a pass cannot see (metric-writer.ts).
+ */
+export function metricRetentionCutoff(db: Database.Database): bigint {
+  return latestCutoffs.get(db) ?? 0n;
 }
 
 /** Size trimming deletes the points of this window from the oldest on, per pass. */
@@ -103,6 +114,7 @@ class MetricTrimmer implements RetentionTrimmer {
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
+    if (cutoffNs > metricRetentionCutoff(this.db)) latestCutoffs.set(this.db, cutoffNs);
     const s = this.stmt;
     let deleted = 0;
     let latest = 0n;
@@ -118,7 +130,7 @@ class MetricTrimmer implements RetentionTrimmer {
         s.setFirst.run(first, series.id);
         continue;
       }
-      // Its newer points are held by the writer with their minute (metric-writer.ts): it is
+      // Its newer points are held by the writer (metric-writer.ts): it is
       // kept, its first time moved to the cutoff (none of its stored points is older), so that
       // size trimming, which starts from the oldest first time, goes on past it.
       if (heldSeries.get(this.db)?.(series.id) === true) {

@@ -2,10 +2,11 @@ import type Database from "better-sqlite3";
 import type { MetricBatch, MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
 import { KnownAttributeTexts } from "./known-attribute-texts.js";
+import { HeldPoints } from "./metric-held-points.js";
 import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
 import { JOURNAL_POINT_WIDTH, packJournalPoints, unpackJournalPoints } from "./metric-point-journal.js";
-import { metricDeletedBefore, metricDeletions, registerHeldSeries } from "./metric-retention.js";
+import { metricDeletedBefore, metricDeletions, metricRetentionCutoff, registerHeldSeries } from "./metric-retention.js";
 import {
   addToRow,
   emptyRow,
@@ -37,6 +38,21 @@ const HELD_WIDTH_S: number = FOLDED_WIDTHS_S[0];
  */
 const HELD_MINUTES_BEHIND = 1;
 /**
+ * A series that moves on to a later minute writes its row of the minute it leaves, and its
+ * points only every this many minutes: each commit's points of a series rewrite that series'
+ * newest `metric_points` page, so a page written per ten minutes of a series' points, not per
+ * minute (docs/metrics-store.md, "Points held for ten minutes"). Which minute is a series' own
+ * (its id) so that a minute's commits write the points of a tenth of the series, not all at once.
+ * A series writes every point it holds whenever its row is written for any other reason too.
+ */
+export const POINT_HOLD_MINUTES = 10;
+/**
+ * Past this many points held in all, a series writes its points with every minute it leaves,
+ * as if POINT_HOLD_MINUTES were 1: what the writer holds (about 60 bytes a point) and what a
+ * reader's first query writes stay bounded whatever the number of series.
+ */
+export const MAX_HELD_POINTS = 131_072;
+/**
  * Present in `meta` while the writer may hold rows: an obsd that stopped without writing them
  * (killed, or its machine stopped) left the newest minute of some series unwritten, and the next
  * writer refolds them from the stored points before anything else.
@@ -47,8 +63,8 @@ export const HELD_META_KEY = "metric_rows_held";
 interface SeriesState {
   last: RollupPoint | null;
   rows: Map<number, RollupRow>;
-  /** While held: its points not yet in `metric_points`, flat in POINT_COLUMNS order. */
-  points: unknown[];
+  /** While held: its points not yet in `metric_points`. */
+  points: HeldPoints;
   /** The journal row holding the first of them (0: none held). */
   journalId: number;
 }
@@ -124,6 +140,7 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
 export class MetricWriter implements RecordWriter {
   /** One string per attribute set across requests (unpackMetricSlices). */
   readonly attributeTexts = new KnownAttributeTexts();
+  private readonly db: Database.Database;
   private readonly resolver: MetricSeriesResolver;
   private readonly rollups: MetricRollupStore;
   private readonly packer: MetricSlotPacker;
@@ -131,12 +148,18 @@ export class MetricWriter implements RecordWriter {
   private readonly journal: Record<"append" | "trimThrough" | "clear" | "rows" | "seriesExists", Database.Statement>;
   /** The oldest held minute when the journal was last trimmed (null: none held; undefined: not yet). */
   private journalTrimmedAt: number | null | undefined = undefined;
-  /** The newest journal row at the trim before last and at the last trim. */
-  private journalMarks: [number, number] = [0, 0];
+  /**
+   * The newest journal row at each of the last POINT_HOLD_MINUTES + 2 trims, oldest first: a
+   * series still holding a point from before the first was held longer than any series that
+   * reports (trimJournal).
+   */
+  private journalMarks: number[] = unmarkedJournal();
   /** The newest journal row this writer appended. */
   private journalNewest = 0;
   /** Whether held points may be in the journal only (after a stop or a rollback): replayed before refolds. */
   private replayPending = false;
+  /** Points held by every series, in all (MAX_HELD_POINTS). */
+  private heldPoints = 0;
   /** Held points released in this transaction, written to `metric_points` at flush. */
   private releasedPoints: unknown[] = [];
   private readonly pointInsert: Database.Statement;
@@ -178,11 +201,15 @@ export class MetricWriter implements RecordWriter {
   private readonly firstTimes = new Map<number, bigint>();
   /** Retention's deletion count when the memos were last trusted. */
   private deletionsSeen = metricDeletions();
+  /** Retention's cutoff when held points older than it were last dropped. */
+  private cutoffSeen: bigint;
 
   constructor(
     db: Database.Database,
     private readonly shared: SharedWriteState,
   ) {
+    this.db = db;
+    this.cutoffSeen = metricRetentionCutoff(db);
     this.resolver = new MetricSeriesResolver(db, shared);
     this.packer = new MetricSlotPacker(db);
     this.rollups = new MetricRollupStore(db, (metricId, widthS, slot, seriesId) =>
@@ -227,18 +254,20 @@ export class MetricWriter implements RecordWriter {
     // While refolds are pending, points may be in the journal only, of any series.
     registerHeldSeries(
       db,
-      (seriesId) => this.recovery !== null || (this.held.get(seriesId)?.state.points.length ?? 0) > 0,
+      (seriesId) => this.recovery !== null || (this.held.get(seriesId)?.state.points.count ?? 0) > 0,
     );
   }
 
   /** Stores the points of one request; returns how many were new. */
   write(batch: MetricBatch, receivedNs: bigint): number {
-    if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
+    this.followRetention();
     this.recover();
     this.packer.noteClock(receivedNs);
     if (receivedNs > this.clockNs) this.clockNs = receivedNs;
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
     const values: unknown[] = [];
+    /** The series of each in-order point, which holds it once the journal row is packed. */
+    const holders: SeriesState[] = [];
     /** Series whose first held point is in this request's journal row. */
     const journaled: SeriesState[] = [];
     const older: { series: ResolvedSeries; point: MetricPointRecord; row: unknown[] }[] = [];
@@ -256,8 +285,7 @@ export class MetricWriter implements RecordWriter {
       // A series just created holds this point's time as its first already.
       if (state.last === null && series.created !== true) this.mayBeFirst(series.id, point.timeNs);
       this.fold(series, state, rollupPointOf(point, detail));
-      // Held until its minute's row is written; journaled meanwhile (metric-point-journal.ts).
-      const at = values.length;
+      // Held until its series writes its points (POINT_HOLD_MINUTES); journaled meanwhile.
       values.push(
         series.id,
         point.timeNs,
@@ -271,7 +299,7 @@ export class MetricWriter implements RecordWriter {
         detailText,
         point.exemplars,
       );
-      for (let i = at; i < values.length; i++) state.points.push(values[i]);
+      holders.push(state);
       if (state.journalId === 0) {
         state.journalId = -1;
         journaled.push(state);
@@ -281,8 +309,12 @@ export class MetricWriter implements RecordWriter {
       inserted++;
     }
     if (values.length > 0) {
-      const id = Number(this.journal.append.run(packJournalPoints(values)).lastInsertRowid);
+      const offsets: number[] = [];
+      const bytes = packJournalPoints(values, offsets);
+      const id = Number(this.journal.append.run(bytes).lastInsertRowid);
       this.journalNewest = id;
+      for (let i = 0; i < holders.length; i++) (holders[i] as SeriesState).points.add(bytes, offsets[i] as number);
+      this.heldPoints += holders.length;
       for (const state of journaled) state.journalId = id;
     }
     // After the in-order points, so a late point's insert sees every point before it; and
@@ -301,10 +333,7 @@ export class MetricWriter implements RecordWriter {
   }
 
   private holdsPoint(seriesId: number, timeNs: bigint): boolean {
-    const points = this.held.get(seriesId)?.state.points;
-    if (points === undefined) return false;
-    for (let i = 1; i < points.length; i += POINT_WIDTH) if (points[i] === timeNs) return true;
-    return false;
+    return this.held.get(seriesId)?.state.points.has(timeNs) === true;
   }
 
   /** Whether anything is held unwritten, or waits to be refolded: what `releaseHeld` would write. */
@@ -317,7 +346,7 @@ export class MetricWriter implements RecordWriter {
    * `writeHeld`, a transaction of its own).
    */
   releaseHeld(): void {
-    if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
+    this.followRetention();
     this.recover();
     for (const [, entry] of this.held.releaseAll()) this.writeOut(entry);
   }
@@ -339,9 +368,14 @@ export class MetricWriter implements RecordWriter {
 
   /** Queues the points a series holds for `metric_points`. */
   private releasePoints(state: SeriesState): void {
-    for (const value of state.points) this.releasedPoints.push(value);
-    state.points = [];
+    this.heldPoints -= state.points.count;
+    state.points.takeInto(this.releasedPoints);
     state.journalId = 0;
+  }
+
+  /** Whether a series that moves on to `minute` writes its points now (POINT_HOLD_MINUTES). */
+  private pointsDue(seriesId: number, minute: number): boolean {
+    return (minute + seriesId) % POINT_HOLD_MINUTES === 0 || this.heldPoints > MAX_HELD_POINTS;
   }
 
   /** Adds an in-order point to its series' rows of every width, and holds them. */
@@ -358,10 +392,10 @@ export class MetricWriter implements RecordWriter {
         this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
         // The newest time the store has moves with the minute left: it stays within about a
         // minute of the truth for readers that do not ask first (health's services count). Its
-        // points so far are that minute's: they go with its row.
+        // points go every POINT_HOLD_MINUTES.
         if (width === HELD_WIDTH_S) {
           this.lasts.push(`[${series.id},${row.lastNs}]`);
-          this.releasePoints(state);
+          if (this.pointsDue(series.id, slot)) this.releasePoints(state);
         }
       }
       state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
@@ -385,7 +419,7 @@ export class MetricWriter implements RecordWriter {
     // A held series keeps its state even when the memo started over.
     const known = this.states.get(series.id) ?? this.held.get(series.id)?.state;
     if (known !== undefined) return known;
-    const state: SeriesState = { last: null, rows: new Map(), points: [], journalId: 0 };
+    const state: SeriesState = { last: null, rows: new Map(), points: new HeldPoints(), journalId: 0 };
     if (!series.created) {
       state.last = this.rollups.newest(series.kind.kind, series.id);
       const lastNs = state.last?.timeNs;
@@ -527,7 +561,7 @@ export class MetricWriter implements RecordWriter {
     }
     this.journal.clear.run();
     this.journalTrimmedAt = undefined;
-    this.journalMarks = [0, 0];
+    this.journalMarks = unmarkedJournal();
     this.replayPending = false;
     // What is still held is in metric_points now: nothing of the journal is needed for it.
     for (const [, { state }] of this.held.entries()) state.journalId = 0;
@@ -564,16 +598,17 @@ export class MetricWriter implements RecordWriter {
       this.journal.clear.run();
       return;
     }
-    // A series held since before the trim before last (dated ahead of the clock, or reporting
-    // far less often than its minute) would keep every later row: its points go to metric_points
-    // now, while its row stays held.
-    const [pinnedThrough] = this.journalMarks;
+    // A series holding points since before the oldest trim remembered (dated ahead of the
+    // clock, or reporting far less often than its minute) would keep every later row: its points
+    // go to metric_points now, while its row stays held.
+    const pinnedThrough = this.journalMarks[0] as number;
     let first = Number.POSITIVE_INFINITY;
     for (const [, { state }] of this.held.entries()) {
       if (state.journalId > 0 && state.journalId <= pinnedThrough) this.releasePoints(state);
       if (state.journalId > 0 && state.journalId < first) first = state.journalId;
     }
-    this.journalMarks = [this.journalMarks[1], this.journalNewest];
+    this.journalMarks.shift();
+    this.journalMarks.push(this.journalNewest);
     if (first !== Number.POSITIVE_INFINITY) this.journal.trimThrough.run(first - 1);
     else this.journal.clear.run();
   }
@@ -603,7 +638,27 @@ export class MetricWriter implements RecordWriter {
     this.packer.forget();
     this.states = new Map();
     this.recovery = joined(this.recovery, new Set(this.held.releaseAll().map(([id]) => id)));
+    // Their points are in the journal, replayed before the refolds.
+    this.heldPoints = 0;
     this.deletionsSeen = metricDeletions();
+  }
+
+  /** Catches up with the retention passes run since the last write (metric-retention.ts). */
+  private followRetention(): void {
+    if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
+    const cutoff = metricRetentionCutoff(this.db);
+    if (cutoff === this.cutoffSeen) return;
+    this.cutoffSeen = cutoff;
+    // A series may hold points older than the cutoff, of minutes it has left (POINT_HOLD_MINUTES),
+    // which the pass could not see: they go, as it would have deleted them had they been
+    // written. Held oldest first, so they are a prefix; the series' stored first time is not
+    // older than the cutoff (the pass moved it there, or it has newer points only).
+    for (const [, { state }] of this.held.entries()) {
+      const dropped = state.points.dropBefore(cutoff);
+      if (dropped === 0) continue;
+      this.heldPoints -= dropped;
+      this.shared.count("points", -dropped);
+    }
   }
 
   /**
@@ -622,7 +677,8 @@ export class MetricWriter implements RecordWriter {
       // a later pass), so the refold below reads them, with no replay of the journal.
       for (const { series, state } of reached) {
         // Retention may have moved its first time past them (metric-retention.ts).
-        if (state.points.length > 0) this.mayBeFirst(series.id, state.points[1] as bigint);
+        const first = state.points.firstTimeNs();
+        if (first !== undefined) this.mayBeFirst(series.id, first);
         this.releasePoints(state);
       }
       this.writeReleasedPoints();
@@ -630,6 +686,10 @@ export class MetricWriter implements RecordWriter {
     }
     this.deletionsSeen = metricDeletions();
   }
+}
+
+function unmarkedJournal(): number[] {
+  return new Array<number>(POINT_HOLD_MINUTES + 2).fill(0);
 }
 
 /** Series to refold from their points; "all": every series. */

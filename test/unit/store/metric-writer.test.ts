@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { MAX_HELD_POINTS, POINT_HOLD_MINUTES } from "../../../daemon/store/metric-writer.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
@@ -334,16 +335,24 @@ describe("metric writer", () => {
       expect(stored(store)).to.deep.equal(stored(reference));
     });
 
-    it("holds a series' points with its minute, journaled until they are written, and the journal trimmed after", () => {
+    it("holds a series' points, journaled until they are written, and the journal trimmed after", () => {
       const count = (table: string) => Number(store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
       writeOnly(store, points(0, 30), store.writer, clock(30));
       // Acknowledged: in the journal, one row a request, not yet among the points.
       expect(count("metric_points")).to.equal(0);
       expect(count("metric_point_journal")).to.equal(1);
       for (let s = 30; s < 240; s += 10) writeOnly(store, points(s, s + 10), store.writer, clock(s));
-      // The minutes written are out of the journal; /a's last minute (3 rows of it) is held.
-      expect(count("metric_points")).to.equal(points(0, 180).length);
-      expect(count("metric_point_journal")).to.be.at.most(7);
+      // /b stopped after its first minute: its points went with its row. /a (series 1) writes
+      // its points when it moves on to a minute that is its turn, every POINT_HOLD_MINUTES.
+      const minute0 = Number(T0 / (60n * S));
+      const turn = [1, 2, 3].filter((m) => (minute0 + m + 1) % POINT_HOLD_MINUTES === 0).at(-1);
+      const aWritten = turn === undefined ? 0 : turn * 6;
+      expect(count("metric_points")).to.equal(6 + aWritten);
+      // The journal keeps the rows from the first one /a holds a point in: one request for the
+      // first 30 s, then one every 10 s.
+      const firstHeld = aWritten === 0 ? 0 : turn! * 60;
+      const rowOf = (seconds: number) => (seconds < 30 ? 1 : (seconds - 30) / 10 + 2);
+      expect(count("metric_point_journal")).to.equal(rowOf(230) - rowOf(firstHeld) + 1);
       store.writer.writeHeld();
       expect(count("metric_point_journal")).to.equal(0);
       expect(stored(store)).to.deep.equal(stored(reference));
@@ -478,7 +487,7 @@ describe("metric writer", () => {
       expectWrittenInOrder(150);
     });
 
-    it("leaves to retention's next pass the points it holds, and loses none of them", () => {
+    it("drops the held points retention has passed, as if they had been written, and loses none of the others", () => {
       const policy = { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 };
       // /a holds 60 to 110 s, /b 60 to 90 s: retention at 95 s finds none of them stored; a pass
       // later, at 100 s, it finds all of them.
@@ -500,13 +509,17 @@ describe("metric writer", () => {
           .prepare("SELECT series_id, (time_ns - ?) / ? FROM metric_points ORDER BY series_id, time_ns")
           .raw()
           .all(T0, S);
-      expect(times()).to.have.length(11);
-      retention.trimByAge(T0 + 100n * S);
-      expect(times()).to.deep.equal([
+      const newer = [
         [1n, 100n],
         [1n, 110n],
         [1n, 130n],
-      ]);
+      ];
+      expect(times()).to.deep.equal(newer);
+      expect(store.counters().points).to.equal(3n);
+      // The next pass finds /b with no point left.
+      retention.trimByAge(T0 + 100n * S);
+      expect(times()).to.deep.equal(newer);
+      expect(store.counters().points).to.equal(3n);
       expect(store.db.prepare("SELECT id FROM metric_series").pluck().all()).to.deep.equal([1n]);
     });
 
@@ -584,6 +597,60 @@ describe("metric writer", () => {
       expect(store.db.prepare("SELECT value FROM metric_points WHERE time_ns = ?").pluck().get(T0)).to.equal(1);
     });
 
+    it("writes a series' points on its turn, every POINT_HOLD_MINUTES minutes, a share of the series each minute", () => {
+      const series = 20;
+      const minutes = 3 * POINT_HOLD_MINUTES;
+      const route = (i: number) => `{"route":"/${i}"}`;
+      const writtenBy = store.db.prepare("SELECT series_id, count(*) FROM metric_points GROUP BY series_id").raw();
+      let before = new Map<bigint, bigint>();
+      const turns = new Map<bigint, number[]>();
+      for (let s = 0; s < minutes * 60; s += 10) {
+        writeOnly(
+          store,
+          Array.from({ length: series }, (_, i) => counter(s, s, route(i))),
+          store.writer,
+          clock(s),
+        );
+        const now = new Map(writtenBy.all() as [bigint, bigint][]);
+        for (const [id, n] of now) if (n !== before.get(id)) turns.set(id, [...(turns.get(id) ?? []), s / 60]);
+        before = now;
+      }
+      expect(turns.size).to.equal(series);
+      const perMinute = new Map<number, number>();
+      for (const [, at] of turns) {
+        // Every POINT_HOLD_MINUTES, each time with the points of the minutes since the last.
+        for (let i = 1; i < at.length; i++)
+          expect((at[i] as number) - (at[i - 1] as number)).to.equal(POINT_HOLD_MINUTES);
+        for (const m of at) perMinute.set(m, (perMinute.get(m) ?? 0) + 1);
+      }
+      expect(Math.max(...perMinute.values())).to.equal(series / POINT_HOLD_MINUTES);
+      store.writer.writeHeld();
+      expect(count("SELECT count(*) FROM metric_points")).to.equal(series * minutes * 6);
+    });
+
+    it("holds at most about MAX_HELD_POINTS points, however many series report", () => {
+      // Enough series that ten minutes of their points are well past the bound.
+      const series = Math.ceil((2.5 * MAX_HELD_POINTS) / (6 * POINT_HOLD_MINUTES));
+      const perRequest = 500;
+      let acknowledged = 0;
+      let most = 0;
+      for (let s = 0; s < POINT_HOLD_MINUTES * 60; s += 10) {
+        const all = Array.from({ length: series }, (_, i) => counter(s, s, `{"route":"/${i}"}`));
+        store.writer.transaction(() => {
+          for (let i = 0; i < all.length; i += perRequest) {
+            acknowledged += store.writer.writeMetrics(metricBatch("api", all.slice(i, i + perRequest)), clock(s));
+          }
+        });
+        most = Math.max(most, acknowledged - count("SELECT count(*) FROM metric_points"));
+      }
+      expect(acknowledged).to.equal(series * POINT_HOLD_MINUTES * 6);
+      // Past the bound, each series writes its points with the minute it leaves.
+      expect(most).to.be.greaterThan(MAX_HELD_POINTS);
+      expect(most).to.be.at.most(MAX_HELD_POINTS + 6 * series);
+      store.writer.writeHeld();
+      expect(count("SELECT count(*) FROM metric_points")).to.equal(acknowledged);
+    });
+
     it("loses no held point to a stop after the journal was trimmed", () => {
       writeOnly(store, [counter(30, 1, '{"route":"/y"}')], store.writer, clock(30));
       writeOnly(store, [counter(60, 1, '{"route":"/x"}')], store.writer, clock(60));
@@ -597,7 +664,8 @@ describe("metric writer", () => {
     it("keeps the journal short behind a series dated ahead of the clock", () => {
       writeOnly(store, [counter(86_400, 1, '{"route":"/future"}')], store.writer, clock(0));
       for (let s = 0; s < 1800; s += 10) writeOnly(store, [counter(s, s)], store.writer, clock(s));
-      expect(count("SELECT count(*) FROM metric_point_journal")).to.be.at.most(30);
+      // At most /a's points since its last turn, and a trim's worth.
+      expect(count("SELECT count(*) FROM metric_point_journal")).to.be.at.most(6 * (POINT_HOLD_MINUTES + 2));
       expect(timesOf("/future")).to.deep.equal([86_400n]);
       new TelemetryWriter(store.db, 0n).writeHeld();
       expect(count("SELECT count(*) FROM metric_points")).to.equal(181);
