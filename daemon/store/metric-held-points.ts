@@ -34,19 +34,6 @@ export class HeldPoints {
     return false;
   }
 
-  /** Stops holding the points older than `timeNs` (held oldest first); returns how many. */
-  dropBefore(timeNs: bigint): number {
-    let kept = 0;
-    while (
-      kept < this.refs.length &&
-      journalPointTime(this.refs[kept] as Buffer, this.refs[kept + 1] as number) < timeNs
-    ) {
-      kept += 2;
-    }
-    this.refs = this.refs.slice(kept);
-    return kept / 2;
-  }
-
   /** Appends every held point's values (JOURNAL_POINT_WIDTH each, oldest first) to `out`, and holds none. */
   takeInto(out: unknown[]): void {
     for (let i = 0; i < this.refs.length; i += 2)

@@ -1,9 +1,10 @@
 /**
  * The bytes of a `metric_point_journal` row: the in-order points of one request, in
- * `metric_points` column order, which the writer holds until their series' minute is written
- * (metric-writer.ts). One BLOB a request is appended at the table's end, where a row per point
- * in `metric_points` would rewrite a page per series every commit (docs/metrics-store.md, "A
- * store that has run a while"); it is read only to replay what a stopped writer held.
+ * `metric_points` column order, which the writer holds until their series writes them
+ * (metric-writer.ts, POINT_HOLD_MINUTES). One BLOB a request is appended at the table's end,
+ * where a row per point in `metric_points` would rewrite a page per series every commit
+ * (docs/metrics-store.md, "A store that has run a while"); it is read back only to replay what a
+ * stopped writer held.
  *
  * A point: a byte saying which optional columns follow, the series id and flags (float64 and
  * uint32), time and start (int64), then value, count, sum, min and max (float64) and detail and

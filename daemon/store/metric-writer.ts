@@ -6,7 +6,7 @@ import { HeldPoints } from "./metric-held-points.js";
 import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
 import { JOURNAL_POINT_WIDTH, packJournalPoints, unpackJournalPoints } from "./metric-point-journal.js";
-import { metricDeletedBefore, metricDeletions, metricRetentionCutoff, registerHeldSeries } from "./metric-retention.js";
+import { metricAgeCutoff, metricDeletedBefore, metricDeletions, registerHeldSeries } from "./metric-retention.js";
 import {
   addToRow,
   emptyRow,
@@ -48,10 +48,11 @@ const HELD_MINUTES_BEHIND = 1;
 export const POINT_HOLD_MINUTES = 10;
 /**
  * Past this many points held in all, a series writes its points with every minute it leaves,
- * as if POINT_HOLD_MINUTES were 1: what the writer holds (about 60 bytes a point) and what a
- * reader's first query writes stay bounded whatever the number of series.
+ * as if POINT_HOLD_MINUTES were 1: what the writer holds stays within this and a minute of
+ * every series' points (about 60 bytes a point: its offset, and its request's journal bytes,
+ * kept while any point of the request is held), and so does what a reader's first query writes.
  */
-export const MAX_HELD_POINTS = 131_072;
+export const MAX_HELD_POINTS = 262_144;
 /**
  * Present in `meta` while the writer may hold rows: an obsd that stopped without writing them
  * (killed, or its machine stopped) left the newest minute of some series unwritten, and the next
@@ -132,10 +133,11 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
  * transactions (metric-held-series.ts) and written at the flush of the transaction in which
  * the series moves on to a later minute, its minute ends (HELD_MINUTES_BEHIND), a point of it
  * arrives late, or `releaseHeld` was called: before a reader reads metrics (the query
- * service's caller asks the writer thread first) and at close. The points
- * themselves are committed with their transaction, so an obsd that stops without writing what
- * it held loses nothing: the next writer refolds those minutes from the points
- * (HELD_META_KEY).
+ * service's caller asks the writer thread first) and at close. Its points are held longer,
+ * written every POINT_HOLD_MINUTES (or with its row when that is written for any other reason
+ * than moving on), and journaled in the transaction that acknowledges them, so an obsd that
+ * stops without writing what it held loses nothing: the next writer replays the journal and
+ * refolds those minutes from the points (HELD_META_KEY).
  */
 export class MetricWriter implements RecordWriter {
   /** One string per attribute set across requests (unpackMetricSlices). */
@@ -201,7 +203,7 @@ export class MetricWriter implements RecordWriter {
   private readonly firstTimes = new Map<number, bigint>();
   /** Retention's deletion count when the memos were last trusted. */
   private deletionsSeen = metricDeletions();
-  /** Retention's cutoff when held points older than it were last dropped. */
+  /** Age retention's cutoff when held points older than it were last written for it. */
   private cutoffSeen: bigint;
 
   constructor(
@@ -209,7 +211,7 @@ export class MetricWriter implements RecordWriter {
     private readonly shared: SharedWriteState,
   ) {
     this.db = db;
-    this.cutoffSeen = metricRetentionCutoff(db);
+    this.cutoffSeen = metricAgeCutoff(db);
     this.resolver = new MetricSeriesResolver(db, shared);
     this.packer = new MetricSlotPacker(db);
     this.rollups = new MetricRollupStore(db, (metricId, widthS, slot, seriesId) =>
@@ -559,9 +561,8 @@ export class MetricWriter implements RecordWriter {
       after = (chunk.at(-1) as [number, Uint8Array])[0];
       for (const [, bytes] of chunk) this.replayRow(bytes, exists);
     }
-    this.journal.clear.run();
+    this.clearJournal();
     this.journalTrimmedAt = undefined;
-    this.journalMarks = unmarkedJournal();
     this.replayPending = false;
     // What is still held is in metric_points now: nothing of the journal is needed for it.
     for (const [, { state }] of this.held.entries()) state.journalId = 0;
@@ -595,7 +596,7 @@ export class MetricWriter implements RecordWriter {
     if (oldest === this.journalTrimmedAt) return;
     this.journalTrimmedAt = oldest;
     if (oldest === null) {
-      this.journal.clear.run();
+      this.clearJournal();
       return;
     }
     // A series holding points since before the oldest trim remembered (dated ahead of the
@@ -610,7 +611,13 @@ export class MetricWriter implements RecordWriter {
     this.journalMarks.shift();
     this.journalMarks.push(this.journalNewest);
     if (first !== Number.POSITIVE_INFINITY) this.journal.trimThrough.run(first - 1);
-    else this.journal.clear.run();
+    else this.clearJournal();
+  }
+
+  /** Empties the journal. Its row ids start over then, so the marks of earlier trims are forgotten. */
+  private clearJournal(): void {
+    this.journal.clear.run();
+    this.journalMarks = unmarkedJournal();
   }
 
   private markStored(): boolean {
@@ -646,18 +653,15 @@ export class MetricWriter implements RecordWriter {
   /** Catches up with the retention passes run since the last write (metric-retention.ts). */
   private followRetention(): void {
     if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
-    const cutoff = metricRetentionCutoff(this.db);
+    const cutoff = metricAgeCutoff(this.db);
     if (cutoff === this.cutoffSeen) return;
     this.cutoffSeen = cutoff;
     // A series may hold points older than the cutoff, of minutes it has left (POINT_HOLD_MINUTES),
-    // which the pass could not see: they go, as it would have deleted them had they been
-    // written. Held oldest first, so they are a prefix; the series' stored first time is not
-    // older than the cutoff (the pass moved it there, or it has newer points only).
-    for (const [, { state }] of this.held.entries()) {
-      const dropped = state.points.dropBefore(cutoff);
-      if (dropped === 0) continue;
-      this.heldPoints -= dropped;
-      this.shared.count("points", -dropped);
+    // which the pass could not see: they are written now (at this transaction's flush), for
+    // the next pass, as if they had been written before this one.
+    for (const [, { series, state }] of this.held.entries()) {
+      const first = state.points.firstTimeNs();
+      if (first !== undefined && first < cutoff) this.writeForRetention(series, state);
     }
   }
 
@@ -675,16 +679,25 @@ export class MetricWriter implements RecordWriter {
       const reached = this.held.releaseBefore(slotOf(before - 1n, HELD_WIDTH_S) + 1);
       // Their points go in now (retention keeps a series it holds points of, and deletes them on
       // a later pass), so the refold below reads them, with no replay of the journal.
-      for (const { series, state } of reached) {
-        // Retention may have moved its first time past them (metric-retention.ts).
+      for (const { series, state } of reached) this.writeForRetention(series, state);
+      // A series still held may hold points older than the cutoff, of minutes it has left: they
+      // go in now too, for the next pass.
+      for (const [, { series, state }] of this.held.entries()) {
         const first = state.points.firstTimeNs();
-        if (first !== undefined) this.mayBeFirst(series.id, first);
-        this.releasePoints(state);
+        if (first !== undefined && first < before) this.writeForRetention(series, state);
       }
       this.writeReleasedPoints();
       this.recovery = joined(this.recovery, new Set(reached.map(({ series }) => series.id)));
     }
     this.deletionsSeen = metricDeletions();
+  }
+
+  /** Releases a series' points for retention's next pass, its stored first time moved back to them. */
+  private writeForRetention(series: ResolvedSeries, state: SeriesState): void {
+    // Retention may have moved its first time past them (metric-retention.ts).
+    const first = state.points.firstTimeNs();
+    if (first !== undefined) this.mayBeFirst(series.id, first);
+    this.releasePoints(state);
   }
 }
 
