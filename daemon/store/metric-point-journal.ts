@@ -39,26 +39,32 @@ export function packJournalPoints(values: readonly unknown[], offsets?: number[]
     }
   }
   const out = Buffer.allocUnsafe(size);
+  // Numbers through a DataView: Buffer's bigint writers split a bigint with bigint arithmetic,
+  // allocating per call.
+  const view = viewOf(out);
   let offset = 0;
   for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
     offsets?.push(offset);
     let present = 0;
     for (let bit = 0; bit < OPTIONAL.length; bit++)
       if (values[at + (OPTIONAL[bit] as number)] !== null) present |= 1 << bit;
-    offset = out.writeUInt8(present, offset);
-    offset = out.writeDoubleLE(Number(values[at]), offset);
-    offset = out.writeUInt32LE(Number(values[at + 3]), offset);
-    offset = out.writeBigInt64LE(values[at + 1] as bigint, offset);
-    offset = out.writeBigInt64LE(values[at + 2] as bigint, offset);
+    view.setUint8(offset, present);
+    view.setFloat64(offset + 1, Number(values[at]), true);
+    view.setUint32(offset + 9, Number(values[at + 3]), true);
+    view.setBigInt64(offset + TIME_AT, values[at + 1] as bigint, true);
+    view.setBigInt64(offset + TIME_AT + 8, values[at + 2] as bigint, true);
+    offset += TIME_AT + 16;
     for (const column of NUMBERS) {
       const value = values[at + column];
-      if (value !== null) offset = out.writeDoubleLE(Number(value), offset);
+      if (value === null) continue;
+      view.setFloat64(offset, Number(value), true);
+      offset += 8;
     }
     for (const column of TEXTS) {
       const text = values[at + column];
       if (text === null) continue;
       const length = out.write(text as string, offset + 4, "utf8");
-      out.writeUInt32LE(length, offset);
+      view.setUint32(offset, length, true);
       offset += 4 + length;
     }
   }
@@ -76,25 +82,26 @@ export function unpackJournalPoints(bytes: Uint8Array): unknown[] {
 
 /** Appends the values of the point at `offset` to `out`; returns the offset of the next point. */
 export function unpackJournalPoint(input: Buffer, offset: number, out: unknown[]): number {
-  const present = input.readUInt8(offset);
+  const view = viewOf(input);
+  const present = view.getUint8(offset);
   out.push(
-    input.readDoubleLE(offset + 1),
-    input.readBigInt64LE(offset + TIME_AT),
-    input.readBigInt64LE(offset + TIME_AT + 8),
-    input.readUInt32LE(offset + 9),
+    view.getFloat64(offset + 1, true),
+    view.getBigInt64(offset + TIME_AT, true),
+    view.getBigInt64(offset + TIME_AT + 8, true),
+    view.getUint32(offset + 9, true),
   );
   let at = offset + TIME_AT + 16;
   for (let bit = 0; bit < NUMBERS.length; bit++) {
     if ((present & (1 << bit)) === 0) out.push(null);
     else {
-      out.push(input.readDoubleLE(at));
+      out.push(view.getFloat64(at, true));
       at += 8;
     }
   }
   for (let i = 0; i < TEXTS.length; i++) {
     if ((present & (1 << (NUMBERS.length + i))) === 0) out.push(null);
     else {
-      const length = input.readUInt32LE(at);
+      const length = view.getUint32(at, true);
       out.push(input.toString("utf8", at + 4, at + 4 + length));
       at += 4 + length;
     }
@@ -104,5 +111,9 @@ export function unpackJournalPoint(input: Buffer, offset: number, out: unknown[]
 
 /** The time of the point at `offset`. */
 export function journalPointTime(input: Buffer, offset: number): bigint {
-  return input.readBigInt64LE(offset + TIME_AT);
+  return viewOf(input).getBigInt64(offset + TIME_AT, true);
+}
+
+function viewOf(bytes: Buffer): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
