@@ -13,8 +13,8 @@ let deletions = 0;
 /** The latest cutoff of those passes: they deleted points and slots before it only. */
 let deletedBefore = 0n;
 
-/** Per store, the latest cutoff of any age pass, whether or not it found anything to delete. */
-const ageCutoffs = new WeakMap<Database.Database, bigint>();
+/** Per store, the latest cutoff of any pass, by age or size, whether or not it deleted anything. */
+const passCutoffs = new WeakMap<Database.Database, bigint>();
 
 /** Per store, whether its metric writer holds points of a series (metric-writer.ts registers it). */
 const heldSeries = new WeakMap<Database.Database, (seriesId: number) => boolean>();
@@ -34,11 +34,11 @@ export function metricDeletedBefore(): bigint {
 }
 
 /**
- * Points older than this are age retention's to delete (ns; 0: no pass yet): the writer writes
- * those it holds, which a pass cannot see, for the next pass (metric-writer.ts).
+ * Points older than this are retention's to delete (ns; 0: no pass yet): the writer writes those
+ * it holds, which a pass cannot see, for the next pass (metric-writer.ts).
  */
-export function metricAgeCutoff(db: Database.Database): bigint {
-  return ageCutoffs.get(db) ?? 0n;
+export function metricPassCutoff(db: Database.Database): bigint {
+  return passCutoffs.get(db) ?? 0n;
 }
 
 /** Size trimming deletes the points of this window from the oldest on, per pass. */
@@ -114,11 +114,12 @@ class MetricTrimmer implements RetentionTrimmer {
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
-    if (cutoffNs > metricAgeCutoff(this.db)) ageCutoffs.set(this.db, cutoffNs);
     return this.trimBefore(cutoffNs, limit);
   }
 
   private trimBefore(cutoffNs: bigint, limit: number): number {
+    // Even a pass that deletes nothing may move a held series' first time (below).
+    if (cutoffNs > metricPassCutoff(this.db)) passCutoffs.set(this.db, cutoffNs);
     const s = this.stmt;
     let deleted = 0;
     let latest = 0n;

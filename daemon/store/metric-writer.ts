@@ -6,7 +6,7 @@ import { HeldPoints } from "./metric-held-points.js";
 import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
 import { JOURNAL_POINT_WIDTH, packJournalPoints, unpackJournalPoints } from "./metric-point-journal.js";
-import { metricAgeCutoff, metricDeletedBefore, metricDeletions, registerHeldSeries } from "./metric-retention.js";
+import { metricDeletedBefore, metricDeletions, metricPassCutoff, registerHeldSeries } from "./metric-retention.js";
 import {
   addToRow,
   emptyRow,
@@ -151,11 +151,17 @@ export class MetricWriter implements RecordWriter {
   /** The oldest held minute when the journal was last trimmed (null: none held; undefined: not yet). */
   private journalTrimmedAt: number | null | undefined = undefined;
   /**
-   * The newest journal row at each of the last POINT_HOLD_MINUTES + 2 trims, oldest first: a
-   * series still holding a point from before the first was held longer than any series that
-   * reports (trimJournal).
+   * The newest journal row at the first trim in each of the last POINT_HOLD_MINUTES + 2 minutes
+   * (of the newest point, capped by the clock), oldest first: a series still holding a point
+   * from before the first was held longer than any series that reports (trimJournal). Per
+   * minute, not per trim: the oldest held minute goes back and forth while an exporter runs
+   * behind the others; and not by the held minutes, which a series dated ahead would set.
    */
   private journalMarks: number[] = unmarkedJournal();
+  /** The minute (of the newest point, capped by the clock) the latest mark was taken in. */
+  private journalMarkedMinute = Number.NEGATIVE_INFINITY;
+  /** The minute of this transaction's newest in-order point, capped by the clock (flush). */
+  private currentMinute = Number.NEGATIVE_INFINITY;
   /** The newest journal row this writer appended. */
   private journalNewest = 0;
   /** Whether held points may be in the journal only (after a stop or a rollback): replayed before refolds. */
@@ -203,7 +209,7 @@ export class MetricWriter implements RecordWriter {
   private readonly firstTimes = new Map<number, bigint>();
   /** Retention's deletion count when the memos were last trusted. */
   private deletionsSeen = metricDeletions();
-  /** Age retention's cutoff when held points older than it were last written for it. */
+  /** Retention's cutoff when held points older than it were last written for it. */
   private cutoffSeen: bigint;
 
   constructor(
@@ -211,7 +217,7 @@ export class MetricWriter implements RecordWriter {
     private readonly shared: SharedWriteState,
   ) {
     this.db = db;
-    this.cutoffSeen = metricAgeCutoff(db);
+    this.cutoffSeen = metricPassCutoff(db);
     this.resolver = new MetricSeriesResolver(db, shared);
     this.packer = new MetricSlotPacker(db);
     this.rollups = new MetricRollupStore(db, (metricId, widthS, slot, seriesId) =>
@@ -483,6 +489,7 @@ export class MetricWriter implements RecordWriter {
       const limit = this.clockNs > 0n ? this.clockNs + CLOCK_ALLOWANCE_NS : this.newestNs;
       const newest = this.newestNs < limit ? this.newestNs : limit;
       const minute = slotOf(newest, HELD_WIDTH_S);
+      this.currentMinute = minute;
       for (const entry of this.held.releaseBefore(minute - HELD_MINUTES_BEHIND)) this.writeOut(entry);
     }
     for (const { series, state } of this.touched.values()) {
@@ -608,8 +615,11 @@ export class MetricWriter implements RecordWriter {
       if (state.journalId > 0 && state.journalId <= pinnedThrough) this.releasePoints(state);
       if (state.journalId > 0 && state.journalId < first) first = state.journalId;
     }
-    this.journalMarks.shift();
-    this.journalMarks.push(this.journalNewest);
+    if (this.currentMinute > this.journalMarkedMinute) {
+      this.journalMarkedMinute = this.currentMinute;
+      this.journalMarks.shift();
+      this.journalMarks.push(this.journalNewest);
+    }
     if (first !== Number.POSITIVE_INFINITY) this.journal.trimThrough.run(first - 1);
     else this.clearJournal();
   }
@@ -618,6 +628,8 @@ export class MetricWriter implements RecordWriter {
   private clearJournal(): void {
     this.journal.clear.run();
     this.journalMarks = unmarkedJournal();
+    this.journalMarkedMinute = Number.NEGATIVE_INFINITY;
+    this.journalNewest = 0;
   }
 
   private markStored(): boolean {
@@ -653,7 +665,7 @@ export class MetricWriter implements RecordWriter {
   /** Catches up with the retention passes run since the last write (metric-retention.ts). */
   private followRetention(): void {
     if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
-    const cutoff = metricAgeCutoff(this.db);
+    const cutoff = metricPassCutoff(this.db);
     if (cutoff === this.cutoffSeen) return;
     this.cutoffSeen = cutoff;
     // A series may hold points older than the cutoff, of minutes it has left (POINT_HOLD_MINUTES),

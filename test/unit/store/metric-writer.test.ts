@@ -776,6 +776,32 @@ describe("metric writer", () => {
       expect(store.counters().points).to.equal(BigInt(count("SELECT count(*) FROM metric_points")));
     });
 
+    it("keeps a series' first time at its oldest point through size passes that found only held points", () => {
+      for (let s = 0; s < 60; s += 10) writeOnly(store, [counter(s, s)], store.writer, clock(s));
+      // Nothing stored yet: each pass deletes nothing, and moves /a's first time to its cutoff.
+      const bySize = new Retention(store.db, { maxAgeMs: 0, maxBytes: 1, batchRows: 100_000 });
+      for (let pass = 0; pass < 3; pass++) expect(bySize.trimBySize().points).to.equal(0);
+      // Written for the next pass, their first time with them.
+      store.writer.writeHeld();
+      expect(timesOf("/a")).to.deep.equal([0n, 10n, 20n, 30n, 40n, 50n]);
+      expect(store.db.prepare("SELECT first_ns FROM metric_series").pluck().get()).to.equal(T0);
+      expect(bySize.trimBySize().points).to.equal(6);
+    });
+
+    it("holds an on-time series' points its ten minutes beside an exporter running 90 s behind", () => {
+      const writes: number[] = [];
+      let before = 0;
+      for (let s = 0; s < 1200; s += 10) {
+        writeOnly(store, [counter(s, s)], store.writer, clock(s));
+        if (s >= 90) writeOnly(store, [counter(s - 90, s, '{"route":"/lag"}')], store.writer, clock(s));
+        const n = timesOf("/a").length;
+        if (n !== before) writes.push(s);
+        before = n;
+      }
+      // /a writes its points on its turns only: twice in 20 minutes.
+      expect(writes.length, JSON.stringify(writes)).to.be.at.most(2);
+    });
+
     it("goes on trimming by size past a series whose stored points are gone while it holds newer ones", () => {
       writeOnly(store, [counter(0, 1, '{"route":"/old"}')], store.writer, clock(0));
       store.writer.writeHeld();
