@@ -1,45 +1,62 @@
 import { expect } from "chai";
 import {
   JOURNAL_POINT_WIDTH,
+  journalPointTime,
   packJournalPoints,
+  unpackJournalPoint,
   unpackJournalPoints,
 } from "../../../daemon/store/metric-point-journal.js";
 
 describe("metric point journal rows", () => {
+  const points = [
+    [1, 1_700_000_000_123_456_789n, 1_699_999_000_000_000_001n, 0, 4.5, null, null, null, null, null, null],
+    [
+      2 ** 40,
+      9_223_372_036_854_775_807n,
+      -1n,
+      1,
+      null,
+      12,
+      -0.25,
+      1e-300,
+      1.7976931348623157e308,
+      '{"bounds":[1,5]}',
+      null,
+    ],
+    [
+      3,
+      0n,
+      0n,
+      4_294_967_295,
+      Number.NaN,
+      0,
+      Number.POSITIVE_INFINITY,
+      -3,
+      3,
+      "",
+      '["5b8efff798038103d269b633813fc60c"]',
+    ],
+    [4, 5n, 4n, 2, -7, null, null, null, null, "ünïcödé ✓ 𝄞", "x".repeat(70_000)],
+  ];
+
   it("gives back every point's values as packed, nulls, text and 64-bit times included", () => {
-    const points = [
-      [1, 1_700_000_000_123_456_789n, 1_699_999_000_000_000_001n, 0, 4.5, null, null, null, null, null, null],
-      [
-        2 ** 40,
-        9_223_372_036_854_775_807n,
-        -1n,
-        1,
-        null,
-        12,
-        -0.25,
-        1e-300,
-        1.7976931348623157e308,
-        '{"bounds":[1,5]}',
-        null,
-      ],
-      [
-        3,
-        0n,
-        0n,
-        4_294_967_295,
-        Number.NaN,
-        0,
-        Number.POSITIVE_INFINITY,
-        -3,
-        3,
-        "",
-        '["5b8efff798038103d269b633813fc60c"]',
-      ],
-      [4, 5n, 4n, 2, -7, null, null, null, null, "ünïcödé ✓ 𝄞", "x".repeat(70_000)],
-    ];
     const values = points.flat();
     expect(values.length).to.equal(points.length * JOURNAL_POINT_WIDTH);
     expect(unpackJournalPoints(packJournalPoints(values))).to.deep.equal(values);
+  });
+
+  it("gives back each point, and its time, from the offset it was packed at", () => {
+    const offsets: number[] = [];
+    const bytes = packJournalPoints(points.flat(), offsets);
+    expect(offsets).to.have.length(points.length);
+    // Backwards, so that no point is read from where the one before it ended.
+    for (let i = points.length - 1; i >= 0; i--) {
+      const out: unknown[] = [];
+      const next = unpackJournalPoint(bytes, offsets[i] as number, out);
+      expect(out).to.deep.equal(points[i]);
+      expect(next).to.equal(offsets[i + 1] ?? bytes.length);
+      expect(journalPointTime(bytes, offsets[i] as number)).to.equal(points[i]?.[1]);
+    }
   });
 
   it("packs no points as no bytes", () => {
