@@ -49,8 +49,8 @@ export const POINT_HOLD_MINUTES = 10;
 /**
  * Past this many points held in all, a series writes its points with every minute it leaves,
  * as if POINT_HOLD_MINUTES were 1: what the writer holds stays within this and a minute of
- * every series' points (about 60 bytes a point: its offset, and its request's journal bytes,
- * kept while any point of the request is held), and so does what a reader's first query writes.
+ * every series' points (per point its offset, and its request's journal bytes, kept while any
+ * point of the request is held), and so does what a reader's first query writes.
  */
 export const MAX_HELD_POINTS = 262_144;
 /**
