@@ -114,10 +114,6 @@ class MetricTrimmer implements RetentionTrimmer {
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
-    return this.trimBefore(cutoffNs, limit);
-  }
-
-  private trimBefore(cutoffNs: bigint, limit: number): number {
     // Even a pass that deletes nothing may move a held series' first time (below).
     if (cutoffNs > metricPassCutoff(this.db)) passCutoffs.set(this.db, cutoffNs);
     const s = this.stmt;
@@ -135,9 +131,9 @@ class MetricTrimmer implements RetentionTrimmer {
         s.setFirst.run(first, series.id);
         continue;
       }
-      // Its newer points are held by the writer (metric-writer.ts): it is
-      // kept, its first time moved to the cutoff (none of its stored points is older), so that
-      // size trimming, which starts from the oldest first time, goes on past it.
+      // Its newer points are held by the writer (metric-writer.ts): it is kept, its first time
+      // moved to the cutoff (none of its stored points is older), so that size trimming, which
+      // starts from the oldest first time, goes on past it.
       if (heldSeries.get(this.db)?.(series.id) === true) {
         s.setFirst.run(cutoffNs, series.id);
         continue;
@@ -179,7 +175,7 @@ class MetricTrimmer implements RetentionTrimmer {
 
   trimOldest(limit: number): number {
     const oldest = this.oldest();
-    return oldest === undefined ? 0 : this.trimBefore(oldest + SIZE_STEP_NS, limit);
+    return oldest === undefined ? 0 : this.trimOlder(oldest + SIZE_STEP_NS, limit);
   }
 
   oldest(): bigint | undefined {
