@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import psList from "ps-list";
@@ -84,11 +84,14 @@ describe("obs test interrupted mid-run (real Chromium, mock provider)", function
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const) {
-    it(`${signal} stops every chromedriver and Chromium it started and exits ${code}`, async () => {
+    it(`${signal} stops every chromedriver and Chromium it started, leaves none of their files, and exits ${code}`, async () => {
+      // The system temp folder obs sees: where a session's scratch folder (Chromium's profile) goes.
+      const temp = join(project.path, "tmp");
+      mkdirSync(temp);
       const started = spawn(
         process.execPath,
         [packagePath("bin", "obs.js"), ...mockArgs(site.url, "test", ["tests/slow.obs.ts"], ["--cache", "off"])],
-        { cwd: project.path, env: { ...process.env, ...CLEAN_ENV } },
+        { cwd: project.path, env: { ...process.env, ...CLEAN_ENV, TMPDIR: temp } },
       );
       child = started;
       let stderr = "";
@@ -119,6 +122,9 @@ describe("obs test interrupted mid-run (real Chromium, mock provider)", function
       expect(stderr).to.include(signal === "SIGINT" ? "obs: interrupted" : "obs: terminated");
       // obs is gone; every browser process it had is gone too (a moment later for Chromium's own children).
       await until(() => browsers.filter(alive).length === 0, `${browsers.filter(alive).join(", ")} to end`, 10_000);
+      // Nothing rewrites the session's folder after obs removed it.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(readdirSync(temp)).to.deep.equal([]);
     });
   }
 });

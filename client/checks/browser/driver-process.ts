@@ -6,12 +6,66 @@
  * here, so that a signal handler can stop them all and a last-resort exit hook can kill them.
  */
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 
 const READY_TIMEOUT_MS = 15_000;
 const KILL_AFTER_MS = 3_000;
 
 export interface DriverProcess {
   stop(): Promise<void>;
+}
+
+/**
+ * Whether a process of the group led by `pid` still runs. Zombies do not count: Chromium's
+ * helpers, orphaned when it exits, wait as zombies until the system's init reaps them, which in
+ * a container can take seconds, and they write nothing. Where there is no /proc, any process of
+ * the group counts.
+ */
+function groupRuns(pid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // Ended meanwhile.
+    }
+    // After the parenthesized name: state, parent, process group.
+    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(group) === pid && state !== "Z") return true;
+  }
+  return false;
+}
+
+/**
+ * Waits until the group led by `pid` is gone, SIGKILLing it once `ms` have passed: the driver
+ * exits before the browser it stops, and Chromium, stopping, writes to its profile, so a
+ * session's folder removed when the driver alone had exited was written again, and left.
+ */
+async function groupGone(pid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  let killed = false;
+  while (groupRuns(pid)) {
+    if (Date.now() > deadline) {
+      if (killed) return;
+      killed = true;
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {}
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** Live process groups (by leader pid) and how to stop each as a session's close does. */
@@ -84,6 +138,7 @@ export async function startDriverProcess(
         // The group is gone already.
       }
     }
+    await groupGone(pid, KILL_AFTER_MS);
     liveGroups.delete(pid);
     afterStop();
   };
