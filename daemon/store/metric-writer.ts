@@ -576,21 +576,20 @@ export class MetricWriter implements RecordWriter {
   }
 
   private replayRow(bytes: Uint8Array, exists: Map<number, boolean>): void {
-    {
-      const values = unpackJournalPoints(bytes);
-      const kept: unknown[] = [];
-      for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
-        const id = values[at] as number;
-        let known = exists.get(id);
-        if (known === undefined) {
-          known = this.journal.seriesExists.get(id) !== undefined;
-          exists.set(id, known);
-        }
-        if (known) for (let i = at; i < at + JOURNAL_POINT_WIDTH; i++) kept.push(values[i]);
+    const values = unpackJournalPoints(bytes);
+    const kept: unknown[] = [];
+    for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
+      const id = values[at] as number;
+      let known = exists.get(id);
+      if (known === undefined) {
+        known = this.journal.seriesExists.get(id) !== undefined;
+        exists.set(id, known);
       }
-      if (kept.length > 0) this.pointsInsert.run(kept);
+      if (known) for (let i = at; i < at + JOURNAL_POINT_WIDTH; i++) kept.push(values[i]);
     }
+    if (kept.length > 0) this.pointsInsert.run(kept);
   }
+
 
   /**
    * Deletes the journal rows every point of which is in `metric_points`: those before the
@@ -662,7 +661,10 @@ export class MetricWriter implements RecordWriter {
     this.deletionsSeen = metricDeletions();
   }
 
-  /** Catches up with the retention passes run since the last write (metric-retention.ts). */
+  /**
+   * Catches up with the retention passes run since the last write (metric-retention.ts). Every
+   * pass, deleting or not, moves the cutoff seen here to at least its own.
+   */
   private followRetention(): void {
     if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
     const cutoff = metricPassCutoff(this.db);
@@ -691,13 +693,8 @@ export class MetricWriter implements RecordWriter {
       const reached = this.held.releaseBefore(slotOf(before - 1n, HELD_WIDTH_S) + 1);
       // Their points go in now (retention keeps a series it holds points of, and deletes them on
       // a later pass), so the refold below reads them, with no replay of the journal.
+      // (Those of series still held go at this transaction's flush: followRetention.)
       for (const { series, state } of reached) this.writeForRetention(series, state);
-      // A series still held may hold points older than the cutoff, of minutes it has left: they
-      // go in now too, for the next pass.
-      for (const [, { series, state }] of this.held.entries()) {
-        const first = state.points.firstTimeNs();
-        if (first !== undefined && first < before) this.writeForRetention(series, state);
-      }
       this.writeReleasedPoints();
       this.recovery = joined(this.recovery, new Set(reached.map(({ series }) => series.id)));
     }
