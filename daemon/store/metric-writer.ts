@@ -590,7 +590,6 @@ export class MetricWriter implements RecordWriter {
     if (kept.length > 0) this.pointsInsert.run(kept);
   }
 
-
   /**
    * Deletes the journal rows every point of which is in `metric_points`: those before the
    * first row of any point still held. Once per held minute, not per commit.
