@@ -6,7 +6,11 @@
  * interval) beside the raw write ceiling (the same bodies decoded in this process and written
  * by the same writer, CONCURRENCY requests per transaction, no HTTP and no worker), measured
  * interleaved in the same run as bench/ingest does; obsd's CPU per point, in all and per thread, and the
- * client's; and the bytes the store holds per point.
+ * client's; and the bytes the store holds per point. Beside them, the pipeline's own ceiling: the
+ * same bodies dated before the retention window, sent to a real obsd the same way, so every
+ * request goes through HTTP, the decoder, the hand-off and the writer's retention filter and
+ * nothing is stored. End to end cannot pass it; its ratio to the raw ceiling is the most the
+ * ratio target could reach on this machine with a writer that cost nothing.
  * Both sides first write the same warm-up intervals, so the series exist and the code is warm.
  * With BENCH_HISTORY_MIN, both start from a copy of a store holding that many minutes of the
  * same series: what a collector that has run for a while writes into.
@@ -127,6 +131,19 @@ interface EndToEndRun {
  * the rate, not the writer alone (docs/metrics-store.md).
  */
 async function endToEnd(warmup: Buffer[], bodies: Buffer[], history: string | null): Promise<EndToEndRun> {
+  return postedRun(warmup, bodies, history);
+}
+
+/**
+ * The pipeline's ceiling: `old` bodies, every point older than obsd's retention window, are
+ * answered with partial success and stored nowhere (kept-records.ts filters them in the writer,
+ * after the decoder and the hand-off), so the run costs all of end to end but the storing.
+ */
+async function pipelineCeiling(warmup: Buffer[], old: Buffer[]): Promise<EndToEndRun> {
+  return postedRun(warmup, old, null);
+}
+
+async function postedRun(warmup: Buffer[], bodies: Buffer[], history: string | null): Promise<EndToEndRun> {
   const dir = tempDir("obs-bench-metrics-e2e-");
   const dbPath = join(dir.path, "telemetry.sqlite");
   if (history !== null) copyFileSync(history, dbPath);
@@ -274,21 +291,27 @@ async function main(): Promise<void> {
   const all = protobufBodies(WARMUP + INTERVALS, startNs, historyIntervals);
   const warmup = all.slice(0, WARMUP * SERVICES);
   const bodies = all.slice(WARMUP * SERVICES);
+  // A year before: past any retention window obsd takes by default (7 days).
+  const oldStartNs = startNs - 365n * 86_400n * 1_000_000_000n;
+  const old = protobufBodies(WARMUP + INTERVALS, oldStartNs, historyIntervals);
   const raw: number[] = [];
   const e2e: EndToEndRun[] = [];
+  const pipeline: EndToEndRun[] = [];
   let bytes: ReturnType<typeof bytesPerPoint> = { total: 0, points: 0 };
   for (let r = 1; r <= ROUNDS; r++) {
     const ceiling = rawCeiling(warmup, bodies, nowNs, history);
     raw.push(ceiling.pointsPerSec);
     bytes = ceiling.bytes;
     e2e.push(await endToEnd(warmup, bodies, history));
+    pipeline.push(await pipelineCeiling(old.slice(0, warmup.length), old.slice(warmup.length)));
     console.log(
-      `round ${r}: raw ${Math.round(raw.at(-1) as number)}, protobuf ${Math.round(e2e.at(-1)?.pointsPerSec ?? 0)} points/s; obsd threads' CPU µs a point ${e2e.at(-1)?.threadCpuUsPerPoint.join(" / ")}`,
+      `round ${r}: raw ${Math.round(raw.at(-1) as number)}, protobuf ${Math.round(e2e.at(-1)?.pointsPerSec ?? 0)}, pipeline (nothing stored) ${Math.round(pipeline.at(-1)?.pointsPerSec ?? 0)} points/s; obsd threads' CPU µs a point ${e2e.at(-1)?.threadCpuUsPerPoint.join(" / ")} (nothing stored: ${pipeline.at(-1)?.threadCpuUsPerPoint.join(" / ")})`,
     );
   }
   historyDir?.cleanup();
   const rawMedian = median(raw);
   const endToEndMedian = median(e2e.map((run) => run.pointsPerSec));
+  const pipelineMedian = median(pipeline.map((run) => run.pointsPerSec));
   const query = await queryHalf();
   const result = {
     benchmark: "metrics",
@@ -308,6 +331,13 @@ async function main(): Promise<void> {
       clientCpuUsPerPoint: median(e2e.map((run) => run.clientCpuUsPerPoint)),
       threadCpuUsPerPointByRound: e2e.map((run) => run.threadCpuUsPerPoint),
     },
+    pipelineCeiling: {
+      pointsPerSec: Math.round(pipelineMedian),
+      ofRawCeiling: round(pipelineMedian / rawMedian, 3),
+      rounds: pipeline.map((run) => Math.round(run.pointsPerSec)),
+      obsdCpuUsPerPoint: median(pipeline.map((run) => run.obsdCpuUsPerPoint)),
+      clientCpuUsPerPoint: median(pipeline.map((run) => run.clientCpuUsPerPoint)),
+    },
     bytesPerPoint: bytes,
     query,
     targets: { endToEndPointsPerSec: 100_000, ofRawCeiling: 0.75, seriesP50Ms: 20 },
@@ -317,6 +347,8 @@ async function main(): Promise<void> {
       "points/s": result.protobuf.pointsPerSec,
       "raw points/s": result.rawCeilingPointsPerSec,
       "of raw": result.protobuf.ofRawCeiling,
+      "pipeline points/s (nothing stored)": result.pipelineCeiling.pointsPerSec,
+      "pipeline of raw": result.pipelineCeiling.ofRawCeiling,
       "bytes/point (all metric tables)": bytes.total,
       "bytes/point (points table)": bytes.points,
       "peak RSS MB": result.protobuf.peakRssMb,
