@@ -27,6 +27,22 @@ export function getStatus(agent: Agent, url: string): Promise<number> {
   });
 }
 
+/** The JSON body of a GET that must answer 200. */
+export function getJson(agent: Agent, url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        if (res.statusCode !== 200) reject(new Error(`GET ${url} answered ${res.statusCode}`));
+        else resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 /** Posts every body to `url`, `concurrency` at a time over `agent`; fails on any answer but 200. */
 export async function postAll(
   agent: Agent,

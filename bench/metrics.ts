@@ -31,9 +31,10 @@ import { decodeMetricRequest } from "../daemon/otlp/decode-request.js";
 import type { MetricBatch } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
+import type { HealthRecord } from "../shared/api-records.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
-import { getStatus, postAll } from "./http-load.js";
+import { getJson, getStatus, postAll } from "./http-load.js";
 import { peakRss, percentile, round, threadCpuPerUnit, threadCpuSeconds } from "./measure.js";
 import { fillBatches, INTERVAL_S, protobufBodies, SERIES_PER_SERVICE, SERVICES } from "./metric-workload.js";
 
@@ -140,10 +141,19 @@ async function endToEnd(warmup: Buffer[], bodies: Buffer[], history: string | nu
  * after the decoder and the hand-off), so the run costs all of end to end but the storing.
  */
 async function pipelineCeiling(warmup: Buffer[], old: Buffer[]): Promise<EndToEndRun> {
-  return postedRun(warmup, old, null);
+  return postedRun(warmup, old, null, async (agent, url) => {
+    // Were a point stored, this would be end to end again, not the pipeline's ceiling.
+    const health = (await getJson(agent, `${url}/api/health`)) as HealthRecord;
+    if (health.counts.points !== 0) throw new Error(`the pipeline run stored ${health.counts.points} points`);
+  });
 }
 
-async function postedRun(warmup: Buffer[], bodies: Buffer[], history: string | null): Promise<EndToEndRun> {
+async function postedRun(
+  warmup: Buffer[],
+  bodies: Buffer[],
+  history: string | null,
+  check: (agent: Agent, url: string) => Promise<void> = async () => {},
+): Promise<EndToEndRun> {
   const dir = tempDir("obs-bench-metrics-e2e-");
   const dbPath = join(dir.path, "telemetry.sqlite");
   if (history !== null) copyFileSync(history, dbPath);
@@ -164,6 +174,7 @@ async function postedRun(warmup: Buffer[], bodies: Buffer[], history: string | n
     const client = process.cpuUsage(clientBefore);
     const points = bodies.length * POINTS_PER_BODY;
     const threads = threadCpuPerUnit(threadsBefore, threadCpuSeconds(pid), points);
+    await check(agent, obsd.url);
     return {
       pointsPerSec: points / seconds,
       peakRssMb: round(peakRss(pid) / 1024 / 1024),
