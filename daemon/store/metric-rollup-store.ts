@@ -5,6 +5,7 @@ import {
   type RollupBuckets,
   type RollupPoint,
   type RollupRow,
+  recordedSql,
   rollupPoints,
   type SeriesKind,
 } from "./metric-rollup.js";
@@ -30,7 +31,9 @@ export const ROLLUP_COLUMNS = [
   "buckets",
   "exemplars",
 ];
-const POINT_COLUMNS = "time_ns, start_ns, value, count, sum, min, max, detail, exemplars";
+const POINT_COLUMNS = "time_ns, start_ns, value, count, sum, min, max, detail, exemplars, flags";
+/** The points rollups fold (`recorded`): the baseline before a slot, the newest, the next. */
+const RECORDED = recordedSql("");
 
 interface StoredPoint {
   time_ns: bigint;
@@ -42,6 +45,7 @@ interface StoredPoint {
   max: number | null;
   detail: string | Buffer | null;
   exemplars: string | null;
+  flags: bigint | number;
 }
 
 type StoredRow = Record<string, unknown> & { buckets: string | null; exemplars: string | null };
@@ -59,6 +63,7 @@ export function pointFromRow(kind: MetricKind, row: StoredPoint): RollupPoint {
     max: row.max,
     detail: parsePointDetail(kind, row.detail),
     traceIds: exemplarTraceIds(row.exemplars),
+    flags: Number(row.flags),
   };
 }
 
@@ -153,7 +158,10 @@ export function rowFromStored(row: Record<string, unknown>): RollupRow {
  * arrives out of order.
  */
 export class MetricRollupStore {
-  private readonly stmt: Record<"upsert" | "row" | "newest" | "before" | "inSlot" | "after", Database.Statement>;
+  private readonly stmt: Record<
+    "upsert" | "row" | "newest" | "newestTime" | "before" | "inSlot" | "after",
+    Database.Statement
+  >;
   /** Many rows per statement: a commit rewrites a row per series and width it touched. */
   private readonly upserts: MultiRowStatement;
 
@@ -171,19 +179,22 @@ export class MetricRollupStore {
         "SELECT * FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? AND series_id = ?",
       ),
       newest: db.prepare(
-        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? ORDER BY time_ns DESC LIMIT 1`,
+        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? AND ${RECORDED} ORDER BY time_ns DESC LIMIT 1`,
       ),
+      newestTime: db.prepare("SELECT max(time_ns) FROM metric_points WHERE series_id = ?"),
       before: db.prepare(
-        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? AND time_ns < ? ORDER BY time_ns DESC LIMIT 1`,
+        `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? AND time_ns < ? AND ${RECORDED}
+         ORDER BY time_ns DESC LIMIT 1`,
       ),
       inSlot: db.prepare(
         `SELECT ${POINT_COLUMNS} FROM metric_points WHERE series_id = ? AND time_ns >= ? AND time_ns < ? ORDER BY time_ns`,
       ),
       after: db.prepare(
-        "SELECT time_ns FROM metric_points WHERE series_id = ? AND time_ns > ? ORDER BY time_ns LIMIT 1",
+        `SELECT time_ns FROM metric_points WHERE series_id = ? AND time_ns > ? AND ${RECORDED} ORDER BY time_ns LIMIT 1`,
       ),
     };
     this.stmt.after.pluck();
+    this.stmt.newestTime.pluck();
   }
 
   upsert(metricId: number, seriesId: number, row: RollupRow): void {
@@ -209,10 +220,15 @@ export class MetricRollupStore {
     return row === undefined ? undefined : rowFromStored(row);
   }
 
-  /** A series' newest stored point, or null when it has none. */
+  /** A series' newest stored point that rollups fold (`recorded`), or null when it has none. */
   newest(kind: MetricKind, seriesId: number): RollupPoint | null {
     const row = this.stmt.newest.get(seriesId) as StoredPoint | undefined;
     return row === undefined ? null : pointFromRow(kind, row);
+  }
+
+  /** The time of a series' newest stored point, recorded or not, or null when it has none. */
+  newestTime(seriesId: number): bigint | null {
+    return (this.stmt.newestTime.get(seriesId) as bigint | null) ?? null;
   }
 
   /**

@@ -34,7 +34,28 @@ export interface RollupPoint {
   detail: PointDetail | null;
   /** Its exemplars' trace ids, in the order sent. */
   traceIds: readonly string[];
+  /** The point's flags (NO_RECORDED_VALUE). */
+  flags: number;
 }
+
+/** OTLP's DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK: the point stands for missing data. */
+export const NO_RECORDED_VALUE = 1;
+
+/**
+ * Whether a point has a value to aggregate: not flagged NO_RECORDED_VALUE (a Prometheus
+ * staleness marker, through a collector), and, for a gauge or a sum, a value (one absent, or
+ * NaN, which SQLite keeps as NULL, is none). A point without one is stored like any other but
+ * adds nothing to its slot's rollups, and the series' next point takes its increase from the
+ * newest point that had one: a gap, not a reset to zero. The raw-point queries skip it too
+ * (metric-bucket-sql.ts, RECORDED_SQL).
+ */
+export function recorded(point: Pick<RollupPoint, "flags" | "value" | "count">): boolean {
+  return (point.flags & NO_RECORDED_VALUE) === 0 && (point.value !== null || point.count !== null);
+}
+
+/** `recorded` in SQL, over a `metric_points` row (its alias and a dot, or ""). */
+export const recordedSql = (alias: string): string =>
+  `(${alias}flags & ${NO_RECORDED_VALUE}) = 0 AND coalesce(${alias}value, ${alias}count) IS NOT NULL`;
 
 /** Exponential buckets' increases (the zero threshold is not kept). */
 export interface ExponentialIncrease {
@@ -268,9 +289,10 @@ export function addToRow(series: SeriesKind, row: RollupRow, point: RollupPoint,
 }
 
 /**
- * The rollup rows of `points` (one series, ascending time, all after `prev`), one per width
- * and slot they fall in, each slot's row started from `existing` when given (the slot's row so
- * far) or empty. Returns the rows in order of width then slot.
+ * The rollup rows of `points` (one series, ascending time, all after `prev`, the newest point
+ * before them that was `recorded`; those not recorded are skipped), one per width and slot
+ * they fall in, each slot's row started from `existing` when given (the slot's row so far) or
+ * empty. Returns the rows in order of width then slot.
  */
 export function rollupPoints(
   series: SeriesKind,
@@ -282,6 +304,7 @@ export function rollupPoints(
   const rows = new Map<string, RollupRow>();
   let before = prev;
   for (const point of points) {
+    if (!recorded(point)) continue;
     const inc = pointIncrease(series, before, point);
     for (const width of widths) {
       const slot = slotOf(point.timeNs, width);

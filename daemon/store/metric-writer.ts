@@ -13,6 +13,7 @@ import {
   pointIncrease,
   type RollupPoint,
   type RollupRow,
+  recorded,
   type SeriesKind,
 } from "./metric-rollup.js";
 import { MetricRollupStore } from "./metric-rollup-store.js";
@@ -62,7 +63,10 @@ export const HELD_META_KEY = "metric_rows_held";
 
 /** What the writer remembers of a series: its newest point and its rows of that point's slots. */
 interface SeriesState {
+  /** Its newest point that rollups fold (`recorded`): the next point's increase starts from it. */
   last: RollupPoint | null;
+  /** Its newest point's time, recorded or not: a point at or before it is late or a repeat. */
+  newestNs: bigint | null;
   rows: Map<number, RollupRow>;
   /** While held: its points not yet in `metric_points`. */
   points: HeldPoints;
@@ -88,17 +92,21 @@ interface LatePoint {
   timeNs: bigint;
 }
 
+/** NaN as SQLite stores it (NULL), so a point folded as it arrives and one read back agree. */
+const stored = (value: number | null): number | null => (value === null || Number.isNaN(value) ? null : value);
+
 function rollupPointOf(point: MetricPointRecord, detail: ReturnType<typeof pointDetailOf>): RollupPoint {
   return {
     timeNs: point.timeNs,
     startNs: point.startNs,
-    value: point.value,
+    value: stored(point.value),
     count: point.count,
-    sum: point.sum,
-    min: point.min,
-    max: point.max,
+    sum: stored(point.sum),
+    min: stored(point.min),
+    max: stored(point.max),
     detail,
     traceIds: exemplarTraceIds(point.exemplars),
+    flags: point.flags,
   };
 }
 
@@ -286,12 +294,12 @@ export class MetricWriter implements RecordWriter {
       const state = this.stateOf(series);
       const detail = pointDetailOf(point);
       const detailText = detail === null ? null : JSON.stringify(detail);
-      if (state.last !== null && point.timeNs <= state.last.timeNs) {
+      if (state.newestNs !== null && point.timeNs <= state.newestNs) {
         older.push({ series, point, row: pointRow(series.id, point, detailText) });
         continue;
       }
       // A series just created holds this point's time as its first already.
-      if (state.last === null && series.created !== true) this.mayBeFirst(series.id, point.timeNs);
+      if (state.newestNs === null && series.created !== true) this.mayBeFirst(series.id, point.timeNs);
       this.fold(series, state, rollupPointOf(point, detail));
       // Held until its series writes its points (POINT_HOLD_MINUTES); journaled meanwhile.
       values.push(
@@ -362,7 +370,7 @@ export class MetricWriter implements RecordWriter {
   /** Queues a series' rows and newest time, no longer held, for this transaction's flush. */
   private writeOut({ series, state }: HeldEntry): void {
     for (const row of state.rows.values()) this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
-    if (state.last !== null) this.lasts.push(`[${series.id},${state.last.timeNs}]`);
+    if (state.newestNs !== null) this.lasts.push(`[${series.id},${state.newestNs}]`);
     this.releasePoints(state);
     this.releasedIds.push(series.id);
   }
@@ -386,9 +394,14 @@ export class MetricWriter implements RecordWriter {
     return (minute + seriesId) % POINT_HOLD_MINUTES === 0 || this.heldPoints > MAX_HELD_POINTS;
   }
 
-  /** Adds an in-order point to its series' rows of every width, and holds them. */
+  /**
+   * Adds an in-order point to its series' rows of every width, and holds them. A point without
+   * a value (`recorded`) adds nothing to the rows and opens none; it closes the rows of the
+   * slots it moved past as any point does (so the only rows a series holds unwritten are those
+   * of its newest point's minute, which a restart refolds), and it is held and written like any other.
+   */
   private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
-    const inc = pointIncrease(series.kind, state.last, point);
+    const inc = recorded(point) ? pointIncrease(series.kind, state.last, point) : null;
     // Rows not held were written when they were last released.
     const unwritten = this.held.has(series.id);
     // Whole seconds once, then each width's slot as a number: no bigint division per width.
@@ -396,19 +409,25 @@ export class MetricWriter implements RecordWriter {
     for (const width of FOLDED_WIDTHS_S) {
       const slot = Math.floor(seconds / width);
       const row = state.rows.get(width);
-      if (row !== undefined && row.slot !== slot && unwritten) {
-        this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
-        // The newest time the store has moves with the minute left: it stays within about a
-        // minute of the truth for readers that do not ask first (health's services count). Its
-        // points go every POINT_HOLD_MINUTES.
-        if (width === HELD_WIDTH_S) {
-          this.lasts.push(`[${series.id},${row.lastNs}]`);
-          if (this.pointsDue(series.id, slot)) this.releasePoints(state);
+      if (row !== undefined && row.slot !== slot) {
+        if (unwritten) {
+          this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
+          // The newest time the store has moves with the minute left: it stays within about a
+          // minute of the truth for readers that do not ask first (health's services count). Its
+          // points go every POINT_HOLD_MINUTES.
+          if (width === HELD_WIDTH_S) {
+            this.lasts.push(`[${series.id},${row.lastNs}]`);
+            if (this.pointsDue(series.id, slot)) this.releasePoints(state);
+          }
         }
+        if (inc === null) state.rows.delete(width);
       }
-      state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
+      if (inc !== null) {
+        state.rows.set(width, addToRow(series.kind, row?.slot === slot ? row : emptyRow(width, slot), point, inc));
+      }
     }
-    state.last = point;
+    if (inc !== null) state.last = point;
+    state.newestNs = point.timeNs;
     // A series starting to hold has its newest time written now, so the store's stays within a
     // minute of the truth for readers that do not ask first.
     if (!unwritten) this.lasts.push(`[${series.id},${point.timeNs}]`);
@@ -427,8 +446,9 @@ export class MetricWriter implements RecordWriter {
     // A held series keeps its state even when the memo started over.
     const known = this.states.get(series.id) ?? this.held.get(series.id)?.state;
     if (known !== undefined) return known;
-    const state: SeriesState = { last: null, rows: new Map(), points: new HeldPoints(), journalId: 0 };
-    if (!series.created) {
+    const state: SeriesState = { last: null, newestNs: null, rows: new Map(), points: new HeldPoints(), journalId: 0 };
+    if (!series.created) state.newestNs = this.rollups.newestTime(series.id);
+    if (state.newestNs !== null) {
       state.last = this.rollups.newest(series.kind.kind, series.id);
       const lastNs = state.last?.timeNs;
       if (lastNs !== undefined) {
@@ -493,7 +513,7 @@ export class MetricWriter implements RecordWriter {
       for (const entry of this.held.releaseBefore(minute - HELD_MINUTES_BEHIND)) this.writeOut(entry);
     }
     for (const { series, state } of this.touched.values()) {
-      if (state.last !== null) this.packer.notePoint(series.metricId, state.last.timeNs);
+      if (state.newestNs !== null) this.packer.notePoint(series.metricId, state.newestNs);
     }
     // The trim may release the points of a series held long; then, before the late points'
     // refolds, which read a series' points from the store, every released point goes in.

@@ -91,9 +91,11 @@ export class SummaryQuantile {
   private plain = 0;
   private n = 0;
 
-  add(quantiles: [number, number][], weight: number | null, q: number): void {
+  add(quantiles: [number, number | null][], weight: number | null, q: number): void {
     const found = quantiles.find(([at]) => Math.abs(at - q) < 1e-9);
-    if (!found) return;
+    // A NaN quantile (a Prometheus summary without recent observations) is stored as JSON
+    // null: that series reported none.
+    if (!found || found[1] === null || !Number.isFinite(found[1])) return;
     this.plain += found[1];
     this.n += 1;
     if (weight !== null && weight > 0) {

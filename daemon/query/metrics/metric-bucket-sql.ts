@@ -7,6 +7,7 @@
  * (migrations/v008-metrics.ts).
  */
 
+import { recordedSql } from "../../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../../store/metric-slots.js";
 import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
@@ -14,6 +15,11 @@ import { MAX_EXEMPLAR_ROWS } from "./slot-exemplars.js";
 
 /** The width of the rows written every commit, which wider slots are merged from. */
 const FOLDED_S: number = FOLDED_WIDTHS_S[0];
+/**
+ * The points the raw path reads: those the rollups fold (metric-rollup.ts `recorded`), so a
+ * point without a value is skipped here too, and the next one's increase is taken across it.
+ */
+const RECORDED = recordedSql("q.");
 
 export type Bind = Record<string, string | number | bigint | null>;
 
@@ -45,7 +51,8 @@ export function seriesSql(
       OR obs_attribute_text(rs.attributes, @ak${i}) = @av${i})`);
   });
   const previous = withPrevious
-    ? `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q WHERE q.series_id = ms.id AND q.time_ns < @first), @first) AS prev_ns`
+    ? `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q
+        WHERE q.series_id = ms.id AND q.time_ns < @first AND ${RECORDED}), @first) AS prev_ns`
     : "";
   const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}
     FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id JOIN services v ON v.id = ms.service_id
@@ -108,7 +115,7 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
   }
   return `pts AS (SELECT q.*, sel.first_whole AS fw, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
       lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
-    FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to
+    FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to AND ${RECORDED}
     WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),
   cells AS (SELECT obs_series_group(p.series_id) AS gid, p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
       p.value AS value_sum, coalesce(p.min, p.value) AS value_min, coalesce(p.max, p.value) AS value_max,

@@ -71,6 +71,7 @@ describe("SQLite metrics reader: buckets and exemplars", () => {
       max: null,
       detail: p.detail,
       traceIds: [],
+      flags: 0,
     }));
     insertRollups(
       store.db,
@@ -150,7 +151,7 @@ describe("SQLite metrics reader: buckets and exemplars", () => {
     ];
     insertPoints(store.db, series, points);
     const kind = { kind: "histogram", temporality: 2, monotonic: false, firstWhole: true } as const;
-    const input = points.map((p) => ({ ...p, value: null, min: null, max: null, traceIds: [] }));
+    const input = points.map((p) => ({ ...p, value: null, min: null, max: null, traceIds: [], flags: 0 }));
     insertRollups(
       store.db,
       id,

@@ -33,6 +33,7 @@ function point(seconds: number, spec: Partial<RollupPoint> = {}): RollupPoint {
     max: null,
     detail: null,
     traceIds: [],
+    flags: 0,
     ...spec,
   };
 }

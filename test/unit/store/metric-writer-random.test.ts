@@ -10,11 +10,14 @@ const S = 1_000_000_000n;
 const T0 = 1_700_000_100n * S;
 const START = T0 - 3600n * S;
 const ROUTES = ["/a", "/b", "/c", "/d"];
+/** Some points have no value (a NaN; a staleness marker): stored, and left out of the rollups. */
 function pt(route: number, seconds: number): MetricPointRecord {
+  const stale = seconds % 17 === 11;
   return metricPoint({
     timeNs: T0 + BigInt(seconds) * S,
     startNs: START,
-    value: seconds * (route + 1),
+    value: stale ? null : seconds % 13 === 7 ? Number.NaN : seconds * (route + 1),
+    flags: stale ? 1 : 0,
     attributes: `{"route":"${ROUTES[route]}"}`,
   });
 }

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { recorded } from "../../../daemon/store/metric-rollup.js";
 import { MAX_HELD_POINTS, POINT_HOLD_MINUTES } from "../../../daemon/store/metric-writer.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
@@ -225,8 +226,13 @@ describe("metric writer", () => {
     const kinds = store.db.prepare("SELECT DISTINCT kind FROM metrics ORDER BY kind").pluck().all();
     expect(kinds).to.deep.equal(["exponential_histogram", "gauge", "histogram", "sum", "summary"]);
     expect(store.counters().points).to.equal(BigInt(batch.points.length));
+    // Every point with a value is in the rollups; the request's NaN values are stored and not rolled up.
+    const valued = batch.points.filter((p) =>
+      recorded({ flags: p.flags, value: p.value === null || Number.isNaN(p.value) ? null : p.value, count: p.count }),
+    );
+    expect(valued.length).to.be.below(batch.points.length);
     const rolled = store.db.prepare("SELECT sum(points) FROM metric_rollups WHERE width_s = 60").pluck().get();
-    expect(rolled).to.equal(BigInt(batch.points.length));
+    expect(rolled).to.equal(BigInt(valued.length));
   });
 
   it("gives the same rollups whatever order the points arrive in", () => {
@@ -814,5 +820,118 @@ describe("metric writer", () => {
       store.writer.writeHeld();
       expect(timesOf("/old")).to.deep.equal([300n]);
     });
+  });
+});
+
+/**
+ * Points without a recorded value: OTLP's NO_RECORDED_VALUE flag (a Prometheus staleness marker
+ * through a collector), or a gauge or sum whose value is absent or NaN (which SQLite stores as
+ * NULL). They are stored and counted like any point, and add nothing to their slot's rollups:
+ * no point, no value, no increase, the next point's increase taken from the newest point that
+ * had a value. The same however the points arrive: in order, late, or across a stop.
+ */
+describe("metric writer: points without a recorded value", () => {
+  const NO_RECORDED_VALUE = 1;
+  const gauge = (seconds: number, value: number | null, flags = 0) =>
+    metricPoint({ timeNs: T0 + BigInt(seconds) * S, kind: "gauge", temporality: 0, monotonic: false, value, flags });
+  const sum = (seconds: number, value: number | null, flags = 0) =>
+    metricPoint({ timeNs: T0 + BigInt(seconds) * S, startNs: START, value, flags });
+  /** The 60 s rows: slot, points, value sum, min, max, last, increase, resets. */
+  const minuteRows = (store: Store) =>
+    store.db
+      .prepare(
+        `SELECT slot, points, value_sum, value_min, value_max, value_last, increase, resets FROM metric_rollups
+         WHERE width_s = 60 ORDER BY slot`,
+      )
+      .raw()
+      .all();
+  const MINUTE = (T0 + 0n) / S / 60n;
+  /** Writes `points` in order, with one of them late, and in order across a stop: the three rows. */
+  function threeWays(points: MetricPointRecord[], late: number): unknown[][] {
+    const answers: unknown[][] = [];
+    const inOrder = testStore();
+    write(inOrder, points);
+    answers.push(minuteRows(inOrder));
+    inOrder.close();
+    const withLate = testStore();
+    write(
+      withLate,
+      points.filter((_, i) => i !== late),
+    );
+    write(withLate, [points[late] as MetricPointRecord]);
+    answers.push(minuteRows(withLate));
+    withLate.close();
+    const stopped = testStore();
+    // Each point in a transaction of its own, then a new writer (a stop without writing what
+    // was held) before the last one.
+    for (const point of points.slice(0, -1)) writeOnly(stopped, [point]);
+    write(stopped, points.slice(-1), "api", new TelemetryWriter(stopped.db, 0n));
+    answers.push(minuteRows(stopped));
+    stopped.close();
+    return answers;
+  }
+
+  it("a gauge's NaN or absent value adds nothing to its minute, in order, late or across a stop", () => {
+    const points = [gauge(0, 1), gauge(10, Number.NaN), gauge(20, 3), gauge(30, null), gauge(60, 4)];
+    const want = [
+      [MINUTE, 2n, 4, 1, 3, 3, null, 0n],
+      [MINUTE + 1n, 1n, 4, 4, 4, 4, null, 0n],
+    ];
+    for (const rows of threeWays(points, 1)) expect(rows).to.deep.equal(want);
+    for (const rows of threeWays(points, 3)) expect(rows).to.deep.equal(want);
+  });
+
+  it("a counter's increase skips a point without a value: no reset, no lost growth", () => {
+    // 10 counts whole (the series started after the collector did), then 20 more within the
+    // first minute past the NaN point, and 15 past the staleness marker into the next.
+    const points = [
+      sum(0, 10),
+      sum(10, Number.NaN),
+      sum(20, 30),
+      sum(40, null, NO_RECORDED_VALUE),
+      sum(60, 40),
+      sum(70, 45),
+    ];
+    const want = [
+      [MINUTE, 2n, 40, 10, 30, 30, 30, 0n],
+      [MINUTE + 1n, 2n, 85, 40, 45, 45, 15, 0n],
+    ];
+    for (const late of [1, 2, 3]) for (const rows of threeWays(points, late)) expect(rows).to.deep.equal(want);
+  });
+
+  it("a histogram point flagged without a recorded value adds nothing to its minute", () => {
+    const histogram = (seconds: number, count: number, counts: number[], flags = 0) =>
+      metricPoint({
+        timeNs: T0 + BigInt(seconds) * S,
+        startNs: START,
+        kind: "histogram",
+        temporality: 2,
+        monotonic: false,
+        value: null,
+        count,
+        sum: count * 2,
+        bounds: [1, 5],
+        bucketCounts: counts,
+        flags,
+      });
+    const points = [
+      histogram(0, 4, [1, 2, 1]),
+      histogram(10, 0, [0, 0, 0], NO_RECORDED_VALUE),
+      histogram(20, 6, [2, 3, 1]),
+    ];
+    // 4 observations count whole (as the counter's first point), then 2 more.
+    for (const rows of threeWays(points, 1)) expect(rows).to.deep.equal([[MINUTE, 2n, null, null, null, null, 6, 0n]]);
+  });
+
+  it("stores and counts a point without a value, once however often it is sent", () => {
+    const store = testStore();
+    try {
+      expect(write(store, [sum(0, 1), sum(10, null, NO_RECORDED_VALUE), sum(20, Number.NaN)])).to.equal(3);
+      expect(write(store, [sum(10, null, NO_RECORDED_VALUE), sum(20, Number.NaN)])).to.equal(0);
+      expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(3n);
+      expect(store.counters().points).to.equal(3n);
+    } finally {
+      store.close();
+    }
   });
 });
