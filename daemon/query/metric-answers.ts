@@ -34,9 +34,13 @@ export interface MetricAnswerContext {
   lookbackMs: number;
 }
 
-/** The metric a name means: the identity written to most recently (a name may have had several types). */
-function metricNamed(reader: TelemetryReader, name: string): MetricIdentity {
-  const [metric] = reader.metricIdentities(name);
+/**
+ * The metric a name means: the identity written to most recently (a name may have had several
+ * types, or have one per service: a cumulative counter in one, a delta one in another), within
+ * the service asked for when there is one.
+ */
+function metricNamed(reader: TelemetryReader, name: string, service: string | undefined): MetricIdentity {
+  const [metric] = reader.metricIdentities(name, service);
   if (!metric) throw new QueryError(`no metric "${name}" in the store`, "not_found");
   return metric;
 }
@@ -130,7 +134,7 @@ export function metricSeriesAnswer(
   ctx: MetricAnswerContext,
   limits: { limit: number; cap: number },
 ): QueryAnswerOf<"metricSeries"> {
-  const metric = metricNamed(ctx.reader, req.name);
+  const metric = metricNamed(ctx.reader, req.name, req.service);
   const agg = checkedAgg(metric, req.agg);
   const { scope, lookbackMs } = scopeOf(metric, req, ctx);
   const stepMs = checkedStep(req.step, lookbackMs);
@@ -178,7 +182,7 @@ export function describeMetricAnswer(
   req: DescribeMetricRequest,
   ctx: MetricAnswerContext,
 ): QueryAnswerOf<"describeMetric"> {
-  const metric = metricNamed(ctx.reader, req.name);
+  const metric = metricNamed(ctx.reader, req.name, req.service);
   const { scope, lookbackMs } = scopeOf(metric, req, ctx);
   const detail = ctx.reader.describeMetric(scope, DESCRIBE_MAX_KEYS, DESCRIBE_MAX_VALUES);
   if (!detail) {

@@ -192,12 +192,14 @@ export class SqliteMetrics {
     return { items, more, last: lastRow ? { ns: BigInt(lastRow.id), id: String(lastRow.id) } : null };
   }
 
-  metricIdentities(name: string): MetricIdentity[] {
+  metricIdentities(name: string, service?: string): MetricIdentity[] {
+    const ofService =
+      service === undefined ? "" : "AND ms.service_id = (SELECT id FROM services WHERE name = @service)";
     const rows = this.prepare(
-      `SELECT ${IDENTITY_COLUMNS} FROM metrics m WHERE m.name = ?
+      `SELECT ${IDENTITY_COLUMNS} FROM metrics m WHERE m.name = @name
         ORDER BY (SELECT max(msl.last_ns) FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id
-          WHERE ms.metric_id = m.id) DESC NULLS LAST, m.id DESC`,
-    ).all(name) as IdentityRow[];
+          WHERE ms.metric_id = m.id ${ofService}) DESC NULLS LAST, m.id DESC`,
+    ).all(service === undefined ? { name } : { name, service }) as IdentityRow[];
     return rows.map(identityOf);
   }
 

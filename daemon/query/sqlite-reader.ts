@@ -146,8 +146,8 @@ export class SqliteReader implements TelemetryReader {
     return this.metricReader.metrics(query);
   }
 
-  metricIdentities(name: string): MetricIdentity[] {
-    return this.metricReader.metricIdentities(name);
+  metricIdentities(name: string, service?: string): MetricIdentity[] {
+    return this.metricReader.metricIdentities(name, service);
   }
 
   describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null {

@@ -256,10 +256,12 @@ export interface TelemetryReader {
    */
   metrics(query: MetricListQuery): PageResult<MetricSummaryRecord>;
   /**
-   * The stored identities with this exact name (several when the type or unit changed), the
-   * most recently written to first. Not bound to any window; empty when the name is unknown.
+   * The stored identities with this exact name (several when the type, unit or temporality
+   * changed, or differs between services), the most recently written to first; with `service`,
+   * the one that service wrote to most recently first (those it never wrote to last). Not bound
+   * to any window; empty when the name is unknown.
    */
-  metricIdentities(name: string): MetricIdentity[];
+  metricIdentities(name: string, service?: string): MetricIdentity[];
   /**
    * One metric's summary, first time and attributes over the series in the scope: each point
    * attribute key (at most `maxKeys`, by series count) with its `maxValues` most frequent
