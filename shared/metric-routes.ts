@@ -50,7 +50,8 @@ export const METRIC_ROUTES = {
       },
       step: {
         kind: "duration",
-        description: "Bucket width, e.g. 30s, 1m, 15m; at least 1s and at most the window. Default: from the window.",
+        description:
+          "Bucket width, e.g. 30s, 1m, 15m; at least 1s and at most the window. Default: from the window, and at least how often the series export.",
         cap: "24h",
         flag: "step",
       },

@@ -113,7 +113,7 @@ export interface MetricSeriesRequest extends Window, ExactAttributes {
   /** `service` or `attr.KEY`, each a grouping key, in order. */
   groupBy?: readonly string[];
   agg?: string;
-  /** Duration text (`30s`, `15m`); the default is chosen from the window. */
+  /** Duration text (`30s`, `15m`); the default is chosen from the window and the series' export interval. */
   step?: string;
   service?: string;
   /** Groups in the answer. */

@@ -150,7 +150,7 @@ export interface MetricSeriesRequest {
   groupBy?: MetricGroupBy[];
   /** Default by type: sum rate, gauge last, histogram and summary p95. */
   agg?: MetricAgg;
-  /** Bucket width, milliseconds; default chosen from the window (at most a few hundred buckets). */
+  /** Bucket width, milliseconds; default chosen from the window (at most a few hundred buckets) and the series' export interval. */
   step?: number;
   service?: string;
   attrs?: AttrFilters;

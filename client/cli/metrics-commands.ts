@@ -79,7 +79,7 @@ function metricCommand(setExit: SetExit): CommandModule {
         {
           groupBy: "Group by service or attr.KEY; repeat to group by several (absent: one group)",
           agg: "How points combine. Sums: rate (default), increase, sum; gauges: last (default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (default), p99",
-          step: "Bucket width (30s, 1m, 15m); default chosen from the window",
+          step: "Bucket width (30s, 1m, 15m); default chosen from the window and how often the series export",
           lookback: SINCE_HELP,
           service: "Only series of this service.name",
           limit: "Most groups to show, the largest latest value first (default 20, capped at 100)",

@@ -16,7 +16,7 @@ import type {
 } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
 import { allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
-import { bucketStarts, defaultStepS, sourceForStep } from "./metrics/metric-steps.js";
+import { bucketStarts, defaultStepS, intervalMatters, sourceForStep } from "./metrics/metric-steps.js";
 import type { MetricGroupValues, MetricIdentity, MetricScope, TelemetryReader } from "./telemetry-reader.js";
 
 /** The most buckets an explicit step may make (a minute over a day). */
@@ -71,8 +71,9 @@ function checkedAgg(metric: MetricIdentity, agg: MetricAgg | undefined): MetricA
   return agg;
 }
 
-function checkedStep(stepMs: number | undefined, windowMs: number): number {
-  const step = stepMs ?? defaultStepS(windowMs / 1000) * 1000;
+function checkedStep(stepMs: number | undefined, windowMs: number, intervalS: () => number | null): number {
+  const windowS = windowMs / 1000;
+  const step = stepMs ?? defaultStepS(windowS, intervalMatters(windowS) ? intervalS() : null) * 1000;
   if (step < 1000) throw new QueryError(`invalid step ${formatDuration(step)}: at least 1s`);
   if (step > windowMs) {
     throw new QueryError(`invalid step ${formatDuration(step)}: at most the window (${formatDuration(windowMs)})`);
@@ -137,7 +138,7 @@ export function metricSeriesAnswer(
   const metric = metricNamed(ctx.reader, req.name, req.service);
   const agg = checkedAgg(metric, req.agg);
   const { scope, lookbackMs } = scopeOf(metric, req, ctx);
-  const stepMs = checkedStep(req.step, lookbackMs);
+  const stepMs = checkedStep(req.step, lookbackMs, () => ctx.reader.metricInterval(scope));
   const groupBy = req.groupBy ?? [];
   const groups = ctx.reader.metricBuckets({ ...scope, stepMs, source: sourceForStep(stepMs), groupBy, agg });
   const limit = effectiveLimit(req.limit, limits);

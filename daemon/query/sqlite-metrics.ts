@@ -90,6 +90,18 @@ function summaryOf(
 
 const IDENTITY_COLUMNS = "m.id, m.name, m.kind, m.unit, m.description, m.temporality, m.monotonic, m.metadata";
 
+/** How far back from a window's end `metricInterval` looks, and at how many series at most. */
+const INTERVAL_LOOK_NS = 15n * 60n * 1_000_000_000n;
+const INTERVAL_SERIES = 50;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
 export class SqliteMetrics {
   private readonly statements: StatementCache;
   private readonly seriesGroups: SeriesGroups;
@@ -201,6 +213,29 @@ export class SqliteMetrics {
           WHERE ms.metric_id = m.id ${ofService}) DESC NULLS LAST, m.id DESC`,
     ).all(service === undefined ? { name } : { name, service }) as IdentityRow[];
     return rows.map(identityOf);
+  }
+
+  metricInterval(scope: MetricScope): number | null {
+    // The newest quarter hour of the window, of a bounded number of its series: enough points to
+    // see an exporter's interval (an SDK's default is a minute), few enough to read in a few ms.
+    const from = scope.toNs - INTERVAL_LOOK_NS > scope.fromNs ? scope.toNs - INTERVAL_LOOK_NS : scope.fromNs;
+    const series = seriesSql(scope, [], from, false);
+    const gaps = this.prepare(
+      `WITH ${series.sql}, picked AS (SELECT id FROM sel LIMIT ${INTERVAL_SERIES})
+      SELECT q.series_id, q.time_ns - lag(q.time_ns) OVER (PARTITION BY q.series_id ORDER BY q.time_ns)
+        FROM metric_points q JOIN picked ON picked.id = q.series_id WHERE q.time_ns BETWEEN @first AND @to`,
+    )
+      .raw()
+      .all(series.bind) as [bigint, bigint | null][];
+    const bySeries = new Map<bigint, number[]>();
+    for (const [id, gap] of gaps) {
+      if (gap === null) continue;
+      const list = bySeries.get(id) ?? [];
+      list.push(Number(gap) / 1e9);
+      bySeries.set(id, list);
+    }
+    const typical = [...bySeries.values()].map(median);
+    return typical.length === 0 ? null : median(typical);
   }
 
   describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null {

@@ -154,6 +154,10 @@ export class SqliteReader implements TelemetryReader {
     return this.metricReader.describeMetric(scope, maxKeys, maxValues);
   }
 
+  metricInterval(scope: MetricScope): number | null {
+    return this.metricReader.metricInterval(scope);
+  }
+
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
     return this.metricReader.metricBuckets(query);
   }

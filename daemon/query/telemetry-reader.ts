@@ -270,6 +270,12 @@ export interface TelemetryReader {
    */
   describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null;
   /**
+   * How often the series in scope export, in seconds: the median over up to 50 of them of each
+   * one's median gap between points, read from the raw points of the window's newest 15 minutes.
+   * Null when no series has two points there. Approximate by design: it sets a default step.
+   */
+  metricInterval(scope: MetricScope): number | null;
+  /**
    * A metric's values per group and bucket, aggregated in SQLite from the source's rows: every
    * group that has a series in the scope (in no set order), values per bucket as METRIC_AGGS
    * describes them (a rate per second of the step; the newest bucket's, still open, the rate now:

@@ -180,7 +180,11 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
           'Grouping keys, in order: service or attr.KEY, e.g. ["service", "attr.gen_ai.token.type"]. Absent: one group',
       },
       agg: { type: "string", enum: [...new Set(Object.values(METRIC_AGGS).flat())], description: AGG_TEXT },
-      step: { type: "string", description: "Bucket width as a duration (30s, 1m, 15m); default from the window" },
+      step: {
+        type: "string",
+        description:
+          "Bucket width as a duration (30s, 1m, 15m); default from the window and how often the series export",
+      },
       service: SERVICE_PROPERTY,
       attributes: { ...ATTRIBUTES_PROPERTY, description: "Exact point or resource attribute filters, key to value" },
       lookback: LOOKBACK_PROPERTY,

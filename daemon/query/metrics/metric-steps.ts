@@ -22,11 +22,25 @@ const SHORT_ROLLUP_WINDOW_MAX_S = 6 * 3600;
  * within MAX_DEFAULT_BUCKETS; for a window over 30 minutes at least a minute (read from the
  * 60 s rollups), over 6 hours at least 15 minutes (the 900 s rollups), so a day's default
  * reads at most one rollup row per series and bucket.
+ *
+ * And at least `intervalS`, how often the series export (when known), up to the window: a
+ * bucket shorter than that holds a whole interval's increase in one bucket of several, which
+ * read as a rate shows the series' rate times their ratio there and nothing in the others (an
+ * SDK's default export is every minute; 15 minutes' own step is 10 s). A tenth of slack takes
+ * an exporter's lateness (60.2 s apart still reads a minute a bucket).
  */
-export function defaultStepS(windowS: number): number {
+export function defaultStepS(windowS: number, intervalS: number | null = null): number {
   const floor = windowS > SHORT_ROLLUP_WINDOW_MAX_S ? 900 : windowS > RAW_WINDOW_MAX_S ? 60 : 1;
-  const wanted = Math.max(floor, windowS / MAX_DEFAULT_BUCKETS);
-  return NICE_STEPS_S.find((step) => step >= wanted) ?? 86400;
+  const wanted = Math.max(floor, windowS / MAX_DEFAULT_BUCKETS, intervalS === null ? 0 : intervalS * 0.9);
+  const step = NICE_STEPS_S.find((nice) => nice >= wanted) ?? 86400;
+  if (intervalS === null || step <= windowS) return step;
+  // Series exporting less often than the window is long: its longest nice step within it.
+  return [...NICE_STEPS_S].reverse().find((nice) => nice <= windowS) ?? 1;
+}
+
+/** Whether a window's default step could be raised by its series' export interval (it is under a minute). */
+export function intervalMatters(windowS: number): boolean {
+  return defaultStepS(windowS) < 60;
 }
 
 /**

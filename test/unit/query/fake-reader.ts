@@ -219,6 +219,14 @@ export class FakeReader implements TelemetryReader {
     return this.metricDetail;
   }
 
+  /** What `metricInterval` answers (null: no series exported twice). */
+  interval: number | null = null;
+
+  metricInterval(scope: MetricScope): number | null {
+    this.record("metricInterval", scope);
+    return this.interval;
+  }
+
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {
     this.record("metricBuckets", query);
     return this.bucketGroups.map((g) => ({ ...g, values: [...g.values] }));
