@@ -4,7 +4,7 @@ import type { ResolvedResource } from "./dictionaries.js";
 import { KnownAttributeTexts } from "./known-attribute-texts.js";
 import { HeldPoints } from "./metric-held-points.js";
 import { HeldSeries } from "./metric-held-series.js";
-import { exemplarTraceIds, pointDetailOf } from "./metric-point-detail.js";
+import { exemplarTraceIds, type PointDetail, pointDetailOf } from "./metric-point-detail.js";
 import { JOURNAL_POINT_WIDTH, packJournalPoints, unpackJournalPoints } from "./metric-point-journal.js";
 import { metricDeletedBefore, metricDeletions, metricPassCutoff, registerHeldSeries } from "./metric-retention.js";
 import {
@@ -90,6 +90,19 @@ interface PendingRow {
 interface LatePoint {
   series: ResolvedSeries;
   timeNs: bigint;
+}
+
+/**
+ * A point's detail as the store holds it (its JSON), so a point folded as it arrives and one
+ * read back agree: JSON keeps an infinite or NaN number as null, which an explicit bound can
+ * be, and a bound that reads back otherwise than it was folded is new bounds (a reset). Only a
+ * histogram's bounds and counts are compared; only those are checked, and parsed back when one
+ * is not finite.
+ */
+function asStored(detail: PointDetail | null, text: string | null): PointDetail | null {
+  if (detail === null || text === null || !("bounds" in detail)) return detail;
+  const finite = detail.bounds.every(Number.isFinite) && detail.counts.every(Number.isFinite);
+  return finite ? detail : (JSON.parse(text) as PointDetail);
 }
 
 /** NaN as SQLite stores it (NULL), so a point folded as it arrives and one read back agree. */
@@ -292,8 +305,9 @@ export class MetricWriter implements RecordWriter {
       const resource = resources[point.resource] as ResolvedResource;
       const series = this.resolver.resolve(point, resource, scopes[point.scope] as number);
       const state = this.stateOf(series);
-      const detail = pointDetailOf(point);
-      const detailText = detail === null ? null : JSON.stringify(detail);
+      const sent = pointDetailOf(point);
+      const detailText = sent === null ? null : JSON.stringify(sent);
+      const detail = asStored(sent, detailText);
       if (state.newestNs !== null && point.timeNs <= state.newestNs) {
         older.push({ series, point, row: pointRow(series.id, point, detailText) });
         continue;

@@ -923,6 +923,33 @@ describe("metric writer: points without a recorded value", () => {
     for (const rows of threeWays(points, 1)) expect(rows).to.deep.equal([[MINUTE, 2n, null, null, null, null, 6, 0n]]);
   });
 
+  it("a histogram with an infinite bound continues across a stop with no false reset", () => {
+    // JSON keeps Infinity as null: the point read back after the stop has the bounds the store
+    // holds, and so must the one folded as it arrives.
+    const histogram = (seconds: number, counts: number[]) =>
+      metricPoint({
+        timeNs: T0 + BigInt(seconds) * S,
+        startNs: START,
+        kind: "histogram",
+        temporality: 2,
+        monotonic: false,
+        value: null,
+        count: counts.reduce((a, b) => a + b, 0),
+        sum: 1,
+        bounds: [1, Number.POSITIVE_INFINITY],
+        bucketCounts: counts,
+      });
+    const store = testStore();
+    try {
+      write(store, [histogram(0, [5, 5, 0])]);
+      write(store, [histogram(10, [6, 5, 0])], "api", new TelemetryWriter(store.db, 0n));
+      // 10 counted whole (the series started after the collector), then 1 more.
+      expect(minuteRows(store)).to.deep.equal([[MINUTE, 2n, null, null, null, null, 11, 0n]]);
+    } finally {
+      store.close();
+    }
+  });
+
   it("stores and counts a point without a value, once however often it is sent", () => {
     const store = testStore();
     try {
