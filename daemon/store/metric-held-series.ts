@@ -24,6 +24,11 @@ export class HeldSeries<T> {
     return this.bySeries.get(seriesId)?.value;
   }
 
+  /** The minute a held series is held by (its newest point's), or undefined when not held. */
+  minuteOf(seriesId: number): number | undefined {
+    return this.bySeries.get(seriesId)?.minute;
+  }
+
   /** Holds (or keeps holding) a series' value, open in `minute`. */
   hold(seriesId: number, minute: number, value: T): void {
     const held = this.bySeries.get(seriesId);

@@ -416,24 +416,25 @@ export class MetricWriter implements RecordWriter {
    */
   private fold(series: ResolvedSeries, state: SeriesState, point: RollupPoint): void {
     const inc = recorded(point) ? pointIncrease(series.kind, state.last, point) : null;
-    // Rows not held were written when they were last released.
-    const unwritten = this.held.has(series.id);
     // Whole seconds once, then each width's slot as a number: no bigint division per width.
     const seconds = Number(point.timeNs / NS_PER_S);
+    const minute = Math.floor(seconds / HELD_WIDTH_S);
+    // Rows not held were written when they were last released.
+    const heldMinute = this.held.minuteOf(series.id);
+    const unwritten = heldMinute !== undefined;
+    if (unwritten && heldMinute !== minute) {
+      // The newest time the store has moves with the minute left: it stays within about a
+      // minute of the truth for readers that do not ask first (health's services count). Its
+      // points go every POINT_HOLD_MINUTES. Whether or not the minute left has a row: a series
+      // whose points have no value has none.
+      this.lasts.push(`[${series.id},${state.newestNs}]`);
+      if (this.pointsDue(series.id, minute)) this.releasePoints(state);
+    }
     for (const width of FOLDED_WIDTHS_S) {
       const slot = Math.floor(seconds / width);
       const row = state.rows.get(width);
       if (row !== undefined && row.slot !== slot) {
-        if (unwritten) {
-          this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
-          // The newest time the store has moves with the minute left: it stays within about a
-          // minute of the truth for readers that do not ask first (health's services count). Its
-          // points go every POINT_HOLD_MINUTES.
-          if (width === HELD_WIDTH_S) {
-            this.lasts.push(`[${series.id},${row.lastNs}]`);
-            if (this.pointsDue(series.id, slot)) this.releasePoints(state);
-          }
-        }
+        if (unwritten) this.closed.push({ metricId: series.metricId, seriesId: series.id, row });
         if (inc === null) state.rows.delete(width);
       }
       if (inc !== null) {
@@ -447,7 +448,7 @@ export class MetricWriter implements RecordWriter {
     if (!unwritten) this.lasts.push(`[${series.id},${point.timeNs}]`);
     const entry = this.touched.get(series.id) ?? { series, state };
     this.touched.set(series.id, entry);
-    this.held.hold(series.id, Math.floor(seconds / HELD_WIDTH_S), entry);
+    this.held.hold(series.id, minute, entry);
   }
 
   private mayBeFirst(seriesId: number, timeNs: bigint): void {

@@ -50,10 +50,14 @@ export function seriesSql(
       WHERE a.metric_id = @metric AND k.key = @ak${i} AND a.value = @av${i})
       OR obs_attribute_text(rs.attributes, @ak${i}) = @av${i})`);
   });
-  const previous = withPrevious
-    ? `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q
-        WHERE q.series_id = ms.id AND q.time_ns < @first AND ${RECORDED}), @first) AS prev_ns`
-    : "";
+  // A gauge's points need no point before the window (they have no increase): not looked up,
+  // which for a series whose points have no value would read back through all of them.
+  const previous = !withPrevious
+    ? ""
+    : scope.metric.type === "gauge"
+      ? ", ms.first_whole, @first AS prev_ns"
+      : `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q
+        WHERE q.series_id = ms.id AND q.time_ns < @first AND ${RECORDED}), @first) AS prev_ns`;
   const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}
     FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id JOIN services v ON v.id = ms.service_id
       JOIN resources rs ON rs.id = ms.resource_id

@@ -24,14 +24,21 @@ describe("the default step of a metric query", () => {
   beforeEach(() => {
     store = testStore(0, at(-3600));
     /** `name` counting 2 a second, exported every `everyS` seconds (a little late each time, as exporters are). */
-    const counter = (name: string, everyS: number) =>
+    const counter = (name: string, everyS: number, attributes = "{}") =>
       Array.from({ length: Math.floor(1800 / everyS) }, (_, i) => {
         const t = i * everyS + (i % 3) * 0.2;
-        return metricPoint({ name, timeNs: at(0) + BigInt(Math.round(t * 1e9)), startNs: at(-7200), value: 2 * t });
+        const timeNs = at(0) + BigInt(Math.round(t * 1e9));
+        return metricPoint({ name, timeNs, startNs: at(-7200), value: 2 * t, attributes });
       });
     store.writer.transaction(() =>
       store.writer.writeMetrics(
-        metricBatch("api", [...counter("minutely", 60), ...counter("fast", 10), ...counter("halfminutely", 30)]),
+        metricBatch("api", [
+          ...counter("minutely", 60),
+          ...counter("fast", 10),
+          ...counter("halfminutely", 30),
+          ...counter("mixed", 10, '{"pod":"a"}'),
+          ...counter("mixed", 60, '{"pod":"b"}'),
+        ]),
         at(NOW),
       ),
     );
@@ -63,5 +70,7 @@ describe("the default step of a metric query", () => {
     expect(answer("fast", 900).step).to.equal("10s");
     expect(answer("halfminutely", 900).step).to.equal("30s");
     expect(answer("halfminutely", 1800).step).to.equal("30s");
+    // One series every 10 s and one every minute: the faster one's resolution is kept.
+    expect(answer("mixed", 900).step).to.equal("10s");
   });
 });

@@ -67,4 +67,33 @@ describe("a metric name with several identities, scoped by service", () => {
     expect(answer.data.services).to.deep.equal(["checkout"]);
     expect(answer.data.temporality).to.equal("cumulative");
   });
+
+  it("for a service that never wrote the name, takes the identity written to most recently, as without one", () => {
+    const other = testStore(0, at(-3600));
+    try {
+      // Created first (the lower id), written to last.
+      other.writer.transaction(() => {
+        other.writer.writeMetrics(
+          metricBatch("billing", [metricPoint({ name: "orders", temporality: 1, timeNs: at(200), value: 1 })]),
+          NOW,
+        );
+        other.writer.writeMetrics(
+          metricBatch("checkout", [metricPoint({ name: "orders", timeNs: at(100), value: 1 })]),
+          NOW,
+        );
+      });
+      other.writer.writeHeld();
+      const db = openReadConnection(other.path);
+      try {
+        const otherReader = new SqliteReader(db);
+        const newest = otherReader.metricIdentities("orders")[0];
+        expect(newest?.temporality).to.equal(1);
+        expect(otherReader.metricIdentities("orders", "nobody")[0]).to.deep.equal(newest);
+      } finally {
+        db.close();
+      }
+    } finally {
+      other.close();
+    }
+  });
 });

@@ -75,6 +75,21 @@ describe("metric queries over points without a recorded value", () => {
     return { values: group?.values, resets: group?.resets };
   };
 
+  it("takes a window's first increase from the point before it that had a value, past a marker", () => {
+    // The window starts at 50 s, after the marker at 40 s: 1060 grew 30 since 1030, at 30 s.
+    const [group] = reader.metricBuckets({
+      metric: reader.metricIdentities("requests")[0]!,
+      agg: "increase",
+      fromNs: at(50),
+      toNs: at(79),
+      attrs: [],
+      stepMs: 10_000,
+      source: { kind: "points" },
+      groupBy: [],
+    });
+    expect(group?.values).to.deep.equal([null, 30, 10]);
+  });
+
   for (const [what, stepS, source] of SOURCES) {
     it(`a counter's increase spans a staleness marker with no reset, from ${what}`, () => {
       // 30 in the first minute past the baseline; 1030 to 1060 across the marker, then 10; 60.

@@ -599,36 +599,45 @@ describe("metric writer", () => {
       expect(store.db.prepare("SELECT value FROM metric_points WHERE time_ns = ?").pluck().get(T0)).to.equal(1);
     });
 
-    it("writes a series' points on its turn, every POINT_HOLD_MINUTES minutes, a share of the series each minute", () => {
-      const series = 20;
-      const minutes = 3 * POINT_HOLD_MINUTES;
-      const route = (i: number) => `{"route":"/${i}"}`;
-      const writtenBy = store.db.prepare("SELECT series_id, count(*) FROM metric_points GROUP BY series_id").raw();
-      let before = new Map<bigint, bigint>();
-      const turns = new Map<bigint, number[]>();
-      for (let s = 0; s < minutes * 60; s += 10) {
-        writeOnly(
-          store,
-          Array.from({ length: series }, (_, i) => counter(s, s, route(i))),
-          store.writer,
-          clock(s),
-        );
-        const now = new Map(writtenBy.all() as [bigint, bigint][]);
-        for (const [id, n] of now) if (n !== before.get(id)) turns.set(id, [...(turns.get(id) ?? []), s / 60]);
-        before = now;
-      }
-      expect(turns.size).to.equal(series);
-      const perMinute = new Map<number, number>();
-      for (const [, at] of turns) {
-        // Every POINT_HOLD_MINUTES, each time with the points of the minutes since the last.
-        for (let i = 1; i < at.length; i++)
-          expect((at[i] as number) - (at[i - 1] as number)).to.equal(POINT_HOLD_MINUTES);
-        for (const m of at) perMinute.set(m, (perMinute.get(m) ?? 0) + 1);
-      }
-      expect(Math.max(...perMinute.values())).to.equal(series / POINT_HOLD_MINUTES);
-      store.writer.writeHeld();
-      expect(count("SELECT count(*) FROM metric_points")).to.equal(series * minutes * 6);
-    });
+    for (const [what, valueAt] of [
+      ["", (s: number) => s],
+      [" (series whose every point is without a value)", () => Number.NaN],
+    ] as [string, (s: number) => number][]) {
+      it(`writes a series' points on its turn, every POINT_HOLD_MINUTES minutes, a share of the series each minute${what}`, () => {
+        const series = 20;
+        const minutes = 3 * POINT_HOLD_MINUTES;
+        const route = (i: number) => `{"route":"/${i}"}`;
+        const writtenBy = store.db.prepare("SELECT series_id, count(*) FROM metric_points GROUP BY series_id").raw();
+        const newestTimes = store.db.prepare("SELECT min(last_ns) FROM metric_series_last").pluck();
+        let before = new Map<bigint, bigint>();
+        const turns = new Map<bigint, number[]>();
+        for (let s = 0; s < minutes * 60; s += 10) {
+          writeOnly(
+            store,
+            Array.from({ length: series }, (_, i) => counter(s, valueAt(s), route(i))),
+            store.writer,
+            clock(s),
+          );
+          const now = new Map(writtenBy.all() as [bigint, bigint][]);
+          for (const [id, n] of now) if (n !== before.get(id)) turns.set(id, [...(turns.get(id) ?? []), s / 60]);
+          before = now;
+          // Every series' newest time in the store stays within about a minute of its newest point.
+          const newest = newestTimes.get() as bigint;
+          if (s >= 120) expect(newest >= clock(s - 120), `at ${s} s: ${(newest - T0) / S} s`).to.equal(true);
+        }
+        expect(turns.size).to.equal(series);
+        const perMinute = new Map<number, number>();
+        for (const [, at] of turns) {
+          // Every POINT_HOLD_MINUTES, each time with the points of the minutes since the last.
+          for (let i = 1; i < at.length; i++)
+            expect((at[i] as number) - (at[i - 1] as number)).to.equal(POINT_HOLD_MINUTES);
+          for (const m of at) perMinute.set(m, (perMinute.get(m) ?? 0) + 1);
+        }
+        expect(Math.max(...perMinute.values())).to.equal(series / POINT_HOLD_MINUTES);
+        store.writer.writeHeld();
+        expect(count("SELECT count(*) FROM metric_points")).to.equal(series * minutes * 6);
+      });
+    }
 
     it("goes on holding a series' points after a reader had everything written", () => {
       const series = 20;
