@@ -908,25 +908,29 @@ describe("metric writer: points without a recorded value", () => {
     for (const late of [1, 2, 3]) for (const rows of threeWays(points, late)) expect(rows).to.deep.equal(want);
   });
 
+  /** A cumulative histogram's point: `counts` in the buckets of `bounds`. */
+  const histogram = (seconds: number, counts: number[], { bounds = [1, 5], flags = 0 } = {}) => {
+    const count = counts.reduce((a, b) => a + b, 0);
+    return metricPoint({
+      timeNs: T0 + BigInt(seconds) * S,
+      startNs: START,
+      kind: "histogram",
+      temporality: 2,
+      monotonic: false,
+      value: null,
+      count,
+      sum: count * 2,
+      bounds,
+      bucketCounts: counts,
+      flags,
+    });
+  };
+
   it("a histogram point flagged without a recorded value adds nothing to its minute", () => {
-    const histogram = (seconds: number, count: number, counts: number[], flags = 0) =>
-      metricPoint({
-        timeNs: T0 + BigInt(seconds) * S,
-        startNs: START,
-        kind: "histogram",
-        temporality: 2,
-        monotonic: false,
-        value: null,
-        count,
-        sum: count * 2,
-        bounds: [1, 5],
-        bucketCounts: counts,
-        flags,
-      });
     const points = [
-      histogram(0, 4, [1, 2, 1]),
-      histogram(10, 0, [0, 0, 0], NO_RECORDED_VALUE),
-      histogram(20, 6, [2, 3, 1]),
+      histogram(0, [1, 2, 1]),
+      histogram(10, [0, 0, 0], { flags: NO_RECORDED_VALUE }),
+      histogram(20, [2, 3, 1]),
     ];
     // 4 observations count whole (as the counter's first point), then 2 more.
     for (const rows of threeWays(points, 1)) expect(rows).to.deep.equal([[MINUTE, 2n, null, null, null, null, 6, 0n]]);
@@ -935,23 +939,11 @@ describe("metric writer: points without a recorded value", () => {
   it("a histogram with an infinite bound continues across a stop with no false reset", () => {
     // JSON keeps Infinity as null: the point read back after the stop has the bounds the store
     // holds, and so must the one folded as it arrives.
-    const histogram = (seconds: number, counts: number[]) =>
-      metricPoint({
-        timeNs: T0 + BigInt(seconds) * S,
-        startNs: START,
-        kind: "histogram",
-        temporality: 2,
-        monotonic: false,
-        value: null,
-        count: counts.reduce((a, b) => a + b, 0),
-        sum: 1,
-        bounds: [1, Number.POSITIVE_INFINITY],
-        bucketCounts: counts,
-      });
+    const bounds = [1, Number.POSITIVE_INFINITY];
     const store = testStore();
     try {
-      write(store, [histogram(0, [5, 5, 0])]);
-      write(store, [histogram(10, [6, 5, 0])], "api", new TelemetryWriter(store.db, 0n));
+      write(store, [histogram(0, [5, 5, 0], { bounds })]);
+      write(store, [histogram(10, [6, 5, 0], { bounds })], "api", new TelemetryWriter(store.db, 0n));
       // 10 counted whole (the series started after the collector), then 1 more.
       expect(minuteRows(store)).to.deep.equal([[MINUTE, 2n, null, null, null, null, 11, 0n]]);
     } finally {
