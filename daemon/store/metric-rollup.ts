@@ -207,9 +207,9 @@ const higher = (a: number | null, b: number | null): number | null =>
 
 /**
  * A slot's buckets with one more point's. Explicit buckets under other bounds (a reset to new
- * bounds within the slot) are merged onto the earlier point's bounds by their upper bounds, as
- * the raw-points path merges a bucket's points (explicit-buckets.ts): the slot's bucket totals
- * stay its count, and a query answers the same from the rollups as from the points.
+ * bounds within the slot) are merged under both bounds, each at its own upper bound, as the
+ * raw-points path merges a bucket's points (explicit-buckets.ts): the slot's bucket totals stay
+ * its count, and a query answers the same from the rollups as from the points.
  */
 function mergeBuckets(
   kind: MetricKind,

@@ -135,9 +135,9 @@ describe("metric rollups", () => {
     expect(rows[0]?.buckets).to.deep.equal({ bounds: [1, 5], counts: [3, 6, 1] });
     const rebounded = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [2, 5, 1]), h(20, [1, 1], [10])]);
     expect(rebounded[0]).to.include({ increase: 3 + 5 + 2, resets: 1 });
-    // Buckets under the new bounds are merged onto the slot's earlier bounds by their upper
-    // bounds (<= 10 and +Inf both into +Inf), so the bucket totals stay the slot's count.
-    expect(rebounded[0]?.buckets).to.deep.equal({ bounds: [1, 5], counts: [1 + 1, 2 + 3, 0 + 1 + 1 + 1] });
+    // The slot's buckets are under both bounds together, each bucket counted at its own upper
+    // bound (the new <= 10 at 10, both +Inf at +Inf), so the totals stay the slot's count.
+    expect(rebounded[0]?.buckets).to.deep.equal({ bounds: [1, 5, 10], counts: [1 + 1, 2 + 3, 1, 0 + 1 + 1] });
     const dropped = minutes(HISTOGRAM, [h(0, [1, 2, 0]), h(10, [0, 1, 0])]);
     expect(dropped[0]).to.include({ increase: 3 + 1, resets: 1 });
   });

@@ -1,0 +1,95 @@
+import { expect } from "chai";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import type { MetricSource } from "../../../daemon/query/telemetry-reader.js";
+import { openReadConnection } from "../../../daemon/store/connection.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
+import { testStore } from "../../helpers/store.js";
+
+const S = 1_000_000_000n;
+const BASE = BigInt(Math.floor(1_700_000_000 / 900) * 900) * S;
+const at = (seconds: number) => BASE + BigInt(seconds) * S;
+
+/** A delta histogram's point of pod `pod`: `counts` in the buckets of `bounds`. */
+const histogram = (pod: string, t: number, bounds: number[], counts: number[]) =>
+  metricPoint({
+    name: "latency",
+    kind: "histogram",
+    temporality: 1,
+    monotonic: false,
+    timeNs: at(t),
+    startNs: at(t - 10),
+    value: null,
+    count: counts.reduce((a, b) => a + b, 0),
+    sum: 1,
+    bounds,
+    bucketCounts: counts,
+    attributes: JSON.stringify({ pod }),
+  });
+
+/** Pod a measures in fine buckets, pod b (another SDK's defaults) in coarse ones. */
+const FINE = [0.005, 0.01, 0.025, 0.05];
+const COARSE = [1, 2.5, 5];
+const points = (pod: string) =>
+  [0, 10, 20, 30].map((t) =>
+    pod === "a" ? histogram("a", t, FINE, [0, 4, 4, 0, 0]) : histogram("b", t, COARSE, [0, 2, 2, 0]),
+  );
+
+/** The group's p50 and p99 over both pods, with the pods' series created in `order`. */
+function quantiles(order: string[], stepS: number, source: MetricSource): (number | null)[][] {
+  const store = testStore(0, at(-3600));
+  try {
+    // Each pod's series is created by its first point: the order decides which has the lower id.
+    store.writer.transaction(() => {
+      for (const pod of order) store.writer.writeMetrics(metricBatch("api", points(pod)), at(60));
+    });
+    store.writer.writeHeld();
+    const db = openReadConnection(store.path);
+    try {
+      const reader = new SqliteReader(db);
+      return (["p50", "p99"] as const).map(
+        (agg) =>
+          reader.metricBuckets({
+            metric: reader.metricIdentities("latency")[0]!,
+            agg,
+            fromNs: at(0),
+            toNs: at(59),
+            attrs: [],
+            stepMs: stepS * 1000,
+            source,
+            groupBy: [],
+          })[0]?.values ?? [],
+      );
+    } finally {
+      db.close();
+    }
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Series of one histogram with other explicit bounds are merged onto all their bounds, each
+ * bucket at its own upper bound: a group's quantile does not depend on which series is older,
+ * and the rollups and the points answer alike.
+ */
+describe("histograms of one name with other explicit bounds across series", () => {
+  for (const [what, stepS, source] of [
+    ["the minute rollups", 60, { kind: "rollups", widthS: 60 }],
+    ["the points", 30, { kind: "points" }],
+  ] as [string, number, MetricSource][]) {
+    it(`give a group's quantiles whatever series is older, from ${what}`, () => {
+      const ab = quantiles(["a", "b"], stepS, source);
+      expect(quantiles(["b", "a"], stepS, source)).to.deep.equal(ab);
+      // 32 fine observations under 25 ms and 16 coarse ones over 1 s: the median is a fine one,
+      // the 99th percentile a coarse one.
+      for (const p50 of ab[0]!) expect(p50).to.be.within(0.005, 0.025);
+      for (const p99 of ab[1]!) expect(p99).to.be.within(1, 5);
+    });
+  }
+
+  it("answers alike from the rollups and from the points", () => {
+    const rollups = quantiles(["a", "b"], 60, { kind: "rollups", widthS: 60 });
+    const pointsAnswer = quantiles(["a", "b"], 60, { kind: "points" });
+    expect(pointsAnswer).to.deep.equal(rollups);
+  });
+});
