@@ -3,7 +3,7 @@
  * across series and slots, and their quantiles. Pure.
  */
 import { bucketMap, denseBuckets } from "../../store/exp-buckets.js";
-import { addExplicitInto } from "../../store/explicit-buckets.js";
+import { addExplicitInto, boundAt } from "../../store/explicit-buckets.js";
 
 /** Explicit-bound buckets: counts.length = bounds.length + 1, the last one up to +Inf. */
 export interface ExplicitBuckets {
@@ -25,8 +25,8 @@ export interface ExponentialBuckets {
 }
 
 /**
- * Adds `more` into `into` (the first buckets added set the bounds; other bounds are merged by
- * their upper bounds, as the rollups merge a slot's: explicit-buckets.ts).
+ * Adds `more` into `into`: under other bounds, under both together, each bucket at its own
+ * upper bound, as the rollups merge a slot's (explicit-buckets.ts).
  */
 export function addExplicit(into: ExplicitBuckets | null, more: ExplicitBuckets): ExplicitBuckets {
   if (into === null) return { bounds: [...more.bounds], counts: [...more.counts] };
@@ -44,20 +44,31 @@ export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | 
   const { bounds, counts } = buckets;
   const total = counts.reduce((a, b) => a + b, 0);
   if (!(total > 0)) return null;
+  // The highest finite bound: what a rank past the finite buckets answers. An infinite bound
+  // comes back from JSON as null (boundAt).
+  let highest: number | null = null;
+  for (let i = bounds.length - 1; i >= 0 && highest === null; i--) {
+    const bound = boundAt(bounds, i);
+    if (Number.isFinite(bound)) highest = bound;
+  }
   const rank = q * total;
   let below = 0;
   for (let i = 0; i < counts.length; i++) {
     const count = counts[i] ?? 0;
     if (below + count >= rank && count > 0) {
-      if (i >= bounds.length) return bounds.length > 0 ? (bounds[bounds.length - 1] as number) : null;
-      const upper = bounds[i] as number;
-      if (i === 0 && upper <= 0) return upper;
-      const lower = i === 0 ? 0 : (bounds[i - 1] as number);
+      const upper = boundAt(bounds, i);
+      if (upper === Number.POSITIVE_INFINITY) return highest;
+      const lower = i === 0 ? Number.NEGATIVE_INFINITY : boundAt(bounds, i - 1);
+      // The lowest bucket starts at 0, or is answered by its bound when that is not positive.
+      if (lower === Number.NEGATIVE_INFINITY) {
+        if (upper <= 0) return upper;
+        return upper * ((rank - below) / count);
+      }
       return lower + (upper - lower) * ((rank - below) / count);
     }
     below += count;
   }
-  return bounds.length > 0 ? (bounds[bounds.length - 1] as number) : null;
+  return highest;
 }
 
 /** Sums exponential buckets, at the lowest scale among them (a lower scale's buckets hold whole higher ones). */

@@ -68,6 +68,35 @@ describe("metric math", () => {
       expect(explicitQuantile(0.5, { bounds: [-1, 2], counts: [4, 0, 0] })).to.equal(-1);
     });
 
+    it("reads an infinite bound (stored as JSON null) as the end of the finite buckets", () => {
+      // [1, Infinity] as JSON gives it back: the observations over 1 answer 1, the highest finite bound.
+      const stored = JSON.parse(JSON.stringify({ bounds: [1, Number.POSITIVE_INFINITY], counts: [0, 4, 0] }));
+      expect(explicitQuantile(0.5, stored)).to.equal(1);
+      expect(explicitQuantile(0.99, stored)).to.equal(1);
+      // Merged with other bounds, in either order: 4 of 6 observations over 2 answer 2.
+      const other = { bounds: [0.5, 2], counts: [2, 0, 0] };
+      for (const [first, second] of [
+        [stored, other],
+        [other, stored],
+      ]) {
+        const merged = addExplicit(addExplicit(null, first), second);
+        expect(explicitQuantile(0.5, merged)).to.equal(2);
+        expect(explicitQuantile(0.99, merged)).to.equal(2);
+      }
+    });
+
+    it("takes no bounds from buckets without observations: an idle series does not move a busy one's quantile", () => {
+      const busy = { bounds: [1], counts: [10, 0] };
+      const idle = { bounds: [0.1, 0.3, 0.5, 0.7, 0.9], counts: [0, 0, 0, 0, 0, 0] };
+      expect(explicitQuantile(0.5, addExplicit(addExplicit(null, busy), idle))).to.equal(0.5);
+      expect(explicitQuantile(0.5, addExplicit(addExplicit(null, idle), busy))).to.equal(0.5);
+    });
+
+    it("keeps the bounds when the buckets added are under some of them", () => {
+      const merged = addExplicit(addExplicit(null, buckets), { bounds: [0.1, 1], counts: [1, 2, 3] });
+      expect(merged).to.deep.equal({ bounds: [0.1, 0.5, 1], counts: [11, 20, 12, 3] });
+    });
+
     it("merges buckets with the same bounds by adding counts", () => {
       const merged = addExplicit(addExplicit(null, buckets), { bounds: [0.1, 0.5, 1], counts: [0, 0, 0, 4] });
       expect(merged.counts).to.deep.equal([10, 20, 10, 4]);
