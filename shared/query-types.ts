@@ -275,6 +275,9 @@ export interface MetricSeriesRecord {
   name: string;
   type: MetricSummaryRecord["type"];
   unit: string;
+  /** The identity answering (a name may have several: another unit, type or temporality). */
+  temporality: MetricSummaryRecord["temporality"];
+  monotonic: MetricSummaryRecord["monotonic"];
   agg: MetricAgg;
   /** The unit of `values` (e.g. `{token}/s` for a rate). */
   valueUnit: string;

@@ -17,7 +17,13 @@ import type {
 import { nsToIso } from "../../shared/time.js";
 import { allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
 import { bucketStarts, defaultStepS, intervalMatters, sourceForStep } from "./metrics/metric-steps.js";
-import type { MetricGroupValues, MetricIdentity, MetricScope, TelemetryReader } from "./telemetry-reader.js";
+import {
+  identityKind,
+  type MetricGroupValues,
+  type MetricIdentity,
+  type MetricScope,
+  type TelemetryReader,
+} from "./telemetry-reader.js";
 
 /** The most buckets an explicit step may make (a minute over a day). */
 export const MAX_BUCKETS = 1440;
@@ -160,6 +166,7 @@ export function metricSeriesAnswer(
       name: metric.name,
       type: metric.type,
       unit: metric.unit,
+      ...identityKind(metric),
       agg,
       valueUnit: valueUnit(metric.unit, agg),
       step: formatDuration(stepMs),

@@ -30,6 +30,7 @@ import {
 import { likeAny, registerAttributeFunctions } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
+  identityKind,
   MAX_GROUP_EXEMPLARS,
   type MetricBucketQuery,
   type MetricGroupValues,
@@ -73,14 +74,12 @@ function summaryOf(
   points: number,
   lastNs: bigint,
 ): MetricSummaryRecord {
-  const counted = metric.type === "sum" || metric.type === "histogram" || metric.type === "exponential_histogram";
   return {
     name: metric.name,
     type: metric.type,
     unit: metric.unit,
     description: metric.description,
-    temporality: counted ? (metric.temporality === 1 ? "delta" : "cumulative") : null,
-    monotonic: metric.type === "sum" ? metric.monotonic : null,
+    ...identityKind(metric),
     services: (JSON.parse(services) as string[]).sort(),
     seriesCount: Number(series),
     pointCount: points,

@@ -94,6 +94,15 @@ export interface MetricIdentity {
   metadata: string | null;
 }
 
+/** How an identity's temporality and monotonicity read in answers (MetricSummaryRecord, MetricSeriesRecord). */
+export function identityKind(metric: MetricIdentity): Pick<MetricSummaryRecord, "temporality" | "monotonic"> {
+  const counted = metric.type === "sum" || metric.type === "histogram" || metric.type === "exponential_histogram";
+  return {
+    temporality: counted ? (metric.temporality === 1 ? "delta" : "cumulative") : null,
+    monotonic: metric.type === "sum" ? metric.monotonic : null,
+  };
+}
+
 export interface MetricListQuery {
   service?: string;
   /** Substring of the name. */

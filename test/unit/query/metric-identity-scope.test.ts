@@ -51,6 +51,7 @@ describe("a metric name with several identities, scoped by service", () => {
       ctx(),
       { limit: 20, cap: 100 },
     );
+    expect(answer.data).to.include({ temporality: "cumulative", monotonic: true });
     // 2 a second, cumulative: the first point is the baseline.
     expect(answer.data.groups[0]?.values).to.deep.equal([100, 120, 120, 120, null]);
     const billing = metricSeriesAnswer(
@@ -58,6 +59,7 @@ describe("a metric name with several identities, scoped by service", () => {
       ctx(),
       { limit: 20, cap: 100 },
     );
+    expect(billing.data).to.include({ temporality: "delta", monotonic: true });
     // 10 a delta, six a minute.
     expect(billing.data.groups[0]?.values).to.deep.equal([60, 60, 60, 60, null]);
   });

@@ -19,6 +19,8 @@ function answer(groups: MetricSeriesGroup[], fields: Partial<MetricSeriesRecord>
     name: "http.requests",
     type: "sum",
     unit: "{request}",
+    temporality: "cumulative",
+    monotonic: true,
     agg: "rate",
     valueUnit: "{request}/s",
     step: "1m",

@@ -33,6 +33,8 @@ function record(groups: MetricSeriesGroup[]): MetricSeriesRecord {
     name: "http.server.requests",
     type: "sum",
     unit: "{request}",
+    temporality: "cumulative",
+    monotonic: true,
     agg: "rate",
     valueUnit: "{request}/s",
     step: "1m",
