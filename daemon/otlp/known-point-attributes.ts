@@ -13,7 +13,7 @@ import type { RunRecall } from "./protobuf-descriptor.js";
  * charged what reading it cost (nested arrays and maps included).
  *
  * Each set kept also gets a number, so that the writer thread, which receives the JSON as a new
- * string in every request, can tell a set it has seen without hashing its text (packed-batch.ts,
+ * string in every request, can tell a set it has seen without hashing its text (packed-metric-points.ts,
  * known-attribute-texts.ts). A number is never given to two texts by one memo.
  *
  * What is kept is bounded by an estimate of the memory it holds: past the bound the memo starts

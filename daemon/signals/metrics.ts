@@ -3,7 +3,7 @@ import { attributeSetNumber } from "../otlp/protobuf-metric-points.js";
 import { pointFilter } from "../store/kept-records.js";
 import { metricTrimmer } from "../store/metric-retention.js";
 import { MetricWriter } from "../store/metric-writer.js";
-import { packedMetricCount, packMetrics, unpackMetricSlices } from "../store/packed-batch.js";
+import { packedPointCount, packMetricPoints, unpackMetricPoints } from "../store/packed-metric-points.js";
 import type { SignalModule } from "./signal-module.js";
 
 /** OTLP metrics: data points, each with its metric's identity, kept as series (metric-writer.ts). */
@@ -15,16 +15,16 @@ export const metrics: SignalModule<"metrics", "points", MetricWriter> = {
   rejectedField: "rejectedDataPoints",
   openapi: { operationId: "exportMetrics", requestMessage: "ExportMetricsServiceRequest" },
 
-  decode: (body, format) => packMetrics(decodeMetricRequest(body, format), attributeSetNumber),
+  decode: (body, format) => packMetricPoints(decodeMetricRequest(body, format), attributeSetNumber),
 
-  count: packedMetricCount,
+  count: packedPointCount,
 
   createWriter: (db, shared) => new MetricWriter(db, shared),
 
   store(writer, batch, { cutoffNs, receivedNs, sliceRecords }) {
     const filter = pointFilter(batch, cutoffNs);
     let inserted = 0;
-    for (const slice of unpackMetricSlices(batch, sliceRecords, writer.attributeTexts)) {
+    for (const slice of unpackMetricPoints(batch, sliceRecords, writer.attributeTexts)) {
       inserted += writer.write({ ...slice, points: filter.keep(slice.points) }, receivedNs);
     }
     return filter.tally(inserted);

@@ -161,7 +161,7 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
  * refolds those minutes from the points (HELD_META_KEY).
  */
 export class MetricWriter implements RecordWriter {
-  /** One string per attribute set across requests (unpackMetricSlices). */
+  /** One string per attribute set across requests (unpackMetricPoints). */
   readonly attributeTexts = new KnownAttributeTexts();
   private readonly db: Database.Database;
   private readonly resolver: MetricSeriesResolver;

@@ -1,15 +1,6 @@
-import type {
-  LogBatch,
-  LogRecordRow,
-  MetricBatch,
-  MetricPointRecord,
-  ResourceRecord,
-  ScopeRecord,
-  SpanBatch,
-  SpanRecord,
-} from "../otlp/records.js";
-import type { KnownAttributeTexts } from "./known-attribute-texts.js";
+import type { LogBatch, LogRecordRow, ResourceRecord, ScopeRecord, SpanBatch, SpanRecord } from "../otlp/records.js";
 import { type Column, type CoversEvery, recordCodec, StringTable } from "./packed-layout.js";
+import type { PackedMetricPoints } from "./packed-metric-points.js";
 
 /**
  * Decoded batches cross from the decoder thread to the writer thread by structured clone,
@@ -19,7 +10,8 @@ import { type Column, type CoversEvery, recordCodec, StringTable } from "./packe
  * ids, span names, severity texts) cross once per batch in a string table, and the records
  * refer to them by number: a value such as `GET` or a route is one string however many spans
  * carry it, the index entries clone as numbers, and the writer hashes each text once for its
- * maps. Unpacking builds the records again with object literals, which is cheap.
+ * maps. Unpacking builds the records again with object literals, which is cheap. Metric points
+ * cross as columns instead (packed-metric-points.ts).
  */
 export interface PackedBatch {
   resources: ResourceRecord[];
@@ -30,12 +22,6 @@ export interface PackedBatch {
   fields: unknown[];
   /** Per record: the number of index entries, then [key, value] per entry as `strings` indexes. */
   indexed: number[];
-  /**
-   * Metric points only, per point: the decoder's number for its attribute set (0 when it has
-   * none). The attributes' JSON crosses as a new string in every request, and the writer knows
-   * a set it has seen by its number instead of hashing its text (known-attribute-texts.ts).
-   */
-  attributeSets?: number[];
 }
 
 declare const recordsBrand: unique symbol;
@@ -44,7 +30,9 @@ declare const recordsBrand: unique symbol;
  * A packed batch of one kind of record. The brand exists for the compiler only (nothing more
  * crosses between threads): a batch of log records cannot be handed where spans are expected.
  */
-export type PackedBatchOf<Records extends string> = PackedBatch & { readonly [recordsBrand]: Records };
+export type PackedBatchOf<Records extends string> = (Records extends "points" ? PackedMetricPoints : PackedBatch) & {
+  readonly [recordsBrand]: Records;
+};
 export type PackedSpanBatch = PackedBatchOf<"spans">;
 export type PackedLogBatch = PackedBatchOf<"logs">;
 export type PackedMetricBatch = PackedBatchOf<"points">;
@@ -92,49 +80,13 @@ export const LOG_LAYOUT = [
   { field: "scope", crossing: "value" },
 ] as const satisfies readonly Column<LogRecordRow>[];
 
-/**
- * Metric points: the metric's identity texts repeat on every point of it, so they cross once.
- * The attributes' JSON differs on every point of a batch (one point per series), so it crosses
- * as it is: a string table entry would only hash it. The points cross without their index
- * entries: the writer needs them once per series, when it creates the series, and derives them
- * from the attributes' JSON then (metric-series.ts), so that they are neither tabled nor
- * rebuilt for the many points of known series.
- */
-export const METRIC_LAYOUT = [
-  { field: "name", crossing: "text" },
-  { field: "description", crossing: "text" },
-  { field: "unit", crossing: "text" },
-  { field: "kind", crossing: "text" },
-  { field: "temporality", crossing: "value" },
-  { field: "monotonic", crossing: "value" },
-  { field: "metadata", crossing: "optional-text" },
-  { field: "attributes", crossing: "value" },
-  { field: "startNs", crossing: "value" },
-  { field: "timeNs", crossing: "value" },
-  { field: "flags", crossing: "value" },
-  { field: "value", crossing: "value" },
-  { field: "count", crossing: "value" },
-  { field: "sum", crossing: "value" },
-  { field: "min", crossing: "value" },
-  { field: "max", crossing: "value" },
-  { field: "bounds", crossing: "value" },
-  { field: "bucketCounts", crossing: "value" },
-  { field: "exponential", crossing: "value" },
-  { field: "quantiles", crossing: "value" },
-  { field: "exemplars", crossing: "value" },
-  { field: "resource", crossing: "value" },
-  { field: "scope", crossing: "value" },
-] as const satisfies readonly Column<MetricPointRecord>[];
-
 // Compile errors naming any record field a layout leaves out.
 const spansCovered: CoversEvery<SpanRecord, typeof SPAN_LAYOUT> = true;
 const logsCovered: CoversEvery<LogRecordRow, typeof LOG_LAYOUT> = true;
-const pointsCovered: CoversEvery<MetricPointRecord, typeof METRIC_LAYOUT> = true;
-void [spansCovered, logsCovered, pointsCovered];
+void [spansCovered, logsCovered];
 
 export const SPAN_CODEC = recordCodec<SpanRecord, typeof SPAN_LAYOUT>(SPAN_LAYOUT);
 export const LOG_CODEC = recordCodec<LogRecordRow, typeof LOG_LAYOUT>(LOG_LAYOUT);
-export const METRIC_CODEC = recordCodec<MetricPointRecord, typeof METRIC_LAYOUT>(METRIC_LAYOUT);
 
 /** Fields per span in `PackedBatch.fields` (the native decoder writes the same layout). */
 export const SPAN_FIELDS = SPAN_CODEC.width;
@@ -165,22 +117,17 @@ export function packedLogCount(packed: PackedLogBatch): number {
   return packed.fields.length / LOG_CODEC.width;
 }
 
-export function packedMetricCount(packed: PackedMetricBatch): number {
-  return packed.fields.length / METRIC_CODEC.width;
-}
-
-function pack<R extends { indexed: string[] }, K extends string>(
+function pack<R extends { indexed: string[] }, K extends "spans" | "logs">(
   records: readonly R[],
   codec: { pack: (record: R, table: StringTable, fields: unknown[]) => void },
   scopes: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
-  withIndexed = true,
 ): PackedBatchOf<K> {
   const table = new StringTable();
   const fields: unknown[] = [];
   const indexed: number[] = [];
   for (const record of records) {
     codec.pack(record, table, fields);
-    if (withIndexed) packIndexed(record.indexed, table, indexed);
+    packIndexed(record.indexed, table, indexed);
   }
   const batch: PackedBatch = {
     resources: scopes.resources,
@@ -200,26 +147,11 @@ export function packLogs(batch: LogBatch): PackedLogBatch {
   return pack<LogRecordRow, "logs">(batch.logs, LOG_CODEC, batch);
 }
 
-/** `setNumber` gives an attribute set's number by its JSON (KnownPointAttributes), 0 for none. */
-export function packMetrics(batch: MetricBatch, setNumber: (json: string) => number = () => 0): PackedMetricBatch {
-  const packed = pack<MetricPointRecord, "points">(batch.points, METRIC_CODEC, batch, false);
-  const attributeSets = new Array<number>(batch.points.length);
-  for (let i = 0; i < attributeSets.length; i++)
-    attributeSets[i] = setNumber((batch.points[i] as MetricPointRecord).attributes);
-  packed.attributeSets = attributeSets;
-  return packed;
-}
-
-/** What an unpacked metric point holds for its index entries (they do not cross): never written to. */
-const NOT_CROSSED: string[] = [];
-Object.freeze(NOT_CROSSED);
-
-/** Rebuilds a packed batch's records `size` at a time, in order (without index entries when none crossed). */
+/** Rebuilds a packed batch's records `size` at a time, in order. */
 function* unpackSlices<R>(
   packed: PackedBatch,
   codec: { width: number; build: (f: unknown[], o: number, strings: string[], indexed: string[]) => R },
   size: number,
-  withIndexed = true,
 ): Generator<R[]> {
   const { fields, strings } = packed;
   const { width, build } = codec;
@@ -228,8 +160,8 @@ function* unpackSlices<R>(
   for (let from = 0; from < count; from += size) {
     const records: R[] = new Array(Math.min(size, count - from));
     for (let i = 0, o = from * width; i < records.length; i++, o += width) {
-      let indexed = NOT_CROSSED;
-      if (withIndexed) [indexed, at] = unpackIndexed(packed.indexed, at, strings);
+      const [indexed, next] = unpackIndexed(packed.indexed, at, strings);
+      at = next;
       records[i] = build(fields, o, strings, indexed);
     }
     yield records;
@@ -251,24 +183,5 @@ export function* unpackSpanSlices(packed: PackedSpanBatch, size: number): Genera
 export function* unpackLogSlices(packed: PackedLogBatch, size: number): Generator<LogBatch> {
   for (const logs of unpackSlices(packed, LOG_CODEC, size)) {
     yield { resources: packed.resources, scopes: packed.scopes, logs };
-  }
-}
-
-/**
- * The metric points of a packed batch, rebuilt `size` at a time, in order (see unpackSpanSlices),
- * with empty index entries (see METRIC_LAYOUT). With `texts`, a point's attributes are the
- * string kept for its set when that has the same text.
- */
-export function* unpackMetricSlices(
-  packed: PackedMetricBatch,
-  size: number,
-  texts?: KnownAttributeTexts,
-): Generator<MetricBatch> {
-  let at = 0;
-  for (const points of unpackSlices(packed, METRIC_CODEC, size, false)) {
-    if (texts !== undefined) {
-      for (const point of points) point.attributes = texts.of(packed.attributeSets?.[at++] ?? 0, point.attributes);
-    }
-    yield { resources: packed.resources, scopes: packed.scopes, points };
   }
 }
