@@ -12,9 +12,9 @@ import { StringTable } from "./packed-layout.js";
  * Structured clone rebuilds every value of an array one by one on the receiving side, and the
  * receiving side is the writer, the busiest thread; a typed array crosses as one copy of its
  * bytes. Packed as an array of fields a record (packed-layout.ts, as spans and logs still
- * are), a point was 23 values to serialize on the decoder thread and to rebuild on the writer
- * thread, which cost more than decoding the point did (docs/metrics-store.md, "Points as
- * columns").
+ * are), a point was 23 values to write on the decoder thread and to rebuild on the writer
+ * thread; as columns it is its attributes' string and three copies of bytes
+ * (docs/metrics-store.md, "Points cross as columns").
  */
 export interface PackedMetricPoints {
   resources: ResourceRecord[];
