@@ -42,7 +42,7 @@ const groupKey = (metricId: number, resourceId: number, scopeId: number): string
  * A series' attribute index entries, from its attributes' JSON: the decoder's own entries
  * (`describeAttributes` of the same object, which the JSON gives back exactly: numbers
  * past 2^53 and non-finite doubles are already text in it). Points do not carry them across
- * threads (packed-batch.ts), and only a new series needs them.
+ * threads (packed-metric-points.ts), and only a new series needs them.
  */
 export function indexEntriesOf(attributes: string): string[] {
   return describeAttributes(JSON.parse(attributes) as PlainObject).indexed;

@@ -72,6 +72,38 @@ const HAS_DETAILS = 64;
 
 const DETAIL_WIDTH = 6;
 
+/**
+ * Where each field of a point crosses. A field added to MetricPointRecord is a compile error
+ * here until it is given a place, and then packMetricPoints and unpackMetricPoints carry it.
+ */
+const CROSSINGS = {
+  name: "ints",
+  description: "ints",
+  unit: "ints",
+  kind: "ints",
+  temporality: "ints",
+  monotonic: "ints",
+  metadata: "ints",
+  attributes: "attributes",
+  indexed: "not crossed: the writer derives a new series' entries from its attributes",
+  startNs: "times",
+  timeNs: "times",
+  flags: "ints",
+  value: "floats",
+  count: "floats",
+  sum: "floats",
+  min: "floats",
+  max: "floats",
+  bounds: "details",
+  bucketCounts: "details",
+  exponential: "details",
+  quantiles: "details",
+  exemplars: "details",
+  resource: "ints",
+  scope: "ints",
+} as const satisfies Record<keyof MetricPointRecord, string>;
+void CROSSINGS;
+
 /** A null text (metadata) in `ints`. */
 const NONE = 0xffffffff;
 

@@ -35,7 +35,14 @@ function edgeValues(): MetricBatch {
   const points = edges.map((edge) => ({ ...sum, ...edge }));
   points.push({ ...histogram, sum: null, min: null, max: null, count: 0 });
   points.push({ ...histogram, sum: 0, min: -0, max: Number.NaN });
-  return { ...batch, points };
+  // Points of other resources and scopes than the first, each its own.
+  const resources = [0, 1, 2].map((i) => ({ ...(batch.resources[0] as (typeof batch.resources)[0]), hash: `r${i}` }));
+  const scopes = [0, 1, 2, 3].map((i) => ({ ...(batch.scopes[0] as (typeof batch.scopes)[0]), hash: `s${i}` }));
+  points.forEach((point, i) => {
+    point.resource = i % 3;
+    point.scope = (i + 1) % 4;
+  });
+  return { ...batch, resources, scopes, points };
 }
 
 describe("packed metric points", () => {
