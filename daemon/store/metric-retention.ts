@@ -61,6 +61,7 @@ type Statement =
   | "deletePoints"
   | "firstPoint"
   | "setFirst"
+  | "notWhole"
   | "deleteSeries"
   | "deleteLast"
   | "deleteAttributes"
@@ -90,6 +91,9 @@ class MetricTrimmer implements RetentionTrimmer {
       ),
       firstPoint: db.prepare("SELECT time_ns FROM metric_points WHERE series_id = ? ORDER BY time_ns LIMIT 1"),
       setFirst: db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ?"),
+      // The first point kept is not the series' first: whatever it counted accrued over the
+      // points deleted too, so it no longer counts whole (metric-rollup.ts firstCountsWhole).
+      notWhole: db.prepare("UPDATE metric_series SET first_whole = 0 WHERE id = ? AND first_whole <> 0"),
       deleteSeries: db.prepare("DELETE FROM metric_series WHERE id = ?"),
       deleteLast: db.prepare("DELETE FROM metric_series_last WHERE series_id = ?"),
       deleteAttributes: db.prepare("DELETE FROM metric_series_attributes WHERE metric_id = ? AND series_id = ?"),
@@ -126,6 +130,7 @@ class MetricTrimmer implements RetentionTrimmer {
       const times = s.deletePoints.all(series.id, series.id, cutoffNs, limit - deleted) as bigint[];
       deleted += times.length;
       for (const time of times) if (time > latest) latest = time;
+      if (times.length > 0) s.notWhole.run(series.id);
       const first = s.firstPoint.get(series.id) as bigint | undefined;
       if (first !== undefined) {
         s.setFirst.run(first, series.id);

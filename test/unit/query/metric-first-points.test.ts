@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { Retention } from "../../../daemon/store/retention.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -81,5 +82,48 @@ describe("a cumulative series' first point, by when its process started", () => 
       ['{"route":"/new"}', 1n],
       ['{"route":"/brief"}', 1n],
     ]);
+  });
+});
+
+/**
+ * Once retention deleted a series' first points, the first point it kept is not the series'
+ * first: what it counted before accrued when the deleted points were sent, however long ago.
+ */
+describe("a cumulative series' first point kept by retention", () => {
+  let store: ReturnType<typeof testStore>;
+  let readDb: ReturnType<typeof openReadConnection>;
+
+  beforeEach(() => {
+    store = testStore(0, COLLECTOR_START);
+    // Started after the collector, so its first point counts whole: 5, then 10 every 10 s.
+    const points = [5, 15, 25, 35, 45, 55].map((value, k) =>
+      metricPoint({ timeNs: at(10 * k), startNs: COLLECTOR_START + S / 2n, value, attributes: '{"route":"/new"}' }),
+    );
+    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+    store.writer.writeHeld();
+    // An hour's retention, an hour and 25 s after the first point: the points at 0, 10 and 20 s go.
+    const retention = new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 });
+    expect(retention.trimByAge(at(3_625))).to.include({ points: 3 });
+    readDb = openReadConnection(store.path);
+  });
+  afterEach(() => {
+    readDb?.close();
+    store.close();
+  });
+
+  it("counts nothing for it in a window that starts before the cutoff, as for a series seen mid-life", () => {
+    const reader = new SqliteReader(readDb);
+    const [group] = reader.metricBuckets({
+      metric: reader.metricIdentities("requests")[0]!,
+      agg: "increase",
+      fromNs: at(0),
+      toNs: at(59),
+      attrs: [],
+      stepMs: 10_000,
+      source: { kind: "points" },
+      groupBy: [],
+    });
+    // It had counted its whole 35 in its bucket: everything the process counted since it started.
+    expect(group?.values).to.deep.equal([null, null, null, 0, 10, 10]);
   });
 });
