@@ -127,3 +127,45 @@ describe("a cumulative series' first point kept by retention", () => {
     expect(group?.values).to.deep.equal([null, null, null, 0, 10, 10]);
   });
 });
+
+describe("a late point after retention deleted a series' first points", () => {
+  it("refolds the minute of the first point kept with it as the baseline, rollups and points alike", () => {
+    const store = testStore(0, COLLECTOR_START);
+    const point = (seconds: number, value: number) =>
+      metricPoint({ timeNs: at(seconds), startNs: COLLECTOR_START + S / 2n, value, attributes: '{"route":"/new"}' });
+    try {
+      // 5, then 10 more every 10 s, from 0 to 170 s.
+      const points = Array.from({ length: 18 }, (_, k) => point(10 * k, 5 + 10 * k));
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+      store.writer.writeHeld();
+      // The cutoff is 125 s: the points from 0 to 120 s go, 130 s is the first kept.
+      const retention = new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 });
+      expect(retention.trimByAge(at(3_725))).to.include({ points: 13 });
+      // Late, in the minute of the first point kept: the writer refolds that minute from the points.
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", [point(135, 140)]), 0n));
+      store.writer.writeHeld();
+      const readDb = openReadConnection(store.path);
+      try {
+        const reader = new SqliteReader(readDb);
+        const minute = (source: MetricBucketQuery["source"]) =>
+          reader.metricBuckets({
+            metric: reader.metricIdentities("requests")[0]!,
+            agg: "increase",
+            fromNs: at(120),
+            toNs: at(179),
+            attrs: [],
+            stepMs: 60_000,
+            source,
+            groupBy: [],
+          })[0]?.values;
+        // 135, 140, 145, 155, 165, 175: 40 from the first kept. Counted whole, 175.
+        expect(minute({ kind: "points" })).to.deep.equal([40]);
+        expect(minute({ kind: "rollups", widthS: 60 })).to.deep.equal([40]);
+      } finally {
+        readDb.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+});
