@@ -13,6 +13,21 @@ const at = (seconds: number) => BASE + BigInt(seconds) * S;
 /** The collector started just before the points: BASE - 1 s. */
 const COLLECTOR_START = at(-1);
 
+/** The increases of "requests" per group and bucket: from the raw points, 10 s buckets of the first minute, unless `over` says otherwise. */
+function increasesOf(reader: SqliteReader, over: Partial<MetricBucketQuery>) {
+  return reader.metricBuckets({
+    metric: reader.metricIdentities("requests")[0]!,
+    agg: "increase",
+    fromNs: at(0),
+    toNs: at(59),
+    attrs: [],
+    stepMs: 10_000,
+    source: { kind: "points" },
+    groupBy: [],
+    ...over,
+  });
+}
+
 /**
  * A series' first point counts whole only when its process started at or after the collector:
  * the writer decides it when it creates the series, and both the rollups and the raw-point
@@ -48,18 +63,7 @@ describe("a cumulative series' first point, by when its process started", () => 
   });
 
   const increases = (over: Partial<MetricBucketQuery>) => {
-    const metric = reader.metricIdentities("requests")[0]!;
-    const groups = reader.metricBuckets({
-      metric,
-      agg: "increase",
-      fromNs: at(0),
-      toNs: at(59),
-      attrs: [],
-      stepMs: 10_000,
-      source: { kind: "points" },
-      groupBy: [{ attr: "route" }],
-      ...over,
-    });
+    const groups = increasesOf(reader, { groupBy: [{ attr: "route" }], ...over });
     return Object.fromEntries(groups.map((g) => [g.key.join("|"), g.values]));
   };
 
@@ -112,17 +116,7 @@ describe("a cumulative series' first point kept by retention", () => {
   });
 
   it("counts nothing for it in a window that starts before the cutoff, as for a series seen mid-life", () => {
-    const reader = new SqliteReader(readDb);
-    const [group] = reader.metricBuckets({
-      metric: reader.metricIdentities("requests")[0]!,
-      agg: "increase",
-      fromNs: at(0),
-      toNs: at(59),
-      attrs: [],
-      stepMs: 10_000,
-      source: { kind: "points" },
-      groupBy: [],
-    });
+    const [group] = increasesOf(new SqliteReader(readDb), {});
     // It had counted its whole 35 in its bucket: everything the process counted since it started.
     expect(group?.values).to.deep.equal([null, null, null, 0, 10, 10]);
   });
@@ -148,16 +142,7 @@ describe("a late point after retention deleted a series' first points", () => {
       try {
         const reader = new SqliteReader(readDb);
         const minute = (source: MetricBucketQuery["source"]) =>
-          reader.metricBuckets({
-            metric: reader.metricIdentities("requests")[0]!,
-            agg: "increase",
-            fromNs: at(120),
-            toNs: at(179),
-            attrs: [],
-            stepMs: 60_000,
-            source,
-            groupBy: [],
-          })[0]?.values;
+          increasesOf(reader, { fromNs: at(120), toNs: at(179), stepMs: 60_000, source })[0]?.values;
         // 135, 140, 145, 155, 165, 175: 40 from the first kept. Counted whole, 175.
         expect(minute({ kind: "points" })).to.deep.equal([40]);
         expect(minute({ kind: "rollups", widthS: 60 })).to.deep.equal([40]);
