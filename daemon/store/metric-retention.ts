@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RetentionTrimmer } from "../signals/signal-module.js";
+import { recordedSql } from "./metric-rollup.js";
 import { PACKED_WIDTHS_S } from "./metric-slot-packer.js";
 import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
 
@@ -45,6 +46,12 @@ export function metricPassCutoff(db: Database.Database): bigint {
 const SIZE_STEP_NS = 60n * 1_000_000_000n;
 const NS_PER_S = 1_000_000_000n;
 
+interface DeletedPoint {
+  time_ns: bigint;
+  /** 1n when the point had a value (recordedSql), 0n when not. */
+  recorded: bigint;
+}
+
 interface OldSeries {
   id: number;
   metric_id: number;
@@ -87,12 +94,13 @@ class MetricTrimmer implements RetentionTrimmer {
       deletePoints: db.prepare(
         `DELETE FROM metric_points WHERE series_id = ? AND time_ns IN
            (SELECT time_ns FROM metric_points WHERE series_id = ? AND time_ns < ? ORDER BY time_ns LIMIT ?)
-         RETURNING time_ns`,
+         RETURNING time_ns, ${recordedSql("")} AS recorded`,
       ),
       firstPoint: db.prepare("SELECT time_ns FROM metric_points WHERE series_id = ? ORDER BY time_ns LIMIT 1"),
       setFirst: db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ?"),
-      // The first point kept is not the series' first: whatever it counted accrued over the
-      // points deleted too, so it no longer counts whole (metric-rollup.ts firstCountsWhole).
+      // Once a point with a value is deleted, the first point kept is not the series' first:
+      // whatever it counted accrued over the points deleted too, so it no longer counts whole
+      // (metric-rollup.ts firstCountsWhole). Points without a value were no baseline.
       notWhole: db.prepare("UPDATE metric_series SET first_whole = 0 WHERE id = ? AND first_whole <> 0"),
       deleteSeries: db.prepare("DELETE FROM metric_series WHERE id = ?"),
       deleteLast: db.prepare("DELETE FROM metric_series_last WHERE series_id = ?"),
@@ -114,7 +122,7 @@ class MetricTrimmer implements RetentionTrimmer {
     for (const name of ["oldSeries", "deleteMetric", "metricIds", "deleteAttributes"] as const) {
       this.stmt[name].safeIntegers(false);
     }
-    for (const name of ["firstPoint", "deletePoints", "metricIds", "oldest"] as const) this.stmt[name].pluck();
+    for (const name of ["firstPoint", "metricIds", "oldest"] as const) this.stmt[name].pluck();
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
@@ -127,10 +135,10 @@ class MetricTrimmer implements RetentionTrimmer {
     const emptied = new Set<number>();
     for (const series of s.oldSeries.all(cutoffNs, limit) as OldSeries[]) {
       if (deleted >= limit) break;
-      const times = s.deletePoints.all(series.id, series.id, cutoffNs, limit - deleted) as bigint[];
-      deleted += times.length;
-      for (const time of times) if (time > latest) latest = time;
-      if (times.length > 0) s.notWhole.run(series.id);
+      const gone = s.deletePoints.all(series.id, series.id, cutoffNs, limit - deleted) as DeletedPoint[];
+      deleted += gone.length;
+      for (const { time_ns } of gone) if (time_ns > latest) latest = time_ns;
+      if (gone.some((point) => point.recorded !== 0n)) s.notWhole.run(series.id);
       const first = s.firstPoint.get(series.id) as bigint | undefined;
       if (first !== undefined) {
         s.setFirst.run(first, series.id);

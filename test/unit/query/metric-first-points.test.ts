@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
+import { NO_RECORDED_VALUE } from "../../../daemon/store/metric-rollup.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { testStore } from "../../helpers/store.js";
@@ -146,6 +147,33 @@ describe("a late point after retention deleted a series' first points", () => {
         // 135, 140, 145, 155, 165, 175: 40 from the first kept. Counted whole, 175.
         expect(minute({ kind: "points" })).to.deep.equal([40]);
         expect(minute({ kind: "rollups", widthS: 60 })).to.deep.equal([40]);
+      } finally {
+        readDb.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe("retention deleting only a first point without a recorded value", () => {
+  it("keeps the series' first recorded point counted whole: the baseline it deleted had none", () => {
+    const store = testStore(0, COLLECTOR_START);
+    const point = (seconds: number, value: number, flags = 0) =>
+      metricPoint({ timeNs: at(seconds), startNs: COLLECTOR_START + S / 2n, value, flags, attributes: "{}" });
+    try {
+      // A marker without a value (NO_RECORDED_VALUE), then 15 and 25.
+      const points = [point(0, 0, NO_RECORDED_VALUE), point(10, 15), point(20, 25)];
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+      store.writer.writeHeld();
+      const readDb = openReadConnection(store.path);
+      try {
+        const reader = new SqliteReader(readDb);
+        const before = increasesOf(reader, {})[0]?.values;
+        expect(before).to.deep.equal([null, 15, 10, null, null, null]);
+        const retention = new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 });
+        expect(retention.trimByAge(at(3_605))).to.include({ points: 1 });
+        expect(increasesOf(reader, {})[0]?.values).to.deep.equal(before);
       } finally {
         readDb.close();
       }
