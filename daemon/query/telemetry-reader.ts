@@ -279,8 +279,9 @@ export interface TelemetryReader {
    */
   describeMetric(scope: MetricScope, maxKeys: number, maxValues: number): MetricDetailRecord | null;
   /**
-   * How often the series in scope export, in seconds: the median over up to 50 of them of each
-   * one's median gap between points, read from the raw points of the window's newest 15 minutes.
+   * How often the series in scope export, in seconds: the lower median (of an even count, the
+   * lower middle value) over up to 50 of them of each one's lower median gap between points,
+   * read from the raw points of the window's newest 15 minutes.
    * Null when no series has two points there. Approximate by design: it sets a default step.
    */
   metricInterval(scope: MetricScope): number | null;

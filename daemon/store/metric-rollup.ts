@@ -47,7 +47,7 @@ export const NO_RECORDED_VALUE = 1;
  * NaN, which SQLite keeps as NULL, is none). A point without one is stored like any other but
  * adds nothing to its slot's rollups, and the series' next point takes its increase from the
  * newest point that had one: a gap, not a reset to zero. The raw-point queries skip it too
- * (metric-bucket-sql.ts, RECORDED_SQL).
+ * (`recordedSql`, as `RECORDED` in metric-bucket-sql.ts).
  */
 export function recorded(point: Pick<RollupPoint, "flags" | "value" | "count">): boolean {
   return (point.flags & NO_RECORDED_VALUE) === 0 && (point.value !== null || point.count !== null);
