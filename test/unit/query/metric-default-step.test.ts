@@ -1,9 +1,7 @@
 import { expect } from "chai";
 import { metricSeriesAnswer } from "../../../daemon/query/metric-answers.js";
-import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
-import { openReadConnection } from "../../../daemon/store/connection.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { testStore } from "../../helpers/store.js";
+import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
 
 const S = 1_000_000_000n;
 const BASE = BigInt(Math.floor(1_700_000_000 / 900) * 900) * S;
@@ -17,12 +15,9 @@ const NOW = 1805;
  * one bucket of six, reading six times the rate there and nothing in the other five.
  */
 describe("the default step of a metric query", () => {
-  let store: ReturnType<typeof testStore>;
-  let readDb: ReturnType<typeof openReadConnection>;
-  let reader: SqliteReader;
+  let fixture: MetricReadStore;
 
   beforeEach(() => {
-    store = testStore(0, at(-3600));
     /** `name` counting 2 a second, exported every `everyS` seconds (a little late each time, as exporters are). */
     const counter = (name: string, everyS: number, attributes = "{}") =>
       Array.from({ length: Math.floor(1800 / everyS) }, (_, i) => {
@@ -30,31 +25,23 @@ describe("the default step of a metric query", () => {
         const timeNs = at(0) + BigInt(Math.round(t * 1e9));
         return metricPoint({ name, timeNs, startNs: at(-7200), value: 2 * t, attributes });
       });
-    store.writer.transaction(() =>
-      store.writer.writeMetrics(
-        metricBatch("api", [
-          ...counter("minutely", 60),
-          ...counter("fast", 10),
-          ...counter("halfminutely", 30),
-          ...counter("mixed", 10, '{"pod":"a"}'),
-          ...counter("mixed", 60, '{"pod":"b"}'),
-        ]),
-        at(NOW),
-      ),
+    const points = [
+      ...counter("minutely", 60),
+      ...counter("fast", 10),
+      ...counter("halfminutely", 30),
+      ...counter("mixed", 10, '{"pod":"a"}'),
+      ...counter("mixed", 60, '{"pod":"b"}'),
+    ];
+    fixture = metricReadStore(at(-3600), (store) =>
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(NOW))),
     );
-    store.writer.writeHeld();
-    readDb = openReadConnection(store.path);
-    reader = new SqliteReader(readDb);
   });
-  afterEach(() => {
-    readDb.close();
-    store.close();
-  });
+  afterEach(() => fixture.close());
 
   const answer = (name: string, lookbackS: number) =>
     metricSeriesAnswer(
       { name, agg: "rate", lookback: lookbackS * 1000 },
-      { reader, nowNs: at(NOW), lookbackMs: 15 * 60_000 },
+      { reader: fixture.reader, nowNs: at(NOW), lookbackMs: 15 * 60_000 },
       { limit: 20, cap: 100 },
     ).data;
 

@@ -1,11 +1,12 @@
 import { expect } from "chai";
-import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
+import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import type { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery } from "../../../daemon/query/telemetry-reader.js";
-import { openReadConnection } from "../../../daemon/store/connection.js";
 import { NO_RECORDED_VALUE } from "../../../daemon/store/metric-rollup.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { testStore } from "../../helpers/store.js";
+import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
+import type { TestStore } from "../../helpers/store.js";
 
 const S = 1_000_000_000n;
 /** A multiple of 900 s, so buckets and slots line up. */
@@ -29,18 +30,30 @@ function increasesOf(reader: SqliteReader, over: Partial<MetricBucketQuery>) {
   });
 }
 
+/** Writes `points` of service "api" in one transaction, then what the writer holds. */
+function write(store: TestStore, points: MetricPointRecord[]): void {
+  store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
+  store.writer.writeHeld();
+}
+
+/** A pass of an hour's age retention at `nowNs`. */
+function trimAt(store: TestStore, nowNs: bigint) {
+  return new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 }).trimByAge(nowNs);
+}
+
+/** A point of a counter whose process started after the collector, so its first point counts whole. */
+const startedAfter = (seconds: number, value: number, flags = 0) =>
+  metricPoint({ timeNs: at(seconds), startNs: COLLECTOR_START + S / 2n, value, flags, attributes: '{"route":"/new"}' });
+
 /**
  * A series' first point counts whole only when its process started at or after the collector:
  * the writer decides it when it creates the series, and both the rollups and the raw-point
  * query follow it.
  */
 describe("a cumulative series' first point, by when its process started", () => {
-  let store: ReturnType<typeof testStore>;
-  let readDb: ReturnType<typeof openReadConnection>;
-  let reader: SqliteReader;
+  let fixture: MetricReadStore;
 
   beforeEach(() => {
-    store = testStore(0, COLLECTOR_START);
     const counter = (route: string, startNs: bigint, values: number[]) =>
       values.map((value, k) =>
         metricPoint({ timeNs: at(10 * k), startNs, value, attributes: JSON.stringify({ route }) }),
@@ -53,18 +66,12 @@ describe("a cumulative series' first point, by when its process started", () => 
       // Recorded and exported at its start (a short-lived process): whole.
       ...counter("/brief", at(0), [3]),
     ];
-    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
-    store.writer.writeHeld();
-    readDb = openReadConnection(store.path);
-    reader = new SqliteReader(readDb);
+    fixture = metricReadStore(COLLECTOR_START, (store) => write(store, points));
   });
-  afterEach(() => {
-    readDb?.close();
-    store.close();
-  });
+  afterEach(() => fixture.close());
 
   const increases = (over: Partial<MetricBucketQuery>) => {
-    const groups = increasesOf(reader, { groupBy: [{ attr: "route" }], ...over });
+    const groups = increasesOf(fixture.reader, { groupBy: [{ attr: "route" }], ...over });
     return Object.fromEntries(groups.map((g) => [g.key.join("|"), g.values]));
   };
 
@@ -78,10 +85,10 @@ describe("a cumulative series' first point, by when its process started", () => 
   it("gives the same answer from the 60 s rollups", () => {
     const answer = increases({ stepMs: 60_000, source: { kind: "rollups", widthS: 60 } });
     expect(answer).to.deep.equal({ "/old": [20], "/new": [25], "/brief": [3] });
-    const series = store.db.prepare("SELECT attributes, first_whole FROM metric_series ORDER BY id").raw().all() as [
-      string,
-      bigint,
-    ][];
+    const series = fixture.store.db
+      .prepare("SELECT attributes, first_whole FROM metric_series ORDER BY id")
+      .raw()
+      .all() as [string, bigint][];
     expect(series).to.deep.equal([
       ['{"route":"/old"}', 0n],
       ['{"route":"/new"}', 1n],
@@ -95,90 +102,60 @@ describe("a cumulative series' first point, by when its process started", () => 
  * first: what it counted before accrued when the deleted points were sent, however long ago.
  */
 describe("a cumulative series' first point kept by retention", () => {
-  let store: ReturnType<typeof testStore>;
-  let readDb: ReturnType<typeof openReadConnection>;
-
-  beforeEach(() => {
-    store = testStore(0, COLLECTOR_START);
-    // Started after the collector, so its first point counts whole: 5, then 10 every 10 s.
-    const points = [5, 15, 25, 35, 45, 55].map((value, k) =>
-      metricPoint({ timeNs: at(10 * k), startNs: COLLECTOR_START + S / 2n, value, attributes: '{"route":"/new"}' }),
-    );
-    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
-    store.writer.writeHeld();
-    // An hour's retention, an hour and 25 s after the first point: the points at 0, 10 and 20 s go.
-    const retention = new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 });
-    expect(retention.trimByAge(at(3_625))).to.include({ points: 3 });
-    readDb = openReadConnection(store.path);
-  });
-  afterEach(() => {
-    readDb?.close();
-    store.close();
-  });
-
   it("counts nothing for it in a window that starts before the cutoff, as for a series seen mid-life", () => {
-    const [group] = increasesOf(new SqliteReader(readDb), {});
-    // It had counted its whole 35 in its bucket: everything the process counted since it started.
-    expect(group?.values).to.deep.equal([null, null, null, 0, 10, 10]);
-  });
-});
-
-describe("a late point after retention deleted a series' first points", () => {
-  it("refolds the minute of the first point kept with it as the baseline, rollups and points alike", () => {
-    const store = testStore(0, COLLECTOR_START);
-    const point = (seconds: number, value: number) =>
-      metricPoint({ timeNs: at(seconds), startNs: COLLECTOR_START + S / 2n, value, attributes: '{"route":"/new"}' });
+    // 5, then 10 every 10 s. An hour's retention, an hour and 25 s after the first point: the
+    // points at 0, 10 and 20 s go.
+    const { reader, close } = metricReadStore(COLLECTOR_START, (store) => {
+      write(
+        store,
+        [5, 15, 25, 35, 45, 55].map((value, k) => startedAfter(10 * k, value)),
+      );
+      expect(trimAt(store, at(3_625))).to.include({ points: 3 });
+    });
     try {
-      // 5, then 10 more every 10 s, from 0 to 170 s.
-      const points = Array.from({ length: 18 }, (_, k) => point(10 * k, 5 + 10 * k));
-      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
-      store.writer.writeHeld();
-      // The cutoff is 125 s: the points from 0 to 120 s go, 130 s is the first kept.
-      const retention = new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 });
-      expect(retention.trimByAge(at(3_725))).to.include({ points: 13 });
-      // Late, in the minute of the first point kept: the writer refolds that minute from the points.
-      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", [point(135, 140)]), 0n));
-      store.writer.writeHeld();
-      const readDb = openReadConnection(store.path);
-      try {
-        const reader = new SqliteReader(readDb);
-        const minute = (source: MetricBucketQuery["source"]) =>
-          increasesOf(reader, { fromNs: at(120), toNs: at(179), stepMs: 60_000, source })[0]?.values;
-        // 135, 140, 145, 155, 165, 175: 40 from the first kept. Counted whole, 175.
-        expect(minute({ kind: "points" })).to.deep.equal([40]);
-        expect(minute({ kind: "rollups", widthS: 60 })).to.deep.equal([40]);
-      } finally {
-        readDb.close();
-      }
+      const [group] = increasesOf(reader, {});
+      // It had counted its whole 35 in its bucket: everything the process counted since it started.
+      expect(group?.values).to.deep.equal([null, null, null, 0, 10, 10]);
     } finally {
-      store.close();
+      close();
     }
   });
-});
 
-describe("retention deleting only a first point without a recorded value", () => {
-  it("keeps the series' first recorded point counted whole: the baseline it deleted had none", () => {
-    const store = testStore(0, COLLECTOR_START);
-    const point = (seconds: number, value: number, flags = 0) =>
-      metricPoint({ timeNs: at(seconds), startNs: COLLECTOR_START + S / 2n, value, flags, attributes: "{}" });
+  it("refolds the minute of the first point kept with it as the baseline after a late point, rollups and points alike", () => {
+    const { reader, close } = metricReadStore(COLLECTOR_START, (store) => {
+      // 5, then 10 more every 10 s, from 0 to 170 s.
+      write(
+        store,
+        Array.from({ length: 18 }, (_, k) => startedAfter(10 * k, 5 + 10 * k)),
+      );
+      // The cutoff is 125 s: the points from 0 to 120 s go, 130 s is the first kept.
+      expect(trimAt(store, at(3_725))).to.include({ points: 13 });
+      // Late, in the minute of the first point kept: the writer refolds that minute from the points.
+      write(store, [startedAfter(135, 140)]);
+    });
     try {
-      // A marker without a value (NO_RECORDED_VALUE), then 15 and 25.
-      const points = [point(0, 0, NO_RECORDED_VALUE), point(10, 15), point(20, 25)];
-      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), 0n));
-      store.writer.writeHeld();
-      const readDb = openReadConnection(store.path);
-      try {
-        const reader = new SqliteReader(readDb);
-        const before = increasesOf(reader, {})[0]?.values;
-        expect(before).to.deep.equal([null, 15, 10, null, null, null]);
-        const retention = new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 });
-        expect(retention.trimByAge(at(3_605))).to.include({ points: 1 });
-        expect(increasesOf(reader, {})[0]?.values).to.deep.equal(before);
-      } finally {
-        readDb.close();
-      }
+      const minute = (source: MetricBucketQuery["source"]) =>
+        increasesOf(reader, { fromNs: at(120), toNs: at(179), stepMs: 60_000, source })[0]?.values;
+      // 135, 140, 145, 155, 165, 175: 40 from the first kept. Counted whole, 175.
+      expect(minute({ kind: "points" })).to.deep.equal([40]);
+      expect(minute({ kind: "rollups", widthS: 60 })).to.deep.equal([40]);
     } finally {
-      store.close();
+      close();
+    }
+  });
+
+  it("keeps the series' first recorded point counted whole when it deleted only a point without a value", () => {
+    // A marker without a value (NO_RECORDED_VALUE), then 15 and 25.
+    const { store, reader, close } = metricReadStore(COLLECTOR_START, (store) =>
+      write(store, [startedAfter(0, 0, NO_RECORDED_VALUE), startedAfter(10, 15), startedAfter(20, 25)]),
+    );
+    try {
+      const before = increasesOf(reader, {})[0]?.values;
+      expect(before).to.deep.equal([null, 15, 10, null, null, null]);
+      expect(trimAt(store, at(3_605))).to.include({ points: 1 });
+      expect(increasesOf(reader, {})[0]?.values).to.deep.equal(before);
+    } finally {
+      close();
     }
   });
 });

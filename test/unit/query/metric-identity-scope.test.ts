@@ -1,9 +1,7 @@
 import { expect } from "chai";
 import { describeMetricAnswer, metricSeriesAnswer } from "../../../daemon/query/metric-answers.js";
-import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
-import { openReadConnection } from "../../../daemon/store/connection.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { testStore } from "../../helpers/store.js";
+import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
 
 const S = 1_000_000_000n;
 const BASE = BigInt(Math.floor(1_700_000_000 / 900) * 900) * S;
@@ -17,12 +15,9 @@ const NOW = at(240);
  * was written last.
  */
 describe("a metric name with several identities, scoped by service", () => {
-  let store: ReturnType<typeof testStore>;
-  let readDb: ReturnType<typeof openReadConnection>;
-  let reader: SqliteReader;
+  let fixture: MetricReadStore;
 
   beforeEach(() => {
-    store = testStore(0, at(-3600));
     const ticks = Array.from({ length: 24 }, (_, i) => i * 10);
     const checkout = ticks.map((t) =>
       metricPoint({ name: "orders", timeNs: at(t), startNs: at(-7200), value: 100 + 2 * t }),
@@ -30,20 +25,16 @@ describe("a metric name with several identities, scoped by service", () => {
     const billing = ticks.map((t) =>
       metricPoint({ name: "orders", temporality: 1, timeNs: at(t + 5), startNs: at(t - 5), value: 10 }),
     );
-    store.writer.transaction(() => {
-      store.writer.writeMetrics(metricBatch("checkout", checkout), NOW);
-      store.writer.writeMetrics(metricBatch("billing", billing), NOW);
-    });
-    store.writer.writeHeld();
-    readDb = openReadConnection(store.path);
-    reader = new SqliteReader(readDb);
+    fixture = metricReadStore(at(-3600), (store) =>
+      store.writer.transaction(() => {
+        store.writer.writeMetrics(metricBatch("checkout", checkout), NOW);
+        store.writer.writeMetrics(metricBatch("billing", billing), NOW);
+      }),
+    );
   });
-  afterEach(() => {
-    readDb.close();
-    store.close();
-  });
+  afterEach(() => fixture.close());
 
-  const ctx = () => ({ reader, nowNs: NOW, lookbackMs: 15 * 60_000 });
+  const ctx = () => ({ reader: fixture.reader, nowNs: NOW, lookbackMs: 15 * 60_000 });
 
   it("answers the series of the service asked for, from its own identity", () => {
     const answer = metricSeriesAnswer(
@@ -71,29 +62,23 @@ describe("a metric name with several identities, scoped by service", () => {
   });
 
   it("for a service that never wrote the name, takes the identity written to most recently, as without one", () => {
-    const other = testStore(0, at(-3600));
-    try {
-      // Created first (the lower id), written to last.
-      other.writer.transaction(() => {
-        other.writer.writeMetrics(
+    // Created first (the lower id), written to last.
+    const other = metricReadStore(at(-3600), (store) =>
+      store.writer.transaction(() => {
+        store.writer.writeMetrics(
           metricBatch("billing", [metricPoint({ name: "orders", temporality: 1, timeNs: at(200), value: 1 })]),
           NOW,
         );
-        other.writer.writeMetrics(
+        store.writer.writeMetrics(
           metricBatch("checkout", [metricPoint({ name: "orders", timeNs: at(100), value: 1 })]),
           NOW,
         );
-      });
-      other.writer.writeHeld();
-      const db = openReadConnection(other.path);
-      try {
-        const otherReader = new SqliteReader(db);
-        const newest = otherReader.metricIdentities("orders")[0];
-        expect(newest?.temporality).to.equal(1);
-        expect(otherReader.metricIdentities("orders", "nobody")[0]).to.deep.equal(newest);
-      } finally {
-        db.close();
-      }
+      }),
+    );
+    try {
+      const newest = other.reader.metricIdentities("orders")[0];
+      expect(newest?.temporality).to.equal(1);
+      expect(other.reader.metricIdentities("orders", "nobody")[0]).to.deep.equal(newest);
     } finally {
       other.close();
     }

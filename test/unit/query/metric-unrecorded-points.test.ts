@@ -1,10 +1,8 @@
 import { expect } from "chai";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
-import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
-import { openReadConnection } from "../../../daemon/store/connection.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { testStore } from "../../helpers/store.js";
+import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
 
 const S = 1_000_000_000n;
 /** A multiple of 900 s, so every bucket below starts at BASE plus a multiple of its step. */
@@ -30,12 +28,9 @@ const SOURCES: [string, number, MetricSource][] = [
  * and a gauge's minute keeps its other points' figures.
  */
 describe("metric queries over points without a recorded value", () => {
-  let store: ReturnType<typeof testStore>;
-  let readDb: ReturnType<typeof openReadConnection>;
-  let reader: SqliteReader;
+  let fixture: MetricReadStore;
 
   beforeEach(() => {
-    store = testStore(0, at(-3600));
     const points = [
       counter(0, 1000),
       counter(10, 1010),
@@ -51,17 +46,14 @@ describe("metric queries over points without a recorded value", () => {
       gauge(30, 7),
       gauge(40, 5),
     ];
-    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(180)));
-    store.writer.writeHeld();
-    readDb = openReadConnection(store.path);
-    reader = new SqliteReader(readDb);
+    fixture = metricReadStore(at(-3600), (store) =>
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(180))),
+    );
   });
-  afterEach(() => {
-    readDb.close();
-    store.close();
-  });
+  afterEach(() => fixture.close());
 
   const read = (name: string, agg: MetricBucketQuery["agg"], stepS: number, source: MetricSource) => {
+    const { reader } = fixture;
     const [group] = reader.metricBuckets({
       metric: reader.metricIdentities(name)[0]!,
       agg,
@@ -77,6 +69,7 @@ describe("metric queries over points without a recorded value", () => {
 
   it("takes a window's first increase from the point before it that had a value, past a marker", () => {
     // The window starts at 50 s, after the marker at 40 s: 1060 grew 30 since 1030, at 30 s.
+    const { reader } = fixture;
     const [group] = reader.metricBuckets({
       metric: reader.metricIdentities("requests")[0]!,
       agg: "increase",
@@ -112,7 +105,6 @@ describe("metric queries over points without a recorded value", () => {
  */
 describe("a summary's NaN quantile", () => {
   it("counts as no quantile: the group's is the other series', the series alone has none", () => {
-    const store = testStore(0, at(-3600));
     const summary = (pod: string, t: number, count: number, p95: number) =>
       metricPoint({
         name: "latency",
@@ -128,11 +120,10 @@ describe("a summary's NaN quantile", () => {
         attributes: JSON.stringify({ pod }),
       });
     const points = [0, 10, 20, 30].flatMap((t) => [summary("a", t, 100, 0.1), summary("b", t, 50, Number.NaN)]);
-    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(60)));
-    store.writer.writeHeld();
-    const readDb = openReadConnection(store.path);
+    const { reader, close } = metricReadStore(at(-3600), (store) =>
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(60))),
+    );
     try {
-      const reader = new SqliteReader(readDb);
       for (const [stepS, source] of [
         [60, { kind: "rollups", widthS: 60 }],
         [30, { kind: "points" }],
@@ -157,8 +148,7 @@ describe("a summary's NaN quantile", () => {
         expect(byPod.b).to.deep.equal(new Array(60 / stepS).fill(null));
       }
     } finally {
-      readDb.close();
-      store.close();
+      close();
     }
   });
 });
