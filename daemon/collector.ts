@@ -8,7 +8,7 @@ import { lockStore, type StoreLock } from "./control/store-lock.js";
 import { Forwarding } from "./forward/forwarding.js";
 import { createGrpcServer } from "./grpc/grpc-server.js";
 import { shareListener } from "./grpc/one-port.js";
-import { createApp } from "./http/app.js";
+import { createRequestListener } from "./http/app.js";
 import { type HealthOptions, healthDocument } from "./http/health-route.js";
 import { isAllowedHost, localNames } from "./http/host-guard.js";
 import { type CollectorIdentity, newIdentity } from "./identity.js";
@@ -130,7 +130,7 @@ async function startOnLockedStore(
     forwarding: () => forwarding?.status() ?? [],
     versions: { sqlite: ready.sqliteVersion, schema: ready.schemaVersion },
   };
-  const app = createApp({
+  const listener = createRequestListener({
     boundHost: settings.host,
     ingest: { pipeline, maxBodyBytes: settings.maxBodyBytes },
     health: healthOptions,
@@ -147,7 +147,7 @@ async function startOnLockedStore(
   // to the one gRPC server.
   const dropUndecided: (() => void)[] = [];
   const serveBoth = (): Server => {
-    const server = createServer(app);
+    const server = createServer(listener);
     // Slow or stalled clients must not hold connections open forever.
     server.requestTimeout = 30_000;
     server.headersTimeout = 10_000;

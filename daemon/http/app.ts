@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { QueryApi } from "../../shared/query-api.js";
 import { mcpRoutes } from "../mcp/mcp-route.js";
@@ -5,8 +6,8 @@ import { type QueryCaller, QueryFailure } from "../query/query-client.js";
 import { docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
 import { isAllowedHost, localNames } from "./host-guard.js";
-import { HttpError } from "./http-error.js";
-import { type IngestOptions, ingestRoutes } from "./ingest-routes.js";
+import { HttpError, sendErrorJson } from "./http-error.js";
+import { exportListener, type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
 import { queryRoutes } from "./query-routes.js";
 import { uiRoutes } from "./ui-routes.js";
@@ -34,23 +35,16 @@ function hostGuard(boundHost: string): RequestHandler {
 }
 
 const sendError: ErrorRequestHandler = (error, _req, res, _next) => {
-  if (error instanceof HttpError) {
-    for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-    res.status(error.status).json({ error: error.message });
-    return;
-  }
   if (error instanceof QueryFailure) {
     console.error(`obsd: query failed: ${error.message}`);
     res.status(500).json({ error: `query failure: ${error.message}` });
     return;
   }
-  const status = typeof error?.status === "number" && error.status >= 400 && error.status < 600 ? error.status : 500;
-  if (status === 500) console.error(`obsd: ${error?.stack ?? error}`);
-  res.status(status).json({ error: status === 500 ? "internal error" : String(error?.message ?? error) });
+  sendErrorJson(res, error);
 };
 
 /** The collector's HTTP surface: the express wiring only; the work is done by the routers. */
-export function createApp(options: AppOptions): Express {
+function createApp(options: AppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -75,4 +69,13 @@ export function createApp(options: AppOptions): Express {
   app.use((req, _res, next) => next(new HttpError(404, `no route ${req.method} ${req.path}; see /docs`)));
   app.use(sendError);
   return app;
+}
+
+/**
+ * What the collector's servers answer with: the express app, with OTLP exports sent straight to
+ * their handler (exportListener), behind the same Host guard.
+ */
+export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const names = localNames();
+  return exportListener(createApp(options), options.ingest, (host) => isAllowedHost(host, options.boundHost, names));
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import contentType from "content-type";
 import type { Request, Response, Router } from "express";
 import express from "express";
@@ -7,7 +8,7 @@ import type { IngestPipeline, IngestResult } from "../ingest/ingest-pipeline.js"
 import type { WireFormat } from "../otlp/decode-request.js";
 import { SIGNALS, type SignalName } from "../signals/registry.js";
 import { isLoopbackOrigin } from "./host-guard.js";
-import { HttpError } from "./http-error.js";
+import { HttpError, sendErrorJson } from "./http-error.js";
 import { jsonAcceptedBody, protobufAcceptedBody } from "./otlp-response.js";
 import { readBody } from "./read-body.js";
 
@@ -39,7 +40,7 @@ export interface IngestOptions {
   maxBodyBytes: number;
 }
 
-/** An ingest failure as the HTTP answer the error handler sends (app.ts: `{"error": message}`). */
+/** An ingest failure as the HTTP answer it gets (`{"error": message}`, sendErrorJson). */
 function rendered(error: unknown, signal: SignalName): unknown {
   const failure = ingestErrorOf(error, signal);
   if (!failure) return error;
@@ -49,7 +50,7 @@ function rendered(error: unknown, signal: SignalName): unknown {
 
 /** Reads, decodes and stores one export; throws what ingest failed with. */
 async function accept(
-  req: Request,
+  req: IncomingMessage,
   options: IngestOptions,
   signal: SignalName,
 ): Promise<{ format: WireFormat; result: IngestResult }> {
@@ -58,26 +59,42 @@ async function accept(
   return { format, result: await options.pipeline.ingest(signal, format, body, nowNs()) };
 }
 
-async function ingest(req: Request, res: Response, options: IngestOptions, signal: SignalName): Promise<void> {
+function sendAccepted(res: ServerResponse, contentType: string, body: Buffer): void {
+  res.statusCode = 200;
+  res.setHeader("Content-Type", contentType);
+  res.setHeader("Content-Length", body.length);
+  res.end(body);
+}
+
+/**
+ * Answers one export in full, success or error, on Node's own request and response: the one
+ * handler of `POST /v1/<signal>`, whether the request came straight from the server
+ * (exportListener) or through the express router.
+ */
+async function answerExport(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: IngestOptions,
+  signal: SignalName,
+): Promise<void> {
+  allowLoopbackOrigin(req, res);
   let format: WireFormat;
   let result: IngestResult;
   try {
     ({ format, result } = await accept(req, options, signal));
   } catch (error) {
-    throw rendered(error, signal);
+    sendErrorJson(res, rendered(error, signal));
+    return;
   }
   if (format === "protobuf") {
-    res.status(200).type("application/x-protobuf").send(protobufAcceptedBody(result.accepted, result.rejected));
+    sendAccepted(res, "application/x-protobuf", protobufAcceptedBody(result.accepted, result.rejected));
   } else {
-    res
-      .status(200)
-      .type("application/json")
-      .send(jsonAcceptedBody(result.accepted, signal, result.rejected));
+    sendAccepted(res, "application/json; charset=utf-8", jsonAcceptedBody(result.accepted, signal, result.rejected));
   }
 }
 
 /** Browser apps served from localhost may export; other origins get no CORS headers. */
-function corsForLoopbackOrigins(req: Request, res: Response, next: () => void): void {
+function allowLoopbackOrigin(req: IncomingMessage, res: ServerResponse): void {
   const origin = req.headers.origin;
   if (origin && isLoopbackOrigin(origin)) {
     res.setHeader("Access-Control-Allow-Origin", origin);
@@ -86,6 +103,10 @@ function corsForLoopbackOrigins(req: Request, res: Response, next: () => void): 
     res.setHeader("Access-Control-Allow-Headers", "Content-Type, Content-Encoding");
     res.setHeader("Access-Control-Max-Age", "600");
   }
+}
+
+function corsForLoopbackOrigins(req: Request, res: Response, next: () => void): void {
+  allowLoopbackOrigin(req, res);
   if (req.method === "OPTIONS") {
     res.status(204).end();
     return;
@@ -93,17 +114,46 @@ function corsForLoopbackOrigins(req: Request, res: Response, next: () => void): 
   next();
 }
 
-/** `POST /v1/traces`, `POST /v1/logs`: one route per registered signal, at its module's path. */
+/**
+ * `POST /v1/traces`, `/v1/logs`, `/v1/metrics`: one route per registered signal, at its module's
+ * path, with its preflight and its 405 for other methods. Exports sent to the exact path come
+ * straight from the server instead (exportListener); these routes answer the rest (a trailing
+ * slash, another case, a query string) the same way.
+ */
 export function ingestRoutes(options: IngestOptions): Router {
   const router = express.Router();
   router.use("/v1", corsForLoopbackOrigins);
   for (const { name, path } of SIGNALS) {
     router.post(path, (req, res, next) => {
-      ingest(req, res, options, name).catch(next);
+      answerExport(req, res, options, name).catch(next);
     });
     router.all(path, (_req, _res, next) => {
       next(new HttpError(405, `use POST for ${path}`, { Allow: "POST, OPTIONS" }));
     });
   }
   return router;
+}
+
+/**
+ * The server's request listener: an export (`POST` to a signal's exact path, from a Host the
+ * guard allows) goes straight to its handler, everything else to the express app. Express's
+ * router walks its layers for every request, with a closure and a match per layer: under load
+ * that was about two fifths of the HTTP thread's time per export and more than half of what it
+ * allocated (docs/perf-history/design-decisions.md). The answer is the one the router's route
+ * gives (test/integration/ingest.test.ts holds them to it).
+ */
+export function exportListener(
+  app: (req: IncomingMessage, res: ServerResponse) => void,
+  options: IngestOptions,
+  hostAllowed: (host: string | undefined) => boolean,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const signals = new Map<string | undefined, SignalName>(SIGNALS.map(({ name, path }) => [path, name]));
+  return (req, res) => {
+    const signal = req.method === "POST" ? signals.get(req.url) : undefined;
+    if (signal === undefined || !hostAllowed(req.headers.host)) {
+      app(req, res);
+      return;
+    }
+    answerExport(req, res, options, signal).catch((error) => sendErrorJson(res, error));
+  };
 }

@@ -9,6 +9,7 @@ import { decodeTraceJsonNatively } from "../../daemon/otlp/native-json-traces.js
 import { idHex, optionalIdHex } from "../../daemon/store/stored-ids.js";
 import { type CollectorProcess, startCollectorProcess } from "../helpers/collector-process.js";
 import { otlpFixture } from "../helpers/fixtures.js";
+import { protobufOf } from "../helpers/fuzz-payloads.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -396,6 +397,52 @@ describe("ingestion over HTTP (real obsd)", function () {
     expect(foreign.headers["access-control-allow-origin"]).to.equal(undefined);
     const health = await http(`${obsd.url}/api/health`, { headers: { origin: "http://localhost:5173" } });
     expect(health.headers["access-control-allow-origin"]).to.equal(undefined);
+  });
+
+  it("sends the CORS headers with an export's answer to loopback origins only", async () => {
+    const body = JSON.stringify(logsRequest("cors-page", [{ timeNs: NOW, body: "from a page" }]));
+    const post = (origin: string) =>
+      http(`${obsd.url}/v1/logs`, { method: "POST", headers: { origin, "content-type": "application/json" }, body });
+    const local = await post("http://localhost:5173");
+    expect(local.status).to.equal(200);
+    expect(local.headers["access-control-allow-origin"]).to.equal("http://localhost:5173");
+    expect(local.headers.vary).to.equal("Origin");
+    const foreign = await post("https://evil.example");
+    expect(foreign.status).to.equal(200);
+    expect(foreign.headers["access-control-allow-origin"]).to.equal(undefined);
+  });
+
+  it("answers an export alike sent to its exact path (straight from the server) or through the router", async () => {
+    // `/v1/logs` is answered by exportListener, `/v1/logs/` by the express route: one answer.
+    const logs = (service: string, timeNs: bigint) => logsRequest(service, [{ timeNs, body: "alike" }]);
+    const json = { "content-type": "application/json" };
+    const cases: { name: string; headers: Record<string, string>; body: (path: string) => Buffer | string }[] = [
+      { name: "JSON", headers: json, body: (path) => JSON.stringify(logs(`alike${path}`, NOW)) },
+      {
+        name: "protobuf",
+        headers: { "content-type": "application/x-protobuf" },
+        body: (path) => protobufOf("logs", logs(`alike-pb${path}`, NOW)),
+      },
+      {
+        name: "gzip with a loopback origin",
+        headers: { ...json, "content-encoding": "gzip", origin: "http://127.0.0.1:3000" },
+        body: (path) => gzipSync(JSON.stringify(logs(`alike-gz${path}`, NOW))),
+      },
+      { name: "partial success", headers: json, body: (path) => JSON.stringify(logs(`alike-old${path}`, 1n)) },
+      { name: "unsupported type", headers: { "content-type": "text/plain" }, body: () => "{}" },
+      { name: "invalid JSON", headers: json, body: () => "{" },
+      { name: "invalid gzip", headers: { ...json, "content-encoding": "gzip" }, body: () => "not gzip" },
+    ];
+    const answer = async (path: string, c: (typeof cases)[number]) => {
+      const res = await http(`${obsd.url}${path}`, { method: "POST", headers: c.headers, body: c.body(path) });
+      const { "content-type": type, "access-control-allow-origin": origin, vary, allow } = res.headers;
+      return { status: res.status, type, origin, vary, allow, body: res.body.toString("utf8") };
+    };
+    for (const c of cases) {
+      const direct = await answer("/v1/logs", c);
+      expect(direct.status, c.name).to.be.within(200, 499);
+      expect(await answer("/v1/logs/", c), c.name).to.deep.equal(direct);
+    }
   });
 
   it("answers 503 with Retry-After and acknowledges nothing while another program holds the store locked", async function () {
