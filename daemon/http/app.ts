@@ -21,10 +21,12 @@ export interface AppOptions {
   queryApi: QueryApi;
 }
 
-function hostGuard(boundHost: string): RequestHandler {
-  const names = localNames();
+/** Whether a request's Host header may be answered (host-guard.ts). */
+type HostAllowed = (host: string | undefined) => boolean;
+
+function hostGuard(hostAllowed: HostAllowed): RequestHandler {
   return (req, _res, next) => {
-    if (isAllowedHost(req.headers.host, boundHost, names)) return next();
+    if (hostAllowed(req.headers.host)) return next();
     next(
       new HttpError(
         403,
@@ -37,18 +39,18 @@ function hostGuard(boundHost: string): RequestHandler {
 const sendError: ErrorRequestHandler = (error, _req, res, _next) => {
   if (error instanceof QueryFailure) {
     console.error(`obsd: query failed: ${error.message}`);
-    res.status(500).json({ error: `query failure: ${error.message}` });
+    sendErrorJson(res, new HttpError(500, `query failure: ${error.message}`));
     return;
   }
   sendErrorJson(res, error);
 };
 
 /** The collector's HTTP surface: the express wiring only; the work is done by the routers. */
-function createApp(options: AppOptions): Express {
+function createApp(options: AppOptions, hostAllowed: HostAllowed): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  app.use(hostGuard(options.boundHost));
+  app.use(hostGuard(hostAllowed));
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));
   app.use(queryRoutes(options.queries));
@@ -77,5 +79,6 @@ function createApp(options: AppOptions): Express {
  */
 export function createRequestListener(options: AppOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const names = localNames();
-  return exportListener(createApp(options), options.ingest, (host) => isAllowedHost(host, options.boundHost, names));
+  const hostAllowed: HostAllowed = (host) => isAllowedHost(host, options.boundHost, names);
+  return exportListener(createApp(options, hostAllowed), options.ingest, hostAllowed);
 }

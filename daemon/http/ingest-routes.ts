@@ -77,7 +77,6 @@ async function answerExport(
   options: IngestOptions,
   signal: SignalName,
 ): Promise<void> {
-  allowLoopbackOrigin(req, res);
   let format: WireFormat;
   let result: IngestResult;
   try {
@@ -93,7 +92,10 @@ async function answerExport(
   }
 }
 
-/** Browser apps served from localhost may export; other origins get no CORS headers. */
+/**
+ * Browser apps served from localhost may export; other origins get no CORS headers. Set for every
+ * `/v1` request: by the router's middleware, or by exportListener for the exports it answers.
+ */
 function allowLoopbackOrigin(req: IncomingMessage, res: ServerResponse): void {
   const origin = req.headers.origin;
   if (origin && isLoopbackOrigin(origin)) {
@@ -139,8 +141,8 @@ export function ingestRoutes(options: IngestOptions): Router {
  * guard allows) goes straight to its handler, everything else to the express app. Express's
  * router walks its layers for every request, with a closure and a match per layer: under load
  * that was about two fifths of the HTTP thread's time per export and more than half of what it
- * allocated (docs/perf-history/design-decisions.md). The answer is the one the router's route
- * gives (test/integration/ingest.test.ts holds them to it).
+ * allocated (docs/perf-history/design-decisions.md). Both answer through answerExport, with the
+ * same CORS headers.
  */
 export function exportListener(
   app: (req: IncomingMessage, res: ServerResponse) => void,
@@ -154,6 +156,15 @@ export function exportListener(
       app(req, res);
       return;
     }
-    answerExport(req, res, options, signal).catch((error) => sendErrorJson(res, error));
+    allowLoopbackOrigin(req, res);
+    answerExport(req, res, options, signal).catch((error) => {
+      // Express's router would catch what its error handler throws; here nothing else would,
+      // and an unhandled rejection ends the process.
+      try {
+        sendErrorJson(res, error);
+      } catch {
+        res.destroy();
+      }
+    });
   };
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { contentEncodingOf, readCapped } from "../ingest/body-cap.js";
 
 /**
- * Reads an HTTP request body within `maxBytes` (sent and inflated): the express side of the
+ * Reads an HTTP request body within `maxBytes` (sent and inflated): the HTTP side of the
  * transport-neutral body cap (daemon/ingest/body-cap.ts). Rejects with an IngestError.
  */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {

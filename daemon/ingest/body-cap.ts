@@ -1,7 +1,7 @@
 /**
  * The body cap, for any transport: a request body read from a stream (or given whole) with its
  * sent and its inflated size capped while it is read, so a gzip bomb is never inflated into
- * memory. Failures are ingest errors (ingest-errors.ts); the HTTP route's express adapter is
+ * memory. Failures are ingest errors (ingest-errors.ts); the HTTP adapter is
  * daemon/http/read-body.ts.
  */
 import { Readable } from "node:stream";

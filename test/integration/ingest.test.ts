@@ -413,34 +413,94 @@ describe("ingestion over HTTP (real obsd)", function () {
   });
 
   it("answers an export alike sent to its exact path (straight from the server) or through the router", async () => {
-    // `/v1/logs` is answered by exportListener, `/v1/logs/` by the express route: one answer.
+    // `/v1/logs` is answered by exportListener, `/v1/logs/` by the express route. Each answer is
+    // what exporters got from the express route alone: its status and Content-Type, a
+    // Content-Length (never chunked), and the CORS headers for a loopback page.
     const logs = (service: string, timeNs: bigint) => logsRequest(service, [{ timeNs, body: "alike" }]);
     const json = { "content-type": "application/json" };
-    const cases: { name: string; headers: Record<string, string>; body: (path: string) => Buffer | string }[] = [
-      { name: "JSON", headers: json, body: (path) => JSON.stringify(logs(`alike${path}`, NOW)) },
+    const JSON_TYPE = "application/json; charset=utf-8";
+    const cases: {
+      name: string;
+      headers: Record<string, string>;
+      body: (path: string) => Buffer | string;
+      status: number;
+      type: string;
+    }[] = [
+      {
+        name: "JSON",
+        headers: json,
+        body: (path) => JSON.stringify(logs(`alike${path}`, NOW)),
+        status: 200,
+        type: JSON_TYPE,
+      },
       {
         name: "protobuf",
         headers: { "content-type": "application/x-protobuf" },
         body: (path) => protobufOf("logs", logs(`alike-pb${path}`, NOW)),
+        status: 200,
+        type: "application/x-protobuf",
       },
       {
-        name: "gzip with a loopback origin",
+        name: "gzip from a loopback page",
         headers: { ...json, "content-encoding": "gzip", origin: "http://127.0.0.1:3000" },
         body: (path) => gzipSync(JSON.stringify(logs(`alike-gz${path}`, NOW))),
+        status: 200,
+        type: JSON_TYPE,
       },
-      { name: "partial success", headers: json, body: (path) => JSON.stringify(logs(`alike-old${path}`, 1n)) },
-      { name: "unsupported type", headers: { "content-type": "text/plain" }, body: () => "{}" },
-      { name: "invalid JSON", headers: json, body: () => "{" },
-      { name: "invalid gzip", headers: { ...json, "content-encoding": "gzip" }, body: () => "not gzip" },
+      {
+        name: "partial success",
+        headers: json,
+        body: (path) => JSON.stringify(logs(`alike-old${path}`, 1n)),
+        status: 200,
+        type: JSON_TYPE,
+      },
+      {
+        name: "unsupported type",
+        headers: { "content-type": "text/plain" },
+        body: () => "{}",
+        status: 415,
+        type: JSON_TYPE,
+      },
+      { name: "invalid JSON", headers: json, body: () => "{", status: 400, type: JSON_TYPE },
+      {
+        name: "invalid gzip",
+        headers: { ...json, "content-encoding": "gzip" },
+        body: () => "not gzip",
+        status: 400,
+        type: JSON_TYPE,
+      },
+      {
+        name: "over the cap, from a loopback page",
+        headers: { ...json, origin: "http://localhost:5173" },
+        body: () => Buffer.alloc(16 * 1024 * 1024 + 1, 0x20),
+        status: 413,
+        type: JSON_TYPE,
+      },
     ];
     const answer = async (path: string, c: (typeof cases)[number]) => {
       const res = await http(`${obsd.url}${path}`, { method: "POST", headers: c.headers, body: c.body(path) });
-      const { "content-type": type, "access-control-allow-origin": origin, vary, allow } = res.headers;
-      return { status: res.status, type, origin, vary, allow, body: res.body.toString("utf8") };
+      const { "content-type": type, "content-length": length, "transfer-encoding": chunked, ...rest } = res.headers;
+      const cors = Object.fromEntries(Object.entries(rest).filter(([name]) => /^access-control-|^vary$/.test(name)));
+      return { status: res.status, type, length, chunked, cors, body: res.body.toString("utf8") };
     };
+    const corsFor = (origin: string | undefined) =>
+      origin === undefined
+        ? {}
+        : {
+            "access-control-allow-origin": origin,
+            "access-control-allow-methods": "POST, OPTIONS",
+            "access-control-allow-headers": "Content-Type, Content-Encoding",
+            "access-control-max-age": "600",
+            vary: "Origin",
+          };
     for (const c of cases) {
       const direct = await answer("/v1/logs", c);
-      expect(direct.status, c.name).to.be.within(200, 499);
+      expect([direct.status, direct.type], c.name).to.deep.equal([c.status, c.type]);
+      expect([direct.length, direct.chunked], c.name).to.deep.equal([
+        String(Buffer.byteLength(direct.body)),
+        undefined,
+      ]);
+      expect(direct.cors, c.name).to.deep.equal(corsFor(c.headers.origin));
       expect(await answer("/v1/logs/", c), c.name).to.deep.equal(direct);
     }
   });
