@@ -22,6 +22,7 @@ import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { StoreFileWatch } from "./store-file-watch.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
 import { WalGuard } from "./wal-guard.js";
 import { describeWriteFailure, isTransientWriteFailure } from "./write-failure.js";
 import type { WriteRequest, WriterOptions, WriterReply, WriterRequest } from "./writer-protocol.js";
@@ -91,6 +92,7 @@ try {
 }
 const packer = new PostingPacker(db, writer.hashedKeys);
 const walGuard = new WalGuard(db, options.dbPath);
+const checkpointer = new WalCheckpointer(db, options.dbPath, (line) => console.error(`obsd: ${line}`));
 const fileWatch = new StoreFileWatch(options.dbPath);
 /** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
 let lost: string | null = null;
@@ -227,6 +229,7 @@ function flush(): void {
     commit(group);
     try {
       walGuard.afterCommit(Date.now());
+      checkpointer.afterCommit();
     } catch {
       // A failed checkpoint loses nothing; the log stays as it is and the next commit says why.
     }
@@ -265,6 +268,7 @@ async function trim(): Promise<void> {
         // The outbox's rows are no signal's records, but trimming goes on while they are deleted.
         const others = retention.takeOthersDeleted();
         if (stepDeleted === 0 && others === 0) break;
+        checkpointer.afterCommit();
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
@@ -286,7 +290,10 @@ async function pack(): Promise<void> {
   if (packing || closing || lost !== null || Date.now() < packingPausedUntil) return;
   packing = true;
   try {
-    while (!closing && packer.packNext()) await new Promise((resolve) => setImmediate(resolve));
+    while (!closing && packer.packNext()) {
+      checkpointer.afterCommit();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   } catch (error) {
     // Nothing is lost: the bucket's postings stay as they were (in forms readers read), and
     // the packer moves on past it (posting-packer.ts).
@@ -315,6 +322,7 @@ function writeHeld(): string | undefined {
 function finish(): void {
   clearInterval(timer);
   clearInterval(fileTimer);
+  checkpointer.stop();
   const error = writeHeld();
   if (error !== undefined && lost === null) console.error(`obsd: ${error}`);
   try {

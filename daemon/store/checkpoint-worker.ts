@@ -1,0 +1,38 @@
+/**
+ * The checkpoint thread: copies the write-ahead log into the database file when the writer asks
+ * (wal-checkpointer.ts), on a connection of its own, so that the writer thread goes on
+ * committing while the disk takes the copy and its syncs.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { openReadConnection } from "./connection.js";
+
+/** Writer to this thread. */
+export type CheckpointRequest = "checkpoint" | "stop";
+
+/** This thread to the writer: after each request, what the log held and what is now copied. */
+export type CheckpointReply = { ok: true; frames: number; copied: number } | { ok: false; message: string };
+
+if (!parentPort) throw new Error("checkpoint-worker must run as a worker thread");
+const port = parentPort;
+// A checkpoint reads log frames and writes database pages without the page cache.
+const db = openReadConnection((workerData as { dbPath: string }).dbPath);
+db.pragma("cache_size = -256");
+
+port.on("message", (request: CheckpointRequest) => {
+  if (request === "stop") {
+    db.close();
+    port.close();
+    return;
+  }
+  try {
+    // PASSIVE: copies what no reader still needs, and never waits for the writer or readers.
+    const [result] = db.pragma("wal_checkpoint(PASSIVE)") as { log: bigint | number; checkpointed: bigint | number }[];
+    port.postMessage({
+      ok: true,
+      frames: Number(result?.log ?? 0),
+      copied: Number(result?.checkpointed ?? 0),
+    } satisfies CheckpointReply);
+  } catch (error) {
+    port.postMessage({ ok: false, message: (error as Error).message } satisfies CheckpointReply);
+  }
+});

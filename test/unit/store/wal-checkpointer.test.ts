@@ -1,0 +1,158 @@
+import { closeSync, openSync, readSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Worker } from "node:worker_threads";
+import { expect } from "chai";
+import { WalCheckpointer } from "../../../daemon/store/wal-checkpointer.js";
+import { WAL_INDEX_HEADER_BYTES, type WalIndexCounts, walIndexCounts } from "../../../daemon/store/wal-index.js";
+import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
+import { type TestStore, testStore } from "../../helpers/store.js";
+
+const MiB = 1024 * 1024;
+const T0 = 1_700_000_000_000_000_000n;
+
+function counts(path: string): WalIndexCounts {
+  const bytes = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  const fd = openSync(`${path}-shm`, "r");
+  try {
+    readSync(fd, bytes, 0, WAL_INDEX_HEADER_BYTES, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const read = walIndexCounts(bytes);
+  if (read === null) throw new Error("the WAL-index header was not readable");
+  return read;
+}
+
+function autocheckpoint(store: TestStore): number {
+  return Number(store.db.pragma("wal_autocheckpoint", { simple: true }));
+}
+
+/** A commit of a few pages: spans with a large attribute each. */
+function commit(store: TestStore, n: number): void {
+  store.writeTraces(
+    traceRequest(
+      "checkpoints",
+      Array.from({ length: 4 }, (_, i) => ({
+        traceId: hexId(n, 16),
+        spanId: hexId(n * 4 + i, 8),
+        startNs: T0 + BigInt(n * 4 + i),
+        attributes: { text: `${n}`.repeat(1500) },
+      })),
+    ),
+  );
+}
+
+/** Waits until `done`, giving the checkpoint thread's replies their turn. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !done(); waited += 5) {
+    if (waited > 10_000) throw new Error(`not ${what} within 10 s`);
+    await sleep(5);
+  }
+}
+
+describe("checkpoints on their own thread (WalCheckpointer)", function () {
+  this.timeout(30_000);
+
+  it("has the thread copy the log once the threshold is reached, and starts the log over", async () => {
+    // A 4 MiB cap: the automatic checkpoint waited for half a MiB of frames.
+    const store = testStore(4 * MiB);
+    const threshold = autocheckpoint(store);
+    const checkpointer = new WalCheckpointer(store.db, store.path, (line) => {
+      throw new Error(`unexpected: ${line}`);
+    });
+    try {
+      expect(checkpointer.threaded).to.equal(true);
+      // SQLite's own checkpoint waits for twice as many now: a backstop only.
+      expect(autocheckpoint(store)).to.equal(2 * threshold);
+      let longest = 0;
+      let longestCommit = 0;
+      let restarts = 0;
+      let last = counts(store.path).frames;
+      for (let n = 0; n < 100; n++) {
+        commit(store, n);
+        const now = counts(store.path);
+        longestCommit = Math.max(longestCommit, now.frames > last ? now.frames - last : now.frames);
+        checkpointer.afterCommit();
+        // Each copy finishes before the next commit here, so what bounds the log is plain.
+        await until(() => !checkpointer.copying, "copied");
+        longest = Math.max(longest, now.frames);
+        if (now.frames < last) restarts++;
+        last = now.frames;
+      }
+      expect(checkpointer.threadCheckpoints).to.be.greaterThan(2);
+      expect(restarts).to.be.greaterThan(2);
+      expect(longest).to.be.at.most(threshold + longestCommit);
+    } finally {
+      checkpointer.stop();
+      store.close();
+    }
+  });
+
+  it("copies, at the writer's next commit after the thread's copy, what was committed meanwhile", async () => {
+    const store = testStore(4 * MiB);
+    const checkpointer = new WalCheckpointer(store.db, store.path, (line) => {
+      throw new Error(`unexpected: ${line}`);
+    });
+    try {
+      let n = 0;
+      for (let round = 0; round < 3; round++) {
+        while (!checkpointer.copying) {
+          commit(store, n++);
+          checkpointer.afterCommit();
+        }
+        // Commits go on while the thread copies; the last one after it has.
+        for (let more = 0; more < 3; more++) commit(store, n++);
+        await until(() => !checkpointer.copying, "copied");
+        commit(store, n++);
+        checkpointer.afterCommit();
+        // Every frame copied: the next transaction starts the log over. A checkpoint on
+        // another connection alone would leave this commit's frames, and the log would grow.
+        const now = counts(store.path);
+        expect(now.backfilled, `round ${round}`).to.equal(now.frames);
+        commit(store, n++);
+        expect(counts(store.path).frames, `round ${round}`).to.be.lessThan(now.frames);
+      }
+      expect(checkpointer.threadCheckpoints).to.equal(3);
+    } finally {
+      checkpointer.stop();
+      store.close();
+    }
+  });
+
+  it("gives checkpoints back to the writer, saying why, when its thread stops", async () => {
+    const store = testStore(4 * MiB);
+    const threshold = autocheckpoint(store);
+    const said: string[] = [];
+    const checkpointer = new WalCheckpointer(store.db, store.path, (line) => said.push(line));
+    try {
+      // The thread ending as if it had crashed.
+      await (checkpointer as unknown as { worker: Worker }).worker.terminate();
+      await until(() => !checkpointer.threaded, "back to the writer");
+      expect(autocheckpoint(store)).to.equal(threshold);
+      expect(said).to.have.length(1);
+      expect(said[0]).to.match(/checkpoint thread exited .*the writer checkpoints the write-ahead log itself/);
+      // Commits go on, and SQLite's own checkpoint keeps the log short again.
+      for (let n = 0; n < 200; n++) {
+        commit(store, n);
+        checkpointer.afterCommit();
+      }
+      expect(counts(store.path).frames).to.be.lessThan(2 * threshold);
+    } finally {
+      checkpointer.stop();
+      store.close();
+    }
+  });
+
+  it("leaves the automatic checkpoint as it was once stopped", () => {
+    const store = testStore(4 * MiB);
+    try {
+      const threshold = autocheckpoint(store);
+      const checkpointer = new WalCheckpointer(store.db, store.path, () => {});
+      checkpointer.stop();
+      expect(checkpointer.threaded).to.equal(false);
+      expect(autocheckpoint(store)).to.equal(threshold);
+    } finally {
+      store.close();
+    }
+  });
+});
