@@ -2,7 +2,8 @@
  * bench/ingest: end-to-end OTLP ingestion throughput of a real obsd over HTTP (JSON and
  * protobuf) and OTLP/gRPC on the same port, with obsd's CPU per span, beside the raw ceiling
  * of the store (the same decoded rows written straight into the same schema by the same writer
- * code, no HTTP, no worker), measured in the same run. Also: /api/health latency while
+ * code, no HTTP, no decoder, the log checkpointed on a thread of its own as obsd's is:
+ * raw-checkpoints.ts), measured in the same run. Also: /api/health latency while
  * ingestion saturates the collector, and the collector's peak RSS.
  *
  * The raw ceiling commits CONCURRENCY requests per transaction: the most the collector's
@@ -40,6 +41,7 @@ import { tempDir } from "../test/helpers/temp-dir.js";
 import { exportAllGrpc } from "./grpc-load.js";
 import { getStatus as get, postAll } from "./http-load.js";
 import { peakRss, percentile, round, threadCpuPerUnit, threadCpuSeconds } from "./measure.js";
+import { threadCheckpoints } from "./raw-checkpoints.js";
 import { makeWorkload, SPANS_PER_BATCH } from "./span-workload.js";
 
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 200);
@@ -51,27 +53,31 @@ function median(values: number[]): number {
   return percentile(values, 50);
 }
 
-function rawCeiling(warmup: Buffer[], bodies: Buffer[], nowNs: bigint): number {
+async function rawCeiling(warmup: Buffer[], bodies: Buffer[], nowNs: bigint): Promise<number> {
   const dir = tempDir("obs-bench-raw-");
-  const { db } = openWriteConnection(join(dir.path, "raw.sqlite"));
+  const path = join(dir.path, "raw.sqlite");
+  const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
+  const checkpoints = threadCheckpoints(db, path);
   // Full posting buckets packed between commits, as obsd's writer thread does: the keys it
   // hashes are then written hashed (posting-packer.ts), as they are end to end.
   const packer = new PostingPacker(db, writer.hashedKeys);
-  const writeAll = (batches: ReturnType<typeof decodeTraceRequest>[]) => {
+  const writeAll = async (batches: ReturnType<typeof decodeTraceRequest>[]) => {
     for (let i = 0; i < batches.length; i += CONCURRENCY) {
       const group = batches.slice(i, i + CONCURRENCY);
       writer.transaction(() => {
         for (const batch of group) writer.writeSpans(batch, nowNs);
       });
+      await checkpoints.afterCommit();
       while (packer.packNext()) {}
     }
   };
-  writeAll(warmup.map((body) => decodeTraceRequest(body, "json")));
+  await writeAll(warmup.map((body) => decodeTraceRequest(body, "json")));
   const batches = bodies.map((body) => decodeTraceRequest(body, "json"));
   const started = performance.now();
-  writeAll(batches);
+  await writeAll(batches);
   const seconds = (performance.now() - started) / 1000;
+  checkpoints.stop();
   db.close();
   dir.cleanup();
   return (batches.length * SPANS_PER_BATCH) / seconds;
@@ -158,7 +164,7 @@ async function main(): Promise<void> {
   const JSON_TYPE = { http: "application/json" };
   const spansPerSecond = (run: EndToEnd | undefined) => Math.round(run?.spansPerSecond ?? 0);
   for (let round = 1; round <= ROUNDS; round++) {
-    raw.push(rawCeiling(warmup.json, workload.json, nowNs));
+    raw.push(await rawCeiling(warmup.json, workload.json, nowNs));
     proto.throughput.push(await endToEnd(warmup.protobuf, workload.protobuf, PROTOBUF, false));
     grpc.throughput.push(await endToEnd(warmup.protobuf, workload.protobuf, "grpc", false));
     json.throughput.push(await endToEnd(warmup.json, workload.json, JSON_TYPE, false));

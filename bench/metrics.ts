@@ -4,7 +4,8 @@
  * Ingest half: end-to-end data points/s of a real obsd over HTTP (OTLP/protobuf, 5,000 series
  * reporting every 10 s, 10 attributes per point: 50 services each exporting its 100 series per
  * interval) beside the raw write ceiling (the same bodies decoded in this process and written
- * by the same writer, CONCURRENCY requests per transaction, no HTTP and no worker), measured
+ * by the same writer, CONCURRENCY requests per transaction, no HTTP and no decoder, the log
+ * checkpointed on a thread of its own as obsd's is: raw-checkpoints.ts), measured
  * interleaved in the same run as bench/ingest does; obsd's CPU per point, in all and per thread, and the
  * client's; and the bytes the store holds per point. Beside them, the pipeline's own ceiling: the
  * same bodies dated before the retention window, sent to a real obsd the same way, so every
@@ -37,6 +38,7 @@ import { tempDir } from "../test/helpers/temp-dir.js";
 import { getJson, getStatus, postAll } from "./http-load.js";
 import { peakRss, percentile, round, threadCpuPerUnit, threadCpuSeconds } from "./measure.js";
 import { fillBatches, INTERVAL_S, protobufBodies, SERIES_PER_SERVICE, SERVICES } from "./metric-workload.js";
+import { threadCheckpoints } from "./raw-checkpoints.js";
 
 /**
  * Twenty minutes of the series' points by default: twice the ten minutes the writer holds a
@@ -91,34 +93,37 @@ function bytesPerPoint(db: Database.Database): { total: number; points: number }
   return { total: round(total / count, 1), points: round((sizes.get("metric_points") ?? 0) / count, 1) };
 }
 
-function rawCeiling(
+async function rawCeiling(
   warmup: Buffer[],
   bodies: Buffer[],
   nowNs: bigint,
   history: string | null,
-): { pointsPerSec: number; bytes: ReturnType<typeof bytesPerPoint> } {
+): Promise<{ pointsPerSec: number; bytes: ReturnType<typeof bytesPerPoint> }> {
   const dir = tempDir("obs-bench-metrics-raw-");
   const path = join(dir.path, "raw.sqlite");
   if (history !== null) copyFileSync(history, path);
   const { db } = openWriteConnection(path);
   const writer = new TelemetryWriter(db, 0n);
-  const writeAll = (all: MetricBatch[]) => {
+  const checkpoints = threadCheckpoints(db, path);
+  const writeAll = async (all: MetricBatch[]) => {
     for (let i = 0; i < all.length; i += CONCURRENCY) {
       const group = all.slice(i, i + CONCURRENCY);
       writer.transaction(() => {
         for (const batch of group) writer.writeMetrics(batch, nowNs);
       });
+      await checkpoints.afterCommit();
     }
   };
   const decode = (all: Buffer[]) => all.map((body) => decodeMetricRequest(body, "protobuf"));
-  writeAll(decode(warmup));
+  await writeAll(decode(warmup));
   const batches = decode(bodies);
   const started = performance.now();
-  writeAll(batches);
+  await writeAll(batches);
   // Timed: what the writer holds (metric-writer.ts) is written before the points count as
   // stored, as a reader's first query has it written.
   writer.writeHeld();
   const seconds = (performance.now() - started) / 1000;
+  checkpoints.stop();
   const bytes = bytesPerPoint(db);
   db.close();
   dir.cleanup();
@@ -318,7 +323,7 @@ async function main(): Promise<void> {
   const pipeline: EndToEndRun[] = [];
   let bytes: ReturnType<typeof bytesPerPoint> = { total: 0, points: 0 };
   for (let r = 1; r <= ROUNDS; r++) {
-    const ceiling = rawCeiling(warmup, bodies, nowNs, history);
+    const ceiling = await rawCeiling(warmup, bodies, nowNs, history);
     raw.push(ceiling.pointsPerSec);
     bytes = ceiling.bytes;
     e2e.push(await endToEnd(warmup, bodies, history));
