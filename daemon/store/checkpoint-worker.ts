@@ -17,6 +17,8 @@ const port = parentPort;
 // A checkpoint reads log frames and writes database pages without the page cache.
 const db = openReadConnection((workerData as { dbPath: string }).dbPath);
 db.pragma("cache_size = -256");
+// A checkpoint syncs the log, then the database file, as the writer's own did (connection.ts).
+db.pragma("synchronous = NORMAL");
 
 port.on("message", (request: CheckpointRequest) => {
   if (request === "stop") {

@@ -1,8 +1,7 @@
-import { closeSync, constants, openSync, readSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import type { CheckpointReply, CheckpointRequest } from "./checkpoint-worker.js";
-import { WAL_INDEX_HEADER_BYTES, type WalIndexCounts, walIndexCounts } from "./wal-index.js";
+import { WalIndexReader } from "./wal-index.js";
 
 /**
  * Checkpoints on a thread of their own (checkpoint-worker.ts). SQLite's automatic checkpoint
@@ -19,30 +18,38 @@ import { WAL_INDEX_HEADER_BYTES, type WalIndexCounts, walIndexCounts } from "./w
  *   frame copied.
  *
  * So the log holds at most the threshold and what is committed during one of the thread's
- * checkpoints. SQLite's automatic checkpoint stays on as a backstop at twice the frames (as long
- * a log as `journal_size_limit` allows for), for commits that do not call `afterCommit` and for
- * a header that cannot be read. If the thread fails or exits, the automatic checkpoint goes
- * back to what it was.
+ * copies. SQLite's automatic checkpoint stays on as a backstop at twice the frames (as long a
+ * log as `journal_size_limit` allows for), for commits that do not call `afterCommit` and for a
+ * header that cannot be read; while the thread copies, it cannot run (SQLite lets one
+ * checkpoint run at a time, and a second returns at once). If the thread cannot start, fails
+ * or exits, or the header cannot be opened, the automatic checkpoint goes back to what it was.
  */
 export class WalCheckpointer {
   private worker: Worker | null = null;
   private readonly thresholdFrames: number;
-  private readonly header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
-  private shm = -1;
+  private readonly index: WalIndexReader;
   private asked = false;
-  private finishing = false;
+  /** The thread has copied: the writer copies what came in meanwhile at its next commit. */
+  private copyRemainder = false;
   /** Checkpoints the thread has run. */
   threadCheckpoints = 0;
 
   /** `report` hears, once, why checkpoints went back to the writer. */
   constructor(
     private readonly db: Database.Database,
-    private readonly dbPath: string,
+    dbPath: string,
     private readonly report: (line: string) => void,
   ) {
+    this.index = new WalIndexReader(dbPath);
     this.thresholdFrames = Number(db.pragma("wal_autocheckpoint", { simple: true }));
     if (this.thresholdFrames <= 0) return;
-    const worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData: { dbPath } });
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData: { dbPath } });
+    } catch (error) {
+      report(`the checkpoint thread did not start (${(error as Error).message}); the writer checkpoints itself`);
+      return;
+    }
     worker.on("message", (reply: CheckpointReply) => this.onReply(reply));
     worker.on("error", (error) => this.fallBack(`the checkpoint thread failed: ${error.message}`));
     worker.on("exit", (code) => this.fallBack(`the checkpoint thread exited (code ${code})`));
@@ -57,7 +64,7 @@ export class WalCheckpointer {
     return this.worker !== null;
   }
 
-  /** Whether the thread is copying the log now. */
+  /** Whether the thread is copying the log now: no other checkpoint can run meanwhile. */
   get copying(): boolean {
     return this.worker !== null && this.asked;
   }
@@ -65,8 +72,8 @@ export class WalCheckpointer {
   /** Call after a commit, outside any transaction. Never throws. */
   afterCommit(): void {
     if (this.worker === null) return;
-    if (this.finishing) {
-      this.finishing = false;
+    if (this.copyRemainder) {
+      this.copyRemainder = false;
       try {
         this.db.pragma("wal_checkpoint(PASSIVE)");
       } catch {
@@ -75,20 +82,32 @@ export class WalCheckpointer {
       return;
     }
     if (this.asked) return;
-    const counts = this.counts();
+    let counts: ReturnType<WalIndexReader["counts"]>;
+    try {
+      counts = this.index.counts();
+    } catch (error) {
+      this.fallBack(`the write-ahead log's index could not be read (${(error as Error).message})`);
+      return;
+    }
     if (counts !== null && counts.frames - counts.backfilled >= this.thresholdFrames) {
       this.asked = true;
       this.worker.postMessage("checkpoint" satisfies CheckpointRequest);
     }
   }
 
-  /** Stops the thread (a checkpoint under way finishes first); the writer checkpoints as before. */
-  stop(): void {
+  /**
+   * Stops the thread; resolves once it has ended, so that a checkpoint it was running is done
+   * and the writer's own (a truncating one at close) is not refused. The writer checkpoints
+   * as before meanwhile and after.
+   */
+  stop(): Promise<void> {
     const worker = this.worker;
-    if (worker === null) return;
+    if (worker === null) return Promise.resolve();
     this.worker = null;
-    worker.postMessage("stop" satisfies CheckpointRequest);
     this.restore();
+    const ended = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+    worker.postMessage("stop" satisfies CheckpointRequest);
+    return ended;
   }
 
   private onReply(reply: CheckpointReply): void {
@@ -99,7 +118,7 @@ export class WalCheckpointer {
     }
     this.threadCheckpoints++;
     this.asked = false;
-    this.finishing = true;
+    this.copyRemainder = true;
   }
 
   private fallBack(reason: string): void {
@@ -113,18 +132,5 @@ export class WalCheckpointer {
 
   private restore(): void {
     if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${this.thresholdFrames}`);
-    if (this.shm >= 0) closeSync(this.shm);
-    this.shm = -1;
-  }
-
-  /** The log's counts now, or null when they cannot be read (the backstop checkpoints then). */
-  private counts(): WalIndexCounts | null {
-    try {
-      if (this.shm < 0) this.shm = openSync(`${this.dbPath}-shm`, constants.O_RDONLY | constants.O_NOFOLLOW);
-      readSync(this.shm, this.header, 0, WAL_INDEX_HEADER_BYTES, 0);
-      return walIndexCounts(this.header);
-    } catch {
-      return null;
-    }
   }
 }

@@ -1,3 +1,4 @@
+import { constants, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
 
 /**
@@ -39,4 +40,39 @@ export function walIndexCounts(header: Buffer): WalIndexCounts | null {
   const frames = u32(16);
   const backfilled = u32(96);
   return backfilled <= frames ? { frames, backfilled } : null;
+}
+
+/**
+ * Descriptors on `-shm` files, by path, opened once and never closed while the process lives.
+ * SQLite locks that file with POSIX record locks, and a process loses every such lock it holds
+ * on a file when it closes any descriptor on it: another process could then take the log index
+ * for unused and rebuild it, or a checkpoint truncate the log under a reader's snapshot
+ * (sqlite.org/howtocorrupt.html, "Posix advisory locks canceled by a separate thread doing
+ * close()"). A `-shm` file replaced while obsd runs leaves the descriptor on the old one, whose
+ * counts then stay as they were: the writer's own automatic checkpoint still bounds the log.
+ */
+const kept = new Map<string, number>();
+
+/** The counts of one store's write-ahead log, read from its `-shm` file (see `kept`). */
+export class WalIndexReader {
+  private readonly header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  private readonly shmPath: string;
+
+  constructor(dbPath: string) {
+    this.shmPath = `${dbPath}-shm`;
+  }
+
+  /**
+   * The counts now, or null when this read cannot be trusted (walIndexCounts). Throws when the
+   * file cannot be opened (a link, or not there: the database is not open in WAL mode).
+   */
+  counts(): WalIndexCounts | null {
+    let fd = kept.get(this.shmPath);
+    if (fd === undefined) {
+      fd = openSync(this.shmPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+      kept.set(this.shmPath, fd);
+    }
+    const read = readSync(fd, this.header, 0, WAL_INDEX_HEADER_BYTES, 0);
+    return read === WAL_INDEX_HEADER_BYTES ? walIndexCounts(this.header) : null;
+  }
 }

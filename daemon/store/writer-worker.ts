@@ -227,9 +227,11 @@ function flush(): void {
     for (const request of group) send({ type: "failed", id: request.id, message: lost });
   } else if (group.length > 0) {
     commit(group);
+    checkpointer.afterCommit();
     try {
-      walGuard.afterCommit(Date.now());
-      checkpointer.afterCommit();
+      // Not while the thread copies: a second checkpoint would be refused at once, and the
+      // guard would not try again for a second.
+      if (!checkpointer.copying) walGuard.afterCommit(Date.now());
     } catch {
       // A failed checkpoint loses nothing; the log stays as it is and the next commit says why.
     }
@@ -239,7 +241,7 @@ function flush(): void {
   }
   void pack();
   if (queue.length > 0) scheduleFlush();
-  else if (closing) finish();
+  else if (closing) void finish();
 }
 
 function scheduleFlush(): void {
@@ -272,7 +274,10 @@ async function trim(): Promise<void> {
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    if (!closing) retention.releaseFreePages();
+    if (!closing) {
+      retention.releaseFreePages();
+      checkpointer.afterCommit();
+    }
   } catch (error) {
     console.error(`obsd: retention failed: ${(error as Error).message}`);
   } finally {
@@ -319,12 +324,17 @@ function writeHeld(): string | undefined {
   }
 }
 
-function finish(): void {
+let finishing = false;
+
+async function finish(): Promise<void> {
+  if (finishing) return;
+  finishing = true;
   clearInterval(timer);
   clearInterval(fileTimer);
-  checkpointer.stop();
   const error = writeHeld();
   if (error !== undefined && lost === null) console.error(`obsd: ${error}`);
+  // A copy the thread is making would have SQLite refuse the truncating checkpoint below.
+  await checkpointer.stop();
   try {
     db.pragma("wal_checkpoint(TRUNCATE)");
   } finally {
@@ -351,13 +361,14 @@ port.on("message", (message: WriterRequest) => {
   if (message.type === "close") {
     closing = true;
     for (const requestPort of requestPorts) requestPort.close();
-    if (queue.length === 0 && !flushScheduled) finish();
+    if (queue.length === 0 && !flushScheduled) void finish();
     return;
   }
   if (message.type === "writeHeld") {
     // Between transactions: requests queued and not yet committed are not acknowledged, so
     // no reader can be waiting for them.
     const error = writeHeld();
+    checkpointer.afterCommit();
     send(
       error === undefined ? { type: "heldWritten", id: message.id } : { type: "heldWritten", id: message.id, error },
     );
@@ -366,6 +377,7 @@ port.on("message", (message: WriterRequest) => {
   if (message.type === "forwarded") {
     try {
       outbox.applyProgress(message.progress);
+      checkpointer.afterCommit();
     } catch (error) {
       // Not recorded: the forwarder sends those rows again after a restart (at least once).
       console.error(`obsd: could not record forwarding progress: ${(error as Error).message}`);

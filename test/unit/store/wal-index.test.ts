@@ -1,23 +1,29 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { expect } from "chai";
-import { WAL_INDEX_HEADER_BYTES, walIndexCounts } from "../../../daemon/store/wal-index.js";
+import { WAL_INDEX_HEADER_BYTES, WalIndexReader, walIndexCounts } from "../../../daemon/store/wal-index.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
 const T0 = 1_700_000_000_000_000_000n;
 
+/** The header's bytes, through a descriptor kept open as the reader keeps its own (wal-index.ts). */
+const shm = new Map<string, number>();
 function header(path: string): Buffer {
-  const bytes = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
-  const fd = openSync(`${path}-shm`, "r");
-  try {
-    readSync(fd, bytes, 0, WAL_INDEX_HEADER_BYTES, 0);
-  } finally {
-    closeSync(fd);
+  let fd = shm.get(path);
+  if (fd === undefined) {
+    fd = openSync(`${path}-shm`, "r");
+    shm.set(path, fd);
   }
+  const bytes = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  readSync(fd, bytes, 0, WAL_INDEX_HEADER_BYTES, 0);
   return bytes;
 }
 
 describe("the write-ahead log's counts from the WAL-index header", () => {
+  after(() => {
+    for (const fd of shm.values()) closeSync(fd);
+  });
+
   it("reads the frames in the log and those checkpointed as SQLite counts them", () => {
     const store = testStore();
     try {
@@ -38,10 +44,9 @@ describe("the write-ahead log's counts from the WAL-index header", () => {
       const [result] = store.db.pragma("wal_checkpoint(PASSIVE)") as { log: number; checkpointed: number }[];
       expect(before).to.deep.equal({ frames: Number(result?.log), backfilled: 0 });
       expect(before?.frames).to.be.greaterThan(20);
-      expect(walIndexCounts(header(store.path))).to.deep.equal({
-        frames: Number(result?.log),
-        backfilled: Number(result?.checkpointed),
-      });
+      const after = { frames: Number(result?.log), backfilled: Number(result?.checkpointed) };
+      expect(walIndexCounts(header(store.path))).to.deep.equal(after);
+      expect(new WalIndexReader(store.path).counts()).to.deep.equal(after);
     } finally {
       store.close();
     }
