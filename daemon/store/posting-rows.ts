@@ -8,8 +8,17 @@ import type Database from "better-sqlite3";
  * JSON text's size (docs/store-density.md).
  */
 
+/**
+ * An entry of one row's blob, shared: a span of many distinct attribute values makes as many
+ * entries of one row, and a Buffer each (an object and an ArrayBuffer) held until the commit
+ * took tens of megabytes for the largest requests (docs/PERFORMANCE.md, hostile-memory).
+ * Only read: the statements bind it.
+ */
+const ONE_ROW = Buffer.alloc(0);
+
 /** The `rows` blob of the ascending ids `ids` (the first goes in `first_row`). */
 export function encodePostingRows(ids: readonly number[]): Buffer {
+  if (ids.length <= 1) return ONE_ROW;
   let size = 0;
   for (let i = 1; i < ids.length; i++) size += varintSize((ids[i] as number) - (ids[i - 1] as number));
   const out = Buffer.allocUnsafe(size);
