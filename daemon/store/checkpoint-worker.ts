@@ -9,8 +9,8 @@ import { openReadConnection } from "./connection.js";
 /** Writer to this thread. */
 export type CheckpointRequest = "checkpoint" | "stop";
 
-/** This thread to the writer: after each request, what the log held and what is now copied. */
-export type CheckpointReply = { ok: true; frames: number; copied: number } | { ok: false; message: string };
+/** This thread to the writer, after each checkpoint: done, or why not. */
+export type CheckpointReply = { ok: true } | { ok: false; message: string };
 
 if (!parentPort) throw new Error("checkpoint-worker must run as a worker thread");
 const port = parentPort;
@@ -28,12 +28,8 @@ port.on("message", (request: CheckpointRequest) => {
   }
   try {
     // PASSIVE: copies what no reader still needs, and never waits for the writer or readers.
-    const [result] = db.pragma("wal_checkpoint(PASSIVE)") as { log: bigint | number; checkpointed: bigint | number }[];
-    port.postMessage({
-      ok: true,
-      frames: Number(result?.log ?? 0),
-      copied: Number(result?.checkpointed ?? 0),
-    } satisfies CheckpointReply);
+    db.pragma("wal_checkpoint(PASSIVE)");
+    port.postMessage({ ok: true } satisfies CheckpointReply);
   } catch (error) {
     port.postMessage({ ok: false, message: (error as Error).message } satisfies CheckpointReply);
   }
