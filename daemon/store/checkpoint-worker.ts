@@ -4,7 +4,7 @@
  * committing while the disk takes the copy and its syncs.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { openReadConnection } from "./connection.js";
+import Database from "better-sqlite3";
 
 /** Writer to this thread. */
 export type CheckpointRequest = "checkpoint" | "stop";
@@ -14,8 +14,12 @@ export type CheckpointReply = { ok: true } | { ok: false; message: string };
 
 if (!parentPort) throw new Error("checkpoint-worker must run as a worker thread");
 const port = parentPort;
+// Opened here rather than by connection.ts, whose imports (the schema and its migrations) would
+// take a few megabytes of this thread's heap for nothing: it runs no statement but checkpoints.
+const db = new Database((workerData as { dbPath: string }).dbPath, { fileMustExist: true });
+db.pragma("busy_timeout = 5000");
+db.pragma("query_only = ON");
 // A checkpoint reads log frames and writes database pages without the page cache.
-const db = openReadConnection((workerData as { dbPath: string }).dbPath);
 db.pragma("cache_size = -256");
 // A checkpoint syncs the log, then the database file, as the writer's own did (connection.ts).
 db.pragma("synchronous = NORMAL");

@@ -18,14 +18,27 @@ import { WalIndexReader } from "./wal-index.js";
  *   frame copied.
  *
  * So the log holds at most the threshold and what is committed during one of the thread's
- * copies. SQLite's automatic checkpoint stays on as a backstop at twice the frames (as long a
+ * copies. The thread starts when the first checkpoint is due and ends once none has been due for
+ * IDLE_MS, so a collector that receives little keeps no thread (and its memory) for it. SQLite's automatic checkpoint stays on as a backstop at twice the frames (as long a
  * log as `journal_size_limit` allows for), for commits that do not call `afterCommit` and for a
  * header that cannot be read; while the thread copies, it cannot run (SQLite lets one
  * checkpoint run at a time, and a second returns at once). If the thread cannot start, fails
- * or exits, or the header cannot be opened, the automatic checkpoint goes back to what it was.
+ * or exits unasked, or the header cannot be opened, the automatic checkpoint goes back to what it
+ * was.
  */
+/**
+ * How long the thread stays with no checkpoint due before it ends. Starting one costs tens of
+ * milliseconds on a thread of its own; keeping one costs its heap and stack, about 10 MB of
+ * resident memory. Under load checkpoints are due every second or so and the thread stays.
+ */
+export const IDLE_MS = 60_000;
+
 export class WalCheckpointer {
+  /** Whether checkpoints go to a thread: false once stopped, or after a failure. */
+  private threadMode: boolean;
+  /** The thread, while one runs (started when a checkpoint is first due). */
   private worker: Worker | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
   private readonly thresholdFrames: number;
   private readonly index: WalIndexReader;
   private asked = false;
@@ -33,45 +46,40 @@ export class WalCheckpointer {
   private copyRemainder = false;
   /** Checkpoints the thread has run. */
   threadCheckpoints = 0;
+  /** Threads started, the first included. */
+  threadsStarted = 0;
 
   /** `report` hears, once, why checkpoints went back to the writer. */
   constructor(
     private readonly db: Database.Database,
-    dbPath: string,
+    private readonly dbPath: string,
     private readonly report: (line: string) => void,
+    private readonly idleMs = IDLE_MS,
   ) {
     this.index = new WalIndexReader(dbPath);
     this.thresholdFrames = Number(db.pragma("wal_autocheckpoint", { simple: true }));
-    if (this.thresholdFrames <= 0) return;
-    let worker: Worker;
-    try {
-      worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData: { dbPath } });
-    } catch (error) {
-      report(`the checkpoint thread did not start (${(error as Error).message}); the writer checkpoints itself`);
-      return;
-    }
-    worker.on("message", (reply: CheckpointReply) => this.onReply(reply));
-    worker.on("error", (error) => this.fallBack(`the checkpoint thread failed: ${error.message}`));
-    worker.on("exit", (code) => this.fallBack(`the checkpoint thread exited (code ${code})`));
-    // The writer thread ends when its work does, whatever this thread is doing.
-    worker.unref();
-    this.worker = worker;
-    db.pragma(`wal_autocheckpoint = ${2 * this.thresholdFrames}`);
+    this.threadMode = this.thresholdFrames > 0;
+    if (this.threadMode) db.pragma(`wal_autocheckpoint = ${2 * this.thresholdFrames}`);
   }
 
-  /** Whether the checkpoint thread is in use (not stopped, not failed). */
+  /** Whether checkpoints go to a thread (not stopped, not failed), whether or not one runs now. */
   get threaded(): boolean {
+    return this.threadMode;
+  }
+
+  /** Whether a checkpoint thread runs now. */
+  get running(): boolean {
     return this.worker !== null;
   }
 
   /** Whether the thread is copying the log now: no other checkpoint can run meanwhile. */
   get copying(): boolean {
-    return this.worker !== null && this.asked;
+    return this.threadMode && this.asked;
   }
 
   /** Call after a commit, outside any transaction. Never throws. */
   afterCommit(): void {
-    if (this.worker === null) return;
+    if (!this.threadMode) return;
     if (this.copyRemainder) {
       this.copyRemainder = false;
       try {
@@ -89,29 +97,65 @@ export class WalCheckpointer {
       this.fallBack(`the write-ahead log's index could not be read (${(error as Error).message})`);
       return;
     }
-    if (counts !== null && counts.frames - counts.backfilled >= this.thresholdFrames) {
-      this.asked = true;
-      this.worker.postMessage("checkpoint" satisfies CheckpointRequest);
-    }
+    if (counts === null || counts.frames - counts.backfilled < this.thresholdFrames) return;
+    const worker = this.worker ?? this.start();
+    if (worker === null) return;
+    this.clearIdleTimer();
+    this.asked = true;
+    worker.postMessage("checkpoint" satisfies CheckpointRequest);
   }
 
   /**
-   * Stops the thread; resolves once it has ended, so that a checkpoint it was running is done
-   * and the writer's own (a truncating one at close) is not refused. The writer checkpoints
-   * as before meanwhile and after.
+   * Stops checkpointing on a thread; resolves once the thread has ended, so that a checkpoint
+   * it was running is done and the writer's own (a truncating one at close) is not refused. The
+   * writer checkpoints as before meanwhile and after.
    */
   stop(): Promise<void> {
+    if (!this.threadMode) return Promise.resolve();
+    this.threadMode = false;
+    this.restore();
+    return this.end();
+  }
+
+  /** A new thread, or null (and checkpoints back to the writer) when none can start. */
+  private start(): Worker | null {
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./checkpoint-worker.js", import.meta.url), { workerData: { dbPath: this.dbPath } });
+    } catch (error) {
+      this.fallBack(`the checkpoint thread did not start (${(error as Error).message})`);
+      return null;
+    }
+    // Events of a thread ended on purpose (idle, or stopped) are not failures.
+    worker.on("message", (reply: CheckpointReply) => {
+      if (worker === this.worker) this.onReply(reply);
+    });
+    worker.on("error", (error) => {
+      if (worker === this.worker) this.fallBack(`the checkpoint thread failed: ${error.message}`);
+    });
+    worker.on("exit", (code) => {
+      if (worker === this.worker) this.fallBack(`the checkpoint thread exited (code ${code})`);
+    });
+    // The writer thread ends when its work does, whatever this thread is doing.
+    worker.unref();
+    this.worker = worker;
+    this.threadsStarted++;
+    return worker;
+  }
+
+  /** Ends the thread, if one runs, once any copy under way is done. */
+  private end(): Promise<void> {
+    this.clearIdleTimer();
     const worker = this.worker;
     if (worker === null) return Promise.resolve();
     this.worker = null;
-    this.restore();
+    this.asked = false;
     const ended = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
     worker.postMessage("stop" satisfies CheckpointRequest);
     return ended;
   }
 
   private onReply(reply: CheckpointReply): void {
-    if (this.worker === null) return;
     if (!reply.ok) {
       this.fallBack(`a checkpoint on its thread failed: ${reply.message}`);
       return;
@@ -119,14 +163,24 @@ export class WalCheckpointer {
     this.threadCheckpoints++;
     this.asked = false;
     this.copyRemainder = true;
+    this.idleTimer = setTimeout(() => void this.end(), this.idleMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   private fallBack(reason: string): void {
-    const worker = this.worker;
-    if (worker === null) return;
-    this.worker = null;
+    if (!this.threadMode) return;
+    this.threadMode = false;
     this.report(`${reason}; the writer checkpoints the write-ahead log itself from now on`);
-    void worker.terminate();
+    this.clearIdleTimer();
+    const worker = this.worker;
+    this.worker = null;
+    this.asked = false;
+    if (worker !== null) void worker.terminate();
     this.restore();
   }
 

@@ -141,6 +141,11 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     const said: string[] = [];
     const checkpointer = new WalCheckpointer(store.db, store.path, (line) => said.push(line));
     try {
+      for (let n = 0; !checkpointer.running; n++) {
+        if (n > 1000) throw new Error("the thread never started");
+        commit(store, n);
+        checkpointer.afterCommit();
+      }
       // The thread ending as if it had crashed.
       await (checkpointer as unknown as { worker: Worker }).worker.terminate();
       await until(() => !checkpointer.threaded, "back to the writer");
@@ -153,6 +158,74 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
         checkpointer.afterCommit();
       }
       expect(counts(store.path).frames).to.be.lessThan(2 * threshold);
+    } finally {
+      await checkpointer.stop();
+      store.close();
+    }
+  });
+
+  it("starts its thread only when a checkpoint is due, ends it once idle, and starts another when one is due again", async () => {
+    const store = testStore(4 * MiB);
+    const threshold = autocheckpoint(store);
+    const idleMs = 300;
+    const checkpointer = new WalCheckpointer(
+      store.db,
+      store.path,
+      (line) => {
+        throw new Error(`unexpected: ${line}`);
+      },
+      idleMs,
+    );
+    try {
+      let n = 0;
+      // Commits below the threshold: no thread, and none of its memory.
+      commit(store, n++);
+      checkpointer.afterCommit();
+      expect(checkpointer.running).to.equal(false);
+      for (let round = 1; round <= 2; round++) {
+        for (let commits = 0; !checkpointer.copying; commits++) {
+          if (commits > 1000) throw new Error("the thread was never asked to copy");
+          commit(store, n++);
+          checkpointer.afterCommit();
+        }
+        expect(checkpointer.running, `round ${round}`).to.equal(true);
+        await until(() => !checkpointer.copying, "copied");
+        commit(store, n++);
+        checkpointer.afterCommit();
+        // Nothing due for the idle time: the thread ends, and checkpoints still go to a thread.
+        await until(() => !checkpointer.running, "ended when idle");
+        expect(checkpointer.threaded, `round ${round}`).to.equal(true);
+        expect([checkpointer.threadsStarted, checkpointer.threadCheckpoints], `round ${round}`).to.deep.equal([
+          round,
+          round,
+        ]);
+        // SQLite's own checkpoint still waits for twice the frames while no thread runs.
+        expect(autocheckpoint(store), `round ${round}`).to.equal(2 * threshold);
+      }
+    } finally {
+      await checkpointer.stop();
+      store.close();
+    }
+  });
+
+  it("keeps its thread while checkpoints are due more often than the idle time", async () => {
+    const store = testStore(4 * MiB);
+    const checkpointer = new WalCheckpointer(
+      store.db,
+      store.path,
+      (line) => {
+        throw new Error(`unexpected: ${line}`);
+      },
+      2_000,
+    );
+    try {
+      for (let n = 0; checkpointer.threadCheckpoints < 4; n++) {
+        if (n > 5000) throw new Error("fewer than four checkpoints");
+        commit(store, n);
+        checkpointer.afterCommit();
+        await sleep(1);
+      }
+      expect(checkpointer.threadsStarted).to.equal(1);
     } finally {
       await checkpointer.stop();
       store.close();
