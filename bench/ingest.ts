@@ -77,7 +77,7 @@ async function rawCeiling(warmup: Buffer[], bodies: Buffer[], nowNs: bigint): Pr
   const started = performance.now();
   await writeAll(batches);
   const seconds = (performance.now() - started) / 1000;
-  checkpoints.stop();
+  await checkpoints.stop();
   db.close();
   dir.cleanup();
   return (batches.length * SPANS_PER_BATCH) / seconds;

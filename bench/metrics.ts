@@ -123,7 +123,7 @@ async function rawCeiling(
   // stored, as a reader's first query has it written.
   writer.writeHeld();
   const seconds = (performance.now() - started) / 1000;
-  checkpoints.stop();
+  await checkpoints.stop();
   const bytes = bytesPerPoint(db);
   db.close();
   dir.cleanup();

@@ -8,7 +8,13 @@ import { WalCheckpointer } from "../daemon/store/wal-checkpointer.js";
  * wait for every checkpoint's copy and syncs where obsd does not, and its ratio to end to end
  * would flatter obsd.
  */
-export function threadCheckpoints(db: Database.Database, path: string): { afterCommit(): Promise<void>; stop(): void } {
+export function threadCheckpoints(
+  db: Database.Database,
+  path: string,
+): {
+  afterCommit(): Promise<void>;
+  stop(): Promise<void>;
+} {
   const checkpointer = new WalCheckpointer(db, path, (line) => {
     throw new Error(`bench: ${line}`);
   });
@@ -17,8 +23,9 @@ export function threadCheckpoints(db: Database.Database, path: string): { afterC
       checkpointer.afterCommit();
       await new Promise((resolve) => setImmediate(resolve));
     },
+    /** Ends the thread once a copy under way is done, before the caller closes the database. */
     stop() {
-      checkpointer.stop();
+      return checkpointer.stop();
     },
   };
 }

@@ -143,6 +143,8 @@ function fileIntact(): boolean {
   if (lost !== null) return false;
   lost = fileWatch.problem();
   if (lost === null) return true;
+  // A checkpoint thread started now would open whatever file the path names.
+  void checkpointer.stop();
   send({ type: "lost", message: lost });
   return false;
 }

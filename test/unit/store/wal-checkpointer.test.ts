@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Worker } from "node:worker_threads";
 import { expect } from "chai";
@@ -5,6 +8,7 @@ import { WalCheckpointer } from "../../../daemon/store/wal-checkpointer.js";
 import { type WalIndexCounts, WalIndexReader } from "../../../daemon/store/wal-index.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 
 const MiB = 1024 * 1024;
 const T0 = 1_700_000_000_000_000_000n;
@@ -120,11 +124,20 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
       throw new Error(`unexpected: ${line}`);
     });
     try {
-      for (let n = 0; !checkpointer.copying; n++) {
-        if (n > 20_000) throw new Error("the thread was never asked to copy");
-        commit(store, n);
-        checkpointer.afterCommit();
-      }
+      let n = 0;
+      const askToCopy = () => {
+        for (let commits = 0; !checkpointer.copying; commits++) {
+          if (commits > 20_000) throw new Error("the thread was never asked to copy");
+          commit(store, n++);
+          checkpointer.afterCommit();
+        }
+      };
+      // A first copy, so the thread is up (it starts when a checkpoint is first due) and stays.
+      askToCopy();
+      await until(() => !checkpointer.copying, "copied");
+      commit(store, n++);
+      checkpointer.afterCommit();
+      askToCopy();
       await sleep(10); // the thread under way
       await checkpointer.stop();
       const [result] = store.db.pragma("wal_checkpoint(TRUNCATE)") as { busy: bigint; log: bigint }[];
@@ -210,17 +223,21 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
 
   it("keeps its thread while checkpoints are due more often than the idle time", async () => {
     const store = testStore(4 * MiB);
+    const idleMs = 500;
     const checkpointer = new WalCheckpointer(
       store.db,
       store.path,
       (line) => {
         throw new Error(`unexpected: ${line}`);
       },
-      2_000,
+      idleMs,
     );
     try {
-      for (let n = 0; checkpointer.threadCheckpoints < 4; n++) {
-        if (n > 5000) throw new Error("fewer than four checkpoints");
+      // Checkpoints due every few milliseconds for several idle times: the idle time counts
+      // from the last checkpoint, not the first.
+      const started = Date.now();
+      for (let n = 0; Date.now() - started < 5 * idleMs || checkpointer.threadCheckpoints < 4; n++) {
+        if (n > 20_000) throw new Error("fewer than four checkpoints");
         commit(store, n);
         checkpointer.afterCommit();
         await sleep(1);
@@ -229,6 +246,38 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     } finally {
       await checkpointer.stop();
       store.close();
+    }
+  });
+
+  it("holds its caller's event loop open until its thread has ended, so an awaited stop resolves", () => {
+    // In a process with nothing else to do once the copy is done (as the benches' raw ceilings
+    // are): the thread itself must keep that process alive until it has ended.
+    const module = (path: string) => JSON.stringify(new URL(path, import.meta.url).href);
+    const script = `
+      const { WalCheckpointer } = await import(${module("../../../daemon/store/wal-checkpointer.js")});
+      const { testStore } = await import(${module("../../helpers/store.js")});
+      const { hexId, traceRequest } = await import(${module("../../helpers/otlp-builders.js")});
+      const store = testStore(4 * 1024 * 1024);
+      const checkpointer = new WalCheckpointer(store.db, store.path, (line) => { throw new Error(line); });
+      for (let n = 0; !checkpointer.copying; n++) {
+        const spans = [0, 1, 2, 3].map((i) => ({ traceId: hexId(n, 16), spanId: hexId(n * 4 + i, 8), startNs: ${T0}n + BigInt(n * 4 + i), attributes: { text: String(n).repeat(1500) } }));
+        store.writeTraces(traceRequest("checkpoints", spans));
+        checkpointer.afterCommit();
+      }
+      while (checkpointer.copying) await new Promise((resolve) => setTimeout(resolve, 5));
+      await checkpointer.stop();
+      store.close();
+      console.log("stopped");
+    `;
+    // A file, not --eval: a worker started by an evaluated script inherits its flags and fails.
+    const dir = tempDir();
+    try {
+      const file = join(dir.path, "stop.mjs");
+      writeFileSync(file, script);
+      const out = execFileSync(process.execPath, [file], { encoding: "utf8" });
+      expect(out.trim()).to.equal("stopped");
+    } finally {
+      dir.cleanup();
     }
   });
 
