@@ -5,7 +5,6 @@
       "sources": [
         "native/otlp-json/addon.cc",
         "native/otlp-json/decode-traces.cc",
-        "native/otlp-json/malloc-threshold.cc",
         "native/otlp-json/simdjson.cc"
       ],
       "include_dirs": [

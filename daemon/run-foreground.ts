@@ -17,7 +17,6 @@ import {
 import { StoreInUseError } from "./control/store-lock.js";
 import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { writeStatusLine } from "./ingest/write-status.js";
-import { fixAllocatorThreshold } from "./process-allocator.js";
 import { SIGNALS } from "./signals/registry.js";
 import { StoreOpenError } from "./store/store-errors.js";
 
@@ -49,8 +48,6 @@ export async function runForeground(
   // Bound once the stop handler exists; a writer lost during startup fails the start instead.
   let onWriterLost: (error: Error) => void = () => {};
   let settings: ReturnType<typeof resolveSettings>["settings"];
-  // Before the pipeline's threads start and allocate (process-allocator.ts).
-  fixAllocatorThreshold();
   try {
     const resolved = resolveSettings(flags);
     settings = resolved.settings;

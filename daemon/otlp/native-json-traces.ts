@@ -6,12 +6,12 @@
  * the caller then decodes with the JavaScript decoder, which is the reference: both give the
  * same packed batch.
  */
-import { nativeAddon } from "../native-addon.js";
+import { createRequire } from "node:module";
 import { asPackedSpans, type PackedSpanBatch, SPAN_FIELDS } from "../store/packed-batch.js";
 import { BatchScopes } from "./batch-scopes.js";
 
 /** What the addon returns; see native/otlp-json/trace-batch.h. */
-export interface NativeTraceBatch {
+interface NativeTraceBatch {
   /** Per `resourceSpans[]` entry: attributes JSON, dropped attributes count, schema URL. */
   resources: [string, number, string | null][];
   /** Per `scopeSpans[]` entry: name, version, attributes JSON, dropped count, schema URL. */
@@ -32,8 +32,23 @@ export interface NativeTraceBatch {
   indexed: Int32Array;
 }
 
+interface OtlpJsonAddon {
+  decodeTraces(body: Uint8Array): NativeTraceBatch | undefined;
+}
+
+function loadAddon(): OtlpJsonAddon | null {
+  try {
+    // From dist/daemon/otlp/ (and daemon/otlp/ in the source tree) to the package root.
+    return createRequire(import.meta.url)("../../../build/Release/otlp_json.node") as OtlpJsonAddon;
+  } catch {
+    return null; // not built: every request takes the JavaScript decoder
+  }
+}
+
+const addon = loadAddon();
+
 /** Whether the native decoder is built and loaded. */
-export const nativeJsonDecoderLoaded = nativeAddon !== null;
+export const nativeJsonDecoderLoaded = addon !== null;
 
 /** Per string: `latin1.slice(start, end)`, or `wide[-1 - start]` when start is negative. */
 function sliceStrings(latin1: string, wide: string[], bounds: Int32Array): string[] {
@@ -64,7 +79,7 @@ function text(texts: string[], at: number): string | null {
  * JavaScript decoder (including every invalid one, so errors read the same whichever runs).
  */
 export function decodeTraceJsonNatively(body: Uint8Array): PackedSpanBatch | undefined {
-  const native = nativeAddon?.decodeTraces(body);
+  const native = addon?.decodeTraces(body);
   if (native === undefined) return undefined;
   const merged = new BatchScopes();
   const resourceAt = native.resources.map(([json, dropped, schemaUrl]) =>

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <exception>
 
-#include "malloc-threshold.h"
 #include "trace-batch.h"
 
 namespace {
@@ -125,18 +124,8 @@ Napi::Value DecodeTraces(const Napi::CallbackInfo &info) {
   return to_js(env, batch);
 }
 
-/** fixMallocMmapThreshold(bytes: number): boolean */
-Napi::Value FixMallocMmapThreshold(const Napi::CallbackInfo &info) {
-  Napi::Env env = info.Env();
-  if (info.Length() != 1 || !info[0].IsNumber()) {
-    throw Napi::TypeError::New(env, "fixMallocMmapThreshold expects a number of bytes");
-  }
-  return Napi::Boolean::New(env, obs::fix_mmap_threshold(info[0].As<Napi::Number>().Int32Value()));
-}
-
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("decodeTraces", Napi::Function::New(env, DecodeTraces, "decodeTraces"));
-  exports.Set("fixMallocMmapThreshold", Napi::Function::New(env, FixMallocMmapThreshold, "fixMallocMmapThreshold"));
   return exports;
 }
 
