@@ -41,6 +41,8 @@ export class WalCheckpointer {
   /** The thread, while one runs (started when a checkpoint is first due). */
   private worker: Worker | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** Settles once a thread told to stop has ended (null when none is ending). */
+  private ending: Promise<void> | null = null;
   private readonly thresholdFrames: number;
   private readonly index: WalIndexReader;
   private asked = false;
@@ -113,7 +115,8 @@ export class WalCheckpointer {
    * writer checkpoints as before meanwhile and after.
    */
   stop(): Promise<void> {
-    if (!this.threadMode) return Promise.resolve();
+    // A second stop (the store lost, then the writer closing) waits for the same thread.
+    if (!this.threadMode) return this.ending ?? Promise.resolve();
     this.threadMode = false;
     this.restore();
     return this.end();
@@ -149,7 +152,7 @@ export class WalCheckpointer {
   private end(): Promise<void> {
     this.clearIdleTimer();
     const worker = this.worker;
-    if (worker === null) return Promise.resolve();
+    if (worker === null) return this.ending ?? Promise.resolve();
     this.worker = null;
     this.asked = false;
     const ended = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
@@ -157,7 +160,11 @@ export class WalCheckpointer {
     // otherwise see its event loop end first.
     worker.ref();
     worker.postMessage("stop" satisfies CheckpointRequest);
-    return ended;
+    const ending = ended.then(() => {
+      if (this.ending === ending) this.ending = null;
+    });
+    this.ending = ending;
+    return ending;
   }
 
   private onReply(reply: CheckpointReply): void {
@@ -185,7 +192,8 @@ export class WalCheckpointer {
     const worker = this.worker;
     this.worker = null;
     this.asked = false;
-    if (worker !== null) void worker.terminate();
+    // A copy it was making is cut short; a stop waits until it has.
+    if (worker !== null) this.ending = worker.terminate().then(() => {});
     this.restore();
   }
 

@@ -117,7 +117,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     }
   });
 
-  it("waits at stop for a copy under way, so the writer's truncating checkpoint at close is not refused", async () => {
+  it("waits at stop, a second stop too, for a copy under way, so the writer's truncating checkpoint at close is not refused", async () => {
     // No cap: the thread is asked at 32 MiB of log, whose copy and syncs outlast the stop.
     const store = testStore();
     const checkpointer = new WalCheckpointer(store.db, store.path, (line) => {
@@ -139,6 +139,8 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
       checkpointer.afterCommit();
       askToCopy();
       await sleep(10); // the thread under way
+      // As when the store is lost and then the writer closes: the second stop waits as well.
+      void checkpointer.stop();
       await checkpointer.stop();
       const [result] = store.db.pragma("wal_checkpoint(TRUNCATE)") as { busy: bigint; log: bigint }[];
       expect([Number(result?.busy), Number(result?.log)]).to.deep.equal([0, 0]);
@@ -223,7 +225,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
 
   it("keeps its thread while checkpoints are due more often than the idle time", async () => {
     const store = testStore(4 * MiB);
-    const idleMs = 500;
+    const idleMs = 1_000;
     const checkpointer = new WalCheckpointer(
       store.db,
       store.path,
@@ -236,7 +238,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
       // Checkpoints due every few milliseconds for several idle times: the idle time counts
       // from the last checkpoint, not the first.
       const started = Date.now();
-      for (let n = 0; Date.now() - started < 5 * idleMs || checkpointer.threadCheckpoints < 4; n++) {
+      for (let n = 0; Date.now() - started < 3 * idleMs || checkpointer.threadCheckpoints < 4; n++) {
         if (n > 20_000) throw new Error("fewer than four checkpoints");
         commit(store, n);
         checkpointer.afterCommit();
@@ -274,7 +276,11 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     try {
       const file = join(dir.path, "stop.mjs");
       writeFileSync(file, script);
-      const out = execFileSync(process.execPath, [file], { encoding: "utf8" });
+      // Its store's directory in this one (TMPDIR), removed below whether or not the child ends well.
+      const out = execFileSync(process.execPath, [file], {
+        encoding: "utf8",
+        env: { ...process.env, TMPDIR: dir.path },
+      });
       expect(out.trim()).to.equal("stopped");
     } finally {
       dir.cleanup();
