@@ -38,6 +38,14 @@ function commit(store: TestStore, n: number): void {
   );
 }
 
+/** A checkpointer whose every report fails the test: none is expected. */
+function strictCheckpointer(store: TestStore, idleMs?: number): WalCheckpointer {
+  const unexpected = (line: string) => {
+    throw new Error(`unexpected: ${line}`);
+  };
+  return new WalCheckpointer(store.db, store.path, unexpected, idleMs);
+}
+
 /** Waits until `done`, giving the checkpoint thread's replies their turn. */
 async function until(done: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !done(); waited += 5) {
@@ -53,9 +61,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     // A 4 MiB cap: the automatic checkpoint waited for half a MiB of frames.
     const store = testStore(4 * MiB);
     const threshold = autocheckpoint(store);
-    const checkpointer = new WalCheckpointer(store.db, store.path, (line) => {
-      throw new Error(`unexpected: ${line}`);
-    });
+    const checkpointer = strictCheckpointer(store);
     try {
       expect(checkpointer.threaded).to.equal(true);
       // SQLite's own checkpoint waits for twice as many now: a backstop only.
@@ -86,9 +92,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
 
   it("copies, at the writer's next commit after the thread's copy, what was committed meanwhile", async () => {
     const store = testStore(4 * MiB);
-    const checkpointer = new WalCheckpointer(store.db, store.path, (line) => {
-      throw new Error(`unexpected: ${line}`);
-    });
+    const checkpointer = strictCheckpointer(store);
     try {
       let n = 0;
       for (let round = 0; round < 3; round++) {
@@ -120,9 +124,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
   it("waits at stop, a second stop too, for a copy under way, so the writer's truncating checkpoint at close is not refused", async () => {
     // No cap: the thread is asked at 32 MiB of log, whose copy and syncs outlast the stop.
     const store = testStore();
-    const checkpointer = new WalCheckpointer(store.db, store.path, (line) => {
-      throw new Error(`unexpected: ${line}`);
-    });
+    const checkpointer = strictCheckpointer(store);
     try {
       let n = 0;
       const askToCopy = () => {
@@ -183,14 +185,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     const store = testStore(4 * MiB);
     const threshold = autocheckpoint(store);
     const idleMs = 300;
-    const checkpointer = new WalCheckpointer(
-      store.db,
-      store.path,
-      (line) => {
-        throw new Error(`unexpected: ${line}`);
-      },
-      idleMs,
-    );
+    const checkpointer = strictCheckpointer(store, idleMs);
     try {
       let n = 0;
       // Commits below the threshold: no thread, and none of its memory.
@@ -226,14 +221,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
   it("keeps its thread while checkpoints are due more often than the idle time", async () => {
     const store = testStore(4 * MiB);
     const idleMs = 1_000;
-    const checkpointer = new WalCheckpointer(
-      store.db,
-      store.path,
-      (line) => {
-        throw new Error(`unexpected: ${line}`);
-      },
-      idleMs,
-    );
+    const checkpointer = strictCheckpointer(store, idleMs);
     try {
       // Checkpoints due every few milliseconds for several idle times: the idle time counts
       // from the last checkpoint, not the first.
