@@ -46,6 +46,20 @@ function strictCheckpointer(store: TestStore, idleMs?: number): WalCheckpointer 
   return new WalCheckpointer(store.db, store.path, unexpected, idleMs);
 }
 
+/**
+ * Commits, numbered from `first`, until the checkpointer has asked its thread to copy; answers
+ * the next number. The thread starts on that ask when none runs.
+ */
+function commitUntilAsked(store: TestStore, checkpointer: WalCheckpointer, first: number, most = 1000): number {
+  let n = first;
+  while (!checkpointer.copying) {
+    if (n - first > most) throw new Error("the thread was never asked to copy");
+    commit(store, n++);
+    checkpointer.afterCommit();
+  }
+  return n;
+}
+
 /** Waits until `done`, giving the checkpoint thread's replies their turn. */
 async function until(done: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !done(); waited += 5) {
@@ -96,11 +110,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     try {
       let n = 0;
       for (let round = 0; round < 3; round++) {
-        for (let commits = 0; !checkpointer.copying; commits++) {
-          if (commits > 1000) throw new Error("the thread was never asked to copy");
-          commit(store, n++);
-          checkpointer.afterCommit();
-        }
+        n = commitUntilAsked(store, checkpointer, n);
         // Commits go on while the thread copies; the last one after it has.
         for (let more = 0; more < 3; more++) commit(store, n++);
         await until(() => !checkpointer.copying, "copied");
@@ -128,11 +138,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     try {
       let n = 0;
       const askToCopy = () => {
-        for (let commits = 0; !checkpointer.copying; commits++) {
-          if (commits > 20_000) throw new Error("the thread was never asked to copy");
-          commit(store, n++);
-          checkpointer.afterCommit();
-        }
+        n = commitUntilAsked(store, checkpointer, n, 20_000);
       };
       // A first copy, so the thread is up (it starts when a checkpoint is first due) and stays.
       askToCopy();
@@ -158,11 +164,8 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
     const said: string[] = [];
     const checkpointer = new WalCheckpointer(store.db, store.path, (line) => said.push(line));
     try {
-      for (let n = 0; !checkpointer.running; n++) {
-        if (n > 1000) throw new Error("the thread never started");
-        commit(store, n);
-        checkpointer.afterCommit();
-      }
+      // The thread starts when first asked to copy.
+      commitUntilAsked(store, checkpointer, 0);
       // The thread ending as if it had crashed.
       await (checkpointer as unknown as { worker: Worker }).worker.terminate();
       await until(() => !checkpointer.threaded, "back to the writer");
@@ -193,11 +196,7 @@ describe("checkpoints on their own thread (WalCheckpointer)", function () {
       checkpointer.afterCommit();
       expect(checkpointer.running).to.equal(false);
       for (let round = 1; round <= 2; round++) {
-        for (let commits = 0; !checkpointer.copying; commits++) {
-          if (commits > 1000) throw new Error("the thread was never asked to copy");
-          commit(store, n++);
-          checkpointer.afterCommit();
-        }
+        n = commitUntilAsked(store, checkpointer, n);
         expect(checkpointer.running, `round ${round}`).to.equal(true);
         await until(() => !checkpointer.copying, "copied");
         commit(store, n++);
