@@ -179,11 +179,13 @@ export class IngestPipeline {
   private onWriterReply(reply: WriterReply): void {
     if (reply.type === "written") {
       this.noteChange(this.writes.succeeded());
-      this.settle(reply.id, {
-        accepted: reply.accepted,
-        inserted: reply.inserted,
-        rejected: this.rejectedOf(reply.id, reply.rejected, reply.cutoffNs),
-      });
+      for (const write of reply.writes) {
+        this.settle(write.id, {
+          accepted: write.accepted,
+          inserted: write.inserted,
+          rejected: this.rejectedOf(write.id, write.rejected, write.cutoffNs),
+        });
+      }
     } else if (reply.type === "failed") {
       this.noteChange(this.writes.failed(reply.message, new Date()));
       this.settle(

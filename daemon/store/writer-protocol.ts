@@ -42,11 +42,17 @@ export type WriterRequest =
   /** From the forwarder, through the main thread: how far destinations have delivered. */
   | { type: "forwarded"; progress: ForwardProgress[] };
 
+/** `cutoffNs`: records timed before it were rejected as older than retention (kept-records.ts). */
+export type WrittenRequest = { id: number; cutoffNs: bigint } & RecordTally;
+
 export type WriterReply =
   | { type: "ready"; schemaVersion: number; migrated: number[]; sqliteVersion: string }
   | { type: "fatal"; kind: "version" | "open"; message: string }
-  /** `cutoffNs`: records timed before it were rejected as older than retention (kept-records.ts). */
-  | ({ type: "written"; id: number; cutoffNs: bigint } & RecordTally)
+  /**
+   * The requests of one transaction, committed: one message for all of them, so a commit of
+   * several requests wakes the main thread once.
+   */
+  | { type: "written"; writes: WrittenRequest[] }
   /** `transient`: another connection held the file; the same write may succeed later. */
   | { type: "failed"; id: number; message: string; transient?: boolean }
   /** The database file was deleted or replaced: no write is acknowledged from now on. */

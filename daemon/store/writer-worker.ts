@@ -149,10 +149,16 @@ function fileIntact(): boolean {
   return false;
 }
 
-/** Answers a committed request: acknowledged only while the committed file is the one the path names. */
-function acknowledge(id: number, result: Written): void {
-  if (fileIntact()) send({ type: "written", id, ...result });
-  else send({ type: "failed", id, message: lost as string });
+/**
+ * Answers committed requests, in one message: acknowledged only while the committed file is the
+ * one the path names (checked once for them all, after their commit).
+ */
+function acknowledge(requests: WriteRequest[], results: Written[]): void {
+  if (!fileIntact()) {
+    for (const request of requests) send({ type: "failed", id: request.id, message: lost as string });
+    return;
+  }
+  send({ type: "written", writes: requests.map((request, i) => ({ id: request.id, ...(results[i] as Written) })) });
 }
 
 /**
@@ -189,7 +195,7 @@ function failedReply(id: number, error: unknown): WriterReply {
 function commit(group: WriteRequest[]): void {
   try {
     const results = writer.transaction(() => applyJoining(group));
-    for (const [i, request] of group.entries()) acknowledge(request.id, results[i] as Written);
+    acknowledge(group, results);
     return;
   } catch (error) {
     outbox.forget();
@@ -202,7 +208,7 @@ function commit(group: WriteRequest[]): void {
   for (const request of group) {
     try {
       const result = writer.transaction(() => apply(request));
-      acknowledge(request.id, result);
+      acknowledge([request], [result]);
     } catch (error) {
       outbox.forget();
       send(failedReply(request.id, error));
