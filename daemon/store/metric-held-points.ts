@@ -1,4 +1,4 @@
-import { journalPointTime, unpackJournalPoint } from "./metric-point-journal.js";
+import { type JournalRefs, journalPointTime } from "./metric-point-journal.js";
 
 /**
  * One series' points that the metric writer holds unwritten (metric-writer.ts): where each is
@@ -11,7 +11,7 @@ import { journalPointTime, unpackJournalPoint } from "./metric-point-journal.js"
  */
 export class HeldPoints {
   /** Alternately a request's journal bytes and a point's offset in them. */
-  private refs: (Buffer | number)[] = [];
+  private refs: JournalRefs = [];
 
   get count(): number {
     return this.refs.length / 2;
@@ -34,10 +34,12 @@ export class HeldPoints {
     return false;
   }
 
-  /** Appends every held point's values (JOURNAL_POINT_WIDTH each, oldest first) to `out`, and holds none. */
-  takeInto(out: unknown[]): void {
-    for (let i = 0; i < this.refs.length; i += 2)
-      unpackJournalPoint(this.refs[i] as Buffer, this.refs[i + 1] as number, out);
+  /**
+   * Appends where every held point is (oldest first) to `out`, and holds none: read back into
+   * values a chunk at a time when written (unpackJournalRefs).
+   */
+  takeInto(out: JournalRefs): void {
+    for (const ref of this.refs) out.push(ref);
     this.refs = [];
   }
 }

@@ -80,33 +80,55 @@ export function unpackJournalPoints(bytes: Uint8Array): unknown[] {
   return values;
 }
 
-/** Appends the values of the point at `offset` to `out`; returns the offset of the next point. */
-export function unpackJournalPoint(input: Buffer, offset: number, out: unknown[]): number {
+/**
+ * Sets the values of the point at `offset` into `out` from index `to` (by default appended);
+ * returns the offset of the next point.
+ */
+export function unpackJournalPoint(input: Buffer, offset: number, out: unknown[], to = out.length): number {
   const view = viewOf(input);
   const present = view.getUint8(offset);
-  out.push(
-    view.getFloat64(offset + 1, true),
-    view.getBigInt64(offset + TIME_AT, true),
-    view.getBigInt64(offset + TIME_AT + 8, true),
-    view.getUint32(offset + 9, true),
-  );
+  let i = to;
+  out[i++] = view.getFloat64(offset + 1, true);
+  out[i++] = view.getBigInt64(offset + TIME_AT, true);
+  out[i++] = view.getBigInt64(offset + TIME_AT + 8, true);
+  out[i++] = view.getUint32(offset + 9, true);
   let at = offset + TIME_AT + 16;
   for (let bit = 0; bit < NUMBERS.length; bit++) {
-    if ((present & (1 << bit)) === 0) out.push(null);
+    if ((present & (1 << bit)) === 0) out[i++] = null;
     else {
-      out.push(view.getFloat64(at, true));
+      out[i++] = view.getFloat64(at, true);
       at += 8;
     }
   }
-  for (let i = 0; i < TEXTS.length; i++) {
-    if ((present & (1 << (NUMBERS.length + i))) === 0) out.push(null);
+  for (let t = 0; t < TEXTS.length; t++) {
+    if ((present & (1 << (NUMBERS.length + t))) === 0) out[i++] = null;
     else {
       const length = view.getUint32(at, true);
-      out.push(input.toString("utf8", at + 4, at + 4 + length));
+      out[i++] = input.toString("utf8", at + 4, at + 4 + length);
       at += 4 + length;
     }
   }
   return at;
+}
+
+/**
+ * Where held points are: alternately a request's journal bytes and a point's offset in them
+ * (metric-held-points.ts), oldest first within a series.
+ */
+export type JournalRefs = (Buffer | number)[];
+
+/**
+ * Sets `out` to the values of `count` points of `refs` from its `first`-th, JOURNAL_POINT_WIDTH
+ * each and nothing after them: one chunk of a multi-row insert, so that a caller writing many
+ * held points holds one chunk's values at a time, not all of them.
+ */
+export function unpackJournalRefs(refs: JournalRefs, first: number, count: number, out: unknown[]): void {
+  // Overwritten in place: chunk after chunk of the same size reuses the array's storage.
+  if (out.length !== count * JOURNAL_POINT_WIDTH) out.length = count * JOURNAL_POINT_WIDTH;
+  for (let i = 0; i < count; i++) {
+    const at = 2 * (first + i);
+    unpackJournalPoint(refs[at] as Buffer, refs[at + 1] as number, out, i * JOURNAL_POINT_WIDTH);
+  }
 }
 
 /** The time of the point at `offset`. */
@@ -114,6 +136,14 @@ export function journalPointTime(input: Buffer, offset: number): bigint {
   return viewOf(input).getBigInt64(offset + TIME_AT, true);
 }
 
+/** The bytes read last and their view: a series' points are mostly in a few requests' bytes. */
+let viewed: Buffer | null = null;
+let view: DataView | null = null;
+
 function viewOf(bytes: Buffer): DataView {
-  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes !== viewed || view === null) {
+    view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    viewed = bytes;
+  }
+  return view;
 }

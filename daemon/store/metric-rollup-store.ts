@@ -206,12 +206,11 @@ export class MetricRollupStore {
 
   /** Writes many rows at once (each row's key once). */
   upsertAll(rows: readonly { metricId: number; seriesId: number; row: RollupRow }[]): void {
-    const values: unknown[] = [];
-    for (const { metricId, seriesId, row } of rows) {
+    // A chunk at a time: the minute's commit in which every series moves on writes a row each.
+    this.upserts.runRows(rows, (values, { metricId, seriesId, row }) => {
       pushRowValues(values, metricId, seriesId, row);
       this.onWrite(metricId, row.widthS, row.slot, seriesId);
-    }
-    if (values.length > 0) this.upserts.run(values);
+    });
   }
 
   /** A stored row, or undefined. */

@@ -63,12 +63,40 @@ export class MultiRowStatement {
     return out;
   }
 
+  /** The rows of the next chunk, `remaining` rows (at least one) being left: as `run` chunks them. */
+  chunkRows(remaining: number): number {
+    return remaining >= this.maxRows ? this.maxRows : 2 ** Math.floor(Math.log2(remaining));
+  }
+
+  /**
+   * Runs the statement of `rows` rows (a `chunkRows` answer) over `values`, `rows` × columns of
+   * them: for a caller that fills one chunk's values at a time instead of holding them all.
+   */
+  runChunk(rows: number, values: unknown[]): void {
+    this.statement(rows).run(values);
+  }
+
+  /**
+   * Runs over `items`, a row each, filling one chunk's values at a time (`fill` appends an
+   * item's values, `columns` of them): a caller writing many rows never holds all their values
+   * at once.
+   */
+  runRows<T>(items: readonly T[], fill: (out: unknown[], item: T) => void): void {
+    const values: unknown[] = [];
+    for (let done = 0; done < items.length; ) {
+      const rows = this.chunkRows(items.length - done);
+      values.length = 0;
+      for (let i = done; i < done + rows; i++) fill(values, items[i] as T);
+      this.runChunk(rows, values);
+      done += rows;
+    }
+  }
+
   /** Hands each chunk's statement, values and first row (index into all rows) to `each`. */
   runChunks(values: unknown[], each: (statement: Database.Statement, part: unknown[], firstRow: number) => void): void {
     let offset = 0;
     while (offset < values.length) {
-      const remaining = (values.length - offset) / this.columns;
-      const rows = remaining >= this.maxRows ? this.maxRows : 2 ** Math.floor(Math.log2(remaining));
+      const rows = this.chunkRows((values.length - offset) / this.columns);
       const end = offset + rows * this.columns;
       const part = offset === 0 && end === values.length ? values : values.slice(offset, end);
       each(this.statement(rows), part, offset / this.columns);

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { HeldPoints } from "../../../daemon/store/metric-held-points.js";
-import { packJournalPoints } from "../../../daemon/store/metric-point-journal.js";
+import { type JournalRefs, packJournalPoints, unpackJournalRefs } from "../../../daemon/store/metric-point-journal.js";
 
 describe("a series' held points", () => {
   it("holds a series' points by their offsets, oldest first, and gives them back once", () => {
@@ -35,8 +35,10 @@ describe("a series' held points", () => {
     expect(held.firstTimeNs()).to.equal(10n * S);
     expect(held.has(20n * S)).to.equal(true);
     expect(held.has(30n * S)).to.equal(false);
+    const refs: JournalRefs = [];
+    held.takeInto(refs);
     const out: unknown[] = [];
-    held.takeInto(out);
+    unpackJournalRefs(refs, 0, refs.length / 2, out);
     expect(out).to.deep.equal([...row(7, 10n, 2), ...row(7, 20n, 3)]);
     expect(held.count).to.equal(0);
     expect(held.has(10n * S)).to.equal(false);

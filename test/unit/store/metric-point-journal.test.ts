@@ -1,10 +1,12 @@
 import { expect } from "chai";
 import {
   JOURNAL_POINT_WIDTH,
+  type JournalRefs,
   journalPointTime,
   packJournalPoints,
   unpackJournalPoint,
   unpackJournalPoints,
+  unpackJournalRefs,
 } from "../../../daemon/store/metric-point-journal.js";
 
 describe("metric point journal rows", () => {
@@ -57,6 +59,32 @@ describe("metric point journal rows", () => {
       expect(next).to.equal(offsets[i + 1] ?? bytes.length);
       expect(journalPointTime(bytes, offsets[i] as number)).to.equal(points[i]?.[1]);
     }
+  });
+
+  it("reads a chunk of held points, from several requests' bytes in turn, into an array it empties first", () => {
+    const first = packJournalPoints(points.flat());
+    const reversed = [...points].reverse();
+    const second = packJournalPoints(reversed.flat());
+    const offsetsOf = (bytes: Buffer) => {
+      const offsets: number[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        offsets.push(at);
+        at = unpackJournalPoint(bytes, at, []);
+      }
+      return offsets;
+    };
+    const [a, b] = [offsetsOf(first), offsetsOf(second)];
+    // Alternately a point of each request: the bytes read change at every point.
+    const refs: JournalRefs = [first, a[2] as number, second, b[0] as number, first, a[0] as number];
+    const out: unknown[] = ["left from the chunk before"];
+    unpackJournalRefs(refs, 1, 2, out);
+    expect(out).to.deep.equal([...(reversed[0] as unknown[]), ...(points[0] as unknown[])]);
+    unpackJournalRefs(refs, 0, 3, out);
+    expect(out).to.deep.equal([
+      ...(points[2] as unknown[]),
+      ...(reversed[0] as unknown[]),
+      ...(points[0] as unknown[]),
+    ]);
   });
 
   it("packs no points as no bytes", () => {
