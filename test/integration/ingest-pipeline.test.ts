@@ -166,6 +166,65 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     expect(answers(refused)).to.include({ status: 503, grpc: "UNAVAILABLE" });
   });
 
+  it("answers each request committed with others with its own counts, and fails only the one that cannot be stored", async () => {
+    // A span named "poison" makes its transaction fail: the writer then stores the requests of
+    // that transaction one by one.
+    const other = new Database(join(dir.path, "t.sqlite"));
+    const spans = (i: number, name = "op") =>
+      Buffer.from(
+        JSON.stringify(
+          traceRequest(
+            "pipeline",
+            Array.from({ length: (i % 4) + 1 }, (_, k) => ({
+              traceId: hexId(1000 + i, 16),
+              spanId: hexId(1000 * i + k + 1, 8),
+              startNs: NOW,
+              name,
+            })),
+          ),
+        ),
+      );
+    const sent: Promise<unknown>[] = [];
+    try {
+      other.exec(`CREATE TRIGGER poison BEFORE INSERT ON span_names WHEN NEW.name = 'poison'
+        BEGIN SELECT RAISE(ABORT, 'poisoned'); END`);
+      // The writer waits for the lock (its busy timeout) while the requests queue behind its
+      // first, so it commits them in one transaction once the lock is gone.
+      other.prepare("BEGIN IMMEDIATE").run();
+      for (let i = 0; i < 30; i++) {
+        sent.push(
+          i === 17
+            ? refusal(pipeline.ingest("traces", "json", spans(i, "poison"), NOW))
+            : pipeline.ingest("traces", "json", spans(i), NOW),
+        );
+      }
+      // A resend of the first request, in the same burst: its spans are stored once.
+      sent.push(pipeline.ingest("traces", "json", spans(0), NOW));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      other.prepare("ROLLBACK").run();
+    } finally {
+      other.close();
+    }
+    const results = await Promise.all(sent);
+    for (const [i, result] of results.entries()) {
+      if (i === 17) {
+        expect(result).to.be.instanceOf(StorageError);
+        expect((result as Error).message).to.match(/poisoned/);
+        continue;
+      }
+      const count = ((i === 30 ? 0 : i) % 4) + 1;
+      expect(result, `request ${i}`).to.have.property("accepted", count);
+      expect(result, `request ${i}`).to.have.property("rejected", null);
+    }
+    const inserted = results.map((result, i) => (i === 17 ? null : (result as { inserted: number }).inserted));
+    // The first request and its resend: one of them stored the span, the other found it stored.
+    expect([inserted[0], inserted[30]].sort()).to.deep.equal([0, 1]);
+    expect(inserted.slice(1, 30)).to.deep.equal(
+      Array.from({ length: 29 }, (_, k) => (k + 1 === 17 ? null : ((k + 1) % 4) + 1)),
+    );
+    expect(pipeline.writes.snapshot()).to.include({ ok: true });
+  });
+
   it("tells a client to retry when another process holds the database locked, and stores the retry", async () => {
     const other = new Database(join(dir.path, "t.sqlite"));
     try {

@@ -85,6 +85,9 @@ describe("metric point journal rows", () => {
       ...(reversed[0] as unknown[]),
       ...(points[0] as unknown[]),
     ]);
+    // A smaller chunk after a larger one: nothing of the larger is left behind.
+    unpackJournalRefs(refs, 2, 1, out);
+    expect(out).to.deep.equal(points[0]);
   });
 
   it("packs no points as no bytes", () => {
