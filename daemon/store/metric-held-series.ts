@@ -36,7 +36,7 @@ export class HeldSeries<T> {
       held.value = value;
       return;
     }
-    if (held !== undefined) this.byMinute.get(held.minute)?.delete(seriesId);
+    if (held !== undefined) this.leaveMinute(seriesId, held.minute);
     this.bySeries.set(seriesId, { minute, value });
     let ids = this.byMinute.get(minute);
     if (ids === undefined) {
@@ -51,10 +51,15 @@ export class HeldSeries<T> {
     const held = this.bySeries.get(seriesId);
     if (held === undefined) return undefined;
     this.bySeries.delete(seriesId);
-    const ids = this.byMinute.get(held.minute);
-    ids?.delete(seriesId);
-    if (ids !== undefined && ids.size === 0) this.byMinute.delete(held.minute);
+    this.leaveMinute(seriesId, held.minute);
     return held.value;
+  }
+
+  /** Takes a series out of a minute's set, and the minute out once no series is held in it. */
+  private leaveMinute(seriesId: number, minute: number): void {
+    const ids = this.byMinute.get(minute);
+    ids?.delete(seriesId);
+    if (ids !== undefined && ids.size === 0) this.byMinute.delete(minute);
   }
 
   /** The earliest minute a series is held in, or undefined when none is. */
