@@ -69,12 +69,14 @@ export class HeldSeries<T> {
     return oldest;
   }
 
-  /** Every held series' id and value. */
-  entries(): IterableIterator<[number, T]> {
-    const all = this.bySeries.entries();
-    return (function* () {
-      for (const [id, held] of all) yield [id, held.value] as [number, T];
-    })();
+  /**
+   * Every held series' id and value. A method of the class, not a generator made per call: V8
+   * dropped the optimized code of a loop over a generator made per call each time that generator
+   * was collected, and compiled the loop again (`trimJournal`, about 40 times in twenty minutes
+   * of points).
+   */
+  *entries(): IterableIterator<[number, T]> {
+    for (const [id, held] of this.bySeries) yield [id, held.value];
   }
 
   /** Stops holding every series open in a minute before `minute`; returns their values. */
