@@ -712,6 +712,17 @@ describe("metric writer", () => {
       expect(count("SELECT count(*) FROM metric_points")).to.equal(181);
     });
 
+    it("keeps the journal short when every series is dated ahead of the clock", () => {
+      // A day ahead: past the clock's allowance, so no minute of it is ever released as behind
+      // the clock; the series moves on to a later minute every sixth point all the same.
+      for (let s = 0; s < 3600; s += 10) {
+        writeOnly(store, [counter(86_400 + s, s, '{"route":"/ahead"}')], store.writer, clock(s));
+      }
+      expect(count("SELECT count(*) FROM metric_point_journal")).to.be.at.most(6 * (POINT_HOLD_MINUTES + 2));
+      new TelemetryWriter(store.db, 0n).writeHeld();
+      expect(count("SELECT count(*) FROM metric_points")).to.equal(360);
+    });
+
     it("keeps through retention what only the journal has, after a rollback or a failed restart", () => {
       for (const restart of [false, true]) {
         store.close();
