@@ -70,10 +70,10 @@ export class HeldSeries<T> {
   }
 
   /**
-   * Every held series' id and value. A method of the class, not a generator made per call: V8
-   * dropped the optimized code of a loop over a generator made per call each time that generator
-   * was collected, and compiled the loop again (`trimJournal`, about 40 times in twenty minutes
-   * of points).
+   * Every held series' id and value. A generator method of the class, not a generator function
+   * made per call: V8 dropped the optimized code of a loop over the generator of a function made
+   * per call each time that function was collected, and compiled the loop again (`trimJournal`,
+   * about 40 times in twenty minutes of points).
    */
   *entries(): IterableIterator<[number, T]> {
     for (const [id, held] of this.bySeries) yield [id, held.value];

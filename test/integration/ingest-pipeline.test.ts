@@ -167,9 +167,21 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
   });
 
   it("answers each request committed with others with its own counts, and fails only the one that cannot be stored", async () => {
-    // A span named "poison" makes its transaction fail: the writer then stores the requests of
-    // that transaction one by one.
     const other = new Database(join(dir.path, "t.sqlite"));
+    try {
+      // A span named "poison" makes its transaction fail, so the writer stores the requests of
+      // that transaction one by one; one whose name starts "slow" holds its transaction about a
+      // second, so the requests sent after it reach the writer meanwhile and join it.
+      other.exec(`
+        CREATE TRIGGER poison BEFORE INSERT ON span_names WHEN NEW.name = 'poison'
+        BEGIN SELECT RAISE(ABORT, 'poisoned'); END;
+        CREATE TRIGGER slow BEFORE INSERT ON span_names WHEN NEW.name LIKE 'slow%'
+        BEGIN SELECT count(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c
+          WHERE x < 6000000) SELECT x FROM c); END`);
+    } finally {
+      other.close();
+    }
+    /** Request `i`: (i % 4) + 1 spans of its own, named `name`. */
     const spans = (i: number, name = "op") =>
       Buffer.from(
         JSON.stringify(
@@ -184,44 +196,39 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
           ),
         ),
       );
-    const sent: Promise<unknown>[] = [];
-    try {
-      other.exec(`CREATE TRIGGER poison BEFORE INSERT ON span_names WHEN NEW.name = 'poison'
-        BEGIN SELECT RAISE(ABORT, 'poisoned'); END`);
-      // The writer waits for the lock (its busy timeout) while the requests queue behind its
-      // first, so it commits them in one transaction once the lock is gone.
-      other.prepare("BEGIN IMMEDIATE").run();
-      for (let i = 0; i < 30; i++) {
-        sent.push(
-          i === 17
-            ? refusal(pipeline.ingest("traces", "json", spans(i, "poison"), NOW))
-            : pipeline.ingest("traces", "json", spans(i), NOW),
-        );
-      }
-      // A resend of the first request, in the same burst: its spans are stored once.
-      sent.push(pipeline.ingest("traces", "json", spans(0), NOW));
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      other.prepare("ROLLBACK").run();
-    } finally {
-      other.close();
+    // Thirty requests and a resend of the first, behind a slow one: each answered with its own counts.
+    const slow = pipeline.ingest("traces", "json", spans(500, "slow"), NOW);
+    const together = await Promise.all([
+      ...Array.from({ length: 30 }, (_, i) => pipeline.ingest("traces", "json", spans(i), NOW)),
+      pipeline.ingest("traces", "json", spans(0), NOW),
+    ]);
+    expect(await slow).to.deep.equal({ accepted: 1, inserted: 1, rejected: null });
+    for (const [i, result] of together.entries()) {
+      expect(result, `request ${i}`).to.deep.include({ accepted: ((i % 30) % 4) + 1, rejected: null });
     }
-    const results = await Promise.all(sent);
-    for (const [i, result] of results.entries()) {
+    const inserted = together.map((result) => result.inserted);
+    // The first request and its resend: one of them stored the span, the other found it stored.
+    expect([inserted[0], inserted[30]].sort()).to.deep.equal([0, 1]);
+    expect(inserted.slice(1, 30)).to.deep.equal(Array.from({ length: 29 }, (_, k) => ((k + 1) % 4) + 1));
+    // Thirty more with one that cannot be stored among them: only that one fails.
+    const slowAgain = pipeline.ingest("traces", "json", spans(600, "slow again"), NOW);
+    const poisoned = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i === 17
+          ? refusal(pipeline.ingest("traces", "json", spans(100 + i, "poison"), NOW))
+          : pipeline.ingest("traces", "json", spans(100 + i), NOW),
+      ),
+    );
+    expect(await slowAgain).to.deep.equal({ accepted: 1, inserted: 1, rejected: null });
+    for (const [i, result] of poisoned.entries()) {
       if (i === 17) {
         expect(result).to.be.instanceOf(StorageError);
         expect((result as Error).message).to.match(/poisoned/);
-        continue;
+      } else {
+        const count = ((100 + i) % 4) + 1;
+        expect(result, `request ${100 + i}`).to.deep.equal({ accepted: count, inserted: count, rejected: null });
       }
-      const count = ((i === 30 ? 0 : i) % 4) + 1;
-      expect(result, `request ${i}`).to.have.property("accepted", count);
-      expect(result, `request ${i}`).to.have.property("rejected", null);
     }
-    const inserted = results.map((result, i) => (i === 17 ? null : (result as { inserted: number }).inserted));
-    // The first request and its resend: one of them stored the span, the other found it stored.
-    expect([inserted[0], inserted[30]].sort()).to.deep.equal([0, 1]);
-    expect(inserted.slice(1, 30)).to.deep.equal(
-      Array.from({ length: 29 }, (_, k) => (k + 1 === 17 ? null : ((k + 1) % 4) + 1)),
-    );
     expect(pipeline.writes.snapshot()).to.include({ ok: true });
   });
 
