@@ -148,14 +148,21 @@ export class TelemetryWriter implements SharedWriteState {
     return this.part("points").holds?.() === true;
   }
 
-  /** Runs `work` and the counter flush in one transaction. */
+  /**
+   * Runs `work` and the counter flush in one transaction, begun IMMEDIATE: the write lock is
+   * taken first, so another connection holding it briefly (a backup, an inspecting tool) is
+   * waited out for the busy timeout. A deferred transaction that read before it wrote would be
+   * refused the lock at once instead, SQLite waiting only for a connection with no read open.
+   */
   transaction<T>(work: () => T): T {
     try {
-      const result = this.db.transaction(() => {
-        const result = work();
-        this.flush();
-        return result;
-      })();
+      const result = this.db
+        .transaction(() => {
+          const result = work();
+          this.flush();
+          return result;
+        })
+        .immediate();
       for (const part of this.parts.values()) part.committed?.();
       return result;
     } catch (error) {

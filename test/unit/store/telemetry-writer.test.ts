@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
 import { expect } from "chai";
 import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
@@ -26,6 +28,36 @@ describe("telemetry writer", () => {
          FROM traces WHERE trace_id = unhex(?)`,
       )
       .get(traceId) as Record<string, unknown>;
+
+  it("waits for another connection's write lock, even when its transaction reads before it writes", async () => {
+    // Another thread holds the write lock for 300 ms, as a backup or an inspecting tool might.
+    const holder = new Worker(
+      `const { parentPort, workerData } = require("node:worker_threads");
+       const Database = require(workerData.module);
+       const db = new Database(workerData.path);
+       db.prepare("BEGIN IMMEDIATE").run();
+       parentPort.postMessage("locked");
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.prepare("ROLLBACK").run();
+       db.close();`,
+      {
+        eval: true,
+        workerData: { path: store.path, module: createRequire(import.meta.url).resolve("better-sqlite3") },
+      },
+    );
+    const ended = new Promise((resolve) => holder.once("exit", resolve));
+    await new Promise((resolve) => holder.once("message", resolve));
+    const request = traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }]);
+    const batch = decodeTraceRequest(Buffer.from(JSON.stringify(request)), "json");
+    // A read first: a deferred transaction would then be refused the lock at once, without the
+    // busy timeout's wait (SQLite waits only for a connection that holds no read transaction).
+    const written = store.writer.transaction(() => {
+      store.db.prepare("SELECT count(*) FROM spans").get();
+      return store.writer.writeSpans(batch, 0n);
+    });
+    expect(written).to.equal(1);
+    await ended;
+  });
 
   it("stores a span once however often it is sent", () => {
     const request = traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0 }]);
