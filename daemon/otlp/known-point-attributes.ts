@@ -1,4 +1,5 @@
 import { type DecodedAttributes, type PlainValue, setPlainKey } from "./any-value.js";
+import { type ByteRun, ByteRunMap, copyRun, hashRun } from "./byte-runs.js";
 import { pointAttributes } from "./metric-points.js";
 import type { PlainObject } from "./protobuf-any-value.js";
 import type { RunRecall } from "./protobuf-descriptor.js";
@@ -7,14 +8,16 @@ import type { RunRecall } from "./protobuf-descriptor.js";
  * Point attributes known by their bytes. A metric series sends the same attribute set every
  * interval for as long as its process runs, and an SDK encodes it the same way each time, so
  * the decoder keeps each set's decoded forms by the bytes it came in (the run of KeyValue
- * fields, RunRecall in protobuf-descriptor.ts) and reads a known set by one map lookup instead
- * of decoding its keys and values, sorting them and writing their JSON again. Decoding is a
+ * fields, RunRecall in protobuf-descriptor.ts) and reads a known set by one lookup of those
+ * bytes (byte-runs.ts) instead of decoding its keys and values, sorting them and writing their
+ * JSON again. Decoding is a
  * function of those bytes alone, so a recalled set is what reading it would give, and it is
  * charged what reading it cost (nested arrays and maps included).
  *
- * Each set kept also gets a number, so that the writer thread, which receives the JSON as a new
- * string in every request, can tell a set it has seen without hashing its text (packed-metric-points.ts,
- * known-attribute-texts.ts). A number is never given to two texts by one memo.
+ * Each set kept also gets a number, which a recalled point carries (`set`), so that the writer
+ * thread, which receives the JSON as a new string in every request, can tell a set it has seen
+ * without hashing its text (packed-metric-points.ts, known-attribute-texts.ts). A number is
+ * never given to two texts by one memo.
  *
  * What is kept is bounded by an estimate of the memory it holds: past the bound the memo starts
  * over (a miss costs one ordinary decode). It lives as long as its decoder thread.
@@ -34,6 +37,8 @@ interface Known {
   readonly decoded: DecodedAttributes;
   /** What reading the run cost the decode allowance. */
   readonly units: number;
+  /** The set's number. */
+  readonly set: number;
 }
 
 /** What a point being read holds for the memo. */
@@ -43,15 +48,19 @@ export interface AttributeRuns {
   attributeRuns: number;
   /** The set its only run was recalled as; null when it was read. */
   recalled: DecodedAttributes | null;
-  /** The bytes of its only run, when that run was read and can be kept for the next time. */
-  runKey: string | null;
+  /** The bytes of its only run (a copy), when that run was read and can be kept for the next time. */
+  runBytes: Buffer | null;
+  /** hashRun of those bytes. */
+  runHash: number;
   /** What reading that run cost the decode allowance. */
   runUnits: number;
+  /** Its set's number once attributesOf has given its attributes: 0 when the set is not kept. */
+  set: number;
 }
 
 export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<S> {
   readonly maxBytes = MAX_RUN_BYTES;
-  private known = new Map<string, Known>();
+  private known = new ByteRunMap<Known>();
   /** The sets' numbers, by their JSON (one text may come from several byte runs). */
   private numbers = new Map<string, number>();
   private lastNumber = 0;
@@ -64,7 +73,7 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
     return this.known.size;
   }
 
-  recall(point: S, bytes: string | null): number {
+  recall(point: S, run: ByteRun | null): number {
     if (point.attributeRuns++ > 0) {
       // A second run (attributes not sent together): every run is read and merged in order, a
       // repeated key keeping its last value, and the set is not kept (its bytes are not one run).
@@ -76,16 +85,20 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
         for (const key in object) setPlainKey(point.attributes, key, object[key] as PlainValue);
         point.recalled = null;
       }
-      point.runKey = null;
+      point.runBytes = null;
+      point.set = 0;
       return -1;
     }
-    if (bytes === null) return -1;
-    const known = this.known.get(bytes);
+    if (run === null) return -1;
+    const hash = hashRun(run);
+    const known = this.known.get(run, hash);
     if (known === undefined) {
-      point.runKey = bytes;
+      point.runBytes = copyRun(run);
+      point.runHash = hash;
       return -1;
     }
     point.recalled = known.decoded;
+    point.set = known.set;
     return known.units;
   }
 
@@ -93,26 +106,28 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
     point.runUnits = units;
   }
 
-  /** The number of a kept set's JSON, 0 for any other text. */
-  numberOf(json: string): number {
-    return this.numbers.get(json) ?? 0;
-  }
-
-  /** A point's attributes as stored (pointAttributes), once all its fields are read. */
+  /**
+   * A point's attributes as stored (pointAttributes), once all its fields are read; sets the
+   * point's `set`.
+   */
   attributesOf(point: S): DecodedAttributes {
     if (point.recalled !== null) return point.recalled;
     const decoded = pointAttributes(point.attributes);
-    const key = point.runKey;
-    if (key !== null) {
-      const cost = key.length + 2 * decoded.json.length + ENTRY_BYTES;
-      this.kept += cost;
-      if (this.kept > this.maxKeptBytes) {
-        this.known = new Map();
+    const bytes = point.runBytes;
+    point.set = 0;
+    if (bytes !== null) {
+      const cost = bytes.length + 2 * decoded.json.length + ENTRY_BYTES;
+      if (this.kept + cost > this.maxKeptBytes) {
+        this.known = new ByteRunMap();
         this.numbers = new Map();
-        this.kept = cost;
+        this.kept = 0;
       }
-      this.known.set(key, { decoded, units: point.runUnits });
-      if (!this.numbers.has(decoded.json)) this.numbers.set(decoded.json, ++this.lastNumber);
+      const set = this.numbers.get(decoded.json) ?? ++this.lastNumber;
+      if (this.known.set(bytes, point.runHash, { decoded, units: point.runUnits, set })) {
+        this.kept += cost;
+        this.numbers.set(decoded.json, set);
+        point.set = set;
+      }
     }
     return decoded;
   }

@@ -79,6 +79,7 @@ export function blankPoint(resource: number, scope: number): MetricPointRecord {
     monotonic: false,
     metadata: null,
     attributes: "{}",
+    attributeSet: 0,
     indexed: [],
     startNs: 0n,
     timeNs: 0n,

@@ -1,3 +1,4 @@
+import type { ByteRun } from "./byte-runs.js";
 import { WIRE } from "./protobuf-wire.js";
 
 /**
@@ -128,8 +129,8 @@ export interface MessageField<S> extends FieldBase {
 /**
  * A repeated message field whose run of occurrences (those that follow each other, from the
  * first one's tag to the last one's end) may be known by its bytes. At each run the reader
- * calls `recall` with those bytes, as latin1 text (null when it cannot offer them: a run longer
- * than `maxBytes`, or one broken by bad wire data). A run it recalls is skipped, and what
+ * calls `recall` with those bytes (null when it cannot offer them: a run longer than
+ * `maxBytes`, or one broken by bad wire data), valid only during the call. A run it recalls is skipped, and what
  * reading it cost the decode allowance is charged; any other is read as usual, and when it was
  * offered with its bytes `read` is told what it cost. A message whose field comes in more than
  * one run is offered each of them. What a recalled run gives is up to the state: the reader
@@ -143,7 +144,7 @@ export interface RunRecall<S> {
    * A run begins. Returns the decode-allowance units reading it cost (what `read` was told) to
    * skip it, or -1 to have it read; a run offered without its bytes is always read.
    */
-  recall(state: S, bytes: string | null): number;
+  recall(state: S, run: ByteRun | null): number;
   /** A run offered with its bytes was read, at a cost of `units`. */
   read(state: S, units: number): void;
 }

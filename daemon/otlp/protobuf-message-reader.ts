@@ -252,9 +252,8 @@ function readRun(
   } catch {
     whole = false;
   }
-  const bytes = whole ? reader.bytesKey(at, runEnd) : null;
-  const units = recall.recall(state, bytes);
-  if (bytes !== null && units >= 0) {
+  const units = recall.recall(state, whole ? reader.run(at, runEnd) : null);
+  if (whole && units >= 0) {
     chargeDecoded(units);
     reader.seek(runEnd);
     return;
@@ -269,7 +268,7 @@ function readRun(
     }
     readChild(reader, step, state, start, elementAt);
   }
-  if (bytes !== null) recall.read(state, chargedSoFar() - before);
+  if (whole) recall.read(state, chargedSoFar() - before);
 }
 
 /** Prefixes a FieldError raised inside a nested message with its field (`status`, `events[2]`). */

@@ -45,8 +45,10 @@ export class PointState implements AttributeHolder, AttributeRuns {
   readonly attributes: PlainObject = {};
   attributeRuns = 0;
   recalled: DecodedAttributes | null = null;
-  runKey: string | null = null;
+  runBytes: Buffer | null = null;
+  runHash = 0;
   runUnits = 0;
+  set = 0;
   startNs = 0n;
   timeNs = 0n;
   flags = 0;
@@ -111,11 +113,6 @@ function addExemplar(point: PointState, exemplar: ExemplarEntry): void {
 /** This thread's point attribute sets, by their bytes. */
 const KNOWN_ATTRIBUTES = new KnownPointAttributes<PointState>();
 
-/** The number this thread's decoder gave an attribute set's JSON, 0 when none (KnownPointAttributes). */
-export function attributeSetNumber(json: string): number {
-  return KNOWN_ATTRIBUTES.numberOf(json);
-}
-
 /** The fields every data point kind has, at its own numbers (a summary has no exemplars). */
 function commonFields(numbers: { attributes: number; flags: number; exemplars: number | null }): Field<PointState>[] {
   const fields = [
@@ -163,6 +160,7 @@ function pointRecord(point: PointState): MetricPointRecord {
   const record = blankPoint(point.data.resource, point.data.scope);
   const attributes = KNOWN_ATTRIBUTES.attributesOf(point);
   record.attributes = attributes.json;
+  record.attributeSet = point.set;
   record.indexed = attributes.indexed;
   record.startNs = point.startNs;
   record.timeNs = point.timeNs;

@@ -1,4 +1,5 @@
 import protobuf from "protobufjs";
+import type { ByteRun } from "./byte-runs.js";
 import { TooManyValuesError } from "./decode-allowance.js";
 import { PayloadError } from "./payload-error.js";
 
@@ -35,6 +36,7 @@ export function within(error: unknown, segment: string): unknown {
 export class WireReader {
   private readonly reader: protobuf.Reader;
   private readonly buf: Buffer;
+  private lastRun: { -readonly [K in keyof ByteRun]: ByteRun[K] } | null = null;
 
   constructor(body: Buffer) {
     this.reader = protobuf.Reader.create(body);
@@ -182,9 +184,20 @@ export class WireReader {
     return this.buf.toString("hex", start, end);
   }
 
-  /** The body's bytes from `start` to `end` as latin1 text: a key that equal bytes, and only they, give. */
-  bytesKey(start: number, end: number): string {
-    return this.buf.toString("latin1", start, end);
+  /**
+   * The body's bytes from `start` to `end`, as a key (byte-runs.ts). One object per reader,
+   * moved by each call: valid until the next.
+   */
+  run(start: number, end: number): ByteRun {
+    let run = this.lastRun;
+    if (run === null) {
+      const { buf } = this;
+      run = { body: buf, view: new DataView(buf.buffer, buf.byteOffset, buf.byteLength), start, end };
+      this.lastRun = run;
+    }
+    run.start = start;
+    run.end = end;
+    return run;
   }
 
   /** A bytes field as base64 text. */

@@ -103,6 +103,11 @@ export interface MetricPointRecord {
   metadata: string | null;
   /** JSON object of the point's attributes ("{}" when none), keys in the order sent. */
   attributes: string;
+  /**
+   * The decoder's number for that set (KnownPointAttributes), 0 when it has none: the writer
+   * knows a set it has seen by it (known-attribute-texts.ts).
+   */
+  attributeSet: number;
   /** Flat [key, value, key, value, ...] list of the point attributes' index entries (as spans). */
   indexed: string[];
   /** The point's start_time_unix_nano; 0 when absent (gauges). */

@@ -1,5 +1,4 @@
 import { decodeMetricRequest } from "../otlp/decode-request.js";
-import { attributeSetNumber } from "../otlp/protobuf-metric-points.js";
 import { pointFilter } from "../store/kept-records.js";
 import { metricTrimmer } from "../store/metric-retention.js";
 import { MetricWriter } from "../store/metric-writer.js";
@@ -15,7 +14,7 @@ export const metrics: SignalModule<"metrics", "points", MetricWriter> = {
   rejectedField: "rejectedDataPoints",
   openapi: { operationId: "exportMetrics", requestMessage: "ExportMetricsServiceRequest" },
 
-  decode: (body, format) => packMetricPoints(decodeMetricRequest(body, format), attributeSetNumber),
+  decode: (body, format) => packMetricPoints(decodeMetricRequest(body, format)),
 
   count: packedPointCount,
 

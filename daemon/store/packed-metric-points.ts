@@ -85,6 +85,7 @@ const CROSSINGS = {
   monotonic: "ints",
   metadata: "ints",
   attributes: "attributes",
+  attributeSet: "ints",
   indexed: "not crossed: the writer derives a new series' entries from its attributes",
   startNs: "times",
   timeNs: "times",
@@ -111,8 +112,7 @@ export function packedPointCount(packed: PackedMetricPoints): number {
   return packed.attributes.length;
 }
 
-/** `setNumber` gives an attribute set's number by its JSON (KnownPointAttributes), 0 for none. */
-export function packMetricPoints(batch: MetricBatch, setNumber: (json: string) => number = () => 0): PackedMetricBatch {
+export function packMetricPoints(batch: MetricBatch): PackedMetricBatch {
   const count = batch.points.length;
   const table = new StringTable();
   const ints = new Uint32Array(count * INT_WIDTH);
@@ -133,7 +133,7 @@ export function packMetricPoints(batch: MetricBatch, setNumber: (json: string) =
     ints[n + INT_FLAGS] = point.flags;
     ints[n + INT_RESOURCE] = point.resource;
     ints[n + INT_SCOPE] = point.scope;
-    ints[n + INT_ATTRIBUTE_SET] = setNumber(point.attributes);
+    ints[n + INT_ATTRIBUTE_SET] = point.attributeSet;
     let present = point.monotonic ? MONOTONIC : 0;
     if (point.value !== null) {
       present |= HAS_VALUE;
@@ -209,6 +209,7 @@ export function* unpackMetricPoints(
       const present = ints[n + INT_PRESENT] as number;
       const metadata = ints[n + INT_METADATA] as number;
       const json = attributes[i] as string;
+      const set = ints[n + INT_ATTRIBUTE_SET] as number;
       let d = -1;
       if ((present & HAS_DETAILS) !== 0) {
         if (details[detail] !== i) throw new Error(`packed metric points: details out of order at point ${i}`);
@@ -223,7 +224,8 @@ export function* unpackMetricPoints(
         temporality: ints[n + INT_TEMPORALITY] as number,
         monotonic: (present & MONOTONIC) !== 0,
         metadata: metadata === NONE ? null : (strings[metadata] as string),
-        attributes: texts === undefined ? json : texts.of(ints[n + INT_ATTRIBUTE_SET] as number, json),
+        attributes: texts === undefined ? json : texts.of(set, json),
+        attributeSet: set,
         indexed: NOT_CROSSED,
         startNs: times[2 * i] as bigint,
         timeNs: times[2 * i + 1] as bigint,

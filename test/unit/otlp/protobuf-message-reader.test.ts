@@ -346,7 +346,8 @@ describe("protobuf message reader, fields read in runs", () => {
   ) {
     const recall: RunRecall<Held> = {
       maxBytes,
-      recall(state, bytes) {
+      recall(state, offer) {
+        const bytes = offer === null ? null : offer.body.toString("latin1", offer.start, offer.end);
         offered.push(bytes);
         if (always !== undefined) return always;
         const run = bytes === null ? undefined : known.get(bytes);

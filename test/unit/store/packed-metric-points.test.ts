@@ -83,12 +83,16 @@ describe("packed metric points", () => {
   });
 
   it("carry each point's attribute set number, so the writer keeps one text per set, and the same points come back", () => {
-    const batch = everyKind();
+    const unnumberedBatch = everyKind();
     const numbers = new Map<string, number>();
-    const packed = packMetricPoints(batch, (json) => {
-      if (!numbers.has(json)) numbers.set(json, numbers.size + 1);
-      return numbers.get(json) as number;
-    });
+    const batch = {
+      ...unnumberedBatch,
+      points: unnumberedBatch.points.map((point) => {
+        if (!numbers.has(point.attributes)) numbers.set(point.attributes, numbers.size + 1);
+        return { ...point, attributeSet: numbers.get(point.attributes) as number };
+      }),
+    };
+    const packed = packMetricPoints(batch);
     const texts = new KnownAttributeTexts();
     for (let i = 0; i < 2; i++) {
       const slices = [...unpackMetricPoints(structuredClone(packed), 4, texts)];
@@ -96,7 +100,7 @@ describe("packed metric points", () => {
     }
     expect(texts.size).to.equal(numbers.size).and.to.be.above(1);
     const unnumbered = new KnownAttributeTexts();
-    void [...unpackMetricPoints(packMetricPoints(batch), 4, unnumbered)];
+    void [...unpackMetricPoints(packMetricPoints(unnumberedBatch), 4, unnumbered)];
     expect(unnumbered.size).to.equal(0);
   });
 });
