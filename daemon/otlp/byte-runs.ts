@@ -34,27 +34,38 @@ export function hashRun({ view, start, end }: ByteRun): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
-/** A run's bytes, copied: a run is only valid while its body is. */
-export function copyRun({ body, start, end }: ByteRun): Buffer {
-  return Buffer.from(body.subarray(start, end));
-}
-
 interface Entry<V> {
-  readonly bytes: Buffer;
+  /** The slab holding a copy of the run's bytes, at `offset`. */
+  readonly slab: Buffer;
+  readonly offset: number;
+  readonly length: number;
   readonly value: V;
   readonly next: Entry<V> | undefined;
 }
 
 /**
  * More runs than this sharing a hash are not kept: a lookup compares at most this many, whatever
- * bytes a sender chooses. Distinct attribute runs share a hash about once in four billion.
+ * bytes a sender chooses (the hash has no secret, so a sender can choose colliding ones).
  */
 const MAX_SHARING_A_HASH = 4;
 
-/** Values by the bytes of a run, which are compared, not only hashed. */
+/**
+ * Kept runs are copied into slabs of this size, one after another: a buffer of its own per run
+ * cost about 570 bytes of resident memory beside its bytes (its objects and the allocator's),
+ * and a copy from Node's shared pool would keep a whole 8 KiB block alive. A run longer than a
+ * slab gets a slab of its own size.
+ */
+const SLAB_BYTES = 64 * 1024;
+
+/**
+ * Values by the bytes of a run, which are compared, not only hashed. What it keeps lives as
+ * long as the map: a map that must forget is replaced by a new one.
+ */
 export class ByteRunMap<V> {
   private readonly entries = new Map<number, Entry<V>>();
   private count = 0;
+  private slab: Buffer | null = null;
+  private used = 0;
 
   /** Runs kept. */
   get size(): number {
@@ -65,7 +76,10 @@ export class ByteRunMap<V> {
   get(run: ByteRun, hash: number): V | undefined {
     const length = run.end - run.start;
     for (let entry = this.entries.get(hash); entry !== undefined; entry = entry.next) {
-      if (entry.bytes.length === length && run.body.compare(entry.bytes, 0, length, run.start, run.end) === 0) {
+      if (
+        entry.length === length &&
+        run.body.compare(entry.slab, entry.offset, entry.offset + length, run.start, run.end) === 0
+      ) {
         return entry.value;
       }
     }
@@ -73,15 +87,23 @@ export class ByteRunMap<V> {
   }
 
   /**
-   * Keeps `value` for `bytes` (a copy the map now owns, not yet kept), whose hash is `hash`.
-   * Returns false, keeping nothing, when MAX_SHARING_A_HASH runs already share that hash.
+   * Keeps `value` for a copy of the run's bytes (not yet kept), whose hash is `hash`. Returns
+   * false, keeping nothing, when MAX_SHARING_A_HASH runs already share that hash.
    */
-  set(bytes: Buffer, hash: number, value: V): boolean {
+  set(run: ByteRun, hash: number, value: V): boolean {
     const first = this.entries.get(hash);
     let sharing = 0;
     for (let entry = first; entry !== undefined; entry = entry.next) sharing++;
     if (sharing >= MAX_SHARING_A_HASH) return false;
-    this.entries.set(hash, { bytes, value, next: first });
+    const length = run.end - run.start;
+    if (this.slab === null || this.used + length > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, length));
+      this.used = 0;
+    }
+    const offset = this.used;
+    run.body.copy(this.slab, offset, run.start, run.end);
+    this.used += length;
+    this.entries.set(hash, { slab: this.slab, offset, length, value, next: first });
     this.count++;
     return true;
   }

@@ -1,5 +1,5 @@
 import { type DecodedAttributes, type PlainValue, setPlainKey } from "./any-value.js";
-import { type ByteRun, ByteRunMap, copyRun, hashRun } from "./byte-runs.js";
+import { type ByteRun, ByteRunMap, hashRun } from "./byte-runs.js";
 import { pointAttributes } from "./metric-points.js";
 import type { PlainObject } from "./protobuf-any-value.js";
 import type { RunRecall } from "./protobuf-descriptor.js";
@@ -14,7 +14,7 @@ import type { RunRecall } from "./protobuf-descriptor.js";
  * function of those bytes alone, so a recalled set is what reading it would give, and it is
  * charged what reading it cost (nested arrays and maps included).
  *
- * Each set kept also gets a number, which a recalled point carries (`set`), so that the writer
+ * Each set kept also gets a number, which a point read or recalled as it carries (`set`), so that the writer
  * thread, which receives the JSON as a new string in every request, can tell a set it has seen
  * without hashing its text (packed-metric-points.ts, known-attribute-texts.ts). A number is
  * never given to two texts by one memo.
@@ -29,7 +29,8 @@ const MAX_RUN_BYTES = 4096;
 const MAX_KEPT_BYTES = 16 * 1024 * 1024;
 /**
  * An entry's cost beside its texts: two map entries, its objects and the index entries' array
- * and strings headers. The JSON is counted twice: the index entries hold its keys and values again.
+ * and strings headers. The JSON is counted twice: the index entries hold its keys and values
+ * again. The run's bytes are counted once: the map copies them into slabs (byte-runs.ts).
  */
 const ENTRY_BYTES = 256;
 
@@ -48,9 +49,12 @@ export interface AttributeRuns {
   attributeRuns: number;
   /** The set its only run was recalled as; null when it was read. */
   recalled: DecodedAttributes | null;
-  /** The bytes of its only run (a copy), when that run was read and can be kept for the next time. */
-  runBytes: Buffer | null;
-  /** hashRun of those bytes. */
+  /**
+   * Its only run, when that run was read and can be kept for the next time: where it is in the
+   * body being decoded, which lives until the point is closed.
+   */
+  run: ByteRun | null;
+  /** hashRun of that run. */
   runHash: number;
   /** What reading that run cost the decode allowance. */
   runUnits: number;
@@ -85,15 +89,15 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
         for (const key in object) setPlainKey(point.attributes, key, object[key] as PlainValue);
         point.recalled = null;
       }
-      point.runBytes = null;
-      point.set = 0;
+      point.run = null;
       return -1;
     }
     if (run === null) return -1;
     const hash = hashRun(run);
     const known = this.known.get(run, hash);
     if (known === undefined) {
-      point.runBytes = copyRun(run);
+      // The offered object moves on with the reader: its bounds are kept.
+      point.run = { body: run.body, view: run.view, start: run.start, end: run.end };
       point.runHash = hash;
       return -1;
     }
@@ -113,20 +117,29 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
   attributesOf(point: S): DecodedAttributes {
     if (point.recalled !== null) return point.recalled;
     const decoded = pointAttributes(point.attributes);
-    const bytes = point.runBytes;
+    const run = point.run;
+    point.run = null;
     point.set = 0;
-    if (bytes !== null) {
-      const cost = bytes.length + 2 * decoded.json.length + ENTRY_BYTES;
+    if (run !== null) {
+      const cost = run.end - run.start + 2 * decoded.json.length + ENTRY_BYTES;
       if (this.kept + cost > this.maxKeptBytes) {
         this.known = new ByteRunMap();
         this.numbers = new Map();
         this.kept = 0;
       }
-      const set = this.numbers.get(decoded.json) ?? ++this.lastNumber;
-      if (this.known.set(bytes, point.runHash, { decoded, units: point.runUnits, set })) {
+      const numbered = this.numbers.get(decoded.json);
+      const set = numbered ?? this.lastNumber + 1;
+      if (this.known.set(run, point.runHash, { decoded, units: point.runUnits, set })) {
         this.kept += cost;
-        this.numbers.set(decoded.json, set);
+        if (numbered === undefined) {
+          this.lastNumber = set;
+          this.numbers.set(decoded.json, set);
+        }
         point.set = set;
+      } else {
+        // Too many kept runs share its hash (byte-runs.ts): read each time, numbered only when
+        // its text already is.
+        point.set = numbered ?? 0;
       }
     }
     return decoded;

@@ -1,4 +1,5 @@
 import type { DecodedAttributes } from "./any-value.js";
+import type { ByteRun } from "./byte-runs.js";
 import { type AttributeRuns, KnownPointAttributes } from "./known-point-attributes.js";
 import {
   blankPoint,
@@ -45,7 +46,7 @@ export class PointState implements AttributeHolder, AttributeRuns {
   readonly attributes: PlainObject = {};
   attributeRuns = 0;
   recalled: DecodedAttributes | null = null;
-  runBytes: Buffer | null = null;
+  run: ByteRun | null = null;
   runHash = 0;
   runUnits = 0;
   set = 0;
