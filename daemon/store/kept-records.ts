@@ -29,7 +29,7 @@ export function logTimestampNs(log: LogRecordRow, receivedNs: bigint): bigint {
  * Filters the records of one request, slice by slice, keeping a tally across the slices (a
  * repeat may sit in another slice than its first copy).
  */
-export class RecordFilter<R> {
+export class RecordFilter<R> implements RequestFilter<R> {
   private readonly seen = new Set<string>();
   private rejectedCount = 0;
 
@@ -71,31 +71,90 @@ export function logFilter(cutoffNs: bigint, receivedNs: bigint): RecordFilter<Lo
   );
 }
 
+/** What `keep` and `tally` answer for a request's records, whatever keys them (RecordFilter, PointFilter). */
+export interface RequestFilter<R> {
+  /** The records of `slice` to store: first copies within the request, not too old. */
+  keep(slice: readonly R[]): R[];
+  tally(inserted: number): RecordTally;
+}
+
 /**
  * A point's identity within a request: its series (resource, scope, metric identity, point
  * attributes) and its time, as the store keys it, so a repeat is counted once.
+ *
+ * The series is numbered within the request, the metric, resource and scope by their text
+ * (skipped while points follow the point before in the same metric, resource and scope, as a
+ * request's points come metric by metric) and the attributes by their JSON (one string per set
+ * in the writer: known-attribute-texts.ts); a series' times seen are its one time, or a set of
+ * them once it has more. No key is built per point: a text key holding the time in decimal was
+ * most of what the filter cost the writer thread (docs/metrics-store.md).
  */
-export function pointFilter(
-  batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
-  cutoffNs: bigint,
-): RecordFilter<MetricPointRecord> {
-  // The key holds numbers for the long parts. The attributes' JSON is numbered by its text
-  // (hashing it here also leaves its hash cached on the string for the writer's series lookup);
-  // the rest of the series by its text too, skipped while points follow the point before in
-  // the same metric, resource and scope, as a request's points come metric by metric.
-  const attributeIds = new Map<string, number>();
-  const attributeId = (attributes: string): number => {
-    let id = attributeIds.get(attributes);
+class PointFilter implements RequestFilter<MetricPointRecord> {
+  private readonly attributeIds = new Map<string, number>();
+  private readonly metricIds = new Map<string, number>();
+  /** Per metric (by its number), the times seen per attribute set (by its number). */
+  private readonly times: Map<number, bigint | Set<bigint>>[] = [];
+  private last: MetricPointRecord | null = null;
+  private lastMetricId = 0;
+  private distinct = 0;
+  private rejectedCount = 0;
+
+  constructor(
+    private readonly batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+    private readonly cutoffNs: bigint,
+  ) {}
+
+  keep(slice: readonly MetricPointRecord[]): MetricPointRecord[] {
+    const kept: MetricPointRecord[] = [];
+    for (const point of slice) {
+      if (!this.isFirst(point)) continue;
+      this.distinct++;
+      if (point.timeNs < this.cutoffNs) this.rejectedCount++;
+      else kept.push(point);
+    }
+    return kept;
+  }
+
+  tally(inserted: number): RecordTally {
+    return { accepted: this.distinct - this.rejectedCount, inserted, rejected: this.rejectedCount };
+  }
+
+  /** Whether no point of the point's series and time came before it in the request; notes it. */
+  private isFirst(point: MetricPointRecord): boolean {
+    const metricId = this.metricId(point);
+    let bySet = this.times[metricId];
+    if (bySet === undefined) {
+      bySet = new Map();
+      this.times[metricId] = bySet;
+    }
+    const set = this.attributeId(point.attributes);
+    const seen = bySet.get(set);
+    const timeNs = point.timeNs;
+    if (seen === undefined) {
+      bySet.set(set, timeNs);
+      return true;
+    }
+    if (typeof seen === "bigint") {
+      if (seen === timeNs) return false;
+      bySet.set(set, new Set([seen, timeNs]));
+      return true;
+    }
+    if (seen.has(timeNs)) return false;
+    seen.add(timeNs);
+    return true;
+  }
+
+  private attributeId(attributes: string): number {
+    let id = this.attributeIds.get(attributes);
     if (id === undefined) {
-      id = attributeIds.size;
-      attributeIds.set(attributes, id);
+      id = this.attributeIds.size;
+      this.attributeIds.set(attributes, id);
     }
     return id;
-  };
-  const metricIds = new Map<string, number>();
-  let last: MetricPointRecord | null = null;
-  let lastMetricId = 0;
-  const metricId = (point: MetricPointRecord): number => {
+  }
+
+  private metricId(point: MetricPointRecord): number {
+    const last = this.last;
     if (
       last === null ||
       last.resource !== point.resource ||
@@ -106,19 +165,23 @@ export function pointFilter(
       last.temporality !== point.temporality ||
       last.monotonic !== point.monotonic
     ) {
-      const key = `${batch.resources[point.resource]?.hash}\0${batch.scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}`;
-      let id = metricIds.get(key);
+      const { resources, scopes } = this.batch;
+      const key = `${resources[point.resource]?.hash}\0${scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}`;
+      let id = this.metricIds.get(key);
       if (id === undefined) {
-        id = metricIds.size;
-        metricIds.set(key, id);
+        id = this.metricIds.size;
+        this.metricIds.set(key, id);
       }
-      lastMetricId = id;
-      last = point;
+      this.lastMetricId = id;
+      this.last = point;
     }
-    return lastMetricId;
-  };
-  return new RecordFilter(
-    (point) => `${metricId(point)}:${attributeId(point.attributes)}:${point.timeNs}`,
-    (point) => point.timeNs < cutoffNs,
-  );
+    return this.lastMetricId;
+  }
+}
+
+export function pointFilter(
+  batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
+  cutoffNs: bigint,
+): RequestFilter<MetricPointRecord> {
+  return new PointFilter(batch, cutoffNs);
 }

@@ -56,4 +56,18 @@ describe("kept metric points", () => {
     expect(kept).to.deep.equal(distinct);
     expect(filter.tally(distinct.length).accepted).to.equal(distinct.length);
   });
+
+  it("knows a repeat of any of a series' times in a request, in any order, across slices", () => {
+    const at = (seconds: bigint, value: number) => metricPoint({ timeNs: T0 + seconds * S, value });
+    const other = (seconds: bigint) => metricPoint({ timeNs: T0 + seconds * S, value: 9, attributes: '{"a":"b"}' });
+    const points = [at(0n, 1), other(0n), at(10n, 2), at(20n, 3), other(10n), at(10n, 4), at(0n, 5), at(30n, 6)];
+    const filter = pointFilter(metricBatch("api", points), 0n);
+    const kept = [
+      ...filter.keep(points.slice(0, 3)),
+      ...filter.keep(points.slice(3, 6)),
+      ...filter.keep(points.slice(6)),
+    ];
+    expect(kept.map((point) => point.value)).to.deep.equal([1, 9, 2, 3, 9, 6]);
+    expect(filter.tally(6)).to.deep.equal({ accepted: 6, inserted: 6, rejected: 0 });
+  });
 });
