@@ -53,7 +53,7 @@ const MAX_SHARING_A_HASH = 4;
  * Kept runs are copied into slabs of this size, one after another: a buffer of its own per run
  * cost about 570 bytes of resident memory beside its bytes (its objects and the allocator's),
  * and a copy from Node's shared pool would keep a whole 8 KiB block alive. A run longer than a
- * slab gets a slab of its own size.
+ * slab gets a buffer of its own.
  */
 const SLAB_BYTES = 64 * 1024;
 
@@ -96,14 +96,22 @@ export class ByteRunMap<V> {
     for (let entry = first; entry !== undefined; entry = entry.next) sharing++;
     if (sharing >= MAX_SHARING_A_HASH) return false;
     const length = run.end - run.start;
-    if (this.slab === null || this.used + length > this.slab.length) {
-      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, length));
-      this.used = 0;
+    let slab: Buffer;
+    let offset = 0;
+    if (length > SLAB_BYTES) {
+      // Alone, leaving the current slab's room to the runs after it.
+      slab = Buffer.allocUnsafeSlow(length);
+    } else {
+      if (this.slab === null || this.used + length > this.slab.length) {
+        this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+        this.used = 0;
+      }
+      slab = this.slab;
+      offset = this.used;
+      this.used += length;
     }
-    const offset = this.used;
-    run.body.copy(this.slab, offset, run.start, run.end);
-    this.used += length;
-    this.entries.set(hash, { slab: this.slab, offset, length, value, next: first });
+    run.body.copy(slab, offset, run.start, run.end);
+    this.entries.set(hash, { slab, offset, length, value, next: first });
     this.count++;
     return true;
   }

@@ -28,11 +28,15 @@ const MAX_RUN_BYTES = 4096;
 /** The estimate of what the memo holds (below) past which it starts over. */
 const MAX_KEPT_BYTES = 16 * 1024 * 1024;
 /**
- * An entry's cost beside its texts: two map entries, its objects and the index entries' array
- * and strings headers. The JSON is counted twice: the index entries hold its keys and values
- * again. The run's bytes are counted once: the map copies them into slabs (byte-runs.ts).
+ * An entry's cost beside its texts: its map entries, objects and strings' headers, and a little
+ * more per attribute indexed. The JSON is counted twice: the index entries hold its keys and
+ * values again. The run's bytes are counted once: the map copies them into slabs
+ * (byte-runs.ts). Fitted to what a full collection leaves live for a memo filled to its bound,
+ * sets of 3 to 20 attributes in runs of 120 to 4,000 bytes (docs/metrics-store.md, "Attribute
+ * runs hashed as bytes").
  */
-const ENTRY_BYTES = 256;
+const ENTRY_BYTES = 560;
+const ATTRIBUTE_BYTES = 24;
 
 interface Known {
   readonly decoded: DecodedAttributes;
@@ -58,7 +62,10 @@ export interface AttributeRuns {
   runHash: number;
   /** What reading that run cost the decode allowance. */
   runUnits: number;
-  /** Its set's number once attributesOf has given its attributes: 0 when the set is not kept. */
+  /**
+   * Its set's number once attributesOf has given its attributes: 0 when its set has none (not
+   * kept, and its text not numbered).
+   */
   set: number;
 }
 
@@ -121,7 +128,8 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
     point.run = null;
     point.set = 0;
     if (run !== null) {
-      const cost = run.end - run.start + 2 * decoded.json.length + ENTRY_BYTES;
+      const cost =
+        run.end - run.start + 2 * decoded.json.length + ENTRY_BYTES + (ATTRIBUTE_BYTES * decoded.indexed.length) / 2;
       if (this.kept + cost > this.maxKeptBytes) {
         this.known = new ByteRunMap();
         this.numbers = new Map();

@@ -60,7 +60,18 @@ describe("kept metric points", () => {
   it("knows a repeat of any of a series' times in a request, in any order, across slices", () => {
     const at = (seconds: bigint, value: number) => metricPoint({ timeNs: T0 + seconds * S, value });
     const other = (seconds: bigint) => metricPoint({ timeNs: T0 + seconds * S, value: 9, attributes: '{"a":"b"}' });
-    const points = [at(0n, 1), other(0n), at(10n, 2), at(20n, 3), other(10n), at(10n, 4), at(0n, 5), at(30n, 6)];
+    const points = [
+      at(0n, 1),
+      other(0n),
+      at(10n, 2),
+      at(20n, 3),
+      other(10n),
+      at(10n, 4),
+      at(0n, 5),
+      at(30n, 6),
+      at(20n, 7),
+      at(30n, 8),
+    ];
     const filter = pointFilter(metricBatch("api", points), 0n);
     const kept = [
       ...filter.keep(points.slice(0, 3)),
@@ -69,5 +80,14 @@ describe("kept metric points", () => {
     ];
     expect(kept.map((point) => point.value)).to.deep.equal([1, 9, 2, 3, 9, 6]);
     expect(filter.tally(6)).to.deep.equal({ accepted: 6, inserted: 6, rejected: 0 });
+  });
+
+  it("counts a point before the cutoff once however often it is sent, and not as accepted", () => {
+    const old = metricPoint({ timeNs: T0 - 10n * S, value: 1 });
+    const recent = metricPoint({ timeNs: T0, value: 2 });
+    const filter = pointFilter(metricBatch("api", [old, recent]), T0 - S);
+    const kept = [...filter.keep([old, recent, { ...old, value: 3 }]), ...filter.keep([{ ...old, value: 4 }, recent])];
+    expect(kept.map((point) => point.value)).to.deep.equal([2]);
+    expect(filter.tally(1)).to.deep.equal({ accepted: 1, inserted: 1, rejected: 1 });
   });
 });
