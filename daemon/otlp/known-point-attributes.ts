@@ -25,8 +25,12 @@ import type { RunRecall } from "./protobuf-descriptor.js";
 
 /** A run longer than this is read, not offered: ten attributes of a typical series take 300 to 600. */
 const MAX_RUN_BYTES = 4096;
-/** The estimate of what the memo holds (below) past which it starts over. */
-const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+/**
+ * The estimate of what the memo holds (below) past which it starts over: about 12,000 sets of
+ * ten attributes in runs of 400 bytes. A collector sent more distinct sets than that every
+ * interval decodes most points in full, as one without the memo does.
+ */
+const MAX_KEPT_BYTES = 24 * 1024 * 1024;
 /**
  * An entry's cost beside its texts: its map entries, objects and strings' headers, and a little
  * more per attribute indexed. The JSON is counted twice: the index entries hold its keys and
