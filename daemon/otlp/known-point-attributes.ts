@@ -10,14 +10,13 @@ import type { RunRecall } from "./protobuf-descriptor.js";
  * the decoder keeps each set's decoded forms by the bytes it came in (the run of KeyValue
  * fields, RunRecall in protobuf-descriptor.ts) and reads a known set by one lookup of those
  * bytes (byte-runs.ts) instead of decoding its keys and values, sorting them and writing their
- * JSON again. Decoding is a
- * function of those bytes alone, so a recalled set is what reading it would give, and it is
- * charged what reading it cost (nested arrays and maps included).
+ * JSON again. Decoding is a function of those bytes alone, so a recalled set is what reading
+ * it would give, and it is charged what reading it cost (nested arrays and maps included).
  *
- * Each set kept also gets a number, which a point read or recalled as it carries (`set`), so that the writer
- * thread, which receives the JSON as a new string in every request, can tell a set it has seen
- * without hashing its text (packed-metric-points.ts, known-attribute-texts.ts). A number is
- * never given to two texts by one memo.
+ * Each set kept also gets a number, which every point of the set carries (`set`), so that the
+ * writer thread, which receives the JSON as a new string in every request, can tell a set it
+ * has seen without hashing its text (packed-metric-points.ts, known-attribute-texts.ts). A
+ * number is never given to two texts by one memo.
  *
  * What is kept is bounded by an estimate of the memory it holds: past the bound the memo starts
  * over (a miss costs one ordinary decode). It lives as long as its decoder thread.

@@ -129,10 +129,10 @@ export interface MessageField<S> extends FieldBase {
 /**
  * A repeated message field whose run of occurrences (those that follow each other, from the
  * first one's tag to the last one's end) may be known by its bytes. At each run the reader
- * calls `recall` with those bytes (null when it cannot offer them: a run longer than
- * `maxBytes`, or one broken by bad wire data), valid only during the call. A run it recalls is skipped, and what
- * reading it cost the decode allowance is charged; any other is read as usual, and when it was
- * offered with its bytes `read` is told what it cost. A message whose field comes in more than
+ * calls `recall` with those bytes, an object valid only during the call (null when it cannot
+ * offer them: a run longer than `maxBytes`, or one broken by bad wire data). A run it recalls
+ * is skipped, and what reading it cost the decode allowance is charged; any other is read as
+ * usual, and when it was offered with its bytes `read` is told what it cost. A message whose field comes in more than
  * one run is offered each of them. What a recalled run gives is up to the state: the reader
  * only guarantees that equal bytes were offered (protobuf-metric-points.ts: a series' points
  * send the same attributes every interval).

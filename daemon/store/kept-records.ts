@@ -87,7 +87,8 @@ export interface RequestFilter<R> {
  * request's points come metric by metric) and the attributes by their JSON (one string per set
  * in the writer: known-attribute-texts.ts); a series' times seen are its one time, or a set of
  * them once it has more. No key is built per point: a text key holding the time in decimal was
- * most of what the filter cost the writer thread (docs/metrics-store.md).
+ * about half of what the filter cost the writer thread (docs/metrics-store.md, "Attribute runs
+ * hashed as bytes").
  */
 class PointFilter implements RequestFilter<MetricPointRecord> {
   private readonly attributeIds = new Map<string, number>();
