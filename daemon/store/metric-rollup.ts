@@ -1,5 +1,5 @@
 import type { ExpBuckets, MetricKind } from "../otlp/records.js";
-import { addBuckets, bucketIncrease } from "./exp-buckets.js";
+import { addSides, bucketIncrease } from "./exp-buckets.js";
 import { addExplicitInto } from "./explicit-buckets.js";
 import type { ExponentialDetail, HistogramDetail, PointDetail, SummaryDetail } from "./metric-point-detail.js";
 import { slotOf } from "./metric-slots.js";
@@ -230,12 +230,8 @@ function mergeBuckets(
   }
   const a = row as ExponentialIncrease;
   const b = add as ExponentialIncrease;
-  return {
-    scale: Math.min(a.scale, b.scale),
-    zeroCount: a.zeroCount + b.zeroCount,
-    positive: addBuckets(a.positive, a.scale, b.positive, b.scale),
-    negative: addBuckets(a.negative, a.scale, b.negative, b.scale),
-  };
+  const { scale, positive, negative } = addSides(a, b);
+  return { scale, zeroCount: a.zeroCount + b.zeroCount, positive, negative };
 }
 
 /** The slot's exemplars with a point's: the newest point's first, distinct, at most EXEMPLARS_KEPT. */

@@ -2,7 +2,7 @@
  * Histogram buckets as the rollups store their increases (metric_rollups.buckets), merged
  * across series and slots, and their quantiles. Pure.
  */
-import { bucketMap, denseBuckets } from "../../store/exp-buckets.js";
+import { addSides } from "../../store/exp-buckets.js";
 import { addExplicitInto, boundAt } from "../../store/explicit-buckets.js";
 
 /** Explicit-bound buckets: counts.length = bounds.length + 1, the last one up to +Inf. */
@@ -71,7 +71,10 @@ export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | 
   return highest;
 }
 
-/** Sums exponential buckets, at the lowest scale among them (a lower scale's buckets hold whole higher ones). */
+/**
+ * Sums exponential buckets, at the lowest scale among them (a lower scale's buckets hold whole
+ * higher ones), or lower where a side would span more than MAX_MERGED_BUCKETS (exp-buckets.ts).
+ */
 export function addExponential(into: ExponentialBuckets | null, more: ExponentialBuckets): ExponentialBuckets {
   if (into === null) {
     return {
@@ -81,17 +84,8 @@ export function addExponential(into: ExponentialBuckets | null, more: Exponentia
       negative: { offset: more.negative.offset, bucketCounts: [...more.negative.bucketCounts] },
     };
   }
-  const scale = Math.min(into.scale, more.scale);
-  const side = (a: ExponentialSide, sa: number, b: ExponentialSide, sb: number) => {
-    const sum = bucketMap(a, sa - scale);
-    return denseBuckets(bucketMap(b, sb - scale, sum));
-  };
-  return {
-    scale,
-    zeroCount: into.zeroCount + more.zeroCount,
-    positive: side(into.positive, into.scale, more.positive, more.scale),
-    negative: side(into.negative, into.scale, more.negative, more.scale),
-  };
+  const { scale, positive, negative } = addSides(into, more);
+  return { scale, zeroCount: into.zeroCount + more.zeroCount, positive, negative };
 }
 
 /**

@@ -132,6 +132,23 @@ describe("metric math", () => {
         negative: { offset: 0, bucketCounts: [] },
       });
     });
+
+    it("merges series whose values lie far apart at scale 20 into a bounded number of buckets, quantiles intact", () => {
+      // An SDK starts at scale 20; a series that saw only 0.002 and one that saw only 3 are
+      // 2^20 * log2(1500) (about eleven million) indexes apart.
+      const at = (value: number, count: number) => ({
+        scale: 20,
+        zeroCount: 0,
+        positive: { offset: Math.ceil(Math.log2(value) * 2 ** 20) - 1, bucketCounts: [count] },
+        negative: empty,
+      });
+      const merged = addExponential(addExponential(null, at(0.002, 3)), at(3, 1));
+      expect(merged.positive.bucketCounts.length).to.be.at.most(160);
+      expect(merged.positive.bucketCounts.reduce((a, b) => a + b, 0)).to.equal(4);
+      // Three of four observations at 0.002: the median is in its bucket, the 90th in 3's.
+      expect(exponentialQuantile(0.5, merged)).to.be.closeTo(0.002, 0.002 * 0.05);
+      expect(exponentialQuantile(0.9, merged)).to.be.closeTo(3, 3 * 0.05);
+    });
   });
 
   describe("bucket increases", () => {

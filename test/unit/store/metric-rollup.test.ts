@@ -171,6 +171,32 @@ describe("metric rollups", () => {
     expect(mergedBuckets.scale).to.equal(0);
   });
 
+  it("merges delta exponential points far apart at scale 20 into a bounded row, every count kept", () => {
+    // Delta points: an SDK picks each export's scale from its own values, 20 for one value.
+    const one = (seconds: number, value: number) =>
+      point(seconds, {
+        startNs: T0 + BigInt(seconds - 10) * S,
+        count: 1,
+        sum: value,
+        detail: {
+          scale: 20,
+          zeroCount: 0,
+          zeroThreshold: 0,
+          positive: { offset: Math.ceil(Math.log2(value) * 2 ** 20) - 1, bucketCounts: [1] },
+          negative: { offset: 0, bucketCounts: [] },
+        },
+      });
+    const delta = { ...EXPONENTIAL, temporality: 1 };
+    const rows = minutes(delta, [one(0, 0.002), one(10, 3), one(20, 0.002), one(30, 1e30)]);
+    const buckets = rows[0]?.buckets as ExponentialIncrease;
+    expect(buckets.positive.bucketCounts.length).to.be.at.most(160);
+    expect(buckets.positive.bucketCounts.reduce((a, b) => a + b, 0)).to.equal(4);
+    const merged = mergeRows("exponential_histogram", 900, 0, [rows[0] as RollupRow, rows[0] as RollupRow]);
+    const twice = merged.buckets as ExponentialIncrease;
+    expect(twice.positive.bucketCounts.reduce((a, b) => a + b, 0)).to.equal(8);
+    expect(twice.positive.bucketCounts.length).to.be.at.most(160);
+  });
+
   it("carries an exponential histogram's counts across a lowered scale, without a reset", () => {
     const e = (seconds: number, scale: number, offset: number, counts: number[], startNs = start) =>
       point(seconds, {
