@@ -7,7 +7,7 @@
  */
 import type { MetricDetailRecord, MetricSeriesGroup, MetricSeriesRecord } from "../../shared/query-types.js";
 import { sparkline } from "./sparkline.js";
-import { renderTable } from "./table.js";
+import { renderTable, safeText } from "./table.js";
 
 /** The sparkline's width: a few hundred buckets in forty columns still show the shape. */
 export const SPARKLINE_WIDTH = 40;
@@ -27,9 +27,10 @@ export function formatMetricValue(value: number | null, unit: string): string {
   return unit === "" || unit === "1" ? text : `${text} ${unit}`;
 }
 
+/** The heading's telemetry text (name, unit) goes through safeText, as table cells do. */
 export function metricHeading(record: MetricSeriesRecord): string {
-  const unit = record.unit ? `, ${record.unit}` : "";
-  return `${record.name} (${record.type}${unit})  agg ${record.agg}  step ${record.step}  ${record.from} .. ${record.to}`;
+  const unit = record.unit ? `, ${safeText(record.unit)}` : "";
+  return `${safeText(record.name)} (${record.type}${unit})  agg ${record.agg}  step ${record.step}  ${record.from} .. ${record.to}`;
 }
 
 /** The key columns: the answer's grouping keys in the order of its first group, or none. */
@@ -72,10 +73,11 @@ export function renderMetricDetail(record: MetricDetailRecord): string {
     record.temporality,
     record.monotonic === null ? null : record.monotonic ? "monotonic" : "not monotonic",
   ].filter((flag) => flag !== null);
+  // Telemetry text through safeText: a description's newline cannot forge a line of output.
   const lines = [
-    `${record.name} (${record.type}${record.unit ? `, ${record.unit}` : ""}${flags.length ? `, ${flags.join(", ")}` : ""})`,
-    ...(record.description ? [record.description] : []),
-    `services: ${record.services.join(", ") || "-"}  series: ${record.seriesCount}  points: ${record.pointCount}`,
+    `${safeText(record.name)} (${record.type}${record.unit ? `, ${safeText(record.unit)}` : ""}${flags.length ? `, ${flags.join(", ")}` : ""})`,
+    ...(record.description ? [safeText(record.description)] : []),
+    `services: ${record.services.map(safeText).join(", ") || "-"}  series: ${record.seriesCount}  points: ${record.pointCount}`,
     `first: ${record.firstTime}  last: ${record.lastTime}`,
   ];
   if (record.attributes.length === 0) return [...lines, "no point attributes"].join("\n");

@@ -96,6 +96,34 @@ describe("metric group table", () => {
     expect(text).to.not.include("\u001b");
   });
 
+  it("makes escape sequences harmless in the heading and the description: name, unit, description, services", () => {
+    const esc = "\u001b]0;title\u0007";
+    const heading = renderMetricGroups(answer([group([1])], { name: `m${esc}`, unit: "ms\u001b[2J" }), { ascii: true });
+    expect(heading.split("\n")[0]).to.include("m\\x1b]0;title\\x07").and.include("ms\\x1b[2J");
+    expect(heading).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
+    const detail: MetricDetailRecord = {
+      name: `m${esc}`,
+      type: "gauge",
+      unit: "ms\u001b[31m",
+      description: "line one\nFAKE: line two\u001b[2K",
+      temporality: null,
+      monotonic: null,
+      services: ["evil\u001b]0;pwned\u0007svc"],
+      seriesCount: 1,
+      pointCount: 1,
+      firstTime: "2026-11-25T06:00:00.000Z",
+      lastTime: "2026-11-25T06:05:00.000Z",
+      metadata: null,
+      attributes: [],
+    };
+    const lines = renderMetricDetail(detail).split("\n");
+    // The description's newline cannot forge a line of its own.
+    expect(lines).to.have.length(5);
+    expect(lines[1]).to.equal("line one\\x0aFAKE: line two\\x1b[2K");
+    expect(lines.join("\n")).to.not.match(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
+    expect(lines[2]).to.include("evil\\x1b]0;pwned\\x07svc");
+  });
+
   it("describes a metric: identity, then each attribute key with its values and series counts", () => {
     const detail: MetricDetailRecord = {
       name: "gen_ai.client.token.usage",
