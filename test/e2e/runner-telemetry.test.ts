@@ -56,6 +56,15 @@ async function totals(collectorUrl: string, name: string, groupBy: string, agg: 
   );
 }
 
+/** A metric's newest value per value of `groupBy`. */
+async function latest(collectorUrl: string, name: string, groupBy: string, agg: string) {
+  const query = new URLSearchParams({ name, service: "obs-runner", groupBy, agg, lookback: "15m" });
+  const answer = await http(`${collectorUrl}/api/metrics/series?${query}`);
+  expect(answer.status, answer.body.toString()).to.equal(200);
+  const groups = answer.json().data.groups as { group: Record<string, string>; latest: number | null }[];
+  return Object.fromEntries(groups.map((g) => [g.group[groupBy], g.latest]));
+}
+
 describe("runner telemetry (real obsd, real Chromium, mock provider)", function () {
   this.timeout(120_000);
   let site: Awaited<ReturnType<typeof serveFolder>>;
@@ -92,6 +101,7 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
       spanId: string;
       parentSpanId: string | null;
       operation: string;
+      durationNs: number;
       status: { code: string };
       attributes: Record<string, unknown>;
       resource: { attributes: Record<string, unknown> };
@@ -132,7 +142,7 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
       unit: string;
     }[];
     expect(metrics.map((m) => [m.name, m.type, m.unit]).sort()).to.deep.equal([
-      ["gen_ai.client.token.usage", "sum", "{token}"],
+      ["gen_ai.client.token.usage", "histogram", "{token}"],
       ["obs.test.duration", "histogram", "s"],
       ["obs.tests", "sum", ""],
     ]);
@@ -146,9 +156,20 @@ describe("runner telemetry (real obsd, real Chromium, mock provider)", function 
     });
     const tests = [signIn, greeting].map((span) => span?.attributes ?? {});
     const tokens = (key: string) => tests.reduce((sum, attributes) => sum + Number(attributes[key] ?? 0), 0);
-    expect(
-      await totals(collector.url, "gen_ai.client.token.usage", "attr.gen_ai.token.type", "increase"),
-    ).to.deep.equal({ input: tokens("gen_ai.usage.input_tokens"), output: tokens("gen_ai.usage.output_tokens") });
+    expect(await totals(collector.url, "gen_ai.client.token.usage", "attr.gen_ai.token.type", "sum")).to.deep.equal({
+      input: tokens("gen_ai.usage.input_tokens"),
+      output: tokens("gen_ai.usage.output_tokens"),
+    });
+    // Each test's p95 lies within its bucket around the test's own duration: the bounds are
+    // seconds (under milliseconds' bounds a test of 1.5 s read 4.75 s).
+    const p95 = await latest(collector.url, "obs.test.duration", "attr.obs.test.status", "p95");
+    for (const [status, span] of [
+      ["passed", signIn],
+      ["failed", greeting],
+    ] as const) {
+      const seconds = (span?.durationNs ?? 0) / 1e9;
+      expect(p95[status], `${status}: ${seconds} s`).to.be.within(seconds / 2.5, seconds * 2.5);
+    }
 
     // No endpoint, no export: the collector's counts do not move.
     const before = (await http(`${collector.url}/api/health`)).json();

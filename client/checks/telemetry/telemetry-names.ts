@@ -8,6 +8,22 @@ export const TEST_METRIC = "obs.tests";
 export const TEST_DURATION_METRIC = "obs.test.duration";
 export const TOKEN_METRIC = "gen_ai.client.token.usage";
 
+/**
+ * `obs.test.duration`'s bounds, in seconds, 1-2-5 from a tenth of a second to about a quarter of an
+ * hour: the SDK's default bounds are meant for milliseconds (0, 5, 10, 25, ...), under which
+ * every test shorter than five seconds lands in one bucket and reads 4.75 s at p95.
+ */
+export const TEST_DURATION_BUCKETS = [0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+
+/**
+ * `gen_ai.client.token.usage`'s bounds: the semantic conventions' advice. The metric is a
+ * histogram there, and coding agents send it as one; the runner records each test's tokens into
+ * it, so the two agree on one identity in a shared collector.
+ */
+export const TOKEN_BUCKETS = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+];
+
 export function testSpanName(test: TestRef): string {
   return `obs.test ${test.name}`;
 }

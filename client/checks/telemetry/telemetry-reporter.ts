@@ -24,8 +24,10 @@ import {
   stepAttributes,
   stepLogBody,
   stepSpanName,
+  TEST_DURATION_BUCKETS,
   TEST_DURATION_METRIC,
   TEST_METRIC,
+  TOKEN_BUCKETS,
   TOKEN_METRIC,
   testAttributes,
   testSpanName,
@@ -68,7 +70,7 @@ export class TelemetryReporter implements Reporter {
   private readonly tests = new Map<string, { span: Span; context: Context }>();
   private readonly testCounter;
   private readonly durationHistogram;
-  private readonly tokenCounter;
+  private readonly tokenHistogram;
 
   constructor(
     private readonly settings: TelemetrySettings,
@@ -100,8 +102,13 @@ export class TelemetryReporter implements Reporter {
     this.durationHistogram = meter.createHistogram(TEST_DURATION_METRIC, {
       description: "Duration of browser-check tests",
       unit: "s",
+      advice: { explicitBucketBoundaries: TEST_DURATION_BUCKETS },
     });
-    this.tokenCounter = meter.createCounter(TOKEN_METRIC, { description: "Model tokens used", unit: "{token}" });
+    this.tokenHistogram = meter.createHistogram(TOKEN_METRIC, {
+      description: "Number of input and output tokens used, per test",
+      unit: "{token}",
+      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+    });
   }
 
   private get tracer() {
@@ -178,8 +185,8 @@ export class TelemetryReporter implements Reporter {
     const attributes = { "obs.test.status": result.status };
     this.testCounter.add(1, attributes);
     if (result.status !== "skipped") this.durationHistogram.record(result.durationMs / 1000, attributes);
-    this.tokenCounter.add(result.usage.inputTokens, { "gen_ai.token.type": "input" });
-    this.tokenCounter.add(result.usage.outputTokens, { "gen_ai.token.type": "output" });
+    this.tokenHistogram.record(result.usage.inputTokens, { "gen_ai.token.type": "input" });
+    this.tokenHistogram.record(result.usage.outputTokens, { "gen_ai.token.type": "output" });
     this.logger.emit({
       body: `${result.status} ${result.id}${result.failure ? `: ${result.failure.message}` : ""}`,
       severityNumber: result.status === "failed" ? SeverityNumber.ERROR : SeverityNumber.INFO,
