@@ -38,14 +38,15 @@ export const METRIC_ROUTES = {
       groupBy: {
         kind: "groupByList",
         values: ["service"],
-        description: "service or attr.KEY; repeat (or separate with commas) to group by several. Absent: one group.",
+        description:
+          "service or attr.KEY; repeat (or separate with commas) to group by several; a comma inside an attribute key stays in it. Absent: one group.",
         flag: "group-by",
       },
       agg: {
         kind: "enum",
         values: ["rate", "increase", "sum", "last", "avg", "min", "max", "count", "p50", "p90", "p95", "p99"],
         description:
-          "sums: rate (per second, the default), increase, sum; gauges: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
+          "counters (monotonic sums): rate (per second, the default), increase, sum; gauges and up-down sums: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
         flag: "agg",
       },
       step: {

@@ -97,10 +97,18 @@ export function groupBy(...fixed: string[]): Parser {
   };
 }
 
+/**
+ * A groupBy text split into its items: at each comma that starts another item (`service` or
+ * `attr.`), so an attribute key holding a comma (`attr.a,b`) stays one item.
+ */
+export function splitGroupBy(text: string): string[] {
+  return text.split(/,(?=\s*(?:service\s*(?:,|$)|attr\.))/).map((item) => item.trim());
+}
+
 /** Several groupBy values, comma-separated (a repeated parameter arrives joined with commas). */
 export function groupByList(...fixed: string[]): Parser {
   const one = groupBy(...fixed);
-  const parse: Parser = (raw, name) => raw.split(",").map((item) => one(item.trim(), name));
+  const parse: Parser = (raw, name) => splitGroupBy(raw).map((item) => one(item, name));
   parse.repeatable = true;
   return parse;
 }

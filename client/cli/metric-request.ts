@@ -3,6 +3,7 @@
  * values end the command with exit 2 (invalid_argument), as the other query commands do. Pure.
  */
 import type { DescribeMetricRequest, MetricSeriesRequest } from "../../shared/query-messages.js";
+import { splitGroupBy } from "../../shared/query-params.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import type { Flags } from "./query-command.js";
 import { attributeRequest, checkLimit, since } from "./query-support.js";
@@ -18,9 +19,9 @@ function metricName(flags: Flags): string {
   return name;
 }
 
-/** The `--group-by` values, each `service` or `attr.KEY`, in the order given. */
+/** The `--group-by` values, each `service` or `attr.KEY` (or several, comma-separated, as the API takes them), in the order given. */
 export function groupByValues(value: unknown): string[] {
-  const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String);
+  const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String).flatMap(splitGroupBy);
   for (const item of values) {
     if (!GROUP_BY.test(item))
       throw new LifecycleError("invalid_argument", `--group-by "${item}": use service or attr.KEY`);

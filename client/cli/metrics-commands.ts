@@ -9,7 +9,9 @@ import { flagRequest, routeFlags } from "./route-flags.js";
 /** The metric list's columns. */
 const metricColumns: Column<MetricSummaryRecord>[] = [
   ["NAME", (m) => m.name],
-  ["TYPE", (m) => m.type],
+  // A sum's kind and every identity's temporality: two identities of one name differ in them.
+  ["TYPE", (m) => (m.type === "sum" ? (m.monotonic === true ? "counter" : "up-down sum") : m.type)],
+  ["TEMPORALITY", (m) => m.temporality ?? "-"],
   ["UNIT", (m) => m.unit || "-"],
   ["SERVICES", (m) => m.services.join(",")],
   ["SERIES", (m) => m.seriesCount],
@@ -40,9 +42,15 @@ function metricsCommand(setExit: SetExit): CommandModule {
   });
 }
 
-/** The groups line under the table when --limit cut some off. */
-function groupsLine(meta: { returned: number; truncated: boolean }): string {
-  return meta.truncated ? `\n${meta.returned} groups shown; raise --limit for more` : "";
+/** The most groups one answer holds (the route's cap on --limit). */
+const MOST_GROUPS = 100;
+
+/** The groups line under the table when --limit, or the route's cap, cut some off. */
+export function groupsLine(meta: { returned: number; truncated: boolean; limit: number }): string {
+  if (!meta.truncated) return "";
+  return meta.limit >= MOST_GROUPS
+    ? `\n${meta.returned} groups shown, the most one answer holds; filter (attr.KEY=VALUE, --service) or group by fewer keys for the rest`
+    : `\n${meta.returned} groups shown; raise --limit (at most ${MOST_GROUPS}) for more`;
 }
 
 async function seriesRun(flags: Flags, json: boolean): Promise<number> {
@@ -78,7 +86,7 @@ function metricCommand(setExit: SetExit): CommandModule {
         "metricSeries",
         {
           groupBy: "Group by service or attr.KEY; repeat to group by several (absent: one group)",
-          agg: "How points combine. Sums: rate (default), increase, sum; gauges: last (default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (default), p99",
+          agg: "How points combine. Counters (monotonic sums): rate (default), increase, sum; gauges and up-down sums: last (default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (default), p99",
           step: "Bucket width (30s, 1m, 15m); default chosen from the window and how often the series export",
           lookback: SINCE_HELP,
           service: "Only series of this service.name",

@@ -34,16 +34,15 @@ export function columnsOf(values: readonly (number | null)[], width: number): (n
   for (let column = 0; column < columns; column += 1) {
     const from = Math.floor((column * values.length) / columns);
     const to = Math.floor(((column + 1) * values.length) / columns);
-    let sum = 0;
     let count = 0;
+    for (let index = from; index < to; index += 1) if (present(values[index])) count += 1;
+    // Each value divided before adding: a sum of values near the largest double would overflow.
+    let mean = 0;
     for (let index = from; index < to; index += 1) {
       const value = values[index];
-      if (present(value)) {
-        sum += value;
-        count += 1;
-      }
+      if (present(value)) mean += value / count;
     }
-    out.push(count === 0 ? null : sum / count);
+    out.push(count === 0 ? null : mean);
   }
   return out;
 }
@@ -59,7 +58,9 @@ export function sparkline(values: readonly (number | null)[], options: Sparkline
   return columns
     .map((value) => {
       if (!present(value)) return GAP;
-      const level = high === low ? Math.floor(top / 2) : Math.round(((value - low) / (high - low)) * top);
+      // Halves: high - low of values near the largest double would overflow to Infinity.
+      const level =
+        high === low ? Math.floor(top / 2) : Math.round(((value / 2 - low / 2) / (high / 2 - low / 2)) * top);
       return levels[level];
     })
     .join("");

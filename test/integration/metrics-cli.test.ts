@@ -105,12 +105,13 @@ describe("obs metrics and obs metric (real collector)", function () {
     const text = await runObs(["metrics"], { env });
     expect(text.code, text.stderr).to.equal(0);
     const lines = text.stdout.trimEnd().split("\n");
-    expect(lines[0]).to.match(/^NAME\s+TYPE\s+UNIT\s+SERVICES\s+SERIES\s+POINTS\s+LAST SEEN$/);
+    expect(lines[0]).to.match(/^NAME\s+TYPE\s+TEMPORALITY\s+UNIT\s+SERVICES\s+SERIES\s+POINTS\s+LAST SEEN$/);
+    // A monotonic sum is named a counter, and each identity shows its temporality.
     expect(lines.find((line) => line.startsWith("requests "))).to.match(
-      /^requests\s+sum\s+\{request\}\s+shop\s+2\s+4\s+\d{4}-/,
+      /^requests\s+counter\s+cumulative\s+\{request\}\s+shop\s+2\s+4\s+\d{4}-/,
     );
     expect(lines.find((line) => line.startsWith("latency "))).to.match(
-      /^latency\s+histogram\s+ms\s+shop\s+2\s+2\s+\d{4}-/,
+      /^latency\s+histogram\s+\w+\s+ms\s+shop\s+2\s+2\s+\d{4}-/,
     );
     expect(lines.at(-1)).to.equal("2 shown");
 

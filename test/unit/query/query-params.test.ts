@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import {
   effectiveLimit,
+  groupByList,
   hexId,
   lookback,
   oneOf,
@@ -8,6 +9,7 @@ import {
   positiveInteger,
   QueryError,
   type RouteParams,
+  splitGroupBy,
 } from "../../../shared/query-params.js";
 
 const route: RouteParams = {
@@ -21,6 +23,19 @@ describe("query parameters", () => {
     const parsed = parseParams({ status: "error", lookback: "2h", limit: "50", "attr.http.route": "/a" }, route);
     expect(parsed.values).to.deep.equal({ status: "error", lookback: 7_200_000, limit: 50 });
     expect(parsed.attrs).to.deep.equal([["http.route", "/a"]]);
+  });
+
+  it("splits groupBy at commas that start another item, so a key holding a comma stays whole", () => {
+    expect(splitGroupBy("service,attr.a")).to.deep.equal(["service", "attr.a"]);
+    expect(splitGroupBy("attr.a,b")).to.deep.equal(["attr.a,b"]);
+    expect(splitGroupBy("attr.a,b, service,attr.c,d")).to.deep.equal(["attr.a,b", "service", "attr.c,d"]);
+    expect(splitGroupBy("attr.servicex,services")).to.deep.equal(["attr.servicex,services"]);
+    // A repeated parameter arrives joined with commas: each item comes back whole.
+    const parsed = parseParams(
+      { groupBy: ["attr.a,b", "service"] },
+      { params: { groupBy: groupByList("service") }, attr: false, attrContains: false },
+    );
+    expect(parsed.values.groupBy).to.deep.equal([{ attr: "a,b" }, "service"]);
   });
 
   it("names an unknown parameter and lists the allowed ones", () => {

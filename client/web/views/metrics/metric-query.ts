@@ -9,6 +9,7 @@ import type {
   MetricSeriesRequest,
   MetricsRequest,
 } from "../../../../shared/query-messages.js";
+import { splitGroupBy } from "../../../../shared/query-params.js";
 import { uiPath } from "../../../../shared/ui-links.js";
 import { DEFAULT_LOOKBACK } from "../../routing/lookback.js";
 import { attrFiltersOf, textOf } from "../../routing/query-filters.js";
@@ -31,12 +32,11 @@ export interface MetricControls {
   attrs: AttributeFilter[];
 }
 
-/** `groupBy` repeated or comma-separated, as the API takes it; blanks and repeats dropped. */
+/** `groupBy` repeated or comma-separated, as the API takes it (splitGroupBy); blanks and repeats dropped. */
 export function groupByOf(query: URLSearchParams): string[] {
   const keys = query
     .getAll("groupBy")
-    .flatMap((value) => value.split(","))
-    .map((key) => key.trim())
+    .flatMap(splitGroupBy)
     .filter((key) => key !== "");
   return [...new Set(keys)];
 }

@@ -47,6 +47,12 @@ describe("obs metric arguments", () => {
     expect(groupByValues("service")).to.deep.equal(["service"]);
   });
 
+  it("takes --group-by items comma-separated in any order, and a key holding a comma whole", () => {
+    expect(groupByValues("service,attr.z")).to.deep.equal(["service", "attr.z"]);
+    expect(groupByValues(["attr.z,service"])).to.deep.equal(["attr.z", "service"]);
+    expect(groupByValues(["attr.a,b", "service"])).to.deep.equal(["attr.a,b", "service"]);
+  });
+
   it("refuses a bad --group-by, --since or --limit, and substring filters, before any request", () => {
     expect(refusal(() => metricSeriesRequest({ name: "m", since: "15m", groupBy: ["operation"] }))).to.equal(
       '--group-by "operation": use service or attr.KEY',

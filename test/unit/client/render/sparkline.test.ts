@@ -51,6 +51,11 @@ describe("sparkline", () => {
     expect(sparkline([1, 2], { width: 40 })).to.have.length(2);
   });
 
+  it("draws values near the largest double, one character a value", () => {
+    expect(sparkline([1e308, -1e308, 0, 1e308], { width: 40 })).to.equal("█▁▅█");
+    expect(sparkline([1e308, 1e308, 1e308, 1e308], { width: 2 })).to.equal("▄▄");
+  });
+
   it("draws with plain ASCII when asked, gaps still blank", () => {
     expect(sparkline([0, 1, 2, 3, 4], { width: 10, ascii: true })).to.equal("_.-=#");
     expect(sparkline([0, null, 4], { width: 10, ascii: true })).to.equal("_ #");

@@ -51,6 +51,7 @@ describe("web metrics: the address and the requests", () => {
       "service",
       "attr.a",
     ]);
+    expect(groupByOf(new URLSearchParams("groupBy=attr.a,b&groupBy=service"))).to.deep.equal(["attr.a,b", "service"]);
     expect(toggleGroupBy(["service", "attr.a"], "service")).to.deep.equal(["attr.a"]);
     expect(toggleGroupBy(["attr.a"], "service")).to.deep.equal(["attr.a", "service"]);
   });
