@@ -221,9 +221,10 @@ export class SqliteMetrics {
   }
 
   metricInterval(scope: MetricScope): number | null {
-    // The newest quarter hour of the window, of a bounded number of its series: enough points to
+    // The quarter hour up to the window's end, of a bounded number of its series: enough points to
     // see an exporter's interval (an SDK's default is a minute), few enough to read in a few ms.
-    const from = scope.toNs - INTERVAL_LOOK_NS > scope.fromNs ? scope.toNs - INTERVAL_LOOK_NS : scope.fromNs;
+    // Before the window's start too: a window shorter than the interval holds one point or none.
+    const from = scope.toNs - INTERVAL_LOOK_NS;
     const series = seriesSql(scope, [], from, false);
     const gaps = this.prepare(
       `WITH ${series.sql}, picked AS (SELECT id FROM sel LIMIT ${INTERVAL_SERIES})

@@ -53,6 +53,15 @@ describe("the default step of a metric query", () => {
     for (const value of closed) expect(value).to.be.closeTo(2, 0.05);
   });
 
+  it("sees the export interval in a window too short to hold two of its points", () => {
+    // A minute's window holds one export of a minutely series: the points before it tell the
+    // interval (a 1 s step put the minute's increase in one bucket, at 60 times the rate).
+    const data = answer("minutely", 60);
+    expect(data.step).to.equal("1m");
+    for (const value of data.groups[0]!.values) if (value !== null) expect(value).to.be.closeTo(2, 0.2);
+    expect(answer("minutely", 120).step).to.equal("1m");
+  });
+
   it("keeps the window's step for series exported more often than it", () => {
     expect(answer("fast", 900).step).to.equal("10s");
     expect(answer("halfminutely", 900).step).to.equal("30s");
