@@ -12,7 +12,7 @@ import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import { type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
+import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
 import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
@@ -403,31 +403,48 @@ export class SqliteMetrics {
   }
 
   /**
-   * The newest bucket's rate, still open at the window's end: the rate now, its groups' series'
-   * increase over a trailing window per second of that window, instead of the bucket's over the
-   * whole step (metrics/newest-rate.ts). Every group's value is replaced: 0 where none of its
+   * The newest bucket's rate, still open at the window's end: the rate now, the sum of its
+   * groups' series' rates over a trailing window (metrics/newest-rate.ts), instead of the
+   * bucket's increase over the whole step. Every group's value is replaced: 0 where none of its
    * series has a point in the window (a null would let `latest` read an older bucket's rate).
    */
-  private newestRate(query: MetricBucketQuery, window: TrailingWindow, groups: MetricGroupValues[]): void {
-    const plan: SlotPlan = { a: "increase", b: null, mode: "sum", scale: 1 };
-    const minutes = this.prepare(slotSql(plan))
+  private newestRate(
+    query: MetricBucketQuery,
+    window: TrailingWindow,
+    groups: MetricGroupValues[],
+    seriesGroup: ReadonlyMap<number, number>,
+  ): void {
+    const bind = { metric: query.metric.id, width: BigInt(FOLDED_WIDTHS_S[0]) };
+    const inWindow = this.prepare(
+      `SELECT series_id, coalesce(sum(increase), 0), max(last_ns), sum(points) FROM metric_rollups
+        WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
+    )
       .raw()
-      .all({
-        metric: query.metric.id,
-        width: BigInt(FOLDED_WIDTHS_S[0]),
-        slotLo: window.slotLo,
-        slotHi: window.slotHi,
-      }) as [bigint, string][];
-    // The slot aggregates hand exemplars on: the bucket query has taken its own already.
-    this.slotExemplars.take();
-    const totals: (Figures | undefined)[] = [];
-    for (const [, json] of minutes) {
-      for (const [gid, figures] of slotFigures(json)) totals[gid] = combineFigures("sum", totals[gid], figures);
+      .all({ ...bind, slotLo: window.slotLo, slotHi: window.slotHi }) as [bigint, number, bigint, bigint][];
+    const before = this.prepare(
+      `SELECT series_id, max(last_ns) FROM metric_rollups
+        WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
+    )
+      .raw()
+      .all({ ...bind, slotLo: window.slotLo - BigInt(TRAILING_MINUTES), slotHi: window.slotLo - 1n }) as [
+      bigint,
+      bigint,
+    ][];
+    const baseOf = new Map(before.map(([id, lastNs]) => [Number(id), BigInt(lastNs)]));
+    const totals = groups.map(() => 0);
+    for (const [id, increase, lastNs, points] of inWindow) {
+      const gid = seriesGroup.get(Number(id));
+      if (gid === undefined) continue;
+      const series = {
+        increase,
+        lastNs: BigInt(lastNs),
+        points: Number(points),
+        baseNs: baseOf.get(Number(id)) ?? null,
+      };
+      totals[gid] = (totals[gid] ?? 0) + seriesRate(series, window, query.toNs);
     }
     groups.forEach((group, gid) => {
-      const total = totals[gid];
-      group.values[group.values.length - 1] =
-        total === undefined ? 0 : (slotValue("sum", total, 1 / window.seconds) ?? 0);
+      group.values[group.values.length - 1] = totals[gid] ?? 0;
     });
   }
 
@@ -476,7 +493,7 @@ export class SqliteMetrics {
       let exemplarRows: ExemplarRowOf[];
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
-      if (trailing !== null) this.newestRate(query, trailing, groups);
+      if (trailing !== null) this.newestRate(query, trailing, groups, seriesGroup);
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;

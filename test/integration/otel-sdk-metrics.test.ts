@@ -302,8 +302,10 @@ describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", fun
         expect(names.sort()).to.deep.equal(expected.map(([name, type]) => [name, type]));
         const table = await runObs(["metrics", "--service", service], { env: { OBS_MONITOR_URL: obsd.url } });
         expect(table.code, table.stderr).to.equal(0);
-        expect(table.stdout).to.match(/^NAME\s+TYPE\s+UNIT/m);
-        expect(table.stdout).to.match(/^interop\.payload\.size\s+exponential_histogram\s+By\s/m);
+        expect(table.stdout).to.match(/^NAME\s+TYPE\s+TEMPORALITY\s+UNIT/m);
+        expect(table.stdout).to.match(
+          new RegExp(`^interop\\.payload\\.size\\s+exponential_histogram\\s+${temporality}\\s+By\\s`, "m"),
+        );
       });
 
       it("counter: increases and per-second rates per bucket and route match what was added", async () => {

@@ -4,12 +4,15 @@
  * Divided by the whole step, a 15-minute bucket one minute old read a fifteenth of the rate.
  *
  * So the newest bucket reads the rate now, as Prometheus's `rate(...[5m])` reads it at the end
- * of a range: the increase of every series in a trailing window (the five whole minutes before
- * the current one and the current one so far, from the 60 s rollup rows, which every slot has,
- * packed or not, whatever the query's source) divided by the window's length. A series that
- * keeps exporting reads its rate whatever the phase of now: its first increase in the window
- * reaches back before it about as far as its newest export falls short of now. One that stopped
- * counts only the increases it made in the window, fading as they leave it, to 0.
+ * of a range: per series, its increase in a trailing window (the five whole minutes before the
+ * current one and the current one so far, from the 60 s rollup rows, which every slot has,
+ * packed or not, whatever the query's source) over the time those increases span, from its
+ * last point before the window to its newest (seriesRate). Divided by the window's length
+ * instead, a series exporting every minute read 5 or 6 minutes' growth over 5 to 6 minutes by
+ * the phase of now: a fifth off either way. One that stopped (its newest point more than an
+ * interval and a tenth old) is divided by the time to now: it fades as its increases leave the
+ * window, to 0. One without a point in the five minutes before the window (new in it) is
+ * divided by the window's length.
  *
  * The window does not follow the bucket or the query's window: from the bucket's start, a
  * day's step read a day of rows and averaged it; cut to a short query's window, a minute's
@@ -23,8 +26,9 @@ const NS_PER_S = 1_000_000_000n;
 
 /**
  * Whole minutes the trailing window holds before the current one: five hold several points of a
- * series that exports every minute (the SDKs' default), so its phase moves its rate by a fifth
- * at most, and a point of every series that exports at least every five minutes.
+ * series that exports every minute (the SDKs' default), and a point of every series that exports
+ * at least every five minutes. The same number of minutes before the window is searched for
+ * each series' last point before it.
  */
 export const TRAILING_MINUTES = 5;
 
@@ -47,4 +51,32 @@ export function trailingWindow(bucketNs: bigint, stepMs: number, toNs: bigint): 
   const bucketEnd = (bucketNs + BigInt(stepMs) * 1_000_000n - 1n) / slotNs;
   const hi = bucketEnd > toNs / slotNs ? bucketEnd : toNs / slotNs;
   return { slotLo: lo, slotHi: hi, fromNs: lo * slotNs, seconds: Number(toNs - lo * slotNs) / 1e9 };
+}
+
+/** One series' rollup rows in the trailing window, and its newest point before it. */
+export interface SeriesInWindow {
+  /** The increases of its rows in the window. */
+  increase: number;
+  /** Its newest point's time in the window. */
+  lastNs: bigint;
+  /** Its points in the window. */
+  points: number;
+  /** Its newest point's time in the TRAILING_MINUTES before the window; null when it has none. */
+  baseNs: bigint | null;
+}
+
+/**
+ * A series' rate now (per second): its increases over the time they span, from its point
+ * before the window to its newest, while it keeps exporting (its newest point at most an
+ * interval and a tenth before now, an interval its points' mean gap), so the phase of now does
+ * not move it; to now once it stopped, so it fades; over the window's length without a point
+ * before the window.
+ */
+export function seriesRate(series: SeriesInWindow, window: TrailingWindow, nowNs: bigint): number {
+  if (series.baseNs === null || series.points <= 0) return series.increase / window.seconds;
+  const spanS = Number(series.lastNs - series.baseNs) / 1e9;
+  const sinceS = Number(nowNs - series.lastNs) / 1e9;
+  if (spanS <= 0) return series.increase / window.seconds;
+  const exporting = sinceS <= 1.1 * (spanS / series.points);
+  return series.increase / (exporting ? spanS : spanS + sinceS);
 }
