@@ -148,6 +148,9 @@ export function metricSeriesAnswer(
   const groupBy = req.groupBy ?? [];
   const groups = ctx.reader.metricBuckets({ ...scope, stepMs, source: sourceForStep(stepMs), groupBy, agg });
   const limit = effectiveLimit(req.limit, limits);
+  // JSON has no number for an infinite value (an Infinity point, a sum past the largest
+  // double): it is answered as null, and ordered as one, so the order and `latest` agree.
+  for (const group of groups) group.values = group.values.map((v) => (v === null || Number.isFinite(v) ? v : null));
   const ordered = orderGroups(groups);
   const kept = ordered.slice(0, limit).map(
     (g): MetricSeriesGroup => ({
