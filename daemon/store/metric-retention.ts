@@ -1,10 +1,13 @@
 import type Database from "better-sqlite3";
+import type { MetricKind } from "../otlp/records.js";
 import type { RetentionTrimmer } from "../signals/signal-module.js";
 import { recordedSql } from "./metric-rollup.js";
-import { PACKED_WIDTHS_S } from "./metric-slot-packer.js";
-import { METRIC_ROLLUP_WIDTHS_S } from "./metric-slots.js";
+import { MetricRollupStore } from "./metric-rollup-store.js";
+import { MetricSlotPacker, PACKED_WIDTHS_S } from "./metric-slot-packer.js";
+import { FOLDED_WIDTHS_S, METRIC_ROLLUP_WIDTHS_S, slotOf } from "./metric-slots.js";
 
 const PACKED = new Set<number>(PACKED_WIDTHS_S);
+const FOLDED_S: number = FOLDED_WIDTHS_S[0];
 
 /**
  * Passes that deleted metric rows in this thread. Retention and the writer share the writer
@@ -80,7 +83,17 @@ type Statement =
   | "dropAllPacks"
   | "counter"
   | "trimmedThrough"
-  | "oldest";
+  | "oldest"
+  | "seriesKind"
+  | "staleRows"
+  | "deleteRow";
+
+/** A series some of whose points a pass deleted, and the time of its oldest point kept. */
+interface TrimmedSeries {
+  id: number;
+  metricId: number;
+  firstNs: bigint;
+}
 
 class MetricTrimmer implements RetentionTrimmer {
   private readonly stmt: Record<Statement, Database.Statement>;
@@ -118,11 +131,23 @@ class MetricTrimmer implements RetentionTrimmer {
         "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
       ),
       oldest: db.prepare("SELECT min(first_ns) FROM metric_series"),
+      seriesKind: db.prepare(
+        `SELECT s.first_whole, m.kind, m.temporality, m.monotonic FROM metric_series s JOIN metrics m ON m.id = s.metric_id
+        WHERE s.id = ?`,
+      ),
+      staleRows: db.prepare(
+        "SELECT slot, series_id FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot < ?",
+      ),
+      deleteRow: db.prepare(
+        "DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? AND series_id = ?",
+      ),
     };
     for (const name of ["oldSeries", "deleteMetric", "metricIds", "deleteAttributes"] as const) {
       this.stmt[name].safeIntegers(false);
     }
     for (const name of ["firstPoint", "metricIds", "oldest"] as const) this.stmt[name].pluck();
+    this.stmt.staleRows.raw().safeIntegers(false);
+    this.stmt.seriesKind.safeIntegers(false);
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
@@ -133,6 +158,7 @@ class MetricTrimmer implements RetentionTrimmer {
     let latest = 0n;
     let seriesGone = 0;
     const emptied = new Set<number>();
+    const trimmed: TrimmedSeries[] = [];
     for (const series of s.oldSeries.all(cutoffNs, limit) as OldSeries[]) {
       if (deleted >= limit) break;
       const gone = s.deletePoints.all(series.id, series.id, cutoffNs, limit - deleted) as DeletedPoint[];
@@ -142,6 +168,7 @@ class MetricTrimmer implements RetentionTrimmer {
       const first = s.firstPoint.get(series.id) as bigint | undefined;
       if (first !== undefined) {
         s.setFirst.run(first, series.id);
+        if (gone.length > 0) trimmed.push({ id: series.id, metricId: series.metric_id, firstNs: first });
         continue;
       }
       // Its newer points are held by the writer (metric-writer.ts): it is kept, its first time
@@ -171,6 +198,7 @@ class MetricTrimmer implements RetentionTrimmer {
         if (PACKED.has(width)) s.dropPacks.run(metricId, width, last);
       }
     }
+    this.refoldFirstSlots(trimmed);
     for (const metricId of emptied) {
       if (s.deleteMetric.run(metricId, metricId).changes === 0) continue;
       // Its slots after the cutoff too: no series is left to read them, and later passes
@@ -184,6 +212,58 @@ class MetricTrimmer implements RetentionTrimmer {
     deletions++;
     if (cutoffNs > deletedBefore) deletedBefore = cutoffNs;
     return deleted;
+  }
+
+  /**
+   * The rollups of each series a pass deleted points of, from its oldest point kept on: its rows
+   * of slots before that point's go (their points are gone; a slot's row stays for the other
+   * series' points there), and that point's minute is refolded from the points kept, so the
+   * point is the baseline it is on the raw path (first_whole cleared) instead of counting its
+   * increase over a deleted point, and the deleted points' increases in its minute go. Packs of
+   * the 900 s slots that changed are made again from their rows (metric-slot-packer.ts).
+   */
+  private refoldFirstSlots(trimmed: readonly TrimmedSeries[]): void {
+    if (trimmed.length === 0) return;
+    const s = this.stmt;
+    const packer = new MetricSlotPacker(this.db);
+    const rollups = new MetricRollupStore(this.db, (metricId, widthS, slot, seriesId) =>
+      packer.noteRow(metricId, widthS, slot, seriesId),
+    );
+    // Per metric and width, one scan of the rows before the newest of its series' first slots
+    // (retention dropped the slots before the oldest point kept, so few are left there).
+    const byMetric = new Map<number, TrimmedSeries[]>();
+    for (const series of trimmed) {
+      const ofMetric = byMetric.get(series.metricId);
+      if (ofMetric === undefined) byMetric.set(series.metricId, [series]);
+      else ofMetric.push(series);
+    }
+    for (const [metricId, ofMetric] of byMetric) {
+      const firstOf = new Map(ofMetric.map((series) => [series.id, series.firstNs]));
+      for (const width of METRIC_ROLLUP_WIDTHS_S) {
+        const upTo = Math.max(...ofMetric.map((series) => slotOf(series.firstNs, width)));
+        for (const [slot, seriesId] of s.staleRows.all(metricId, width, upTo) as [number, number][]) {
+          const firstNs = firstOf.get(seriesId);
+          if (firstNs === undefined || slot >= slotOf(firstNs, width)) continue;
+          s.deleteRow.run(metricId, width, slot, seriesId);
+          // A packed slot's pack holds the row: the packer makes it again from the rows left.
+          if (PACKED.has(width)) packer.noteRow(metricId, FOLDED_S, slot * (width / FOLDED_S), seriesId);
+        }
+      }
+    }
+    for (const series of trimmed) {
+      const row = s.seriesKind.get(series.id) as
+        | { first_whole: number; kind: MetricKind; temporality: number; monotonic: number }
+        | undefined;
+      if (row === undefined) continue;
+      const kind = {
+        kind: row.kind,
+        temporality: row.temporality,
+        monotonic: row.monotonic === 1,
+        firstWhole: row.first_whole === 1,
+      };
+      rollups.recompute(series.metricId, series.id, kind, series.firstNs);
+    }
+    packer.flush();
   }
 
   trimOldest(limit: number): number {

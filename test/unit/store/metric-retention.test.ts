@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
-import type { MetricIdentity } from "../../../daemon/query/telemetry-reader.js";
+import type { MetricIdentity, MetricSource } from "../../../daemon/query/telemetry-reader.js";
 import { Retention } from "../../../daemon/store/retention.js";
 import type { MetricGroupBy } from "../../../shared/query-types.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
@@ -144,6 +144,37 @@ describe("metric retention", () => {
     for (const width of [60n, 900n]) {
       for (const slot of slotsOf(width)) expect((slot + 1n) * width * S > cutoff).to.equal(true);
     }
+  });
+
+  it("refolds the slots its cutoff falls in: rollups and raw points count the same increases of the points kept", () => {
+    // A counter adding 10 every 10 s for 40 minutes, its 900 s slots 0 and 1 packed.
+    const counterPoints = Array.from({ length: 241 }, (_, i) =>
+      metricPoint({ name: "c", timeNs: T0 + BigInt(i * 10) * S, startNs: 1n, value: 10 * i }),
+    );
+    write(store, "api", counterPoints);
+    expect(Number(count(store, "metric_slot_packs"))).to.be.above(1);
+    // The cutoff at T0 + 20m 25s: inside a minute and inside packed 900 s slot 1.
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
+    expect(retention.trimByAge(T0 + (1225n + 3600n) * S)).to.include({ points: 123 });
+    const reader = new SqliteReader(store.db);
+    const total = (stepMs: number, source: MetricSource) =>
+      reader
+        .metricBuckets({
+          metric: reader.metricIdentities("c")[0] as MetricIdentity,
+          fromNs: T0 - 900n * S,
+          toNs: T0 + 2700n * S,
+          attrs: [],
+          stepMs,
+          source,
+          groupBy: [],
+          agg: "increase",
+        })
+        .flatMap((group) => group.values)
+        .reduce<number>((sum, value) => sum + (value ?? 0), 0);
+    // The first point kept (T0 + 1230 s) is a baseline: 117 increases of 10 after it.
+    expect(total(10_000, { kind: "points" })).to.equal(1170);
+    expect(total(60_000, { kind: "rollups", widthS: 60 })).to.equal(1170);
+    expect(total(900_000, { kind: "rollups", widthS: 900 })).to.equal(1170);
   });
 
   it("deletes every rollup row and pack of a metric it empties, so a metric made later under its id starts clean", () => {
