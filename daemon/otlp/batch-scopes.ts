@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type DecodedAttributes, decodeAttributes } from "./any-value.js";
+import { identityKey } from "./identity-key.js";
 import { PayloadError } from "./payload-error.js";
 import { type ResourceRecord, type ScopeRecord, UNKNOWN_SERVICE } from "./records.js";
 import type { WireCodec } from "./wire-codec.js";
@@ -35,7 +36,7 @@ export class BatchScopes {
 
   /** Registers a decoded resource; returns its index in `resources`. */
   resource(attributes: DecodedAttributes, dropped: number, schemaUrl: string | null): number {
-    const hash = sha1Hex(`${attributes.json}\u0000${dropped}\u0000${schemaUrl ?? ""}`);
+    const hash = sha1Hex(identityKey([attributes.json, dropped, schemaUrl ?? ""]));
     const known = this.resourceByHash.get(hash);
     if (known !== undefined) return known;
     const serviceName = (JSON.parse(attributes.json) as Record<string, unknown>)["service.name"];
@@ -58,9 +59,7 @@ export class BatchScopes {
     dropped: number,
     schemaUrl: string | null,
   ): number {
-    const hash = sha1Hex(
-      `${name}\u0000${version ?? ""}\u0000${attributes.json}\u0000${dropped}\u0000${schemaUrl ?? ""}`,
-    );
+    const hash = sha1Hex(identityKey([name, version ?? "", attributes.json, dropped, schemaUrl ?? ""]));
     const known = this.scopeByHash.get(hash);
     if (known !== undefined) return known;
     this.scopes.push({ hash, name, version, attributes: attributes.json, droppedAttributesCount: dropped, schemaUrl });

@@ -1,3 +1,4 @@
+import { identityKey } from "../otlp/identity-key.js";
 import type { LogRecordRow, MetricPointRecord, ResourceRecord, ScopeRecord, SpanRecord } from "../otlp/records.js";
 
 /**
@@ -167,7 +168,15 @@ class PointFilter implements RequestFilter<MetricPointRecord> {
       last.monotonic !== point.monotonic
     ) {
       const { resources, scopes } = this.batch;
-      const key = `${resources[point.resource]?.hash}\0${scopes[point.scope]?.hash}\0${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic}`;
+      const key = identityKey([
+        resources[point.resource]?.hash ?? "",
+        scopes[point.scope]?.hash ?? "",
+        point.name,
+        point.kind,
+        point.unit,
+        point.temporality,
+        point.monotonic,
+      ]);
       let id = this.metricIds.get(key);
       if (id === undefined) {
         id = this.metricIds.size;

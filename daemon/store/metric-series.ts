@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { describeAttributes } from "../otlp/any-value.js";
+import { identityKey } from "../otlp/identity-key.js";
 import type { PlainObject } from "../otlp/protobuf-any-value.js";
 import type { MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
@@ -126,7 +127,7 @@ export class MetricSeriesResolver {
   }
 
   private lookUpMetric(point: MetricPointRecord): number {
-    const key = `${point.name}\0${point.kind}\0${point.unit}\0${point.temporality}\0${point.monotonic ? 1 : 0}`;
+    const key = identityKey([point.name, point.kind, point.unit, point.temporality, point.monotonic ? 1 : 0]);
     let known = this.metrics.get(key);
     if (known === undefined) {
       const identity = [point.name, point.kind, point.unit, point.temporality, point.monotonic ? 1 : 0];

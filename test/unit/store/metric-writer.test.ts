@@ -218,6 +218,44 @@ describe("metric writer", () => {
     expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(1n);
   });
 
+  it("keeps metrics and scopes apart whose names and units differ only in where a NUL falls", () => {
+    const request = (metrics: unknown[], scope: Record<string, unknown> = {}) =>
+      decodeMetricRequest(
+        Buffer.from(JSON.stringify({ resourceMetrics: [{ resource: {}, scopeMetrics: [{ scope, metrics }] }] })),
+        "json",
+      );
+    const gauge = (name: string, unit: string, seconds: number, value: number) => ({
+      name,
+      unit,
+      gauge: { dataPoints: [{ timeUnixNano: `${T0 + BigInt(seconds) * S}`, asDouble: value }] },
+    });
+    // Joined with NUL, "m" + "u\0gauge\0" and "m\0gauge\0u" + "" were one identity.
+    const both = request([gauge("m", "u\u0000gauge\u0000", 0, 1), gauge("m\u0000gauge\u0000u", "", 0, 2)]);
+    expect(store.writer.transaction(() => store.writer.writeMetrics(both, 0n))).to.equal(2);
+    const later = request([gauge("m\u0000gauge\u0000u", "", 10, 42)]);
+    expect(store.writer.transaction(() => store.writer.writeMetrics(later, 0n))).to.equal(1);
+    // Scopes "lib\0v2" and "lib" at version "v2\0".
+    const scoped = (scope: Record<string, unknown>, value: number) => request([gauge("s", "", 0, value)], scope);
+    expect(store.writer.transaction(() => store.writer.writeMetrics(scoped({ name: "lib\u0000v2" }, 1), 0n))).to.equal(
+      1,
+    );
+    expect(
+      store.writer.transaction(() => store.writer.writeMetrics(scoped({ name: "lib", version: "v2\u0000" }, 2), 0n)),
+    ).to.equal(1);
+    store.writer.writeHeld();
+    const rows = store.db
+      .prepare(
+        "SELECT m.name, m.unit, count(*) AS points FROM metric_points p JOIN metric_series s ON s.id = p.series_id JOIN metrics m ON m.id = s.metric_id GROUP BY m.id ORDER BY m.id",
+      )
+      .raw()
+      .all();
+    expect(rows).to.deep.equal([
+      ["m", "u\u0000gauge\u0000", 1n],
+      ["m\u0000gauge\u0000u", "", 2n],
+      ["s", "", 2n],
+    ]);
+  });
+
   it("stores every point kind the decoder gives, edge values and all", () => {
     const batch = decodeMetricRequest(Buffer.from(JSON.stringify(everyKindRequest())), "json");
     const inserted = store.writer.transaction(() => store.writer.writeMetrics(batch, 0n));
