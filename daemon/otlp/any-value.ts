@@ -99,6 +99,28 @@ export function setPlainKey(object: { [key: string]: PlainValue }, key: string, 
   else object[key] = value;
 }
 
+/** The object with its keys in sorted order; the object itself when they already are. */
+export function sortedKeys(object: { [key: string]: PlainValue }): { [key: string]: PlainValue } {
+  const keys = Object.keys(object);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = (keys[i - 1] as string) < (keys[i] as string);
+  if (sorted) return object;
+  const result: { [key: string]: PlainValue } = {};
+  for (const key of keys.sort()) setPlainKey(result, key, object[key] as PlainValue);
+  return result;
+}
+
+/**
+ * An attribute object's JSON with its keys in sorted order (the text itself when they already
+ * are): what a resource's or a scope's identity is hashed from, since OTLP attribute sets are
+ * unordered and an exporter may send one resource's attributes in another order each time.
+ */
+export function sortedAttributesJson(json: string): string {
+  const object = JSON.parse(json) as { [key: string]: PlainValue };
+  const sorted = sortedKeys(object);
+  return sorted === object ? json : JSON.stringify(sorted);
+}
+
 /**
  * The text an exact `attr.KEY=VALUE` filter compares against: strings as they are,
  * numbers and booleans as their JSON text, arrays and maps as compact JSON. Null is not indexed.

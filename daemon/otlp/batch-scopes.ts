@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type DecodedAttributes, decodeAttributes } from "./any-value.js";
+import { type DecodedAttributes, decodeAttributes, sortedAttributesJson } from "./any-value.js";
 import { identityKey } from "./identity-key.js";
 import { PayloadError } from "./payload-error.js";
 import { type ResourceRecord, type ScopeRecord, UNKNOWN_SERVICE } from "./records.js";
@@ -36,7 +36,9 @@ export class BatchScopes {
 
   /** Registers a decoded resource; returns its index in `resources`. */
   resource(attributes: DecodedAttributes, dropped: number, schemaUrl: string | null): number {
-    const hash = sha1Hex(identityKey([attributes.json, dropped, schemaUrl ?? ""]));
+    // Hashed from its attributes in key order: the same resource sent in another order is one
+    // resource (a series' identity includes it). The JSON kept is as first sent.
+    const hash = sha1Hex(identityKey([sortedAttributesJson(attributes.json), dropped, schemaUrl ?? ""]));
     const known = this.resourceByHash.get(hash);
     if (known !== undefined) return known;
     const serviceName = (JSON.parse(attributes.json) as Record<string, unknown>)["service.name"];
@@ -59,7 +61,9 @@ export class BatchScopes {
     dropped: number,
     schemaUrl: string | null,
   ): number {
-    const hash = sha1Hex(identityKey([name, version ?? "", attributes.json, dropped, schemaUrl ?? ""]));
+    const hash = sha1Hex(
+      identityKey([name, version ?? "", sortedAttributesJson(attributes.json), dropped, schemaUrl ?? ""]),
+    );
     const known = this.scopeByHash.get(hash);
     if (known !== undefined) return known;
     this.scopes.push({ hash, name, version, attributes: attributes.json, droppedAttributesCount: dropped, schemaUrl });

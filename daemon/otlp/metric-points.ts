@@ -1,5 +1,5 @@
 import { nsToIso } from "../../shared/time.js";
-import { type DecodedAttributes, describeAttributes, type PlainValue, setPlainKey } from "./any-value.js";
+import { type DecodedAttributes, describeAttributes, type PlainValue, sortedKeys } from "./any-value.js";
 import { chargeDecoded } from "./decode-allowance.js";
 import type { ExpBuckets, MetricKind, MetricPointRecord } from "./records.js";
 
@@ -21,16 +21,6 @@ import type { ExpBuckets, MetricKind, MetricPointRecord } from "./records.js";
  */
 export function pointAttributes(object: { [key: string]: PlainValue }): DecodedAttributes {
   return describeAttributes(sortedKeys(object));
-}
-
-function sortedKeys(object: { [key: string]: PlainValue }): { [key: string]: PlainValue } {
-  const keys = Object.keys(object);
-  let sorted = true;
-  for (let i = 1; i < keys.length && sorted; i++) sorted = (keys[i - 1] as string) < (keys[i] as string);
-  if (sorted) return object;
-  const result: { [key: string]: PlainValue } = {};
-  for (const key of keys.sort()) setPlainKey(result, key, object[key] as PlainValue);
-  return result;
 }
 
 /** A Metric's data fields (its `data` oneof), by their OTLP/JSON names, and the kind each is. */

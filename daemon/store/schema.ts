@@ -27,6 +27,7 @@ import { v021CompactSpanRollups } from "./migrations/v021-compact-span-rollups.j
 import { v022LeanSpans } from "./migrations/v022-lean-spans.js";
 import { v023SeriesLastTimes } from "./migrations/v023-series-last-times.js";
 import { v024MetricPointJournal } from "./migrations/v024-metric-point-journal.js";
+import { v025UnorderedResourceHashes } from "./migrations/v025-unordered-resource-hashes.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -62,6 +63,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v022LeanSpans,
   v023SeriesLastTimes,
   v024MetricPointJournal,
+  v025UnorderedResourceHashes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -218,6 +218,41 @@ describe("metric writer", () => {
     expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(1n);
   });
 
+  it("keeps one series and one point for a point resent with its resource's or scope's attributes in another order", () => {
+    const attrs = (keys: string[]) => keys.map((key) => ({ key, value: { stringValue: `${key}-value` } }));
+    const request = (resource: string[], scope: string[]) =>
+      decodeMetricRequest(
+        Buffer.from(
+          JSON.stringify({
+            resourceMetrics: [
+              {
+                resource: { attributes: attrs(resource) },
+                scopeMetrics: [
+                  {
+                    scope: { name: "lib", attributes: attrs(scope) },
+                    metrics: [{ name: "g", gauge: { dataPoints: [{ timeUnixNano: `${T0}`, asDouble: 5 }] } }],
+                  },
+                ],
+              },
+            ],
+          }),
+        ),
+        "json",
+      );
+    const write = (resource: string[], scope: string[]) =>
+      store.writer.transaction(() => store.writer.writeMetrics(request(resource, scope), 0n));
+    expect(write(["service.name", "host.name"], ["a", "b"])).to.equal(1);
+    expect(write(["host.name", "service.name"], ["a", "b"])).to.equal(0);
+    expect(write(["service.name", "host.name"], ["b", "a"])).to.equal(0);
+    store.writer.writeHeld();
+    expect(store.db.prepare("SELECT count(*) FROM metric_series").pluck().get()).to.equal(1n);
+    expect(store.db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(1n);
+    // The resource keeps the attributes as first sent.
+    expect(store.db.prepare("SELECT attributes FROM resources").pluck().all()).to.deep.equal([
+      '{"service.name":"service.name-value","host.name":"host.name-value"}',
+    ]);
+  });
+
   it("keeps metrics and scopes apart whose names and units differ only in where a NUL falls", () => {
     const request = (metrics: unknown[], scope: Record<string, unknown> = {}) =>
       decodeMetricRequest(

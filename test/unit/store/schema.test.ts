@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
-import { decodeLogRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { decodeLogRequest, decodeMetricRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { RollupWindowReader } from "../../../daemon/query/rollup-window.js";
 import { registerAttributeFunctions } from "../../../daemon/query/sql-parts.js";
@@ -1255,6 +1256,95 @@ describe("store schema", () => {
           { attributes: '{"route":"/b"}', last_ns: T0 + 40n * S },
           expected[2],
         ]);
+      } finally {
+        db.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
+  it("upgrades a version-24 store's resource and scope hashes to their attributes in key order, so either order finds them", () => {
+    const store = testStore();
+    const S = 1_000_000_000n;
+    const T0 = 1_700_000_100n * S;
+    const attrs = (pairs: [string, string][]) => pairs.map(([key, value]) => ({ key, value: { stringValue: value } }));
+    const request = (seconds: number, flip: boolean) =>
+      decodeMetricRequest(
+        Buffer.from(
+          JSON.stringify({
+            resourceMetrics: [
+              {
+                resource: {
+                  attributes: attrs(
+                    flip
+                      ? [
+                          ["host.name", "h"],
+                          ["service.name", "api"],
+                        ]
+                      : [
+                          ["service.name", "api"],
+                          ["host.name", "h"],
+                        ],
+                  ),
+                },
+                scopeMetrics: [
+                  {
+                    scope: {
+                      name: "lib",
+                      attributes: attrs(
+                        flip
+                          ? [
+                              ["a", "1"],
+                              ["b", "2"],
+                            ]
+                          : [
+                              ["b", "2"],
+                              ["a", "1"],
+                            ],
+                      ),
+                    },
+                    metrics: [
+                      {
+                        name: "g",
+                        gauge: { dataPoints: [{ timeUnixNano: `${T0 + BigInt(seconds) * S}`, asDouble: 5 }] },
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          }),
+        ),
+        "json",
+      );
+    const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+    try {
+      store.writer.transaction(() => store.writer.writeMetrics(request(0, false), 0n));
+      store.writer.writeHeld();
+      // As version 24 hashed them: the attributes' JSON in the order sent.
+      const resource = store.db.prepare("SELECT id, attributes FROM resources").get() as {
+        id: bigint;
+        attributes: string;
+      };
+      const scope = store.db.prepare("SELECT id, attributes FROM scopes").get() as { id: bigint; attributes: string };
+      expect(resource.attributes).to.equal('{"service.name":"api","host.name":"h"}');
+      store.db.prepare("UPDATE resources SET hash = ?").run(sha1(`${resource.attributes}\u00000\u0000`));
+      store.db.prepare("UPDATE scopes SET hash = ?").run(sha1(`lib\u0000\u0000${scope.attributes}\u00000\u0000`));
+      const path = join(dir.path, "v24-hashes.sqlite");
+      const db = copyAtVersion(store.db, path, 24);
+      try {
+        expect(migrate(db, path)).to.deep.equal(versionsAfter(24));
+        const batch = request(10, true);
+        expect(db.prepare("SELECT hash FROM resources").pluck().all()).to.deep.equal([batch.resources[0]?.hash]);
+        expect(db.prepare("SELECT hash FROM scopes").pluck().all()).to.deep.equal([batch.scopes[0]?.hash]);
+        // The same resource and scope in the other order: the series the store has.
+        const writer = new TelemetryWriter(db, 0n);
+        expect(writer.transaction(() => writer.writeMetrics(batch, 0n))).to.equal(1);
+        writer.writeHeld();
+        expect(db.prepare("SELECT count(*) FROM resources").pluck().get()).to.equal(1n);
+        expect(db.prepare("SELECT count(*) FROM metric_series").pluck().get()).to.equal(1n);
+        expect(db.prepare("SELECT count(*) FROM metric_points").pluck().get()).to.equal(2n);
       } finally {
         db.close();
       }
