@@ -14,7 +14,9 @@ import {
   histogramProblem,
   identify,
   type MetricIdentity,
+  nameProblem,
   pointAttributes,
+  scaleProblem,
   TEMPORALITIES,
   temporalityProblem,
 } from "./metric-points.js";
@@ -132,6 +134,8 @@ function decodeMetric(
     const point = decodePoint(requireObject<DataPoint>(list[i], pointPath), kind, codec, pointPath, resource, scope);
     points.push(point);
   }
+  const unnamed = points.length > 0 ? nameProblem(name) : null;
+  if (unnamed !== null) throw new PayloadError(`${path}.name: ${unnamed}`);
   identify(points, identity);
   for (const point of points) out.push(point);
 }
@@ -183,8 +187,11 @@ function decodePoint(
   const positive = buckets(point.positive, codec, `${path}.positive`);
   const negative = buckets(point.negative, codec, `${path}.negative`);
   chargeNumbers(positive.bucketCounts.length + negative.bucketCounts.length);
+  const scale = sint32(point.scale, `${path}.scale`);
+  const badScale = scaleProblem(scale);
+  if (badScale !== null) throw new PayloadError(`${path}.scale: ${badScale}`);
   record.exponential = {
-    scale: sint32(point.scale, `${path}.scale`),
+    scale,
     zeroCount: count(codec, point.zeroCount, `${path}.zeroCount`),
     zeroThreshold: point.zeroThreshold == null ? 0 : double(codec, point.zeroThreshold, `${path}.zeroThreshold`),
     positive,

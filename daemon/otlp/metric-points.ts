@@ -43,6 +43,28 @@ export function temporalityProblem(temporality: number): string | null {
   return temporality > 2 ? `unknown aggregation temporality ${temporality}` : null;
 }
 
+/**
+ * A metric with points needs a name: it is how every query names one (`name` is required and
+ * not empty there), so points under an empty name would be stored and never read.
+ */
+export function nameProblem(name: string): string | null {
+  return name === "" ? "a metric with data points needs a name" : null;
+}
+
+/** The scales the OpenTelemetry data model gives exponential histograms. */
+export const MIN_SCALE = -10;
+export const MAX_SCALE = 20;
+
+/**
+ * An exponential histogram's scale outside the data model's range: past 20 the buckets are
+ * narrower than a double tells apart, below -10 wider than the doubles' range.
+ */
+export function scaleProblem(scale: number): string | null {
+  return scale < MIN_SCALE || scale > MAX_SCALE
+    ? `expected a scale from ${MIN_SCALE} to ${MAX_SCALE}, got ${scale}`
+    : null;
+}
+
 /** What a Metric says of all its points: its identity (as records.ts documents it). */
 export interface MetricIdentity {
   name: string;

@@ -9,6 +9,7 @@ import {
   exemplarsJson,
   expBuckets,
   histogramProblem,
+  scaleProblem,
 } from "./metric-points.js";
 import { type AttributeHolder, attributesField, type PlainObject } from "./protobuf-any-value.js";
 import {
@@ -271,6 +272,8 @@ export const EXPONENTIAL_POINT = pointType(
     }),
   ],
   (point) => {
+    const badScale = scaleProblem(point.scale);
+    if (badScale !== null) throw new FieldError("scale", badScale);
     const positive = point.positive ?? expBuckets(0, []);
     const negative = point.negative ?? expBuckets(0, []);
     chargeNumbers(positive.bucketCounts.length + negative.bucketCounts.length);

@@ -1,6 +1,6 @@
 import { describeAttributes } from "./any-value.js";
 import { RECORD_UNITS } from "./decode-allowance.js";
-import { identify, temporalityProblem } from "./metric-points.js";
+import { identify, nameProblem, temporalityProblem } from "./metric-points.js";
 import { type AttributeHolder, attributesField } from "./protobuf-any-value.js";
 import {
   type Field,
@@ -121,6 +121,8 @@ const METRIC: MessageType<MetricState, MetricPointRecord[], ScopeEntryState<Metr
   close(metric) {
     const data = metric.data;
     if (data === null) return [];
+    const unnamed = data.points.length > 0 ? nameProblem(metric.name) : null;
+    if (unnamed !== null) throw new FieldError("name", unnamed);
     let metadata: string | null = null;
     for (const _key in metric.attributes) {
       metadata = describeAttributes(metric.attributes).json;

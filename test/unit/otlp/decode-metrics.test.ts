@@ -199,6 +199,21 @@ describe("OTLP metrics decoding (OTLP/JSON)", () => {
       /dataPoints\[0\]\.scale: expected a 32-bit integer/,
     ],
     [
+      "a scale past the data model's 20",
+      metricRequest({ name: "e", exponentialHistogram: { dataPoints: [{ scale: 21 }] } }),
+      /dataPoints\[0\]\.scale: expected a scale from -10 to 20, got 21/,
+    ],
+    [
+      "a scale below the data model's -10",
+      metricRequest({ name: "e", exponentialHistogram: { dataPoints: [{ scale: -11 }] } }),
+      /dataPoints\[0\]\.scale: expected a scale from -10 to 20, got -11/,
+    ],
+    [
+      "points of a metric without a name",
+      metricRequest({ name: "", gauge: { dataPoints: [{ asDouble: 1 }] } }),
+      /metrics\[0\]\.name: a metric with data points needs a name/,
+    ],
+    [
       "a bucket side that is not an object",
       metricRequest({ exponentialHistogram: { dataPoints: [{ positive: [] }] } }),
       /dataPoints\[0\]\.positive: expected an object/,

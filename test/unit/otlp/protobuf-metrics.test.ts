@@ -124,6 +124,16 @@ describe("OTLP metrics decoding (OTLP/protobuf)", () => {
       /metrics\[0\]\.exponentialHistogram\.aggregationTemporality: unknown aggregation temporality 9/,
     ],
     [
+      "a scale past the data model's 20",
+      metricRequest({ name: "e", exponentialHistogram: { dataPoints: [{ scale: 21 }] } }),
+      /exponentialHistogram\.dataPoints\[0\]\.scale: expected a scale from -10 to 20, got 21/,
+    ],
+    [
+      "points of a metric without a name",
+      metricRequest({ gauge: { dataPoints: [{ asDouble: 1 }] } }),
+      /metrics\[0\]\.name: a metric with data points needs a name/,
+    ],
+    [
       "a time past what the store keeps",
       metricRequest({ summary: { dataPoints: [{ timeUnixNano: "18446744073709551615" }] } }),
       /summary\.dataPoints\[0\]\.timeUnixNano: .*the latest time obs can store/,
@@ -151,7 +161,7 @@ describe("OTLP metrics decoding (OTLP/protobuf)", () => {
 
   it("reads ids as lower-case hex", () => {
     const body = encodeMetrics(
-      metricRequest({ sum: { dataPoints: [{ exemplars: [{ traceId: Buffer.from(TRACE_ID, "hex") }] }] } }),
+      metricRequest({ name: "s", sum: { dataPoints: [{ exemplars: [{ traceId: Buffer.from(TRACE_ID, "hex") }] }] } }),
     );
     const [exemplar] = JSON.parse(decodeProtobuf(body).points[0]?.exemplars ?? "[]");
     expect(exemplar.traceId).to.equal(TRACE_ID);
