@@ -58,9 +58,15 @@ export function sparkline(values: readonly (number | null)[], options: Sparkline
   return columns
     .map((value) => {
       if (!present(value)) return GAP;
-      // Halves: high - low of values near the largest double would overflow to Infinity.
+      // Halves only where high - low overflows to Infinity (values near the largest double):
+      // halved, the smallest doubles would become 0.
+      const wide = !Number.isFinite(high - low);
       const level =
-        high === low ? Math.floor(top / 2) : Math.round(((value / 2 - low / 2) / (high / 2 - low / 2)) * top);
+        high === low
+          ? Math.floor(top / 2)
+          : Math.round(
+              wide ? ((value / 2 - low / 2) / (high / 2 - low / 2)) * top : ((value - low) / (high - low)) * top,
+            );
       return levels[level];
     })
     .join("");

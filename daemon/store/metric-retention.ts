@@ -92,6 +92,9 @@ type Statement =
 interface TrimmedSeries {
   id: number;
   metricId: number;
+  /** Its oldest and newest point the pass deleted. */
+  deletedFrom: bigint;
+  deletedTo: bigint;
   firstNs: bigint;
 }
 
@@ -136,7 +139,7 @@ class MetricTrimmer implements RetentionTrimmer {
         WHERE s.id = ?`,
       ),
       staleRows: db.prepare(
-        "SELECT slot, series_id FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot < ?",
+        "SELECT slot, series_id FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot BETWEEN ? AND ?",
       ),
       deleteRow: db.prepare(
         "DELETE FROM metric_rollups WHERE metric_id = ? AND width_s = ? AND slot = ? AND series_id = ?",
@@ -168,7 +171,12 @@ class MetricTrimmer implements RetentionTrimmer {
       const first = s.firstPoint.get(series.id) as bigint | undefined;
       if (first !== undefined) {
         s.setFirst.run(first, series.id);
-        if (gone.length > 0) trimmed.push({ id: series.id, metricId: series.metric_id, firstNs: first });
+        if (gone.length > 0) {
+          // Deleted oldest first: the first and the last returned bound what went.
+          const deletedFrom = (gone[0] as DeletedPoint).time_ns;
+          const deletedTo = (gone[gone.length - 1] as DeletedPoint).time_ns;
+          trimmed.push({ id: series.id, metricId: series.metric_id, deletedFrom, deletedTo, firstNs: first });
+        }
         continue;
       }
       // Its newer points are held by the writer (metric-writer.ts): it is kept, its first time
@@ -216,11 +224,12 @@ class MetricTrimmer implements RetentionTrimmer {
 
   /**
    * The rollups of each series a pass deleted points of, from its oldest point kept on: its rows
-   * of slots before that point's go (their points are gone; a slot's row stays for the other
-   * series' points there), and that point's minute is refolded from the points kept, so the
-   * point is the baseline it is on the raw path (first_whole cleared) instead of counting its
-   * increase over a deleted point, and the deleted points' increases in its minute go. Packs of
-   * the 900 s slots that changed are made again from their rows (metric-slot-packer.ts).
+   * of the slots its deleted points were in go, that point's minute's too, and that minute is
+   * refolded from the points kept, so the point is the baseline it is on the raw path
+   * (first_whole cleared) instead of counting its increase over a deleted point, and the deleted
+   * points' increases in its minute go (a minute whose kept points have no value keeps no row).
+   * Packs of the 900 s slots that changed are made again from their rows
+   * (metric-slot-packer.ts).
    */
   private refoldFirstSlots(trimmed: readonly TrimmedSeries[]): void {
     if (trimmed.length === 0) return;
@@ -229,28 +238,34 @@ class MetricTrimmer implements RetentionTrimmer {
     const rollups = new MetricRollupStore(this.db, (metricId, widthS, slot, seriesId) =>
       packer.noteRow(metricId, widthS, slot, seriesId),
     );
-    // Per metric and width, one scan of the rows before the newest of its series' first slots
-    // (retention dropped the slots before the oldest point kept, so few are left there).
     const byMetric = new Map<number, TrimmedSeries[]>();
     for (const series of trimmed) {
       const ofMetric = byMetric.get(series.metricId);
       if (ofMetric === undefined) byMetric.set(series.metricId, [series]);
       else ofMetric.push(series);
     }
+    // Per metric and width, one scan of the slots its series' deleted points were in (a range
+    // of every series' rows: one per series would read it once a series).
     for (const [metricId, ofMetric] of byMetric) {
-      const firstOf = new Map(ofMetric.map((series) => [series.id, series.firstNs]));
+      const byId = new Map(ofMetric.map((series) => [series.id, series]));
       for (const width of METRIC_ROLLUP_WIDTHS_S) {
-        const upTo = Math.max(...ofMetric.map((series) => slotOf(series.firstNs, width)));
-        for (const [slot, seriesId] of s.staleRows.all(metricId, width, upTo) as [number, number][]) {
-          const firstNs = firstOf.get(seriesId);
-          if (firstNs === undefined || slot >= slotOf(firstNs, width)) continue;
-          s.deleteRow.run(metricId, width, slot, seriesId);
-          // A packed slot's pack holds the row: the packer makes it again from the rows left.
-          if (PACKED.has(width)) packer.noteRow(metricId, FOLDED_S, slot * (width / FOLDED_S), seriesId);
+        let from = Number.POSITIVE_INFINITY;
+        let to = Number.NEGATIVE_INFINITY;
+        for (const series of ofMetric) {
+          from = Math.min(from, slotOf(series.deletedFrom, width));
+          to = Math.max(to, slotOf(series.deletedTo, width));
+        }
+        for (const [slot, seriesId] of s.staleRows.all(metricId, width, from, to) as [number, number][]) {
+          const series = byId.get(seriesId);
+          if (series === undefined || slot < slotOf(series.deletedFrom, width)) continue;
+          // The first kept point's minute is written again below; its 900 s slot merged again.
+          if (slot >= slotOf(series.firstNs, width)) continue;
+          this.dropRow(packer, metricId, width, slot, seriesId);
         }
       }
     }
     for (const series of trimmed) {
+      this.dropRow(packer, series.metricId, FOLDED_S, slotOf(series.firstNs, FOLDED_S), series.id);
       const row = s.seriesKind.get(series.id) as
         | { first_whole: number; kind: MetricKind; temporality: number; monotonic: number }
         | undefined;
@@ -264,6 +279,12 @@ class MetricTrimmer implements RetentionTrimmer {
       rollups.recompute(series.metricId, series.id, kind, series.firstNs);
     }
     packer.flush();
+  }
+
+  /** Deletes a series' row of a slot; its 900 s slot, where packed, is made again at the packer's flush. */
+  private dropRow(packer: MetricSlotPacker, metricId: number, width: number, slot: number, seriesId: number): void {
+    this.stmt.deleteRow.run(metricId, width, slot, seriesId);
+    packer.noteRow(metricId, FOLDED_S, Math.floor((slot * width) / FOLDED_S), seriesId);
   }
 
   trimOldest(limit: number): number {

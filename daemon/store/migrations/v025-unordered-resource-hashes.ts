@@ -10,8 +10,11 @@ import type { Migration } from "./shared.js";
 // step makes the stored ones the same way, so the resources and scopes a store has keep their
 // series. A row whose keys are in order already, with no NUL in a part, keeps its hash: it is
 // made from the same text. A scope whose name or version holds a NUL is hashed as the decoder
-// now hashes it (identity-key.ts). Where two stored rows are one set in two orders, the first
-// takes the new hash and the others keep theirs, which nothing sends again.
+// now hashes it (identity-key.ts). Where two stored rows are one set in two orders, the one in
+// key order (or else the first) has the new hash and the others keep theirs, which nothing sends
+// again: their series stay apart for the history already stored. A log's content hash includes
+// its resource's and scope's, so a log batch from a resource sent out of key order and resent
+// across the upgrade is stored a second time.
 //
 // Frozen: the hashing below is the decoder's at version 25, written out here.
 

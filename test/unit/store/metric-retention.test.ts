@@ -146,36 +146,47 @@ describe("metric retention", () => {
     }
   });
 
-  it("refolds the slots its cutoff falls in: rollups and raw points count the same increases of the points kept", () => {
-    // A counter adding 10 every 10 s for 40 minutes, its 900 s slots 0 and 1 packed.
-    const counterPoints = Array.from({ length: 241 }, (_, i) =>
-      metricPoint({ name: "c", timeNs: T0 + BigInt(i * 10) * S, startNs: 1n, value: 10 * i }),
-    );
-    write(store, "api", counterPoints);
-    expect(Number(count(store, "metric_slot_packs"))).to.be.above(1);
-    // The cutoff at T0 + 20m 25s: inside a minute and inside packed 900 s slot 1.
-    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
-    expect(retention.trimByAge(T0 + (1225n + 3600n) * S)).to.include({ points: 123 });
-    const reader = new SqliteReader(store.db);
-    const total = (stepMs: number, source: MetricSource) =>
-      reader
-        .metricBuckets({
-          metric: reader.metricIdentities("c")[0] as MetricIdentity,
-          fromNs: T0 - 900n * S,
-          toNs: T0 + 2700n * S,
-          attrs: [],
-          stepMs,
-          source,
-          groupBy: [],
-          agg: "increase",
-        })
-        .flatMap((group) => group.values)
-        .reduce<number>((sum, value) => sum + (value ?? 0), 0);
-    // The first point kept (T0 + 1230 s) is a baseline: 117 increases of 10 after it.
-    expect(total(10_000, { kind: "points" })).to.equal(1170);
-    expect(total(60_000, { kind: "rollups", widthS: 60 })).to.equal(1170);
-    expect(total(900_000, { kind: "rollups", widthS: 900 })).to.equal(1170);
-  });
+  for (const [what, unrecorded, kept] of [
+    ["", [], 1170],
+    // Points 123 to 125 (T0 + 1230 s to 1250 s) without a value: the first minute kept has no row.
+    [", its first kept minute's points without a value", [123, 124, 125], 1140],
+  ] as const) {
+    it(`refolds the slots its cutoff falls in: rollups and raw points count the same increases of the points kept${what}`, () => {
+      // A counter adding 10 every 10 s for 40 minutes, its 900 s slots 0 and 1 packed.
+      const counterPoints = Array.from({ length: 241 }, (_, i) =>
+        metricPoint({
+          name: "c",
+          timeNs: T0 + BigInt(i * 10) * S,
+          startNs: 1n,
+          value: (unrecorded as readonly number[]).includes(i) ? Number.NaN : 10 * i,
+        }),
+      );
+      write(store, "api", counterPoints);
+      expect(Number(count(store, "metric_slot_packs"))).to.be.above(1);
+      // The cutoff at T0 + 20m 25s: inside a minute and inside packed 900 s slot 1.
+      const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
+      expect(retention.trimByAge(T0 + (1225n + 3600n) * S)).to.include({ points: 123 });
+      const reader = new SqliteReader(store.db);
+      const total = (stepMs: number, source: MetricSource) =>
+        reader
+          .metricBuckets({
+            metric: reader.metricIdentities("c")[0] as MetricIdentity,
+            fromNs: T0 - 900n * S,
+            toNs: T0 + 2700n * S,
+            attrs: [],
+            stepMs,
+            source,
+            groupBy: [],
+            agg: "increase",
+          })
+          .flatMap((group) => group.values)
+          .reduce<number>((sum, value) => sum + (value ?? 0), 0);
+      // The first point kept with a value is a baseline: the increases of 10 after it.
+      expect(total(10_000, { kind: "points" })).to.equal(kept);
+      expect(total(60_000, { kind: "rollups", widthS: 60 })).to.equal(kept);
+      expect(total(900_000, { kind: "rollups", widthS: 900 })).to.equal(kept);
+    });
+  }
 
   it("deletes every rollup row and pack of a metric it empties, so a metric made later under its id starts clean", () => {
     // T0 is 40 s into its minute: the points end 10 s before that minute's end.

@@ -54,6 +54,8 @@ describe("sparkline", () => {
   it("draws values near the largest double, one character a value", () => {
     expect(sparkline([1e308, -1e308, 0, 1e308], { width: 40 })).to.equal("█▁▅█");
     expect(sparkline([1e308, 1e308, 1e308, 1e308], { width: 2 })).to.equal("▄▄");
+    // And the smallest: halved, they would be 0.
+    expect(sparkline([0, 5e-324, 0, 5e-324], { width: 40 })).to.equal("▁█▁█");
   });
 
   it("draws with plain ASCII when asked, gaps still blank", () => {
