@@ -715,6 +715,21 @@ export class MetricWriter implements RecordWriter {
   }
 
   /**
+   * Whether it holds points older than the latest retention pass's cutoff, which the pass could
+   * not see: `releaseForRetention` in a transaction writes them, for the next pass to delete. An
+   * idle collector would otherwise keep them, and count them, until its next metric request.
+   */
+  retentionDue(): boolean {
+    const cutoff = metricPassCutoff(this.db);
+    if (cutoff === 0n) return false;
+    for (const [, { state }] of this.held.entries()) {
+      const first = state.points.firstTimeNs();
+      if (first !== undefined && first < cutoff) return true;
+    }
+    return false;
+  }
+
+  /**
    * Catches up with the retention passes run since the last write (metric-retention.ts). Every
    * pass, deleting or not, moves the cutoff seen here to at least its own.
    */
@@ -722,6 +737,16 @@ export class MetricWriter implements RecordWriter {
     if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
     const cutoff = metricPassCutoff(this.db);
     if (cutoff === this.cutoffSeen) return;
+    this.releaseBefore(cutoff);
+  }
+
+  /** Makes this transaction's flush write the held points past the last pass's cutoff (`retentionDue`). */
+  releaseForRetention(): void {
+    if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
+    this.releaseBefore(metricPassCutoff(this.db));
+  }
+
+  private releaseBefore(cutoff: bigint): void {
     this.cutoffSeen = cutoff;
     // A series may hold points older than the cutoff, of minutes it has left (POINT_HOLD_MINUTES),
     // which the pass could not see: they are written now (at this transaction's flush), for

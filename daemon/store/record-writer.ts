@@ -39,6 +39,10 @@ export interface RecordWriter {
   holds?(): boolean;
   /** Makes this transaction's flush write what it holds. */
   releaseHeld?(): void;
+  /** Whether it holds records the last retention pass could not see that are past its cutoff. */
+  retentionDue?(): boolean;
+  /** Makes this transaction's flush write those records, for the next pass. */
+  releaseForRetention?(): void;
   /** The transaction it last flushed committed (after COMMIT; `clear` is called instead when it did not). */
   committed?(): void;
 }

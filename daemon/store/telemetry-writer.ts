@@ -143,6 +143,20 @@ export class TelemetryWriter implements SharedWriteState {
     });
   }
 
+  /**
+   * Writes, in a transaction of its own, what the signals' writers hold past the last retention
+   * pass's cutoff (metric points the pass could not see), so that the next pass deletes them.
+   * Returns whether there was any.
+   */
+  writeForRetention(): boolean {
+    const due = [...this.parts.values()].filter((part) => part.retentionDue?.() === true);
+    if (due.length === 0) return false;
+    this.transaction(() => {
+      for (const part of due) part.releaseForRetention?.();
+    });
+    return true;
+  }
+
   /** Whether the metric writer holds what `writeHeld` would write (for tests). */
   holdsMetrics(): boolean {
     return this.part("points").holds?.() === true;

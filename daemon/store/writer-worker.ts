@@ -266,7 +266,11 @@ async function trim(): Promise<void> {
   const total = noRecords();
   let deleted = 0;
   try {
-    for (const step of [() => retention.trimByAge(nowNs()), () => retention.trimBySize()]) {
+    const byAge = () => retention.trimByAge(nowNs());
+    // By age twice when the writer held points past the first pass's cutoff: written after it,
+    // they go in the second (an idle collector would keep them until its next metric request).
+    const steps = [byAge, () => (writer.writeForRetention() ? byAge() : noRecords()), () => retention.trimBySize()];
+    for (const step of steps) {
       while (!closing) {
         const result = step();
         let stepDeleted = 0;
