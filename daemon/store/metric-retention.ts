@@ -1,7 +1,6 @@
 import type Database from "better-sqlite3";
-import type { MetricKind } from "../otlp/records.js";
 import type { RetentionTrimmer } from "../signals/signal-module.js";
-import { recordedSql } from "./metric-rollup.js";
+import { recordedSql, storedSeriesKind } from "./metric-rollup.js";
 import { MetricRollupStore } from "./metric-rollup-store.js";
 import { MetricSlotPacker, PACKED_WIDTHS_S } from "./metric-slot-packer.js";
 import { FOLDED_WIDTHS_S, METRIC_ROLLUP_WIDTHS_S, slotOf } from "./metric-slots.js";
@@ -266,17 +265,9 @@ class MetricTrimmer implements RetentionTrimmer {
     }
     for (const series of trimmed) {
       this.dropRow(packer, series.metricId, FOLDED_S, slotOf(series.firstNs, FOLDED_S), series.id);
-      const row = s.seriesKind.get(series.id) as
-        | { first_whole: number; kind: MetricKind; temporality: number; monotonic: number }
-        | undefined;
+      const row = s.seriesKind.get(series.id) as Parameters<typeof storedSeriesKind>[0] | undefined;
       if (row === undefined) continue;
-      const kind = {
-        kind: row.kind,
-        temporality: row.temporality,
-        monotonic: row.monotonic === 1,
-        firstWhole: row.first_whole === 1,
-      };
-      rollups.recompute(series.metricId, series.id, kind, series.firstNs);
+      rollups.recompute(series.metricId, series.id, storedSeriesKind(row), series.firstNs);
     }
     packer.flush();
   }

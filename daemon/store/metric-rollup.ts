@@ -21,6 +21,21 @@ export interface SeriesKind {
   firstWhole: boolean;
 }
 
+/** A series' kind from its stored columns (metrics.kind, .temporality, .monotonic; metric_series.first_whole). */
+export function storedSeriesKind(row: {
+  kind: MetricKind;
+  temporality: number | bigint;
+  monotonic: number | bigint;
+  first_whole: number | bigint;
+}): SeriesKind {
+  return {
+    kind: row.kind,
+    temporality: Number(row.temporality),
+    monotonic: Number(row.monotonic) === 1,
+    firstWhole: Number(row.first_whole) === 1,
+  };
+}
+
 /** A point as rollups read it: a new record, or a stored `metric_points` row. */
 export interface RollupPoint {
   timeNs: bigint;

@@ -21,6 +21,7 @@ import {
   type RollupRow,
   recorded,
   type SeriesKind,
+  storedSeriesKind,
 } from "./metric-rollup.js";
 import { MetricRollupStore } from "./metric-rollup-store.js";
 import { MetricSeriesResolver, type ResolvedSeries } from "./metric-series.js";
@@ -520,13 +521,7 @@ export class MetricWriter implements RecordWriter {
       this.states.delete(seriesId);
       const stored = this.rollups.read(metricId, seriesId, HELD_WIDTH_S, slotOf(row.newest, HELD_WIDTH_S));
       if (stored === undefined || stored.lastNs !== row.newest) {
-        const kind = {
-          kind: row.kind,
-          temporality: Number(row.temporality),
-          monotonic: Number(row.monotonic) === 1,
-          firstWhole: Number(row.first_whole) === 1,
-        };
-        this.rollups.recompute(metricId, seriesId, kind, row.newest);
+        this.rollups.recompute(metricId, seriesId, storedSeriesKind(row), row.newest);
       }
       lasts.push(`[${seriesId},${row.newest}]`);
     }
