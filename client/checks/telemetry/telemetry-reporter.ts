@@ -185,8 +185,12 @@ export class TelemetryReporter implements Reporter {
     const attributes = { "obs.test.status": result.status };
     this.testCounter.add(1, attributes);
     if (result.status !== "skipped") this.durationHistogram.record(result.durationMs / 1000, attributes);
-    this.tokenHistogram.record(result.usage.inputTokens, { "gen_ai.token.type": "input" });
-    this.tokenHistogram.record(result.usage.outputTokens, { "gen_ai.token.type": "output" });
+    // Only a test that asked the model used tokens: a skipped test, or one replayed whole from
+    // the cache, recorded as 0 would pull every percentile of the histogram towards zero.
+    if (result.usage.inputTokens + result.usage.outputTokens > 0) {
+      this.tokenHistogram.record(result.usage.inputTokens, { "gen_ai.token.type": "input" });
+      this.tokenHistogram.record(result.usage.outputTokens, { "gen_ai.token.type": "output" });
+    }
     this.logger.emit({
       body: `${result.status} ${result.id}${result.failure ? `: ${result.failure.message}` : ""}`,
       severityNumber: result.status === "failed" ? SeverityNumber.ERROR : SeverityNumber.INFO,
