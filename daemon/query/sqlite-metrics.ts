@@ -12,7 +12,15 @@ import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
+import {
+  type FreshSeries,
+  freshBegan,
+  freshRate,
+  seriesRate,
+  TRAILING_MINUTES,
+  type TrailingWindow,
+  trailingWindow,
+} from "./metrics/newest-rate.js";
 import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
@@ -415,12 +423,25 @@ export class SqliteMetrics {
     seriesGroup: ReadonlyMap<number, number>,
   ): void {
     const bind = { metric: query.metric.id, width: BigInt(FOLDED_WIDTHS_S[0]) };
+    // With each series its first point's time, whether that point counts whole, and its start
+    // time (a primary key lookup, for the series that began in the window alone).
     const inWindow = this.prepare(
-      `SELECT series_id, coalesce(sum(increase), 0), max(last_ns), sum(points) FROM metric_rollups
-        WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
+      `SELECT r.series_id, coalesce(sum(r.increase), 0), max(r.last_ns), sum(r.points), s.first_ns, s.first_whole,
+          CASE WHEN s.first_ns >= @fromNs THEN
+            (SELECT p.start_ns FROM metric_points p WHERE p.series_id = r.series_id AND p.time_ns = s.first_ns) END
+        FROM metric_rollups r JOIN metric_series s ON s.id = r.series_id
+        WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi GROUP BY r.series_id`,
     )
       .raw()
-      .all({ ...bind, slotLo: window.slotLo, slotHi: window.slotHi }) as [bigint, number, bigint, bigint][];
+      .all({ ...bind, slotLo: window.slotLo, slotHi: window.slotHi, fromNs: window.fromNs }) as [
+      bigint,
+      number,
+      bigint,
+      bigint,
+      bigint,
+      bigint,
+      bigint | null,
+    ][];
     const before = this.prepare(
       `SELECT series_id, max(last_ns) FROM metric_rollups
         WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
@@ -432,7 +453,9 @@ export class SqliteMetrics {
     ][];
     const baseOf = new Map(before.map(([id, lastNs]) => [Number(id), BigInt(lastNs)]));
     const totals = groups.map(() => 0);
-    for (const [id, increase, lastNs, points] of inWindow) {
+    const fresh: FreshSeries[][] = groups.map(() => []);
+    const delta = query.metric.temporality === 1;
+    for (const [id, increase, lastNs, points, firstNs, firstWhole, startNs] of inWindow) {
       const gid = seriesGroup.get(Number(id));
       if (gid === undefined) continue;
       const series = {
@@ -441,10 +464,12 @@ export class SqliteMetrics {
         points: Number(points),
         baseNs: baseOf.get(Number(id)) ?? null,
       };
-      totals[gid] = (totals[gid] ?? 0) + seriesRate(series, window, query.toNs);
+      const began = freshBegan(BigInt(firstNs), delta || Number(firstWhole) === 1, startNs, window);
+      if (began !== null) fresh[gid]?.push({ ...series, ...began });
+      else totals[gid] = (totals[gid] ?? 0) + seriesRate(series, window, query.toNs);
     }
     groups.forEach((group, gid) => {
-      group.values[group.values.length - 1] = totals[gid] ?? 0;
+      group.values[group.values.length - 1] = (totals[gid] ?? 0) + freshRate(fresh[gid] ?? [], window, query.toNs);
     });
   }
 

@@ -25,7 +25,6 @@ const DEFAULT_BOUNDS = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 50
 const STEP = "1m";
 const STEP_MS = 60_000;
 const ROUTES = ["/a", "/b"] as const;
-const MINUTE_NS = 60_000_000_000n;
 
 /** An ISO time with up to nanoseconds, as the API writes it, in Unix ns. */
 function isoNs(iso: string): bigint {
@@ -100,6 +99,8 @@ async function awayFromMinuteEdge(needMs: number): Promise<void> {
 
 interface Run {
   service: string;
+  /** When the provider was made: no point's start time is earlier. */
+  createdMs: number;
   phases: Phase[];
   exportResults: { code: number; error?: Error }[];
 }
@@ -124,6 +125,7 @@ async function exportWithSdk(
       exportResults.push(result);
       done(result);
     });
+  const createdMs = Date.now();
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ "service.name": service }),
     readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
@@ -177,7 +179,7 @@ async function exportWithSdk(
     latencies: [],
     sizes: [],
   });
-  return { service, phases, exportResults };
+  return { service, createdMs, phases, exportResults };
 }
 
 interface SeriesAnswer {
@@ -324,18 +326,24 @@ describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", fun
           expectValues(
             rateGroup.values,
             rateBuckets.map((phases, i) => {
-              if (i === rate.buckets.length - 1) {
-                // The newest bucket is still open: its rate is the increase of a trailing window
-                // (whole minutes from five before the current one, which hold the whole run) per
-                // second of the window, to now.
-                const toNs = isoNs(rate.to);
-                const fromNs = (toNs / MINUTE_NS - 5n) * MINUTE_NS;
-                return sum(run.phases.map((p) => p.requests[route])) / (Number(toNs - fromNs) / 1e9);
-              }
+              // The newest bucket is checked below.
+              if (i === rate.buckets.length - 1) return rateGroup.values[i] ?? null;
               return phases.length === 0 ? null : sum(phases.map((p) => p.requests[route])) / (STEP_MS / 1000);
             }),
             `rate of ${route}`,
           );
+          // The newest bucket is still open: it reads the rate now. The series began in the
+          // trailing window (the run is seconds old), so that is what it counted over the time
+          // from its start (at or after the provider was made, before the first export) to its
+          // newest point (at or after the last export began) while it exports, or to now: not
+          // its count over the five minutes' window.
+          const total = sum(run.phases.map((p) => p.requests[route]));
+          const lastExport = run.phases.filter((p) => p.exported).at(-1)!;
+          const longest = (Number(isoNs(rate.to)) / 1e6 - run.createdMs) / 1000;
+          const shortest = (lastExport.beforeMs - (run.phases[0]?.beforeMs ?? 0)) / 1000;
+          expect(rateGroup.values.at(-1), `rate now of ${route}`)
+            .to.be.at.least(total / longest - 1e-9)
+            .and.at.most(total / shortest + 1e-9);
         }
         expect(increase.groups.map((g) => g.series)).to.deep.equal([1, 1]);
       });

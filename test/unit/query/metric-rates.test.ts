@@ -55,7 +55,12 @@ const SERIES: Record<string, Spec[]> = {
   "/restarted": [...counter(4, 10, -600, -300), { t: 100, start: 95, value: 20 }, { t: 110, start: 95, value: 60 }],
   // Started after the collector, 50 s before its only point: all 30 counted.
   "/whole": [{ t: 100, start: 50, value: 30 }],
+  // Started after the collector 70 s ago, 3 a second, exported every 10 s since.
+  "/started": counter(3, 10, 55, 105, 45).map((p) => ({ ...p, value: p.value - 1000 + 30 })),
 };
+
+/** A new service's routes, started together 50 s before their first export, every minute (one route a second, the other two). */
+const NEW_APP = [1, 2].map((perS) => [-50, 10, 70].map((t) => ({ t, start: -50, value: perS * (t + 50) })).slice(1));
 
 /** Six pods of one job, 1 a second each, exporting every minute, 10 s apart. */
 const PODS = Array.from({ length: 6 }, (_, pod) => counter(1, 60, -600 + 10 * pod, NOW));
@@ -72,9 +77,14 @@ const record = (name: string, labels: Record<string, string>) => (p: Spec) =>
  * (docs/api.md): per series, the increases made there over the time they span, from the
  * series' last point in the five minutes before the window to its newest; to now once the
  * newest is more than an interval and a tenth old (it stopped); over the window's length
- * without a point before it. The group's rate is its series' rates added up.
+ * without a point before it. Series that began in the window are read together: their
+ * increases over the time since the first of them began (its start when its first point counts
+ * whole, else that point; at most the window), to the newest point of those still exporting,
+ * to now for those that stopped. The group's rate is its series' rates added up.
  */
 const WINDOW_FROM = -240;
+const exportingNow = (end: number, from: number, intervals: number) =>
+  intervals > 0 && end > from && NOW - end <= (1.1 * (end - from)) / intervals;
 function seriesWindowRate(points: Spec[]): number {
   const inside = increases(points).filter((p) => p.t >= WINDOW_FROM);
   if (inside.length === 0) return 0;
@@ -83,11 +93,25 @@ function seriesWindowRate(points: Spec[]): number {
   if (before.length === 0) return total / (NOW - WINDOW_FROM);
   const base = Math.max(...before);
   const end = Math.max(...inside.map((p) => p.t));
-  const exporting = NOW - end <= (1.1 * (end - base)) / inside.length;
-  return total / (exporting ? end - base : NOW - base);
+  return total / (exportingNow(end, base, inside.length) ? end - base : NOW - base);
 }
 function windowRate(series: Spec[][]): number {
-  return series.reduce((sum, points) => sum + seriesWindowRate(points), 0);
+  const began = (points: Spec[]) => (points[0] as Spec).t >= WINDOW_FROM;
+  const fresh = series.filter(began).map((points) => {
+    const first = points[0] as Spec;
+    const whole = first.start >= COLLECTOR_START;
+    const from = whole ? first.start : first.t;
+    const end = Math.max(...points.map((p) => p.t));
+    const total = increases(points).reduce((sum, p) => sum + p.increase, 0);
+    return { from, end, total, exporting: exportingNow(end, from, whole ? points.length : points.length - 1) };
+  });
+  const from = Math.max(WINDOW_FROM, Math.min(...fresh.map((f) => f.from)));
+  const live = fresh.filter((f) => f.exporting);
+  const toNewest = live.length > 0 ? Math.max(...live.map((f) => f.end)) - from : 0;
+  return (
+    series.filter((points) => !began(points)).reduce((sum, points) => sum + seriesWindowRate(points), 0) +
+    fresh.reduce((sum, f) => sum + f.total / (f.exporting ? toNewest : NOW - from), 0)
+  );
 }
 
 const STEPS: [string, number, MetricSource][] = [
@@ -113,6 +137,11 @@ describe("the newest bucket's rate, over a trailing window", () => {
       ...Object.entries(SERIES).flatMap(([route, specs]) => specs.map(record("requests", { route }))),
       ...PODS.flatMap((specs, pod) => specs.map(record("jobs", { pod: String(pod) }))),
       ...RUNS.flatMap((specs, run) => specs.map(record("runs", { run: String(run) }))),
+      ...NEW_APP.flatMap((specs, route) => specs.map(record("orders", { route: String(route) }))),
+      // A delta counter first seen 65 s ago: 20 in each 10 s, the first from its process's start.
+      ...[50, 60, 70, 80, 90, 100, 110].map((t) =>
+        metricPoint({ name: "retries", temporality: 1, timeNs: at(t), startNs: at(t - 10), value: 20 }),
+      ),
     ];
     store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(111)));
     // What obsd's query caller has the writer do before a metric read.
@@ -157,6 +186,21 @@ describe("the newest bucket's rate, over a trailing window", () => {
       expect(newest(answer["/stopped"]))
         .to.be.above(0)
         .and.below(4 * (50 / 355));
+      // Series that began in the window read their rate, not their increase over its length:
+      // one first seen 85 s ago (its first point the baseline), one started 70 s ago.
+      expect(newest(answer["/fresh"])).to.be.closeTo(4, 1e-9);
+      expect(newest(answer["/started"])).to.be.closeTo(3, 1e-9);
+      // One process that counted 30 in its 50 s and exported once, 15 s ago.
+      expect(newest(answer["/whole"])).to.be.closeTo(30 / 50, 1e-9);
+    });
+
+    it(`reads a service started in the window at its rate, at a step of ${what}`, () => {
+      const [orders] = Object.values(rates("orders", stepS, source, []));
+      expect(newest(orders)).to.be.closeTo(windowRate(NEW_APP), 1e-12);
+      expect(newest(orders)).to.be.closeTo(3, 1e-9);
+      // A delta series counts from its first point's start: 140 in 70 s.
+      const [retries] = Object.values(rates("retries", stepS, source, []));
+      expect(newest(retries)).to.be.closeTo(2, 1e-9);
     });
 
     it(`adds up series that export at different moments, at a step of ${what}`, () => {
