@@ -30,7 +30,9 @@ export interface QueryOptions {
 
 /**
  * Runs `load` when `key` changes (the request's identity, e.g. its API URL), and again while
- * `live`. The previous data stays on screen until the new answer replaces it. Pausing (live
+ * `live`. The previous data stays on screen until the new answer replaces it, or an error: a
+ * refresh that fails keeps the data of its key (a collector restarting), a new key's drops the
+ * data of the old one (it answered another question: another window, step or metric). Pausing (live
  * turning false) sends nothing; resuming asks again once the interval since the last request
  * has passed.
  */
@@ -39,8 +41,9 @@ export function useQuery<T>(
   load: (signal: AbortSignal) => Promise<T>,
   options: QueryOptions = {},
 ): QueryState<T> {
-  const [state, setState] = useState<Omit<QueryState<T>, "reload">>({
+  const [state, setState] = useState<Omit<QueryState<T>, "reload"> & { dataKey: string | undefined }>({
     data: undefined,
+    dataKey: undefined,
     error: undefined,
     loading: true,
     updatedAt: undefined,
@@ -69,10 +72,14 @@ export function useQuery<T>(
       try {
         const data = await loadRef.current(controller.signal);
         if (stopped) return;
-        setState({ data, error: undefined, loading: false, updatedAt: Date.now() });
+        setState({ data, dataKey: key, error: undefined, loading: false, updatedAt: Date.now() });
       } catch (error) {
         if (stopped || (error as Error).name === "AbortError") return;
-        setState((previous) => ({ ...previous, error: error as Error, loading: false }));
+        setState((previous) =>
+          previous.dataKey === key
+            ? { ...previous, error: error as Error, loading: false }
+            : { data: undefined, dataKey: undefined, error: error as Error, loading: false, updatedAt: undefined },
+        );
       } finally {
         running = false;
       }
@@ -105,5 +112,6 @@ export function useQuery<T>(
   }, [live]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return { ...state, reload };
+  const { dataKey: _, ...shown } = state;
+  return { ...shown, reload };
 }

@@ -14,7 +14,7 @@ import { formatDateTime } from "../../format/time.js";
 import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
 import type { ExemplarRow } from "./exemplar-rows.js";
-import { formatTick, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
+import { formatTicks, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
 import { timeTickLabels } from "./time-ticks.js";
 
 const HEIGHT = 280;
@@ -123,7 +123,7 @@ function optionsOf(
         label: valueUnit,
         labelSize: 18,
         size: 56,
-        values: (_: uPlot, ticks: number[]) => ticks.map(formatTick),
+        values: (_: uPlot, ticks: number[]) => formatTicks(ticks),
       },
     ],
   };

@@ -10,7 +10,8 @@ import { setQuery } from "../../routing/router.js";
 import { typeLabel } from "./metric-kinds.js";
 
 function toggleFilter(key: string, value: string, active: boolean): void {
-  setQuery({ [`attr.${key}`]: active ? null : value });
+  // As a list, so that an empty value is kept (setQuery drops a parameter set to "").
+  setQuery({ [`attr.${key}`]: active ? null : [value] });
 }
 
 export function MetricDetails({ detail, attrs }: { detail: MetricDetailRecord; attrs: AttributeFilter[] }) {
@@ -55,7 +56,7 @@ export function MetricDetails({ detail, attrs }: { detail: MetricDetailRecord; a
                   title={active ? "Remove this filter" : `Only series with ${attribute.key}=${value}`}
                   onClick={() => toggleFilter(attribute.key, value, active)}
                 >
-                  {value} <span class="muted">{series}</span>
+                  {value === "" ? <em>(empty)</em> : value} <span class="muted">{series}</span>
                 </button>
               );
             })}

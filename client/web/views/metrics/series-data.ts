@@ -22,11 +22,11 @@ export interface PlotData {
   series: PlotSeries[];
 }
 
-/** A group's label: its values in key order ("checkout · /cart"); `(none)` for a missing value. */
+/** A group's label: its values in key order ("checkout · /cart"); `(none)` for a missing value, `(empty)` for "". */
 export function groupLabel(group: MetricSeriesGroup["group"], ungrouped = "all series"): string {
   const values = Object.values(group);
   if (values.length === 0) return ungrouped;
-  return values.map((value) => value ?? "(none)").join(" · ");
+  return values.map((value) => (value === null ? "(none)" : value === "" ? "(empty)" : value)).join(" · ");
 }
 
 /**
@@ -64,19 +64,48 @@ export function hasPoints(record: MetricSeriesRecord): boolean {
   return record.groups.some((group) => group.values.some((value) => value !== null));
 }
 
-/** A value for the table and the legend: up to six significant digits, no exponent for usual sizes. */
+/**
+ * A value for the table and the legend: a whole number whole (a count of 1234567 tokens is not
+ * 1234570), others with six significant digits but never fewer than their integer part's, no
+ * exponent for usual sizes.
+ */
 export function formatValue(value: number | null): string {
   if (value === null) return "";
-  return String(Number(value.toPrecision(6)));
+  const abs = Math.abs(value);
+  if (Number.isInteger(value)) return String(value);
+  if (abs >= 1e21 || abs < 1) return String(Number(value.toPrecision(6)));
+  const integerDigits = Math.floor(Math.log10(abs)) + 1;
+  return String(Number(value.toFixed(Math.max(0, 6 - integerDigits))));
 }
 
-/** A value for an axis tick: short (1.5k, 2.3M), so the axis stays narrow. */
-export function formatTick(value: number): string {
+/** Axis prefixes past k, each a thousand times the one before. */
+const TICK_PREFIXES = ["M", "G", "T", "P", "E"] as const;
+
+/**
+ * A value for an axis tick: short (1.5k, 2.3M, 1.9P, then 3e+21), so the axis stays narrow;
+ * `digits` significant digits (one more without a prefix).
+ */
+export function formatTick(value: number, digits = 3): string {
   const abs = Math.abs(value);
-  if (abs >= 1e9) return `${Number((value / 1e9).toPrecision(3))}G`;
-  if (abs >= 1e6) return `${Number((value / 1e6).toPrecision(3))}M`;
-  if (abs >= 1e4) return `${Number((value / 1e3).toPrecision(3))}k`;
-  return String(Number(value.toPrecision(4)));
+  if (abs >= 1e21) return value.toExponential(digits - 2).replace(/\.?0+e/, "e");
+  for (let i = TICK_PREFIXES.length - 1; i >= 0; i--) {
+    const scale = 10 ** (6 + 3 * i);
+    if (abs >= scale) return `${Number((value / scale).toPrecision(digits))}${TICK_PREFIXES[i]}`;
+  }
+  if (abs >= 1e4) return `${Number((value / 1e3).toPrecision(digits))}k`;
+  return String(Number(value.toPrecision(digits + 1)));
+}
+
+/**
+ * An axis's tick labels: as short as formatTick makes them, with more digits where that would
+ * label two ticks alike (a gauge moving by a few around 2.47M read 2.47M at every tick).
+ */
+export function formatTicks(ticks: readonly number[]): string[] {
+  let labels = ticks.map((tick) => formatTick(tick));
+  for (let digits = 4; digits <= 17 && new Set(labels).size < new Set(ticks).size; digits++) {
+    labels = ticks.map((tick) => formatTick(tick, digits));
+  }
+  return labels;
 }
 
 /**

@@ -5,6 +5,7 @@ import { exemplarRows } from "../../../../../client/web/views/metrics/exemplar-r
 import {
   firstFilledBucket,
   formatTick,
+  formatTicks,
   formatValue,
   groupColour,
   groupLabel,
@@ -103,6 +104,37 @@ describe("web metrics: a series answer as chart data", () => {
     expect(formatTick(15_000)).to.equal("15k");
     expect(formatTick(2_500_000)).to.equal("2.5M");
     expect(formatTick(0.125)).to.equal("0.125");
+  });
+
+  it("shows whole numbers whole, and keeps a value's integer part", () => {
+    // Rounded to six digits, a count of tokens read as another exact count.
+    expect(formatValue(1_234_567)).to.equal("1234567");
+    expect(formatValue(98_765_432)).to.equal("98765432");
+    expect(formatValue(-4_000_001)).to.equal("-4000001");
+    expect(formatValue(1_234_567.89)).to.equal("1234568");
+    expect(formatValue(12.3456789)).to.equal("12.3457");
+    expect(formatValue(0.000123456789)).to.equal("0.000123457");
+    expect(formatValue(2.5e21)).to.equal("2.5e+21");
+  });
+
+  it("labels axis ticks past a billion with the larger prefixes, then in exponent form", () => {
+    expect(formatTick(2.5e9)).to.equal("2.5G");
+    expect(formatTick(1.9e15)).to.equal("1.9P");
+    expect(formatTick(-3e12)).to.equal("-3T");
+    expect(formatTick(4.2e18)).to.equal("4.2E");
+    expect(formatTick(3e21)).to.equal("3e+21");
+    expect(formatTick(1.5e300)).to.equal("1.5e+300");
+  });
+
+  it("gives ticks close to one another as many digits as tell them apart", () => {
+    expect(formatTicks([0, 5000, 10_000, 15_000])).to.deep.equal(["0", "5000", "10k", "15k"]);
+    expect(formatTicks([2_469_140, 2_469_145, 2_469_150])).to.deep.equal(["2.46914M", "2.469145M", "2.46915M"]);
+    expect(formatTicks([1.5e22, 1.6e22])).to.deep.equal(["1.5e+22", "1.6e+22"]);
+  });
+
+  it("labels a group whose value is empty, not blank", () => {
+    expect(groupLabel({ "attr.gen_ai.token.type": "" })).to.equal("(empty)");
+    expect(groupLabel({ service: "web", "attr.k": "" })).to.equal("web · (empty)");
   });
 
   it("lists exemplars per group, newest first, each trace once, placed in the bucket that holds them", () => {

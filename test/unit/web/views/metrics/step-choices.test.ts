@@ -1,5 +1,10 @@
 import { expect } from "chai";
-import { stepChoices, stepOptions } from "../../../../../client/web/views/metrics/step-choices.js";
+import {
+  stepAlongWith,
+  stepChoices,
+  stepFits,
+  stepOptions,
+} from "../../../../../client/web/views/metrics/step-choices.js";
 
 describe("web metrics: step choices", () => {
   it("offers only steps the series route takes for the window", () => {
@@ -14,5 +19,17 @@ describe("web metrics: step choices", () => {
     expect(stepOptions("15m", "2m")).to.deep.equal(["2m", "10s", "30s", "1m", "5m", "15m"]);
     expect(stepOptions("15m", "1m")).to.deep.equal(["10s", "30s", "1m", "5m", "15m"]);
     expect(stepChoices("soon")).to.have.length(6);
+  });
+
+  it("sends a step back to auto when a new window cannot take it", () => {
+    expect(stepFits("10s", "15m")).to.equal(true);
+    expect(stepFits("10s", "24h")).to.equal(false);
+    expect(stepFits("90s", "6h")).to.equal(false);
+    expect(stepFits("30m", "15m")).to.equal(false);
+    expect(stepFits("500ms", "15m")).to.equal(false);
+    // The window 10s was chosen over, widened to a day: 8,640 buckets, which the route refuses.
+    expect(stepAlongWith("10s")("24h")).to.deep.equal({ step: null });
+    expect(stepAlongWith("1m")("24h")).to.deep.equal({});
+    expect(stepAlongWith(undefined)("24h")).to.deep.equal({});
   });
 });
