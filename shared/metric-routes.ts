@@ -6,13 +6,25 @@ import type { QueryRoute } from "./query-routes.js";
 import type { QueryMethod } from "./query-types.js";
 import { cursor, DEFAULT_LOOKBACK, limit, lookback, one, pageOf, service, text } from "./route-builders.js";
 
-/** Aggregations of /api/metrics/series, by the metric types they apply to. */
+/**
+ * Aggregations of /api/metrics/series, by the metric types they apply to (`sum` a monotonic one:
+ * an up-down sum is read as a gauge), each family's default first.
+ */
 export const METRIC_AGGS = {
   sum: ["rate", "increase", "sum"],
   gauge: ["last", "avg", "min", "max", "sum"],
-  histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
-  exponential_histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
-  summary: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  histogram: ["p95", "p50", "p90", "p99", "count", "sum", "avg"],
+  exponential_histogram: ["p95", "p50", "p90", "p99", "count", "sum", "avg"],
+  summary: ["p95", "p50", "p90", "p99", "count", "sum", "avg"],
+} as const;
+
+/** The identity of a name to answer with, when it has several types (a gauge in one service, a counter in another). */
+const metricType = {
+  kind: "enum",
+  values: Object.keys(METRIC_AGGS) as (keyof typeof METRIC_AGGS)[],
+  description:
+    "The metric's type, where its name has identities of several types: the one of this type. Absent: the identity written to most recently (within service, when given).",
+  flag: "type",
 } as const;
 
 export const METRIC_ROUTES = {
@@ -35,6 +47,7 @@ export const METRIC_ROUTES = {
     pathParams: {},
     params: {
       name: { ...text("The metric's name, exactly."), required: true },
+      type: metricType,
       groupBy: {
         kind: "groupByList",
         values: ["service"],
@@ -61,6 +74,7 @@ export const METRIC_ROUTES = {
       limit: limit(20, 100),
     },
     attr: true,
+    notFound: "No metric of this name (of this type, when given) in the store",
     answer: one("MetricSeries", true),
   },
   describeMetric: {
@@ -69,10 +83,12 @@ export const METRIC_ROUTES = {
     pathParams: {},
     params: {
       name: { ...text("The metric's name, exactly."), required: true },
+      type: metricType,
       service,
       lookback: lookback(DEFAULT_LOOKBACK),
     },
-    notFound: true,
+    notFound:
+      "No metric of this name (of this type, when given) in the store, or none of its series (of the service, when given) in the window",
     answer: one("MetricDetail", false),
   },
 } satisfies Partial<Record<QueryMethod, QueryRoute>>;

@@ -110,6 +110,8 @@ export interface MetricsRequest extends Window, Paging {
 }
 export interface MetricSeriesRequest extends Window, ExactAttributes {
   name: string;
+  /** Where the name has identities of several types: the one of this type. */
+  type?: string;
   /** `service` or `attr.KEY`, each a grouping key, in order. */
   groupBy?: readonly string[];
   agg?: string;
@@ -121,6 +123,8 @@ export interface MetricSeriesRequest extends Window, ExactAttributes {
 }
 export interface DescribeMetricRequest extends Window {
   name: string;
+  /** Where the name has identities of several types: the one of this type. */
+  type?: string;
   service?: string;
 }
 

@@ -57,14 +57,19 @@ function alternatives(items: readonly string[]): string {
   return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
 }
 
-/** What the "parameter NAME is required: ..." message lists. */
+/**
+ * What the "parameter NAME is required: ..." message lists: the values it takes, or what it is
+ * (its description, starting lower case) when it is free text.
+ */
 export function requiredHint(spec: ParamSpec, values: Record<string, unknown>): string {
   if (spec.valuesBy) return (spec.valuesBy.values[String(values[spec.valuesBy.param])] ?? []).join(", ");
   const allowed = [
     ...(spec.values ?? []),
     ...(spec.kind === "groupBy" || spec.kind === "groupByList" ? ["attr.KEY"] : []),
   ];
-  return alternatives(allowed);
+  if (allowed.length > 0) return alternatives(allowed);
+  const what = spec.description ?? "";
+  return what.charAt(0).toLowerCase() + what.slice(1);
 }
 
 /** Each route's parsers, by parameter name. */

@@ -101,8 +101,8 @@ export interface QueryRoute {
   params: Record<string, ParamSpec>;
   attr?: boolean;
   attrContains?: boolean;
-  /** Answers 404 for an unknown trace or span. */
-  notFound?: boolean;
+  /** Answers 404 for what it does not find: true for an unknown trace or span, else what it says (the OpenAPI document's words). */
+  notFound?: true | string;
   /** The 200 answer; `$ref`s point at `#/components/schemas/NAME` (shared/record-schemas.ts). */
   answer: JsonSchema;
 }

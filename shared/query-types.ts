@@ -146,6 +146,8 @@ export interface ListMetricsRequest extends PageArgs {
 }
 export interface MetricSeriesRequest {
   name: string;
+  /** Where the name has identities of several types: the one of this type. */
+  type?: MetricSummaryRecord["type"];
   /** Several keys group by their combination; absent, one group holds every series. */
   groupBy?: MetricGroupBy[];
   /** Default by type: sum rate, gauge last, histogram and summary p95. */
@@ -160,6 +162,7 @@ export interface MetricSeriesRequest {
 }
 export interface DescribeMetricRequest {
   name: string;
+  type?: MetricSummaryRecord["type"];
   service?: string;
   lookback?: number;
 }

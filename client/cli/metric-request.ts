@@ -53,7 +53,7 @@ const SERIES_ONLY = [
   ["limit", "--limit"],
 ] as const;
 
-/** The describe request: the name, --service and --since; series-only flags and filters refused. */
+/** The describe request: the name, --type, --service and --since; series-only flags and filters refused. */
 export function describeMetricRequest(flags: Flags): DescribeMetricRequest {
   const name = metricName(flags);
   const lookback = since(String(flags.since));
@@ -62,8 +62,13 @@ export function describeMetricRequest(flags: Flags): DescribeMetricRequest {
   if (given.length) {
     throw new LifecycleError(
       "invalid_argument",
-      `--describe takes only --service and --since, not ${given.join(", ")}`,
+      `--describe takes only --type, --service and --since, not ${given.join(", ")}`,
     );
   }
-  return { name, lookback, ...(flags.service === undefined ? {} : { service: String(flags.service) }) };
+  return {
+    name,
+    lookback,
+    ...(flags.type === undefined ? {} : { type: String(flags.type) }),
+    ...(flags.service === undefined ? {} : { service: String(flags.service) }),
+  };
 }

@@ -90,6 +90,7 @@ function metricCommand(setExit: SetExit): CommandModule {
           step: "Bucket width (30s, 1m, 15m); default chosen from the window and how often the series export",
           lookback: SINCE_HELP,
           service: "Only series of this service.name",
+          type: "Where the name has identities of several types (obs metrics lists each): the one of this type",
           limit: "Most groups to show, the largest latest value first (default 20, capped at 100)",
           describe: {
             own: {

@@ -86,7 +86,9 @@ function responses(route: QueryRoute) {
   return {
     "200": { description: route.summary, content: { "application/json": { schema: route.answer } } },
     "400": error("A bad or unknown parameter; the message names it and the allowed values"),
-    ...(route.notFound ? { "404": error("No such trace or span in the store") } : {}),
+    ...(route.notFound
+      ? { "404": error(route.notFound === true ? "No such trace or span in the store" : route.notFound) }
+      : {}),
     "405": error("Method other than GET"),
   };
 }

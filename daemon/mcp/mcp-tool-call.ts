@@ -54,6 +54,9 @@ function problemOf(error: ErrorObject, tool: AnyMcpTool): string {
       return `missing required argument "${String(params.missingProperty)}"`;
     case "additionalProperties":
       return `unknown argument "${String(params.additionalProperty)}" (${tool.name} takes ${Object.keys(tool.inputSchema.properties).join(", ")})`;
+    case "propertyNames":
+      // The only rule on keys is ATTRIBUTES_PROPERTY's: not empty.
+      return `argument "${name}" has an empty key`;
     case "enum":
       return `argument "${name}" must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
     default:
@@ -67,16 +70,25 @@ function problemOf(error: ErrorObject, tool: AnyMcpTool): string {
 export function argumentProblems(tool: AnyMcpTool, args: unknown): string | undefined {
   const validate = validatorOf(tool.inputSchema);
   if (validate(args)) return undefined;
-  return (validate.errors ?? []).map((error) => problemOf(error, tool)).join("; ");
+  // A key's own errors (ajv's propertyName) come with the propertyNames error that says it.
+  return (validate.errors ?? [])
+    .filter((error) => error.propertyName === undefined)
+    .map((error) => problemOf(error, tool))
+    .join("; ");
 }
 
-/** What to do about a failure, by the QueryApi error code it carries. */
-function hintOf(code: string | undefined): string | undefined {
+/** The tools that name a metric: what they do not find is a metric, not an id. */
+const METRIC_TOOLS = new Set(["query_metric", "describe_metric"]);
+
+/** What to do about a failure of `tool`, by the QueryApi error code it carries. */
+function hintOf(code: string | undefined, tool: string): string | undefined {
   switch (code) {
     case "collector_unavailable":
       return "No obs collector is running there; start one with `obs monitor start` in the project folder, then call the tool again.";
     case "not_found":
-      return "Nothing stored has that id (it may have aged out of retention); find current ids with search_traces or search_spans.";
+      return METRIC_TOOLS.has(tool)
+        ? "No such metric, or none of its series in the window or service asked for; list_metrics lists the metrics with their types, services and last times."
+        : "Nothing stored has that id (it may have aged out of retention); find current ids with search_traces or search_spans.";
     case "invalid_argument":
       return undefined;
     case "timeout":
@@ -97,7 +109,7 @@ export function failureText(tool: string, error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   if (code === undefined) return `${tool} failed: ${message}`;
   // Discovery's own message already says how to start a collector; the hint would repeat it.
-  const hint = message.includes("obs monitor start") ? undefined : hintOf(code);
+  const hint = message.includes("obs monitor start") ? undefined : hintOf(code, tool);
   return hint ? `${message}\n\n${hint}` : message;
 }
 

@@ -43,12 +43,19 @@ export interface MetricAnswerContext {
 /**
  * The metric a name means: the identity written to most recently (a name may have had several
  * types, or have one per service: a cumulative counter in one, a delta one in another), within
- * the service asked for when there is one.
+ * the service asked for when there is one; of the type asked for when there is one.
  */
-function metricNamed(reader: TelemetryReader, name: string, service: string | undefined): MetricIdentity {
-  const [metric] = reader.metricIdentities(name, service);
-  if (!metric) throw new QueryError(`no metric "${name}" in the store`, "not_found");
-  return metric;
+function metricNamed(
+  reader: TelemetryReader,
+  req: { name: string; service?: string | undefined; type?: MetricIdentity["type"] | undefined },
+): MetricIdentity {
+  const identities = reader.metricIdentities(req.name, req.service);
+  if (identities.length === 0) throw new QueryError(`no metric "${req.name}" in the store`, "not_found");
+  if (req.type === undefined) return identities[0] as MetricIdentity;
+  const metric = identities.find((identity) => identity.type === req.type);
+  if (metric) return metric;
+  const types = [...new Set(identities.map((identity) => identity.type))].join(", ");
+  throw new QueryError(`no ${req.type} metric "${req.name}" in the store (its types: ${types})`, "not_found");
 }
 
 function scopeOf(
@@ -79,6 +86,10 @@ function checkedAgg(metric: MetricIdentity, agg: MetricAgg | undefined): MetricA
 
 function checkedStep(stepMs: number | undefined, windowMs: number, intervalS: () => number | null): number {
   const windowS = windowMs / 1000;
+  // The default step is at least a second: named for a window shorter, it would be a step not asked for.
+  if (stepMs === undefined && windowMs < 1000) {
+    throw new QueryError(`invalid lookback ${formatDuration(windowMs)}: at least 1s (a bucket is at least 1s)`);
+  }
   const step = stepMs ?? defaultStepS(windowS, intervalMatters(windowS) ? intervalS() : null) * 1000;
   if (step < 1000) throw new QueryError(`invalid step ${formatDuration(step)}: at least 1s`);
   if (step > windowMs) {
@@ -141,7 +152,7 @@ export function metricSeriesAnswer(
   ctx: MetricAnswerContext,
   limits: { limit: number; cap: number },
 ): QueryAnswerOf<"metricSeries"> {
-  const metric = metricNamed(ctx.reader, req.name, req.service);
+  const metric = metricNamed(ctx.reader, req);
   const agg = checkedAgg(metric, req.agg);
   const { scope, lookbackMs } = scopeOf(metric, req, ctx);
   const stepMs = checkedStep(req.step, lookbackMs, () => ctx.reader.metricInterval(scope));
@@ -193,7 +204,7 @@ export function describeMetricAnswer(
   req: DescribeMetricRequest,
   ctx: MetricAnswerContext,
 ): QueryAnswerOf<"describeMetric"> {
-  const metric = metricNamed(ctx.reader, req.name, req.service);
+  const metric = metricNamed(ctx.reader, req);
   const { scope, lookbackMs } = scopeOf(metric, req, ctx);
   const detail = ctx.reader.describeMetric(scope, DESCRIBE_MAX_KEYS, DESCRIBE_MAX_VALUES);
   if (!detail) {

@@ -406,4 +406,118 @@ describe("the web UI's metrics view in real Chromium", function () {
       }
     });
   });
+
+  describe("with a name of two types, and windows a step cannot span", () => {
+    const DUAL = "jobs.active";
+    /** A gauge of `jobs.active` in batch, a counter of the same name in worker, points every 10 s. */
+    function dualBody(nowNs: bigint) {
+      const points = (value: (k: number) => number) =>
+        Array.from({ length: 12 }, (_, k) => ({
+          startTimeUnixNano: (nowNs - 130_000n * MS).toString(),
+          timeUnixNano: (nowNs - BigInt(11 - k) * 10_000n * MS).toString(),
+          asInt: String(value(k)),
+          attributes: [attr("queue", k % 2 === 0 ? "" : "main")],
+        }));
+      const resource = (service: string, metric: Record<string, unknown>) => ({
+        resource: { attributes: [attr("service.name", service)] },
+        scopeMetrics: [{ scope: { name: "jobs" }, metrics: [{ name: DUAL, unit: "{job}", ...metric }] }],
+      });
+      return {
+        resourceMetrics: [
+          resource("batch", { gauge: { dataPoints: points((k) => 1_234_567 + k) } }),
+          resource("worker", {
+            sum: { aggregationTemporality: 2, isMonotonic: true, dataPoints: points((k) => 100 * (k + 1)) },
+          }),
+        ],
+      };
+    }
+
+    before(async () => {
+      const answer = await postJson(`${ui.collector.url}/v1/metrics`, dualBody(BigInt(Date.now()) * MS));
+      expect(answer.status).to.equal(200);
+      await ui.browser.waitUntil(
+        async () => {
+          const listed = (await (await fetch(`${ui.collector.url}/api/metrics?name=${DUAL}`)).json()) as {
+            data: unknown[];
+          };
+          return listed.data.length === 2;
+        },
+        { timeout: 15_000, timeoutMsg: "both identities listed" },
+      );
+    });
+
+    it("opens each identity of a name from its own row, and shows whole counts whole", async () => {
+      await ui.open(`/ui/metrics?match=${DUAL}&lookback=15m`);
+      await until(async () => (await ui.browser.$$(".metric-table tbody tr").length) === 2, "two rows of the name");
+      for (const [type, aggs] of [
+        ["gauge", ["last", "avg", "min", "max", "sum"]],
+        ["counter", ["rate", "increase", "sum"]],
+      ] as const) {
+        const rows = await ui.browser
+          .$$(".metric-table tbody tr")
+          .filter(async (r) => (await r.getText()).includes(type));
+        await rows[0]!.$(".metric-name a").click();
+        await until(
+          async () => (await ui.location()).includes(`type=${type === "counter" ? "sum" : type}`),
+          `the ${type}'s type`,
+        );
+        await waitForSeries(1);
+        expect(await ui.browser.$(".metric-panel-head .muted").getText()).to.match(new RegExp(`^${type} `));
+        const offered = (await ui.browser.execute(
+          `return [...document.querySelectorAll("select[aria-label=Aggregation] option")].map((o) => o.value)`,
+        )) as unknown as string[];
+        expect(offered.filter((value) => value !== "")).to.deep.equal([...aggs]);
+        await until(
+          async () => (await ui.browser.$$(".metric-table tr.selected").length) === 1,
+          "one row marked as charted",
+        );
+        expect(await ui.browser.$(".metric-table tr.selected").getText()).to.include(type);
+        if (type === "gauge") await ui.screenshot("metrics-two-types");
+      }
+      // The gauge's newest value, a count, in the table as sent, not rounded to six digits.
+      await ui.open(`/ui/metrics?name=${DUAL}&type=gauge&groupBy=attr.queue&lookback=15m`);
+      await waitForSeries(2);
+      expect([...(await legendLabels())].sort()).to.deep.equal(["(empty)", "main"]);
+      await ui.browser.$(".metric-toolbar").$("button=Show as table").click();
+      const table = await shownTable();
+      const cells = Object.values(table.rows).flat();
+      expect(cells).to.include(String(1_234_567 + 10));
+      expect(cells).to.include(String(1_234_567 + 11));
+      // Filtering by the empty value from the About pane.
+      const buttons = await ui.browser
+        .$$(".metric-details button.attribute-value")
+        .filter(async (b) => (await b.getText()).includes("(empty)"));
+      await buttons[0]!.click();
+      await until(async () => (await ui.location()).includes("attr.queue="), "the empty value's filter in the address");
+      await until(async () => (await shownTable()).headers.length === 1, "one group left");
+      expect((await shownTable()).headers).to.deep.equal(["(empty)"]);
+    });
+
+    it("sends a step the new window cannot take back to auto, and never shows another window's chart under an error", async () => {
+      const path = `/ui/metrics?name=${DUAL}&type=sum&lookback=15m&step=10s`;
+      await ui.open(path);
+      await waitForSeries(1);
+      await ui.browser.$("select[aria-label='Time range']").selectByVisibleText("24h");
+      await until(
+        async () => (await ui.location()) === `/ui/metrics?name=${DUAL}&type=sum&lookback=24h`,
+        "the window changed and the step gone",
+      );
+      await waitForSeries(1);
+      expect(await ui.browser.$(".metric-panel .error-box").isExisting()).to.equal(false);
+      expect(await ui.browser.$(".metric-chart canvas").getAttribute("aria-label")).to.include("last 24h");
+
+      // An address whose question the collector refuses (the back button, an edited link): its
+      // error, and not the chart of the question before it.
+      await ui.open(path);
+      await waitForSeries(1);
+      await ui.browser.execute(
+        `history.pushState(null, "", "/ui/metrics?name=${DUAL}&type=sum&lookback=24h&step=10s"); dispatchEvent(new PopStateEvent("popstate"));`,
+      );
+      const box = ui.browser.$(".metric-panel .error-box");
+      await box.waitForExist({ timeout: 15_000 });
+      expect(await box.getText()).to.include("invalid step 10s");
+      expect(await ui.browser.$(".metric-chart").isExisting()).to.equal(false);
+      await ui.screenshot("metrics-refused-step");
+    });
+  });
 });

@@ -34,6 +34,8 @@ export const SPAN_ID_PROPERTY = {
 export const ATTRIBUTES_PROPERTY = {
   type: "object",
   additionalProperties: { type: "string" },
+  // An empty key would reach the API as the parameter "attr.", refused in the API's words.
+  propertyNames: { minLength: 1 },
   description:
     'Exact attribute filters, key to value: {"http.route": "/cart"}. Span, resource and scope attributes match.',
 } as const;

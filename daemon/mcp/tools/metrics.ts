@@ -19,6 +19,15 @@ const METRIC_NAME_PROPERTY = {
   description: "The metric's exact name, as list_metrics shows it",
 } as const;
 
+type MetricType = MetricSummaryRecord["type"];
+
+const METRIC_TYPE_PROPERTY = {
+  type: "string",
+  enum: ["gauge", "sum", "histogram", "exponential_histogram", "summary"],
+  description:
+    "Where list_metrics lists the name more than once, with other types: the one of this type. Absent: the one written to most recently",
+} as const;
+
 const SUMMARY_PROPERTIES = {
   name: { type: "string" },
   type: { type: "string", enum: ["gauge", "sum", "histogram", "exponential_histogram", "summary"] },
@@ -135,6 +144,7 @@ type MetricAgg = (typeof METRIC_AGGS)[keyof typeof METRIC_AGGS][number];
 
 export interface QueryMetricArgs {
   name: string;
+  type?: MetricType;
   group_by?: string[];
   agg?: MetricAgg;
   step?: string;
@@ -162,8 +172,17 @@ export interface QueryMetricAnswer extends AnswerTail {
   groups: SeriesGroupRow[];
 }
 
+/** How each family of METRIC_AGGS reads to a caller: a sum that may fall is a gauge's kind. */
+const FAMILY_NAMES: Record<keyof typeof METRIC_AGGS, string> = {
+  sum: "counter (monotonic sum)",
+  gauge: "gauge or up-down (non-monotonic) sum",
+  histogram: "histogram",
+  exponential_histogram: "exponential_histogram",
+  summary: "summary",
+};
+
 const AGG_TEXT = Object.entries(METRIC_AGGS)
-  .map(([type, aggs]) => `${type}: ${aggs.join(", ")}`)
+  .map(([type, aggs]) => `${FAMILY_NAMES[type as keyof typeof METRIC_AGGS]}: ${aggs.join(", ")}`)
   .join("; ");
 
 export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
@@ -173,6 +192,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
   inputSchema: toolInput(
     {
       name: METRIC_NAME_PROPERTY,
+      type: METRIC_TYPE_PROPERTY,
       group_by: {
         type: "array",
         items: { type: "string" },
@@ -244,6 +264,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
     const { data: record, meta } = await ctx.api.metricSeries(
       withoutUndefined({
         name: args.name,
+        type: args.type,
         groupBy: args.group_by?.length ? args.group_by : undefined,
         agg: args.agg,
         step: args.step,
@@ -268,7 +289,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
           ]),
       {
         tool: "describe_metric",
-        arguments: withoutUndefined({ name: record.name, service: args.service, lookback }),
+        arguments: withoutUndefined({ name: record.name, type: args.type, service: args.service, lookback }),
         why: "its attribute keys and values, to group or filter by",
       },
     ].slice(0, 3);
@@ -329,6 +350,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
 
 export interface DescribeMetricArgs {
   name: string;
+  type?: MetricType;
   service?: string;
   lookback?: string;
   max_bytes?: number;
@@ -344,9 +366,10 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
   title: "Describe a metric",
   description:
     "One metric's identity (type, unit, temporality, description, services, series and point counts, first and last time) and its series' attribute keys, each with its most frequent values and how many series carry them. Use it before query_metric to choose group_by keys and attribute filters. Default window 15m, at most 24h.",
-  inputSchema: toolInput({ name: METRIC_NAME_PROPERTY, service: SERVICE_PROPERTY, lookback: LOOKBACK_PROPERTY }, [
-    "name",
-  ]),
+  inputSchema: toolInput(
+    { name: METRIC_NAME_PROPERTY, type: METRIC_TYPE_PROPERTY, service: SERVICE_PROPERTY, lookback: LOOKBACK_PROPERTY },
+    ["name"],
+  ),
   outputSchema: toolOutput(
     {
       metric: {
@@ -379,12 +402,12 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
   ),
   async run(args, ctx) {
     const { data } = await ctx.api.describeMetric(
-      withoutUndefined({ name: args.name, service: args.service, lookback: args.lookback }),
+      withoutUndefined({ name: args.name, type: args.type, service: args.service, lookback: args.lookback }),
     );
     const { attributes } = data;
     // The metadata map is the sender's, passed through as it came.
     const metric = { ...metricSummary(data), metadata: data.metadata, first_time: data.firstTime };
-    const window = withoutUndefined({ service: args.service, lookback: args.lookback });
+    const window = withoutUndefined({ type: args.type, service: args.service, lookback: args.lookback });
     const firstKey = attributes[0]?.key;
     const next: NextCall[] = [
       queryCall(data.name, window, `the values of ${data.name}`),
@@ -398,18 +421,41 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
           ]
         : []),
     ];
-    const { answer, kept } = fitItems(attributes, ctx.maxBytes, (shown, cut) => ({
-      metric,
-      attributes: [...shown],
-      truncated: cut,
-      ...withoutUndefined({
-        continuation: cut
-          ? largerBudgetCall("describe_metric", { ...args }, ctx.maxBytes, "the attribute keys cut to fit max_bytes")
-          : undefined,
-      }),
-      next,
-    }));
-    const summary = `${data.name}: a ${data.type}${data.unit ? ` in ${data.unit}` : ""} from ${data.services.join(", ") || "no service"}, ${data.seriesCount} series, ${attributes.length} attribute keys${kept < attributes.length ? ` (${kept} shown within max_bytes)` : ""}.`;
+    // The keys matter most (what to group and filter by): where they do not all fit with their
+    // values, each keeps fewer values (`more` then says it has others) before keys are left out.
+    // Kept whole, one key of long values left out every key after it.
+    let fitted: { answer: DescribeMetricAnswer; kept: number; values: number } | undefined;
+    const most = Math.max(0, ...attributes.map((attribute) => attribute.values.length));
+    for (const values of [most, 5, 1, 0].filter((n, i, all) => i === 0 || n < (all[0] as number))) {
+      const keys = attributes.map((attribute) => ({
+        ...attribute,
+        values: attribute.values.slice(0, values),
+        more: attribute.more || attribute.values.length > values,
+      }));
+      const cutValues = keys.some((key, i) => key.values.length < (attributes[i]?.values.length ?? 0));
+      const { answer, kept } = fitItems(keys, ctx.maxBytes, (shown, cut) => ({
+        metric,
+        attributes: [...shown],
+        truncated: cut || cutValues,
+        ...withoutUndefined({
+          continuation:
+            cut || cutValues
+              ? largerBudgetCall(
+                  "describe_metric",
+                  { ...args },
+                  ctx.maxBytes,
+                  "the attribute keys and values cut to fit max_bytes",
+                )
+              : undefined,
+        }),
+        next,
+      }));
+      if (fitted === undefined || kept > fitted.kept) fitted = { answer, kept, values };
+      if (kept === attributes.length) break;
+    }
+    const { answer, kept, values } = fitted as NonNullable<typeof fitted>;
+    const shownValues = values < most ? `, at most ${values} values each` : "";
+    const summary = `${data.name}: a ${data.type}${data.unit ? ` in ${data.unit}` : ""} from ${data.services.join(", ") || "no service"}, ${data.seriesCount} series, ${attributes.length} attribute keys${kept < attributes.length || shownValues ? ` (${kept} shown within max_bytes${shownValues})` : ""}.`;
     return { structured: answer, summary };
   },
 };

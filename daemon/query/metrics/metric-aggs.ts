@@ -16,9 +16,9 @@ export function allowedAggs(metric: Pick<MetricIdentity, "type" | "monotonic">):
   return METRIC_AGGS[aggFamily(metric)];
 }
 
+/** The first of its family's (METRIC_AGGS lists each family's default first). */
 export function defaultAgg(metric: Pick<MetricIdentity, "type" | "monotonic">): MetricAgg {
-  const family = aggFamily(metric);
-  return family === "sum" ? "rate" : family === "gauge" ? "last" : "p95";
+  return METRIC_AGGS[aggFamily(metric)][0];
 }
 
 /** The quantile a pNN aggregation asks for, or null. */

@@ -137,6 +137,10 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
     expect(textOf(unknown)).to.include('unknown argument "servce"').and.include("lookback, max_bytes");
     const wrongType = await client.callTool({ name: "list_services", arguments: { lookback: 15 } });
     expect(textOf(wrongType)).to.include('"lookback" must be string');
+    // An empty attribute key is the tool's argument that is wrong, not the API's parameter "attr.".
+    const emptyKey = await client.callTool({ name: "query_metric", arguments: { name: "m", attributes: { "": "x" } } });
+    expect(emptyKey.isError).to.equal(true);
+    expect(textOf(emptyKey)).to.include('argument "attributes" has an empty key').and.not.include("attr.");
   });
 
   it("answers an unknown tool with a protocol error (InvalidParams)", async () => {

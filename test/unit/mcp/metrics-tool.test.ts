@@ -1,7 +1,9 @@
 import { expect } from "chai";
+import { failureText } from "../../../daemon/mcp/mcp-tool-call.js";
 import { MIN_BUCKETS } from "../../../daemon/mcp/tools/metric-series-fit.js";
 import { describeMetric, listMetrics, queryMetric } from "../../../daemon/mcp/tools/metrics.js";
 import { snakeCase } from "../../../daemon/mcp/tools/snake-case.js";
+import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import {
   depth,
   EXEMPLAR_TRACE,
@@ -169,5 +171,73 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       .catch((e: unknown) => e);
     expect((wrong as { code?: string }).code).to.equal("invalid_argument");
     expect((wrong as Error).message).to.match(/rate, increase, sum/);
+    // What a metric tool does not find is a metric: the hint leads to list_metrics, not to ids.
+    const text = failureText("describe_metric", missing);
+    expect(text).to.include("list_metrics").and.not.include("search_traces");
+    expect(failureText("get_trace_outline", missing)).to.include("search_traces");
+  });
+
+  it("keeps every attribute key within max_bytes, with fewer values each, where a key of long values would crowd them out", async () => {
+    // 20 series whose first key (most series) has a long value each, and 30 more short keys.
+    const text = (key: string, value: string) => ({ key, value: { stringValue: value } });
+    const wide = {
+      resourceMetrics: [
+        {
+          resource: { attributes: [text("service.name", "wide")] },
+          scopeMetrics: [
+            {
+              scope: { name: "test" },
+              metrics: [
+                {
+                  name: "wide.gauge",
+                  gauge: {
+                    dataPoints: Array.from({ length: 20 }, (_, i) => ({
+                      timeUnixNano: (NOW - 60_000n * MS).toString(),
+                      asInt: String(i),
+                      attributes: [
+                        text("a.long", `${String(i).padStart(2, "0")}${"x".repeat(300)}`),
+                        ...Array.from({ length: 30 }, (_, k) => text(`k${String(k).padStart(2, "0")}`, String(i % 2))),
+                      ],
+                    })),
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    store.writer.transaction(() =>
+      store.writer.writeMetrics(decodeMetricRequest(Buffer.from(JSON.stringify(wide)), "json"), 0n),
+    );
+    store.writer.writeHeld();
+    const described = await callTool(describeMetric, { name: "wide.gauge", max_bytes: 4000 }, query.api);
+    expect(described.structured.attributes).to.have.length(31);
+    expect(described.structured.truncated).to.equal(true);
+    expect(described.structured.attributes[0]).to.include({ key: "a.long", more: true });
+    expect(described.summary).to.include("31 attribute keys (31 shown within max_bytes, at most");
+    // With room for them, every value.
+    const whole = await callTool(describeMetric, { name: "wide.gauge", max_bytes: 32768 }, query.api);
+    expect(whole.structured.attributes[0]?.values).to.have.length(20);
+    expect(whole.structured.truncated).to.equal(false);
+  });
+
+  it("chooses a name's identity by type, and says which types it has", async () => {
+    const tokens = await callTool(queryMetric, { name: "tokens", type: "sum" }, query.api);
+    expect(tokens.structured).to.include({ type: "sum", agg: "rate" });
+    const described = await callTool(describeMetric, { name: "tokens", type: "sum" }, query.api);
+    expect(described.structured.next[0]?.arguments).to.include({ name: "tokens", type: "sum" });
+    const gauge = await queryMetric
+      .run({ name: "tokens", type: "gauge" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
+      .catch((e: unknown) => e);
+    expect((gauge as { code?: string }).code).to.equal("not_found");
+    expect((gauge as Error).message).to.equal('no gauge metric "tokens" in the store (its types: sum)');
+  });
+
+  it("tells each type's aggregations with its default first, an up-down sum's as a gauge's", () => {
+    expect(queryMetric.description).to.include("counter (monotonic sum): rate, increase, sum");
+    expect(queryMetric.description).to.include("gauge or up-down (non-monotonic) sum: last, avg, min, max, sum");
+    expect(queryMetric.description).to.include("histogram: p95, p50, p90, p99, count, sum, avg");
+    expect(queryMetric.description).to.include("summary: p95, p50, p90, p99, count, sum, avg");
   });
 });

@@ -124,6 +124,10 @@ describe("route table: parsing requests", () => {
     expect(refusal(() => parseQueryRequest("facets", {}, { type: "logs" }))).to.equal(
       "parameter field is required: service, severity, scope",
     );
+    // A text parameter has no values to list: its description says what it is.
+    expect(refusal(() => parseQueryRequest("metricSeries", {}, {}))).to.equal(
+      "parameter name is required: the metric's name, exactly.",
+    );
   });
 
   it("describes a default and cap for every page size and lookback", () => {

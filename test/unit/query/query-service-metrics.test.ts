@@ -65,6 +65,26 @@ describe("QueryService metric queries (over a fake reader)", () => {
     );
   });
 
+  it("answers with the identity of the type asked for, where a name has several", () => {
+    const { reader, service } = setup();
+    const gauge: MetricIdentity = { ...COUNTER, id: 2, type: "gauge", temporality: 0, monotonic: false };
+    // The reader lists the newest first: without a type, the counter answers.
+    reader.identities = [COUNTER, gauge];
+    expect(service.metricSeries({ name: "tokens" }).data).to.include({ type: "sum", agg: "rate" });
+    expect(service.metricSeries({ name: "tokens", type: "gauge" }).data).to.include({ type: "gauge", agg: "last" });
+    expect((reader.last("metricBuckets")[0] as MetricBucketQuery).metric.id).to.equal(2);
+    expect(refusal(() => service.metricSeries({ name: "tokens", type: "histogram" }), "not_found")).to.equal(
+      'no histogram metric "tokens" in the store (its types: sum, gauge)',
+    );
+    expect(refusal(() => service.describeMetric({ name: "tokens", type: "summary" }), "not_found")).to.equal(
+      'no summary metric "tokens" in the store (its types: sum, gauge)',
+    );
+    // From the address, as the HTTP route and the web UI send it.
+    const parsed = parseQueryRequest("metricSeries", {}, { name: "tokens", type: "gauge" });
+    expect(service.metricSeries(parsed).data.type).to.equal("gauge");
+    expect(() => parseQueryRequest("metricSeries", {}, { name: "tokens", type: "counter" })).to.throw(/type/);
+  });
+
   it("refuses an agg the metric's type does not take, naming the ones it does", () => {
     const { service } = setup();
     expect(refusal(() => service.metricSeries({ name: "tokens", agg: "p95" }), "invalid_argument")).to.equal(
@@ -83,6 +103,10 @@ describe("QueryService metric queries (over a fake reader)", () => {
     expect(
       refusal(() => service.metricSeries({ name: "tokens", step: 90_000, lookback: 7_200_000 }), "invalid_argument"),
     ).to.equal("invalid step 90s: over a window longer than 1h, use a multiple of 1m (read from the rollups)");
+    // Without a step, a window under a second is refused as the window it is.
+    expect(refusal(() => service.metricSeries({ name: "tokens", lookback: 500 }), "invalid_argument")).to.equal(
+      "invalid lookback 500ms: at least 1s (a bucket is at least 1s)",
+    );
   });
 
   it("defaults the agg by type and the step by window, reading rollups for a day and points for 15 minutes", () => {

@@ -19,10 +19,9 @@ export function allowedAggs(metric: MetricKind): readonly MetricAgg[] {
   return METRIC_AGGS[aggFamily(metric)];
 }
 
-/** The collector's default: counters per second, levels their last value, distributions p95. */
+/** The collector's default, its family's first: counters per second, levels their last value, distributions p95. */
 export function defaultAgg(metric: MetricKind): MetricAgg {
-  const family = aggFamily(metric);
-  return family === "sum" ? "rate" : family === "gauge" ? "last" : "p95";
+  return METRIC_AGGS[aggFamily(metric)][0];
 }
 
 /** The type as the list names it: a monotonic sum is a counter. */

@@ -1,5 +1,5 @@
 /** The metrics with a point in the window, filtered by name and service, paged; a name selects one. */
-import type { MetricSummaryRecord } from "../../../../shared/query-types.js";
+import type { MetricSeriesRecord, MetricSummaryRecord } from "../../../../shared/query-types.js";
 import { BreakableText } from "../../components/breakable-text.js";
 import { LoadMore } from "../../components/load-more.js";
 import { formatAgo, formatDateTime, isoToMs } from "../../format/time.js";
@@ -8,7 +8,7 @@ import { Link } from "../../routing/link.js";
 import { setQuery } from "../../routing/router.js";
 import { typeLabel } from "./metric-kinds.js";
 import type { MetricControls } from "./metric-query.js";
-import { selectMetricHref } from "./metric-query.js";
+import { isCharted, selectMetricHref, typeChoosing } from "./metric-query.js";
 
 function MetricFilters({ controls }: { controls: MetricControls }) {
   const commit = (name: string) => (event: Event) =>
@@ -51,16 +51,19 @@ function MetricRow({
   metric,
   query,
   selected,
+  type,
 }: {
   metric: MetricSummaryRecord;
   query: URLSearchParams;
   selected: boolean;
+  /** The type that picks this row's identity among others of its name. */
+  type: string | undefined;
 }) {
   const last = isoToMs(metric.lastTime);
   return (
     <tr class={selected ? "selected" : undefined}>
       <td class="metric-name">
-        <Link href={selectMetricHref(query, metric.name)} aria-current={selected ? "page" : undefined}>
+        <Link href={selectMetricHref(query, metric.name, type)} aria-current={selected ? "page" : undefined}>
           <BreakableText text={metric.name} />
         </Link>
         <div class="muted metric-services">{metric.services.join(", ")}</div>
@@ -82,10 +85,13 @@ export function MetricList({
   controls,
   query,
   paged,
+  charted,
 }: {
   controls: MetricControls;
   query: URLSearchParams;
   paged: PagedState<MetricSummaryRecord>;
+  /** The identity the chart shows, once the collector has answered. */
+  charted: MetricSeriesRecord | undefined;
 }) {
   return (
     <section class="metric-list" aria-label="Metric list">
@@ -116,7 +122,8 @@ export function MetricList({
                   key={`${metric.name} ${metric.type} ${metric.unit}`}
                   metric={metric}
                   query={query}
-                  selected={metric.name === controls.name}
+                  selected={isCharted(metric, paged.items, controls.name, charted)}
+                  type={typeChoosing(metric, paged.items)}
                 />
               ))}
             </tbody>

@@ -1,6 +1,6 @@
 /**
  * The Metrics view's state in the address bar, under the API's parameter names
- * (`/ui/metrics?name=N&groupBy=service&agg=rate&step=1m&lookback=1h&service=S&attr.K=V`), and the
+ * (`/ui/metrics?name=N&type=T&groupBy=service&agg=rate&step=1m&lookback=1h&service=S&attr.K=V`), and the
  * requests it makes. The list's name filter is `match` (`name` is the selected metric). Pure.
  */
 import type {
@@ -10,6 +10,7 @@ import type {
   MetricsRequest,
 } from "../../../../shared/query-messages.js";
 import { splitGroupBy } from "../../../../shared/query-params.js";
+import type { MetricSummaryRecord } from "../../../../shared/query-types.js";
 import { uiPath } from "../../../../shared/ui-links.js";
 import { DEFAULT_LOOKBACK } from "../../routing/lookback.js";
 import { attrFiltersOf, textOf } from "../../routing/query-filters.js";
@@ -19,6 +20,8 @@ import { attrFiltersOf, textOf } from "../../routing/query-filters.js";
 export interface MetricControls {
   /** The selected metric. */
   name: string | undefined;
+  /** Its type, where the name has identities of several. */
+  type: string | undefined;
   /** The list's filter: a substring of metric names. */
   match: string | undefined;
   service: string | undefined;
@@ -44,6 +47,7 @@ export function groupByOf(query: URLSearchParams): string[] {
 export function controlsOf(query: URLSearchParams): MetricControls {
   return {
     name: textOf(query, "name"),
+    type: textOf(query, "type"),
     match: textOf(query, "match"),
     service: textOf(query, "service"),
     groupBy: groupByOf(query),
@@ -65,6 +69,7 @@ export function listRequestOf(controls: MetricControls): MetricsRequest {
 export function seriesRequestOf(controls: MetricControls, name: string): MetricSeriesRequest {
   return {
     name,
+    ...(controls.type ? { type: controls.type } : {}),
     lookback: controls.lookback,
     ...(controls.groupBy.length > 0 ? { groupBy: controls.groupBy } : {}),
     ...(controls.agg ? { agg: controls.agg } : {}),
@@ -75,7 +80,12 @@ export function seriesRequestOf(controls: MetricControls, name: string): MetricS
 }
 
 export function describeRequestOf(controls: MetricControls, name: string): DescribeMetricRequest {
-  return { name, lookback: controls.lookback, ...(controls.service ? { service: controls.service } : {}) };
+  return {
+    name,
+    ...(controls.type ? { type: controls.type } : {}),
+    lookback: controls.lookback,
+    ...(controls.service ? { service: controls.service } : {}),
+  };
 }
 
 /**
@@ -83,14 +93,53 @@ export function describeRequestOf(controls: MetricControls, name: string): Descr
  * aggregation (another type takes others), the attribute filters and the attribute group keys
  * (another metric has other attributes) go; grouping by service stays.
  */
-export function selectMetricHref(query: URLSearchParams, name: string): string {
+export function selectMetricHref(query: URLSearchParams, name: string, type?: string): string {
   const next: Record<string, string | string[]> = {};
   for (const [key, value] of query) {
-    if (key === "name" || key === "agg" || key === "groupBy" || key.startsWith("attr.")) continue;
+    if (key === "name" || key === "type" || key === "agg" || key === "groupBy" || key.startsWith("attr.")) continue;
     next[key] = value;
   }
   const groupBy = groupByOf(query).filter((key) => key === "service");
-  return uiPath("metrics", { name, ...next, ...(groupBy.length > 0 ? { groupBy } : {}) });
+  return uiPath("metrics", {
+    name,
+    ...(type !== undefined ? { type } : {}),
+    ...next,
+    ...(groupBy.length > 0 ? { groupBy } : {}),
+  });
+}
+
+type Identity = Pick<MetricSummaryRecord, "name" | "type" | "unit" | "temporality" | "monotonic">;
+
+const sameIdentity = (a: Identity, b: Identity) =>
+  a.name === b.name &&
+  a.type === b.type &&
+  a.unit === b.unit &&
+  a.temporality === b.temporality &&
+  a.monotonic === b.monotonic;
+
+/**
+ * The type that makes the collector answer with this row's identity, where the list holds
+ * another of its name with another type (a gauge in one service, a counter in another): by name
+ * alone it answers with the one written to most recently. Undefined otherwise (identities of one
+ * type that differ in unit or temporality are told apart by the service filter only).
+ */
+export function typeChoosing(metric: MetricSummaryRecord, listed: readonly MetricSummaryRecord[]): string | undefined {
+  return listed.some((other) => other.name === metric.name && other.type !== metric.type) ? metric.type : undefined;
+}
+
+/**
+ * Whether a listed row is the metric charted: by name, and where the list holds several
+ * identities of the name, by the identity the collector answered with (none until it has).
+ */
+export function isCharted(
+  metric: MetricSummaryRecord,
+  listed: readonly MetricSummaryRecord[],
+  name: string | undefined,
+  answered: Identity | undefined,
+): boolean {
+  if (metric.name !== name) return false;
+  if (listed.filter((other) => other.name === name).length === 1) return true;
+  return answered !== undefined && sameIdentity(metric, answered);
 }
 
 /** Adds the group key when absent, removes it when present; the order of the others is kept. */

@@ -15,7 +15,8 @@ import { usePagedQuery } from "../../live/use-paged-query.js";
 import type { Route } from "../../routing/router.js";
 import { MetricList } from "./metric-list.js";
 import { MetricPanel, useMetricSeries } from "./metric-panel.js";
-import { controlsOf, listRequestOf } from "./metric-query.js";
+import { controlsOf, isCharted, listRequestOf } from "./metric-query.js";
+import { stepAlongWith } from "./step-choices.js";
 
 export function MetricsView({ route }: { route: Route }) {
   const controls = controlsOf(route.query);
@@ -28,17 +29,18 @@ export function MetricsView({ route }: { route: Route }) {
   );
   const name = controls.name;
   const series = useMetricSeries(controls, name, live);
-  const listed = paged.items.find((metric) => metric.name === name);
+  const charted = series.data?.data;
+  const listed = paged.items.find((metric) => isCharted(metric, paged.items, name, charted));
 
   return (
     <section class="view metrics-view" aria-label="Metrics">
       <ViewHeader title="Metrics">
-        <TimeRange query={route.query} />
+        <TimeRange query={route.query} alongWith={stepAlongWith(controls.step)} />
         <LiveToggle updatedAt={name ? series.updatedAt : paged.updatedAt} />
       </ViewHeader>
       <ErrorBox error={paged.error} />
       <div class={`metrics-layout${name ? " has-selection" : ""}`}>
-        <MetricList controls={controls} query={route.query} paged={paged} />
+        <MetricList controls={controls} query={route.query} paged={paged} charted={charted} />
         {name ? (
           <MetricPanel name={name} controls={controls} series={series} listed={listed} query={route.query} />
         ) : (

@@ -23,6 +23,7 @@ describe("obs metric arguments", () => {
         agg: "sum",
         step: "5m",
         service: "agent",
+        type: "histogram",
         limit: 3,
         filters: ["attr.model=m1", "attr.a=b=c"],
       }),
@@ -35,6 +36,7 @@ describe("obs metric arguments", () => {
       agg: "sum",
       step: "5m",
       service: "agent",
+      type: "histogram",
       lookback: "1h",
       limit: 3,
       name: "gen_ai.client.token.usage",
@@ -66,17 +68,22 @@ describe("obs metric arguments", () => {
     expect(refusal(() => metricSeriesRequest({ name: "", since: "15m" }))).to.include("obs metrics lists them");
   });
 
-  it("makes the describe request from the name, --service and --since only", () => {
+  it("makes the describe request from the name, --type, --service and --since only", () => {
     expect(describeMetricRequest({ name: "m", since: "2h", service: "api", filters: [] })).to.deep.equal({
       name: "m",
       lookback: "2h",
       service: "api",
+    });
+    expect(describeMetricRequest({ name: "m", since: "2h", type: "gauge" })).to.deep.equal({
+      name: "m",
+      lookback: "2h",
+      type: "gauge",
     });
     expect(describeMetricRequest({ name: "m", since: "15m" })).to.deep.equal({ name: "m", lookback: "15m" });
     expect(
       refusal(() =>
         describeMetricRequest({ name: "m", since: "15m", groupBy: ["service"], step: "1m", filters: ["attr.k=v"] }),
       ),
-    ).to.equal("--describe takes only --service and --since, not --group-by, --step, attr.KEY=VALUE");
+    ).to.equal("--describe takes only --type, --service and --since, not --group-by, --step, attr.KEY=VALUE");
   });
 });

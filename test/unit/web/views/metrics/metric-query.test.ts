@@ -3,12 +3,29 @@ import {
   controlsOf,
   describeRequestOf,
   groupByOf,
+  isCharted,
   listOnlyHref,
   listRequestOf,
   selectMetricHref,
   seriesRequestOf,
   toggleGroupBy,
+  typeChoosing,
 } from "../../../../../client/web/views/metrics/metric-query.js";
+import type { MetricSummaryRecord } from "../../../../../shared/query-types.js";
+
+const listed = (over: Partial<MetricSummaryRecord>): MetricSummaryRecord => ({
+  name: "jobs",
+  type: "sum",
+  unit: "{job}",
+  description: "",
+  temporality: "cumulative",
+  monotonic: true,
+  services: ["worker"],
+  seriesCount: 1,
+  pointCount: 10,
+  lastTime: "2026-11-30T12:00:00Z",
+  ...over,
+});
 
 describe("web metrics: the address and the requests", () => {
   it("reads every control from the query string under the API's names", () => {
@@ -18,6 +35,7 @@ describe("web metrics: the address and the requests", () => {
     const controls = controlsOf(query);
     expect(controls).to.deep.equal({
       name: "http.server.requests",
+      type: undefined,
       match: "http",
       service: "web",
       groupBy: ["service", "attr.http.route"],
@@ -64,5 +82,31 @@ describe("web metrics: the address and the requests", () => {
       "/ui/metrics?name=b+c&lookback=15m&service=web&step=1m&match=h&groupBy=service",
     );
     expect(listOnlyHref(query)).to.equal("/ui/metrics?lookback=15m&service=web&match=h");
+  });
+
+  it("opens each of a name's identities from its own row, by its type, and marks the one charted", () => {
+    const counter = listed({ services: ["worker", "api"] });
+    const gauge = listed({ type: "gauge", temporality: null, monotonic: null, services: ["api", "batch"] });
+    const other = listed({ name: "queue" });
+    const rows = [counter, gauge, other];
+    // By name alone, the collector answers with the identity written to most recently.
+    expect(typeChoosing(counter, rows)).to.equal("sum");
+    expect(typeChoosing(gauge, rows)).to.equal("gauge");
+    expect(typeChoosing(other, rows)).to.equal(undefined);
+    expect(typeChoosing(counter, [counter, listed({ temporality: "delta" })])).to.equal(undefined);
+    const query = new URLSearchParams("name=queue&type=sum&lookback=15m&service=api");
+    expect(selectMetricHref(query, "jobs", "gauge")).to.equal(
+      "/ui/metrics?name=jobs&type=gauge&lookback=15m&service=api",
+    );
+    expect(selectMetricHref(query, "other")).to.equal("/ui/metrics?name=other&lookback=15m&service=api");
+    const controls = controlsOf(new URLSearchParams("name=jobs&type=gauge&lookback=15m"));
+    expect(seriesRequestOf(controls, "jobs")).to.deep.equal({ name: "jobs", type: "gauge", lookback: "15m" });
+    expect(describeRequestOf(controls, "jobs")).to.deep.equal({ name: "jobs", type: "gauge", lookback: "15m" });
+
+    expect(isCharted(other, rows, "queue", undefined)).to.equal(true);
+    expect(isCharted(counter, rows, "jobs", undefined)).to.equal(false);
+    expect(isCharted(gauge, rows, "jobs", gauge)).to.equal(true);
+    expect(isCharted(counter, rows, "jobs", gauge)).to.equal(false);
+    expect(isCharted(other, rows, "jobs", gauge)).to.equal(false);
   });
 });
