@@ -8,15 +8,24 @@ import { cursor, DEFAULT_LOOKBACK, limit, lookback, one, pageOf, service, text }
 
 /**
  * Aggregations of /api/metrics/series, by the metric types they apply to (`sum` a monotonic one:
- * an up-down sum is read as a gauge), each family's default first.
+ * an up-down sum is read as a gauge).
  */
 export const METRIC_AGGS = {
   sum: ["rate", "increase", "sum"],
   gauge: ["last", "avg", "min", "max", "sum"],
-  histogram: ["p95", "p50", "p90", "p99", "count", "sum", "avg"],
-  exponential_histogram: ["p95", "p50", "p90", "p99", "count", "sum", "avg"],
-  summary: ["p95", "p50", "p90", "p99", "count", "sum", "avg"],
+  histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  exponential_histogram: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
+  summary: ["count", "sum", "avg", "p50", "p90", "p95", "p99"],
 } as const;
+
+/** Each family's aggregation when none is asked for: counters per second, levels their last value, distributions p95. */
+export const DEFAULT_AGGS = {
+  sum: "rate",
+  gauge: "last",
+  histogram: "p95",
+  exponential_histogram: "p95",
+  summary: "p95",
+} as const satisfies { [F in keyof typeof METRIC_AGGS]: (typeof METRIC_AGGS)[F][number] };
 
 /** The identity of a name to answer with, when it has several types (a gauge in one service, a counter in another). */
 const metricType = {

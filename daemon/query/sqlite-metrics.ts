@@ -8,6 +8,7 @@
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
+import { recordedSql } from "../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
@@ -15,7 +16,7 @@ import { bucketStarts } from "./metrics/metric-steps.js";
 import {
   type FreshSeries,
   freshBegan,
-  freshRate,
+  newGroupRate,
   seriesRate,
   TRAILING_MINUTES,
   type TrailingWindow,
@@ -423,12 +424,15 @@ export class SqliteMetrics {
     seriesGroup: ReadonlyMap<number, number>,
   ): void {
     const bind = { metric: query.metric.id, width: BigInt(FOLDED_WIDTHS_S[0]) };
-    // With each series its first point's time, whether that point counts whole, and its start
-    // time (a primary key lookup, for the series that began in the window alone).
+    // With each series its first point's time and whether it counts whole; for the series that
+    // began in the window alone, their first point with a value and its start time (a key range
+    // probe each).
+    const firstRecorded = (column: string) =>
+      `CASE WHEN s.first_ns >= @fromNs THEN (SELECT p.${column} FROM metric_points p
+        WHERE p.series_id = r.series_id AND p.time_ns >= s.first_ns AND ${recordedSql("p.")} ORDER BY p.time_ns LIMIT 1) END`;
     const inWindow = this.prepare(
       `SELECT r.series_id, coalesce(sum(r.increase), 0), max(r.last_ns), sum(r.points), s.first_ns, s.first_whole,
-          CASE WHEN s.first_ns >= @fromNs THEN
-            (SELECT p.start_ns FROM metric_points p WHERE p.series_id = r.series_id AND p.time_ns = s.first_ns) END
+          ${firstRecorded("time_ns")}, ${firstRecorded("start_ns")}
         FROM metric_rollups r JOIN metric_series s ON s.id = r.series_id
         WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi GROUP BY r.series_id`,
     )
@@ -440,6 +444,7 @@ export class SqliteMetrics {
       bigint,
       bigint,
       bigint,
+      bigint | null,
       bigint | null,
     ][];
     const before = this.prepare(
@@ -453,9 +458,10 @@ export class SqliteMetrics {
     ][];
     const baseOf = new Map(before.map(([id, lastNs]) => [Number(id), BigInt(lastNs)]));
     const totals = groups.map(() => 0);
-    const fresh: FreshSeries[][] = groups.map(() => []);
+    // Per group, its series that began in the window, while all of its series did.
+    const fresh: (FreshSeries[] | null)[] = groups.map(() => []);
     const delta = query.metric.temporality === 1;
-    for (const [id, increase, lastNs, points, firstNs, firstWhole, startNs] of inWindow) {
+    for (const [id, increase, lastNs, points, seriesFirstNs, firstWhole, firstNs, startNs] of inWindow) {
       const gid = seriesGroup.get(Number(id));
       if (gid === undefined) continue;
       const series = {
@@ -464,12 +470,14 @@ export class SqliteMetrics {
         points: Number(points),
         baseNs: baseOf.get(Number(id)) ?? null,
       };
-      const began = freshBegan(BigInt(firstNs), delta || Number(firstWhole) === 1, startNs, window);
-      if (began !== null) fresh[gid]?.push({ ...series, ...began });
-      else totals[gid] = (totals[gid] ?? 0) + seriesRate(series, window, query.toNs);
+      totals[gid] = (totals[gid] ?? 0) + seriesRate(series, window, query.toNs);
+      const began = freshBegan(BigInt(seriesFirstNs), delta || Number(firstWhole) === 1, firstNs, startNs, window);
+      if (began === null) fresh[gid] = null;
+      else fresh[gid]?.push({ ...series, ...began });
     }
     groups.forEach((group, gid) => {
-      group.values[group.values.length - 1] = (totals[gid] ?? 0) + freshRate(fresh[gid] ?? [], window, query.toNs);
+      const started = fresh[gid];
+      group.values[group.values.length - 1] = (started ? newGroupRate(started, query.toNs) : null) ?? totals[gid] ?? 0;
     });
   }
 

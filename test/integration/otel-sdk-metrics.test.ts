@@ -25,6 +25,7 @@ const DEFAULT_BOUNDS = [0, 5, 10, 25, 50, 75, 100, 250, 500, 750, 1000, 2500, 50
 const STEP = "1m";
 const STEP_MS = 60_000;
 const ROUTES = ["/a", "/b"] as const;
+const MINUTE_NS = 60_000_000_000n;
 
 /** An ISO time with up to nanoseconds, as the API writes it, in Unix ns. */
 function isoNs(iso: string): bigint {
@@ -99,8 +100,6 @@ async function awayFromMinuteEdge(needMs: number): Promise<void> {
 
 interface Run {
   service: string;
-  /** When the provider was made: no point's start time is earlier. */
-  createdMs: number;
   phases: Phase[];
   exportResults: { code: number; error?: Error }[];
 }
@@ -125,7 +124,6 @@ async function exportWithSdk(
       exportResults.push(result);
       done(result);
     });
-  const createdMs = Date.now();
   const provider = new MeterProvider({
     resource: resourceFromAttributes({ "service.name": service }),
     readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
@@ -179,7 +177,7 @@ async function exportWithSdk(
     latencies: [],
     sizes: [],
   });
-  return { service, createdMs, phases, exportResults };
+  return { service, phases, exportResults };
 }
 
 interface SeriesAnswer {
@@ -312,6 +310,10 @@ describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", fun
 
       it("counter: increases and per-second rates per bucket and route match what was added", async () => {
         const increase = await series("interop.requests", "increase", "attr.route");
+        // The run has ended: once its exports are more than an interval and a tenth old (about a
+        // second apart), its series read as stopped.
+        const lastExport = run.phases.filter((p) => p.exported).at(-1)!;
+        await sleep(Math.max(0, lastExport.afterMs + 3_000 - Date.now()));
         const rate = await series("interop.requests", "rate", "attr.route");
         expect(increase.stepMs).to.equal(STEP_MS);
         const byBucket = phasesByBucket(increase, run.phases);
@@ -333,17 +335,16 @@ describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", fun
             `rate of ${route}`,
           );
           // The newest bucket is still open: it reads the rate now. The series began in the
-          // trailing window (the run is seconds old), so that is what it counted over the time
-          // from its start (at or after the provider was made, before the first export) to its
-          // newest point (at or after the last export began) while it exports, or to now: not
-          // its count over the five minutes' window.
+          // trailing window and stopped: what it counted over the window (the five whole minutes
+          // before the current one and the current one so far), as processes that follow one
+          // another add up.
+          const toNs = isoNs(rate.to);
+          const fromNs = (toNs / MINUTE_NS - 5n) * MINUTE_NS;
           const total = sum(run.phases.map((p) => p.requests[route]));
-          const lastExport = run.phases.filter((p) => p.exported).at(-1)!;
-          const longest = (Number(isoNs(rate.to)) / 1e6 - run.createdMs) / 1000;
-          const shortest = (lastExport.beforeMs - (run.phases[0]?.beforeMs ?? 0)) / 1000;
-          expect(rateGroup.values.at(-1), `rate now of ${route}`)
-            .to.be.at.least(total / longest - 1e-9)
-            .and.at.most(total / shortest + 1e-9);
+          expect(rateGroup.values.at(-1), `rate now of ${route}`).to.be.closeTo(
+            total / (Number(toNs - fromNs) / 1e9),
+            1e-9,
+          );
         }
         expect(increase.groups.map((g) => g.series)).to.deep.equal([1, 1]);
       });

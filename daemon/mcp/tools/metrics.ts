@@ -1,6 +1,6 @@
 /** `list_metrics`, `query_metric` and `describe_metric`: the metrics signal as tools. */
 import { formatDuration } from "../../../shared/duration.js";
-import { METRIC_AGGS } from "../../../shared/metric-routes.js";
+import { DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
 import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
@@ -181,14 +181,14 @@ const FAMILY_NAMES: Record<keyof typeof METRIC_AGGS, string> = {
   summary: "summary",
 };
 
-const AGG_TEXT = Object.entries(METRIC_AGGS)
-  .map(([type, aggs]) => `${FAMILY_NAMES[type as keyof typeof METRIC_AGGS]}: ${aggs.join(", ")}`)
+const AGG_TEXT = (Object.keys(METRIC_AGGS) as (keyof typeof METRIC_AGGS)[])
+  .map((family) => `${FAMILY_NAMES[family]}: ${METRIC_AGGS[family].join(", ")} (default ${DEFAULT_AGGS[family]})`)
   .join("; ");
 
 export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
   name: "query_metric",
   title: "Query a metric",
-  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second (the newest bucket, still open, reads the rate now: over the last five whole minutes and the current one). Aggs by type (the default first): ${AGG_TEXT}. Default window 15m, at most 24h.`,
+  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second (the newest bucket, still open, reads the rate now: over the last five whole minutes and the current one). Aggs by type: ${AGG_TEXT}. Default window 15m, at most 24h.`,
   inputSchema: toolInput(
     {
       name: METRIC_NAME_PROPERTY,

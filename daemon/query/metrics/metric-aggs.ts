@@ -1,5 +1,5 @@
 /** Which aggregations a metric takes, its default one, and the unit of the answer's values. Pure. */
-import { METRIC_AGGS } from "../../../shared/query-routes.js";
+import { DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricAgg } from "../../../shared/query-types.js";
 import type { MetricIdentity } from "../telemetry-reader.js";
 
@@ -16,9 +16,8 @@ export function allowedAggs(metric: Pick<MetricIdentity, "type" | "monotonic">):
   return METRIC_AGGS[aggFamily(metric)];
 }
 
-/** The first of its family's (METRIC_AGGS lists each family's default first). */
 export function defaultAgg(metric: Pick<MetricIdentity, "type" | "monotonic">): MetricAgg {
-  return METRIC_AGGS[aggFamily(metric)][0];
+  return DEFAULT_AGGS[aggFamily(metric)];
 }
 
 /** The quantile a pNN aggregation asks for, or null. */

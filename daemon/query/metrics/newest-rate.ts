@@ -11,9 +11,10 @@
  * instead, a series exporting every minute read 5 or 6 minutes' growth over 5 to 6 minutes by
  * the phase of now: a fifth off either way. One that stopped (its newest point more than an
  * interval and a tenth old) is divided by the time to now: it fades as its increases leave the
- * window, to 0. Series that began in the window are read together, per group (freshRate): over
- * the time since the first of them began, so a process started a minute ago reads its rate and
- * not a sixth of it, while many short-lived processes, each a series, add up to their real rate.
+ * window, to 0. One without a point in the five minutes before the window (new in it) is
+ * divided by the window's length, so that series that follow one another add up to their rate;
+ * except in a group whose series all began in the window and still export (a service started
+ * in the last minutes), where each reads its own rate (newGroupRate).
  *
  * The window does not follow the bucket or the query's window: from the bucket's start, a
  * day's step read a day of rows and averaged it; cut to a short query's window, a minute's
@@ -75,9 +76,8 @@ function exporting(spanS: number, intervals: number, sinceS: number): boolean {
  * A series' rate now (per second): its increases over the time they span, from its point
  * before the window to its newest, while it keeps exporting (an interval its points' mean
  * gap), so the phase of now does not move it; to now once it stopped, so it fades; over the
- * window's length without a point before the window (a series that began in the window is read
- * by freshRate instead; one without a point in the five minutes before it, exporting less
- * often or back from a gap, by this).
+ * window's length without a point before the window (one that began in it, unless its group is
+ * read by newGroupRate; one exporting less often than every five minutes, or back from a gap).
  */
 export function seriesRate(series: SeriesInWindow, window: TrailingWindow, nowNs: bigint): number {
   if (series.baseNs === null || series.points <= 0) return series.increase / window.seconds;
@@ -89,64 +89,59 @@ export function seriesRate(series: SeriesInWindow, window: TrailingWindow, nowNs
 
 /** A series whose first point is in the trailing window: it began there. */
 export interface FreshSeries extends SeriesInWindow {
+  /** Its first point with a value. */
+  firstNs: bigint;
   /**
-   * When its increases begin: its first point's start time when that point counts whole (a
-   * process started after the collector; a delta point), else its first point (the baseline).
+   * When its increases begin: that point's start time when it counts whole (a process started
+   * after the collector; a delta point), else that point (the baseline).
    */
   beganNs: bigint;
-  /** Whether its first point counts whole: then it is one of the increases. */
-  firstWhole: boolean;
 }
 
 /**
- * When a series that began in the window began counting: null when it did not begin there (its
- * first point is older), or its first point counts whole and its start time is unknown (not
- * stored, or 0: unset), so that it is read as a series without a point before the window.
+ * When a series that began in the window began counting, from its first point with a value
+ * (`firstNs`, `startNs`; null when it has none): null when it did not begin there (its first
+ * point is older than the window), when it has no point with a value, or when its first counts
+ * whole and its start time is unknown (0: unset) or after it.
  */
 export function freshBegan(
-  firstNs: bigint,
+  seriesFirstNs: bigint,
   firstWhole: boolean,
+  firstNs: bigint | number | null,
   startNs: bigint | number | null,
   window: TrailingWindow,
-): Pick<FreshSeries, "beganNs" | "firstWhole"> | null {
-  if (firstNs < window.fromNs) return null;
-  if (!firstWhole) return { beganNs: firstNs, firstWhole };
-  if (startNs === null || BigInt(startNs) <= 0n || BigInt(startNs) > firstNs) return null;
-  return { beganNs: BigInt(startNs), firstWhole };
+): Pick<FreshSeries, "firstNs" | "beganNs"> | null {
+  if (seriesFirstNs < window.fromNs || firstNs === null) return null;
+  const first = BigInt(firstNs);
+  if (!firstWhole) return { firstNs: first, beganNs: first };
+  if (startNs === null || BigInt(startNs) <= 0n || BigInt(startNs) > first) return null;
+  return { firstNs: first, beganNs: BigInt(startNs) };
 }
 
 /**
- * The rate now of a group's series that began in the trailing window, together: their
- * increases over the time since the first of them began (at most the window: the series of
- * processes that each ran for longer and exported once, at their end, began long before it, and
- * their sum over the window is their rate), to the newest point of those still exporting, to
- * now for those that stopped.
+ * The rate now of a group whose series all began in the trailing window and all still export
+ * (a service started in the last minutes): each series' increases over its own span, from when
+ * it began to its newest point. Null when any does not (it has fewer than two points, so no
+ * interval, or its newest is more than an interval and a tenth old), or when the group has a
+ * series that began before the window: the group is then read by seriesRate, a series that
+ * began in the window over the window's length.
  *
- * Read together because the series of short-lived processes (a CLI run, each a series that
- * exports once) overlap: each divided by its own span, the one running now read the group's
- * whole rate and those that stopped added theirs again. Divided by the window's length, as
- * series without a point before the window were, a process started a minute ago read a sixth
- * of its rate until its sixth minute.
+ * Why only then: divided by the window's length, a service started a minute ago read a sixth of
+ * its rate until its sixth minute. Divided by their own spans where some stopped, series that
+ * follow one another (a process a minute, a coding agent's sessions) read twice their rate: the
+ * one running its own rate, those that stopped their increases again as they fade; over the
+ * window's length they add up to it, as Prometheus's rate() reads them. Read together over the
+ * time since the first began, series that run side by side, one started later, read less than
+ * their sum.
  */
-export function freshRate(fresh: readonly FreshSeries[], window: TrailingWindow, nowNs: bigint): number {
-  if (fresh.length === 0) return 0;
-  let beganNs = fresh[0]?.beganNs as bigint;
-  for (const series of fresh) if (series.beganNs < beganNs) beganNs = series.beganNs;
-  if (beganNs < window.fromNs) beganNs = window.fromNs;
-  let exportingTo: bigint | null = null;
-  const live = fresh.map((series) => {
-    const spanS = Number(series.lastNs - series.beganNs) / 1e9;
-    const intervals = series.firstWhole ? series.points : series.points - 1;
-    const alive = exporting(spanS, intervals, Number(nowNs - series.lastNs) / 1e9);
-    if (alive && (exportingTo === null || series.lastNs > exportingTo)) exportingTo = series.lastNs;
-    return alive;
-  });
-  // At least a second: points stamped ahead of the collector's clock may begin after now.
-  const toNow = Math.max(1, Number(nowNs - beganNs) / 1e9);
-  const toNewest = exportingTo === null ? toNow : Math.max(1, Number((exportingTo as bigint) - beganNs) / 1e9);
+export function newGroupRate(series: readonly FreshSeries[], nowNs: bigint): number | null {
+  if (series.length === 0) return null;
   let rate = 0;
-  fresh.forEach((series, i) => {
-    rate += series.increase / (live[i] ? toNewest : toNow);
-  });
+  for (const one of series) {
+    // The interval from the gaps between its points, not from its start, which may be long before.
+    const gapsS = Number(one.lastNs - one.firstNs) / 1e9;
+    if (!exporting(gapsS, one.points - 1, Number(nowNs - one.lastNs) / 1e9)) return null;
+    rate += one.increase / (Number(one.lastNs - one.beganNs) / 1e9);
+  }
   return rate;
 }

@@ -3,7 +3,7 @@
  * /api/metrics/series takes for it (shared/metric-routes.ts's METRIC_AGGS, the route's own
  * table) and its default, and how an aggregation reads in a control and a summary. Pure.
  */
-import { METRIC_AGGS } from "../../../../shared/metric-routes.js";
+import { DEFAULT_AGGS, METRIC_AGGS } from "../../../../shared/metric-routes.js";
 import type { MetricAgg, MetricSummaryRecord } from "../../../../shared/query-types.js";
 
 export type MetricKind = Pick<MetricSummaryRecord, "type" | "monotonic">;
@@ -19,9 +19,9 @@ export function allowedAggs(metric: MetricKind): readonly MetricAgg[] {
   return METRIC_AGGS[aggFamily(metric)];
 }
 
-/** The collector's default, its family's first: counters per second, levels their last value, distributions p95. */
+/** The collector's default: counters per second, levels their last value, distributions p95. */
 export function defaultAgg(metric: MetricKind): MetricAgg {
-  return METRIC_AGGS[aggFamily(metric)][0];
+  return DEFAULT_AGGS[aggFamily(metric)];
 }
 
 /** The type as the list names it: a monotonic sum is a counter. */
