@@ -711,10 +711,14 @@ export class MetricWriter implements RecordWriter {
 
   /**
    * Whether it holds points older than the latest retention pass's cutoff, which the pass could
-   * not see: `releaseForRetention` in a transaction writes them, for the next pass to delete. An
-   * idle collector would otherwise keep them, and count them, until its next metric request.
+   * not see, or has refolds to do (after a pass deleted rows, a rollback, a restart), while
+   * which a pass counts every series as held (their points may be in the journal only) and
+   * deletes none: `releaseForRetention` in a transaction writes the points and does the
+   * refolds. An idle collector would otherwise keep them, and count them, until its next metric
+   * request (the refolds, until then, every series of the store).
    */
   retentionDue(): boolean {
+    if (this.recovery !== null || metricDeletions() !== this.deletionsSeen) return true;
     const cutoff = metricPassCutoff(this.db);
     if (cutoff === 0n) return false;
     for (const [, { state }] of this.held.entries()) {
@@ -735,10 +739,14 @@ export class MetricWriter implements RecordWriter {
     this.releaseBefore(cutoff);
   }
 
-  /** Makes this transaction's flush write the held points past the last pass's cutoff (`retentionDue`). */
+  /**
+   * Makes this transaction's flush write the held points past the last pass's cutoff, and does
+   * the refolds waiting (`retentionDue`), those of the passes' deletions included.
+   */
   releaseForRetention(): void {
     if (metricDeletions() !== this.deletionsSeen) this.forgetDeleted();
     this.releaseBefore(metricPassCutoff(this.db));
+    this.recover();
   }
 
   private releaseBefore(cutoff: bigint): void {

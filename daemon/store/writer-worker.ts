@@ -267,9 +267,19 @@ async function trim(): Promise<void> {
   let deleted = 0;
   try {
     const byAge = () => retention.trimByAge(nowNs());
+    // The writer's refolds first: while any waits, a pass keeps every metric series.
+    const settle = () => {
+      writer.writeForRetention();
+      return noRecords();
+    };
     // By age twice when the writer held points past the first pass's cutoff: written after it,
     // they go in the second (an idle collector would keep them until its next metric request).
-    const steps = [byAge, () => (writer.writeForRetention() ? byAge() : noRecords()), () => retention.trimBySize()];
+    const steps = [
+      settle,
+      byAge,
+      () => (writer.writeForRetention() ? byAge() : noRecords()),
+      () => retention.trimBySize(),
+    ];
     for (const step of steps) {
       while (!closing) {
         const result = step();

@@ -8,6 +8,7 @@ import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
 
 const MS = 1_000_000n;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -91,6 +92,44 @@ describe("retention (real obsd)", function () {
         const { counts } = (await http(`${obsd.url}/api/health`)).json();
         return counts.points === 0 && counts.series === 0;
       }, 10_000);
+    } finally {
+      await obsd.stop();
+    }
+  });
+
+  it("deletes the series as well as the points of metrics that age out one after another on an idle collector", async () => {
+    const obsd = await startCollectorProcess({ args: ["--retention", "3s", "--retention-interval", "200ms"] });
+    try {
+      // Two metrics of one minute, the first past the window a second after it is sent, the
+      // second two seconds later: the pass that deletes the first leaves the writer refolds to
+      // do, during which it counts every series as held, and so kept the second's forever.
+      while (new Date().getUTCSeconds() < 3 || new Date().getUTCSeconds() > 50) await sleep(200);
+      const gauge = (name: string, ageMs: number) => ({
+        name,
+        gauge: {
+          dataPoints: ["a", "b", "c"].map((series) => ({
+            timeUnixNano: `${BigInt(Date.now() - ageMs) * MS}`,
+            asDouble: 1,
+            attributes: [{ key: "s", value: { stringValue: series } }],
+          })),
+        },
+      });
+      for (const metric of [gauge("aging.first", 2_000), gauge("aging.second", 0)]) {
+        const answer = await postJson(`${obsd.url}/v1/metrics`, {
+          resourceMetrics: [
+            {
+              resource: { attributes: [{ key: "service.name", value: { stringValue: "aging" } }] },
+              scopeMetrics: [{ scope: {}, metrics: [metric] }],
+            },
+          ],
+        });
+        expect(answer.json()).to.deep.equal({ accepted: 3 });
+      }
+      // Nothing more is sent or queried: /api/health reads the counters as they are.
+      await until(async () => {
+        const { counts } = (await http(`${obsd.url}/api/health`)).json();
+        return counts.points === 0 && counts.series === 0;
+      }, 12_000);
     } finally {
       await obsd.stop();
     }
