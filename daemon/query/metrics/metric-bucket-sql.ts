@@ -43,12 +43,14 @@ export function seriesSql(
     where.push("v.name = @service");
     bind.service = scope.service;
   }
+  // A filter matches the value the series groups by: the point's, the resource's only where
+  // the point has none (matched on either, env=prod kept a series grouped as its point's test).
   scope.attrs.forEach(([key, value], i) => {
     bind[`ak${i}`] = key;
     bind[`av${i}`] = value;
     where.push(`(ms.id IN (SELECT a.series_id FROM metric_series_attributes a JOIN attr_keys k ON k.id = a.key_id
       WHERE a.metric_id = @metric AND k.key = @ak${i} AND a.value = @av${i})
-      OR obs_attribute_text(rs.attributes, @ak${i}) = @av${i})`);
+      OR (obs_attribute_text(ms.attributes, @ak${i}) IS NULL AND obs_attribute_text(rs.attributes, @ak${i}) = @av${i}))`);
   });
   // A gauge's points need no point before the window (they have no increase): not looked up,
   // which for a series whose points have no value would read back through all of them.
