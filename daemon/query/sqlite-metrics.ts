@@ -8,20 +8,11 @@
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
-import { recordedSql } from "../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
-import {
-  type FreshSeries,
-  freshBegan,
-  newGroupRate,
-  seriesRate,
-  TRAILING_MINUTES,
-  type TrailingWindow,
-  trailingWindow,
-} from "./metrics/newest-rate.js";
+import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
 import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
@@ -424,29 +415,12 @@ export class SqliteMetrics {
     seriesGroup: ReadonlyMap<number, number>,
   ): void {
     const bind = { metric: query.metric.id, width: BigInt(FOLDED_WIDTHS_S[0]) };
-    // With each series its first point's time and whether it counts whole; for the series that
-    // began in the window alone, their first point with a value and its start time (a key range
-    // probe each).
-    const firstRecorded = (column: string) =>
-      `CASE WHEN s.first_ns >= @fromNs THEN (SELECT p.${column} FROM metric_points p
-        WHERE p.series_id = r.series_id AND p.time_ns >= s.first_ns AND ${recordedSql("p.")} ORDER BY p.time_ns LIMIT 1) END`;
     const inWindow = this.prepare(
-      `SELECT r.series_id, coalesce(sum(r.increase), 0), max(r.last_ns), sum(r.points), s.first_ns, s.first_whole,
-          ${firstRecorded("time_ns")}, ${firstRecorded("start_ns")}
-        FROM metric_rollups r JOIN metric_series s ON s.id = r.series_id
-        WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @slotHi GROUP BY r.series_id`,
+      `SELECT series_id, coalesce(sum(increase), 0), max(last_ns), sum(points) FROM metric_rollups
+        WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
     )
       .raw()
-      .all({ ...bind, slotLo: window.slotLo, slotHi: window.slotHi, fromNs: window.fromNs }) as [
-      bigint,
-      number,
-      bigint,
-      bigint,
-      bigint,
-      bigint,
-      bigint | null,
-      bigint | null,
-    ][];
+      .all({ ...bind, slotLo: window.slotLo, slotHi: window.slotHi }) as [bigint, number, bigint, bigint][];
     const before = this.prepare(
       `SELECT series_id, max(last_ns) FROM metric_rollups
         WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
@@ -458,10 +432,7 @@ export class SqliteMetrics {
     ][];
     const baseOf = new Map(before.map(([id, lastNs]) => [Number(id), BigInt(lastNs)]));
     const totals = groups.map(() => 0);
-    // Per group, its series that began in the window, while all of its series did.
-    const fresh: (FreshSeries[] | null)[] = groups.map(() => []);
-    const delta = query.metric.temporality === 1;
-    for (const [id, increase, lastNs, points, seriesFirstNs, firstWhole, firstNs, startNs] of inWindow) {
+    for (const [id, increase, lastNs, points] of inWindow) {
       const gid = seriesGroup.get(Number(id));
       if (gid === undefined) continue;
       const series = {
@@ -471,13 +442,9 @@ export class SqliteMetrics {
         baseNs: baseOf.get(Number(id)) ?? null,
       };
       totals[gid] = (totals[gid] ?? 0) + seriesRate(series, window, query.toNs);
-      const began = freshBegan(BigInt(seriesFirstNs), delta || Number(firstWhole) === 1, firstNs, startNs, window);
-      if (began === null) fresh[gid] = null;
-      else fresh[gid]?.push({ ...series, ...began });
     }
     groups.forEach((group, gid) => {
-      const started = fresh[gid];
-      group.values[group.values.length - 1] = (started ? newGroupRate(started, query.toNs) : null) ?? totals[gid] ?? 0;
+      group.values[group.values.length - 1] = totals[gid] ?? 0;
     });
   }
 

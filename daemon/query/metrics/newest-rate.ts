@@ -12,9 +12,7 @@
  * the phase of now: a fifth off either way. One that stopped (its newest point more than an
  * interval and a tenth old) is divided by the time to now: it fades as its increases leave the
  * window, to 0. One without a point in the five minutes before the window (new in it) is
- * divided by the window's length, so that series that follow one another add up to their rate;
- * except in a group whose series all began in the window and still export (a service started
- * in the last minutes), where each reads its own rate (newGroupRate).
+ * divided by the window's length.
  *
  * The window does not follow the bucket or the query's window: from the bucket's start, a
  * day's step read a day of rows and averaged it; cut to a short query's window, a minute's
@@ -67,81 +65,18 @@ export interface SeriesInWindow {
   baseNs: bigint | null;
 }
 
-/** Whether a series whose increases span `spanS` over `intervals` gaps still exports: its newest point at most an interval and a tenth old. */
-function exporting(spanS: number, intervals: number, sinceS: number): boolean {
-  return intervals > 0 && spanS > 0 && sinceS <= 1.1 * (spanS / intervals);
-}
-
 /**
  * A series' rate now (per second): its increases over the time they span, from its point
- * before the window to its newest, while it keeps exporting (an interval its points' mean
- * gap), so the phase of now does not move it; to now once it stopped, so it fades; over the
- * window's length without a point before the window (one that began in it, unless its group is
- * read by newGroupRate; one exporting less often than every five minutes, or back from a gap).
+ * before the window to its newest, while it keeps exporting (its newest point at most an
+ * interval and a tenth before now, an interval its points' mean gap), so the phase of now does
+ * not move it; to now once it stopped, so it fades; over the window's length without a point
+ * before the window.
  */
 export function seriesRate(series: SeriesInWindow, window: TrailingWindow, nowNs: bigint): number {
   if (series.baseNs === null || series.points <= 0) return series.increase / window.seconds;
   const spanS = Number(series.lastNs - series.baseNs) / 1e9;
   const sinceS = Number(nowNs - series.lastNs) / 1e9;
   if (spanS <= 0) return series.increase / window.seconds;
-  return series.increase / (exporting(spanS, series.points, sinceS) ? spanS : spanS + sinceS);
-}
-
-/** A series whose first point is in the trailing window: it began there. */
-export interface FreshSeries extends SeriesInWindow {
-  /** Its first point with a value. */
-  firstNs: bigint;
-  /**
-   * When its increases begin: that point's start time when it counts whole (a process started
-   * after the collector; a delta point), else that point (the baseline).
-   */
-  beganNs: bigint;
-}
-
-/**
- * When a series that began in the window began counting, from its first point with a value
- * (`firstNs`, `startNs`; null when it has none): null when it did not begin there (its first
- * point is older than the window), when it has no point with a value, or when its first counts
- * whole and its start time is unknown (0: unset) or after it.
- */
-export function freshBegan(
-  seriesFirstNs: bigint,
-  firstWhole: boolean,
-  firstNs: bigint | number | null,
-  startNs: bigint | number | null,
-  window: TrailingWindow,
-): Pick<FreshSeries, "firstNs" | "beganNs"> | null {
-  if (seriesFirstNs < window.fromNs || firstNs === null) return null;
-  const first = BigInt(firstNs);
-  if (!firstWhole) return { firstNs: first, beganNs: first };
-  if (startNs === null || BigInt(startNs) <= 0n || BigInt(startNs) > first) return null;
-  return { firstNs: first, beganNs: BigInt(startNs) };
-}
-
-/**
- * The rate now of a group whose series all began in the trailing window and all still export
- * (a service started in the last minutes): each series' increases over its own span, from when
- * it began to its newest point. Null when any does not (it has fewer than two points, so no
- * interval, or its newest is more than an interval and a tenth old), or when the group has a
- * series that began before the window: the group is then read by seriesRate, a series that
- * began in the window over the window's length.
- *
- * Why only then: divided by the window's length, a service started a minute ago read a sixth of
- * its rate until its sixth minute. Divided by their own spans where some stopped, series that
- * follow one another (a process a minute, a coding agent's sessions) read twice their rate: the
- * one running its own rate, those that stopped their increases again as they fade; over the
- * window's length they add up to it, as Prometheus's rate() reads them. Read together over the
- * time since the first began, series that run side by side, one started later, read less than
- * their sum.
- */
-export function newGroupRate(series: readonly FreshSeries[], nowNs: bigint): number | null {
-  if (series.length === 0) return null;
-  let rate = 0;
-  for (const one of series) {
-    // The interval from the gaps between its points, not from its start, which may be long before.
-    const gapsS = Number(one.lastNs - one.firstNs) / 1e9;
-    if (!exporting(gapsS, one.points - 1, Number(nowNs - one.lastNs) / 1e9)) return null;
-    rate += one.increase / (Number(one.lastNs - one.beganNs) / 1e9);
-  }
-  return rate;
+  const exporting = sinceS <= 1.1 * (spanS / series.points);
+  return series.increase / (exporting ? spanS : spanS + sinceS);
 }

@@ -55,29 +55,16 @@ const SERIES: Record<string, Spec[]> = {
   "/restarted": [...counter(4, 10, -600, -300), { t: 100, start: 95, value: 20 }, { t: 110, start: 95, value: 60 }],
   // Started after the collector, 50 s before its only point: all 30 counted.
   "/whole": [{ t: 100, start: 50, value: 30 }],
-  // Started after the collector 70 s ago, 3 a second, exported every 10 s since.
-  "/started": counter(3, 10, 55, 105, 45).map((p) => ({ ...p, value: p.value - 1000 + 30 })),
 };
 
-/** A new service's routes, started together 50 s before their first export, every minute (one route a second, the other two). */
-const NEW_APP = [1, 2].map((perS) => [-50, 10, 70].map((t) => ({ t, start: -50, value: perS * (t + 50) })).slice(1));
-
-/** Two pods of one job side by side, 1 a second each, exporting every 10 s: one started 146 s ago, one 30 s ago. */
-const SIDE_BY_SIDE = [-31, 85].map((start) =>
-  Array.from({ length: 20 }, (_, k) => 105 - 10 * k)
-    .filter((t) => t > start)
-    .reverse()
-    .map((t) => ({ t, start, value: t - start })),
-);
+/** Six pods of one job, 1 a second each, exporting every minute, 10 s apart. */
+const PODS = Array.from({ length: 6 }, (_, pod) => counter(1, 60, -600 + 10 * pod, NOW));
 
 /** An agent's sessions one after another, 1 a second each: the first ran from -200 s to -40 s, the next since -35 s. */
 const SESSIONS = [
   counter(1, 10, -190, -40, -200).map((p) => ({ ...p, value: p.value - 1000 + 10 })),
   counter(1, 10, -25, 105, -35).map((p) => ({ ...p, value: p.value - 1000 + 10 })),
 ];
-
-/** Six pods of one job, 1 a second each, exporting every minute, 10 s apart. */
-const PODS = Array.from({ length: 6 }, (_, pod) => counter(1, 60, -600 + 10 * pod, NOW));
 
 /** A CLI run a minute, each a new series (its own process) that counted 60 in its 30 s and exported once. */
 const RUNS = Array.from({ length: 11 }, (_, run) => [{ t: -545 + 60 * run, start: -575 + 60 * run, value: 60 }]);
@@ -91,15 +78,9 @@ const record = (name: string, labels: Record<string, string>) => (p: Spec) =>
  * (docs/api.md): per series, the increases made there over the time they span, from the
  * series' last point in the five minutes before the window to its newest; to now once the
  * newest is more than an interval and a tenth old (it stopped); over the window's length
- * without a point before it. The group's rate is its series' rates added up; except where every
- * series of the group began in the window and still exports (two points or more, its newest at
- * most an interval and a tenth old, the interval from the gaps between its points): then each
- * reads its increases over its own span, from its start when its first point counts whole, else
- * from that point.
+ * without a point before it. The group's rate is its series' rates added up.
  */
 const WINDOW_FROM = -240;
-const exportingNow = (end: number, from: number, intervals: number) =>
-  intervals > 0 && end > from && NOW - end <= (1.1 * (end - from)) / intervals;
 function seriesWindowRate(points: Spec[]): number {
   const inside = increases(points).filter((p) => p.t >= WINDOW_FROM);
   if (inside.length === 0) return 0;
@@ -108,18 +89,10 @@ function seriesWindowRate(points: Spec[]): number {
   if (before.length === 0) return total / (NOW - WINDOW_FROM);
   const base = Math.max(...before);
   const end = Math.max(...inside.map((p) => p.t));
-  return total / (exportingNow(end, base, inside.length) ? end - base : NOW - base);
-}
-function ownRate(points: Spec[]): number | null {
-  const first = points[0] as Spec;
-  const end = (points[points.length - 1] as Spec).t;
-  if (first.t < WINDOW_FROM || !exportingNow(end, first.t, points.length - 1)) return null;
-  const from = first.start >= COLLECTOR_START ? first.start : first.t;
-  return increases(points).reduce((sum, p) => sum + p.increase, 0) / (end - from);
+  const exporting = NOW - end <= (1.1 * (end - base)) / inside.length;
+  return total / (exporting ? end - base : NOW - base);
 }
 function windowRate(series: Spec[][]): number {
-  const own = series.map(ownRate);
-  if (own.every((rate) => rate !== null)) return own.reduce((sum: number, rate) => sum + (rate as number), 0);
   return series.reduce((sum, points) => sum + seriesWindowRate(points), 0);
 }
 
@@ -146,16 +119,7 @@ describe("the newest bucket's rate, over a trailing window", () => {
       ...Object.entries(SERIES).flatMap(([route, specs]) => specs.map(record("requests", { route }))),
       ...PODS.flatMap((specs, pod) => specs.map(record("jobs", { pod: String(pod) }))),
       ...RUNS.flatMap((specs, run) => specs.map(record("runs", { run: String(run) }))),
-      ...NEW_APP.flatMap((specs, route) => specs.map(record("orders", { route: String(route) }))),
-      ...SIDE_BY_SIDE.flatMap((specs, pod) => specs.map(record("pods", { pod: String(pod) }))),
       ...SESSIONS.flatMap((specs, session) => specs.map(record("sessions", { session: String(session) }))),
-      // A series first seen as a staleness marker, then 1 a second from 55 s.
-      metricPoint({ name: "markers", timeNs: at(-5), startNs: at(LONG_AGO), flags: 1, value: 0 }),
-      ...[55, 115].map((t) => metricPoint({ name: "markers", timeNs: at(t), startNs: at(LONG_AGO), value: 1000 + t })),
-      // A delta counter first seen 65 s ago: 20 in each 10 s, the first from its process's start.
-      ...[50, 60, 70, 80, 90, 100, 110].map((t) =>
-        metricPoint({ name: "retries", temporality: 1, timeNs: at(t), startNs: at(t - 10), value: 20 }),
-      ),
     ];
     store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(111)));
     // What obsd's query caller has the writer do before a metric read.
@@ -200,34 +164,11 @@ describe("the newest bucket's rate, over a trailing window", () => {
       expect(newest(answer["/stopped"]))
         .to.be.above(0)
         .and.below(4 * (50 / 355));
-      // Series that began in the window, alone in their group and still exporting, read their
-      // rate, not their increase over its length: one first seen 85 s ago (its first point the
-      // baseline), one started 70 s ago.
-      expect(newest(answer["/fresh"])).to.be.closeTo(4, 1e-9);
-      expect(newest(answer["/started"])).to.be.closeTo(3, 1e-9);
-      // A process that exported once has no interval: its count over the window's length.
-      expect(newest(answer["/whole"])).to.be.closeTo(30 / 355, 1e-9);
-    });
-
-    it(`reads a service started in the window at its rate, at a step of ${what}`, () => {
-      const [orders] = Object.values(rates("orders", stepS, source, []));
-      expect(newest(orders)).to.be.closeTo(windowRate(NEW_APP), 1e-12);
-      expect(newest(orders)).to.be.closeTo(3, 1e-9);
-      // A delta series counts from its first point's start: 140 in 70 s.
-      const [retries] = Object.values(rates("retries", stepS, source, []));
-      expect(newest(retries)).to.be.closeTo(2, 1e-9);
-      // Series side by side add up, whenever each began.
-      const [pods] = Object.values(rates("pods", stepS, source, []));
-      expect(newest(pods)).to.be.closeTo(windowRate(SIDE_BY_SIDE), 1e-12);
-      expect(newest(pods)).to.be.closeTo(2, 1e-9);
-      // A first point without a value is no start: the increases begin at the next.
-      const [markers] = Object.values(rates("markers", stepS, source, []));
-      expect(newest(markers)).to.be.closeTo(1, 1e-9);
     });
 
     it(`reads series that follow one another over the window, not twice their rate, at a step of ${what}`, () => {
-      // Divided by its own span, the running session read 1 and the one that ended added its
-      // increases again as it faded.
+      // Each divided by its own span, the running session read 1 and the one that ended added
+      // its increases again as it faded (metrics-store.md, "The newest bucket's rate").
       const [sessions] = Object.values(rates("sessions", stepS, source, []));
       expect(newest(sessions)).to.be.closeTo(windowRate(SESSIONS), 1e-12);
       expect(newest(sessions)).to.be.closeTo(300 / 355, 1e-9);

@@ -165,11 +165,10 @@ describe("SQLite metrics reader", () => {
     const [all] = reader.metricBuckets(query({ metric: counter, agg: "rate" }));
     const expected = perBucket(A, 0, 30, 4).map((v, i) => (v + perBucket(B, 0, 30, 4)[i]!) / 30);
     expect(all!.values.slice(0, 3)).to.deep.equal(expected.slice(0, 3));
-    // The newest bucket is still open: it reads the rate now. Both series began in its trailing
-    // window (-240 s to 119 s) and still export, so it is what they counted from their start
-    // (-5 s) to their newest point (110 s).
+    // The newest bucket is still open: it reads the rate now, over the five whole minutes before
+    // the current one and the current one so far (-240 s to 119 s), which hold every point.
     const total = (points: PointRowSpec[]) => increases(points).reduce((x, p) => x + p.increase, 0);
-    expect(all!.values[3]).to.be.closeTo((total(A) + total(B)) / 115, 1e-12);
+    expect(all!.values[3]).to.be.closeTo((total(A) + total(B)) / 359, 1e-12);
     expect(all!.series).to.equal(2);
   });
 
