@@ -22,6 +22,7 @@ import { Retention } from "./retention.js";
 import { SCHEMA_VERSION, StoreVersionError } from "./schema.js";
 import { StoreFileWatch } from "./store-file-watch.js";
 import { TelemetryWriter } from "./telemetry-writer.js";
+import { trimSteps } from "./trim-steps.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 import { WalGuard } from "./wal-guard.js";
 import { describeWriteFailure, isTransientWriteFailure } from "./write-failure.js";
@@ -266,20 +267,13 @@ async function trim(): Promise<void> {
   const total = noRecords();
   let deleted = 0;
   try {
-    const byAge = () => retention.trimByAge(nowNs());
-    // The writer's refolds first: while any waits, a pass keeps every metric series.
-    const settle = () => {
-      writer.writeForRetention();
-      return noRecords();
-    };
-    // By age twice when the writer held points past the first pass's cutoff: written after it,
-    // they go in the second (an idle collector would keep them until its next metric request).
-    const steps = [
-      settle,
-      byAge,
-      () => (writer.writeForRetention() ? byAge() : noRecords()),
-      () => retention.trimBySize(),
-    ];
+    const steps = trimSteps({
+      settleWriter: () => writer.writeForRetention(),
+      byAge: () => retention.trimByAge(nowNs()),
+      bySize: () => retention.trimBySize(),
+      onWriterError: (error) =>
+        console.error(`obsd: retention: the metric writer could not write what it holds: ${(error as Error).message}`),
+    });
     for (const step of steps) {
       while (!closing) {
         const result = step();
