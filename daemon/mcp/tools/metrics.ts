@@ -206,7 +206,11 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
           "Bucket width as a duration (30s, 1m, 15m); default from the window and how often the series export",
       },
       service: SERVICE_PROPERTY,
-      attributes: { ...ATTRIBUTES_PROPERTY, description: "Exact point or resource attribute filters, key to value" },
+      attributes: {
+        ...ATTRIBUTES_PROPERTY,
+        description:
+          "Exact attribute filters, key to value: on the point's value, else the resource's (the value group_by reads)",
+      },
       lookback: LOOKBACK_PROPERTY,
       limit: limitProperty("metricSeries", "Groups"),
     },
