@@ -21,16 +21,19 @@ const METRIC_NAME_PROPERTY = {
 
 type MetricType = MetricSummaryRecord["type"];
 
+/** The metric types, as the answers name them. */
+const METRIC_TYPES = ["gauge", "sum", "histogram", "exponential_histogram", "summary"] as const;
+
 const METRIC_TYPE_PROPERTY = {
   type: "string",
-  enum: ["gauge", "sum", "histogram", "exponential_histogram", "summary"],
+  enum: METRIC_TYPES,
   description:
     "Where list_metrics lists the name more than once, with other types: the one of this type. Absent: the one written to most recently",
 } as const;
 
 const SUMMARY_PROPERTIES = {
   name: { type: "string" },
-  type: { type: "string", enum: ["gauge", "sum", "histogram", "exponential_histogram", "summary"] },
+  type: { type: "string", enum: METRIC_TYPES },
   unit: { type: "string" },
   description: { type: "string", description: `Cut after ${DESCRIPTION_CHARS} characters` },
   temporality: { type: ["string", "null"], description: "delta or cumulative (sums, histograms); null otherwise" },
