@@ -505,10 +505,13 @@ export class MetricWriter implements RecordWriter {
    */
   private recover(): void {
     const recovery = this.recovery;
-    if (recovery === null) return;
+    // A rollback with nothing held or undone leaves a replay to do and nothing to refold; until
+    // the replay runs, the journal is not trimmed.
+    if (recovery === null && !this.replayPending) return;
     this.recovery = null;
     this.recovering = joined(this.recovering, recovery);
     if (this.replayPending) this.replayJournal();
+    if (recovery === null) return;
     const rows =
       recovery === "all"
         ? (this.recoverable.all.all() as RecoverableSeries[])

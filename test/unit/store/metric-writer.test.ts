@@ -785,6 +785,19 @@ describe("metric writer", () => {
       expect(count("SELECT count(*) FROM metric_points")).to.equal(181);
     });
 
+    it("keeps the journal short after a transaction that rolled back holding nothing", () => {
+      // Spans only, or a failed request with nothing held: there is nothing to refold.
+      expect(() =>
+        store.writer.transaction(() => {
+          throw new Error("disk full");
+        }),
+      ).to.throw("disk full");
+      for (let s = 0; s < 1800; s += 10) writeOnly(store, [counter(s, s)], store.writer, clock(s));
+      expect(count("SELECT count(*) FROM metric_point_journal")).to.be.at.most(6 * (POINT_HOLD_MINUTES + 2));
+      new TelemetryWriter(store.db, 0n).writeHeld();
+      expect(count("SELECT count(*) FROM metric_points")).to.equal(180);
+    });
+
     it("keeps the journal short when every series is dated ahead of the clock", () => {
       // A day ahead: past the clock's allowance, so no minute of it is ever released as behind
       // the clock; the series moves on to a later minute every sixth point all the same.
