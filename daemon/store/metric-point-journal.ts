@@ -13,60 +13,84 @@
  * (metric-held-points.ts).
  */
 
+import type { MetricPointRecord } from "../otlp/records.js";
+
 /** Values per point, in `metric_points` column order (series_id ... exemplars). */
 export const JOURNAL_POINT_WIDTH = 11;
 
 const NUMBERS = [4, 5, 6, 7, 8] as const;
 const TEXTS = [9, 10] as const;
-/** The optional columns, in the order of their bits in a point's first byte. */
-const OPTIONAL = [...NUMBERS, ...TEXTS];
 
 /** Where a point's time is, from its offset: after the optional columns' byte, series id and flags. */
 const TIME_AT = 1 + 8 + 4;
 
 /**
- * Packs points given as flat values, JOURNAL_POINT_WIDTH per point; each point's offset in the
- * bytes is appended to `offsets` when given.
+ * Packs points, appending each one's offset in the bytes to `offsets`: `seriesIds[i]` and
+ * `details[i]` (the detail column's text) are point i's. Straight from the records: the
+ * points as flat values (as `unpackJournalPoints` gives them back) would take eleven array
+ * slots a point, and a heap number of its own for each double put in one.
  */
-export function packJournalPoints(values: readonly unknown[], offsets?: number[]): Buffer {
+export function packJournalRecords(
+  seriesIds: readonly number[],
+  points: readonly MetricPointRecord[],
+  details: readonly (string | null)[],
+  offsets: number[],
+): Buffer {
   let size = 0;
-  for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
+  for (let i = 0; i < points.length; i++) {
+    const point = points[i] as MetricPointRecord;
     size += 1 + 8 + 4 + 8 + 8;
-    for (const column of NUMBERS) if (values[at + column] !== null) size += 8;
-    for (const column of TEXTS) {
-      const text = values[at + column];
-      if (text !== null) size += 4 + Buffer.byteLength(text as string);
-    }
+    if (point.value !== null) size += 8;
+    if (point.count !== null) size += 8;
+    if (point.sum !== null) size += 8;
+    if (point.min !== null) size += 8;
+    if (point.max !== null) size += 8;
+    const detail = details[i] as string | null;
+    if (detail !== null) size += 4 + Buffer.byteLength(detail);
+    if (point.exemplars !== null) size += 4 + Buffer.byteLength(point.exemplars);
   }
   const out = Buffer.allocUnsafe(size);
   // Numbers through a DataView: Buffer's bigint writers split a bigint with bigint arithmetic,
   // allocating per call.
   const view = viewOf(out);
   let offset = 0;
-  for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
-    offsets?.push(offset);
-    let present = 0;
-    for (let bit = 0; bit < OPTIONAL.length; bit++)
-      if (values[at + (OPTIONAL[bit] as number)] !== null) present |= 1 << bit;
+  const number = (value: number | null): void => {
+    if (value === null) return;
+    view.setFloat64(offset, value, true);
+    offset += 8;
+  };
+  const text = (value: string | null): void => {
+    if (value === null) return;
+    const length = out.write(value, offset + 4, "utf8");
+    view.setUint32(offset, length, true);
+    offset += 4 + length;
+  };
+  for (let i = 0; i < points.length; i++) {
+    const point = points[i] as MetricPointRecord;
+    const detail = details[i] as string | null;
+    offsets.push(offset);
+    // A bit per optional column, in column order: value, count, sum, min, max, detail, exemplars.
+    const present =
+      (point.value !== null ? 1 : 0) |
+      (point.count !== null ? 2 : 0) |
+      (point.sum !== null ? 4 : 0) |
+      (point.min !== null ? 8 : 0) |
+      (point.max !== null ? 16 : 0) |
+      (detail !== null ? 32 : 0) |
+      (point.exemplars !== null ? 64 : 0);
     view.setUint8(offset, present);
-    view.setFloat64(offset + 1, Number(values[at]), true);
-    view.setUint32(offset + 9, Number(values[at + 3]), true);
-    view.setBigInt64(offset + TIME_AT, values[at + 1] as bigint, true);
-    view.setBigInt64(offset + TIME_AT + 8, values[at + 2] as bigint, true);
+    view.setFloat64(offset + 1, seriesIds[i] as number, true);
+    view.setUint32(offset + 9, point.flags, true);
+    view.setBigInt64(offset + TIME_AT, point.timeNs, true);
+    view.setBigInt64(offset + TIME_AT + 8, point.startNs, true);
     offset += TIME_AT + 16;
-    for (const column of NUMBERS) {
-      const value = values[at + column];
-      if (value === null) continue;
-      view.setFloat64(offset, Number(value), true);
-      offset += 8;
-    }
-    for (const column of TEXTS) {
-      const text = values[at + column];
-      if (text === null) continue;
-      const length = out.write(text as string, offset + 4, "utf8");
-      view.setUint32(offset, length, true);
-      offset += 4 + length;
-    }
+    number(point.value);
+    number(point.count);
+    number(point.sum);
+    number(point.min);
+    number(point.max);
+    text(detail);
+    text(point.exemplars);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { exemplarTraceIds, type PointDetail, pointDetailOf } from "./metric-poin
 import {
   JOURNAL_POINT_WIDTH,
   type JournalRefs,
-  packJournalPoints,
+  packJournalRecords,
   unpackJournalPoints,
   unpackJournalRefs,
 } from "./metric-point-journal.js";
@@ -303,7 +303,10 @@ export class MetricWriter implements RecordWriter {
     this.packer.noteClock(receivedNs);
     if (receivedNs > this.clockNs) this.clockNs = receivedNs;
     const { resources, scopes } = this.shared.resolveScopes(batch, receivedNs);
-    const values: unknown[] = [];
+    /** The in-order points, their series and their detail texts: the request's journal row. */
+    const journalIds: number[] = [];
+    const journalPoints: MetricPointRecord[] = [];
+    const journalDetails: (string | null)[] = [];
     /** The series of each in-order point, which holds it once the journal row is packed. */
     const holders: SeriesState[] = [];
     /** Series whose first held point is in this request's journal row. */
@@ -325,19 +328,9 @@ export class MetricWriter implements RecordWriter {
       if (state.newestNs === null && series.created !== true) this.mayBeFirst(series.id, point.timeNs);
       this.fold(series, state, rollupPointOf(point, detail));
       // Held until its series writes its points (POINT_HOLD_MINUTES); journaled meanwhile.
-      values.push(
-        series.id,
-        point.timeNs,
-        point.startNs,
-        point.flags,
-        point.value,
-        point.count,
-        point.sum,
-        point.min,
-        point.max,
-        detailText,
-        point.exemplars,
-      );
+      journalIds.push(series.id);
+      journalPoints.push(point);
+      journalDetails.push(detailText);
       holders.push(state);
       if (state.journalId === 0) {
         state.journalId = -1;
@@ -347,9 +340,9 @@ export class MetricWriter implements RecordWriter {
       this.shared.noteSeen(resource.serviceId, point.timeNs);
       inserted++;
     }
-    if (values.length > 0) {
+    if (journalPoints.length > 0) {
       const offsets: number[] = [];
-      const bytes = packJournalPoints(values, offsets);
+      const bytes = packJournalRecords(journalIds, journalPoints, journalDetails, offsets);
       const id = Number(this.journal.append.run(bytes).lastInsertRowid);
       this.journalNewest = id;
       for (let i = 0; i < holders.length; i++) (holders[i] as SeriesState).points.add(bytes, offsets[i] as number);

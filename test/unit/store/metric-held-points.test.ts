@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { HeldPoints } from "../../../daemon/store/metric-held-points.js";
-import { type JournalRefs, packJournalPoints, unpackJournalRefs } from "../../../daemon/store/metric-point-journal.js";
+import { type JournalRefs, unpackJournalRefs } from "../../../daemon/store/metric-point-journal.js";
+import { packJournalRows } from "../../helpers/metric-points.js";
 
 describe("a series' held points", () => {
   it("holds a series' points by their offsets, oldest first, and gives them back once", () => {
@@ -28,7 +29,7 @@ describe("a series' held points", () => {
       [second, 0],
     ] as const) {
       const offsets: number[] = [];
-      const bytes = packJournalPoints(request.flat(), offsets);
+      const bytes = packJournalRows(request.flat(), offsets);
       held.add(bytes, offsets[index] as number);
     }
     expect(held.count).to.equal(2);

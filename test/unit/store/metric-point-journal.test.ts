@@ -3,11 +3,11 @@ import {
   JOURNAL_POINT_WIDTH,
   type JournalRefs,
   journalPointTime,
-  packJournalPoints,
   unpackJournalPoint,
   unpackJournalPoints,
   unpackJournalRefs,
 } from "../../../daemon/store/metric-point-journal.js";
+import { packJournalRows } from "../../helpers/metric-points.js";
 
 describe("metric point journal rows", () => {
   const points = [
@@ -44,12 +44,12 @@ describe("metric point journal rows", () => {
   it("gives back every point's values as packed, nulls, text and 64-bit times included", () => {
     const values = points.flat();
     expect(values.length).to.equal(points.length * JOURNAL_POINT_WIDTH);
-    expect(unpackJournalPoints(packJournalPoints(values))).to.deep.equal(values);
+    expect(unpackJournalPoints(packJournalRows(values))).to.deep.equal(values);
   });
 
   it("gives back each point, and its time, from the offset it was packed at", () => {
     const offsets: number[] = [];
-    const bytes = packJournalPoints(points.flat(), offsets);
+    const bytes = packJournalRows(points.flat(), offsets);
     expect(offsets).to.have.length(points.length);
     // Backwards, so that no point is read from where the one before it ended.
     for (let i = points.length - 1; i >= 0; i--) {
@@ -62,9 +62,9 @@ describe("metric point journal rows", () => {
   });
 
   it("reads a chunk of held points, from several requests' bytes in turn, into an array it empties first", () => {
-    const first = packJournalPoints(points.flat());
+    const first = packJournalRows(points.flat());
     const reversed = [...points].reverse();
-    const second = packJournalPoints(reversed.flat());
+    const second = packJournalRows(reversed.flat());
     const offsetsOf = (bytes: Buffer) => {
       const offsets: number[] = [];
       for (let at = 0; at < bytes.length; ) {
@@ -91,7 +91,7 @@ describe("metric point journal rows", () => {
   });
 
   it("packs no points as no bytes", () => {
-    expect(packJournalPoints([]).length).to.equal(0);
+    expect(packJournalRows([]).length).to.equal(0);
     expect(unpackJournalPoints(new Uint8Array())).to.deep.equal([]);
   });
 });
