@@ -9,11 +9,12 @@ import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
-import { bucketSql, cellsSql, exemplarSql, seriesSql } from "./metrics/metric-bucket-sql.js";
+import { type CarriedValue, carryLast, MAX_CARRY_NS } from "./metrics/carried-last.js";
+import { bucketSql, cellsSql, exemplarSql, lastSql, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
 import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
-import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
+import { type ExemplarRowOf, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
   type Figures,
@@ -326,80 +327,63 @@ export class SqliteMetrics {
     const slotHi = BigInt(bind.slotHi as bigint);
     if (rowsFrom > slotHi) return this.slotExemplars.take();
     const per = width / folded;
-    if (query.agg !== "last") {
-      // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
-      const minutes = this.prepare(slotSql(plan))
-        .raw()
-        .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: (slotHi + 1n) * per - 1n }) as [
-        bigint,
-        string,
-      ][];
-      let slot: bigint | null = null;
-      let bySlot: (Figures | undefined)[] = [];
-      const done = () => {
-        if (slot !== null)
-          apply(
-            Number(slot),
-            bySlot.flatMap((f, gid) => (f ? [[gid, f] as [number, Figures]] : [])),
-          );
-      };
-      for (const [minute, json] of minutes) {
-        const at = BigInt(minute) / per;
-        if (at !== slot) {
-          done();
-          slot = at;
-          bySlot = [];
-        }
-        for (const [gid, figures] of slotFigures(json)) bySlot[gid] = combineFigures(plan.mode, bySlot[gid], figures);
+    // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
+    const minutes = this.prepare(slotSql(plan))
+      .raw()
+      .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: (slotHi + 1n) * per - 1n }) as [
+      bigint,
+      string,
+    ][];
+    let slot: bigint | null = null;
+    let bySlot: (Figures | undefined)[] = [];
+    const done = () => {
+      if (slot !== null)
+        apply(
+          Number(slot),
+          bySlot.flatMap((f, gid) => (f ? [[gid, f] as [number, Figures]] : [])),
+        );
+    };
+    for (const [minute, json] of minutes) {
+      const at = BigInt(minute) / per;
+      if (at !== slot) {
+        done();
+        slot = at;
+        bySlot = [];
       }
-      done();
-      return this.slotExemplars.take();
+      for (const [gid, figures] of slotFigures(json)) bySlot[gid] = combineFigures(plan.mode, bySlot[gid], figures);
     }
-    // Each series' newest value: the general path picks each series' newest row per bucket.
-    const fromPacks = this.slotExemplars.take();
-    const fromRows = this.generalValues(query, firstNs, groups, rowsFrom - 1n, rowsFrom);
-    // Newest first: the folded rows' slots all come after the packed ones.
-    return [...fromRows, ...fromPacks].slice(0, MAX_EXEMPLAR_ROWS);
+    done();
+    return this.slotExemplars.take();
   }
 
   /**
    * The values of the general path (metrics/metric-bucket-sql.ts) into `groups`, the width's
-   * rows read up to `rowsThrough` and 60 s rows after it, from `slotLo` on when given (the
-   * slots before it answered already). Returns the exemplar rows of the same slots.
+   * rows read up to `rowsThrough` and 60 s rows after it. Returns the exemplar rows of the same
+   * slots.
    */
   private generalValues(
     query: MetricBucketQuery,
     firstNs: bigint,
     groups: MetricGroupValues[],
     rowsThrough?: bigint,
-    slotLo?: bigint,
   ): ExemplarRowOf[] {
     const values = bucketSql(query, firstNs, rowsThrough);
-    const bind = slotLo === undefined ? values.bind : { ...values.bind, slotLo };
-    for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(bind) as unknown[][]) {
+    for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
       if (gid === null) continue;
       const group = groups[Number(gid)] as MetricGroupValues;
       const bucket = Number(b);
       if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = Number(value);
       group.resets += Number(resets ?? 0);
     }
-    return this.exemplarRows(query, firstNs, rowsThrough, slotLo);
+    return this.exemplarRows(query, firstNs, rowsThrough);
   }
 
   /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
-  private exemplarRows(
-    query: MetricBucketQuery,
-    firstNs: bigint,
-    rowsThrough?: bigint,
-    slotLo?: bigint,
-  ): ExemplarRowOf[] {
+  private exemplarRows(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigint): ExemplarRowOf[] {
     const exemplars = exemplarSql(query, firstNs, rowsThrough);
-    const bind = slotLo === undefined ? exemplars.bind : { ...exemplars.bind, slotLo };
-    return (this.prepare(exemplars.sql).raw().all(bind) as [unknown, unknown, unknown][]).map(([gid, ids, t]) => [
-      gid === null ? null : Number(gid),
-      String(ids),
-      BigInt(t as bigint | number),
-    ]);
+    return (this.prepare(exemplars.sql).raw().all(exemplars.bind) as [unknown, unknown, unknown][]).map(
+      ([gid, ids, t]) => [gid === null ? null : Number(gid), String(ids), BigInt(t as bigint | number)],
+    );
   }
 
   /**
@@ -466,14 +450,23 @@ export class SqliteMetrics {
     const newest = starts[starts.length - 1];
     const trailing =
       query.agg === "rate" && newest !== undefined ? trailingWindow(newest, query.stepMs, query.toNs) : null;
-    const seriesFrom = trailing !== null && trailing.fromNs < firstNs ? trailing.fromNs : firstNs;
-    // The scope's series with their group values, numbered by group for obs_series_group().
+    // `last` reads each series' newest value before the first bucket too, carried into it.
+    const stepNs = BigInt(query.stepMs) * 1_000_000n;
+    const shift = query.agg === "last" ? Number((MAX_CARRY_NS + stepNs - 1n) / stepNs) : 0;
+    const carriedFrom = firstNs - BigInt(shift) * stepNs;
+    const seriesFrom = trailing !== null && trailing.fromNs < firstNs ? trailing.fromNs : carriedFrom;
+    // The scope's series with their group values, numbered by group for obs_series_group(),
+    // and whether each has a point in the window (a series before it counts where it is carried).
     const series = seriesSql(query, query.groupBy, seriesFrom, false);
     const columns = ["id", ...series.groups].join(", ");
-    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns} FROM sel`).raw().all(series.bind) as unknown[][];
+    const inWindow = shift === 0 ? "1" : "(SELECT last_ns >= @window FROM metric_series_last WHERE series_id = sel.id)";
+    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns}, ${inWindow} FROM sel`)
+      .raw()
+      .all(shift === 0 ? series.bind : { ...series.bind, window: firstNs }) as unknown[][];
     const groups: MetricGroupValues[] = [];
     const byKey = new Map<string, number>();
     const seriesGroup = new Map<number, number>();
+    const beforeOnly = new Set<number>();
     for (const row of rows) {
       const key = row.slice(1, width + 1).map(text);
       const id = JSON.stringify(key);
@@ -483,7 +476,8 @@ export class SqliteMetrics {
         byKey.set(id, gid);
         groups.push({ key, values: starts.map(() => null), series: 0, resets: 0, exemplars: [] });
       }
-      (groups[gid] as MetricGroupValues).series += 1;
+      if (Number(row[width + 1]) === 1) (groups[gid] as MetricGroupValues).series += 1;
+      else beforeOnly.add(Number(row[0]));
       seriesGroup.set(Number(row[0]), gid);
     }
     if (groups.length === 0) return [];
@@ -491,7 +485,8 @@ export class SqliteMetrics {
     try {
       const plan = slotPlan(query);
       let exemplarRows: ExemplarRowOf[];
-      if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
+      if (query.agg === "last") exemplarRows = this.lastValues(query, starts, shift, groups, beforeOnly);
+      else if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
       if (trailing !== null) this.newestRate(query, trailing, groups, seriesGroup);
       for (const [gid, ids, timeNs] of exemplarRows) {
@@ -506,6 +501,53 @@ export class SqliteMetrics {
     } finally {
       this.seriesGroups.set(new Map());
     }
-    return groups;
+    // A group of series before the window only, none carried into it.
+    return groups.filter((group) => group.series > 0);
+  }
+
+  /**
+   * The values of a `last` query into `groups`: each bucket sums its series' newest values
+   * there, and those carried from an earlier bucket (metrics/carried-last.ts). A series with no
+   * point in the window (`beforeOnly`) counts in its group's series where it is carried into it.
+   * Returns the exemplar rows.
+   */
+  private lastValues(
+    query: MetricBucketQuery,
+    starts: readonly bigint[],
+    shift: number,
+    groups: MetricGroupValues[],
+    beforeOnly: ReadonlySet<number>,
+  ): ExemplarRowOf[] {
+    const firstNs = starts[0] as bigint;
+    const stepNs = BigInt(query.stepMs) * 1_000_000n;
+    const carriedFrom = firstNs - BigInt(shift) * stepNs;
+    const { sql, bind } = lastSql(query, firstNs, shift, this.rowsThrough(query, carriedFrom));
+    const carried: CarriedValue[] = [];
+    for (const [kind, gid, b, value, t, gap, next, seriesId] of this.prepare(sql).raw().all(bind) as unknown[][]) {
+      if (Number(kind) === 0) {
+        const group = groups[Number(gid)] as MetricGroupValues;
+        const bucket = Number(b);
+        if (bucket >= 0 && bucket < group.values.length) group.values[bucket] = Number(value);
+        continue;
+      }
+      carried.push({
+        seriesId: Number(seriesId),
+        gid: Number(gid),
+        b: Number(b),
+        value: Number(value),
+        timeNs: BigInt(t as bigint),
+        gapNs: gap === null ? null : BigInt(gap as bigint),
+        next: next === null ? null : Number(next),
+      });
+    }
+    const counted = carryLast(
+      groups.map((group) => group.values),
+      carried,
+      { starts, stepNs, toNs: query.toNs },
+    );
+    for (const [gid, ids] of counted) {
+      for (const id of ids) if (beforeOnly.has(id)) (groups[gid] as MetricGroupValues).series += 1;
+    }
+    return this.exemplarRows(query, firstNs, this.rowsThrough(query, firstNs));
   }
 }

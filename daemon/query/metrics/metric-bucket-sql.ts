@@ -141,7 +141,8 @@ function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
   }
   switch (query.agg) {
     case "last":
-      return { value: "sum(value_last)", two: true };
+      // Each series' values, carried into the buckets after them: lastSql.
+      throw new Error("a last query is read by lastSql");
     case "rate":
       return { value: "sum(increase) / @stepSeconds", two: false };
     case "increase":
@@ -225,6 +226,32 @@ export function bucketSql(
     : "cells";
   const sql = `${base.sql} SELECT gid, b, ${value} AS value, sum(resets) AS resets FROM ${from} GROUP BY gid, b`;
   return { sql, bind: base.bind };
+}
+
+/**
+ * The rows of a `last` query (metrics/carried-last.ts), its cells read from `shift` steps
+ * before the first bucket (the values carried into the window), bucket numbers from the first
+ * bucket: (0, gid, b, the sum of the group's series' newest values in the bucket) for the
+ * window's buckets; and (1, gid, b, value, time, gap, next bucket, series id) for each series'
+ * newest value in a bucket that a bucket without one of the series follows, before the window
+ * too, and at the series' end.
+ */
+export function lastSql(
+  query: MetricBucketQuery,
+  firstNs: bigint,
+  shift: number,
+  rowsThrough?: bigint,
+): { sql: string; bind: Bind } {
+  const base = cellsSql(query, firstNs - BigInt(shift) * BigInt(query.stepMs) * NS_PER_MS, rowsThrough);
+  const sql = `${base.sql},
+    newest AS MATERIALIZED (SELECT series_id, gid, b, max(last_ns) AS t, value_last AS v FROM cells
+      WHERE gid IS NOT NULL AND value_last IS NOT NULL GROUP BY series_id, b),
+    spans AS (SELECT series_id, gid, b, t, v, t - lag(t) OVER s AS gap, lead(b) OVER s AS nb FROM newest
+      WINDOW s AS (PARTITION BY series_id ORDER BY b))
+    SELECT 0, gid, b - @shift, sum(v), NULL, NULL, NULL, NULL FROM newest WHERE b >= @shift GROUP BY gid, b
+    UNION ALL
+    SELECT 1, gid, b - @shift, v, t, gap, nb - @shift, series_id FROM spans WHERE nb IS NULL OR nb > b + 1`;
+  return { sql, bind: { ...base.bind, shift } };
 }
 
 /**

@@ -75,10 +75,11 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     );
     const top = structured.groups[0];
     expect(top?.latest).to.equal(depth(QUEUES - 1, POINTS - 1));
-    // agg last: each minute's newest point.
+    // agg last: each minute's newest point; the bucket starting now, which no point has
+    // reached yet, the newest one's value (carried: it is the queue's depth now).
     expect(top?.values).to.deep.equal(
       Array.from({ length: bucketsOf(60_000) }, (_, m) =>
-        m * PER_MINUTE < POINTS ? depth(QUEUES - 1, m * PER_MINUTE + PER_MINUTE - 1) : null,
+        depth(QUEUES - 1, Math.min(m * PER_MINUTE + PER_MINUTE - 1, POINTS - 1)),
       ),
     );
     expect(structured).to.deep.include({ agg: "last", step_ms: 60_000, dropped_buckets: 0, truncated: false });
@@ -118,7 +119,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect(kept).to.be.at.least(MIN_BUCKETS);
     expect(cut.structured.groups).to.have.length(QUEUES);
     expect(cut.structured.groups[0]?.values).to.deep.equal(
-      Array.from({ length: kept }, (_, i) => (total - kept + i < POINTS ? depth(QUEUES - 1, total - kept + i) : null)),
+      Array.from({ length: kept }, (_, i) => depth(QUEUES - 1, Math.min(total - kept + i, POINTS - 1))),
     );
     const firstMs = NOW_MS - 15 * 60_000 + (total - kept) * POINT_EVERY_MS;
     expect(Date.parse(cut.structured.first_bucket ?? "")).to.equal(firstMs);

@@ -200,7 +200,8 @@ describe("metric retention", () => {
     // A new metric and series take the freed ids; their answer holds their own point alone.
     write(store, "api", [point("fresh", 130)]);
     const [group] = lastValues(store, "fresh", T0 + 240n * S, []);
-    expect(group?.values.filter((value) => value !== null)).to.deep.equal([130]);
+    // Its one value, in its minute and the minutes it is carried into (a `last` answer).
+    expect([...new Set(group?.values.filter((value) => value !== null))]).to.deep.equal([130]);
   });
 
   it("deletes the packs of a metric it empties in a pass cut short, which no later pass would visit", () => {
@@ -228,7 +229,7 @@ describe("metric retention", () => {
     write(store, "api", [point("m", 7210, "/c")]);
     const groups = lastValues(store, "m", T0 + 7260n * S, [{ attr: "route" }]);
     const fresh = groups.find((group) => group.key[0] === "/c");
-    expect(fresh?.values.filter((value) => value !== null)).to.deep.equal([7210]);
+    expect([...new Set(fresh?.values.filter((value) => value !== null))]).to.deep.equal([7210]);
   });
 
   it("lets the writer go on after retention deleted the series it knew", () => {
