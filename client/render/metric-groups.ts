@@ -1,7 +1,8 @@
 /**
  * `obs metric NAME` as text: a heading with what the numbers are (the metric, its type, the
  * aggregation, the step and the window), then one row per group: its key values, its latest
- * value with the value's unit, its series count, and a sparkline of the window. Groups that saw
+ * value with the value's unit, its total where the values add up (addsUp), its series count,
+ * and a sparkline of the window. Groups that saw
  * a counter reset say how many (the values are not smoothed over it), and groups with exemplars
  * name the newest exemplar's trace, so a spike leads to a trace. Pure.
  */
@@ -33,6 +34,24 @@ export function metricHeading(record: MetricSeriesRecord): string {
   return `${safeText(record.name)} (${record.type}${unit})  agg ${record.agg}  step ${record.step}  ${record.from} .. ${record.to}`;
 }
 
+/**
+ * Whether an answer's bucket values add up to a total over its buckets: a counter's increases,
+ * a histogram's or summary's counts and sums. Not rates, levels (a gauge's or an up-down sum's
+ * values) or quantiles.
+ */
+export function addsUp(record: Pick<MetricSeriesRecord, "agg" | "type" | "monotonic">): boolean {
+  if (record.agg === "increase" || record.agg === "count") return true;
+  const level = record.type === "gauge" || (record.type === "sum" && record.monotonic === false);
+  return record.agg === "sum" && !level;
+}
+
+/** The sum of a group's bucket values; null when no bucket has one. */
+function totalOf(values: readonly (number | null)[]): number | null {
+  let total: number | null = null;
+  for (const value of values) if (value !== null) total = (total ?? 0) + value;
+  return total;
+}
+
 /** The key columns: the answer's grouping keys in the order of its first group, or none. */
 function groupKeys(groups: readonly MetricSeriesGroup[]): string[] {
   return Object.keys(groups[0]?.group ?? {});
@@ -44,9 +63,11 @@ export function renderMetricGroups(record: MetricSeriesRecord, options: MetricGr
   const keys = groupKeys(record.groups);
   const withResets = record.groups.some((group) => group.resets > 0);
   const withTraces = record.groups.some((group) => group.exemplarTraceIds.length > 0);
+  const withTotal = addsUp(record);
   const headers = [
     ...(keys.length ? keys.map((key) => key.toUpperCase()) : ["GROUP"]),
     "LATEST",
+    ...(withTotal ? ["TOTAL"] : []),
     "SERIES",
     ...(withResets ? ["RESETS"] : []),
     ...(withTraces ? ["EXEMPLAR TRACE"] : []),
@@ -56,6 +77,7 @@ export function renderMetricGroups(record: MetricSeriesRecord, options: MetricGr
   const rows = record.groups.map((group) => [
     ...(keys.length ? keys.map((key) => group.group[key] ?? "(none)") : ["(all)"]),
     formatMetricValue(group.latest, record.valueUnit),
+    ...(withTotal ? [formatMetricValue(totalOf(group.values), record.valueUnit)] : []),
     group.series,
     ...(withResets ? [group.resets || ""] : []),
     ...(withTraces ? [group.exemplarTraceIds[0] ?? ""] : []),
@@ -63,6 +85,8 @@ export function renderMetricGroups(record: MetricSeriesRecord, options: MetricGr
     `|${sparkline(group.values, { width, ascii: options.ascii })}|`,
   ]);
   const lines = [heading, renderTable(headers, rows)];
+  // The first bucket starts at a multiple of the step, so it may begin before the window.
+  if (withTotal) lines.push(`TOTAL: the buckets' sum, from ${record.buckets[0] ?? record.from}`);
   if (withResets) lines.push("RESETS: counter restarts seen in the window (start time moved or value dropped)");
   return lines.join("\n");
 }

@@ -2,6 +2,7 @@
  * Compact aligned tables for human output. Telemetry text is untrusted: control characters
  * (including the ESC that starts terminal escape sequences) are shown as visible escapes.
  */
+import stringWidth from "string-width";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -11,13 +12,23 @@ export function safeText(value: unknown): string {
   return text.replace(CONTROL, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
 
+/**
+ * Columns are padded to the width text takes on a terminal (string-width: a CJK character
+ * takes two columns, a combining accent none), not to its length in UTF-16 units, so a row
+ * holding `東京都` or `e\u0301` lines up with the others.
+ */
 export function renderTable(headers: string[], rows: unknown[][]): string {
+  const head = headers.map(safeText);
   const cells = rows.map((row) => row.map(safeText));
-  const widths = headers.map((header, i) => Math.max(header.length, ...cells.map((row) => (row[i] ?? "").length)));
+  const widths = head.map((header, i) =>
+    Math.max(stringWidth(header), ...cells.map((row) => stringWidth(row[i] ?? ""))),
+  );
   const line = (row: string[]) =>
     row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .map((cell, i) =>
+        i === row.length - 1 ? cell : cell + " ".repeat(Math.max(0, (widths[i] ?? 0) - stringWidth(cell))),
+      )
       .join("  ")
       .trimEnd();
-  return [line(headers), ...cells.map(line)].join("\n");
+  return [line(head), ...cells.map(line)].join("\n");
 }

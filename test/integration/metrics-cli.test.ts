@@ -150,12 +150,14 @@ describe("obs metrics and obs metric (real collector)", function () {
     expect(text.code, text.stderr).to.equal(0);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines[0]).to.match(/^requests \(sum, \{request\}\) {2}agg increase {2}step \S+ {2}\S+ \.\. \S+$/);
-    expect(lines[1]).to.match(/^ATTR\.ROUTE\s+LATEST\s+SERIES\s+WINDOW$/);
+    expect(lines[1]).to.match(/^ATTR\.ROUTE\s+LATEST\s+TOTAL\s+SERIES\s+WINDOW$/);
     for (const route of ["/a", "/b"]) {
       const group = byRoute.get(route) as GroupJson;
       const row = lines.find((line) => line.startsWith(`${route} `)) as string;
       expect(row, route).to.be.a("string");
       expect(row).to.include(`  ${formatMetricValue(group.latest, data.value_unit)}  `);
+      // The increase over the buckets: 7 and 1, as added up from the JSON above.
+      expect(row).to.include(`  ${formatMetricValue(total(route), data.value_unit)}  `);
       const line = /\|(.*)\|$/.exec(row)?.[1] ?? "";
       expect(
         [...line].every((ch) => ch === " " || BLOCK_LEVELS.includes(ch)),

@@ -17,6 +17,23 @@ describe("human tables", () => {
     ]);
   });
 
+  it("aligns columns by the width text takes on a terminal: wide characters two columns, combining marks none", () => {
+    const table = renderTable(
+      ["CITY", "SERIES"],
+      [
+        ["東京都", 1],
+        ["e\u0301te\u0301", 2],
+        ["paris", 3],
+      ],
+    );
+    // Each SERIES value starts in the same terminal column: after 6 columns of name and 2 spaces.
+    expect(table.split("\n")).to.deep.equal(["CITY    SERIES", "東京都  1", "e\u0301te\u0301     2", "paris   3"]);
+  });
+
+  it("escapes a header's control characters, as cells' (a group-by key is the user's text)", () => {
+    expect(renderTable(["A\u001b[1MB"], [["x"]]).split("\n")[0]).to.equal("A\\x1b[1MB");
+  });
+
   it("makes terminal escape sequences and control characters harmless", () => {
     expect(safeText("\u001b[31mred\u001b[0m\r\n\u0007")).to.equal("\\x1b[31mred\\x1b[0m\\x0d\\x0a\\x07");
     expect(safeText(null)).to.equal("-");

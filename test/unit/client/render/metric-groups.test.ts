@@ -92,6 +92,36 @@ describe("metric group table", () => {
     expect(lines[4]).to.match(/^RESETS: counter restarts/);
   });
 
+  it("adds each group's values up in a TOTAL column where they add up: increases and counts, not rates or levels", () => {
+    const values = [3, null, 4, 5];
+    const text = renderMetricGroups(answer([group(values)], { agg: "increase", valueUnit: "{request}" }), {
+      ascii: true,
+    });
+    expect(text.split("\n").slice(1)).to.deep.equal([
+      "GROUP  LATEST       TOTAL         SERIES  WINDOW",
+      "(all)  5 {request}  12 {request}  1       |_ -#|",
+      "TOTAL: the buckets' sum, from 2026-11-25T06:00:00.000Z",
+    ]);
+    const header = (fields: Partial<MetricSeriesRecord>) =>
+      renderMetricGroups(answer([group(values)], fields), { ascii: true }).split("\n")[1];
+    for (const adds of [
+      { agg: "count", type: "histogram" },
+      { agg: "sum", type: "histogram" },
+      { agg: "sum", type: "sum", monotonic: true },
+    ] as const) {
+      expect(header(adds), JSON.stringify(adds)).to.include("TOTAL");
+    }
+    for (const levels of [
+      { agg: "rate" },
+      { agg: "sum", type: "gauge", monotonic: null },
+      { agg: "sum", type: "sum", monotonic: false },
+      { agg: "p95", type: "histogram" },
+      { agg: "avg", type: "histogram" },
+    ] as const) {
+      expect(header(levels), JSON.stringify(levels)).not.to.include("TOTAL");
+    }
+  });
+
   it("limits the sparkline to the width given", () => {
     const values = Array.from({ length: 300 }, (_, i) => i % 7);
     const row = renderMetricGroups(answer([group(values)]), { ascii: false, width: 12 }).split("\n")[2] as string;
