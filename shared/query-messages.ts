@@ -8,7 +8,7 @@
 import type { QUERY_ROUTES } from "./query-routes.js";
 import type { QueryMethod } from "./query-types.js";
 
-/** `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given; a repeated key keeps its last value. */
+/** `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given, each key once (the API refuses a repeated one). */
 export type AttributeFilter = readonly [key: string, value: string];
 
 interface Window {

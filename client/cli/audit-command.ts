@@ -34,7 +34,7 @@ export function auditCommand(setExit: SetExit): CommandModule {
     builder: (argv) =>
       routeFlags(argv, "audit", {
         service: "Only this service.name",
-        since: { own: { type: "string", default: "15m", describe: "Current window, at most 24h" } },
+        since: { own: { type: "string", default: "15m", requiresArg: true, describe: "Current window, at most 24h" } },
         baseline: {
           own: {
             type: "string",

@@ -72,8 +72,14 @@ export function filtersPositional<T>(argv: Argv<T>, describe: string) {
  */
 export function filterTokens(tokens: unknown): string[] {
   const words = (Array.isArray(tokens) ? tokens : [tokens]).map(String);
+  const keys = new Set<string>();
   for (const token of words) {
-    if (!FILTER.test(token)) throw new UsageError(`unexpected argument "${token}": filters look like attr.KEY=VALUE`);
+    const match = FILTER.exec(token);
+    if (!match) throw new UsageError(`unexpected argument "${token}": filters look like attr.KEY=VALUE`);
+    // As the API refuses it: kept silently, all but one value would be dropped.
+    const key = `${match[1]}.${match[2]}`;
+    if (keys.has(key)) throw new UsageError(`${key} is given more than once: filter on one value of a key`);
+    keys.add(key);
   }
   return words;
 }

@@ -39,7 +39,11 @@ export function flaggedParams(method: QueryMethod): FlaggedParam[] {
 }
 
 function optionOf(spec: ParamSpec, help: FlagHelp | undefined): Options {
-  const option: Options = { describe: typeof help === "object" ? help.describe : (help ?? spec.description) };
+  // Every route flag takes a value: `--since` alone is an error, not the default silently.
+  const option: Options = {
+    describe: typeof help === "object" ? help.describe : (help ?? spec.description),
+    requiresArg: true,
+  };
   if (spec.kind === "enum") option.choices = [...(spec.values ?? [])];
   else option.type = NUMBER_KINDS.has(spec.kind) ? "number" : "string";
   // Repeatable, one value per occurrence: a greedy list would swallow the positionals after it.

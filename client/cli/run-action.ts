@@ -6,7 +6,15 @@ export async function runAction(json: boolean, command: string, action: () => Pr
     return await action();
   } catch (error) {
     const { LifecycleError } = await import("../lifecycle/lifecycle-error.js");
-    if (error instanceof LifecycleError) return emitError(json, command, error.code, error.message, error.details);
+    if (error instanceof LifecycleError) {
+      // An argument error names the --help to run, as those yargs finds do (usage-errors.ts).
+      if (error.code === "invalid_argument") {
+        const help = `obs ${command} --help`;
+        if (json) return emitError(true, command, error.code, error.message, error.details ?? { help });
+        return emitError(false, command, error.code, `${command}: ${error.message}; see ${help}`);
+      }
+      return emitError(json, command, error.code, error.message, error.details);
+    }
     if (process.env.OBS_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
     return emitError(json, command, "internal", (error as Error).message);
   }

@@ -89,9 +89,16 @@ export function unknownCommandMessage(
  * them as they were typed (`--bogus`), so the reader sees which word to fix.
  */
 export function usageMessage(message: string, args: readonly string[]): string {
+  // yargs' requiresArg: "Not enough arguments following: since".
+  const missing = /^Not enough arguments following: (.+)$/.exec(message);
+  if (missing) return `--${missing[1]} needs a value`;
   const unknown = /^Unknown arguments?: (.*)$/.exec(message);
   if (!unknown) return message;
-  const typed = (unknown[1] as string).split(", ").map((name) => {
+  const names = (unknown[1] as string).split(", ");
+  // yargs names an unknown `--bogus-flag` twice, as itself and as its camelCase alias.
+  const camel = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+  const own = names.filter((name) => !names.some((other) => other !== name && camel(other) === name));
+  const typed = own.map((name) => {
     const flag = ownArguments(args).find(
       (arg) => arg === `--${name}` || arg.startsWith(`--${name}=`) || arg === `-${name}`,
     );

@@ -223,6 +223,20 @@ describe("obs metrics and obs metric (real collector)", function () {
     const unknown = await runObs(["metric", "no.such.metric"], { env });
     expect(unknown.code).to.equal(4);
     const bad = await runObs(["metric", "requests", "--group-by", "operation"], { env });
-    expect([bad.code, bad.stderr]).to.deep.equal([2, 'obs: --group-by "operation": use service or attr.KEY\n']);
+    expect([bad.code, bad.stderr]).to.deep.equal([
+      2,
+      'obs: metric: --group-by "operation": use service or attr.KEY; see obs metric --help\n',
+    ]);
+    // A key filtered on twice is refused, as the API refuses it, not narrowed to its last value.
+    const twice = await runObs(["metric", "requests", "attr.route=/a", "attr.route=/b"], { env });
+    expect([twice.code, twice.stderr]).to.deep.equal([
+      2,
+      "obs: metric: attr.route is given more than once: filter on one value of a key; see obs metric --help\n",
+    ]);
+    const bare = await runObs(["metric", "requests", "--since"], { env });
+    expect([bare.code, bare.stderr]).to.deep.equal([2, "obs: metric: --since needs a value; see obs metric --help\n"]);
+    const since = await runObs(["metric", "requests", "--since", "abc"], { env });
+    expect(since.code).to.equal(2);
+    expect(since.stderr).to.match(/^obs: metric: .*abc.*; see obs metric --help\n$/);
   });
 });

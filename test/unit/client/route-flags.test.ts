@@ -42,10 +42,10 @@ describe("query command flags from the route table", () => {
       limit: "Page size",
     });
     expect(options.slice(0, 4)).to.deep.equal([
-      ["status", { describe: "Only error traces, or only the others", choices: ["ok", "error"] }],
-      ["since", { describe: "Lookback", type: "string", default: "15m" }],
-      ["duration-min", { describe: "At least this many ms", type: "number" }],
-      ["limit", { describe: "Page size", type: "number" }],
+      ["status", { describe: "Only error traces, or only the others", choices: ["ok", "error"], requiresArg: true }],
+      ["since", { describe: "Lookback", type: "string", default: "15m", requiresArg: true }],
+      ["duration-min", { describe: "At least this many ms", type: "number", requiresArg: true }],
+      ["limit", { describe: "Page size", type: "number", requiresArg: true }],
     ]);
   });
 
@@ -58,14 +58,27 @@ describe("query command flags from the route table", () => {
     const params = QUERY_ROUTES.listTraces.params;
     expect(options).to.deep.equal([
       ["baseline", { type: "string", describe: "A flag of the command's own" }],
-      ["cursor", { describe: "Next page", type: "string" }],
-      ["service", { describe: params.service.description, type: "string" }],
-      ["status", { describe: params.status.description, choices: ["ok", "error"] }],
-      ["operation", { describe: params.operation.description, type: "string" }],
-      ["duration-min", { describe: params.durationMin.description, type: "number" }],
-      ["since", { describe: params.lookback.description, type: "string" }],
-      ["limit", { describe: params.limit.description, type: "number" }],
+      ["cursor", { describe: "Next page", type: "string", requiresArg: true }],
+      ["service", { describe: params.service.description, type: "string", requiresArg: true }],
+      ["status", { describe: params.status.description, choices: ["ok", "error"], requiresArg: true }],
+      ["operation", { describe: params.operation.description, type: "string", requiresArg: true }],
+      ["duration-min", { describe: params.durationMin.description, type: "number", requiresArg: true }],
+      ["since", { describe: params.lookback.description, type: "string", requiresArg: true }],
+      ["limit", { describe: params.limit.description, type: "number", requiresArg: true }],
     ]);
+  });
+
+  it("makes every route flag take a value: given bare, it is an argument error, not the default", async () => {
+    const parser = routeFlags(yargs([]).exitProcess(false).fail(false), "listTraces", {
+      lookback: { describe: "Lookback", withDefault: true },
+    });
+    let message = "";
+    try {
+      await parser.parseAsync(["--since"]);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).to.equal("Not enough arguments following: since");
   });
 
   it("refuses a layout naming a parameter that has no flag", () => {
@@ -99,7 +112,10 @@ describe("query command flags from the route table", () => {
   it("makes a list parameter's flag repeatable, one value per occurrence, kept as a list", async () => {
     const { argv, options } = recordingArgv();
     routeFlags(argv, "metricSeries", { groupBy: "Group by" });
-    expect(options[0]).to.deep.equal(["group-by", { describe: "Group by", type: "string", array: true, nargs: 1 }]);
+    expect(options[0]).to.deep.equal([
+      "group-by",
+      { describe: "Group by", type: "string", array: true, nargs: 1, requiresArg: true },
+    ]);
     const parser = routeFlags(
       yargs([]).command("metric <name> [filters..]", "", () => {}),
       "metricSeries",

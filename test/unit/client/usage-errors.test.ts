@@ -49,6 +49,16 @@ describe("argument errors: which command, which words, which output", () => {
     );
     expect(usageMessage("Unknown argument: bogus", ["bogus"])).to.equal("unknown argument bogus");
     expect(usageMessage("Not enough non-option arguments", ["trace"])).to.equal("Not enough non-option arguments");
+    // yargs lists a kebab-case flag with its camelCase alias: named once, as typed.
+    expect(usageMessage("Unknown arguments: bogus-flag, bogusFlag", ["metric", "m", "--bogus-flag"])).to.equal(
+      "unknown option --bogus-flag",
+    );
+  });
+
+  it("says which flag needs the value it was given without", () => {
+    expect(usageMessage("Not enough arguments following: since", ["metric", "m", "--since"])).to.equal(
+      "--since needs a value",
+    );
   });
 
   it("asks for a document only with --json before --", () => {
