@@ -7,8 +7,8 @@ import type { QueryMethod } from "./query-types.js";
 import { cursor, DEFAULT_LOOKBACK, limit, lookback, one, pageOf, service, text } from "./route-builders.js";
 
 /**
- * Aggregations of /api/metrics/series, by the metric types they apply to (`sum` a monotonic one:
- * an up-down sum is read as a gauge).
+ * Aggregations of /api/metrics/series, by the metric types they apply to (`sum` a monotonic or
+ * delta one: a cumulative up-down sum is read as a gauge, aggFamilyOf).
  */
 export const METRIC_AGGS = {
   sum: ["rate", "increase", "sum"],
@@ -26,6 +26,22 @@ export const DEFAULT_AGGS = {
   exponential_histogram: "p95",
   summary: "p95",
 } as const satisfies { [F in keyof typeof METRIC_AGGS]: (typeof METRIC_AGGS)[F][number] };
+
+export type AggFamily = keyof typeof METRIC_AGGS;
+
+/**
+ * The family of aggregations a metric takes. A non-monotonic sum (an up-down counter) is a
+ * level, read as a gauge, when cumulative; a delta one's points are changes of the level, which
+ * add up as a counter's increases do (its `last` would be its latest change, not its level).
+ */
+export function aggFamilyOf(metric: {
+  type: AggFamily;
+  monotonic: boolean | null;
+  temporality: "delta" | "cumulative" | null;
+}): AggFamily {
+  if (metric.type === "sum" && metric.monotonic !== true && metric.temporality !== "delta") return "gauge";
+  return metric.type;
+}
 
 /** The identity of a name to answer with, when it has several types (a gauge in one service, a counter in another). */
 const metricType = {
@@ -68,7 +84,7 @@ export const METRIC_ROUTES = {
         kind: "enum",
         values: ["rate", "increase", "sum", "last", "avg", "min", "max", "count", "p50", "p90", "p95", "p99"],
         description:
-          "counters (monotonic sums): rate (per second, the default), increase, sum; gauges and up-down sums: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
+          "counters (monotonic sums, and delta up-down sums, whose points are changes): rate (per second, the default), increase, sum; gauges and cumulative up-down sums: last (the default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (the default), p99",
         flag: "agg",
       },
       step: {

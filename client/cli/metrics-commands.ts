@@ -86,7 +86,7 @@ function metricCommand(setExit: SetExit): CommandModule {
         "metricSeries",
         {
           groupBy: "Group by service or attr.KEY; repeat to group by several (absent: one group)",
-          agg: "How points combine. Counters (monotonic sums): rate (default), increase, sum; gauges and up-down sums: last (default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (default), p99",
+          agg: "How points combine. Counters (monotonic sums, and delta up-down sums): rate (default), increase, sum; gauges and cumulative up-down sums: last (default), avg, min, max, sum; histograms and summaries: count, sum, avg, p50, p90, p95 (default), p99",
           step: "Bucket width (30s, 1m, 15m); default chosen from the window and how often the series export",
           lookback: SINCE_HELP,
           service: "Only series of this service.name",

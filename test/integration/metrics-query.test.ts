@@ -55,6 +55,9 @@ function expectedBuckets(points: CounterPoint[], buckets: string[], stepMs: numb
   });
 }
 
+/** The changes of a delta up-down counter, one a minute. */
+const SESSION_CHANGES = [5, -2, 3, -4];
+
 function metricsRequest(baseNs: bigint) {
   const counters = counterPoints(baseNs);
   return {
@@ -108,6 +111,20 @@ function metricsRequest(baseNs: bigint) {
                 name: "queue.depth",
                 gauge: { dataPoints: [{ timeUnixNano: String(baseNs + 30n * S), asDouble: 4 }] },
               },
+              {
+                // An up-down counter exported as delta: each point a change of the level.
+                name: "sessions.open",
+                unit: "{session}",
+                sum: {
+                  aggregationTemporality: 1,
+                  isMonotonic: false,
+                  dataPoints: SESSION_CHANGES.map((change, k) => ({
+                    startTimeUnixNano: String(baseNs + BigInt(60 * k) * S),
+                    timeUnixNano: String(baseNs + BigInt(60 * (k + 1) - 1) * S),
+                    asInt: String(change),
+                  })),
+                },
+              },
             ],
           },
         ],
@@ -142,7 +159,7 @@ describe("metrics query API (obsd over HTTP)", function () {
     const answer = await get("/api/metrics?lookback=15m");
     expect(answer.status).to.equal(200);
     const { data } = answer.json<{ data: { name: string }[] }>();
-    expect(data.map((m) => m.name)).to.deep.equal(["agent.tokens", "op.duration", "queue.depth"]);
+    expect(data.map((m) => m.name)).to.deep.equal(["agent.tokens", "op.duration", "queue.depth", "sessions.open"]);
     for (const m of data) valid("metric-summary", m);
     expect(data[0]).to.deep.include({ type: "sum", temporality: "cumulative", monotonic: true, seriesCount: 2 });
     expect(data[0]).to.deep.include({ pointCount: 48, services: ["agent"] });
@@ -160,7 +177,7 @@ describe("metrics query API (obsd over HTTP)", function () {
       cursor = body.meta.nextCursor;
       if (cursor === null) break;
     }
-    expect(names).to.deep.equal(["agent.tokens", "op.duration", "queue.depth"]);
+    expect(names).to.deep.equal(["agent.tokens", "op.duration", "queue.depth", "sessions.open"]);
   });
 
   it("answers a counter's increases per bucket and group, from the points and from the 60 s rollups alike", async () => {
@@ -236,6 +253,19 @@ describe("metrics query API (obsd over HTTP)", function () {
     expect(agg.status).to.equal(400);
     expect(agg.body.toString()).to.contain("use one of last, avg, min, max, sum");
     expect((await get("/api/metrics/series?name=queue.depth&step=500ms")).status).to.equal(400);
+  });
+
+  it("adds up a delta up-down sum's changes as a counter's increases: its latest point is no level", async () => {
+    const answer = await get("/api/metrics/series?name=sessions.open&agg=increase&step=1m&lookback=10m");
+    expect(answer.status, answer.body.toString()).to.equal(200);
+    const data = answer.json().data;
+    expect(data).to.include({ type: "sum", monotonic: false, temporality: "delta", agg: "increase" });
+    const values = (data.groups[0].values as (number | null)[]).filter((value) => value !== null);
+    expect(values).to.deep.equal(SESSION_CHANGES);
+    expect((await get("/api/metrics/series?name=sessions.open")).json().data.agg).to.equal("rate");
+    const last = await get("/api/metrics/series?name=sessions.open&agg=last");
+    expect(last.status).to.equal(400);
+    expect(last.body.toString()).to.contain("use one of rate, increase, sum");
   });
 
   it("counts facets of metrics in series", async () => {

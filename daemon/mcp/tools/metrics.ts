@@ -175,10 +175,10 @@ export interface QueryMetricAnswer extends AnswerTail {
   groups: SeriesGroupRow[];
 }
 
-/** How each family of METRIC_AGGS reads to a caller: a sum that may fall is a gauge's kind. */
+/** How each family of METRIC_AGGS reads to a caller (aggFamilyOf): a cumulative sum that may fall is a gauge's kind. */
 const FAMILY_NAMES: Record<keyof typeof METRIC_AGGS, string> = {
-  sum: "counter (monotonic sum)",
-  gauge: "gauge or up-down (non-monotonic) sum",
+  sum: "counter (monotonic sum) or delta up-down sum",
+  gauge: "gauge or cumulative up-down (non-monotonic) sum",
   histogram: "histogram",
   exponential_histogram: "exponential_histogram",
   summary: "summary",

@@ -1,22 +1,24 @@
 /** Which aggregations a metric takes, its default one, and the unit of the answer's values. Pure. */
-import { DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
+import { type AggFamily, aggFamilyOf, DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricAgg } from "../../../shared/query-types.js";
 import type { MetricIdentity } from "../telemetry-reader.js";
 
-/** How a metric's points combine: counters increase, gauges (and sums that may fall) are levels. */
-export type AggFamily = keyof typeof METRIC_AGGS;
+type Kind = Pick<MetricIdentity, "type" | "monotonic" | "temporality">;
 
-export function aggFamily(metric: Pick<MetricIdentity, "type" | "monotonic">): AggFamily {
-  // An up-down counter's value is a level, read like a gauge's (its increase means little).
-  if (metric.type === "sum" && !metric.monotonic) return "gauge";
-  return metric.type;
+/** How a metric's points combine (aggFamilyOf): counters increase, gauges and cumulative up-down sums are levels. */
+export function aggFamily(metric: Kind): AggFamily {
+  return aggFamilyOf({
+    type: metric.type,
+    monotonic: metric.monotonic,
+    temporality: metric.temporality === 1 ? "delta" : "cumulative",
+  });
 }
 
-export function allowedAggs(metric: Pick<MetricIdentity, "type" | "monotonic">): readonly MetricAgg[] {
+export function allowedAggs(metric: Kind): readonly MetricAgg[] {
   return METRIC_AGGS[aggFamily(metric)];
 }
 
-export function defaultAgg(metric: Pick<MetricIdentity, "type" | "monotonic">): MetricAgg {
+export function defaultAgg(metric: Kind): MetricAgg {
   return DEFAULT_AGGS[aggFamily(metric)];
 }
 

@@ -235,10 +235,12 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect((gauge as Error).message).to.equal('no gauge metric "tokens" in the store (its types: sum)');
   });
 
-  it("tells each type's aggregations and its default, an up-down sum's as a gauge's", () => {
-    expect(queryMetric.description).to.include("counter (monotonic sum): rate, increase, sum (default rate)");
+  it("tells each type's aggregations and its default, a cumulative up-down sum's as a gauge's", () => {
     expect(queryMetric.description).to.include(
-      "gauge or up-down (non-monotonic) sum: last, avg, min, max, sum (default last)",
+      "counter (monotonic sum) or delta up-down sum: rate, increase, sum (default rate)",
+    );
+    expect(queryMetric.description).to.include(
+      "gauge or cumulative up-down (non-monotonic) sum: last, avg, min, max, sum (default last)",
     );
     expect(queryMetric.description).to.include("; histogram: count, sum, avg, p50, p90, p95, p99 (default p95)");
     expect(queryMetric.description).to.include("summary: count, sum, avg, p50, p90, p95, p99 (default p95)");

@@ -204,11 +204,13 @@ describe("metric math", () => {
   });
 
   describe("aggregations", () => {
-    it("takes the gauge aggregations for a sum that is not monotonic, with the defaults by type", () => {
-      expect(allowedAggs({ type: "sum", monotonic: true })).to.deep.equal(["rate", "increase", "sum"]);
-      expect(allowedAggs({ type: "sum", monotonic: false })).to.include("last");
-      expect(defaultAgg({ type: "sum", monotonic: false })).to.equal("last");
-      expect(defaultAgg({ type: "exponential_histogram", monotonic: false })).to.equal("p95");
+    it("takes the gauge aggregations for a cumulative sum that is not monotonic, with the defaults by type", () => {
+      expect(allowedAggs({ type: "sum", monotonic: true, temporality: 2 })).to.deep.equal(["rate", "increase", "sum"]);
+      expect(allowedAggs({ type: "sum", monotonic: false, temporality: 2 })).to.include("last");
+      expect(defaultAgg({ type: "sum", monotonic: false, temporality: 2 })).to.equal("last");
+      expect(defaultAgg({ type: "exponential_histogram", monotonic: false, temporality: 1 })).to.equal("p95");
+      // A delta up-down sum's points are changes: they add up as a counter's do; its latest is no level.
+      expect(allowedAggs({ type: "sum", monotonic: false, temporality: 1 })).to.deep.equal(["rate", "increase", "sum"]);
       expect(quantileOf("p99")).to.equal(0.99);
       expect(quantileOf("avg")).to.equal(null);
       expect(valueUnit("{token}", "rate")).to.equal("{token}/s");

@@ -3,25 +3,18 @@
  * /api/metrics/series takes for it (shared/metric-routes.ts's METRIC_AGGS, the route's own
  * table) and its default, and how an aggregation reads in a control and a summary. Pure.
  */
-import { DEFAULT_AGGS, METRIC_AGGS } from "../../../../shared/metric-routes.js";
+import { aggFamilyOf, DEFAULT_AGGS, METRIC_AGGS } from "../../../../shared/metric-routes.js";
 import type { MetricAgg, MetricSummaryRecord } from "../../../../shared/query-types.js";
 
-export type MetricKind = Pick<MetricSummaryRecord, "type" | "monotonic">;
-export type AggFamily = keyof typeof METRIC_AGGS;
-
-/** The route's family of a metric: an up-down sum is a level, read like a gauge (as the collector does). */
-export function aggFamily(metric: MetricKind): AggFamily {
-  if (metric.type === "sum" && metric.monotonic !== true) return "gauge";
-  return metric.type;
-}
+export type MetricKind = Pick<MetricSummaryRecord, "type" | "monotonic" | "temporality">;
 
 export function allowedAggs(metric: MetricKind): readonly MetricAgg[] {
-  return METRIC_AGGS[aggFamily(metric)];
+  return METRIC_AGGS[aggFamilyOf(metric)];
 }
 
 /** The collector's default: counters per second, levels their last value, distributions p95. */
 export function defaultAgg(metric: MetricKind): MetricAgg {
-  return DEFAULT_AGGS[aggFamily(metric)];
+  return DEFAULT_AGGS[aggFamilyOf(metric)];
 }
 
 /** The type as the list names it: a monotonic sum is a counter. */

@@ -44,8 +44,7 @@ function kindOf(
   if (detail) return detail;
   if (listed) return listed;
   if (!series) return undefined;
-  const counting = series.data.agg === "rate" || series.data.agg === "increase";
-  return { type: series.data.type, monotonic: series.data.type === "sum" ? counting : null };
+  return { type: series.data.type, monotonic: series.data.monotonic, temporality: series.data.temporality };
 }
 
 export function MetricPanel({
