@@ -442,7 +442,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     const noKey = await obs(["test", "tests/login.obs.ts", "--provider", "openai"]);
     expect(noKey.code).to.equal(2);
     expect(noKey.stderr).to.equal(
-      "obs: test: the openai provider needs an API key: set OPENAI_API_KEY (preferred) or pass --api-key; see obs test --help\n",
+      "obs: the openai provider needs an API key: set OPENAI_API_KEY (preferred) or pass --api-key\n",
     );
     const unknown = await obs(["test", "tests/login.obs.ts", "--provider", "gemini"]);
     expect(unknown.code).to.equal(2);
@@ -545,9 +545,7 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(init.stdout).to.match(/^wrote tests\/homepage\.obs\.ts\n/);
     const again = await obs(["init"]);
     expect(again.code).to.equal(2);
-    expect(again.stderr).to.equal(
-      "obs: init: tests/homepage.obs.ts already exists; obs init never overwrites a file; see obs init --help\n",
-    );
+    expect(again.stderr).to.equal("obs: tests/homepage.obs.ts already exists; obs init never overwrites a file\n");
     const starter = await obs(["list", "tests/homepage.obs.ts"]);
     expect(starter.stdout).to.equal("tests/homepage.obs.ts > homepage shows its main heading\n1 tests in 1 files\n");
     expect(existsSync(join(project.path, ".obs"))).to.equal(false);
