@@ -3,7 +3,7 @@
  * failures turned into the spec's exit codes. Commands call ObsClient, never this.
  */
 import { get, type IncomingMessage } from "node:http";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError, LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 export const TIMEOUT_MS = 10_000;
 
@@ -63,7 +63,7 @@ export async function requestJson<T>(
   }
   if (response.status >= 200 && response.status < 300) return body;
   const message = typeof body.error === "string" ? body.error : `status ${response.status}`;
-  if (response.status === 400) throw new LifecycleError("invalid_argument", message);
+  if (response.status === 400) throw new ArgumentError(message);
   if (response.status === 404) throw new LifecycleError("not_found", message);
   throw new LifecycleError(response.status >= 500 ? "store_failure" : "query_failure", message);
 }

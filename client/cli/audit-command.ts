@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import { parseDuration } from "../../shared/duration.js";
 import type { AuditRequest } from "../../shared/query-messages.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitFailingResult, emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
 import { since } from "./query-support.js";
@@ -56,7 +56,7 @@ export function auditCommand(setExit: SetExit): CommandModule {
       const current = since(String(flags.since));
       const baseline = flags.baseline === undefined ? current : since(String(flags.baseline));
       if (flags.durationMin !== undefined && !(Number(flags.durationMin) >= 0)) {
-        throw new LifecycleError("invalid_argument", "--duration-min: use a number of milliseconds, 0 or more");
+        throw new ArgumentError("--duration-min: use a number of milliseconds, 0 or more");
       }
       // The windows are durations on the command line and minutes in the request.
       const request: AuditRequest = {

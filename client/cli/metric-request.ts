@@ -4,7 +4,7 @@
  */
 import type { DescribeMetricRequest, MetricSeriesRequest } from "../../shared/query-messages.js";
 import { splitGroupBy } from "../../shared/query-params.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import type { Flags } from "./query-command.js";
 import { attributeRequest, checkLimit, since } from "./query-support.js";
 import { flagRequest } from "./route-flags.js";
@@ -14,8 +14,7 @@ const GROUP_BY = /^(service|attr\..+)$/;
 
 function metricName(flags: Flags): string {
   const name = String(flags.name ?? "");
-  if (name === "")
-    throw new LifecycleError("invalid_argument", "name a metric: obs metric NAME (obs metrics lists them)");
+  if (name === "") throw new ArgumentError("name a metric: obs metric NAME (obs metrics lists them)");
   return name;
 }
 
@@ -23,8 +22,7 @@ function metricName(flags: Flags): string {
 export function groupByValues(value: unknown): string[] {
   const values = (Array.isArray(value) ? value : value === undefined ? [] : [value]).map(String).flatMap(splitGroupBy);
   for (const item of values) {
-    if (!GROUP_BY.test(item))
-      throw new LifecycleError("invalid_argument", `--group-by "${item}": use service or attr.KEY`);
+    if (!GROUP_BY.test(item)) throw new ArgumentError(`--group-by "${item}": use service or attr.KEY`);
   }
   return values;
 }
@@ -37,7 +35,7 @@ export function metricSeriesRequest(flags: Flags): MetricSeriesRequest {
   const groupBy = groupByValues(flags.groupBy);
   const filters = attributeRequest(flags.filters);
   if (filters.attrContains) {
-    throw new LifecycleError("invalid_argument", "obs metric takes exact filters only: attr.KEY=VALUE");
+    throw new ArgumentError("obs metric takes exact filters only: attr.KEY=VALUE");
   }
   const request: MetricSeriesRequest = { ...filters, ...flagRequest("metricSeries", flags), name, lookback };
   if (groupBy.length) request.groupBy = groupBy;
@@ -60,10 +58,7 @@ export function describeMetricRequest(flags: Flags): DescribeMetricRequest {
   const given: string[] = SERIES_ONLY.filter(([key]) => flags[key] !== undefined).map(([, flag]) => flag);
   if (Array.isArray(flags.filters) && flags.filters.length) given.push("attr.KEY=VALUE");
   if (given.length) {
-    throw new LifecycleError(
-      "invalid_argument",
-      `--describe takes only --type, --service and --since, not ${given.join(", ")}`,
-    );
+    throw new ArgumentError(`--describe takes only --type, --service and --since, not ${given.join(", ")}`);
   }
   return {
     name,

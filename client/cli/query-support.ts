@@ -3,7 +3,7 @@ import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared
 import type { AttributeFilter } from "../../shared/query-messages.js";
 import { UsageError } from "../../shared/usage-failure.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 
 /** Flags every query command takes: where the collector is, and --json. */
 export function targetFlags<T>(argv: Argv<T>) {
@@ -29,9 +29,9 @@ export function since(text: string): string {
   try {
     ms = parseDuration(text);
   } catch (error) {
-    throw new LifecycleError("invalid_argument", `--since: ${(error as DurationError).message}`);
+    throw new ArgumentError(`--since: ${(error as DurationError).message}`);
   }
-  if (ms > MAX_LOOKBACK_MS) throw new LifecycleError("invalid_argument", `--since ${text} is over the maximum of 24h`);
+  if (ms > MAX_LOOKBACK_MS) throw new ArgumentError(`--since ${text} is over the maximum of 24h`);
   return text;
 }
 
@@ -42,8 +42,7 @@ export async function target(flags: Record<string, unknown>): Promise<string> {
 /** The collector URL and how it was chosen (flag, env or discovery). */
 export async function targetWithSource(flags: Record<string, unknown>): Promise<ResolvedTarget> {
   if (flags.db !== undefined) {
-    throw new LifecycleError(
-      "invalid_argument",
+    throw new ArgumentError(
       "--db belongs to the collector (obs monitor start); query commands find it by --base-url or discovery",
     );
   }
@@ -99,7 +98,7 @@ export function attributeRequest(tokens: unknown): { attr?: AttributeFilter[]; a
 export function hexArgument(value: unknown, bytes: number, what: string): string {
   const text = String(value);
   if (!new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`).test(text)) {
-    throw new LifecycleError("invalid_argument", `"${text}" is not a ${what} (${bytes * 2} hex characters)`);
+    throw new ArgumentError(`"${text}" is not a ${what} (${bytes * 2} hex characters)`);
   }
   return text.toLowerCase();
 }
@@ -108,6 +107,5 @@ export function hexArgument(value: unknown, bytes: number, what: string): string
 export function checkLimit(flags: Record<string, unknown>): void {
   if (flags.limit === undefined) return;
   const limit = Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new LifecycleError("invalid_argument", "--limit: use a positive integer");
+  if (!Number.isInteger(limit) || limit < 1) throw new ArgumentError("--limit: use a positive integer");
 }

@@ -5,10 +5,10 @@ export async function runAction(json: boolean, command: string, action: () => Pr
   try {
     return await action();
   } catch (error) {
-    const { LifecycleError } = await import("../lifecycle/lifecycle-error.js");
+    const { ArgumentError, LifecycleError } = await import("../lifecycle/lifecycle-error.js");
     if (error instanceof LifecycleError) {
       // An argument error names the --help to run, as those yargs finds do (usage-errors.ts).
-      if (error.code === "invalid_argument") {
+      if (error instanceof ArgumentError) {
         const help = `obs ${command} --help`;
         if (json) return emitError(true, command, error.code, error.message, error.details ?? { help });
         return emitError(false, command, error.code, `${command}: ${error.message}; see ${help}`);

@@ -1,5 +1,5 @@
 import type { CommandModule } from "yargs";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
 
@@ -12,7 +12,7 @@ export function spanCommand(setExit: SetExit): CommandModule {
     run: async (flags, json) => {
       const spanId = String(flags.spanId);
       if (!/^[0-9a-fA-F]{16}$/.test(spanId))
-        throw new LifecycleError("invalid_argument", `"${spanId}" is not a span id (16 hex characters)`);
+        throw new ArgumentError(`"${spanId}" is not a span id (16 hex characters)`);
       const body = await (await clientFor(flags)).getSpan({ spanId });
       const s = body.data;
       const { renderSpanDetail } = await import("../render/span-detail.js");

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { LogStatsRequest, TraceStatsRequest } from "../../shared/query-messages.js";
 import type { StatsAnswerRow as StatsRow } from "../../shared/query-types.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
@@ -14,7 +14,7 @@ const LOG_GROUPS = ["service", "severity", "scope"];
 function groupBy(value: unknown, fixed: string[]): string {
   const text = String(value);
   if (fixed.includes(text) || /^attr\..+/.test(text)) return text;
-  throw new LifecycleError("invalid_argument", `GROUP_BY "${text}": use one of ${fixed.join(", ")} or attr.KEY`);
+  throw new ArgumentError(`GROUP_BY "${text}": use one of ${fixed.join(", ")} or attr.KEY`);
 }
 
 async function statsTable(rows: StatsRow[], empty: string): Promise<string> {

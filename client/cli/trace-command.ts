@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs";
 import { traceUrl } from "../../shared/ui-links.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
 import { flagRequest, routeFlags } from "./route-flags.js";
@@ -23,7 +23,7 @@ export function traceCommand(setExit: SetExit): CommandModule {
     run: async (flags, json) => {
       const traceId = String(flags.traceId);
       if (!/^[0-9a-fA-F]{32}$/.test(traceId))
-        throw new LifecycleError("invalid_argument", `"${traceId}" is not a trace id (32 hex characters)`);
+        throw new ArgumentError(`"${traceId}" is not a trace id (32 hex characters)`);
       const client = await clientFor(flags);
       const request = { traceId, ...flagRequest("getTrace", flags) };
       // An empty --include asks for nothing more, as no --include does.

@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { TraceSummary } from "../../shared/api-records.js";
 import type { TracesRequest } from "../../shared/query-messages.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { CURSOR_HELP, SINCE_HELP, TRACE_FILTER_HELP } from "./flag-help.js";
 import { type Column, clientFor, type Flags, pageTable, queryCommand, type SetExit } from "./query-command.js";
@@ -25,12 +25,10 @@ async function traceColumns(): Promise<Column<TraceSummary>[]> {
 function tracesRequest(flags: Flags): TracesRequest {
   const lookback = since(String(flags.since));
   const limit = Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new LifecycleError("invalid_argument", "--limit: use a positive integer");
+  if (!Number.isInteger(limit) || limit < 1) throw new ArgumentError("--limit: use a positive integer");
   if (flags.durationMin !== undefined) {
     const min = Number(flags.durationMin);
-    if (!Number.isFinite(min) || min < 0)
-      throw new LifecycleError("invalid_argument", "--duration-min: use milliseconds, 0 or more");
+    if (!Number.isFinite(min) || min < 0) throw new ArgumentError("--duration-min: use milliseconds, 0 or more");
   }
   return { ...attributeRequest(flags.filters), ...flagRequest("listTraces", flags), lookback };
 }

@@ -11,3 +11,16 @@ export class LifecycleError extends Error {
     super(message);
   }
 }
+
+/**
+ * A command's argument that is wrong (a bad --since, a flag --describe takes no use of, a
+ * query the collector refuses with 400): exit 2, and the human message names the command's
+ * --help, as the argument errors yargs finds do. Not for a missing program or a file in the
+ * way, whose fix --help does not hold.
+ */
+export class ArgumentError extends LifecycleError {
+  override name = "ArgumentError";
+  constructor(message: string, details?: unknown) {
+    super("invalid_argument", message, details);
+  }
+}

@@ -238,5 +238,9 @@ describe("obs metrics and obs metric (real collector)", function () {
     const since = await runObs(["metric", "requests", "--since", "abc"], { env });
     expect(since.code).to.equal(2);
     expect(since.stderr).to.match(/^obs: metric: .*abc.*; see obs metric --help\n$/);
+    // Refused by the collector (400): an argument error too.
+    const agg = await runObs(["metric", "requests", "--agg", "p95"], { env });
+    expect(agg.code).to.equal(2);
+    expect(agg.stderr).to.match(/^obs: metric: agg p95 does not apply to requests .*; see obs metric --help\n$/);
   });
 });
