@@ -15,7 +15,7 @@ import type {
   QueryAnswerOf,
 } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
-import { allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
+import { aggFamily, allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
 import { bucketStarts, defaultStepS, intervalMatters, sourceForStep } from "./metrics/metric-steps.js";
 import {
   identityKind,
@@ -48,14 +48,32 @@ export interface MetricAnswerContext {
 function metricNamed(
   reader: TelemetryReader,
   req: { name: string; service?: string | undefined; type?: MetricIdentity["type"] | undefined },
-): MetricIdentity {
+): { metric: MetricIdentity; identities: MetricIdentity[] } {
   const identities = reader.metricIdentities(req.name, req.service);
   if (identities.length === 0) throw new QueryError(`no metric "${req.name}" in the store`, "not_found");
-  if (req.type === undefined) return identities[0] as MetricIdentity;
+  if (req.type === undefined) return { metric: identities[0] as MetricIdentity, identities };
   const metric = identities.find((identity) => identity.type === req.type);
-  if (metric) return metric;
+  if (metric) return { metric, identities };
   const types = [...new Set(identities.map((identity) => identity.type))].join(", ");
   throw new QueryError(`no ${req.type} metric "${req.name}" in the store (its types: ${types})`, "not_found");
+}
+
+/**
+ * The other identities of the name read with `metric` as one: the same type, unit and
+ * aggregation family, another temporality (a delta counter in one service, a cumulative one in
+ * another: both count increases, which the rollups keep per series whatever the temporality).
+ * Read apart, grouping by service showed one of the services and left the other out.
+ */
+function sameMetric(metric: MetricIdentity, identities: readonly MetricIdentity[]): number[] {
+  return identities
+    .filter(
+      (other) =>
+        other.id !== metric.id &&
+        other.type === metric.type &&
+        other.unit === metric.unit &&
+        aggFamily(other) === aggFamily(metric),
+    )
+    .map((other) => other.id);
 }
 
 function scopeOf(
@@ -152,9 +170,11 @@ export function metricSeriesAnswer(
   ctx: MetricAnswerContext,
   limits: { limit: number; cap: number },
 ): QueryAnswerOf<"metricSeries"> {
-  const metric = metricNamed(ctx.reader, req);
+  const { metric, identities } = metricNamed(ctx.reader, req);
   const agg = checkedAgg(metric, req.agg);
-  const { scope, lookbackMs } = scopeOf(metric, req, ctx);
+  const { scope: own, lookbackMs } = scopeOf(metric, req, ctx);
+  const alsoIds = sameMetric(metric, identities);
+  const scope: MetricScope = alsoIds.length > 0 ? { ...own, alsoIds } : own;
   const stepMs = checkedStep(req.step, lookbackMs, () => ctx.reader.metricInterval(scope));
   const groupBy = req.groupBy ?? [];
   const groups = ctx.reader.metricBuckets({ ...scope, stepMs, source: sourceForStep(stepMs), groupBy, agg });
@@ -204,7 +224,7 @@ export function describeMetricAnswer(
   req: DescribeMetricRequest,
   ctx: MetricAnswerContext,
 ): QueryAnswerOf<"describeMetric"> {
-  const metric = metricNamed(ctx.reader, req);
+  const { metric } = metricNamed(ctx.reader, req);
   const { scope, lookbackMs } = scopeOf(metric, req, ctx);
   const detail = ctx.reader.describeMetric(scope, DESCRIBE_MAX_KEYS, DESCRIBE_MAX_VALUES);
   if (!detail) {

@@ -10,7 +10,15 @@ import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query
 import { nsToIso } from "../../shared/time.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { type CarriedValue, carryLast, MAX_CARRY_NS } from "./metrics/carried-last.js";
-import { bucketSql, cellsSql, exemplarSql, lastSql, seriesSql } from "./metrics/metric-bucket-sql.js";
+import {
+  bucketSql,
+  cellsSql,
+  exemplarSql,
+  lastSql,
+  metricBinds,
+  metricIn,
+  seriesSql,
+} from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
 import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
@@ -398,16 +406,17 @@ export class SqliteMetrics {
     groups: MetricGroupValues[],
     seriesGroup: ReadonlyMap<number, number>,
   ): void {
-    const bind = { metric: query.metric.id, width: BigInt(FOLDED_WIDTHS_S[0]) };
+    const bind = { ...metricBinds(query), width: BigInt(FOLDED_WIDTHS_S[0]) };
+    const metric = metricIn(query, "metric_id");
     const inWindow = this.prepare(
       `SELECT series_id, coalesce(sum(increase), 0), max(last_ns), sum(points) FROM metric_rollups
-        WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
+        WHERE ${metric} AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
     )
       .raw()
       .all({ ...bind, slotLo: window.slotLo, slotHi: window.slotHi }) as [bigint, number, bigint, bigint][];
     const before = this.prepare(
       `SELECT series_id, max(last_ns) FROM metric_rollups
-        WHERE metric_id = @metric AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
+        WHERE ${metric} AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi GROUP BY series_id`,
     )
       .raw()
       .all({ ...bind, slotLo: window.slotLo - BigInt(TRAILING_MINUTES), slotHi: window.slotLo - 1n }) as [
@@ -437,7 +446,13 @@ export class SqliteMetrics {
     if (query.source.kind !== "rollups" || query.source.widthS === FOLDED_WIDTHS_S[0]) return undefined;
     const width = BigInt(query.source.widthS) * 1_000_000_000n;
     const lo = firstNs / width;
-    return this.packedThrough(query.metric.id, query.source.widthS, lo, query.toNs / width) ?? lo - 1n;
+    // Read as one, identities are packed as far as the least packed of them.
+    let through: bigint | undefined;
+    for (const id of [query.metric.id, ...(query.alsoIds ?? [])]) {
+      const packed = this.packedThrough(id, query.source.widthS, lo, query.toNs / width) ?? lo - 1n;
+      if (through === undefined || packed < through) through = packed;
+    }
+    return through;
   }
 
   metricBuckets(query: MetricBucketQuery): MetricGroupValues[] {

@@ -114,6 +114,12 @@ export interface MetricListQuery {
 /** The series a metric query reads: of one metric, in a window, of a service, with attributes. */
 export interface MetricScope {
   metric: MetricIdentity;
+  /**
+   * Other identities of the name read with `metric` as one: the same type, unit and aggregation
+   * family in another temporality (a delta counter in one service, a cumulative one in
+   * another), whose series' increases add up with its own. Absent or empty: `metric` alone.
+   */
+  alsoIds?: readonly number[];
   fromNs: bigint;
   toNs: bigint;
   service?: string;

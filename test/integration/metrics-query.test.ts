@@ -277,3 +277,89 @@ describe("metrics query API (obsd over HTTP)", function () {
     ]);
   });
 });
+
+describe("a metric name sent as a cumulative counter by one service and a delta one by another (obsd over HTTP)", function () {
+  this.timeout(30_000);
+  let collector: CollectorProcess;
+  let baseNs: bigint;
+  /** Per minute: `cum` adds 60 (its cumulative value grows by 60), `del` exports its 30 a minute as a delta. */
+  const MINUTES = 6;
+
+  before(async () => {
+    collector = await startCollectorProcess();
+    baseNs = ((BigInt(Date.now()) * MS) / (60n * S)) * (60n * S) - BigInt(MINUTES) * 60n * S;
+    const sum = (
+      service: string,
+      temporality: number,
+      points: { startNs: bigint; timeNs: bigint; value: number }[],
+    ) => ({
+      resource: { attributes: [attr("service.name", service)] },
+      scopeMetrics: [
+        {
+          metrics: [
+            {
+              name: "jobs.done",
+              unit: "{job}",
+              sum: {
+                aggregationTemporality: temporality,
+                isMonotonic: true,
+                dataPoints: points.map((p) => ({
+                  startTimeUnixNano: String(p.startNs),
+                  timeUnixNano: String(p.timeNs),
+                  asInt: String(p.value),
+                })),
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const minute = (k: number) => baseNs + BigInt(k) * 60n * S + 30n * S;
+    const request = {
+      resourceMetrics: [
+        // Started before the collector: its first point is the baseline.
+        sum(
+          "cum",
+          2,
+          Array.from({ length: MINUTES }, (_, k) => ({
+            startNs: baseNs - 3600n * S,
+            timeNs: minute(k),
+            value: 1000 + 60 * k,
+          })),
+        ),
+        sum(
+          "del",
+          1,
+          Array.from({ length: MINUTES }, (_, k) => ({ startNs: minute(k) - 60n * S, timeNs: minute(k), value: 30 })),
+        ),
+      ],
+    };
+    const answer = await postJson(`${collector.url}/v1/metrics`, request);
+    expect(answer.status, answer.body.toString()).to.equal(200);
+  });
+  after(async () => {
+    await collector.stop();
+  });
+
+  it("answers both services' increases, from the points and from the rollups, where it answered the newest identity's alone", async () => {
+    for (const step of ["10s", "1m"]) {
+      const answer = await http(
+        `${collector.url}/api/metrics/series?name=jobs.done&agg=increase&groupBy=service&lookback=15m&step=${step}`,
+      );
+      expect(answer.status, answer.body.toString()).to.equal(200);
+      const groups = answer.json().data.groups as { group: { service: string }; values: (number | null)[] }[];
+      const totals = Object.fromEntries(
+        groups.map((g) => [g.group.service, g.values.reduce<number>((sum, value) => sum + (value ?? 0), 0)]),
+      );
+      // cum: its first point the baseline, then 60 a minute; del: every point whole.
+      expect(totals, step).to.deep.equal({ cum: 60 * (MINUTES - 1), del: 30 * MINUTES });
+    }
+    // Ungrouped, one group of both, and a rate over the newest five minutes of both.
+    const all = await http(`${collector.url}/api/metrics/series?name=jobs.done&agg=increase&lookback=15m&step=1m`);
+    const [group] = all.json().data.groups as { values: (number | null)[]; series: number }[];
+    expect(group?.series).to.equal(2);
+    expect(group?.values.reduce<number>((sum, value) => sum + (value ?? 0), 0)).to.equal(
+      60 * (MINUTES - 1) + 30 * MINUTES,
+    );
+  });
+});

@@ -25,6 +25,26 @@ export type Bind = Record<string, string | number | bigint | null>;
 
 const NS_PER_MS = 1_000_000n;
 
+/** Whether a scope reads several identities as one (MetricScope.alsoIds). */
+export function merged(scope: MetricScope): boolean {
+  return (scope.alsoIds?.length ?? 0) > 0;
+}
+
+/** `column` among the scope's identities: `= @metric`, or an IN of them when merged. */
+export function metricIn(scope: MetricScope, column: string): string {
+  if (!merged(scope)) return `${column} = @metric`;
+  return `${column} IN (@metric${(scope.alsoIds ?? []).map((_, i) => `, @metric${i + 1}`).join("")})`;
+}
+
+/** The binds `metricIn` names. */
+export function metricBinds(scope: MetricScope): Bind {
+  const bind: Bind = { metric: scope.metric.id };
+  (scope.alsoIds ?? []).forEach((id, i) => {
+    bind[`metric${i + 1}`] = id;
+  });
+  return bind;
+}
+
 /** The scope's series (`sel`: id, g0..gN, prev_ns), with the binds it needs. */
 export function seriesSql(
   scope: MetricScope,
@@ -32,13 +52,13 @@ export function seriesSql(
   firstNs: bigint,
   withPrevious: boolean,
 ): { sql: string; bind: Bind; groups: string[] } {
-  const bind: Bind = { metric: scope.metric.id, first: firstNs, to: scope.toNs };
+  const bind: Bind = { ...metricBinds(scope), first: firstNs, to: scope.toNs };
   const groups = groupBy.map((g, i) => {
     if (g === "service") return `v.name AS g${i}`;
     bind[`gk${i}`] = g.attr;
     return `coalesce(obs_attribute_text(ms.attributes, @gk${i}), obs_attribute_text(rs.attributes, @gk${i})) AS g${i}`;
   });
-  const where = ["ms.metric_id = @metric", "msl.last_ns >= @first", "ms.first_ns <= @to"];
+  const where = [metricIn(scope, "ms.metric_id"), "msl.last_ns >= @first", "ms.first_ns <= @to"];
   if (scope.service !== undefined) {
     where.push("v.name = @service");
     bind.service = scope.service;
@@ -49,7 +69,7 @@ export function seriesSql(
     bind[`ak${i}`] = key;
     bind[`av${i}`] = value;
     where.push(`(ms.id IN (SELECT a.series_id FROM metric_series_attributes a JOIN attr_keys k ON k.id = a.key_id
-      WHERE a.metric_id = @metric AND k.key = @ak${i} AND a.value = @av${i})
+      WHERE ${metricIn(scope, "a.metric_id")} AND k.key = @ak${i} AND a.value = @av${i})
       OR (obs_attribute_text(ms.attributes, @ak${i}) IS NULL AND obs_attribute_text(rs.attributes, @ak${i}) = @av${i}))`);
   });
   // A gauge's points need no point before the window (they have no increase): not looked up,
@@ -60,7 +80,10 @@ export function seriesSql(
       ? ", ms.first_whole, @first AS prev_ns"
       : `, ms.first_whole, coalesce((SELECT max(q.time_ns) FROM metric_points q
         WHERE q.series_id = ms.id AND q.time_ns < @first AND ${RECORDED}), @first) AS prev_ns`;
-  const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}
+  // Identities read as one differ in temporality: the points' increase rules take each series' own.
+  const temporality =
+    withPrevious && merged(scope) ? ", (SELECT temporality FROM metrics WHERE id = ms.metric_id) AS tp" : "";
+  const sql = `sel AS MATERIALIZED (SELECT ms.id${groups.map((g) => `, ${g}`).join("")}${previous}${temporality}
     FROM metric_series ms JOIN metric_series_last msl ON msl.series_id = ms.id JOIN services v ON v.id = ms.service_id
       JOIN resources rs ON rs.id = ms.resource_id
     WHERE ${where.join(" AND ")})`;
@@ -77,12 +100,15 @@ export function seriesSql(
  */
 const ROLLUP_COLUMNS_READ = `r.series_id, r.points, r.last_ns, r.value_sum, r.value_min, r.value_max,
       r.value_last, r.increase, r.sum_increase, r.resets, r.buckets`;
-const ROLLUP_CELLS = `cells AS (SELECT obs_series_group(r.series_id) AS gid,
+function rollupCells(scope: MetricScope): string {
+  const metric = metricIn(scope, "r.metric_id");
+  return `cells AS (SELECT obs_series_group(r.series_id) AS gid,
       (r.slot * @width - @firstS) / @stepS AS b, ${ROLLUP_COLUMNS_READ}
-    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
+    FROM metric_rollups r WHERE ${metric} AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
     UNION ALL
     SELECT obs_series_group(r.series_id) AS gid, (r.slot * ${FOLDED_S} - @firstS) / @stepS AS b, ${ROLLUP_COLUMNS_READ}
-    FROM metric_rollups r WHERE r.metric_id = @metric AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi)`;
+    FROM metric_rollups r WHERE ${metric} AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi)`;
+}
 
 /**
  * Cells from raw points, one per point, with the rollups' increase rules applied to each point
@@ -95,37 +121,55 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
   const x = type === "sum" ? "value" : "count";
   const px = type === "sum" ? "pv" : "pc";
   const histogram = type === "histogram" || type === "exponential_histogram";
-  let reset = "0";
-  let increase = "NULL";
-  let sumIncrease = "NULL";
-  let buckets = type === "summary" ? "p.detail" : "NULL";
-  if (counter && temporality === 1) {
-    increase = x;
-    sumIncrease = "p.sum";
-    if (histogram && needBuckets) buckets = "obs_bucket_increase(p.detail, NULL, 'whole')";
-  } else if (counter) {
-    // Cumulative (summaries are cumulative too): a moved start, a drop or changed buckets is a reset.
-    const dropped = monotonic || type !== "sum" ? ` OR p.${x} < p.${px}` : "";
-    const shape = histogram ? " OR obs_same_shape(p.detail, p.pd) = 0" : "";
-    reset = `(CASE WHEN p.ps IS NULL THEN 0 WHEN p.start_ns <> p.ps${dropped}${shape} THEN 1 ELSE 0 END)`;
-    // The series' decision on its first point, made when it was created (metric-rollup.ts firstCountsWhole).
-    const started = "p.fw = 1";
-    const rule = (now: string, before: string) =>
-      `CASE WHEN p.ps IS NULL THEN (CASE WHEN ${started} THEN ${now} ELSE 0 END) WHEN ${reset} = 1 THEN ${now} ELSE ${now} - ${before} END`;
-    increase = rule(`p.${x}`, `p.${px}`);
-    sumIncrease = rule("p.sum", "p.psum");
-    if (histogram && needBuckets) {
-      buckets = `CASE WHEN p.ps IS NULL THEN obs_bucket_increase(p.detail, NULL, CASE WHEN ${started} THEN 'whole' ELSE 'zero' END)
-        WHEN ${reset} = 1 THEN obs_bucket_increase(p.detail, NULL, 'whole') ELSE obs_bucket_increase(p.detail, p.pd, 'diff') END`;
-    }
-  }
-  return `pts AS (SELECT q.*, sel.first_whole AS fw, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
+  const none = { reset: "0", increase: "NULL", sumIncrease: "NULL", buckets: type === "summary" ? "p.detail" : "NULL" };
+  // A delta point counts whole.
+  const delta = {
+    ...none,
+    increase: x,
+    sumIncrease: "p.sum",
+    buckets: histogram && needBuckets ? "obs_bucket_increase(p.detail, NULL, 'whole')" : none.buckets,
+  };
+  // Cumulative (summaries are cumulative too): a moved start, a drop or changed buckets is a reset.
+  const dropped = monotonic || type !== "sum" ? ` OR p.${x} < p.${px}` : "";
+  const shape = histogram ? " OR obs_same_shape(p.detail, p.pd) = 0" : "";
+  const reset = `(CASE WHEN p.ps IS NULL THEN 0 WHEN p.start_ns <> p.ps${dropped}${shape} THEN 1 ELSE 0 END)`;
+  // The series' decision on its first point, made when it was created (metric-rollup.ts firstCountsWhole).
+  const started = "p.fw = 1";
+  const rule = (now: string, before: string) =>
+    `CASE WHEN p.ps IS NULL THEN (CASE WHEN ${started} THEN ${now} ELSE 0 END) WHEN ${reset} = 1 THEN ${now} ELSE ${now} - ${before} END`;
+  const cumulative = {
+    reset,
+    increase: rule(`p.${x}`, `p.${px}`),
+    sumIncrease: rule("p.sum", "p.psum"),
+    buckets:
+      histogram && needBuckets
+        ? `CASE WHEN p.ps IS NULL THEN obs_bucket_increase(p.detail, NULL, CASE WHEN ${started} THEN 'whole' ELSE 'zero' END)
+        WHEN ${reset} = 1 THEN obs_bucket_increase(p.detail, NULL, 'whole') ELSE obs_bucket_increase(p.detail, p.pd, 'diff') END`
+        : none.buckets,
+  };
+  // Identities of both temporalities read as one: each point by its series' own (sel.tp).
+  const rules = !counter
+    ? none
+    : merged(query)
+      ? {
+          reset: `(CASE WHEN p.tp = 1 THEN ${delta.reset} ELSE ${cumulative.reset} END)`,
+          increase: `(CASE WHEN p.tp = 1 THEN ${delta.increase} ELSE ${cumulative.increase} END)`,
+          sumIncrease: `(CASE WHEN p.tp = 1 THEN ${delta.sumIncrease} ELSE ${cumulative.sumIncrease} END)`,
+          buckets: `(CASE WHEN p.tp = 1 THEN ${delta.buckets} ELSE ${cumulative.buckets} END)`,
+        }
+      : temporality === 1
+        ? delta
+        : cumulative;
+  const { increase, sumIncrease, buckets } = rules;
+  const resets = rules.reset;
+  const tp = merged(query) ? ", sel.tp AS tp" : "";
+  return `pts AS (SELECT q.*, sel.first_whole AS fw${tp}, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
       lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
     FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to AND ${RECORDED}
     WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),
   cells AS (SELECT obs_series_group(p.series_id) AS gid, p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
       p.value AS value_sum, coalesce(p.min, p.value) AS value_min, coalesce(p.max, p.value) AS value_max,
-      p.value AS value_last, ${increase} AS increase, ${sumIncrease} AS sum_increase, ${reset} AS resets,
+      p.value AS value_last, ${increase} AS increase, ${sumIncrease} AS sum_increase, ${resets} AS resets,
       ${buckets} AS buckets
     FROM pts p WHERE p.time_ns >= @first)`;
 }
@@ -204,7 +248,7 @@ function stepBinds(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigi
 export function cellsSql(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigint): { sql: string; bind: Bind } {
   const stepBind = stepBinds(query, firstNs, rowsThrough);
   if (query.source.kind === "rollups") {
-    return { sql: `WITH ${ROLLUP_CELLS}`, bind: { metric: query.metric.id, ...stepBind } };
+    return { sql: `WITH ${rollupCells(query)}`, bind: { ...metricBinds(query), ...stepBind } };
   }
   const series = seriesSql(query, [], firstNs, true);
   const cells = pointCells(query, quantileOf(query.agg) !== null);
@@ -265,22 +309,22 @@ export function exemplarSql(
   firstNs: bigint,
   rowsThrough?: bigint,
 ): { sql: string; bind: Bind } {
-  const bind = { metric: query.metric.id, first: firstNs, to: query.toNs, ...stepBinds(query, firstNs, rowsThrough) };
+  const bind = { ...metricBinds(query), first: firstNs, to: query.toNs, ...stepBinds(query, firstNs, rowsThrough) };
   const sql =
     query.source.kind === "rollups"
       ? // Two range scans: an OR of the two ranges scans the metric's every row.
         `SELECT gid, ids, t FROM (
             SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t FROM metric_rollups r
-            WHERE r.metric_id = @metric AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
+            WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
               AND r.exemplars IS NOT NULL
             UNION ALL
             SELECT obs_series_group(r.series_id), r.exemplars, r.last_ns FROM metric_rollups r
-            WHERE r.metric_id = @metric AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi
+            WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi
               AND r.exemplars IS NOT NULL)
           WHERE gid IS NOT NULL ORDER BY t DESC LIMIT ${MAX_EXEMPLAR_ROWS}`
       : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids, p.time_ns AS t
           FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
-          WHERE ms.metric_id = @metric AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
+          WHERE ${metricIn(query, "ms.metric_id")} AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
           AND obs_series_group(p.series_id) IS NOT NULL
           AND json_extract(e.value, '$.traceId') IS NOT NULL ORDER BY p.time_ns DESC LIMIT ${MAX_EXEMPLAR_ROWS}`;
   return { sql, bind };

@@ -30,6 +30,8 @@ export function slotPlan(
   query: MetricBucketQuery,
 ): { a: PackColumn; b: PackColumn | null; mode: SlotMode; scale: number } | null {
   if (query.source.kind !== "rollups" || query.stepMs !== query.source.widthS * 1000) return null;
+  // A slot's rows, and its pack, are one identity's: several read as one take the general path.
+  if ((query.alsoIds?.length ?? 0) > 0) return null;
   if (quantileOf(query.agg) !== null) return null;
   const family = aggFamily(query.metric);
   switch (query.agg) {
