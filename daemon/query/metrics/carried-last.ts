@@ -9,7 +9,8 @@
  * Prometheus instant query reads a series' last sample before the evaluation time, but for a
  * time of its own rather than a fixed five minutes: at most twice the time from its point before
  * (a process that stopped drops out after two of its intervals, where a fixed five minutes
- * counted a replaced pod beside its successor), and at most MAX_CARRY_NS. Pure.
+ * counted a replaced pod beside its successor), and at most MAX_CARRY_NS. The same reach
+ * decides whether a value counts in its own bucket, at the bucket's end (lastSql). Pure.
  */
 
 /** The longest a series' newest value is carried: Prometheus's default lookback. */

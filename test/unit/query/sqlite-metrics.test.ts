@@ -208,9 +208,12 @@ describe("SQLite metrics reader", () => {
   });
 
   it("aggregates gauges: last sums each series' newest value, avg, min and max over the points", () => {
-    const q = (agg: MetricBucketQuery["agg"]) =>
-      reader.metricBuckets(query({ metric: gauge, agg, toNs: at(59) }))[0]!.values;
+    const q = (agg: MetricBucketQuery["agg"], toNs = at(39)) =>
+      reader.metricBuckets(query({ metric: gauge, agg, toNs }))[0]!.values;
     expect(q("last")).to.deep.equal([3 + 1, 9 + 2]);
+    // At 59 s both series, exporting every 10 s, have been silent for 29 s: past twice their
+    // interval, they have no value now.
+    expect(q("last", at(59))).to.deep.equal([3 + 1, null]);
     expect(q("avg")).to.deep.equal([(5 + 7 + 3 + 1 + 1 + 1) / 6, (9 + 2) / 2]);
     expect(q("min")).to.deep.equal([1, 2]);
     expect(q("max")).to.deep.equal([7, 9]);
