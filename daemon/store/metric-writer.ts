@@ -16,6 +16,7 @@ import { metricDeletedBefore, metricDeletions, metricPassCutoff, registerHeldSer
 import {
   addToRow,
   emptyRow,
+  firstCountsWhole,
   pointIncrease,
   type RollupPoint,
   type RollupRow,
@@ -203,6 +204,7 @@ export class MetricWriter implements RecordWriter {
   private readonly pointInsert: Database.Statement;
   private readonly lastUpdate: Database.Statement;
   private readonly firstUpdate: Database.Statement;
+  private readonly firstWholeUpdate: Database.Statement;
   private readonly heldMark: Record<"set" | "clear", Database.Statement>;
   private readonly markStatement: Database.Statement;
   private readonly recoverable: Record<"one" | "all", Database.Statement>;
@@ -236,7 +238,7 @@ export class MetricWriter implements RecordWriter {
    * time: a late point, or the first point this writer saw of it (in-order points after that
    * are newer than the series' newest, so they cannot move its first time).
    */
-  private readonly firstTimes = new Map<number, bigint>();
+  private readonly firstTimes = new Map<number, { timeNs: bigint; startNs?: bigint }>();
   /** Retention's deletion count when the memos were last trusted. */
   private deletionsSeen = metricDeletions();
   /** Retention's cutoff when held points older than it were last written for it. */
@@ -272,6 +274,7 @@ export class MetricWriter implements RecordWriter {
        WHERE metric_series_last.series_id = e.id`,
     );
     this.firstUpdate = db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ? AND first_ns > ?");
+    this.firstWholeUpdate = db.prepare("UPDATE metric_series SET first_whole = ? WHERE id = ? AND first_ns > ?");
     this.heldMark = {
       set: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')"),
       clear: db.prepare("DELETE FROM meta WHERE key = ?"),
@@ -356,7 +359,7 @@ export class MetricWriter implements RecordWriter {
       // A point the series holds is not in metric_points yet: sent again, it is a repeat too.
       if (this.holdsPoint(series.id, point.timeNs) || this.pointInsert.run(...row).changes === 0) continue;
       this.late.push({ series, timeNs: point.timeNs });
-      this.mayBeFirst(series.id, point.timeNs);
+      this.mayBeFirst(series.id, point.timeNs, point.startNs);
       this.shared.noteSeen((resources[point.resource] as ResolvedResource).serviceId, point.timeNs);
       inserted++;
     }
@@ -464,9 +467,29 @@ export class MetricWriter implements RecordWriter {
     this.held.hold(series.id, minute, entry);
   }
 
-  private mayBeFirst(seriesId: number, timeNs: bigint): void {
+  /**
+   * Whether a series' first point counts whole is decided by the point that created the series
+   * (firstCountsWhole); a late point older than it is the series' first now, and decides
+   * again, before the refolds read it: a new process's point arriving before its predecessor's
+   * made the predecessor's lifetime count read as growth.
+   */
+  private decideFirstAgain(): void {
+    for (const [id, first] of this.firstTimes) {
+      if (first.startNs === undefined) continue;
+      const whole = firstCountsWhole({ startNs: first.startNs, timeNs: first.timeNs }, this.shared.collectorStartNs);
+      if (this.firstWholeUpdate.run(whole ? 1 : 0, id, first.timeNs).changes === 0) continue;
+      for (const { series } of this.late) {
+        if (series.id === id) series.kind = { ...series.kind, firstWhole: whole };
+      }
+    }
+  }
+
+  /** Notes a point that may be its series' oldest; with its start when it is a late point's (flush). */
+  private mayBeFirst(seriesId: number, timeNs: bigint, startNs?: bigint): void {
     const first = this.firstTimes.get(seriesId);
-    if (first === undefined || timeNs < first) this.firstTimes.set(seriesId, timeNs);
+    if (first === undefined || timeNs < first.timeNs) {
+      this.firstTimes.set(seriesId, startNs === undefined ? { timeNs } : { timeNs, startNs });
+    }
   }
 
   /** The series' newest point and rows, read back from the store when not held. */
@@ -545,6 +568,7 @@ export class MetricWriter implements RecordWriter {
     this.trimJournal();
     this.writeReleasedPoints();
     this.rollups.upsertAll(this.closed);
+    this.decideFirstAgain();
     for (const { series, timeNs } of this.late) {
       this.rollups.recompute(series.metricId, series.id, series.kind, timeNs);
       // Its held rows may lack the late point: read them back when next needed.
@@ -552,7 +576,7 @@ export class MetricWriter implements RecordWriter {
     }
     // One statement for every series written: times as JSON text, exact past 2^53.
     if (this.lasts.length > 0) this.lastUpdate.run(`[${this.lasts.join(",")}]`);
-    for (const [id, first] of this.firstTimes) this.firstUpdate.run(first, id, first);
+    for (const [id, { timeNs }] of this.firstTimes) this.firstUpdate.run(timeNs, id, timeNs);
     // After every row of the transaction, which the packs are made from.
     this.packer.flush();
     this.shared.count("series", this.resolver.takeCreated());

@@ -324,6 +324,32 @@ describe("metric writer", () => {
     }
   });
 
+  it("decides whether a series' first point counts whole by its oldest point, whichever arrives first", () => {
+    // A process started before the collector (T0) sends 1,000,000 then 1,000,010: its first
+    // point is the baseline. The process after it, started after the collector, sends 4.
+    const a1 = metricPoint({ timeNs: T0 + 10n * S, startNs: START, value: 1_000_000 });
+    const a2 = metricPoint({ timeNs: T0 + 20n * S, startNs: START, value: 1_000_010 });
+    const b1 = metricPoint({ timeNs: T0 + 30n * S, startNs: T0 + 25n * S, value: 4 });
+    const stores = [testStore(0, T0), testStore(0, T0), testStore(0, T0)];
+    try {
+      const [inOrder, late, oneRequest] = stores as [Store, Store, Store];
+      write(inOrder, [a1, a2, b1]);
+      write(late, [b1]);
+      write(late, [a1, a2]);
+      write(oneRequest, [b1, a1, a2]);
+      const increase = (target: Store) =>
+        Number(target.db.prepare("SELECT sum(increase) FROM metric_rollups WHERE width_s = 60").pluck().get());
+      // 10 of growth, then the new process's 4 (a reset); not the first process's lifetime.
+      expect(increase(inOrder)).to.equal(14);
+      expect(rollups(late)).to.deep.equal(rollups(inOrder));
+      expect(rollups(oneRequest)).to.deep.equal(rollups(inOrder));
+      const firstWhole = (target: Store) => target.db.prepare("SELECT first_whole FROM metric_series").pluck().all();
+      expect([firstWhole(late), firstWhole(oneRequest)]).to.deep.equal([[0n], [0n]]);
+    } finally {
+      for (const each of stores) each.close();
+    }
+  });
+
   it("refolds the slot of the point after a late one, however far it lies", () => {
     const points = [counter(0, 5), counter(10, 9), counter(200, 30)];
     write(store, points);
