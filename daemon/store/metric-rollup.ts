@@ -117,9 +117,10 @@ const hasCount = (kind: MetricKind): boolean => kind !== "gauge" && kind !== "su
 
 /**
  * Whether a new cumulative series' first point counts its whole value, decided when the
- * series is created, and again by a late point older than its first (metric-writer.ts): when its start time is set, not after the point, and at or after the
- * collector started (a process started earlier sends its lifetime count, which is not growth
- * this collector saw: the point is the baseline, as cumulativetodelta's `initial_value: auto`).
+ * series is created, and again by a late point older than its first (metric-writer.ts): when
+ * its start time is set, not after the point, and at or after the collector started (a process
+ * started earlier sends its lifetime count, which is not growth this collector saw: the point
+ * is the baseline, as cumulativetodelta's `initial_value: auto`).
  * A start equal to the point's time counts whole whenever it is (a process that records and
  * exports within a millisecond: its whole value is that instant's growth).
  */
