@@ -8,7 +8,10 @@
 import type { QUERY_ROUTES } from "./query-routes.js";
 import type { QueryMethod } from "./query-types.js";
 
-/** `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given, each key once (the API refuses a repeated one). */
+/**
+ * `attr.KEY=VALUE` or `attrContains.KEY=TEXT`, in the order given, each key once: the CLI refuses
+ * a repeated key, as the API does (queryPairs sends the last value of one that reaches it).
+ */
 export type AttributeFilter = readonly [key: string, value: string];
 
 interface Window {

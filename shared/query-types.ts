@@ -125,7 +125,7 @@ export type MetricAgg =
   | "increase"
   /** Sums: the increase; gauges: the sum of the values. */
   | "sum"
-  /** Gauges: each series' newest value at the bucket's end (carried from before it for a while), summed over the group. */
+  /** Gauges: each series' newest value in the bucket, summed over the group (the newest bucket: the value now). */
   | "last"
   | "avg"
   | "min"

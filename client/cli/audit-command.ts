@@ -38,6 +38,7 @@ export function auditCommand(setExit: SetExit): CommandModule {
         baseline: {
           own: {
             type: "string",
+            requiresArg: true,
             describe: "Baseline window just before the current one, at most 24h",
             defaultDescription: "same as --since",
           },
@@ -54,7 +55,7 @@ export function auditCommand(setExit: SetExit): CommandModule {
       }),
     run: async (flags, json) => {
       const current = since(String(flags.since));
-      const baseline = flags.baseline === undefined ? current : since(String(flags.baseline));
+      const baseline = flags.baseline === undefined ? current : since(String(flags.baseline), "--baseline");
       if (flags.durationMin !== undefined && !(Number(flags.durationMin) >= 0)) {
         throw new ArgumentError("--duration-min: use a number of milliseconds, 0 or more");
       }

@@ -24,14 +24,14 @@ export function portNumber(text: string): number {
 }
 
 /** Checks arguments before any request; bad ones end the command with exit 2. */
-export function since(text: string): string {
+export function since(text: string, flag = "--since"): string {
   let ms: number;
   try {
     ms = parseDuration(text);
   } catch (error) {
-    throw new ArgumentError(`--since: ${(error as DurationError).message}`);
+    throw new ArgumentError(`${flag}: ${(error as DurationError).message}`);
   }
-  if (ms > MAX_LOOKBACK_MS) throw new ArgumentError(`--since ${text} is over the maximum of 24h`);
+  if (ms > MAX_LOOKBACK_MS) throw new ArgumentError(`${flag} ${text} is over the maximum of 24h`);
   return text;
 }
 

@@ -6,6 +6,8 @@
  * a counter reset say how many (the values are not smoothed over it), and groups with exemplars
  * name the newest exemplar's trace, so a spike leads to a trace. Pure.
  */
+
+import { aggFamilyOf } from "../../shared/metric-routes.js";
 import type { MetricDetailRecord, MetricSeriesGroup, MetricSeriesRecord } from "../../shared/query-types.js";
 import { sparkline } from "./sparkline.js";
 import { renderTable, safeText } from "./table.js";
@@ -39,10 +41,10 @@ export function metricHeading(record: MetricSeriesRecord): string {
  * a histogram's or summary's counts and sums. Not rates, levels (a gauge's or an up-down sum's
  * values) or quantiles.
  */
-export function addsUp(record: Pick<MetricSeriesRecord, "agg" | "type" | "monotonic">): boolean {
+export function addsUp(record: Pick<MetricSeriesRecord, "agg" | "type" | "monotonic" | "temporality">): boolean {
   if (record.agg === "increase" || record.agg === "count") return true;
-  const level = record.type === "gauge" || (record.type === "sum" && record.monotonic === false);
-  return record.agg === "sum" && !level;
+  // A delta up-down sum's `sum` is its changes added up, as a counter's (aggFamilyOf).
+  return record.agg === "sum" && aggFamilyOf(record) !== "gauge";
 }
 
 /** The sum of a group's bucket values; null when no bucket has one. */

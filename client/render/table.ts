@@ -20,15 +20,19 @@ export function safeText(value: unknown): string {
 export function renderTable(headers: string[], rows: unknown[][]): string {
   const head = headers.map(safeText);
   const cells = rows.map((row) => row.map(safeText));
-  const widths = head.map((header, i) =>
-    Math.max(stringWidth(header), ...cells.map((row) => stringWidth(row[i] ?? ""))),
-  );
-  const line = (row: string[]) =>
+  // Each cell measured once; printable ASCII (most cells: ids, numbers) is one column a character.
+  const measure = (row: string[]) => row.map((cell) => (PRINTABLE_ASCII.test(cell) ? cell.length : stringWidth(cell)));
+  const headWidths = measure(head);
+  const cellWidths = cells.map(measure);
+  const widths = headWidths.map((width, i) => Math.max(width, ...cellWidths.map((row) => row[i] ?? 0)));
+  const line = (row: string[], rowWidths: number[]) =>
     row
       .map((cell, i) =>
-        i === row.length - 1 ? cell : cell + " ".repeat(Math.max(0, (widths[i] ?? 0) - stringWidth(cell))),
+        i === row.length - 1 ? cell : cell + " ".repeat(Math.max(0, (widths[i] ?? 0) - (rowWidths[i] ?? 0))),
       )
       .join("  ")
       .trimEnd();
-  return [line(head), ...cells.map(line)].join("\n");
+  return [line(head, headWidths), ...cells.map((row, r) => line(row, cellWidths[r] ?? []))].join("\n");
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;

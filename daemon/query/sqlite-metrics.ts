@@ -8,21 +8,14 @@
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
+import { recordedSql } from "../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
-import { type CarriedValue, carryLast, MAX_CARRY_NS } from "./metrics/carried-last.js";
-import {
-  bucketSql,
-  cellsSql,
-  exemplarSql,
-  lastSql,
-  metricBinds,
-  metricIn,
-  seriesSql,
-} from "./metrics/metric-bucket-sql.js";
+import { bucketSql, cellsSql, exemplarSql, metricBinds, metricIn, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
+import { MAX_LAST_AGE_NS, valueNow } from "./metrics/newest-last.js";
 import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
-import { type ExemplarRowOf, SlotExemplars } from "./metrics/slot-exemplars.js";
+import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
   type Figures,
@@ -48,6 +41,9 @@ import {
   type MetricScope,
   type PageResult,
 } from "./telemetry-reader.js";
+
+/** The points rollups fold (metric-rollup.ts `recorded`), as the raw path reads them. */
+const RECORDED_POINT = recordedSql("q.");
 
 /** Windows up to this long count points from the 60 s rollups, longer ones from the 900 s ones. */
 const SHORT_COUNT_WINDOW_NS = 6n * 3600n * 1_000_000_000n;
@@ -335,63 +331,80 @@ export class SqliteMetrics {
     const slotHi = BigInt(bind.slotHi as bigint);
     if (rowsFrom > slotHi) return this.slotExemplars.take();
     const per = width / folded;
-    // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
-    const minutes = this.prepare(slotSql(plan))
-      .raw()
-      .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: (slotHi + 1n) * per - 1n }) as [
-      bigint,
-      string,
-    ][];
-    let slot: bigint | null = null;
-    let bySlot: (Figures | undefined)[] = [];
-    const done = () => {
-      if (slot !== null)
-        apply(
-          Number(slot),
-          bySlot.flatMap((f, gid) => (f ? [[gid, f] as [number, Figures]] : [])),
-        );
-    };
-    for (const [minute, json] of minutes) {
-      const at = BigInt(minute) / per;
-      if (at !== slot) {
-        done();
-        slot = at;
-        bySlot = [];
+    if (query.agg !== "last") {
+      // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
+      const minutes = this.prepare(slotSql(plan))
+        .raw()
+        .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: (slotHi + 1n) * per - 1n }) as [
+        bigint,
+        string,
+      ][];
+      let slot: bigint | null = null;
+      let bySlot: (Figures | undefined)[] = [];
+      const done = () => {
+        if (slot !== null)
+          apply(
+            Number(slot),
+            bySlot.flatMap((f, gid) => (f ? [[gid, f] as [number, Figures]] : [])),
+          );
+      };
+      for (const [minute, json] of minutes) {
+        const at = BigInt(minute) / per;
+        if (at !== slot) {
+          done();
+          slot = at;
+          bySlot = [];
+        }
+        for (const [gid, figures] of slotFigures(json)) bySlot[gid] = combineFigures(plan.mode, bySlot[gid], figures);
       }
-      for (const [gid, figures] of slotFigures(json)) bySlot[gid] = combineFigures(plan.mode, bySlot[gid], figures);
+      done();
+      return this.slotExemplars.take();
     }
-    done();
-    return this.slotExemplars.take();
+    // Each series' newest value: the general path picks each series' newest row per bucket.
+    const fromPacks = this.slotExemplars.take();
+    const fromRows = this.generalValues(query, firstNs, groups, rowsFrom - 1n, rowsFrom);
+    // Newest first: the folded rows' slots all come after the packed ones.
+    return [...fromRows, ...fromPacks].slice(0, MAX_EXEMPLAR_ROWS);
   }
 
   /**
    * The values of the general path (metrics/metric-bucket-sql.ts) into `groups`, the width's
-   * rows read up to `rowsThrough` and 60 s rows after it. Returns the exemplar rows of the same
-   * slots.
+   * rows read up to `rowsThrough` and 60 s rows after it, from `slotLo` on when given (the
+   * slots before it answered already). Returns the exemplar rows of the same slots.
    */
   private generalValues(
     query: MetricBucketQuery,
     firstNs: bigint,
     groups: MetricGroupValues[],
     rowsThrough?: bigint,
+    slotLo?: bigint,
   ): ExemplarRowOf[] {
     const values = bucketSql(query, firstNs, rowsThrough);
-    for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(values.bind) as unknown[][]) {
+    const bind = slotLo === undefined ? values.bind : { ...values.bind, slotLo };
+    for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(bind) as unknown[][]) {
       if (gid === null) continue;
       const group = groups[Number(gid)] as MetricGroupValues;
       const bucket = Number(b);
       if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = Number(value);
       group.resets += Number(resets ?? 0);
     }
-    return this.exemplarRows(query, firstNs, rowsThrough);
+    return this.exemplarRows(query, firstNs, rowsThrough, slotLo);
   }
 
   /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
-  private exemplarRows(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigint): ExemplarRowOf[] {
+  private exemplarRows(
+    query: MetricBucketQuery,
+    firstNs: bigint,
+    rowsThrough?: bigint,
+    slotLo?: bigint,
+  ): ExemplarRowOf[] {
     const exemplars = exemplarSql(query, firstNs, rowsThrough);
-    return (this.prepare(exemplars.sql).raw().all(exemplars.bind) as [unknown, unknown, unknown][]).map(
-      ([gid, ids, t]) => [gid === null ? null : Number(gid), String(ids), BigInt(t as bigint | number)],
-    );
+    const bind = slotLo === undefined ? exemplars.bind : { ...exemplars.bind, slotLo };
+    return (this.prepare(exemplars.sql).raw().all(bind) as [unknown, unknown, unknown][]).map(([gid, ids, t]) => [
+      gid === null ? null : Number(gid),
+      String(ids),
+      BigInt(t as bigint | number),
+    ]);
   }
 
   /**
@@ -441,6 +454,59 @@ export class SqliteMetrics {
     });
   }
 
+  /**
+   * The newest bucket's `last`, the value now (metrics/newest-last.ts): the sum of its groups'
+   * series' newest values since `fromNs`, each while within its reach; null for a group none of
+   * whose series has one. Read from the query's own source: its points, else the 60 s rollup
+   * rows, which every slot has, packed or not.
+   */
+  private newestLast(
+    query: MetricBucketQuery,
+    fromNs: bigint,
+    groups: MetricGroupValues[],
+    seriesGroup: ReadonlyMap<number, number>,
+  ): void {
+    // Each series' newest row, with its first time and its points in the minutes read.
+    const newestOf = (source: string) => `SELECT id, v, t, first, n FROM (SELECT id, v, t,
+        row_number() OVER s AS rn, min(f) OVER (PARTITION BY id) AS first, sum(c) OVER (PARTITION BY id) AS n
+      FROM (SELECT ${source}) WINDOW s AS (PARTITION BY id ORDER BY t DESC)) WHERE rn = 1`;
+    const scope = seriesSql(query, [], fromNs, false);
+    const rows =
+      query.source.kind === "points"
+        ? this.prepare(
+            `WITH ${scope.sql} ${newestOf(`q.series_id AS id, q.value AS v, q.time_ns AS t, q.time_ns AS f, 1 AS c
+              FROM metric_points q JOIN sel ON sel.id = q.series_id
+              WHERE q.time_ns BETWEEN @first AND @to AND ${RECORDED_POINT}`)}`,
+          )
+            .raw()
+            .all(scope.bind)
+        : this.prepare(
+            newestOf(`series_id AS id, value_last AS v, last_ns AS t, first_ns AS f, points AS c FROM metric_rollups
+              WHERE ${metricIn(query, "metric_id")} AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi
+                AND value_last IS NOT NULL`),
+          )
+            .raw()
+            .all({
+              ...metricBinds(query),
+              width: BigInt(FOLDED_WIDTHS_S[0]),
+              slotLo: fromNs / 60_000_000_000n,
+              slotHi: query.toNs / 60_000_000_000n,
+            });
+    const totals: (number | null)[] = groups.map(() => null);
+    for (const [id, value, lastNs, firstNs, points] of rows as [bigint, number, bigint, bigint, bigint][]) {
+      const gid = seriesGroup.get(Number(id));
+      if (gid === undefined) continue;
+      const now = valueNow(
+        { value: Number(value), lastNs: BigInt(lastNs), firstNs: BigInt(firstNs), points: Number(points) },
+        query.toNs,
+      );
+      if (now !== null) totals[gid] = (totals[gid] ?? 0) + now;
+    }
+    groups.forEach((group, gid) => {
+      group.values[group.values.length - 1] = totals[gid] ?? null;
+    });
+  }
+
   /** For a query of a packed width: its newest packed slot in range, after which its 60 s rows are read. */
   private rowsThrough(query: MetricBucketQuery, firstNs: bigint): bigint | undefined {
     if (query.source.kind !== "rollups" || query.source.widthS === FOLDED_WIDTHS_S[0]) return undefined;
@@ -465,23 +531,17 @@ export class SqliteMetrics {
     const newest = starts[starts.length - 1];
     const trailing =
       query.agg === "rate" && newest !== undefined ? trailingWindow(newest, query.stepMs, query.toNs) : null;
-    // `last` reads each series' newest value before the first bucket too, carried into it.
-    const stepNs = BigInt(query.stepMs) * 1_000_000n;
-    const shift = query.agg === "last" ? Number((MAX_CARRY_NS + stepNs - 1n) / stepNs) : 0;
-    const carriedFrom = firstNs - BigInt(shift) * stepNs;
-    const seriesFrom = trailing !== null && trailing.fromNs < firstNs ? trailing.fromNs : carriedFrom;
-    // The scope's series with their group values, numbered by group for obs_series_group(),
-    // and whether each has a point in the window (a series before it counts where it is carried).
+    // The newest bucket's `last` reads the last minutes too (metrics/newest-last.ts).
+    const lastFrom = query.agg === "last" ? query.toNs - MAX_LAST_AGE_NS : null;
+    const earliest = trailing?.fromNs ?? lastFrom;
+    const seriesFrom = earliest !== null && earliest < firstNs ? earliest : firstNs;
+    // The scope's series with their group values, numbered by group for obs_series_group().
     const series = seriesSql(query, query.groupBy, seriesFrom, false);
     const columns = ["id", ...series.groups].join(", ");
-    const inWindow = shift === 0 ? "1" : "(SELECT last_ns >= @window FROM metric_series_last WHERE series_id = sel.id)";
-    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns}, ${inWindow} FROM sel`)
-      .raw()
-      .all(shift === 0 ? series.bind : { ...series.bind, window: firstNs }) as unknown[][];
+    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns} FROM sel`).raw().all(series.bind) as unknown[][];
     const groups: MetricGroupValues[] = [];
     const byKey = new Map<string, number>();
     const seriesGroup = new Map<number, number>();
-    const beforeOnly = new Set<number>();
     for (const row of rows) {
       const key = row.slice(1, width + 1).map(text);
       const id = JSON.stringify(key);
@@ -491,8 +551,7 @@ export class SqliteMetrics {
         byKey.set(id, gid);
         groups.push({ key, values: starts.map(() => null), series: 0, resets: 0, exemplars: [] });
       }
-      if (Number(row[width + 1]) === 1) (groups[gid] as MetricGroupValues).series += 1;
-      else beforeOnly.add(Number(row[0]));
+      (groups[gid] as MetricGroupValues).series += 1;
       seriesGroup.set(Number(row[0]), gid);
     }
     if (groups.length === 0) return [];
@@ -500,10 +559,10 @@ export class SqliteMetrics {
     try {
       const plan = slotPlan(query);
       let exemplarRows: ExemplarRowOf[];
-      if (query.agg === "last") exemplarRows = this.lastValues(query, starts, shift, groups, beforeOnly);
-      else if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
+      if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
       if (trailing !== null) this.newestRate(query, trailing, groups, seriesGroup);
+      if (lastFrom !== null) this.newestLast(query, lastFrom, groups, seriesGroup);
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;
@@ -516,53 +575,6 @@ export class SqliteMetrics {
     } finally {
       this.seriesGroups.set(new Map());
     }
-    // A group of series before the window only, none carried into it.
-    return groups.filter((group) => group.series > 0);
-  }
-
-  /**
-   * The values of a `last` query into `groups`: each bucket sums its series' newest values
-   * there, and those carried from an earlier bucket (metrics/carried-last.ts). A series with no
-   * point in the window (`beforeOnly`) counts in its group's series where it is carried into it.
-   * Returns the exemplar rows.
-   */
-  private lastValues(
-    query: MetricBucketQuery,
-    starts: readonly bigint[],
-    shift: number,
-    groups: MetricGroupValues[],
-    beforeOnly: ReadonlySet<number>,
-  ): ExemplarRowOf[] {
-    const firstNs = starts[0] as bigint;
-    const stepNs = BigInt(query.stepMs) * 1_000_000n;
-    const carriedFrom = firstNs - BigInt(shift) * stepNs;
-    const { sql, bind } = lastSql(query, firstNs, shift, this.rowsThrough(query, carriedFrom));
-    const carried: CarriedValue[] = [];
-    for (const [kind, gid, b, value, t, gap, next, seriesId] of this.prepare(sql).raw().all(bind) as unknown[][]) {
-      if (Number(kind) === 0) {
-        const group = groups[Number(gid)] as MetricGroupValues;
-        const bucket = Number(b);
-        if (bucket >= 0 && bucket < group.values.length) group.values[bucket] = Number(value);
-        continue;
-      }
-      carried.push({
-        seriesId: Number(seriesId),
-        gid: Number(gid),
-        b: Number(b),
-        value: Number(value),
-        timeNs: BigInt(t as bigint),
-        gapNs: gap === null ? null : BigInt(gap as bigint),
-        next: next === null ? null : Number(next),
-      });
-    }
-    const counted = carryLast(
-      groups.map((group) => group.values),
-      carried,
-      { starts, stepNs, toNs: query.toNs },
-    );
-    for (const [gid, ids] of counted) {
-      for (const id of ids) if (beforeOnly.has(id)) (groups[gid] as MetricGroupValues).series += 1;
-    }
-    return this.exemplarRows(query, firstNs, this.rowsThrough(query, firstNs));
+    return groups;
   }
 }

@@ -10,7 +10,6 @@
 import { recordedSql } from "../../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../../store/metric-slots.js";
 import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
-import { MAX_CARRY_NS } from "./carried-last.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
 import { MAX_EXEMPLAR_ROWS } from "./slot-exemplars.js";
 
@@ -100,8 +99,7 @@ export function seriesSql(
  * leaves out.
  */
 const ROLLUP_COLUMNS_READ = `r.series_id, r.points, r.last_ns, r.value_sum, r.value_min, r.value_max,
-      r.value_last, r.increase, r.sum_increase, r.resets, r.buckets,
-      CASE WHEN r.points > 1 THEN (r.last_ns - r.first_ns) / (r.points - 1) END AS gap`;
+      r.value_last, r.increase, r.sum_increase, r.resets, r.buckets`;
 function rollupCells(scope: MetricScope): string {
   const metric = metricIn(scope, "r.metric_id");
   return `cells AS (SELECT obs_series_group(r.series_id) AS gid,
@@ -166,13 +164,13 @@ function pointCells(query: MetricBucketQuery, needBuckets: boolean): string {
   const resets = rules.reset;
   const tp = merged(query) ? ", sel.tp AS tp" : "";
   return `pts AS (SELECT q.*, sel.first_whole AS fw${tp}, lag(q.start_ns) OVER w AS ps, lag(q.value) OVER w AS pv, lag(q.count) OVER w AS pc,
-      lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd, lag(q.time_ns) OVER w AS pt
+      lag(q.sum) OVER w AS psum, lag(q.detail) OVER w AS pd
     FROM metric_points q JOIN sel ON sel.id = q.series_id WHERE q.time_ns BETWEEN sel.prev_ns AND @to AND ${RECORDED}
     WINDOW w AS (PARTITION BY q.series_id ORDER BY q.time_ns)),
   cells AS (SELECT obs_series_group(p.series_id) AS gid, p.series_id, (p.time_ns - @first) / @stepNs AS b, 1 AS points, p.time_ns AS last_ns,
       p.value AS value_sum, coalesce(p.min, p.value) AS value_min, coalesce(p.max, p.value) AS value_max,
       p.value AS value_last, ${increase} AS increase, ${sumIncrease} AS sum_increase, ${resets} AS resets,
-      ${buckets} AS buckets, p.time_ns - p.pt AS gap
+      ${buckets} AS buckets
     FROM pts p WHERE p.time_ns >= @first)`;
 }
 
@@ -187,8 +185,7 @@ function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
   }
   switch (query.agg) {
     case "last":
-      // Each series' values, carried into the buckets after them: lastSql.
-      throw new Error("a last query is read by lastSql");
+      return { value: "sum(value_last)", two: true };
     case "rate":
       return { value: "sum(increase) / @stepSeconds", two: false };
     case "increase":
@@ -272,42 +269,6 @@ export function bucketSql(
     : "cells";
   const sql = `${base.sql} SELECT gid, b, ${value} AS value, sum(resets) AS resets FROM ${from} GROUP BY gid, b`;
   return { sql, bind: base.bind };
-}
-
-/**
- * The rows of a `last` query (metrics/carried-last.ts), its cells read from `shift` steps
- * before the first bucket (the values carried into the window), bucket numbers from the first
- * bucket: (0, gid, b, the sum of the group's series' newest values in the bucket) for the
- * window's buckets; and (1, gid, b, value, time, gap, next bucket, series id) for each series'
- * newest value in a bucket that a bucket without one of the series follows, before the window
- * too, and at the series' end.
- */
-export function lastSql(
-  query: MetricBucketQuery,
-  firstNs: bigint,
-  shift: number,
-  rowsThrough?: bigint,
-): { sql: string; bind: Bind } {
-  const carriedFrom = firstNs - BigInt(shift) * BigInt(query.stepMs) * NS_PER_MS;
-  const base = cellsSql(query, carriedFrom, rowsThrough);
-  // A value's gap, the time from the series' point before: a point's own; a rollup row's mean
-  // gap between its points, or from the row before's newest point when it holds one. Its
-  // reach: twice that, at most @carryMax (carried-last.ts). A bucket's end is capped at now.
-  const sql = `${base.sql},
-    gapped AS (SELECT series_id, gid, b, last_ns, value_last,
-        coalesce(gap, last_ns - lag(last_ns) OVER (PARTITION BY series_id ORDER BY last_ns)) AS gap
-      FROM cells WHERE gid IS NOT NULL AND value_last IS NOT NULL),
-    newest AS MATERIALIZED (SELECT series_id, gid, b, max(last_ns) AS t, value_last AS v, gap FROM gapped
-      GROUP BY series_id, b),
-    spans AS MATERIALIZED (SELECT series_id, gid, b, t, v, gap, lead(b) OVER s AS nb,
-        min(@carryFrom + (b + 1) * @stepNs, @to) AS e FROM newest
-      WINDOW s AS (PARTITION BY series_id ORDER BY b))
-    SELECT 0, gid, b - @shift, sum(v), NULL, NULL, NULL, NULL FROM spans
-      WHERE b >= @shift AND e - t <= (CASE WHEN gap IS NULL OR 2 * gap > @carryMax THEN @carryMax ELSE 2 * gap END)
-      GROUP BY gid, b
-    UNION ALL
-    SELECT 1, gid, b - @shift, v, t, gap, nb - @shift, series_id FROM spans WHERE nb IS NULL OR nb > b + 1`;
-  return { sql, bind: { ...base.bind, shift, carryFrom: carriedFrom, carryMax: MAX_CARRY_NS, to: query.toNs } };
 }
 
 /**

@@ -22,10 +22,7 @@ type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 /** How a group's rows combine: `ratio` is sum(a) / sum(b) (null when sum(b) is 0). */
 export type SlotMode = "sum" | "ratio" | "min" | "max";
 
-/**
- * The rollup columns (metric_rollups names) and mode an agg reads on this path; null when it
- * needs the general one, or `last`, which reads each series' values (metrics/carried-last.ts).
- */
+/** The rollup columns (metric_rollups names) and mode an agg reads on this path; null when it needs the general one. */
 export function slotPlan(
   query: MetricBucketQuery,
 ): { a: PackColumn; b: PackColumn | null; mode: SlotMode; scale: number } | null {
@@ -35,6 +32,9 @@ export function slotPlan(
   if (quantileOf(query.agg) !== null) return null;
   const family = aggFamily(query.metric);
   switch (query.agg) {
+    case "last":
+      // One row per series and slot: each series' newest value is its row's.
+      return { a: "value_last", b: null, mode: "sum", scale: 1 };
     case "rate":
       return { a: "increase", b: null, mode: "sum", scale: 1000 / query.stepMs };
     case "increase":

@@ -220,7 +220,7 @@ describe("SQLite metrics reader", () => {
     expect(q("sum")).to.deep.equal([18, 11]);
   });
 
-  it("sums each series' newest value at a bucket's end for last, carried from a bucket before until its next point", () => {
+  it("reads last's newest bucket as each series' value now, until twice its interval after its newest point", () => {
     // Two processes exporting a gauge every minute, 30 s apart; the second stops after 150 s.
     const id = insertMetric(store.db, { name: "queue.depth", kind: "gauge", unit: "{item}" });
     const early = insertSeries(store.db, id, "worker", { pod: "a" }, at(0), at(240));
@@ -238,28 +238,18 @@ describe("SQLite metrics reader", () => {
     const metric = reader.metricIdentities("queue.depth")[0]!;
     const last = (fromS: number, toS: number) =>
       reader.metricBuckets(query({ metric, agg: "last", fromNs: at(fromS), toNs: at(toS) }))[0]!;
-    // 30 s buckets: each reads both processes' newest values, where a bucket sum read one.
-    // /b's last value (150 s) is carried for two of its intervals (to 270 s), then it is gone.
     const podA = (seconds: number) => 100 + seconds;
-    expect(last(0, 299).values).to.deep.equal([
-      podA(0),
-      podA(0) + 31,
-      podA(60) + 31,
-      podA(60) + 91,
-      podA(120) + 91,
-      podA(120) + 151,
-      podA(180) + 151,
-      podA(180) + 151,
-      podA(240) + 151,
-      podA(240),
-    ]);
-    // A window whose buckets start after a point of each (at 180 s, then 210 s and 240 s): the
-    // values before them are carried in, and their series counted; the newest bucket, open at
-    // now (255 s), reads both values now.
+    // Older buckets: the values their series reported in them. The newest, open at now (160 s):
+    // both processes' values now, though only b reported in it.
+    expect(last(0, 160).values).to.deep.equal([podA(0), 31, podA(60), 91, podA(120), podA(120) + 151]);
+    // At 255 s b's last point (150 s) is 105 s old, within twice its interval: still counted,
+    // and its series too, though it has no point in the window.
     const shortWindow = last(200, 255);
-    expect(shortWindow.values).to.deep.equal([podA(180) + 151, podA(180) + 151, podA(240) + 151]);
+    expect(shortWindow.values).to.deep.equal([podA(180), null, podA(240) + 151]);
     expect(shortWindow.series).to.equal(2);
-    // Well after both stopped: nothing is carried past its reach, and no group is answered.
+    // At 299 s it is 149 s old: gone; a still reads its value of 240 s.
+    expect(last(0, 299).values.at(-1)).to.equal(podA(240));
+    // Well after both stopped: no value now, and no group.
     expect(reader.metricBuckets(query({ metric, agg: "last", fromNs: at(900), toNs: at(1000) }))).to.deep.equal([]);
   });
 

@@ -111,9 +111,11 @@ describe("metric group table", () => {
     ] as const) {
       expect(header(adds), JSON.stringify(adds)).to.include("TOTAL");
     }
+    // A delta up-down sum's changes add up.
+    expect(header({ agg: "sum", type: "sum", monotonic: false, temporality: "delta" })).to.include("TOTAL");
     for (const levels of [
       { agg: "rate" },
-      { agg: "sum", type: "gauge", monotonic: null },
+      { agg: "sum", type: "gauge", monotonic: null, temporality: null },
       { agg: "sum", type: "sum", monotonic: false },
       { agg: "p95", type: "histogram" },
       { agg: "avg", type: "histogram" },
