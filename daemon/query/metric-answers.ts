@@ -59,8 +59,8 @@ function metricNamed(
 }
 
 /**
- * The other identities of the name read with `metric` as one: the same type, unit and
- * aggregation family, another temporality (a delta counter in one service, a cumulative one in
+ * The other identities of the name read with `metric` as one: the same type, unit,
+ * monotonicity and aggregation family, another temporality (a delta counter in one service, a cumulative one in
  * another: both count increases, which the rollups keep per series whatever the temporality).
  * Read apart, grouping by service showed one of the services and left the other out.
  */
@@ -71,6 +71,7 @@ function sameMetric(metric: MetricIdentity, identities: readonly MetricIdentity[
         other.id !== metric.id &&
         other.type === metric.type &&
         other.unit === metric.unit &&
+        other.monotonic === metric.monotonic &&
         aggFamily(other) === aggFamily(metric),
     )
     .map((other) => other.id);
@@ -153,10 +154,17 @@ function largestFirst(a: number | null, b: number | null): number {
  * value before their newest bucket (groups whose rate is 0 now: the busiest before first), then
  * by key.
  */
-export function orderGroups(groups: MetricGroupValues[]): (MetricGroupValues & { latest: number | null })[] {
+export function orderGroups(
+  groups: MetricGroupValues[],
+  newestOnly = false,
+): (MetricGroupValues & { latest: number | null })[] {
   const keyText = (g: MetricGroupValues) => JSON.stringify(g.key);
   return groups
-    .map((g) => ({ ...g, latest: latestOf(g.values), before: latestOf(g.values.slice(0, -1)) }))
+    .map((g) => ({
+      ...g,
+      latest: newestOnly ? (g.values.at(-1) ?? null) : latestOf(g.values),
+      before: latestOf(g.values.slice(0, -1)),
+    }))
     .sort((a, b) => {
       const order = largestFirst(a.latest, b.latest) || largestFirst(a.before, b.before);
       if (order !== 0) return order;
@@ -182,7 +190,8 @@ export function metricSeriesAnswer(
   // JSON has no number for an infinite value (an Infinity point, a sum past the largest
   // double): it is answered as null, and ordered as one, so the order and `latest` agree.
   for (const group of groups) group.values = group.values.map((v) => (v === null || Number.isFinite(v) ? v : null));
-  const ordered = orderGroups(groups);
+  // `last`'s newest bucket is the value now: none there is none now, not an older bucket's.
+  const ordered = orderGroups(groups, agg === "last");
   const kept = ordered.slice(0, limit).map(
     (g): MetricSeriesGroup => ({
       group: Object.fromEntries(groupBy.map((by, i) => [groupName(by), g.key[i] ?? null])),
@@ -224,8 +233,11 @@ export function describeMetricAnswer(
   req: DescribeMetricRequest,
   ctx: MetricAnswerContext,
 ): QueryAnswerOf<"describeMetric"> {
-  const { metric } = metricNamed(ctx.reader, req);
-  const { scope, lookbackMs } = scopeOf(metric, req, ctx);
+  const { metric, identities } = metricNamed(ctx.reader, req);
+  const { scope: own, lookbackMs } = scopeOf(metric, req, ctx);
+  // Read as the series route reads it: with the name's identities in another temporality.
+  const alsoIds = sameMetric(metric, identities);
+  const scope: MetricScope = alsoIds.length > 0 ? { ...own, alsoIds } : own;
   const detail = ctx.reader.describeMetric(scope, DESCRIBE_MAX_KEYS, DESCRIBE_MAX_VALUES);
   if (!detail) {
     const where = req.service !== undefined ? ` of service ${req.service}` : "";

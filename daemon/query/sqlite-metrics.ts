@@ -261,7 +261,7 @@ export class SqliteMetrics {
     const values = this.prepare(
       `WITH ${series.sql} SELECT k.key, a.value, count(*) AS n FROM metric_series_attributes a
         JOIN sel ON sel.id = a.series_id JOIN attr_keys k ON k.id = a.key_id
-      WHERE a.metric_id = @metric GROUP BY a.key_id, a.value`,
+      WHERE ${metricIn(scope, "a.metric_id")} GROUP BY a.key_id, a.value`,
     )
       .raw()
       .all(series.bind) as [string, string, bigint][];
@@ -280,7 +280,9 @@ export class SqliteMetrics {
         return { key, values: list.slice(0, maxValues), more: list.length > maxValues };
       });
     const metric = scope.metric;
-    const points = this.pointCount(metric.id, scope.fromNs, scope.toNs, scope.service);
+    let points = 0;
+    for (const id of [metric.id, ...(scope.alsoIds ?? [])])
+      points += this.pointCount(id, scope.fromNs, scope.toNs, scope.service);
     return {
       ...summaryOf(metric, head.services, head.series, points, head.last_ns),
       metadata: metric.metadata === null ? null : (JSON.parse(metric.metadata) as Record<string, unknown>),
@@ -457,54 +459,44 @@ export class SqliteMetrics {
   /**
    * The newest bucket's `last`, the value now (metrics/newest-last.ts): the sum of its groups'
    * series' newest values since `fromNs`, each while within its reach; null for a group none of
-   * whose series has one. Read from the query's own source: its points, else the 60 s rollup
-   * rows, which every slot has, packed or not.
+   * whose series has one. Read from the points whatever the query's source (a rollup row's newest
+   * point may lie ahead of now, which the bucket query leaves out): the writer has written what
+   * it held before a read. Returns the series with a value now.
    */
   private newestLast(
     query: MetricBucketQuery,
     fromNs: bigint,
     groups: MetricGroupValues[],
     seriesGroup: ReadonlyMap<number, number>,
-  ): void {
-    // Each series' newest row, with its first time and its points in the minutes read.
-    const newestOf = (source: string) => `SELECT id, v, t, first, n FROM (SELECT id, v, t,
-        row_number() OVER s AS rn, min(f) OVER (PARTITION BY id) AS first, sum(c) OVER (PARTITION BY id) AS n
-      FROM (SELECT ${source}) WINDOW s AS (PARTITION BY id ORDER BY t DESC)) WHERE rn = 1`;
+  ): Set<number> {
     const scope = seriesSql(query, [], fromNs, false);
-    const rows =
-      query.source.kind === "points"
-        ? this.prepare(
-            `WITH ${scope.sql} ${newestOf(`q.series_id AS id, q.value AS v, q.time_ns AS t, q.time_ns AS f, 1 AS c
-              FROM metric_points q JOIN sel ON sel.id = q.series_id
-              WHERE q.time_ns BETWEEN @first AND @to AND ${RECORDED_POINT}`)}`,
-          )
-            .raw()
-            .all(scope.bind)
-        : this.prepare(
-            newestOf(`series_id AS id, value_last AS v, last_ns AS t, first_ns AS f, points AS c FROM metric_rollups
-              WHERE ${metricIn(query, "metric_id")} AND width_s = @width AND slot BETWEEN @slotLo AND @slotHi
-                AND value_last IS NOT NULL`),
-          )
-            .raw()
-            .all({
-              ...metricBinds(query),
-              width: BigInt(FOLDED_WIDTHS_S[0]),
-              slotLo: fromNs / 60_000_000_000n,
-              slotHi: query.toNs / 60_000_000_000n,
-            });
+    // Each series' newest point, with its first time and its points in the minutes read.
+    const rows = this.prepare(
+      `WITH ${scope.sql} SELECT id, v, t, first, n FROM (SELECT q.series_id AS id, q.value AS v, q.time_ns AS t,
+          row_number() OVER (PARTITION BY q.series_id ORDER BY q.time_ns DESC) AS rn,
+          min(q.time_ns) OVER (PARTITION BY q.series_id) AS first, count(*) OVER (PARTITION BY q.series_id) AS n
+        FROM metric_points q JOIN sel ON sel.id = q.series_id
+        WHERE q.time_ns BETWEEN @first AND @to AND ${RECORDED_POINT}) WHERE rn = 1`,
+    )
+      .raw()
+      .all(scope.bind) as [bigint, number, bigint, bigint, bigint][];
     const totals: (number | null)[] = groups.map(() => null);
-    for (const [id, value, lastNs, firstNs, points] of rows as [bigint, number, bigint, bigint, bigint][]) {
+    const valued = new Set<number>();
+    for (const [id, value, lastNs, firstNs, points] of rows) {
       const gid = seriesGroup.get(Number(id));
       if (gid === undefined) continue;
       const now = valueNow(
         { value: Number(value), lastNs: BigInt(lastNs), firstNs: BigInt(firstNs), points: Number(points) },
         query.toNs,
       );
-      if (now !== null) totals[gid] = (totals[gid] ?? 0) + now;
+      if (now === null) continue;
+      totals[gid] = (totals[gid] ?? 0) + now;
+      valued.add(Number(id));
     }
     groups.forEach((group, gid) => {
       group.values[group.values.length - 1] = totals[gid] ?? null;
     });
+    return valued;
   }
 
   /** For a query of a packed width: its newest packed slot in range, after which its 60 s rows are read. */
@@ -538,7 +530,13 @@ export class SqliteMetrics {
     // The scope's series with their group values, numbered by group for obs_series_group().
     const series = seriesSql(query, query.groupBy, seriesFrom, false);
     const columns = ["id", ...series.groups].join(", ");
-    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns} FROM sel`).raw().all(series.bind) as unknown[][];
+    // With `last`, whether each series has a point in the window: one before it counts only with a value now.
+    const inWindow =
+      lastFrom === null ? "1" : "(SELECT last_ns >= @window FROM metric_series_last WHERE series_id = sel.id)";
+    const rows = this.prepare(`WITH ${series.sql} SELECT ${columns}, ${inWindow} FROM sel`)
+      .raw()
+      .all(lastFrom === null ? series.bind : { ...series.bind, window: firstNs }) as unknown[][];
+    const beforeOnly = new Set<number>();
     const groups: MetricGroupValues[] = [];
     const byKey = new Map<string, number>();
     const seriesGroup = new Map<number, number>();
@@ -551,7 +549,8 @@ export class SqliteMetrics {
         byKey.set(id, gid);
         groups.push({ key, values: starts.map(() => null), series: 0, resets: 0, exemplars: [] });
       }
-      (groups[gid] as MetricGroupValues).series += 1;
+      if (Number(row[width + 1]) === 1) (groups[gid] as MetricGroupValues).series += 1;
+      else beforeOnly.add(Number(row[0]));
       seriesGroup.set(Number(row[0]), gid);
     }
     if (groups.length === 0) return [];
@@ -562,7 +561,11 @@ export class SqliteMetrics {
       if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
       else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
       if (trailing !== null) this.newestRate(query, trailing, groups, seriesGroup);
-      if (lastFrom !== null) this.newestLast(query, lastFrom, groups, seriesGroup);
+      if (lastFrom !== null) {
+        for (const id of this.newestLast(query, lastFrom, groups, seriesGroup)) {
+          if (beforeOnly.has(id)) (groups[seriesGroup.get(id) as number] as MetricGroupValues).series += 1;
+        }
+      }
       for (const [gid, ids, timeNs] of exemplarRows) {
         if (gid === null) continue;
         const group = groups[gid] as MetricGroupValues;
@@ -575,6 +578,7 @@ export class SqliteMetrics {
     } finally {
       this.seriesGroups.set(new Map());
     }
-    return groups;
+    // A group of series before the window only, none with a value now (`last`).
+    return groups.filter((group) => group.series > 0);
   }
 }

@@ -205,6 +205,8 @@ export class MetricWriter implements RecordWriter {
   private readonly lastUpdate: Database.Statement;
   private readonly firstUpdate: Database.Statement;
   private readonly firstWholeUpdate: Database.Statement;
+  /** The start of a series' stored first point (its first time not yet moved by this transaction). */
+  private readonly firstStart: Database.Statement;
   private readonly heldMark: Record<"set" | "clear", Database.Statement>;
   private readonly markStatement: Database.Statement;
   private readonly recoverable: Record<"one" | "all", Database.Statement>;
@@ -275,6 +277,11 @@ export class MetricWriter implements RecordWriter {
     );
     this.firstUpdate = db.prepare("UPDATE metric_series SET first_ns = ? WHERE id = ? AND first_ns > ?");
     this.firstWholeUpdate = db.prepare("UPDATE metric_series SET first_whole = ? WHERE id = ? AND first_ns > ?");
+    this.firstStart = db
+      .prepare(
+        "SELECT p.start_ns FROM metric_series s JOIN metric_points p ON p.series_id = s.id AND p.time_ns = s.first_ns WHERE s.id = ?",
+      )
+      .pluck();
     this.heldMark = {
       set: db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')"),
       clear: db.prepare("DELETE FROM meta WHERE key = ?"),
@@ -476,6 +483,13 @@ export class MetricWriter implements RecordWriter {
   private decideFirstAgain(): void {
     for (const [id, first] of this.firstTimes) {
       if (first.startNs === undefined) continue;
+      // A point of the process the series' first point was of keeps its decision: made before a
+      // restart, or cleared by retention (its first kept point is a baseline). That first point
+      // is stored, or held (the series' newest, then).
+      const before =
+        (this.firstStart.get(id) as bigint | undefined) ??
+        (this.states.get(id) ?? this.held.get(id)?.state)?.last?.startNs;
+      if (before === first.startNs) continue;
       const whole = firstCountsWhole({ startNs: first.startNs, timeNs: first.timeNs }, this.shared.collectorStartNs);
       if (this.firstWholeUpdate.run(whole ? 1 : 0, id, first.timeNs).changes === 0) continue;
       for (const { series } of this.late) {

@@ -49,6 +49,21 @@ describe("metric last: a replaced pod, at every step and source", () => {
     store.close();
   });
 
+  it("lists no series without a point in a short window nor a value now", () => {
+    const groups = reader.metricBuckets({
+      metric,
+      fromNs: at(NOW - 30),
+      toNs: at(NOW),
+      attrs: [],
+      stepMs: 10_000,
+      source: { kind: "points" },
+      groupBy: [{ attr: "pod" }],
+      agg: "last",
+    });
+    // a reported last at 700 s, before the window, and is past its reach: not a group.
+    expect(groups.map((group) => [group.key, group.series])).to.deep.equal([[["b"], 1]]);
+  });
+
   for (const [stepS, source, lookbackS] of [
     [10, { kind: "points" }, 900],
     [30, { kind: "points" }, 900],

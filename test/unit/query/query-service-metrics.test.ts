@@ -121,6 +121,29 @@ describe("QueryService metric queries (over a fake reader)", () => {
     expect(reader.last("metricBuckets")[0]).to.deep.include({ stepMs: 10_000, source: { kind: "points" } });
   });
 
+  it("reads with a name's identity those of another temporality only: not another monotonicity or unit", () => {
+    const { reader, service } = setup();
+    const delta: MetricIdentity = { ...COUNTER, id: 2, temporality: 1 };
+    const upDownDelta: MetricIdentity = { ...COUNTER, id: 3, temporality: 1, monotonic: false };
+    const otherUnit: MetricIdentity = { ...COUNTER, id: 4, unit: "{call}" };
+    reader.identities = [COUNTER, upDownDelta, otherUnit, delta];
+    service.metricSeries({ name: "tokens" });
+    expect((reader.last("metricBuckets")[0] as MetricBucketQuery).alsoIds).to.deep.equal([2]);
+    // The delta up-down sum, chosen, reads alone: a cumulative counter's drops are resets, its are not.
+    reader.identities = [upDownDelta, COUNTER, delta];
+    service.metricSeries({ name: "tokens" });
+    expect((reader.last("metricBuckets")[0] as MetricBucketQuery).alsoIds).to.equal(undefined);
+  });
+
+  it("answers last's latest from its newest bucket: none there is none now, not an older bucket's", () => {
+    const { reader, service } = setup();
+    reader.identities = [{ ...COUNTER, type: "gauge", temporality: 0, monotonic: false }];
+    reader.bucketGroups = [{ key: [], values: [1, null], series: 1, resets: 0, exemplars: [] }];
+    const answer = service.metricSeries({ name: "tokens", step: 450_000 });
+    expect(answer.data.groups[0]?.latest).to.equal(null);
+    expect(answer.data.groups[0]?.values).to.deep.equal([1, null]);
+  });
+
   it("keeps the groups with the largest latest values up to the limit, and says when it cut", () => {
     const { reader, service } = setup();
     reader.bucketGroups = [1, 5, 3].map((v, i) => ({

@@ -350,6 +350,34 @@ describe("metric writer", () => {
     }
   });
 
+  it("keeps a series' first-point decision for a late point of the same process: after a restart, or retention", () => {
+    const increase = (target: Store) =>
+      Number(target.db.prepare("SELECT sum(increase) FROM metric_rollups WHERE width_s = 60").pluck().get());
+    // A process started after the collector (T0); the collector restarts before b0 arrives,
+    // and a process started before a restart did not start before the collector that saw it.
+    const start = T0 + 25n * S;
+    const b0 = metricPoint({ timeNs: T0 + 27n * S, startNs: start, value: 2 });
+    const b1 = metricPoint({ timeNs: T0 + 30n * S, startNs: start, value: 4 });
+    const b2 = metricPoint({ timeNs: T0 + 90n * S, startNs: start, value: 9 });
+    const stores = [testStore(0, T0), testStore(0, T0), testStore(0, T0)];
+    try {
+      const [inOrder, late, trimmed] = stores as [Store, Store, Store];
+      write(inOrder, [b0, b1, b2]);
+      write(late, [b1, b2]);
+      write(late, [b0], "api", new TelemetryWriter(late.db, T0 + 100n * S));
+      expect(increase(late)).to.equal(increase(inOrder));
+      // Retention deleted the first point: the first kept is a baseline (3 -> 5 -> 9, 6), and
+      // stays one when a point between the cutoff and it arrives.
+      const p = (seconds: bigint, value: number) => metricPoint({ timeNs: T0 + seconds * S, startNs: start, value });
+      write(trimmed, [p(30n, 1), p(100n, 5), p(200n, 9)]);
+      new Retention(trimmed.db, { maxAgeMs: 0, maxBytes: 1024 ** 3, batchRows: 100_000 }).trimByAge(T0 + 50n * S);
+      write(trimmed, [p(60n, 3)]);
+      expect(increase(trimmed)).to.equal(6);
+    } finally {
+      for (const each of stores) each.close();
+    }
+  });
+
   it("refolds the slot of the point after a late one, however far it lies", () => {
     const points = [counter(0, 5), counter(10, 9), counter(200, 30)];
     write(store, points);
