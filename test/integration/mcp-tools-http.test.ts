@@ -130,8 +130,9 @@ describe("every MCP tool through obsd's /mcp (Streamable HTTP), against a known 
                 {
                   name: METRIC,
                   gauge: {
+                    // Every minute up to now: still reporting when queried, its value now the newest.
                     dataPoints: GAUGE_VALUES.map((value, i) => ({
-                      timeUnixNano: String(t0 + BigInt(10 * i) * S),
+                      timeUnixNano: String(t0 + BigInt(60 * i) * S),
                       asDouble: value,
                     })),
                   },
