@@ -13,6 +13,7 @@ import { tracePath } from "../../../../shared/ui-links.js";
 import { formatDateTime } from "../../format/time.js";
 import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
+import { valueAxisSize } from "./axis-size.js";
 import type { ExemplarRow } from "./exemplar-rows.js";
 import { formatTicks, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
 import { timeTickLabels } from "./time-ticks.js";
@@ -122,7 +123,7 @@ function optionsOf(
         ...axis,
         label: valueUnit,
         labelSize: 18,
-        size: 56,
+        size: valueAxisSize,
         values: (_: uPlot, ticks: number[]) => formatTicks(ticks),
       },
     ],
