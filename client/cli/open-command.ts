@@ -13,6 +13,7 @@ import { hexArgument } from "./query-support.js";
 export function openCommand(setExit: SetExit): CommandModule {
   return queryCommand(setExit, {
     command: "open [traceId]",
+    noTables: true,
     describe: "Open the web UI, or one trace's waterfall, in the browser and print its URL",
     builder: (argv) =>
       argv

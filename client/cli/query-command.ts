@@ -26,6 +26,8 @@ export interface QueryCommandSpec {
   builder?: (argv: Argv) => Argv;
   /** Runs the command and writes its output; returns the exit code. */
   run: (flags: Flags, json: boolean) => Promise<number>;
+  /** Its human output holds no table (`status`, `open`): text widths are not loaded for it. */
+  noTables?: true;
 }
 
 /** The command's name as the output envelope and the error messages give it. */
@@ -41,6 +43,8 @@ export function queryCommand(setExit: SetExit, spec: QueryCommandSpec): CommandM
     builder: (argv: Argv) => (spec.builder ? spec.builder(targetFlags(argv)) : targetFlags(argv)),
     handler: async (flags: Flags) => {
       const json = Boolean(flags.json);
+      // Tables of telemetry text: their columns measured as a terminal shows them.
+      if (!json && !spec.noTables) await (await import("../render/table.js")).loadTextWidth();
       setExit(await runAction(json, name, () => spec.run(flags, json)));
     },
   };

@@ -72,6 +72,7 @@ export function healthSummary(health: HealthRecord, foundBy: keyof typeof FOUND_
 export function statusCommand(setExit: SetExit): CommandModule {
   return queryCommand(setExit, {
     command: "status",
+    noTables: true,
     describe: "Cheap health of the collector this folder uses; --json adds its effective configuration",
     run: async (flags, json) => {
       const target = await targetWithSource(flags);

@@ -2,7 +2,6 @@
  * Compact aligned tables for human output. Telemetry text is untrusted: control characters
  * (including the ESC that starts terminal escape sequences) are shown as visible escapes.
  */
-import stringWidth from "string-width";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
@@ -13,15 +12,28 @@ export function safeText(value: unknown): string {
 }
 
 /**
- * Columns are padded to the width text takes on a terminal (string-width: a CJK character
- * takes two columns, a combining accent none), not to its length in UTF-16 units, so a row
- * holding `東京都` or `e\u0301` lines up with the others.
+ * How many terminal columns a text takes: string-width's (a CJK character two, a combining
+ * accent none) once `loadTextWidth` has run, else its length. Loaded on demand: importing it
+ * (its emoji pattern) took about 20 ms of every `obs` command's start, `--version` and shell
+ * prompts' `status` included, for tables that mostly hold ASCII.
+ */
+let textWidth: (text: string) => number = (text) => text.length;
+
+/** Loads string-width for `renderTable`: called by the commands that print tables, before they render. */
+export async function loadTextWidth(): Promise<void> {
+  const { default: stringWidth } = await import("string-width");
+  textWidth = stringWidth;
+}
+
+/**
+ * Columns are padded to the width text takes on a terminal (textWidth), not to its length in
+ * UTF-16 units, so a row holding `東京都` or `e\u0301` lines up with the others.
  */
 export function renderTable(headers: string[], rows: unknown[][]): string {
   const head = headers.map(safeText);
   const cells = rows.map((row) => row.map(safeText));
   // Each cell measured once; printable ASCII (most cells: ids, numbers) is one column a character.
-  const measure = (row: string[]) => row.map((cell) => (PRINTABLE_ASCII.test(cell) ? cell.length : stringWidth(cell)));
+  const measure = (row: string[]) => row.map((cell) => (PRINTABLE_ASCII.test(cell) ? cell.length : textWidth(cell)));
   const headWidths = measure(head);
   const cellWidths = cells.map(measure);
   const widths = headWidths.map((width, i) => Math.max(width, ...cellWidths.map((row) => row[i] ?? 0)));

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { expect } from "chai";
-import { renderTable, safeText } from "../../../client/render/table.js";
+import { loadTextWidth, renderTable, safeText } from "../../../client/render/table.js";
+import { packagePath } from "../../../shared/package-root.js";
+import { importsOf } from "../../helpers/import-graph.js";
 
 describe("human tables", () => {
   it("aligns columns and keeps ids whole", () => {
@@ -17,7 +20,14 @@ describe("human tables", () => {
     ]);
   });
 
-  it("aligns columns by the width text takes on a terminal: wide characters two columns, combining marks none", () => {
+  it("loads string-width only when a command asks: a static import cost every obs command's start", () => {
+    const source = readFileSync(packagePath("client", "render", "table.ts"), "utf8");
+    const imports = importsOf(source).filter((found) => found.specifier === "string-width");
+    expect(imports.map((found) => found.kind)).to.deep.equal(["dynamic"]);
+  });
+
+  it("aligns columns by the width text takes on a terminal: wide characters two columns, combining marks none", async () => {
+    await loadTextWidth();
     const table = renderTable(
       ["CITY", "SERIES"],
       [
