@@ -94,7 +94,8 @@ interface TrimmedSeries {
   /** Its oldest and newest point the pass deleted. */
   deletedFrom: bigint;
   deletedTo: bigint;
-  firstNs: bigint;
+  /** Null: the pass deleted the series, its every point gone. */
+  firstNs: bigint | null;
 }
 
 class MetricTrimmer implements RetentionTrimmer {
@@ -168,14 +169,17 @@ class MetricTrimmer implements RetentionTrimmer {
       for (const { time_ns } of gone) if (time_ns > latest) latest = time_ns;
       if (gone.some((point) => point.recorded !== 0n)) s.notWhole.run(series.id);
       const first = s.firstPoint.get(series.id) as bigint | undefined;
+      // Deleted oldest first: the first and the last returned bound what went.
+      const went = (firstNs: bigint | null): TrimmedSeries => ({
+        id: series.id,
+        metricId: series.metric_id,
+        deletedFrom: (gone[0] as DeletedPoint).time_ns,
+        deletedTo: (gone[gone.length - 1] as DeletedPoint).time_ns,
+        firstNs,
+      });
       if (first !== undefined) {
         s.setFirst.run(first, series.id);
-        if (gone.length > 0) {
-          // Deleted oldest first: the first and the last returned bound what went.
-          const deletedFrom = (gone[0] as DeletedPoint).time_ns;
-          const deletedTo = (gone[gone.length - 1] as DeletedPoint).time_ns;
-          trimmed.push({ id: series.id, metricId: series.metric_id, deletedFrom, deletedTo, firstNs: first });
-        }
+        if (gone.length > 0) trimmed.push(went(first));
         continue;
       }
       // Its newer points are held by the writer (metric-writer.ts): it is kept, its first time
@@ -185,6 +189,9 @@ class MetricTrimmer implements RetentionTrimmer {
         s.setFirst.run(cutoffNs, series.id);
         continue;
       }
+      // Its rows of the slots the cutoff falls inside go with it (refoldFirstSlots), or counts
+      // read from the rollups (the metrics list's) would count its deleted points.
+      if (gone.length > 0) trimmed.push(went(null));
       s.deleteSeries.run(series.id);
       s.deleteLast.run(series.id);
       s.deleteAttributes.run(series.metric_id, series.id);
@@ -223,7 +230,8 @@ class MetricTrimmer implements RetentionTrimmer {
 
   /**
    * The rollups of each series a pass deleted points of, from its oldest point kept on: its rows
-   * of the slots its deleted points were in go, that point's minute's too, and that minute is
+   * of the slots its deleted points were in go (a series the pass deleted: all of them, and
+   * nothing is refolded), that point's minute's too, and that minute is
    * refolded from the points kept, so the point is the baseline it is on the raw path
    * (first_whole cleared) instead of counting its increase over a deleted point, and the deleted
    * points' increases in its minute go (a minute whose kept points have no value keeps no row).
@@ -258,12 +266,13 @@ class MetricTrimmer implements RetentionTrimmer {
           const series = byId.get(seriesId);
           if (series === undefined || slot < slotOf(series.deletedFrom, width)) continue;
           // The first kept point's minute is written again below; its 900 s slot merged again.
-          if (slot >= slotOf(series.firstNs, width)) continue;
+          if (series.firstNs !== null && slot >= slotOf(series.firstNs, width)) continue;
           this.dropRow(packer, metricId, width, slot, seriesId);
         }
       }
     }
     for (const series of trimmed) {
+      if (series.firstNs === null) continue;
       this.dropRow(packer, series.metricId, FOLDED_S, slotOf(series.firstNs, FOLDED_S), series.id);
       const row = s.seriesKind.get(series.id) as Parameters<typeof storedSeriesKind>[0] | undefined;
       if (row === undefined) continue;

@@ -218,18 +218,43 @@ describe("metric retention", () => {
     expect(goneRows("metric_rollups")).to.equal(0n);
   });
 
-  it("never gives a new series the id of one it deleted, whose slots after the cutoff stay until they pass it", () => {
+  it("never gives a new series the id of one it deleted", () => {
     // "/b", the newest series, stops 10 s into T0's minute; "/a" goes on.
     write(store, "api", [point("m", 0, "/a"), point("m", 10, "/b")]);
     write(store, "api", [point("m", 7200, "/a")]);
     const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
-    // The cutoff falls inside "/b"'s last minute, after its point: "/b" goes, its minute's row stays.
+    // The cutoff falls inside "/b"'s last minute, after its point: "/b" goes, with its minute's row.
     retention.trimByAge(T0 + 15n * S + 3_600_000_000_000n);
     expect(store.db.prepare("SELECT attributes FROM metric_series").pluck().all()).to.deep.equal(['{"route":"/a"}']);
     write(store, "api", [point("m", 7210, "/c")]);
     const groups = lastValues(store, "m", T0 + 7260n * S, [{ attr: "route" }]);
     const fresh = groups.find((group) => group.key[0] === "/c");
     expect([...new Set(fresh?.values.filter((value) => value !== null))]).to.deep.equal([7210]);
+  });
+
+  it("deletes the rollup rows of a series it empties, in slots the cutoff falls inside, so counts read no deleted point", () => {
+    // "/b" stops 10 s into T0's minute (and its 900 s slot); "/a" goes on, with a packed slot after.
+    write(store, "api", [point("m", 0, "/a"), point("m", 10, "/b")]);
+    write(store, "api", [point("m", 3620, "/a"), point("m", 7200, "/a")]);
+    const retention = new Retention(store.db, { maxAgeMs: HOUR_MS, maxBytes: 1024 ** 3, batchRows: 1000 });
+    retention.trimByAge(T0 + 15n * S + 3_600_000_000_000n);
+    expect(store.db.prepare("SELECT attributes FROM metric_series").pluck().all()).to.deep.equal(['{"route":"/a"}']);
+    const orphans = store.db
+      .prepare("SELECT count(*) FROM metric_rollups WHERE series_id NOT IN (SELECT id FROM metric_series)")
+      .pluck()
+      .get();
+    expect(orphans).to.equal(0n);
+    // Every pack names only series that exist (float64 ids, metric-slot-packs.ts).
+    const live = new Set((store.db.prepare("SELECT id FROM metric_series").pluck().all() as bigint[]).map(Number));
+    for (const ids of store.db.prepare("SELECT series_ids FROM metric_slot_packs").pluck().all() as Buffer[]) {
+      for (let at = 0; at < ids.length; at += 8) expect(live.has(ids.readDoubleLE(at))).to.equal(true);
+    }
+    // The metrics list counts the two points kept, both windows (60 s rows, and 900 s ones past 6 hours).
+    const reader = new SqliteReader(store.db);
+    for (const hours of [2n, 12n]) {
+      const page = { fromNs: T0 + 7260n * S - hours * 3600n * S, toNs: T0 + 7260n * S, limit: 10 };
+      expect(reader.metrics({ page }).items.map((m) => m.pointCount)).to.deep.equal([2]);
+    }
   });
 
   it("lets the writer go on after retention deleted the series it knew", () => {
