@@ -64,19 +64,43 @@ export function bucketIncrease(
   return { bounds: detail.bounds, counts: detail.counts.map((c, i) => Math.max(0, c - (previous.counts[i] ?? 0))) };
 }
 
-/** Merges bucket increases of one kind (explicit or exponential) across series and slots. */
+/**
+ * Merges bucket increases of one kind (explicit or exponential) across series and slots, with
+ * the least min and the greatest max the points recorded.
+ */
 export class BucketMerge {
   private explicit: ExplicitBuckets | null = null;
   private exponential: ExponentialBuckets | null = null;
+  private min = Number.POSITIVE_INFINITY;
+  private max = Number.NEGATIVE_INFINITY;
 
   add(detail: HistogramDetail): void {
     if (isExponential(detail)) this.exponential = addExponential(this.exponential, detail);
     else this.explicit = addExplicit(this.explicit, detail);
   }
 
+  /**
+   * A point's recorded min and max (null: not sent). A cumulative point's hold since its start,
+   * so they bound the observations its increase counts as well.
+   */
+  addRange(min: number | null, max: number | null): void {
+    if (min !== null && min < this.min) this.min = min;
+    if (max !== null && max > this.max) this.max = max;
+  }
+
+  /**
+   * The q-quantile, held within the recorded min and max where known: interpolation within a
+   * bucket (64, 128] whose observations all lie at or under 100 would answer up to 128, and
+   * an explicit histogram's +Inf bucket its highest finite bound, under a max above it.
+   */
   quantile(q: number): number | null {
-    if (this.exponential) return exponentialQuantile(q, this.exponential);
-    return this.explicit ? explicitQuantile(q, this.explicit) : null;
+    const value = this.exponential
+      ? exponentialQuantile(q, this.exponential)
+      : this.explicit
+        ? explicitQuantile(q, this.explicit)
+        : null;
+    if (value === null || this.min > this.max) return value;
+    return Math.min(this.max, Math.max(this.min, value));
   }
 }
 

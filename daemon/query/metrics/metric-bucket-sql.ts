@@ -181,7 +181,7 @@ function aggregate(query: MetricBucketQuery): { value: string; two: boolean } {
   if (q !== null) {
     return family === "summary"
       ? { value: `obs_summary_quantile(buckets, w, ${q})`, two: true }
-      : { value: `obs_bucket_quantile(buckets, ${q})`, two: false };
+      : { value: `obs_bucket_quantile(buckets, ${q}, value_min, value_max)`, two: false };
   }
   switch (query.agg) {
     case "last":

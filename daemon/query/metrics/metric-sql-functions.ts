@@ -13,6 +13,12 @@ function parsed(text: unknown): HistogramDetail | null {
   return null;
 }
 
+/** A REAL column's value, null for NULL (and for what is not a finite number). */
+function finiteOrNull(value: unknown): number | null {
+  const n = typeof value === "bigint" ? Number(value) : value;
+  return typeof n === "number" && Number.isFinite(n) ? n : null;
+}
+
 /** The widest id range looked up in a typed array (4 MiB); wider, sparser scopes use a Map. */
 const MAX_DENSE_SPAN = 1 << 20;
 
@@ -73,13 +79,15 @@ export function registerMetricFunctions(db: Database.Database): SeriesGroups {
     if (now === null) return null;
     return JSON.stringify(bucketIncrease(now, parsed(previous), mode as "whole" | "zero" | "diff"));
   });
-  // (buckets, q): the q-quantile of the rows' merged buckets.
+  // (buckets, q, min, max): the q-quantile of the rows' merged buckets, within their min and max.
   const bucketQuantile = {
     start: () => ({ merge: new BucketMerge(), q: 0 }),
-    step: (state: { merge: BucketMerge; q: number }, buckets: unknown, q: unknown) => {
+    step: (state: { merge: BucketMerge; q: number }, buckets: unknown, q: unknown, min: unknown, max: unknown) => {
       state.q = Number(q);
       const detail = parsed(buckets);
-      if (detail !== null) state.merge.add(detail);
+      if (detail === null) return;
+      state.merge.add(detail);
+      state.merge.addRange(finiteOrNull(min), finiteOrNull(max));
     },
     result: (state: { merge: BucketMerge; q: number }) => state.merge.quantile(state.q),
   };

@@ -93,3 +93,85 @@ describe("histograms of one name with other explicit bounds across series", () =
     expect(pointsAnswer).to.deep.equal(rollups);
   });
 });
+
+/**
+ * A quantile interpolated within its bucket can pass the observations' recorded extremes (a
+ * bucket (64, 128] whose observations all lie at or under 100): the answer is held within the
+ * group's min and max where the points carry them.
+ */
+describe("histogram quantiles and the recorded min and max", () => {
+  const base = { name: "latency", temporality: 1, monotonic: false, value: null, count: 100, sum: 9_000 };
+  const explicit = (t: number) =>
+    metricPoint({
+      ...base,
+      kind: "histogram",
+      timeNs: at(t),
+      startNs: at(t - 10),
+      bounds: [50, 200],
+      bucketCounts: [0, 100, 0],
+      min: 80,
+      max: 100,
+    });
+  // Scale 0: bucket index 6 is (64, 128].
+  const exponential = (t: number) =>
+    metricPoint({
+      ...base,
+      kind: "exponential_histogram",
+      timeNs: at(t),
+      startNs: at(t - 10),
+      exponential: {
+        scale: 0,
+        zeroCount: 0,
+        zeroThreshold: 0,
+        positive: { offset: 6, bucketCounts: [100] },
+        negative: { offset: 0, bucketCounts: [] },
+      },
+      min: 80,
+      max: 100,
+    });
+
+  function values(
+    make: (t: number) => ReturnType<typeof metricPoint>,
+    agg: "p50" | "p99",
+    stepS: number,
+    source: MetricSource,
+  ) {
+    const store = testStore(0, at(-3600));
+    try {
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", [0, 10, 20, 30].map(make)), at(60)));
+      store.writer.writeHeld();
+      const reader = new SqliteReader(store.db);
+      const [group] = reader.metricBuckets({
+        metric: reader.metricIdentities("latency")[0]!,
+        agg,
+        fromNs: at(0),
+        toNs: at(59),
+        attrs: [],
+        stepMs: stepS * 1000,
+        source,
+        groupBy: [],
+      });
+      return (group?.values ?? []).filter((value) => value !== null);
+    } finally {
+      store.close();
+    }
+  }
+
+  for (const [kind, make] of [
+    ["explicit", explicit],
+    ["exponential", exponential],
+  ] as const) {
+    for (const [what, stepS, source] of [
+      ["the minute rollups", 60, { kind: "rollups", widthS: 60 }],
+      ["the points", 30, { kind: "points" }],
+    ] as [string, number, MetricSource][]) {
+      it(`keeps ${kind} buckets' p99 at or under the max and p50 at or over the min, from ${what}`, () => {
+        const p99 = values(make, "p99", stepS, source);
+        expect(p99).to.not.be.empty;
+        for (const value of p99) expect(value).to.be.within(80, 100);
+        // Within the bucket, not pinned: the interpolation still places the median.
+        for (const value of values(make, "p50", stepS, source)) expect(value).to.be.within(80, 100);
+      });
+    }
+  }
+});
