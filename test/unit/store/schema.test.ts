@@ -749,19 +749,25 @@ describe("store schema", () => {
     try {
       write([point(0, "/a"), point(10, "/b")]);
       write([point(7200, "/a")]);
-      // "/b" goes; the row of its last minute stays until the minute passes the cutoff.
+      const leftover = store.db
+        .prepare("SELECT id FROM metric_series WHERE attributes = ?")
+        .pluck()
+        .get('{"route":"/b"}') as bigint;
+      // "/b", the newest series, goes.
       new Retention(store.db, { maxAgeMs: 3_600_000, maxBytes: 1024 ** 3, batchRows: 1000 }).trimByAge(
         T0 + 15n * S + 3_600_000_000_000n,
       );
-      const leftover = store.db.prepare("SELECT max(series_id) FROM metric_rollups").pluck().get() as bigint;
       expect((store.db.prepare("SELECT max(id) FROM metric_series").pluck().get() as bigint) < leftover).to.equal(true);
       const path = join(dir.path, "v14.sqlite");
       const db = copyAtVersion(store.db, path, 14);
       try {
-        // What a version-14 retention left of a metric it emptied.
-        db.prepare(
-          "INSERT INTO metric_rollups (metric_id, width_s, slot, series_id, points, first_ns, last_ns, resets) VALUES (99, 60, 1, 1, 1, 1, 1, 0)",
-        ).run();
+        // What a version-14 retention left: the row of "/b"'s last minute, which stayed until
+        // the minute passed the cutoff, and a row of a metric it emptied.
+        const row = db.prepare(
+          "INSERT INTO metric_rollups (metric_id, width_s, slot, series_id, points, first_ns, last_ns, resets) VALUES (?, 60, ?, ?, 1, 1, 1, 0)",
+        );
+        row.run(1, (T0 + 10n * S) / (60n * S), leftover);
+        row.run(99, 1, 1);
         expect(migrate(db, path)).to.deep.equal(versionsAfter(14));
         expect(db.prepare("SELECT count(*) FROM metric_rollups WHERE metric_id = 99").pluck().get()).to.equal(0n);
         const writer = new TelemetryWriter(db, 0n);
