@@ -152,7 +152,8 @@ export class SqliteMetrics {
         lo,
         through,
         foldedLo: (through + 1n) * per,
-        foldedHi: width === 60n ? through : (hi + 1n) * per - 1n,
+        // Through the minute of the window's end, as the series query reads (metric-bucket-sql.ts).
+        foldedHi: width === 60n ? through : toNs / 60_000_000_000n,
         ...(service !== undefined ? { service } : {}),
       }) as bigint;
     return Number(count);
@@ -337,7 +338,7 @@ export class SqliteMetrics {
       // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
       const minutes = this.prepare(slotSql(plan))
         .raw()
-        .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: (slotHi + 1n) * per - 1n }) as [
+        .all({ metric: bind.metric, width: folded, slotLo: rowsFrom * per, slotHi: bind.foldedHi }) as [
         bigint,
         string,
       ][];

@@ -234,7 +234,9 @@ function stepBinds(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigi
       slotHi,
       rowsThrough: through,
       foldedLo: (through + 1n) * per,
-      foldedHi: width === BigInt(FOLDED_S) ? through : (slotHi + 1n) * per - 1n,
+      // Through the minute of the window's end, not its wider slot's end: a point stamped ahead
+      // of now (a sender whose clock runs ahead) is outside the window at every step.
+      foldedHi: width === BigInt(FOLDED_S) ? through : query.toNs / 1_000_000_000n / BigInt(FOLDED_S),
     });
   }
   return bind;

@@ -3,6 +3,7 @@ import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery } from "../../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../../daemon/store/connection.js";
 import { rollupPoints } from "../../../daemon/store/metric-rollup.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { insertMetric, insertPoints, insertRollups, insertSeries } from "../../helpers/metric-rows.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -172,5 +173,44 @@ describe("SQLite metrics reader: buckets and exemplars", () => {
     // The second minute's buckets: [3, 0, 0] then [0, 0, 3] (the first bucket's drop counts as
     // none, not -1): rank 3 of 6 is the top of (0, 10].
     expect(ask("p50", 60_000, true)[1]).to.be.closeTo(10, 1e-9);
+  });
+});
+
+/**
+ * The window ends now: a point stamped ahead of it (a sender whose clock runs ahead) is outside
+ * it at every step, not only at those read from the points.
+ */
+describe("SQLite metrics reader: points stamped ahead of the window's end", () => {
+  it("counts none of them, at a 15-minute step as at a minute's and from the points", () => {
+    const store = testStore(0, at(-3600));
+    try {
+      // A delta counter: 1 two seconds before now, 100 eight minutes ahead, in the same 15-minute slot.
+      const delta = (seconds: number, value: number) =>
+        metricPoint({ name: "jobs", temporality: 1, timeNs: at(seconds), startNs: at(seconds - 10), value });
+      store.writer.transaction(() =>
+        store.writer.writeMetrics(metricBatch("api", [delta(118, 1), delta(600, 100)]), at(120)),
+      );
+      store.writer.writeHeld();
+      const reader = new SqliteReader(store.db);
+      const metric = reader.metricIdentities("jobs")[0]!;
+      const total = (stepMs: number, source: MetricBucketQuery["source"]) =>
+        reader
+          .metricBuckets({
+            metric,
+            agg: "increase",
+            fromNs: at(0),
+            toNs: at(120),
+            attrs: [],
+            stepMs,
+            source,
+            groupBy: [],
+          })[0]
+          ?.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+      expect(total(30_000, { kind: "points" })).to.equal(1);
+      expect(total(60_000, { kind: "rollups", widthS: 60 })).to.equal(1);
+      expect(total(900_000, { kind: "rollups", widthS: 900 })).to.equal(1);
+    } finally {
+      store.close();
+    }
   });
 });
