@@ -485,11 +485,12 @@ export class MetricWriter implements RecordWriter {
       if (first.startNs === undefined) continue;
       // A point of the process the series' first point was of keeps its decision: made before a
       // restart, or cleared by retention (its first kept point is a baseline). That first point
-      // is stored, or held (the series' newest, then).
+      // is stored, or held (the series' newest, then). Not a point whose start is after its own
+      // time, which never counts whole (firstCountsWhole), as it would not have in order.
       const before =
         (this.firstStart.get(id) as bigint | undefined) ??
         (this.states.get(id) ?? this.held.get(id)?.state)?.last?.startNs;
-      if (before === first.startNs) continue;
+      if (before === first.startNs && first.startNs <= first.timeNs) continue;
       const whole = firstCountsWhole({ startNs: first.startNs, timeNs: first.timeNs }, this.shared.collectorStartNs);
       if (this.firstWholeUpdate.run(whole ? 1 : 0, id, first.timeNs).changes === 0) continue;
       for (const { series } of this.late) {

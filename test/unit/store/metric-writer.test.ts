@@ -378,6 +378,28 @@ describe("metric writer", () => {
     }
   });
 
+  it("does not count whole a late first point whose start is after its own time, as it would not in order", () => {
+    // OTLP wants start <= time; a point that breaks it is a baseline, not growth since its start.
+    const start = T0 + 40n * S;
+    const a = metricPoint({ timeNs: T0 + 30n * S, startNs: start, value: 10 });
+    const b = metricPoint({ timeNs: T0 + 50n * S, startNs: start, value: 15 });
+    const stores = [testStore(0, T0), testStore(0, T0), testStore(0, T0)];
+    try {
+      const [inOrder, late, oneRequest] = stores as [Store, Store, Store];
+      write(inOrder, [a, b]);
+      write(late, [b]);
+      write(late, [a]);
+      write(oneRequest, [b, a]);
+      const increase = (target: Store) =>
+        Number(target.db.prepare("SELECT sum(increase) FROM metric_rollups WHERE width_s = 60").pluck().get());
+      expect(increase(inOrder)).to.equal(5);
+      expect(rollups(late)).to.deep.equal(rollups(inOrder));
+      expect(rollups(oneRequest)).to.deep.equal(rollups(inOrder));
+    } finally {
+      for (const each of stores) each.close();
+    }
+  });
+
   it("refolds the slot of the point after a late one, however far it lies", () => {
     const points = [counter(0, 5), counter(10, 9), counter(200, 30)];
     write(store, points);
