@@ -44,11 +44,23 @@ export function temporalityProblem(temporality: number): string | null {
 }
 
 /**
+ * The longest metric name kept, in UTF-16 units. Every query names its metric in the URL, and
+ * Node refuses a request whose headers pass 16 KiB (431); a name of this length takes at most
+ * 9 KiB there, percent-encoded. OpenTelemetry's API allows instrument names of 255 characters.
+ */
+export const MAX_METRIC_NAME_LENGTH = 1024;
+
+/**
  * A metric with points needs a name: it is how every query names one (`name` is required and
- * not empty there), so points under an empty name would be stored and never read.
+ * not empty there), so points under an empty name, or one too long to ask for, would be stored
+ * and never read.
  */
 export function nameProblem(name: string): string | null {
-  return name === "" ? "a metric with data points needs a name" : null;
+  if (name === "") return "a metric with data points needs a name";
+  if (name.length > MAX_METRIC_NAME_LENGTH) {
+    return `a metric name of ${name.length} characters is longer than the ${MAX_METRIC_NAME_LENGTH} obs keeps (queries name it in their URL)`;
+  }
+  return null;
 }
 
 /** The scales the OpenTelemetry data model gives exponential histograms. */

@@ -214,6 +214,11 @@ describe("OTLP metrics decoding (OTLP/JSON)", () => {
       /metrics\[0\]\.name: a metric with data points needs a name/,
     ],
     [
+      "points of a metric whose name is too long to ask for",
+      metricRequest({ name: "n".repeat(1025), gauge: { dataPoints: [{ asDouble: 1 }] } }),
+      /metrics\[0\]\.name: a metric name of 1025 characters is longer than the 1024 obs keeps/,
+    ],
+    [
       "a bucket side that is not an object",
       metricRequest({ exponentialHistogram: { dataPoints: [{ positive: [] }] } }),
       /dataPoints\[0\]\.positive: expected an object/,

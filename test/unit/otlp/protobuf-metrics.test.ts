@@ -134,6 +134,11 @@ describe("OTLP metrics decoding (OTLP/protobuf)", () => {
       /metrics\[0\]\.name: a metric with data points needs a name/,
     ],
     [
+      "points of a metric whose name is too long to ask for",
+      metricRequest({ name: "n".repeat(1025), gauge: { dataPoints: [{ asDouble: 1 }] } }),
+      /metrics\[0\]\.name: a metric name of 1025 characters is longer than the 1024 obs keeps/,
+    ],
+    [
       "a time past what the store keeps",
       metricRequest({ summary: { dataPoints: [{ timeUnixNano: "18446744073709551615" }] } }),
       /summary\.dataPoints\[0\]\.timeUnixNano: .*the latest time obs can store/,
