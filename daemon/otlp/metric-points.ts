@@ -1,3 +1,4 @@
+import { hasLoneSurrogate } from "../../shared/lone-surrogate.js";
 import { nsToIso } from "../../shared/time.js";
 import { type DecodedAttributes, describeAttributes, type PlainValue, sortedKeys } from "./any-value.js";
 import { chargeDecoded } from "./decode-allowance.js";
@@ -57,6 +58,8 @@ export const MAX_METRIC_NAME_LENGTH = 1024;
  */
 export function nameProblem(name: string): string | null {
   if (name === "") return "a metric with data points needs a name";
+  // No query, in UTF-8, could name it again.
+  if (hasLoneSurrogate(name)) return "a metric name must be Unicode text: it has half of a surrogate pair";
   if (name.length > MAX_METRIC_NAME_LENGTH) {
     return `a metric name of ${name.length} characters is longer than the ${MAX_METRIC_NAME_LENGTH} obs keeps (queries name it in their URL)`;
   }

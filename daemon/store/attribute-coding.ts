@@ -33,6 +33,7 @@
  * byte after a continuation byte).
  */
 
+import { hasLoneSurrogate } from "../../shared/lone-surrogate.js";
 import { unzigzag, zigzag } from "../../shared/varint.js";
 
 /** The scanner met text that is not in JSON.stringify's form (the text is then kept whole). */
@@ -44,7 +45,7 @@ class NotStringifyForm extends Error {}
  * same. Such a key's record keeps its text whole, where JSON.stringify has escaped it.
  */
 export function storableKey(key: string): boolean {
-  return !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(key);
+  return !hasLoneSurrogate(key);
 }
 
 /** The bytes a kept-whole text starts with. */

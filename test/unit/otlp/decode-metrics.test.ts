@@ -219,6 +219,11 @@ describe("OTLP metrics decoding (OTLP/JSON)", () => {
       /metrics\[0\]\.name: a metric name of 1025 characters is longer than the 1024 obs keeps/,
     ],
     [
+      "points of a metric whose name has half of a surrogate pair, which no query could name",
+      metricRequest({ name: "sur\ud800x", gauge: { dataPoints: [{ asDouble: 1 }] } }),
+      /metrics\[0\]\.name: a metric name must be Unicode text/,
+    ],
+    [
       "a bucket side that is not an object",
       metricRequest({ exponentialHistogram: { dataPoints: [{ positive: [] }] } }),
       /dataPoints\[0\]\.positive: expected an object/,
