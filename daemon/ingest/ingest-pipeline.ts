@@ -183,7 +183,7 @@ export class IngestPipeline {
         this.settle(write.id, {
           accepted: write.accepted,
           inserted: write.inserted,
-          rejected: this.rejectedOf(write.id, write.rejected, write.cutoffNs),
+          rejected: this.rejectedOf(write.id, write.rejected, write.cutoffNs, write.untimed ?? 0),
         });
       }
     } else if (reply.type === "failed") {
@@ -207,11 +207,12 @@ export class IngestPipeline {
     }
   }
 
-  private rejectedOf(id: number, count: number, cutoffNs: bigint): Rejected | null {
+  private rejectedOf(id: number, count: number, cutoffNs: bigint, untimed: number): Rejected | null {
     if (count === 0) return null;
     const signal = this.pending.get(id)?.signal ?? "traces";
-    this.rejections.note(signal, count);
-    return { count, message: rejectedMessage(signal, count, this.retentionMs, cutoffNs) };
+    // The log line is about retention's window: records with no time are the sender's to fix.
+    if (count > untimed) this.rejections.note(signal, count - untimed);
+    return { count, message: rejectedMessage(signal, count, this.retentionMs, cutoffNs, untimed) };
   }
 
   private noteChange(change: WriteStatusChange | null): void {

@@ -9,14 +9,34 @@ export interface Rejected {
   message: string;
 }
 
-/** The answer's explanation: what was refused, the window's edge, and the flag that moves it. */
-export function rejectedMessage(signal: SignalName, count: number, retentionMs: number, cutoffNs: bigint): string {
-  const verb = count === 1 ? "is" : "are";
-  return (
-    `${signalNamed(signal).countWords(count)} ${verb} older than the retention window (--retention ${formatDuration(retentionMs)}: ` +
-    `telemetry timed before ${nsToIso(cutoffNs)} is deleted) and ${count === 1 ? "was" : "were"} not stored; ` +
-    "send current timestamps, or start obsd with a longer --retention"
-  );
+/**
+ * The answer's explanation: what was refused, the window's edge, and the flag that moves it;
+ * first, the records of `count` that had no time at all (`untimed`), which no window would keep.
+ */
+export function rejectedMessage(
+  signal: SignalName,
+  count: number,
+  retentionMs: number,
+  cutoffNs: bigint,
+  untimed = 0,
+): string {
+  const words = (n: number) => signalNamed(signal).countWords(n);
+  const parts: string[] = [];
+  if (untimed > 0) {
+    parts.push(
+      `${words(untimed)} ${untimed === 1 ? "has" : "have"} no time (timeUnixNano is 0 or absent) and ` +
+        `${untimed === 1 ? "was" : "were"} not stored: OTLP requires it`,
+    );
+  }
+  const old = count - untimed;
+  if (old > 0) {
+    parts.push(
+      `${words(old)} ${old === 1 ? "is" : "are"} older than the retention window (--retention ${formatDuration(retentionMs)}: ` +
+        `telemetry timed before ${nsToIso(cutoffNs)} is deleted) and ${old === 1 ? "was" : "were"} not stored; ` +
+        "send current timestamps, or start obsd with a longer --retention",
+    );
+  }
+  return parts.join("; ");
 }
 
 const NOTICE_INTERVAL_MS = 60_000;

@@ -17,8 +17,10 @@ export interface RecordTally {
   accepted: number;
   /** Of those, stored now. */
   inserted: number;
-  /** Distinct records not stored because retention would delete them at once. */
+  /** Distinct records not stored because retention would delete them at once, or they have no time. */
   rejected: number;
+  /** Of those, the ones with no time at all (a metric point's timeUnixNano 0 or absent), not old ones. */
+  untimed?: number;
 }
 
 /** The time retention judges a log record by: its time, else its observed time, else arrival. */
@@ -100,6 +102,7 @@ class PointFilter implements RequestFilter<MetricPointRecord> {
   private lastMetricId = 0;
   private distinct = 0;
   private rejectedCount = 0;
+  private untimedCount = 0;
 
   constructor(
     private readonly batch: { resources: ResourceRecord[]; scopes: ScopeRecord[] },
@@ -111,14 +114,19 @@ class PointFilter implements RequestFilter<MetricPointRecord> {
     for (const point of slice) {
       if (!this.isFirst(point)) continue;
       this.distinct++;
-      if (point.timeNs < this.cutoffNs) this.rejectedCount++;
+      // OTLP requires a point's time: one without is no point in a series, whatever the cutoff.
+      if (point.timeNs === 0n) this.untimedCount++;
+      if (point.timeNs < this.cutoffNs || point.timeNs === 0n) this.rejectedCount++;
       else kept.push(point);
     }
     return kept;
   }
 
   tally(inserted: number): RecordTally {
-    return { accepted: this.distinct - this.rejectedCount, inserted, rejected: this.rejectedCount };
+    const { distinct, rejectedCount, untimedCount } = this;
+    const tally: RecordTally = { accepted: distinct - rejectedCount, inserted, rejected: rejectedCount };
+    if (untimedCount > 0) tally.untimed = untimedCount;
+    return tally;
   }
 
   /** Whether no point of the point's series and time came before it in the request; notes it. */

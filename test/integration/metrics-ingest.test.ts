@@ -150,6 +150,33 @@ describe("metrics ingestion over HTTP (real obsd)", function () {
     expect(decoded.partialSuccess?.rejectedDataPoints).to.equal(1);
   });
 
+  it("rejects points with no time as a partial success that says so, not as older than retention", async () => {
+    const request = counterRequest("untimed", [
+      { ago: 30 * 86_400, value: 1 },
+      { ago: 2, value: 2 },
+      { ago: 1, value: 3 },
+    ]);
+    // The third point's time absent, as a sender that never set it sends it.
+    const points = (
+      (request.resourceMetrics as Record<string, unknown>[])[0] as {
+        scopeMetrics: { metrics: { sum: { dataPoints: Record<string, unknown>[] } }[] }[];
+      }
+    ).scopeMetrics[0]!.metrics[0]!.sum.dataPoints;
+    delete points[2]!.timeUnixNano;
+    const answer = (await postJson(`${obsd.url}/v1/metrics`, request)).json();
+    expect(answer.accepted).to.equal(1);
+    expect(answer.partialSuccess.rejectedDataPoints).to.equal(2);
+    expect(answer.partialSuccess.errorMessage).to.match(
+      /^1 data point has no time \(timeUnixNano is 0 or absent\) and was not stored: OTLP requires it; 1 data point is older than the retention window/,
+    );
+    // Two series with no time: two points (of one series, they would be one point sent twice).
+    for (const point of points) delete point.timeUnixNano;
+    points[0]!.attributes = [{ key: "route", value: { stringValue: "/other" } }];
+    const none = (await postJson(`${obsd.url}/v1/metrics`, request)).json();
+    expect(none.partialSuccess.errorMessage).to.match(/^2 data points have no time/);
+    expect(none.partialSuccess.errorMessage).to.not.match(/retention/);
+  });
+
   it("refuses what /v1/traces refuses: bad payloads, methods, content types and bodies over the cap", async () => {
     expect((await postJson(`${obsd.url}/v1/metrics`, "{oops")).status).to.equal(400);
     expect((await postProtobuf(obsd.url, Buffer.from([0x0a, 0xff, 0xff]))).status).to.equal(400);
