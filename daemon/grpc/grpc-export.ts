@@ -135,7 +135,7 @@ export async function handleGrpcExport(
     return answerStatus(stream, { code: GRPC_UNIMPLEMENTED, message, retryDelaySeconds: null });
   }
   try {
-    const encoding = contentEncodingOf(headers["grpc-encoding"] as string | undefined);
+    const encoding = contentEncodingOf(headers["grpc-encoding"] as string | undefined, "grpc-encoding");
     const { compressed, message } = await readMessage(stream, options.maxBodyBytes);
     if (compressed && encoding === "identity") {
       throw new IngestError("invalid-payload", "invalid gRPC request: a compressed message without grpc-encoding");

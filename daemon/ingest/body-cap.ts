@@ -17,12 +17,15 @@ export type ContentEncoding = "identity" | "gzip";
  */
 export const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
-/** The encoding a `Content-Encoding` value (or gRPC's `grpc-encoding`) names; absent is identity. */
-export function contentEncodingOf(header: string | undefined): ContentEncoding {
+/**
+ * The encoding a `Content-Encoding` value (or gRPC's `grpc-encoding`, named by `headerName`)
+ * names; absent is identity.
+ */
+export function contentEncodingOf(header: string | undefined, headerName = "Content-Encoding"): ContentEncoding {
   const encoding = (header ?? "identity").trim().toLowerCase();
   if (encoding === "identity") return "identity";
   if (encoding === "gzip" || encoding === "x-gzip") return "gzip";
-  throw new IngestError("unsupported-encoding", `unsupported Content-Encoding "${encoding}": send gzip or no encoding`);
+  throw new IngestError("unsupported-encoding", `unsupported ${headerName} "${encoding}": send gzip or no encoding`);
 }
 
 export interface CapOptions {

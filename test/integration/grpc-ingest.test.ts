@@ -230,7 +230,7 @@ describe("OTLP/gRPC on the collector's port (real obsd, real grpc-js exporters)"
       grpcFrame(Buffer.alloc(3), true),
     );
     expect(snappy.status).to.equal(12);
-    expect(snappy.message).to.match(/unsupported Content-Encoding "snappy"/);
+    expect(snappy.message).to.match(/unsupported grpc-encoding "snappy"/);
   });
 
   it("answers HTTP 415 for a content type other than application/grpc", async () => {
