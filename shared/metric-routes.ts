@@ -43,6 +43,29 @@ export function aggFamilyOf(metric: {
   return metric.type;
 }
 
+/**
+ * Whether an answer's bucket values add up to a total over its buckets: a counter's increases,
+ * a histogram's or summary's counts and sums, a delta up-down sum's summed changes. Not rates,
+ * levels (a gauge's or a cumulative up-down sum's values) or quantiles. Their newest bucket,
+ * still open, holds only what came so far.
+ */
+export function addsUp(answer: {
+  agg: string;
+  type: AggFamily;
+  monotonic: boolean | null;
+  temporality: "delta" | "cumulative" | null;
+}): boolean {
+  if (answer.agg === "increase" || answer.agg === "count") return true;
+  return answer.agg === "sum" && aggFamilyOf(answer) !== "gauge";
+}
+
+/** The sum of a group's bucket values; null when no bucket has one. */
+export function totalOf(values: readonly (number | null)[]): number | null {
+  let total: number | null = null;
+  for (const value of values) if (value !== null) total = (total ?? 0) + value;
+  return total;
+}
+
 /** The identity of a name to answer with, when it has several types (a gauge in one service, a counter in another). */
 const metricType = {
   kind: "enum",

@@ -7,7 +7,7 @@
  * name the newest exemplar's trace, so a spike leads to a trace. Pure.
  */
 
-import { aggFamilyOf } from "../../shared/metric-routes.js";
+import { addsUp, totalOf } from "../../shared/metric-routes.js";
 import type { MetricDetailRecord, MetricSeriesGroup, MetricSeriesRecord } from "../../shared/query-types.js";
 import { sparkline } from "./sparkline.js";
 import { renderTable, safeText } from "./table.js";
@@ -34,24 +34,6 @@ export function formatMetricValue(value: number | null, unit: string): string {
 export function metricHeading(record: MetricSeriesRecord): string {
   const unit = record.unit ? `, ${safeText(record.unit)}` : "";
   return `${safeText(record.name)} (${record.type}${unit})  agg ${record.agg}  step ${record.step}  ${record.from} .. ${record.to}`;
-}
-
-/**
- * Whether an answer's bucket values add up to a total over its buckets: a counter's increases,
- * a histogram's or summary's counts and sums. Not rates, levels (a gauge's or an up-down sum's
- * values) or quantiles.
- */
-export function addsUp(record: Pick<MetricSeriesRecord, "agg" | "type" | "monotonic" | "temporality">): boolean {
-  if (record.agg === "increase" || record.agg === "count") return true;
-  // A delta up-down sum's `sum` is its changes added up, as a counter's (aggFamilyOf).
-  return record.agg === "sum" && aggFamilyOf(record) !== "gauge";
-}
-
-/** The sum of a group's bucket values; null when no bucket has one. */
-function totalOf(values: readonly (number | null)[]): number | null {
-  let total: number | null = null;
-  for (const value of values) if (value !== null) total = (total ?? 0) + value;
-  return total;
 }
 
 /** The key columns: the answer's grouping keys in the order of its first group, or none. */

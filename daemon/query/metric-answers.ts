@@ -4,6 +4,7 @@
  * its type and window, the source chosen by the step, and the groups ordered and capped.
  */
 import { formatDuration } from "../../shared/duration.js";
+import { totalOf } from "../../shared/metric-routes.js";
 import { QueryError } from "../../shared/query-error.js";
 import { effectiveLimit } from "../../shared/query-params.js";
 import type {
@@ -15,7 +16,7 @@ import type {
   QueryAnswerOf,
 } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
-import { aggFamily, allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
+import { aggAddsUp, aggFamily, allowedAggs, defaultAgg, valueUnit } from "./metrics/metric-aggs.js";
 import { bucketStarts, defaultStepS, intervalMatters, sourceForStep } from "./metrics/metric-steps.js";
 import {
   identityKind,
@@ -152,11 +153,14 @@ function largestFirst(a: number | null, b: number | null): number {
 /**
  * Groups by their latest value, largest first (groups without one last), then by the newest
  * value before their newest bucket (groups whose rate is 0 now: the busiest before first), then
- * by key.
+ * by key. With `byTotal` (values that add up: addsUp), by their total over the window first: the
+ * newest bucket, still filling, holds only what came so far, and would rank a group 3 s into it
+ * below one that exported in it already.
  */
 export function orderGroups(
   groups: MetricGroupValues[],
   newestOnly = false,
+  byTotal = false,
 ): (MetricGroupValues & { latest: number | null })[] {
   const keyText = (g: MetricGroupValues) => JSON.stringify(g.key);
   return groups
@@ -164,13 +168,15 @@ export function orderGroups(
       ...g,
       latest: newestOnly ? (g.values.at(-1) ?? null) : latestOf(g.values),
       before: latestOf(g.values.slice(0, -1)),
+      total: byTotal ? totalOf(g.values) : null,
     }))
     .sort((a, b) => {
-      const order = largestFirst(a.latest, b.latest) || largestFirst(a.before, b.before);
+      const order =
+        largestFirst(a.total, b.total) || largestFirst(a.latest, b.latest) || largestFirst(a.before, b.before);
       if (order !== 0) return order;
       return keyText(a) < keyText(b) ? -1 : keyText(a) > keyText(b) ? 1 : 0;
     })
-    .map(({ before: _before, ...group }) => group);
+    .map(({ before: _before, total: _total, ...group }) => group);
 }
 
 export function metricSeriesAnswer(
@@ -191,7 +197,7 @@ export function metricSeriesAnswer(
   // double): it is answered as null, and ordered as one, so the order and `latest` agree.
   for (const group of groups) group.values = group.values.map((v) => (v === null || Number.isFinite(v) ? v : null));
   // `last`'s newest bucket is the value now: none there is none now, not an older bucket's.
-  const ordered = orderGroups(groups, agg === "last");
+  const ordered = orderGroups(groups, agg === "last", aggAddsUp(metric, agg));
   const kept = ordered.slice(0, limit).map(
     (g): MetricSeriesGroup => ({
       group: Object.fromEntries(groupBy.map((by, i) => [groupName(by), g.key[i] ?? null])),

@@ -1,17 +1,27 @@
 /** Which aggregations a metric takes, its default one, and the unit of the answer's values. Pure. */
-import { type AggFamily, aggFamilyOf, DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
+import { type AggFamily, addsUp, aggFamilyOf, DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
 import type { MetricAgg } from "../../../shared/query-types.js";
 import type { MetricIdentity } from "../telemetry-reader.js";
 
 type Kind = Pick<MetricIdentity, "type" | "monotonic" | "temporality">;
 
-/** How a metric's points combine (aggFamilyOf): counters increase, gauges and cumulative up-down sums are levels. */
-export function aggFamily(metric: Kind): AggFamily {
-  return aggFamilyOf({
+/** The identity as the shared rules read it (metric-routes.ts): its temporality named. */
+function named(metric: Kind): Parameters<typeof aggFamilyOf>[0] {
+  return {
     type: metric.type,
     monotonic: metric.monotonic,
     temporality: metric.temporality === 1 ? "delta" : "cumulative",
-  });
+  };
+}
+
+/** How a metric's points combine (aggFamilyOf): counters increase, gauges and cumulative up-down sums are levels. */
+export function aggFamily(metric: Kind): AggFamily {
+  return aggFamilyOf(named(metric));
+}
+
+/** Whether the metric's values under `agg` add up over the buckets (addsUp): increases, counts, sums. */
+export function aggAddsUp(metric: Kind, agg: MetricAgg): boolean {
+  return addsUp({ ...named(metric), agg });
 }
 
 export function allowedAggs(metric: Kind): readonly MetricAgg[] {

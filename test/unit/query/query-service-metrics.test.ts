@@ -171,6 +171,21 @@ describe("QueryService metric queries (over a fake reader)", () => {
     expect(answer.meta).to.deep.include({ limit: 2, returned: 2, truncated: true });
   });
 
+  it("keeps the groups with the largest totals where the values add up: the newest bucket is still filling", () => {
+    const { reader, service } = setup();
+    // s0 served 40 a bucket and is 3 s into the open one; s1 served 10 a bucket and sent its
+    // open bucket's first export already.
+    reader.bucketGroups = [
+      { key: ["s0"], values: [40, 40, 8], series: 1, resets: 0, exemplars: [] },
+      { key: ["s1"], values: [10, 10, 12], series: 1, resets: 0, exemplars: [] },
+    ];
+    const ask = (agg: "increase" | "rate", limit: number) =>
+      service.metricSeries({ name: "tokens", groupBy: ["service"], agg, limit, lookback: 30_000, step: 10_000 });
+    expect(ask("increase", 1).data.groups.map((g) => [g.group.service, g.latest])).to.deep.equal([["s0", 8]]);
+    // A rate's newest bucket is the rate now: by it still.
+    expect(ask("rate", 1).data.groups.map((g) => g.group.service)).to.deep.equal(["s1"]);
+  });
+
   it("pages metrics by name with a cursor bound to the filters", () => {
     const { reader, service } = setup();
     reader.metricList = ["a", "b", "c"].map(summary);
