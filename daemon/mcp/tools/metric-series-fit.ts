@@ -2,9 +2,10 @@
  * A metric series answer cut to a byte budget. Every group keeps the same newest buckets, so a
  * value's bucket is found the same way in each group: the first kept bucket starts at
  * `first_bucket`, each next one `step_ms` later. Older buckets go first (an agent asks about now),
- * down to MIN_BUCKETS; past that, the groups with the smallest latest values go (the API orders
- * groups largest latest first). Pure.
+ * down to MIN_BUCKETS; past that, the last groups go (the API orders groups largest latest
+ * first, or largest total where the values add up). Pure.
  */
+import { addsUp, totalOf } from "../../../shared/metric-routes.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../shared/query-types.js";
 import { fitItems, jsonBytes } from "../budget.js";
 
@@ -15,6 +16,8 @@ export const MIN_BUCKETS = 12;
 export interface SeriesGroupRow {
   group: Record<string, string | null>;
   latest: number | null;
+  /** Where the values add up (addsUp): their sum over every bucket of the window, those left out too. */
+  total?: number | null;
   /** The newest buckets' values, oldest first; null where the group had no point (a rate's newest: the rate now). */
   values: (number | null)[];
   series: number;
@@ -35,10 +38,11 @@ export function roundValue(value: number | null): number | null {
   return value === null ? null : Number(value.toPrecision(6));
 }
 
-function groupRow(group: MetricSeriesGroup, keep: number): SeriesGroupRow {
+function groupRow(group: MetricSeriesGroup, keep: number, additive: boolean): SeriesGroupRow {
   return {
     group: group.group,
     latest: roundValue(group.latest),
+    ...(additive ? { total: roundValue(totalOf(group.values)) } : {}),
     values: group.values.slice(group.values.length - keep).map(roundValue),
     series: group.series,
     resets: group.resets,
@@ -56,9 +60,10 @@ export function fitSeries<R>(
   build: (groups: SeriesGroupRow[], firstBucket: string | null, cut: { buckets: number; groups: number }) => R,
 ): FittedSeries<R> {
   const total = record.buckets.length;
+  const additive = addsUp(record);
   const answerWith = (keep: number, groups: readonly MetricSeriesGroup[]) =>
     build(
-      groups.map((group) => groupRow(group, keep)),
+      groups.map((group) => groupRow(group, keep, additive)),
       record.buckets[total - keep] ?? null,
       { buckets: total - keep, groups: record.groups.length - groups.length },
     );

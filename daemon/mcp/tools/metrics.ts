@@ -1,11 +1,16 @@
 /** `list_metrics`, `query_metric` and `describe_metric`: the metrics signal as tools. */
 import { formatDuration } from "../../../shared/duration.js";
-import { DEFAULT_AGGS, METRIC_AGGS } from "../../../shared/metric-routes.js";
-import type { MetricDetailRecord, MetricSummaryRecord } from "../../../shared/query-types.js";
+import { addsUp, DEFAULT_AGGS, METRIC_AGGS, totalOf } from "../../../shared/metric-routes.js";
+import type {
+  MetricDetailRecord,
+  MetricSeriesGroup,
+  MetricSeriesRecord,
+  MetricSummaryRecord,
+} from "../../../shared/query-types.js";
 import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
-import { fitSeries, type SeriesGroupRow } from "./metric-series-fit.js";
+import { fitSeries, roundValue, type SeriesGroupRow } from "./metric-series-fit.js";
 import { largerBudgetCall } from "./next-calls.js";
 import { searchPage } from "./paged-search.js";
 import { attributePairs, traceOutlineCall, withoutUndefined } from "./query-args.js";
@@ -188,10 +193,30 @@ const AGG_TEXT = (Object.keys(METRIC_AGGS) as (keyof typeof METRIC_AGGS)[])
   .map((family) => `${FAMILY_NAMES[family]}: ${METRIC_AGGS[family].join(", ")} (default ${DEFAULT_AGGS[family]})`)
   .join("; ");
 
+/** A value with its unit, to six significant digits, as the answer's values. */
+function valueText(value: number | null, unit: string): string {
+  if (value === null) return "none";
+  const text = String(roundValue(value));
+  return unit === "" || unit === "1" ? text : `${text} ${unit}`;
+}
+
+/**
+ * What the summary says of the first group: where the values add up, its total over the window
+ * (the API orders by it) and its newest bucket as what came so far; else its latest value.
+ */
+function leadingValue(record: MetricSeriesRecord, top: MetricSeriesGroup): string {
+  if (addsUp(record)) {
+    return `the largest total ${valueText(totalOf(top.values), record.valueUnit)} over the window (its newest bucket, still open: ${valueText(top.latest, "")} so far)`;
+  }
+  return top.latest === null
+    ? "none with a latest value"
+    : `the largest latest ${valueText(top.latest, record.valueUnit)}`;
+}
+
 export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
   name: "query_metric",
   title: "Query a metric",
-  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second (the newest bucket, still open, reads the rate now: over the last five whole minutes and the current one). Aggs by type: ${AGG_TEXT}. Default window 15m, at most 24h.`,
+  description: `One metric's values over the window in step-sized buckets, per group (by service or attributes): each group's latest value, the newest bucket values (older ones dropped first to fit max_bytes, dropped_buckets says how many), counter resets and exemplar trace ids that lead to a trace (get_trace_outline). Counters are never smoothed: rate is the increase per second (the newest bucket, still open, reads the rate now: over the last five whole minutes and the current one). Aggs by type: ${AGG_TEXT}. A gauge's sum adds up every point in a bucket, so it grows with how often the series export: the total of several series now (memory of all processes) is last. Default window 15m, at most 24h.`,
   inputSchema: toolInput(
     {
       name: METRIC_NAME_PROPERTY,
@@ -237,12 +262,18 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       dropped_buckets: { type: "integer" },
       groups: {
         type: "array",
-        description: "The largest latest value first; values to 6 significant digits",
+        description:
+          "The largest latest value first (where the values add up: increase, count, a counter's or histogram's sum, the largest total); values to 6 significant digits",
         items: {
           type: "object",
           properties: {
             group: { type: "object", description: "The group's key values; {} when ungrouped" },
             latest: { type: ["number", "null"] },
+            total: {
+              type: ["number", "null"],
+              description:
+                "Where the values add up: their sum over the whole window (dropped buckets too). The newest bucket, still open, holds only what came so far",
+            },
             values: { type: "array", items: { type: ["number", "null"] } },
             series: { type: "integer" },
             resets: { type: "integer", description: "Counter resets seen in the window" },
@@ -347,7 +378,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       fitted.droppedGroups ? `${fitted.droppedGroups} groups` : "",
     ].filter(Boolean);
     const summary = top
-      ? `${record.name} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, the largest latest ${top.latest} ${record.valueUnit}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
+      ? `${record.name} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, ${leadingValue(record, top)}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
       : `${record.name} has no points in the window ${record.from} .. ${record.to}.`;
     return { structured: fitted.answer, summary };
   },

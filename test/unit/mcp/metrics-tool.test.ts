@@ -15,6 +15,7 @@ import {
   writeMetricData,
 } from "../../helpers/mcp-metric-data.js";
 import { callTool, type StoreApi, storeApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { type TestStore, testStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
@@ -108,6 +109,52 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       arguments: { trace_id: EXEMPLAR_TRACE },
       why: "a trace behind tokens (an exemplar)",
     });
+  });
+
+  it("answers the window's total of each group where the values add up, and says the newest bucket is open", async () => {
+    const { structured, summary } = await callTool(
+      queryMetric,
+      { name: "tokens", group_by: ["attr.gen_ai.token.type"], agg: "increase", step: "10s", max_bytes: 1024 },
+      query.api,
+    );
+    const answer = await query.api.metricSeries({
+      name: "tokens",
+      groupBy: ["attr.gen_ai.token.type"],
+      agg: "increase",
+      step: "10s",
+    });
+    // Over every bucket of the window, those left out to fit max_bytes too.
+    expect(structured.dropped_buckets).to.be.greaterThan(0);
+    for (const group of structured.groups) {
+      const whole = answer.data.groups.find(
+        (g) => g.group["attr.gen_ai.token.type"] === group.group["attr.gen_ai.token.type"],
+      );
+      const total = whole?.values.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+      expect(group.total).to.equal(total);
+    }
+    const top = structured.groups[0];
+    expect(summary).to.include(
+      `the largest total ${top?.total} {token} over the window (its newest bucket, still open: ${top?.latest} so far)`,
+    );
+    // A level has no total; a rate neither.
+    const gauge = await callTool(queryMetric, { name: "queue.depth", step: "1m" }, query.api);
+    expect(gauge.structured.groups[0]).to.not.have.property("total");
+  });
+
+  it("says the summary's value to six significant digits, as the answer's values", async () => {
+    const gauge = metricPoint({
+      name: "load",
+      kind: "gauge",
+      temporality: 0,
+      monotonic: false,
+      timeNs: NOW - 5_000n * MS,
+      value: 3.5199509011976855,
+    });
+    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", [gauge]), NOW));
+    store.writer.writeHeld();
+    const { structured, summary } = await callTool(queryMetric, { name: "load", step: "1m" }, query.api);
+    expect(structured.groups[0]?.latest).to.equal(3.51995);
+    expect(summary).to.match(/the largest latest 3\.51995\.$/);
   });
 
   it("drops the oldest buckets first to fit max_bytes, then the smallest groups", async () => {
