@@ -42,7 +42,13 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
   async run(args, ctx) {
     const page = await ctx.api.listServices(args.lookback === undefined ? {} : { lookback: args.lookback });
     const lookback = page.meta.lookback ?? args.lookback ?? "";
-    const rows = page.data.map(({ name, lastSeenAt }): ServiceRow => ({ name, last_seen_at: lastSeenAt }));
+    // The API lists by name; an investigation starts from the services active last, which are
+    // the ones kept within max_bytes and suggested next. The ISO times have one width: compared as text.
+    const rows = page.data
+      .map(({ name, lastSeenAt }): ServiceRow => ({ name, last_seen_at: lastSeenAt }))
+      .sort((a, b) =>
+        a.last_seen_at === b.last_seen_at ? (a.name < b.name ? -1 : 1) : a.last_seen_at < b.last_seen_at ? 1 : -1,
+      );
     const { answer, kept } = fitItems(rows, ctx.maxBytes, (services, truncated) => ({
       lookback,
       services: [...services],

@@ -17,7 +17,8 @@ describe("MCP list_services", () => {
       const service = `service-${String(i).padStart(2, "0")}-${"x".repeat(40)}`;
       store.writeTraces(
         traceRequest(service, [
-          { traceId: hexId(i + 1, 16), spanId: hexId(i + 1, 8), startNs: NOW - BigInt(i + 1) * 1000n * MS },
+          // Newest last by name: the order by activity is not the order by name.
+          { traceId: hexId(i + 1, 16), spanId: hexId(i + 1, 8), startNs: NOW - BigInt(30 - i) * 1000n * MS },
         ]),
       );
     }
@@ -32,20 +33,20 @@ describe("MCP list_services", () => {
   it("lists the services of the window, newest first, with search_traces as the next call", async () => {
     const { structured, summary } = await callTool(listServices, {}, query.api);
     expect(structured.services.map((s) => s.name).slice(0, 2)).to.deep.equal([
-      `service-00-${"x".repeat(40)}`,
-      `service-01-${"x".repeat(40)}`,
+      `service-29-${"x".repeat(40)}`,
+      `service-28-${"x".repeat(40)}`,
     ]);
     expect(structured.services).to.have.length(30);
-    // Each service's newest span started (i + 1) seconds before NOW.
+    // Each service's newest span started (30 - i) seconds before NOW.
     expect(structured.services[0]).to.deep.equal({
-      name: `service-00-${"x".repeat(40)}`,
+      name: `service-29-${"x".repeat(40)}`,
       last_seen_at: nsToIso(NOW - 1000n * MS),
     });
     expect(structured.truncated).to.equal(false);
     expect(structured.next[0]).to.deep.equal({
       tool: "search_traces",
-      arguments: { service: `service-00-${"x".repeat(40)}`, lookback: "15m" },
-      why: `the latest traces of service-00-${"x".repeat(40)}`,
+      arguments: { service: `service-29-${"x".repeat(40)}`, lookback: "15m" },
+      why: `the latest traces of service-29-${"x".repeat(40)}`,
     });
     expect(summary).to.equal("30 services in the last 15m.");
   });
