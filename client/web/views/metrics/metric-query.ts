@@ -3,6 +3,8 @@
  * (`/ui/metrics?name=N&type=T&groupBy=service&agg=rate&step=1m&lookback=1h&service=S&attr.K=V`), and the
  * requests it makes. The list's name filter is `match` (`name` is the selected metric). Pure.
  */
+
+import { aggFamilyOf } from "../../../../shared/metric-routes.js";
 import type {
   AttributeFilter,
   DescribeMetricRequest,
@@ -110,12 +112,17 @@ export function selectMetricHref(query: URLSearchParams, name: string, type?: st
 
 type Identity = Pick<MetricSummaryRecord, "name" | "type" | "unit" | "temporality" | "monotonic">;
 
-const sameIdentity = (a: Identity, b: Identity) =>
+/**
+ * Whether the collector reads two identities of a name as one: of one type, unit and
+ * monotonicity, taking the same aggregations, in either temporality (a cumulative counter in one
+ * service and a delta one in another; docs/api.md).
+ */
+const readTogether = (a: Identity, b: Identity) =>
   a.name === b.name &&
   a.type === b.type &&
   a.unit === b.unit &&
-  a.temporality === b.temporality &&
-  a.monotonic === b.monotonic;
+  a.monotonic === b.monotonic &&
+  aggFamilyOf(a) === aggFamilyOf(b);
 
 /**
  * The type that makes the collector answer with this row's identity, where the list holds
@@ -129,7 +136,8 @@ export function typeChoosing(metric: MetricSummaryRecord, listed: readonly Metri
 
 /**
  * Whether a listed row is the metric charted: by name, and where the list holds several
- * identities of the name, by the identity the collector answered with (none until it has).
+ * identities of the name, by the identity the collector answered with and those it reads with it
+ * (readTogether; none until it has answered).
  */
 export function isCharted(
   metric: MetricSummaryRecord,
@@ -139,7 +147,7 @@ export function isCharted(
 ): boolean {
   if (metric.name !== name) return false;
   if (listed.filter((other) => other.name === name).length === 1) return true;
-  return answered !== undefined && sameIdentity(metric, answered);
+  return answered !== undefined && readTogether(metric, answered);
 }
 
 /** Adds the group key when absent, removes it when present; the order of the others is kept. */

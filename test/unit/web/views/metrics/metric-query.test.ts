@@ -109,4 +109,19 @@ describe("web metrics: the address and the requests", () => {
     expect(isCharted(counter, rows, "jobs", gauge)).to.equal(false);
     expect(isCharted(other, rows, "jobs", gauge)).to.equal(false);
   });
+
+  it("marks both rows of a name the collector reads as one, a cumulative counter and a delta one", () => {
+    const cumulative = listed({ services: ["checkout"] });
+    const delta = listed({ temporality: "delta", services: ["payments"] });
+    const rows = [cumulative, delta];
+    // The answer names the identity written to last: either row's, from one refresh to the next.
+    for (const answered of [cumulative, delta]) {
+      expect(isCharted(cumulative, rows, "jobs", answered)).to.equal(true);
+      expect(isCharted(delta, rows, "jobs", answered)).to.equal(true);
+    }
+    // A cumulative up-down sum is a level, a delta one changes: read apart.
+    const level = listed({ monotonic: false });
+    const changes = listed({ monotonic: false, temporality: "delta" });
+    expect(isCharted(changes, [level, changes], "jobs", level)).to.equal(false);
+  });
 });
