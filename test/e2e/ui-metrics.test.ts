@@ -5,7 +5,7 @@
  * (empty collector, no match, no points, the collector's error, a capped answer).
  */
 import { expect } from "chai";
-import { formatValue, groupLabel } from "../../client/web/views/metrics/series-data.js";
+import { formatValue, groupLabel, inLabelOrder } from "../../client/web/views/metrics/series-data.js";
 import type { MetricSeriesRecord } from "../../shared/query-types.js";
 import { postJson } from "../helpers/http.js";
 import { startUiSession, type UiSession } from "../helpers/ui-browser.js";
@@ -155,7 +155,9 @@ describe("the web UI's metrics view in real Chromium", function () {
    * was made (test/unit/query/metric-rates.test.ts): the table's and the route's newest bucket
    * are left out, for a rate, as each may be the other's closed one.
    */
-  function expectTableMatches(shown: ShownTable, answer: MetricSeriesRecord): void {
+  function expectTableMatches(shown: ShownTable, answered: MetricSeriesRecord): void {
+    // The UI shows the groups in the order of their labels, the route in the order of its values.
+    const answer = inLabelOrder(answered);
     expect(shown.headers).to.deep.equal(answer.groups.map((g) => groupLabel(g.group, answer.name)));
     // The table starts at the first bucket with a value.
     const first = answer.buckets.findIndex((_, i) => answer.groups.some((g) => g.values[i] !== null));
@@ -291,6 +293,79 @@ describe("the web UI's metrics view in real Chromium", function () {
       const web = shownIncrease.headers.indexOf("web");
       expect(Object.values(shownIncrease.rows).map((row) => row[web])).to.include("40");
       await ui.browser.$(".live-toggle button").click();
+    });
+
+    it("keeps a line a person hid through live refreshes, its legend in label order, and says the open bucket is so far", async () => {
+      const counter = data.metrics.counter;
+      await ui.open(`/ui/metrics?name=${counter}&groupBy=service&agg=increase&lookback=15m`);
+      await waitForSeries(3);
+      expect(await legendLabels()).to.deep.equal([...data.services].sort());
+      const hidden = [...data.services].sort()[1] as string;
+      await ui.browser.$(".metric-chart .u-legend").$(`.u-label=${hidden}`).click();
+      const isOff = async () =>
+        (await ui.browser.execute(
+          `return [...document.querySelectorAll(".metric-chart .u-legend .u-series")].filter((s) => s.classList.contains("u-off")).map((s) => s.querySelector(".u-label").textContent)`,
+        )) as unknown as string[];
+      expect(await isOff()).to.deep.equal([hidden]);
+      for (let refreshes = 0; refreshes < 2; refreshes++) {
+        const refreshed = await ui.browser.$(".live-toggle .muted").getText();
+        await until(async () => (await ui.browser.$(".live-toggle .muted").getText()) !== refreshed, "a live refresh");
+      }
+      expect(await isOff()).to.deep.equal([hidden]);
+      expect(await legendLabels()).to.deep.equal([...data.services].sort());
+      await ui.screenshot("metrics-hidden-line");
+      // The newest bucket of an increase is still filling: the table says so, the chart leaves it out.
+      await ui.browser.$(".metric-toolbar").$("button=Show as table").click();
+      await shownTable();
+      const last = await ui.browser.$$(".series-table tbody tr th").map((th) => th.getText());
+      expect(last.at(-1)).to.include("(open: so far)");
+      expect(last.slice(0, -1).join("\n")).to.not.include("so far");
+    });
+
+    it("wraps a long name and attribute value inside the panel, the page no wider than the window", async () => {
+      const long = `very.long.metric.name.${"segment_without_breaks_".repeat(6)}end`;
+      const value = `value-${"x".repeat(80)}`;
+      const nowNs = BigInt(Date.now()) * MS;
+      const body = {
+        resourceMetrics: [
+          {
+            resource: { attributes: [attr("service.name", "web")] },
+            scopeMetrics: [
+              {
+                scope: { name: "long" },
+                metrics: [
+                  {
+                    name: long,
+                    gauge: {
+                      dataPoints: [1, 2, 3].map((k) => ({
+                        timeUnixNano: (nowNs - BigInt(40 - k * 10) * 1_000n * MS).toString(),
+                        asInt: String(k),
+                        attributes: [attr("some.really.long.attribute.key.name", value)],
+                      })),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      expect((await postJson(`${ui.collector.url}/v1/metrics`, body)).status).to.equal(200);
+      for (const width of [1280, 800]) {
+        await ui.browser.setViewport({ width, height: 800 });
+        try {
+          await ui.open(`/ui/metrics?name=${long}&groupBy=attr.some.really.long.attribute.key.name&lookback=15m`);
+          await waitForSeries(1);
+          await ui.browser.$(".metric-details button.attribute-value").waitForExist({ timeout: 15_000 });
+          const widths = (await ui.browser.execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth]",
+          )) as unknown as [number, number];
+          expect(widths[0], `at ${width} px`).to.be.at.most(widths[1]);
+          await ui.screenshot(`metrics-long-names-${width}`);
+        } finally {
+          await ui.browser.setViewport({ width: 1280, height: 800 });
+        }
+      }
     });
 
     it("reproduces a chart from a deep link", async () => {

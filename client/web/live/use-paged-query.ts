@@ -36,7 +36,7 @@ interface Held<T> {
 export function usePagedQuery<T>(
   key: string,
   loadPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>,
-  options: { live?: boolean } = {},
+  options: { live?: boolean; intervalMs?: number } = {},
 ): PagedState<T> {
   // The rows held once a person asks for more: the first page as it was at that moment, then the
   // pages after it. A first-page answer that lands later (live, or one already under way) is not
@@ -47,6 +47,7 @@ export function usePagedQuery<T>(
   const current = held?.key === key ? held : null;
   const first = useQuery(key, (signal) => loadPage(undefined, signal), {
     live: options.live === true && current === null,
+    ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
   });
 
   useEffect(() => {

@@ -2,11 +2,11 @@
  * The exemplars of a series answer, as marks on the chart and rows under it: each group's
  * exemplars (newest first) with their time, the bucket that holds that time and the group's
  * value there (where the mark sits). A trace seen in several groups is listed once, under the
- * first (the answer orders groups by their latest value). Pure.
+ * first group in the answer's order (the chart's: inLabelOrder). Pure.
  */
 import type { MetricSeriesRecord } from "../../../../shared/query-types.js";
 import { isoToMs } from "../../format/time.js";
-import { groupColour, groupLabel } from "./series-data.js";
+import { groupColours, groupLabel } from "./series-data.js";
 
 export interface ExemplarRow {
   traceId: string;
@@ -36,6 +36,7 @@ export function exemplarRows(record: MetricSeriesRecord): ExemplarRow[] {
   const starts = record.buckets.map(isoToMs);
   const seen = new Set<string>();
   const rows: ExemplarRow[] = [];
+  const colours = groupColours(record);
   record.groups.forEach((group, index) => {
     let rank = 0;
     for (const exemplar of group.exemplars) {
@@ -47,7 +48,7 @@ export function exemplarRows(record: MetricSeriesRecord): ExemplarRow[] {
       rows.push({
         traceId: exemplar.traceId,
         groupLabel: groupLabel(group.group, record.name),
-        colour: groupColour(group.group),
+        colour: colours[index] as string,
         rank,
         timeMs,
         group: index,

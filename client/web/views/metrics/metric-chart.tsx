@@ -1,6 +1,7 @@
 /**
  * The chart of a series answer, drawn by uPlot: one line per group in its colour, gaps where a
- * bucket has no value, time on x in the browser's zone, the value unit on y. The plot is made
+ * bucket has no value (and at the open bucket of values that add up: chartValues), time on x in
+ * the browser's zone, the value unit on y. The plot is made
  * again when its series or the colour scheme change, and only given new data on a live
  * refresh, so a person's legend toggles survive the refresh. Exemplars are marks on the line
  * of their group in the bucket that holds them: links (so a keyboard reaches them and a click
@@ -15,7 +16,7 @@ import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
 import { valueAxisSize } from "./axis-size.js";
 import type { ExemplarRow } from "./exemplar-rows.js";
-import { formatTicks, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
+import { chartValues, formatTicks, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
 import { timeTickLabels } from "./time-ticks.js";
 
 const HEIGHT = 280;
@@ -154,7 +155,7 @@ export function MetricChart({
     if (!element) return;
     const made = new uPlot(
       optionsOf(data, valueUnit, element.clientWidth || 600, marks),
-      [data.xs, ...data.ys],
+      [data.xs, ...chartValues(data)],
       element,
     );
     plot.current = made;
@@ -169,7 +170,7 @@ export function MetricChart({
   }, [shape]);
 
   useEffect(() => {
-    plot.current?.setData([data.xs, ...data.ys]);
+    plot.current?.setData([data.xs, ...chartValues(data)]);
   }, [data]);
 
   useEffect(() => {

@@ -14,8 +14,21 @@ function toggleFilter(key: string, value: string, active: boolean): void {
   setQuery({ [`attr.${key}`]: active ? null : [value] });
 }
 
-export function MetricDetails({ detail, attrs }: { detail: MetricDetailRecord; attrs: AttributeFilter[] }) {
+/**
+ * `temporalities`: those of the identities read as one with this one (a cumulative counter and a
+ * delta one), where there are several; the answer names the one written to last, which changes.
+ */
+export function MetricDetails({
+  detail,
+  attrs,
+  temporalities = [],
+}: {
+  detail: MetricDetailRecord;
+  attrs: AttributeFilter[];
+  temporalities?: readonly string[];
+}) {
   const isActive = (key: string, value: string) => attrs.some(([k, v]) => k === key && v === value);
+  const temporality = temporalities.length > 1 ? temporalities.join(" and ") : detail.temporality;
   return (
     <section class="metric-details" aria-label="About this metric">
       <h3>About</h3>
@@ -24,10 +37,10 @@ export function MetricDetails({ detail, attrs }: { detail: MetricDetailRecord; a
         <dd>{typeLabel(detail)}</dd>
         <dt>Unit</dt>
         <dd class="mono">{detail.unit || "(none)"}</dd>
-        {detail.temporality && (
+        {temporality && (
           <>
             <dt>Temporality</dt>
-            <dd>{detail.temporality}</dd>
+            <dd>{temporality}</dd>
           </>
         )}
         <dt>Services</dt>

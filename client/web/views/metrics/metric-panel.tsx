@@ -1,12 +1,14 @@
 /**
  * The selected metric: its chart (or the same numbers as a table), the controls, the exemplars
  * and what the collector knows of it. The series refresh every few seconds while live; the
- * description is asked once per metric, service and window.
+ * description (its last point, its services) every BESIDE_CHART_REFRESH_MS.
  */
 import { useMemo, useState } from "preact/hooks";
+import { addsUp } from "../../../../shared/metric-routes.js";
 import type { MetricSummaryRecord, QueryAnswerOf } from "../../../../shared/query-types.js";
 import { apiHref, query } from "../../api/query.js";
 import { ErrorBox } from "../../components/error-box.js";
+import { useLive } from "../../live/live-state.js";
 import type { QueryState } from "../../live/use-query.js";
 import { useQuery } from "../../live/use-query.js";
 import { Link } from "../../routing/link.js";
@@ -18,11 +20,14 @@ import { MetricControls } from "./metric-controls.js";
 import { ActiveFilters, MetricDetails } from "./metric-details.js";
 import { allowedAggs, defaultAgg, type MetricKind, typeLabel } from "./metric-kinds.js";
 import { type MetricControls as Controls, describeRequestOf, listOnlyHref, seriesRequestOf } from "./metric-query.js";
-import { hasPoints, plotDataOf } from "./series-data.js";
+import { hasPoints, inLabelOrder, plotDataOf } from "./series-data.js";
 import { SeriesTable } from "./series-table.js";
 
-/** How often a live chart asks again: the series is the view's one live request while a metric is shown. */
+/** How often a live chart asks again: the series is the view's busiest request while a metric is shown. */
 export const SERIES_REFRESH_MS = 3000;
+
+/** How often the metric list and the metric's description refresh beside a live chart. */
+export const BESIDE_CHART_REFRESH_MS = 15_000;
 
 export type SeriesState = QueryState<QueryAnswerOf<"metricSeries"> | undefined>;
 
@@ -52,22 +57,30 @@ export function MetricPanel({
   controls,
   series,
   listed,
+  temporalities,
   query: routeQuery,
 }: {
   name: string;
   controls: Controls;
   series: SeriesState;
   listed: MetricSummaryRecord | undefined;
+  /** The temporalities of the listed identities charted together, where the list has them. */
+  temporalities: readonly string[];
   query: URLSearchParams;
 }) {
   const [asTable, setAsTable] = useState(false);
+  const [live] = useLive();
   const describeRequest = describeRequestOf(controls, name);
-  const describe = useQuery(apiHref("describeMetric", describeRequest), (signal) =>
-    query("describeMetric", describeRequest, signal),
+  const describe = useQuery(
+    apiHref("describeMetric", describeRequest),
+    (signal) => query("describeMetric", describeRequest, signal),
+    { live, intervalMs: BESIDE_CHART_REFRESH_MS },
   );
   const detail = describe.data?.data;
-  const record = series.data?.data;
+  const answered = series.data?.data;
   const kind = kindOf(detail, listed, series.data);
+  // In the order of the groups' labels: the chart, its legend, the table and the exemplars alike.
+  const record = useMemo(() => (answered ? inLabelOrder(answered) : undefined), [answered]);
   const plot = useMemo(() => (record ? plotDataOf(record) : undefined), [record]);
   const exemplars = useMemo(() => (record ? exemplarRows(record) : []), [record]);
   const groupKeys = ["service", ...(detail?.attributes ?? []).map((attribute) => `attr.${attribute.key}`)];
@@ -108,7 +121,8 @@ export function MetricPanel({
       <ErrorBox error={series.error} />
       {series.data?.meta.truncated && (
         <p class="cap-notice" role="status">
-          Showing the {series.data.meta.returned} groups with the largest latest value; more groups exist. Filter by an
+          Showing the {series.data.meta.returned} groups with the largest{" "}
+          {record && addsUp(record) ? "totals over the window" : "latest value"}; more groups exist. Filter by an
           attribute or group by fewer keys to see the rest.
         </p>
       )}
@@ -130,7 +144,7 @@ export function MetricPanel({
         ))}
       <div class="metric-panel-foot">
         {record && <ExemplarList rows={exemplars} />}
-        {detail && <MetricDetails detail={detail} attrs={controls.attrs} />}
+        {detail && <MetricDetails detail={detail} attrs={controls.attrs} temporalities={temporalities} />}
         {describe.error && !series.error && <ErrorBox error={describe.error} />}
       </div>
     </section>

@@ -1,11 +1,12 @@
 /**
- * A /api/metrics/series answer as the chart, the table and the exemplar list draw it: bucket
- * starts in seconds (uPlot's x), one value array per group with its nulls kept (a bucket with
- * no point is a gap, never a zero; a rate's last, open bucket holds the rate now), a label and a
- * stable colour per group. Pure.
+ * A /api/metrics/series answer as the chart, the table and the exemplar list draw it: groups in
+ * the order of their labels, bucket starts in seconds (uPlot's x), one value array per group with
+ * its nulls kept (a bucket with no point is a gap, never a zero; a rate's last, open bucket holds
+ * the rate now), a label and a stable colour per group. Pure.
  */
+import { addsUp } from "../../../../shared/metric-routes.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../shared/query-types.js";
-import { nameHash, serviceColour } from "../../format/service-colour.js";
+import { ServiceColours, serviceColour } from "../../format/service-colour.js";
 import { isoToMs } from "../../format/time.js";
 
 export interface PlotSeries {
@@ -20,6 +21,22 @@ export interface PlotData {
   /** One array per series, as long as xs; null where the group had no point (a rate's newest: the rate now). */
   ys: (number | null)[][];
   series: PlotSeries[];
+  /**
+   * The newest bucket is still filling and its values add up (an increase, a count): they are
+   * what came so far, not a bucket's worth, and a line to them would fall at the chart's edge.
+   */
+  openLast: boolean;
+}
+
+/**
+ * The answer with its groups in the order of their labels. The API orders them by value, which
+ * moves as the values do: a legend in that order jumps at every refresh, and the chart, made
+ * again when its lines change order, loses the lines a person hid.
+ */
+export function inLabelOrder(record: MetricSeriesRecord): MetricSeriesRecord {
+  const labelled = record.groups.map((group) => ({ group, label: groupLabel(group.group, record.name) }));
+  labelled.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return { ...record, groups: labelled.map(({ group }) => group) };
 }
 
 /** A group's label: its values in key order ("checkout · /cart"); `(none)` for a missing value, `(empty)` for "". */
@@ -30,29 +47,43 @@ export function groupLabel(group: MetricSeriesGroup["group"], ungrouped = "all s
 }
 
 /**
- * A hue from a label, by the services' name hash (format/service-colour.ts), which mixes its
- * bits so labels that differ in one character (`p01`, `p02`) land far apart.
+ * The groups' colours: their services' (as every view draws them) when grouped by service alone;
+ * else slots of the services' palette by label, a slot taken by a group before it going to the
+ * next free one (ServiceColours), so that no two groups of a chart share a colour up to the
+ * palette's sixteen. A hue from each label's hash alone put `inventory · 200` and
+ * `inventory · 500` 11 degrees apart.
  */
-export function labelHue(label: string): number {
-  return nameHash(label) % 360;
+export function groupColours(record: MetricSeriesRecord): string[] {
+  const slots = new ServiceColours();
+  return record.groups.map(({ group }) => {
+    const keys = Object.keys(group);
+    if (keys.length === 1 && keys[0] === "service") return serviceColour(group.service ?? "(none)");
+    return slots.colour(groupLabel(group, record.name));
+  });
 }
 
-/** A group's colour: its service's (as every view draws it) when grouped by service alone, else one from its label. */
-export function groupColour(group: MetricSeriesGroup["group"]): string {
-  const keys = Object.keys(group);
-  if (keys.length === 1 && keys[0] === "service") return serviceColour(group.service ?? "(none)");
-  return `hsl(${labelHue(groupLabel(group))} 60% 52%)`;
+/** Whether the answer's newest bucket is still filling with values that add up (PlotData.openLast). */
+export function openLastBucket(record: MetricSeriesRecord): boolean {
+  const last = record.buckets.at(-1);
+  return last !== undefined && addsUp(record) && isoToMs(last) + record.stepMs > isoToMs(record.to);
 }
 
 export function plotDataOf(record: MetricSeriesRecord): PlotData {
   const xs = record.buckets.map((start) => isoToMs(start) / 1000);
   const ys = record.groups.map((group) => xs.map((_, i) => finiteOrNull(group.values[i])));
-  const series = record.groups.map((group) => ({
+  const colours = groupColours(record);
+  const series = record.groups.map((group, i) => ({
     label: groupLabel(group.group, record.name),
-    colour: groupColour(group.group),
+    colour: colours[i] as string,
     group: group.group,
   }));
-  return { xs, ys, series };
+  return { xs, ys, series, openLast: openLastBucket(record) };
+}
+
+/** The values the chart draws: without the open bucket's, where that bucket is open and adds up (openLast). */
+export function chartValues(data: PlotData): (number | null)[][] {
+  if (!data.openLast) return data.ys;
+  return data.ys.map((values) => [...values.slice(0, -1), null]);
 }
 
 function finiteOrNull(value: number | null | undefined): number | null {

@@ -4,7 +4,8 @@ import { firstFilledBucket, formatValue, type PlotData } from "./series-data.js"
 
 /**
  * The chart's numbers as a table: a row per bucket, a column per group (for screen readers and
- * copying), from the first bucket with a value.
+ * copying), from the first bucket with a value; the newest bucket, when it is still filling with
+ * values that add up, says its values are what came so far (the chart leaves it out).
  */
 export function SeriesTable({ record, data }: { record: MetricSeriesRecord; data: PlotData }) {
   const first = firstFilledBucket(data.ys, record.buckets.length);
@@ -33,6 +34,9 @@ export function SeriesTable({ record, data }: { record: MetricSeriesRecord; data
               <tr key={bucket} data-bucket={bucket}>
                 <th scope="row" class="mono">
                   {formatDateTime(isoToMs(bucket))}
+                  {data.openLast && row === record.buckets.length - 1 && (
+                    <span class="muted open-bucket"> (open: so far)</span>
+                  )}
                 </th>
                 {data.ys.map((values, column) => (
                   <td key={data.series[column]?.label ?? column} class="num">

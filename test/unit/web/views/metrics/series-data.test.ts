@@ -1,17 +1,19 @@
 import { expect } from "chai";
-import { nameHash, serviceColour } from "../../../../../client/web/format/service-colour.js";
+import { ServiceColours, serviceColour } from "../../../../../client/web/format/service-colour.js";
 import { chartSummary } from "../../../../../client/web/views/metrics/chart-summary.js";
 import { exemplarRows } from "../../../../../client/web/views/metrics/exemplar-rows.js";
 import {
+  chartValues,
   firstFilledBucket,
   formatTick,
   formatTicks,
   formatValue,
-  groupColour,
+  groupColours,
   groupLabel,
   hasPoints,
+  inLabelOrder,
   isolatedIndices,
-  labelHue,
+  openLastBucket,
   plotDataOf,
 } from "../../../../../client/web/views/metrics/series-data.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../../shared/query-types.js";
@@ -86,15 +88,54 @@ describe("web metrics: a series answer as chart data", () => {
     expect(groupLabel({ service: "web", "attr.http.route": "/cart" })).to.equal("web · /cart");
     expect(groupLabel({ "attr.queue": null })).to.equal("(none)");
     expect(plotDataOf(record([group({}, [1, 2, 3])])).series[0]?.label).to.equal("http.server.requests");
-    expect(groupColour({ service: "web", "attr.k": "v" })).to.equal(groupColour({ service: "web", "attr.k": "v" }));
-    expect(groupColour({ service: "web", "attr.k": "v" })).not.to.equal(groupColour({ service: "web", "attr.k": "w" }));
   });
 
-  it("spreads the hues of labels that differ in one character over the circle", () => {
-    const hues = Array.from({ length: 12 }, (_, i) => labelHue(`p${String(i).padStart(2, "0")}`));
-    const sectors = new Set(hues.map((hue) => Math.floor(hue / 60)));
-    expect(sectors.size, hues.join(",")).to.be.at.least(5);
-    expect(labelHue("p07")).to.equal(nameHash("p07") % 360);
+  it("gives every group of a chart its own colour, the same from one answer to the next", () => {
+    const statuses = ["200", "201", "404", "500"];
+    const answer = record(
+      ["inventory", "checkout", "payments"].flatMap((service) =>
+        statuses.map((status) => group({ service, "attr.status": status }, [1, 2, 3])),
+      ),
+    );
+    const colours = groupColours(answer);
+    // Labels one character apart (inventory · 200, inventory · 500) included: twelve groups,
+    // twelve of the palette's colours, whose hues are chosen far apart (not hues from a hash).
+    expect(new Set(colours).size).to.equal(12);
+    const palette = new ServiceColours();
+    const all = new Set(Array.from({ length: 16 }, (_, i) => palette.colour(`name-${i}`)));
+    for (const colour of colours) expect(all.has(colour), colour).to.equal(true);
+    expect(groupColours(answer)).to.deep.equal(colours);
+    expect(plotDataOf(answer).series.map((s) => s.colour)).to.deep.equal(colours);
+    expect(
+      exemplarRows({
+        ...answer,
+        groups: [group({ "attr.k": "v" }, [1, 2, 3], [["t1", answer.buckets[0] as string]])],
+      })[0]?.colour,
+    ).to.equal(groupColours({ ...answer, groups: [group({ "attr.k": "v" }, [1, 2, 3])] })[0]);
+  });
+
+  it("orders the groups by label, whatever order their values give them in the answer", () => {
+    const a = record([group({ service: "payments" }, [9, 9, 9]), group({ service: "checkout" }, [1, 1, 1])]);
+    const b = { ...a, groups: [...a.groups].reverse() };
+    const labels = (r: MetricSeriesRecord) => plotDataOf(inLabelOrder(r)).series.map((s) => s.label);
+    expect(labels(a)).to.deep.equal(["checkout", "payments"]);
+    expect(labels(b)).to.deep.equal(labels(a));
+  });
+
+  it("leaves out of the chart the newest bucket of values that add up while it is still filling", () => {
+    // The window ends 10 s into its last minute.
+    const open = { ...record([group({ service: "web" }, [60, 60, 10])]), to: "2026-11-25T12:02:10.000000000Z" };
+    const increase = { ...open, agg: "increase" as const, valueUnit: "{request}" };
+    expect(openLastBucket(increase)).to.equal(true);
+    expect(chartValues(plotDataOf(increase))).to.deep.equal([[60, 60, null]]);
+    // The data keeps it, for the table, which says it is open.
+    expect(plotDataOf(increase).ys).to.deep.equal([[60, 60, 10]]);
+    // A rate's newest bucket is the rate now; a gauge's last its value now; a bucket that has ended is whole.
+    expect(openLastBucket(open)).to.equal(false);
+    expect(openLastBucket({ ...increase, type: "gauge", monotonic: null, temporality: null, agg: "sum" })).to.equal(
+      false,
+    );
+    expect(openLastBucket({ ...increase, to: "2026-11-25T12:03:00.000000000Z" })).to.equal(false);
   });
 
   it("formats values for the table and ticks for the axis", () => {
