@@ -314,23 +314,45 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
     );
     const lookback = meta.lookback ?? undefined;
     const exemplar = record.groups.find((group) => group.exemplarTraceIds.length)?.exemplarTraceIds[0];
-    const next: NextCall[] = [
-      ...(exemplar ? [traceOutlineCall(exemplar, `a trace behind ${record.name} (an exemplar)`)] : []),
-      ...(args.group_by?.length
-        ? []
+    // A group_by key no series carries (a typo): every group has none of it.
+    const absentKeys = (args.group_by ?? []).filter(
+      (key) =>
+        key !== "service" && record.groups.length > 0 && record.groups.every((group) => group.group[key] === null),
+    );
+    const describe: NextCall = {
+      tool: "describe_metric",
+      arguments: withoutUndefined({ name: record.name, type: args.type, service: args.service, lookback }),
+      why: "its attribute keys and values, to group or filter by",
+    };
+    const next: NextCall[] =
+      record.groups.length === 0
+        ? // Nothing in the window with these filters: the question again would answer the same.
+          [
+            {
+              tool: "list_services",
+              arguments: withoutUndefined({ lookback }),
+              why: "the services with telemetry in the window",
+            },
+            {
+              tool: "list_metrics",
+              arguments: withoutUndefined({ name: record.name, lookback }),
+              why: `where ${record.name} has points`,
+            },
+          ]
         : [
-            queryCall(
-              record.name,
-              { ...args, max_bytes: undefined, group_by: ["service"], lookback },
-              "the same per service",
-            ),
-          ]),
-      {
-        tool: "describe_metric",
-        arguments: withoutUndefined({ name: record.name, type: args.type, service: args.service, lookback }),
-        why: "its attribute keys and values, to group or filter by",
-      },
-    ].slice(0, 3);
+            ...(absentKeys.length ? [describe] : []),
+            ...(exemplar ? [traceOutlineCall(exemplar, `a trace behind ${record.name} (an exemplar)`)] : []),
+            ...(args.group_by?.length
+              ? []
+              : [
+                  queryCall(
+                    record.name,
+                    { ...args, max_bytes: undefined, group_by: ["service"], lookback },
+                    "the same per service",
+                  ),
+                ]),
+            ...(absentKeys.length ? [] : [describe]),
+          ].slice(0, 3);
     const wider = (cut: { buckets: number; groups: number }): NextCall | undefined => {
       const larger = largerBudgetCall(
         "query_metric",
@@ -378,7 +400,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       fitted.droppedGroups ? `${fitted.droppedGroups} groups` : "",
     ].filter(Boolean);
     const summary = top
-      ? `${record.name} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, ${leadingValue(record, top)}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
+      ? `${record.name} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, ${leadingValue(record, top)}${absentKeys.map((key) => `; no series carries ${key} (describe_metric lists the keys)`).join("")}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
       : `${record.name} has no points in the window ${record.from} .. ${record.to}.`;
     return { structured: fitted.answer, summary };
   },

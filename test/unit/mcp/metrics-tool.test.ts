@@ -141,6 +141,27 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect(gauge.structured.groups[0]).to.not.have.property("total");
   });
 
+  it("suggests where to look when the answer is empty, not the same question again", async () => {
+    const { structured, summary } = await callTool(queryMetric, { name: "tokens", service: "nowhere" }, query.api);
+    expect(structured.groups).to.deep.equal([]);
+    expect(summary).to.match(/^tokens has no points in the window/);
+    expect(structured.next.map((call) => [call.tool, call.arguments])).to.deep.equal([
+      ["list_services", { lookback: "15m" }],
+      ["list_metrics", { name: "tokens", lookback: "15m" }],
+    ]);
+  });
+
+  it("says which group_by key no series carries, with describe_metric first", async () => {
+    const { structured, summary } = await callTool(
+      queryMetric,
+      { name: "tokens", group_by: ["service", "attr.gen_ai.tokn.type"] },
+      query.api,
+    );
+    expect(structured.groups.map((g) => g.group["attr.gen_ai.tokn.type"])).to.deep.equal([null]);
+    expect(summary).to.include("no series carries attr.gen_ai.tokn.type (describe_metric lists the keys)");
+    expect(structured.next[0]?.tool).to.equal("describe_metric");
+  });
+
   it("says the summary's value to six significant digits, as the answer's values", async () => {
     const gauge = metricPoint({
       name: "load",
