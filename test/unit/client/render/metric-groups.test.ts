@@ -100,7 +100,8 @@ describe("metric group table", () => {
     expect(text.split("\n").slice(1)).to.deep.equal([
       "GROUP  LATEST       TOTAL         SERIES  WINDOW",
       "(all)  5 {request}  12 {request}  1       |_ -#|",
-      "TOTAL: the buckets' sum, from 2026-11-25T06:00:00.000Z",
+      "TOTAL: the buckets' sum, from 2026-11-25T06:00:00.000Z; groups with the largest first",
+      "LATEST: the newest bucket, still open: what came so far",
     ]);
     const header = (fields: Partial<MetricSeriesRecord>) =>
       renderMetricGroups(answer([group(values)], fields), { ascii: true }).split("\n")[1];
