@@ -73,25 +73,28 @@ export class BucketMerge {
   private exponential: ExponentialBuckets | null = null;
   private min = Number.POSITIVE_INFINITY;
   private max = Number.NEGATIVE_INFINITY;
-
-  add(detail: HistogramDetail): void {
-    if (isExponential(detail)) this.exponential = addExponential(this.exponential, detail);
-    else this.explicit = addExplicit(this.explicit, detail);
-  }
+  /** Some buckets added came without a min or a max: their observations may lie anywhere in them. */
+  private unbounded = false;
 
   /**
-   * A point's recorded min and max (null: not sent). A cumulative point's hold since its start,
-   * so they bound the observations its increase counts as well.
+   * A point's (or a rollup row's) buckets, with its recorded min and max (null: not sent). A
+   * cumulative point's hold since its start, so they bound the observations its increase counts
+   * as well. A rollup row folds its points' (metric-rollup.ts): a series sends both or neither.
    */
-  addRange(min: number | null, max: number | null): void {
+  add(detail: HistogramDetail, min: number | null = null, max: number | null = null): void {
+    if (isExponential(detail)) this.exponential = addExponential(this.exponential, detail);
+    else this.explicit = addExplicit(this.explicit, detail);
+    if (min === null || max === null) this.unbounded = true;
     if (min !== null && min < this.min) this.min = min;
     if (max !== null && max > this.max) this.max = max;
   }
 
   /**
-   * The q-quantile, held within the recorded min and max where known: interpolation within a
-   * bucket (64, 128] whose observations all lie at or under 100 would answer up to 128, and
-   * an explicit histogram's +Inf bucket its highest finite bound, under a max above it.
+   * The q-quantile, held within the recorded min and max where every bucket added came with
+   * them: interpolation within a bucket (64, 128] whose observations all lie at or under 100
+   * would answer up to 128, and an explicit histogram's +Inf bucket its highest finite bound,
+   * under a max above it. One series without them (an SDK with min and max off) may have
+   * observations anywhere in its buckets, so then nothing is held.
    */
   quantile(q: number): number | null {
     const value = this.exponential
@@ -99,7 +102,7 @@ export class BucketMerge {
       : this.explicit
         ? explicitQuantile(q, this.explicit)
         : null;
-    if (value === null || this.min > this.max) return value;
+    if (value === null || this.unbounded || this.min > this.max) return value;
     return Math.min(this.max, Math.max(this.min, value));
   }
 }

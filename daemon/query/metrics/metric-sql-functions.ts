@@ -85,9 +85,7 @@ export function registerMetricFunctions(db: Database.Database): SeriesGroups {
     step: (state: { merge: BucketMerge; q: number }, buckets: unknown, q: unknown, min: unknown, max: unknown) => {
       state.q = Number(q);
       const detail = parsed(buckets);
-      if (detail === null) return;
-      state.merge.add(detail);
-      state.merge.addRange(finiteOrNull(min), finiteOrNull(max));
+      if (detail !== null) state.merge.add(detail, finiteOrNull(min), finiteOrNull(max));
     },
     result: (state: { merge: BucketMerge; q: number }) => state.merge.quantile(state.q),
   };

@@ -157,6 +157,49 @@ describe("histogram quantiles and the recorded min and max", () => {
     }
   }
 
+  it("holds nothing within the range of some series when others of the group recorded none", () => {
+    const store = testStore(0, at(-3600));
+    try {
+      // Pods a and b count 100 observations a point in (50, 200]; a records its min and max (80,
+      // 100), b neither: b's may lie anywhere in the bucket.
+      const bare = (t: number) => ({ ...explicit(t), min: null, max: null, attributes: JSON.stringify({ pod: "b" }) });
+      const points = [0, 10, 20, 30].flatMap((t) => [
+        { ...explicit(t), attributes: JSON.stringify({ pod: "a" }) },
+        bare(t),
+      ]);
+      store.writer.transaction(() =>
+        store.writer.writeMetrics(
+          metricBatch(
+            "api",
+            points.map((p) => metricPoint(p)),
+          ),
+          at(60),
+        ),
+      );
+      store.writer.writeHeld();
+      const reader = new SqliteReader(store.db);
+      for (const [stepS, source] of [
+        [60, { kind: "rollups", widthS: 60 }],
+        [30, { kind: "points" }],
+      ] as [number, MetricSource][]) {
+        const [group] = reader.metricBuckets({
+          metric: reader.metricIdentities("latency")[0]!,
+          agg: "p99",
+          fromNs: at(0),
+          toNs: at(59),
+          attrs: [],
+          stepMs: stepS * 1000,
+          source,
+          groupBy: [],
+        });
+        // Interpolated in (50, 200]: near its top, not held at a's max of 100.
+        for (const value of (group?.values ?? []).filter((v) => v !== null)) expect(value).to.be.above(190);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   for (const [kind, make] of [
     ["explicit", explicit],
     ["exponential", exponential],
