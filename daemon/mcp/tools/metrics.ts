@@ -206,7 +206,9 @@ function valueText(value: number | null, unit: string): string {
  */
 function leadingValue(record: MetricSeriesRecord, top: MetricSeriesGroup): string {
   if (addsUp(record)) {
-    return `the largest total ${valueText(totalOf(top.values), record.valueUnit)} over the window (its newest bucket, still open: ${valueText(top.latest, "")} so far)`;
+    // The newest bucket's own value: `latest` is the newest bucket's with a value, maybe an older one.
+    const open = top.values.at(-1) ?? null;
+    return `the largest total ${valueText(totalOf(top.values), record.valueUnit)} over the answer's buckets (its newest, still open: ${open === null ? "nothing yet" : `${valueText(open, "")} so far`})`;
   }
   return top.latest === null
     ? "none with a latest value"
@@ -272,7 +274,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
             total: {
               type: ["number", "null"],
               description:
-                "Where the values add up: their sum over the whole window (dropped buckets too). The newest bucket, still open, holds only what came so far",
+                "Where the values add up: their sum over every bucket of the answer (dropped buckets too; the first may begin before the window). The newest bucket, still open, holds only what came so far",
             },
             values: { type: "array", items: { type: ["number", "null"] } },
             series: { type: "integer" },

@@ -133,9 +133,16 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       expect(group.total).to.equal(total);
     }
     const top = structured.groups[0];
+    const open = top?.values.at(-1);
     expect(summary).to.include(
-      `the largest total ${top?.total} {token} over the window (its newest bucket, still open: ${top?.latest} so far)`,
+      `the largest total ${top?.total} {token} over the answer's buckets (its newest, still open: ${open === null ? "nothing yet" : `${open} so far`})`,
     );
+    // The window ends at a bucket's start, where no point is yet: `latest` is the bucket before,
+    // and the summary names the open bucket's own nothing.
+    const empty = await callTool(queryMetric, { name: "tokens", agg: "increase", step: "10s" }, query.api);
+    expect(empty.structured.groups[0]?.values.at(-1)).to.equal(null);
+    expect(empty.structured.groups[0]?.latest).to.not.equal(null);
+    expect(empty.summary).to.include("(its newest, still open: nothing yet)");
     // A level has no total; a rate neither.
     const gauge = await callTool(queryMetric, { name: "queue.depth", step: "1m" }, query.api);
     expect(gauge.structured.groups[0]).to.not.have.property("total");
