@@ -6,7 +6,7 @@
  */
 import type { MetricSeriesRecord } from "../../../../shared/query-types.js";
 import { isoToMs } from "../../format/time.js";
-import { groupColours, groupLabel } from "./series-data.js";
+import { groupColours, groupLabel, openLastBucket } from "./series-data.js";
 
 export interface ExemplarRow {
   traceId: string;
@@ -20,7 +20,7 @@ export interface ExemplarRow {
   group: number;
   /** The answer's bucket that holds the exemplar; -1 when it lies outside them. */
   bucket: number;
-  /** The group's value in that bucket (where the mark sits); null when the bucket has none. */
+  /** The group's value in that bucket (where the mark sits); null when the bucket has none, or is not drawn (openLastBucket). */
   value: number | null;
 }
 
@@ -37,6 +37,8 @@ export function exemplarRows(record: MetricSeriesRecord): ExemplarRow[] {
   const seen = new Set<string>();
   const rows: ExemplarRow[] = [];
   const colours = groupColours(record);
+  // The chart leaves an open bucket of values that add up out: a mark there sits on the time axis.
+  const drawnUpTo = openLastBucket(record) ? record.buckets.length - 1 : record.buckets.length;
   record.groups.forEach((group, index) => {
     let rank = 0;
     for (const exemplar of group.exemplars) {
@@ -53,7 +55,7 @@ export function exemplarRows(record: MetricSeriesRecord): ExemplarRow[] {
         timeMs,
         group: index,
         bucket,
-        value: bucket === -1 ? null : (group.values[bucket] ?? null),
+        value: bucket === -1 || bucket >= drawnUpTo ? null : (group.values[bucket] ?? null),
       });
     }
   });

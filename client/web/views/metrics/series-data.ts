@@ -2,7 +2,7 @@
  * A /api/metrics/series answer as the chart, the table and the exemplar list draw it: groups in
  * the order of their labels, bucket starts in seconds (uPlot's x), one value array per group with
  * its nulls kept (a bucket with no point is a gap, never a zero; a rate's last, open bucket holds
- * the rate now), a label and a stable colour per group. Pure.
+ * the rate now), a label and a colour per group, the same while the groups are. Pure.
  */
 import { addsUp } from "../../../../shared/metric-routes.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../../shared/query-types.js";
@@ -62,10 +62,12 @@ export function groupColours(record: MetricSeriesRecord): string[] {
   });
 }
 
-/** Whether the answer's newest bucket is still filling with values that add up (PlotData.openLast). */
+/**
+ * Whether the answer's newest bucket is still filling with values that add up (PlotData.openLast).
+ * The window ends now, and the buckets run to the one that holds its end: the newest is open.
+ */
 export function openLastBucket(record: MetricSeriesRecord): boolean {
-  const last = record.buckets.at(-1);
-  return last !== undefined && addsUp(record) && isoToMs(last) + record.stepMs > isoToMs(record.to);
+  return record.buckets.length > 0 && addsUp(record);
 }
 
 export function plotDataOf(record: MetricSeriesRecord): PlotData {

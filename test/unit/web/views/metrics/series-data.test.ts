@@ -130,12 +130,18 @@ describe("web metrics: a series answer as chart data", () => {
     expect(chartValues(plotDataOf(increase))).to.deep.equal([[60, 60, null]]);
     // The data keeps it, for the table, which says it is open.
     expect(plotDataOf(increase).ys).to.deep.equal([[60, 60, 10]]);
-    // A rate's newest bucket is the rate now; a gauge's last its value now; a bucket that has ended is whole.
+    // An exemplar in that bucket sits on the time axis, as in a bucket without a value.
+    const marked = {
+      ...increase,
+      groups: [group({ service: "web" }, [60, 60, 10], [["t1", "2026-11-25T12:02:05.000000000Z"]])],
+    };
+    expect(exemplarRows(marked)[0]).to.include({ bucket: 2, value: null });
+    expect(exemplarRows({ ...marked, agg: "rate" })[0]).to.include({ bucket: 2, value: 10 });
+    // A rate's newest bucket is the rate now; a gauge's last its value now, a gauge's sum a level's.
     expect(openLastBucket(open)).to.equal(false);
     expect(openLastBucket({ ...increase, type: "gauge", monotonic: null, temporality: null, agg: "sum" })).to.equal(
       false,
     );
-    expect(openLastBucket({ ...increase, to: "2026-11-25T12:03:00.000000000Z" })).to.equal(false);
   });
 
   it("formats values for the table and ticks for the axis", () => {
