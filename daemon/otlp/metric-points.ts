@@ -45,11 +45,11 @@ export function temporalityProblem(temporality: number): string | null {
 }
 
 /**
- * The longest metric name kept, in UTF-16 units. Every query names its metric in the URL, and
+ * The longest metric name kept, in bytes of UTF-8. Every query names its metric in the URL, and
  * Node refuses a request whose headers pass 16 KiB (431); a name of this length takes at most
- * 9 KiB there, percent-encoded. OpenTelemetry's API allows instrument names of 255 characters.
+ * 3 KiB there, percent-encoded. OpenTelemetry's API allows instrument names of 255 characters.
  */
-export const MAX_METRIC_NAME_LENGTH = 1024;
+export const MAX_METRIC_NAME_BYTES = 1024;
 
 /**
  * A metric with points needs a name: it is how every query names one (`name` is required and
@@ -60,8 +60,10 @@ export function nameProblem(name: string): string | null {
   if (name === "") return "a metric with data points needs a name";
   // No query, in UTF-8, could name it again.
   if (hasLoneSurrogate(name)) return "a metric name must be Unicode text: it has half of a surrogate pair";
-  if (name.length > MAX_METRIC_NAME_LENGTH) {
-    return `a metric name of ${name.length} characters is longer than the ${MAX_METRIC_NAME_LENGTH} obs keeps (queries name it in their URL)`;
+  // Measured only past the length that could reach the limit (a UTF-16 unit is at most 3 bytes).
+  const bytes = name.length > MAX_METRIC_NAME_BYTES / 3 ? Buffer.byteLength(name, "utf8") : name.length;
+  if (bytes > MAX_METRIC_NAME_BYTES) {
+    return `a metric name of ${bytes} bytes (UTF-8) is longer than the ${MAX_METRIC_NAME_BYTES} obs keeps (queries name it in their URL)`;
   }
   return null;
 }

@@ -216,7 +216,12 @@ describe("OTLP metrics decoding (OTLP/JSON)", () => {
     [
       "points of a metric whose name is too long to ask for",
       metricRequest({ name: "n".repeat(1025), gauge: { dataPoints: [{ asDouble: 1 }] } }),
-      /metrics\[0\]\.name: a metric name of 1025 characters is longer than the 1024 obs keeps/,
+      /metrics\[0\]\.name: a metric name of 1025 bytes \(UTF-8\) is longer than the 1024 obs keeps/,
+    ],
+    [
+      "points of a metric whose name takes more than 1,024 bytes of UTF-8, in fewer characters",
+      metricRequest({ name: "é".repeat(513), gauge: { dataPoints: [{ asDouble: 1 }] } }),
+      /metrics\[0\]\.name: a metric name of 1026 bytes/,
     ],
     [
       "points of a metric whose name has half of a surrogate pair, which no query could name",

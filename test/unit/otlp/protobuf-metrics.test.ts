@@ -136,7 +136,7 @@ describe("OTLP metrics decoding (OTLP/protobuf)", () => {
     [
       "points of a metric whose name is too long to ask for",
       metricRequest({ name: "n".repeat(1025), gauge: { dataPoints: [{ asDouble: 1 }] } }),
-      /metrics\[0\]\.name: a metric name of 1025 characters is longer than the 1024 obs keeps/,
+      /metrics\[0\]\.name: a metric name of 1025 bytes \(UTF-8\) is longer than the 1024 obs keeps/,
     ],
     [
       "a time past what the store keeps",
