@@ -157,7 +157,7 @@ export interface MetricSeriesRequest {
   service?: string;
   attrs?: AttrFilters;
   lookback?: number;
-  /** Groups in the answer (the ones with the largest latest value first). */
+  /** Groups in the answer (the ones with the largest latest value first, or total where the values add up: addsUp). */
   limit?: number;
 }
 export interface DescribeMetricRequest {

@@ -91,7 +91,8 @@ function metricCommand(setExit: SetExit): CommandModule {
           lookback: SINCE_HELP,
           service: "Only series of this service.name",
           type: "Where the name has identities of several types (obs metrics lists each): the one of this type",
-          limit: "Most groups to show, the largest latest value first (default 20, capped at 100)",
+          limit:
+            "Most groups to show, the largest latest value first, or the largest total where the values add up (default 20, capped at 100)",
           describe: {
             own: {
               type: "boolean",

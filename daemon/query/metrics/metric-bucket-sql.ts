@@ -234,8 +234,10 @@ function stepBinds(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigi
       slotHi,
       rowsThrough: through,
       foldedLo: (through + 1n) * per,
-      // Through the minute of the window's end, not its wider slot's end: a point stamped ahead
-      // of now (a sender whose clock runs ahead) is outside the window at every step.
+      // Through the minute of the window's end, as a minute's step reads, not to its wider slot's
+      // end: points stamped up to 14 minutes ahead of now (a sender whose clock runs ahead) counted
+      // at a 15-minute step alone. A minute row holds its minute whole, so a point less than a
+      // minute ahead counts at either step (on the points, not at all).
       foldedHi: width === BigInt(FOLDED_S) ? through : query.toNs / 1_000_000_000n / BigInt(FOLDED_S),
     });
   }
