@@ -86,9 +86,13 @@ describe("obsd's POST /mcp (Streamable HTTP, with the SDK's client)", function (
     const result = await client.callTool({ name: "list_services", arguments: {} });
     expect(result.isError).to.not.equal(true);
     const structured = result.structuredContent as { services: { name: string }[]; truncated: boolean };
-    // The same services, named as every MCP answer field is: snake_case.
+    // The same services, named as every MCP answer field is (snake_case), newest activity first
+    // as the tool says (the API lists them by name).
+    const newestFirst = [...api.data].sort((a, b) =>
+      a.lastSeenAt === b.lastSeenAt ? (a.name < b.name ? -1 : 1) : a.lastSeenAt < b.lastSeenAt ? 1 : -1,
+    );
     expect(structured.services).to.deep.equal(
-      api.data.map((service) => ({ name: service.name, last_seen_at: service.lastSeenAt })),
+      newestFirst.map((service) => ({ name: service.name, last_seen_at: service.lastSeenAt })),
     );
     expect(structured.truncated).to.equal(false);
   });
