@@ -4,6 +4,7 @@
  * standard OpenTelemetry environment variables of that one process only.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { constants } from "node:os";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
@@ -19,21 +20,43 @@ export const AGENT_NAMESPACE = "agentcli-agents";
 const OTLP_PROTOCOL_ENV: Record<AgentProtocol, string> = { grpc: "grpc", http: "http/protobuf" };
 
 /**
- * The agent's environment: the caller's, plus the collector endpoint and the agents'
- * namespace, and the protocol only when setup was asked for one: the collector's port takes
- * gRPC and HTTP alike, so otherwise the agent keeps its own default.
+ * A signal's own endpoint, which the SDKs prefer to OTEL_EXPORTER_OTLP_ENDPOINT: one left in the
+ * caller's environment would send that signal elsewhere, and `obs metrics` would find nothing.
+ */
+export const SIGNAL_ENDPOINTS = [
+  "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+  "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT",
+] as const;
+
+/**
+ * The agent's environment: the caller's, plus the collector endpoint (a signal's own endpoint
+ * left out), the agents' namespace and an instance id of this launch, and the protocol only
+ * when setup was asked for one: the collector's port takes gRPC and HTTP alike, so otherwise the
+ * agent keeps its own default.
+ *
+ * The instance id tells two sessions apart: with the same resource and attributes, two agents
+ * running at once would write one cumulative series whose points alternate between processes,
+ * each counted whole as a reset (a session's tokens read about three times over).
  */
 export function agentEnvironment(
   env: NodeJS.ProcessEnv,
   collectorUrl: string,
   protocol?: AgentProtocol,
+  instanceId: string = randomUUID(),
 ): NodeJS.ProcessEnv {
-  return {
+  const agent: NodeJS.ProcessEnv = {
     ...env,
     OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl,
     ...(protocol ? { OTEL_EXPORTER_OTLP_PROTOCOL: OTLP_PROTOCOL_ENV[protocol] } : {}),
-    OTEL_RESOURCE_ATTRIBUTES: withResourceAttribute(env.OTEL_RESOURCE_ATTRIBUTES, "service.namespace", AGENT_NAMESPACE),
+    OTEL_RESOURCE_ATTRIBUTES: withResourceAttribute(
+      withResourceAttribute(env.OTEL_RESOURCE_ATTRIBUTES, "service.namespace", AGENT_NAMESPACE),
+      "service.instance.id",
+      instanceId,
+    ),
   };
+  for (const name of SIGNAL_ENDPOINTS) delete agent[name];
+  return agent;
 }
 
 /**
@@ -84,6 +107,9 @@ export async function launchAgentcli(
   const agentPath = locateAgent(env);
   const url = await collectorUrl(env, cwd, (line) => process.stderr.write(`${line}\n`));
   const protocol = readSavedCollector(env)?.protocol;
+  for (const name of SIGNAL_ENDPOINTS) {
+    if (env[name]) process.stderr.write(`obs: ${name} is not passed to ${AGENT_NAME}: its telemetry goes to ${url}\n`);
+  }
   const child = spawn(agentPath, args, { stdio: "inherit", env: agentEnvironment(env, url, protocol), cwd });
   const fromTerminal = process.stdin.isTTY === true;
   const handlers = FORWARDED_SIGNALS.map((signal) => {

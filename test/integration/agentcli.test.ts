@@ -233,12 +233,34 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
     expect(result.code, result.stderr).to.equal(0);
     const last = world.invocations().at(-1);
     expect(last?.argv).to.deep.equal(args);
-    expect(last?.env).to.deep.equal({
+    const { OTEL_RESOURCE_ATTRIBUTES: attributes, ...rest } = last?.env ?? {};
+    expect(rest).to.deep.equal({
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
-      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,team=a%2Cb,service.namespace=agentcli-agents",
       // Not asked for a protocol: the agent keeps its own default.
       OTEL_EXPORTER_OTLP_PROTOCOL: null,
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: null,
+      OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: null,
+      OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: null,
     });
+    // A service.instance.id of its own: two sessions at once are two series, not one cumulative
+    // series whose points alternate between processes (each read as a reset).
+    expect(attributes).to.match(
+      /^deployment\.environment\.name=ci,team=a%2Cb,service\.namespace=agentcli-agents,service\.instance\.id=[0-9a-f-]{36}$/,
+    );
+    await runObs(["agentcli", "--version"], { env: world.env });
+    const again = world.invocations().at(-1)?.env?.OTEL_RESOURCE_ATTRIBUTES;
+    expect(again?.split("service.instance.id=")[1]).to.not.equal(attributes?.split("service.instance.id=")[1]);
+  });
+
+  it("sends every signal to the collector, a signal's own endpoint in the caller's environment dropped with a warning", async () => {
+    const result = await runObs(["agentcli", "--version"], {
+      env: { ...world.env, OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: "http://127.0.0.1:9/v1/metrics" },
+    });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stderr).to.include(
+      `obs: OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is not passed to agentcli: its telemetry goes to http://127.0.0.1:${port}`,
+    );
+    expect(world.invocations().at(-1)?.env?.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT ?? null).to.equal(null);
   });
 
   it("stores a prompt turn's span and log under service.namespace=agentcli-agents", async () => {
