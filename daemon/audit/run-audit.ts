@@ -55,7 +55,7 @@ export function runAudit(facts: AuditFacts, window: AuditWindow): AuditReport {
     currentText: formatDuration(currentMs),
     baselineText: formatDuration(baselineMs),
   };
-  const findings = RULES.flatMap((rule) => rule(facts, context)).sort(compareFindings);
+  const { findings, cut } = boundedPerCode(RULES.flatMap((rule) => rule(facts, context)).sort(compareFindings));
   const counts = { error: 0, warning: 0, info: 0 };
   for (const finding of findings) counts[finding.severity] += 1;
   return {
@@ -70,6 +70,28 @@ export function runAudit(facts: AuditFacts, window: AuditWindow): AuditReport {
     parameters: { service: window.service ?? null, durationMin: window.durationMinMs ?? null },
     counts,
     findings,
-    truncated: facts.truncated,
+    truncated: [...facts.truncated, ...cut],
   };
+}
+
+/** The most findings of one code a report holds (docs/audit.md: "at most 50 groups per code"). */
+export const MAX_FINDINGS_PER_CODE = 50;
+
+/**
+ * The sorted findings, at most MAX_FINDINGS_PER_CODE of each code (the first in the report's
+ * order), and a `truncated` line per code cut. A rule that reads its groups bounded already
+ * (error traces) never reaches it; one that judges every service (no_telemetry, log_burst)
+ * can, with many services.
+ */
+function boundedPerCode(sorted: Finding[]): { findings: Finding[]; cut: string[] } {
+  const seen = new Map<string, number>();
+  const findings = sorted.filter((finding) => {
+    const n = (seen.get(finding.code) ?? 0) + 1;
+    seen.set(finding.code, n);
+    return n <= MAX_FINDINGS_PER_CODE;
+  });
+  const cut = [...seen]
+    .filter(([, n]) => n > MAX_FINDINGS_PER_CODE)
+    .map(([code, n]) => `${code}: only the first ${MAX_FINDINGS_PER_CODE} of ${n} findings are reported`);
+  return { findings, cut };
 }

@@ -88,3 +88,18 @@ describe("no_telemetry counts metrics as telemetry", () => {
     );
   });
 });
+
+describe("the audit's bound on findings per code", () => {
+  it("reports at most 50 findings of a code, the first in the report's order, and says it cut", () => {
+    const silent = Array.from({ length: 60 }, (_, i) =>
+      activity({ service: `svc-${String(i).padStart(2, "0")}`, baselineSeries: 1, baselinePoints: 10 }),
+    );
+    const report = runAudit({ ...emptyFacts(), activity: silent }, window);
+    expect(report.findings).to.have.length(50);
+    expect(report.findings.map((f) => f.service)).to.deep.equal(silent.slice(0, 50).map((a) => a.service));
+    expect(report.counts.warning).to.equal(50);
+    expect(report.truncated).to.deep.equal(["no_telemetry: only the first 50 of 60 findings are reported"]);
+    // Under the bound, nothing is cut or said.
+    expect(runAudit({ ...emptyFacts(), activity: silent.slice(0, 50) }, window).truncated).to.deep.equal([]);
+  });
+});
