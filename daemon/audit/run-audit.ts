@@ -5,6 +5,7 @@ import {
   type AuditFacts,
   type AuditRule,
   type AuditWindow,
+  type Confidence,
   FINDING_CODES,
   type Finding,
   type RuleContext,
@@ -77,21 +78,34 @@ export function runAudit(facts: AuditFacts, window: AuditWindow): AuditReport {
 /** The most findings of one code a report holds (docs/audit.md: "at most 50 groups per code"). */
 export const MAX_FINDINGS_PER_CODE = 50;
 
+const CONFIDENCE_ORDER: Confidence[] = ["high", "medium", "low"];
+
 /**
- * The sorted findings, at most MAX_FINDINGS_PER_CODE of each code (the first in the report's
- * order), and a `truncated` line per code cut. A rule that reads its groups bounded already
- * (error traces) never reaches it; one that judges every service (no_telemetry, log_burst)
- * can, with many services.
+ * The sorted findings, at most MAX_FINDINGS_PER_CODE of each code, and a `truncated` line per
+ * code cut. Those kept are the most severe, then the most confident, then the first in the
+ * report's order (not the first by service name alone: a high-confidence no_telemetry of
+ * `zeta` outranks a low one of `alpha`); they stay in the report's order. A rule that reads its
+ * groups bounded already (error traces) never reaches it; one that judges every service
+ * (no_telemetry, log_burst) or operation (latency_regression) can.
  */
 function boundedPerCode(sorted: Finding[]): { findings: Finding[]; cut: string[] } {
-  const seen = new Map<string, number>();
-  const findings = sorted.filter((finding) => {
-    const n = (seen.get(finding.code) ?? 0) + 1;
-    seen.set(finding.code, n);
-    return n <= MAX_FINDINGS_PER_CODE;
+  const byCode = new Map<string, number[]>();
+  sorted.forEach((finding, at) => {
+    const indexes = byCode.get(finding.code) ?? [];
+    indexes.push(at);
+    byCode.set(finding.code, indexes);
   });
-  const cut = [...seen]
-    .filter(([, n]) => n > MAX_FINDINGS_PER_CODE)
-    .map(([code, n]) => `${code}: only the first ${MAX_FINDINGS_PER_CODE} of ${n} findings are reported`);
-  return { findings, cut };
+  const dropped = new Set<number>();
+  const cut: string[] = [];
+  for (const [code, indexes] of byCode) {
+    if (indexes.length <= MAX_FINDINGS_PER_CODE) continue;
+    const rank = (at: number) => {
+      const finding = sorted[at] as Finding;
+      return SEVERITIES.indexOf(finding.severity) * 10 + CONFIDENCE_ORDER.indexOf(finding.confidence);
+    };
+    const ranked = [...indexes].sort((a, b) => rank(a) - rank(b) || a - b);
+    for (const at of ranked.slice(MAX_FINDINGS_PER_CODE)) dropped.add(at);
+    cut.push(`${code}: the ${MAX_FINDINGS_PER_CODE} most confident of ${indexes.length} findings are reported`);
+  }
+  return { findings: sorted.filter((_, at) => !dropped.has(at)), cut };
 }

@@ -42,6 +42,10 @@ function agentWorld(options: { agentOnPath?: boolean; port?: number } = {}) {
     OBS_MONITOR_PORT: options.port === undefined ? "" : String(options.port),
     OBS_MONITOR_URL: "",
     OTEL_RESOURCE_ATTRIBUTES: "",
+    // A developer's own signal endpoints would be dropped with a warning on stderr.
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "",
+    OTEL_EXPORTER_OTLP_METRICS_ENDPOINT: "",
+    OTEL_EXPORTER_OTLP_LOGS_ENDPOINT: "",
     AGENTCLI_FIXTURE_RECORD: join(home.path, "agentcli-invocations.ndjson"),
   };
   const settingsPath = join(home.path, ".agentcli", "settings.json");

@@ -90,15 +90,22 @@ describe("no_telemetry counts metrics as telemetry", () => {
 });
 
 describe("the audit's bound on findings per code", () => {
-  it("reports at most 50 findings of a code, the first in the report's order, and says it cut", () => {
+  it("reports at most 50 findings of a code, the most confident first, in the report's order, and says it cut", () => {
+    // 59 services that sent 10 points (medium confidence), and the last by name sent 100 (high).
     const silent = Array.from({ length: 60 }, (_, i) =>
-      activity({ service: `svc-${String(i).padStart(2, "0")}`, baselineSeries: 1, baselinePoints: 10 }),
+      activity({
+        service: `svc-${String(i).padStart(2, "0")}`,
+        baselineSeries: 1,
+        baselinePoints: i === 59 ? 100 : 10,
+      }),
     );
     const report = runAudit({ ...emptyFacts(), activity: silent }, window);
     expect(report.findings).to.have.length(50);
-    expect(report.findings.map((f) => f.service)).to.deep.equal(silent.slice(0, 50).map((a) => a.service));
+    expect(report.findings.map((f) => f.service)).to.deep.equal(
+      [...silent.slice(0, 49), silent[59]].map((a) => a?.service),
+    );
     expect(report.counts.warning).to.equal(50);
-    expect(report.truncated).to.deep.equal(["no_telemetry: only the first 50 of 60 findings are reported"]);
+    expect(report.truncated).to.deep.equal(["no_telemetry: the 50 most confident of 60 findings are reported"]);
     // Under the bound, nothing is cut or said.
     expect(runAudit({ ...emptyFacts(), activity: silent.slice(0, 50) }, window).truncated).to.deep.equal([]);
   });
