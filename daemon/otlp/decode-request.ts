@@ -1,8 +1,10 @@
+import { isUtf8 } from "node:buffer";
 import { chargedOnce } from "./decode-allowance.js";
 import { decodeLogs } from "./decode-logs.js";
 import { decodeMetrics } from "./decode-metrics.js";
 import { decodeTraces } from "./decode-traces.js";
 import { InexactIntegerError, jsonCodec, parseOtlpJson, parseOtlpJsonLossless } from "./json-codec.js";
+import { PayloadError } from "./payload-error.js";
 import { decodeLogProtobuf } from "./protobuf-logs.js";
 import { decodeMetricProtobuf } from "./protobuf-metrics.js";
 import { decodeTraceProtobuf } from "./protobuf-traces.js";
@@ -15,6 +17,10 @@ export type WireFormat = "json" | "protobuf";
  * large to be exact, decodes again from a lossless parse so no digit is lost.
  */
 function decodeJson<T>(body: Buffer, decode: (request: unknown) => T): T {
+  // JSON is UTF-8 (RFC 8259). Decoded leniently, a byte that is not would be stored as U+FFFD, a
+  // value the sender never sent; protobuf strings that are not UTF-8 are refused too, as the
+  // OpenTelemetry Collector refuses both.
+  if (!isUtf8(body)) throw new PayloadError("invalid JSON: the body is not valid UTF-8");
   const text = body.toString("utf8");
   try {
     // A retry below decodes the same values again: charge them once.

@@ -505,6 +505,28 @@ describe("ingestion over HTTP (real obsd)", function () {
     }
   });
 
+  it("refuses OTLP/JSON that is not UTF-8 with 400 on every signal's path, storing nothing of it", async () => {
+    const before = await counts(obsd.url);
+    const json = { "content-type": "application/json" };
+    const resource = '{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"not-utf8-BAD"}}]}';
+    const bodies: Record<string, string> = {
+      "/v1/traces": `{"resourceSpans":[${resource},"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"x","startTimeUnixNano":"${NOW}","endTimeUnixNano":"${NOW + 1n}"}]}]}]}`,
+      "/v1/logs": `{"resourceLogs":[${resource},"scopeLogs":[{"logRecords":[{"timeUnixNano":"${NOW}","body":{"stringValue":"b"}}]}]}]}`,
+      "/v1/metrics": `{"resourceMetrics":[${resource},"scopeMetrics":[{"metrics":[{"name":"m","gauge":{"dataPoints":[{"timeUnixNano":"${NOW}","asDouble":1}]}}]}]}]}`,
+    };
+    for (const [path, text] of Object.entries(bodies)) {
+      const [head, tail] = text.split("BAD") as [string, string];
+      const body = Buffer.concat([Buffer.from(head), Buffer.from([0xc3, 0x28]), Buffer.from(tail)]);
+      const res = await http(`${obsd.url}${path}`, { method: "POST", headers: json, body });
+      expect([res.status, JSON.parse(res.body.toString("utf8")).error], path).to.deep.equal([
+        400,
+        `invalid OTLP ${path.slice(4)} payload: invalid JSON: the body is not valid UTF-8`,
+      ]);
+    }
+    const after = await counts(obsd.url);
+    expect(after).to.deep.equal(before);
+  });
+
   it("answers 503 with Retry-After and acknowledges nothing while another program holds the store locked", async function () {
     this.timeout(30_000);
     // Another connection holds the write lock past the writer's 5 s busy timeout.

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
+import { decodeLogRequest, decodeMetricRequest, decodeTraceRequest } from "../../../daemon/otlp/decode-request.js";
 import { decodeTraces } from "../../../daemon/otlp/decode-traces.js";
 import { jsonCodec } from "../../../daemon/otlp/json-codec.js";
 import { PayloadError } from "../../../daemon/otlp/payload-error.js";
@@ -192,6 +192,29 @@ describe("OTLP trace decoding", () => {
     expect(() => decodeJson({ resourceSpans: {} })).to.throw(PayloadError, /expected an array/);
     expect(() => decodeJson(spanRequest({ startTimeUnixNano: "soon" }))).to.throw(PayloadError, /startTimeUnixNano/);
     expect(() => decodeJson(spanRequest({ attributes: [{ key: 1, value: {} }] }))).to.throw(PayloadError, /key/);
+  });
+
+  it("refuses a JSON body that is not UTF-8, for every signal, as protobuf refuses such a string", () => {
+    // 0xC3 0x28: a lead byte followed by a byte that cannot continue it. Decoded leniently it
+    // would be stored as U+FFFD, a value the sender never sent.
+    const withBadByte = (json: string) => {
+      const [before, after] = json.split("BAD") as [string, string];
+      return Buffer.concat([Buffer.from(before), Buffer.from([0xc3, 0x28]), Buffer.from(after)]);
+    };
+    const resource = '{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"sBAD"}}]}';
+    const traces = withBadByte(
+      `{"resourceSpans":[${resource},"scopeSpans":[{"spans":[{"traceId":"5b8efff798038103d269b633813fc60c","spanId":"eee19b7ec3c1b174","name":"x","startTimeUnixNano":"1","endTimeUnixNano":"2"}]}]}]}`,
+    );
+    const logs = withBadByte(`{"resourceLogs":[${resource},"scopeLogs":[{"logRecords":[{"timeUnixNano":"1"}]}]}]}`);
+    const metrics = withBadByte(
+      `{"resourceMetrics":[${resource},"scopeMetrics":[{"metrics":[{"name":"m","gauge":{"dataPoints":[{"timeUnixNano":"1","asDouble":1}]}}]}]}]}`,
+    );
+    expect(() => decodeTraceRequest(traces, "json")).to.throw(PayloadError, /invalid JSON: .*not valid UTF-8/);
+    expect(() => decodeLogRequest(logs, "json")).to.throw(PayloadError, /invalid JSON: .*not valid UTF-8/);
+    expect(() => decodeMetricRequest(metrics, "json")).to.throw(PayloadError, /invalid JSON: .*not valid UTF-8/);
+    // The same bodies with valid UTF-8 in its place decode.
+    const fixed = (body: Buffer) => Buffer.from(body.toString("latin1").replace("\xc3(", "e"), "latin1");
+    expect(decodeTraceRequest(fixed(traces), "json").spans).to.have.length(1);
   });
 
   it("keeps events, links, flags, trace state and dropped counts", () => {
