@@ -25,6 +25,16 @@ export function nsToIso(ns: bigint): string {
   return `${base.slice(0, -1)}${rest.toString().padStart(6, "0")}Z`;
 }
 
+/**
+ * The least whole nanoseconds at or above `ms` milliseconds, as a decimal reads: 2.007 ms is
+ * 2,007,000 ns, where `2.007 * 1e6` is 2007000.0000000002 in floating point and its ceiling one
+ * nanosecond too many (a trace of exactly 2.007 ms would miss `durationMin=2.007`). Fifteen
+ * significant digits are what a double holds of a decimal exactly.
+ */
+export function msToNsAtLeast(ms: number): bigint {
+  return BigInt(Math.ceil(Number((ms * 1e6).toPrecision(15))));
+}
+
 /** Nanosecond duration to milliseconds for summaries, rounded to microsecond precision. */
 export function nsToMs(ns: bigint): number {
   return Number(ns / 1000n) / 1000;

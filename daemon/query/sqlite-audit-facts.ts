@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { msToNsAtLeast } from "../../shared/time.js";
 import {
   type AuditFacts,
   type AuditWindow,
@@ -17,6 +18,7 @@ import { WARN_SEVERITY } from "../store/rollup-buffer.js";
 import { idHex, optionalIdHex } from "../store/stored-ids.js";
 import { spanEventsSql, spanOfTraceSql } from "../store/stored-span-fields.js";
 import { type OperationWindow, RollupWindowReader } from "./rollup-window.js";
+import { TRACE_DURATION } from "./span-sql.js";
 import { MetricActivityReader } from "./sqlite-metric-activity.js";
 
 /** Bounds on what the audit reads, so that its cost stays bounded on any store. */
@@ -105,7 +107,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   /** Per root, the traces matching `condition` and the longest of them. */
   const perRoot = (condition: string, from: bigint, to: bigint, extra: Row = {}) => {
     const statement = db.prepare(
-      `SELECT COUNT(*) AS n, MAX(t.end_ns - t.start_ns) AS max_ns FROM traces t
+      `SELECT COUNT(*) AS n, MAX(${TRACE_DURATION}) AS max_ns FROM traces t
        WHERE ${ofRoot} AND t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}`,
     );
     return roots.map((root) => {
@@ -135,7 +137,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
       .prepare(
         `SELECT ${idHex("y.trace_id")} AS trace_id, y.duration_ns AS duration_ns, ${optionalIdHex(span)} AS span_id FROM (
            SELECT t.trace_key AS trace_key, t.trace_id AS trace_id, t.start_ns AS start_ns,
-             t.end_ns - t.start_ns AS duration_ns FROM traces t
+             ${TRACE_DURATION} AS duration_ns FROM traces t
            WHERE ${ofRoot} AND t.start_ns > @from AND t.start_ns <= @to AND ${condition} ${traceOfService}
            ORDER BY ${order} LIMIT ${EXAMPLES}
          ) y ORDER BY ${order}`,
@@ -219,8 +221,8 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   // latency_regression by explicit threshold: slow traces grouped by root.
   const slowTraceGroups = (): SlowTraceGroup[] => {
     if (window.durationMinMs === undefined) return [];
-    const minNs = BigInt(Math.ceil(window.durationMinMs * 1e6));
-    const slow = "t.end_ns - t.start_ns >= @minNs";
+    const minNs = msToNsAtLeast(window.durationMinMs);
+    const slow = `${TRACE_DURATION} >= @minNs`;
     const groups = groupsOf(perRoot(slow, ...current, { minNs }), "slow trace groups");
     if (groups.length === 0) return [];
     const before = countOf(perRoot(slow, ...baseline, { minNs }));

@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { LogRecord, ServiceRecord, SpanRecord, TraceSummary } from "../../shared/api-records.js";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
+import { msToNsAtLeast } from "../../shared/time.js";
 import type { AuditFacts, AuditWindow } from "../audit/audit-model.js";
 import { everHashedMetaKey, registerHashedPostingFunctions, valueHash } from "../store/hashed-postings.js";
 import { registerPostingFunctions } from "../store/posting-rows.js";
@@ -19,7 +20,7 @@ import {
   toTraceSummary,
 } from "./record-mapping.js";
 import { ServiceActivity } from "./service-activity.js";
-import { SPAN_DURATION, SPAN_END } from "./span-sql.js";
+import { SPAN_DURATION, SPAN_END, TRACE_DURATION } from "./span-sql.js";
 import {
   attributeText,
   LOG_JOINS,
@@ -271,7 +272,7 @@ export class SqliteReader implements TelemetryReader {
       where.add(...this.nameIs("t.root_name_id", "t.root_name", filter.operation));
     }
     if (filter.durationMinMs !== undefined) {
-      where.add("t.end_ns - t.start_ns >= ?", BigInt(Math.ceil(filter.durationMinMs * 1_000_000)));
+      where.add(`${TRACE_DURATION} >= ?`, msToNsAtLeast(filter.durationMinMs));
     }
     if (filter.service !== undefined) {
       const id = this.serviceId(filter.service);
@@ -503,7 +504,7 @@ export class SqliteReader implements TelemetryReader {
       keyParams.push(groupBy.attr);
     }
     const groups = this.prepare(
-      `SELECT obs_trace_groups(${key}, t.end_ns - t.start_ns, t.error_count)
+      `SELECT obs_trace_groups(${key}, ${TRACE_DURATION}, t.error_count)
        FROM traces t LEFT JOIN services rv ON rv.id = t.root_service_id ${join} ${where}`,
     )
       .pluck()

@@ -5,7 +5,7 @@ import { MultiRowStatement } from "./multi-row.js";
 import { ParentLinks } from "./parent-links.js";
 import { PostingsBuffer } from "./postings.js";
 import type { RecordWriter, SharedWriteState } from "./record-writer.js";
-import { idBytes, idHex, optionalIdBytes } from "./stored-ids.js";
+import { idBytes, idHex, optionalIdBytes, optionalIdHex } from "./stored-ids.js";
 import { spanOfTraceSql, storedDetails } from "./stored-span-fields.js";
 
 const STATUS_ERROR = 2;
@@ -49,6 +49,22 @@ interface TraceKeys {
   created: Map<string, TraceAggregate>;
 }
 
+/**
+ * Whether a span without a parent roots its trace before the root found so far: it starts
+ * earlier, or at the same time with the lower span id (so the root does not depend on the order
+ * spans arrive in).
+ */
+function rootsBefore(
+  span: { startNs: bigint; spanId: string },
+  root: { rootStartNs: bigint; rootSpanId: string | null },
+) {
+  return (
+    root.rootSpanId === null ||
+    span.startNs < root.rootStartNs ||
+    (span.startNs === root.rootStartNs && span.spanId < root.rootSpanId)
+  );
+}
+
 /** Per trace, the summary of `spans`: start, end, counts, root (the earliest span without a parent) and services. */
 function summarizeTraces(
   spans: readonly SpanRecord[],
@@ -77,7 +93,7 @@ function summarizeTraces(
     if (span.startNs < trace.startNs) trace.startNs = span.startNs;
     if (span.endNs > trace.endNs) trace.endNs = span.endNs;
     trace.services.add(serviceId);
-    if (span.parentSpanId === null && (trace.rootSpanId === null || span.startNs < trace.rootStartNs)) {
+    if (span.parentSpanId === null && (trace.rootSpanId === null || rootsBefore(span, trace))) {
       trace.rootSpanId = span.spanId;
       trace.rootStartNs = span.startNs;
       trace.rootServiceId = serviceId;
@@ -114,6 +130,8 @@ function summaryValues(traceId: string, trace: TraceAggregate, nameId: (name: st
 export class SpanWriter implements RecordWriter {
   private readonly spanRows: MultiRowStatement;
   private readonly spanStored: Database.Statement;
+  /** A stored trace's root span id (hex) and start, when it has a root. */
+  private readonly storedRoot: Database.Statement;
   private readonly traceUpserts: MultiRowStatement;
   private readonly newTraces: MultiRowStatement;
   private readonly storedTraceKeys: Database.Statement;
@@ -138,6 +156,12 @@ export class SpanWriter implements RecordWriter {
       256,
       false,
     );
+    this.storedRoot = db
+      .prepare(
+        `SELECT ${optionalIdHex("t.root_span_id")} AS spanId, r.start_ns AS startNs FROM traces t
+         JOIN spans r ON ${spanOfTraceSql("r", "t.trace_key", "t.root_span_id")} WHERE t.trace_key = ?`,
+      )
+      .safeIntegers(true);
     this.spanStored = db.prepare(`SELECT 1 FROM spans s WHERE ${spanOfTraceSql("s", "@trace", "@span")}`).pluck();
     this.storedTraceKeys = db
       .prepare(
@@ -155,7 +179,8 @@ export class SpanWriter implements RecordWriter {
       true,
     );
     // One upsert per stored trace a request adds spans to, all in one statement: children often
-    // arrive after their root, or before it.
+    // arrive after their root, or before it. A root it names replaces the stored one: it was
+    // compared with it first (updateTraces).
     this.traceUpserts = new MultiRowStatement(
       db,
       `traces ${TRACE_COLUMNS}`,
@@ -165,10 +190,10 @@ export class SpanWriter implements RecordWriter {
         end_ns = max(end_ns, excluded.end_ns),
         span_count = span_count + excluded.span_count,
         error_count = error_count + excluded.error_count,
-        root_service_id = CASE WHEN root_span_id IS NULL THEN excluded.root_service_id ELSE root_service_id END,
-        root_name_id = CASE WHEN root_span_id IS NULL THEN excluded.root_name_id ELSE root_name_id END,
-        root_name = CASE WHEN root_span_id IS NULL THEN excluded.root_name ELSE root_name END,
-        root_span_id = coalesce(root_span_id, excluded.root_span_id)`,
+        root_service_id = CASE WHEN excluded.root_span_id IS NULL THEN root_service_id ELSE excluded.root_service_id END,
+        root_name_id = CASE WHEN excluded.root_span_id IS NULL THEN root_name_id ELSE excluded.root_name_id END,
+        root_name = CASE WHEN excluded.root_span_id IS NULL THEN root_name ELSE excluded.root_name END,
+        root_span_id = coalesce(excluded.root_span_id, root_span_id)`,
       256,
       false,
     );
@@ -307,6 +332,21 @@ export class SpanWriter implements RecordWriter {
     for (const [traceId, trace] of traces.created) addServices(traceId, trace);
     const ofStored = spans.filter((span) => !traces.created.has(span.traceId));
     for (const [traceId, trace] of summarizeTraces(ofStored, resources)) {
+      // A root sent in an earlier request may start before this one's: the earlier root stays.
+      if (trace.rootSpanId !== null) {
+        const stored = this.storedRoot.get(traces.keys.get(traceId)) as { spanId: string; startNs: bigint } | undefined;
+        if (
+          stored !== undefined &&
+          !rootsBefore(
+            { startNs: trace.rootStartNs, spanId: trace.rootSpanId },
+            { rootStartNs: stored.startNs, rootSpanId: stored.spanId },
+          )
+        ) {
+          trace.rootSpanId = null;
+          trace.rootServiceId = null;
+          trace.rootName = null;
+        }
+      }
       upserts.push(...summaryValues(traceId, trace, this.nameId));
       addServices(traceId, trace);
     }

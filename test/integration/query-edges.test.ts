@@ -196,6 +196,87 @@ describe("query edges (real obsd)", function () {
     });
   });
 
+  describe("trace durations and roots", () => {
+    before(async () => {
+      // A span whose end is before its start, and one with no end: durations of 0, as listed.
+      await send(obsd, "backwards", [
+        {
+          traceId: hexId(61_001, 16),
+          spanId: hexId(61_001, 8),
+          name: "ends-first",
+          startNs: now - 5_000n * MS,
+          durationNs: -1_000n * MS,
+        },
+        {
+          traceId: hexId(61_002, 16),
+          spanId: hexId(61_002, 8),
+          name: "no-end",
+          startNs: now - 4_000n * MS,
+          more: { endTimeUnixNano: "0" },
+        },
+      ]);
+      // 2.007 ms: 2.007 * 1e6 is 2007000.0000000002 in floating point.
+      await send(obsd, "decimal", [
+        { traceId: hexId(61_003, 16), spanId: hexId(61_003, 8), startNs: now - 3_000n * MS, durationNs: 2_007_000n },
+      ]);
+      // Two spans without a parent in one trace, the later one sent first.
+      await send(obsd, "two-roots", [
+        { traceId: hexId(61_004, 16), spanId: hexId(61_004, 8), name: "late-root", startNs: now - 1_000n * MS },
+      ]);
+      await send(obsd, "two-roots", [
+        { traceId: hexId(61_004, 16), spanId: hexId(61_005, 8), name: "early-root", startNs: now - 2_000n * MS },
+      ]);
+      // And in the other order: the stored earlier root stays.
+      await send(obsd, "two-roots", [
+        { traceId: hexId(61_006, 16), spanId: hexId(61_006, 8), name: "early-root", startNs: now - 2_000n * MS },
+      ]);
+      await send(obsd, "two-roots", [
+        { traceId: hexId(61_006, 16), spanId: hexId(61_007, 8), name: "late-root", startNs: now - 1_000n * MS },
+      ]);
+    });
+
+    it("counts a trace whose spans end before they start as lasting 0 ms, in filters and stats", async () => {
+      const listed = (await getJson(`${obsd.url}/api/traces?service=backwards`)).body.data;
+      expect(listed.map((t: any) => t.durationMs)).to.deep.equal([0, 0]);
+      const atLeastZero = (await getJson(`${obsd.url}/api/traces?service=backwards&durationMin=0`)).body.data;
+      expect(atLeastZero).to.have.length(2);
+      for (const agg of ["avg_duration", "p95_duration"]) {
+        const rows = (await getJson(`${obsd.url}/api/traces/stats?service=backwards&groupBy=operation&agg=${agg}`)).body
+          .data;
+        expect(
+          rows.map((row: any) => [row.group, row.value]),
+          agg,
+        ).to.have.deep.members([
+          ["ends-first", 0],
+          ["no-end", 0],
+        ]);
+      }
+    });
+
+    it("keeps a trace lasting exactly durationMin milliseconds, decimals and all", async () => {
+      for (const min of ["2.007", "2.00700", "2.006"]) {
+        const { body } = await getJson(`${obsd.url}/api/traces?service=decimal&durationMin=${min}`);
+        expect(
+          body.data.map((t: any) => t.durationMs),
+          min,
+        ).to.deep.equal([2.007]);
+      }
+      const { body } = await getJson(`${obsd.url}/api/traces?service=decimal&durationMin=2.0070001`);
+      expect(body.data).to.deep.equal([]);
+    });
+
+    it("roots a trace at its earliest span without a parent, whichever arrived first", async () => {
+      for (const traceId of [hexId(61_004, 16), hexId(61_006, 16)]) {
+        const { body } = await getJson(`${obsd.url}/api/traces/${traceId}`);
+        expect(body.data.rootOperation, traceId).to.equal("early-root");
+      }
+      const listed = (await getJson(`${obsd.url}/api/traces?service=two-roots`)).body.data;
+      expect(listed.map((t: any) => t.rootOperation)).to.deep.equal(["early-root", "early-root"]);
+      const byOperation = (await getJson(`${obsd.url}/api/traces?service=two-roots&operation=early-root`)).body.data;
+      expect(byOperation).to.have.length(2);
+    });
+  });
+
   describe("services in the window", () => {
     let staleNs: bigint;
     let liveNs: bigint;
