@@ -2,26 +2,49 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { privateDirProblem, runDir } from "../../shared/state-dir.js";
-import { askCollector } from "../control/control-client.js";
+import { askCollector, ControlError } from "../control/control-client.js";
+import { processAlive } from "../lifecycle/process-alive.js";
 
-/**
- * The collectors running now, from the registry folder. An entry counts only when its socket
- * answers with the same identity; entries whose collector is gone, whose socket is dead or
- * whose identity differs are stale and are removed, never trusted. A socket in a folder other
- * users can reach (a temp folder another user made) is not asked at all: whoever answers there
- * could be anyone. Its entry is dropped; the socket, not ours to remove, is left.
- */
+/** The registry's collectors: those that answered, and those alive that did not answer in time. */
+export interface CollectorsOnRecord {
+  running: RegistryEntry[];
+  /**
+   * Entries whose process is alive but whose socket gave no answer in time (a collector stopped
+   * with SIGSTOP or Ctrl+Z, or too busy to answer): kept, not trusted. Discovery must not act
+   * on another collector in their place (choose-collector.ts).
+   */
+  unresponsive: RegistryEntry[];
+}
+
+/** The collectors running now (those that answered): see collectorsOnRecord. */
 export async function runningCollectors(
   env: NodeJS.ProcessEnv = process.env,
   timeoutMs = 500,
 ): Promise<RegistryEntry[]> {
+  return (await collectorsOnRecord(env, timeoutMs)).running;
+}
+
+/**
+ * The collectors on record in the registry folder. An entry is running only when its socket
+ * answers with the same identity; an entry whose collector is gone (its process has ended, or
+ * nothing listens at its socket) or whose identity differs is stale and is removed, never
+ * trusted. One whose process lives but whose socket gives no answer in time is unresponsive:
+ * its files stay, for when it answers again. A socket in a folder other users can reach (a temp
+ * folder another user made) is not asked at all: whoever answers there could be anyone. Its
+ * entry is dropped; the socket, not ours to remove, is left.
+ */
+export async function collectorsOnRecord(
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 500,
+): Promise<CollectorsOnRecord> {
   const dir = runDir(env);
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => /^[0-9a-f]{32}\.json$/.test(name));
   } catch {
-    return [];
+    return { running: [], unresponsive: [] };
   }
+  const unresponsive: RegistryEntry[] = [];
   const checked = await Promise.all(
     names.map(async (name): Promise<RegistryEntry | null> => {
       const path = join(dir, name);
@@ -46,15 +69,22 @@ export async function runningCollectors(
         ) {
           return answer.identity;
         }
-      } catch {
-        // no answer: stale
+      } catch (error) {
+        const silent = error instanceof ControlError && error.failure === "timeout";
+        if (silent && Number.isInteger(entry.pid) && processAlive(entry.pid)) {
+          unresponsive.push(entry);
+          return null;
+        }
       }
       rmSync(path, { force: true });
       rmSync(entry.socketPath ?? "", { force: true });
       return null;
     }),
   );
-  return checked
-    .filter((entry): entry is RegistryEntry => entry !== null)
-    .sort((a, b) => a.cwd.localeCompare(b.cwd) || a.instanceId.localeCompare(b.instanceId));
+  const byFolder = (a: RegistryEntry, b: RegistryEntry) =>
+    a.cwd.localeCompare(b.cwd) || a.instanceId.localeCompare(b.instanceId);
+  return {
+    running: checked.filter((entry): entry is RegistryEntry => entry !== null).sort(byFolder),
+    unresponsive: unresponsive.sort(byFolder),
+  };
 }

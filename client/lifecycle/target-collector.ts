@@ -2,7 +2,7 @@ import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { chooseCollector } from "../discovery/choose-collector.js";
 import { explicitTarget, type ResolvedTarget, type TargetFlags, targetOrigin } from "../discovery/explicit-target.js";
 import { listensAt } from "../discovery/named-address.js";
-import { runningCollectors } from "../discovery/running-collectors.js";
+import { collectorsOnRecord, runningCollectors } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
 
 /**
@@ -59,9 +59,17 @@ async function instanceIdAt(baseUrl: string): Promise<string | null> {
 
 /** The collector discovery chooses for `cwd`: the project's, or the only one running. */
 export async function discoveredCollector(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<RegistryEntry> {
-  const running = await runningCollectors(env);
-  const choice = chooseCollector(running, cwd);
+  const { running, unresponsive } = await collectorsOnRecord(env);
+  const choice = chooseCollector(running, cwd, unresponsive);
   if (choice.kind === "chosen") return choice.entry;
+  if (choice.kind === "unresponsive") {
+    const { entry } = choice;
+    throw new LifecycleError(
+      "timeout",
+      `the collector started in ${entry.cwd} (pid ${entry.pid}, ${entry.baseUrl}) is running but does not answer on its control socket; it may be stopped (kill -CONT ${entry.pid}) or too busy. Nothing was touched; try again, or name another collector with --port`,
+      { pid: entry.pid, base_url: entry.baseUrl, cwd: entry.cwd },
+    );
+  }
   if (choice.kind === "none") {
     throw new LifecycleError(
       "collector_unavailable",
@@ -71,7 +79,10 @@ export async function discoveredCollector(cwd: string, env: NodeJS.ProcessEnv = 
   throw new LifecycleError(
     "collector_ambiguous",
     `several collectors are running and none was started in or above ${cwd}; name one with --port:\n${choice.candidates
-      .map((entry) => `  --port ${entry.port}  ${entry.baseUrl}  started in ${entry.cwd}`)
+      .map(
+        (entry) =>
+          `  --port ${entry.port}  ${entry.baseUrl}  started in ${entry.cwd}${unresponsive.includes(entry) ? `  (not answering: pid ${entry.pid})` : ""}`,
+      )
       .join("\n")}`,
     { candidates: choice.candidates.map((entry) => ({ port: entry.port, base_url: entry.baseUrl, cwd: entry.cwd })) },
   );

@@ -4,6 +4,7 @@ import { expect } from "chai";
 import { chooseCollector } from "../../client/discovery/choose-collector.js";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
+import { runObs } from "../helpers/obs-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 describe("discovery of running collectors (real obsd processes)", function () {
@@ -46,6 +47,62 @@ describe("discovery of running collectors (real obsd processes)", function () {
       expect(existsSync(join(env.OBS_STATE_DIR, "monitor", "run", `${staleId}.json`))).to.equal(false);
       // The survivor is now the sole collector: chosen from anywhere.
       expect(chooseCollector(after, "/").kind === "chosen").to.equal(true);
+    } finally {
+      await a.stop();
+      await b.stop();
+      dir.cleanup();
+    }
+  });
+
+  it("keeps a live collector that does not answer (stopped with SIGSTOP), and never acts on another project's in its place", async () => {
+    const dir = tempDir();
+    const projectA = join(dir.path, "a");
+    const projectB = join(dir.path, "b");
+    mkdirSync(projectA, { recursive: true });
+    mkdirSync(projectB, { recursive: true });
+    const env = { OBS_STATE_DIR: join(dir.path, "state") };
+    const a = await startCollectorProcess({
+      stateDir: env.OBS_STATE_DIR,
+      cwd: projectA,
+      dbPath: join(dir.path, "a.sqlite"),
+    });
+    const b = await startCollectorProcess({
+      stateDir: env.OBS_STATE_DIR,
+      cwd: projectB,
+      dbPath: join(dir.path, "b.sqlite"),
+    });
+    const pidA = a.child.pid as number;
+    try {
+      const entryOfA = (await runningCollectors(env)).find((entry) => entry.baseUrl === a.url);
+      const registered = join(env.OBS_STATE_DIR, "monitor", "run", `${entryOfA?.instanceId}.json`);
+      process.kill(pidA, "SIGSTOP");
+      try {
+        expect((await runningCollectors(env)).map((entry) => entry.baseUrl)).to.deep.equal([b.url]);
+        expect(existsSync(registered), "the stopped collector's entry").to.equal(true);
+        // From A's project: neither B (the only one answering) nor "none running".
+        const stop = await runObs(["monitor", "stop", "--json"], { env, cwd: projectA });
+        expect(stop.code, stop.stdout + stop.stderr).to.equal(5);
+        const error = JSON.parse(stop.stdout).error;
+        expect(error.code).to.equal("timeout");
+        expect(error.message).to.include(`pid ${pidA}`).and.include(projectA);
+        const query = await runObs(["traces"], { env, cwd: projectA });
+        expect(query.code, query.stderr).to.equal(5);
+        // B still runs, and from B's project it is still chosen.
+        const fromB = await runObs(["monitor", "status", "--json"], { env, cwd: projectB });
+        expect(fromB.code, fromB.stderr).to.equal(0);
+        expect(JSON.parse(fromB.stdout).data.collector.base_url).to.equal(b.url);
+        // From elsewhere, B is not "the only collector running": A is on record too, so the
+        // choice is ambiguous, and A is named as not answering.
+        const elsewhere = await runObs(["monitor", "status"], { env, cwd: dir.path });
+        expect(elsewhere.code, elsewhere.stderr).to.equal(2);
+        expect(elsewhere.stderr).to.include(projectA).and.include(projectB).and.include("not answering");
+      } finally {
+        process.kill(pidA, "SIGCONT");
+      }
+      // Answering again, A is found from its project as before.
+      const status = await runObs(["monitor", "status", "--json"], { env, cwd: projectA });
+      expect(status.code, status.stderr).to.equal(0);
+      expect(JSON.parse(status.stdout).data.collector.base_url).to.equal(a.url);
     } finally {
       await a.stop();
       await b.stop();
