@@ -23,6 +23,18 @@ describe("collector choice", () => {
   const api = entry("c", "/home/dev/shop/api");
   const blog = entry("d", "/home/dev/blog");
 
+  it("answers unresponsive where a collector that does not answer would be chosen, never another in its place", () => {
+    // The project's own collector stopped for a moment: not its parent's, nor the sole answering one.
+    expect(chooseCollector([home, blog], "/home/dev/shop/src", [shop])).to.deep.equal({
+      kind: "unresponsive",
+      entry: shop,
+    });
+    expect(chooseCollector([blog], "/tmp", [shop])).to.deep.equal({ kind: "ambiguous", candidates: [blog, shop] });
+    expect(chooseCollector([], "/tmp", [shop])).to.deep.equal({ kind: "unresponsive", entry: shop });
+    // One deeper and answering is chosen as before.
+    expect(chooseCollector([api], "/home/dev/shop/api", [shop])).to.deep.include({ kind: "chosen", entry: api });
+  });
+
   it("picks the collector whose folder is the deepest parent of the current folder", () => {
     expect(chooseCollector([home, shop, api, blog], "/home/dev/shop/api/src")).to.deep.include({
       kind: "chosen",
