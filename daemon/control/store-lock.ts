@@ -1,9 +1,10 @@
-import { closeSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
 import { StoreOpenError } from "../store/store-errors.js";
+import { refuseForeignStoreFiles, writePrivateFile } from "../store/store-files.js";
 
 /** A second collector asked for a store file another one holds. */
 export class StoreInUseError extends Error {
@@ -62,8 +63,11 @@ function claimStoreFile(dbPath: string): string {
   try {
     makePrivateDir(dirname(dbPath));
     closeSync(openSync(dbPath, "a", PRIVATE_FILE_MODE));
-    return realpathSync(dbPath);
+    const real = realpathSync(dbPath);
+    refuseForeignStoreFiles(real);
+    return real;
   } catch (error) {
+    if (error instanceof StoreOpenError) throw error;
     // A folder given as --db, or one this user cannot write: the store cannot be opened (exit 4).
     throw new StoreOpenError((error as Error).message, "open");
   }
@@ -109,8 +113,7 @@ export async function lockStore(givenPath: string, cwd: string, onLost: (error: 
   } finally {
     await releaseStart();
   }
-  const describe = (holder: StoreHolder) =>
-    writeFileSync(ownerPath(dbPath), `${JSON.stringify(holder)}\n`, { mode: PRIVATE_FILE_MODE });
+  const describe = (holder: StoreHolder) => writePrivateFile(ownerPath(dbPath), `${JSON.stringify(holder)}\n`);
   describe({ pid: process.pid, cwd, port: null, baseUrl: null });
   let released: Promise<void> | null = null;
   return {

@@ -1,10 +1,11 @@
-import { chmodSync, closeSync, openSync } from "node:fs";
+import { chmodSync, closeSync, openSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { ensureCursorKey } from "./cursor-key.js";
 import { markBucketedPostings } from "./postings.js";
 import { type MigrateOptions, migrate } from "./schema.js";
+import { refuseForeignStoreFiles } from "./store-files.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
 const MAX_WAL_BYTES = 32 * 1024 * 1024;
@@ -34,6 +35,8 @@ export function walLimits(
 function restrictToOwner(path: string): void {
   makePrivateDir(dirname(path));
   closeSync(openSync(path, "a", PRIVATE_FILE_MODE));
+  // chmod follows links: one planted beside the store would have its target's mode changed.
+  refuseForeignStoreFiles(realpathSync(path));
   for (const file of [path, `${path}-wal`, `${path}-shm`]) {
     try {
       chmodSync(file, PRIVATE_FILE_MODE);

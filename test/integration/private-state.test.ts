@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
@@ -51,6 +51,22 @@ describe("the state folder and control sockets are this user's alone", function 
     expect(error?.message).to.match(/is a symbolic link/);
     expect(readdirSync(elsewhere)).to.deep.equal([]);
   });
+
+  for (const planted of [".owner.json", "-wal", "-shm"]) {
+    it(`obsd refuses a store whose ${planted} is a symbolic link someone planted, and writes nothing through it`, async () => {
+      // As another user could in a folder they can write in: the link points at a file of ours.
+      const target = join(dir.path, "victim.txt");
+      writeFileSync(target, "mine\n");
+      chmodSync(target, 0o644);
+      const dbPath = join(tmp, "shared.sqlite");
+      symlinkSync(target, `${dbPath}${planted}`);
+      const error = await startFailure({ dbPath, stateDir: join(dir.path, "state") });
+      expect(error?.message).to.match(/exited with 4/);
+      expect(error?.message).to.include(`${dbPath}${planted}`).and.match(/is a symbolic link/);
+      expect(readFileSync(target, "utf8")).to.equal("mine\n");
+      expect(modeOf(target)).to.equal(0o644);
+    });
+  }
 
   it("obsd makes its own temp socket folder 0700 and is found through it", async () => {
     const obsd = await startCollectorProcess({ stateDir: longState, env: { TMPDIR: tmp } });
