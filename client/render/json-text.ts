@@ -77,3 +77,15 @@ export function prettyJson(root: unknown): string {
   }
   return out.join("");
 }
+
+/**
+ * Characters JSON.stringify leaves as they are that a terminal obeys: DEL and the C1 controls
+ * (U+009B starts an escape sequence, as ESC [ does) and the bidirectional controls. Outside
+ * strings a document has none, so escaping them everywhere keeps it the same JSON.
+ */
+const TERMINAL_CONTROL = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `prettyJson` of a document a terminal may show (`--json`): the same value, nothing a terminal obeys. */
+export function jsonDocumentText(root: unknown): string {
+  return prettyJson(root).replace(TERMINAL_CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

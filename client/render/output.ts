@@ -6,7 +6,7 @@ import {
   successEnvelope,
 } from "../../shared/cli-envelope.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import { prettyJson } from "./json-text.js";
+import { jsonDocumentText } from "./json-text.js";
 
 /** Writes a command's result: one JSON document with --json, else the human text. Returns the exit code. */
 export function emitSuccess(
@@ -49,5 +49,5 @@ export function emitError(json: boolean, command: string, code: ErrorCode, messa
 }
 
 function writeDocument(envelope: CliEnvelope): void {
-  process.stdout.write(`${prettyJson(envelope)}\n`);
+  process.stdout.write(`${jsonDocumentText(envelope)}\n`);
 }

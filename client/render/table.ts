@@ -5,10 +5,18 @@
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks) and the line and paragraph
+ * separators: a terminal that lays text out both ways obeys them, so telemetry holding
+ * "\u202enimda" shows as "admin", and an unclosed override reverses the rest of the row.
+ */
+export const BIDI_CONTROL = /[\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function safeText(value: unknown): string {
   const text = value === null || value === undefined ? "-" : String(value);
-  return text.replace(CONTROL, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
+  return text
+    .replace(CONTROL, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`)
+    .replace(BIDI_CONTROL, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /**

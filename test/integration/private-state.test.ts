@@ -62,7 +62,9 @@ describe("the state folder and control sockets are this user's alone", function 
       symlinkSync(target, `${dbPath}${planted}`);
       const error = await startFailure({ dbPath, stateDir: join(dir.path, "state") });
       expect(error?.message).to.match(/exited with 4/);
-      expect(error?.message).to.include(`${dbPath}${planted}`).and.match(/is a symbolic link/);
+      expect(error?.message)
+        .to.include(`${dbPath}${planted}`)
+        .and.match(/is a symbolic link/);
       expect(readFileSync(target, "utf8")).to.equal("mine\n");
       expect(modeOf(target)).to.equal(0o644);
     });

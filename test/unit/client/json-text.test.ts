@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { prettyJson } from "../../../client/render/json-text.js";
+import { jsonDocumentText, prettyJson } from "../../../client/render/json-text.js";
 
 describe("JSON documents of any depth", () => {
   it("writes exactly what JSON.stringify(value, null, 2) writes", () => {
@@ -40,5 +40,13 @@ describe("JSON documents of any depth", () => {
     for (let nodes: Parsed[] = JSON.parse(text).tree; nodes[0] !== undefined; nodes = nodes[0].children)
       ids.push(nodes[0].spanId);
     expect(ids).to.deep.equal(Array.from({ length: 20_000 }, (_, depth) => String(depth)));
+  });
+
+  it("writes C1 controls and bidirectional controls escaped, so a terminal showing the document obeys none", () => {
+    const value = { body: "a\u009b31mb \u202eevil\u202c \u007f", plain: "é東" };
+    const text = jsonDocumentText(value);
+    expect(text).not.to.match(/[\u007f-\u009f\u202a-\u202e]/);
+    expect(text).to.include("\\u009b").and.include("\\u202e").and.include("\\u007f").and.include("é東");
+    expect(JSON.parse(text)).to.deep.equal(value);
   });
 });

@@ -48,4 +48,11 @@ describe("human tables", () => {
     expect(safeText("\u001b[31mred\u001b[0m\r\n\u0007")).to.equal("\\x1b[31mred\\x1b[0m\\x0d\\x0a\\x07");
     expect(safeText(null)).to.equal("-");
   });
+
+  it("makes bidirectional controls harmless: a right-to-left override cannot make 'nimda' read 'admin'", () => {
+    expect(safeText("user \u202enimda\u202c logged in")).to.equal("user \\u202enimda\\u202c logged in");
+    expect(safeText("\u2066a\u2069\u200e\u200f\u061c\u2028")).to.equal("\\u2066a\\u2069\\u200e\\u200f\\u061c\\u2028");
+    // Letters of right-to-left scripts are text, not controls.
+    expect(safeText("שלום")).to.equal("שלום");
+  });
 });
