@@ -72,9 +72,29 @@ function asUrlParts(text: string): string[] {
   return [query, url.pathname.slice(1)];
 }
 
+/** What a page's input mask puts between the characters of a value: spaces, dashes, dots, slashes, brackets. */
+const MASK_SEPARATOR = "[\\s\\-./()+_]{0,3}";
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * A value as a page may show it after reformatting what was typed (a card number grouped in
+ * fours, a phone number bracketed, a code upper-cased): its letters and digits in order, any
+ * case, with up to three mask separators between each two and none of its own letters or
+ * digits on either side. Null for a value with fewer than MIN_SECRET_LENGTH letters and digits.
+ * Pure.
+ */
+export function maskedFormOf(value: string): RegExp | null {
+  const significant = [...value].filter((ch) => LETTER_OR_DIGIT.test(ch));
+  if (significant.length < MIN_SECRET_LENGTH) return null;
+  const body = significant.map(escapeRegExp).join(MASK_SEPARATOR);
+  return new RegExp(`(?<![\\p{L}\\p{N}%])[(+]?${body}(?![\\p{L}\\p{N}%])`, "giu");
+}
+
 export class SecretValues {
   /** Placeholder text by each form of each value (formsOf), longest first when redacting (so a value inside another is not split). */
   private readonly byValue = new Map<string, string>();
+  /** Each value's masked form (maskedFormOf) and its placeholder, redacted after the exact forms. */
+  private readonly masked: { form: RegExp; placeholder: string }[] = [];
   private readonly byName = new Map<string, string>();
   /** What redact() looks for; rebuilt when a value is added. */
   private pattern: RegExp | null = null;
@@ -96,6 +116,7 @@ export class SecretValues {
       }
       this.byName.set(name, value);
       for (const form of formsOf(value)) this.byValue.set(form, `%${name}%`);
+      this.addMasked(value, `%${name}%`);
       this.pattern = null;
     }
   }
@@ -108,8 +129,16 @@ export class SecretValues {
   learnTyped(value: string): boolean {
     if (value.length < MIN_SECRET_LENGTH) return false;
     for (const form of formsOf(value)) if (!this.byValue.has(form)) this.byValue.set(form, TYPED_SECRET);
+    this.addMasked(value, TYPED_SECRET);
     this.pattern = null;
     return true;
+  }
+
+  private addMasked(value: string, placeholder: string): void {
+    const form = maskedFormOf(value);
+    if (form !== null && !this.masked.some((known) => known.form.source === form.source)) {
+      this.masked.push({ form, placeholder });
+    }
   }
 
   /** Whether any value is known. */
@@ -134,9 +163,12 @@ export class SecretValues {
       const values = [...this.byValue.keys()].sort((a, b) => b.length - a.length);
       this.pattern = new RegExp([...placeholders, ...values].map(escapeRegExp).join("|"), "g");
     }
-    return text.replace(this.pattern, (match) =>
+    let redacted = text.replace(this.pattern, (match) =>
       placeholders.has(match) ? match : (this.byValue.get(match) ?? match),
     );
+    // Then the forms a page's input mask made of a value, which no exact form matches.
+    for (const { form, placeholder } of this.masked) redacted = redacted.replace(form, placeholder);
+    return redacted;
   }
 }
 

@@ -73,6 +73,28 @@ describe("secret redaction of the forms obs writes a value in", () => {
     });
   }
 
+  it("hides a value the page reformatted as it was typed: grouped, separated or upper-cased", () => {
+    const secrets = new SecretValues();
+    secrets.add({ card: "4111111111111111", code: "zq-secret-code", phone: "5551234567" });
+    const shown = page("http://x/", "Checkout", [
+      field("Card number", "4111 1111 1111 1111"),
+      field("Code", "ZQ-SECRET-CODE"),
+      { ...field("Phone", "(555) 123-4567"), index: 3 },
+    ]);
+    const snapshot = secrets.redact(formatSnapshot(shown));
+    expect(snapshot).to.include('textbox "Card number" value="%card%"');
+    expect(snapshot).to.include('textbox "Code" value="%code%"');
+    expect(snapshot).to.include('textbox "Phone" value="%phone%"');
+    expect(snapshot).not.to.match(/4111|1111|SECRET|555|4567/);
+    expect(secrets.redact("typed 4111-1111-1111-1111 twice: 4111.1111.1111.1111")).to.equal(
+      "typed %card% twice: %card%",
+    );
+    // Text that only shares the characters in another order, or some of them, is left alone.
+    for (const other of ["1111 4111 1111 1111", "4111 1111", "secret code", "order 411111111111111"]) {
+      expect(secrets.redact(other), other).to.equal(other);
+    }
+  });
+
   it("hides a value the page put in a URL, percent-encoded or form-encoded", () => {
     const secrets = new SecretValues();
     secrets.add({ password: "p@ss word+1/ö" });
