@@ -223,6 +223,26 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
     );
   });
 
+  it("writes its reports, evidence, screenshots, cache and progress owner-only whatever the umask", async () => {
+    const previous = process.umask(0o000);
+    // The child takes the umask when it is spawned, which happens before the first await.
+    const running = run("shop.obs.ts", ["--capture-screenshots", "--progress-file", "progress.ndjson"]);
+    process.umask(previous);
+    const result = await running;
+    expect(result.code, result.stdout + result.stderr).to.equal(1);
+    const loose: string[] = [];
+    const walk = (path: string) => {
+      const stats = statSync(path);
+      const mode = stats.mode & 0o777;
+      if (mode !== (stats.isDirectory() ? 0o700 : 0o600)) loose.push(`${path} ${mode.toString(8)}`);
+      if (stats.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    };
+    walk(reportDir());
+    walk(join(project.path, "progress.ndjson"));
+    expect(loose).to.deep.equal([]);
+    expect(readdirSync(join(reportDir(), "failures"))).to.have.length(1);
+  });
+
   it("leaves the evidence of a test its page errors failed (--fail-on-page-errors)", async () => {
     const result = await run("checkout.obs.ts", ["--fail-on-page-errors"]);
     expect(result.code, result.stdout + result.stderr).to.equal(1);
