@@ -99,6 +99,8 @@ describe("query API contract: real responses against the OpenAPI document", func
           attributes: { code: 7 },
         },
         { timeNs: now - 10n * MS, body: "idle", severityNumber: 9 },
+        // Past the data model's 24, as some senders map their own levels: kept as sent.
+        { timeNs: now - 12n * MS, body: "custom level", severityNumber: 30 },
       ]),
     );
     const point = (k: bigint) => ({
