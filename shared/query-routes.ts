@@ -11,7 +11,7 @@
 import { METRIC_ROUTES } from "./metric-routes.js";
 import type { QueryMethod } from "./query-types.js";
 import {
-  CORRELATED_LOOKBACK,
+  correlatedLookback,
   cursor,
   DEFAULT_LOOKBACK,
   hex,
@@ -25,7 +25,7 @@ import {
 } from "./route-builders.js";
 
 export { METRIC_AGGS } from "./metric-routes.js";
-export { CORRELATED_LOOKBACK, DEFAULT_LOOKBACK, MAX_TRACE_SPANS } from "./route-builders.js";
+export { DEFAULT_LOOKBACK, MAX_TRACE_SPANS } from "./route-builders.js";
 
 export type ParamKind =
   /** Any non-empty text. */
@@ -241,7 +241,7 @@ export const QUERY_ROUTES = {
     paths: [{ path: "/api/traces/{traceId}/logs", operationId: "getTraceLogs" }],
     summary: "Logs correlated to one trace, newest first",
     pathParams: traceIdPath,
-    params: { lookback: lookback(CORRELATED_LOOKBACK), limit: limit(100, 500), cursor },
+    params: { lookback: correlatedLookback, limit: limit(100, 500), cursor },
     answer: pageOf("Log"),
   },
   searchSpans: {
@@ -274,7 +274,7 @@ export const QUERY_ROUTES = {
     paths: [{ path: "/api/spans/{spanId}/logs", operationId: "getSpanLogs" }],
     summary: "Logs correlated to one span, newest first",
     pathParams: spanIdPath,
-    params: { lookback: lookback(CORRELATED_LOOKBACK), limit: limit(100, 500), cursor },
+    params: { lookback: correlatedLookback, limit: limit(100, 500), cursor },
     notFound: true,
     answer: pageOf("Log"),
   },

@@ -29,7 +29,18 @@ export function one(record: string, withMeta: boolean): JsonSchema {
 /** The default page window of lists and aggregates. */
 export const DEFAULT_LOOKBACK = "15m";
 /** Logs of one trace or span: the trace may be older than the default window, so look back the maximum. */
-export const CORRELATED_LOOKBACK = "24h";
+/**
+ * The lookback of the routes of one trace's or span's logs: none by default, since the trace id
+ * bounds them (a trace's detail lists its logs however old, and these routes page the same logs);
+ * a lookback given narrows them, within the usual 24h.
+ */
+export const correlatedLookback: ParamSpec = {
+  kind: "duration",
+  description:
+    "How far back to look, e.g. 15m, 2h, 1d; at most 24h (400 above). Default: no bound, every log of the trace or span (its id bounds them).",
+  cap: "24h",
+  flag: "since",
+};
 /** The most spans one answer about a trace holds; the rest are paged (/api/traces/{traceId}/spans). */
 export const MAX_TRACE_SPANS = 10_000;
 

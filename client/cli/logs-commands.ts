@@ -43,6 +43,11 @@ async function containsFromStdin(flags: Flags): Promise<string[]> {
 
 /** The paging flags of every log list, as --help shows them. */
 const PAGING = { lookback: SINCE_HELP, limit: PAGE_LIMIT_HELP, cursor: CURSOR_HELP };
+/** A trace's or span's logs have no lookback unless one is given: the id bounds them. */
+const CORRELATED_PAGING = {
+  ...PAGING,
+  lookback: "Lookback, at most 24h (default: every log of the trace or span, however old)",
+};
 
 /** `obs logs`: log search, newest first. */
 function logsCommand(setExit: SetExit): CommandModule {
@@ -75,7 +80,7 @@ function correlatedLogsCommand(setExit: SetExit, of: "trace" | "span"): CommandM
   return queryCommand(setExit, {
     command: `${of}-logs <${idName}>`,
     describe: `Logs correlated to one ${of}, newest first`,
-    builder: (argv) => routeFlags(argv, method, PAGING),
+    builder: (argv) => routeFlags(argv, method, CORRELATED_PAGING),
     run: async (flags, json) => {
       const id = hexArgument(flags[idName], of === "trace" ? 16 : 8, `${of} id`);
       const paging = searchRequest(method, flags);

@@ -58,7 +58,8 @@ type RecordSearch = "searchSpans" | "searchLogs" | "traceLogs" | "spanLogs";
  * attribute filters and the route's flags.
  */
 export function searchRequest<M extends RecordSearch>(method: M, flags: Flags): Partial<ObsRequestOf<M>> {
-  since(String(flags.since));
+  // A trace's or span's logs have no default lookback (their id bounds them).
+  if (flags.since !== undefined) since(String(flags.since));
   checkLimit(flags);
   return { ...attributeRequest(flags.filters), ...flagRequest(method, flags) };
 }

@@ -48,7 +48,7 @@ function optionOf(spec: ParamSpec, help: FlagHelp | undefined): Options {
   else option.type = NUMBER_KINDS.has(spec.kind) ? "number" : "string";
   // Repeatable, one value per occurrence: a greedy list would swallow the positionals after it.
   if (spec.kind === "groupByList") Object.assign(option, { array: true, nargs: 1 });
-  if (typeof help === "object" && help.withDefault) option.default = spec.default;
+  if (typeof help === "object" && help.withDefault && spec.default !== undefined) option.default = spec.default;
   return option;
 }
 

@@ -10,15 +10,25 @@ import type { PageRequest, PageResult } from "./telemetry-reader.js";
 export interface PagingDefaults {
   limit: number;
   cap: number;
-  /** Lookback when none is given, in milliseconds. */
-  lookbackMs: number;
+  /** Lookback when none is given, in milliseconds; null: no time bound (correlatedLookback). */
+  lookbackMs: number | null;
 }
 
-/** A route's default lookback in milliseconds, as the route table states it; 0 without one. */
-export function defaultLookbackMs(route: QueryRoute): number {
+/** A route's default lookback in milliseconds, as the route table states it; null without one. */
+export function defaultLookbackMs(route: QueryRoute): number | null {
   const { lookback } = route.params;
-  return lookback?.default !== undefined ? parseDuration(String(lookback.default)) : 0;
+  return lookback?.default !== undefined ? parseDuration(String(lookback.default)) : null;
 }
+
+/** The default lookback of a route that states one (every unpaged windowed route does), in milliseconds. */
+export function statedLookbackMs(route: QueryRoute): number {
+  const ms = defaultLookbackMs(route);
+  if (ms === null) throw new Error("the route states no default lookback");
+  return ms;
+}
+
+/** The latest time a store keeps (2^63 - 1 ns): the end of a window with no time bound. */
+const LATEST_NS = 2n ** 63n - 1n;
 
 /** A route's page size, cap and default lookback, as the route table states them. */
 export function pagingDefaults(route: QueryRoute): PagingDefaults {
@@ -47,7 +57,8 @@ export interface PageFilters {
 export interface Paging {
   page: PageRequest;
   fingerprint: string;
-  lookback: string;
+  /** The lookback the window was made from, as text; null when it has no time bound. */
+  lookback: string | null;
   /** The store's key that signs this query's cursors. */
   key: Buffer;
 }
@@ -70,6 +81,7 @@ export function pagingFor(
 ): Paging {
   const filters = given(scope.filters);
   const lookbackMs = typeof filters.lookback === "number" ? filters.lookback : defaults.lookbackMs;
+  const lookback = lookbackMs === null ? null : formatDuration(lookbackMs);
   const fingerprint = filterFingerprint({
     route: scope.route,
     ...filters,
@@ -89,19 +101,18 @@ export function pagingFor(
           after: { ns: state.afterNs, id: state.afterId },
         },
         fingerprint,
-        lookback: formatDuration(lookbackMs),
+        lookback,
         key,
       };
     } catch (error) {
       throw new QueryError((error as CursorError).message);
     }
   }
-  return {
-    page: { fromNs: nowNs - BigInt(lookbackMs) * 1_000_000n, toNs: nowNs, limit: effective },
-    fingerprint,
-    lookback: formatDuration(lookbackMs),
-    key,
-  };
+  const window =
+    lookbackMs === null
+      ? { fromNs: 0n, toNs: LATEST_NS }
+      : { fromNs: nowNs - BigInt(lookbackMs) * 1_000_000n, toNs: nowNs };
+  return { page: { ...window, limit: effective }, fingerprint, lookback, key };
 }
 
 /** The page metadata, with a cursor for the next page when more items match. */

@@ -35,7 +35,6 @@ import type {
 import { runAudit } from "../audit/run-audit.js";
 import { describeMetricAnswer, metricSeriesAnswer } from "./metric-answers.js";
 import {
-  defaultLookbackMs,
   type PageFilters,
   type PageStart,
   type Paging,
@@ -43,6 +42,7 @@ import {
   pageMeta,
   pagingDefaults,
   pagingFor,
+  statedLookbackMs,
 } from "./paging.js";
 import type { FacetField, LogQuery, TelemetryReader, TraceQuery } from "./telemetry-reader.js";
 import { traceAnswer, traceSpansAnswer } from "./trace-answers.js";
@@ -64,16 +64,17 @@ const LOG_LIMITS = pagingDefaults(QUERY_ROUTES.searchLogs);
 const TRACE_LOG_LIMITS = pagingDefaults(QUERY_ROUTES.traceLogs);
 const SPAN_LOG_LIMITS = pagingDefaults(QUERY_ROUTES.spanLogs);
 const FACET_LIMITS = pagingDefaults(QUERY_ROUTES.facets);
-const SERVICES_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.listServices);
-const TRACE_STATS_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.traceStats);
-const LOG_STATS_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.logStats);
+const FACET_LOOKBACK_MS = statedLookbackMs(QUERY_ROUTES.facets);
+const SERVICES_LOOKBACK_MS = statedLookbackMs(QUERY_ROUTES.listServices);
+const TRACE_STATS_LOOKBACK_MS = statedLookbackMs(QUERY_ROUTES.traceStats);
+const LOG_STATS_LOOKBACK_MS = statedLookbackMs(QUERY_ROUTES.logStats);
 const METRIC_LIMITS = pagingDefaults(QUERY_ROUTES.listMetrics);
 const METRIC_SERIES_LIMITS = {
   limit: Number(QUERY_ROUTES.metricSeries.params.limit.default),
   cap: Number(QUERY_ROUTES.metricSeries.params.limit.cap),
 };
-const METRIC_SERIES_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.metricSeries);
-const DESCRIBE_LOOKBACK_MS = defaultLookbackMs(QUERY_ROUTES.describeMetric);
+const METRIC_SERIES_LOOKBACK_MS = statedLookbackMs(QUERY_ROUTES.metricSeries);
+const DESCRIBE_LOOKBACK_MS = statedLookbackMs(QUERY_ROUTES.describeMetric);
 const AUDIT_WINDOW_MS = Number(QUERY_ROUTES.audit.params.lookbackMinutes.default) * 60_000;
 /** Traces whose last span ended less than this long ago may still be receiving spans. */
 const AUDIT_GRACE_NS = 60n * 1_000_000_000n;
@@ -268,7 +269,7 @@ export class QueryService implements QueryMethodsOf {
     if (field === "attribute_values" && key === undefined) {
       throw new QueryError("field=attribute_values needs key=ATTRIBUTE");
     }
-    const window = this.window(req.lookback, FACET_LIMITS.lookbackMs);
+    const window = this.window(req.lookback, FACET_LOOKBACK_MS);
     const limit = effectiveLimit(req.limit, FACET_LIMITS);
     const facet = (field === "attribute_values" ? { type, field, key } : { type, field }) as FacetField;
     const scope = { fromNs: window.fromNs, toNs: window.toNs, ...(req.service ? { service: req.service } : {}) };

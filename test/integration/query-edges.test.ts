@@ -277,6 +277,51 @@ describe("query edges (real obsd)", function () {
     });
   });
 
+  describe("a trace's logs, however old", () => {
+    const traceId = hexId(62_001, 16);
+    const spanId = hexId(62_001, 8);
+    before(async () => {
+      const twoDaysAgo = now - 48n * 3_600_000n * MS;
+      await send(obsd, "old-trace", [{ traceId, spanId, startNs: twoDaysAgo }]);
+      const logs = await postJson(
+        `${obsd.url}/v1/logs`,
+        logsRequest("old-trace", [
+          { timeNs: twoDaysAgo, body: "two days ago", traceId, spanId },
+          { timeNs: now - 3_600_000n * MS, body: "an hour ago", traceId, spanId },
+        ]),
+      );
+      expect(logs.status).to.equal(200);
+    });
+
+    it("lists every log of a trace or span on the correlated routes, as the trace's detail does", async () => {
+      const detail = (await getJson(`${obsd.url}/api/traces/${traceId}?include=logs`)).body.data;
+      expect(detail.logs.map((log: any) => log.body)).to.have.members(["two days ago", "an hour ago"]);
+      for (const route of [`/api/traces/${traceId}/logs`, `/api/spans/${spanId}/logs`]) {
+        const { body } = await getJson(`${obsd.url}${route}`);
+        expect(
+          body.data.map((log: any) => log.body),
+          route,
+        ).to.deep.equal(["an hour ago", "two days ago"]);
+        expect(body.meta.lookback, route).to.equal(null);
+        // Paged one at a time, the same two.
+        expect(
+          (await allPages(`${obsd.url}${route}?limit=1`)).map((log: any) => log.body),
+          route,
+        ).to.deep.equal(["an hour ago", "two days ago"]);
+        // A lookback still narrows them.
+        const narrowed = (await getJson(`${obsd.url}${route}?lookback=2h`)).body;
+        expect(
+          narrowed.data.map((log: any) => log.body),
+          route,
+        ).to.deep.equal(["an hour ago"]);
+        expect(narrowed.meta.lookback, route).to.equal("2h");
+      }
+      const cli = await runObs(["trace-logs", traceId, "--json", "--base-url", obsd.url]);
+      expect(cli.code, cli.stderr).to.equal(0);
+      expect(JSON.parse(cli.stdout).data.map((log: any) => log.body)).to.deep.equal(["an hour ago", "two days ago"]);
+    });
+  });
+
   describe("services in the window", () => {
     let staleNs: bigint;
     let liveNs: bigint;

@@ -99,13 +99,13 @@ describe("QueryService (over a fake reader)", () => {
       expect(filter).to.deep.include({ fromNs: NOW - 15n * MINUTE, toNs: NOW, service: "shop", durationMinMs: 5 });
     });
 
-    it("looks back 24 hours for the logs of one trace or span", () => {
+    it("reads every log of one trace or span however old, unless a lookback narrows them", () => {
       const { reader, service } = setup();
       reader.spans_ = [span(TRACE, "1".repeat(16), NOW - MINUTE)];
       const answer = service.traceLogs({ traceId: TRACE });
       const page = (reader.last("logs")[0] as LogQuery).page;
-      expect(page).to.deep.equal({ fromNs: NOW - 24n * 60n * MINUTE, toNs: NOW, limit: 100 });
-      expect(answer.meta.lookback).to.equal("1d");
+      expect(page).to.deep.equal({ fromNs: 0n, toNs: 2n ** 63n - 1n, limit: 100 });
+      expect(answer.meta.lookback).to.equal(null);
       service.spanLogs({ spanId: "1".repeat(16), lookback: 60_000 });
       const query = reader.last("logs")[0] as LogQuery;
       expect(query).to.deep.include({ traceId: TRACE, spanId: "1".repeat(16) });
