@@ -6,6 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import type { Page } from "../../../shared/api-records.js";
+import { firstOfEach } from "./paged-items.js";
 import { useQuery } from "./use-query.js";
 
 export interface PagedState<T> {
@@ -36,7 +37,12 @@ interface Held<T> {
 export function usePagedQuery<T>(
   key: string,
   loadPage: (cursor: string | undefined, signal: AbortSignal) => Promise<Page<T>>,
-  options: { live?: boolean; intervalMs?: number } = {},
+  options: {
+    live?: boolean;
+    intervalMs?: number;
+    /** An item's identity: an item a later page lists again is shown once, at its first place (paged-items.ts). */
+    idOf?: (item: T) => string;
+  } = {},
 ): PagedState<T> {
   // The rows held once a person asks for more: the first page as it was at that moment, then the
   // pages after it. A first-page answer that lands later (live, or one already under way) is not
@@ -73,8 +79,9 @@ export function usePagedQuery<T>(
       .finally(() => setLoadingMore(false));
   };
 
+  const items = [...(shownFirst?.data ?? []), ...(current?.items ?? [])];
   return {
-    items: [...(shownFirst?.data ?? []), ...(current?.items ?? [])],
+    items: options.idOf ? firstOfEach(items, options.idOf) : items,
     firstPage: shownFirst,
     hasMore: nextCursor !== null,
     loading: first.loading,

@@ -56,7 +56,7 @@ export function TracesView({ route }: { route: Route }) {
   const paged = usePagedQuery(
     key,
     (cursor, signal) => query("listTraces", cursor ? { ...request, cursor } : request, signal),
-    { live },
+    { live, idOf: (trace) => trace.traceId },
   );
   const traces = paged.items;
   return (
