@@ -97,6 +97,9 @@ function traceFilterOf(req: TraceFilterArgs): Omit<TraceQuery, "page"> {
 
 /** The log filters of a request; `body` and `contains` are the same filter. */
 function logFilterOf(req: LogFilterArgs): Omit<LogQuery, "page"> {
+  if (req.contains !== undefined && req.body !== undefined) {
+    throw new QueryError("give body or contains, not both: they are the same filter (contains is its other name)");
+  }
   const contains = req.contains ?? req.body;
   return {
     ...(req.service !== undefined ? { service: req.service } : {}),

@@ -429,9 +429,11 @@ export class SqliteReader implements TelemetryReader {
     }
     if (filter.spanId !== undefined) where.add("l.span_id = unhex(?)", filter.spanId);
     if (filter.severity !== undefined) {
-      const pattern = likeAny(filter.severity.toLowerCase());
+      // LIKE folds ASCII letters only, on both sides; lowercasing the text here would fold the
+      // others too (É to é), so that a record's own severity text no longer matched it.
+      const pattern = likeAny(filter.severity);
       where.add(
-        `(lower(coalesce(${logSeverityTextSql("l")}, '')) LIKE ? ESCAPE '\\' OR ${SEVERITY_NAME} LIKE ? ESCAPE '\\')`,
+        `(coalesce(${logSeverityTextSql("l")}, '') LIKE ? ESCAPE '\\' OR ${SEVERITY_NAME} LIKE ? ESCAPE '\\')`,
         pattern,
         pattern,
       );

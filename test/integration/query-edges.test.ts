@@ -322,6 +322,30 @@ describe("query edges (real obsd)", function () {
     });
   });
 
+  describe("text filters and letters past ASCII", () => {
+    before(async () => {
+      const logs = await postJson(
+        `${obsd.url}/v1/logs`,
+        logsRequest("unicode-levels", [
+          { timeNs: now - 2_000n * MS, body: "Éclair baked", severityText: "ÉRROR" },
+          { timeNs: now - 1_000n * MS, body: "tab done", severityText: "Ünï-Level" },
+        ]),
+      );
+      expect(logs.status).to.equal(200);
+    });
+
+    it("finds a log by its own severity text, whatever letters it holds; ASCII letters in any case", async () => {
+      const bodies = async (severity: string) =>
+        (
+          await getJson(`${obsd.url}/api/logs?service=unicode-levels&severity=${encodeURIComponent(severity)}`)
+        ).body.data.map((log: any) => log.body);
+      expect(await bodies("ÉRROR")).to.deep.equal(["Éclair baked"]);
+      expect(await bodies("Ünï-Level")).to.deep.equal(["tab done"]);
+      expect(await bodies("Ünï-LEVEL")).to.deep.equal(["tab done"]);
+      expect(await bodies("rror")).to.deep.equal(["Éclair baked"]);
+    });
+  });
+
   describe("services in the window", () => {
     let staleNs: bigint;
     let liveNs: bigint;
@@ -366,6 +390,17 @@ describe("query edges (real obsd)", function () {
   });
 
   describe("bad query input", () => {
+    it("answers 400 to body and contains together, rather than reading one of them", async () => {
+      for (const route of ["/api/logs", "/api/logs/stats?groupBy=service&"]) {
+        const sep = route.includes("?") ? "" : "?";
+        const { status, body } = await getJson(`${obsd.url}${route}${sep}body=a&contains=b`);
+        expect([status, body.error], route).to.deep.equal([
+          400,
+          "give body or contains, not both: they are the same filter (contains is its other name)",
+        ]);
+      }
+    });
+
     it("answers 400 naming durationMin for numbers too large to compare", async () => {
       for (const route of ["/api/traces", "/api/traces/stats?groupBy=service&agg=count&", "/api/audit"]) {
         for (const value of ["1e308", "99999999999999999999"]) {
