@@ -35,7 +35,11 @@ export function msToNsAtLeast(ms: number): bigint {
   return BigInt(Math.ceil(Number((ms * 1e6).toPrecision(15))));
 }
 
-/** Nanosecond duration to milliseconds for summaries, rounded to microsecond precision. */
+/**
+ * Nanosecond duration to milliseconds, as exact as a double holds it (the nearest double to
+ * the decimal: 2,007,000 ns is 2.007): a trace summary's duration reads as its root's in the
+ * tree, where it was cut to whole microseconds (1,500 ns read 0.001 ms, its tree node 0.0015).
+ */
 export function nsToMs(ns: bigint): number {
-  return Number(ns / 1000n) / 1000;
+  return Number(ns) / 1e6;
 }

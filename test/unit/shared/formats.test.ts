@@ -44,5 +44,8 @@ describe("nanosecond time", () => {
   it("converts durations to milliseconds", () => {
     expect(nsToMs(1_500_000n)).to.equal(1.5);
     expect(nsToMs(1_000_000_000n)).to.equal(1000);
+    // Not cut to whole microseconds: as a span's duration in the tree reads (durationNs / 1e6).
+    expect(nsToMs(1_500n)).to.equal(0.0015);
+    expect(nsToMs(2_007_000n)).to.equal(2.007);
   });
 });
