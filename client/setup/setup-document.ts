@@ -14,8 +14,13 @@ export function setupDocument(result: SetupResult, now: Date = new Date()): obje
       created: result.settings.created,
       changed: result.settings.changed,
       backup_path: result.settings.backupPath,
-      // `before` is the user's own value, written back as found.
-      changes: result.settings.changes.map(({ key, before, after }) => ({ key, before, after })),
+      // `before` is the user's own value, as found but for a password in a URL (an exporter
+      // endpoint with credentials): this document is often read by an agent, and so by a model.
+      changes: result.settings.changes.map(({ key, before, after }) => ({
+        key,
+        before: withoutUrlPasswords(before),
+        after,
+      })),
       skipped: result.settings.skipped.map(({ key, reason }) => ({ key, reason })),
     },
     collector: {
@@ -28,6 +33,19 @@ export function setupDocument(result: SetupResult, now: Date = new Date()): obje
     },
     launcher: { saved_url_path: result.launcher.savedUrlPath, changed: result.launcher.changed },
   };
+}
+
+/** The password of a URL with credentials (`https://user:token@host`), wherever a value holds one. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)(@)/gi;
+
+/** `value` with every password in a URL it holds shown as `***`, nested values included. Pure. */
+export function withoutUrlPasswords(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(URL_PASSWORD, "$1***$3");
+  if (Array.isArray(value)) return value.map(withoutUrlPasswords);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutUrlPasswords(inner)]));
+  }
+  return value;
 }
 
 export function setupErrorDocument(

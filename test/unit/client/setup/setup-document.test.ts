@@ -51,6 +51,25 @@ describe("obs.setup/v1 document", () => {
     expect(document.settings.changes[0]?.before).to.deep.equal({ nested: "kept as found" });
   });
 
+  it("shows a password in a previous value's URL as ***, so that an agent reading the document never gets it", () => {
+    const withCredentials: SetupResult = {
+      ...RESULT,
+      settings: {
+        ...RESULT.settings,
+        changes: [
+          { key: "telemetry.otlpEndpoint", before: "https://alice:VENDORTOKEN99@otlp.vendor.example:4318", after: "x" },
+          { key: "telemetry.other", before: { urls: ["http://u:p%40ss@h/v1"], plain: "https://h/v1" }, after: true },
+        ],
+      },
+    };
+    const document = setupDocument(withCredentials) as { settings: { changes: { before: unknown }[] } };
+    expect(JSON.stringify(document)).not.to.include("VENDORTOKEN99").and.not.to.include("p%40ss");
+    expect(document.settings.changes.map((change) => change.before)).to.deep.equal([
+      "https://alice:***@otlp.vendor.example:4318",
+      { urls: ["http://u:***@h/v1"], plain: "https://h/v1" },
+    ]);
+  });
+
   it("lists every error code the CLI uses", () => {
     expect(schema.definitions.failure.properties.error.properties.code.enum).to.have.members(
       Object.keys(ERROR_EXIT_CODES),
