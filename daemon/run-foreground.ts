@@ -3,6 +3,7 @@ import { resolveSettings, type SettingFlags, SettingsError } from "../shared/col
 import type { RegistryEntry } from "../shared/control-protocol.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
+import { ensureStateDir, StateDirError } from "../shared/state-dir.js";
 import { uiUrl } from "../shared/ui-links.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
 import { startControlServer } from "./control/control-server.js";
@@ -51,7 +52,9 @@ export async function runForeground(
   try {
     const resolved = resolveSettings(flags);
     settings = resolved.settings;
-    // Before the store opens: a collector that cannot have a private control socket does not start.
+    // Before the store opens: a state folder another user could change is refused, and a
+    // collector that cannot have a private control socket does not start.
+    ensureStateDir();
     prepareSocketDir(socketDirFor());
     collector = await startCollector(resolved, {
       onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
@@ -66,6 +69,7 @@ export async function runForeground(
       error instanceof SettingsError ||
       error instanceof ListenError ||
       error instanceof UnsafeSocketDirError ||
+      error instanceof StateDirError ||
       error instanceof StoreInUseError
     ) {
       io.err(`obsd: ${error.message}`);

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { chmodSync, lstatSync, mkdirSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 /**
  * Telemetry holds whatever applications log (tokens, passwords in URLs): every folder obs
@@ -67,18 +67,133 @@ export function makePrivateDir(path: string): void {
 }
 
 /**
+ * The state folder cannot be used safely: another user could replace what obs keeps there
+ * (registry files, sockets, logs, the store), or point it somewhere else. Exit 2 in `obs` and
+ * `obsd`, as any other configuration they cannot start with.
+ */
+export class StateDirError extends Error {
+  override name = "StateDirError";
+}
+
+/** What `folderTrustProblem` needs of a folder's (or a link's) stat. */
+export interface OwnerAndMode {
+  uid: number;
+  mode: number;
+  isSymbolicLink(): boolean;
+}
+
+/**
+ * Why a folder on the way to the state folder (or a symbolic link on that way) lets another
+ * user change what lies under it, or null when it does not: it must belong to this user or to
+ * root, and a folder anyone may write in must have the sticky bit (as /tmp has), so that others
+ * cannot rename or replace what is not theirs. Group-writable folders are accepted, as OpenSSH's
+ * checks of a home folder are commonly configured to: user-private groups are the usual case.
+ * Pure, so that other users' folders can be tested without being root.
+ */
+export function folderTrustProblem(stats: OwnerAndMode, uid: number): string | null {
+  if (stats.uid !== uid && stats.uid !== 0) return `belongs to another user (uid ${stats.uid}, not ${uid})`;
+  if (!stats.isSymbolicLink() && (stats.mode & 0o002) !== 0 && (stats.mode & 0o1000) === 0) {
+    return `can be written by every user (mode ${(stats.mode & 0o7777).toString(8).padStart(4, "0")}) and has no sticky bit`;
+  }
+  return null;
+}
+
+/** Every path from `/` down to `path` itself: `/`, `/a`, `/a/b`. */
+function pathsDownTo(path: string): string[] {
+  const paths: string[] = [];
+  for (let current = resolve(path); ; current = dirname(current)) {
+    paths.unshift(current);
+    if (dirname(current) === current) return paths;
+  }
+}
+
+/**
+ * Refuses a state folder that another user could change what lies in: each folder and link on
+ * the path as given (lstat: a link another user made could be pointed elsewhere later) and on
+ * the path it resolves to (stat: where the files really go). A state folder under another
+ * user's folder (`OBS_STATE_DIR=/tmp/theirs/obs`) would let them swap `monitor/` for a link to
+ * this user's home, and obs would write its logs over whatever file the link names.
+ */
+function refuseUntrustedPath(root: string, uid: number): void {
+  const checks: [string, (path: string) => OwnerAndMode][] = [
+    ...pathsDownTo(root).map((path): [string, (path: string) => OwnerAndMode] => [path, lstatSync]),
+    ...pathsDownTo(realpathSync(root)).map((path): [string, (path: string) => OwnerAndMode] => [path, statSync]),
+  ];
+  for (const [path, statOf] of checks) {
+    const problem = folderTrustProblem(statOf(path), uid);
+    if (problem) {
+      throw new StateDirError(
+        `refusing the state folder ${root}: ${path} ${problem}, so another local user could replace what obs keeps there. Use a folder of your own (OBS_STATE_DIR), or remove the folder and let obs make it.`,
+      );
+    }
+  }
+}
+
+/** The state folder must be this user's, on a path only this user (and root) can change. */
+function refuseUntrustedRoot(root: string): void {
+  const uid = ownUid();
+  if (uid === null) return;
+  refuseUntrustedPath(root, uid);
+  const owner = statSync(root).uid;
+  if (owner !== uid) {
+    throw new StateDirError(
+      `refusing the state folder ${root}: it belongs to another user (uid ${owner}, not ${uid}). Use a folder of your own (OBS_STATE_DIR).`,
+    );
+  }
+}
+
+/**
+ * Before reading what an earlier command left in the state folder (a saved collector URL, which
+ * decides where telemetry goes): refuses (StateDirError) a state folder another user could have
+ * written in. A state folder that does not exist yet holds nothing to read.
+ */
+export function checkStateDir(env: NodeJS.ProcessEnv = process.env): void {
+  const root = stateDir(env);
+  if (fs.existsSync(root)) refuseUntrustedRoot(root);
+}
+
+/**
  * Creates the state folder, `monitor/` and `monitor/run/`, and makes them owner-only: they are
  * obs's own, and folders made by an older version (or under a loose umask) are tightened here.
- * Returns the state folder.
+ * Refuses (StateDirError) a state folder on a path another user could change, and a `monitor/`
+ * or `monitor/run/` that is a link or not this user's. Returns the state folder.
  */
 export function ensureStateDir(env: NodeJS.ProcessEnv = process.env): string {
   const root = stateDir(env);
-  for (const dir of [root, join(root, "monitor"), runDir(env)]) {
-    makePrivateDir(dir);
+  const uid = ownUid();
+  try {
+    makePrivateDir(root);
+  } catch (error) {
+    throw new StateDirError(`cannot make the state folder ${root}: ${(error as Error).message}`);
+  }
+  refuseUntrustedRoot(root);
+  tightenOwnFolder(root, statSync(root));
+  for (const dir of [join(root, "monitor"), runDir(env)]) {
+    try {
+      makePrivateDir(dir);
+    } catch (error) {
+      throw new StateDirError(`cannot make ${dir}: ${(error as Error).message}`);
+    }
     const stats = lstatSync(dir);
-    if (stats.isDirectory() && stats.uid === ownUid() && (stats.mode & 0o077) !== 0) chmodSync(dir, PRIVATE_DIR_MODE);
+    const problem = stats.isSymbolicLink()
+      ? "is a symbolic link"
+      : !stats.isDirectory()
+        ? "is not a folder"
+        : uid !== null && stats.uid !== uid
+          ? `belongs to another user (uid ${stats.uid}, not ${uid})`
+          : null;
+    if (problem) {
+      throw new StateDirError(
+        `refusing the state folder ${root}: ${dir} ${problem}; obs makes it itself as a private folder. Remove it and start again.`,
+      );
+    }
+    tightenOwnFolder(dir, stats);
   }
   return root;
+}
+
+function tightenOwnFolder(dir: string, stats: { uid: number; mode: number; isDirectory(): boolean }): void {
+  if (stats.isDirectory() && stats.uid === ownUid() && (stats.mode & 0o077) !== 0) chmodSync(dir, PRIVATE_DIR_MODE);
 }
 
 /**

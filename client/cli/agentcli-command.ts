@@ -25,6 +25,11 @@ export async function runAgentcli(args: string[]): Promise<number> {
   try {
     return await launchAgentcli(args);
   } catch (error) {
+    const { StateDirError } = await import("../../shared/state-dir.js");
+    if (error instanceof StateDirError) {
+      process.stderr.write(`obs: ${error.message}\n`);
+      return exitCodeOf("invalid_config");
+    }
     if (!(error instanceof LifecycleError)) throw error;
     process.stderr.write(`obs: ${error.message}\n`);
     return exitCodeOf(error.code);

@@ -15,6 +15,8 @@ export async function runAction(json: boolean, command: string, action: () => Pr
       }
       return emitError(json, command, error.code, error.message, error.details);
     }
+    const { StateDirError } = await import("../../shared/state-dir.js");
+    if (error instanceof StateDirError) return emitError(json, command, "invalid_config", error.message);
     if (process.env.OBS_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
     return emitError(json, command, "internal", (error as Error).message);
   }

@@ -1,6 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, stateDir } from "../../shared/state-dir.js";
+import { checkStateDir, ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, stateDir } from "../../shared/state-dir.js";
 
 import type { AgentProtocol } from "./telemetry-settings.js";
 
@@ -18,6 +18,7 @@ export function savedCollectorPath(env: NodeJS.ProcessEnv = process.env): string
 }
 
 export function readSavedCollector(env: NodeJS.ProcessEnv = process.env): SavedCollector | null {
+  checkStateDir(env);
   try {
     const saved = JSON.parse(readFileSync(savedCollectorPath(env), "utf8")) as Partial<SavedCollector>;
     if (typeof saved.url !== "string" || saved.url === "") return null;

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runObs } from "../helpers/obs-cli.js";
@@ -15,8 +15,10 @@ describe("obs failures: messages, stack traces and documents", function () {
   beforeEach(() => {
     dir = tempDir();
     // A state folder that cannot be created: a file stands where its parent should be.
-    writeFileSync(join(dir.path, "file"), "");
-    env = { OBS_STATE_DIR: join(dir.path, "file", "state") };
+    // An unexpected failure: the collector's log folder is a file (EEXIST making it).
+    mkdirSync(join(dir.path, "state", "monitor"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir.path, "state", "monitor", "logs"), "");
+    env = { OBS_STATE_DIR: join(dir.path, "state") };
   });
   afterEach(() => dir.cleanup());
 
@@ -24,7 +26,7 @@ describe("obs failures: messages, stack traces and documents", function () {
     const plain = await runObs(["monitor", "start", "--detach", "--port", "0"], { env });
     expect(plain.code).to.equal(4);
     expect(plain.stderr.trim().split("\n")).to.have.length(1);
-    expect(plain.stderr).to.match(/^obs: ENOTDIR/);
+    expect(plain.stderr).to.match(/^obs: EEXIST/);
     const debug = await runObs(["monitor", "start", "--detach", "--port", "0"], { env: { ...env, OBS_DEBUG: "1" } });
     expect(debug.code).to.equal(4);
     expect(debug.stderr).to.match(/\n\s+at /);
@@ -38,6 +40,27 @@ describe("obs failures: messages, stack traces and documents", function () {
     expect(document.error.code).to.equal("internal");
     expect(document.data).to.equal(null);
     expect(result.stderr).to.equal("");
+  });
+});
+
+describe("obs configuration errors", function () {
+  this.timeout(60_000);
+
+  it("a state folder that cannot be made is a configuration error (exit 2), not a failure of obs", async () => {
+    const dir = tempDir();
+    try {
+      writeFileSync(join(dir.path, "file"), "");
+      const state = join(dir.path, "file", "state");
+      const result = await runObs(["monitor", "start", "--detach", "--port", "0", "--json"], {
+        env: { OBS_STATE_DIR: state },
+      });
+      expect(result.code, result.stderr).to.equal(2);
+      const document = JSON.parse(result.stdout);
+      expect(document.error.code).to.equal("invalid_config");
+      expect(document.error.message).to.match(new RegExp(`^cannot make the state folder ${state}: ENOTDIR`));
+    } finally {
+      dir.cleanup();
+    }
   });
 });
 

@@ -1,4 +1,14 @@
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
@@ -69,6 +79,79 @@ describe("the state folder and control sockets are this user's alone", function 
       expect(modeOf(target)).to.equal(0o644);
     });
   }
+
+  it("obs and obsd refuse a state folder inside a folder every user can write in, and write nothing through a link planted there", async () => {
+    // What another user could do in such a folder: make the state folder's monitor/ a link to
+    // a folder of ours, so that obs writes its logs and lock files over our files.
+    const open = join(tmp, "open");
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const state = join(open, "obs");
+    mkdirSync(state, { mode: 0o700 });
+    const home = join(dir.path, "home");
+    mkdirSync(home, { mode: 0o700 });
+    writeFileSync(join(home, ".profile"), "mine\n");
+    symlinkSync(home, join(state, "monitor"));
+
+    const started = await runObs(["monitor", "start", "--detach", "--port", "0", "--json"], {
+      env: { OBS_STATE_DIR: state },
+    });
+    expect(started.code, started.stdout + started.stderr).to.equal(2);
+    const error = JSON.parse(started.stdout).error;
+    expect(error.code).to.equal("invalid_config");
+    expect(error.message).to.include(`refusing the state folder ${state}: ${open} can be written by every user`);
+    expect(readdirSync(home)).to.deep.equal([".profile"]);
+
+    const obsd = await startFailure({ stateDir: state });
+    expect(obsd?.message).to.match(/exited with 2/);
+    expect(obsd?.message).to.include(`refusing the state folder ${state}`);
+    expect(readdirSync(home)).to.deep.equal([".profile"]);
+    expect(readFileSync(join(home, ".profile"), "utf8")).to.equal("mine\n");
+
+    // With the sticky bit (as /tmp has), others cannot replace what is ours: accepted.
+    chmodSync(open, 0o1777);
+    rmSync(join(state, "monitor"));
+    const accepted = await runObs(["monitor", "start", "--detach", "--port", "0", "--json"], {
+      env: { OBS_STATE_DIR: state },
+    });
+    expect(accepted.code, accepted.stdout + accepted.stderr).to.equal(0);
+    await runObs(["monitor", "stop", "--port", String(JSON.parse(accepted.stdout).data.port)], {
+      env: { OBS_STATE_DIR: state },
+    });
+  });
+
+  it("obs refuses a monitor/ folder that is a link, even in a state folder of its own", async () => {
+    const state = join(dir.path, "state");
+    mkdirSync(state, { mode: 0o700 });
+    const elsewhere = join(dir.path, "elsewhere");
+    mkdirSync(elsewhere, { mode: 0o700 });
+    symlinkSync(elsewhere, join(state, "monitor"));
+    const result = await runObs(["monitor", "start", "--detach", "--port", "0"], { env: { OBS_STATE_DIR: state } });
+    expect(result.code, result.stderr).to.equal(2);
+    expect(result.stderr).to.include(`${join(state, "monitor")} is a symbolic link`);
+    expect(readdirSync(elsewhere)).to.deep.equal([]);
+  });
+
+  it("obs refuses a state folder that belongs to another user, and a saved collector read from one", async function () {
+    // Making a folder another user's takes root; folderTrustProblem's unit tests cover the rule
+    // for everyone else.
+    if (uid !== 0) this.skip();
+    const state = join(dir.path, "theirs");
+    mkdirSync(join(state, "agentcli"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(state, "agentcli", "collector.json"), JSON.stringify({ url: "http://198.51.100.7:4318" }));
+    chownSync(state, 65534, 65534);
+    const started = await runObs(["monitor", "start", "--detach", "--port", "0"], { env: { OBS_STATE_DIR: state } });
+    expect(started.code, started.stderr).to.equal(2);
+    expect(started.stderr).to.include(
+      `refusing the state folder ${state}: ${state} belongs to another user (uid 65534`,
+    );
+    const agentOnPath = `${packagePath("test", "fixtures", "agentcli")}:${process.env.PATH ?? ""}`;
+    const launched = await runObs(["agentcli", "--", "--version"], {
+      env: { OBS_STATE_DIR: state, PATH: agentOnPath },
+    });
+    expect(launched.code, launched.stderr).to.equal(2);
+    expect(launched.stderr).to.include("belongs to another user");
+  });
 
   it("obsd makes its own temp socket folder 0700 and is found through it", async () => {
     const obsd = await startCollectorProcess({ stateDir: longState, env: { TMPDIR: tmp } });

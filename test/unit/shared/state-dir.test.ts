@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { privateDirProblem, projectDbPath } from "../../../shared/state-dir.js";
+import { folderTrustProblem, privateDirProblem, projectDbPath } from "../../../shared/state-dir.js";
 import { storeInUseMessage } from "../../../shared/store-owner.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
@@ -27,6 +27,22 @@ describe("state folder rules", () => {
     writeFileSync(join(dir.path, "file"), "");
     expect(privateDirProblem(join(dir.path, "file"))).to.equal("is not a folder");
     expect(privateDirProblem(join(dir.path, "missing"))).to.equal("cannot be read (ENOENT)");
+  });
+
+  it("trusts a folder on the state folder's path only when no other user can change what lies in it", () => {
+    const folder = (uid: number, mode: number, link = false) => ({ uid, mode, isSymbolicLink: () => link });
+    expect(folderTrustProblem(folder(1000, 0o40700), 1000)).to.equal(null);
+    expect(folderTrustProblem(folder(0, 0o40755), 1000)).to.equal(null);
+    expect(folderTrustProblem(folder(0, 0o41777), 1000)).to.equal(null); // /tmp: sticky
+    expect(folderTrustProblem(folder(1000, 0o40775), 1000)).to.equal(null); // a user-private group
+    expect(folderTrustProblem(folder(1001, 0o40700), 1000)).to.equal("belongs to another user (uid 1001, not 1000)");
+    expect(folderTrustProblem(folder(1001, 0o120777, true), 1000)).to.equal(
+      "belongs to another user (uid 1001, not 1000)",
+    );
+    expect(folderTrustProblem(folder(1000, 0o120777, true), 1000)).to.equal(null); // a link's own mode means nothing
+    expect(folderTrustProblem(folder(0, 0o40777), 1000)).to.equal(
+      "can be written by every user (mode 0777) and has no sticky bit",
+    );
   });
 
   it("names a project's store after its folder, the same for the same folder and apart for two of one name", () => {
