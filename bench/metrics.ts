@@ -39,6 +39,7 @@ import { getJson, getStatus, postAll } from "./http-load.js";
 import { peakRss, percentile, round, threadCpuPerUnit, threadCpuSeconds } from "./measure.js";
 import { fillBatches, INTERVAL_S, protobufBodies, SERIES_PER_SERVICE, SERVICES } from "./metric-workload.js";
 import { threadCheckpoints } from "./raw-checkpoints.js";
+import { preparePosts, sendAll } from "./socket-load.js";
 
 /**
  * Twenty minutes of the series' points by default: twice the ten minutes the writer holds a
@@ -60,6 +61,14 @@ const QUERY_HOURS = Number(process.env.BENCH_QUERY_HOURS ?? 24);
  * has filled a page every commit writes a page per series it touched (docs/metrics-store.md).
  */
 const HISTORY_MIN = Number(process.env.BENCH_HISTORY_MIN ?? 0);
+/**
+ * The client that sends the bodies: `socket` (socket-load.ts: requests built before the clock
+ * starts, answers read for their status) or `node-http` (http-load.ts). On two shared cores the
+ * client's CPU is taken from obsd's; the socket client costs a fraction of node:http's.
+ */
+const CLIENT = process.env.BENCH_CLIENT ?? "socket";
+if (CLIENT !== "socket" && CLIENT !== "node-http")
+  throw new Error(`BENCH_CLIENT is socket or node-http, not ${CLIENT}`);
 const POINTS_PER_BODY = SERIES_PER_SERVICE;
 const PROTOBUF = "application/x-protobuf";
 
@@ -174,11 +183,19 @@ async function postedRun(
   const pid = obsd.child.pid as number;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
-    await postAll(agent, `${obsd.url}/v1/metrics`, warmup, PROTOBUF, CONCURRENCY);
+    const url = `${obsd.url}/v1/metrics`;
+    // The socket client's requests are built here, before the clock starts.
+    const sender = (all: Buffer[]): (() => Promise<void>) => {
+      if (CLIENT === "node-http") return () => postAll(agent, url, all, PROTOBUF, CONCURRENCY);
+      const prepared = preparePosts(url, all, PROTOBUF);
+      return () => sendAll(url, prepared, CONCURRENCY);
+    };
+    await sender(warmup)();
+    const send = sender(bodies);
     const threadsBefore = threadCpuSeconds(pid);
     const clientBefore = process.cpuUsage();
     const started = performance.now();
-    await postAll(agent, `${obsd.url}/v1/metrics`, bodies, PROTOBUF, CONCURRENCY);
+    await send();
     // A metric query has the writer write what it holds first: timed, so every point counted
     // is where readers read it, as in the raw ceiling.
     const listed = await getStatus(agent, `${obsd.url}/api/metrics`);
