@@ -10,7 +10,7 @@ import {
   TooManyValuesError,
 } from "../otlp/decode-allowance.js";
 import { PayloadError } from "../otlp/payload-error.js";
-import { type SignalBatch, signalNamed } from "../signals/registry.js";
+import { SIGNALS, type SignalBatch, signalNamed } from "../signals/registry.js";
 import { OUTBOX_FORMAT } from "../store/forward-outbox.js";
 import type { WriteRequest } from "../store/writer-protocol.js";
 import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
@@ -18,6 +18,9 @@ import type { DecodeReply, DecodeRequest } from "./decode-protocol.js";
 if (!parentPort) throw new Error("decode-worker must run as a worker thread");
 const port = parentPort;
 const { writer, forward } = workerData as { writer: MessagePort; forward: boolean };
+
+/** Per signal, what this thread remembers of the batches it has posted (SignalModule.crossing). */
+const senders = new Map(SIGNALS.map((signal) => [signal.name, signal.crossing?.sender()]));
 
 function reply(message: DecodeReply): void {
   port.postMessage(message);
@@ -48,6 +51,8 @@ port.on("message", (request: DecodeRequest) => {
   try {
     const { result: write, values } = decodeWithin(request.maxValues, () => decode(request, body));
     if (write === null) return reply({ type: "empty", id: request.id });
+    // Nothing between the two can fail: what the sender marks as sent is posted.
+    senders.get(write.signal)?.pass(write.batch as never);
     writer.postMessage(write, write.forward ? [write.forward.body.buffer as ArrayBuffer] : []);
     reply({ type: "decoded", id: request.id, values });
   } catch (error) {

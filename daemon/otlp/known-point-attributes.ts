@@ -13,10 +13,10 @@ import type { RunRecall } from "./protobuf-descriptor.js";
  * JSON again. Decoding is a function of those bytes alone, so a recalled set is what reading
  * it would give, and it is charged what reading it cost (nested arrays and maps included).
  *
- * Each set kept also gets a number, which every point of the set carries (`set`), so that the
- * writer thread, which receives the JSON as a new string in every request, can tell a set it
- * has seen without hashing its text (packed-metric-points.ts, known-attribute-texts.ts). A
- * number is never given to two texts by one memo.
+ * Each set kept also gets a number, which every point of the set carries (`set`), so that a
+ * set's JSON crosses to the writer thread once, and its later points by the number alone
+ * (attribute-text-crossing.ts). A number is never given to two texts, nor given again once the
+ * memo has started over (`firstLiveSet`).
  *
  * What is kept is bounded by an estimate of the memory it holds: past the bound the memo starts
  * over (a miss costs one ordinary decode). It lives as long as its decoder thread.
@@ -78,6 +78,7 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
   /** The sets' numbers, by their JSON (one text may come from several byte runs). */
   private numbers = new Map<string, number>();
   private lastNumber = 0;
+  private firstLive = 1;
   private kept = 0;
 
   constructor(private readonly maxKeptBytes = MAX_KEPT_BYTES) {}
@@ -85,6 +86,14 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
   /** Sets kept. */
   get size(): number {
     return this.known.size;
+  }
+
+  /**
+   * The lowest number a point decoded from now on can carry: numbers below it belong to sets
+   * the memo forgot when it started over, and are never given again (numbers only grow).
+   */
+  get firstLiveSet(): number {
+    return this.firstLive;
   }
 
   recall(point: S, run: ByteRun | null): number {
@@ -137,6 +146,7 @@ export class KnownPointAttributes<S extends AttributeRuns> implements RunRecall<
         this.known = new ByteRunMap();
         this.numbers = new Map();
         this.kept = 0;
+        this.firstLive = this.lastNumber + 1;
       }
       const numbered = this.numbers.get(decoded.json);
       const set = numbered ?? this.lastNumber + 1;

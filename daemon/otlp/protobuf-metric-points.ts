@@ -115,6 +115,11 @@ function addExemplar(point: PointState, exemplar: ExemplarEntry): void {
 /** This thread's point attribute sets, by their bytes. */
 const KNOWN_ATTRIBUTES = new KnownPointAttributes<PointState>();
 
+/** The lowest attribute set number this thread's points can carry from now on (KnownPointAttributes). */
+export function firstLiveAttributeSet(): number {
+  return KNOWN_ATTRIBUTES.firstLiveSet;
+}
+
 /** The fields every data point kind has, at its own numbers (a summary has no exemplars). */
 function commonFields(numbers: { attributes: number; flags: number; exemplars: number | null }): Field<PointState>[] {
   const fields = [

@@ -104,8 +104,8 @@ export interface MetricPointRecord {
   /** JSON object of the point's attributes ("{}" when none), keys in the order sent. */
   attributes: string;
   /**
-   * The decoder's number for that set (KnownPointAttributes), 0 when it has none: the writer
-   * knows a set it has seen by it (known-attribute-texts.ts).
+   * The decoder's number for that set (KnownPointAttributes), 0 when it has none: a set's text
+   * crosses to the writer once, later points by this number (attribute-text-crossing.ts).
    */
   attributeSet: number;
   /** Flat [key, value, key, value, ...] list of the point attributes' index entries (as spans). */

@@ -1,4 +1,6 @@
 import { decodeMetricRequest } from "../otlp/decode-request.js";
+import { firstLiveAttributeSet } from "../otlp/protobuf-metric-points.js";
+import { ReceivedAttributeTexts, SentAttributeTexts } from "../store/attribute-text-crossing.js";
 import { pointFilter } from "../store/kept-records.js";
 import { metricTrimmer } from "../store/metric-retention.js";
 import { MetricWriter } from "../store/metric-writer.js";
@@ -20,10 +22,21 @@ export const metrics: SignalModule<"metrics", "points", MetricWriter> = {
 
   createWriter: (db, shared) => new MetricWriter(db, shared),
 
+  crossing: {
+    sender: () => {
+      const sent = new SentAttributeTexts();
+      return { pass: (batch) => sent.leave(batch, firstLiveAttributeSet()) };
+    },
+    receiver: () => {
+      const received = new ReceivedAttributeTexts();
+      return { pass: (batch) => received.arrive(batch) };
+    },
+  },
+
   store(writer, batch, { cutoffNs, receivedNs, sliceRecords }) {
     const filter = pointFilter(batch, cutoffNs);
     let inserted = 0;
-    for (const slice of unpackMetricPoints(batch, sliceRecords, writer.attributeTexts)) {
+    for (const slice of unpackMetricPoints(batch, sliceRecords)) {
       inserted += writer.write({ ...slice, points: filter.keep(slice.points) }, receivedNs);
     }
     return filter.tally(inserted);

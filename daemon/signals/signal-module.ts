@@ -72,6 +72,11 @@ export interface RowTableRetention {
   readonly companion?: (db: Database.Database) => RetentionCompanion;
 }
 
+/** One side of a signal's crossing memory (SignalModule.crossing): called on each batch. */
+export interface CrossingSide<Batch> {
+  pass(batch: Batch): void;
+}
+
 export interface SignalModule<Name extends string, Records extends string, Writer extends RecordWriter = RecordWriter> {
   /** The OTLP signal, as in its path (`/v1/traces`) and in error messages. */
   readonly name: Name;
@@ -97,6 +102,18 @@ export interface SignalModule<Name extends string, Records extends string, Write
    * the transaction's dictionaries, rollups and counters with the others (record-writer.ts).
    */
   createWriter(db: Database.Database, shared: SharedWriteState): Writer;
+  /**
+   * What a decoder thread and the writer remember across one decoder's batches, so that a batch
+   * need not carry again what an earlier one did (metrics: attribute-text-crossing.ts).
+   * `sender` is made once per decoder thread and called on each batch as it is posted to the
+   * writer; `receiver` once per decoder port on the writer thread, and called on each batch
+   * taken from that port, before anything else reads it. A receiver that throws fails that
+   * request alone.
+   */
+  readonly crossing?: {
+    sender(): CrossingSide<PackedBatchOf<Records>>;
+    receiver(): CrossingSide<PackedBatchOf<Records>>;
+  };
   /** Writer thread: stores a batch with its writer, slice by slice, inside the open transaction. */
   store(writer: Writer, batch: PackedBatchOf<Records>, context: StoreContext): RecordTally;
   readonly retention: SignalRetention;

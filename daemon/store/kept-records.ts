@@ -88,7 +88,7 @@ export interface RequestFilter<R> {
  * The series is numbered within the request, the metric, resource and scope by their text
  * (skipped while points follow the point before in the same metric, resource and scope, as a
  * request's points come metric by metric) and the attributes by their JSON (one string per set
- * in the writer: known-attribute-texts.ts); a series' times seen are its one time, or a set of
+ * in the writer: attribute-text-crossing.ts); a series' times seen are its one time, or a set of
  * them once it has more. No key is built per point: a text key holding the time in decimal was
  * about half of what the filter cost the writer thread (docs/metrics-store.md, "Attribute runs
  * hashed as bytes").

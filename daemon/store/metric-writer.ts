@@ -1,7 +1,6 @@
 import type Database from "better-sqlite3";
 import type { MetricBatch, MetricPointRecord } from "../otlp/records.js";
 import type { ResolvedResource } from "./dictionaries.js";
-import { KnownAttributeTexts } from "./known-attribute-texts.js";
 import { HeldPoints } from "./metric-held-points.js";
 import { HeldSeries } from "./metric-held-series.js";
 import { exemplarTraceIds, type PointDetail, pointDetailOf } from "./metric-point-detail.js";
@@ -169,8 +168,6 @@ function pointRow(seriesId: number, point: MetricPointRecord, detailText: string
  * refolds those minutes from the points (HELD_META_KEY).
  */
 export class MetricWriter implements RecordWriter {
-  /** One string per attribute set across requests (unpackMetricPoints). */
-  readonly attributeTexts = new KnownAttributeTexts();
   private readonly db: Database.Database;
   private readonly resolver: MetricSeriesResolver;
   private readonly rollups: MetricRollupStore;

@@ -1,5 +1,4 @@
 import type { MetricBatch, MetricKind, MetricPointRecord, ResourceRecord, ScopeRecord } from "../otlp/records.js";
-import type { KnownAttributeTexts } from "./known-attribute-texts.js";
 import type { PackedMetricBatch } from "./packed-batch.js";
 import { StringTable } from "./packed-layout.js";
 
@@ -27,8 +26,16 @@ export interface PackedMetricPoints {
   floats: Float64Array;
   /** Per point, its start and time in nanoseconds (both within SQLite's signed 64 bits: stored-time.ts). */
   times: BigInt64Array;
-  /** Per point, its attributes' JSON. */
-  attributes: string[];
+  /**
+   * Per point, its attributes' JSON; null where the decoder thread sent its set's text in an
+   * earlier batch (or earlier in this one) and the writer restores it (attribute-text-crossing.ts).
+   */
+  attributes: (string | null)[];
+  /**
+   * The lowest attribute set number later batches can carry, set as the batch leaves the
+   * decoder thread (attribute-text-crossing.ts); 0 until then.
+   */
+  firstLiveSet: number;
   /**
    * For each point with any of them, in point order: its index, then its bounds, bucket counts,
    * exponential buckets, quantiles and exemplars (DETAIL_WIDTH values in all).
@@ -46,9 +53,9 @@ const INT_FLAGS = 6;
 const INT_RESOURCE = 7;
 const INT_SCOPE = 8;
 /**
- * The decoder's number for the point's attribute set (0 when it has none). The attributes'
- * JSON crosses as a new string in every request, and the writer knows a set it has seen by its
- * number instead of hashing its text (known-attribute-texts.ts).
+ * The decoder's number for the point's attribute set (0 when it has none): a set's JSON
+ * crosses once per decoder thread, and later points of the set by this number alone
+ * (attribute-text-crossing.ts).
  */
 const INT_ATTRIBUTE_SET = 9;
 /** Bits: which of the floats the point has, whether it is monotonic, whether it has details. */
@@ -112,13 +119,18 @@ export function packedPointCount(packed: PackedMetricPoints): number {
   return packed.attributes.length;
 }
 
+/** The decoder's number for point `i`'s attribute set (0: not numbered). */
+export function attributeSetAt(packed: PackedMetricPoints, i: number): number {
+  return packed.ints[i * INT_WIDTH + INT_ATTRIBUTE_SET] as number;
+}
+
 export function packMetricPoints(batch: MetricBatch): PackedMetricBatch {
   const count = batch.points.length;
   const table = new StringTable();
   const ints = new Uint32Array(count * INT_WIDTH);
   const floats = new Float64Array(count * FLOAT_WIDTH);
   const times = new BigInt64Array(count * 2);
-  const attributes = new Array<string>(count);
+  const attributes = new Array<string | null>(count);
   const details: unknown[] = [];
   for (let i = 0; i < count; i++) {
     const point = batch.points[i] as MetricPointRecord;
@@ -178,6 +190,7 @@ export function packMetricPoints(batch: MetricBatch): PackedMetricBatch {
     floats,
     times,
     attributes,
+    firstLiveSet: 0,
     details,
   } as PackedMetricPoints as PackedMetricBatch;
 }
@@ -189,14 +202,10 @@ Object.freeze(NOT_CROSSED);
 /**
  * The points of a packed batch, rebuilt `size` at a time, in order, with empty index entries:
  * the writer needs those once per series, when it creates the series, and derives them from
- * the attributes' JSON then (metric-series.ts). With `texts`, a point's attributes are the
- * string kept for its set when that has the same text.
+ * the attributes' JSON then (metric-series.ts). Texts left out for the crossing must have been
+ * restored first (ReceivedAttributeTexts).
  */
-export function* unpackMetricPoints(
-  packed: PackedMetricPoints,
-  size: number,
-  texts?: KnownAttributeTexts,
-): Generator<MetricBatch> {
+export function* unpackMetricPoints(packed: PackedMetricPoints, size: number): Generator<MetricBatch> {
   const { strings, ints, floats, times, attributes, details } = packed;
   const count = attributes.length;
   let detail = 0;
@@ -208,7 +217,10 @@ export function* unpackMetricPoints(
       const f = i * FLOAT_WIDTH;
       const present = ints[n + INT_PRESENT] as number;
       const metadata = ints[n + INT_METADATA] as number;
-      const json = attributes[i] as string;
+      const json = attributes[i];
+      // A text left out for the crossing and never restored would store the point as another series.
+      if (json === null || json === undefined)
+        throw new Error(`packed metric points: point ${i}'s attributes were not restored`);
       const set = ints[n + INT_ATTRIBUTE_SET] as number;
       let d = -1;
       if ((present & HAS_DETAILS) !== 0) {
@@ -224,7 +236,7 @@ export function* unpackMetricPoints(
         temporality: ints[n + INT_TEMPORALITY] as number,
         monotonic: (present & MONOTONIC) !== 0,
         metadata: metadata === NONE ? null : (strings[metadata] as string),
-        attributes: texts === undefined ? json : texts.of(set, json),
+        attributes: json,
         attributeSet: set,
         indexed: NOT_CROSSED,
         startNs: times[2 * i] as bigint,

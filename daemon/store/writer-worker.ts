@@ -14,6 +14,7 @@ import {
 } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
+import type { CrossingSide } from "../signals/signal-module.js";
 import { openWriteConnection } from "./connection.js";
 import { ForwardOutbox } from "./forward-outbox.js";
 import type { RecordTally } from "./kept-records.js";
@@ -34,6 +35,16 @@ const { options } = workerData as { options: WriterOptions };
 /** The current decoder's port; earlier decoders' ports stay open until close, for what they sent. */
 let requests = (workerData as { requests: MessagePort }).requests;
 const requestPorts = [requests];
+
+/** Per signal, what the writer remembers of one decoder port's batches (SignalModule.crossing). */
+type Receivers = ReadonlyMap<string, CrossingSide<never> | undefined>;
+
+function receiversForPort(): Receivers {
+  return new Map(SIGNALS.map((signal) => [signal.name, signal.crossing?.receiver()]));
+}
+
+/** The current decoder port's receivers. */
+let receivers = receiversForPort();
 
 function send(reply: WriterReply): void {
   port.postMessage(reply);
@@ -180,6 +191,7 @@ function applyJoining(group: WriteRequest[]): Written[] {
     const arrived = receiveMessageOnPort(requests);
     if (!arrived) break;
     const request = arrived.message as WriteRequest;
+    if (!received(request, receivers)) continue;
     group.push(request);
     results.push(apply(request));
     records += recordCount(request);
@@ -368,7 +380,22 @@ const timer = setInterval(() => {
 const FILE_CHECK_INTERVAL_MS = 1000;
 const fileTimer = setInterval(fileIntact, FILE_CHECK_INTERVAL_MS);
 
-function onWriteRequest(message: WriteRequest): void {
+/**
+ * Whether a write request taken from a decoder's port (with that port's receivers) can be
+ * stored: a batch whose receiver throws is answered as failed here and goes no further.
+ */
+function received(request: WriteRequest, from: Receivers | null): boolean {
+  try {
+    from?.get(request.signal)?.pass(request.batch as never);
+    return true;
+  } catch (error) {
+    send({ type: "failed", id: request.id, message: `obsd could not take the request: ${(error as Error).message}` });
+    return false;
+  }
+}
+
+function onWriteRequest(message: WriteRequest, from: Receivers | null): void {
+  if (!received(message, from)) return;
   queue.push(message);
   scheduleFlush();
 }
@@ -401,16 +428,22 @@ port.on("message", (message: WriterRequest) => {
     return;
   }
   if (message.type === "decoder") {
+    const portReceivers = receiversForPort();
     requests = message.requests;
+    receivers = portReceivers;
     requestPorts.push(requests);
-    requests.on("message", onWriteRequest);
+    requests.on("message", (request: WriteRequest) => onWriteRequest(request, portReceivers));
     return;
   }
-  onWriteRequest(message);
+  // Not from a decoder: nothing was left out of it.
+  onWriteRequest(message, null);
 });
 
 // Decoded batches come straight from the decoder worker, not through the main thread.
-requests.on("message", onWriteRequest);
+{
+  const firstReceivers = receivers;
+  requests.on("message", (request: WriteRequest) => onWriteRequest(request, firstReceivers));
+}
 
 send({
   type: "ready",
