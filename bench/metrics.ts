@@ -33,6 +33,7 @@ import type { MetricBatch } from "../daemon/otlp/records.js";
 import { openWriteConnection } from "../daemon/store/connection.js";
 import { TelemetryWriter } from "../daemon/store/telemetry-writer.js";
 import type { HealthRecord } from "../shared/api-records.js";
+import { packagePath } from "../shared/package-root.js";
 import { startCollectorProcess } from "../test/helpers/collector-process.js";
 import { tempDir } from "../test/helpers/temp-dir.js";
 import { getJson, getStatus, postAll } from "./http-load.js";
@@ -69,6 +70,11 @@ const HISTORY_MIN = Number(process.env.BENCH_HISTORY_MIN ?? 0);
 const CLIENT = process.env.BENCH_CLIENT ?? "socket";
 if (CLIENT !== "socket" && CLIENT !== "node-http")
   throw new Error(`BENCH_CLIENT is socket or node-http, not ${CLIENT}`);
+/**
+ * Node's options for the end-to-end runs' obsd, space-separated: to profile it under this load
+ * (`BENCH_OBSD_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"`, every thread) or try V8 flags.
+ */
+const OBSD_NODE_ARGS = (process.env.BENCH_OBSD_NODE_ARGS ?? "").split(" ").filter(Boolean);
 const POINTS_PER_BODY = SERIES_PER_SERVICE;
 const PROTOBUF = "application/x-protobuf";
 
@@ -179,7 +185,10 @@ async function postedRun(
   const dir = tempDir("obs-bench-metrics-e2e-");
   const dbPath = join(dir.path, "telemetry.sqlite");
   if (history !== null) copyFileSync(history, dbPath);
-  const obsd = await startCollectorProcess({ dbPath });
+  const obsd = await startCollectorProcess({
+    dbPath,
+    argv: [...OBSD_NODE_ARGS, packagePath("bin", "obsd.js"), "--port", "0", "--db", dbPath],
+  });
   const pid = obsd.child.pid as number;
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   try {
