@@ -3,7 +3,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { QueryApi } from "../../shared/query-api.js";
 import { mcpRoutes } from "../mcp/mcp-route.js";
 import { type QueryCaller, QueryFailure } from "../query/query-client.js";
-import { docsPage } from "./docs-page.js";
+import { DOCS_CONTENT_SECURITY_POLICY, docsPage } from "./docs-page.js";
 import { type HealthOptions, healthRoutes } from "./health-route.js";
 import { isAllowedHost, localNames } from "./host-guard.js";
 import { HttpError, sendErrorJson } from "./http-error.js";
@@ -62,6 +62,8 @@ function createApp(options: AppOptions, hostAllowed: HostAllowed): Express {
     res.json(document);
   });
   app.get("/docs", (_req, res) => {
+    res.setHeader("Content-Security-Policy", DOCS_CONTENT_SECURITY_POLICY);
+    res.setHeader("X-Content-Type-Options", "nosniff");
     res.type("html").send(page);
   });
   app.all(["/openapi.json", "/docs"], (req, _res, next) =>

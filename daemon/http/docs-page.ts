@@ -1,4 +1,23 @@
 /** `GET /docs`: a self-contained HTML index of the routes in the OpenAPI document. */
+import { createHash } from "node:crypto";
+
+/** The page's one style sheet, inline: its hash is what the page's policy allows. */
+const STYLE =
+  "body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.m{font-weight:600}code{font-size:13px}";
+
+/**
+ * The page's Content-Security-Policy: no script, nothing loaded, its own style sheet alone (by
+ * hash, not 'unsafe-inline'), no framing. The page shows only the OpenAPI document, escaped, but
+ * it is served on the collector's origin beside the API, so a mistake in it must not be able to
+ * run anything there.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -26,7 +45,7 @@ export function docsPage(document: Record<string, unknown>): string {
   }
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)} ${escapeHtml(info.version)}: routes</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:70em}table{border-collapse:collapse}td,th{padding:.3em .8em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}.m{font-weight:600}code{font-size:13px}</style>
+<style>${STYLE}</style>
 </head><body>
 <h1>${escapeHtml(info.title)} ${escapeHtml(info.version)}</h1>
 <p>${escapeHtml(info.description)}</p>

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import SwaggerParser from "@apidevtools/swagger-parser";
@@ -88,6 +89,26 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
       expect(html).to.include(`<code>${path}</code>`);
     expect(html).not.to.match(/<(script|link|img|iframe)\b/i);
     expect(html).not.to.match(/(src|href)="https?:/i);
+  });
+
+  it("serves /docs under a policy that runs no script, allows its own style alone and no framing", async () => {
+    const res = await http(`${obsd.url}/docs`);
+    const policy = String(res.headers["content-security-policy"]);
+    const directives = new Map(
+      policy.split(";").map((part) => {
+        const [name, ...values] = part.trim().split(/\s+/);
+        return [name, values.join(" ")] as const;
+      }),
+    );
+    expect(directives.get("default-src")).to.equal("'none'");
+    expect(directives.has("script-src")).to.equal(false);
+    expect(directives.get("frame-ancestors")).to.equal("'none'");
+    expect(directives.get("base-uri")).to.equal("'none'");
+    const style = /<style>([^<]*)<\/style>/.exec(res.body.toString())?.[1] ?? "";
+    expect(style).not.to.equal("");
+    const hash = createHash("sha256").update(style).digest("base64");
+    expect(directives.get("style-src")).to.equal(`'sha256-${hash}'`);
+    expect(res.headers["x-content-type-options"]).to.equal("nosniff");
   });
 
   it("serves a Python standard-library client (docs/examples/send_and_check.py)", async () => {
