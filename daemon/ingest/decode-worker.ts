@@ -51,9 +51,9 @@ port.on("message", (request: DecodeRequest) => {
   try {
     const { result: write, values } = decodeWithin(request.maxValues, () => decode(request, body));
     if (write === null) return reply({ type: "empty", id: request.id });
-    // Nothing between the two can fail: what the sender marks as sent is posted.
-    senders.get(write.signal)?.pass(write.batch as never);
+    const posted = senders.get(write.signal)?.leave(write.batch as never);
     writer.postMessage(write, write.forward ? [write.forward.body.buffer as ArrayBuffer] : []);
+    posted?.();
     reply({ type: "decoded", id: request.id, values });
   } catch (error) {
     if (error instanceof TooManyValuesError) reply({ type: "too-many-values", id: request.id, limit: error.limit });

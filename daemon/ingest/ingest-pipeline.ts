@@ -54,6 +54,10 @@ export class IngestPipeline {
   private readonly workerLimits: ResourceLimits;
   /** When the decoder was lost, most recent last (DECODER_RESTARTS). */
   private decoderLosses: number[] = [];
+  /** The current decoder's port's number on the writer: 0, then one more per replacement. */
+  private decoderPort = 0;
+  /** Why the current decoder is being stopped, when obsd stops it (replaceDecoder). */
+  private stopping: { decoder: Worker; reason: string } | null = null;
   private readonly pending = new Map<number, Pending>();
   /** Readers waiting for the writer to write what it holds (`writeHeld`), by request id. */
   private readonly heldWrites = new Map<number, () => void>();
@@ -132,8 +136,24 @@ export class IngestPipeline {
     });
     decoder.on("message", (reply: DecodeReply) => this.onDecoderReply(reply));
     decoder.on("error", (error) => this.onDecoderLost(decoder, error.message));
-    decoder.on("exit", (code) => this.onDecoderLost(decoder, `it exited (code ${code})`));
+    decoder.on("exit", (code) =>
+      this.onDecoderLost(
+        decoder,
+        this.stopping?.decoder === decoder ? this.stopping.reason : `it exited (code ${code})`,
+      ),
+    );
     return decoder;
+  }
+
+  /**
+   * Stops the decoder whose port's batches the writer could not restore (SignalModule.crossing):
+   * its memory of what the writer has is wrong, and stays wrong until both sides start afresh.
+   * Its exit replaces it as any decoder's loss does, and counts towards giving up.
+   */
+  private replaceDecoder(port: number, reason: string): void {
+    if (port !== this.decoderPort || this.stopping?.decoder === this.decoder) return;
+    this.stopping = { decoder: this.decoder, reason };
+    void this.decoder.terminate();
   }
 
   /**
@@ -157,6 +177,7 @@ export class IngestPipeline {
     this.pending.clear();
     const channel = new MessageChannel();
     this.writer.postMessage({ type: "decoder", requests: channel.port2 } satisfies WriterRequest, [channel.port2]);
+    this.decoderPort++;
     this.decoder = this.startDecoder(channel.port1);
   }
 
@@ -187,6 +208,7 @@ export class IngestPipeline {
         });
       }
     } else if (reply.type === "failed") {
+      if (reply.brokenCrossing !== undefined) this.replaceDecoder(reply.brokenCrossing, reply.message);
       this.noteChange(this.writes.failed(reply.message, new Date()));
       this.settle(
         reply.id,

@@ -25,12 +25,9 @@ export const metrics: SignalModule<"metrics", "points", MetricWriter> = {
   crossing: {
     sender: () => {
       const sent = new SentAttributeTexts();
-      return { pass: (batch) => sent.leave(batch, firstLiveAttributeSet()) };
+      return { leave: (batch) => sent.leave(batch, firstLiveAttributeSet()) };
     },
-    receiver: () => {
-      const received = new ReceivedAttributeTexts();
-      return { pass: (batch) => received.arrive(batch) };
-    },
+    receiver: () => new ReceivedAttributeTexts(),
   },
 
   store(writer, batch, { cutoffNs, receivedNs, sliceRecords }) {

@@ -72,9 +72,23 @@ export interface RowTableRetention {
   readonly companion?: (db: Database.Database) => RetentionCompanion;
 }
 
-/** One side of a signal's crossing memory (SignalModule.crossing): called on each batch. */
-export interface CrossingSide<Batch> {
-  pass(batch: Batch): void;
+/** The decoder thread's side of a signal's crossing memory (SignalModule.crossing). */
+export interface CrossingSender<Batch> {
+  /**
+   * Takes out of `batch` what the writer already has from this thread; returns what to call
+   * once the batch is posted (a post that threw leaves the memory as it was).
+   */
+  leave(batch: Batch): () => void;
+}
+
+/** The writer thread's side of a signal's crossing memory, one per decoder port. */
+export interface CrossingReceiver<Batch> {
+  /**
+   * Puts back what `batch` left out, before anything else reads it. Throws when it cannot: the
+   * crossing is broken, the batch is not stored, and the decoder is replaced (both sides then
+   * start afresh).
+   */
+  arrive(batch: Batch): void;
 }
 
 export interface SignalModule<Name extends string, Records extends string, Writer extends RecordWriter = RecordWriter> {
@@ -105,14 +119,13 @@ export interface SignalModule<Name extends string, Records extends string, Write
   /**
    * What a decoder thread and the writer remember across one decoder's batches, so that a batch
    * need not carry again what an earlier one did (metrics: attribute-text-crossing.ts).
-   * `sender` is made once per decoder thread and called on each batch as it is posted to the
-   * writer; `receiver` once per decoder port on the writer thread, and called on each batch
-   * taken from that port, before anything else reads it. A receiver that throws fails that
-   * request alone.
+   * `sender` is made once per decoder thread and given each batch as it is posted to the
+   * writer; `receiver` once per decoder port on the writer thread, and given each batch taken
+   * from that port, before anything else reads it.
    */
   readonly crossing?: {
-    sender(): CrossingSide<PackedBatchOf<Records>>;
-    receiver(): CrossingSide<PackedBatchOf<Records>>;
+    sender(): CrossingSender<PackedBatchOf<Records>>;
+    receiver(): CrossingReceiver<PackedBatchOf<Records>>;
   };
   /** Writer thread: stores a batch with its writer, slice by slice, inside the open transaction. */
   store(writer: Writer, batch: PackedBatchOf<Records>, context: StoreContext): RecordTally;

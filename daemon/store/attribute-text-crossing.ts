@@ -28,23 +28,33 @@ export class SentAttributeTexts {
   private firstLive = 1;
 
   /**
-   * Leaves out the texts already sent, marks the others sent, and records the first live number.
-   * Call it as the batch is posted, with nothing between that could keep it from being posted:
-   * a text marked sent that never left would be missing on the writer.
+   * Leaves out of `packed` the texts already sent, and of every later point of a set in the
+   * batch; returns what to call once the batch is posted, which marks its texts sent and
+   * records the first live number. Not called (the post threw), nothing is marked: the next
+   * batch carries those texts again.
    */
-  leave(packed: PackedMetricPoints, firstLive: number): void {
+  leave(packed: PackedMetricPoints, firstLive: number): () => void {
     const { attributes } = packed;
+    const carried: number[] = [];
+    const inBatch = new Set<number>();
     for (let i = 0; i < attributes.length; i++) {
       const set = attributeSetAt(packed, i);
       if (set === 0) continue;
-      if (this.sent.has(set)) attributes[i] = null;
-      else this.sent.add(set);
+      if (this.sent.has(set) || inBatch.has(set)) {
+        attributes[i] = null;
+      } else {
+        inBatch.add(set);
+        carried.push(set);
+      }
     }
     packed.firstLiveSet = firstLive;
-    if (firstLive > this.firstLive) {
-      this.firstLive = firstLive;
-      this.sent = new Set([...this.sent].filter((set) => set >= firstLive));
-    }
+    return () => {
+      for (const set of carried) this.sent.add(set);
+      if (firstLive > this.firstLive) {
+        this.firstLive = firstLive;
+        this.sent = new Set([...this.sent].filter((set) => set >= firstLive));
+      }
+    };
   }
 
   /** Numbers whose texts are marked sent. */
@@ -64,35 +74,37 @@ export class ReceivedAttributeTexts {
   private firstLive = 1;
 
   /**
-   * Puts back the texts the batch left out, keeps the ones it carries, and forgets the numbers
+   * Keeps every text the batch carries, puts back the ones it left out, and forgets the numbers
    * below the batch's first live one. Throws MissingAttributeTextError for a left-out text it
-   * never received: the batch is then not to be stored.
+   * never received (the batch is then not to be stored), having kept the batch's texts and
+   * forgotten what it says is gone all the same: a later batch that carries or leaves out only
+   * texts received is restored.
    */
   arrive(packed: PackedMetricPoints): void {
     const { attributes } = packed;
     for (let i = 0; i < attributes.length; i++) {
+      const text = attributes[i];
+      if (text === null || text === undefined) continue;
       const set = attributeSetAt(packed, i);
       if (set === 0) continue;
-      const text = attributes[i];
       const kept = this.texts.get(set);
-      if (text === null || text === undefined) {
-        if (kept === undefined) {
-          throw new MissingAttributeTextError(
-            `metric point ${i}: the text of attribute set ${set} was left out but never received`,
-          );
-        }
-        attributes[i] = kept;
-      } else if (kept === text) {
-        attributes[i] = kept;
-      } else {
-        this.texts.set(set, text);
-      }
+      if (kept === text) attributes[i] = kept;
+      else this.texts.set(set, text);
+    }
+    let missing: string | null = null;
+    for (let i = 0; i < attributes.length; i++) {
+      if (attributes[i] !== null && attributes[i] !== undefined) continue;
+      const set = attributeSetAt(packed, i);
+      const kept = this.texts.get(set);
+      if (kept !== undefined) attributes[i] = kept;
+      else missing ??= `metric point ${i}: the text of attribute set ${set} was left out but never received`;
     }
     const firstLive = packed.firstLiveSet;
     if (firstLive > this.firstLive) {
       this.firstLive = firstLive;
       for (const set of [...this.texts.keys()]) if (set < firstLive) this.texts.delete(set);
     }
+    if (missing !== null) throw new MissingAttributeTextError(missing);
   }
 
   /** Texts kept. */

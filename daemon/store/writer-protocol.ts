@@ -53,8 +53,13 @@ export type WriterReply =
    * several requests wakes the main thread once.
    */
   | { type: "written"; writes: WrittenRequest[] }
-  /** `transient`: another connection held the file; the same write may succeed later. */
-  | { type: "failed"; id: number; message: string; transient?: boolean }
+  /**
+   * `transient`: another connection held the file, or the decoder is to be replaced; the same
+   * write may succeed later. `brokenCrossing`: the batch came from the decoder port of that
+   * number (0 the first, then one more per `decoder` request) and what it left out could not
+   * be put back (SignalModule.crossing): that decoder is to be replaced.
+   */
+  | { type: "failed"; id: number; message: string; transient?: boolean; brokenCrossing?: number }
   /** The database file was deleted or replaced: no write is acknowledged from now on. */
   | { type: "lost"; message: string }
   /** Rows retention deleted, per signal's records. */

@@ -14,7 +14,7 @@ import {
 } from "../../shared/store-upgrade.js";
 import { nowNs } from "../../shared/time.js";
 import { noRecords, SIGNALS, signalNamed } from "../signals/registry.js";
-import type { CrossingSide } from "../signals/signal-module.js";
+import type { CrossingReceiver } from "../signals/signal-module.js";
 import { openWriteConnection } from "./connection.js";
 import { ForwardOutbox } from "./forward-outbox.js";
 import type { RecordTally } from "./kept-records.js";
@@ -36,15 +36,21 @@ const { options } = workerData as { options: WriterOptions };
 let requests = (workerData as { requests: MessagePort }).requests;
 const requestPorts = [requests];
 
-/** Per signal, what the writer remembers of one decoder port's batches (SignalModule.crossing). */
-type Receivers = ReadonlyMap<string, CrossingSide<never> | undefined>;
+/**
+ * What the writer remembers of one decoder port's batches, per signal (SignalModule.crossing),
+ * and the port's number: 0 for the first, then one more per `decoder` request.
+ */
+interface Receivers {
+  readonly port: number;
+  readonly bySignal: ReadonlyMap<string, CrossingReceiver<never> | undefined>;
+}
 
-function receiversForPort(): Receivers {
-  return new Map(SIGNALS.map((signal) => [signal.name, signal.crossing?.receiver()]));
+function receiversForPort(port: number): Receivers {
+  return { port, bySignal: new Map(SIGNALS.map((signal) => [signal.name, signal.crossing?.receiver()])) };
 }
 
 /** The current decoder port's receivers. */
-let receivers = receiversForPort();
+let receivers = receiversForPort(0);
 
 function send(reply: WriterReply): void {
   port.postMessage(reply);
@@ -382,14 +388,21 @@ const fileTimer = setInterval(fileIntact, FILE_CHECK_INTERVAL_MS);
 
 /**
  * Whether a write request taken from a decoder's port (with that port's receivers) can be
- * stored: a batch whose receiver throws is answered as failed here and goes no further.
+ * stored: a batch whose receiver throws is answered as failed here, naming the port so that its
+ * decoder is replaced, and goes no further.
  */
 function received(request: WriteRequest, from: Receivers | null): boolean {
   try {
-    from?.get(request.signal)?.pass(request.batch as never);
+    from?.bySignal.get(request.signal)?.arrive(request.batch as never);
     return true;
   } catch (error) {
-    send({ type: "failed", id: request.id, message: `obsd could not take the request: ${(error as Error).message}` });
+    send({
+      type: "failed",
+      id: request.id,
+      message: `obsd could not take the request: ${(error as Error).message}`,
+      transient: true,
+      brokenCrossing: from?.port,
+    });
     return false;
   }
 }
@@ -428,7 +441,16 @@ port.on("message", (message: WriterRequest) => {
     return;
   }
   if (message.type === "decoder") {
-    const portReceivers = receiversForPort();
+    // The decoder before this one has stopped (the main thread replaces a decoder once it is
+    // gone), so everything it posted is on its port: queued now, its port closed, its
+    // receivers' memory let go.
+    const [old, oldReceivers] = [requests, receivers];
+    for (let arrived = receiveMessageOnPort(old); arrived; arrived = receiveMessageOnPort(old)) {
+      onWriteRequest(arrived.message as WriteRequest, oldReceivers);
+    }
+    old.close();
+    requestPorts.splice(requestPorts.indexOf(old), 1);
+    const portReceivers = receiversForPort(oldReceivers.port + 1);
     requests = message.requests;
     receivers = portReceivers;
     requestPorts.push(requests);

@@ -6,6 +6,7 @@ import { ingestErrorOf, toGrpc, toHttp } from "../../daemon/ingest/ingest-errors
 import { IngestPipeline } from "../../daemon/ingest/ingest-pipeline.js";
 import { StorageError } from "../../daemon/store/store-errors.js";
 import { hexId, traceRequest } from "../helpers/otlp-builders.js";
+import { encodeMetrics } from "../helpers/otlp-metrics-protobuf.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const NOW = BigInt(Date.now()) * 1_000_000n;
@@ -16,6 +17,26 @@ function body(n: number): Buffer {
     JSON.stringify(traceRequest("pipeline", [{ traceId: hexId(n, 16), spanId: hexId(n, 8), startNs: NOW }])),
   );
 }
+
+/**
+ * A protobuf request of one gauge point per series `prefix-N`, worth N, at `NOW + offset` µs:
+ * a point stored under another series' attributes would show in its value.
+ */
+function gauges(prefix: string, series: number[], offset: number): Buffer {
+  const dataPoints = series.map((n) => ({
+    attributes: [{ key: "series", value: { stringValue: `${prefix}-${n}` } }],
+    timeUnixNano: String(NOW + BigInt(offset * 1000 + n)),
+    asDouble: n,
+  }));
+  const resource = { attributes: [{ key: "service.name", value: { stringValue: "pipeline" } }] };
+  return encodeMetrics({
+    resourceMetrics: [
+      { resource, scopeMetrics: [{ scope: { name: "t" }, metrics: [{ name: "g", gauge: { dataPoints } }] }] },
+    ],
+  });
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 /** Stops the pipeline's current decoder thread as an out-of-memory error or a crash would. */
 async function loseDecoder(pipeline: IngestPipeline): Promise<void> {
@@ -135,6 +156,65 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     expect((refused as Error).message).to.match(/the decoder stopped/);
     // No decoder comes back until a restart: a retry would fail the same way.
     expect(answers(refused)).to.deep.equal({ status: 500, retryAfter: undefined, grpc: "INTERNAL", retryDelay: null });
+  });
+
+  it("stores every metric point under its own series across a decoder replaced with requests in flight", async () => {
+    const outcomes: string[] = [];
+    const send = (prefix: string, series: number[], offset: number) =>
+      pipeline.ingest("metrics", "protobuf", gauges(prefix, series, offset), NOW).then(
+        () => "stored",
+        (error: Error) => error.name,
+      );
+    for (let offset = 0; offset < 2; offset++) outcomes.push(await send("a", range(0, 50), offset));
+    const inFlight = range(2, 30).map((offset) => send("a", range(0, 50), offset));
+    await loseDecoder(pipeline);
+    outcomes.push(...(await Promise.all(inFlight)));
+    // The new decoder numbers its sets from 1 again, other texts first.
+    for (let offset = 30; offset < 34; offset++) outcomes.push(await send("b", range(100, 160), offset));
+    for (let offset = 34; offset < 37; offset++) outcomes.push(await send("a", range(0, 50), offset));
+    expect(outcomes.slice(0, 2)).to.deep.equal(["stored", "stored"]);
+    expect(outcomes.slice(-7)).to.deep.equal(Array(7).fill("stored"));
+    await pipeline.close();
+    const db = new Database(join(dir.path, "t.sqlite"), { readonly: true });
+    try {
+      const rows = db
+        .prepare("SELECT s.attributes, p.value FROM metric_points p JOIN metric_series s ON s.id = p.series_id")
+        .all() as { attributes: string; value: number }[];
+      expect(rows.length).to.be.at.least(2 * 50 + 4 * 60 + 3 * 50);
+      const misfiled = rows.filter(
+        ({ attributes, value }) => Number(JSON.parse(attributes).series.split("-")[1]) !== value,
+      );
+      expect(misfiled).to.deep.equal([]);
+      expect((db.prepare("SELECT count(*) AS n FROM metric_series").get() as { n: number }).n).to.equal(110);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("replaces the decoder whose batches the writer could not restore, and only that one", async () => {
+    const internals = pipeline as unknown as { decoder: Worker; onWriterReply(reply: unknown): void };
+    const broken = (port: number) =>
+      internals.onWriterReply({
+        type: "failed",
+        id: -1,
+        message: "restoring failed",
+        transient: true,
+        brokenCrossing: port,
+      });
+    expect(await pipeline.ingest("metrics", "protobuf", gauges("a", range(0, 5), 0), NOW)).to.include({ accepted: 5 });
+    const first = internals.decoder;
+    broken(0);
+    await new Promise((resolve) => first.once("exit", resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = internals.decoder;
+    expect(second).not.to.equal(first);
+    expect(pipeline.writes.snapshot().lastError).to.match(/restoring failed/);
+    expect(await pipeline.ingest("metrics", "protobuf", gauges("a", range(0, 5), 1), NOW)).to.include({ accepted: 5 });
+    // A late word about the first decoder's port leaves its replacement alone.
+    broken(0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(internals.decoder).to.equal(second);
+    expect(await pipeline.ingest("metrics", "protobuf", gauges("a", range(0, 5), 2), NOW)).to.include({ accepted: 5 });
   });
 
   it("tells a client to retry when the collector is stopping", async () => {

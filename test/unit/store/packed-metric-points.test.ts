@@ -3,7 +3,6 @@ import { expect } from "chai";
 import { decodeMetricRequest } from "../../../daemon/otlp/decode-request.js";
 import type { MetricBatch, MetricPointRecord } from "../../../daemon/otlp/records.js";
 import { MAX_STORED_NS } from "../../../daemon/otlp/stored-time.js";
-import { ReceivedAttributeTexts, SentAttributeTexts } from "../../../daemon/store/attribute-text-crossing.js";
 import { packedPointCount, packMetricPoints, unpackMetricPoints } from "../../../daemon/store/packed-metric-points.js";
 import { everyKindRequest } from "../../helpers/metric-requests.js";
 import { metricsFixture } from "../../helpers/otlp-metrics-protobuf.js";
@@ -80,92 +79,5 @@ describe("packed metric points", () => {
       "BigInt64Array",
     ]);
     expect(serialize(packed).length).to.be.below(serialize(batch).length);
-  });
-
-  it("carry each set's text once per decoder, and the writer restores the same points from the numbers", () => {
-    const unnumberedBatch = everyKind();
-    const numbers = new Map<string, number>();
-    const batch = {
-      ...unnumberedBatch,
-      points: unnumberedBatch.points.map((point) => {
-        if (!numbers.has(point.attributes)) numbers.set(point.attributes, numbers.size + 1);
-        return { ...point, attributeSet: numbers.get(point.attributes) as number };
-      }),
-    };
-    expect(numbers.size).to.be.above(1).and.below(batch.points.length);
-    const sent = new SentAttributeTexts();
-    const received = new ReceivedAttributeTexts();
-    for (let i = 0; i < 3; i++) {
-      const packed = packMetricPoints(batch);
-      sent.leave(packed, 1);
-      // The first batch carries each text with its set's first point; the later ones carry none.
-      const carried = packed.attributes.filter((text) => text !== null).length;
-      expect(carried).to.equal(i === 0 ? numbers.size : 0);
-      const crossed = structuredClone(packed);
-      received.arrive(crossed);
-      const slices = [...unpackMetricPoints(crossed, 4)];
-      expect(slices.flatMap((slice) => slice.points)).to.deep.equal(withoutIndexed(batch).points);
-    }
-    expect(received.size).to.equal(numbers.size);
-    // Unnumbered sets (OTLP/JSON's) always carry their text.
-    const plain = packMetricPoints(unnumberedBatch);
-    sent.leave(plain, 1);
-    expect(plain.attributes.every((text) => typeof text === "string")).to.equal(true);
-  });
-
-  it("refuses a batch whose left-out text was never received, rather than storing it as another series", () => {
-    const batch = everyKind();
-    const numbered = { ...batch, points: batch.points.map((point) => ({ ...point, attributeSet: 7 })) };
-    const sent = new SentAttributeTexts();
-    sent.leave(packMetricPoints(numbered), 1); // posted to a writer that is not this one
-    const second = packMetricPoints(numbered);
-    sent.leave(second, 1);
-    expect(() => new ReceivedAttributeTexts().arrive(second)).to.throw(
-      /attribute set 7 was left out but never received/,
-    );
-    expect(() => [...unpackMetricPoints(second, 4)]).to.throw(/attributes were not restored/);
-  });
-
-  it("forgets the numbers of a memo that started over, on both sides, after the batch that says so", () => {
-    const batch = everyKind();
-    const point = batch.points[0] as MetricPointRecord;
-    const pointsOf = (sets: number[]) => ({
-      ...batch,
-      points: sets.map((set) => ({ ...point, attributes: `{"set":${set}}`, attributeSet: set })),
-    });
-    const sent = new SentAttributeTexts();
-    const received = new ReceivedAttributeTexts();
-    const cross = (sets: number[], firstLive: number) => {
-      const packed = packMetricPoints(pointsOf(sets));
-      sent.leave(packed, firstLive);
-      const left = packed.attributes.map((text) => text === null);
-      received.arrive(packed);
-      expect(packed.attributes).to.deep.equal(sets.map((set) => `{"set":${set}}`));
-      return left;
-    };
-    expect(cross([1, 2, 1], 1)).to.deep.equal([false, false, true]);
-    // The memo started over within this request: its points of set 2 still resolve.
-    expect(cross([2, 3, 3], 3)).to.deep.equal([true, false, true]);
-    expect([sent.size, received.size]).to.deep.equal([1, 1]);
-    expect(cross([3, 4], 3)).to.deep.equal([true, false]);
-  });
-
-  it("keeps each decoder's texts apart: a replacement decoder's numbers are its own", () => {
-    const batch = everyKind();
-    const point = batch.points[0] as MetricPointRecord;
-    const one = (text: string) => ({ ...batch, points: [{ ...point, attributes: text, attributeSet: 1 }] });
-    const [first, second] = [new SentAttributeTexts(), new SentAttributeTexts()];
-    const [firstPort, secondPort] = [new ReceivedAttributeTexts(), new ReceivedAttributeTexts()];
-    const send = (sender: SentAttributeTexts, port: ReceivedAttributeTexts, text: string) => {
-      const packed = packMetricPoints(one(text));
-      sender.leave(packed, 1);
-      port.arrive(packed);
-      return packed.attributes[0];
-    };
-    expect(send(first, firstPort, '{"a":1}')).to.equal('{"a":1}');
-    expect(send(second, secondPort, '{"b":2}')).to.equal('{"b":2}');
-    // A late batch of the first decoder, after the second started.
-    expect(send(first, firstPort, '{"a":1}')).to.equal('{"a":1}');
-    expect(send(second, secondPort, '{"b":2}')).to.equal('{"b":2}');
   });
 });
