@@ -11,13 +11,13 @@ import {
 } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import type { ForwardDestination } from "../../shared/forward-settings.js";
 import { packagePath } from "../../shared/package-root.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
+import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
 import { processAlive } from "./process-alive.js";
 
@@ -55,26 +55,6 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
  * Starts a background collector, or adopts the verified one already listening on the same
  * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
  */
-/** The forwarding URLs and protocol as flags (they are no secret). */
-function forwardArguments(destinations: ForwardDestination[]): string[] {
-  const first = destinations[0];
-  if (first === undefined) return [];
-  return [...destinations.flatMap((d) => ["--forward", d.url]), "--forward-protocol", first.protocol];
-}
-
-/**
- * The forwarding headers go to the collector in its environment, never on its command line,
- * where any user of the machine could read them (ps).
- */
-function forwardEnvironment(env: NodeJS.ProcessEnv, destinations: ForwardDestination[]): NodeJS.ProcessEnv {
-  const headers = destinations[0]?.headers ?? [];
-  if (headers.length === 0) return env;
-  return {
-    ...env,
-    OBS_FORWARD_HEADERS: headers.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join(","),
-  };
-}
-
 export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
   const { settings } = settingsOrUsageError(flags, env);
   const monitorDir = join(ensureStateDir(env), "monitor");
@@ -110,31 +90,13 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     }
     const logPath = join(monitorDir, "logs", `obsd-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
     const log = openSync(logPath, "a", PRIVATE_FILE_MODE);
-    const child = spawn(
-      process.execPath,
-      [
-        packagePath("bin", "obsd.js"),
-        "--host",
-        settings.host,
-        "--port",
-        String(settings.port),
-        "--db",
-        settings.dbPath,
-        "--retention",
-        `${settings.retentionMs}ms`,
-        "--max-db-size",
-        String(settings.maxDbBytes),
-        "--max-body-size",
-        String(settings.maxBodyBytes),
-        ...forwardArguments(settings.forward),
-      ],
-      {
-        detached: true,
-        stdio: ["ignore", log, log],
-        cwd: process.cwd(),
-        env: forwardEnvironment(env, settings.forward),
-      },
-    );
+    const invocation = collectorInvocation(settings, env);
+    const child = spawn(process.execPath, [packagePath("bin", "obsd.js"), ...invocation.args], {
+      detached: true,
+      stdio: ["ignore", log, log],
+      cwd: process.cwd(),
+      env: invocation.env,
+    });
     closeSync(log);
     let exitCode: number | null = null;
     child.once("exit", (code) => {
