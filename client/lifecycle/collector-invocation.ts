@@ -1,5 +1,4 @@
-import type { CollectorSettings } from "../../shared/collector-settings.js";
-import type { ForwardDestination } from "../../shared/forward-settings.js";
+import type { SettingFlags } from "../../shared/collector-settings.js";
 
 /** How `obs monitor start --detach` runs its background obsd: the command line and the environment. */
 export interface CollectorInvocation {
@@ -8,45 +7,46 @@ export interface CollectorInvocation {
   env: NodeJS.ProcessEnv;
 }
 
-/** The forwarding URLs and protocol as flags (they are no secret). */
-function forwardArguments(destinations: ForwardDestination[]): string[] {
-  const first = destinations[0];
-  if (first === undefined) return [];
-  return [...destinations.flatMap((d) => ["--forward", d.url]), "--forward-protocol", first.protocol];
+/** `--name value`, or nothing for a flag not given; `--name=value` keeps a value such as `-x.sqlite` a value. */
+function option(name: string, value: string | number | undefined): string[] {
+  if (value === undefined || value === "") return [];
+  const text = String(value);
+  return text.startsWith("-") ? [`--${name}=${text}`] : [`--${name}`, text];
 }
 
 /**
- * The forwarding headers go to the collector in its environment, never on its command line,
- * where any user of the machine could read them (ps).
+ * The forwarding headers given as flags go to the collector in its environment, never on its
+ * command line, where any user of the machine could read them (ps).
  */
-function forwardEnvironment(env: NodeJS.ProcessEnv, destinations: ForwardDestination[]): NodeJS.ProcessEnv {
-  const headers = destinations[0]?.headers ?? [];
-  if (headers.length === 0) return env;
-  return {
-    ...env,
-    OBS_FORWARD_HEADERS: headers.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join(","),
-  };
+function headerEnvironment(env: NodeJS.ProcessEnv, headers: string[] | undefined): NodeJS.ProcessEnv {
+  if (headers === undefined || headers.length === 0) return env;
+  const encoded = headers.map((header) => {
+    const at = header.indexOf("=");
+    return at < 0 ? header : `${header.slice(0, at)}=${encodeURIComponent(header.slice(at + 1))}`;
+  });
+  return { ...env, OBS_FORWARD_HEADERS: encoded.join(",") };
 }
 
-/** The background collector for `settings`: it must resolve to exactly these settings. */
-export function collectorInvocation(settings: CollectorSettings, env: NodeJS.ProcessEnv): CollectorInvocation {
+/**
+ * The background collector for a start given `flags` in `env`: the flags the user gave, and no
+ * others, in the same environment and folder. obsd then resolves every setting as this start
+ * did, and reports its source truly: a value obs had read from the environment or taken as
+ * the default, passed as a flag, would be reported as one.
+ */
+export function collectorInvocation(flags: SettingFlags, env: NodeJS.ProcessEnv): CollectorInvocation {
   return {
     args: [
-      "--host",
-      settings.host,
-      "--port",
-      String(settings.port),
-      "--db",
-      settings.dbPath,
-      "--retention",
-      `${settings.retentionMs}ms`,
-      "--max-db-size",
-      String(settings.maxDbBytes),
-      "--max-body-size",
-      String(settings.maxBodyBytes),
-      ...(settings.otlpStandardPorts ? ["--otlp-standard-ports"] : []),
-      ...forwardArguments(settings.forward),
+      ...option("host", flags.host),
+      ...option("port", flags.port),
+      ...option("db", flags.db),
+      ...(flags.projectStore ? ["--project-store"] : []),
+      ...option("retention", flags.retention),
+      ...option("max-db-size", flags.maxDbSize),
+      ...option("max-body-size", flags.maxBodySize),
+      ...(flags.otlpStandardPorts ? ["--otlp-standard-ports"] : []),
+      ...(flags.forward ?? []).flatMap((url) => option("forward", url)),
+      ...option("forward-protocol", flags.forwardProtocol),
     ],
-    env: forwardEnvironment(env, settings.forward),
+    env: headerEnvironment(env, flags.forwardHeaders),
   };
 }

@@ -90,7 +90,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     }
     const logPath = join(monitorDir, "logs", `obsd-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
     const log = openSync(logPath, "a", PRIVATE_FILE_MODE);
-    const invocation = collectorInvocation(settings, env);
+    const invocation = collectorInvocation(flags, env);
     const child = spawn(process.execPath, [packagePath("bin", "obsd.js"), ...invocation.args], {
       detached: true,
       stdio: ["ignore", log, log],

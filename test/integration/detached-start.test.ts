@@ -2,6 +2,7 @@
  * `obs monitor start --detach` as the user sees it: what the background collector is told,
  * and what it reports about its settings.
  */
+import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { http } from "../helpers/http.js";
@@ -38,5 +39,34 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(health.configuration.otlpStandardPorts).to.deep.equal({ value: true, source: "flag" });
     // Listening or reported as taken: either way the collector was asked for them.
     expect(health.endpoints.map((endpoint) => endpoint.role)).to.deep.equal(["main", "otlp-grpc", "otlp-http"]);
+  });
+
+  it("reports where each setting came from: flag, environment or default, as a foreground start would", async () => {
+    const port = await freePort();
+    const start = await runObs(
+      ["monitor", "start", "--detach", "--port", String(port), "--max-body-size", "8MiB", "--json"],
+      { env: { ...env, OBS_RETENTION: "2d", OBS_MAX_DB_SIZE: "512MiB" } },
+    );
+    expect(start.code, start.stderr).to.equal(0);
+    const { configuration } = await healthOf(JSON.parse(start.stdout).data.collector.base_url);
+    const sources = Object.fromEntries(Object.entries(configuration).map(([name, { source }]) => [name, source]));
+    expect(sources).to.deep.equal({
+      monitorHost: "default",
+      monitorPort: "flag",
+      db: "default",
+      retention: "env",
+      maxDbSize: "env",
+      maxBodySize: "flag",
+      otlpStandardPorts: "default",
+    });
+    expect(configuration.retention?.value).to.equal("2d");
+    expect(configuration.maxDbSize?.value).to.equal("512MiB");
+    expect(configuration.maxBodySize?.value).to.equal("8MiB");
+    expect(configuration.db?.value).to.equal(join(dir.path, "monitor", "telemetry.sqlite"));
+
+    // obs status --json shows the same configuration.
+    const status = await runObs(["status", "--json", "--port", String(port)], { env });
+    expect(status.code, status.stderr).to.equal(0);
+    expect(JSON.parse(status.stdout).data.configuration.retention).to.deep.equal({ value: "2d", source: "env" });
   });
 });
