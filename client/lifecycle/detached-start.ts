@@ -17,6 +17,7 @@ import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
+import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-settings.js";
 import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
 import { processAlive } from "./process-alive.js";
@@ -26,6 +27,8 @@ export interface DetachedStart {
   started: boolean;
   collector: RegistryEntry;
   logPath: string | null;
+  /** For the user, on stderr (and in a --json document's `warnings`): an adopted collector's settings that differ. */
+  warnings: string[];
 }
 
 const READY_TIMEOUT_MS = 15_000;
@@ -56,7 +59,8 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
  * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
  */
 export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
-  const { settings } = settingsOrUsageError(flags, env);
+  const resolved = settingsOrUsageError(flags, env);
+  const { settings } = resolved;
   const monitorDir = join(ensureStateDir(env), "monitor");
   makePrivateDir(join(monitorDir, "logs"));
   const lockTarget = join(monitorDir, "start.lock");
@@ -70,7 +74,10 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
   try {
     const running = await runningCollectors(env);
     const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
-    if (same) return { started: false, collector: same, logPath: null };
+    if (same) {
+      const differences = settingDifferences(resolved, same, await adoptedHealth(same));
+      return { started: false, collector: same, logPath: null, warnings: adoptionWarnings(same, differences) };
+    }
     if (!(await portIsFree(settings.host, settings.port))) {
       throw new LifecycleError(
         "collector_unavailable",
@@ -113,7 +120,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
         deadline = Math.min(upgradeDeadline, deadline + 1000);
       }
       const entry = (await runningCollectors(env, 300)).find((candidate) => candidate.pid === pid);
-      if (entry) return { started: true, collector: entry, logPath };
+      if (entry) return { started: true, collector: entry, logPath, warnings: [] };
       if (!processAlive(pid)) {
         const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
         // Exit 2 is the collector refusing its arguments (a store in use, a bad setting).

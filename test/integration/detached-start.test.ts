@@ -69,4 +69,40 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(status.code, status.stderr).to.equal(0);
     expect(JSON.parse(status.stdout).data.configuration.retention).to.deep.equal({ value: "2d", source: "env" });
   });
+
+  it("says which settings differ when it adopts a running collector started with others", async () => {
+    const port = await freePort();
+    const first = await runObs(
+      ["monitor", "start", "--detach", "--port", String(port), "--retention", "1d", "--max-db-size", "256MiB"],
+      { env },
+    );
+    expect(first.code, first.stderr).to.equal(0);
+
+    const same = await runObs(
+      ["monitor", "start", "--detach", "--port", String(port), "--retention", "24h", "--max-db-size", "256MiB"],
+      { env },
+    );
+    expect(same.code, same.stderr).to.equal(0);
+    expect(same.stdout).to.include("already running (adopted)");
+    expect(same.stderr).to.equal("");
+
+    const other = join(dir.path, "other.sqlite");
+    const differs = await runObs(
+      ["monitor", "start", "--detach", "--port", String(port), "--retention", "2d", "--db", other, "--json"],
+      { env },
+    );
+    expect(differs.code, differs.stderr).to.equal(0);
+    const document = JSON.parse(differs.stdout);
+    expect(document.data.started).to.equal(false);
+    const warning = differs.stderr;
+    expect(warning).to.match(/^obs: warning: /);
+    expect(warning).to.include(`http://127.0.0.1:${port}`);
+    expect(warning).to.include("--retention 1d (asked for 2d)");
+    expect(warning).to.include(`--db ${join(dir.path, "monitor", "telemetry.sqlite")} (asked for ${other})`);
+    expect(warning).to.include("--max-db-size 256MiB (asked for 1GiB, the default)");
+    expect(warning).not.to.include("--max-body-size");
+    expect(warning).not.to.include("--otlp-standard-ports");
+    expect(document.warnings).to.have.length(1);
+    expect(warning).to.include(document.warnings[0]);
+  });
 });
