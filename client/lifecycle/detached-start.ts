@@ -11,6 +11,7 @@ import {
 } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
+import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
@@ -27,7 +28,10 @@ export interface DetachedStart {
   started: boolean;
   collector: RegistryEntry;
   logPath: string | null;
-  /** For the user, on stderr (and in a --json document's `warnings`): an adopted collector's settings that differ. */
+  /**
+   * For the user, on stderr (and in a --json document's `warnings`): an adopted collector's
+   * settings that differ, and an address other machines can reach.
+   */
   warnings: string[];
 }
 
@@ -54,6 +58,12 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** The warning that other machines can reach `collector`, if they can. */
+function exposedWarnings(collector: RegistryEntry): string[] {
+  const warning = exposedBindWarning(collector.host);
+  return warning === null ? [] : [warning];
+}
+
 /**
  * Starts a background collector, or adopts the verified one already listening on the same
  * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
@@ -76,7 +86,8 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
     if (same) {
       const differences = settingDifferences(resolved, same, await adoptedHealth(same));
-      return { started: false, collector: same, logPath: null, warnings: adoptionWarnings(same, differences) };
+      const warnings = [...adoptionWarnings(same, differences), ...exposedWarnings(same)];
+      return { started: false, collector: same, logPath: null, warnings };
     }
     if (!(await portIsFree(settings.host, settings.port))) {
       throw new LifecycleError(
@@ -120,7 +131,8 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
         deadline = Math.min(upgradeDeadline, deadline + 1000);
       }
       const entry = (await runningCollectors(env, 300)).find((candidate) => candidate.pid === pid);
-      if (entry) return { started: true, collector: entry, logPath, warnings: [] };
+      // The collector's own warning went to its log, which the user does not see.
+      if (entry) return { started: true, collector: entry, logPath, warnings: exposedWarnings(entry) };
       if (!processAlive(pid)) {
         const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
         // Exit 2 is the collector refusing its arguments (a store in use, a bad setting).

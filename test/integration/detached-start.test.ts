@@ -26,7 +26,7 @@ describe("obs monitor start --detach (real processes)", function () {
   });
   afterEach(async () => {
     for (const entry of await runningCollectors(env))
-      await runObs(["monitor", "stop", "--base-url", entry.baseUrl], { env });
+      await runObs(["monitor", "stop", "--base-url", entry.baseUrl.replace("0.0.0.0", "127.0.0.1")], { env });
     dir.cleanup();
   });
 
@@ -104,5 +104,21 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(warning).not.to.include("--otlp-standard-ports");
     expect(document.warnings).to.have.length(1);
     expect(warning).to.include(document.warnings[0]);
+  });
+
+  it("warns that a collector bound beyond loopback is reachable from other machines", async () => {
+    const port = await freePort();
+    const start = await runObs(["monitor", "start", "--detach", "--host", "0.0.0.0", "--port", String(port)], { env });
+    expect(start.code, start.stderr).to.equal(0);
+    expect(start.stderr).to.match(/^obs: warning: .*0\.0\.0\.0.*reachable from other machines.*no authentication/m);
+    // Adopting it says so again: the user is asking for that address once more.
+    const again = await runObs(["monitor", "start", "--detach", "--host", "0.0.0.0", "--port", String(port)], { env });
+    expect(again.code, again.stderr).to.equal(0);
+    expect(again.stderr).to.match(/reachable from other machines/);
+
+    const elsewhere = ["--port", String(await freePort()), "--db", join(dir.path, "loopback.sqlite")];
+    const loopback = await runObs(["monitor", "start", "--detach", ...elsewhere], { env });
+    expect(loopback.code, loopback.stderr).to.equal(0);
+    expect(loopback.stderr).to.equal("");
   });
 });
