@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import lockfile from "proper-lockfile";
 import {
   type ResolvedSettings,
   resolveSettings,
@@ -13,7 +12,7 @@ import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
-import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
+import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
@@ -22,6 +21,7 @@ import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-s
 import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
 import { processAlive } from "./process-alive.js";
+import { takeStartLock } from "./start-lock.js";
 
 export interface DetachedStart {
   /** False when a verified collector was already running on that address and was adopted. */
@@ -73,14 +73,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
   const { settings } = resolved;
   const monitorDir = join(ensureStateDir(env), "monitor");
   makePrivateDir(join(monitorDir, "logs"));
-  const lockTarget = join(monitorDir, "start.lock");
-  writeFileSync(lockTarget, "", { flag: "a", mode: PRIVATE_FILE_MODE });
-  const release = await lockfile.lock(lockTarget, {
-    fs: privateLockFs,
-    realpath: false,
-    stale: 30_000,
-    retries: { retries: 300, minTimeout: 50, maxTimeout: 100 },
-  });
+  const release = await takeStartLock(monitorDir);
   try {
     const running = await runningCollectors(env);
     const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);

@@ -1,10 +1,16 @@
 /**
  * `obs monitor start --detach` as the user sees it: what the background collector is told,
- * and what it reports about its settings.
+ * what it reports about where its settings came from, what is said when a running collector
+ * is adopted or the address is reachable from other machines, and a start lock left behind
+ * by a start killed with kill -9.
  */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
+import { packagePath } from "../../shared/package-root.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -13,6 +19,13 @@ type Configuration = Record<string, { value: unknown; source: string }>;
 
 async function healthOf(baseUrl: string): Promise<{ configuration: Configuration; endpoints: { role: string }[] }> {
   return (await http(`${baseUrl}/api/health`)).json();
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once("exit", () => resolve());
+  });
 }
 
 describe("obs monitor start --detach (real processes)", function () {
@@ -120,5 +133,52 @@ describe("obs monitor start --detach (real processes)", function () {
     const loopback = await runObs(["monitor", "start", "--detach", ...elsewhere], { env });
     expect(loopback.code, loopback.stderr).to.equal(0);
     expect(loopback.stderr).to.equal("");
+  });
+
+  it("takes over the start lock of a start killed with kill -9, at once", async () => {
+    // A registry entry whose socket never answers holds every start in its lookup for a
+    // while, after it has taken the lock and before it starts anything.
+    const runDir = join(dir.path, "monitor", "run");
+    mkdirSync(runDir, { recursive: true, mode: 0o700 });
+    const id = "cd".repeat(16);
+    const socketPath = join(runDir, `${id}.sock`);
+    const silent = createSocketServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(socketPath, resolve));
+    const entryPath = join(runDir, `${id}.json`);
+    writeFileSync(
+      entryPath,
+      JSON.stringify({ instanceId: id, pid: process.pid, cwd: dir.path, host: "127.0.0.1", port: 9, socketPath }),
+    );
+    const lockDir = join(dir.path, "monitor", "start.lock.lock");
+    const port = await freePort();
+    const victim = spawn(
+      process.execPath,
+      [packagePath("bin", "obs.js"), "monitor", "start", "--detach", "--port", String(port)],
+      { env: { ...process.env, ...env }, stdio: "ignore" },
+    );
+    try {
+      const seen = Date.now();
+      while (!existsSync(lockDir)) {
+        expect(Date.now() - seen, "the start never took its lock").to.be.below(10_000);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      victim.kill("SIGKILL");
+      await exited(victim);
+      silent.close();
+      rmSync(entryPath, { force: true });
+    }
+    expect(existsSync(lockDir), "kill -9 leaves the lock behind").to.equal(true);
+
+    const started = Date.now();
+    const next = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], {
+      env,
+      timeoutMs: 10_000,
+    });
+    expect(next.code, next.stderr).to.equal(0);
+    expect(JSON.parse(next.stdout).data.started).to.equal(true);
+    // Not after the lock's 30 s heartbeat timeout: its holder is known to be gone.
+    expect(Date.now() - started).to.be.below(8_000);
   });
 });
