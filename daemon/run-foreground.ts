@@ -2,6 +2,7 @@ import type { Server } from "node:net";
 import { resolveSettings, type SettingFlags, SettingsError } from "../shared/collector-settings.js";
 import type { RegistryEntry } from "../shared/control-protocol.js";
 import { ExitCode } from "../shared/exit-codes.js";
+import { exposedBindWarning } from "../shared/loopback-host.js";
 import { OBS_VERSION } from "../shared/package-root.js";
 import { ensureStateDir, StateDirError } from "../shared/state-dir.js";
 import { uiUrl } from "../shared/ui-links.js";
@@ -16,7 +17,6 @@ import {
   writeRegistry,
 } from "./control/registry.js";
 import { StoreInUseError } from "./control/store-lock.js";
-import { isLoopbackHost, isWildcardHost } from "./http/host-guard.js";
 import { writeStatusLine } from "./ingest/write-status.js";
 import { SIGNALS } from "./signals/registry.js";
 import { StoreOpenError } from "./store/store-errors.js";
@@ -81,11 +81,8 @@ export async function runForeground(
     }
     throw error;
   }
-  if (!isLoopbackHost(settings.host) || isWildcardHost(settings.host)) {
-    io.err(
-      `obsd: warning: listening on ${settings.host}, which is reachable from other machines; obsd has no authentication.`,
-    );
-  }
+  const exposed = exposedBindWarning(settings.host);
+  if (exposed !== null) io.err(`obsd: warning: ${exposed}`);
   const entry: RegistryEntry = {
     instanceId: collector.identity.instanceId,
     pid: collector.identity.pid,

@@ -12,3 +12,17 @@ export function isLoopbackHost(host: string): boolean {
 export function isWildcardHost(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "";
 }
+
+/**
+ * The warning for a collector bound to `host` when other machines can reach it (every address
+ * but loopback), or null. The spec makes such a bind an explicit trust decision: the collector
+ * has no authentication, so whoever reaches it can send and read telemetry.
+ */
+export function exposedBindWarning(host: string): string | null {
+  const name = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
+  if (isLoopbackHost(name) && !isWildcardHost(name)) return null;
+  return `listening on ${host}, which is reachable from other machines; obsd has no authentication.`;
+}

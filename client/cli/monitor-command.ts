@@ -80,13 +80,16 @@ export function monitorCommand(setExit: SetExit): CommandModule {
             setExit(
               await runAction(json, "monitor start", async () => {
                 const { startDetached } = await import("../lifecycle/detached-start.js");
-                const result = await startDetached(settingFlagsOf(flags));
+                const { warnings, ...result } = await startDetached(settingFlagsOf(flags));
+                for (const warning of warnings) process.stderr.write(`obs: warning: ${warning}\n`);
                 const verb = result.started ? "started" : "already running (adopted)";
                 return emitSuccess(
                   json,
                   "monitor start",
-                  { ...result },
+                  result,
                   `collector ${verb}: ${describeCollector(result.collector)}${result.logPath ? `\n  log ${result.logPath}` : ""}`,
+                  null,
+                  warnings,
                 );
               }),
             );

@@ -1,8 +1,7 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import lockfile from "proper-lockfile";
 import {
   type ResolvedSettings,
   resolveSettings,
@@ -11,21 +10,29 @@ import {
 } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import type { ForwardDestination } from "../../shared/forward-settings.js";
+import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
-import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
+import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
+import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-settings.js";
+import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
 import { processAlive } from "./process-alive.js";
+import { takeStartLock } from "./start-lock.js";
 
 export interface DetachedStart {
   /** False when a verified collector was already running on that address and was adopted. */
   started: boolean;
   collector: RegistryEntry;
   logPath: string | null;
+  /**
+   * For the user, on stderr (and in a --json document's `warnings`): an adopted collector's
+   * settings that differ, and an address other machines can reach.
+   */
+  warnings: string[];
 }
 
 const READY_TIMEOUT_MS = 15_000;
@@ -51,46 +58,30 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** The warning that other machines can reach `collector`, if they can. */
+function exposedWarnings(collector: RegistryEntry): string[] {
+  const warning = exposedBindWarning(collector.host);
+  return warning === null ? [] : [warning];
+}
+
 /**
  * Starts a background collector, or adopts the verified one already listening on the same
  * address. Concurrent starts serialize on a lock file, so five at once leave exactly one.
  */
-/** The forwarding URLs and protocol as flags (they are no secret). */
-function forwardArguments(destinations: ForwardDestination[]): string[] {
-  const first = destinations[0];
-  if (first === undefined) return [];
-  return [...destinations.flatMap((d) => ["--forward", d.url]), "--forward-protocol", first.protocol];
-}
-
-/**
- * The forwarding headers go to the collector in its environment, never on its command line,
- * where any user of the machine could read them (ps).
- */
-function forwardEnvironment(env: NodeJS.ProcessEnv, destinations: ForwardDestination[]): NodeJS.ProcessEnv {
-  const headers = destinations[0]?.headers ?? [];
-  if (headers.length === 0) return env;
-  return {
-    ...env,
-    OBS_FORWARD_HEADERS: headers.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join(","),
-  };
-}
-
 export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv = process.env): Promise<DetachedStart> {
-  const { settings } = settingsOrUsageError(flags, env);
+  const resolved = settingsOrUsageError(flags, env);
+  const { settings } = resolved;
   const monitorDir = join(ensureStateDir(env), "monitor");
   makePrivateDir(join(monitorDir, "logs"));
-  const lockTarget = join(monitorDir, "start.lock");
-  writeFileSync(lockTarget, "", { flag: "a", mode: PRIVATE_FILE_MODE });
-  const release = await lockfile.lock(lockTarget, {
-    fs: privateLockFs,
-    realpath: false,
-    stale: 30_000,
-    retries: { retries: 300, minTimeout: 50, maxTimeout: 100 },
-  });
+  const release = await takeStartLock(monitorDir);
   try {
     const running = await runningCollectors(env);
     const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
-    if (same) return { started: false, collector: same, logPath: null };
+    if (same) {
+      const differences = settingDifferences(resolved, same, await adoptedHealth(same));
+      const warnings = [...adoptionWarnings(same, differences), ...exposedWarnings(same)];
+      return { started: false, collector: same, logPath: null, warnings };
+    }
     if (!(await portIsFree(settings.host, settings.port))) {
       throw new LifecycleError(
         "collector_unavailable",
@@ -110,31 +101,13 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     }
     const logPath = join(monitorDir, "logs", `obsd-${new Date().toISOString().replace(/[:.]/g, "-")}.log`);
     const log = openSync(logPath, "a", PRIVATE_FILE_MODE);
-    const child = spawn(
-      process.execPath,
-      [
-        packagePath("bin", "obsd.js"),
-        "--host",
-        settings.host,
-        "--port",
-        String(settings.port),
-        "--db",
-        settings.dbPath,
-        "--retention",
-        `${settings.retentionMs}ms`,
-        "--max-db-size",
-        String(settings.maxDbBytes),
-        "--max-body-size",
-        String(settings.maxBodyBytes),
-        ...forwardArguments(settings.forward),
-      ],
-      {
-        detached: true,
-        stdio: ["ignore", log, log],
-        cwd: process.cwd(),
-        env: forwardEnvironment(env, settings.forward),
-      },
-    );
+    const invocation = collectorInvocation(flags, env);
+    const child = spawn(process.execPath, [packagePath("bin", "obsd.js"), ...invocation.args], {
+      detached: true,
+      stdio: ["ignore", log, log],
+      cwd: process.cwd(),
+      env: invocation.env,
+    });
     closeSync(log);
     let exitCode: number | null = null;
     child.once("exit", (code) => {
@@ -151,7 +124,8 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
         deadline = Math.min(upgradeDeadline, deadline + 1000);
       }
       const entry = (await runningCollectors(env, 300)).find((candidate) => candidate.pid === pid);
-      if (entry) return { started: true, collector: entry, logPath };
+      // The collector's own warning went to its log, which the user does not see.
+      if (entry) return { started: true, collector: entry, logPath, warnings: exposedWarnings(entry) };
       if (!processAlive(pid)) {
         const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
         // Exit 2 is the collector refusing its arguments (a store in use, a bad setting).

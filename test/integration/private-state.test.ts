@@ -115,9 +115,13 @@ describe("the state folder and control sockets are this user's alone", function 
       env: { OBS_STATE_DIR: state },
     });
     expect(accepted.code, accepted.stdout + accepted.stderr).to.equal(0);
-    await runObs(["monitor", "stop", "--port", String(JSON.parse(accepted.stdout).data.port)], {
-      env: { OBS_STATE_DIR: state },
-    });
+    const stopped = await runObs(
+      ["monitor", "stop", "--port", String(JSON.parse(accepted.stdout).data.collector.port)],
+      {
+        env: { OBS_STATE_DIR: state },
+      },
+    );
+    expect(stopped.code, stopped.stderr).to.equal(0);
   });
 
   it("obs refuses a monitor/ folder that is a link, even in a state folder of its own", async () => {

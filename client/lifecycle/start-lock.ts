@@ -1,0 +1,96 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import lockfile from "proper-lockfile";
+import { PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
+import { LifecycleError } from "./lifecycle-error.js";
+import { processAlive } from "./process-alive.js";
+
+/** How long a start waits for the one before it (whose collector may take this long to answer). */
+const WAIT_MS = 30_000;
+/**
+ * A lock whose heartbeat stopped this long ago is free whoever it names (its pid may have been
+ * reused). The heartbeat runs while a start waits for its collector, which never blocks for long.
+ */
+const STALE_MS = 30_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The pid the lock file names as its holder, or null when it names none. */
+function recordedHolder(target: string): number | null {
+  const pid = Number.parseInt(readFileSync(target, "utf8").trim(), 10);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** Whether the holder named is gone (our own pid there is a predecessor's, reused). */
+function holderGone(pid: number | null): boolean {
+  return pid !== null && (pid === process.pid || !processAlive(pid));
+}
+
+/**
+ * One attempt at the lock, under the gate: taken (and this process named as its holder), or
+ * taken over from a holder that is gone, or null while a live holder has it.
+ */
+async function attempt(target: string): Promise<(() => Promise<void>) | null> {
+  const take = () => lockfile.lock(target, { fs: privateLockFs, realpath: false, stale: STALE_MS, retries: 0 });
+  let release: () => Promise<void>;
+  try {
+    release = await take();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+    if (!holderGone(recordedHolder(target))) return null;
+    rmSync(`${target}.lock`, { recursive: true, force: true });
+    try {
+      release = await take();
+    } catch (retry) {
+      // Another start that takes the lock without the gate (an older obs) got there first.
+      if ((retry as NodeJS.ErrnoException).code === "ELOCKED") return null;
+      throw retry;
+    }
+  }
+  writeFileSync(target, `${process.pid}\n`);
+  return async () => {
+    // Named no more before it is free: a holder named while the lock is free would be taken for this one.
+    writeFileSync(target, "");
+    await release();
+  };
+}
+
+/**
+ * Takes the lock that serializes detached starts (`<monitor>/start.lock`, proper-lockfile),
+ * and returns its release. The lock file names its holder's pid, so a start killed with
+ * kill -9 does not hold up the next one: the lock of a holder that is gone is taken over at
+ * once. Taking and taking over go through a short second lock (the gate), so two starts never
+ * both take over the same lock, and none takes over a lock whose new holder has not yet been
+ * named. A holder killed in the instant between taking the lock and naming itself leaves a
+ * lock that frees itself when its heartbeat is 30 s old.
+ */
+export async function takeStartLock(monitorDir: string): Promise<() => Promise<void>> {
+  const target = join(monitorDir, "start.lock");
+  writeFileSync(target, "", { flag: "a", mode: PRIVATE_FILE_MODE });
+  const gate = join(monitorDir, "start-gate");
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const openGate = await lockfile.lock(gate, {
+      fs: privateLockFs,
+      realpath: false,
+      stale: 2_000,
+      retries: { retries: 100, minTimeout: 10, maxTimeout: 50 },
+    });
+    let release: (() => Promise<void>) | null;
+    try {
+      release = await attempt(target);
+    } finally {
+      await openGate();
+    }
+    if (release !== null) return release;
+    if (Date.now() > deadline) {
+      const holder = recordedHolder(target);
+      throw new LifecycleError(
+        "timeout",
+        `waited ${WAIT_MS / 1000} s for another obs monitor start${holder === null ? "" : ` (pid ${holder})`} to finish starting its collector; try again when it has`,
+        { lock: target, pid: holder },
+      );
+    }
+    await sleep(50 + Math.random() * 50);
+  }
+}
