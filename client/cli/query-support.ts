@@ -2,6 +2,7 @@ import type { Argv } from "yargs";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 import type { AttributeFilter } from "../../shared/query-messages.js";
 import { UsageError } from "../../shared/usage-failure.js";
+import { COLLECTOR_URL_EXAMPLE, collectorUrlProblem } from "../discovery/explicit-target.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
 import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 
@@ -9,7 +10,11 @@ import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 export function targetFlags<T>(argv: Argv<T>) {
   return argv
     .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" })
-    .option("base-url", { type: "string", describe: "Collector URL, used exactly (also OBS_MONITOR_URL)" })
+    .option("base-url", {
+      type: "string",
+      coerce: collectorBaseUrl,
+      describe: "Collector URL, used exactly (also OBS_MONITOR_URL)",
+    })
     .option("host", { type: "string", describe: "Collector host, used exactly" })
     .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" })
     .option("db", { type: "string", hidden: true });
@@ -21,6 +26,15 @@ export function portNumber(text: string): number {
     throw new UsageError(`--port ${text}: use a port number from 0 to 65535`);
   }
   return Number(text);
+}
+
+/** yargs `coerce` for --base-url: the http(s) URL of a collector, or a usage error (exit 2). */
+export function collectorBaseUrl(text: string): string {
+  const problem = collectorUrlProblem(String(text));
+  if (problem) {
+    throw new UsageError(`--base-url ${text}: ${problem}; use the collector's URL, e.g. ${COLLECTOR_URL_EXAMPLE}`);
+  }
+  return String(text);
 }
 
 /** Checks arguments before any request; bad ones end the command with exit 2. */

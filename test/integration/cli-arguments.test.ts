@@ -1,0 +1,65 @@
+import { expect } from "chai";
+import { type CliResult, runObs } from "../helpers/obs-cli.js";
+import { cliDocumentValidator } from "../helpers/schema-validator.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const validateDocument = cliDocumentValidator();
+
+/**
+ * Argument mistakes that obs refuses before it looks for a collector: exit 2, one line on
+ * stderr naming the mistake and the --help to run (or one error document with --json). No
+ * collector runs here, so a command that got past its argument checks would exit 3 instead.
+ */
+describe("obs refuses arguments it cannot use, before any request", function () {
+  this.timeout(60_000);
+  let dir: ReturnType<typeof tempDir>;
+  let env: NodeJS.ProcessEnv;
+
+  beforeEach(() => {
+    dir = tempDir();
+    env = { OBS_STATE_DIR: dir.path, OBS_MONITOR_URL: "" };
+  });
+  afterEach(() => dir.cleanup());
+
+  const obs = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runObs(args, { env: { ...env, ...extraEnv } });
+
+  /** Exit 2 and exactly one stderr line, `obs: COMMAND: ...; see obs COMMAND --help`. */
+  function expectUsageLine(result: CliResult, command: string, args: string[]): string {
+    const what = args.join(" ");
+    expect(result.code, `${what}: ${result.stderr}`).to.equal(2);
+    expect(result.stdout, what).to.equal("");
+    expect(result.stderr, what).to.match(new RegExp(`^obs: ${command}: [^\\n]+; see obs ${command} --help\\n$`));
+    return result.stderr;
+  }
+
+  it("refuses a --base-url that is not a collector's http(s) URL", async () => {
+    for (const [args, command] of [
+      [["traces", "--base-url", "notaurl"], "traces"],
+      [["traces", "--base-url", "ftp://127.0.0.1:27686"], "traces"],
+      [["services", "--base-url", "localhost:27686"], "services"],
+      [["status", "--base-url", "http://"], "status"],
+      [["traces", "--base-url", "http://127.0.0.1:27686/api"], "traces"],
+      [["monitor", "status", "--base-url", "notaurl"], "monitor status"],
+      [["monitor", "stop", "--base-url", "notaurl"], "monitor stop"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr).to.include(`--base-url ${args.at(-1)}: `);
+    }
+    const document = await obs(["traces", "--base-url", "notaurl", "--json"]);
+    expect(document.code).to.equal(2);
+    const parsed = JSON.parse(document.stdout);
+    expect(validateDocument(parsed), JSON.stringify(validateDocument.errors)).to.equal(true);
+    expect(parsed.error.code).to.equal("invalid_argument");
+    expect(parsed.error.message).to.match(/^--base-url notaurl: not a URL/);
+  });
+
+  it("refuses an OBS_MONITOR_URL that is not a collector's URL as a configuration error", async () => {
+    for (const args of [["traces"], ["monitor", "status"]]) {
+      const result = await obs([...args, "--json"], { OBS_MONITOR_URL: "notaurl" });
+      expect(result.code, `${args.join(" ")}: ${result.stdout}`).to.equal(2);
+      const document = JSON.parse(result.stdout);
+      expect(document.error.code).to.equal("invalid_config");
+      expect(document.error.message).to.match(/^OBS_MONITOR_URL=notaurl: not a URL/);
+    }
+  });
+});
