@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Argv, CommandModule } from "yargs";
 import type { ToolTarget } from "../../daemon/mcp/mcp-server.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import { collectorBaseUrl, portNumber, target } from "./query-support.js";
+import { collectorBaseUrl, oneCollectorAddress, portNumber, target } from "./query-support.js";
 
 type SetExit = (code: number) => void;
 
@@ -28,7 +28,8 @@ function mcpFlags<T>(argv: Argv<T>) {
       describe: "Collector URL, used exactly (also OBS_MONITOR_URL)",
     })
     .option("host", { type: "string", describe: "Collector host, used exactly" })
-    .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" });
+    .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" })
+    .check(oneCollectorAddress);
 }
 
 /**

@@ -17,7 +17,19 @@ export function targetFlags<T>(argv: Argv<T>) {
     })
     .option("host", { type: "string", describe: "Collector host, used exactly" })
     .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" })
-    .option("db", { type: "string", hidden: true });
+    .option("db", { type: "string", hidden: true })
+    .check(oneCollectorAddress);
+}
+
+/**
+ * yargs `check`: --base-url names the collector whole, so a --host or --port beside it would
+ * be dropped without a word; both given is a usage error (exit 2).
+ */
+export function oneCollectorAddress(flags: Record<string, unknown>): true {
+  if (flags.baseUrl === undefined) return true;
+  const other = flags.host !== undefined ? "--host" : flags.port !== undefined ? "--port" : null;
+  if (other) throw new UsageError(`--base-url and ${other} both name the collector: give one of them`);
+  return true;
 }
 
 /** yargs `coerce` for --port: a TCP port number, or a usage error (exit 2). */

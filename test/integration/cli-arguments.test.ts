@@ -62,4 +62,17 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       expect(document.error.message).to.match(/^OBS_MONITOR_URL=notaurl: not a URL/);
     }
   });
+
+  it("refuses --base-url together with --host or --port, which name the collector too", async () => {
+    for (const [args, command, other] of [
+      [["traces", "--base-url", "http://127.0.0.1:1", "--port", "2"], "traces", "--port"],
+      [["traces", "-p", "2", "--base-url", "http://127.0.0.1:1"], "traces", "--port"],
+      [["status", "--base-url", "http://127.0.0.1:1", "--host", "127.0.0.1"], "status", "--host"],
+      [["monitor", "stop", "--base-url", "http://127.0.0.1:1", "--monitor-port", "2"], "monitor stop", "--port"],
+      [["monitor", "status", "--base-url", "http://127.0.0.1:1", "--port", "2"], "monitor status", "--port"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr).to.include(`--base-url and ${other} both name the collector`);
+    }
+  });
 });
