@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { CollectorAddress } from "./monitor-status.js";
+import { collectorPort } from "./port-number.js";
 
 /** A command simple enough to run without loading yargs and every command's definition. */
 export interface FastCommand {
@@ -18,7 +19,7 @@ const MONITOR_STATUS_OPTIONS = {
 
 /**
  * Recognises `obs monitor status [--json] [--host H] [--port N]` exactly. Anything else (help,
- * unknown or repeated flags, a port that is not a number) returns null and goes through the
+ * unknown or repeated flags, a port that names no collector) returns null and goes through the
  * full parser, which owns every message and exit code.
  */
 export function fastCommandOf(args: readonly string[]): FastCommand | null {
@@ -33,14 +34,15 @@ export function fastCommandOf(args: readonly string[]): FastCommand | null {
   if (values.host !== undefined && values["monitor-host"] !== undefined) return null;
   if (values.port !== undefined && values["monitor-port"] !== undefined) return null;
   const host = values.host ?? values["monitor-host"];
-  const port = values.port ?? values["monitor-port"];
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) return null;
+  const portText = values.port ?? values["monitor-port"];
+  const port = portText === undefined ? undefined : collectorPort(portText);
+  if (port === null) return null;
   return {
     name: "monitor status",
     json: values.json === true,
     address: {
       ...(host !== undefined ? { host } : {}),
-      ...(port !== undefined ? { port: Number(port) } : {}),
+      ...(port !== undefined ? { port } : {}),
     },
   };
 }

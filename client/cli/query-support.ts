@@ -5,6 +5,7 @@ import { UsageError } from "../../shared/usage-failure.js";
 import { COLLECTOR_URL_EXAMPLE, collectorUrlProblem } from "../discovery/explicit-target.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
 import { ArgumentError } from "../lifecycle/lifecycle-error.js";
+import { collectorPort } from "./port-number.js";
 
 /** Flags every query command takes: where the collector is, and --json. */
 export function targetFlags<T>(argv: Argv<T>) {
@@ -32,12 +33,11 @@ export function oneCollectorAddress(flags: Record<string, unknown>): true {
   return true;
 }
 
-/** yargs `coerce` for --port: a TCP port number, or a usage error (exit 2). */
+/** yargs `coerce` for --port: the port of the collector to reach, or a usage error (exit 2). */
 export function portNumber(text: string): number {
-  if (!/^\d{1,5}$/.test(String(text)) || Number(text) > 65535) {
-    throw new UsageError(`--port ${text}: use a port number from 0 to 65535`);
-  }
-  return Number(text);
+  const port = collectorPort(String(text));
+  if (port === null) throw new UsageError(`--port ${text}: use a port number from 1 to 65535`);
+  return port;
 }
 
 /** yargs `coerce` for --base-url: the http(s) URL of a collector, or a usage error (exit 2). */

@@ -75,4 +75,20 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       expect(stderr).to.include(`--base-url and ${other} both name the collector`);
     }
   });
+
+  it("refuses a port no collector can listen on, on the fast path of monitor status as on the full parser", async () => {
+    for (const [args, command] of [
+      [["monitor", "status", "--port", "99999"], "monitor status"],
+      [["monitor", "status", "--port", "0"], "monitor status"],
+      [["monitor", "stop", "--port", "0"], "monitor stop"],
+      [["traces", "--port", "0"], "traces"],
+      [["traces", "--port", "99999"], "traces"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr).to.include(`--port ${args.at(-1)}: use a port number from 1 to 65535`);
+    }
+    const document = await obs(["monitor", "status", "--json", "-p", "70000"]);
+    expect(document.code).to.equal(2);
+    expect(JSON.parse(document.stdout).error.message).to.equal("--port 70000: use a port number from 1 to 65535");
+  });
 });

@@ -114,7 +114,7 @@ describe("obs --help and shell completion", function () {
     ]) {
       const result = await runObs(args);
       expect(result.code, args.join(" ")).to.equal(2);
-      expect(result.stderr).to.include("use a port number from 0 to 65535");
+      expect(result.stderr).to.include("use a port number from 1 to 65535");
     }
   });
 });

@@ -11,6 +11,7 @@ describe("fast path for obs monitor status", () => {
     });
     expect(fastCommandOf(["monitor", "status", "-p", "9"])?.address).to.deep.equal({ port: 9 });
     expect(fastCommandOf(["monitor", "status", "--monitor-port=9"])?.address).to.deep.equal({ port: 9 });
+    expect(fastCommandOf(["monitor", "status", "-p", "65535"])?.address).to.deep.equal({ port: 65535 });
   });
 
   it("leaves everything else to the full parser, which owns help and usage errors", () => {
@@ -20,6 +21,11 @@ describe("fast path for obs monitor status", () => {
       ["status", "--json"],
       ["monitor", "status", "--help"],
       ["monitor", "status", "--port", "abc"],
+      // The full parser's range: no collector listens on port 0 or above 65535.
+      ["monitor", "status", "--port", "0"],
+      ["monitor", "status", "--port", "99999"],
+      ["monitor", "status", "-p", "65536"],
+      ["monitor", "status", "--monitor-port=1.5"],
       ["monitor", "status", "--port"],
       ["monitor", "status", "--verbose"],
       ["monitor", "status", "extra"],
