@@ -91,4 +91,38 @@ describe("obs refuses arguments it cannot use, before any request", function () 
     expect(document.code).to.equal(2);
     expect(JSON.parse(document.stdout).error.message).to.equal("--port 70000: use a port number from 1 to 65535");
   });
+
+  it("refuses a single-value flag given twice, and --no- where it turns nothing off", async () => {
+    for (const [args, command, message] of [
+      [["traces", "--since", "1h", "--since", "2h"], "traces", "--since is given more than once: give it once"],
+      [["traces", "--service", "a", "--service", "b"], "traces", "--service is given more than once"],
+      [["logs", "--limit", "5", "--limit", "6"], "logs", "--limit is given more than once"],
+      [["monitor", "status", "--port", "1", "--port", "2"], "monitor status", "--port is given more than once"],
+      [["monitor", "status", "--host", "a", "--monitor-host", "b"], "monitor status", "--host is given more than once"],
+      [["traces", "--no-json"], "traces", "--no-json turns nothing off"],
+      [["monitor", "status", "--no-json"], "monitor status", "--no-json turns nothing off"],
+      [["traces", "--no-since"], "traces", "--no-since: --since takes a value"],
+      [["traces", "--no-duration-min"], "traces", "--no-duration-min: --duration-min takes a value"],
+      [["logs", "--no-service"], "logs", "--no-service: --service takes a value"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr, args.join(" ")).to.include(message);
+    }
+    const document = await obs(["monitor", "status", "--json", "--json"]);
+    expect(document.code).to.equal(2);
+    expect(JSON.parse(document.stdout).error.message).to.equal("--json is given more than once: give it once");
+  });
+
+  it("lets the flags and arguments the spec makes repeatable repeat", async () => {
+    // No collector runs: getting past the argument checks is exit 3.
+    for (const args of [
+      ["metric", "m", "--group-by", "service", "--group-by", "attr.host.name"],
+      ["traces", "attr.a=1", "attr.b=2"],
+      ["spans", "attr.a=1", "attrContains.b=x"],
+      ["trace", "0123456789abcdef0123456789abcdef", "--include", "spans", "--include", "logs"],
+    ]) {
+      const result = await obs(args);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(3);
+    }
+  });
 });

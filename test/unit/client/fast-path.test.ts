@@ -30,6 +30,12 @@ describe("fast path for obs monitor status", () => {
       ["monitor", "status", "--verbose"],
       ["monitor", "status", "extra"],
       ["monitor", "status", "--port", "1", "--monitor-port", "2"],
+      // The full parser refuses a flag given twice; parseArgs would keep the last.
+      ["monitor", "status", "--port", "1", "--port", "2"],
+      ["monitor", "status", "-p", "1", "-p", "2"],
+      ["monitor", "status", "--host", "a", "--monitor-host", "b"],
+      ["monitor", "status", "--json", "--json"],
+      ["monitor", "status", "--no-json"],
     ]) {
       expect(fastCommandOf(args), args.join(" ")).to.equal(null);
     }
