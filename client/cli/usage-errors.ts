@@ -92,6 +92,7 @@ export function usageMessage(message: string, args: readonly string[]): string {
   // yargs' requiresArg: "Not enough arguments following: since".
   const missing = /^Not enough arguments following: (.+)$/.exec(message);
   if (missing) return `--${missing[1]} needs a value`;
+  if (message.startsWith("Invalid values:")) return choicesMessage(message, args);
   const unknown = /^Unknown arguments?: (.*)$/.exec(message);
   if (!unknown) return message;
   const names = (unknown[1] as string).split(", ");
@@ -105,6 +106,22 @@ export function usageMessage(message: string, args: readonly string[]): string {
     return flag ? (flag.split("=")[0] as string) : name;
   });
   return `unknown ${typed.every((name) => name.startsWith("-")) ? "option" : "argument"}${typed.length > 1 ? "s" : ""} ${typed.join(", ")}`;
+}
+
+/**
+ * yargs' `choices` check lists each wrong value on a line of its own under "Invalid values:"
+ * (`Argument: status, Given: "bogus", Choices: "ok", "error"`); the message gives them in one
+ * line, a flag as typed (`--status`), a positional by its name (`agg`).
+ */
+function choicesMessage(message: string, args: readonly string[]): string {
+  const own = ownArguments(args);
+  const wrong = [...message.matchAll(/Argument: (\S+), Given: (.*), Choices: (.*)$/gm)].map(
+    ([, name, given, choices]) => {
+      const typed = own.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+      return `${typed ? `--${name}` : name} ${given}: use one of ${(choices as string).replace(/"/g, "")}`;
+    },
+  );
+  return wrong.length > 0 ? wrong.join("; ") : message.replace(/\s*\n\s*/g, " ");
 }
 
 /** What yargs knows of a command's flags (`getOptions()`), as far as repeats and `--no-` need. */
@@ -188,7 +205,11 @@ export function flagUseProblem(args: readonly string[], flags: FlagDefinitions):
 export function reportUsageError(args: readonly string[], commands: ReadonlySet<string>, message: string): number {
   const path = commandPathOf(args, commands);
   const command = path.join(" ");
-  const text = unknownCommandMessage(args, commands, message) ?? usageMessage(message, args);
+  // One line, whatever yargs wrote: the line is the message and the --help that explains it.
+  const text = (unknownCommandMessage(args, commands, message) ?? usageMessage(message, args)).replace(
+    /\s*\n\s*/g,
+    " ",
+  );
   const help = `obs ${command ? `${command} ` : ""}--help`;
   if (wantsJson(args)) return emitError(true, command || "obs", "invalid_argument", text, { help });
   return emitError(false, command || "obs", "invalid_argument", `${command ? `${command}: ` : ""}${text}; see ${help}`);

@@ -125,4 +125,19 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(3);
     }
   });
+
+  it("says what a value must be in one line, not yargs' list of invalid values", async () => {
+    for (const [args, command, message] of [
+      [["traces", "--status", "bogus"], "traces", '--status "bogus": use one of ok, error'],
+      [["audit", "--fail-on=x"], "audit", '--fail-on "x": use one of never, error, regression'],
+      [["trace-stats", "service", "bogus"], "trace-stats", 'agg "bogus": use one of count, avg_duration'],
+      [["facets", "spans", "service"], "facets", 'type "spans": use one of traces, logs, metrics'],
+      [["monitor", "start", "--forward-protocol", "x"], "monitor start", '--forward-protocol "x": use one of'],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr, args.join(" ")).to.include(`: ${message}`);
+    }
+    const document = await obs(["traces", "--status", "bogus", "--json"]);
+    expect(JSON.parse(document.stdout).error.message).to.equal('--status "bogus": use one of ok, error');
+  });
 });

@@ -62,6 +62,20 @@ describe("argument errors: which command, which words, which output", () => {
     );
   });
 
+  it("says in one line which values a flag or argument takes", () => {
+    const yargsMessage = 'Invalid values:\n  Argument: status, Given: "bogus", Choices: "ok", "error"';
+    expect(usageMessage(yargsMessage, ["traces", "--status", "bogus"])).to.equal(
+      '--status "bogus": use one of ok, error',
+    );
+    expect(usageMessage(yargsMessage.replace(/status/, "agg"), ["trace-stats", "service", "bogus"])).to.equal(
+      'agg "bogus": use one of ok, error',
+    );
+    const two = `${yargsMessage}\n  Argument: reporter, Given: "x", Choices: "basic", "all"`;
+    expect(usageMessage(two, ["test", "--status=bogus", "-r", "x"])).to.equal(
+      '--status "bogus": use one of ok, error; reporter "x": use one of basic, all',
+    );
+  });
+
   it("says which flag needs the value it was given without", () => {
     expect(usageMessage("Not enough arguments following: since", ["metric", "m", "--since"])).to.equal(
       "--since needs a value",
