@@ -1,11 +1,13 @@
 /**
  * Argument errors (unknown commands and flags, missing or invalid values), reported like every
- * other failure: with `--json`, one `obs.cli/v1` document with `error` on stdout; without it, one
- * line on stderr naming the problem and the `--help` to run. yargs finds these errors; this
- * module only decides how they read.
+ * other failure: with `--json`, one `obs.cli/v1` document with `error` on stdout (obs setup's
+ * own `obs.setup/v1`); without it, one line on stderr naming the problem and the `--help` to
+ * run. yargs finds these errors; this module only decides how they read.
  */
+import { exitCodeOf } from "../../shared/cli-envelope.js";
 import { UsageError } from "../../shared/usage-failure.js";
 import { emitError } from "../render/output.js";
+import { setupErrorDocument } from "../setup/setup-document.js";
 
 /**
  * Commands whose first argument names a subcommand (`obs monitor stop`), and those
@@ -211,6 +213,11 @@ export function reportUsageError(args: readonly string[], commands: ReadonlySet<
     " ",
   );
   const help = `obs ${command ? `${command} ` : ""}--help`;
+  if (wantsJson(args) && path[0] === "setup") {
+    // obs setup's one document is obs.setup/v1, failures included (setup-command.ts).
+    process.stdout.write(`${JSON.stringify(setupErrorDocument("invalid_argument", text, { help }), null, 2)}\n`);
+    return exitCodeOf("invalid_argument");
+  }
   if (wantsJson(args)) return emitError(true, command || "obs", "invalid_argument", text, { help });
   return emitError(false, command || "obs", "invalid_argument", `${command ? `${command}: ` : ""}${text}; see ${help}`);
 }

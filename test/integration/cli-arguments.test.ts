@@ -1,9 +1,14 @@
+import { readFileSync } from "node:fs";
 import { expect } from "chai";
+import { packagePath } from "../../shared/package-root.js";
 import { type CliResult, runObs } from "../helpers/obs-cli.js";
-import { cliDocumentValidator } from "../helpers/schema-validator.js";
+import { cliDocumentValidator, compileSchema } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const validateDocument = cliDocumentValidator();
+const validateSetup = compileSchema(
+  JSON.parse(readFileSync(packagePath("schemas", "setup", "setup.json"), "utf8")) as object,
+);
 
 /**
  * Argument mistakes that obs refuses before it looks for a collector: exit 2, one line on
@@ -139,5 +144,25 @@ describe("obs refuses arguments it cannot use, before any request", function () 
     }
     const document = await obs(["traces", "--status", "bogus", "--json"]);
     expect(JSON.parse(document.stdout).error.message).to.equal('--status "bogus": use one of ok, error');
+  });
+
+  it("writes the obs.setup/v1 error document for an argument error of obs setup --json", async () => {
+    for (const [args, message] of [
+      [["setup", "agentcli", "--json", "--port", "99999"], "--port 99999: use a port number from 1 to 65535"],
+      [["setup", "agentcli", "--json", "--bogus"], "unknown option --bogus"],
+      [["setup", "agentcli", "--json", "--protocol", "x"], '--protocol "x": use one of grpc, http'],
+      [["setup", "--json"], null],
+      [["setup", "bogus", "--json"], "unknown command bogus (commands: agentcli)"],
+    ] as const) {
+      const result = await obs([...args]);
+      expect(result.code, args.join(" ")).to.equal(2);
+      expect(result.stderr, args.join(" ")).to.equal("");
+      const document = JSON.parse(result.stdout);
+      expect(validateSetup(document), `${args.join(" ")}: ${JSON.stringify(validateSetup.errors)}`).to.equal(true);
+      expect(document.schema_version).to.equal("obs.setup/v1");
+      expect(document.error.code).to.equal("invalid_argument");
+      if (message) expect(document.error.message, args.join(" ")).to.equal(message);
+      expect(document.error.details.help).to.match(/^obs setup( agentcli)? --help$/);
+    }
   });
 });
