@@ -14,7 +14,9 @@ export function facetsCommand(setExit: SetExit): CommandModule {
       "Values of a field with counts: traces (service, operation, status, attribute_keys, attribute_values --key K), logs (service, severity, scope) or metrics (name, service, attribute_keys, attribute_values --key K; counted in series)",
     builder: (argv) =>
       routeFlags(
-        argv.positional("type", { choices: ["traces", "logs", "metrics"] }).positional("field", { type: "string" }),
+        argv
+          .positional("type", { choices: ["traces", "logs", "metrics"], describe: "Which records" })
+          .positional("field", { type: "string", describe: "The field whose values are counted (see above)" }),
         "facets",
         {
           key: "The attribute, for attribute_values",

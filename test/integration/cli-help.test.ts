@@ -57,6 +57,28 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "skills improve": ["--write"],
 };
 
+/** The commands that take positional arguments, and those arguments as --help names them. */
+const POSITIONALS: Record<string, string[]> = {
+  traces: ["filters"],
+  trace: ["traceId"],
+  "trace-logs": ["traceId"],
+  spans: ["filters"],
+  span: ["spanId"],
+  "span-logs": ["spanId"],
+  logs: ["filters"],
+  "trace-stats": ["groupBy", "agg", "filters"],
+  "log-stats": ["groupBy"],
+  facets: ["type", "field"],
+  metric: ["name", "filters"],
+  open: ["traceId"],
+  test: ["patterns"],
+  list: ["patterns"],
+  init: ["path"],
+  "show-report": ["dir"],
+  "skills view": ["name"],
+  "skills improve": ["name"],
+};
+
 describe("obs --help and shell completion", function () {
   this.timeout(60_000);
 
@@ -89,6 +111,18 @@ describe("obs --help and shell completion", function () {
         const line = result.stdout.split("\n").find((text) => new RegExp(`^\\s+(-\\w, )?${flag}\\b`).test(text));
         expect(line, `${command} ${flag}`).to.be.a("string");
         expect(line?.replace(/^\s+(-\w, )?--[\w-]+(, --[\w-]+)*\s+/, ""), `${command} ${flag}`).to.match(/^[A-Z]/);
+      }
+    }
+  });
+
+  it("lists and describes the positional arguments of every command that takes them", async () => {
+    for (const [command, positionals] of Object.entries(POSITIONALS)) {
+      const result = await runObs([...command.split(" "), "--help"]);
+      expect(result.code, `${command} --help`).to.equal(0);
+      const section = result.stdout.split(/^Positionals:$/m)[1]?.split(/^Options:$/m)[0] ?? "";
+      for (const name of positionals) {
+        // "  traceId  32 hex characters   [string] [required]": a description, not only the type.
+        expect(section, `${command} ${name}`).to.match(new RegExp(`^ {2}${name} +[^[\\s]`, "m"));
       }
     }
   });
