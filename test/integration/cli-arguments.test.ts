@@ -165,4 +165,26 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       expect(document.error.details.help).to.match(/^obs setup( agentcli)? --help$/);
     }
   });
+
+  it("obs facets: --key is required by attribute_values and refused by every other field", async () => {
+    for (const [args, message] of [
+      [["facets", "traces", "attribute_values"], "attribute_values needs --key ATTRIBUTE"],
+      [["facets", "metrics", "attribute_values", "--key", ""], "attribute_values needs --key ATTRIBUTE"],
+      [["facets", "traces", "service", "--key", "http.route"], "--key applies to attribute_values only"],
+      [["facets", "logs", "severity", "--key", "x"], "--key applies to attribute_values only"],
+      [["facets", "logs", "attribute_values", "--key", "x"], 'field "attribute_values" of logs: use one of'],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), "facets", [...args]);
+      expect(stderr, args.join(" ")).to.include(message);
+    }
+    // Past the argument checks, with no collector running: exit 3.
+    for (const args of [
+      ["facets", "traces", "attribute_values", "--key", "http.route"],
+      ["facets", "metrics", "attribute_values", "--key", "host.name"],
+      ["facets", "traces", "attribute_keys"],
+    ]) {
+      const result = await obs(args);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(3);
+    }
+  });
 });
