@@ -55,7 +55,8 @@ export function since(text: string, flag = "--since"): string {
   try {
     ms = parseDuration(text);
   } catch (error) {
-    throw new ArgumentError(`${flag}: ${(error as DurationError).message}`);
+    if ((error as DurationError).tooLong) ms = Number.POSITIVE_INFINITY;
+    else throw new ArgumentError(`${flag}: ${(error as DurationError).message}`);
   }
   if (ms > MAX_LOOKBACK_MS) throw new ArgumentError(`${flag} ${text} is over the maximum of 24h`);
   return text;

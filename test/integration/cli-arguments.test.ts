@@ -187,4 +187,16 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(3);
     }
   });
+
+  it("refuses a huge duration as over the 24h maximum, not as an invalid or zero one", async () => {
+    for (const [args, command, flag] of [
+      [["traces", "--since", "1000000000d"], "traces", "--since"],
+      [["logs", "--since", "99999999999999999999w"], "logs", "--since"],
+      [["audit", "--baseline", "1000000000d"], "audit", "--baseline"],
+      [["trace-logs", "0123456789abcdef0123456789abcdef", "--since", "1000000000d"], "trace-logs", "--since"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr, args.join(" ")).to.include(`: ${flag} ${args.at(-1)} is over the maximum of 24h;`);
+    }
+  });
 });
