@@ -71,13 +71,24 @@ export async function main(argv: string[]): Promise<number> {
   ];
   const names = new Set([...commands.map((c) => String(c.command).split(" ")[0] as string), "completion"]);
   try {
-    await yargs(args)
+    const parser = yargs(args);
+    await parser
       .scriptName("obs")
       .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
       .command(commands)
+      // A command of its own rather than yargs' .completion(), which prints the script for any
+      // words after it (before --help, or before the error an unknown flag gets). yargs answers
+      // --get-yargs-completions, which the script calls, without it.
+      .command({
+        command: "completion",
+        describe: 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile',
+        handler: () => {
+          parser.showCompletionScript();
+          setExit(ExitCode.ok);
+        },
+      })
       // Runs before yargs checks and coerces the values, which it would read as a list of both.
       .middleware(refuseFlagMisuse(args), true)
-      .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
       .demandCommand(1, "name a command")
       // A mistyped command gets "Did you mean ...?", which reportUsageError folds into its message.
       .recommendCommands()

@@ -141,6 +141,21 @@ describe("obs --help and shell completion", function () {
     expect(metricCommands.stdout.split("\n").filter(Boolean)).to.include.members(["metrics", "metric"]);
   });
 
+  it("obs completion prints the script alone, and its --help or an argument error like any command", async () => {
+    const help = await runObs(["completion", "--help"]);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.match(/^obs completion\n/);
+    expect(help.stdout).not.to.include("_obs_yargs_completions");
+    const json = await runObs(["completion", "--json"]);
+    expect(json.code).to.equal(2);
+    // One document on stdout, not the script before it.
+    expect(JSON.parse(json.stdout).error.message).to.equal("unknown option --json");
+    const shell = await runObs(["completion", "bash"]);
+    expect(shell.code).to.equal(2);
+    expect(shell.stdout).to.equal("");
+    expect(shell.stderr).to.equal("obs: completion: unknown argument bash; see obs completion --help\n");
+  });
+
   it("refuses a bad port before any request, as a usage error", async () => {
     for (const args of [
       ["monitor", "status", "--port", "abc"],
