@@ -16,6 +16,12 @@ export const MAX_LOOKBACK_MS = 24 * 3_600_000;
 
 export class DurationError extends Error {
   override name = "DurationError";
+  /** The form is right but the duration is longer than milliseconds can be counted exactly. */
+  readonly tooLong: boolean;
+  constructor(message: string, tooLong = false) {
+    super(message);
+    this.tooLong = tooLong;
+  }
 }
 
 /** Parses `15m`, `2h`, `1d`, `30s`, `500ms`, `1w` into milliseconds. Rejects zero and anything else. */
@@ -28,9 +34,9 @@ export function parseDuration(text: string): number {
   }
   const amount = Number(match[1]);
   const ms = amount * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-  if (!Number.isSafeInteger(ms) || ms <= 0) {
-    throw new DurationError(`invalid duration "${text}": must be greater than zero`);
-  }
+  if (ms === 0) throw new DurationError(`invalid duration "${text}": must be greater than zero`);
+  // Past 2^53 ms (about 285,000 years) the count is no longer exact, nor any date it reaches.
+  if (!Number.isSafeInteger(ms)) throw new DurationError(`invalid duration "${text}": too long`, true);
   return ms;
 }
 

@@ -127,7 +127,8 @@ export function lookback(raw: string, name: string): number {
   try {
     ms = parseDuration(raw);
   } catch (error) {
-    throw new QueryError(`invalid ${name}: ${(error as DurationError).message}`);
+    if ((error as DurationError).tooLong) ms = Number.POSITIVE_INFINITY;
+    else throw new QueryError(`invalid ${name}: ${(error as DurationError).message}`);
   }
   if (ms > MAX_LOOKBACK_MS) {
     throw new QueryError(`${name} ${raw} is over the maximum of 24h`);

@@ -1,10 +1,31 @@
 import type { CommandModule } from "yargs";
 import type { FacetsRequest } from "../../shared/query-messages.js";
+import { FACET_FIELDS } from "../../shared/query-routes.js";
+import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { SINCE_HELP } from "./flag-help.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
 import { since } from "./query-support.js";
 import { flagRequest, routeFlags } from "./route-flags.js";
+
+/**
+ * The field and --key, checked before any request (exit 2 with no collector running too):
+ * the field must be one of the type's, attribute_values needs the attribute's key, and any
+ * other field has no use for one (the collector would ignore it, and answer as if none was
+ * given).
+ */
+function checkFacetField(type: FacetsRequest["type"], field: string, key: unknown): void {
+  const fields: readonly string[] = FACET_FIELDS[type];
+  if (!fields.includes(field)) {
+    throw new ArgumentError(`field "${field}" of ${type}: use one of ${fields.join(", ")}`);
+  }
+  if (field === "attribute_values" && (key === undefined || String(key) === "")) {
+    throw new ArgumentError("attribute_values needs --key ATTRIBUTE: the attribute whose values to count");
+  }
+  if (field !== "attribute_values" && key !== undefined) {
+    throw new ArgumentError(`--key applies to attribute_values only, not to ${field}`);
+  }
+}
 
 /** `obs facets`: the values of a field, with counts. */
 export function facetsCommand(setExit: SetExit): CommandModule {
@@ -14,16 +35,19 @@ export function facetsCommand(setExit: SetExit): CommandModule {
       "Values of a field with counts: traces (service, operation, status, attribute_keys, attribute_values --key K), logs (service, severity, scope) or metrics (name, service, attribute_keys, attribute_values --key K; counted in series)",
     builder: (argv) =>
       routeFlags(
-        argv.positional("type", { choices: ["traces", "logs", "metrics"] }).positional("field", { type: "string" }),
+        argv
+          .positional("type", { choices: ["traces", "logs", "metrics"], describe: "Which records" })
+          .positional("field", { type: "string", describe: "The field whose values are counted (see above)" }),
         "facets",
         {
-          key: "The attribute, for attribute_values",
+          key: "The attribute whose values to count: required by attribute_values, refused by other fields",
           lookback: SINCE_HELP,
           service: "Only telemetry of this service.name",
           limit: "Most values to return",
         },
       ),
     run: async (flags, json) => {
+      checkFacetField(flags.type as FacetsRequest["type"], String(flags.field), flags.key);
       const request: FacetsRequest = {
         type: flags.type as FacetsRequest["type"],
         field: String(flags.field),

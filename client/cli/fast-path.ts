@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { CollectorAddress } from "./monitor-status.js";
+import { collectorPort } from "./port-number.js";
 
 /** A command simple enough to run without loading yargs and every command's definition. */
 export interface FastCommand {
@@ -16,31 +17,51 @@ const MONITOR_STATUS_OPTIONS = {
   "monitor-port": { type: "string" },
 } as const;
 
+/** Each option's flag: an alias and its flag are one flag, given once at most. */
+const FLAG_OF: Record<string, string> = {
+  json: "json",
+  host: "host",
+  "monitor-host": "host",
+  port: "port",
+  "monitor-port": "port",
+};
+
+function parseOptions(args: string[]) {
+  return parseArgs({ args, strict: true, allowPositionals: false, options: MONITOR_STATUS_OPTIONS, tokens: true });
+}
+
 /**
  * Recognises `obs monitor status [--json] [--host H] [--port N]` exactly. Anything else (help,
- * unknown or repeated flags, a port that is not a number) returns null and goes through the
+ * unknown or repeated flags, a port that names no collector) returns null and goes through the
  * full parser, which owns every message and exit code.
  */
 export function fastCommandOf(args: readonly string[]): FastCommand | null {
   if (args[0] !== "monitor" || args[1] !== "status") return null;
-  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof MONITOR_STATUS_OPTIONS }>>;
+  let parsed: ReturnType<typeof parseOptions>;
   try {
-    parsed = parseArgs({ args: args.slice(2), strict: true, allowPositionals: false, options: MONITOR_STATUS_OPTIONS });
+    parsed = parseOptions(args.slice(2));
   } catch {
     return null;
   }
-  const { values } = parsed;
-  if (values.host !== undefined && values["monitor-host"] !== undefined) return null;
-  if (values.port !== undefined && values["monitor-port"] !== undefined) return null;
+  const { values, tokens } = parsed;
+  // parseArgs keeps the last of a repeated option; the full parser refuses the repeat.
+  const given = new Set<string>();
+  for (const token of tokens) {
+    if (token.kind !== "option") continue;
+    const flag = FLAG_OF[token.name];
+    if (flag === undefined || given.has(flag)) return null;
+    given.add(flag);
+  }
   const host = values.host ?? values["monitor-host"];
-  const port = values.port ?? values["monitor-port"];
-  if (port !== undefined && !/^\d{1,5}$/.test(port)) return null;
+  const portText = values.port ?? values["monitor-port"];
+  const port = portText === undefined ? undefined : collectorPort(portText);
+  if (port === null) return null;
   return {
     name: "monitor status",
     json: values.json === true,
     address: {
       ...(host !== undefined ? { host } : {}),
-      ...(port !== undefined ? { port: Number(port) } : {}),
+      ...(port !== undefined ? { port } : {}),
     },
   };
 }

@@ -80,7 +80,15 @@ function correlatedLogsCommand(setExit: SetExit, of: "trace" | "span"): CommandM
   return queryCommand(setExit, {
     command: `${of}-logs <${idName}>`,
     describe: `Logs correlated to one ${of}, newest first`,
-    builder: (argv) => routeFlags(argv, method, CORRELATED_PAGING),
+    builder: (argv) =>
+      routeFlags(
+        argv.positional(idName, {
+          type: "string",
+          describe: of === "trace" ? "32 hex characters" : "16 hex characters",
+        }),
+        method,
+        CORRELATED_PAGING,
+      ),
     run: async (flags, json) => {
       const id = hexArgument(flags[idName], of === "trace" ? 16 : 8, `${of} id`);
       const paging = searchRequest(method, flags);

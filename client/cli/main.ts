@@ -2,6 +2,7 @@
  * The full `obs` command line, parsed by yargs. Each command loads only the modules it needs
  * when it runs.
  */
+import type { MiddlewareFunction } from "yargs";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { UsageError } from "../../shared/usage-failure.js";
@@ -25,7 +26,20 @@ import { statsCommands } from "./stats-commands.js";
 import { statusCommand } from "./status-command.js";
 import { traceCommand } from "./trace-command.js";
 import { tracesCommand } from "./traces-command.js";
-import { reportUsageError, throwUsageError } from "./usage-errors.js";
+import { type FlagDefinitions, flagUseProblem, reportUsageError, throwUsageError } from "./usage-errors.js";
+
+/**
+ * A middleware that refuses a flag given twice, or negated where that means nothing
+ * (flagUseProblem). yargs hands a middleware the parser of the command that runs, whose
+ * options are that command's flags, though its types leave the argument out.
+ */
+function refuseFlagMisuse(args: readonly string[]): MiddlewareFunction {
+  const refuse = (_flags: unknown, parser: { getOptions(): FlagDefinitions }) => {
+    const problem = flagUseProblem(args, parser.getOptions());
+    if (problem) throw new UsageError(problem);
+  };
+  return refuse as unknown as MiddlewareFunction;
+}
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -57,11 +71,24 @@ export async function main(argv: string[]): Promise<number> {
   ];
   const names = new Set([...commands.map((c) => String(c.command).split(" ")[0] as string), "completion"]);
   try {
-    await yargs(args)
+    const parser = yargs(args);
+    await parser
       .scriptName("obs")
       .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")
       .command(commands)
-      .completion("completion", 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile')
+      // A command of its own rather than yargs' .completion(), which prints the script for any
+      // words after it (before --help, or before the error an unknown flag gets). yargs answers
+      // --get-yargs-completions, which the script calls, without it.
+      .command({
+        command: "completion",
+        describe: 'Print a bash/zsh completion script: eval "$(obs completion)" in your shell profile',
+        handler: () => {
+          parser.showCompletionScript();
+          setExit(ExitCode.ok);
+        },
+      })
+      // Runs before yargs checks and coerces the values, which it would read as a list of both.
+      .middleware(refuseFlagMisuse(args), true)
       .demandCommand(1, "name a command")
       // A mistyped command gets "Did you mean ...?", which reportUsageError folds into its message.
       .recommendCommands()

@@ -11,7 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Argv, CommandModule } from "yargs";
 import type { ToolTarget } from "../../daemon/mcp/mcp-server.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import { portNumber, target } from "./query-support.js";
+import { collectorBaseUrl, oneCollectorAddress, portNumber, target } from "./query-support.js";
 
 type SetExit = (code: number) => void;
 
@@ -22,9 +22,14 @@ type Flags = Record<string, unknown>;
 /** The target flags of the query commands, without --json: stdout belongs to MCP. */
 function mcpFlags<T>(argv: Argv<T>) {
   return argv
-    .option("base-url", { type: "string", describe: "Collector URL, used exactly (also OBS_MONITOR_URL)" })
+    .option("base-url", {
+      type: "string",
+      coerce: collectorBaseUrl,
+      describe: "Collector URL, used exactly (also OBS_MONITOR_URL)",
+    })
     .option("host", { type: "string", describe: "Collector host, used exactly" })
-    .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" });
+    .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" })
+    .check(oneCollectorAddress);
 }
 
 /**

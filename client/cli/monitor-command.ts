@@ -4,7 +4,7 @@ import { ExitCode } from "../../shared/exit-codes.js";
 import type { TargetFlags } from "../discovery/explicit-target.js";
 import { emitError, emitSuccess } from "../render/output.js";
 import { describeCollector } from "./monitor-status.js";
-import { portNumber } from "./query-support.js";
+import { collectorBaseUrl, oneCollectorAddress, portNumber } from "./query-support.js";
 import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
@@ -22,6 +22,7 @@ const selectFlags = <T>(argv: Argv<T>) =>
   argv
     .option("base-url", {
       type: "string",
+      coerce: collectorBaseUrl,
       describe: "Act on the collector at this URL, used exactly (also OBS_MONITOR_URL)",
     })
     .option("host", {
@@ -35,7 +36,8 @@ const selectFlags = <T>(argv: Argv<T>) =>
       coerce: portNumber,
       describe: "Act on the collector on this port, used exactly",
     })
-    .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" });
+    .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" })
+    .check(oneCollectorAddress);
 
 /** `obs monitor start|stop|status`. Each action loads only what it needs. */
 export function monitorCommand(setExit: SetExit): CommandModule {

@@ -2,25 +2,51 @@ import type { Argv } from "yargs";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 import type { AttributeFilter } from "../../shared/query-messages.js";
 import { UsageError } from "../../shared/usage-failure.js";
+import { COLLECTOR_URL_EXAMPLE, collectorUrlProblem } from "../discovery/explicit-target.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
 import { ArgumentError } from "../lifecycle/lifecycle-error.js";
+import { collectorPort } from "./port-number.js";
 
 /** Flags every query command takes: where the collector is, and --json. */
 export function targetFlags<T>(argv: Argv<T>) {
   return argv
     .option("json", { type: "boolean", default: false, describe: "Write one obs.cli/v1 JSON document" })
-    .option("base-url", { type: "string", describe: "Collector URL, used exactly (also OBS_MONITOR_URL)" })
+    .option("base-url", {
+      type: "string",
+      coerce: collectorBaseUrl,
+      describe: "Collector URL, used exactly (also OBS_MONITOR_URL)",
+    })
     .option("host", { type: "string", describe: "Collector host, used exactly" })
     .option("port", { alias: "p", type: "string", coerce: portNumber, describe: "Collector port, used exactly" })
-    .option("db", { type: "string", hidden: true });
+    .option("db", { type: "string", hidden: true })
+    .check(oneCollectorAddress);
 }
 
-/** yargs `coerce` for --port: a TCP port number, or a usage error (exit 2). */
+/**
+ * yargs `check`: --base-url names the collector whole, so a --host or --port beside it would
+ * be dropped without a word; both given is a usage error (exit 2).
+ */
+export function oneCollectorAddress(flags: Record<string, unknown>): true {
+  if (flags.baseUrl === undefined) return true;
+  const other = flags.host !== undefined ? "--host" : flags.port !== undefined ? "--port" : null;
+  if (other) throw new UsageError(`--base-url and ${other} both name the collector: give one of them`);
+  return true;
+}
+
+/** yargs `coerce` for --port: the port of the collector to reach, or a usage error (exit 2). */
 export function portNumber(text: string): number {
-  if (!/^\d{1,5}$/.test(String(text)) || Number(text) > 65535) {
-    throw new UsageError(`--port ${text}: use a port number from 0 to 65535`);
+  const port = collectorPort(String(text));
+  if (port === null) throw new UsageError(`--port ${text}: use a port number from 1 to 65535`);
+  return port;
+}
+
+/** yargs `coerce` for --base-url: the http(s) URL of a collector, or a usage error (exit 2). */
+export function collectorBaseUrl(text: string): string {
+  const problem = collectorUrlProblem(String(text));
+  if (problem) {
+    throw new UsageError(`--base-url ${text}: ${problem}; use the collector's URL, e.g. ${COLLECTOR_URL_EXAMPLE}`);
   }
-  return Number(text);
+  return String(text);
 }
 
 /** Checks arguments before any request; bad ones end the command with exit 2. */
@@ -29,7 +55,8 @@ export function since(text: string, flag = "--since"): string {
   try {
     ms = parseDuration(text);
   } catch (error) {
-    throw new ArgumentError(`${flag}: ${(error as DurationError).message}`);
+    if ((error as DurationError).tooLong) ms = Number.POSITIVE_INFINITY;
+    else throw new ArgumentError(`${flag}: ${(error as DurationError).message}`);
   }
   if (ms > MAX_LOOKBACK_MS) throw new ArgumentError(`${flag} ${text} is over the maximum of 24h`);
   return text;

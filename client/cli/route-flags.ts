@@ -12,6 +12,8 @@ import type { QueryMethod } from "../../shared/query-types.js";
 
 /** Kinds whose flag takes a number. */
 const NUMBER_KINDS: ReadonlySet<ParamKind> = new Set(["positiveInteger", "milliseconds", "minutes"]);
+/** Kinds whose flag may be repeated, each time adding to the list (`--group-by`, `--include`). */
+const LIST_KINDS: ReadonlySet<ParamKind> = new Set(["groupByList", "enumList"]);
 
 /**
  * How a command presents a route flag in --help: its text, or its text and whether the route's
@@ -47,7 +49,7 @@ function optionOf(spec: ParamSpec, help: FlagHelp | undefined): Options {
   if (spec.kind === "enum") option.choices = [...(spec.values ?? [])];
   else option.type = NUMBER_KINDS.has(spec.kind) ? "number" : "string";
   // Repeatable, one value per occurrence: a greedy list would swallow the positionals after it.
-  if (spec.kind === "groupByList") Object.assign(option, { array: true, nargs: 1 });
+  if (LIST_KINDS.has(spec.kind)) Object.assign(option, { array: true, nargs: 1 });
   if (typeof help === "object" && help.withDefault && spec.default !== undefined) option.default = spec.default;
   return option;
 }
@@ -80,8 +82,9 @@ function flagKey(flag: string): string {
 
 /**
  * The request fields the given flags set: each route parameter whose flag has a value. A
- * number stays a number, a list parameter's flag a list of texts (one per occurrence);
- * anything else is sent as its text, as typed (a flag given twice as its values joined).
+ * number stays a number, a group-by list's flag a list of texts (one per occurrence), an
+ * enum list's its occurrences joined by commas; anything else is sent as its text, as typed
+ * (main.ts refuses any other flag given twice).
  */
 export function flagRequest<M extends QueryMethod>(
   method: M,
@@ -91,7 +94,10 @@ export function flagRequest<M extends QueryMethod>(
   for (const [name, spec] of flaggedParams(method)) {
     const value = flags[flagKey(spec.flag)];
     if (value === undefined) continue;
-    if (spec.kind === "groupByList") request[name] = (Array.isArray(value) ? value : [value]).map(String);
+    const values = (Array.isArray(value) ? value : [value]).map(String);
+    if (spec.kind === "groupByList") request[name] = values;
+    // The request holds the comma-separated text: `--include spans --include logs` is spans,logs.
+    else if (spec.kind === "enumList") request[name] = values.join(",");
     else request[name] = typeof value === "number" ? value : String(value);
   }
   // The fields are the route's parameter names, and yargs checked each flag's type and choices.

@@ -6,6 +6,8 @@ import { runAction } from "./run-action.js";
 
 type SetExit = (code: number) => void;
 
+const SKILL_NAME_HELP = "The skill's name, as obs skills list prints it (without @version)";
+
 async function run(
   setExit: SetExit,
   name: string,
@@ -40,7 +42,7 @@ export function skillsCommand(setExit: SetExit): CommandModule {
         .command({
           command: "view <name>",
           describe: "Print a skill's full content; an unknown name is exit 2",
-          builder: (view) => view.positional("name", { type: "string", demandOption: true }),
+          builder: (view) => view.positional("name", { type: "string", demandOption: true, describe: SKILL_NAME_HELP }),
           handler: (flags) => run(setExit, "view", (commands, dir) => commands.viewSkill(dir, String(flags.name))),
         })
         .command({
@@ -53,11 +55,13 @@ export function skillsCommand(setExit: SetExit): CommandModule {
           describe:
             "Distill lessons from .obs/skills/journal.ndjson into an improved skill; prints the diff unless --write",
           builder: (improve) =>
-            improve.positional("name", { type: "string", demandOption: true }).option("write", {
-              type: "boolean",
-              default: false,
-              describe: "Write the improved skill to .obs/skills/<name>.md",
-            }),
+            improve
+              .positional("name", { type: "string", demandOption: true, describe: SKILL_NAME_HELP })
+              .option("write", {
+                type: "boolean",
+                default: false,
+                describe: "Write the improved skill to .obs/skills/<name>.md",
+              }),
           handler: (flags) =>
             run(setExit, "improve", (commands, dir) =>
               commands.improveSkill(dir, String(flags.name), Boolean(flags.write)),

@@ -41,7 +41,10 @@ function traceStatsCommand(setExit: SetExit): CommandModule {
         filtersPositional(
           argv
             .positional("groupBy", { type: "string", describe: "service, operation, status or attr.KEY" })
-            .positional("agg", { choices: ["count", "avg_duration", "p95_duration", "error_rate"] }),
+            .positional("agg", {
+              choices: ["count", "avg_duration", "p95_duration", "error_rate"],
+              describe: "The aggregate per group",
+            }),
           "attr.KEY=VALUE filters",
         ),
         "traceStats",

@@ -18,7 +18,8 @@ export function traceCommand(setExit: SetExit): CommandModule {
       "One trace as a waterfall: each span's start offset, duration and bar, in tree order, then its web UI link",
     builder: (argv) =>
       routeFlags(argv.positional("traceId", { type: "string", describe: "32 hex characters" }), "getTrace", {
-        include: "Add detail: spans, logs, attributes (comma-separated); logs are printed under the waterfall too",
+        include:
+          "Add detail: spans, logs, attributes (comma-separated or repeated); logs are printed under the waterfall too",
       }),
     run: async (flags, json) => {
       const traceId = String(flags.traceId);

@@ -1,11 +1,13 @@
 /**
  * Argument errors (unknown commands and flags, missing or invalid values), reported like every
- * other failure: with `--json`, one `obs.cli/v1` document with `error` on stdout; without it, one
- * line on stderr naming the problem and the `--help` to run. yargs finds these errors; this
- * module only decides how they read.
+ * other failure: with `--json`, one `obs.cli/v1` document with `error` on stdout (obs setup's
+ * own `obs.setup/v1`); without it, one line on stderr naming the problem and the `--help` to
+ * run. yargs finds these errors; this module only decides how they read.
  */
+import { exitCodeOf } from "../../shared/cli-envelope.js";
 import { UsageError } from "../../shared/usage-failure.js";
 import { emitError } from "../render/output.js";
+import { setupErrorDocument } from "../setup/setup-document.js";
 
 /**
  * Commands whose first argument names a subcommand (`obs monitor stop`), and those
@@ -92,6 +94,7 @@ export function usageMessage(message: string, args: readonly string[]): string {
   // yargs' requiresArg: "Not enough arguments following: since".
   const missing = /^Not enough arguments following: (.+)$/.exec(message);
   if (missing) return `--${missing[1]} needs a value`;
+  if (message.startsWith("Invalid values:")) return choicesMessage(message, args);
   const unknown = /^Unknown arguments?: (.*)$/.exec(message);
   if (!unknown) return message;
   const names = (unknown[1] as string).split(", ");
@@ -107,12 +110,114 @@ export function usageMessage(message: string, args: readonly string[]): string {
   return `unknown ${typed.every((name) => name.startsWith("-")) ? "option" : "argument"}${typed.length > 1 ? "s" : ""} ${typed.join(", ")}`;
 }
 
+/**
+ * yargs' `choices` check lists each wrong value on a line of its own under "Invalid values:"
+ * (`Argument: status, Given: "bogus", Choices: "ok", "error"`); the message gives them in one
+ * line, a flag as typed (`--status`), a positional by its name (`agg`).
+ */
+function choicesMessage(message: string, args: readonly string[]): string {
+  const own = ownArguments(args);
+  const wrong = [...message.matchAll(/Argument: (\S+), Given: (.*), Choices: (.*)$/gm)].map(
+    ([, name, given, choices]) => {
+      const typed = own.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+      return `${typed ? `--${name}` : name} ${given}: use one of ${(choices as string).replace(/"/g, "")}`;
+    },
+  );
+  return wrong.length > 0 ? wrong.join("; ") : message.replace(/\s*\n\s*/g, " ");
+}
+
+/** What yargs knows of a command's flags (`getOptions()`), as far as repeats and `--no-` need. */
+export interface FlagDefinitions {
+  key: Record<string, unknown>;
+  alias: Record<string, string[]>;
+  boolean: string[];
+  array: string[];
+  default: Record<string, unknown>;
+}
+
+/** One use of a flag on the command line: its name as typed, and whether it came as `--no-NAME`. */
+interface FlagUse {
+  typed: string;
+  negated: boolean;
+}
+
+/**
+ * Each use of the command's flags, by flag (its first name); names it does not know are left
+ * to yargs' unknown-option error. Short flags may be bundled (`-vp 9`); a letter that is no
+ * flag ends the bundle, the rest being its value (`-p9`).
+ */
+function flagUses(args: readonly string[], flags: FlagDefinitions): Map<string, FlagUse[]> {
+  const canonical = new Map<string, string>();
+  for (const [name, aliases] of Object.entries(flags.alias)) {
+    for (const alias of [name, ...aliases]) if (!canonical.has(alias)) canonical.set(alias, name);
+  }
+  for (const name of Object.keys(flags.key)) if (!canonical.has(name)) canonical.set(name, name);
+  // yargs also takes a flag by its camelCase name (`--durationMin`).
+  const known = (name: string) => canonical.get(name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`));
+  const uses = new Map<string, FlagUse[]>();
+  const add = (flag: string, use: FlagUse) => uses.set(flag, [...(uses.get(flag) ?? []), use]);
+  for (const arg of ownArguments(args)) {
+    // A lone "-" (stdin) and a negative number are values.
+    if (!arg.startsWith("-") || arg === "-" || /^-\d/.test(arg)) continue;
+    if (arg.startsWith("--")) {
+      const name = arg.slice(2).split("=")[0] as string;
+      const flag = known(name);
+      if (flag !== undefined) add(flag, { typed: `--${name}`, negated: false });
+      else if (name.startsWith("no-") && known(name.slice(3)) !== undefined) {
+        add(known(name.slice(3)) as string, { typed: `--${name}`, negated: true });
+      }
+      continue;
+    }
+    for (const letter of arg.slice(1)) {
+      const flag = known(letter);
+      if (flag === undefined) break;
+      add(flag, { typed: `-${letter}`, negated: false });
+    }
+  }
+  return uses;
+}
+
+/**
+ * Why the flags are used in a way yargs would take without a word, or null. A flag given twice
+ * would be read as a list of both values (a --service of "a,b") or the last one: only the
+ * flags that collect values (`--forward`, `--group-by`) repeat. `--no-NAME` of a flag that takes
+ * a value would send "false" or 0 as that value, and of a switch whose default is off it reads
+ * as leaving the switch out: only switches that are on by default (`--stream`, `--open`), or
+ * whose default comes from the environment or a config file (`--headed`), turn off.
+ */
+export function flagUseProblem(args: readonly string[], flags: FlagDefinitions): string | null {
+  for (const [flag, uses] of flagUses(args, flags)) {
+    if (flag === "help" || flag === "version") continue;
+    const isSwitch = flags.boolean.includes(flag);
+    const negated = uses.find((use) => use.negated);
+    if (negated && !(isSwitch && flags.default[flag] !== false)) {
+      return isSwitch
+        ? `${negated.typed} turns nothing off (--${flag} is off unless given); leave it out`
+        : `${negated.typed}: --${flag} takes a value and has no --no- form; leave it out for its default`;
+    }
+    if (uses.length > 1 && !flags.array.includes(flag)) {
+      const forms = [...new Set(uses.map((use) => use.typed))];
+      return `--${flag} is given more than once${forms.length > 1 ? ` (as ${forms.join(" and ")})` : ""}: give it once`;
+    }
+  }
+  return null;
+}
+
 /** Reports an argument error and returns its exit code (2). */
 export function reportUsageError(args: readonly string[], commands: ReadonlySet<string>, message: string): number {
   const path = commandPathOf(args, commands);
   const command = path.join(" ");
-  const text = unknownCommandMessage(args, commands, message) ?? usageMessage(message, args);
+  // One line, whatever yargs wrote: the line is the message and the --help that explains it.
+  const text = (unknownCommandMessage(args, commands, message) ?? usageMessage(message, args)).replace(
+    /\s*\n\s*/g,
+    " ",
+  );
   const help = `obs ${command ? `${command} ` : ""}--help`;
+  if (wantsJson(args) && path[0] === "setup") {
+    // obs setup's one document is obs.setup/v1, failures included (setup-command.ts).
+    process.stdout.write(`${JSON.stringify(setupErrorDocument("invalid_argument", text, { help }), null, 2)}\n`);
+    return exitCodeOf("invalid_argument");
+  }
   if (wantsJson(args)) return emitError(true, command || "obs", "invalid_argument", text, { help });
   return emitError(false, command || "obs", "invalid_argument", `${command ? `${command}: ` : ""}${text}; see ${help}`);
 }

@@ -57,6 +57,28 @@ const SPEC_FLAGS: Record<string, string[]> = {
   "skills improve": ["--write"],
 };
 
+/** The commands that take positional arguments, and those arguments as --help names them. */
+const POSITIONALS: Record<string, string[]> = {
+  traces: ["filters"],
+  trace: ["traceId"],
+  "trace-logs": ["traceId"],
+  spans: ["filters"],
+  span: ["spanId"],
+  "span-logs": ["spanId"],
+  logs: ["filters"],
+  "trace-stats": ["groupBy", "agg", "filters"],
+  "log-stats": ["groupBy"],
+  facets: ["type", "field"],
+  metric: ["name", "filters"],
+  open: ["traceId"],
+  test: ["patterns"],
+  list: ["patterns"],
+  init: ["path"],
+  "show-report": ["dir"],
+  "skills view": ["name"],
+  "skills improve": ["name"],
+};
+
 describe("obs --help and shell completion", function () {
   this.timeout(60_000);
 
@@ -93,6 +115,18 @@ describe("obs --help and shell completion", function () {
     }
   });
 
+  it("lists and describes the positional arguments of every command that takes them", async () => {
+    for (const [command, positionals] of Object.entries(POSITIONALS)) {
+      const result = await runObs([...command.split(" "), "--help"]);
+      expect(result.code, `${command} --help`).to.equal(0);
+      const section = result.stdout.split(/^Positionals:$/m)[1]?.split(/^Options:$/m)[0] ?? "";
+      for (const name of positionals) {
+        // "  traceId  32 hex characters   [string] [required]": a description, not only the type.
+        expect(section, `${command} ${name}`).to.match(new RegExp(`^ {2}${name} +[^[\\s]`, "m"));
+      }
+    }
+  });
+
   it("prints a completion script that completes commands and flags", async () => {
     const script = await runObs(["completion"]);
     expect(script.code).to.equal(0);
@@ -107,6 +141,21 @@ describe("obs --help and shell completion", function () {
     expect(metricCommands.stdout.split("\n").filter(Boolean)).to.include.members(["metrics", "metric"]);
   });
 
+  it("obs completion prints the script alone, and its --help or an argument error like any command", async () => {
+    const help = await runObs(["completion", "--help"]);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.match(/^obs completion\n/);
+    expect(help.stdout).not.to.include("_obs_yargs_completions");
+    const json = await runObs(["completion", "--json"]);
+    expect(json.code).to.equal(2);
+    // One document on stdout, not the script before it.
+    expect(JSON.parse(json.stdout).error.message).to.equal("unknown option --json");
+    const shell = await runObs(["completion", "bash"]);
+    expect(shell.code).to.equal(2);
+    expect(shell.stdout).to.equal("");
+    expect(shell.stderr).to.equal("obs: completion: unknown argument bash; see obs completion --help\n");
+  });
+
   it("refuses a bad port before any request, as a usage error", async () => {
     for (const args of [
       ["monitor", "status", "--port", "abc"],
@@ -114,7 +163,7 @@ describe("obs --help and shell completion", function () {
     ]) {
       const result = await runObs(args);
       expect(result.code, args.join(" ")).to.equal(2);
-      expect(result.stderr).to.include("use a port number from 0 to 65535");
+      expect(result.stderr).to.include("use a port number from 1 to 65535");
     }
   });
 });

@@ -175,6 +175,6 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(completions.stdout.split("\n")).to.include("mcp");
     const badPort = await runObs(["mcp", "--port", "abc"]);
     expect(badPort.code).to.equal(2);
-    expect(badPort.stderr).to.include("use a port number from 0 to 65535");
+    expect(badPort.stderr).to.include("use a port number from 1 to 65535");
   });
 });

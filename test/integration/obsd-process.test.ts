@@ -119,9 +119,13 @@ describe("the obsd process", function () {
     const badEnv = await runCollectorToExit(["--port", "0"], { OBS_STATE_DIR: dir.path, OBS_RETENTION: "soon" });
     expect(badEnv.code).to.equal(2);
     expect(badEnv.output).to.match(/OBS_RETENTION/);
+    // One line naming the mistake and the --help to run, not the whole help before it.
     const unknown = await runCollectorToExit(["--bogus"], { OBS_STATE_DIR: dir.path });
     expect(unknown.code).to.equal(2);
-    expect(unknown.output).to.match(/Unknown argument/i);
+    expect(unknown.output).to.equal("obsd: Unknown argument: bogus; see obsd --help\n");
+    const choice = await runCollectorToExit(["--forward-protocol", "x"], { OBS_STATE_DIR: dir.path });
+    expect(choice.code).to.equal(2);
+    expect(choice.output).to.match(/^obsd: Invalid values: Argument: forward-protocol, [^\n]+; see obsd --help\n$/);
   });
 
   it("exits 2 naming the port when it is taken, leaving the other process alone", async () => {

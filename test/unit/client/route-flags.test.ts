@@ -127,6 +127,17 @@ describe("query command flags from the route table", () => {
     expect(flagRequest("metricSeries", { groupBy: "service" })).to.deep.equal({ groupBy: ["service"] });
   });
 
+  it("makes --include repeatable, its occurrences sent as one comma-separated list", async () => {
+    const parser = routeFlags(
+      yargs([]).command("trace <traceId>", "", () => {}),
+      "getTrace",
+      {},
+    );
+    const flags = await parser.parseAsync(["trace", "t", "--include", "spans", "--include", "logs,attributes"]);
+    expect(flagRequest("getTrace", flags)).to.deep.equal({ include: "spans,logs,attributes" });
+    expect(flagRequest("getTrace", { include: "spans" })).to.deep.equal({ include: "spans" });
+  });
+
   it("sends a value as typed, even one the collector will refuse", () => {
     expect(flagRequest("facets", { limit: Number.NaN, service: "", key: ["a", "b"] })).to.deep.equal({
       key: "a,b",

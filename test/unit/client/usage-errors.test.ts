@@ -1,5 +1,12 @@
 import { expect } from "chai";
-import { commandPathOf, unknownCommandMessage, usageMessage, wantsJson } from "../../../client/cli/usage-errors.js";
+import {
+  commandPathOf,
+  type FlagDefinitions,
+  flagUseProblem,
+  unknownCommandMessage,
+  usageMessage,
+  wantsJson,
+} from "../../../client/cli/usage-errors.js";
 
 const COMMANDS = new Set(["traces", "monitor", "setup", "skills"]);
 
@@ -55,6 +62,20 @@ describe("argument errors: which command, which words, which output", () => {
     );
   });
 
+  it("says in one line which values a flag or argument takes", () => {
+    const yargsMessage = 'Invalid values:\n  Argument: status, Given: "bogus", Choices: "ok", "error"';
+    expect(usageMessage(yargsMessage, ["traces", "--status", "bogus"])).to.equal(
+      '--status "bogus": use one of ok, error',
+    );
+    expect(usageMessage(yargsMessage.replace(/status/, "agg"), ["trace-stats", "service", "bogus"])).to.equal(
+      'agg "bogus": use one of ok, error',
+    );
+    const two = `${yargsMessage}\n  Argument: reporter, Given: "x", Choices: "basic", "all"`;
+    expect(usageMessage(two, ["test", "--status=bogus", "-r", "x"])).to.equal(
+      '--status "bogus": use one of ok, error; reporter "x": use one of basic, all',
+    );
+  });
+
   it("says which flag needs the value it was given without", () => {
     expect(usageMessage("Not enough arguments following: since", ["metric", "m", "--since"])).to.equal(
       "--since needs a value",
@@ -66,5 +87,54 @@ describe("argument errors: which command, which words, which output", () => {
     expect(wantsJson(["traces", "--json=true"])).to.equal(true);
     expect(wantsJson(["traces", "--json", "--no-json"])).to.equal(false);
     expect(wantsJson(["agentcli", "--", "--json"])).to.equal(false);
+  });
+});
+
+describe("flags given twice or negated", () => {
+  /** A command's flags as yargs' getOptions() gives them. */
+  const names = ["help", "version", "json", "since", "port", "p", "monitor-port", "stream", "headed", "group-by"];
+  const FLAGS: FlagDefinitions = {
+    key: Object.fromEntries([...names, "duration-min", "filters"].map((name) => [name, true])),
+    alias: { port: ["monitor-port", "p"] },
+    boolean: ["help", "version", "json", "stream", "headed"],
+    array: ["group-by", "filters"],
+    default: { json: false, stream: true },
+  };
+  const problem = (...args: string[]) => flagUseProblem(["traces", ...args], FLAGS);
+
+  it("refuses a single-value flag given twice, under any of its names", () => {
+    expect(problem("--since", "1h", "--since", "2h")).to.equal("--since is given more than once: give it once");
+    expect(problem("--since=1h", "--since", "2h")).to.equal("--since is given more than once: give it once");
+    expect(problem("-p", "1", "--port=2")).to.equal("--port is given more than once (as -p and --port): give it once");
+    expect(problem("--monitor-port", "1", "-p2")).to.equal(
+      "--port is given more than once (as --monitor-port and -p): give it once",
+    );
+    expect(problem("--durationMin", "5", "--duration-min", "6")).to.equal(
+      "--duration-min is given more than once (as --durationMin and --duration-min): give it once",
+    );
+    expect(problem("--json", "--json")).to.equal("--json is given more than once: give it once");
+    expect(problem("--stream", "--no-stream")).to.equal(
+      "--stream is given more than once (as --stream and --no-stream): give it once",
+    );
+  });
+
+  it("lets the flags that collect values repeat, and leaves unknown flags and values alone", () => {
+    expect(problem("--group-by", "service", "--group-by", "attr.x")).to.equal(null);
+    expect(problem("--since", "1h", "--bogus", "--bogus")).to.equal(null);
+    expect(problem("--since", "1h", "-", "-5", "attr.a=1", "attr.b=2")).to.equal(null);
+    expect(problem("--since", "1h", "--", "--since", "2h")).to.equal(null);
+  });
+
+  it("refuses --no- of a flag that takes a value or of a switch that is off by default", () => {
+    expect(problem("--no-since")).to.equal(
+      "--no-since: --since takes a value and has no --no- form; leave it out for its default",
+    );
+    expect(problem("--no-group-by")).to.match(/^--no-group-by: --group-by takes a value/);
+    expect(problem("--no-json")).to.equal("--no-json turns nothing off (--json is off unless given); leave it out");
+  });
+
+  it("lets a switch that is on by default, or defaults from elsewhere, be turned off", () => {
+    expect(problem("--no-stream")).to.equal(null);
+    expect(problem("--no-headed")).to.equal(null);
   });
 });

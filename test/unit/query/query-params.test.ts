@@ -64,6 +64,13 @@ describe("query parameters", () => {
     expect(parseParams({ lookback: "1d" }, route).values.lookback).to.equal(86_400_000);
     expect(() => parseParams({ lookback: "25h" }, route)).to.throw(QueryError, /maximum of 24h/);
     expect(() => parseParams({ lookback: "2d" }, route)).to.throw(QueryError, /maximum of 24h/);
+    // Too long for a number of milliseconds to hold exactly: over the maximum all the same.
+    for (const huge of ["1000000000d", "99999999999999999999w"]) {
+      expect(() => parseParams({ lookback: huge }, route), huge).to.throw(
+        QueryError,
+        `lookback ${huge} is over the maximum of 24h`,
+      );
+    }
     expect(() => parseParams({ lookback: "soon" }, route)).to.throw(QueryError, /invalid lookback/);
   });
 

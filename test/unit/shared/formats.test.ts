@@ -16,6 +16,8 @@ describe("durations", () => {
       expect(() => parseDuration(bad), bad).to.throw(DurationError, /e\.g\. 15m/);
     }
     expect(() => parseDuration("0m")).to.throw(DurationError, /greater than zero/);
+    // Not "greater than zero": its milliseconds pass what a number holds exactly.
+    expect(() => parseDuration("1000000000d")).to.throw(DurationError, 'invalid duration "1000000000d": too long');
   });
   it("formats with the largest exact unit", () => {
     expect(formatDuration(900_000)).to.equal("15m");
