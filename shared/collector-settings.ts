@@ -147,6 +147,8 @@ function storePath(
     return { value: resolve(flags.db), source: "flag" };
   }
   if (flags.projectStore) return { value: projectDbPath(cwd, env), source: "flag" };
+  // --no-project-store: the default store, whatever OBS_PROJECT_STORE says.
+  if (flags.projectStore === false) return { value: undefined, source: "flag" };
   if (projectStoreFromEnv(env)) return { value: projectDbPath(cwd, env), source: "env" };
   return { value: undefined, source: "default" };
 }

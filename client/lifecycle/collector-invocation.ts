@@ -39,14 +39,19 @@ export function collectorInvocation(flags: SettingFlags, env: NodeJS.ProcessEnv)
       ...option("host", flags.host),
       ...option("port", flags.port),
       ...option("db", flags.db),
-      ...(flags.projectStore ? ["--project-store"] : []),
+      ...switchOption("project-store", flags.projectStore),
       ...option("retention", flags.retention),
       ...option("max-db-size", flags.maxDbSize),
       ...option("max-body-size", flags.maxBodySize),
-      ...(flags.otlpStandardPorts ? ["--otlp-standard-ports"] : []),
+      ...switchOption("otlp-standard-ports", flags.otlpStandardPorts),
       ...(flags.forward ?? []).flatMap((url) => option("forward", url)),
       ...option("forward-protocol", flags.forwardProtocol),
     ],
     env: headerEnvironment(env, flags.forwardHeaders),
   };
+}
+
+/** A switch as given: on, turned off (over the environment), or not given. */
+function switchOption(name: string, value: boolean | undefined): string[] {
+  return value === undefined ? [] : [value ? `--${name}` : `--no-${name}`];
 }

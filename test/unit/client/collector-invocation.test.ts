@@ -51,6 +51,7 @@ describe("the background collector's invocation", () => {
     ["no flag", {}, env],
     ["no flag, the environment", {}, fromEnvironment],
     ["some flags, the environment", { port: 0, db: "-odd name.sqlite", forwardHeaders: ["k=v"] }, fromEnvironment],
+    ["switches turned off over the environment", { projectStore: false, otlpStandardPorts: false }, fromEnvironment],
   ];
   for (const [name, flags, environment] of cases) {
     it(`starts obsd with the settings obs resolved, from the same sources (${name})`, () => {
@@ -59,6 +60,16 @@ describe("the background collector's invocation", () => {
       expect(asObsdSees(invocation.args, invocation.env)).to.deep.equal(asked);
     });
   }
+
+  it("turns a switch the environment sets off with its --no- flag", () => {
+    const parsed = collectorFlags(yargs(["--no-otlp-standard-ports", "--no-project-store"]))
+      .strict()
+      .parseSync();
+    const settings = resolveSettings(settingFlagsOf(parsed), fromEnvironment, "/work/shop");
+    expect(settings.settings.otlpStandardPorts).to.equal(false);
+    expect(settings.sources.otlpStandardPorts).to.equal("flag");
+    expect(settings.settings.dbPath).to.equal(resolveSettings({}, env, "/work/shop").settings.dbPath);
+  });
 
   it("keeps forwarding header values off the command line", () => {
     expect(collectorInvocation(everyFlag, env).args.join(" ")).not.to.include("s3cret");
