@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "../../shared/duration.js";
 import type { AttributeFilter } from "../../shared/query-messages.js";
+import { hideUrlPasswords } from "../../shared/url-passwords.js";
 import { UsageError } from "../../shared/usage-failure.js";
 import { COLLECTOR_URL_EXAMPLE, collectorUrlProblem } from "../discovery/explicit-target.js";
 import type { ResolvedTarget } from "../discovery/resolve-target.js";
@@ -44,7 +45,9 @@ export function portNumber(text: string): number {
 export function collectorBaseUrl(text: string): string {
   const problem = collectorUrlProblem(String(text));
   if (problem) {
-    throw new UsageError(`--base-url ${text}: ${problem}; use the collector's URL, e.g. ${COLLECTOR_URL_EXAMPLE}`);
+    throw new UsageError(
+      `--base-url ${hideUrlPasswords(String(text))}: ${problem}; use the collector's URL, e.g. ${COLLECTOR_URL_EXAMPLE}`,
+    );
   }
   return String(text);
 }

@@ -1,3 +1,4 @@
+import { hideUrlPasswords } from "../../shared/url-passwords.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 export interface TargetFlags {
@@ -52,7 +53,7 @@ export function explicitTarget(flags: TargetFlags, env: NodeJS.ProcessEnv): Reso
     if (problem) {
       throw new LifecycleError(
         "invalid_config",
-        `OBS_MONITOR_URL=${env.OBS_MONITOR_URL}: ${problem}; use the collector's URL, e.g. ${COLLECTOR_URL_EXAMPLE}`,
+        `OBS_MONITOR_URL=${hideUrlPasswords(env.OBS_MONITOR_URL)}: ${problem}; use the collector's URL, e.g. ${COLLECTOR_URL_EXAMPLE}`,
       );
     }
     return { baseUrl: env.OBS_MONITOR_URL.replace(/\/+$/, ""), source: "env" };

@@ -1,5 +1,6 @@
 /** The `obs.setup/v1` document (`schemas/setup/setup.json`) and the human summary of a setup. */
 import type { ErrorCode } from "../../shared/cli-envelope.js";
+import { hideUrlPasswords } from "../../shared/url-passwords.js";
 import type { SetupResult } from "./setup-agentcli.js";
 
 export const SETUP_SCHEMA_VERSION = "obs.setup/v1";
@@ -35,12 +36,9 @@ export function setupDocument(result: SetupResult, now: Date = new Date()): obje
   };
 }
 
-/** The password of a URL with credentials (`https://user:token@host`), wherever a value holds one. */
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)(@)/gi;
-
 /** `value` with every password in a URL it holds shown as `***`, nested values included. Pure. */
 export function withoutUrlPasswords(value: unknown): unknown {
-  if (typeof value === "string") return value.replace(URL_PASSWORD, "$1***$3");
+  if (typeof value === "string") return hideUrlPasswords(value);
   if (Array.isArray(value)) return value.map(withoutUrlPasswords);
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, withoutUrlPasswords(inner)]));

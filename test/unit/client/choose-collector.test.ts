@@ -82,4 +82,24 @@ describe("explicit targets", () => {
     expect(explicitTarget({}, env)).to.deep.equal({ baseUrl: "http://127.0.0.1:9000", source: "env" });
     expect(explicitTarget({}, { OBS_MONITOR_URL: "" })).to.equal(null);
   });
+
+  it("never repeats a password it refuses in a collector URL, from --base-url or OBS_MONITOR_URL", async () => {
+    const { explicitTarget } = await import("../../../client/discovery/explicit-target.js");
+    const { collectorBaseUrl } = await import("../../../client/cli/query-support.js");
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error("the URL was taken");
+    };
+    const env = { OBS_MONITOR_URL: "http://admin:hunter2@127.0.0.1:9000" };
+    const fromEnv = refusal(() => explicitTarget({}, env));
+    expect(fromEnv).to.include("OBS_MONITOR_URL=http://admin:***@127.0.0.1:9000");
+    expect(fromEnv).not.to.include("hunter2");
+    const fromFlag = refusal(() => collectorBaseUrl("http://admin:hunter2@127.0.0.1:9000"));
+    expect(fromFlag).to.include("--base-url http://admin:***@127.0.0.1:9000");
+    expect(fromFlag).not.to.include("hunter2");
+  });
 });

@@ -1,0 +1,11 @@
+/** The password of a URL with credentials (`https://user:token@host`), wherever a text holds one. */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)(@)/gi;
+
+/**
+ * `text` with the password of every URL in it shown as `***`: for a value obs repeats to the
+ * user or an agent (an error naming what it refused, a setting found), which would otherwise
+ * put the password in a terminal's scrollback, a CI log or a model's context. Pure.
+ */
+export function hideUrlPasswords(text: string): string {
+  return text.replace(URL_PASSWORD, "$1***$3");
+}
