@@ -34,6 +34,8 @@ import { type FlagDefinitions, flagUseProblem, reportUsageError, throwUsageError
  * options are that command's flags, though its types leave the argument out.
  */
 function refuseFlagMisuse(args: readonly string[]): MiddlewareFunction {
+  // A line being completed is half typed: the shell shows whatever this prints.
+  if (args.includes("--get-yargs-completions")) return (() => {}) as MiddlewareFunction;
   const refuse = (_flags: unknown, parser: { getOptions(): FlagDefinitions }) => {
     const problem = flagUseProblem(args, parser.getOptions());
     if (problem) throw new UsageError(problem);

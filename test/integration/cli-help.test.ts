@@ -139,6 +139,9 @@ describe("obs --help and shell completion", function () {
     expect(metricFlags.stdout.split("\n")).to.include.members(["--group-by", "--agg", "--step", "--describe"]);
     const metricCommands = await runObs(["--get-yargs-completions", "obs", "metr"]);
     expect(metricCommands.stdout.split("\n").filter(Boolean)).to.include.members(["metrics", "metric"]);
+    // A line being typed may repeat a flag: completing it says nothing on the terminal.
+    const repeated = await runObs(["--get-yargs-completions", "obs", "traces", "--service", "a", "--service"]);
+    expect([repeated.code, repeated.stderr]).to.deep.equal([0, ""]);
   });
 
   it("obs completion prints the script alone, and its --help or an argument error like any command", async () => {
