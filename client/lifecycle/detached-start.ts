@@ -73,8 +73,9 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
   const { settings } = resolved;
   const monitorDir = join(ensureStateDir(env), "monitor");
   makePrivateDir(join(monitorDir, "logs"));
-  const release = await takeStartLock(monitorDir);
+  const lock = await takeStartLock(monitorDir);
   try {
+    if (lock.predecessorCollector !== null) await untilRegistered(lock.predecessorCollector, env);
     const running = await runningCollectors(env);
     const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
     if (same) {
@@ -109,6 +110,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       env: invocation.env,
     });
     closeSync(log);
+    if (child.pid !== undefined) lock.noteCollector(child.pid);
     let exitCode: number | null = null;
     child.once("exit", (code) => {
       exitCode = code;
@@ -142,6 +144,20 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       },
     );
   } finally {
-    await release();
+    await lock.release();
+  }
+}
+
+/**
+ * Waits while the collector a killed start had spawned is still starting: until it is among
+ * the running collectors (the lookup that follows then adopts it, or names it as the store's
+ * holder) or has exited. Without the wait, a start run right after one interrupted in its
+ * first second found the port or the store taken by a collector not yet registered, and failed.
+ */
+async function untilRegistered(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && processAlive(pid)) {
+    if ((await runningCollectors(env, 300)).some((entry) => entry.pid === pid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

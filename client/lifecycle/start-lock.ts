@@ -15,10 +15,31 @@ const STALE_MS = 30_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The pid the lock file names as its holder, or null when it names none. */
-function recordedHolder(target: string): number | null {
-  const pid = Number.parseInt(readFileSync(target, "utf8").trim(), 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+/**
+ * What the lock file names: its holder's pid, and the pid of the collector that holder started
+ * (a line `collector PID`), each null when it names none.
+ */
+function recorded(target: string): { holder: number | null; collector: number | null } {
+  const [first = "", second = ""] = readFileSync(target, "utf8").split("\n");
+  const pidOf = (text: string) => {
+    const pid = Number.parseInt(text.trim(), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  };
+  return { holder: pidOf(first), collector: second.startsWith("collector ") ? pidOf(second.slice(10)) : null };
+}
+
+const recordedHolder = (target: string) => recorded(target).holder;
+
+/** The start lock, held: what a start does under it, and what its predecessor left. */
+export interface StartLock {
+  /**
+   * The collector a start killed while holding the lock had started, when it is still running:
+   * it may not have registered yet, and the start that took the lock over waits for it to.
+   */
+  readonly predecessorCollector: number | null;
+  /** Names the collector this start has spawned, for a start that takes the lock over. */
+  noteCollector(pid: number): void;
+  release(): Promise<void>;
 }
 
 /** Whether the holder named is gone (our own pid there is a predecessor's, reused). */
@@ -30,14 +51,17 @@ function holderGone(pid: number | null): boolean {
  * One attempt at the lock, under the gate: taken (and this process named as its holder), or
  * taken over from a holder that is gone, or null while a live holder has it.
  */
-async function attempt(target: string): Promise<(() => Promise<void>) | null> {
+async function attempt(target: string): Promise<StartLock | null> {
   const take = () => lockfile.lock(target, { fs: privateLockFs, realpath: false, stale: STALE_MS, retries: 0 });
   let release: () => Promise<void>;
+  let predecessorCollector: number | null = null;
   try {
     release = await take();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
-    if (!holderGone(recordedHolder(target))) return null;
+    const left = recorded(target);
+    if (!holderGone(left.holder)) return null;
+    predecessorCollector = left.collector !== null && processAlive(left.collector) ? left.collector : null;
     rmSync(`${target}.lock`, { recursive: true, force: true });
     try {
       release = await take();
@@ -48,10 +72,14 @@ async function attempt(target: string): Promise<(() => Promise<void>) | null> {
     }
   }
   writeFileSync(target, `${process.pid}\n`);
-  return async () => {
-    // Named no more before it is free: a holder named while the lock is free would be taken for this one.
-    writeFileSync(target, "");
-    await release();
+  return {
+    predecessorCollector,
+    noteCollector: (pid) => writeFileSync(target, `${process.pid}\ncollector ${pid}\n`),
+    release: async () => {
+      // Named no more before it is free: a holder named while the lock is free would be taken for this one.
+      writeFileSync(target, "");
+      await release();
+    },
   };
 }
 
@@ -62,9 +90,11 @@ async function attempt(target: string): Promise<(() => Promise<void>) | null> {
  * once. Taking and taking over go through a short second lock (the gate), so two starts never
  * both take over the same lock, and none takes over a lock whose new holder has not yet been
  * named. A holder killed in the instant between taking the lock and naming itself leaves a
- * lock that frees itself when its heartbeat is 30 s old.
+ * lock that frees itself when its heartbeat is 30 s old. The file also names the collector its
+ * holder spawned, so a start that takes over from a killed one knows of a collector that may not
+ * have registered yet (StartLock.predecessorCollector).
  */
-export async function takeStartLock(monitorDir: string): Promise<() => Promise<void>> {
+export async function takeStartLock(monitorDir: string): Promise<StartLock> {
   const target = join(monitorDir, "start.lock");
   writeFileSync(target, "", { flag: "a", mode: PRIVATE_FILE_MODE });
   const gate = join(monitorDir, "start-gate");
@@ -76,13 +106,13 @@ export async function takeStartLock(monitorDir: string): Promise<() => Promise<v
       stale: 2_000,
       retries: { retries: 100, minTimeout: 10, maxTimeout: 50 },
     });
-    let release: (() => Promise<void>) | null;
+    let lock: StartLock | null;
     try {
-      release = await attempt(target);
+      lock = await attempt(target);
     } finally {
       await openGate();
     }
-    if (release !== null) return release;
+    if (lock !== null) return lock;
     if (Date.now() > deadline) {
       const holder = recordedHolder(target);
       throw new LifecycleError(

@@ -5,7 +5,7 @@
  * by a start killed with kill -9.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
@@ -180,5 +180,37 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(JSON.parse(next.stdout).data.started).to.equal(true);
     // Not after the lock's 30 s heartbeat timeout: its holder is known to be gone.
     expect(Date.now() - started).to.be.below(8_000);
+  });
+
+  it("adopts the collector a start killed while it was starting had spawned, once it registers", async () => {
+    const port = await freePort();
+    const logs = join(dir.path, "monitor", "logs");
+    const victim = spawn(
+      process.execPath,
+      [packagePath("bin", "obs.js"), "monitor", "start", "--detach", "--port", String(port)],
+      { env: { ...process.env, ...env }, stdio: "ignore" },
+    );
+    try {
+      // The start opens its collector's log, then spawns it: killed now, it leaves the
+      // collector starting and the lock behind.
+      const seen = Date.now();
+      while (!existsSync(logs) || readdirSync(logs).length === 0) {
+        expect(Date.now() - seen, "the start never spawned its collector").to.be.below(10_000);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      victim.kill("SIGKILL");
+      await exited(victim);
+    }
+    const next = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], {
+      env,
+      timeoutMs: 15_000,
+    });
+    expect(next.code, next.stdout + next.stderr).to.equal(0);
+    const { data } = JSON.parse(next.stdout);
+    expect(data.started).to.equal(false);
+    expect(data.collector.port).to.equal(port);
+    expect(await runningCollectors(env)).to.have.length(1);
   });
 });
