@@ -28,6 +28,27 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
+/** `obs monitor start --detach --port PORT`, running on its own, to be killed mid-start. */
+function startInBackground(port: number, env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(
+    process.execPath,
+    [packagePath("bin", "obs.js"), "monitor", "start", "--detach", "--port", String(port)],
+    {
+      env: { ...process.env, ...env },
+      stdio: "ignore",
+    },
+  );
+}
+
+/** Polls `done` every 2 ms; fails with `why` after 10 s. */
+async function until(done: () => boolean, why: string): Promise<void> {
+  const started = Date.now();
+  while (!done()) {
+    expect(Date.now() - started, why).to.be.below(10_000);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 describe("obs monitor start --detach (real processes)", function () {
   this.timeout(60_000);
   let dir: ReturnType<typeof tempDir>;
@@ -151,17 +172,9 @@ describe("obs monitor start --detach (real processes)", function () {
     );
     const lockDir = join(dir.path, "monitor", "start.lock.lock");
     const port = await freePort();
-    const victim = spawn(
-      process.execPath,
-      [packagePath("bin", "obs.js"), "monitor", "start", "--detach", "--port", String(port)],
-      { env: { ...process.env, ...env }, stdio: "ignore" },
-    );
+    const victim = startInBackground(port, env);
     try {
-      const seen = Date.now();
-      while (!existsSync(lockDir)) {
-        expect(Date.now() - seen, "the start never took its lock").to.be.below(10_000);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await until(() => existsSync(lockDir), "the start never took its lock");
       await new Promise((resolve) => setTimeout(resolve, 100));
     } finally {
       victim.kill("SIGKILL");
@@ -185,19 +198,11 @@ describe("obs monitor start --detach (real processes)", function () {
   it("adopts the collector a start killed while it was starting had spawned, once it registers", async () => {
     const port = await freePort();
     const logs = join(dir.path, "monitor", "logs");
-    const victim = spawn(
-      process.execPath,
-      [packagePath("bin", "obs.js"), "monitor", "start", "--detach", "--port", String(port)],
-      { env: { ...process.env, ...env }, stdio: "ignore" },
-    );
+    const victim = startInBackground(port, env);
     try {
       // The start opens its collector's log, then spawns it: killed now, it leaves the
       // collector starting and the lock behind.
-      const seen = Date.now();
-      while (!existsSync(logs) || readdirSync(logs).length === 0) {
-        expect(Date.now() - seen, "the start never spawned its collector").to.be.below(10_000);
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
+      await until(() => existsSync(logs) && readdirSync(logs).length > 0, "the start never spawned its collector");
       await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       victim.kill("SIGKILL");
