@@ -1,3 +1,4 @@
+import { hideUrlPasswords } from "./url-passwords.js";
 /**
  * Where a collector forwards what it stores (`--forward URL`, repeatable), how (the OTLP
  * protocol), and with which request headers (an upstream's API key). Parsed here, shared by
@@ -28,13 +29,19 @@ export function parseForwardUrl(text: string): string {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ForwardSettingsError(`invalid --forward URL "${text}": give an http:// or https:// address`);
+    throw new ForwardSettingsError(
+      `invalid --forward URL "${hideUrlPasswords(text)}": give an http:// or https:// address`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ForwardSettingsError(`invalid --forward URL "${text}": only http:// and https:// are supported`);
+    throw new ForwardSettingsError(
+      `invalid --forward URL "${hideUrlPasswords(text)}": only http:// and https:// are supported`,
+    );
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new ForwardSettingsError(`invalid --forward URL "${text}": it may not carry a query or a fragment`);
+    throw new ForwardSettingsError(
+      `invalid --forward URL "${hideUrlPasswords(text)}": it may not carry a query or a fragment`,
+    );
   }
   if (url.username !== "" || url.password !== "") {
     // The text is not repeated: it holds the credentials.

@@ -1,5 +1,11 @@
-/** The password of a URL with credentials (`https://user:token@host`), wherever a text holds one. */
-const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)(@)/gi;
+/**
+ * The password of a URL with credentials (`https://user:token@host`), wherever a text holds one:
+ * everything from the user's colon to the last `@` before a space, since a value refused for
+ * its odd characters (a `/` or `@` in the password) is the one most likely repeated. A URL
+ * without credentials but with an `@` after a port (`http://h:1/a@b`) is masked too: showing
+ * less is the safe mistake.
+ */
+const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)(\S*)(@)/gi;
 
 /**
  * `text` with the password of every URL in it shown as `***`: for a value obs repeats to the

@@ -48,7 +48,8 @@ export function setupCommand(setExit: SetExit): CommandModule {
                 {
                   port: flags.port as number | undefined,
                   db: typeof flags.db === "string" ? flags.db : undefined,
-                  projectStore: flags.projectStore === true ? true : undefined,
+                  // --no-project-store turns off OBS_PROJECT_STORE, as for obs monitor start.
+                  projectStore: typeof flags.projectStore === "boolean" ? flags.projectStore : undefined,
                 },
                 process.env,
                 flags.protocol === "grpc" || flags.protocol === "http" ? flags.protocol : undefined,

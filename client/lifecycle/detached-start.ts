@@ -75,7 +75,9 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
   makePrivateDir(join(monitorDir, "logs"));
   const lock = await takeStartLock(monitorDir);
   try {
-    if (lock.predecessorCollector !== null) await untilRegistered(lock.predecessorCollector, env);
+    if (lock.predecessorCollector !== null) {
+      await untilRegistered(lock.predecessorCollector, env, join(monitorDir, "logs"));
+    }
     const running = await runningCollectors(env);
     const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
     if (same) {
@@ -154,10 +156,18 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
  * holder) or has exited. Without the wait, a start run right after one interrupted in its
  * first second found the port or the store taken by a collector not yet registered, and failed.
  */
-async function untilRegistered(pid: number, env: NodeJS.ProcessEnv): Promise<void> {
+async function untilRegistered(pid: number, env: NodeJS.ProcessEnv, logs: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline && processAlive(pid)) {
+  while (processAlive(pid)) {
     if ((await runningCollectors(env, 300)).some((entry) => entry.pid === pid)) return;
+    if (Date.now() > deadline) {
+      // Neither answering nor gone: starting anything now would only collide with it.
+      throw new LifecycleError(
+        "timeout",
+        `the collector (pid ${pid}) that an interrupted obs monitor start left starting did not answer within ${READY_TIMEOUT_MS / 1000} s; see its log in ${logs}, or stop it (kill ${pid}) and start again`,
+        { pid, logs },
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -5,8 +5,11 @@ import { PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { LifecycleError } from "./lifecycle-error.js";
 import { processAlive } from "./process-alive.js";
 
-/** How long a start waits for the one before it (whose collector may take this long to answer). */
-const WAIT_MS = 30_000;
+/**
+ * How long a start waits for the one before it: long enough for that one to wait for a
+ * predecessor's collector and then its own (15 s each at most, detached-start.ts).
+ */
+const WAIT_MS = 45_000;
 /**
  * A lock whose heartbeat stopped this long ago is free whoever it names (its pid may have been
  * reused). The heartbeat runs while a start waits for its collector, which never blocks for long.
@@ -71,10 +74,14 @@ async function attempt(target: string): Promise<StartLock | null> {
       throw retry;
     }
   }
-  writeFileSync(target, `${process.pid}\n`);
+  // A predecessor's collector stays named until this start names its own: killed while it
+  // waits for that collector, this start leaves it known to the next one.
+  const named = (collector: number | null) =>
+    writeFileSync(target, `${process.pid}\n${collector === null ? "" : `collector ${collector}\n`}`);
+  named(predecessorCollector);
   return {
     predecessorCollector,
-    noteCollector: (pid) => writeFileSync(target, `${process.pid}\ncollector ${pid}\n`),
+    noteCollector: (pid) => named(pid),
     release: async () => {
       // Named no more before it is free: a holder named while the lock is free would be taken for this one.
       writeFileSync(target, "");

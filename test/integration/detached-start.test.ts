@@ -5,7 +5,7 @@
  * by a start killed with kill -9.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
@@ -198,12 +198,16 @@ describe("obs monitor start --detach (real processes)", function () {
   it("adopts the collector a start killed while it was starting had spawned, once it registers", async () => {
     const port = await freePort();
     const logs = join(dir.path, "monitor", "logs");
+    const lockFile = join(dir.path, "monitor", "start.lock");
     const victim = startInBackground(port, env);
     try {
-      // The start opens its collector's log, then spawns it: killed now, it leaves the
+      // The start names the collector it spawned in its lock: killed now, it leaves the
       // collector starting and the lock behind.
-      await until(() => existsSync(logs) && readdirSync(logs).length > 0, "the start never spawned its collector");
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(
+        () =>
+          existsSync(logs) && readdirSync(logs).length > 0 && /^collector \d+$/m.test(readFileSync(lockFile, "utf8")),
+        "the start never spawned its collector",
+      );
     } finally {
       victim.kill("SIGKILL");
       await exited(victim);

@@ -5,6 +5,7 @@
  * environment, never from the config file. Pure: everything it reads is passed in.
  */
 import { isAbsolute, resolve } from "node:path";
+import { hideUrlPasswords } from "../../../shared/url-passwords.js";
 import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
 import { type AllowedHost, parseAllowlist } from "../telemetry/propagation-allowlist.js";
 import {
@@ -235,7 +236,7 @@ export function resolveRunSettings(
       ? resolve(configDir, config.reportDir)
       : resolve(cwd, ".obs");
   const baseUrl = firstOf<string>(flags.baseUrl, env.OBS_BASE_URL, config.baseUrl) ?? null;
-  if (baseUrl !== null && !URL.canParse(baseUrl)) throw usage(`--base-url "${baseUrl}" is not a URL`);
+  if (baseUrl !== null && !URL.canParse(baseUrl)) throw usage(`--base-url "${hideUrlPasswords(baseUrl)}" is not a URL`);
   const frameInterval = flags.frameInterval ?? 200;
   if (!Number.isInteger(frameInterval) || frameInterval < 0) {
     throw usage(`--frame-interval must be a whole number of milliseconds, not "${flags.frameInterval}"`);
@@ -246,7 +247,7 @@ export function resolveRunSettings(
   }
   const endpoint = firstOf<string>(flags.otelEndpoint);
   if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) {
-    throw usage(`--otel-endpoint "${endpoint}" is not an http(s) URL, e.g. http://127.0.0.1:27686`);
+    throw usage(`--otel-endpoint "${hideUrlPasswords(endpoint)}" is not an http(s) URL, e.g. http://127.0.0.1:27686`);
   }
   const propagateTo = resolvePropagation(flags, endpoint, baseUrl);
   return {

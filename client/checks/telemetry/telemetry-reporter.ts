@@ -15,6 +15,7 @@ import { BatchLogRecordProcessor, LoggerProvider } from "@opentelemetry/sdk-logs
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { OBS_VERSION } from "../../../shared/package-root.js";
+import { hideUrlPasswords } from "../../../shared/url-passwords.js";
 import type { StepRecord } from "../agent/agent-loop.js";
 import type { Reporter, RunReport, TestRef, TestResult } from "../report/run-result.js";
 import {
@@ -217,7 +218,7 @@ export class TelemetryReporter implements Reporter {
     ]);
     for (const [signal, reason] of this.failures) {
       this.warn(
-        `obs: runner telemetry: ${signal} were not accepted by ${signalUrl(this.settings.endpoint, signal as "traces")} (${reason})`,
+        `obs: runner telemetry: ${signal} were not accepted by ${hideUrlPasswords(signalUrl(this.settings.endpoint, signal as "traces"))} (${hideUrlPasswords(reason)})`,
       );
     }
   }

@@ -74,4 +74,17 @@ describe("forwarding settings", () => {
       headers: "authorization=***, tenant=***",
     });
   });
+
+  it("never repeats the password of a --forward URL it refuses for another reason", () => {
+    for (const url of ["ftp://u:secret@h", "https://u:secret@h/?x=1", "https://u:sec/ret@h?x"]) {
+      let message = "";
+      try {
+        resolveSettings({ forward: [url] }, {});
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, url).to.match(/^invalid --forward URL/);
+      expect(message, url).not.to.match(/sec\/?ret/);
+    }
+  });
 });
