@@ -31,8 +31,6 @@ function recorded(target: string): { holder: number | null; collector: number | 
   return { holder: pidOf(first), collector: second.startsWith("collector ") ? pidOf(second.slice(10)) : null };
 }
 
-const recordedHolder = (target: string) => recorded(target).holder;
-
 /** The start lock, held: what a start does under it, and what its predecessor left. */
 export interface StartLock {
   /**
@@ -121,7 +119,7 @@ export async function takeStartLock(monitorDir: string): Promise<StartLock> {
     }
     if (lock !== null) return lock;
     if (Date.now() > deadline) {
-      const holder = recordedHolder(target);
+      const { holder } = recorded(target);
       throw new LifecycleError(
         "timeout",
         `waited ${WAIT_MS / 1000} s for another obs monitor start${holder === null ? "" : ` (pid ${holder})`} to finish starting its collector; try again when it has`,

@@ -34,7 +34,6 @@ const port = parentPort;
 const { options } = workerData as { options: WriterOptions };
 /** The current decoder's port; earlier decoders' ports stay open until close, for what they sent. */
 let requests = (workerData as { requests: MessagePort }).requests;
-const requestPorts = [requests];
 
 /**
  * What the writer remembers of one decoder port's batches, per signal (SignalModule.crossing),
@@ -416,7 +415,7 @@ function onWriteRequest(message: WriteRequest, from: Receivers | null): void {
 port.on("message", (message: WriterRequest) => {
   if (message.type === "close") {
     closing = true;
-    for (const requestPort of requestPorts) requestPort.close();
+    requests.close();
     if (queue.length === 0 && !flushScheduled) void finish();
     return;
   }
@@ -449,11 +448,9 @@ port.on("message", (message: WriterRequest) => {
       onWriteRequest(arrived.message as WriteRequest, oldReceivers);
     }
     old.close();
-    requestPorts.splice(requestPorts.indexOf(old), 1);
     const portReceivers = receiversForPort(oldReceivers.port + 1);
     requests = message.requests;
     receivers = portReceivers;
-    requestPorts.push(requests);
     requests.on("message", (request: WriteRequest) => onWriteRequest(request, portReceivers));
     return;
   }
