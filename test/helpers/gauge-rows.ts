@@ -21,6 +21,8 @@ export interface GaugeSeries {
   attributes?: Record<string, string>;
   /** Point times, in nanoseconds. */
   timesNs: bigint[];
+  /** Times of points that carry NO_RECORDED_VALUE (flags 1, no value): each must be in `timesNs`. */
+  unrecordedNs?: bigint[];
 }
 
 /** Writes the series and its points; returns the series id. */
@@ -65,8 +67,12 @@ export function writeGaugeSeries(db: Database.Database, series: GaugeSeries): bi
   );
   db.prepare("INSERT INTO metric_series_last (series_id, last_ns) VALUES (?, ?)").run(seriesId, last);
   const point = db.prepare(
-    "INSERT INTO metric_points (series_id, time_ns, start_ns, flags, value) VALUES (?, ?, 0, 0, ?)",
+    "INSERT INTO metric_points (series_id, time_ns, start_ns, flags, value) VALUES (?, ?, 0, ?, ?)",
   );
-  for (const [i, timeNs] of times.entries()) point.run(seriesId, timeNs, i);
+  const unrecorded = new Set(series.unrecordedNs ?? []);
+  for (const [i, timeNs] of times.entries()) {
+    if (unrecorded.has(timeNs)) point.run(seriesId, timeNs, 1, null);
+    else point.run(seriesId, timeNs, 0, i);
+  }
   return seriesId;
 }

@@ -91,6 +91,26 @@ describe("audit facts: metric points as telemetry (rows written by SQL)", () => 
     expect(runAudit(facts, window).findings).to.deep.equal([]);
   });
 
+  it("does not count points marked NO_RECORDED_VALUE as telemetry: a series that went stale is silent", () => {
+    // A Prometheus target that stops: its series get one staleness marker each (a Collector
+    // sends it as NO_RECORDED_VALUE), then nothing. The marker is not the service speaking.
+    const baseline = every10s(window.baselineFromNs, window.currentFromNs);
+    const marker = window.currentFromNs + 10n * SECOND;
+    writeGaugeSeries(store.db, {
+      service: "scraped",
+      name: "up",
+      timesNs: [...baseline, marker],
+      unrecordedNs: [marker],
+    });
+    const facts = readAuditFacts(store.db, window);
+    expect(facts.activity.map((a) => [a.service, a.currentSeries, a.baselineSeries, a.baselinePoints])).to.deep.equal([
+      ["scraped", 0, 1, 90],
+    ]);
+    expect(runAudit(facts, window).findings.map((f) => [f.code, f.service])).to.deep.equal([
+      ["no_telemetry", "scraped"],
+    ]);
+  });
+
   it("reads only the audited service's series when one is named", () => {
     writeGaugeSeries(store.db, { service: "meter", name: "m", timesNs: [window.currentFromNs - MINUTE] });
     writeGaugeSeries(store.db, { service: "other", name: "m", timesNs: [window.currentFromNs - MINUTE] });
