@@ -141,6 +141,8 @@ export class Retention {
   private readonly tables: { records: RecordsName | null; trimmer: RetentionTrimmer }[];
   /** Rows deleted from the `others` since the last `takeOthersDeleted()`. */
   private othersDeleted = 0;
+  private readonly pageSize: Database.Statement;
+  private readonly pageCount: Database.Statement;
 
   /**
    * `others`: tables trimmed with the signals' but holding no signal's records (the forwarding
@@ -151,6 +153,10 @@ export class Retention {
     readonly policy: RetentionPolicy,
     others: readonly RetentionTrimmer[] = [],
   ) {
+    // Prepared once: the writer asks after every commit, and `db.pragma` compiles its
+    // statement on every call.
+    this.pageSize = db.prepare("PRAGMA page_size").pluck();
+    this.pageCount = db.prepare("PRAGMA page_count").pluck();
     this.tables = [
       ...SIGNALS.map(({ records, retention: where }) => ({
         records,
@@ -181,8 +187,7 @@ export class Retention {
   }
 
   fileBytes(): number {
-    const pageSize = Number(this.db.pragma("page_size", { simple: true }));
-    return Number(this.db.pragma("page_count", { simple: true })) * pageSize;
+    return Number(this.pageCount.get()) * Number(this.pageSize.get());
   }
 
   /** Telemetry timed before this is past the age limit: trimmed, and refused on arrival. */
