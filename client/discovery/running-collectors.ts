@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { processAlive } from "../../shared/process-alive.js";
 import { privateDirProblem, runDir } from "../../shared/state-dir.js";
 import { askCollector, ControlError } from "../control/control-client.js";
-import { processAlive } from "../lifecycle/process-alive.js";
 
 /** The registry's collectors: those that answered, and those alive that did not answer in time. */
 export interface CollectorsOnRecord {

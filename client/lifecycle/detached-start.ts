@@ -12,6 +12,7 @@ import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
+import { processAlive } from "../../shared/process-alive.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
@@ -20,7 +21,6 @@ import { runningCollectors } from "../discovery/running-collectors.js";
 import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-settings.js";
 import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
-import { processAlive } from "./process-alive.js";
 import { takeStartLock } from "./start-lock.js";
 
 export interface DetachedStart {

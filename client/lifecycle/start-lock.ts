@@ -1,9 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import lockfile from "proper-lockfile";
+import { processAlive } from "../../shared/process-alive.js";
 import { PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { LifecycleError } from "./lifecycle-error.js";
-import { processAlive } from "./process-alive.js";
 
 /**
  * How long a start waits for the one before it: long enough for that one to wait for a

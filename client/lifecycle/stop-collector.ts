@@ -1,7 +1,7 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { processAlive } from "../../shared/process-alive.js";
 import { askCollector } from "../control/control-client.js";
 import { LifecycleError } from "./lifecycle-error.js";
-import { processAlive } from "./process-alive.js";
 
 /**
  * Stops a verified collector through its control socket (never by signalling a pid), and waits

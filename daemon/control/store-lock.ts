@@ -1,6 +1,7 @@
 import { closeSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
+import { processAlive } from "../../shared/process-alive.js";
 import { makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
 import { StoreOpenError } from "../store/store-errors.js";
@@ -44,14 +45,9 @@ function readHolder(dbPath: string): StoreHolder | null {
   }
 }
 
+/** Whether the holder named in the owner file is another process that has not exited. */
 function alive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return pid !== process.pid && processAlive(pid);
 }
 
 /**

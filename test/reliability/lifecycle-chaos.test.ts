@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
+import { processAlive } from "../../shared/process-alive.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -42,12 +43,9 @@ describe("lifecycle chaos (real processes)", function () {
     process.kill(first.pid, "SIGKILL");
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
-        try {
-          process.kill(first.pid, 0);
-        } catch {
-          clearInterval(poll);
-          resolve();
-        }
+        if (processAlive(first.pid)) return;
+        clearInterval(poll);
+        resolve();
       }, 20);
     });
     // The dead collector's socket file is still there: nothing removed it.
