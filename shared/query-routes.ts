@@ -331,7 +331,7 @@ export const QUERY_ROUTES = {
         description:
           "traces: service, operation, status, attribute_keys, attribute_values (needs key); logs: service, severity, scope; metrics: name, service, attribute_keys, attribute_values (needs key), counted in series",
       },
-      key: { ...text("The attribute key, for field=attribute_values"), flag: "key" },
+      key: { ...text("The attribute key, for field=attribute_values (refused with any other field)"), flag: "key" },
       service,
       lookback: lookback(DEFAULT_LOOKBACK),
       limit: limit(100, 500),

@@ -111,7 +111,7 @@ export interface LogStatsRequest extends LogFilterArgs {
 export interface FacetsRequest {
   type: FacetType;
   field: FacetFieldName;
-  /** The attribute key, for field=attribute_values. */
+  /** The attribute key, for field=attribute_values; refused with any other field. */
   key?: string;
   service?: string;
   lookback?: number;

@@ -272,6 +272,10 @@ export class QueryService implements QueryMethodsOf {
     if (field === "attribute_values" && key === undefined) {
       throw new QueryError("field=attribute_values needs key=ATTRIBUTE");
     }
+    // Ignored, a key would read as a filter that was applied (the CLI refuses --key alike).
+    if (field !== "attribute_values" && key !== undefined) {
+      throw new QueryError(`key applies to field=attribute_values only, not to field=${field}`);
+    }
     const window = this.window(req.lookback, FACET_LOOKBACK_MS);
     const limit = effectiveLimit(req.limit, FACET_LIMITS);
     const facet = (field === "attribute_values" ? { type, field, key } : { type, field }) as FacetField;

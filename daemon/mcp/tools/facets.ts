@@ -84,7 +84,10 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
           .map(([type, fields]) => `${type}: ${fields.join(", ")}`)
           .join("; ")}`,
       },
-      key: { type: "string", description: "The attribute key, for field attribute_values" },
+      key: {
+        type: "string",
+        description: "The attribute key, for field attribute_values (refused with any other field)",
+      },
       service: SERVICE_PROPERTY,
       lookback: LOOKBACK_PROPERTY,
       limit: limitProperty("facets", "Values"),

@@ -267,7 +267,7 @@ describe("QueryService (over a fake reader)", () => {
   });
 
   describe("invalid arguments", () => {
-    it("refuses a facet field of the other type, and attribute values without a key", () => {
+    it("refuses a facet field of the other type, attribute values without a key, and a key for another field", () => {
       const { service } = setup();
       expect(refusal(() => service.facets({ type: "logs", field: "operation" }), "invalid_argument")).to.equal(
         'invalid field "operation" for type=logs: use one of service, severity, scope',
@@ -275,6 +275,10 @@ describe("QueryService (over a fake reader)", () => {
       expect(refusal(() => service.facets({ type: "traces", field: "attribute_values" }), "invalid_argument")).to.equal(
         "field=attribute_values needs key=ATTRIBUTE",
       );
+      // Ignored, the key would look like a filter that was applied: the counts are of every value.
+      expect(
+        refusal(() => service.facets({ type: "metrics", field: "name", key: "http.route" }), "invalid_argument"),
+      ).to.equal("key applies to field=attribute_values only, not to field=name");
     });
 
     it("refuses a lookback over 24h, zero or negative, as the HTTP parser does", () => {
