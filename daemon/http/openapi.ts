@@ -67,7 +67,7 @@ export function openApiDocument(): Schema {
       title: "obsd",
       version: OBS_VERSION,
       description:
-        "Local telemetry collector: OTLP/HTTP ingestion into a SQLite store and bounded JSON queries. Binds to 127.0.0.1 by default; no authentication.",
+        "Local telemetry collector: OTLP ingestion (HTTP here; gRPC on the same port) into a SQLite store and bounded JSON queries. Binds to 127.0.0.1 by default; no authentication.",
     },
     servers: [{ url: "http://127.0.0.1:27686" }],
     tags: [
