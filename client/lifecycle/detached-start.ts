@@ -10,6 +10,7 @@ import {
 } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
+import { sameListenAddress } from "../../shared/listen-address.js";
 import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
 import { processAlive } from "../../shared/process-alive.js";
@@ -50,6 +51,18 @@ export function settingsOrUsageError(flags: SettingFlags, env: NodeJS.ProcessEnv
 }
 
 /** True when nothing listens on host:port now (a probe listen succeeds). */
+/** The running collector listening where a collector given `host` and `port` would, if any. */
+export async function onAddress(
+  running: RegistryEntry[],
+  host: string,
+  port: number,
+): Promise<RegistryEntry | undefined> {
+  for (const entry of running) {
+    if (entry.port === port && (await sameListenAddress(entry.host, host))) return entry;
+  }
+  return undefined;
+}
+
 export function portIsFree(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = createServer();
@@ -79,7 +92,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       await untilRegistered(lock.predecessorCollector, env, join(monitorDir, "logs"));
     }
     const running = await runningCollectors(env);
-    const same = running.find((entry) => entry.port === settings.port && entry.host === settings.host);
+    const same = await onAddress(running, settings.host, settings.port);
     if (same) {
       const differences = settingDifferences(resolved, same, await adoptedHealth(same));
       const warnings = [...adoptionWarnings(same, differences), ...exposedWarnings(same)];

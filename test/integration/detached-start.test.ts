@@ -5,6 +5,7 @@
  * by a start killed with kill -9.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { lookup } from "node:dns/promises";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
@@ -138,6 +139,28 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(warning).not.to.include("--otlp-standard-ports");
     expect(document.warnings).to.have.length(1);
     expect(warning).to.include(document.warnings[0]);
+  });
+
+  it("adopts the collector on the address a host name resolves to: --host localhost finds it on 127.0.0.1", async () => {
+    // A server given a host name listens on the first address it resolves to, as a start checks.
+    expect((await lookup("localhost")).address, "this machine's localhost").to.equal("127.0.0.1");
+    const port = await freePort();
+    const first = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env });
+    expect(first.code, first.stderr).to.equal(0);
+    const pid = JSON.parse(first.stdout).data.collector.pid;
+
+    const named = await runObs(
+      ["monitor", "start", "--detach", "--host", "localhost", "--port", String(port), "--json"],
+      {
+        env,
+      },
+    );
+    // It was said to be "held by another process that is not an obs collector" (exit 3).
+    expect(named.code, named.stderr).to.equal(0);
+    const document = JSON.parse(named.stdout);
+    expect(document.data.started).to.equal(false);
+    expect(document.data.collector.pid).to.equal(pid);
+    expect(named.stderr).to.equal("");
   });
 
   it("warns that a collector bound beyond loopback is reachable from other machines", async () => {
