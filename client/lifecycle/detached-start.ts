@@ -10,7 +10,6 @@ import {
 } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
-import { sameListenAddress } from "../../shared/listen-address.js";
 import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
 import { processAlive } from "../../shared/process-alive.js";
@@ -18,6 +17,7 @@ import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/
 import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
+import { listensOn } from "../discovery/named-address.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
 import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-settings.js";
 import { collectorInvocation } from "./collector-invocation.js";
@@ -50,25 +50,52 @@ export function settingsOrUsageError(flags: SettingFlags, env: NodeJS.ProcessEnv
   }
 }
 
-/** True when nothing listens on host:port now (a probe listen succeeds). */
-/** The running collector listening where a collector given `host` and `port` would, if any. */
-export async function onAddress(
-  running: RegistryEntry[],
-  host: string,
-  port: number,
-): Promise<RegistryEntry | undefined> {
-  for (const entry of running) {
-    if (entry.port === port && (await sameListenAddress(entry.host, host))) return entry;
-  }
-  return undefined;
-}
-
-export function portIsFree(host: string, port: number): Promise<boolean> {
+/**
+ * Why a collector could not listen on host:port now, or null when it could (a probe listen
+ * succeeds): the listen's error, EADDRINUSE when something holds the port.
+ */
+export function listenProblem(host: string, port: number): Promise<NodeJS.ErrnoException | null> {
   return new Promise((resolve) => {
     const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, host, () => probe.close(() => resolve(true)));
+    probe.once("error", (error: NodeJS.ErrnoException) => resolve(error));
+    probe.listen(port, host, () => probe.close(() => resolve(null)));
   });
+}
+
+/** True when nothing listens on host:port now and a collector could. */
+export async function portIsFree(host: string, port: number): Promise<boolean> {
+  return (await listenProblem(host, port)) === null;
+}
+
+/**
+ * The error for a start that cannot listen where it was asked: the port held by a collector
+ * on another of its addresses (named, with how to stop it), by some other process, or an
+ * address this machine cannot listen on (a name that does not resolve, an address it does not
+ * have, a port it may not open).
+ */
+function unlistenableError(
+  problem: NodeJS.ErrnoException,
+  host: string,
+  port: number,
+  running: RegistryEntry[],
+): LifecycleError {
+  const where = { host, port };
+  if (problem.code !== "EADDRINUSE") {
+    return new LifecycleError("invalid_argument", `cannot listen on ${host} port ${port}: ${problem.message}`, where);
+  }
+  const collector = running.find((entry) => entry.port === port);
+  if (collector) {
+    return new LifecycleError(
+      "collector_unavailable",
+      `port ${port} on ${host} is held by the obs collector at ${collector.baseUrl} (pid ${collector.pid}), which listens on ${collector.host}. Stop it (obs monitor stop --base-url ${collector.baseUrl}) or choose another port with --port.`,
+      where,
+    );
+  }
+  return new LifecycleError(
+    "collector_unavailable",
+    `port ${port} on ${host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
+    where,
+  );
 }
 
 /** The warning that other machines can reach `collector`, if they can. */
@@ -92,19 +119,14 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       await untilRegistered(lock.predecessorCollector, env, join(monitorDir, "logs"));
     }
     const running = await runningCollectors(env);
-    const same = await onAddress(running, settings.host, settings.port);
+    const same = running.find((entry) => listensOn(entry, settings.host, settings.port));
     if (same) {
       const differences = settingDifferences(resolved, same, await adoptedHealth(same));
       const warnings = [...adoptionWarnings(same, differences), ...exposedWarnings(same)];
       return { started: false, collector: same, logPath: null, warnings };
     }
-    if (!(await portIsFree(settings.host, settings.port))) {
-      throw new LifecycleError(
-        "collector_unavailable",
-        `port ${settings.port} on ${settings.host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
-        { host: settings.host, port: settings.port },
-      );
-    }
+    const problem = await listenProblem(settings.host, settings.port);
+    if (problem !== null) throw unlistenableError(problem, settings.host, settings.port, running);
     // The collector refuses a store another one holds (its lock decides); saying so here is
     // only quicker, and names the holder the same way. Stores compare by real path, so a
     // symlink to the file or to a folder above it is the same store.

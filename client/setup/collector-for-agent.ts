@@ -1,8 +1,9 @@
 import type { SettingFlags } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { sameStore } from "../../shared/store-path.js";
+import { listensOn } from "../discovery/named-address.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
-import { onAddress, portIsFree, settingsOrUsageError, startDetached } from "../lifecycle/detached-start.js";
+import { portIsFree, settingsOrUsageError, startDetached } from "../lifecycle/detached-start.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 export interface AgentCollector {
@@ -39,10 +40,10 @@ export async function collectorForAgent(
   const { settings, sources } = settingsOrUsageError({ ...store, port: request.port }, env);
   const fits = (entry: RegistryEntry) => sources.dbPath === "default" || sameStore(entry.dbPath, settings.dbPath);
   const running = (await runningCollectors(env)).filter(fits);
-  const obsCollectorOn = (port: number) => onAddress(running, settings.host, port);
+  const obsCollectorOn = (port: number) => running.find((entry) => listensOn(entry, settings.host, port));
 
   if (request.port !== undefined) {
-    const existing = await obsCollectorOn(request.port);
+    const existing = obsCollectorOn(request.port);
     if (existing) return { collector: existing, started: false };
     const result = await startDetached({ ...store, port: request.port }, env);
     return { collector: result.collector, started: result.started };
@@ -53,7 +54,7 @@ export async function collectorForAgent(
 
   const last = Math.min(settings.port + PORT_SEARCH_SPAN - 1, 65_535);
   for (let port = settings.port; port <= last; port++) {
-    const existing = await obsCollectorOn(port);
+    const existing = obsCollectorOn(port);
     if (existing) return { collector: existing, started: false };
     if (!(await portIsFree(settings.host, port))) continue;
     try {

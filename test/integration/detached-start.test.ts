@@ -5,7 +5,6 @@
  * by a start killed with kill -9.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { lookup } from "node:dns/promises";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
@@ -141,13 +140,11 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(warning).to.include(document.warnings[0]);
   });
 
-  it("adopts the collector on the address a host name resolves to: --host localhost finds it on 127.0.0.1", async () => {
-    // A server given a host name listens on the first address it resolves to, as a start checks.
-    expect((await lookup("localhost")).address, "this machine's localhost").to.equal("127.0.0.1");
+  it("adopts the collector on 127.0.0.1 for --host localhost, and names a collector that holds the port elsewhere", async () => {
     const port = await freePort();
     const first = await runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env });
     expect(first.code, first.stderr).to.equal(0);
-    const pid = JSON.parse(first.stdout).data.collector.pid;
+    const { pid, base_url: baseUrl } = JSON.parse(first.stdout).data.collector;
 
     const named = await runObs(
       ["monitor", "start", "--detach", "--host", "localhost", "--port", String(port), "--json"],
@@ -161,6 +158,28 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(document.data.started).to.equal(false);
     expect(document.data.collector.pid).to.equal(pid);
     expect(named.stderr).to.equal("");
+
+    // Every interface was asked for: not the loopback collector's address, but its port.
+    const everywhere = await runObs(["monitor", "start", "--detach", "--host", "0.0.0.0", "--port", String(port)], {
+      env,
+    });
+    expect(everywhere.code).to.equal(3);
+    expect(everywhere.stderr).to.include(
+      `port ${port} on 0.0.0.0 is held by the obs collector at ${baseUrl} (pid ${pid})`,
+    );
+    expect(everywhere.stderr).to.include(`obs monitor stop --base-url ${baseUrl}`);
+  });
+
+  it("refuses an address this machine cannot listen on, saying so, with exit 2", async () => {
+    const port = await freePort();
+    // TEST-NET-1 (RFC 5737): an address no machine here has.
+    const start = await runObs(["monitor", "start", "--detach", "--host", "192.0.2.1", "--port", String(port)], {
+      env,
+    });
+    expect(start.code).to.equal(2);
+    expect(start.stderr).to.include(`cannot listen on 192.0.2.1 port ${port}:`);
+    expect(start.stderr).to.include("EADDRNOTAVAIL");
+    expect(await runningCollectors(env)).to.deep.equal([]);
   });
 
   it("warns that a collector bound beyond loopback is reachable from other machines", async () => {

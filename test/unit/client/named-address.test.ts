@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { addressOfUrl, listensAt } from "../../../client/discovery/named-address.js";
+import { addressOfUrl, listensAt, listensOn } from "../../../client/discovery/named-address.js";
 
 describe("a named collector URL against a registry entry's address", () => {
   const entry = { host: "127.0.0.1", port: 27686 };
@@ -33,5 +33,15 @@ describe("a named collector URL against a registry entry's address", () => {
     expect(addressOfUrl("http://localhost")).to.deep.equal({ host: "localhost", port: 80 });
     expect(addressOfUrl("not a url")).to.equal(null);
     expect(listensAt(entry, "ftp://127.0.0.1:27686")).to.equal(false);
+  });
+
+  it("finds the collector a start's host and port reach by the same rule, as given on the command line", () => {
+    expect(listensOn(entry, "localhost", 27686)).to.equal(true);
+    expect(listensOn(entry, "LOCALHOST", 27686)).to.equal(true);
+    expect(listensOn({ host: "::1", port: 27686 }, "[::1]", 27686)).to.equal(true);
+    expect(listensOn({ host: "0.0.0.0", port: 27686 }, "127.0.0.1", 27686)).to.equal(true);
+    // Asked for every interface, a collector on loopback alone is not what was asked for.
+    expect(listensOn(entry, "0.0.0.0", 27686)).to.equal(false);
+    expect(listensOn(entry, "localhost", 27687)).to.equal(false);
   });
 });
