@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { procStat } from "./proc-stat.js";
 
 /**
  * Whether a process with this pid exists and has not exited (signal 0 checks without
@@ -22,13 +22,6 @@ export function processAlive(pid: number): boolean {
  * is Z (zombie) or X (dead). Where there is no such file to read, no process is taken for one.
  */
 function exitedUnreaped(pid: number): boolean {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return false;
-  }
-  // The state follows the command name, which is in parentheses and may hold any character.
-  const state = stat.charAt(stat.lastIndexOf(")") + 2);
+  const state = procStat(pid)?.state;
   return state === "Z" || state === "X";
 }

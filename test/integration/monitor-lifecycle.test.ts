@@ -4,9 +4,9 @@ import { createServer as createSocketServer } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
-import { processAlive } from "../../shared/process-alive.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
+import { processExited } from "../helpers/process-exited.js";
 import { cliDocumentValidator } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -61,7 +61,7 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
     expect(validateEnvelope(JSON.parse(stop.stdout)), JSON.stringify(validateEnvelope.errors)).to.equal(true);
     expect(JSON.parse(stop.stdout).data).to.include({ stopped: true });
     // Exited: init may not have reaped it yet (a zombie still answers signal 0).
-    expect(processAlive(started.data.collector.pid)).to.equal(false);
+    expect(processExited(started.data.collector.pid)).to.equal(true);
     expect(await runningCollectors(env)).to.deep.equal([]);
 
     const after = await runObs(["monitor", "status", "--json"], { env });

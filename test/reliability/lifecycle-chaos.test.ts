@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
-import { processAlive } from "../../shared/process-alive.js";
 import { http } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
+import { processExited } from "../helpers/process-exited.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 describe("lifecycle chaos (real processes)", function () {
@@ -43,7 +43,7 @@ describe("lifecycle chaos (real processes)", function () {
     process.kill(first.pid, "SIGKILL");
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
-        if (processAlive(first.pid)) return;
+        if (!processExited(first.pid)) return;
         clearInterval(poll);
         resolve();
       }, 20);

@@ -6,7 +6,8 @@
  * here, so that a signal handler can stop them all and a last-resort exit hook can kill them.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { procStat } from "../../../shared/proc-stat.js";
 
 const READY_TIMEOUT_MS = 15_000;
 const KILL_AFTER_MS = 3_000;
@@ -35,15 +36,8 @@ function groupRuns(pid: number): boolean {
   }
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // Ended meanwhile.
-    }
-    // After the parenthesized name: state, parent, process group.
-    const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(group) === pid && state !== "Z") return true;
+    const stat = procStat(entry); // null: ended meanwhile
+    if (stat !== null && stat.group === pid && stat.state !== "Z") return true;
   }
   return false;
 }

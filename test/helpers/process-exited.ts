@@ -1,0 +1,19 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * Whether a process has exited, read apart from the code under test: no such process, or one
+ * whose state in /proc is Z or X (exited, its parent not having reaped it yet). Linux only.
+ */
+export function processExited(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return true;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return /^[ZX]/.test(stat.slice(stat.lastIndexOf(")") + 2));
+  } catch {
+    return true;
+  }
+}
