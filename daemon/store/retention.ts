@@ -143,6 +143,7 @@ export class Retention {
   private othersDeleted = 0;
   private readonly pageSize: Database.Statement;
   private readonly pageCount: Database.Statement;
+  private readonly freePages: Database.Statement;
 
   /**
    * `others`: tables trimmed with the signals' but holding no signal's records (the forwarding
@@ -153,10 +154,11 @@ export class Retention {
     readonly policy: RetentionPolicy,
     others: readonly RetentionTrimmer[] = [],
   ) {
-    // Prepared once: the writer asks after every commit, and `db.pragma` compiles its
-    // statement on every call.
+    // Prepared once: the writer asks after every commit (and for the used bytes, after every
+    // commit past the size limit), and `db.pragma` compiles its statement on every call.
     this.pageSize = db.prepare("PRAGMA page_size").pluck();
     this.pageCount = db.prepare("PRAGMA page_count").pluck();
+    this.freePages = db.prepare("PRAGMA freelist_count").pluck();
     this.tables = [
       ...SIGNALS.map(({ records, retention: where }) => ({
         records,
@@ -180,10 +182,7 @@ export class Retention {
 
   /** Bytes in pages that hold data (free pages are reused before the file grows). */
   usedBytes(): number {
-    const pageSize = Number(this.db.pragma("page_size", { simple: true }));
-    const pages = Number(this.db.pragma("page_count", { simple: true }));
-    const free = Number(this.db.pragma("freelist_count", { simple: true }));
-    return (pages - free) * pageSize;
+    return (Number(this.pageCount.get()) - Number(this.freePages.get())) * Number(this.pageSize.get());
   }
 
   fileBytes(): number {
