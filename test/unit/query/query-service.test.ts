@@ -275,6 +275,10 @@ describe("QueryService (over a fake reader)", () => {
       expect(refusal(() => service.facets({ type: "traces", field: "attribute_values" }), "invalid_argument")).to.equal(
         "field=attribute_values needs key=ATTRIBUTE",
       );
+      // An attribute's key is never empty (OTLP), and obs facets refuses --key "" alike.
+      expect(
+        refusal(() => service.facets({ type: "traces", field: "attribute_values", key: "" }), "invalid_argument"),
+      ).to.equal("parameter key is empty");
       // Ignored, the key would look like a filter that was applied: the counts are of every value.
       expect(
         refusal(() => service.facets({ type: "metrics", field: "name", key: "http.route" }), "invalid_argument"),
