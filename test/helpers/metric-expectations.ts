@@ -17,15 +17,28 @@ export function explicitBucketCounts(values: readonly number[], bounds: readonly
 /**
  * Prometheus's histogram_quantile over explicit buckets: the rank q*count, found in its bucket,
  * linearly interpolated between the bucket's bounds; the first bucket starts at 0 when its
- * bound is positive, and a rank in the +Inf bucket gives the highest finite bound.
+ * bound is positive, and a rank in the +Inf bucket gives the highest finite bound. Given the
+ * observations' least and greatest (the min and max the points carry), the bucket is
+ * interpolated over its part between them instead: the first one from the min, the +Inf one
+ * to the max.
  */
-export function histogramQuantile(q: number, bounds: readonly number[], counts: readonly number[]): number | null {
+export function histogramQuantile(
+  q: number,
+  bounds: readonly number[],
+  counts: readonly number[],
+  range?: { min: number; max: number },
+): number | null {
   const total = counts.reduce((sum, count) => sum + count, 0);
   if (total === 0) return null;
   const rank = q * total;
   let below = 0;
   for (let i = 0; i < counts.length; i++) {
     const count = counts[i] ?? 0;
+    if (below + count >= rank && count > 0 && range !== undefined) {
+      const lower = Math.max(i === 0 ? Number.NEGATIVE_INFINITY : (bounds[i - 1] as number), range.min);
+      const upper = Math.min(i === bounds.length ? Number.POSITIVE_INFINITY : (bounds[i] as number), range.max);
+      return lower + ((upper - lower) * (rank - below)) / count;
+    }
     if (below + count >= rank && count > 0) {
       if (i === bounds.length) return bounds[bounds.length - 1] ?? null;
       const upper = bounds[i] as number;

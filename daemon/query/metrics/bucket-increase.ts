@@ -90,20 +90,23 @@ export class BucketMerge {
   }
 
   /**
-   * The q-quantile, held within the recorded min and max where every bucket added came with
-   * them: interpolation within a bucket (64, 128] whose observations all lie at or under 100
-   * would answer up to 128, and an explicit histogram's +Inf bucket its highest finite bound,
-   * under a max above it. One series without them (an SDK with min and max off) may have
-   * observations anywhere in its buckets, so then nothing is held.
+   * The q-quantile, interpolated within the part of its bucket the recorded min and max leave
+   * where every bucket added came with them (histogram-buckets.ts, ObservedRange): over a whole
+   * bucket (64, 128] whose observations all lie from 80 to 100 it would answer up to 128, and
+   * held at the max afterwards, the median read the max. One series without them (an SDK with
+   * min and max off) may have observations anywhere in its buckets, so then the buckets' own
+   * bounds stand.
    */
   quantile(q: number): number | null {
+    const range = this.unbounded || this.min > this.max ? null : { min: this.min, max: this.max };
     const value = this.exponential
-      ? exponentialQuantile(q, this.exponential)
+      ? exponentialQuantile(q, this.exponential, range)
       : this.explicit
-        ? explicitQuantile(q, this.explicit)
+        ? explicitQuantile(q, this.explicit, range)
         : null;
-    if (value === null || this.unbounded || this.min > this.max) return value;
-    return Math.min(this.max, Math.max(this.min, value));
+    // Already within it, but for buckets whose counts disagree with the range.
+    if (value === null || range === null) return value;
+    return Math.min(range.max, Math.max(range.min, value));
   }
 }
 

@@ -35,12 +35,36 @@ export function addExplicit(into: ExplicitBuckets | null, more: ExplicitBuckets)
 }
 
 /**
+ * Where every observation lies, when the points recorded it (their min and max): a bucket is
+ * interpolated over its part within it only. An SDK's default bounds are made for
+ * milliseconds; under a histogram in seconds every observation falls in (0, 5], and
+ * interpolated over the whole bucket and then held at the max, the median read the max.
+ */
+export interface ObservedRange {
+  min: number;
+  max: number;
+}
+
+/** `lower` and `upper` narrowed to `range`, or null when the range leaves nothing of them. */
+function narrowed(lower: number, upper: number, range: ObservedRange | null): [number, number] | null {
+  if (range === null) return [lower, upper];
+  const from = Math.max(lower, range.min);
+  const to = Math.min(upper, range.max);
+  return from <= to ? [from, to] : null;
+}
+
+/**
  * The q-quantile of explicit buckets, as Prometheus's histogram_quantile computes it: the
  * bucket holding rank q * total, interpolated linearly within it; the lowest bucket starts at
  * 0 (or is answered by its bound when that is not positive); a rank in the +Inf bucket answers
- * the highest finite bound. Null without observations.
+ * the highest finite bound. With the observations' `range`, the bucket is its part within the
+ * range: the lowest starts at the min, the +Inf one ends at the max. Null without observations.
  */
-export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | null {
+export function explicitQuantile(
+  q: number,
+  buckets: ExplicitBuckets,
+  range: ObservedRange | null = null,
+): number | null {
   const { bounds, counts } = buckets;
   const total = counts.reduce((a, b) => a + b, 0);
   if (!(total > 0)) return null;
@@ -56,15 +80,18 @@ export function explicitQuantile(q: number, buckets: ExplicitBuckets): number | 
   for (let i = 0; i < counts.length; i++) {
     const count = counts[i] ?? 0;
     if (below + count >= rank && count > 0) {
+      const fraction = (rank - below) / count;
       const upper = boundAt(bounds, i);
-      if (upper === Number.POSITIVE_INFINITY) return highest;
       const lower = i === 0 ? Number.NEGATIVE_INFINITY : boundAt(bounds, i - 1);
+      const within = narrowed(lower, upper, range);
+      if (range !== null && within !== null) return within[0] + (within[1] - within[0]) * fraction;
+      if (upper === Number.POSITIVE_INFINITY) return highest;
       // The lowest bucket starts at 0, or is answered by its bound when that is not positive.
       if (lower === Number.NEGATIVE_INFINITY) {
         if (upper <= 0) return upper;
-        return upper * ((rank - below) / count);
+        return upper * fraction;
       }
-      return lower + (upper - lower) * ((rank - below) / count);
+      return lower + (upper - lower) * fraction;
     }
     below += count;
   }
@@ -92,9 +119,14 @@ export function addExponential(into: ExponentialBuckets | null, more: Exponentia
  * The q-quantile of exponential buckets at their own scale: the bucket holding rank q * total,
  * interpolated exponentially within it (lower * (upper / lower)^fraction, the buckets' own
  * geometry, as Prometheus does for native histograms). Negative buckets mirror the positive
- * ones; the zero bucket answers 0. Null without observations.
+ * ones; the zero bucket answers 0. With the observations' `range`, a bucket is its part within
+ * the range, as for explicit buckets. Null without observations.
  */
-export function exponentialQuantile(q: number, buckets: ExponentialBuckets): number | null {
+export function exponentialQuantile(
+  q: number,
+  buckets: ExponentialBuckets,
+  range: ObservedRange | null = null,
+): number | null {
   const base = 2 ** (2 ** -buckets.scale);
   // Ascending order of value: negative buckets from the largest magnitude, zero, positive.
   const ordered: { count: number; lower: number; upper: number; zero?: boolean }[] = [];
@@ -116,9 +148,12 @@ export function exponentialQuantile(q: number, buckets: ExponentialBuckets): num
     if (bucket.count > 0 && below + bucket.count >= rank) {
       if (bucket.zero) return 0;
       const fraction = (rank - below) / bucket.count;
-      // Negative buckets: interpolate the magnitude from the bucket's upper (smaller) end.
-      if (bucket.lower < 0) return -(-bucket.lower * (bucket.upper / bucket.lower) ** fraction);
-      return bucket.lower * (bucket.upper / bucket.lower) ** fraction;
+      // Narrowed, a bucket keeps its sign: a positive one's bounds stay above 0, a negative
+      // one's below (the zero bucket lies between the sides).
+      const [lower, upper] = narrowed(bucket.lower, bucket.upper, range) ?? [bucket.lower, bucket.upper];
+      // Negative buckets: from the most negative end, the magnitude shrinking geometrically.
+      if (bucket.lower < 0) return -(-lower * (upper / lower) ** fraction);
+      return lower * (upper / lower) ** fraction;
     }
     below += bucket.count;
   }

@@ -194,6 +194,42 @@ describe("metric math", () => {
       expect(merge.quantile(0.75)).to.be.closeTo(15, 1e-12);
     });
 
+    it("interpolates within the part of a bucket the recorded min and max leave, not pinned to them", () => {
+      // An SDK's default bounds (made for milliseconds) under a histogram in seconds: every
+      // observation in (0, 5]. Interpolated over (0, 5] and then held at the max, p50, p95 and
+      // p99 all read the max.
+      const coarse = new BucketMerge();
+      coarse.add({ bounds: [0, 5, 10], counts: [0, 149, 0, 0] }, 0.001, 0.9986);
+      coarse.add({ bounds: [0, 5, 10], counts: [0, 149, 0, 0] }, 0.01, 0.99);
+      expect(coarse.quantile(0.5)).to.be.closeTo(0.001 + 0.5 * (0.9986 - 0.001), 1e-12);
+      expect(coarse.quantile(0.95)).to.be.closeTo(0.001 + 0.95 * (0.9986 - 0.001), 1e-12);
+      // The lowest bucket starts at the min, not at 0; the +Inf bucket ends at the max, not at
+      // the highest finite bound.
+      const low = new BucketMerge();
+      low.add({ bounds: [1, 2], counts: [10, 0, 0] }, 0.5, 0.9);
+      expect(low.quantile(0.5)).to.be.closeTo(0.7, 1e-12);
+      const high = new BucketMerge();
+      high.add({ bounds: [1, 2], counts: [0, 0, 10] }, 3, 7);
+      expect(high.quantile(0.5)).to.be.closeTo(5, 1e-12);
+      // A bucket the min and max do not narrow is interpolated over its bounds as before.
+      const wide = new BucketMerge();
+      wide.add({ bounds: [10, 20], counts: [2, 2, 0] }, 0, 20);
+      expect(wide.quantile(0.75)).to.be.closeTo(15, 1e-12);
+      // Exponential buckets alike, at their own geometry: (64, 128] holding 80 to 100.
+      const exp = new BucketMerge();
+      exp.add({ scale: 0, zeroCount: 0, positive: { offset: 6, bucketCounts: [100] }, negative: empty }, 80, 100);
+      expect(exp.quantile(0.5)).to.be.closeTo(80 * (100 / 80) ** 0.5, 1e-9);
+      // Negative ones from their most negative end: (-128, -64] holding -100 to -80.
+      const neg = new BucketMerge();
+      neg.add({ scale: 0, zeroCount: 0, positive: empty, negative: { offset: 6, bucketCounts: [100] } }, -100, -80);
+      expect(neg.quantile(0.5)).to.be.closeTo(-(100 * (80 / 100) ** 0.5), 1e-9);
+      // Without them (one series did not record them), the bucket's own bounds.
+      const unbounded = new BucketMerge();
+      unbounded.add({ bounds: [0, 5, 10], counts: [0, 10, 0, 0] }, 0.001, 0.9986);
+      unbounded.add({ bounds: [0, 5, 10], counts: [0, 10, 0, 0] });
+      expect(unbounded.quantile(0.5)).to.be.closeTo(2.5, 1e-12);
+    });
+
     it("weights summaries' own quantiles by their counts, skipping series that did not report one", () => {
       const q = new SummaryQuantile();
       q.add([[0.95, 10]], 3, 0.95);
