@@ -98,7 +98,8 @@ function checkedAgg(metric: MetricIdentity, agg: MetricAgg | undefined): MetricA
   if (agg === undefined) return defaultAgg(metric);
   const allowed = allowedAggs(metric);
   if (!allowed.includes(agg)) {
-    const what = metric.type === "sum" && !metric.monotonic ? "a non-monotonic sum" : `a ${metric.type}`;
+    const article = /^[aeiou]/.test(metric.type) ? "an" : "a";
+    const what = metric.type === "sum" && !metric.monotonic ? "a non-monotonic sum" : `${article} ${metric.type}`;
     throw new QueryError(`agg ${agg} does not apply to ${metric.name} (${what}): use one of ${allowed.join(", ")}`);
   }
   return agg;

@@ -90,6 +90,12 @@ describe("QueryService metric queries (over a fake reader)", () => {
     expect(refusal(() => service.metricSeries({ name: "tokens", agg: "p95" }), "invalid_argument")).to.equal(
       "agg p95 does not apply to tokens (a sum): use one of rate, increase, sum",
     );
+    // The article goes with the type's name.
+    const { reader, service: other } = setup();
+    reader.identities = [{ ...COUNTER, name: "sizes", type: "exponential_histogram", temporality: 1, monotonic: false }];
+    expect(refusal(() => other.metricSeries({ name: "sizes", agg: "rate" }), "invalid_argument")).to.match(
+      /^agg rate does not apply to sizes \(an exponential_histogram\): /,
+    );
   });
 
   it("refuses a step below a second, above the window, or read from raw points over more than an hour", () => {
