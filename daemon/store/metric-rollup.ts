@@ -278,10 +278,21 @@ export function emptyRow(widthS: number, slot: number): RollupRow {
   };
 }
 
+/**
+ * Whether a histogram's row that adds a point (or a row) whose min and max are `min` and
+ * `max` has no range: one of them, or the row so far, came without them. A point without them
+ * may hold observations anywhere in its buckets, so a quantile is not held within the others'
+ * (BucketMerge, which the points of a raw-point bucket go through one by one, decides alike).
+ */
+function rangeUnknown(row: RollupRow, min: number | null, max: number | null): boolean {
+  return min === null || max === null || (row.points > 0 && (row.valueMin === null || row.valueMax === null));
+}
+
 /** `row` with `point` (of its slot) and its increase added; a new row, `row` is left as it was. */
 export function addToRow(series: SeriesKind, row: RollupRow, point: RollupPoint, inc: PointIncrease): RollupRow {
   const newer = row.points === 0 || point.timeNs >= row.lastNs;
   const valued = series.kind === "gauge" || series.kind === "sum";
+  const unranged = !valued && rangeUnknown(row, point.min, point.max);
   return {
     widthS: row.widthS,
     slot: row.slot,
@@ -289,8 +300,8 @@ export function addToRow(series: SeriesKind, row: RollupRow, point: RollupPoint,
     firstNs: row.points === 0 || point.timeNs < row.firstNs ? point.timeNs : row.firstNs,
     lastNs: newer ? point.timeNs : row.lastNs,
     valueSum: valued ? plus(row.valueSum, point.value) : null,
-    valueMin: lower(row.valueMin, valued ? point.value : point.min),
-    valueMax: higher(row.valueMax, valued ? point.value : point.max),
+    valueMin: unranged ? null : lower(row.valueMin, valued ? point.value : point.min),
+    valueMax: unranged ? null : higher(row.valueMax, valued ? point.value : point.max),
     valueLast: valued && newer ? point.value : row.valueLast,
     increase: plus(row.increase, inc.increase),
     sumIncrease: plus(row.sumIncrease, inc.sumIncrease),
@@ -342,6 +353,7 @@ export function mergeRows(kind: MetricKind, widthS: number, slot: number, rows: 
   for (const row of rows) {
     if (row.points === 0) continue;
     const first = into.points === 0;
+    const unranged = !valued && rangeUnknown(into, row.valueMin, row.valueMax);
     into = {
       widthS,
       slot,
@@ -349,8 +361,8 @@ export function mergeRows(kind: MetricKind, widthS: number, slot: number, rows: 
       firstNs: first || row.firstNs < into.firstNs ? row.firstNs : into.firstNs,
       lastNs: first || row.lastNs > into.lastNs ? row.lastNs : into.lastNs,
       valueSum: plus(into.valueSum, row.valueSum),
-      valueMin: lower(into.valueMin, row.valueMin),
-      valueMax: higher(into.valueMax, row.valueMax),
+      valueMin: unranged ? null : lower(into.valueMin, row.valueMin),
+      valueMax: unranged ? null : higher(into.valueMax, row.valueMax),
       valueLast: valued ? row.valueLast : into.valueLast,
       increase: plus(into.increase, row.increase),
       sumIncrease: plus(into.sumIncrease, row.sumIncrease),

@@ -44,6 +44,7 @@ function latencyValues(
   aggs: ("p50" | "p99")[],
   stepS: number,
   source: MetricSource,
+  toS = 59,
 ): (number | null)[][] {
   const store = testStore(0, at(-3600));
   try {
@@ -60,7 +61,7 @@ function latencyValues(
             metric: reader.metricIdentities("latency")[0]!,
             agg,
             fromNs: at(0),
-            toNs: at(59),
+            toNs: at(toS),
             attrs: [],
             stepMs: stepS * 1000,
             source,
@@ -109,9 +110,9 @@ describe("histograms of one name with other explicit bounds across series", () =
 });
 
 /**
- * A quantile interpolated within its bucket can pass the observations' recorded extremes (a
- * bucket (64, 128] whose observations all lie at or under 100): the answer is held within the
- * group's min and max where the points carry them.
+ * A quantile interpolated over its whole bucket can pass the observations' recorded extremes (a
+ * bucket (64, 128] whose observations all lie at or under 100): the bucket is interpolated over
+ * its part within the group's min and max where the points carry them.
  */
 describe("histogram quantiles and the recorded min and max", () => {
   const base = { name: "latency", temporality: 1, monotonic: false, value: null, count: 100, sum: 9_000 };
@@ -165,6 +166,52 @@ describe("histogram quantiles and the recorded min and max", () => {
       expect(p99?.filter((v) => v !== null)).to.not.be.empty;
       for (const value of p99?.filter((v) => v !== null) ?? []) expect(value).to.be.above(190);
     }
+  });
+
+  it("reads a cumulative series' later increases within its min and max since its start, alike from both", () => {
+    // A cumulative point's min and max hold since the series' start: the second minute's 20 new
+    // observations lie under 1, but the range the points carry is still 0.1 to 4.
+    const cumulative = (t: number, count: number) =>
+      metricPoint({
+        ...base,
+        temporality: 2,
+        kind: "histogram",
+        timeNs: at(t),
+        startNs: at(-10),
+        count,
+        bounds: [0, 5],
+        bucketCounts: [0, count, 0],
+        min: 0.1,
+        max: 4,
+      });
+    const twoMinutes = (source: MetricSource) =>
+      latencyValues([[cumulative(5, 10), cumulative(65, 30)]], ["p50"], 60, source, 119);
+    const rollups = twoMinutes({ kind: "rollups", widthS: 60 });
+    expect(rollups).to.deep.equal(twoMinutes({ kind: "points" }));
+    // The first point counts whole (started after the collector); each minute's median lies halfway through the range.
+    expect(rollups[0]).to.have.length(2);
+    for (const p50 of rollups[0] ?? []) expect(p50).to.be.closeTo(0.1 + 0.5 * 3.9, 1e-9);
+  });
+
+  it("holds nothing for a series whose points carry them only in part, alike from the rollups and the points", () => {
+    // One point of four without min and max (an SDK restarted with them off): its 100
+    // observations may lie anywhere in (50, 200], so the minute's range is unknown. The minute's
+    // rollup row kept the other points' range, and read a median of 80 where the points read 125.
+    const ranges: [number | null, number | null][] = [
+      [80, 100],
+      [null, null],
+      [60, 90],
+      [85, 95],
+    ];
+    const mixed = [0, 10, 20, 30].map((t, i) => ({
+      ...explicit(t),
+      min: ranges[i]?.[0] ?? null,
+      max: ranges[i]?.[1] ?? null,
+    }));
+    const minute = (source: MetricSource) => latencyValues([mixed], ["p50", "p99"], 60, source);
+    const rollups = minute({ kind: "rollups", widthS: 60 });
+    expect(rollups).to.deep.equal(minute({ kind: "points" }));
+    expect(rollups[0]?.[0]).to.be.closeTo(125, 1e-9);
   });
 
   for (const [kind, make] of [
