@@ -92,10 +92,9 @@ export class BucketMerge {
   /**
    * The q-quantile, interpolated within the part of its bucket the recorded min and max leave
    * where every bucket added came with them (histogram-buckets.ts, ObservedRange): over a whole
-   * bucket (64, 128] whose observations all lie from 80 to 100 it would answer up to 128, and
-   * held at the max afterwards, the median read the max. One series without them (an SDK with
-   * min and max off) may have observations anywhere in its buckets, so then the buckets' own
-   * bounds stand.
+   * bucket (0, 5] whose observations all lie from 0.001 to 1, and held at the max afterwards,
+   * p50, p95 and p99 all read the max. One point without them (an SDK with min and max off)
+   * may have observations anywhere in its buckets, so then the buckets' own bounds stand.
    */
   quantile(q: number): number | null {
     const range = this.unbounded || this.min > this.max ? null : { min: this.min, max: this.max };

@@ -92,7 +92,9 @@ describe("QueryService metric queries (over a fake reader)", () => {
     );
     // The article goes with the type's name.
     const { reader, service: other } = setup();
-    reader.identities = [{ ...COUNTER, name: "sizes", type: "exponential_histogram", temporality: 1, monotonic: false }];
+    reader.identities = [
+      { ...COUNTER, name: "sizes", type: "exponential_histogram", temporality: 1, monotonic: false },
+    ];
     expect(refusal(() => other.metricSeries({ name: "sizes", agg: "rate" }), "invalid_argument")).to.match(
       /^agg rate does not apply to sizes \(an exponential_histogram\): /,
     );
