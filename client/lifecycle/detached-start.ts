@@ -148,8 +148,12 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     });
     closeSync(log);
     if (child.pid !== undefined) lock.noteCollector(child.pid);
+    // Its own child: its exit is known from the event, with its code (a zombie it has not yet
+    // reaped counts as gone for processAlive, before the code is known).
+    let exited = false;
     let exitCode: number | null = null;
     child.once("exit", (code) => {
+      exited = true;
       exitCode = code;
     });
     child.unref();
@@ -165,10 +169,16 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       const entry = (await runningCollectors(env, 300)).find((candidate) => candidate.pid === pid);
       // The collector's own warning went to its log, which the user does not see.
       if (entry) return { started: true, collector: entry, logPath, warnings: exposedWarnings(entry) };
-      if (!processAlive(pid)) {
+      if (exited) {
         const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
-        // Exit 2 is the collector refusing its arguments (a store in use, a bad setting).
-        const code = exitCode === ExitCode.invalidArgument ? "invalid_argument" : "collector_unavailable";
+        // The collector's own exit says which: 2 refused its arguments (a store in use, a bad
+        // setting), 4 could not open or use its store; anything else, it is not available.
+        const code =
+          exitCode === ExitCode.invalidArgument
+            ? "invalid_argument"
+            : exitCode === ExitCode.storeFailure
+              ? "store_failure"
+              : "collector_unavailable";
         throw new LifecycleError(code, `the collector exited while starting:\n${tail}`, { logPath });
       }
     }

@@ -182,6 +182,20 @@ describe("obs monitor start --detach (real processes)", function () {
     expect(await runningCollectors(env)).to.deep.equal([]);
   });
 
+  it("exits as the collector did when it stops while starting: a store it cannot open is exit 4", async () => {
+    const port = await freePort();
+    const file = join(dir.path, "a-file");
+    writeFileSync(file, "");
+    const db = join(file, "telemetry.sqlite");
+    const start = await runObs(["monitor", "start", "--detach", "--port", String(port), "--db", db, "--json"], { env });
+    // It was exit 3, "collector unavailable", whatever the collector's own exit said.
+    expect(start.code, start.stderr).to.equal(4);
+    const error = JSON.parse(start.stdout).error;
+    expect(error.code).to.equal("store_failure");
+    expect(error.message).to.include("the collector exited while starting");
+    expect(error.message).to.include("cannot open the store");
+  });
+
   it("warns that a collector bound beyond loopback is reachable from other machines", async () => {
     const port = await freePort();
     const start = await runObs(["monitor", "start", "--detach", "--host", "0.0.0.0", "--port", String(port)], { env });
