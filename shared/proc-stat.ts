@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 export interface ProcStat {
   /** R, S, D, Z (exited, not yet reaped), X (dead), ... */
   state: string;
-  parent: number;
+  /** Its process group. */
   group: number;
 }
 
@@ -18,6 +18,7 @@ export function procStat(pid: number | string): ProcStat | null {
   }
   // The command name is in parentheses and may hold any character, these too: the fields
   // start after the last one.
-  const [state, parent, group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { state: state ?? "", parent: Number(parent), group: Number(group) };
+  // State, parent, process group.
+  const [state, , group] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { state: state ?? "", group: Number(group) };
 }
