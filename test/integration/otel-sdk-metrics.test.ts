@@ -1,4 +1,5 @@
 import { type DiagLogger, DiagLogLevel, diag } from "@opentelemetry/api";
+import { OTLPMetricExporter as GrpcMetricExporter } from "@opentelemetry/exporter-metrics-otlp-grpc";
 import { OTLPMetricExporter as JsonMetricExporter } from "@opentelemetry/exporter-metrics-otlp-http";
 import { OTLPMetricExporter as ProtoMetricExporter } from "@opentelemetry/exporter-metrics-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
@@ -107,16 +108,20 @@ interface Run {
 /** Records three phases with the real SDK, exporting after each, then shuts the provider down. */
 async function exportWithSdk(
   url: string,
-  encoding: "http/json" | "http/protobuf",
+  encoding: (typeof VARIANTS)[number]["encoding"],
   temporality: "delta" | "cumulative",
   service: string,
 ): Promise<Run> {
-  const options = {
-    url: `${url}/v1/metrics`,
-    temporalityPreference: temporality === "delta" ? AggregationTemporality.DELTA : AggregationTemporality.CUMULATIVE,
-  };
+  const temporalityPreference =
+    temporality === "delta" ? AggregationTemporality.DELTA : AggregationTemporality.CUMULATIVE;
+  const options = { url: `${url}/v1/metrics`, temporalityPreference };
   const exporter: PushMetricExporter =
-    encoding === "http/json" ? new JsonMetricExporter(options) : new ProtoMetricExporter(options);
+    encoding === "http/json"
+      ? new JsonMetricExporter(options)
+      : encoding === "http/protobuf"
+        ? new ProtoMetricExporter(options)
+        : // gRPC is served on the collector's own port, at the root: the exporter names the method.
+          new GrpcMetricExporter({ url, temporalityPreference });
   const exportResults: Run["exportResults"] = [];
   const original = exporter.export.bind(exporter);
   exporter.export = (metrics, done) =>
@@ -249,6 +254,8 @@ const VARIANTS = [
   { encoding: "http/json", temporality: "cumulative" },
   { encoding: "http/protobuf", temporality: "delta" },
   { encoding: "http/protobuf", temporality: "cumulative" },
+  { encoding: "grpc", temporality: "delta" },
+  { encoding: "grpc", temporality: "cumulative" },
 ] as const;
 
 describe("OpenTelemetry JS SDK metric exporters against obsd (API and CLI)", function () {
