@@ -50,15 +50,22 @@ export function parsePointDetail(kind: MetricKind, text: string | Buffer | null)
 /** Shared by every point without exemplars (most of them): never written to. */
 const NO_TRACE_IDS: readonly string[] = Object.freeze([]);
 
-/** The trace ids of a point's exemplars (its `exemplars` JSON array), in the order sent. */
+/**
+ * The trace ids of a point's exemplars (its `exemplars` JSON array), newest first by the
+ * exemplar's own time (of two at the same time, the one sent later first): a query keeps a
+ * group's newest ones, so the order must not depend on the order they were sent in.
+ */
 export function exemplarTraceIds(exemplars: string | null): readonly string[] {
   if (exemplars === null) return NO_TRACE_IDS;
   const parsed = JSON.parse(exemplars) as unknown;
   if (!Array.isArray(parsed)) return [];
-  const ids: string[] = [];
+  const traced: { traceId: string; timeNs: bigint; sent: number }[] = [];
   for (const exemplar of parsed) {
-    const traceId = (exemplar as { traceId?: unknown } | null)?.traceId;
-    if (typeof traceId === "string" && traceId !== "") ids.push(traceId);
+    const { traceId, timeUnixNano } = (exemplar ?? {}) as { traceId?: unknown; timeUnixNano?: unknown };
+    if (typeof traceId !== "string" || traceId === "") continue;
+    const timeNs = typeof timeUnixNano === "string" && /^\d+$/.test(timeUnixNano) ? BigInt(timeUnixNano) : 0n;
+    traced.push({ traceId, timeNs, sent: traced.length });
   }
-  return ids;
+  traced.sort((a, b) => (a.timeNs === b.timeNs ? b.sent - a.sent : a.timeNs > b.timeNs ? -1 : 1));
+  return traced.map((exemplar) => exemplar.traceId);
 }

@@ -47,7 +47,7 @@ export interface RollupPoint {
   min: number | null;
   max: number | null;
   detail: PointDetail | null;
-  /** Its exemplars' trace ids, in the order sent. */
+  /** Its exemplars' trace ids, newest first (exemplarTraceIds). */
   traceIds: readonly string[];
   /** The point's flags (NO_RECORDED_VALUE). */
   flags: number;
@@ -250,11 +250,13 @@ function mergeBuckets(
   return { scale, zeroCount: a.zeroCount + b.zeroCount, positive, negative };
 }
 
-/** The slot's exemplars with a point's: the newest point's first, distinct, at most EXEMPLARS_KEPT. */
+/**
+ * The slot's exemplars with a point's (`traceIds` newest first: exemplarTraceIds): the newest
+ * point's first, distinct, at most EXEMPLARS_KEPT.
+ */
 function mergeExemplars(kept: string[], traceIds: readonly string[], newer: boolean): string[] {
   if (traceIds.length === 0) return kept;
-  const incoming = [...traceIds].reverse();
-  const ordered = newer ? [...incoming, ...kept] : [...kept, ...incoming];
+  const ordered = newer ? [...traceIds, ...kept] : [...kept, ...traceIds];
   return [...new Set(ordered)].slice(0, EXEMPLARS_KEPT);
 }
 

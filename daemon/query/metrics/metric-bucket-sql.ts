@@ -276,7 +276,9 @@ export function bucketSql(
 }
 
 /**
- * Rows of (gid, trace id JSON array, time ns) of the in-scope cells with exemplars, newest first. The
+ * Rows of (gid, trace id JSON array, time ns) of the in-scope cells with exemplars, newest first
+ * (from the points, by the point's time and then the exemplar's own, as exemplarTraceIds orders
+ * a rollup row's; and only points with a recorded value, the ones the rollups fold). The
  * scope is tested before the row cap, so other series' newer exemplars (a busy service outside
  * a `service=` or `attr.K=V` filter) cannot take every row; the group is looked up twice per
  * row here, but only on the rare rows that carry exemplars.
@@ -302,7 +304,9 @@ export function exemplarSql(
       : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids, p.time_ns AS t
           FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
           WHERE ${metricIn(query, "ms.metric_id")} AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
-          AND obs_series_group(p.series_id) IS NOT NULL
-          AND json_extract(e.value, '$.traceId') IS NOT NULL ORDER BY p.time_ns DESC LIMIT ${MAX_EXEMPLAR_ROWS}`;
+          AND ${recordedSql("p.")} AND obs_series_group(p.series_id) IS NOT NULL
+          AND json_extract(e.value, '$.traceId') IS NOT NULL
+          ORDER BY p.time_ns DESC, CAST(json_extract(e.value, '$.timeUnixNano') AS INTEGER) DESC, e.key DESC
+          LIMIT ${MAX_EXEMPLAR_ROWS}`;
   return { sql, bind };
 }

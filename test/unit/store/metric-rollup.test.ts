@@ -241,9 +241,10 @@ describe("metric rollups", () => {
 
   it("keeps up to three exemplar trace ids, newest first", () => {
     const rows = minutes(GAUGE, [
-      point(0, { value: 1, traceIds: ["a", "b"] }),
+      // A point's traceIds come newest first (exemplarTraceIds).
+      point(0, { value: 1, traceIds: ["b", "a"] }),
       point(10, { value: 1, traceIds: ["c"] }),
-      point(20, { value: 1, traceIds: ["d", "e"] }),
+      point(20, { value: 1, traceIds: ["e", "d"] }),
     ]);
     expect(rows[0]?.exemplars).to.deep.equal(["e", "d", "c"]);
   });

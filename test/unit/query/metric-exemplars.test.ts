@@ -1,0 +1,87 @@
+import { expect } from "chai";
+import { exemplarEntry, exemplarsJson } from "../../../daemon/otlp/metric-points.js";
+import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
+import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
+
+const S = 1_000_000_000n;
+/** A multiple of 900 s, so every bucket below starts at BASE plus a multiple of its step. */
+const BASE = BigInt(Math.floor(1_700_000_000 / 900) * 900) * S;
+const at = (seconds: number) => BASE + BigInt(seconds) * S;
+/** OTLP's DATA_POINT_FLAGS_NO_RECORDED_VALUE_MASK. */
+const NO_RECORDED_VALUE = 1;
+const trace = (n: number) => n.toString(16).padStart(32, "0");
+
+/** Exemplars of traces `n` at their second, in the order given. */
+const exemplars = (...sent: [trace: number, second: number][]) =>
+  exemplarsJson(sent.map(([n, second]) => exemplarEntry(at(second), 1, trace(n), "00000000000000a1", {})));
+
+const deltaCounter = (name: string, t: number, value: number, sent: string | null): MetricPointRecord =>
+  metricPoint({ name, temporality: 1, timeNs: at(t), startNs: at(t - 10), value, exemplars: sent });
+const gauge = (t: number, value: number, sent: string | null, flags = 0): MetricPointRecord =>
+  metricPoint({
+    name: "temperature",
+    kind: "gauge",
+    temporality: 0,
+    monotonic: false,
+    timeNs: at(t),
+    value,
+    exemplars: sent,
+    flags,
+  });
+
+/** Each way a query reads a minute: the rollups, and the points a minute or half a minute a bucket. */
+const SOURCES: [string, number, MetricSource][] = [
+  ["the minute rollups", 60, { kind: "rollups", widthS: 60 }],
+  ["the points, a minute a bucket", 60, { kind: "points" }],
+  ["the points, half a minute a bucket", 30, { kind: "points" }],
+];
+
+/**
+ * A group's exemplar traces are its newest exemplars (docs/api.md), by the exemplar's own time
+ * within a point: the same whichever source and step answers, whatever order they were sent in,
+ * and none from a point without a recorded value, which no aggregation reads.
+ */
+describe("metric queries' exemplar traces", () => {
+  let fixture: MetricReadStore;
+
+  beforeEach(() => {
+    const points = [
+      // Sent out of time order: traces 3 (7 s), 1 (1 s), 4 (9 s) and 2 (4 s).
+      deltaCounter("jobs", 10, 4, exemplars([3, 7], [1, 1], [4, 9], [2, 4])),
+      gauge(10, 1, exemplars([11, 9])),
+      gauge(20, Number.NaN, exemplars([12, 19])),
+      gauge(30, 3, exemplars([13, 29]), NO_RECORDED_VALUE),
+    ];
+    fixture = metricReadStore(at(-3600), (store) =>
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", points), at(180))),
+    );
+  });
+  afterEach(() => fixture.close());
+
+  const traces = (name: string, agg: MetricBucketQuery["agg"], stepS: number, source: MetricSource) => {
+    const { reader } = fixture;
+    const [group] = reader.metricBuckets({
+      metric: reader.metricIdentities(name)[0]!,
+      agg,
+      fromNs: at(0),
+      toNs: at(179),
+      attrs: [],
+      stepMs: stepS * 1000,
+      source,
+      groupBy: [],
+    });
+    return group?.exemplars.map((exemplar) => exemplar.traceId);
+  };
+
+  for (const [label, stepS, source] of SOURCES) {
+    it(`keeps a point's three newest exemplars, newest first, from ${label}`, () => {
+      expect(traces("jobs", "increase", stepS, source)).to.deep.equal([trace(4), trace(3), trace(2)]);
+    });
+
+    it(`leaves out the exemplars of points without a recorded value, from ${label}`, () => {
+      expect(traces("temperature", "max", stepS, source)).to.deep.equal([trace(11)]);
+    });
+  }
+});
