@@ -281,20 +281,36 @@ export function emptyRow(widthS: number, slot: number): RollupRow {
 }
 
 /**
- * Whether a histogram's row that adds a point (or a row) whose min and max are `min` and
- * `max` has no range: one of them, or the row so far, came without them. A point without them
- * may hold observations anywhere in its buckets, so a quantile is not held within the others'
- * (BucketMerge, which the points of a raw-point bucket go through one by one, decides alike).
+ * The observations buckets count (a summary's quantiles: taken as some). A point whose buckets
+ * count none (a delta point of an empty interval, a cumulative one that did not grow) has no
+ * observation outside any range, with or without a min and max.
  */
-function rangeUnknown(row: RollupRow, min: number | null, max: number | null): boolean {
-  return min === null || max === null || (row.points > 0 && (row.valueMin === null || row.valueMax === null));
+export function observationsIn(buckets: RollupBuckets | null): number {
+  if (buckets === null) return 0;
+  if ("quantiles" in buckets) return Number.POSITIVE_INFINITY;
+  const total = (counts: readonly number[]) => counts.reduce((sum, count) => sum + count, 0);
+  if ("counts" in buckets) return total(buckets.counts);
+  return buckets.zeroCount + total(buckets.positive.bucketCounts) + total(buckets.negative.bucketCounts);
+}
+
+/**
+ * Whether a histogram's row that adds observations counted by `buckets` whose min and max are
+ * `min` and `max` (a point's, or a row's) has no range: they came without them, or the row's
+ * observations so far did. Observations without them may lie anywhere in their buckets, so a
+ * quantile is not held within the others' (BucketMerge, which the points of a raw-point bucket
+ * go through one by one, decides alike).
+ */
+function rangeUnknown(row: RollupRow, buckets: RollupBuckets | null, min: number | null, max: number | null): boolean {
+  const unbounded = (counted: RollupBuckets | null, lo: number | null, hi: number | null) =>
+    (lo === null || hi === null) && observationsIn(counted) > 0;
+  return unbounded(buckets, min, max) || unbounded(row.buckets, row.valueMin, row.valueMax);
 }
 
 /** `row` with `point` (of its slot) and its increase added; a new row, `row` is left as it was. */
 export function addToRow(series: SeriesKind, row: RollupRow, point: RollupPoint, inc: PointIncrease): RollupRow {
   const newer = row.points === 0 || point.timeNs >= row.lastNs;
   const valued = series.kind === "gauge" || series.kind === "sum";
-  const unranged = !valued && rangeUnknown(row, point.min, point.max);
+  const unranged = !valued && rangeUnknown(row, inc.buckets, point.min, point.max);
   return {
     widthS: row.widthS,
     slot: row.slot,
@@ -355,7 +371,7 @@ export function mergeRows(kind: MetricKind, widthS: number, slot: number, rows: 
   for (const row of rows) {
     if (row.points === 0) continue;
     const first = into.points === 0;
-    const unranged = !valued && rangeUnknown(into, row.valueMin, row.valueMax);
+    const unranged = !valued && rangeUnknown(into, row.buckets, row.valueMin, row.valueMax);
     into = {
       widthS,
       slot,

@@ -5,6 +5,7 @@
  */
 
 import { bucketIncrease as sideIncrease } from "../../store/exp-buckets.js";
+import { observationsIn } from "../../store/metric-rollup.js";
 import {
   addExplicit,
   addExponential,
@@ -73,7 +74,10 @@ export class BucketMerge {
   private exponential: ExponentialBuckets | null = null;
   private min = Number.POSITIVE_INFINITY;
   private max = Number.NEGATIVE_INFINITY;
-  /** Some buckets added came without a min or a max: their observations may lie anywhere in them. */
+  /**
+   * Some buckets added came without a min or a max: their observations may lie anywhere in them
+   * (buckets that count none, an empty interval's, leave the range as it is).
+   */
   private unbounded = false;
 
   /**
@@ -84,7 +88,7 @@ export class BucketMerge {
   add(detail: HistogramDetail, min: number | null = null, max: number | null = null): void {
     if (isExponential(detail)) this.exponential = addExponential(this.exponential, detail);
     else this.explicit = addExplicit(this.explicit, detail);
-    if (min === null || max === null) this.unbounded = true;
+    if ((min === null || max === null) && observationsIn(detail) > 0) this.unbounded = true;
     if (min !== null && min < this.min) this.min = min;
     if (max !== null && max > this.max) this.max = max;
   }

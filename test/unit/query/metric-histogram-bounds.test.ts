@@ -214,6 +214,32 @@ describe("histogram quantiles and the recorded min and max", () => {
     expect(rollups[0]?.[0]).to.be.closeTo(125, 1e-9);
   });
 
+  it("keeps the range past a point of an empty interval, which came without min and max, alike from both", () => {
+    // A delta point counting no observation carries no min and max (there are none): it leaves
+    // the others' range standing, before or after them, explicit or exponential. It read a
+    // median of 125 over (50, 200], all of whose observations lie from 80 to 100.
+    const empty = (point: MetricPointRecord): MetricPointRecord => ({
+      ...point,
+      count: 0,
+      sum: 0,
+      min: null,
+      max: null,
+      bucketCounts: point.bucketCounts?.map(() => 0) ?? null,
+      ...(point.exponential
+        ? { exponential: { ...point.exponential, positive: { offset: 6, bucketCounts: [0] } } }
+        : {}),
+    });
+    for (const make of [explicit, exponential]) {
+      for (const emptyAt of [0, 30]) {
+        const mixed = [0, 10, 20, 30].map((t) => (t === emptyAt ? empty(make(t)) : make(t)));
+        const minute = (source: MetricSource) => latencyValues([mixed], ["p50", "p99"], 60, source);
+        const rollups = minute({ kind: "rollups", widthS: 60 });
+        expect(rollups).to.deep.equal(minute({ kind: "points" }));
+        for (const [value] of rollups) expect(value).to.be.within(80, 100);
+      }
+    }
+  });
+
   for (const [kind, make] of [
     ["explicit", explicit],
     ["exponential", exponential],
