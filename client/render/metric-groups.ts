@@ -74,7 +74,7 @@ export function renderMetricGroups(record: MetricSeriesRecord, options: MetricGr
     // The collector orders such groups by their total (metric-answers.ts); the newest bucket ends
     // at the window's end, now, and holds only what came in it so far.
     lines.push(`TOTAL: the buckets' sum, from ${record.buckets[0] ?? record.from}; groups with the largest first`);
-    lines.push("LATEST: the newest bucket, still open: what came so far");
+    lines.push("LATEST: the newest bucket with a value (the newest of all, still open, holds only what came so far)");
   }
   if (withResets) lines.push("RESETS: counter restarts seen in the window (start time moved or value dropped)");
   return lines.join("\n");

@@ -101,8 +101,16 @@ describe("metric group table", () => {
       "GROUP  LATEST       TOTAL         SERIES  WINDOW",
       "(all)  5 {request}  12 {request}  1       |_ -#|",
       "TOTAL: the buckets' sum, from 2026-11-25T06:00:00.000Z; groups with the largest first",
-      "LATEST: the newest bucket, still open: what came so far",
+      "LATEST: the newest bucket with a value (the newest of all, still open, holds only what came so far)",
     ]);
+    // With nothing in the newest buckets, LATEST is an older bucket's, as its line says.
+    const quiet = renderMetricGroups(answer([group([3, 4, null, null])], { agg: "increase", valueUnit: "{request}" }), {
+      ascii: true,
+    }).split("\n");
+    expect(quiet[2]).to.match(/^\(all\) {2}4 \{request\}/);
+    expect(quiet.at(-1)).to.equal(
+      "LATEST: the newest bucket with a value (the newest of all, still open, holds only what came so far)",
+    );
     const header = (fields: Partial<MetricSeriesRecord>) =>
       renderMetricGroups(answer([group(values)], fields), { ascii: true }).split("\n")[1];
     for (const adds of [
