@@ -9,12 +9,10 @@
  */
 import { formatDuration } from "./duration.js";
 import { QueryError } from "./query-error.js";
-import { instantOutOfRange, MAX_INSTANT_MS, unknownParameter } from "./query-params.js";
+import { instantOutOfRange, MAX_INSTANT_NS, unknownParameter } from "./query-params.js";
 import { PARSERS, pathId, requiredHint } from "./query-request.js";
 import { type ParamSpec, QUERY_ROUTES, type QueryRoute } from "./query-routes.js";
 import type { QueryMethod, QueryRequestOf } from "./query-types.js";
-
-const MAX_INSTANT_NS = BigInt(MAX_INSTANT_MS) * 1_000_000n;
 
 /** How a value that is not of the expected type is named in a refusal. */
 function shown(value: unknown): string {

@@ -5,6 +5,7 @@
  */
 import { type DurationError, MAX_LOOKBACK_MS, parseDuration } from "./duration.js";
 import { QueryError } from "./query-error.js";
+import { nsToIso } from "./time.js";
 
 export { MAX_LOOKBACK_MS, QueryError };
 
@@ -173,24 +174,33 @@ export function minutes(raw: string, name: string): number {
   return Math.round(n * 60_000);
 }
 
+/** The refusal of an instant outside what a store can hold. */
+export function instantOutOfRange(shown: string, name: string): QueryError {
+  const last = nsToIso(MAX_INSTANT_NS);
+  return new QueryError(`invalid ${name} "${shown}": expected a time from 1970-01-01T00:00:00Z to ${last}`);
+}
+
 /**
  * The latest instant a store can hold: timestamps are Unix nanoseconds in 64-bit SQLite
  * integers, which end in April 2262.
  */
-export const MAX_INSTANT_MS = Number((2n ** 63n - 1n) / 1_000_000n);
+export const MAX_INSTANT_NS = 2n ** 63n - 1n;
+/** Date and minutes, seconds, their fraction, zone: a fraction only after seconds. */
+const ISO_INSTANT = /^(\d{4}-\d\d-\d\dT\d\d:\d\d)(?::(\d\d)(?:\.(\d+))?)?(Z|[+-]\d\d:\d\d)$/;
 
-/** The refusal of an instant outside what a store can hold. */
-export function instantOutOfRange(shown: string, name: string): QueryError {
-  const last = new Date(MAX_INSTANT_MS).toISOString();
-  return new QueryError(`invalid ${name} "${shown}": expected a time from 1970-01-01T00:00:00Z to ${last}`);
-}
-
-/** An instant as ISO 8601 with a time zone (2026-11-22T10:00:00Z), 1970 to 2262. Returns Unix nanoseconds. */
+/**
+ * An instant as ISO 8601 with a time zone (2026-11-22T10:00:00.123456789Z), 1970 to 2262.
+ * Returns Unix nanoseconds, every digit of the fraction kept to the nanosecond (Date keeps
+ * milliseconds, and a window ending at a span's own time must hold that span).
+ */
 export function instant(raw: string, name: string): bigint {
-  const ms = Date.parse(raw);
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw) || Number.isNaN(ms)) {
+  const parts = ISO_INSTANT.exec(raw);
+  const seconds = parts ? Date.parse(`${parts[1]}:${parts[2] ?? "00"}${parts[4]}`) : Number.NaN;
+  if (!parts || Number.isNaN(seconds)) {
     throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
   }
-  if (ms < 0 || ms > MAX_INSTANT_MS) throw instantOutOfRange(raw, name);
-  return BigInt(ms) * 1_000_000n;
+  const fraction = BigInt((parts[3] ?? "").slice(0, 9).padEnd(9, "0"));
+  const ns = BigInt(seconds) * 1_000_000n + fraction;
+  if (ns < 0n || ns > MAX_INSTANT_NS) throw instantOutOfRange(raw, name);
+  return ns;
 }

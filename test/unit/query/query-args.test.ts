@@ -69,7 +69,7 @@ describe("typed query arguments (checkArgs)", () => {
       'invalid lookback "15m": expected a number',
     );
     expect(refusal(() => checkArgs("audit", { until: -1n }))).to.equal(
-      'invalid until "-1": expected a time from 1970-01-01T00:00:00Z to 2262-04-11T23:47:16.854Z',
+      'invalid until "-1": expected a time from 1970-01-01T00:00:00Z to 2262-04-11T23:47:16.854775807Z',
     );
     expect(refusal(() => checkArgs("searchSpans", { attrs: [["", "v"]] }))).to.equal(
       'invalid attrs "[["","v"]]": expected a list of [key, value] pairs',

@@ -3,6 +3,7 @@ import {
   effectiveLimit,
   groupByList,
   hexId,
+  instant,
   lookback,
   oneOf,
   parseParams,
@@ -19,6 +20,21 @@ const route: RouteParams = {
 };
 
 describe("query parameters", () => {
+  it("reads an instant to the nanosecond, in any zone, and refuses one past what a store holds", () => {
+    // The audit's window ends at `until`: a span at that very nanosecond is in it.
+    expect(instant("2026-11-22T10:00:00.123456789Z", "until")).to.equal(1_795_341_600_123_456_789n);
+    expect(instant("2026-11-22T15:30:00.000000001+05:30", "until")).to.equal(1_795_341_600_000_000_001n);
+    expect(instant("2026-11-22T10:00:00.5Z", "until")).to.equal(1_795_341_600_500_000_000n);
+    expect(instant("2026-11-22T10:00Z", "until")).to.equal(1_795_341_600_000_000_000n);
+    // Past nanoseconds, digits are dropped (no instant is finer).
+    expect(instant("2026-11-22T10:00:00.1234567899Z", "until")).to.equal(1_795_341_600_123_456_789n);
+    expect(instant("2262-04-11T23:47:16.854775807Z", "until")).to.equal(2n ** 63n - 1n);
+    expect(() => instant("2262-04-11T23:47:16.854775808Z", "until")).to.throw(QueryError, /1970-01-01/);
+    expect(() => instant("1969-12-31T23:59:59.999999999Z", "until")).to.throw(QueryError, /1970-01-01/);
+    // A fraction belongs to seconds only.
+    expect(() => instant("2026-11-22T10:00.5Z", "until")).to.throw(QueryError, /ISO 8601/);
+  });
+
   it("parses known parameters and attribute filters", () => {
     const parsed = parseParams({ status: "error", lookback: "2h", limit: "50", "attr.http.route": "/a" }, route);
     expect(parsed.values).to.deep.equal({ status: "error", lookback: 7_200_000, limit: 50 });
