@@ -65,7 +65,7 @@ export const getSpanDetails: McpTool<SpanDetailsArgs, SpanDetailsAnswer> = {
         `at most ${MAX_SPAN_IDS} span ids per call (got ${ids.length}); ask for the rest in another call`,
       );
     const traceId = args.trace_id?.toLowerCase();
-    const { found, missing, failure } = await findSpans(ctx.api, ids, traceId);
+    const { found, missing, failure, orphans } = await findSpans(ctx.api, ids, traceId);
     if (found.length === 0) throw failure ?? new SpanNotFound(`no span with the ids ${ids.join(", ")}`);
     const build = (level: number) =>
       fitItems(
@@ -85,7 +85,7 @@ export const getSpanDetails: McpTool<SpanDetailsArgs, SpanDetailsAnswer> = {
                 ),
               }
             : {}),
-          next: nextCalls(found[0] as SpanRecord),
+          next: nextCalls(found[0] as SpanRecord, orphans),
         }),
       );
     // The loosest level that keeps every span; else the one keeping the most.
@@ -105,21 +105,25 @@ export const getSpanDetails: McpTool<SpanDetailsArgs, SpanDetailsAnswer> = {
 
 /**
  * Each id's span: the newest span with the id, unless it belongs to another trace than the one
- * named; then the named trace's own spans are looked through (fetched once).
+ * named; then the named trace's own spans are looked through (fetched once). `orphans`: the
+ * found spans whose parent is not stored, which no call can show.
  */
 async function findSpans(
   api: QueryApi,
   ids: readonly string[],
   traceId: string | undefined,
-): Promise<{ found: SpanRecord[]; missing: string[]; failure?: unknown }> {
+): Promise<{ found: SpanRecord[]; missing: string[]; failure?: unknown; orphans: Set<SpanRecord> }> {
   const found: SpanRecord[] = [];
   const missing: string[] = [];
+  const orphans = new Set<SpanRecord>();
   let failure: unknown;
   let traceSpans: Promise<SpanRecord[]> | undefined;
   for (const id of ids) {
     let span: SpanRecord | undefined;
     try {
-      span = (await api.getSpan({ spanId: id })).data;
+      const detail = (await api.getSpan({ spanId: id })).data;
+      span = detail;
+      if (detail.missingParent) orphans.add(detail);
     } catch (error) {
       if (queryApiErrorCode(error) !== "not_found") throw error;
       failure ??= error;
@@ -133,12 +137,15 @@ async function findSpans(
           return [];
         },
       );
-      span = (await traceSpans).find((candidate) => candidate.spanId === id);
+      const spans = await traceSpans;
+      span = spans.find((candidate) => candidate.spanId === id);
+      const parent = span?.parentSpanId;
+      if (span && parent && !spans.some((candidate) => candidate.spanId === parent)) orphans.add(span);
     }
     if (span === undefined) missing.push(id);
     else found.push(span);
   }
-  return { found, missing, failure };
+  return { found, missing, failure, orphans };
 }
 
 function continuation(
@@ -155,10 +162,10 @@ function continuation(
   );
 }
 
-/** The first span's logs, its parent's details, its trace's outline. */
-function nextCalls(span: SpanRecord): NextCall[] {
+/** The first span's logs, its parent's details (where its parent is stored), its trace's outline. */
+function nextCalls(span: SpanRecord, orphans: ReadonlySet<SpanRecord>): NextCall[] {
   const next: NextCall[] = [traceLogsCall(span.traceId, `the logs written during ${span.operation}`, span.spanId)];
-  if (span.parentSpanId !== null)
+  if (span.parentSpanId !== null && !orphans.has(span))
     next.push(spanDetailsCall(span.traceId, [span.parentSpanId], `the parent of ${span.operation}`));
   next.push(traceOutlineCall(span.traceId, "the whole trace around it"));
   return next;

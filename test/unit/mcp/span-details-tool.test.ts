@@ -104,6 +104,38 @@ describe("MCP get_span_details", () => {
     });
   });
 
+  it("points at a span's parent only where the parent is stored", async () => {
+    // A span whose parent never arrived, its id also in a newer trace whose parent is missing too.
+    const orphanTrace = hexId(4, 16);
+    const newerTrace = hexId(5, 16);
+    const orphan = hexId(40, 8);
+    store.writeTraces(
+      traceRequest("worker", [
+        { traceId: orphanTrace, spanId: orphan, parentSpanId: hexId(41, 8), name: "job", startNs: T0, durationNs: MS },
+      ]),
+    );
+    store.writeTraces(
+      traceRequest("worker", [
+        {
+          traceId: newerTrace,
+          spanId: orphan,
+          parentSpanId: hexId(42, 8),
+          name: "job again",
+          startNs: T0 + 20_000n * MS,
+          durationNs: MS,
+        },
+      ]),
+    );
+    for (const args of [{ span_ids: [orphan] }, { span_ids: [orphan], trace_id: orphanTrace }]) {
+      const { structured } = await callTool(getSpanDetails, args, query.api);
+      expect(structured.spans).to.have.length(1);
+      expect(
+        structured.next.map((call) => call.tool),
+        JSON.stringify(args),
+      ).to.deep.equal(["search_logs", "get_trace_outline"]);
+    }
+  });
+
   it("lists the ids it did not find, and fails with not_found only when none is found", async () => {
     const missing = hexId(77, 8);
     const { structured, summary } = await callTool(getSpanDetails, { span_ids: [missing, ROOT] }, query.api);
