@@ -47,6 +47,8 @@ export function parsePointDetail(kind: MetricKind, text: string | Buffer | null)
   return JSON.parse(typeof text === "string" ? text : text.toString("utf8")) as PointDetail;
 }
 
+const LATEST_NS = 2n ** 63n - 1n;
+
 /** Shared by every point without exemplars (most of them): never written to. */
 const NO_TRACE_IDS: readonly string[] = Object.freeze([]);
 
@@ -59,13 +61,15 @@ export function exemplarTraceIds(exemplars: string | null): readonly string[] {
   if (exemplars === null) return NO_TRACE_IDS;
   const parsed = JSON.parse(exemplars) as unknown;
   if (!Array.isArray(parsed)) return [];
-  const traced: { traceId: string; timeNs: bigint; sent: number }[] = [];
+  const traced: { traceId: string; timeNs: bigint; order: number }[] = [];
   for (const exemplar of parsed) {
     const { traceId, timeUnixNano } = (exemplar ?? {}) as { traceId?: unknown; timeUnixNano?: unknown };
     if (typeof traceId !== "string" || traceId === "") continue;
-    const timeNs = typeof timeUnixNano === "string" && /^\d+$/.test(timeUnixNano) ? BigInt(timeUnixNano) : 0n;
-    traced.push({ traceId, timeNs, sent: traced.length });
+    // Past 2^63 - 1 as SQLite's CAST reads it (the raw points' exemplar query orders by that).
+    const sent = typeof timeUnixNano === "string" && /^\d+$/.test(timeUnixNano) ? BigInt(timeUnixNano) : 0n;
+    const timeNs = sent > LATEST_NS ? LATEST_NS : sent;
+    traced.push({ traceId, timeNs, order: traced.length });
   }
-  traced.sort((a, b) => (a.timeNs === b.timeNs ? b.sent - a.sent : a.timeNs > b.timeNs ? -1 : 1));
+  traced.sort((a, b) => (a.timeNs === b.timeNs ? b.order - a.order : a.timeNs > b.timeNs ? -1 : 1));
   return traced.map((exemplar) => exemplar.traceId);
 }

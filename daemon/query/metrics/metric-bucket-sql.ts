@@ -277,8 +277,10 @@ export function bucketSql(
 
 /**
  * Rows of (gid, trace id JSON array, time ns) of the in-scope cells with exemplars, newest first
- * (from the points, by the point's time and then the exemplar's own, as exemplarTraceIds orders
- * a rollup row's; and only points with a recorded value, the ones the rollups fold). The
+ * by the time of the point that carried them (a rollup row's: its newest point's), series at the
+ * same time in the order they were created (as SlotExemplars reads them); from the points, then
+ * by the exemplar's own time, as exemplarTraceIds orders a rollup row's; and only points with a
+ * recorded value, the ones the rollups fold. The
  * scope is tested before the row cap, so other series' newer exemplars (a busy service outside
  * a `service=` or `attr.K=V` filter) cannot take every row; the group is looked up twice per
  * row here, but only on the rare rows that carry exemplars.
@@ -293,20 +295,21 @@ export function exemplarSql(
     query.source.kind === "rollups"
       ? // Two range scans: an OR of the two ranges scans the metric's every row.
         `SELECT gid, ids, t FROM (
-            SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t FROM metric_rollups r
+            SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t, r.series_id AS sid
+            FROM metric_rollups r
             WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
               AND r.exemplars IS NOT NULL
             UNION ALL
-            SELECT obs_series_group(r.series_id), r.exemplars, r.last_ns FROM metric_rollups r
+            SELECT obs_series_group(r.series_id), r.exemplars, r.last_ns, r.series_id FROM metric_rollups r
             WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi
               AND r.exemplars IS NOT NULL)
-          WHERE gid IS NOT NULL ORDER BY t DESC LIMIT ${MAX_EXEMPLAR_ROWS}`
+          WHERE gid IS NOT NULL ORDER BY t DESC, sid LIMIT ${MAX_EXEMPLAR_ROWS}`
       : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids, p.time_ns AS t
           FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
           WHERE ${metricIn(query, "ms.metric_id")} AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
           AND ${recordedSql("p.")} AND obs_series_group(p.series_id) IS NOT NULL
           AND json_extract(e.value, '$.traceId') IS NOT NULL
-          ORDER BY p.time_ns DESC, CAST(json_extract(e.value, '$.timeUnixNano') AS INTEGER) DESC, e.key DESC
+          ORDER BY p.time_ns DESC, p.series_id, CAST(json_extract(e.value, '$.timeUnixNano') AS INTEGER) DESC, e.key DESC
           LIMIT ${MAX_EXEMPLAR_ROWS}`;
   return { sql, bind };
 }

@@ -50,6 +50,15 @@ describe("metric queries' exemplar traces", () => {
     const points = [
       // Sent out of time order: traces 3 (7 s), 1 (1 s), 4 (9 s) and 2 (4 s).
       deltaCounter("jobs", 10, 4, exemplars([3, 7], [1, 1], [4, 9], [2, 4])),
+      // Two series reporting at the same time: the one created first comes first, each's newest first.
+      deltaCounter("pairs", 10, 2, exemplars([21, 3], [22, 4])),
+      {
+        ...deltaCounter("pairs", 10, 2, exemplars([23, 9], [24, 8])),
+        attributes: '{"pod":"b"}',
+        indexed: ["pod", "b"],
+      },
+      // Sent at one time: the one sent later first.
+      deltaCounter("ties", 10, 3, exemplars([31, 5], [32, 5], [33, 5], [34, 5])),
       gauge(10, 1, exemplars([11, 9])),
       gauge(20, Number.NaN, exemplars([12, 19])),
       gauge(30, 3, exemplars([13, 29]), NO_RECORDED_VALUE),
@@ -78,6 +87,11 @@ describe("metric queries' exemplar traces", () => {
   for (const [label, stepS, source] of SOURCES) {
     it(`keeps a point's three newest exemplars, newest first, from ${label}`, () => {
       expect(traces("jobs", "increase", stepS, source)).to.deep.equal([trace(4), trace(3), trace(2)]);
+    });
+
+    it(`orders series reporting at one time as they were created, and exemplars of one time as sent, from ${label}`, () => {
+      expect(traces("pairs", "increase", stepS, source)).to.deep.equal([trace(22), trace(21), trace(23)]);
+      expect(traces("ties", "increase", stepS, source)).to.deep.equal([trace(34), trace(33), trace(32)]);
     });
 
     it(`leaves out the exemplars of points without a recorded value, from ${label}`, () => {

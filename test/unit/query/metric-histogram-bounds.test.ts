@@ -45,12 +45,13 @@ function latencyValues(
   stepS: number,
   source: MetricSource,
   toS = 59,
+  receivedS = 60,
 ): (number | null)[][] {
   const store = testStore(0, at(-3600));
   try {
-    store.writer.transaction(() => {
-      for (const batch of batches) store.writer.writeMetrics(metricBatch("api", batch), at(60));
-    });
+    for (const batch of batches) {
+      store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", batch), at(receivedS)));
+    }
     store.writer.writeHeld();
     const db = openReadConnection(store.path);
     try {
@@ -238,6 +239,26 @@ describe("histogram quantiles and the recorded min and max", () => {
         for (const [value] of rollups) expect(value).to.be.within(80, 100);
       }
     }
+  });
+
+  it("keeps the range of fifteen minutes past a minute of empty intervals only, from their rollup and points alike", () => {
+    // The 900 s row is merged from the minutes' rows: the first minute's counts no observation
+    // and has no range, which is no unknown range. A point 20 minutes on closes the slot.
+    const empty = (t: number): MetricPointRecord => ({
+      ...explicit(t),
+      count: 0,
+      sum: 0,
+      min: null,
+      max: null,
+      bucketCounts: [0, 0, 0],
+    });
+    const times = Array.from({ length: 90 }, (_, i) => i * 10);
+    const points = times.map((t) => (t < 60 ? empty(t) : explicit(t)));
+    const slot = (source: MetricSource) =>
+      latencyValues([points, [explicit(1210)]], ["p50", "p99"], 900, source, 899, 1220);
+    const rollups = slot({ kind: "rollups", widthS: 900 });
+    expect(rollups).to.deep.equal(slot({ kind: "points" }));
+    for (const [value] of rollups) expect(value).to.be.within(80, 100);
   });
 
   for (const [kind, make] of [
