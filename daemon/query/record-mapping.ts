@@ -192,7 +192,9 @@ export function toLogRecord(row: LogRow): LogRecord {
  * A flat list keeps the answer's JSON nesting constant however deep the trace is: a parent
  * chain thousands deep can be serialized, sent between threads and parsed by any client,
  * where nested `children` would overflow the stack of each of them. Spans whose parent is
- * not in the trace are placed at the top and flagged `missingParent`. Nothing here recurses.
+ * not in the trace are placed at the top and flagged `missingParent` (unless `storedParents`
+ * holds it: stored, outside the spans given); so is the first span of a cycle of parent ids,
+ * unflagged: its parent is stored. Nothing here recurses.
  */
 export function buildSpanTree(spans: SpanRecord[], storedParents: ReadonlySet<string> = new Set()): SpanTreeNode[] {
   const ordered = [...spans].sort((a, b) =>
@@ -216,6 +218,26 @@ export function buildSpanTree(spans: SpanRecord[], storedParents: ReadonlySet<st
       roots.push(span);
     }
   }
+  // Spans caught in a cycle of parent ids are unreachable from the roots: the first of each to
+  // start is shown at the top too. Found before anything is output, so that the top rows
+  // come in start order.
+  const reached = new Set<SpanRecord>();
+  const reach = (top: SpanRecord) => {
+    const stack = [top];
+    while (stack.length > 0) {
+      const span = stack.pop() as SpanRecord;
+      if (reached.has(span)) continue;
+      reached.add(span);
+      for (const kid of children.get(span.spanId) ?? []) stack.push(kid);
+    }
+  };
+  for (const root of roots) reach(root);
+  const tops = new Set(roots);
+  for (const span of ordered) {
+    if (reached.has(span)) continue;
+    tops.add(span);
+    reach(span);
+  }
   const out: SpanTreeNode[] = [];
   const placed = new Set<SpanRecord>();
   // Depth-first with an explicit stack; children are pushed in reverse to come out in order.
@@ -225,15 +247,15 @@ export function buildSpanTree(spans: SpanRecord[], storedParents: ReadonlySet<st
       const { span, depth } = stack.pop() as { span: SpanRecord; depth: number };
       if (placed.has(span)) continue;
       placed.add(span);
-      const atTop = depth === 0;
-      out.push(treeNode(span, depth, atTop && span.parentSpanId !== null && !storedParents.has(span.parentSpanId)));
+      // At the top, a span whose parent is in the trace (itself, or a cycle) has it stored.
+      const parent = span.parentSpanId;
+      const missing = depth === 0 && parent !== null && !byId.has(parent) && !storedParents.has(parent);
+      out.push(treeNode(span, depth, missing));
       const kids = children.get(span.spanId) ?? [];
       for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i] as SpanRecord, depth: depth + 1 });
     }
   };
-  for (const root of roots) walk(root);
-  // Spans caught in a cycle of parent ids are unreachable from the top: show them there too.
-  for (const span of ordered) if (!placed.has(span)) walk(span);
+  for (const span of ordered) if (tops.has(span)) walk(span);
   return out;
 }
 
