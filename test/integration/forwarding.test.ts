@@ -15,7 +15,14 @@ import { otlpTypes } from "../helpers/otlp-protobuf.js";
 import { cliDocumentValidator } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-const NOW = BigInt(Date.now()) * 1_000_000n;
+/**
+ * The tests' records are dated now, as of each test's start: a time taken when the file loads
+ * is older than the traces list's default window once the suite has run a quarter hour.
+ */
+let NOW = BigInt(Date.now()) * 1_000_000n;
+const renewNow = () => {
+  NOW = BigInt(Date.now()) * 1_000_000n;
+};
 const SECRET = "s3cr3t-api-key-4f9a";
 const validateEnvelope = cliDocumentValidator();
 
@@ -185,6 +192,7 @@ async function fakeUpstream(): Promise<FakeUpstream> {
 
 describe("forwarding (obsd --forward)", function () {
   this.timeout(120_000);
+  beforeEach(renewNow);
   const started: { stop(signal?: NodeJS.Signals): Promise<number | null> }[] = [];
   const dirs: { cleanup(): void }[] = [];
 
@@ -504,6 +512,7 @@ describe("forwarding (obsd --forward)", function () {
 
 describe("forwarding from a background collector (obs monitor start --detach --forward)", function () {
   this.timeout(60_000);
+  beforeEach(renewNow);
 
   it("keeps the header's value off the collector's command line, and obs status and monitor status show the destination", async () => {
     const dir = tempDir("obs-forward-cli-");

@@ -32,8 +32,12 @@ describe("whether a process is alive", () => {
     // A detached collector's parent is init once `obs` has exited; an init that reaps late (or
     // never, as a container's first process may) leaves the exited collector a zombie, which
     // signal 0 still reaches: `obs monitor stop` waited for it until its timeout.
-    // `sh` starts `true` in the background, prints its pid, and becomes `sleep`, which never reaps it.
-    const parent = spawn("sh", ["-c", "true & echo $!; exec sleep 10"], { stdio: ["ignore", "pipe", "ignore"] });
+    // `sh` starts a child in the background, prints its pid, and becomes `sleep`, which never
+    // reaps it. The child exits only once its parent is `sleep` ($$ in it is its parent's pid):
+    // one that exited sooner could be reaped by `sh` before the exec, and be no zombie at all.
+    const script =
+      'child() { while [ "$(cat /proc/$$/comm)" != sleep ]; do sleep 0.01; done; }; child & echo $!; exec sleep 10';
+    const parent = spawn("sh", ["-c", script], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const [line] = (await once(parent.stdout, "data")) as [Buffer];
       const pid = Number(line.toString().trim());
