@@ -96,6 +96,7 @@ function metricCommand(setExit: SetExit): CommandModule {
           describe: {
             own: {
               type: "boolean",
+              default: false,
               describe: "Show the metric's identity and its attribute keys and values (to group or filter by)",
             },
           },

@@ -106,6 +106,7 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       [["monitor", "status", "--host", "a", "--monitor-host", "b"], "monitor status", "--host is given more than once"],
       [["traces", "--no-json"], "traces", "--no-json turns nothing off"],
       [["monitor", "status", "--no-json"], "monitor status", "--no-json turns nothing off"],
+      [["metric", "http.requests", "--no-describe"], "metric", "--no-describe turns nothing off"],
       [["traces", "--no-since"], "traces", "--no-since: --since takes a value"],
       [["traces", "--no-duration-min"], "traces", "--no-duration-min: --duration-min takes a value"],
       [["logs", "--no-service"], "logs", "--no-service: --service takes a value"],
