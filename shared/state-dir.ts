@@ -54,7 +54,7 @@ export const privateLockFs: Record<string, unknown> = {
     fs.mkdir(path, { mode: PRIVATE_DIR_MODE }, (error) => callback(error)),
 };
 
-function ownUid(): number | null {
+export function ownUid(): number | null {
   return process.getuid?.() ?? null;
 }
 
@@ -108,24 +108,52 @@ function pathsDownTo(path: string): string[] {
 }
 
 /**
- * Refuses a state folder that another user could change what lies in: each folder and link on
- * the path as given (lstat: a link another user made could be pointed elsewhere later) and on
- * the path it resolves to (stat: where the files really go). A state folder under another
- * user's folder (`OBS_STATE_DIR=/tmp/theirs/obs`) would let them swap `monitor/` for a link to
- * this user's home, and obs would write its logs over whatever file the link names.
+ * The first folder or link on the way to `path` that lets another user change what lies under
+ * it, with why (folderTrustProblem), or null: each one on the path as given (lstat: a link
+ * another user made could be pointed elsewhere later) and on the path it resolves to (stat:
+ * where the files really go). Parts that do not exist yet are skipped: whoever makes them
+ * makes them their own.
+ */
+export function pathTrustProblem(path: string, uid: number): string | null {
+  let real: string | null = null;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const checks: [string, (path: string) => OwnerAndMode][] = [
+    ...pathsDownTo(path).map((part): [string, (path: string) => OwnerAndMode] => [part, lstatSync]),
+    ...(real === null ? [] : pathsDownTo(real)).map((part): [string, (path: string) => OwnerAndMode] => [
+      part,
+      statSync,
+    ]),
+  ];
+  for (const [part, statOf] of checks) {
+    let stats: OwnerAndMode;
+    try {
+      stats = statOf(part);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      throw error;
+    }
+    const problem = folderTrustProblem(stats, uid);
+    if (problem) return `${part} ${problem}`;
+  }
+  return null;
+}
+
+/**
+ * Refuses a state folder that another user could change what lies in (pathTrustProblem). A
+ * state folder under another user's folder (`OBS_STATE_DIR=/tmp/theirs/obs`) would let them
+ * swap `monitor/` for a link to this user's home, and obs would write its logs over whatever
+ * file the link names.
  */
 function refuseUntrustedPath(root: string, uid: number): void {
-  const checks: [string, (path: string) => OwnerAndMode][] = [
-    ...pathsDownTo(root).map((path): [string, (path: string) => OwnerAndMode] => [path, lstatSync]),
-    ...pathsDownTo(realpathSync(root)).map((path): [string, (path: string) => OwnerAndMode] => [path, statSync]),
-  ];
-  for (const [path, statOf] of checks) {
-    const problem = folderTrustProblem(statOf(path), uid);
-    if (problem) {
-      throw new StateDirError(
-        `refusing the state folder ${root}: ${path} ${problem}, so another local user could replace what obs keeps there. Use a folder of your own (OBS_STATE_DIR), or remove the folder and let obs make it.`,
-      );
-    }
+  const problem = pathTrustProblem(root, uid);
+  if (problem) {
+    throw new StateDirError(
+      `refusing the state folder ${root}: ${problem}, so another local user could replace what obs keeps there. Use a folder of your own (OBS_STATE_DIR), or remove the folder and let obs make it.`,
+    );
   }
 }
 

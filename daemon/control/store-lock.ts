@@ -1,11 +1,16 @@
-import { closeSync, openSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { readFileSync, realpathSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import lockfile from "proper-lockfile";
 import { processAlive } from "../../shared/process-alive.js";
-import { makePrivateDir, PRIVATE_FILE_MODE, privateLockFs } from "../../shared/state-dir.js";
+import { makePrivateDir, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
 import { StoreOpenError } from "../store/store-errors.js";
-import { refuseForeignStoreFiles, writePrivateFile } from "../store/store-files.js";
+import {
+  createStoreFile,
+  refuseForeignStoreFiles,
+  refuseUntrustedStorePath,
+  writePrivateFile,
+} from "../store/store-files.js";
 
 /** A second collector asked for a store file another one holds. */
 export class StoreInUseError extends Error {
@@ -57,8 +62,9 @@ function alive(pid: number): boolean {
  */
 function claimStoreFile(dbPath: string): string {
   try {
+    refuseUntrustedStorePath(dbPath);
     makePrivateDir(dirname(dbPath));
-    closeSync(openSync(dbPath, "a", PRIVATE_FILE_MODE));
+    createStoreFile(dbPath);
     const real = realpathSync(dbPath);
     refuseForeignStoreFiles(real);
     return real;

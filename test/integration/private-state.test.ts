@@ -1,6 +1,8 @@
 import {
   chmodSync,
   chownSync,
+  existsSync,
+  lchownSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -79,6 +81,38 @@ describe("the state folder and control sockets are this user's alone", function 
       expect(modeOf(target)).to.equal(0o644);
     });
   }
+
+  it("obsd refuses a --db that is a link another user made, and writes nothing through it", async function () {
+    // Making a link another user's takes root (lchown). Such a link in a shared folder (/tmp)
+    // would choose which of this user's files obsd makes 0600, or where it writes telemetry.
+    if (uid !== 0) this.skip();
+    const victim = join(dir.path, "victim.txt");
+    writeFileSync(victim, "mine\n");
+    chmodSync(victim, 0o644);
+    const nowhere = join(dir.path, "created-by-obsd.sqlite");
+    for (const target of [victim, nowhere]) {
+      const dbPath = join(tmp, "shared.sqlite");
+      rmSync(dbPath, { force: true });
+      symlinkSync(target, dbPath);
+      lchownSync(dbPath, 65534, 65534);
+      const error = await startFailure({ dbPath, stateDir: join(dir.path, "state") });
+      expect(error?.message).to.match(/exited with 4/);
+      expect(error?.message).to.include(`${dbPath} is a link that belongs to another user (uid 65534`);
+    }
+    expect([readFileSync(victim, "utf8"), modeOf(victim), existsSync(nowhere)]).to.deep.equal(["mine\n", 0o644, false]);
+  });
+
+  it("obsd refuses a --db in a folder another user owns, creating nothing there", async function () {
+    if (uid !== 0) this.skip();
+    const theirs = join(tmp, "theirs");
+    mkdirSync(theirs, { mode: 0o755 });
+    chownSync(theirs, 65534, 65534);
+    const dbPath = join(theirs, "telemetry.sqlite");
+    const error = await startFailure({ dbPath, stateDir: join(dir.path, "state") });
+    expect(error?.message).to.match(/exited with 4/);
+    expect(error?.message).to.include(`${theirs} belongs to another user (uid 65534`);
+    expect(readdirSync(theirs)).to.deep.equal([]);
+  });
 
   it("obs and obsd refuse a state folder inside a folder every user can write in, and write nothing through a link planted there", async () => {
     // What another user could do in such a folder: make the state folder's monitor/ a link to

@@ -1,4 +1,4 @@
-import { mkdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { linkSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
@@ -76,6 +76,31 @@ describe("one collector per store file", function () {
       expect(refused.code, refused.stdout + refused.stderr).to.equal(2);
       expect(JSON.parse(refused.stdout).error.message).to.include(`on port ${holder.port}, pid ${holder.child.pid}`);
       expect((await runningCollectors(env)).map((entry) => entry.port)).to.deep.equal([holder.port]);
+      expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
+    } finally {
+      await holder.stop();
+    }
+  });
+
+  it("a store file with a second name (a hard link) is refused with exit 4, before and while a collector holds it", async () => {
+    // SQLite keeps a store's log and lock beside the name it was opened by: two collectors on
+    // two names of one file each take their own and overwrite each other's pages.
+    const first = join(dir.path, "a.sqlite");
+    writeFileSync(first, "");
+    linkSync(first, join(dir.path, "b.sqlite"));
+    const before = await startFailure({ dbPath: first, env: { OBS_STATE_DIR: join(dir.path, "other-state") } });
+    expect(before?.message).to.match(/exited with 4/);
+    expect(before?.message).to.include(`${first} has 2 names (hard links)`);
+    const held = join(dir.path, "c.sqlite");
+    const holder = await startCollectorProcess({ stateDir: state, dbPath: held });
+    try {
+      linkSync(held, join(dir.path, "d.sqlite"));
+      const error = await startFailure({
+        dbPath: join(dir.path, "d.sqlite"),
+        env: { OBS_STATE_DIR: join(dir.path, "other-state") },
+      });
+      expect(error?.message).to.match(/exited with 4/);
+      expect(error?.message).to.include("has 2 names (hard links)");
       expect((await http(`${holder.url}/api/health`)).status).to.equal(200);
     } finally {
       await holder.stop();
