@@ -9,7 +9,7 @@
  */
 import { formatDuration } from "./duration.js";
 import { QueryError } from "./query-error.js";
-import { instantOutOfRange, MAX_INSTANT_NS, unknownParameter } from "./query-params.js";
+import { filterText, instantOutOfRange, MAX_INSTANT_NS, unknownParameter } from "./query-params.js";
 import { PARSERS, pathId, requiredHint } from "./query-request.js";
 import { type ParamSpec, QUERY_ROUTES, type QueryRoute } from "./query-routes.js";
 import type { QueryMethod, QueryRequestOf } from "./query-types.js";
@@ -98,6 +98,9 @@ function checkPairs(name: string, value: unknown): [string, string][] {
       typeof pair[1] === "string",
   );
   if (!pairs || !ok) throw wrongType(name, value, "a list of [key, value] pairs");
+  // Named as HTTP names them: attr.KEY, attrContains.KEY.
+  const prefix = name === "attrs" ? "attr" : name;
+  for (const [key, text] of pairs as [string, string][]) filterText(text, `${prefix}.${key}`);
   return pairs as [string, string][];
 }
 

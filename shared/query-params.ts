@@ -42,9 +42,9 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
     if (Array.isArray(raw)) throw new QueryError(`parameter ${name} is given more than once; give it once`);
     const text = String(raw ?? "");
     if (route.attr && name.startsWith("attr.") && name.length > 5) {
-      attrs.push([name.slice(5), text]);
+      attrs.push([name.slice(5), filterText(text, name)]);
     } else if (route.attrContains && name.startsWith("attrContains.") && name.length > 13) {
-      attrContains.push([name.slice(13), text]);
+      attrContains.push([name.slice(13), filterText(text, name)]);
     } else {
       const parse = route.params[name];
       if (!parse) throw unknownParameter(name, route);
@@ -64,9 +64,26 @@ export function unknownParameter(name: string, route: RouteParams): QueryError {
   return new QueryError(`unknown parameter ${name}; this route accepts ${allowed.join(", ") || "no parameters"}`);
 }
 
+/**
+ * The longest text a filter takes, in UTF-16 units (at most three UTF-8 bytes each): SQLite
+ * refuses a LIKE pattern past 50,000 bytes, and a longer text would fail as a store failure
+ * instead of being refused as the argument it is.
+ */
+export const MAX_FILTER_TEXT = 8192;
+
+/** Refuses a filter's text past MAX_FILTER_TEXT, naming the parameter as HTTP names it. */
+export function filterText(raw: string, name: string): string {
+  if (raw.length > MAX_FILTER_TEXT) {
+    throw new QueryError(
+      `parameter ${name} is ${raw.length} characters long: a filter's text may hold at most ${MAX_FILTER_TEXT}`,
+    );
+  }
+  return raw;
+}
+
 export function text(raw: string, name: string): string {
   if (raw === "") throw new QueryError(`parameter ${name} is empty`);
-  return raw;
+  return filterText(raw, name);
 }
 
 export function oneOf<T extends string>(...allowed: T[]): Parser {

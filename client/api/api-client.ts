@@ -52,6 +52,13 @@ export async function requestJson<T>(
       { url: url.href },
     );
   }
+  // Node's HTTP server refuses a request line or header past its limit before obsd sees it,
+  // with no JSON: long filter text (`--contains -` reads it from stdin), not a missing collector.
+  if (response.status === 431 || response.status === 414) {
+    throw new ArgumentError(
+      `the request is too long for the collector to read (HTTP ${response.status}): shorten the filters' text`,
+    );
+  }
   let body: T & { error?: unknown };
   try {
     body = JSON.parse(response.text) as T & { error?: unknown };

@@ -21,7 +21,14 @@ const ID8 = "B2".repeat(8);
 const PATH = { traceId: ID16, spanId: ID8 };
 
 /** A query string and the typed arguments a direct caller would pass for the same request. */
+/** Past the longest filter text a query takes. */
+const LONG = "x".repeat(8193);
+
 const SAME_REQUEST: [QueryMethod, Record<string, string>, Record<string, unknown>][] = [
+  ["searchLogs", { body: LONG }, { body: LONG }],
+  ["searchLogs", { "attrContains.k": LONG }, { attrContains: [["k", LONG]] }],
+  ["searchSpans", { "attr.k": LONG }, { attrs: [["k", LONG]] }],
+  ["listMetrics", { name: LONG }, { name: LONG }],
   ["listServices", { lookback: "2d" }, { lookback: 2 * 86_400_000 }],
   ["listServices", { lookback: "0ms" }, { lookback: 0 }],
   ["listTraces", { limit: "0" }, { limit: 0 }],
@@ -46,6 +53,16 @@ describe("typed query arguments (checkArgs)", () => {
       const typed = refusal(() => checkArgs(method, { ...pathArgs(method), ...args } as never));
       expect(typed, `${method} ${JSON.stringify(query)}`).to.equal(overHttp);
     }
+  });
+
+  it("refuses a filter's text past 8192 characters, naming it (SQLite refuses LIKE patterns past 50,000 bytes)", () => {
+    expect(refusal(() => checkArgs("searchLogs", { body: LONG }))).to.equal(
+      "parameter body is 8193 characters long: a filter's text may hold at most 8192",
+    );
+    expect(refusal(() => checkArgs("searchLogs", { attrContains: [["k", LONG]] }))).to.equal(
+      "parameter attrContains.k is 8193 characters long: a filter's text may hold at most 8192",
+    );
+    expect(checkArgs("searchLogs", { body: LONG.slice(1) })).to.deep.equal({ body: LONG.slice(1) });
   });
 
   it("passes every request the HTTP parser builds, unchanged", () => {
