@@ -6,6 +6,12 @@
  * less is the safe mistake.
  */
 const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)(\S*)(@)/gi;
+/**
+ * The same without a scheme (`user:token@host`, as a flag's value or a variable's): a word
+ * (after a space, a quote, `=` or the start) holding a colon and then an `@`. Not `scheme://`,
+ * which URL_PASSWORD reads.
+ */
+const BARE_PASSWORD = /((?:^|[\s'"=(,])[^\s/@:'"=]*:)(?!\/\/)(\S*)(@)/g;
 
 /**
  * `text` with the password of every URL in it shown as `***`: for a value obs repeats to the
@@ -13,5 +19,9 @@ const URL_PASSWORD = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)(\S*)(@)/gi;
  * put the password in a terminal's scrollback, a CI log or a model's context. Pure.
  */
 export function hideUrlPasswords(text: string): string {
-  return text.replace(URL_PASSWORD, "$1***$3");
+  return text
+    .replace(URL_PASSWORD, "$1***$3")
+    .replace(BARE_PASSWORD, (match, user: string, password: string, at: string) =>
+      password === "***" ? match : `${user}***${at}`,
+    );
 }

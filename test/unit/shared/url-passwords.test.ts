@@ -14,8 +14,17 @@ describe("URL passwords hidden in text obs repeats", () => {
     );
   });
 
+  it("hides the password of an address given without its scheme, as obs repeats it refusing it", () => {
+    expect(hideUrlPasswords("--base-url u:pwDSECRET@127.0.0.1:27702: not an http: URL")).to.equal(
+      "--base-url u:***@127.0.0.1:27702: not an http: URL",
+    );
+    expect(hideUrlPasswords("OBS_MONITOR_URL=u:s3cret@h:1")).to.equal("OBS_MONITOR_URL=u:***@h:1");
+    expect(hideUrlPasswords('address "u:s3cret@h" refused')).to.equal('address "u:***@h" refused');
+    expect(hideUrlPasswords("--forward :tok@h:80")).to.equal("--forward :***@h:80");
+  });
+
   it("leaves text without credentials as it is", () => {
-    for (const text of ["http://127.0.0.1:27686", "user@example.com wrote http://h/a@b", "a: b@c"])
+    for (const text of ["http://127.0.0.1:27686", "user@example.com wrote http://h/a@b", "a: b@c", "at 10:00 @ noon"])
       expect(hideUrlPasswords(text)).to.equal(text);
   });
 });
