@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { chmodSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /**
  * Telemetry holds whatever applications log (tokens, passwords in URLs): every folder obs
@@ -98,58 +98,79 @@ export function folderTrustProblem(stats: OwnerAndMode, uid: number): string | n
   return null;
 }
 
-/** Every path from `/` down to `path` itself: `/`, `/a`, `/a/b`. */
-function pathsDownTo(path: string): string[] {
-  const paths: string[] = [];
-  for (let current = resolve(path); ; current = dirname(current)) {
-    paths.unshift(current);
-    if (dirname(current) === current) return paths;
-  }
+/** Where a path leads, and the first part of its way another user could change, with why. */
+export interface TrustedWay {
+  /** The path with every link on it followed; parts that do not exist yet kept as given. */
+  resolved: string;
+  problem: string | null;
 }
 
+/** Links followed before a path counts as a loop (Linux's own limit). */
+const MAX_LINKS = 40;
+
 /**
- * The first folder or link on the way to `path` that lets another user change what lies under
- * it, with why (folderTrustProblem), or null: each one on the path as given (lstat: a link
- * another user made could be pointed elsewhere later) and on the path it resolves to (stat:
- * where the files really go). Parts that do not exist yet are skipped: whoever makes them
- * makes them their own.
+ * Follows `path` one part at a time, as the kernel would, and finds the first part of its way
+ * that lets another user choose where it leads: a folder that is another user's or that every
+ * user may write in without the sticky bit (folderTrustProblem), or a link another user made,
+ * wherever it lies: at the path, in its folders, or on the way a link of this user's leads
+ * (a link of ours to /tmp/x, where someone planted x as a link of theirs). The last part,
+ * when not a folder (`lastIsFolder` false: a file obs will open), is only checked for being
+ * such a link. Parts that do not exist yet end the walk: whoever makes them makes them their
+ * own, in a folder already checked.
  */
-export function pathTrustProblem(path: string, uid: number): string | null {
-  let real: string | null = null;
-  try {
-    real = realpathSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  const checks: [string, (path: string) => OwnerAndMode][] = [
-    ...pathsDownTo(path).map((part): [string, (path: string) => OwnerAndMode] => [part, lstatSync]),
-    ...(real === null ? [] : pathsDownTo(real)).map((part): [string, (path: string) => OwnerAndMode] => [
-      part,
-      statSync,
-    ]),
-  ];
-  for (const [part, statOf] of checks) {
-    let stats: OwnerAndMode;
+export function trustedWay(path: string, uid: number, lastIsFolder: boolean): TrustedWay {
+  const parts = resolve(path)
+    .split(sep)
+    .filter((part) => part !== "");
+  let current: string = sep;
+  let links = 0;
+  const rootProblem = folderTrustProblem(lstatSync(current), uid);
+  if (rootProblem) return { resolved: resolve(path), problem: `${current} ${rootProblem}` };
+  while (parts.length > 0) {
+    const name = parts.shift() as string;
+    if (name === ".") continue;
+    if (name === "..") {
+      current = dirname(current);
+      continue;
+    }
+    const next = join(current, name);
+    let stats: ReturnType<typeof lstatSync>;
     try {
-      stats = statOf(part);
+      stats = lstatSync(next);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { resolved: join(next, ...parts), problem: null };
       throw error;
     }
-    const problem = folderTrustProblem(stats, uid);
-    if (problem) return `${part} ${problem}`;
+    if (stats.isSymbolicLink()) {
+      if (stats.uid !== uid && stats.uid !== 0) {
+        return {
+          resolved: next,
+          problem: `${next} is a link that belongs to another user (uid ${stats.uid}, not ${uid})`,
+        };
+      }
+      if (++links > MAX_LINKS) return { resolved: next, problem: `${next} leads through more than ${MAX_LINKS} links` };
+      const target = readlinkSync(next);
+      parts.unshift(...target.split(sep).filter((part) => part !== ""));
+      if (isAbsolute(target)) current = sep;
+      continue;
+    }
+    if (parts.length > 0 || lastIsFolder) {
+      const problem = folderTrustProblem(stats, uid);
+      if (problem) return { resolved: next, problem: `${next} ${problem}` };
+    }
+    current = next;
   }
-  return null;
+  return { resolved: current, problem: null };
 }
 
 /**
- * Refuses a state folder that another user could change what lies in (pathTrustProblem). A
+ * Refuses a state folder that another user could change what lies in (trustedWay). A
  * state folder under another user's folder (`OBS_STATE_DIR=/tmp/theirs/obs`) would let them
  * swap `monitor/` for a link to this user's home, and obs would write its logs over whatever
  * file the link names.
  */
 function refuseUntrustedPath(root: string, uid: number): void {
-  const problem = pathTrustProblem(root, uid);
+  const { problem } = trustedWay(root, uid, true);
   if (problem) {
     throw new StateDirError(
       `refusing the state folder ${root}: ${problem}, so another local user could replace what obs keeps there. Use a folder of your own (OBS_STATE_DIR), or remove the folder and let obs make it.`,

@@ -5,12 +5,7 @@ import { processAlive } from "../../shared/process-alive.js";
 import { makePrivateDir, privateLockFs } from "../../shared/state-dir.js";
 import { type StoreHolder, storeInUseMessage } from "../../shared/store-owner.js";
 import { StoreOpenError } from "../store/store-errors.js";
-import {
-  createStoreFile,
-  refuseForeignStoreFiles,
-  refuseUntrustedStorePath,
-  writePrivateFile,
-} from "../store/store-files.js";
+import { createStoreFile, refuseForeignStoreFiles, trustedStorePath, writePrivateFile } from "../store/store-files.js";
 
 /** A second collector asked for a store file another one holds. */
 export class StoreInUseError extends Error {
@@ -62,10 +57,11 @@ function alive(pid: number): boolean {
  */
 function claimStoreFile(dbPath: string): string {
   try {
-    refuseUntrustedStorePath(dbPath);
-    makePrivateDir(dirname(dbPath));
-    createStoreFile(dbPath);
-    const real = realpathSync(dbPath);
+    // Checked again once its folders exist: one made meanwhile by someone else is theirs.
+    makePrivateDir(dirname(trustedStorePath(dbPath)));
+    const resolved = trustedStorePath(dbPath);
+    createStoreFile(resolved);
+    const real = realpathSync(resolved);
     refuseForeignStoreFiles(real);
     return real;
   } catch (error) {

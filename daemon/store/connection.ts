@@ -1,11 +1,11 @@
-import { chmodSync, closeSync, openSync, realpathSync } from "node:fs";
+import { closeSync, openSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { ensureCursorKey } from "./cursor-key.js";
 import { markBucketedPostings } from "./postings.js";
 import { type MigrateOptions, migrate } from "./schema.js";
-import { refuseForeignStoreFiles } from "./store-files.js";
+import { refuseForeignStoreFiles, restrictFileToOwner } from "./store-files.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
 const MAX_WAL_BYTES = 32 * 1024 * 1024;
@@ -35,15 +35,11 @@ export function walLimits(
 function restrictToOwner(path: string): void {
   makePrivateDir(dirname(path));
   closeSync(openSync(path, "a", PRIVATE_FILE_MODE));
-  // chmod follows links: one planted beside the store would have its target's mode changed.
-  refuseForeignStoreFiles(realpathSync(path));
-  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
-    try {
-      chmodSync(file, PRIVATE_FILE_MODE);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    }
-  }
+  // Links beside the store are refused here, and never followed to set a mode. SQLite names
+  // the log after the real path (it follows a link at the path given).
+  const real = realpathSync(path);
+  refuseForeignStoreFiles(real);
+  for (const file of [real, `${real}-wal`, `${real}-shm`]) restrictFileToOwner(file);
 }
 
 /**

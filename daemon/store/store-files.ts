@@ -1,6 +1,6 @@
-import { closeSync, constants, fchmodSync, ftruncateSync, lstatSync, openSync, realpathSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, lstatSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
-import { ownUid, PRIVATE_FILE_MODE, pathTrustProblem } from "../../shared/state-dir.js";
+import { ownUid, PRIVATE_FILE_MODE, trustedWay } from "../../shared/state-dir.js";
 import { StoreOpenError } from "./store-errors.js";
 
 /**
@@ -12,60 +12,79 @@ export function storeFiles(dbPath: string): string[] {
 }
 
 /**
- * Refuses a store path (as given, before anything is made or opened there) that another user
- * could have chosen where it leads: a folder on its way, or on the way to where a link at it
- * resolves, that is another user's or that everyone may write in without the sticky bit
- * (pathTrustProblem), or a link at the path that another user made (in /tmp anyone may plant
- * one: it would choose which of this user's files obsd makes owner-only, or where it writes
- * telemetry). A link the user made is followed.
+ * Where a store path (as given) leads, refusing (StoreOpenError) a way another user could have
+ * chosen (trustedWay): a folder on it, or on the way a link leads, that is another user's or
+ * that everyone may write in without the sticky bit, or a link on it that another user made
+ * (in /tmp anyone may plant one: it would choose which of this user's files obsd makes
+ * owner-only, or where it writes telemetry). Links the user made are followed. Returns the path
+ * with every link followed.
  */
-export function refuseUntrustedStorePath(dbPath: string): void {
+export function trustedStorePath(dbPath: string): string {
   const uid = ownUid();
-  if (uid === null) return;
-  let problem = pathTrustProblem(dirname(dbPath), uid);
-  if (problem === null) {
-    const link = lstatOrNull(dbPath);
-    if (link?.isSymbolicLink()) {
-      if (link.uid !== uid && link.uid !== 0)
-        problem = `${dbPath} is a link that belongs to another user (uid ${link.uid})`;
-      else problem = pathTrustProblem(dirname(resolvedOrSelf(dbPath)), uid);
-    }
-  }
+  if (uid === null) return dbPath;
+  const { resolved, problem } = trustedWay(dbPath, uid, false);
   if (problem !== null) {
     throw new StoreOpenError(
       `refusing the store ${dbPath}: ${problem}, so another local user could choose where obs writes it; keep the store in a folder of your own`,
       "open",
     );
   }
-}
-
-function lstatOrNull(path: string): ReturnType<typeof lstatSync> | null {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-/** Where a link leads, or the path itself while its target does not exist yet. */
-function resolvedOrSelf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
+  return resolved;
 }
 
 /**
- * Opens the store file, creating it owner-only where it is missing: never through a link
- * planted at the path after refuseUntrustedStorePath looked (O_NOFOLLOW), except a link that
- * was there then (the user's own, which it followed).
+ * Opens the store file at `resolved` (trustedStorePath's: every link already followed),
+ * creating it owner-only where it is missing, never through a link planted there since
+ * (O_NOFOLLOW) and never blocking on a FIFO planted there (O_NONBLOCK): anything but a plain
+ * file is refused.
  */
-export function createStoreFile(dbPath: string): void {
-  const follow = lstatOrNull(dbPath)?.isSymbolicLink() === true;
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (follow ? 0 : constants.O_NOFOLLOW);
-  closeSync(openSync(dbPath, flags, PRIVATE_FILE_MODE));
+export function createStoreFile(resolved: string): void {
+  const flags =
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  let fd: number;
+  try {
+    fd = openSync(resolved, flags, PRIVATE_FILE_MODE);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ELOOP: a link; ENXIO: a FIFO no one reads.
+    if (code === "ELOOP" || code === "ENXIO")
+      throw notPlainFile(resolved, code === "ELOOP" ? "is a symbolic link" : "is not a plain file");
+    throw error;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw notPlainFile(resolved, "is not a plain file");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notPlainFile(file: string, problem: string): StoreOpenError {
+  return new StoreOpenError(
+    `${file} ${problem}: obs writes a store's files only as files of its own, never through a link or into another user's file (anyone who can write in ${dirname(file)} could have put it there); remove it, or keep the store in a folder of your own`,
+    "open",
+  );
+}
+
+/**
+ * Makes a store file owner-only without following a link planted at it (chmod would change the
+ * mode of whatever the link names): opened O_NOFOLLOW, its mode set on the open file. A file
+ * that is missing is left so.
+ */
+export function restrictFileToOwner(file: string): void {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code === "ELOOP") throw notPlainFile(file, "is a symbolic link");
+    throw error;
+  }
+  try {
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -100,6 +101,44 @@ describe("the state folder and control sockets are this user's alone", function 
       expect(error?.message).to.include(`${dbPath} is a link that belongs to another user (uid 65534`);
     }
     expect([readFileSync(victim, "utf8"), modeOf(victim), existsSync(nowhere)]).to.deep.equal(["mine\n", 0o644, false]);
+  });
+
+  it("obsd refuses a --db whose own link leads through one another user made, or into their folder", async function () {
+    if (uid !== 0) this.skip();
+    const victim = join(dir.path, "victim.txt");
+    writeFileSync(victim, "mine\n");
+    chmodSync(victim, 0o644);
+    // Ours -> theirs -> a file of ours: the link they made decides which file obsd opens.
+    const planted = join(tmp, "shared.sqlite");
+    symlinkSync(victim, planted);
+    lchownSync(planted, 65534, 65534);
+    const ours = join(dir.path, "ours.sqlite");
+    symlinkSync(planted, ours);
+    const chained = await startFailure({ dbPath: ours, stateDir: join(dir.path, "state") });
+    expect(chained?.message).to.match(/exited with 4/);
+    expect(chained?.message).to.include(`${planted} is a link that belongs to another user (uid 65534`);
+    expect([readFileSync(victim, "utf8"), modeOf(victim)]).to.deep.equal(["mine\n", 0o644]);
+    // Ours -> their folder, where the store's folder does not exist yet.
+    const theirs = join(tmp, "theirs");
+    mkdirSync(theirs);
+    chmodSync(theirs, 0o777);
+    chownSync(theirs, 65534, 65534);
+    symlinkSync(theirs, join(dir.path, "into-theirs"));
+    const inside = await startFailure({
+      dbPath: join(dir.path, "into-theirs", "new", "telemetry.sqlite"),
+      stateDir: join(dir.path, "state"),
+    });
+    expect(inside?.message).to.match(/exited with 4/);
+    expect(inside?.message).to.include(`${theirs} belongs to another user (uid 65534`);
+    expect(readdirSync(theirs)).to.deep.equal([]);
+  });
+
+  it("obsd refuses a store path that is a FIFO at once, instead of waiting on it for ever", async () => {
+    const dbPath = join(tmp, "fifo.sqlite");
+    execFileSync("mkfifo", [dbPath]);
+    const error = await startFailure({ dbPath, stateDir: join(dir.path, "state") });
+    expect(error?.message).to.match(/exited with 4/);
+    expect(error?.message).to.include(`${dbPath} is not a plain file`);
   });
 
   it("obsd refuses a --db in a folder another user owns, creating nothing there", async function () {
