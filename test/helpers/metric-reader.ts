@@ -1,4 +1,5 @@
 import { SqliteReader } from "../../daemon/query/sqlite-reader.js";
+import type { MetricBucketQuery, MetricGroupValues } from "../../daemon/query/telemetry-reader.js";
 import { openReadConnection } from "../../daemon/store/connection.js";
 import { type TestStore, testStore } from "./store.js";
 
@@ -31,4 +32,19 @@ export function metricReadStore(collectorStartNs: bigint, fill: (store: TestStor
     store.close();
     throw error;
   }
+}
+
+/** The one group of metric `name`'s ungrouped, unfiltered buckets over [fromNs, toNs] (undefined: none). */
+export function onlyGroup(
+  reader: SqliteReader,
+  name: string,
+  query: Pick<MetricBucketQuery, "agg" | "fromNs" | "toNs" | "stepMs" | "source">,
+): MetricGroupValues | undefined {
+  const [group] = reader.metricBuckets({
+    metric: reader.metricIdentities(name)[0]!,
+    attrs: [],
+    groupBy: [],
+    ...query,
+  });
+  return group;
 }

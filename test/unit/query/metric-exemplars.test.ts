@@ -3,7 +3,7 @@ import { exemplarEntry, exemplarsJson } from "../../../daemon/otlp/metric-points
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
+import { type MetricReadStore, metricReadStore, onlyGroup } from "../../helpers/metric-reader.js";
 
 const S = 1_000_000_000n;
 /** A multiple of 900 s, so every bucket below starts at BASE plus a multiple of its step. */
@@ -69,20 +69,10 @@ describe("metric queries' exemplar traces", () => {
   });
   afterEach(() => fixture.close());
 
-  const traces = (name: string, agg: MetricBucketQuery["agg"], stepS: number, source: MetricSource) => {
-    const { reader } = fixture;
-    const [group] = reader.metricBuckets({
-      metric: reader.metricIdentities(name)[0]!,
-      agg,
-      fromNs: at(0),
-      toNs: at(179),
-      attrs: [],
-      stepMs: stepS * 1000,
-      source,
-      groupBy: [],
-    });
-    return group?.exemplars.map((exemplar) => exemplar.traceId);
-  };
+  const traces = (name: string, agg: MetricBucketQuery["agg"], stepS: number, source: MetricSource) =>
+    onlyGroup(fixture.reader, name, { agg, fromNs: at(0), toNs: at(179), stepMs: stepS * 1000, source })?.exemplars.map(
+      (exemplar) => exemplar.traceId,
+    );
 
   for (const [label, stepS, source] of SOURCES) {
     it(`keeps a point's three newest exemplars, newest first, from ${label}`, () => {

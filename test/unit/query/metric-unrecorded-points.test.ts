@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
 import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
-import { type MetricReadStore, metricReadStore } from "../../helpers/metric-reader.js";
+import { type MetricReadStore, metricReadStore, onlyGroup } from "../../helpers/metric-reader.js";
 
 const S = 1_000_000_000n;
 /** A multiple of 900 s, so every bucket below starts at BASE plus a multiple of its step. */
@@ -53,17 +53,7 @@ describe("metric queries over points without a recorded value", () => {
   afterEach(() => fixture.close());
 
   const read = (name: string, agg: MetricBucketQuery["agg"], stepS: number, source: MetricSource) => {
-    const { reader } = fixture;
-    const [group] = reader.metricBuckets({
-      metric: reader.metricIdentities(name)[0]!,
-      agg,
-      fromNs: at(0),
-      toNs: at(179),
-      attrs: [],
-      stepMs: stepS * 1000,
-      source,
-      groupBy: [],
-    });
+    const group = onlyGroup(fixture.reader, name, { agg, fromNs: at(0), toNs: at(179), stepMs: stepS * 1000, source });
     return { values: group?.values, resets: group?.resets };
   };
 
