@@ -212,12 +212,12 @@ const ISO_INSTANT = /^(\d{4}-\d\d-\d\dT\d\d:\d\d)(?::(\d\d)(?:\.(\d+))?)?(Z|[+-]
  */
 export function instant(raw: string, name: string): bigint {
   const parts = ISO_INSTANT.exec(raw);
-  const seconds = parts ? Date.parse(`${parts[1]}:${parts[2] ?? "00"}${parts[4]}`) : Number.NaN;
-  if (!parts || Number.isNaN(seconds)) {
+  const ms = parts ? Date.parse(`${parts[1]}:${parts[2] ?? "00"}${parts[4]}`) : Number.NaN;
+  if (!parts || Number.isNaN(ms)) {
     throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
   }
   const fraction = BigInt((parts[3] ?? "").slice(0, 9).padEnd(9, "0"));
-  const ns = BigInt(seconds) * 1_000_000n + fraction;
+  const ns = BigInt(ms) * 1_000_000n + fraction;
   if (ns < 0n || ns > MAX_INSTANT_NS) throw instantOutOfRange(raw, name);
   return ns;
 }

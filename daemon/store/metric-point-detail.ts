@@ -1,4 +1,5 @@
 import type { ExpBuckets, MetricKind, MetricPointRecord } from "../otlp/records.js";
+import { MAX_STORED_NS } from "../otlp/stored-time.js";
 
 /** Histogram: its bounds and the count in each bucket (bounds.length + 1 of them). */
 export interface HistogramDetail {
@@ -47,8 +48,6 @@ export function parsePointDetail(kind: MetricKind, text: string | Buffer | null)
   return JSON.parse(typeof text === "string" ? text : text.toString("utf8")) as PointDetail;
 }
 
-const LATEST_NS = 2n ** 63n - 1n;
-
 /** Shared by every point without exemplars (most of them): never written to. */
 const NO_TRACE_IDS: readonly string[] = Object.freeze([]);
 
@@ -67,7 +66,7 @@ export function exemplarTraceIds(exemplars: string | null): readonly string[] {
     if (typeof traceId !== "string" || traceId === "") continue;
     // Past 2^63 - 1 as SQLite's CAST reads it (the raw points' exemplar query orders by that).
     const sent = typeof timeUnixNano === "string" && /^\d+$/.test(timeUnixNano) ? BigInt(timeUnixNano) : 0n;
-    const timeNs = sent > LATEST_NS ? LATEST_NS : sent;
+    const timeNs = sent > MAX_STORED_NS ? MAX_STORED_NS : sent;
     traced.push({ traceId, timeNs, order: traced.length });
   }
   traced.sort((a, b) => (a.timeNs === b.timeNs ? b.order - a.order : a.timeNs > b.timeNs ? -1 : 1));

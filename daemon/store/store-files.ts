@@ -48,17 +48,17 @@ export function createStoreFile(resolved: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     // ELOOP: a link; ENXIO: a FIFO no one reads.
     if (code === "ELOOP" || code === "ENXIO")
-      throw notPlainFile(resolved, code === "ELOOP" ? "is a symbolic link" : "is not a plain file");
+      throw unsafeStoreFile(resolved, code === "ELOOP" ? "is a symbolic link" : "is not a plain file");
     throw error;
   }
   try {
-    if (!fstatSync(fd).isFile()) throw notPlainFile(resolved, "is not a plain file");
+    if (!fstatSync(fd).isFile()) throw unsafeStoreFile(resolved, "is not a plain file");
   } finally {
     closeSync(fd);
   }
 }
 
-function notPlainFile(file: string, problem: string): StoreOpenError {
+function unsafeStoreFile(file: string, problem: string): StoreOpenError {
   return new StoreOpenError(
     `${file} ${problem}: obs writes a store's files only as files of its own, never through a link or into another user's file (anyone who can write in ${dirname(file)} could have put it there); remove it, or keep the store in a folder of your own`,
     "open",
@@ -77,7 +77,7 @@ export function restrictFileToOwner(file: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return;
-    if (code === "ELOOP") throw notPlainFile(file, "is a symbolic link");
+    if (code === "ELOOP") throw unsafeStoreFile(file, "is a symbolic link");
     throw error;
   }
   try {
@@ -119,12 +119,7 @@ export function refuseForeignStoreFiles(dbPath: string): void {
         "open",
       );
     }
-    if (problem !== null) {
-      throw new StoreOpenError(
-        `${file} ${problem}: obs writes a store's files only as files of its own, never through a link or into another user's file (anyone who can write in ${dirname(file)} could have put it there); remove it, or keep the store in a folder of your own`,
-        "open",
-      );
-    }
+    if (problem !== null) throw unsafeStoreFile(file, problem);
   }
 }
 
