@@ -1,3 +1,5 @@
+import { DEFAULTS } from "../../shared/collector-settings.js";
+import { isWildcardHost } from "../../shared/loopback-host.js";
 import { hideUrlPasswords } from "../../shared/url-passwords.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
@@ -37,7 +39,8 @@ export function collectorUrlProblem(text: string): string | null {
 export const COLLECTOR_URL_EXAMPLE = "http://127.0.0.1:27686";
 
 /**
- * The collector the user named, if any: --base-url, else --host/--port, else OBS_MONITOR_URL.
+ * The collector the user named, if any: --base-url, else --host/--port (the one not given taken
+ * from OBS_MONITOR_HOST or OBS_MONITOR_PORT, then the default), else OBS_MONITOR_URL.
  * Every command, queries and lifecycle alike, uses a named collector exactly and never falls
  * back to discovery; null means none was named. An OBS_MONITOR_URL that is no collector URL
  * is a configuration error (exit 2); --base-url is checked when it is parsed.
@@ -45,8 +48,9 @@ export const COLLECTOR_URL_EXAMPLE = "http://127.0.0.1:27686";
 export function explicitTarget(flags: TargetFlags, env: NodeJS.ProcessEnv): ResolvedTarget | null {
   if (flags.baseUrl) return { baseUrl: flags.baseUrl.replace(/\/+$/, ""), source: "flag" };
   if (flags.host !== undefined || flags.port !== undefined) {
-    const host = flags.host ?? "127.0.0.1";
-    return { baseUrl: `http://${host.includes(":") ? `[${host}]` : host}:${flags.port ?? 27686}`, source: "flag" };
+    const host = flags.host ?? reachableHost(env.OBS_MONITOR_HOST?.trim() || DEFAULTS.host);
+    const port = flags.port ?? portFromEnv(env);
+    return { baseUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`, source: "flag" };
   }
   if (env.OBS_MONITOR_URL) {
     const problem = collectorUrlProblem(env.OBS_MONITOR_URL);
@@ -59,6 +63,23 @@ export function explicitTarget(flags: TargetFlags, env: NodeJS.ProcessEnv): Reso
     return { baseUrl: env.OBS_MONITOR_URL.replace(/\/+$/, ""), source: "env" };
   }
   return null;
+}
+
+/** Where a collector bound to `host` is reached: one bound to every interface answers on loopback. */
+function reachableHost(host: string): string {
+  if (host === "::" || host === "[::]") return "::1";
+  return isWildcardHost(host) ? "127.0.0.1" : host;
+}
+
+/** OBS_MONITOR_PORT, else the default port: the half of --host/--port the flags left out. */
+function portFromEnv(env: NodeJS.ProcessEnv): number {
+  const text = env.OBS_MONITOR_PORT?.trim() ?? "";
+  if (text === "") return DEFAULTS.port;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65_535) {
+    throw new LifecycleError("invalid_config", `OBS_MONITOR_PORT=${text}: use a port number from 1 to 65535`);
+  }
+  return port;
 }
 
 /** How a named target is described in messages. */

@@ -83,6 +83,28 @@ describe("explicit targets", () => {
     expect(explicitTarget({}, { OBS_MONITOR_URL: "" })).to.equal(null);
   });
 
+  it("fills the half of --host/--port not given from OBS_MONITOR_HOST/OBS_MONITOR_PORT, as every setting is resolved", async () => {
+    const { explicitTarget } = await import("../../../client/discovery/explicit-target.js");
+    const env = { OBS_MONITOR_HOST: "127.0.0.2", OBS_MONITOR_PORT: "22000" };
+    expect(explicitTarget({ host: "127.0.0.1" }, env)).to.deep.equal({
+      baseUrl: "http://127.0.0.1:22000",
+      source: "flag",
+    });
+    expect(explicitTarget({ port: 2 }, env)).to.deep.equal({ baseUrl: "http://127.0.0.2:2", source: "flag" });
+    // A collector bound to every interface is reached on loopback.
+    expect(explicitTarget({ port: 2 }, { OBS_MONITOR_HOST: "0.0.0.0" })).to.deep.equal({
+      baseUrl: "http://127.0.0.1:2",
+      source: "flag",
+    });
+    expect(explicitTarget({ port: 2 }, { OBS_MONITOR_HOST: "::" })).to.deep.equal({
+      baseUrl: "http://[::1]:2",
+      source: "flag",
+    });
+    // Neither flag: the environment alone names no collector (discovery chooses), as before.
+    expect(explicitTarget({}, env)).to.equal(null);
+    expect(() => explicitTarget({ host: "127.0.0.1" }, { OBS_MONITOR_PORT: "http" })).to.throw(/OBS_MONITOR_PORT/);
+  });
+
   it("never repeats a password it refuses in a collector URL, from --base-url or OBS_MONITOR_URL", async () => {
     const { explicitTarget } = await import("../../../client/discovery/explicit-target.js");
     const { collectorBaseUrl } = await import("../../../client/cli/query-support.js");
