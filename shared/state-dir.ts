@@ -54,8 +54,9 @@ export const privateLockFs: Record<string, unknown> = {
     fs.mkdir(path, { mode: PRIVATE_DIR_MODE }, (error) => callback(error)),
 };
 
+/** The user this process acts as: the effective uid, which the kernel checks access by. */
 export function ownUid(): number | null {
-  return process.getuid?.() ?? null;
+  return process.geteuid?.() ?? null;
 }
 
 /**

@@ -54,14 +54,17 @@ export function setupCommand(setExit: SetExit): CommandModule {
                 process.env,
                 flags.protocol === "grpc" || flags.protocol === "http" ? flags.protocol : undefined,
               );
+              for (const warning of result.warnings) process.stderr.write(`obs: warning: ${warning}\n`);
               process.stdout.write(
                 json ? `${JSON.stringify(setupDocument(result), null, 2)}\n` : `${setupSummary(result)}\n`,
               );
               setExit(ExitCode.ok);
             } catch (error) {
+              const { StateDirError } = await import("../../shared/state-dir.js");
               const known = error instanceof LifecycleError;
               if (!known && process.env.OBS_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
-              const code = known ? error.code : "internal";
+              // A state folder obs may not use is a configuration to fix (exit 2), as in every command.
+              const code = known ? error.code : error instanceof StateDirError ? "invalid_config" : "internal";
               const message = (error as Error).message;
               if (json) {
                 const details = known ? error.details : undefined;

@@ -1,5 +1,6 @@
 import type { SettingFlags } from "../../shared/collector-settings.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
+import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { sameStore } from "../../shared/store-path.js";
 import { listensOn } from "../discovery/named-address.js";
 import { runningCollectors } from "../discovery/running-collectors.js";
@@ -10,6 +11,14 @@ export interface AgentCollector {
   collector: RegistryEntry;
   /** True when this setup started it; false when a running obs collector was reused. */
   started: boolean;
+  /** For the user, as `obs monitor start --detach` gives them: an address other machines can reach, an adopted collector's other settings. */
+  warnings: string[];
+}
+
+/** A running collector reused as it is: warned of only when other machines can reach it. */
+function reused(collector: RegistryEntry): AgentCollector {
+  const exposed = exposedBindWarning(collector.host);
+  return { collector, started: false, warnings: exposed === null ? [] : [exposed] };
 }
 
 /** How many ports after the default automatic selection tries before giving up. */
@@ -44,22 +53,20 @@ export async function collectorForAgent(
 
   if (request.port !== undefined) {
     const existing = obsCollectorOn(request.port);
-    if (existing) return { collector: existing, started: false };
-    const result = await startDetached({ ...store, port: request.port }, env);
-    return { collector: result.collector, started: result.started };
+    if (existing) return reused(existing);
+    return startDetached({ ...store, port: request.port }, env);
   }
 
   const saved = running.find((entry) => entry.baseUrl === savedUrl);
-  if (saved) return { collector: saved, started: false };
+  if (saved) return reused(saved);
 
   const last = Math.min(settings.port + PORT_SEARCH_SPAN - 1, 65_535);
   for (let port = settings.port; port <= last; port++) {
     const existing = obsCollectorOn(port);
-    if (existing) return { collector: existing, started: false };
+    if (existing) return reused(existing);
     if (!(await portIsFree(settings.host, port))) continue;
     try {
-      const result = await startDetached({ ...store, port }, env);
-      return { collector: result.collector, started: result.started };
+      return await startDetached({ ...store, port }, env);
     } catch (error) {
       // Another program took the port between the probe and the start: try the next one.
       if (

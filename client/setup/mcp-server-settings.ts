@@ -6,7 +6,14 @@
  * left alone out.
  */
 import type { McpLaunch } from "./obs-mcp-command.js";
-import { applySettingValues, nodeAt, type SettingChange, type SettingValue } from "./settings-edit.js";
+import {
+  applySettingValues,
+  nodeAt,
+  repeatedKeyOn,
+  repeatedKeyProblem,
+  type SettingChange,
+  type SettingValue,
+} from "./settings-edit.js";
 
 /** The key obs's server is registered under in `mcpServers`. */
 export const MCP_SERVER_NAME = "obs";
@@ -34,10 +41,19 @@ export function mcpServerSettings(launch: McpLaunch, cwd: string): [string[], Se
 
 /**
  * Registers the server in `text`, which the caller has checked parses as an object. A
- * `mcpServers` (or `mcpServers.obs`) that is not an object is the user's to fix: it is reported
- * in `skipped` and the text is returned unchanged, so the telemetry part of the setup still runs.
+ * `mcpServers` (or `mcpServers.obs`) that is not an object, or a key obs sets that appears twice
+ * on the way, is the user's to fix: it is reported in `skipped` and the text is returned unchanged, so the telemetry part of the setup still runs.
  */
 export function applyMcpServerSettings(text: string, launch: McpLaunch, cwd: string, fileName: string): McpServerEdit {
+  const settings = mcpServerSettings(launch, cwd);
+  const repeated = repeatedKeyOn(
+    text,
+    settings.map(([path]) => path),
+  );
+  if (repeated) {
+    const reason = `${repeatedKeyProblem(repeated, fileName)}; obs left it unchanged and did not register its MCP server`;
+    return { text, changes: [], skipped: [{ key: `mcpServers.${MCP_SERVER_NAME}`, reason }] };
+  }
   for (const path of [["mcpServers"], ["mcpServers", MCP_SERVER_NAME]]) {
     const node = nodeAt(text, path);
     if (node && node.type !== "object") {
@@ -54,5 +70,5 @@ export function applyMcpServerSettings(text: string, launch: McpLaunch, cwd: str
       };
     }
   }
-  return { ...applySettingValues(text, mcpServerSettings(launch, cwd)), skipped: [] };
+  return { ...applySettingValues(text, settings), skipped: [] };
 }

@@ -29,10 +29,27 @@ export interface SettingsEdit {
 
 export const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false } as const;
 
-/** Indentation and line endings as the file already uses them, so new lines blend in. */
+/** The settings file cannot be edited safely; nothing is written. */
+export class SettingsFileError extends Error {
+  override name = "SettingsFileError";
+}
+
+/** The whitespace before the top-level object's first key, when that key starts its own line. */
+function firstKeyIndent(text: string): string | undefined {
+  const root = parseTree(text, [], PARSE_OPTIONS);
+  const first = root?.type === "object" ? root.children?.[0] : undefined;
+  if (!first) return undefined;
+  const lead = text.slice(text.lastIndexOf("\n", first.offset - 1) + 1, first.offset);
+  return /^[ \t]+$/.test(lead) ? lead : undefined;
+}
+
+/**
+ * Indentation and line endings as the file already uses them, so new lines blend in. The
+ * indentation is the first key's: a comment above it (` * ` lines) says nothing about it.
+ */
 export function formattingOf(text: string): FormattingOptions {
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const indented = /^([ \t]+)\S/m.exec(text)?.[1];
+  const indented = firstKeyIndent(text);
   if (indented?.startsWith("\t")) return { insertSpaces: false, tabSize: 1, eol };
   return { insertSpaces: true, tabSize: indented ? indented.length : 2, eol };
 }
@@ -42,6 +59,44 @@ export function nodeAt(text: string, path: string[]): Node | undefined {
   if (text.trim() === "") return undefined;
   const root = parseTree(text, [], PARSE_OPTIONS);
   return root ? findNodeAtLocation(root, path) : undefined;
+}
+
+function lineOf(text: string, offset: number): number {
+  return text.slice(0, offset).split("\n").length;
+}
+
+/**
+ * The first key on one of `paths` that its object holds twice, with the lines of its first
+ * two copies; undefined when there is none. jsonc-parser edits the first copy of a key, while
+ * the agent, as JSON parsers do, reads the last: an edit there would change nothing it reads.
+ */
+export function repeatedKeyOn(
+  text: string,
+  paths: readonly (readonly string[])[],
+): { key: string; lines: [number, number] } | undefined {
+  if (text.trim() === "") return undefined;
+  const root = parseTree(text, [], PARSE_OPTIONS);
+  for (const path of paths) {
+    let node = root;
+    for (let depth = 0; depth < path.length && node?.type === "object"; depth++) {
+      const name = path[depth] as string;
+      const copies = (node.children ?? []).filter((property) => property.children?.[0]?.value === name);
+      const [first, second] = copies;
+      if (first && second) {
+        return {
+          key: path.slice(0, depth + 1).join("."),
+          lines: [lineOf(text, first.offset), lineOf(text, second.offset)],
+        };
+      }
+      node = first?.children?.[1];
+    }
+  }
+  return undefined;
+}
+
+/** The message for a key `repeatedKeyOn` found. */
+export function repeatedKeyProblem(repeated: { key: string; lines: [number, number] }, fileName: string): string {
+  return `"${repeated.key}" appears twice in ${fileName} (lines ${repeated.lines[0]} and ${repeated.lines[1]}); the agent reads the last copy, so keep one`;
 }
 
 function valueAt(text: string, path: string[]): unknown {

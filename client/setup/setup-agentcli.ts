@@ -12,7 +12,7 @@ import { type AgentCollectorRequest, collectorForAgent } from "./collector-for-a
 import { applyMcpServerSettings, type SkippedSetting } from "./mcp-server-settings.js";
 import { type McpLaunch, obsMcpLaunch } from "./obs-mcp-command.js";
 import { readSavedCollector, saveCollector, savedCollectorPath } from "./saved-collector.js";
-import { agentSettingsPath, readSettings, writeSettingsAtomically } from "./settings-file.js";
+import { agentSettingsPath, openSettingsFile, rewriteSettingsFile, type SettingsFile } from "./settings-file.js";
 import {
   type AgentProtocol,
   applyTelemetrySettings,
@@ -40,6 +40,8 @@ export interface SetupResult {
     dbPath: string;
   };
   launcher: { savedUrlPath: string; changed: boolean };
+  /** For the user, on stderr and in the document: as `obs monitor start --detach` warns. */
+  warnings: string[];
 }
 
 function collectorSummary(entry: RegistryEntry, started: boolean): SetupResult["collector"] {
@@ -68,35 +70,64 @@ export async function setupAgentcli(
   const agentPath = locateAgent(env);
   const version = await agentVersion(agentPath, env);
   const settingsPath = agentSettingsPath(env.HOME || homedir());
-  const previous = readSettings(settingsPath);
 
-  // Check the settings file before starting anything, so a broken file changes nothing at all.
-  try {
-    assertEditable(previous ?? "", settingsPath);
-  } catch (error) {
-    if (error instanceof SettingsFileError) throw new LifecycleError("invalid_config", error.message, { settingsPath });
-    throw error;
-  }
+  // Check the settings file before starting anything, so a file obs cannot edit changes nothing at all.
+  const file = settingsFileError(settingsPath, () => {
+    const opened = openSettingsFile(settingsPath);
+    assertEditable(opened.text ?? "", settingsPath);
+    return opened;
+  });
 
-  const { collector, started } = await collectorForAgent(request, readSavedCollector(env)?.url ?? null, env);
-  const telemetry = applyTelemetrySettings(previous ?? "", collector.baseUrl, settingsPath, protocol);
-  const mcp = applyMcpServerSettings(telemetry.text, launch, cwd, settingsPath);
-  const changes = [...telemetry.changes, ...mcp.changes];
-  const changed = changes.length > 0 || previous === null;
-  const backupPath = changed ? writeSettingsAtomically(settingsPath, mcp.text, previous) : null;
+  const { collector, started, warnings } = await collectorForAgent(request, readSavedCollector(env)?.url ?? null, env);
+  const written = await settingsFileError(settingsPath, () =>
+    editSettings(file, collector.baseUrl, settingsPath, protocol, launch, cwd),
+  );
   const launcherChanged = saveCollector(collector.baseUrl, env, protocol);
 
   return {
     agent: { name: AGENT_NAME, path: agentPath, version },
     settings: {
       path: settingsPath,
-      created: previous === null,
-      changed,
-      backupPath,
-      changes,
-      skipped: mcp.skipped,
+      created: written.previous === null,
+      changed: written.backupPath !== null || written.previous === null,
+      backupPath: written.backupPath,
+      changes: written.outcome.changes,
+      skipped: written.outcome.skipped,
     },
     collector: collectorSummary(collector, started),
     launcher: { savedUrlPath: savedCollectorPath(env), changed: launcherChanged },
+    warnings,
   };
+}
+
+/** The telemetry keys and the MCP server set in the file, as one edit made under its lock. */
+function editSettings(
+  file: SettingsFile,
+  collectorUrl: string,
+  settingsPath: string,
+  protocol: AgentProtocol | undefined,
+  launch: McpLaunch,
+  cwd: string,
+) {
+  return rewriteSettingsFile(file, (current) => {
+    const telemetry = applyTelemetrySettings(current ?? "", collectorUrl, settingsPath, protocol);
+    const mcp = applyMcpServerSettings(telemetry.text, launch, cwd, settingsPath);
+    const changes = [...telemetry.changes, ...mcp.changes];
+    const text = changes.length > 0 || current === null ? mcp.text : null;
+    return { text, outcome: { changes, skipped: mcp.skipped } };
+  });
+}
+
+/** `work`'s value; a settings file obs cannot edit is a configuration error (exit 2) naming it. */
+function settingsFileError<T>(settingsPath: string, work: () => T): T {
+  const refused = (error: unknown): never => {
+    if (error instanceof SettingsFileError) throw new LifecycleError("invalid_config", error.message, { settingsPath });
+    throw error;
+  };
+  try {
+    const value = work();
+    return (value instanceof Promise ? value.catch(refused) : value) as T;
+  } catch (error) {
+    return refused(error);
+  }
 }

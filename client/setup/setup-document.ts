@@ -33,6 +33,7 @@ export function setupDocument(result: SetupResult, now: Date = new Date()): obje
       db_path: result.collector.dbPath,
     },
     launcher: { saved_url_path: result.launcher.savedUrlPath, changed: result.launcher.changed },
+    warnings: result.warnings,
   };
 }
 

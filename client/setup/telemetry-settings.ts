@@ -10,18 +10,16 @@ import {
   formattingOf,
   nodeAt,
   PARSE_OPTIONS,
+  repeatedKeyOn,
+  repeatedKeyProblem,
   type SettingChange,
   type SettingsEdit,
+  SettingsFileError,
   type SettingValue,
 } from "./settings-edit.js";
 
-export { formattingOf, type SettingChange, type SettingValue };
+export { formattingOf, type SettingChange, SettingsFileError, type SettingValue };
 export type TelemetryEdit = SettingsEdit;
-
-/** The settings file cannot be edited safely; nothing is written. */
-export class SettingsFileError extends Error {
-  override name = "SettingsFileError";
-}
 
 /** The agent's `telemetry.otlpProtocol` values. */
 export type AgentProtocol = "grpc" | "http";
@@ -55,6 +53,11 @@ export function assertEditable(text: string, fileName: string): void {
   if (root && root.type !== "object") {
     throw new SettingsFileError(`${fileName} must hold a JSON object at the top level; obs left it unchanged`);
   }
+  const repeated = repeatedKeyOn(
+    text,
+    telemetrySettings("", "http").map(([path]) => path),
+  );
+  if (repeated) throw new SettingsFileError(`${repeatedKeyProblem(repeated, fileName)}; obs left it unchanged`);
   const telemetryNode = nodeAt(text, ["telemetry"]);
   if (telemetryNode && telemetryNode.type !== "object") {
     throw new SettingsFileError(

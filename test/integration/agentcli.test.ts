@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { delimiter, join } from "node:path";
 import { expect } from "chai";
@@ -147,6 +147,63 @@ describe("obs setup agentcli and obs agentcli (fixture agent, real obsd)", funct
       expect(broken.registryEntries()).to.deep.equal([]);
     } finally {
       broken.home.cleanup();
+    }
+  });
+
+  it("refuses a settings path it cannot edit (a folder there, a repeated telemetry key) with exit 2 naming it, starting nothing", async () => {
+    const odd = agentWorld({ port });
+    try {
+      mkdirSync(odd.settingsPath, { recursive: true });
+      const folder = await setupJson(odd);
+      expect(folder.code).to.equal(2);
+      expect(folder.document.error.code).to.equal("invalid_config");
+      expect(folder.document.error.message).to.equal(
+        `${odd.settingsPath} is a folder, not a file; obs left it unchanged`,
+      );
+      rmSync(odd.settingsPath, { recursive: true });
+      const twice = '{\n  "telemetry": {"enabled": false},\n  "telemetry": {"enabled": false}\n}\n';
+      odd.writeSettings(twice);
+      const repeated = await setupJson(odd);
+      expect(repeated.code).to.equal(2);
+      expect(repeated.document.error.message).to.match(
+        /"telemetry" appears twice in .*settings\.json \(lines 2 and 3\)/,
+      );
+      expect(readFileSync(odd.settingsPath, "utf8")).to.equal(twice);
+      expect(odd.registryEntries()).to.deep.equal([]);
+      // A state folder another user could change is a configuration to fix, as in every command.
+      rmSync(odd.settingsPath);
+      const open = join(odd.home.path, "open");
+      mkdirSync(open);
+      chmodSync(open, 0o777);
+      const unsafe = await setupJson({ ...odd, env: { ...odd.env, OBS_STATE_DIR: join(open, "state") } });
+      expect(unsafe.code).to.equal(2);
+      expect(unsafe.document.error.code).to.equal("invalid_config");
+      expect(unsafe.document.error.message).to.match(/^refusing the state folder/);
+    } finally {
+      odd.home.cleanup();
+    }
+  });
+
+  it("warns, on stderr and in the document, that a collector it starts beyond loopback is reachable from other machines", async () => {
+    const exposed = agentWorld({ port: await freePort() });
+    exposed.env.OBS_MONITOR_HOST = "0.0.0.0";
+    try {
+      const result = await runObs(["setup", "agentcli", "--json"], { env: exposed.env, cwd: exposed.project });
+      expect(result.code).to.equal(0);
+      const document = JSON.parse(result.stdout);
+      expect(validateSetup(document), JSON.stringify(validateSetup.errors)).to.equal(true);
+      expect(document.warnings).to.deep.equal([
+        "listening on 0.0.0.0, which is reachable from other machines; obsd has no authentication.",
+      ]);
+      expect(result.stderr).to.equal(
+        "obs: warning: listening on 0.0.0.0, which is reachable from other machines; obsd has no authentication.\n",
+      );
+      const again = await runObs(["setup", "agentcli"], { env: exposed.env, cwd: exposed.project });
+      expect(again.code).to.equal(0);
+      expect(again.stderr).to.match(/^obs: warning: listening on 0\.0\.0\.0, which is reachable from other machines/);
+    } finally {
+      await exposed.stopCollectors();
+      exposed.home.cleanup();
     }
   });
 

@@ -88,4 +88,20 @@ describe("agentcli MCP server registration edit", () => {
       ]);
     });
   }
+
+  for (const [label, text] of [
+    ["mcpServers", '{\n  "mcpServers": {},\n  "mcpServers": {"tracker": {}}\n}'],
+    ["mcpServers.obs", '{"mcpServers": {\n  "obs": {"command": "a"},\n  "obs": {"command": "b"}\n}}'],
+  ] as const) {
+    it(`reports a ${label} that appears twice (the agent reads the last) and leaves the text as it was`, () => {
+      const edit = applyMcpServerSettings(text, LAUNCH, CWD, FILE);
+      expect(edit.text).to.equal(text);
+      expect(edit.changes).to.deep.equal([]);
+      expect(edit.skipped).to.have.length(1);
+      expect(edit.skipped[0]?.key).to.equal("mcpServers.obs");
+      expect(edit.skipped[0]?.reason).to.match(
+        new RegExp(`^"${label.replace(".", "\\.")}" appears twice in settings\\.json \\(lines 2 and 3\\)`),
+      );
+    });
+  }
 });

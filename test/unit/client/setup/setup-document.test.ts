@@ -32,6 +32,7 @@ const RESULT: SetupResult = {
     dbPath: "/s/t.sqlite",
   },
   launcher: { savedUrlPath: "/s/agentcli/collector.json", changed: true },
+  warnings: [],
 };
 
 describe("obs.setup/v1 document", () => {

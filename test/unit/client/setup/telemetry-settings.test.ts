@@ -90,6 +90,27 @@ describe("agentcli telemetry settings edit", () => {
     expect(text.replace(/\r\n/g, "")).not.to.include("\n");
   });
 
+  it("takes the indentation from the first setting, not from a comment above it", () => {
+    const headed = '/*\n * agentcli settings\n */\n{\n    "a": 1\n}\n';
+    expect(formattingOf(headed)).to.deep.equal({ insertSpaces: true, tabSize: 4, eol: "\n" });
+    expect(applyTelemetrySettings(headed, URL, FILE).text).to.include('\n    "telemetry": {\n        "enabled": true,');
+  });
+
+  it("refuses a key it would edit that appears twice, since the agent reads the last and obs would edit the first", () => {
+    const twice = '{\n  "telemetry": {"enabled": false},\n  "theme": "dark",\n  "telemetry": {"enabled": false}\n}';
+    expect(() => applyTelemetrySettings(twice, URL, FILE))
+      .to.throw(SettingsFileError)
+      .with.property("message")
+      .that.matches(/"telemetry" appears twice in settings\.json \(lines 2 and 4\)/);
+    const inner = '{"telemetry": {"enabled": false, "enabled": true}}';
+    expect(() => applyTelemetrySettings(inner, URL, FILE)).to.throw(
+      SettingsFileError,
+      /"telemetry\.enabled" appears twice/,
+    );
+    // A repeated key obs does not edit is the agent's business.
+    expect(() => applyTelemetrySettings('{"theme": 1, "theme": 2}', URL, FILE)).not.to.throw();
+  });
+
   it("refuses a file it cannot edit safely, naming the problem and where", () => {
     expect(() => applyTelemetrySettings('{\n  "a": 1,\n  "b" 2\n}', URL, FILE))
       .to.throw(SettingsFileError)
