@@ -68,14 +68,28 @@ function parsePort(text: string, origin: string): number {
   return port;
 }
 
+/**
+ * A flag given with no value (`--db` last on the line, `--retention=`) is refused rather than
+ * read as absent: the user asked for something, and the environment's or the default value
+ * would be used in its place without a word.
+ */
+function givenFlag(flag: string | number | undefined, name: string): string | undefined {
+  if (flag === undefined) return undefined;
+  const text = String(flag);
+  if (text.trim() === "") throw new SettingsError(`--${name} needs a value`);
+  return text;
+}
+
 function pick(
   flag: string | number | undefined,
-  envName: string | undefined,
+  envName: string,
   env: NodeJS.ProcessEnv,
+  flagName: string,
 ): { value: string | undefined; source: SettingSource; origin: string } {
-  if (flag !== undefined && flag !== "") return { value: String(flag), source: "flag", origin: "flag" };
-  const fromEnv = envName ? env[envName] : undefined;
-  if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: "env", origin: envName as string };
+  const given = givenFlag(flag, flagName);
+  if (given !== undefined) return { value: given, source: "flag", origin: "flag" };
+  const fromEnv = env[envName];
+  if (fromEnv !== undefined && fromEnv !== "") return { value: fromEnv, source: "env", origin: envName };
   return { value: undefined, source: "default", origin: "default" };
 }
 
@@ -142,9 +156,9 @@ function storePath(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): { value: string | undefined; source: SettingSource } {
-  if (flags.db !== undefined && flags.db !== "") {
+  if (givenFlag(flags.db, "db") !== undefined) {
     if (flags.projectStore) throw new SettingsError("give --db or --project-store, not both");
-    return { value: resolve(flags.db), source: "flag" };
+    return { value: resolve(flags.db as string), source: "flag" };
   }
   if (flags.projectStore) return { value: projectDbPath(cwd, env), source: "flag" };
   // --no-project-store: the default store, whatever OBS_PROJECT_STORE says.
@@ -159,12 +173,12 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): ResolvedSettings {
-  const host = pick(flags.host, "OBS_MONITOR_HOST", env);
-  const port = pick(flags.port, "OBS_MONITOR_PORT", env);
+  const host = pick(flags.host, "OBS_MONITOR_HOST", env, "host");
+  const port = pick(flags.port, "OBS_MONITOR_PORT", env, "port");
   const db = storePath(flags, env, cwd);
-  const retention = pick(flags.retention, "OBS_RETENTION", env);
-  const maxDb = pick(flags.maxDbSize, "OBS_MAX_DB_SIZE", env);
-  const maxBody = pick(flags.maxBodySize, "OBS_MAX_BODY_SIZE", env);
+  const retention = pick(flags.retention, "OBS_RETENTION", env, "retention");
+  const maxDb = pick(flags.maxDbSize, "OBS_MAX_DB_SIZE", env, "max-db-size");
+  const maxBody = pick(flags.maxBodySize, "OBS_MAX_BODY_SIZE", env, "max-body-size");
   const otlpStandardPorts = standardPorts(flags, env);
   const forward = forwardSetting(flags, env);
   return {

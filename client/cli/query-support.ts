@@ -36,6 +36,7 @@ export function oneCollectorAddress(flags: Record<string, unknown>): true {
 
 /** yargs `coerce` for --port: the port of the collector to reach, or a usage error (exit 2). */
 export function portNumber(text: string): number {
+  if (String(text).trim() === "") throw new UsageError("--port needs a value: a port number from 1 to 65535");
   const port = collectorPort(String(text));
   if (port === null) throw new UsageError(`--port ${text}: use a port number from 1 to 65535`);
   return port;

@@ -76,6 +76,8 @@ export function setupSummary(result: SetupResult): string {
     settingsLine,
     ...skippedLines,
     collectorLine,
+    // The launcher's saved collector (and protocol) may change alone: --protocol dropped on a rerun.
+    ...(result.launcher.changed ? [`saved for obs agentcli in ${result.launcher.savedUrlPath}`] : []),
     `launch the agent with: obs agentcli [its arguments]`,
   ].join("\n");
 }

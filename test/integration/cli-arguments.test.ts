@@ -92,6 +92,17 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       const stderr = expectUsageLine(await obs([...args]), command, [...args]);
       expect(stderr).to.include(`--port ${args.at(-1)}: use a port number from 1 to 65535`);
     }
+    for (const args of [
+      ["traces", "--port"],
+      ["setup", "agentcli", "--port"],
+    ]) {
+      const stderr = expectUsageLine(await obs(args), args.slice(0, -1).join(" "), args);
+      expect(stderr).to.include("--port needs a value: a port number from 1 to 65535");
+    }
+    // A collector flag with no value is refused, not replaced by the environment's or the default.
+    const start = await obs(["monitor", "start", "--detach", "--db"]);
+    expect(start.code).to.equal(2);
+    expect(start.stderr).to.equal("obs: --db needs a value\n");
     const document = await obs(["monitor", "status", "--json", "-p", "70000"]);
     expect(document.code).to.equal(2);
     expect(JSON.parse(document.stdout).error.message).to.equal("--port 70000: use a port number from 1 to 65535");

@@ -33,6 +33,16 @@ describe("collector settings", () => {
     expect(() => resolveSettings({}, { ...env, OBS_MAX_DB_SIZE: "big" })).to.throw(SettingsError, /OBS_MAX_DB_SIZE/);
   });
 
+  it("refuses a flag given without a value, rather than using the environment's or the default in its place", () => {
+    for (const flag of ["db", "host", "port", "retention", "maxDbSize", "maxBodySize"] as const) {
+      const name = flag.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+      expect(() => resolveSettings({ [flag]: "" }, { ...env, OBS_MONITOR_PORT: "4000" }), flag).to.throw(
+        SettingsError,
+        `--${name} needs a value`,
+      );
+    }
+  });
+
   it("puts the store under the state folder for --project-store or OBS_PROJECT_STORE=1, and not with --db", () => {
     const project = resolveSettings({ projectStore: true }, env, "/work/shop");
     expect(project.settings.dbPath).to.match(/^\/tmp\/obs-state-test\/projects\/shop-[0-9a-f]{8}\/telemetry\.sqlite$/);

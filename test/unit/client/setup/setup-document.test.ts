@@ -97,8 +97,21 @@ describe("obs.setup/v1 document", () => {
         "agentcli 1.4.2 at /usr/bin/agentcli",
         'updated /home/u/.agentcli/settings.json: telemetry.enabled = true, mcpServers.obs.args = ["/src/obs/bin/obs.js","mcp"]\n  previous version kept as /home/u/.agentcli/settings.json.bak',
         "collector started at http://127.0.0.1:27687 (pid 42, database /s/t.sqlite)",
+        "saved for obs agentcli in /s/agentcli/collector.json",
         "launch the agent with: obs agentcli [its arguments]",
       ].join("\n"),
+    );
+  });
+
+  it("says when only the launcher's saved collector changed, not that nothing did", () => {
+    const unchanged = {
+      ...RESULT,
+      settings: { ...RESULT.settings, changed: false, backupPath: null, changes: [] },
+      collector: { ...RESULT.collector, started: false, reused: true },
+    };
+    expect(setupSummary(unchanged)).to.include("saved for obs agentcli in /s/agentcli/collector.json");
+    expect(setupSummary({ ...unchanged, launcher: { ...unchanged.launcher, changed: false } })).not.to.include(
+      "saved for obs agentcli",
     );
   });
 });
