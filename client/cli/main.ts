@@ -43,13 +43,24 @@ function refuseFlagMisuse(args: readonly string[]): MiddlewareFunction {
   return refuse as unknown as MiddlewareFunction;
 }
 
+/** Flags of obs itself, which a line of flags alone means rather than `obs monitor start`'s. */
+const OWN_FLAGS = new Set(["--help", "-h", "--version", "--get-yargs-completions"]);
+
+/**
+ * Bare `obs` is `obs monitor start`, with its flags too (`obs --port 27700`): a line of flags
+ * that names no command, and none of obs's own flags, is a start.
+ */
+function bareStart(argv: string[], commandNames: ReadonlySet<string>): boolean {
+  if (argv.length === 0) return true;
+  if (!argv[0]?.startsWith("-")) return false;
+  return !argv.some((word) => commandNames.has(word) || OWN_FLAGS.has(word));
+}
+
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = ExitCode.ok;
   const setExit = (code: number) => {
     exitCode = code;
   };
-  // Bare `obs` is `obs monitor start`.
-  const args = argv.length === 0 ? ["monitor", "start"] : argv;
   const commands = [
     monitorCommand(setExit),
     statusCommand(setExit),
@@ -72,6 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     skillsCommand(setExit),
   ];
   const names = new Set([...commands.map((c) => String(c.command).split(" ")[0] as string), "completion"]);
+  const args = bareStart(argv, names) ? ["monitor", "start", ...argv] : argv;
   try {
     const parser = yargs(args);
     await parser

@@ -64,6 +64,16 @@ describe("obs monitor start --detach (real processes)", function () {
     dir.cleanup();
   });
 
+  it("takes bare obs with flags as obs monitor start with them (obs --port P --detach)", async () => {
+    const port = await freePort();
+    const start = await runObs(["--port", String(port), "--detach", "--json"], { env });
+    expect(start.code, start.stderr).to.equal(0);
+    expect(JSON.parse(start.stdout).data.collector.base_url).to.equal(`http://127.0.0.1:${port}`);
+    const refused = await runObs(["--bogus"], { env });
+    expect(refused.code).to.equal(2);
+    expect(refused.stderr).to.match(/^obs: monitor start: unknown option --bogus; see obs monitor start --help/);
+  });
+
   it("passes --otlp-standard-ports on to the background collector", async () => {
     const port = await freePort();
     const args = ["monitor", "start", "--detach", "--port", String(port), "--otlp-standard-ports", "--json"];
