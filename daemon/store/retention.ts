@@ -189,9 +189,14 @@ export class Retention {
     return Number(this.pageCount.get()) * Number(this.pageSize.get());
   }
 
-  /** Telemetry timed before this is past the age limit: trimmed, and refused on arrival. */
+  /**
+   * Telemetry timed before this is past the age limit: trimmed, and refused on arrival. Never
+   * before time 0, the earliest time OTLP's unsigned timestamps reach: a window reaching further
+   * back keeps everything, and its cutoff stays a 64-bit integer SQLite can bind.
+   */
   ageCutoffNs(nowNs: bigint): bigint {
-    return nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
+    const cutoff = nowNs - BigInt(this.policy.maxAgeMs) * 1_000_000n;
+    return cutoff > 0n ? cutoff : 0n;
   }
 
   /** One batch of age-based trimming. Returns what was deleted (zero when nothing is too old). */

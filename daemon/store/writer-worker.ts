@@ -290,6 +290,7 @@ async function trim(): Promise<void> {
       bySize: () => retention.trimBySize(),
       onWriterError: (error) =>
         console.error(`obsd: retention: the metric writer could not write what it holds: ${(error as Error).message}`),
+      onPassError: (error) => console.error(`obsd: retention failed: ${(error as Error).message}`),
     });
     for (const step of steps) {
       while (!closing) {

@@ -135,6 +135,36 @@ describe("retention (real obsd)", function () {
     }
   });
 
+  it("keeps the file within --max-db-size when --retention reaches before 1970", async () => {
+    // 100,000,000 days before now is below the least 64-bit nanosecond time: the age pass
+    // failed to bind its cutoff, and the size pass after it never ran.
+    const cap = 4 * 1024 * 1024;
+    const obsd = await startCollectorProcess({
+      args: ["--retention", "100000000d", "--max-db-size", "4MiB", "--retention-interval", "200ms"],
+    });
+    try {
+      const start = BigInt(Date.now()) * MS;
+      for (let round = 0; round < 60; round++) {
+        const spans = Array.from({ length: 256 }, (_, i) => {
+          const n = round * 256 + i;
+          return {
+            traceId: hexId(n, 16),
+            spanId: hexId(n, 8),
+            startNs: start + BigInt(n) * MS,
+            attributes: { "request.id": `req-${n}`, payload: "p".repeat(200) },
+          };
+        });
+        expect((await postJson(`${obsd.url}/v1/traces`, traceRequest("long", spans))).status).to.equal(200);
+      }
+      const health = (await http(`${obsd.url}/api/health`)).json();
+      expect(health.counts.spans).to.be.lessThan(60 * 256);
+      expect(statSync(obsd.dbPath).size).to.be.at.most(cap + 2 * 1024 * 1024);
+      expect(obsd.output()).not.to.include("retention failed");
+    } finally {
+      await obsd.stop();
+    }
+  });
+
   it("keeps the file within --max-db-size (plus one batch) under sustained ingestion", async () => {
     const cap = 4 * 1024 * 1024;
     const obsd = await startCollectorProcess({ args: ["--max-db-size", "4MiB", "--retention-interval", "200ms"] });

@@ -48,6 +48,16 @@ describe("retention", () => {
     expect(retention(2 * 3_600_000).trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0, points: 0 });
   });
 
+  it("clamps the age cutoff at time 0 for a window reaching before it, so a pass still runs", () => {
+    // 100,000,000 days: now less the window is below -2^63 ns, which SQLite cannot bind.
+    const r = retention(100_000_000 * 86_400_000);
+    expect(r.ageCutoffNs(NOW)).to.equal(0n);
+    store.writeTraces(traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: 1n }]));
+    store.writeLogs(logsRequest("api", [{ timeNs: 1n, body: "early" }]));
+    expect(r.trimByAge(NOW)).to.deep.equal({ spans: 0, logs: 0, points: 0 });
+    expect(store.counters()).to.include({ spans: 1n, logs: 1n });
+  });
+
   it("drops index entries of deleted rows once their whole bucket is below the oldest live row", () => {
     const old = Array.from({ length: POSTING_BUCKET_ROWS + 5 }, (_, i) => ({
       traceId: hexId(i, 16),

@@ -23,6 +23,7 @@ describe("a retention trim's steps", () => {
         return deleted(2);
       },
       onWriterError: () => expect.fail("no error"),
+      onPassError: () => expect.fail("no error"),
     });
     expect(steps.map((step) => step().spans)).to.deep.equal([0, 1, 1, 2]);
     expect(calls).to.deep.equal(["writer", "age", "writer", "age", "size"]);
@@ -44,9 +45,31 @@ describe("a retention trim's steps", () => {
         return deleted(0);
       },
       onWriterError: (error) => errors.push(error),
+      onPassError: () => expect.fail("no error"),
     });
     expect(steps.map((step) => step().spans)).to.deep.equal([0, 4000, 0, 0]);
     expect(calls).to.deep.equal(["age", "size"]);
     expect(errors).to.have.length(2);
+  });
+
+  it("runs by size when by age fails, and reports each failing pass once", () => {
+    const calls: string[] = [];
+    const errors: string[] = [];
+    const steps = trimSteps({
+      settleWriter: () => true,
+      byAge: () => {
+        calls.push("age");
+        throw new RangeError("The bound string, buffer, or bigint is too big");
+      },
+      bySize: () => {
+        calls.push("size");
+        return deleted(3);
+      },
+      onWriterError: () => expect.fail("no error"),
+      onPassError: (error) => errors.push((error as Error).message),
+    });
+    expect(steps.map((step) => step().spans)).to.deep.equal([0, 0, 0, 3]);
+    expect(calls).to.deep.equal(["age", "age", "size"]);
+    expect(errors).to.deep.equal(["The bound string, buffer, or bigint is too big"]);
   });
 });
