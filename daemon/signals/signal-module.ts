@@ -53,6 +53,11 @@ export interface RetentionTrimmer {
   trimOldest(limit: number): number;
   /** The oldest record's time, or undefined when there is none. */
   oldest(): bigint | undefined;
+  /**
+   * The time of the record `trimOldest` deletes first, or undefined when there is none: size
+   * retention trims the table whose next record is oldest.
+   */
+  nextOldest(): bigint | undefined;
 }
 
 /** A signal whose records are one table with an INTEGER id (traces, logs). */

@@ -174,6 +174,11 @@ export class ForwardOutbox implements RetentionTrimmer {
     return this.stmt.oldest!.get() as bigint | undefined;
   }
 
+  /** Trimmed in the order received: the oldest waiting request is the next to go. */
+  nextOldest(): bigint | undefined {
+    return this.oldest();
+  }
+
   /** Deletes rows (the oldest, in id order), counting what destinations had not delivered. */
   private drop(rows: StoredRow[]): number {
     const last = rows.at(-1);

@@ -295,6 +295,11 @@ class MetricTrimmer implements RetentionTrimmer {
   oldest(): bigint | undefined {
     return (this.stmt.oldest.get() as bigint | null) ?? undefined;
   }
+
+  /** Size trimming deletes points by time, from the oldest series' first on. */
+  nextOldest(): bigint | undefined {
+    return this.oldest();
+  }
 }
 
 export function metricTrimmer(db: Database.Database, trimmedThrough: string): RetentionTrimmer {

@@ -57,6 +57,8 @@ class SignalTable implements RetentionTrimmer {
       // time are spread over every row stored while they were current (docs/perf-history/2026-11.md).
       first: db.prepare(`SELECT ${columns} FROM ${table} ORDER BY id LIMIT ?`),
       oldest: db.prepare(`SELECT ${time} FROM ${table} ORDER BY ${time} LIMIT 1`).pluck(),
+      // The row size trimming deletes next: one row read by id.
+      firstTime: db.prepare(`SELECT ${time} FROM ${table} ORDER BY id LIMIT 1`).pluck(),
       delete: db.prepare(`DELETE FROM ${table} WHERE id = ?`),
       // The latest time of any row deleted so far (TRIMMED_THROUGH): rollup slots after it lost
       // nothing. In storage order a row may go before an older one that arrived later.
@@ -90,6 +92,11 @@ class SignalTable implements RetentionTrimmer {
   /** The oldest row's time, or undefined when the table is empty. */
   oldest(): bigint | undefined {
     return this.stmt.oldest!.get() as bigint | undefined;
+  }
+
+  /** The time of the first row stored, the next size trimming deletes; undefined when the table is empty. */
+  nextOldest(): bigint | undefined {
+    return this.stmt.firstTime!.get() as bigint | undefined;
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
@@ -141,13 +148,15 @@ export class Retention {
   private readonly tables: { records: RecordsName | null; trimmer: RetentionTrimmer }[];
   /** Rows deleted from the `others` since the last `takeOthersDeleted()`. */
   private othersDeleted = 0;
+  /** Where the next size pass starts looking, so that tables tied on time take turns. */
+  private sizeTurn = 0;
   private readonly pageSize: Database.Statement;
   private readonly pageCount: Database.Statement;
   private readonly freePages: Database.Statement;
 
   /**
    * `others`: tables trimmed with the signals' but holding no signal's records (the forwarding
-   * outbox): aged out alike, and in size trimming taken when their oldest row is the oldest.
+   * outbox): aged out alike, and in size trimming taken when their next row to go is the oldest.
    */
   constructor(
     private readonly db: Database.Database,
@@ -211,11 +220,11 @@ export class Retention {
     })();
   }
 
-  /** One batch of size-based trimming from whichever signal holds the oldest data. */
+  /** One batch of size-based trimming from the table whose next rows to go are oldest. */
   trimBySize(): TrimResult {
     const result = noRecords();
     if (this.usedBytes() <= this.policy.maxBytes) return result;
-    const table = this.oldestTable();
+    const table = this.nextTable();
     if (table === null) return result;
     return this.db.transaction(() => {
       this.tally(result, table.records, table.trimmer.trimOldest(this.policy.batchRows));
@@ -228,13 +237,21 @@ export class Retention {
     if (this.fileBytes() > this.policy.maxBytes) this.db.pragma("incremental_vacuum");
   }
 
-  /** The table whose oldest row is oldest; on a tie, the first registered. */
-  private oldestTable(): { records: RecordsName | null; trimmer: RetentionTrimmer } | null {
-    let oldest: { table: { records: RecordsName | null; trimmer: RetentionTrimmer }; ns: bigint } | null = null;
-    for (const table of this.tables) {
-      const ns = table.trimmer.oldest();
-      if (ns !== undefined && (oldest === null || ns < oldest.ns)) oldest = { table, ns };
+  /**
+   * The table whose next row to go (trimOldest's first) is oldest: judged by what is deleted,
+   * not by a table's oldest row, which a late arrival can make older than everything it would
+   * delete for many batches. On a tie, the tables take turns: records sent together with the
+   * same times would otherwise all go from the first registered table before any other's.
+   */
+  private nextTable(): { records: RecordsName | null; trimmer: RetentionTrimmer } | null {
+    let next: { index: number; ns: bigint } | null = null;
+    for (let i = 0; i < this.tables.length; i++) {
+      const index = (this.sizeTurn + i) % this.tables.length;
+      const ns = (this.tables[index] as (typeof this.tables)[number]).trimmer.nextOldest();
+      if (ns !== undefined && (next === null || ns < next.ns)) next = { index, ns };
     }
-    return oldest?.table ?? null;
+    if (next === null) return null;
+    this.sizeTurn = next.index + 1;
+    return this.tables[next.index] ?? null;
   }
 }

@@ -170,6 +170,64 @@ describe("retention", () => {
     expect(store.counters()).to.include({ spans: 32n, traces: 8n });
   });
 
+  const MINUTE = 60_000_000_000n;
+  let nextSpan = 0;
+  function writeSpans(count: number, startNs: bigint): void {
+    const spans = Array.from({ length: count }, () => {
+      nextSpan++;
+      return { traceId: hexId(nextSpan, 16), spanId: hexId(nextSpan, 8), startNs };
+    });
+    store.writeTraces(traceRequest("api", spans));
+  }
+  let nextLog = 0;
+  function writeLogs(count: number, timeNs: bigint): void {
+    const logs = Array.from({ length: count }, () => ({ timeNs, body: `log ${nextLog++}` }));
+    store.writeLogs(logsRequest("api", logs));
+  }
+  const rows = (table: string) => Number(store.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get());
+
+  it("trims by size the signal whose next rows to go are oldest: older logs before newer spans", () => {
+    writeLogs(40, NOW - 30n * MINUTE);
+    writeSpans(40, NOW - 20n * MINUTE);
+    // A long span sent late: the oldest span by time, stored after the others.
+    writeSpans(1, NOW - 60n * MINUTE);
+    writeSpans(60, NOW);
+    const r = retention(30 * 24 * 3_600_000, 1, 10);
+    const batches = Array.from({ length: 8 }, () => r.trimBySize());
+    expect(batches.slice(0, 4)).to.deep.equal(Array(4).fill({ spans: 0, logs: 10, points: 0 }));
+    expect(batches.slice(4)).to.deep.equal(Array(4).fill({ spans: 10, logs: 0, points: 0 }));
+    // The 40 spans timed 20 minutes ago went; the long span and the newest are kept until their turn.
+    expect(rows("logs")).to.equal(0);
+    expect(store.db.prepare("SELECT min(start_ns) FROM spans").pluck().get()).to.equal(NOW - 60n * MINUTE);
+    expect(rows("spans")).to.equal(61);
+  });
+
+  it("trims by size both signals in turn when they arrive together, wiping neither", () => {
+    // Spans and logs sent side by side, a second apart, then a span sent late with an old start.
+    for (let second = 0n; second < 10n; second++) {
+      writeSpans(10, NOW + second * 1_000_000_000n);
+      writeLogs(10, NOW + second * 1_000_000_000n);
+    }
+    writeSpans(1, NOW - 60n * MINUTE);
+    const r = retention(30 * 24 * 3_600_000, 1, 10);
+    for (let batch = 0; batch < 10; batch++) r.trimBySize();
+    expect(rows("spans")).to.equal(51);
+    expect(rows("logs")).to.equal(50);
+    const oldest = (sql: string) => store.db.prepare(sql).pluck().get() as bigint;
+    expect(oldest("SELECT min(ts_ns) FROM logs")).to.equal(NOW + 5n * 1_000_000_000n);
+    expect(oldest("SELECT min(start_ns) FROM spans WHERE id <= 100")).to.equal(NOW + 5n * 1_000_000_000n);
+  });
+
+  it("trims by size signals whose rows have the same times in turn", () => {
+    for (let chunk = 0; chunk < 5; chunk++) {
+      writeSpans(10, NOW);
+      writeLogs(10, NOW);
+    }
+    const r = retention(30 * 24 * 3_600_000, 1, 10);
+    for (let batch = 0; batch < 4; batch++) r.trimBySize();
+    expect({ spans: rows("spans"), logs: rows("logs") }).to.deep.equal({ spans: 30, logs: 30 });
+  });
+
   it("deletes in bounded batches", () => {
     const spans = Array.from({ length: 25 }, (_, i) => ({
       traceId: hexId(i, 16),
