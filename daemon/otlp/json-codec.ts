@@ -81,10 +81,17 @@ export const jsonCodec: WireCodec = {
     return value;
   },
   double(value, path) {
-    if (typeof value === "number") return value;
     if (value === "NaN" || value === "Infinity" || value === "-Infinity") return value;
-    if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
-    throw new PayloadError(`${path}: expected a number`);
+    // A number past the largest double (1e400) rounds to an infinity, as a double parser
+    // rounds it; it is kept by name, as JSON cannot carry it (JSON.stringify would write null).
+    // The lossless parse hands such a number over as its text: the same answer either way.
+    const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+    if (typeof n !== "number" || (typeof value === "string" && Number.isNaN(n))) {
+      throw new PayloadError(`${path}: expected a number`);
+    }
+    if (n === Number.POSITIVE_INFINITY) return "Infinity";
+    if (n === Number.NEGATIVE_INFINITY) return "-Infinity";
+    return n;
   },
   uint32(value, path) {
     if (value == null) return 0;

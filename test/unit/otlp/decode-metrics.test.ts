@@ -146,6 +146,13 @@ describe("OTLP metrics decoding (OTLP/JSON)", () => {
     expect(decodeJson(body).points[0]?.count).to.equal(2 ** 64);
   });
 
+  it("reads a double past the largest as an infinity, also when the body is parsed again losslessly", () => {
+    const body = JSON.stringify(gaugeRequest({ timeUnixNano: "1", asDouble: "X" })).replace('"X"', "-1e400");
+    expect(decodeJson(body).points[0]?.value).to.equal(Number.NEGATIVE_INFINITY);
+    const lossless = body.replace('"timeUnixNano":"1"', '"timeUnixNano":1700000000123456789');
+    expect(decodeJson(lossless).points[0]?.value).to.equal(Number.NEGATIVE_INFINITY);
+  });
+
   it("leaves a value absent when a number point sends none", () => {
     expect(decodeJson(gaugeRequest({ timeUnixNano: "1", flags: 1 })).points[0]?.value).to.equal(null);
   });

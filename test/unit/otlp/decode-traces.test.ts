@@ -143,6 +143,23 @@ describe("OTLP trace decoding", () => {
     ]);
   });
 
+  it("keeps a double past the largest as an infinity, alone or beside an integer past 2^53", () => {
+    const attributes = [
+      { key: "up", value: { doubleValue: "UP" } },
+      { key: "down", value: { doubleValue: "DOWN" } },
+      { key: "quoted", value: { doubleValue: "1e400" } },
+    ];
+    const infinities = { up: "Infinity", down: "-Infinity", quoted: "Infinity" };
+    // 1e400 is past 1.8e308: JSON.parse reads it as Infinity, which JSON.stringify wrote as null.
+    const alone = JSON.stringify(spanRequest({ attributes })).replace('"UP"', "1e400").replace('"DOWN"', "-1e400");
+    expect(JSON.parse(decodeJson(alone).spans[0]!.attributes)).to.deep.equal(infinities);
+    // A bare integer past 2^53 makes the decoder parse the body again losslessly.
+    const beside = alone.replace('"name":"op"', '"name":"op","startTimeUnixNano":1700000000123456789');
+    const span = decodeJson(beside).spans[0]!;
+    expect(span.startNs).to.equal(1700000000123456789n);
+    expect(JSON.parse(span.attributes)).to.deep.equal(infinities);
+  });
+
   it("stores an attribute named __proto__ as data", () => {
     const batch = decodeJson(
       spanRequest({
