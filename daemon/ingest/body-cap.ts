@@ -109,7 +109,18 @@ export function readCapped(source: Readable, options: CapOptions): Promise<Buffe
       });
       gunzip.on("error", (error) => fail(new IngestError("invalid-payload", `invalid gzip body: ${error.message}`)));
       gunzip.on("end", finish);
-      source.on("end", () => gunzip.end());
+      source.on("end", () => {
+        // Refused as the OpenTelemetry Collector refuses it (its gzip reader needs a header),
+        // but named for what it is rather than as a stream cut off.
+        if (transferred === 0) {
+          fail(
+            new IngestError(
+              "invalid-payload",
+              "invalid gzip body: the body is empty, and a gzip stream has at least a 20-byte header and trailer",
+            ),
+          );
+        } else gunzip.end();
+      });
     } else {
       source.on("end", finish);
     }

@@ -200,6 +200,19 @@ describe("ingestion over HTTP (real obsd)", function () {
       body: Buffer.alloc(0),
     });
     expect(proto.status).to.equal(200);
+    // Declared gzip, a body must be a gzip stream: a gzip of nothing is one, an empty body is not.
+    const gzipped = (body: Buffer) =>
+      http(`${obsd.url}/v1/logs`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "content-encoding": "gzip" },
+        body,
+      });
+    expect((await gzipped(gzipSync(Buffer.alloc(0)))).json()).to.deep.equal({ accepted: 0 });
+    const empty = await gzipped(Buffer.alloc(0));
+    expect([empty.status, empty.json().error]).to.deep.equal([
+      400,
+      "invalid gzip body: the body is empty, and a gzip stream has at least a 20-byte header and trailer",
+    ]);
   });
 
   it("refuses invalid payloads with 400 and says where", async () => {

@@ -70,6 +70,17 @@ describe("the transport-neutral body cap", () => {
     expect([cut.kind, cut.message]).to.deep.equal(["invalid-payload", "the request body was cut off"]);
   });
 
+  it("refuses an empty body declared gzip, saying so, and takes a gzip of nothing as an empty body", async () => {
+    // As the OpenTelemetry Collector does: a gzip stream is never empty.
+    const empty = await refusal(capBuffer(Buffer.alloc(0), "gzip", 100));
+    expect([empty.kind, empty.message]).to.deep.equal([
+      "invalid-payload",
+      "invalid gzip body: the body is empty, and a gzip stream has at least a 20-byte header and trailer",
+    ]);
+    expect((await capBuffer(gzipSync(Buffer.alloc(0)), "gzip", 100)).length).to.equal(0);
+    expect((await capBuffer(Buffer.alloc(0), "identity", 100)).length).to.equal(0);
+  });
+
   it("keeps reading and discarding after a refusal, so the sender can finish and read the answer", async () => {
     const source = new PassThrough();
     let cutOff = false;
