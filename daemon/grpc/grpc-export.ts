@@ -130,15 +130,25 @@ export async function handleGrpcExport(
     );
     return answerFailure(stream, failure, signal ?? "traces");
   }
-  if (!signal || headers[":method"] !== "POST") {
+  if (!signal) {
     const message = `unknown method ${path}: obsd serves ${[...EXPORT_METHODS.keys()].join(", ")}`;
     return answerStatus(stream, { code: GRPC_UNIMPLEMENTED, message, retryDelaySeconds: null });
   }
+  if (headers[":method"] !== "POST") {
+    const message = `method ${headers[":method"]} is not allowed: ${path} is called with POST, as every gRPC method is`;
+    return answerStatus(stream, { code: GRPC_UNIMPLEMENTED, message, retryDelaySeconds: null });
+  }
   try {
-    const encoding = contentEncodingOf(headers["grpc-encoding"] as string | undefined, "grpc-encoding");
+    const declared = headers["grpc-encoding"] as string | undefined;
+    const encoding = contentEncodingOf(declared, "grpc-encoding");
     const { compressed, message } = await readMessage(stream, options.maxBodyBytes);
     if (compressed && encoding === "identity") {
-      throw new IngestError("invalid-payload", "invalid gRPC request: a compressed message without grpc-encoding");
+      throw new IngestError(
+        "invalid-payload",
+        declared === undefined
+          ? "invalid gRPC request: a compressed message without grpc-encoding"
+          : `invalid gRPC request: a compressed message with grpc-encoding ${declared}, which carries only uncompressed ones`,
+      );
     }
     // The same cap again once inflated; the result owns its memory, for the decoder thread.
     const body = await capBuffer(message, compressed ? encoding : "identity", options.maxBodyBytes);

@@ -78,22 +78,26 @@ export class ParsedScopes extends BatchScopes {
     super();
   }
 
-  addResource(value: unknown, schemaUrlValue: unknown, path: string): number {
+  /** `entryPath` names the entry (`resourceSpans[0]`): its schemaUrl sits beside its resource. */
+  addResource(value: unknown, schemaUrlValue: unknown, entryPath: string): number {
+    const path = `${entryPath}.resource`;
     const resource = (value ?? {}) as ResourceShape;
     if (typeof resource !== "object") throw new PayloadError(`${path}: expected an object`);
     const attributes = decodeAttributes(resource.attributes, this.codec, `${path}.attributes`);
     const dropped = this.codec.uint32(resource.droppedAttributesCount, `${path}.droppedAttributesCount`);
-    return this.resource(attributes, dropped, optionalString(schemaUrlValue, `${path}.schemaUrl`));
+    return this.resource(attributes, dropped, optionalString(schemaUrlValue, `${entryPath}.schemaUrl`));
   }
 
-  addScope(value: unknown, schemaUrlValue: unknown, path: string): number {
+  /** `entryPath` names the entry (`resourceSpans[0].scopeSpans[0]`): its schemaUrl sits beside its scope. */
+  addScope(value: unknown, schemaUrlValue: unknown, entryPath: string): number {
+    const path = `${entryPath}.scope`;
     const scope = (value ?? {}) as ScopeShape;
     if (typeof scope !== "object") throw new PayloadError(`${path}: expected an object`);
     const name = optionalString(scope.name, `${path}.name`) ?? "";
     const version = optionalString(scope.version, `${path}.version`);
     const attributes = decodeAttributes(scope.attributes, this.codec, `${path}.attributes`);
     const dropped = this.codec.uint32(scope.droppedAttributesCount, `${path}.droppedAttributesCount`);
-    return this.scope(name, version, attributes, dropped, optionalString(schemaUrlValue, `${path}.schemaUrl`));
+    return this.scope(name, version, attributes, dropped, optionalString(schemaUrlValue, `${entryPath}.schemaUrl`));
   }
 }
 

@@ -38,12 +38,12 @@ export function walkEnvelope(
   for (let r = 0; r < resources.length; r++) {
     const rPath = `${fields.resources}[${r}]`;
     const rEntry = requireObject<Record<string, unknown>>(resources[r], rPath);
-    const resource = scopes.addResource(rEntry.resource, rEntry.schemaUrl, `${rPath}.resource`);
+    const resource = scopes.addResource(rEntry.resource, rEntry.schemaUrl, rPath);
     const scopeList = listOf(rEntry[fields.scopes], `${rPath}.${fields.scopes}`);
     for (let s = 0; s < scopeList.length; s++) {
       const sPath = `${rPath}.${fields.scopes}[${s}]`;
       const sEntry = requireObject<Record<string, unknown>>(scopeList[s], sPath);
-      const scope = scopes.addScope(sEntry.scope, sEntry.schemaUrl, `${sPath}.scope`);
+      const scope = scopes.addScope(sEntry.scope, sEntry.schemaUrl, sPath);
       const items = listOf(sEntry[fields.items], `${sPath}.${fields.items}`);
       for (let i = 0; i < items.length; i++) {
         const path = `${sPath}.${fields.items}[${i}]`;

@@ -53,7 +53,8 @@ export function rawGrpcCall(url: string, headers: OutgoingHttpHeaders, body: Buf
         message: message === undefined ? null : decodeURIComponent(message),
       });
     });
-    stream.end(body);
+    // A GET's stream is ended as it is opened: it carries no body.
+    if (!stream.writableEnded) stream.end(body);
   });
 }
 

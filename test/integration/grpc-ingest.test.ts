@@ -233,6 +233,28 @@ describe("OTLP/gRPC on the collector's port (real obsd, real grpc-js exporters)"
     expect(snappy.message).to.match(/unsupported grpc-encoding "snappy"/);
   });
 
+  it("says a served method must be POST, and that identity cannot carry a compressed message", async () => {
+    const get = await rawGrpcCall(obsd.url, { ":path": TRACE_EXPORT, ":method": "GET" }, Buffer.alloc(0));
+    expect([get.status, get.message]).to.deep.equal([
+      12,
+      `method GET is not allowed: ${TRACE_EXPORT} is called with POST, as every gRPC method is`,
+    ]);
+    const identity = await rawGrpcCall(
+      obsd.url,
+      { ":path": TRACE_EXPORT, "grpc-encoding": "identity" },
+      grpcFrame(gzipSync(Buffer.alloc(0)), true),
+    );
+    expect([identity.status, identity.message]).to.deep.equal([
+      3,
+      "invalid gRPC request: a compressed message with grpc-encoding identity, which carries only uncompressed ones",
+    ]);
+    const absent = await rawGrpcCall(obsd.url, { ":path": TRACE_EXPORT }, grpcFrame(gzipSync(Buffer.alloc(0)), true));
+    expect([absent.status, absent.message]).to.deep.equal([
+      3,
+      "invalid gRPC request: a compressed message without grpc-encoding",
+    ]);
+  });
+
   it("answers HTTP 415 for a content type other than application/grpc", async () => {
     const answer = await rawGrpcCall(
       obsd.url,

@@ -204,6 +204,24 @@ describe("OTLP trace decoding", () => {
     expect(() => decodeJson(spanRequest({ traceId: "zz02030405060708090a0b0c0d0e0f10" }))).to.throw(PayloadError);
   });
 
+  it("names a resource's or scope's schemaUrl where it is, beside the resource or scope", () => {
+    const request = spanRequest({});
+    const entry = request.resourceSpans[0]!;
+    const refusal = (body: unknown) => {
+      try {
+        decodeJson(body);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return expect.fail("refused");
+    };
+    expect(refusal({ resourceSpans: [{ ...entry, schemaUrl: 5 }] })).to.match(/^resourceSpans\[0\]\.schemaUrl: /);
+    const scopeSpans = [{ ...entry.scopeSpans[0]!, schemaUrl: 5 }];
+    expect(refusal({ resourceSpans: [{ ...entry, scopeSpans }] })).to.match(
+      /^resourceSpans\[0\]\.scopeSpans\[0\]\.schemaUrl: /,
+    );
+  });
+
   it("refuses malformed JSON and wrongly typed values", () => {
     expect(() => decodeJson("{not json")).to.throw(PayloadError, /invalid JSON/);
     expect(() => decodeJson({ resourceSpans: {} })).to.throw(PayloadError, /expected an array/);
