@@ -1,5 +1,5 @@
 /** `obsd`: the collector process. Parses its flags and runs in the foreground. */
-import { collectorFlags, settingFlagsOf } from "../shared/collector-flags.js";
+import { collectorFlags, joinDashValues, settingFlagsOf } from "../shared/collector-flags.js";
 import { parseDuration } from "../shared/duration.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { OBS_VERSION } from "../shared/package-root.js";
@@ -8,7 +8,7 @@ import { commandLineArguments, yargs } from "../shared/yargs-loader.js";
 import { runForeground } from "./run-foreground.js";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = await collectorFlags(yargs(argv))
+  const parsed = await collectorFlags(yargs(joinDashValues(argv, ["retention-interval"])))
     .scriptName("obsd")
     .usage(
       "$0 [options]\n\nRuns the obs collector in the foreground: OTLP traces, metrics and logs in over HTTP and gRPC on one port, SQLite store, JSON queries out.",

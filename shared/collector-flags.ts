@@ -69,6 +69,51 @@ export function collectorFlags<T>(argv: Argv<T>) {
     });
 }
 
+/** The collector's start flags that take a value, by every name they go by. */
+const VALUE_FLAGS: ReadonlySet<string> = new Set([
+  "host",
+  "monitor-host",
+  "port",
+  "monitor-port",
+  "p",
+  "db",
+  "retention",
+  "max-db-size",
+  "max-body-size",
+  "forward",
+  "forward-protocol",
+  "forward-header",
+]);
+
+/**
+ * The command line with each value of a start flag that begins with "-" and a digit joined to
+ * its flag (`--retention -1d` becomes `--retention=-1d`). yargs takes such an argument for short
+ * flags (`-1 -d`) unless it is a plain number, and refused it as unknown arguments instead of
+ * the flag's value being refused with its reason. `more` names other flags that take a value.
+ */
+export function joinDashValues(args: readonly string[], more: readonly string[] = []): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") {
+      joined.push(...args.slice(i));
+      break;
+    }
+    const name = /^--([^=]+)$/.exec(arg)?.[1] ?? /^-([a-z])$/i.exec(arg)?.[1];
+    const next = args[i + 1];
+    if (
+      name !== undefined &&
+      (VALUE_FLAGS.has(name) || more.includes(name)) &&
+      next !== undefined &&
+      /^-\d/.test(next)
+    ) {
+      joined.push(`${arg}=${next}`);
+      i++;
+    } else joined.push(arg);
+  }
+  return joined;
+}
+
 /** The parsed start flags as settings input (absent flags stay undefined). */
 export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
   const text = (value: unknown) => (value === undefined ? undefined : String(value));

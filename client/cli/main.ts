@@ -3,6 +3,7 @@
  * when it runs.
  */
 import type { MiddlewareFunction } from "yargs";
+import { joinDashValues } from "../../shared/collector-flags.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { UsageError } from "../../shared/usage-failure.js";
@@ -83,7 +84,9 @@ export async function main(argv: string[]): Promise<number> {
     skillsCommand(setExit),
   ];
   const names = new Set([...commands.map((c) => String(c.command).split(" ")[0] as string), "completion"]);
-  const args = bareStart(argv, names) ? ["monitor", "start", ...argv] : argv;
+  const start = bareStart(argv, names) ? ["monitor", "start", ...argv] : argv;
+  // Only the collector's start flags: other commands' arguments (obs agentcli's) are not obs's to rewrite.
+  const args = start[0] === "monitor" && start[1] === "start" ? joinDashValues(start) : start;
   try {
     const parser = yargs(args);
     await parser

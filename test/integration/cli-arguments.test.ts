@@ -158,6 +158,12 @@ describe("obs refuses arguments it cannot use, before any request", function () 
     expect(JSON.parse(document.stdout).error.message).to.equal('--status "bogus": use one of ok, error');
   });
 
+  it("obs monitor start: takes a value starting with a minus sign as the flag's value, to say why it is invalid", async () => {
+    const result = await obs(["monitor", "start", "--port", "0", "--retention", "-1d"]);
+    expect(result.code).to.equal(2);
+    expect(result.stderr).to.match(/invalid duration "-1d"/);
+  });
+
   it("writes the obs.setup/v1 error document for an argument error of obs setup --json", async () => {
     for (const [args, message] of [
       [["setup", "agentcli", "--json", "--port", "99999"], "--port 99999: use a port number from 1 to 65535"],

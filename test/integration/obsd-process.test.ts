@@ -123,6 +123,16 @@ describe("the obsd process", function () {
     const unknown = await runCollectorToExit(["--bogus"], { OBS_STATE_DIR: dir.path });
     expect(unknown.code).to.equal(2);
     expect(unknown.output).to.equal("obsd: Unknown argument: bogus; see obsd --help\n");
+    // A value starting with "-" and a digit, given as an argument of its own, is the flag's value.
+    for (const args of [
+      ["--port", "0", "--retention", "-1d"],
+      ["--port", "0", "--max-db-size", "-1MiB"],
+      ["-p", "-1x"],
+    ]) {
+      const negative = await runCollectorToExit(args, { OBS_STATE_DIR: dir.path });
+      expect(negative.code, args.join(" ")).to.equal(2);
+      expect(negative.output, args.join(" ")).to.match(new RegExp(`^obsd: invalid [a-z ]+ "${args.at(-1)}"`));
+    }
     const choice = await runCollectorToExit(["--forward-protocol", "x"], { OBS_STATE_DIR: dir.path });
     expect(choice.code).to.equal(2);
     expect(choice.output).to.match(/^obsd: Invalid values: Argument: forward-protocol, [^\n]+; see obsd --help\n$/);
