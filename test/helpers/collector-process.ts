@@ -19,6 +19,7 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Reuse a state folder (restarts); a new temporary one otherwise. */
   stateDir?: string;
+  /** The store; "" for obsd's default one (no --db). */
   dbPath?: string;
   /**
    * The command line after `node`, instead of `bin/obsd.js --port 0 --db <path> ...args`
@@ -37,7 +38,14 @@ export async function startCollectorProcess(options: StartOptions = {}): Promise
   const dbPath = options.dbPath ?? join(state.path, "telemetry.sqlite");
   const child = spawn(
     process.execPath,
-    options.argv ?? [packagePath("bin", "obsd.js"), "--port", "0", "--db", dbPath, ...(options.args ?? [])],
+    options.argv ?? [
+      packagePath("bin", "obsd.js"),
+      "--port",
+      "0",
+      // An empty dbPath: no --db, so obsd takes its default store.
+      ...(dbPath === "" ? [] : ["--db", dbPath]),
+      ...(options.args ?? []),
+    ],
     {
       env: { ...process.env, OBS_STATE_DIR: state.path, ...options.env },
       stdio: ["ignore", "pipe", "pipe"],
