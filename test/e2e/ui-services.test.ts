@@ -97,6 +97,22 @@ describe("the services view in real Chromium", function () {
     expect(await ui.browser.$("main h1").getText()).to.equal("Traces");
   });
 
+  it("keeps the window when it opens a service's traces", async () => {
+    await ui.open("/ui/services?lookback=6h");
+    await ui.browser.$("table.services-table").$("a=web").waitForExist({ timeout: 10_000 });
+    expect(await ui.browser.$("table.services-table").$("a=web").getAttribute("href")).to.equal(
+      "/ui/traces?service=web&lookback=6h",
+    );
+    // A click on the row (not the link) opens the same address.
+    await ui.browser.$("table.services-table").$("tr*=web").$("td.num").click();
+    await ui.browser.waitUntil(async () => (await ui.location()) === "/ui/traces?service=web&lookback=6h", {
+      timeout: 5000,
+    });
+    expect(await ui.browser.$("select[aria-label='Time range']").getValue()).to.equal("6h");
+    await ui.browser.$("table.trace-table tbody tr").waitForExist({ timeout: 10_000 });
+    await ui.screenshot("services-traces-window");
+  });
+
   it("shows a new service live, without a reload", async () => {
     await ui.open("/ui/services");
     await ui.browser.$("table.services-table tbody tr").waitForExist({ timeout: 10_000 });

@@ -37,8 +37,9 @@ async function loadServices(lookback: string, signal: AbortSignal): Promise<Serv
 
 const DASH = <span class="muted">–</span>;
 
-function ServiceTableRow({ row, now }: { row: ServiceRow; now: number }) {
-  const href = uiPath("traces", { service: row.name });
+function ServiceTableRow({ row, now, lookback }: { row: ServiceRow; now: number; lookback: string | null }) {
+  // The traces open over the window the row was computed for, as the URL gives it.
+  const href = uiPath("traces", { service: row.name, lookback });
   return (
     // The whole row opens the service's traces; the name is the link a keyboard reaches.
     <tr
@@ -114,7 +115,7 @@ export function ServicesView({ route }: { route: Route }) {
           </thead>
           <tbody>
             {rows.data.map((row) => (
-              <ServiceTableRow key={row.name} row={row} now={now} />
+              <ServiceTableRow key={row.name} row={row} now={now} lookback={route.query.get("lookback")} />
             ))}
           </tbody>
         </table>
