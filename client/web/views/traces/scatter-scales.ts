@@ -4,6 +4,8 @@
  * rest into the floor (Jaeger's search page has the same problem with a linear axis). Pure.
  */
 
+import { formatClock } from "../../format/time.js";
+
 export interface ScatterPoint {
   startMs: number;
   durationMs: number;
@@ -36,9 +38,10 @@ const LABEL_HALF_WIDTH = 26;
 /** Durations whose largest is more than this many times the smallest are drawn on a log axis. */
 export const LOG_RATIO = 20;
 
+// Whole seconds and up: a label reads to the second, and the frame always spans at least two.
 const TIME_STEPS_MS = [
-  1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000,
-  900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
+  1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000,
+  10_800_000, 21_600_000, 43_200_000, 86_400_000,
 ];
 
 /** Whether durations from `min` to `max` ms are drawn on a log axis. */
@@ -61,7 +64,12 @@ function multiples(lo: number, hi: number, step: number): number[] {
   return values;
 }
 
-/** A time step from the clock's units (1s, 5s, 15s, 1m, 5m, ...) giving at most `count` intervals. */
+/** A time tick's label: the clock to the second (`13:08:30`). */
+export function timeLabel(ms: number): string {
+  return formatClock(ms).slice(0, 8);
+}
+
+/** A time step from the clock's units (1s, 2s, 5s, 10s, 15s, 30s, 1m, ...) giving at most `count` intervals. */
 export function timeStep(spanMs: number, count: number): number {
   return TIME_STEPS_MS.find((step) => spanMs / step <= count) ?? TIME_STEPS_MS[TIME_STEPS_MS.length - 1]!;
 }
@@ -103,9 +111,12 @@ export function scatterScales(
   const width = area.right - area.left;
   const height = area.bottom - area.top;
   const x = (ms: number) => area.left + ((ms - x0) / (x1 - x0)) * width;
+  const labels = new Set<string>();
   const xTicks = multiples(x0, x1, timeStep(x1 - x0, tickCount.x))
     .map((value) => ({ value, at: x(value) }))
-    .filter((tick) => tick.at >= area.left + LABEL_HALF_WIDTH && tick.at <= area.right - LABEL_HALF_WIDTH);
+    .filter((tick) => tick.at >= area.left + LABEL_HALF_WIDTH && tick.at <= area.right - LABEL_HALF_WIDTH)
+    // A day's window can hold two ticks a day apart, which would read as one time twice.
+    .filter((tick) => !labels.has(timeLabel(tick.value)) && labels.add(timeLabel(tick.value)));
   if (log) {
     const y0 = Math.log10(dMin) - 0.15;
     const y1 = Math.log10(dMax) + 0.15;

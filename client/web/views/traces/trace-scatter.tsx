@@ -12,7 +12,7 @@ import { serviceColour } from "../../format/service-colour.js";
 import { formatClock, formatDuration, isoToMs } from "../../format/time.js";
 import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
-import { scatterScales } from "./scatter-scales.js";
+import { scatterScales, timeLabel } from "./scatter-scales.js";
 
 const HEIGHT = 180;
 const MARGIN = { left: 56, right: 12, top: 18, bottom: 24 };
@@ -62,7 +62,7 @@ export function TraceScatter({ traces }: { traces: readonly TraceSummary[] }) {
           ))}
           {scales.xTicks.map((tick) => (
             <text key={`x${tick.value}`} x={tick.at} y={HEIGHT - 6} text-anchor="middle">
-              {formatClock(tick.value).slice(0, 8)}
+              {timeLabel(tick.value)}
             </text>
           ))}
           <line class="frame" x1={area.left} x2={area.right} y1={area.bottom} y2={area.bottom} />

@@ -4,6 +4,7 @@ import {
   logTicks,
   niceStep,
   scatterScales,
+  timeLabel,
   timeStep,
 } from "../../../../../client/web/views/traces/scatter-scales.js";
 
@@ -15,6 +16,7 @@ describe("the traces scatter's scales", () => {
     expect(niceStep(1, 5)).to.equal(0.2);
     expect(timeStep(4 * 60_000, 5)).to.equal(60_000);
     expect(timeStep(3000, 5)).to.equal(1000);
+    expect(timeStep(2000, 11)).to.equal(1000);
   });
 
   it("turns logarithmic only when the durations span a wide range", () => {
@@ -60,6 +62,30 @@ describe("the traces scatter's scales", () => {
     expect(scales.y(2)).to.be.within(AREA.top, AREA.bottom);
     expect(scales.y(4000)).to.be.within(AREA.top, AREA.bottom);
     expect(scales.yTicks.map((tick) => tick.value)).to.deep.equal([10, 100, 1000]);
+  });
+
+  it("labels every time tick differently, however close the traces' starts", () => {
+    const start = Date.UTC(2026, 0, 5, 13, 36, 55, 400);
+    const cases = [
+      [{ startMs: start, durationMs: 120 }],
+      [0, 250, 400, 700].map((offset) => ({ startMs: start + offset, durationMs: 100 + offset })),
+      // A day's window, as wide as the lookback goes, its ends on the same hour of two days.
+      [0, 86_399_000].map((offset) => ({ startMs: Date.UTC(2026, 0, 5, 15) + offset, durationMs: 100 })),
+    ];
+    // The plot's widths: the default tick count and a wide page's (a tick per 110 px).
+    for (const [area, count] of [
+      [AREA, { x: 5, y: 4 }],
+      [
+        { ...AREA, right: 1268 },
+        { x: 11, y: 4 },
+      ],
+    ] as const) {
+      for (const points of cases) {
+        const labels = scatterScales(points, area, count).xTicks.map((tick) => timeLabel(tick.value));
+        expect(labels.length, `ticks for ${points.length} traces`).to.be.greaterThan(0);
+        expect(new Set(labels).size, labels.join(", ")).to.equal(labels.length);
+      }
+    }
   });
 
   it("gives a single point and an empty list a usable frame", () => {
