@@ -368,6 +368,60 @@ describe("the web UI's metrics view in real Chromium", function () {
       }
     });
 
+    it("keeps the list in its column beside the chart when a unit is long", async () => {
+      const name = "k8s.pod.restarts";
+      const unit = "{kubernetes.container.restarts_per_pod}";
+      const nowNs = BigInt(Date.now()) * MS;
+      const body = {
+        resourceMetrics: [
+          {
+            resource: { attributes: [attr("service.name", "web")] },
+            scopeMetrics: [
+              {
+                scope: { name: "k8s" },
+                metrics: [
+                  {
+                    name,
+                    unit,
+                    gauge: {
+                      dataPoints: [1, 2, 3].map((k) => ({
+                        timeUnixNano: (nowNs - BigInt(40 - k * 10) * 1_000n * MS).toString(),
+                        asInt: String(k),
+                      })),
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      };
+      expect((await postJson(`${ui.collector.url}/v1/metrics`, body)).status).to.equal(200);
+      await ui.browser.setViewport({ width: 1400, height: 800 });
+      try {
+        await ui.open(`/ui/metrics?name=${name}&lookback=15m`);
+        await waitForSeries(1);
+        await until(
+          async () => (await ui.browser.$$(".metric-table .metric-unit").map((cell) => cell.getText())).includes(unit),
+          "the long unit listed",
+        );
+        const [listRight, panelLeft, lastRight, tableRight] = (await ui.browser.execute(`
+          const last = [...document.querySelectorAll(".metric-table thead th")].at(-1);
+          return [
+            document.querySelector(".metric-list").getBoundingClientRect().right,
+            document.querySelector(".metric-panel").getBoundingClientRect().left,
+            last.getBoundingClientRect().right,
+            document.querySelector(".metric-table").getBoundingClientRect().right,
+          ];
+        `)) as unknown as [number, number, number, number];
+        expect(tableRight, "the table's right edge").to.be.at.most(panelLeft);
+        expect(lastRight, "the Last column's right edge").to.be.at.most(listRight);
+        await ui.screenshot("metrics-long-unit");
+      } finally {
+        await ui.browser.setViewport({ width: 1280, height: 800 });
+      }
+    });
+
     it("reproduces a chart from a deep link", async () => {
       const counter = data.metrics.counter;
       await ui.open(`/ui/metrics?name=${counter}&groupBy=service&agg=increase&lookback=15m`);

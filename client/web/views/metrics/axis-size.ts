@@ -24,3 +24,23 @@ export function valueAxisSize(
   const text = plot.ctx.measureText(longest).width / (globalThis.devicePixelRatio || 1);
   return Math.max(VALUE_AXIS_MIN, Math.ceil(text + 18));
 }
+
+/**
+ * The value axis' label: the unit, cut with an ellipsis where it is longer than the plot is high
+ * (a unit is any text a program sends), as uPlot would otherwise draw it past the chart's top
+ * and bottom. The header and the About pane show it whole. uPlot calls it at each draw with the
+ * label's font set, so it measures in the canvas' own pixels.
+ */
+export function valueAxisLabel(unit: string): (plot: Pick<uPlot, "bbox" | "ctx">) => string {
+  return (plot) => {
+    const room = plot.bbox.height;
+    const width = (text: string) => plot.ctx.measureText(text).width;
+    if (width(unit) <= room) return unit;
+    const chars = [...unit];
+    for (let keep = chars.length - 1; keep > 0; keep--) {
+      const cut = `${chars.slice(0, keep).join("")}…`;
+      if (width(cut) <= room) return cut;
+    }
+    return "";
+  };
+}

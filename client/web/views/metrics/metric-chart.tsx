@@ -14,7 +14,7 @@ import { tracePath } from "../../../../shared/ui-links.js";
 import { formatDateTime } from "../../format/time.js";
 import { isPlainClick } from "../../routing/plain-click.js";
 import { navigate } from "../../routing/router.js";
-import { valueAxisSize } from "./axis-size.js";
+import { valueAxisLabel, valueAxisSize } from "./axis-size.js";
 import type { ExemplarRow } from "./exemplar-rows.js";
 import { chartValues, formatTicks, formatValue, isolatedIndices, type PlotData } from "./series-data.js";
 import { timeTickLabels } from "./time-ticks.js";
@@ -122,7 +122,7 @@ function optionsOf(
       },
       {
         ...axis,
-        label: valueUnit,
+        label: valueAxisLabel(valueUnit),
         labelSize: 18,
         size: valueAxisSize,
         values: (_: uPlot, ticks: number[]) => formatTicks(ticks),

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { VALUE_AXIS_MIN, valueAxisSize } from "../../../../../client/web/views/metrics/axis-size.js";
+import { VALUE_AXIS_MIN, valueAxisLabel, valueAxisSize } from "../../../../../client/web/views/metrics/axis-size.js";
 
 /** A plot whose canvas measures 7 px a character, its value axis' font set. */
 function plot(size?: number) {
@@ -19,5 +19,24 @@ describe("web metrics: the value axis' width", () => {
 
   it("keeps the size it has once the ticks have had two cycles to settle", () => {
     expect(valueAxisSize(plot(90), ["2.469155M"], 1, 2)).to.equal(90);
+  });
+});
+
+describe("web metrics: the value axis' label", () => {
+  /** A plot area `height` device px high whose canvas measures 7 px a character. */
+  const area = (height: number) =>
+    ({ bbox: { height }, ctx: { measureText: (text: string) => ({ width: 7 * [...text].length }) } }) as Parameters<
+      ReturnType<typeof valueAxisLabel>
+    >[0];
+
+  it("is the unit where it fits along the plot", () => {
+    expect(valueAxisLabel("ms")(area(100))).to.equal("ms");
+    expect(valueAxisLabel("{request}")(area(63))).to.equal("{request}");
+  });
+
+  it("is cut with an ellipsis where the unit is longer than the plot is high", () => {
+    const unit = "{kubernetes.container.restarts_per_pod}";
+    expect(valueAxisLabel(unit)(area(100))).to.equal("{kubernetes.c…");
+    expect(valueAxisLabel(unit)(area(3))).to.equal("");
   });
 });
