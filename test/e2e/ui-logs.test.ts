@@ -175,6 +175,38 @@ describe("the web UI's logs view in real Chromium", function () {
     }
   });
 
+  it("keeps a severity text inside its column, cutting one too long with its whole text in a title", async () => {
+    const long = "SEVERITY_AS_SOME_FRAMEWORK_SPELLS_IT_OUT";
+    const texts = ["Information", "EMERGENCY", "CRITICAL", long];
+    const at = nowNs() - 900_000n * MS;
+    await sendLogs(
+      ui.collector.url,
+      texts.map((severityText, k) => ({
+        service: "severities",
+        timeNs: at + BigInt(k) * MS,
+        severityNumber: 9 + k * 4,
+        severityText,
+        body: `said at ${severityText}`,
+      })),
+    );
+    await ui.open("/ui/logs?service=severities");
+    await waitForRows(texts.length);
+    const cells = (await ui.browser.execute(`
+      return Array.from(document.querySelectorAll("table.logs-table tr.log-row td.log-severity"), (cell) => ({
+        text: cell.innerText.trim(),
+        title: cell.title,
+        fits: cell.scrollWidth <= cell.clientWidth,
+        cut: getComputedStyle(cell).textOverflow === "ellipsis" && getComputedStyle(cell).overflowX === "hidden",
+      }));
+    `)) as unknown as { text: string; title: string; fits: boolean; cut: boolean }[];
+    // Newest first: the long text, then the others in the reverse of their sending.
+    expect(cells.map((cell) => cell.title)).to.deep.equal([...texts].reverse());
+    for (const cell of cells.slice(1)) expect(cell.fits, `${cell.text} fits its column`).to.equal(true);
+    expect(cells[0]?.fits, "the long text does not fit").to.equal(false);
+    expect(cells[0]?.cut, "the long text is cut with an ellipsis").to.equal(true);
+    await ui.screenshot("logs-severity-texts");
+  });
+
   it("pages older logs with the API's cursor, holding the live tail while they are shown", async () => {
     const bulk = Array.from({ length: 120 }, (_, k) => ({
       timeNs: nowNs() - 1_200_000n * MS - BigInt(k) * 1000n * MS,

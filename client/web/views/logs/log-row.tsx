@@ -43,7 +43,7 @@ export function LogRow({ log, expanded, fresh, lookback, onToggle }: LogRowProps
         <td class="log-time num" title={`${formatDateTime(ms)} (${log.timestamp})`}>
           {formatClock(ms)}
         </td>
-        <td class="log-severity">
+        <td class="log-severity" title={label}>
           <span class={severityClass(log.severityNumber, log.severityText)}>{label}</span>
         </td>
         <td class="log-service">
