@@ -23,6 +23,9 @@ export const UI_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** The bundle's files under assets/, as index.html names them (scripts/build-web.js writes them). */
+const BUNDLE_FILES = ["app.js", "app.css"];
+
 function secure(res: Response): void {
   res.setHeader("Content-Security-Policy", UI_CONTENT_SECURITY_POLICY);
   res.setHeader("X-Content-Type-Options", "nosniff");
@@ -36,16 +39,16 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
   const router = Router();
   const indexPath = join(webRoot, "index.html");
   let page: Buffer | undefined;
-  const notBuilt = () =>
+  const notBuilt = (missing: string) =>
     new HttpError(
       503,
-      `the web UI is not built in this installation (${indexPath} is missing): run npm run build; the query API at /api still answers`,
+      `the web UI is not built in this installation (${missing} is missing): run npm run build; the query API at /api still answers`,
     );
 
   // Every path under /ui but the assets folder (with or without its slash) is a view: the page.
   router.get(["/", "/ui", "/ui/", /^\/ui\/(?!assets(?:\/|$)).+/], (_req, res, next) => {
     if (page === undefined) {
-      if (!existsSync(indexPath)) return next(notBuilt());
+      if (!existsSync(indexPath)) return next(notBuilt(indexPath));
       page = readFileSync(indexPath);
     }
     secure(res);
@@ -62,6 +65,11 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
       setHeaders: secure,
     }),
   );
+  // A file of the bundle that express.static did not find is a build left undone, not a wrong
+  // path: without it the page would load blank.
+  for (const name of BUNDLE_FILES) {
+    router.get(`/ui/assets/${name}`, (_req, _res, next) => next(notBuilt(join(webRoot, "assets", name))));
+  }
   router.all(["/", "/ui", /^\/ui\/.*/], (req, _res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next(new HttpError(404, `no UI file ${req.path}`));
     next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET" }));

@@ -34,17 +34,40 @@ describe("the web UI's routes over a web root", () => {
   });
   afterEach(() => dir.cleanup());
 
-  it("answers 503 naming the missing page when the UI was never built, and still 404 for an asset", async () => {
+  it("answers 503 naming the missing file when the UI was never built, and still 404 for an unknown asset", async () => {
     const server = await serve(dir.path);
     try {
-      for (const path of ["/", "/ui/traces"]) {
+      for (const [path, file] of [
+        ["/", "index.html"],
+        ["/ui/traces", "index.html"],
+        ["/ui/assets/app.js", join("assets", "app.js")],
+        ["/ui/assets/app.css", join("assets", "app.css")],
+      ] as const) {
         const response = await http(`${server.url}${path}`);
         expect(response.status, path).to.equal(503);
         expect(response.json().error, path).to.equal(
-          `the web UI is not built in this installation (${join(dir.path, "index.html")} is missing): run npm run build; the query API at /api still answers`,
+          `the web UI is not built in this installation (${join(dir.path, file)} is missing): run npm run build; the query API at /api still answers`,
         );
       }
-      expect((await http(`${server.url}/ui/assets/app.js`)).status).to.equal(404);
+      for (const path of ["/ui/assets/other.js", "/ui/assets/app.js.map", "/ui/assets"]) {
+        expect((await http(`${server.url}${path}`)).status, path).to.equal(404);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers 503 for a bundle file a partial build left out, rather than a blank page", async () => {
+    mkdirSync(join(dir.path, "assets"));
+    writeFileSync(join(dir.path, "index.html"), "<!doctype html><title>t</title>");
+    writeFileSync(join(dir.path, "assets", "app.js"), "export {};");
+    const server = await serve(dir.path);
+    try {
+      expect((await http(`${server.url}/ui/assets/app.js`)).status).to.equal(200);
+      const style = await http(`${server.url}/ui/assets/app.css`);
+      expect(style.status).to.equal(503);
+      expect(style.json().error).to.include(`(${join(dir.path, "assets", "app.css")} is missing)`);
+      expect((await http(`${server.url}/ui/assets/app.css`, { method: "HEAD" })).status).to.equal(503);
     } finally {
       await server.close();
     }
