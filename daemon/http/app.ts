@@ -10,7 +10,7 @@ import { HttpError, sendErrorJson } from "./http-error.js";
 import { exportListener, type IngestOptions, ingestRoutes } from "./ingest-routes.js";
 import { openApiDocument } from "./openapi.js";
 import { queryRoutes } from "./query-routes.js";
-import { uiRoutes } from "./ui-routes.js";
+import { secureUiAnswers, uiRoutes } from "./ui-routes.js";
 
 export interface AppOptions {
   boundHost: string;
@@ -50,6 +50,8 @@ function createApp(options: AppOptions, hostAllowed: HostAllowed): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // Before the guard, so its refusal of a UI path carries the UI's headers as every UI answer does.
+  app.use(secureUiAnswers);
   app.use(hostGuard(hostAllowed));
   app.use(ingestRoutes(options.ingest));
   app.use(healthRoutes(options.health));

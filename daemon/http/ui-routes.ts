@@ -1,13 +1,14 @@
 /**
  * The web UI's static files (client/web, bundled into dist/web by scripts/build-web.js): the
  * page at `/` and at every `/ui/...` view path (the page's router picks the view, so a deep link
- * loads), and its assets under `/ui/assets/`. Every answer carries a Content-Security-Policy that
- * lets the page load only its own script and stylesheet and talk only to this collector: it
- * shows telemetry (text any program can send), so nothing it shows may run or load anything.
+ * loads), and its assets under `/ui/assets/`. Every answer, errors included, carries a
+ * Content-Security-Policy that lets the page load only its own script and stylesheet and talk
+ * only to this collector: it shows telemetry (text any program can send), so nothing it shows
+ * may run or load anything.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import express, { type Response, Router } from "express";
+import express, { type RequestHandler, type Response, Router } from "express";
 import { packagePath } from "../../shared/package-root.js";
 import { HttpError } from "./http-error.js";
 
@@ -35,8 +36,24 @@ function secure(res: Response): void {
   res.setHeader("Cache-Control", "no-cache");
 }
 
+/** Whether `path` is one the UI answers: `/`, `/ui` and everything under `/ui/`. */
+export function isUiPath(path: string): boolean {
+  return path === "/" || path === "/ui" || path.startsWith("/ui/");
+}
+
+/**
+ * Sets the UI's headers on every answer to a UI path before anything answers it, so its errors
+ * (404, 405, 503, and the Host guard's 403 where this runs before the guard) carry them too: an
+ * error body is a page a browser may render as well.
+ */
+export const secureUiAnswers: RequestHandler = (req, res, next) => {
+  if (isUiPath(req.path)) secure(res);
+  next();
+};
+
 export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
   const router = Router();
+  router.use(secureUiAnswers);
   const indexPath = join(webRoot, "index.html");
   let page: Buffer | undefined;
   const notBuilt = (missing: string) =>
@@ -51,7 +68,6 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
       if (!existsSync(indexPath)) return next(notBuilt(indexPath));
       page = readFileSync(indexPath);
     }
-    secure(res);
     res.type("html").send(page);
   });
   router.use(
@@ -62,7 +78,6 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
       redirect: false,
       dotfiles: "ignore",
       etag: true,
-      setHeaders: secure,
     }),
   );
   // A file of the bundle that express.static did not find is a build left undone, not a wrong

@@ -81,6 +81,7 @@ describe("obsd serves the web UI (real obsd)", function () {
     expect(script.headers["content-type"]).to.match(/^(?:text|application)\/javascript; charset=utf-8$/i);
     expect(script.body.equals(readFileSync(packagePath("dist", "web", "assets", "app.js")))).to.equal(true);
     expectSecured(script, "app.js");
+    expect(script.headers["cache-control"]).to.equal("no-cache");
     const style = await http(`${obsd.url}/ui/assets/app.css`);
     expect(style.status).to.equal(200);
     expect(style.headers["content-type"]).to.equal("text/css; charset=utf-8");
@@ -93,6 +94,7 @@ describe("obsd serves the web UI (real obsd)", function () {
       expect(response.status, path).to.equal(404);
       expect(response.headers["content-type"], path).to.match(/^application\/json/);
       expect(response.json().error, path).to.be.a("string");
+      expectSecured(response, path);
     }
   });
 
@@ -106,15 +108,18 @@ describe("obsd serves the web UI (real obsd)", function () {
       expect(response.status, `${method} ${path}`).to.equal(405);
       expect(response.headers.allow, `${method} ${path}`).to.equal("GET");
       expect(response.json().error).to.equal(`use GET for ${path}`);
+      expectSecured(response, `${method} ${path}`);
     }
   });
 
-  it("refuses a foreign Host with 403, as the API does", async () => {
+  it("refuses a foreign Host with 403, as the API does, with the UI's headers on a UI path", async () => {
     for (const path of ["/", "/ui/traces", "/ui/assets/app.js", "/api/health"]) {
       const response = await http(`${obsd.url}${path}`, { headers: { host: "attacker.example" } });
       expect(response.status, path).to.equal(403);
       expect(response.json().error, path).to.include('Host "attacker.example" is not allowed');
       expect(response.body.toString(), path).to.not.include("<html");
+      if (path.startsWith("/api")) expect(response.headers["content-security-policy"], path).to.equal(undefined);
+      else expectSecured(response, path);
     }
   });
 

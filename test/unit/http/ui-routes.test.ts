@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import express, { type ErrorRequestHandler } from "express";
 import { HttpError } from "../../../daemon/http/http-error.js";
-import { uiRoutes } from "../../../daemon/http/ui-routes.js";
+import { UI_CONTENT_SECURITY_POLICY, uiRoutes } from "../../../daemon/http/ui-routes.js";
 import { http } from "../../helpers/http.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
@@ -68,6 +68,28 @@ describe("the web UI's routes over a web root", () => {
       expect(style.status).to.equal(503);
       expect(style.json().error).to.include(`(${join(dir.path, "assets", "app.css")} is missing)`);
       expect((await http(`${server.url}/ui/assets/app.css`, { method: "HEAD" })).status).to.equal(503);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("puts the CSP and its companions on its error answers too", async () => {
+    const server = await serve(dir.path);
+    try {
+      for (const [method, path, status] of [
+        ["GET", "/", 503],
+        ["GET", "/ui/assets/app.js", 503],
+        ["GET", "/ui/assets/other.js", 404],
+        ["POST", "/ui/logs", 405],
+      ] as const) {
+        const response = await http(`${server.url}${path}`, { method });
+        const what = `${method} ${path}`;
+        expect(response.status, what).to.equal(status);
+        expect(response.headers["content-security-policy"], what).to.equal(UI_CONTENT_SECURITY_POLICY);
+        expect(response.headers["x-content-type-options"], what).to.equal("nosniff");
+        expect(response.headers["x-frame-options"], what).to.equal("DENY");
+        expect(response.headers["referrer-policy"], what).to.equal("no-referrer");
+      }
     } finally {
       await server.close();
     }
