@@ -93,6 +93,20 @@ describe("the web UI's audit view in real Chromium", function () {
     });
   });
 
+  it("shows the collector's own words for a window typed wrong in the URL, and the typed value in its control", async () => {
+    for (const typed of ["abc", "5m"]) {
+      const refusal = (await http(`${ui.collector.url}/api/audit?lookbackMinutes=${typed}`)).json().error as string;
+      expect(refusal, typed).to.be.a("string").and.not.equal("");
+      await ui.open(`/ui/audit?lookbackMinutes=${typed}`);
+      const box = ui.browser.$(".error-box");
+      await box.waitForExist({ timeout: 10_000 });
+      expect(await box.getText(), typed).to.equal(refusal);
+      expect(await findings().length, typed).to.equal(0);
+      expect(await ui.browser.$("select[name='lookbackMinutes']").getValue(), typed).to.equal(typed);
+    }
+    await ui.screenshot("audit-bad-window");
+  });
+
   it("copies a follow-up command, and says plainly when there are no findings", async () => {
     await ui.open(path);
     await ui.browser.waitUntil(async () => (await findings().length) === report.findings.length, { timeout: 15_000 });

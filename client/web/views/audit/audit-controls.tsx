@@ -13,6 +13,9 @@ function inputValue(event: Event): string {
 export function AuditControls({ params }: { params: URLSearchParams }) {
   const minutes = numberOf(params, "lookbackMinutes");
   const baseline = numberOf(params, "baselineMinutes");
+  // A value that is no number stays chosen as typed: the collector's refusal of it is shown.
+  const unreadMinutes = minutes === undefined ? textOf(params, "lookbackMinutes") : undefined;
+  const unreadBaseline = baseline === undefined ? textOf(params, "baselineMinutes") : undefined;
   const service = textOf(params, "service") ?? "";
   const until = textOf(params, "until");
   const servicesLookback = minutesLabel(Math.min(minutes ?? DEFAULT_AUDIT_MINUTES, 1440));
@@ -28,9 +31,10 @@ export function AuditControls({ params }: { params: URLSearchParams }) {
         Window
         <select
           name="lookbackMinutes"
-          value={String(minutes ?? DEFAULT_AUDIT_MINUTES)}
+          value={unreadMinutes ?? String(minutes ?? DEFAULT_AUDIT_MINUTES)}
           onChange={(event) => setQuery({ lookbackMinutes: inputValue(event) })}
         >
+          {unreadMinutes !== undefined && <option value={unreadMinutes}>“{unreadMinutes}”</option>}
           {windowChoices(minutes ?? DEFAULT_AUDIT_MINUTES).map((choice) => (
             <option key={choice} value={String(choice)}>
               last {minutesLabel(choice)}
@@ -42,10 +46,11 @@ export function AuditControls({ params }: { params: URLSearchParams }) {
         Baseline
         <select
           name="baselineMinutes"
-          value={baseline === undefined ? "" : String(baseline)}
+          value={unreadBaseline ?? (baseline === undefined ? "" : String(baseline))}
           onChange={(event) => setQuery({ baselineMinutes: inputValue(event) })}
         >
           <option value="">same length</option>
+          {unreadBaseline !== undefined && <option value={unreadBaseline}>“{unreadBaseline}”</option>}
           {windowChoices(baseline).map((choice) => (
             <option key={choice} value={String(choice)}>
               {minutesLabel(choice)} before

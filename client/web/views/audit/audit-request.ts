@@ -6,22 +6,28 @@
  * absent, now). Pure.
  */
 import type { AuditRequest } from "../../../../shared/query-messages.js";
-import { numberOf, textOf } from "../../routing/query-filters.js";
+import { textOf } from "../../routing/query-filters.js";
 
 /** The route's default current window, minutes. */
 export const DEFAULT_AUDIT_MINUTES = 15;
 /** The windows the view offers, minutes (the route takes any from 1 to 1440). */
 export const AUDIT_WINDOWS = [5, 15, 30, 60, 180, 360, 1440] as const;
 
+/**
+ * The API request the URL asks for. Values are sent as the URL holds them: a window that is no
+ * number (`lookbackMinutes=5m`), typed by hand, reaches the collector unchanged, so the view
+ * shows the collector's own refusal of it instead of silently auditing the default window.
+ */
 export function auditRequestOf(query: URLSearchParams): AuditRequest {
+  const asTyped = (name: string) => textOf(query, name) as unknown as number | undefined;
   const request: AuditRequest = {};
   const service = textOf(query, "service");
   if (service !== undefined) request.service = service;
-  const lookbackMinutes = numberOf(query, "lookbackMinutes");
+  const lookbackMinutes = asTyped("lookbackMinutes");
   if (lookbackMinutes !== undefined) request.lookbackMinutes = lookbackMinutes;
-  const baselineMinutes = numberOf(query, "baselineMinutes");
+  const baselineMinutes = asTyped("baselineMinutes");
   if (baselineMinutes !== undefined) request.baselineMinutes = baselineMinutes;
-  const durationMin = numberOf(query, "durationMin");
+  const durationMin = asTyped("durationMin");
   if (durationMin !== undefined) request.durationMin = durationMin;
   const until = textOf(query, "until");
   if (until !== undefined) request.until = until;

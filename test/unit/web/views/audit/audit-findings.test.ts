@@ -6,12 +6,7 @@ import {
   formatFigure,
   groupFindings,
 } from "../../../../../client/web/views/audit/audit-findings.js";
-import {
-  auditRequestOf,
-  logsLookbackFor,
-  minutesLabel,
-  windowChoices,
-} from "../../../../../client/web/views/audit/audit-request.js";
+import { logsLookbackFor, minutesLabel, windowChoices } from "../../../../../client/web/views/audit/audit-request.js";
 
 function finding(code: string, severity: string): Finding {
   return {
@@ -71,20 +66,6 @@ describe("web audit: findings arranged for reading", () => {
 });
 
 describe("web audit: parameters in the query string", () => {
-  it("asks the audit with the URL's parameters under the route's names, leaving out the absent", () => {
-    const query = new URLSearchParams(
-      "service=billing&lookbackMinutes=30&baselineMinutes=60&durationMin=100&until=2026-01-01T00:00:00Z&x=1",
-    );
-    expect(auditRequestOf(query)).to.deep.equal({
-      service: "billing",
-      lookbackMinutes: 30,
-      baselineMinutes: 60,
-      durationMin: 100,
-      until: "2026-01-01T00:00:00Z",
-    });
-    expect(auditRequestOf(new URLSearchParams("service=&lookbackMinutes=abc"))).to.deep.equal({});
-  });
-
   it("labels windows and offers the URL's own among the choices", () => {
     expect([5, 60, 90, 1440].map(minutesLabel)).to.deep.equal(["5m", "1h", "90m", "24h"]);
     expect(windowChoices(45)).to.include(45);
