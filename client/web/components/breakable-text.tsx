@@ -7,7 +7,7 @@ import { Fragment } from "preact";
 export function BreakableText({ text }: { text: string }) {
   const parts = text.split(".");
   return (
-    <>
+    <bdi>
       {parts.map((part, i) => (
         <Fragment key={i}>
           {part}
@@ -18,6 +18,6 @@ export function BreakableText({ text }: { text: string }) {
           )}
         </Fragment>
       ))}
-    </>
+    </bdi>
   );
 }

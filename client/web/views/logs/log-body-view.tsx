@@ -20,9 +20,11 @@ export function LogBody({ body }: { body: JsonValue }) {
   return (
     <div class={`log-body log-body-${kind}`}>
       {kind === "structured" ? (
-        <pre>{folded !== null ? `${shown}…` : shown}</pre>
+        <pre>
+          <bdi>{folded !== null ? `${shown}…` : shown}</bdi>
+        </pre>
       ) : (
-        <span>{folded !== null ? `${shown}…` : shown}</span>
+        <bdi>{folded !== null ? `${shown}…` : shown}</bdi>
       )}
       {toggle}
     </div>

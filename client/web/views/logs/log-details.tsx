@@ -11,8 +11,12 @@ function AttributeTable({ label, attributes }: { label: string; attributes: Attr
       <tbody>
         {entries.map(([key, value]) => (
           <tr key={key}>
-            <th scope="row">{key}</th>
-            <td>{valueText(value)}</td>
+            <th scope="row">
+              <bdi>{key}</bdi>
+            </th>
+            <td>
+              <bdi>{valueText(value)}</bdi>
+            </td>
           </tr>
         ))}
       </tbody>
@@ -39,12 +43,16 @@ export function LogDetails({ log, lookback }: { log: LogRecord; lookback: string
       <section>
         <h3>Resource</h3>
         <AttributeTable label="Resource attributes" attributes={log.resource.attributes} />
-        {log.resource.schemaUrl && <p class="muted">schema {log.resource.schemaUrl}</p>}
+        {log.resource.schemaUrl && (
+          <p class="muted">
+            schema <bdi>{log.resource.schemaUrl}</bdi>
+          </p>
+        )}
       </section>
       <section>
         <h3>Scope</h3>
         <p class="mono">
-          {log.scope.name || <span class="muted">(unnamed)</span>}
+          {log.scope.name ? <bdi>{log.scope.name}</bdi> : <span class="muted">(unnamed)</span>}
           {log.scope.version ? ` ${log.scope.version}` : ""}
         </p>
         {Object.keys(log.scope.attributes).length > 0 && (
@@ -60,7 +68,9 @@ export function LogDetails({ log, lookback }: { log: LogRecord; lookback: string
               .map(([key, value]) => (
                 <tr key={key}>
                   <th scope="row">{key}</th>
-                  <td class="mono">{value}</td>
+                  <td class="mono">
+                    <bdi>{value}</bdi>
+                  </td>
                 </tr>
               ))}
             {log.traceId && (

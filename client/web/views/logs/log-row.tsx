@@ -48,7 +48,7 @@ export function LogRow({ log, expanded, fresh, lookback, onToggle }: LogRowProps
         </td>
         <td class="log-service">
           <span class="service-dot" style={{ background: serviceColour(log.serviceName) }} aria-hidden="true" />
-          {log.serviceName}
+          <bdi>{log.serviceName}</bdi>
         </td>
         <td class="log-message">
           <LogBody body={log.body} />

@@ -69,7 +69,7 @@ export function MetricDetails({
                   title={active ? "Remove this filter" : `Only series with ${attribute.key}=${value}`}
                   onClick={() => toggleFilter(attribute.key, value, active)}
                 >
-                  {value === "" ? <em>(empty)</em> : value} <span class="muted">{series}</span>
+                  {value === "" ? <em>(empty)</em> : <bdi>{value}</bdi>} <span class="muted">{series}</span>
                 </button>
               );
             })}
@@ -88,7 +88,7 @@ export function ActiveFilters({ attrs, service }: { attrs: AttributeFilter[]; se
     <div class="metric-filters">
       {service && (
         <button type="button" class="attribute-value" aria-pressed={true} onClick={() => setQuery({ service: null })}>
-          service={service} ×
+          service=<bdi>{service}</bdi> ×
         </button>
       )}
       {attrs.map(([key, value]) => (
@@ -100,7 +100,7 @@ export function ActiveFilters({ attrs, service }: { attrs: AttributeFilter[]; se
           aria-label={`Remove filter ${key}=${value}`}
           onClick={() => setQuery({ [`attr.${key}`]: null })}
         >
-          {key}={value} ×
+          <bdi>{key}</bdi>=<bdi>{value}</bdi> ×
         </button>
       ))}
     </div>

@@ -1,4 +1,5 @@
 /** The metrics with a point in the window, filtered by name and service, paged; a name selects one. */
+import { Fragment } from "preact";
 import type { MetricSeriesRecord, MetricSummaryRecord } from "../../../../shared/query-types.js";
 import { BreakableText } from "../../components/breakable-text.js";
 import { LoadMore } from "../../components/load-more.js";
@@ -66,11 +67,22 @@ function MetricRow({
         <Link href={selectMetricHref(query, metric.name, type)} aria-current={selected ? "page" : undefined}>
           <BreakableText text={metric.name} />
         </Link>
-        <div class="muted metric-services">{metric.services.join(", ")}</div>
+        <div class="muted metric-services">
+          {metric.services.map((service, i) => (
+            <Fragment key={service}>
+              {i > 0 && ", "}
+              <bdi>{service}</bdi>
+            </Fragment>
+          ))}
+        </div>
       </td>
       <td>
         {typeLabel(metric)}
-        {metric.unit && <div class="mono muted metric-unit">{metric.unit}</div>}
+        {metric.unit && (
+          <div class="mono muted metric-unit">
+            <bdi>{metric.unit}</bdi>
+          </div>
+        )}
       </td>
       <td class="num">{metric.seriesCount}</td>
       <td class="num">{metric.pointCount}</td>

@@ -50,7 +50,7 @@ function ServiceTableRow({ row, now, lookback }: { row: ServiceRow; now: number;
       <th scope="row">
         <Link href={href} class="service-link" aria-label={`Traces of ${row.name}`}>
           <span class="swatch" aria-hidden="true" style={{ background: serviceColour(row.name) }} />
-          {row.name}
+          <bdi>{row.name}</bdi>
         </Link>
       </th>
       <td class="num" title={row.traces === undefined ? "no traces rooted here" : `${row.traces} traces`}>

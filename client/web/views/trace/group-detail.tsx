@@ -10,17 +10,19 @@ export function GroupDetail({ row, spans }: { row: WaterfallRow; spans: readonly
   return (
     <aside class="span-detail" aria-label="Repeated spans">
       <h2>
-        {first.name} ×{summary.count}
+        <bdi>{first.name}</bdi> ×{summary.count}
       </h2>
       <p class="muted">
-        {summary.count} consecutive sibling spans of {first.service} with this name and no children, shown as one row.
-        Open it (→ or Enter) to see each.
+        {summary.count} consecutive sibling spans of <bdi>{first.service}</bdi> with this name and no children, shown as
+        one row. Open it (→ or Enter) to see each.
       </p>
       <table class="data kv" aria-label="Repeated spans">
         <tbody>
           <tr>
             <th scope="row">service</th>
-            <td>{first.service}</td>
+            <td>
+              <bdi>{first.service}</bdi>
+            </td>
           </tr>
           <tr>
             <th scope="row">spans</th>

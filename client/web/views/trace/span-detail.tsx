@@ -29,7 +29,15 @@ function AttributeTable({ attributes, label }: { attributes: Attributes; label: 
             <th scope="row">
               <BreakableText text={key} />
             </th>
-            <td>{isBlockAttribute(key, value) ? <pre>{value}</pre> : <span class="mono">{value}</span>}</td>
+            <td>
+              {isBlockAttribute(key, value) ? (
+                <pre>
+                  <bdi>{value}</bdi>
+                </pre>
+              ) : (
+                <bdi class="mono">{value}</bdi>
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -89,13 +97,16 @@ export function SpanDetail({
   return (
     <aside class="span-detail" aria-label="Span detail">
       <h2>
-        <span class="wf-swatch" style={{ backgroundColor: serviceColour(span.serviceName) }} /> {span.operation}
+        <span class="wf-swatch" style={{ backgroundColor: serviceColour(span.serviceName) }} />{" "}
+        <bdi>{span.operation}</bdi>
       </h2>
       <table class="data kv" aria-label="Span">
         <tbody>
           <tr>
             <th scope="row">service</th>
-            <td>{span.serviceName}</td>
+            <td>
+              <bdi>{span.serviceName}</bdi>
+            </td>
           </tr>
           <tr>
             <th scope="row">kind</th>
@@ -156,7 +167,9 @@ export function SpanDetail({
             <li key={`${event.timeUnixNano}-${event.name}`}>
               <div>
                 <span class="mono">+{formatDuration(offsetMsOf(event.timeUnixNano, origin))}</span>{" "}
-                <strong class={event.name === "exception" ? "status-error" : ""}>{event.name}</strong>
+                <strong class={event.name === "exception" ? "status-error" : ""}>
+                  <bdi>{event.name}</bdi>
+                </strong>
               </div>
               <AttributeTable attributes={event.attributes} label={`Event ${event.name}`} />
             </li>
@@ -186,7 +199,7 @@ export function SpanDetail({
       <AttributeTable attributes={span.resource.attributes} label="Resource" />
       <h3>Scope</h3>
       <p class="mono">
-        {span.scope.name || "(unnamed)"}
+        <bdi>{span.scope.name || "(unnamed)"}</bdi>
         {span.scope.version ? ` ${span.scope.version}` : ""}
       </p>
     </aside>

@@ -6,9 +6,13 @@ import { formatDateTime, formatDuration } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
 
 export function TraceHeader({ summary }: { summary: TraceSummary }) {
-  const title = summary.rootOperation
-    ? `${summary.rootServiceName ?? "?"}: ${summary.rootOperation}`
-    : `Trace ${summary.traceId}`;
+  const title = summary.rootOperation ? (
+    <>
+      <bdi>{summary.rootServiceName ?? "?"}</bdi>: <bdi>{summary.rootOperation}</bdi>
+    </>
+  ) : (
+    `Trace ${summary.traceId}`
+  );
   return (
     <div class="trace-header">
       <div class="trace-title">
@@ -42,7 +46,7 @@ export function TraceHeader({ summary }: { summary: TraceSummary }) {
             {summary.services.map((service) => (
               <span key={service} class="service-chip">
                 <span class="wf-swatch" style={{ backgroundColor: serviceColour(service) }} />
-                {service}
+                <bdi>{service}</bdi>
               </span>
             ))}
           </dd>

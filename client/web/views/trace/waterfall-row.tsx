@@ -95,7 +95,7 @@ export function WaterfallRowView({ row, span, extentMs, selected, critical, logs
           </span>
         )}
         <span class="wf-label" title={`${span.service}: ${span.name}`}>
-          <span class="wf-service">{span.service}</span> {span.name}
+          <bdi class="wf-service">{span.service}</bdi> <bdi>{span.name}</bdi>
           {summary && <span class="wf-count"> ×{summary.count}</span>}
         </span>
       </div>

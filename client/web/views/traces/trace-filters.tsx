@@ -111,7 +111,7 @@ export function TraceFilters({ search, lookback }: { search: URLSearchParams; lo
           {form.attrs.map(([key, value]) => (
             <li key={key}>
               <code>
-                {key}={value}
+                <bdi>{key}</bdi>=<bdi>{value}</bdi>
               </code>
               <button
                 type="button"

@@ -3,6 +3,7 @@
  * longest trace shown, so the page reads at a glance; the row's operation is the link a
  * keyboard reaches, and a click anywhere on the row opens the trace too.
  */
+import { Fragment } from "preact";
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
 import { serviceColour } from "../../format/service-colour.js";
@@ -40,10 +41,10 @@ function TraceRow({ trace, longestMs }: { trace: TraceSummary; longestMs: number
       <td class="root">
         <span class="root-service">
           <span class="swatch" aria-hidden="true" style={{ background: serviceColour(service) }} />
-          {service}
+          <bdi>{service}</bdi>
         </span>
         <Link href={href} class="operation" title={trace.traceId}>
-          {trace.rootOperation ?? "(no root span)"}
+          <bdi>{trace.rootOperation ?? "(no root span)"}</bdi>
         </Link>
       </td>
       <td class="num duration">
@@ -63,7 +64,14 @@ function TraceRow({ trace, longestMs }: { trace: TraceSummary; longestMs: number
           <span class="muted">0</span>
         )}
       </td>
-      <td class="services">{trace.services.join(", ")}</td>
+      <td class="services">
+        {trace.services.map((service, i) => (
+          <Fragment key={service}>
+            {i > 0 && ", "}
+            <bdi>{service}</bdi>
+          </Fragment>
+        ))}
+      </td>
     </tr>
   );
 }
