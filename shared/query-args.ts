@@ -122,7 +122,7 @@ export function checkArgs<M extends QueryMethod>(method: M, args: QueryRequestOf
   }
   for (const [name, value] of Object.entries(given)) {
     if (value === undefined || Object.hasOwn(route.pathParams, name)) continue;
-    const spec = route.params[name];
+    const spec = Object.hasOwn(route.params, name) ? route.params[name] : undefined;
     if (spec) checked[name] = checkValue(spec, name, value, parsers.params[name]!);
     else if (name === "attrs" && route.attr) checked[name] = checkPairs(name, value);
     else if (name === "attrContains" && route.attrContains) checked[name] = checkPairs(name, value);

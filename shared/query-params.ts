@@ -38,7 +38,9 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
   const attrs: [string, string][] = [];
   const attrContains: [string, string][] = [];
   for (const [name, given] of Object.entries(query)) {
-    const raw = Array.isArray(given) && route.params[name]?.repeatable ? given.join(",") : given;
+    // Own keys only: a name every object inherits (`constructor`, `__proto__`) is no parameter.
+    const parse = Object.hasOwn(route.params, name) ? route.params[name] : undefined;
+    const raw = Array.isArray(given) && parse?.repeatable ? given.join(",") : given;
     if (Array.isArray(raw)) throw new QueryError(`parameter ${name} is given more than once; give it once`);
     const text = String(raw ?? "");
     if (route.attr && name.startsWith("attr.") && name.length > 5) {
@@ -46,7 +48,6 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
     } else if (route.attrContains && name.startsWith("attrContains.") && name.length > 13) {
       attrContains.push([name.slice(13), filterText(text, name)]);
     } else {
-      const parse = route.params[name];
       if (!parse) throw unknownParameter(name, route);
       values[name] = parse(text, name);
     }

@@ -101,6 +101,20 @@ describe("typed query arguments (checkArgs)", () => {
       expect(typed, method).to.equal(overHttp);
     }
   });
+
+  it("refuses a parameter named after an object's own machinery, as any other unknown one", () => {
+    // Names every plain object inherits: read as a parameter's parser, they failed with 500 or
+    // were ignored as if absent.
+    for (const name of ["__proto__", "constructor", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf"]) {
+      for (const [method] of QUERY_ROUTE_LIST) {
+        const query = JSON.parse(`{${JSON.stringify(name)}: "1"}`) as Record<string, string>;
+        const overHttp = refusal(() => parseQueryRequest(method, PATH, query));
+        expect(overHttp, `${method} ${name}`).to.match(new RegExp(`^unknown parameter ${name}; this route accepts `));
+        const typed = refusal(() => checkArgs(method, { ...pathArgs(method), ...query } as never));
+        expect(typed, `${method} ${name}`).to.equal(overHttp);
+      }
+    }
+  });
 });
 
 /** The path ids a route needs, as typed arguments. */
