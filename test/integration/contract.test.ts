@@ -262,4 +262,47 @@ describe("query API contract: real responses against the OpenAPI document", func
     expect(missing.status).to.equal(404);
     validate("/api/traces/{traceId}", "404", missing.json());
   });
+
+  it("answers an OTLP export of each signal in the documented shape, partial success included", async () => {
+    const old = now - 30n * 86_400_000n * MS;
+    const exports: [string, unknown][] = [
+      ["/v1/traces", traceRequest("shop", [{ traceId: hexId(8, 16), spanId: hexId(8, 8), name: "old", startNs: old }])],
+      ["/v1/logs", logsRequest("shop", [{ timeNs: old, body: "old" }])],
+      [
+        "/v1/metrics",
+        {
+          resourceMetrics: [
+            {
+              scopeMetrics: [
+                {
+                  metrics: [
+                    {
+                      name: "shop.old",
+                      gauge: {
+                        dataPoints: [
+                          { timeUnixNano: String(old), asInt: "1" },
+                          { timeUnixNano: String(now), asInt: "2" },
+                        ],
+                      },
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    ];
+    for (const [path, body] of exports) {
+      const answer = (await postJson(`${obsd.url}${path}`, body)).json();
+      expect(answer.partialSuccess, path).to.be.an("object");
+      const validator = ajv.getSchema(
+        `openapi.json#/${pointer("paths", path, "post", "responses", "200", "content", "application/json", "schema")}`,
+      );
+      expect(validator, `${path} has a schema`).to.be.a("function");
+      expect(validator?.(answer), `${path}: ${JSON.stringify(validator?.errors)} ${JSON.stringify(answer)}`).to.equal(
+        true,
+      );
+    }
+  });
 });
