@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { MAX_INSTANT_NS } from "../../shared/query-params.js";
 import type { ServiceRecord } from "../../shared/api-records.js";
 import { nsToIso } from "../../shared/time.js";
 import { TRIMMED_THROUGH } from "../store/retention.js";
@@ -71,8 +72,12 @@ export class ServiceActivity {
   /** Per service id: the newest span start, log time or metric point time in [fromNs, toNs]. */
   newest(fromNs: bigint, toNs: bigint): Map<number, bigint> {
     const newest = new Map<number, bigint>();
-    for (const signal of [this.spans, this.logs]) this.read(signal, fromNs, toNs + 1n, newest);
-    this.readMetrics(fromNs, toNs + 1n, newest);
+    // The reads take [from, to + 1): at the last instant a store holds, to + 1 is past what
+    // SQLite can bind, so the window ends just before it (a time of exactly 2^63 - 1 ns, in the
+    // year 2262, is left out of it).
+    const end = toNs < MAX_INSTANT_NS ? toNs + 1n : toNs;
+    for (const signal of [this.spans, this.logs]) this.read(signal, fromNs, end, newest);
+    this.readMetrics(fromNs, end, newest);
     return newest;
   }
 

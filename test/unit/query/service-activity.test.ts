@@ -65,6 +65,9 @@ describe("service activity", () => {
           const toNs = fromNs + BigInt(Math.floor(next() * lengthMs)) * MS + BigInt(Math.floor(next() * 1e6));
           expect(activity.newest(fromNs, toNs), `${fromNs}..${toNs}`).to.deep.equal(expected(fromNs, toNs));
         }
+        // A window ending at the last instant a store holds (the audit's largest `until`).
+        const last = 2n ** 63n - 1n;
+        expect(activity.newest(T0, last)).to.deep.equal(expected(T0, last));
       } finally {
         db.close();
       }
