@@ -4,6 +4,8 @@ import { parseDuration } from "./duration.js";
 import {
   type ForwardDestination,
   forwardDestinations,
+  parseForwardHeader,
+  parseForwardProtocol,
   splitForwardHeaders,
   splitForwardUrls,
 } from "./forward-settings.js";
@@ -27,7 +29,8 @@ export type SettingSource = "flag" | "env" | "default";
 
 export interface ResolvedSettings {
   settings: CollectorSettings;
-  sources: Record<keyof CollectorSettings, SettingSource>;
+  /** Each setting's source; forwarding's protocol and headers have their own. */
+  sources: Record<keyof CollectorSettings | "forwardProtocol" | "forwardHeaders", SettingSource>;
 }
 
 /** Values as given on the command line; absent when the flag was not passed. */
@@ -126,25 +129,51 @@ function standardPorts(flags: SettingFlags, env: NodeJS.ProcessEnv): { value: bo
   return { value: false, source: "default" };
 }
 
+/** Where each part of the forwarding setting came from. */
+interface ForwardSources {
+  forward: SettingSource;
+  forwardProtocol: SettingSource;
+  forwardHeaders: SettingSource;
+}
+
 /**
  * --forward (with --forward-protocol and --forward-header), else OBS_FORWARD (with
  * OBS_FORWARD_PROTOCOL and OBS_FORWARD_HEADERS); each part falls back to its environment
- * variable when its flag is absent.
+ * variable when its flag is absent, and reports its own source. Without a URL forwarding is
+ * off: a protocol or header flag is then refused (it asks for something that will not happen),
+ * while the environment's, kept in a profile for when it is on, configure nothing.
  */
 function forwardSetting(
   flags: SettingFlags,
   env: NodeJS.ProcessEnv,
-): { value: ForwardDestination[]; source: SettingSource } {
+): { value: ForwardDestination[]; sources: ForwardSources } {
   const fromFlags = (flags.forward ?? []).filter((url) => url !== "");
   const urls = fromFlags.length > 0 ? fromFlags : splitForwardUrls(env.OBS_FORWARD ?? "");
-  const protocol = flags.forwardProtocol || env.OBS_FORWARD_PROTOCOL || undefined;
-  const headers =
-    flags.forwardHeaders && flags.forwardHeaders.length > 0
-      ? flags.forwardHeaders
-      : splitForwardHeaders(env.OBS_FORWARD_HEADERS ?? "");
-  const origin = fromFlags.length > 0 ? "flag" : "OBS_FORWARD";
-  const value = wrap(() => forwardDestinations(urls, protocol, headers), origin);
-  return { value, source: urls.length === 0 ? "default" : fromFlags.length > 0 ? "flag" : "env" };
+  const protocolFlag = flags.forwardProtocol || undefined;
+  const headerFlags = flags.forwardHeaders && flags.forwardHeaders.length > 0 ? flags.forwardHeaders : undefined;
+  if (urls.length === 0) {
+    if (protocolFlag !== undefined || headerFlags !== undefined) {
+      throw new SettingsError("--forward-protocol and --forward-header need a --forward URL");
+    }
+    return { value: [], sources: { forward: "default", forwardProtocol: "default", forwardHeaders: "default" } };
+  }
+  const protocol = protocolFlag ?? (env.OBS_FORWARD_PROTOCOL || undefined);
+  const headers = headerFlags ?? splitForwardHeaders(env.OBS_FORWARD_HEADERS ?? "");
+  const sources: ForwardSources = {
+    forward: fromFlags.length > 0 ? "flag" : "env",
+    forwardProtocol: protocolFlag !== undefined ? "flag" : protocol !== undefined ? "env" : "default",
+    forwardHeaders: headerFlags !== undefined ? "flag" : headers.length > 0 ? "env" : "default",
+  };
+  // Each part checked on its own, so a refusal names where that part came from.
+  if (protocol !== undefined) {
+    wrap(() => parseForwardProtocol(protocol), sources.forwardProtocol === "flag" ? "flag" : "OBS_FORWARD_PROTOCOL");
+  }
+  wrap(() => headers.map(parseForwardHeader), sources.forwardHeaders === "flag" ? "flag" : "OBS_FORWARD_HEADERS");
+  const value = wrap(
+    () => forwardDestinations(urls, protocol, headers),
+    sources.forward === "flag" ? "flag" : "OBS_FORWARD",
+  );
+  return { value, sources };
 }
 
 /**
@@ -200,7 +229,7 @@ export function resolveSettings(
       maxDbBytes: maxDb.source,
       maxBodyBytes: maxBody.source,
       otlpStandardPorts: otlpStandardPorts.source,
-      forward: forward.source,
+      ...forward.sources,
     },
   };
 }

@@ -59,8 +59,23 @@ export function parseForwardProtocol(text: string): ForwardProtocol {
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Headers the forwarder sets itself: a user's value would break the request. */
-const RESERVED_HEADERS = new Set(["content-type", "content-encoding", "content-length", "host", "te", "grpc-encoding"]);
+/**
+ * Headers the forwarder sets itself, and those of the connection rather than the request
+ * (HTTP/2, which gRPC runs on, refuses them): a user's value would break every send.
+ */
+const RESERVED_HEADERS = new Set([
+  "content-type",
+  "content-encoding",
+  "content-length",
+  "host",
+  "te",
+  "grpc-encoding",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+]);
 
 /** `K=V`: the name a valid HTTP token, the value printable ASCII. */
 export function parseForwardHeader(text: string): [string, string] {
@@ -72,7 +87,9 @@ export function parseForwardHeader(text: string): [string, string] {
     );
   }
   if (RESERVED_HEADERS.has(name.toLowerCase())) {
-    throw new ForwardSettingsError(`invalid --forward-header: obs sets ${name.toLowerCase()} itself`);
+    throw new ForwardSettingsError(
+      `invalid --forward-header: ${name.toLowerCase()} is set by obs or the connection, not per request`,
+    );
   }
   const value = text.slice(at + 1).trim();
   // Neither the value nor the text is quoted in the message: it is a secret. HTTP allows

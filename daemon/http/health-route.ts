@@ -2,7 +2,7 @@ import type { Router } from "express";
 import express from "express";
 import type { HealthRecord, SignalHistoryRecord, StoreHistoryRecord } from "../../shared/api-records.js";
 import { formatByteSize } from "../../shared/byte-size.js";
-import type { CollectorSettings, SettingSource } from "../../shared/collector-settings.js";
+import type { CollectorSettings, ResolvedSettings } from "../../shared/collector-settings.js";
 import { formatDuration } from "../../shared/duration.js";
 import type { CollectorEndpoint } from "../../shared/endpoints.js";
 import { fileSize } from "../../shared/file-size.js";
@@ -33,7 +33,7 @@ export interface HealthOptions {
   identity: CollectorIdentity;
   settings: CollectorSettings;
   /** Where each setting came from: command-line flag, environment or built-in default. */
-  sources: Record<keyof CollectorSettings, SettingSource>;
+  sources: ResolvedSettings["sources"];
   baseUrl: () => string;
   /** The port actually bound (differs from the setting when that is 0). */
   boundPort: () => number;
@@ -69,8 +69,8 @@ function configurationOf(options: HealthOptions): HealthRecord["configuration"] 
           const summary = forwardSummary(settings.forward);
           return {
             forward: { value: summary.urls, source: sources.forward },
-            forwardProtocol: { value: summary.protocol, source: sources.forward },
-            forwardHeaders: { value: summary.headers, source: sources.forward },
+            forwardProtocol: { value: summary.protocol, source: sources.forwardProtocol },
+            forwardHeaders: { value: summary.headers, source: sources.forwardHeaders },
           };
         })()),
   };

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
-import { MAX_INSTANT_NS } from "../../shared/query-params.js";
 import type { ServiceRecord } from "../../shared/api-records.js";
+import { MAX_INSTANT_NS } from "../../shared/query-params.js";
 import { nsToIso } from "../../shared/time.js";
 import { TRIMMED_THROUGH } from "../store/retention.js";
 import { MINUTE_NS, planWindow, slotOf } from "../store/rollup-slots.js";

@@ -30,8 +30,8 @@ describe("settings of an adopted collector", () => {
     if (settings.forward.length > 0) {
       const summary = forwardSummary(settings.forward);
       configuration.forward = { value: summary.urls, source: sources.forward };
-      configuration.forwardProtocol = { value: summary.protocol, source: sources.forward };
-      configuration.forwardHeaders = { value: summary.headers, source: sources.forward };
+      configuration.forwardProtocol = { value: summary.protocol, source: sources.forwardProtocol };
+      configuration.forwardHeaders = { value: summary.headers, source: sources.forwardHeaders };
     }
     return { retention: { maxAge: "", maxAgeMs: settings.retentionMs, maxBytes: settings.maxDbBytes }, configuration };
   };
