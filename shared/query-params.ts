@@ -207,13 +207,32 @@ export const MAX_INSTANT_NS = 2n ** 63n - 1n;
 const ISO_INSTANT = /^(\d{4}-\d\d-\d\dT\d\d:\d\d)(?::(\d\d)(?:\.(\d+))?)?(Z|[+-]\d\d:\d\d)$/;
 
 /**
+ * Whether the date and time name a real moment: Date.parse rolls an impossible one over
+ * (February 30th is March 2nd, 24:00 the next day), which would answer for another time.
+ */
+function isCalendarTime(dateAndMinutes: string, seconds: string | undefined): boolean {
+  const [year, month, day, hour, minute] = dateAndMinutes.split(/[-T:]/).map(Number) as number[];
+  const date = new Date(Date.UTC(year as number, (month as number) - 1, day));
+  return (
+    date.getUTCMonth() === (month as number) - 1 &&
+    date.getUTCDate() === day &&
+    (hour as number) <= 23 &&
+    (minute as number) <= 59 &&
+    Number(seconds ?? "0") <= 59
+  );
+}
+
+/**
  * An instant as ISO 8601 with a time zone (2026-11-22T10:00:00.123456789Z), 1970 to 2262.
  * Returns Unix nanoseconds, every digit of the fraction kept to the nanosecond (Date keeps
  * milliseconds, and a window ending at a span's own time must hold that span).
  */
 export function instant(raw: string, name: string): bigint {
   const parts = ISO_INSTANT.exec(raw);
-  const ms = parts ? Date.parse(`${parts[1]}:${parts[2] ?? "00"}${parts[4]}`) : Number.NaN;
+  const ms =
+    parts && isCalendarTime(parts[1] as string, parts[2])
+      ? Date.parse(`${parts[1]}:${parts[2] ?? "00"}${parts[4]}`)
+      : Number.NaN;
   if (!parts || Number.isNaN(ms)) {
     throw new QueryError(`invalid ${name} "${raw}": expected an ISO 8601 time with a zone, e.g. 2026-11-22T10:00:00Z`);
   }

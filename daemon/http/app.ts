@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { parse as parseQueryString } from "node:querystring";
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express";
 import type { QueryApi } from "../../shared/query-api.js";
 import { mcpRoutes } from "../mcp/mcp-route.js";
@@ -50,6 +51,9 @@ function createApp(options: AppOptions, hostAllowed: HostAllowed): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
+  // Every parameter: express's own parser keeps the first 1,000 and drops the rest without a
+  // word (a filter or limit after them was ignored). Node's cap on a request's head bounds them.
+  app.set("query parser", (text: string) => parseQueryString(text, "&", "=", { maxKeys: 0 }));
   // Before the guard, so its refusal of a UI path carries the UI's headers as every UI answer does.
   app.use(secureUiAnswers);
   app.use(hostGuard(hostAllowed));
@@ -69,7 +73,7 @@ function createApp(options: AppOptions, hostAllowed: HostAllowed): Express {
     res.type("html").send(page);
   });
   app.all(["/openapi.json", "/docs"], (req, _res, next) =>
-    next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET" })),
+    next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET, HEAD" })),
   );
   app.use(uiRoutes());
   app.use((req, _res, next) => next(new HttpError(404, `no route ${req.method} ${req.path}; see /docs`)));

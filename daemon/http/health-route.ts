@@ -159,7 +159,7 @@ export function healthRoutes(options: HealthOptions): Router {
     res.json(healthDocument(options));
   });
   router.all("/api/health", (_req, _res, next) =>
-    next(new HttpError(405, "use GET for /api/health", { Allow: "GET" })),
+    next(new HttpError(405, "use GET for /api/health", { Allow: "GET, HEAD" })),
   );
   return router;
 }

@@ -27,7 +27,7 @@ export function queryRoutes(queries: QueryCaller): Router {
     const route = matchQueryPath(path);
     if (!route) return next();
     if (req.method !== "GET" && req.method !== "HEAD") {
-      return next(new HttpError(405, `use GET for ${path}`, { Allow: "GET" }));
+      return next(new HttpError(405, `use GET for ${path}`, { Allow: "GET, HEAD" }));
     }
     const refuse = (error: unknown) => {
       if (!(error instanceof QueryError)) return next(error);

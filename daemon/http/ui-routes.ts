@@ -87,7 +87,7 @@ export function uiRoutes(webRoot: string = packagePath("dist", "web")): Router {
   }
   router.all(["/", "/ui", /^\/ui\/.*/], (req, _res, next) => {
     if (req.method === "GET" || req.method === "HEAD") return next(new HttpError(404, `no UI file ${req.path}`));
-    next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET" }));
+    next(new HttpError(405, `use GET for ${req.path}`, { Allow: "GET, HEAD" }));
   });
   return router;
 }

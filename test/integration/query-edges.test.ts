@@ -401,6 +401,13 @@ describe("query edges (real obsd)", function () {
       }
     });
 
+    it("reads every parameter however many come before it: a limit after a thousand filters applies", async () => {
+      const filters = Array.from({ length: 1000 }, (_, i) => `attr.k${i}=1`).join("&");
+      const { status, body } = await getJson(`${obsd.url}/api/traces?${filters}&limit=1`);
+      expect(status, JSON.stringify(body)).to.equal(200);
+      expect(body.meta.limit).to.equal(1);
+    });
+
     it("answers 400 naming durationMin for numbers too large to compare", async () => {
       for (const route of ["/api/traces", "/api/traces/stats?groupBy=service&agg=count&", "/api/audit"]) {
         for (const value of ["1e308", "99999999999999999999"]) {

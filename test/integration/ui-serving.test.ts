@@ -106,7 +106,7 @@ describe("obsd serves the web UI (real obsd)", function () {
     ] as const) {
       const response = await http(`${obsd.url}${path}`, { method });
       expect(response.status, `${method} ${path}`).to.equal(405);
-      expect(response.headers.allow, `${method} ${path}`).to.equal("GET");
+      expect(response.headers.allow, `${method} ${path}`).to.equal("GET, HEAD");
       expect(response.json().error).to.equal(`use GET for ${path}`);
       expectSecured(response, `${method} ${path}`);
     }

@@ -96,7 +96,7 @@ describe("HTTP query routes (over a fake query caller)", () => {
   it("answers 405 to other methods, and leaves other paths to the next router", async () => {
     const post = await http(`${base}/api/traces`, { method: "POST" });
     expect(post.status).to.equal(405);
-    expect(post.headers.allow).to.equal("GET");
+    expect(post.headers.allow).to.equal("GET, HEAD");
     expect(post.json()).to.deep.equal({ error: "use GET for /api/traces" });
     const other = await http(`${base}/api/health`);
     expect(other.status).to.equal(404);

@@ -31,6 +31,17 @@ describe("query parameters", () => {
     expect(instant("2262-04-11T23:47:16.854775807Z", "until")).to.equal(2n ** 63n - 1n);
     expect(() => instant("2262-04-11T23:47:16.854775808Z", "until")).to.throw(QueryError, /1970-01-01/);
     expect(() => instant("1969-12-31T23:59:59.999999999Z", "until")).to.throw(QueryError, /1970-01-01/);
+    // A date or time that does not exist is refused, not rolled over to another.
+    for (const impossible of [
+      "2026-02-30T00:00:00Z",
+      "2026-13-01T00:00Z",
+      "2026-02-28T24:00Z",
+      "2026-02-28T10:60Z",
+      "2026-02-28T10:00:60Z",
+    ]) {
+      expect(() => instant(impossible, "until"), impossible).to.throw(QueryError, /ISO 8601/);
+    }
+    expect(instant("2024-02-29T00:00:00Z", "until")).to.equal(1_709_164_800_000_000_000n);
     // A fraction belongs to seconds only.
     expect(() => instant("2026-11-22T10:00.5Z", "until")).to.throw(QueryError, /ISO 8601/);
   });
