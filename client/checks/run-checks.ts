@@ -1,7 +1,5 @@
 /** `obs test` / `obs run`: everything is checked before a browser starts, then the suite runs. */
-import { chmodSync, lstatSync } from "node:fs";
 import { ExitCode } from "../../shared/exit-codes.js";
-import { PRIVATE_DIR_MODE } from "../../shared/state-dir.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { loadCatalog } from "../skills/skill-catalog.js";
 import { appendJournal } from "../skills/skill-journal.js";
@@ -11,31 +9,13 @@ import { loadCache, saveCache } from "./cache/cache-file.js";
 import { loadConfig } from "./config/config-file.js";
 import { type RunFlags, type RunSettings, resolveRunSettings } from "./config/run-settings.js";
 import { createProvider } from "./providers/provider-factory.js";
+import { claimReportDir } from "./report/artifact-files.js";
 import { reportersFor } from "./report/reporters.js";
 import type { RunReport } from "./report/run-result.js";
 import { type RunDependencies, runSuite, type TraceContextSource } from "./run-suite.js";
 import { discoverSpecs } from "./spec/spec-discovery.js";
 import { type LoadedSpec, loadSpec } from "./spec/spec-loading.js";
 import type { AllowedHost } from "./telemetry/propagation-allowlist.js";
-
-/**
- * A run's artifacts (reports, failure snapshots, screenshots, frames, the action cache, the
- * progress file) hold what the pages showed, and the action cache is replayed without the
- * model: they are made owner-only whatever the umask, by masking group and other bits for the
- * rest of the process (every writer, and the browsers it starts, at once), and a report folder
- * an earlier run left open to others is closed. A folder of another user's is left as it is.
- */
-function keepArtifactsPrivate(reportDir: string): void {
-  process.umask(process.umask() | 0o077);
-  try {
-    const stats = lstatSync(reportDir);
-    if (stats.isDirectory() && stats.uid === process.getuid?.() && (stats.mode & 0o077) !== 0) {
-      chmodSync(reportDir, PRIVATE_DIR_MODE);
-    }
-  } catch {
-    // Not made yet: made owner-only by the umask.
-  }
-}
 
 export async function loadSpecs(patterns: string[], cwd: string): Promise<LoadedSpec[]> {
   const { files } = discoverSpecs(patterns, cwd);
@@ -75,7 +55,7 @@ export async function prepareChecks(
 ): Promise<CheckRunner> {
   const loaded = await loadConfig(configPath, cwd);
   const settings = resolveRunSettings(flags, loaded.config, loaded.dir, env, cwd);
-  keepArtifactsPrivate(settings.reportDir);
+  claimReportDir(settings.reportDir);
   const provider = createProvider(settings.provider);
   if (settings.headed && settings.containerized) {
     throw new LifecycleError("invalid_argument", "--headed cannot show a containerized browser; drop one of them");

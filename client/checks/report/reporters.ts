@@ -1,8 +1,9 @@
 /** The reporters a run uses: each implements the small Reporter interface, one job each. */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { safeText } from "../../render/table.js";
 import type { RunSettings } from "../config/run-settings.js";
+import { artifactFolder, writeArtifact } from "./artifact-files.js";
 import { summaryLines, testLine } from "./console-summary.js";
 import { HTML_REPORT, htmlReport } from "./html-report.js";
 import { jsonReport } from "./json-report.js";
@@ -13,21 +14,18 @@ import type { Reporter, RunReport } from "./run-result.js";
 export const JSON_REPORT = "report.json";
 export const JUNIT_REPORT = "junit.xml";
 
-function writeFile(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
 /** Writes report files at the end and remembers their paths for the console summary. */
 class FileReporter implements Reporter {
   constructor(
+    private readonly reportDir: string,
     private readonly path: string,
     private readonly render: (report: RunReport) => string,
     private readonly written: string[],
     private readonly cwd: string,
   ) {}
   onRunFinish(report: RunReport): void {
-    writeFile(this.path, this.render(report));
+    artifactFolder(this.reportDir, dirname(this.path));
+    writeArtifact(this.path, this.render(report));
     this.written.push(relative(this.cwd, this.path) || this.path);
   }
 }
@@ -99,13 +97,19 @@ export function reportersFor(settings: RunSettings): Reporter[] {
   const written: string[] = [];
   const reporters: Reporter[] = [];
   if (settings.reporters.includes("json")) {
-    reporters.push(new FileReporter(join(settings.reportDir, JSON_REPORT), jsonReport, written, settings.cwd));
+    reporters.push(
+      new FileReporter(settings.reportDir, join(settings.reportDir, JSON_REPORT), jsonReport, written, settings.cwd),
+    );
   }
   if (settings.reporters.includes("junit")) {
-    reporters.push(new FileReporter(join(settings.reportDir, JUNIT_REPORT), junitXml, written, settings.cwd));
+    reporters.push(
+      new FileReporter(settings.reportDir, join(settings.reportDir, JUNIT_REPORT), junitXml, written, settings.cwd),
+    );
   }
   if (settings.reporters.includes("html")) {
-    reporters.push(new FileReporter(join(settings.reportDir, HTML_REPORT), htmlReport, written, settings.cwd));
+    reporters.push(
+      new FileReporter(settings.reportDir, join(settings.reportDir, HTML_REPORT), htmlReport, written, settings.cwd),
+    );
   }
   if (settings.progressFile) reporters.push(new ProgressReporter(settings.progressFile));
   if (settings.verbose) reporters.push(new VerboseReporter());
