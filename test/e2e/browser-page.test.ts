@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "chai";
 import { fingerprintOf } from "../../client/checks/agent/page-snapshot.js";
 import { ActionError, BrowserPage } from "../../client/checks/browser/browser-page.js";
@@ -5,6 +7,7 @@ import { type BrowserSession, startBrowser } from "../../client/checks/browser/b
 import { locateChromium } from "../../client/checks/browser/engines.js";
 import { packagePath } from "../../shared/package-root.js";
 import { serveFolder } from "../helpers/static-site.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 describe("page snapshots and actions in real Chromium", function () {
   this.timeout(60_000);
@@ -71,5 +74,25 @@ describe("page snapshots and actions in real Chromium", function () {
       '"nothing will ever load" appeared',
     );
     expect(await page.perform("wait", { text: "never there", ms: 200 })).to.equal('"never there" did not appear');
+  });
+
+  it("opens only http and https pages for the model: a local file's text never reaches its snapshot", async () => {
+    const folder = tempDir("obs-local-file-");
+    try {
+      const file = join(folder.path, "private.txt");
+      writeFileSync(file, "the local file's private text\n");
+      await page.goto("/static.html");
+      for (const url of [`file://${file}`, "data:text/html,<p>planted</p>", "javascript:alert(1)"]) {
+        const refused = await page.perform("navigate", { url }).catch((error: Error) => error);
+        expect(refused, url).to.be.instanceOf(ActionError);
+        expect((refused as Error).message).to.match(/^navigate opens only http and https URLs/);
+      }
+      const snapshot = await page.snapshot();
+      expect(snapshot.url).to.equal(`${site.url}/static.html`);
+      expect(JSON.stringify(snapshot)).not.to.include("private text");
+      expect(await page.perform("navigate", { url: "/todo.html" })).to.equal(`opened ${site.url}/todo.html`);
+    } finally {
+      folder.cleanup();
+    }
   });
 });

@@ -99,8 +99,17 @@ export class BrowserPage {
     const named = element ?? `[${String(args.index)}]`;
     try {
       switch (tool) {
-        case "navigate":
-          return `opened ${await this.goto(String(args.url))}`;
+        case "navigate": {
+          // The model opens web pages only: a file:// page (or any other scheme the browser
+          // reads locally) would put this machine's files into its snapshot, and so into the
+          // model's requests and the reports.
+          const target = resolveUrl(String(args.url), this.baseUrl);
+          const scheme = new URL(target).protocol;
+          if (scheme !== "http:" && scheme !== "https:") {
+            throw new ActionError(`navigate opens only http and https URLs, not ${scheme} ones`);
+          }
+          return `opened ${await this.goto(target)}`;
+        }
         case "click": {
           const element = await this.element(args.index);
           await element.scrollIntoView().catch(() => {});
