@@ -2,8 +2,10 @@
  * The runner core: loads the specs, runs each test in its own browser session with the agent,
  * tells the reporters, and returns the report. The CLI adapter decides the exit code.
  */
+
 import { mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
+import { hideUrlPasswords } from "../../shared/url-passwords.js";
 import type { SkillDocument } from "../skills/skill-document.js";
 import type { JournalEntry } from "../skills/skill-journal.js";
 import type { StepRecord } from "./agent/agent-loop.js";
@@ -107,7 +109,7 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
     durationMs: Date.now() - started,
     engine: settings.engine,
     provider: { name: deps.provider.name, model: deps.provider.model },
-    baseUrl: settings.baseUrl,
+    baseUrl: settings.baseUrl === null ? null : hideUrlPasswords(settings.baseUrl),
     totals: {
       tests: all.length,
       passed: all.filter((test) => test.status === "passed").length,
@@ -218,6 +220,14 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
   const { spec, test, ref, settings, deps, tell, suiteFailure } = context;
   /** The attempt's secrets: the agent learns them (the spec's `secrets`, password fields). */
   const secrets = new SecretValues();
+  // Only the browser is given the base URL's password; wherever the page shows it, it is hidden.
+  const basePassword = settings.baseUrl && URL.canParse(settings.baseUrl) ? new URL(settings.baseUrl).password : "";
+  secrets.hide(basePassword);
+  try {
+    secrets.hide(decodeURIComponent(basePassword));
+  } catch {
+    // Not percent-encoded text: hidden as given.
+  }
   const startedAt = new Date();
   const steps: StepRecord[] = [];
   const checks: CheckRecord[] = [];

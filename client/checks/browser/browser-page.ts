@@ -26,6 +26,21 @@ export function resolveUrl(url: string, baseUrl: string | null): string {
   return new URL(url, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href;
 }
 
+/**
+ * `url` as the runner shows it to the model and writes it down: without the user name and
+ * password a base URL may carry (`http://user:password@host/`), which the browser keeps in the
+ * page's own URL. Chromium remembers them for the origin, so the model can open the same URL
+ * without them.
+ */
+export function withoutCredentials(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.href;
+}
+
 export class BrowserPage {
   constructor(
     readonly browser: Browser,
@@ -35,13 +50,15 @@ export class BrowserPage {
     private readonly urlForBrowser: (url: string) => string = (url) => url,
   ) {}
 
+  /** Opens `url` (relative to the base URL); returns it as opened, without credentials (withoutCredentials). */
   async goto(url: string): Promise<string> {
     const target = resolveUrl(url, this.baseUrl);
+    const shown = withoutCredentials(target);
     try {
       await this.browser.url(this.urlForBrowser(target));
     } catch (error) {
       const reason = /net::[A-Z_]+/.exec((error as Error).message)?.[0] ?? (error as Error).message.split("\n")[0];
-      throw new ActionError(`could not open ${target} (${reason})`);
+      throw new ActionError(`could not open ${shown} (${reason})`);
     }
     // Some failures (an unsafe port, a blocked address) load Chromium's error page instead of throwing.
     const errorCode = await this.browser.execute(() => {
@@ -50,8 +67,8 @@ export class BrowserPage {
         ? String(doc.querySelector(".error-code")?.textContent ?? "error page")
         : null;
     });
-    if (errorCode) throw new ActionError(`could not open ${target} (${String(errorCode).trim()})`);
-    return target;
+    if (errorCode) throw new ActionError(`could not open ${shown} (${String(errorCode).trim()})`);
+    return shown;
   }
 
   /** Waits (bounded) until the document has loaded, so the snapshot sees the result of an action. */
@@ -69,7 +86,12 @@ export class BrowserPage {
 
   async snapshot(): Promise<RawSnapshot> {
     await this.settle();
-    return (await this.browser.execute(collectPageSnapshot, MAX_ELEMENTS, MAX_TEXT)) as unknown as RawSnapshot;
+    const snapshot = (await this.browser.execute(
+      collectPageSnapshot,
+      MAX_ELEMENTS,
+      MAX_TEXT,
+    )) as unknown as RawSnapshot;
+    return { ...snapshot, url: withoutCredentials(snapshot.url) };
   }
 
   /**

@@ -4,10 +4,12 @@
  * `<report-dir>/failures/<file>/<test>/` while the test's browser is still open. Every step is
  * bounded, so a browser that no longer answers (a timeout, a crash) costs seconds, not the run.
  */
+
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { formatSnapshot } from "../agent/page-snapshot.js";
 import type { RawSnapshot } from "../agent/snapshot-script.js";
+import { withoutCredentials } from "../browser/browser-page.js";
 import type { FailureEvidence } from "../report/run-result.js";
 import { screenshotHidingSecrets } from "./secret-fields.js";
 
@@ -75,7 +77,7 @@ export async function captureFailureEvidence(
   }
   if (!shot) rmSync(screenshotPath, { force: true });
   return {
-    url: typeof url === "string" ? redact(url) : null,
+    url: typeof url === "string" ? redact(withoutCredentials(url)) : null,
     screenshot: shot ? relative(reportDir, screenshotPath) : null,
     snapshot: snapshotFile ? relative(reportDir, snapshotFile) : null,
   };

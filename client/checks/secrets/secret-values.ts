@@ -11,6 +11,8 @@
 
 /** How a value typed into a password field without a name is shown. */
 export const TYPED_SECRET = "%typed_secret%";
+/** How a hidden value (hide) is shown. */
+const HIDDEN = "***";
 
 /**
  * The shortest value obs accepts as a secret. Redaction replaces a value wherever it occurs, so
@@ -132,6 +134,17 @@ export class SecretValues {
     this.addMasked(value, TYPED_SECRET);
     this.pattern = null;
     return true;
+  }
+
+  /**
+   * Hides a value the model must never see nor be able to ask for (the password of the base URL,
+   * which only the browser is given): redacted as `***`, with no placeholder `reveal` turns back
+   * into it. A value shorter than MIN_SECRET_LENGTH is not learned, as in learnTyped.
+   */
+  hide(value: string): void {
+    if (value.length < MIN_SECRET_LENGTH) return;
+    for (const form of formsOf(value)) this.byValue.set(form, HIDDEN);
+    this.pattern = null;
   }
 
   private addMasked(value: string, placeholder: string): void {
