@@ -205,6 +205,18 @@ export function resolveProvider(
   const keyVariable = provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
   const baseVariable = provider === "openai" ? "OPENAI_BASE_URL" : "ANTHROPIC_BASE_URL";
   const baseUrl = firstOf<string>(env[baseVariable]) ?? null;
+  if (baseUrl !== null) {
+    const parsed = URL.canParse(baseUrl) ? new URL(baseUrl) : null;
+    if (parsed === null || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
+      throw usage(`${baseVariable} "${hideUrlPasswords(baseUrl)}" is not an http(s) URL`);
+    }
+    // fetch refuses a URL with credentials, and every error would repeat them into the reports.
+    if (parsed.username !== "" || parsed.password !== "") {
+      throw usage(
+        `${baseVariable} "${hideUrlPasswords(baseUrl)}" has a user name or password in it, which obs does not send; give the key in ${keyVariable} (or --api-key) and the endpoint without them`,
+      );
+    }
+  }
   const apiKey = firstOf<string>(flags.apiKey, env[keyVariable]) ?? null;
   // A local OpenAI-compatible server (OPENAI_BASE_URL) often takes no key; the public APIs always do.
   if (!apiKey && !(provider === "openai" && baseUrl)) {

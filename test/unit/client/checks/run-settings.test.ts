@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { resolveProvider, resolveRunSettings } from "../../../../client/checks/config/run-settings.js";
+import { LifecycleError } from "../../../../client/lifecycle/lifecycle-error.js";
 
 const CWD = "/work/project";
 
@@ -128,6 +129,28 @@ describe("browser-check run settings", () => {
         baseUrl: "http://127.0.0.1:8080/v1",
       });
       expect(() => resolve({ provider: "openai" }, {})).to.throw(/set OPENAI_API_KEY/);
+    });
+
+    it("refuses a provider endpoint with credentials in it, without showing the password", () => {
+      for (const [provider, variable] of [
+        ["openai", "OPENAI_BASE_URL"],
+        ["anthropic", "ANTHROPIC_BASE_URL"],
+      ] as const) {
+        let refused: unknown;
+        try {
+          resolve({ provider, apiKey: "k" }, { [variable]: "http://ada:ModelPw9876@127.0.0.1:8080/v1" });
+        } catch (error) {
+          refused = error;
+        }
+        expect(refused).to.be.instanceOf(LifecycleError);
+        expect((refused as LifecycleError).code).to.equal("invalid_argument");
+        expect((refused as Error).message).to.equal(
+          `${variable} "http://ada:***@127.0.0.1:8080/v1" has a user name or password in it, which obs does not send; give the key in ${provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} (or --api-key) and the endpoint without them`,
+        );
+      }
+      expect(() => resolve({ provider: "openai" }, { OPENAI_BASE_URL: "not a url" })).to.throw(
+        'OPENAI_BASE_URL "not a url" is not an http(s) URL',
+      );
     });
 
     it("prefers --api-key over the environment when both are given", () => {
