@@ -213,7 +213,9 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     // throttle (300 ms) from the page's repaints (40 ms).
     for (let i = 1; i < times.length; i++) expect((times[i] as number) - (times[i - 1] as number)).to.be.at.least(200);
     for (const frame of frames) {
-      expect(frame.path).to.match(/^frames\/tests-clock-obs-ts\/watches-the-clock\/frame-\d{4}\.jpg$/);
+      expect(frame.path).to.match(
+        /^frames\/tests-clock-obs-ts-6673a73b\/watches-the-clock-7a69c3ba\/frame-\d{4}\.jpg$/,
+      );
       const jpeg = readFileSync(join(project.path, ".obs", frame.path));
       expect(jpeg.readUInt16BE(0)).to.equal(0xffd8);
     }
@@ -227,8 +229,8 @@ describe("browser checks end to end (real Chromium, mock provider)", function ()
     expect(stills.code, stills.stdout + stills.stderr).to.equal(0);
     // goto and wait are the actions with screenshots; the run's earlier frames are gone.
     expect(frameLines().map((frame) => frame.path)).to.deep.equal([
-      "screenshots/tests-clock-obs-ts/watches-the-clock/step-001.png",
-      "screenshots/tests-clock-obs-ts/watches-the-clock/step-002.png",
+      "screenshots/tests-clock-obs-ts-6673a73b/watches-the-clock-7a69c3ba/step-001.png",
+      "screenshots/tests-clock-obs-ts-6673a73b/watches-the-clock-7a69c3ba/step-002.png",
     ]);
     expect(existsSync(join(project.path, ".obs", "frames"))).to.equal(false);
   });

@@ -199,8 +199,8 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
     expect(test.failure.kind).to.equal("check_failed");
     expect(test.failure_evidence).to.deep.equal({
       url: `${site.url}/shop.html`,
-      screenshot: "failures/tests-shop-obs-ts/totals-the-cart/screenshot.png",
-      snapshot: "failures/tests-shop-obs-ts/totals-the-cart/snapshot.txt",
+      screenshot: "failures/tests-shop-obs-ts-94fb515a/totals-the-cart-b0233b3c/screenshot.png",
+      snapshot: "failures/tests-shop-obs-ts-94fb515a/totals-the-cart-b0233b3c/snapshot.txt",
     });
     const png = readFileSync(join(reportDir(), test.failure_evidence.screenshot));
     expect(png.subarray(1, 4).toString()).to.equal("PNG");
@@ -215,11 +215,11 @@ describe("browser-check runner: failure evidence, retries, secrets (real Chromiu
     expect(test.steps.every((step: { screenshot: string | null }) => step.screenshot === null)).to.equal(true);
 
     expect(result.stdout).to.include(
-      "        screenshot: .obs/failures/tests-shop-obs-ts/totals-the-cart/screenshot.png",
+      "        screenshot: .obs/failures/tests-shop-obs-ts-94fb515a/totals-the-cart-b0233b3c/screenshot.png",
     );
     const [testcase] = junitCases();
     expect(testcase["system-out"]).to.include(
-      "[[ATTACHMENT|failures/tests-shop-obs-ts/totals-the-cart/screenshot.png]]",
+      "[[ATTACHMENT|failures/tests-shop-obs-ts-94fb515a/totals-the-cart-b0233b3c/screenshot.png]]",
     );
   });
 

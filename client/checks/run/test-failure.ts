@@ -18,22 +18,26 @@ export function failureOf(error: unknown): { kind: FailureKind; message: string 
 
 const MAX_SLUG = 60;
 /**
- * Names the slug keeps whole: lower-case ASCII words joined by one space, dot, slash or hyphen.
- * Any other name loses something to the slug (case, punctuation, other scripts, its length).
+ * Names the slug keeps whole: lower-case ASCII words joined by one hyphen, which are their own
+ * slug. Any other name loses something to it (case, spaces and punctuation, which all become
+ * `-`, other scripts, its length): `log in` and `log-in` would otherwise share a folder.
  */
-const PLAIN = /^[a-z0-9]+([ ./-][a-z0-9]+)*$/;
+const PLAIN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+/** How a slug that carries a hash ends; a plain name ending so is hashed too, so it cannot be another's slug. */
+const HASHED = /-[0-9a-f]{8}$/;
 
 /**
  * A file or test name as a folder name: screenshots, frames and failure evidence are kept under
- * it. A plain name reads as itself (`signs in` → `signs-in`); any other name also carries a short
- * hash of the whole name, so two tests never share a folder (nor remove each other's evidence).
+ * it. A plain name reads as itself (`signs-in`); any other name reads as its words joined by
+ * hyphens and also carries a short hash of the whole name (`signs in` → `signs-in-6218095d`),
+ * so two tests never share a folder (nor remove each other's evidence).
  */
 export function slug(text: string): string {
   const readable = text
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  if (PLAIN.test(text) && readable.length <= MAX_SLUG) return readable;
+  if (PLAIN.test(text) && !HASHED.test(text) && readable.length <= MAX_SLUG) return readable;
   const hash = createHash("sha256").update(text).digest("hex").slice(0, 8);
   const cut = readable.slice(0, MAX_SLUG - hash.length - 1).replace(/-+$/, "");
   return cut ? `${cut}-${hash}` : `test-${hash}`;

@@ -2,10 +2,25 @@ import { expect } from "chai";
 import { slug } from "../../../../client/checks/run/test-failure.js";
 
 describe("slug: the folder a file's or test's screenshots and failure evidence go in", () => {
-  it("keeps plain names as they read, so existing folders stay where they were", () => {
-    expect(slug("signs in")).to.equal("signs-in");
-    expect(slug("tests/login.obs.ts")).to.equal("tests-login-obs-ts");
-    expect(slug("the cart total counts every item")).to.equal("the-cart-total-counts-every-item");
+  it("keeps names that are already folder names as they read", () => {
+    expect(slug("signs-in")).to.equal("signs-in");
+    expect(slug("the-cart-total-counts-every-item")).to.equal("the-cart-total-counts-every-item");
+    expect(slug("signs in")).to.match(/^signs-in-[0-9a-f]{8}$/);
+    expect(slug("tests/login.obs.ts")).to.match(/^tests-login-obs-ts-[0-9a-f]{8}$/);
+  });
+
+  it("gives names that differ only in their separators their own folders", () => {
+    for (const [a, b] of [
+      ["log in", "log-in"],
+      ["log in", "log.in"],
+      ["a.b.obs.ts", "a/b.obs.ts"],
+      ["a b.obs.ts", "a/b.obs.ts"],
+    ]) {
+      expect(slug(a as string), `${a} and ${b}`).to.not.equal(slug(b as string));
+    }
+    // A plain name cannot take the folder of a hashed one.
+    const hashed = slug("log in");
+    expect(slug(hashed)).to.not.equal(hashed);
   });
 
   it("gives two long names that share their first 60 characters two folders", () => {

@@ -215,10 +215,10 @@ describe("browser-check runner core", function () {
       [2, "passed", null],
     ]);
     // The failed attempt's evidence stays with it.
-    expect(flaky?.attempts[0]?.evidence?.screenshot).to.equal("failures/f-obs-ts/flaky/screenshot.png");
+    expect(flaky?.attempts[0]?.evidence?.screenshot).to.equal("failures/f-obs-ts-3c45f275/flaky/screenshot.png");
     expect(broken).to.deep.include({ status: "failed", flaky: false });
     expect(broken?.attempts).to.have.length(3);
-    expect(broken?.failureEvidence?.screenshot).to.equal("failures/f-obs-ts/broken/retry-2/screenshot.png");
+    expect(broken?.failureEvidence?.screenshot).to.equal("failures/f-obs-ts-3c45f275/broken/retry-2/screenshot.png");
     expect(report.totals).to.deep.equal({ tests: 2, passed: 1, failed: 1, skipped: 0, flaky: 1 });
   });
 
@@ -251,18 +251,23 @@ describe("browser-check runner core", function () {
     const [wrong, hangs, passes] = report.files[0]?.tests ?? [];
     expect(wrong?.failureEvidence).to.deep.equal({
       url: SNAPSHOT.url,
-      screenshot: "failures/shop-obs-ts/wrong-total/screenshot.png",
-      snapshot: "failures/shop-obs-ts/wrong-total/snapshot.txt",
+      screenshot: "failures/shop-obs-ts-4c81934d/wrong-total-541272bb/screenshot.png",
+      snapshot: "failures/shop-obs-ts-4c81934d/wrong-total-541272bb/snapshot.txt",
     });
     const reportDir = settings().reportDir;
-    expect(readFileSync(join(reportDir, "failures/shop-obs-ts/wrong-total/screenshot.png"))).to.deep.equal(PNG);
-    const text = readFileSync(join(reportDir, "failures/shop-obs-ts/wrong-total/snapshot.txt"), "utf8");
+    expect(
+      readFileSync(join(reportDir, "failures/shop-obs-ts-4c81934d/wrong-total-541272bb/screenshot.png")),
+    ).to.deep.equal(PNG);
+    const text = readFileSync(
+      join(reportDir, "failures/shop-obs-ts-4c81934d/wrong-total-541272bb/snapshot.txt"),
+      "utf8",
+    );
     expect(text).to.include('Page: "Cart" http://shop.test/cart');
     expect(text).to.include("Total: 30.00");
     expect(hangs?.failure?.kind).to.equal("timeout");
-    expect(hangs?.failureEvidence?.screenshot).to.equal("failures/shop-obs-ts/hangs/screenshot.png");
+    expect(hangs?.failureEvidence?.screenshot).to.equal("failures/shop-obs-ts-4c81934d/hangs/screenshot.png");
     expect(passes?.failureEvidence).to.equal(null);
-    expect(existsSync(join(reportDir, "failures/shop-obs-ts/passes"))).to.equal(false);
+    expect(existsSync(join(reportDir, "failures/shop-obs-ts-4c81934d/passes"))).to.equal(false);
   });
 
   it("never rewrites a result's id, file, name or status, even when a secret is one of their words", async () => {
@@ -339,7 +344,9 @@ describe("browser-check runner core", function () {
     const snapshot = readFileSync(join(settings().reportDir, test.failureEvidence?.snapshot as string), "utf8");
     expect(snapshot).to.include('value="%token%"');
     // The field holding the token has its text hidden while the screenshot is taken, then shown again.
-    expect(test.failureEvidence?.screenshot).to.equal("failures/s-obs-ts/uses-a-token/retry-1/screenshot.png");
+    expect(test.failureEvidence?.screenshot).to.equal(
+      "failures/s-obs-ts-cdfc9249/uses-a-token-80fb4f8c/retry-1/screenshot.png",
+    );
     const shot = pageCalls.lastIndexOf("screenshot");
     expect(pageCalls.slice(shot - 2, shot + 2)).to.deep.equal([
       "fieldValues null",

@@ -82,7 +82,7 @@ describe("runner teardown with a hung browser", function () {
     });
     const result = report.files[0]?.tests[0];
     expect(result?.status).to.equal("failed");
-    expect(result?.failureEvidence?.screenshot).to.equal("failures/a-obs-ts/breaks/screenshot.png");
+    expect(result?.failureEvidence?.screenshot).to.equal("failures/a-obs-ts-58f58681/breaks/screenshot.png");
     expect(calls).to.deep.equal(["unsubscribe", "screenshot", "close"]);
   });
 });
