@@ -140,6 +140,8 @@ async function runFiles(
     spec,
     file: relative(settings.cwd, spec.file) || spec.file,
     results: new Array<TestResult>(spec.tests.length),
+    /** A failed beforeAll of a file without tests, and a failed afterAll: each its own entry. */
+    hooks: [] as TestResult[],
     remaining: spec.tests.length,
     beforeAll: null as Promise<unknown> | null,
   }));
@@ -153,17 +155,41 @@ async function runFiles(
       return error;
     }
   };
+  /**
+   * A failed hook that no test's result tells of is reported as an entry of its own, named after
+   * the hook, as every reporter shows a test: its reason is printed and counted as a failure, so
+   * the exit code says so. A test's result is never changed after it was reported.
+   */
+  const hookFailed = (entry: (typeof files)[number], hook: "beforeAll" | "afterAll", error: unknown, since: Date) => {
+    const ref: TestRef = { id: `${entry.file} > ${hook}`, file: entry.file, name: hook };
+    const failure = { kind: "error" as const, message: `${hook}: ${failureOf(error).message}` };
+    const durationMs = Date.now() - since.getTime();
+    const result: TestResult = {
+      ...ref,
+      status: "failed",
+      startedAt: since.toISOString(),
+      durationMs,
+      browserStartMs: null,
+      failure,
+      steps: [],
+      checks: [],
+      pageErrors: [],
+      failureEvidence: null,
+      attempts: [{ attempt: 1, status: "failed", durationMs, failure }],
+      flaky: false,
+      usage: emptyUsage(),
+      cache: { hits: 0, misses: 0 },
+    };
+    tell((reporter) => reporter.onTestStart?.(ref, 1));
+    tell((reporter) => reporter.onTestFinish?.(result));
+    entry.hooks.push(result);
+  };
   const runAfterAll = async (entry: (typeof files)[number]): Promise<void> => {
+    const since = new Date();
     try {
       for (const hook of entry.spec.afterAll) await hook();
     } catch (error) {
-      // An afterAll failure fails the file's last test, so it is reported and the exit code says so.
-      const last = entry.results.at(-1);
-      if (last && last.status !== "skipped") {
-        last.status = "failed";
-        last.flaky = false;
-        last.failure ??= { kind: "error", message: `afterAll: ${failureOf(error).message}` };
-      }
+      hookFailed(entry, "afterAll", error, since);
     }
   };
 
@@ -185,11 +211,13 @@ async function runFiles(
   for (const entry of files) {
     if (entry.spec.tests.length === 0) {
       entry.results.length = 0;
-      await runBeforeAll(entry.spec);
+      const since = new Date();
+      const failed = await runBeforeAll(entry.spec);
+      if (failed) hookFailed(entry, "beforeAll", failed, since);
       await runAfterAll(entry);
     }
   }
-  return files.map((entry) => ({ file: entry.file, tests: entry.results }));
+  return files.map((entry) => ({ file: entry.file, tests: [...entry.results, ...entry.hooks] }));
 }
 
 /** Runs a test, and reruns it while it fails and retries are left. */

@@ -222,6 +222,48 @@ describe("browser-check runner core", function () {
     expect(report.totals).to.deep.equal({ tests: 2, passed: 1, failed: 1, skipped: 0, flaky: 1 });
   });
 
+  it("reports a failed afterAll as its own failed entry, whatever its file's last test did", async () => {
+    const spec: LoadedSpec = { file: `${dir.path}/h.obs.ts`, ...emptySpec() };
+    spec.afterAll.push(() => {
+      throw new Error("cleanup failed");
+    });
+    spec.tests.push(
+      { name: "one", body: () => {}, options: {}, skip: false },
+      { name: "two", body: () => {}, options: {}, skip: true },
+    );
+    const finished: TestResult[] = [];
+    const reporter: Reporter = { onTestFinish: (result) => void finished.push(result) };
+    const report = await runSuite([spec], settings(), {
+      provider,
+      startBrowser: fakeSessions().start,
+      reporters: [reporter],
+    });
+    const shown = (results: TestResult[]) =>
+      results.map((result) => [result.id, result.status, result.failure?.message ?? null]);
+    const expected = [
+      ["h.obs.ts > one", "passed", null],
+      ["h.obs.ts > two", "skipped", null],
+      ["h.obs.ts > afterAll", "failed", "afterAll: cleanup failed"],
+    ];
+    expect(shown(finished)).to.deep.equal(expected);
+    expect(shown(report.files[0]?.tests ?? [])).to.deep.equal(expected);
+    expect(report.totals).to.deep.include({ passed: 1, failed: 1, skipped: 1 });
+  });
+
+  it("reports a failed hook of a file with no tests", async () => {
+    const spec: LoadedSpec = { file: `${dir.path}/e.obs.ts`, ...emptySpec() };
+    spec.beforeAll.push(() => {
+      throw new Error("seed failed");
+    });
+    spec.afterAll.push(() => Promise.reject(new Error("cleanup failed")));
+    const report = await runSuite([spec], settings(), { provider, startBrowser: fakeSessions().start, reporters: [] });
+    expect(report.files[0]?.tests.map((result) => [result.name, result.failure?.message])).to.deep.equal([
+      ["beforeAll", "beforeAll: seed failed"],
+      ["afterAll", "afterAll: cleanup failed"],
+    ]);
+    expect(report.totals.failed).to.equal(2);
+  });
+
   it("does not retry a test whose beforeAll failed, and gives it no evidence", async () => {
     const spec: LoadedSpec = { file: `${dir.path}/b.obs.ts`, ...emptySpec() };
     spec.beforeAll.push(() => {
