@@ -8,9 +8,13 @@
  */
 import type { RunReport, TestResult } from "./run-result.js";
 
-/** Characters XML 1.0 cannot carry at all, even escaped. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+/**
+ * Characters XML 1.0 cannot carry at all, even escaped: control characters other than tab and
+ * line breaks, U+FFFE and U+FFFF, and half of a surrogate pair (a page may log any of them).
+ */
+const NOT_XML =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function escapeXml(text: string): string {
   return text

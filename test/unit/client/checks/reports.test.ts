@@ -107,6 +107,32 @@ describe("browser-check reports", () => {
     expect(suites[1].testcase).to.have.property("skipped");
   });
 
+  it("writes JUnit XML of XML 1.0 characters only, whatever the page logged (U+FFFE, U+FFFF, lone surrogates)", () => {
+    const odd = "a\uffffb\ufffec\ud800d\udc00e \ud83d\ude00 \u0007";
+    const report: RunReport = {
+      ...REPORT,
+      files: [
+        {
+          file: "tests/odd.obs.ts",
+          tests: [
+            {
+              ...failed,
+              name: `odd ${odd}`,
+              failure: { kind: "error", message: `threw ${odd}` },
+              pageErrors: [{ kind: "console", message: `logged ${odd}`, url: null, time: "2026-11-22T10:00:01.000Z" }],
+            },
+          ],
+        },
+      ],
+    };
+    const xml = junitXml(report);
+    // XML 1.0's Char production: any other character makes a strict parser refuse the file.
+    const XML_CHARS = /^[\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
+    expect(XML_CHARS.test(xml)).to.equal(true);
+    // A whole surrogate pair is a character like any other, and is kept.
+    expect(xml).to.include("abcde \ud83d\ude00");
+  });
+
   it("writes the JSON report with every test, step, verdict, duration and token usage", () => {
     const report = JSON.parse(jsonReport(REPORT));
     expect(report.schema_version).to.equal("obs.report/v1");
