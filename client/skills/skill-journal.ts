@@ -2,8 +2,10 @@
  * The learning journal: `<project>/.obs/skills/journal.ndjson`, one JSON entry per line
  * (schemas/skills/journal-entry.json). Runs append; `obs skills improve` reads.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { appendPrivateFile } from "../../shared/private-append.js";
+import { PRIVATE_DIR_MODE } from "../../shared/state-dir.js";
 import { schemaValidator } from "../validation/schema-validator.js";
 import { projectSkillsDir } from "./skill-catalog.js";
 
@@ -35,8 +37,8 @@ export function journalPath(projectDir: string): string {
 /** One write per test: each line is complete, so concurrent runs never interleave halves. */
 export function appendJournal(projectDir: string, entries: JournalEntry[]): void {
   if (entries.length === 0) return;
-  mkdirSync(projectSkillsDir(projectDir), { recursive: true });
-  appendFileSync(journalPath(projectDir), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+  mkdirSync(projectSkillsDir(projectDir), { recursive: true, mode: PRIVATE_DIR_MODE });
+  appendPrivateFile(journalPath(projectDir), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
 }
 
 export interface JournalRead {

@@ -1,6 +1,8 @@
 /** The reporters a run uses: each implements the small Reporter interface, one job each. */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { appendPrivateFile } from "../../../shared/private-append.js";
+import { LifecycleError } from "../../lifecycle/lifecycle-error.js";
 import { safeText } from "../../render/table.js";
 import type { RunSettings } from "../config/run-settings.js";
 import { artifactFolder, writeArtifact } from "./artifact-files.js";
@@ -53,9 +55,15 @@ class BasicReporter implements Reporter {
 class ProgressReporter implements Reporter {
   constructor(private readonly path: string) {
     mkdirSync(dirname(path), { recursive: true });
+    // Checked before the run starts: a file that cannot be ours stops it with its reason.
+    try {
+      appendPrivateFile(path, "");
+    } catch (error) {
+      throw new LifecycleError("invalid_argument", `--progress-file: ${(error as Error).message}`);
+    }
   }
   private append(line: object): void {
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    appendPrivateFile(this.path, `${JSON.stringify(line)}\n`);
   }
   onTestStart(...[test, attempt]: Parameters<NonNullable<Reporter["onTestStart"]>>): void {
     this.append(testStartLine(test, new Date(), attempt));
