@@ -15,11 +15,20 @@ export type { ObsConfig } from "./config/config-model.js";
 export type { ActOptions, ActResult, Agent, CheckOptions, CheckResult, Secrets } from "./spec/agent-api.js";
 export type { TestBody, TestContext, TestOptions } from "./spec/test-registry.js";
 
+/** The longest a Node timer waits: a longer timeout would fire at once. */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
 function declare(name: string, bodyOrOptions: TestBody | TestOptions, maybeBody: TestBody | undefined, skip: boolean) {
   const body = typeof bodyOrOptions === "function" ? bodyOrOptions : maybeBody;
   const options = typeof bodyOrOptions === "function" ? {} : bodyOrOptions;
   if (typeof name !== "string" || name.trim() === "") throw new Error("test() needs a name");
   if (typeof body !== "function") throw new Error(`test("${name}") needs a function`);
+  const { timeout } = options as TestOptions;
+  if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_MS)) {
+    throw new Error(
+      `test("${name}"): timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${String(timeout)}`,
+    );
+  }
   const spec = collectingSpec("test()");
   if (spec.tests.some((existing) => existing.name === name)) {
     throw new Error(`test("${name}") is declared twice in this file; test names must be unique per file`);

@@ -40,6 +40,28 @@ export default defineConfig({ baseUrl: "http://localhost:3000", maxSteps: steps,
     expect(configProblems({})).to.deep.equal([]);
   });
 
+  it("refuses a timeout longer than a timer can wait, which would fire at once", () => {
+    expect(configProblems({ timeout: 2_147_483_648 })).to.deep.equal(["timeout must be <= 2147483647"]);
+    expect(configProblems({ timeout: 2_147_483_647 })).to.deep.equal([]);
+  });
+
+  it("refuses a test's timeout that is not a whole number of milliseconds a timer can wait", async () => {
+    const { test } = await import("../../../../client/checks/spec-api.js");
+    const { beginCollecting, endCollecting } = await import("../../../../client/checks/spec/test-registry.js");
+    const spec = beginCollecting();
+    try {
+      for (const timeout of [2_147_483_648, 0, -5, 1.5, Number.NaN, "9000"]) {
+        expect(() => test("slow", { timeout } as { timeout: number }, async () => {}), String(timeout)).to.throw(
+          `test("slow"): timeout must be a whole number of milliseconds from 1 to 2147483647, not ${String(timeout)}`,
+        );
+      }
+      test("slow", { timeout: 2_147_483_647 }, async () => {});
+      expect(spec.tests.map((declared) => declared.options.timeout)).to.deep.equal([2_147_483_647]);
+    } finally {
+      endCollecting();
+    }
+  });
+
   it("refuses an invalid config as invalid_config, naming the file and field", async () => {
     writeFileSync(join(dir.path, "obs.config.ts"), "export default { workers: 'two' };\n");
     const error = await loadConfig(undefined, dir.path).then(
