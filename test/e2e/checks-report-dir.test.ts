@@ -1,4 +1,14 @@
-import { chmodSync, chownSync, lchownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { CLEAN_ENV, mockArgs } from "../helpers/mock-checks.js";
@@ -54,6 +64,17 @@ describe("browser-check runner: the report folder is the user's own", function (
       `refusing the report folder ${shared}: ${shared} belongs to another user (uid 65534`,
     );
     expect(readFileSync(victim, "utf8")).to.equal("mine\n");
+  });
+
+  it("refuses a shared folder as report folder, leaving its mode and what others keep in it", async () => {
+    const shared = join(project.path, "shared");
+    mkdirSync(join(shared, "screenshots"), { recursive: true });
+    chmodSync(shared, 0o1777);
+    const result = await run("shared");
+    expect(result.code, result.stdout + result.stderr).to.equal(2);
+    expect(result.stderr).to.include(`refusing the report folder ${shared}: ${shared} is a shared folder (mode 1777)`);
+    expect(statSync(shared).mode & 0o7777).to.equal(0o1777);
+    expect(existsSync(join(shared, "screenshots"))).to.equal(true);
   });
 
   it("writes no report through a link left in its own report folder, and replays no cache of another user's", async function () {

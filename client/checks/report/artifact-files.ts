@@ -33,7 +33,8 @@ function refuse(reportDir: string, problem: string): LifecycleError {
  * Checks the report folder before anything is written or read in it, and keeps what the run
  * writes owner-only whatever the umask: group and other bits are masked for the rest of the
  * process (every writer, and the browsers it starts, at once). Refuses (exit 2) a folder on a
- * way another user could change (trustedWay) and one that belongs to another user. A folder of
+ * way another user could change (trustedWay), one that belongs to another user, and a shared
+ * folder (sticky or writable by every user), which the run would close and empty. A folder of
  * this user's that an earlier run left open to others is closed. A folder not made yet is made
  * owner-only by the umask.
  */
@@ -52,6 +53,13 @@ export function claimReportDir(reportDir: string): void {
   }
   if (!stats.isDirectory()) throw refuse(reportDir, `${resolved} is not a folder`);
   if (stats.uid !== uid) throw refuse(reportDir, `${resolved} belongs to another user (uid ${stats.uid}, not ${uid})`);
+  // A shared folder (/tmp, as root) would be closed to everyone else and have what others keep there removed.
+  if ((stats.mode & 0o1002) !== 0) {
+    throw refuse(
+      reportDir,
+      `${resolved} is a shared folder (mode ${(stats.mode & 0o7777).toString(8).padStart(4, "0")}): every user may write in it`,
+    );
+  }
   if ((stats.mode & 0o077) !== 0) chmodSync(resolved, PRIVATE_DIR_MODE);
 }
 
