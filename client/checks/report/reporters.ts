@@ -90,7 +90,7 @@ class VerboseReporter implements Reporter {
   onStep(...[test, step]: Parameters<NonNullable<Reporter["onStep"]>>): void {
     const said = step.text ? ` (model: ${safeText(step.text)})` : "";
     process.stderr.write(
-      `[obs] ${safeText(test.name)} step ${step.index} ${step.kind} ${step.tool} ${safeText(JSON.stringify(step.args))} -> ${step.ok ? "" : "error: "}${safeText(step.evidence)}${said} [${Math.round(step.durationMs)} ms, model ${Math.round(step.modelMs)} ms]\n`,
+      `[obs] ${safeText(test.name)} step ${step.index} ${step.kind} ${safeText(step.tool)} ${safeText(JSON.stringify(step.args))} -> ${step.ok ? "" : "error: "}${safeText(step.evidence)}${said} [${Math.round(step.durationMs)} ms, model ${Math.round(step.modelMs)} ms]\n`,
     );
   }
   onPageError(...[test, error]: Parameters<NonNullable<Reporter["onPageError"]>>): void {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { XMLParser } from "fast-xml-parser";
 import type { StepRecord } from "../../../../client/checks/agent/agent-loop.js";
+import type { RunSettings } from "../../../../client/checks/config/run-settings.js";
 import { summaryLines, testLine } from "../../../../client/checks/report/console-summary.js";
 import { jsonReport } from "../../../../client/checks/report/json-report.js";
 import { junitXml } from "../../../../client/checks/report/junit-report.js";
@@ -11,6 +12,7 @@ import {
   testFinishLine,
   testStartLine,
 } from "../../../../client/checks/report/progress-line.js";
+import { reportersFor } from "../../../../client/checks/report/reporters.js";
 import type { RunReport, TestResult } from "../../../../client/checks/report/run-result.js";
 import { packagePath } from "../../../../shared/package-root.js";
 import { compileSchema } from "../../../helpers/schema-validator.js";
@@ -131,6 +133,21 @@ describe("browser-check reports", () => {
     expect(XML_CHARS.test(xml)).to.equal(true);
     // A whole surrogate pair is a character like any other, and is kept.
     expect(xml).to.include("abcde \ud83d\ude00");
+  });
+
+  it("prints a tool name from the model under --verbose with its control characters escaped", () => {
+    const [verbose] = reportersFor({ reporters: [], verbose: true, progressFile: null } as unknown as RunSettings);
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => written.push(chunk) > 0) as typeof process.stderr.write;
+    try {
+      verbose?.onStep?.(passed, { ...step(1, null), tool: "click\u001b]0;owned\u0007\u001b[2J" });
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written.join("")).to.include("step 1 act click");
+    expect(written.join("")).not.to.include("\u001b");
+    expect(written.join("")).not.to.include("\u0007");
   });
 
   it("writes the JSON report with every test, step, verdict, duration and token usage", () => {
