@@ -1,6 +1,7 @@
 /** The action cache's file, `<report-dir>/action-cache.json`: read at the start of a run, written at its end. */
 import { renameSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { definitionValidator } from "../../validation/schema-validator.js";
 import type { CacheMode } from "../config/config-model.js";
 import { artifactFolder, readOwnArtifact, writeArtifact } from "../report/artifact-files.js";
 import { ActionCache, CACHE_SCHEMA_VERSION, type CacheDocument } from "./action-cache.js";
@@ -27,16 +28,27 @@ export function loadCache(reportDir: string, mode: CacheMode, warn: (line: strin
     }
     return new ActionCache(mode);
   }
+  let document: CacheDocument;
   try {
-    const document = JSON.parse(text) as CacheDocument;
-    if (document.schema_version !== CACHE_SCHEMA_VERSION || !Array.isArray(document.entries)) {
+    document = JSON.parse(text) as CacheDocument;
+    if (document?.schema_version !== CACHE_SCHEMA_VERSION || !Array.isArray(document.entries)) {
       throw new Error(`not an ${CACHE_SCHEMA_VERSION} document`);
     }
-    return new ActionCache(mode, document.entries);
   } catch (error) {
     warn(`obs: ignoring the action cache ${cachePath(reportDir)} (${(error as Error).message}); it will be rebuilt`);
     return new ActionCache(mode);
   }
+  // An entry edited by hand or written by another version would fail its test on every run
+  // (replay cannot read it, and a failing test records nothing): it is dropped and recorded again.
+  const validEntry = definitionValidator("entry", "checks", "action-cache.json");
+  const entries = document.entries.filter((entry) => validEntry(entry));
+  const dropped = document.entries.length - entries.length;
+  if (dropped > 0) {
+    warn(
+      `obs: ignoring ${dropped} of the ${document.entries.length} entries of the action cache ${cachePath(reportDir)} (not as schemas/checks/action-cache.json describes them); they will be recorded again`,
+    );
+  }
+  return new ActionCache(mode, entries);
 }
 
 /** Written whole through a temporary file, so a crash never leaves half a cache. */
