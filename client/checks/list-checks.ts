@@ -3,7 +3,7 @@ import { relative } from "node:path";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { safeText } from "../render/table.js";
 import { loadConfig } from "./config/config-file.js";
-import { DEFAULT_PATTERNS, type RunFlags } from "./config/run-settings.js";
+import { type RunFlags, specPatterns } from "./config/run-settings.js";
 import { loadSpecs } from "./run-checks.js";
 
 export async function listChecks(
@@ -13,8 +13,8 @@ export async function listChecks(
   cwd: string,
 ): Promise<number> {
   const loaded = await loadConfig(configPath, cwd);
-  const patterns = flags.patterns?.length ? flags.patterns : (loaded.config.testMatch ?? DEFAULT_PATTERNS);
-  const specs = await loadSpecs(patterns, cwd);
+  const { patterns, patternsDir } = specPatterns(flags, loaded.config, loaded.dir, cwd);
+  const specs = await loadSpecs(patterns, patternsDir);
   let count = 0;
   for (const spec of specs) {
     const file = relative(cwd, spec.file) || spec.file;

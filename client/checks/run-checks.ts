@@ -90,7 +90,7 @@ export async function prepareChecks(
     settings,
     configPath: loaded.path,
     run: async (files) => {
-      const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, cwd);
+      const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, settings.patternsDir);
       const cache = loadCache(settings.reportDir, settings.cache, (line) => process.stderr.write(`${line}\n`));
       const reporters = reportersFor(settings);
       let propagation: TraceContextSource | undefined;

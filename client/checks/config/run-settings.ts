@@ -72,6 +72,8 @@ export interface ProviderSettings {
 export interface RunSettings {
   cwd: string;
   patterns: string[];
+  /** The folder the patterns are read from: the working folder for patterns given as arguments, the config's for testMatch. */
+  patternsDir: string;
   reportDir: string;
   baseUrl: string | null;
   engine: Engine;
@@ -225,6 +227,21 @@ export function resolveProvider(
   return { name: provider, model, apiKey, baseUrl, transcriptPath: null };
 }
 
+/**
+ * The spec patterns and the folder they are read from. Patterns given as arguments are the
+ * shell's, read from the working folder; testMatch (or the default) belongs to the config and is
+ * read from its folder, as reportDir is, so a run from a subfolder finds the same specs.
+ */
+export function specPatterns(
+  flags: Pick<RunFlags, "patterns">,
+  config: ObsConfig,
+  configDir: string,
+  cwd: string,
+): { patterns: string[]; patternsDir: string } {
+  if (flags.patterns?.length) return { patterns: flags.patterns, patternsDir: cwd };
+  return { patterns: config.testMatch ?? DEFAULT_PATTERNS, patternsDir: configDir };
+}
+
 export function resolveRunSettings(
   flags: RunFlags,
   config: ObsConfig,
@@ -264,7 +281,7 @@ export function resolveRunSettings(
   const propagateTo = resolvePropagation(flags, endpoint, baseUrl);
   return {
     cwd,
-    patterns: flags.patterns?.length ? flags.patterns : (config.testMatch ?? DEFAULT_PATTERNS),
+    ...specPatterns(flags, config, configDir, cwd),
     reportDir,
     baseUrl,
     engine: engine as Engine,

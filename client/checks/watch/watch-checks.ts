@@ -37,7 +37,7 @@ export async function watchChecks(
     if (io.stop.aborted) resolve();
     io.stop.addEventListener("abort", () => resolve(), { once: true });
   });
-  const specFiles = () => discoverSpecs(runner.settings.patterns, cwd).files;
+  const specFiles = () => discoverSpecs(runner.settings.patterns, runner.settings.patternsDir).files;
   const snapshot = (): FileStamps => stampFiles(runner.configPath ? [...specFiles(), runner.configPath] : specFiles());
   const run = async (files?: string[]) => {
     try {

@@ -39,6 +39,15 @@ describe("browser-check run settings", () => {
     );
     expect(flagged.provider.transcriptPath).to.equal("/work/project/t.json");
     expect(flagged.reportDir).to.equal("/work/project/r");
+    // Spec patterns likewise: testMatch (or the default) from the config's folder, arguments from the working folder.
+    expect(
+      resolveRunSettings({ provider: "mock" }, { ...config, testMatch: ["e2e/**/*.obs.ts"] }, "/cfg", {}, CWD),
+    ).to.include({
+      patternsDir: "/cfg",
+    });
+    expect(settings.patternsDir).to.equal("/cfg");
+    const given = resolveRunSettings({ provider: "mock", patterns: ["a.obs.ts"] }, config, "/cfg", {}, CWD);
+    expect(given).to.deep.include({ patterns: ["a.obs.ts"], patternsDir: CWD });
   });
 
   it("takes retries from the flag, else the config, else none", () => {
