@@ -40,6 +40,12 @@ export { journalEntries } from "./run/redacted-artifacts.js";
 export const SCREENSHOT_DIR = "screenshots";
 /** How long a timed-out test's body gets to notice its browser is gone. */
 const ABANDON_GRACE_MS = 2_000;
+/**
+ * How long the end of a run waits for tests it stopped waiting for: a browser still starting
+ * when its test timed out is closed (its temporary profile removed) once it has started. A
+ * driver answers within 15 s or its start fails, so this bounds a start that hangs past that.
+ */
+const LINGER_MS = 30_000;
 
 export interface RunDependencies {
   provider: ModelProvider;
@@ -88,7 +94,9 @@ export async function runSuite(specs: LoadedSpec[], settings: RunSettings, deps:
     }),
   );
 
-  const files = await runFiles(specs, settings, deps, tell);
+  const lingering = new Set<Promise<void>>();
+  const files = await runFiles(specs, settings, deps, tell, lingering);
+  await Promise.race([Promise.all(lingering), new Promise((resolve) => setTimeout(resolve, LINGER_MS).unref())]);
 
   const all = files.flatMap((entry) => entry.tests);
   const usage = all.reduce(
@@ -135,6 +143,7 @@ async function runFiles(
   settings: RunSettings,
   deps: RunDependencies,
   tell: (event: (reporter: Reporter) => void) => void,
+  lingering: Set<Promise<void>>,
 ): Promise<RunReport["files"]> {
   const files = specs.map((spec) => ({
     spec,
@@ -200,7 +209,16 @@ async function runFiles(
       entry.beforeAll ??= runBeforeAll(entry.spec);
       const suiteFailure = await entry.beforeAll;
       const ref: TestRef = { id: `${entry.file} > ${test.name}`, file: entry.file, name: test.name };
-      entry.results[index] = await runTest({ spec: entry.spec, test, ref, settings, deps, tell, suiteFailure });
+      entry.results[index] = await runTest({
+        spec: entry.spec,
+        test,
+        ref,
+        settings,
+        deps,
+        tell,
+        suiteFailure,
+        lingering,
+      });
       entry.remaining -= 1;
       if (entry.remaining === 0) await runAfterAll(entry);
     }
@@ -238,6 +256,8 @@ interface AttemptContext {
   deps: RunDependencies;
   tell: (event: (reporter: Reporter) => void) => void;
   suiteFailure: unknown;
+  /** Test bodies still running after their attempt ended (a timeout), for the run to wait for. */
+  lingering: Set<Promise<void>>;
 }
 
 /**
@@ -309,6 +329,7 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
   let screencast: Screencast | null = null;
   let stopPageErrors = async () => {};
   let abandoned = false;
+  let startingBrowser = false;
   const screenshotDir = join(settings.reportDir, SCREENSHOT_DIR, slug(ref.file), slug(test.name));
   // A retry's step screenshots replace the failed attempt's.
   if (attempt > 1) rmSync(screenshotDir, { recursive: true, force: true });
@@ -317,7 +338,10 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
 
   const body = async () => {
     const browserStarted = Date.now();
-    const started = await deps.startBrowser({ headed: settings.headed, viewport: settings.viewport });
+    startingBrowser = true;
+    const started = await deps.startBrowser({ headed: settings.headed, viewport: settings.viewport }).finally(() => {
+      startingBrowser = false;
+    });
     if (abandoned) {
       // The test timed out while the browser was starting: nobody else will close it.
       await started.close();
@@ -420,8 +444,18 @@ async function runAttempt(context: AttemptContext, attempt: number): Promise<Tes
       failureEvidence = await captureFailureEvidence(shown, dir, settings.reportDir, secrets);
     }
     await open?.close();
-    // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never forever.
-    await Promise.race([running.catch(() => {}), new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
+    // A timed-out body is still running; its browser is gone, so it ends soon. Wait a little, never
+    // forever. One still starting its browser closes it once started (removing its profile
+    // folder), and returns: the run waits for that before it ends.
+    const ended = running.then(
+      () => {},
+      () => {},
+    );
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, ABANDON_GRACE_MS))]);
+    if (startingBrowser) {
+      context.lingering.add(ended);
+      void ended.then(() => context.lingering.delete(ended));
+    }
   }
   const finished = { ...result(failure ? "failed" : "passed", failure, browserStartMs), failureEvidence };
   // Only a passing attempt's actions are worth replaying; a hit that passed again is kept as it was.

@@ -158,6 +158,21 @@ describe("browser-check runner core", function () {
     expect(Date.now() - started).to.be.lessThan(5_000);
   });
 
+  it("closes a browser that finished starting only after its test timed out, before the run ends", async () => {
+    // A browser that takes longer to start than the test's timeout and the wait after it: its
+    // session (and its temporary profile folder) must still be closed before the run returns.
+    const spec: LoadedSpec = { file: `${dir.path}/slow-start.obs.ts`, ...emptySpec() };
+    spec.tests.push({ name: "never runs", body: () => {}, options: { timeout: 200 }, skip: false });
+    const sessions = fakeSessions();
+    const slowStart = async (): Promise<BrowserSession> => {
+      await new Promise((resolve) => setTimeout(resolve, 2_800));
+      return sessions.start();
+    };
+    const report = await runSuite([spec], settings(), { provider, startBrowser: slowStart, reporters: [] });
+    expect(report.files[0]?.tests[0]?.failure?.kind).to.equal("timeout");
+    expect(sessions.events).to.deep.equal(["open 1", "close 1"]);
+  });
+
   it("fails every test of a file whose beforeAll fails, without starting a browser", async () => {
     const spec: LoadedSpec = { file: `${dir.path}/b.obs.ts`, ...emptySpec() };
     spec.beforeAll.push(() => {
