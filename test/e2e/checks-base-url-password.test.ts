@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
 import { CLEAN_ENV } from "../helpers/mock-checks.js";
+import { modelImitation } from "../helpers/model-imitations.js";
 import { runObs } from "../helpers/obs-cli.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -60,26 +61,6 @@ async function recordingServer(
   };
 }
 
-/** An OpenAI-compatible answer calling one tool. */
-function toolCall(name: string, args: object, id: number): object {
-  return {
-    id: `chatcmpl-${id}`,
-    object: "chat.completion",
-    choices: [
-      {
-        index: 0,
-        finish_reason: "tool_calls",
-        message: {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: `call_${id}`, type: "function", function: { name, arguments: JSON.stringify(args) } }],
-        },
-      },
-    ],
-    usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
-  };
-}
-
 const SPEC = `import { test } from "obs/test";
 
 test("opens the todos", async ({ agent }) => {
@@ -100,11 +81,11 @@ describe("browser checks: a password in the base URL reaches only the browser (r
 
   it("keeps it out of the model's requests, the reports, the progress file, the console and telemetry", async () => {
     const site = await basicAuthSite();
-    const model = await recordingServer((_body, index) =>
-      index === 1
-        ? toolCall("navigate", { url: "/todo.html" }, index)
-        : toolCall("done", { evidence: "opened" }, index),
-    );
+    const model = await modelImitation("openai", [
+      { name: "navigate", arguments: { url: "/todo.html" } },
+      { name: "done", arguments: { evidence: "opened" } },
+    ]);
+    const modelBodies = () => model.requests.map((request) => JSON.stringify(request));
     const collector = await recordingServer(() => ({}));
     const project = tempDir("obs-base-url-");
     try {
@@ -127,7 +108,7 @@ describe("browser checks: a password in the base URL reaches only the browser (r
         ],
         {
           cwd: project.path,
-          env: { ...CLEAN_ENV, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${model.url}/v1` },
+          env: { ...CLEAN_ENV, OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: model.url },
           timeoutMs: 100_000,
         },
       );
@@ -139,13 +120,13 @@ describe("browser checks: a password in the base URL reaches only the browser (r
       expect(test.steps.map((step: { ok: boolean }) => step.ok)).to.deep.equal([true, true, true]);
       expect(test.failure.message).to.include("stop here");
       expect(report.base_url).to.equal(`http://ada:***@127.0.0.1:${site.port}`);
-      expect(model.bodies.join("\n")).to.include("Todos");
+      expect(modelBodies().join("\n")).to.include("Todos");
       expect(collector.bodies.length).to.be.greaterThan(0);
 
       const leaks = [
         ...filesUnder(project.path).filter((path) => readFileSync(path).includes(PASSWORD)),
         ...(output.includes(PASSWORD) ? ["console"] : []),
-        ...(model.bodies.some((body) => body.includes(PASSWORD)) ? ["model"] : []),
+        ...(modelBodies().some((body) => body.includes(PASSWORD)) ? ["model"] : []),
         ...(collector.bodies.some((body) => body.includes(PASSWORD)) ? ["telemetry"] : []),
       ];
       expect(leaks).to.deep.equal([]);

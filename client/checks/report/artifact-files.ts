@@ -93,6 +93,14 @@ export function artifactFolder(reportDir: string, dir: string): void {
   }
 }
 
+/** Throws unless the open file is a plain file of this user's. */
+function refuseUnlessOwnPlainFile(fd: number, path: string): void {
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) throw unsafe(path, "is not a plain file");
+  const uid = ownUid();
+  if (uid !== null && stats.uid !== uid) throw unsafe(path, `belongs to another user (uid ${stats.uid})`);
+}
+
 /**
  * Writes `data` as the whole of `path`, owner-only, never through a link planted at it
  * (O_NOFOLLOW) nor into a file of another user's; its mode is set on the opened file.
@@ -112,10 +120,7 @@ export function writeArtifact(path: string, data: string | Uint8Array): void {
     throw error;
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw unsafe(path, "is not a plain file");
-    const uid = ownUid();
-    if (uid !== null && stats.uid !== uid) throw unsafe(path, `belongs to another user (uid ${stats.uid})`);
+    refuseUnlessOwnPlainFile(fd, path);
     fchmodSync(fd, PRIVATE_FILE_MODE);
     ftruncateSync(fd, 0);
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
@@ -135,10 +140,7 @@ export function readOwnArtifact(path: string): string {
     throw error;
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw unsafe(path, "is not a plain file");
-    const uid = ownUid();
-    if (uid !== null && stats.uid !== uid) throw unsafe(path, `belongs to another user (uid ${stats.uid})`);
+    refuseUnlessOwnPlainFile(fd, path);
     return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);
