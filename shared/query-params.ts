@@ -169,10 +169,16 @@ export function positiveInteger(raw: string, name: string): number {
  */
 export const MAX_DURATION_MS = Number((2n ** 63n - 1n) / 1_000_000n);
 
+/**
+ * A number as JSON writes one, without a sign: `Number()` alone also takes `0x10`, `0b1`,
+ * `Infinity` and surrounding blanks, which no document of the API describes.
+ */
+const DECIMAL = /^\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
 /** Milliseconds, 0 to MAX_DURATION_MS (fractions allowed). */
 export function nonNegativeNumber(raw: string, name: string): number {
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > MAX_DURATION_MS) {
+  if (!DECIMAL.test(raw) || !Number.isFinite(n) || n < 0 || n > MAX_DURATION_MS) {
     throw new QueryError(`invalid ${name} "${raw}": expected a number of milliseconds from 0 to ${MAX_DURATION_MS}`);
   }
   return n;
@@ -186,7 +192,7 @@ export function effectiveLimit(requested: unknown, defaults: { limit: number; ca
 /** A window length in minutes: more than 0, at most 24 hours (1440). Returns milliseconds. */
 export function minutes(raw: string, name: string): number {
   const n = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(n) || n <= 0 || n > MAX_LOOKBACK_MS / 60_000) {
+  if (!DECIMAL.test(raw) || !Number.isFinite(n) || n <= 0 || n > MAX_LOOKBACK_MS / 60_000) {
     throw new QueryError(`invalid ${name} "${raw}": expected minutes, more than 0 and at most 1440 (24h)`);
   }
   return Math.round(n * 60_000);

@@ -5,6 +5,8 @@ import {
   hexId,
   instant,
   lookback,
+  minutes,
+  nonNegativeNumber,
   oneOf,
   parseParams,
   positiveInteger,
@@ -74,6 +76,16 @@ describe("query parameters", () => {
       QueryError,
       /unknown parameter attrContains\.k/,
     );
+  });
+
+  it("reads numbers as JSON writes them: hexadecimal, binary and blanks are refused", () => {
+    expect(nonNegativeNumber("2.5", "durationMin")).to.equal(2.5);
+    expect(nonNegativeNumber("1e3", "durationMin")).to.equal(1000);
+    expect(minutes("30", "lookbackMinutes")).to.equal(1_800_000);
+    for (const raw of ["0x10", "0b1", " 5", "5 ", "+5", "Infinity", ".5", ""]) {
+      expect(() => nonNegativeNumber(raw, "durationMin"), raw).to.throw(QueryError, /durationMin/);
+      expect(() => minutes(raw, "lookbackMinutes"), raw).to.throw(QueryError, /lookbackMinutes/);
+    }
   });
 
   it("names the bad value and the allowed values", () => {
