@@ -54,10 +54,10 @@ export interface RetentionTrimmer {
   /** The oldest record's time, or undefined when there is none. */
   oldest(): bigint | undefined;
   /**
-   * The time of the record `trimOldest` deletes first, or undefined when there is none: size
-   * retention trims the table whose next record is oldest.
+   * The earliest time among the `limit` records `trimOldest(limit)` would delete, or undefined
+   * when there is none: size retention trims the table whose next records are oldest.
    */
-  nextOldest(): bigint | undefined;
+  nextOldest(limit: number): bigint | undefined;
 }
 
 /** A signal whose records are one table with an INTEGER id (traces, logs). */

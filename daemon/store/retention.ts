@@ -57,8 +57,8 @@ class SignalTable implements RetentionTrimmer {
       // time are spread over every row stored while they were current (docs/perf-history/2026-11.md).
       first: db.prepare(`SELECT ${columns} FROM ${table} ORDER BY id LIMIT ?`),
       oldest: db.prepare(`SELECT ${time} FROM ${table} ORDER BY ${time} LIMIT 1`).pluck(),
-      // The row size trimming deletes next: one row read by id.
-      firstTime: db.prepare(`SELECT ${time} FROM ${table} ORDER BY id LIMIT 1`).pluck(),
+      // The earliest time among the rows size trimming deletes next: a batch read by id.
+      firstTime: db.prepare(`SELECT min(${time}) FROM (SELECT ${time} FROM ${table} ORDER BY id LIMIT ?)`).pluck(),
       delete: db.prepare(`DELETE FROM ${table} WHERE id = ?`),
       // The latest time of any row deleted so far (TRIMMED_THROUGH): rollup slots after it lost
       // nothing. In storage order a row may go before an older one that arrived later.
@@ -94,9 +94,9 @@ class SignalTable implements RetentionTrimmer {
     return this.stmt.oldest!.get() as bigint | undefined;
   }
 
-  /** The time of the first row stored, the next size trimming deletes; undefined when the table is empty. */
-  nextOldest(): bigint | undefined {
-    return this.stmt.firstTime!.get() as bigint | undefined;
+  /** The earliest time among the next `limit` rows stored, which size trimming deletes next; undefined when the table is empty. */
+  nextOldest(limit: number): bigint | undefined {
+    return (this.stmt.firstTime!.get(limit) as bigint | null) ?? undefined;
   }
 
   trimOlder(cutoffNs: bigint, limit: number): number {
@@ -221,10 +221,10 @@ export class Retention {
   }
 
   /** One batch of size-based trimming from the table whose next rows to go are oldest. */
-  trimBySize(): TrimResult {
+  trimBySize(nowNs: bigint = BigInt(Date.now()) * 1_000_000n): TrimResult {
     const result = noRecords();
     if (this.usedBytes() <= this.policy.maxBytes) return result;
-    const table = this.nextTable();
+    const table = this.nextTable(nowNs);
     if (table === null) return result;
     return this.db.transaction(() => {
       this.tally(result, table.records, table.trimmer.trimOldest(this.policy.batchRows));
@@ -238,16 +238,19 @@ export class Retention {
   }
 
   /**
-   * The table whose next row to go (trimOldest's first) is oldest: judged by what is deleted,
-   * not by a table's oldest row, which a late arrival can make older than everything it would
-   * delete for many batches. On a tie, the tables take turns: records sent together with the
-   * same times would otherwise all go from the first registered table before any other's.
+   * The table whose next batch to go (trimOldest's) is oldest: judged by what is deleted, not
+   * by a table's oldest row, which a late arrival can make older than everything it would
+   * delete for many batches. A time past now counts as now: a sender with a wrong clock would
+   * otherwise make its table look newest, and every other table would go first. On a tie, the
+   * tables take turns: records sent together with the same times would otherwise all go from
+   * the first registered table before any other's.
    */
-  private nextTable(): { records: RecordsName | null; trimmer: RetentionTrimmer } | null {
+  private nextTable(nowNs: bigint): { records: RecordsName | null; trimmer: RetentionTrimmer } | null {
     let next: { index: number; ns: bigint } | null = null;
     for (let i = 0; i < this.tables.length; i++) {
       const index = (this.sizeTurn + i) % this.tables.length;
-      const ns = (this.tables[index] as (typeof this.tables)[number]).trimmer.nextOldest();
+      const found = (this.tables[index] as (typeof this.tables)[number]).trimmer.nextOldest(this.policy.batchRows);
+      const ns = found === undefined || found < nowNs ? found : nowNs;
       if (ns !== undefined && (next === null || ns < next.ns)) next = { index, ns };
     }
     if (next === null) return null;

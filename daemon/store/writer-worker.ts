@@ -287,7 +287,7 @@ async function trim(): Promise<void> {
     const steps = trimSteps({
       settleWriter: () => writer.writeForRetention(),
       byAge: () => retention.trimByAge(nowNs()),
-      bySize: () => retention.trimBySize(),
+      bySize: () => retention.trimBySize(nowNs()),
       onWriterError: (error) =>
         console.error(`obsd: retention: the metric writer could not write what it holds: ${(error as Error).message}`),
       onPassError: (error) => console.error(`obsd: retention failed: ${(error as Error).message}`),

@@ -218,6 +218,17 @@ describe("retention", () => {
     expect(oldest("SELECT min(start_ns) FROM spans WHERE id <= 100")).to.equal(NOW + 5n * 1_000_000_000n);
   });
 
+  it("trims by size a signal whose first stored record is dated in the future as it does any other", () => {
+    // A sender with a wrong clock stored first: it must not make the whole table look newest.
+    writeLogs(1, NOW + 1000n * 24n * 60n * MINUTE);
+    writeLogs(99, NOW - 60n * MINUTE);
+    writeSpans(20, NOW);
+    const r = retention(30 * 24 * 3_600_000, 1, 10);
+    const batches = Array.from({ length: 3 }, () => r.trimBySize(NOW));
+    expect(batches).to.deep.equal(Array(3).fill({ spans: 0, logs: 10, points: 0 }));
+    expect(rows("spans")).to.equal(20);
+  });
+
   it("trims by size signals whose rows have the same times in turn", () => {
     for (let chunk = 0; chunk < 5; chunk++) {
       writeSpans(10, NOW);
