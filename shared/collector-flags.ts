@@ -117,6 +117,9 @@ export function joinDashValues(args: readonly string[], more: readonly string[] 
 /** The parsed start flags as settings input (absent flags stay undefined). */
 export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
   const text = (value: unknown) => (value === undefined ? undefined : String(value));
+  // yargs gives a repeatable flag written without a value as []: kept as one empty value, so
+  // that it is refused rather than read as absent.
+  const list = (value: unknown) => (Array.isArray(value) ? (value.length === 0 ? [""] : value.map(String)) : undefined);
   return {
     host: text(parsed.host),
     port: text(parsed.port),
@@ -127,8 +130,8 @@ export function settingFlagsOf(parsed: Record<string, unknown>): SettingFlags {
     maxDbSize: text(parsed.maxDbSize),
     maxBodySize: text(parsed.maxBodySize),
     otlpStandardPorts: typeof parsed.otlpStandardPorts === "boolean" ? parsed.otlpStandardPorts : undefined,
-    forward: Array.isArray(parsed.forward) ? parsed.forward.map(String) : undefined,
+    forward: list(parsed.forward),
     forwardProtocol: text(parsed.forwardProtocol),
-    forwardHeaders: Array.isArray(parsed.forwardHeader) ? parsed.forwardHeader.map(String) : undefined,
+    forwardHeaders: list(parsed.forwardHeader),
   };
 }

@@ -129,6 +129,13 @@ function standardPorts(flags: SettingFlags, env: NodeJS.ProcessEnv): { value: bo
   return { value: false, source: "default" };
 }
 
+/**
+ * `--forward-header` flags of `obs monitor start --detach`, handed to the background collector in
+ * its environment rather than on its command line (other users can read that with ps). obsd reads
+ * them as the flags they were: not a setting of its own, so not documented as one.
+ */
+export const FORWARD_HEADER_FLAGS_ENV = "OBS_FORWARD_HEADER_FLAGS";
+
 /** Where each part of the forwarding setting came from. */
 interface ForwardSources {
   forward: SettingSource;
@@ -147,10 +154,18 @@ function forwardSetting(
   flags: SettingFlags,
   env: NodeJS.ProcessEnv,
 ): { value: ForwardDestination[]; sources: ForwardSources } {
-  const fromFlags = (flags.forward ?? []).filter((url) => url !== "");
+  for (const [name, values] of [
+    ["forward", flags.forward],
+    ["forward-header", flags.forwardHeaders],
+  ] as const) {
+    if (values?.some((value) => value.trim() === "")) throw new SettingsError(`--${name} needs a value`);
+  }
+  const fromFlags = flags.forward ?? [];
   const urls = fromFlags.length > 0 ? fromFlags : splitForwardUrls(env.OBS_FORWARD ?? "");
-  const protocolFlag = flags.forwardProtocol || undefined;
-  const headerFlags = flags.forwardHeaders && flags.forwardHeaders.length > 0 ? flags.forwardHeaders : undefined;
+  const protocolFlag = givenFlag(flags.forwardProtocol, "forward-protocol");
+  const handedOver = env[FORWARD_HEADER_FLAGS_ENV] ? splitForwardHeaders(env[FORWARD_HEADER_FLAGS_ENV]) : [];
+  const givenHeaders = flags.forwardHeaders && flags.forwardHeaders.length > 0 ? flags.forwardHeaders : handedOver;
+  const headerFlags = givenHeaders.length > 0 ? givenHeaders : undefined;
   if (urls.length === 0) {
     if (protocolFlag !== undefined || headerFlags !== undefined) {
       throw new SettingsError("--forward-protocol and --forward-header need a --forward URL");

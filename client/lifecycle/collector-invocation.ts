@@ -1,4 +1,4 @@
-import type { SettingFlags } from "../../shared/collector-settings.js";
+import { FORWARD_HEADER_FLAGS_ENV, type SettingFlags } from "../../shared/collector-settings.js";
 
 /** How `obs monitor start --detach` runs its background obsd: the command line and the environment. */
 export interface CollectorInvocation {
@@ -16,7 +16,8 @@ function option(name: string, value: string | number | undefined): string[] {
 
 /**
  * The forwarding headers given as flags go to the collector in its environment, never on its
- * command line, where any user of the machine could read them (ps).
+ * command line, where any user of the machine could read them (ps): in FORWARD_HEADER_FLAGS_ENV,
+ * which obsd reads as the flags they were, so it reports their source truly.
  */
 function headerEnvironment(env: NodeJS.ProcessEnv, headers: string[] | undefined): NodeJS.ProcessEnv {
   if (headers === undefined || headers.length === 0) return env;
@@ -24,7 +25,7 @@ function headerEnvironment(env: NodeJS.ProcessEnv, headers: string[] | undefined
     const at = header.indexOf("=");
     return at < 0 ? header : `${header.slice(0, at)}=${encodeURIComponent(header.slice(at + 1))}`;
   });
-  return { ...env, OBS_FORWARD_HEADERS: encoded.join(",") };
+  return { ...env, [FORWARD_HEADER_FLAGS_ENV]: encoded.join(",") };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { settingFlagsOf } from "../../../shared/collector-flags.js";
 import { resolveSettings, SettingsError } from "../../../shared/collector-settings.js";
 import { forwardSummary } from "../../../shared/forward-settings.js";
 
@@ -51,6 +52,22 @@ describe("forwarding settings", () => {
       SettingsError,
       /"udp".*\(OBS_FORWARD_PROTOCOL\)$/,
     );
+  });
+
+  it("refuses a forwarding flag given without a value, rather than using the environment's in its place", () => {
+    const env = { OBS_FORWARD: "http://up.example:4318", OBS_FORWARD_HEADERS: "k=v" };
+    expect(() => resolveSettings({ forward: [""] }, env)).to.throw(SettingsError, "--forward needs a value");
+    expect(() => resolveSettings({ forwardHeaders: [""] }, env)).to.throw(
+      SettingsError,
+      "--forward-header needs a value",
+    );
+    expect(() => resolveSettings({ forwardProtocol: "" }, env)).to.throw(
+      SettingsError,
+      "--forward-protocol needs a value",
+    );
+    // As yargs hands them over: a repeatable flag with no value is an empty list.
+    expect(settingFlagsOf({ forward: [], forwardHeader: [] })).to.deep.include({ forward: [""], forwardHeaders: [""] });
+    expect(settingFlagsOf({})).to.include({ forward: undefined, forwardHeaders: undefined });
   });
 
   it("lets the environment's protocol and headers wait in a profile while forwarding is off", () => {
