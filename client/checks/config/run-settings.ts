@@ -214,8 +214,12 @@ export function resolveProvider(
     }
     // fetch refuses a URL with credentials, and every error would repeat them into the reports.
     if (parsed.username !== "" || parsed.password !== "") {
+      // A key is often given as the user name alone (https://sk-...@host): shown as *** too.
+      const shown = new URL(parsed.href);
+      shown.username = shown.username === "" ? "" : "***";
+      shown.password = shown.password === "" ? "" : "***";
       throw usage(
-        `${baseVariable} "${hideUrlPasswords(baseUrl)}" has a user name or password in it, which obs does not send; give the key in ${keyVariable} (or --api-key) and the endpoint without them`,
+        `${baseVariable} "${shown.href}" has a user name or password in it, which obs does not send; give the key in ${keyVariable} (or --api-key) and the endpoint without them`,
       );
     }
   }

@@ -154,9 +154,14 @@ describe("browser-check run settings", () => {
         expect(refused).to.be.instanceOf(LifecycleError);
         expect((refused as LifecycleError).code).to.equal("invalid_argument");
         expect((refused as Error).message).to.equal(
-          `${variable} "http://ada:***@127.0.0.1:8080/v1" has a user name or password in it, which obs does not send; give the key in ${provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} (or --api-key) and the endpoint without them`,
+          `${variable} "http://***:***@127.0.0.1:8080/v1" has a user name or password in it, which obs does not send; give the key in ${provider === "openai" ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY"} (or --api-key) and the endpoint without them`,
         );
       }
+      // A key given as the user name alone is not shown either.
+      expect(() => resolve({ provider: "openai" }, { OPENAI_BASE_URL: "https://sk-live-abc@api.example/v1" }))
+        .to.throw('OPENAI_BASE_URL "https://***@api.example/v1" has a user name or password in it')
+        .with.property("message")
+        .that.does.not.include("sk-live-abc");
       expect(() => resolve({ provider: "openai" }, { OPENAI_BASE_URL: "not a url" })).to.throw(
         'OPENAI_BASE_URL "not a url" is not an http(s) URL',
       );
