@@ -2,7 +2,7 @@
 import { ExitCode } from "../../shared/exit-codes.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 import { loadCatalog } from "../skills/skill-catalog.js";
-import { appendJournal } from "../skills/skill-journal.js";
+import { appendJournal, checkJournal } from "../skills/skill-journal.js";
 import { type BrowserSession, startBrowser } from "./browser/browser-session.js";
 import { type EngineLaunch, locateEngine } from "./browser/engines.js";
 import { loadCache, saveCache } from "./cache/cache-file.js";
@@ -91,6 +91,11 @@ export async function prepareChecks(
     configPath: loaded.path,
     run: async (files) => {
       const specs = files ? await loadFiles(files) : await loadSpecs(settings.patterns, settings.patternsDir);
+      try {
+        checkJournal(loaded.dir);
+      } catch (error) {
+        throw new LifecycleError("invalid_config", `the skills journal: ${(error as Error).message}`);
+      }
       const cache = loadCache(settings.reportDir, settings.cache, (line) => process.stderr.write(`${line}\n`));
       const reporters = reportersFor(settings);
       let propagation: TraceContextSource | undefined;

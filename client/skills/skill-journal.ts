@@ -2,7 +2,7 @@
  * The learning journal: `<project>/.obs/skills/journal.ndjson`, one JSON entry per line
  * (schemas/skills/journal-entry.json). Runs append; `obs skills improve` reads.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { appendPrivateFile } from "../../shared/private-append.js";
 import { PRIVATE_DIR_MODE } from "../../shared/state-dir.js";
@@ -32,6 +32,22 @@ export interface JournalEntry {
 
 export function journalPath(projectDir: string): string {
   return join(projectSkillsDir(projectDir), JOURNAL_FILE);
+}
+
+/**
+ * Throws when lessons could not be appended to the project's journal (a link, a FIFO, another
+ * user's file): checked before a run, which would otherwise fail after its first test, with
+ * its model tokens spent and no report written.
+ */
+export function checkJournal(projectDir: string): void {
+  const path = journalPath(projectDir);
+  let present = true;
+  try {
+    lstatSync(path);
+  } catch {
+    present = false;
+  }
+  if (present) appendPrivateFile(path, "");
 }
 
 /** One write per test: each line is complete, so concurrent runs never interleave halves. */

@@ -5,6 +5,7 @@ import type { RunSettings } from "../../../../client/checks/config/run-settings.
 import { reportersFor } from "../../../../client/checks/report/reporters.js";
 import {
   appendJournal,
+  checkJournal,
   JOURNAL_SCHEMA_VERSION,
   type JournalEntry,
   journalPath,
@@ -78,6 +79,11 @@ describe("files a run appends to: owner-only, never through a link", () => {
       rmSync(linked);
       symlinkSync(victim, linked);
       expect(() => appendJournal(other.path, [entry])).to.throw(/is a symbolic link/);
+      // Checked before a run, so a run does not fail after its first test for it.
+      expect(() => checkJournal(other.path)).to.throw(/is a symbolic link/);
+      rmSync(linked);
+      symlinkSync(join(other.path, "nowhere"), linked);
+      expect(() => checkJournal(other.path), "a link to nothing").to.throw(/is a symbolic link/);
       expect(readFileSync(victim, "utf8")).to.equal("mine\n");
     } finally {
       other.cleanup();
