@@ -85,6 +85,12 @@ const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "forward-header",
 ]);
 
+/** Whether `arg` is a start flag whose value is the next argument (`--db`, `-p`; not `--db=x`). */
+export function takesNextValue(arg: string): boolean {
+  const name = /^--([^=]+)$/.exec(arg)?.[1] ?? /^-([a-z])$/i.exec(arg)?.[1];
+  return name !== undefined && VALUE_FLAGS.has(name);
+}
+
 /**
  * The command line with each value of a start flag that begins with "-" and a digit joined to
  * its flag (`--retention -1d` becomes `--retention=-1d`). yargs takes such an argument for short

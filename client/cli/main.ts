@@ -3,7 +3,7 @@
  * when it runs.
  */
 import type { MiddlewareFunction } from "yargs";
-import { joinDashValues } from "../../shared/collector-flags.js";
+import { joinDashValues, takesNextValue } from "../../shared/collector-flags.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { OBS_VERSION } from "../../shared/package-root.js";
 import { UsageError } from "../../shared/usage-failure.js";
@@ -54,7 +54,13 @@ const OWN_FLAGS = new Set(["--help", "-h", "--version", "--get-yargs-completions
 function bareStart(argv: string[], commandNames: ReadonlySet<string>): boolean {
   if (argv.length === 0) return true;
   if (!argv[0]?.startsWith("-")) return false;
-  return !argv.some((word) => commandNames.has(word) || OWN_FLAGS.has(word));
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (commandNames.has(word) || OWN_FLAGS.has(word)) return false;
+    // A start flag's value is no command, whatever it reads (`obs --db logs`).
+    if (takesNextValue(word)) i++;
+  }
+  return true;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,6 +1,7 @@
 import { DEFAULTS } from "../../shared/collector-settings.js";
 import { isWildcardHost } from "../../shared/loopback-host.js";
 import { hideUrlPasswords } from "../../shared/url-passwords.js";
+import { collectorPort } from "../cli/port-number.js";
 import { LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 export interface TargetFlags {
@@ -71,12 +72,15 @@ function reachableHost(host: string): string {
   return isWildcardHost(host) ? "127.0.0.1" : host;
 }
 
-/** OBS_MONITOR_PORT, else the default port: the half of --host/--port the flags left out. */
+/**
+ * OBS_MONITOR_PORT, else the default port: the half of --host/--port the flags left out. Its 0
+ * (a start's "any free port") names no collector, so the default stands in for it.
+ */
 function portFromEnv(env: NodeJS.ProcessEnv): number {
   const text = env.OBS_MONITOR_PORT?.trim() ?? "";
-  if (text === "") return DEFAULTS.port;
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port < 1 || port > 65_535) {
+  if (text === "" || /^0+$/.test(text)) return DEFAULTS.port;
+  const port = collectorPort(text);
+  if (port === null) {
     throw new LifecycleError("invalid_config", `OBS_MONITOR_PORT=${text}: use a port number from 1 to 65535`);
   }
   return port;

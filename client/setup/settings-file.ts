@@ -205,7 +205,6 @@ export async function rewriteSettingsFile<T>(
       if (text === null) return { outcome, previous: current?.text ?? null, backupPath: null };
       const mode = current === null ? PRIVATE_FILE_MODE : lstatSync(realPath).mode & 0o777;
       const backupPath = current === null ? null : `${realPath}.bak`;
-      if (current !== null) replaceWith(`${realPath}.bak`, current.mark + current.text, mode);
       const temporary = writeBeside(realPath, (current?.mark ?? "") + text, mode);
       const now = readText(realPath, path);
       if (now?.text !== current?.text || now?.mark !== current?.mark) {
@@ -213,6 +212,8 @@ export async function rewriteSettingsFile<T>(
         continue;
       }
       try {
+        // The backup only once the edit is sure to land, so a refused edit leaves it as it was.
+        if (current !== null) replaceWith(`${realPath}.bak`, current.mark + current.text, mode);
         renameSync(temporary, realPath);
       } catch (error) {
         rmSync(temporary, { force: true });

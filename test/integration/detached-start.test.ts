@@ -72,6 +72,10 @@ describe("obs monitor start --detach (real processes)", function () {
     const refused = await runObs(["--bogus"], { env });
     expect(refused.code).to.equal(2);
     expect(refused.stderr).to.match(/^obs: monitor start: unknown option --bogus; see obs monitor start --help/);
+    // A flag's value that reads like a command is still the start's value.
+    const valued = await runObs(["--retention", "logs", "--detach"], { env });
+    expect(valued.code).to.equal(2);
+    expect(valued.stderr).to.match(/invalid duration "logs"/);
   });
 
   it("passes --otlp-standard-ports on to the background collector", async () => {

@@ -103,6 +103,10 @@ describe("explicit targets", () => {
     // Neither flag: the environment alone names no collector (discovery chooses), as before.
     expect(explicitTarget({}, env)).to.equal(null);
     expect(() => explicitTarget({ host: "127.0.0.1" }, { OBS_MONITOR_PORT: "http" })).to.throw(/OBS_MONITOR_PORT/);
+    // A start's 0 (any free port) names no collector: the default port stands in.
+    expect(explicitTarget({ host: "127.0.0.1" }, { OBS_MONITOR_PORT: "0" })?.baseUrl).to.equal(
+      "http://127.0.0.1:27686",
+    );
   });
 
   it("never repeats a password it refuses in a collector URL, from --base-url or OBS_MONITOR_URL", async () => {

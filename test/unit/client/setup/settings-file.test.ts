@@ -106,6 +106,28 @@ describe("the agent's settings file on disk", () => {
     });
     expect(calls).to.equal(2);
     expect(JSON.parse(readFileSync(path, "utf8"))).to.deep.equal({ a: 1, b: 2, added: true });
+    expect(readFileSync(`${path}.bak`, "utf8")).to.equal('{"a": 1, "b": 2}\n');
+  });
+
+  it("refuses a file that keeps changing while it is edited, leaving the file and its backup as they were", async () => {
+    writeFileSync(path, '{"a": 0}\n');
+    writeFileSync(`${path}.bak`, "the backup before\n");
+    let calls = 0;
+    let refused: unknown;
+    try {
+      await rewriteSettingsFile(openSettingsFile(path), (current) => {
+        calls += 1;
+        writeFileSync(path, `{"a": ${calls}}\n`);
+        return addKey(current);
+      });
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).to.be.instanceOf(SettingsFileError);
+    expect((refused as Error).message).to.match(/changed 3 times while obs was editing it/);
+    expect(readFileSync(path, "utf8")).to.equal('{"a": 3}\n');
+    expect(readFileSync(`${path}.bak`, "utf8")).to.equal("the backup before\n");
+    expect(readdirSync(folder).sort()).to.deep.equal(["settings.json", "settings.json.bak"]);
   });
 
   it("keeps a byte-order mark: the edit reads the text after it, and it is written back", async () => {
