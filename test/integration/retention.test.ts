@@ -18,6 +18,19 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
   }
 }
 
+/** The round-th 256 spans of a steady stream, each with a 200-byte payload, a millisecond apart from `start`. */
+function roundOfSpans(round: number, start: bigint, extra: Record<string, string> = {}) {
+  return Array.from({ length: 256 }, (_, i) => {
+    const n = round * 256 + i;
+    return {
+      traceId: hexId(n, 16),
+      spanId: hexId(n, 8),
+      startNs: start + BigInt(n) * MS,
+      attributes: { "request.id": `req-${n}`, payload: "p".repeat(200), ...extra },
+    };
+  });
+}
+
 describe("retention (real obsd)", function () {
   this.timeout(60_000);
 
@@ -145,15 +158,7 @@ describe("retention (real obsd)", function () {
     try {
       const start = BigInt(Date.now()) * MS;
       for (let round = 0; round < 60; round++) {
-        const spans = Array.from({ length: 256 }, (_, i) => {
-          const n = round * 256 + i;
-          return {
-            traceId: hexId(n, 16),
-            spanId: hexId(n, 8),
-            startNs: start + BigInt(n) * MS,
-            attributes: { "request.id": `req-${n}`, payload: "p".repeat(200) },
-          };
-        });
+        const spans = roundOfSpans(round, start);
         expect((await postJson(`${obsd.url}/v1/traces`, traceRequest("long", spans))).status).to.equal(200);
       }
       const health = (await http(`${obsd.url}/api/health`)).json();
@@ -173,15 +178,7 @@ describe("retention (real obsd)", function () {
       let largest = 0;
       let sent = 0;
       for (let round = 0; round < 80; round++) {
-        const spans = Array.from({ length: 256 }, (_, i) => {
-          const n = round * 256 + i;
-          return {
-            traceId: hexId(n, 16),
-            spanId: hexId(n, 8),
-            startNs: start + BigInt(n) * MS,
-            attributes: { "request.id": `req-${n}`, payload: "p".repeat(200), "http.route": "/items/:id" },
-          };
-        });
+        const spans = roundOfSpans(round, start, { "http.route": "/items/:id" });
         const res = await postJson(`${obsd.url}/v1/traces`, traceRequest("size", spans));
         expect(res.status).to.equal(200);
         sent += 256;
