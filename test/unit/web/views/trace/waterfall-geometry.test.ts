@@ -19,6 +19,20 @@ describe("waterfall time axis", () => {
     ]);
     expect(timeTicks(200).map((tick) => tick.label)).to.deep.equal(["0", "50ms", "100ms", "150ms"]);
   });
+
+  it("steps a long trace by clock units, so every label is exactly where its tick is", () => {
+    const MINUTE = 60_000;
+    expect(timeTicks(2 * 60 * MINUTE).map((tick) => tick.label)).to.deep.equal(["0", "30m 0s", "1h 0m", "1h 30m"]);
+    expect(timeTicks(45 * MINUTE).map((tick) => tick.label)).to.deep.equal([
+      "0",
+      "10m 0s",
+      "20m 0s",
+      "30m 0s",
+      "40m 0s",
+    ]);
+    expect(timeTicks(150_000).map((tick) => tick.label)).to.deep.equal(["0", "30s", "1m 0s", "1m 30s", "2m 0s"]);
+    expect(tickStep(7_300, 5)).to.equal(2000);
+  });
 });
 
 describe("waterfall virtual window", () => {
