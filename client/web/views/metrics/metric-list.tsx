@@ -1,8 +1,8 @@
 /** The metrics with a point in the window, filtered by name and service, paged; a name selects one. */
-import { Fragment } from "preact";
 import type { MetricSeriesRecord, MetricSummaryRecord } from "../../../../shared/query-types.js";
 import { BreakableText } from "../../components/breakable-text.js";
 import { LoadMore } from "../../components/load-more.js";
+import { NameList } from "../../components/name-list.js";
 import { formatAgo, formatDateTime, isoToMs } from "../../format/time.js";
 import type { PagedState } from "../../live/use-paged-query.js";
 import { Link } from "../../routing/link.js";
@@ -68,12 +68,7 @@ function MetricRow({
           <BreakableText text={metric.name} />
         </Link>
         <div class="muted metric-services">
-          {metric.services.map((service, i) => (
-            <Fragment key={service}>
-              {i > 0 && ", "}
-              <bdi>{service}</bdi>
-            </Fragment>
-          ))}
+          <NameList names={metric.services} />
         </div>
       </td>
       <td>

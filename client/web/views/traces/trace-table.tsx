@@ -3,9 +3,9 @@
  * longest trace shown, so the page reads at a glance; the row's operation is the link a
  * keyboard reaches, and a click anywhere on the row opens the trace too.
  */
-import { Fragment } from "preact";
 import type { TraceSummary } from "../../../../shared/api-records.js";
 import { tracePath } from "../../../../shared/ui-links.js";
+import { NameList } from "../../components/name-list.js";
 import { serviceColour } from "../../format/service-colour.js";
 import { formatClock, formatDateTime, formatDuration, isoDateTime, isoToMs } from "../../format/time.js";
 import { Link } from "../../routing/link.js";
@@ -65,12 +65,7 @@ function TraceRow({ trace, longestMs }: { trace: TraceSummary; longestMs: number
         )}
       </td>
       <td class="services">
-        {trace.services.map((service, i) => (
-          <Fragment key={service}>
-            {i > 0 && ", "}
-            <bdi>{service}</bdi>
-          </Fragment>
-        ))}
+        <NameList names={trace.services} />
       </td>
     </tr>
   );
