@@ -48,6 +48,24 @@ export interface SpanLinkRecord {
   flags: number;
 }
 
+/** The resource a span or log came from, as sent. */
+export interface ResourceRecord {
+  attributes: Attributes;
+  schemaUrl: string | null;
+  /** Attributes the sender dropped from the resource (0 when none). */
+  droppedAttributesCount: number;
+}
+
+/** The instrumentation scope a span or log came from, as sent. */
+export interface ScopeRecord {
+  name: string;
+  version: string | null;
+  attributes: Attributes;
+  schemaUrl: string | null;
+  /** Attributes the sender dropped from the scope (0 when none). */
+  droppedAttributesCount: number;
+}
+
 export interface SpanRecord {
   traceId: string;
   spanId: string;
@@ -64,8 +82,8 @@ export interface SpanRecord {
   attributes: Attributes;
   events: SpanEventRecord[];
   links: SpanLinkRecord[];
-  resource: { attributes: Attributes; schemaUrl: string | null };
-  scope: { name: string; version: string | null; attributes: Attributes };
+  resource: ResourceRecord;
+  scope: ScopeRecord;
   traceState: string | null;
   flags: number;
   droppedAttributesCount: number;
@@ -105,10 +123,12 @@ export interface LogRecord {
   traceId: string | null;
   spanId: string | null;
   serviceName: string;
-  resource: { attributes: Attributes; schemaUrl: string | null };
-  scope: { name: string; version: string | null; attributes: Attributes };
+  resource: ResourceRecord;
+  scope: ScopeRecord;
   flags: number;
   eventName: string | null;
+  /** Attributes the sender dropped from the record (OTLP's count; 0 when none). */
+  droppedAttributesCount: number;
 }
 
 export interface PageMeta {

@@ -3,6 +3,8 @@
 import type {
   Attributes,
   LogRecord,
+  ResourceRecord,
+  ScopeRecord,
   SpanLinkRecord,
   SpanRecord,
   SpanTreeNode,
@@ -39,9 +41,12 @@ export interface SpanRow {
   details: string | null;
   resource_attributes: string;
   resource_schema_url: string | null;
+  resource_dropped: bigint;
   scope_name: string;
   scope_version: string | null;
   scope_attributes: string;
+  scope_schema_url: string | null;
+  scope_dropped: bigint;
 }
 
 export interface TraceRow {
@@ -69,12 +74,16 @@ export interface LogRow {
   span_id: Buffer | null;
   flags: bigint;
   event_name: string | null;
+  dropped_attributes_count: bigint;
   service: string;
   resource_attributes: string;
   resource_schema_url: string | null;
+  resource_dropped: bigint;
   scope_name: string;
   scope_version: string | null;
   scope_attributes: string;
+  scope_schema_url: string | null;
+  scope_dropped: bigint;
 }
 
 interface StoredEvent {
@@ -98,15 +107,21 @@ function capLink(link: SpanLinkRecord): SpanLinkRecord {
 }
 
 /** The resource and scope of a span or log row, every text within the cap. */
-function resourceOf(row: SpanRow | LogRow): SpanRecord["resource"] {
-  return { attributes: attributesOf(row.resource_attributes), schemaUrl: capOptionalText(row.resource_schema_url) };
+function resourceOf(row: SpanRow | LogRow): ResourceRecord {
+  return {
+    attributes: attributesOf(row.resource_attributes),
+    schemaUrl: capOptionalText(row.resource_schema_url),
+    droppedAttributesCount: Number(row.resource_dropped),
+  };
 }
 
-function scopeOf(row: SpanRow | LogRow): SpanRecord["scope"] {
+function scopeOf(row: SpanRow | LogRow): ScopeRecord {
   return {
     name: capText(row.scope_name),
     version: capOptionalText(row.scope_version),
     attributes: attributesOf(row.scope_attributes),
+    schemaUrl: capOptionalText(row.scope_schema_url),
+    droppedAttributesCount: Number(row.scope_dropped),
   };
 }
 
@@ -183,6 +198,7 @@ export function toLogRecord(row: LogRow): LogRecord {
     scope: scopeOf(row),
     flags: Number(row.flags),
     eventName: capOptionalText(row.event_name),
+    droppedAttributesCount: Number(row.dropped_attributes_count),
   };
 }
 

@@ -75,15 +75,17 @@ import {
  */
 const SPAN_COLUMNS = `s.id, s.trace_key, s.span_id, s.parent_span_id, v.name AS service, coalesce(sn.name, s.name) AS name, s.kind, s.start_ns,
   ${SPAN_END} AS end_ns, ${SPAN_DURATION} AS duration_ns, s.status_code, s.status_message, s.flags, s.attributes, s.details,
-  r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
-  sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
+  r.attributes AS resource_attributes, r.schema_url AS resource_schema_url, r.dropped_attributes_count AS resource_dropped,
+  sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes,
+  sc.schema_url AS scope_schema_url, sc.dropped_attributes_count AS scope_dropped`;
 const SPAN_JOINS = `JOIN services v ON v.id = s.service_id JOIN resources r ON r.id = s.resource_id
   JOIN scopes sc ON sc.id = s.scope_id LEFT JOIN span_names sn ON sn.id = s.name_id`;
 const LOG_COLUMNS = `l.id, l.hash, l.ts_ns, ${logTimeSql("l")} AS time_ns, ${logObservedSql("l")} AS observed_ns,
   l.severity_number, ${logSeverityTextSql("l")} AS severity_text, l.body, l.attributes,
-  l.trace_id, l.span_id, l.flags, l.event_name, v.name AS service,
-  r.attributes AS resource_attributes, r.schema_url AS resource_schema_url,
-  sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes`;
+  l.trace_id, l.span_id, l.flags, l.event_name, l.dropped_attributes_count, v.name AS service,
+  r.attributes AS resource_attributes, r.schema_url AS resource_schema_url, r.dropped_attributes_count AS resource_dropped,
+  sc.name AS scope_name, sc.version AS scope_version, sc.attributes AS scope_attributes,
+  sc.schema_url AS scope_schema_url, sc.dropped_attributes_count AS scope_dropped`;
 /** Whole log records also carry their resource; counts and facets do not need that join. */
 const LOG_RECORD_JOINS = `${LOG_JOINS} JOIN resources r ON r.id = l.resource_id`;
 const TRACE_COLUMNS = `t.trace_id, t.start_ns, t.end_ns, t.span_count, t.error_count, t.root_span_id,

@@ -45,8 +45,8 @@ export function span(traceId: string, spanId: string, startNs: bigint, parentSpa
     attributes: { n: spanId },
     events: [],
     links: [],
-    resource: { attributes: {}, schemaUrl: null },
-    scope: { name: "s", version: null, attributes: {} },
+    resource: { attributes: {}, schemaUrl: null, droppedAttributesCount: 0 },
+    scope: { name: "s", version: null, attributes: {}, schemaUrl: null, droppedAttributesCount: 0 },
     traceState: null,
     flags: 0,
     droppedAttributesCount: 0,
@@ -68,10 +68,11 @@ export function log(logId: string, timeNs: bigint, traceId: string | null, spanI
     traceId,
     spanId,
     serviceName: "shop",
-    resource: { attributes: {}, schemaUrl: null },
-    scope: { name: "s", version: null, attributes: {} },
+    resource: { attributes: {}, schemaUrl: null, droppedAttributesCount: 0 },
+    scope: { name: "s", version: null, attributes: {}, schemaUrl: null, droppedAttributesCount: 0 },
     flags: 0,
     eventName: null,
+    droppedAttributesCount: 0,
   };
 }
 

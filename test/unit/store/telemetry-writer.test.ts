@@ -515,4 +515,73 @@ describe("telemetry writer", () => {
     // The trace ends at its latest end.
     expect(summaryOf(hexId(1, 16))).to.include({ end_ns: T0 + 1_234_567n });
   });
+
+  it("gives a span and a log back with their own, their resource's and their scope's dropped counts and schema URLs", () => {
+    const resource = {
+      attributes: [{ key: "service.name", value: { stringValue: "api" } }],
+      droppedAttributesCount: 2,
+    };
+    const scope = { name: "lib", version: "1.0", droppedAttributesCount: 3 };
+    const traceId = hexId(7, 16);
+    store.writeTraces({
+      resourceSpans: [
+        {
+          resource,
+          schemaUrl: "https://opentelemetry.io/schemas/1.21.0",
+          scopeSpans: [
+            {
+              scope,
+              schemaUrl: "https://example.com/scope-schema",
+              spans: [
+                {
+                  traceId,
+                  spanId: hexId(7, 8),
+                  name: "op",
+                  kind: 2,
+                  startTimeUnixNano: String(T0),
+                  endTimeUnixNano: String(T0 + MS),
+                  droppedAttributesCount: 5,
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    store.writeLogs({
+      resourceLogs: [
+        {
+          resource,
+          schemaUrl: "https://opentelemetry.io/schemas/1.21.0",
+          scopeLogs: [
+            {
+              scope,
+              schemaUrl: "https://example.com/scope-schema",
+              logRecords: [{ timeUnixNano: String(T0), body: { stringValue: "trimmed" }, droppedAttributesCount: 4 }],
+            },
+          ],
+        },
+      ],
+    });
+    const reader = new SqliteReader(store.db);
+    const page = { fromNs: T0 - MS, toNs: T0 + MS, limit: 10 };
+    const [log] = reader.logs({ attrs: [], attrContains: [], page }).items;
+    const [span] = reader.span(hexId(7, 8));
+    for (const record of [log, span]) {
+      expect(record?.resource).to.deep.equal({
+        attributes: { "service.name": "api" },
+        schemaUrl: "https://opentelemetry.io/schemas/1.21.0",
+        droppedAttributesCount: 2,
+      });
+      expect(record?.scope).to.deep.equal({
+        name: "lib",
+        version: "1.0",
+        attributes: {},
+        schemaUrl: "https://example.com/scope-schema",
+        droppedAttributesCount: 3,
+      });
+    }
+    expect(log?.droppedAttributesCount).to.equal(4);
+    expect(span?.droppedAttributesCount).to.equal(5);
+  });
 });

@@ -33,6 +33,7 @@ export function LogDetails({ log, lookback }: { log: LogRecord; lookback: string
     ["severity number", String(log.severityNumber)],
     ["event name", log.eventName],
     ["flags", log.flags ? String(log.flags) : null],
+    ["dropped attributes", log.droppedAttributesCount ? String(log.droppedAttributesCount) : null],
   ];
   return (
     <div class="log-details">
