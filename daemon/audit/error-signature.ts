@@ -3,11 +3,13 @@
  * between occurrences of one error, so they are folded before comparing.
  */
 
+import { sliceWhole } from "../../shared/lone-surrogate.js";
+
 const MAX_SIGNATURE_TEXT = 160;
 
 /** A status message or exception type with its varying parts folded to placeholders. */
 export function normalizeErrorText(text: string): string {
-  return (
+  return sliceWhole(
     text
       // Quoted values: "alice", 'order-17', `x`.
       .replace(/"[^"]*"|'[^']*'|`[^`]*`/g, "<str>")
@@ -17,8 +19,8 @@ export function normalizeErrorText(text: string): string {
       // Remaining numbers, including decimals, dotted addresses and versions (3.5s, 10.0.0.7).
       .replace(/\d+(?:\.\d+)*/g, "<n>")
       .replace(/\s+/g, " ")
-      .trim()
-      .slice(0, MAX_SIGNATURE_TEXT)
+      .trim(),
+    MAX_SIGNATURE_TEXT,
   );
 }
 

@@ -5,6 +5,7 @@
  * (`truncated`), with the call that fetches it. Long strings are cut with a marker that says
  * how much is missing. Pure, except pageWithinBudget, which asks the API again.
  */
+import { sliceWhole } from "../../shared/lone-surrogate.js";
 import type { AnswerTail, NextCall, ObjectSchema } from "./mcp-tool.js";
 
 export const DEFAULT_MAX_BYTES = 16 * 1024;
@@ -79,10 +80,8 @@ export function jsonBytes(value: unknown): number {
 /** `text` whole when it is at most `maxChars` long, else its start and a marker: `…[+1234 chars]`. */
 export function cutString(text: string, maxChars: number = MAX_STRING_CHARS): string {
   if (text.length <= maxChars) return text;
-  // A character outside the BMP is two UTF-16 units: never keep its first half alone.
-  const high = text.charCodeAt(maxChars - 1);
-  const end = high >= 0xd800 && high <= 0xdbff ? maxChars - 1 : maxChars;
-  return `${text.slice(0, end)}…[+${text.length - end} chars]`;
+  const kept = sliceWhole(text, maxChars);
+  return `${kept}…[+${text.length - kept.length} chars]`;
 }
 
 /** A copy of `value` with every string longer than `maxChars` cut (cutString), keys too, at any depth. */

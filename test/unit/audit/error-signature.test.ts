@@ -18,4 +18,10 @@ describe("error signatures", () => {
     expect(signatureText("", "java.net.SocketException")).to.equal("java.net.SocketException");
     expect(signatureText(null, null)).to.equal("(no message)");
   });
+
+  it("cuts a long message at a whole character, never between a surrogate pair's halves", () => {
+    const text = normalizeErrorText(`${"x".repeat(159)}\u{1F600} tail`);
+    expect(text).to.equal("x".repeat(159));
+    expect(normalizeErrorText(`${"x".repeat(158)}\u{1F600} tail`)).to.equal(`${"x".repeat(158)}\u{1F600}`);
+  });
 });
