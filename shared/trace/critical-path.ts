@@ -40,11 +40,17 @@ export function criticalPath(spans: readonly TimedSpan[]): CriticalPath {
   if (root === -1) return { root, sections: [] };
   const parent = new Int32Array(spans.length).fill(-1);
   const kept = new Uint8Array(spans.length);
+  const seen = new Uint8Array(spans.length);
   kept[root] = 1;
-  // Pre-order from the root: each parent's range is fitted before its children are.
+  seen[root] = 1;
+  // Pre-order from the root: each parent's range is fitted before its children are. Each span
+  // is taken once, under the first parent that reaches it: spans that name each other as
+  // parents (a broken sender) would otherwise be walked around their cycle for ever.
   const stack = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     for (const child of children[node] as number[]) {
+      if (seen[child]) continue;
+      seen[child] = 1;
       parent[child] = node;
       if (!fitIntoParent(child, node, start, end)) continue;
       kept[child] = 1;
@@ -55,7 +61,7 @@ export function criticalPath(spans: readonly TimedSpan[]): CriticalPath {
   let node = root;
   let cut: bigint | undefined;
   for (;;) {
-    const last = lastFinishingChild(children[node] as number[], kept, end, cut);
+    const last = lastFinishingChild(node, children[node] as number[], parent, kept, end, cut);
     const sectionEnd = cut ?? (end[node] as bigint);
     if (last !== -1) {
       const sectionStart = end[last] as bigint;
@@ -101,11 +107,18 @@ function fitIntoParent(child: number, parent: number, start: bigint[], end: bigi
   return true;
 }
 
-/** The kept child ending last, before `cut` when walking back; -1 for none. */
-function lastFinishingChild(children: readonly number[], kept: Uint8Array, end: bigint[], cut: bigint | undefined) {
+/** The kept child of `node` (taken under it) ending last, before `cut` when walking back; -1 for none. */
+function lastFinishingChild(
+  node: number,
+  children: readonly number[],
+  parent: Int32Array,
+  kept: Uint8Array,
+  end: bigint[],
+  cut: bigint | undefined,
+) {
   let last = -1;
   for (const child of children) {
-    if (!kept[child]) continue;
+    if (!kept[child] || parent[child] !== node) continue;
     const ns = end[child] as bigint;
     if (cut !== undefined && ns >= cut) continue;
     if (last === -1 || ns > (end[last] as bigint)) last = child;

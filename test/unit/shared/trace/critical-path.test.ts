@@ -99,4 +99,30 @@ describe("critical path walk", () => {
   it("answers nothing for no spans", () => {
     expect(criticalPath([])).to.deep.equal({ root: -1, sections: [] });
   });
+
+  it("walks a trace whose spans name each other as parents once, and ends", () => {
+    // A broken sender: A's parent is B and B's is A, so neither is a root; A, starting first, is walked.
+    expect(pathOf([span("a", "b", 0, 100), span("b", "a", 10, 50)])).to.deep.equal([
+      ["a", 0, 10],
+      ["b", 10, 50],
+      ["a", 50, 100],
+    ]);
+    // A cycle of three with a child, longer than the real root beside it.
+    const spans = [
+      span("r", null, 0, 10),
+      span("a", "c", 0, 100),
+      span("b", "a", 10, 60),
+      span("c", "b", 20, 40),
+      span("x", "c", 25, 30),
+    ];
+    expect(pathOf(spans)).to.deep.equal([
+      ["a", 0, 10],
+      ["b", 10, 20],
+      ["c", 20, 25],
+      ["x", 25, 30],
+      ["c", 30, 40],
+      ["b", 40, 60],
+      ["a", 60, 100],
+    ]);
+  });
 });
