@@ -12,6 +12,11 @@ export interface OperationWindow {
   rollup: OperationRollup;
 }
 
+export interface ServiceSpanWindow {
+  spans: number;
+  newestNs: bigint;
+}
+
 export interface ServiceLogWindow {
   logs: number;
   warnings: number;
@@ -21,6 +26,7 @@ export interface ServiceLogWindow {
 
 type SpanRow = [bigint, string, bigint, bigint, string, string];
 type SpanRollupRow = [bigint, string, bigint, bigint, bigint, Uint8Array, Uint8Array];
+type ServiceSpanRow = [bigint, bigint, bigint | null];
 type LogRow = [bigint, bigint, bigint, bigint, bigint | null];
 
 /**
@@ -51,6 +57,18 @@ export class RollupWindowReader {
         .prepare(
           `SELECT service_id, name, spans, newest_ns, max_ns, histogram, slowest FROM span_rollups
            WHERE width = @width AND slot >= @from AND slot < @to ${ofService}`,
+        )
+        .raw(),
+      serviceSpans: db
+        .prepare(
+          `SELECT service_id, count(*), max(start_ns) FROM spans
+           WHERE start_ns >= @from AND start_ns < @to ${ofService} GROUP BY service_id`,
+        )
+        .raw(),
+      serviceSpanSlots: db
+        .prepare(
+          `SELECT service_id, sum(spans), max(newest_ns) FROM span_rollups
+           WHERE width = @width AND slot >= @from AND slot < @to ${ofService} GROUP BY service_id`,
         )
         .raw(),
       logs: db
@@ -127,6 +145,29 @@ export class RollupWindowReader {
       }
     }
     return { operations: [...byKey.values()], truncated };
+  }
+
+  /**
+   * Per service id: spans and the newest start. Every service, however many operations it
+   * or another has: `operations` is bounded, and a service it left out is not silent.
+   */
+  services(from: bigint, to: bigint): Map<number, ServiceSpanWindow> {
+    const plan = this.plan(from, to, this.stmt.oldestSpan!, TRIMMED_THROUGH.spans);
+    const byService = new Map<number, ServiceSpanWindow>();
+    const add = ([serviceId, spans, newest]: ServiceSpanRow) => {
+      const id = Number(serviceId);
+      const current = byService.get(id) ?? { spans: 0, newestNs: 0n };
+      current.spans += Number(spans);
+      if (newest !== null && newest > current.newestNs) current.newestNs = newest;
+      byService.set(id, current);
+    };
+    for (const range of plan?.raw ?? []) {
+      for (const row of this.stmt.serviceSpans!.all(this.bind(range)) as ServiceSpanRow[]) add(row);
+    }
+    for (const range of plan?.slots ?? []) {
+      for (const row of this.stmt.serviceSpanSlots!.all(this.bind(range, range.width)) as ServiceSpanRow[]) add(row);
+    }
+    return byService;
   }
 
   /** Per service id: log records, warnings (13–16), errors (17+) and the newest timestamp. */

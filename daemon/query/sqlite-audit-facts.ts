@@ -196,13 +196,15 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     }));
   };
 
+  // Latency reads each operation's histogram, so it is bounded by operations; activity below
+  // counts spans per service on its own, so that bound never makes a service look silent.
   const operationsIn = (from: bigint, to: bigint) => {
+    // With a threshold, latency is judged from slow traces instead (slowTraceGroups).
+    if (window.durationMinMs !== undefined) return [];
     const read = windows.operations(from, to, MAX_OPERATIONS);
     if (read.truncated) truncated.push(`operations: only the first ${MAX_OPERATIONS} were read`);
     return read.operations;
   };
-  const operationsNow = operationsIn(...current);
-  const operationsBefore = operationsIn(...baseline);
 
   // latency_regression by baseline delta: each operation's duration histogram.
   const latency = (operations: OperationWindow[]): OperationLatency[] =>
@@ -314,18 +316,8 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
 
   // no_telemetry, and how well the baseline observed each service: spans, logs and metric points.
   const activity = (): ServiceActivity[] => {
-    const spansPerService = (operations: OperationWindow[]) => {
-      const perService = new Map<number, { n: number; newest: bigint }>();
-      for (const { serviceId, rollup } of operations) {
-        const entry = perService.get(serviceId) ?? { n: 0, newest: 0n };
-        entry.n += rollup.spans;
-        if (rollup.newestNs > entry.newest) entry.newest = rollup.newestNs;
-        perService.set(serviceId, entry);
-      }
-      return perService;
-    };
-    const spansNow = spansPerService(operationsNow);
-    const spansBefore = spansPerService(operationsBefore);
+    const spansNow = windows.services(...current);
+    const spansBefore = windows.services(...baseline);
     const metrics = new MetricActivityReader(db, serviceId);
     const metricsNow = metrics.services(...current);
     const metricsBefore = metrics.services(...baseline);
@@ -340,11 +332,11 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
     return [...ids]
       .map((id): ServiceActivity => {
         const newest = [
-          spansBefore.get(id)?.newest,
+          spansBefore.get(id)?.newestNs,
           logsBefore.get(id)?.newestNs,
           metricsBefore.get(id)?.newestNs,
         ].filter((value): value is bigint => value !== undefined);
-        const currentSpans = spansNow.get(id)?.n ?? 0;
+        const currentSpans = spansNow.get(id)?.spans ?? 0;
         const currentLogs = logsNow.get(id)?.logs ?? 0;
         const currentSeries = metricsNow.get(id)?.series ?? 0;
         const baselineSeries = metricsBefore.get(id)?.series ?? 0;
@@ -361,7 +353,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
           service,
           currentSpans,
           currentLogs,
-          baselineSpans: spansBefore.get(id)?.n ?? 0,
+          baselineSpans: spansBefore.get(id)?.spans ?? 0,
           baselineLogs: logsBefore.get(id)?.logs ?? 0,
           currentSeries,
           baselineSeries,
@@ -375,14 +367,12 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   return {
     errorTraceGroups: errorTraceGroups(),
     errorSpans: { current: errorSpans(...current), baseline: errorSpans(...baseline) },
-    latency:
-      window.durationMinMs === undefined
-        ? { current: latency(operationsNow), baseline: latency(operationsBefore) }
-        : { current: [], baseline: [] },
+    latency: { current: latency(operationsIn(...current)), baseline: latency(operationsIn(...baseline)) },
     slowTraceGroups: slowTraceGroups(),
     logCounts: logCounts(),
     orphanSpans: orphanSpans(),
     activity: activity(),
-    truncated,
+    // Both windows can reach a bound: it is said once.
+    truncated: [...new Set(truncated)],
   };
 }

@@ -97,6 +97,19 @@ function bruteLogs(store: TestStore, from: bigint, to: bigint) {
   );
 }
 
+function bruteServices(store: TestStore, from: bigint, to: bigint) {
+  return new Map(
+    (
+      store.db
+        .prepare(
+          "SELECT service_id, count(*), max(start_ns) FROM spans WHERE start_ns > ? AND start_ns <= ? GROUP BY service_id",
+        )
+        .raw()
+        .all(from, to) as [bigint, bigint, bigint][]
+    ).map(([id, spans, newest]) => [Number(id), { spans: Number(spans), newestNs: newest }]),
+  );
+}
+
 function expectWindowsMatch(store: TestStore, seed: number): void {
   const reader = new RollupWindowReader(store.db, null);
   const next = random(seed);
@@ -115,6 +128,7 @@ function expectWindowsMatch(store: TestStore, seed: number): void {
     const got = new Map(read.operations.map((o) => [`${o.serviceId}\u0000${o.name}`, o.rollup]));
     expect(got, label).to.deep.equal(bruteOperations(store, from, to));
     expect(reader.logs(from, to), label).to.deep.equal(bruteLogs(store, from, to));
+    expect(reader.services(from, to), label).to.deep.equal(bruteServices(store, from, to));
   }
 }
 
