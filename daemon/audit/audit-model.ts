@@ -53,8 +53,9 @@ export interface ErrorSpanGroup {
   message: string | null;
   exceptionType: string | null;
   count: number;
-  /** The newest span of the group. */
+  /** The newest span of the group (ties by trace id, then span id), and its start. */
   example: TraceRef;
+  newestNs: bigint;
 }
 
 export interface OperationLatency {
@@ -96,6 +97,7 @@ export interface OrphanSpan {
   spanId: string;
   parentSpanId: string;
   service: string;
+  startNs: bigint;
   traceEndNs: bigint;
 }
 

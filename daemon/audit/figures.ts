@@ -25,3 +25,15 @@ export function compareText(a: string | null, b: string | null): number {
   const y = b ?? "";
   return x < y ? -1 : x > y ? 1 : 0;
 }
+
+/** Evidence order: newest first, ties by trace id, then span id. */
+export function newestFirst(
+  a: { startNs: bigint; traceId: string; spanId: string | null },
+  b: { startNs: bigint; traceId: string; spanId: string | null },
+): number {
+  return (
+    (a.startNs > b.startNs ? -1 : a.startNs < b.startNs ? 1 : 0) ||
+    compareText(a.traceId, b.traceId) ||
+    compareText(a.spanId, b.spanId)
+  );
+}

@@ -168,24 +168,39 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
   };
 
   // new_error_signature: error spans grouped by service, name, message and exception type.
+  const exceptionType = (span: string) =>
+    `(SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(${spanEventsSql(span)}) e
+      WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1)`;
   const errorSpans = (from: bigint, to: bigint): ErrorSpanGroup[] => {
+    // Each group's example is its newest span, ties by trace id, then span id, so that it does
+    // not depend on the order rows were stored in: looked up per group at its newest start
+    // (one seek in the error index), which costs far less than ordering every error span.
     const rows = db
       .prepare(
-        `SELECT g.*, ${idHex("t.trace_id")} AS trace_id, ${idHex("g.example_span")} AS span_id FROM (
-           SELECT v.name AS service, coalesce(sn.name, s.name) AS name, s.status_message AS message,
-             (SELECT json_extract(e.value, '$.attributes."exception.type"') FROM json_each(${spanEventsSql("s")}) e
-              WHERE json_extract(e.value, '$.name') = 'exception' LIMIT 1) AS exception_type,
-             COUNT(*) AS n, MAX(s.start_ns) AS newest, s.trace_key AS trace_key, s.span_id AS example_span
-           FROM spans s JOIN services v ON v.id = s.service_id LEFT JOIN span_names sn ON sn.id = s.name_id
-           WHERE s.start_ns > @from AND s.start_ns <= @to AND s.status_code = 2 ${spanOfService}
-           GROUP BY s.service_id, s.name_id, s.name, s.status_message, exception_type
-           ORDER BY service, name, message, exception_type
-           LIMIT ${MAX_ERROR_SPAN_GROUPS + 1}
-         ) g JOIN traces t ON t.trace_key = g.trace_key
+        `SELECT g.service AS service, g.name AS name, g.message AS message, g.exception_type AS exception_type,
+           g.n AS n, g.newest AS newest, ${idHex("t.trace_id")} AS trace_id, ${idHex("x.span_id")} AS span_id
+         FROM (
+           SELECT g.*, (
+             SELECT y.id FROM spans y JOIN traces yt ON yt.trace_key = y.trace_key
+             WHERE y.start_ns = g.newest AND y.status_code = 2 AND y.service_id = g.service_id
+               AND y.name_id IS g.name_id AND y.name IS g.stored_name AND y.status_message IS g.message
+               AND ${exceptionType("y")} IS g.exception_type
+             ORDER BY yt.trace_id, y.span_id LIMIT 1
+           ) AS example
+           FROM (
+             SELECT v.name AS service, coalesce(sn.name, s.name) AS name, s.status_message AS message,
+               ${exceptionType("s")} AS exception_type, COUNT(*) AS n, MAX(s.start_ns) AS newest,
+               s.service_id AS service_id, s.name_id AS name_id, s.name AS stored_name
+             FROM spans s JOIN services v ON v.id = s.service_id LEFT JOIN span_names sn ON sn.id = s.name_id
+             WHERE s.start_ns > @from AND s.start_ns <= @to AND s.status_code = 2 ${spanOfService}
+             GROUP BY s.service_id, s.name_id, s.name, s.status_message, exception_type
+             ORDER BY service, name, message, exception_type
+             LIMIT ${MAX_ERROR_SPAN_GROUPS + 1}
+           ) g
+         ) g JOIN spans x ON x.id = g.example JOIN traces t ON t.trace_key = x.trace_key
          ORDER BY g.service, g.name, g.message, g.exception_type`,
       )
       .all(bind(from, to)) as Row[];
-    // SQLite gives the bare columns trace_key and example_span from the row holding MAX(start_ns).
     return limited(rows, MAX_ERROR_SPAN_GROUPS, "error span groups").map((row) => ({
       service: String(row.service),
       operation: String(row.name),
@@ -193,6 +208,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
       exceptionType: textOrNull(row.exception_type),
       count: num(row.n),
       example: { traceId: String(row.trace_id), spanId: String(row.span_id) },
+      newestNs: BigInt(row.newest as bigint),
     }));
   };
 
@@ -291,25 +307,28 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
       .sort((a, b) => compareText(a.service, b.service));
   };
 
-  // incomplete_trace: spans of the current window whose parent is not in the store (kept on ingest).
+  // incomplete_trace: spans of the current window whose parent is not in the store (kept on
+  // ingest), of traces quiet since the grace period. Newest first, so that the bound keeps the
+  // ones the evidence names; orphans still in flight would only crowd out settled ones.
   const orphanSpans = (): OrphanSpan[] => {
     const rows = db
       .prepare(
         `SELECT ${idHex("o.trace_id")} AS trace_id, ${idHex("o.span_id")} AS span_id, ${idHex("o.parent_span_id")} AS parent_span_id, v.name AS service,
-           t.end_ns AS trace_end_ns
+           o.start_ns AS start_ns, t.end_ns AS trace_end_ns
          FROM orphan_spans o JOIN traces t ON t.trace_id = o.trace_id
            JOIN spans s ON ${spanOfTraceSql("s", "t.trace_key", "o.span_id")}
            JOIN services v ON v.id = s.service_id
-         WHERE o.start_ns > @from AND o.start_ns <= @to ${spanOfService}
-         ORDER BY service, o.trace_id, o.span_id
+         WHERE o.start_ns > @from AND o.start_ns <= @to AND t.end_ns <= @settled ${spanOfService}
+         ORDER BY o.start_ns DESC, o.trace_id, o.span_id
          LIMIT ${MAX_ORPHANS + 1}`,
       )
-      .all(bind(...current)) as Row[];
+      .all(bind(...current, { settled: window.untilNs - window.graceNs })) as Row[];
     return limited(rows, MAX_ORPHANS, "spans with a missing parent").map((row) => ({
       traceId: String(row.trace_id),
       spanId: String(row.span_id),
       parentSpanId: String(row.parent_span_id),
       service: String(row.service),
+      startNs: BigInt(row.start_ns as bigint),
       traceEndNs: BigInt(row.trace_end_ns as bigint),
     }));
   };

@@ -1,5 +1,5 @@
 import type { AuditRule, Finding, OrphanSpan } from "../audit-model.js";
-import { count } from "../figures.js";
+import { count, newestFirst } from "../figures.js";
 import { obsCommand } from "../follow-up.js";
 
 /** Older than this, a missing parent is unlikely to be still in flight. */
@@ -19,7 +19,9 @@ export const incompleteTraceRule: AuditRule = (facts, { window, currentText }) =
     byService.set(orphan.service, [...(byService.get(orphan.service) ?? []), orphan]);
   }
   const findings: Finding[] = [];
-  for (const [service, orphans] of byService) {
+  for (const [service, unordered] of byService) {
+    // Each trace is listed at its newest orphan.
+    const orphans = [...unordered].sort(newestFirst);
     const traces = [...new Set(orphans.map((orphan) => orphan.traceId))];
     const settled = orphans.every((orphan) => orphan.traceEndNs <= window.untilNs - SETTLED_NS);
     const examples = orphans.slice(0, 5);

@@ -1,6 +1,6 @@
 import type { AuditRule, Confidence, ErrorSpanGroup, Finding, TraceRef } from "../audit-model.js";
 import { signatureKey, signatureText } from "../error-signature.js";
-import { count } from "../figures.js";
+import { count, newestFirst } from "../figures.js";
 import { obsCommand } from "../follow-up.js";
 
 /** Baseline spans from a service for its absence of a signature to be telling. */
@@ -11,11 +11,13 @@ interface Signature {
   operation: string;
   text: string;
   count: number;
+  /** Each group's newest span, newest first (ties by trace id, then span id); at most 5. */
   examples: TraceRef[];
 }
 
 function signaturesOf(groups: ErrorSpanGroup[]): Map<string, Signature> {
   const signatures = new Map<string, Signature>();
+  const examples = new Map<string, (TraceRef & { startNs: bigint })[]>();
   for (const group of groups) {
     const text = signatureText(group.message, group.exceptionType);
     const key = signatureKey(group.service, group.operation, text);
@@ -27,8 +29,16 @@ function signaturesOf(groups: ErrorSpanGroup[]): Map<string, Signature> {
       examples: [],
     };
     signature.count += group.count;
-    if (signature.examples.length < 5) signature.examples.push(group.example);
     signatures.set(key, signature);
+    const list = examples.get(key) ?? [];
+    list.push({ ...group.example, startNs: group.newestNs });
+    examples.set(key, list);
+  }
+  for (const [key, signature] of signatures) {
+    signature.examples = (examples.get(key) ?? [])
+      .sort(newestFirst)
+      .slice(0, 5)
+      .map(({ traceId, spanId }) => ({ traceId, spanId }));
   }
   return signatures;
 }

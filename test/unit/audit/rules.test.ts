@@ -82,6 +82,7 @@ describe("audit rules", () => {
       spanId: "d".repeat(16),
       parentSpanId: "e".repeat(16),
       service: "api",
+      startNs: window.currentFromNs + MINUTE,
       traceEndNs: endNs,
     });
     expect(runAudit(facts({ orphanSpans: [orphan(window.untilNs - MINUTE / 2n)] }), window).findings).to.deep.equal([]);
@@ -134,5 +135,55 @@ describe("audit rules", () => {
       ["warning", "no_telemetry", "alpha", "low"],
       ["warning", "no_telemetry", "zeta", "high"],
     ]);
+  });
+
+  it("lists a new signature's examples newest first, ties by trace id, and follows up on the first", () => {
+    // Messages that fold to one signature, given in message order; the newest is not first.
+    const group = (message: string, trace: string, newestNs: bigint) => ({
+      service: "pay",
+      operation: "charge",
+      message,
+      exceptionType: null,
+      count: 1,
+      example: { traceId: trace.repeat(32), spanId: trace.repeat(16) },
+      newestNs,
+    });
+    const groups = [
+      group("card 1 declined", "a", 7n * MINUTE + 985n * MINUTE),
+      group("card 2 declined", "b", 9n * MINUTE + 985n * MINUTE),
+      group("card 3 declined", "d", 8n * MINUTE + 985n * MINUTE),
+      group("card 4 declined", "c", 8n * MINUTE + 985n * MINUTE),
+      group("card 5 declined", "e", 1n * MINUTE + 985n * MINUTE),
+      group("card 6 declined", "f", 2n * MINUTE + 985n * MINUTE),
+    ];
+    const [finding] = runAudit(facts({ errorSpans: { current: groups, baseline: [] } }), window).findings;
+    expect(finding?.code).to.equal("new_error_signature");
+    expect(finding?.evidence.traceIds.map((id) => id[0])).to.deep.equal(["b", "c", "d", "a", "f"]);
+    expect(finding?.evidence.spanIds.map((id) => id[0])).to.deep.equal(["b", "c", "d", "a", "f"]);
+    expect(finding?.current).to.deep.equal({ spans: 6 });
+    expect(finding?.followUp.at(-1)).to.equal(`obs trace ${"b".repeat(32)}`);
+  });
+
+  it("lists an incomplete trace's orphans newest first, ties by id, and follows up on the first", () => {
+    const orphan = (trace: string, span: string, startNs: bigint) => ({
+      traceId: trace.repeat(32),
+      spanId: span.repeat(16),
+      parentSpanId: "f".repeat(16),
+      service: "worker",
+      startNs,
+      traceEndNs: window.untilNs - 10n * MINUTE,
+    });
+    const orphans = [
+      orphan("a", "1", 986n * MINUTE),
+      orphan("c", "2", 988n * MINUTE),
+      orphan("b", "4", 988n * MINUTE),
+      orphan("b", "3", 988n * MINUTE),
+      orphan("d", "5", 987n * MINUTE),
+    ];
+    const [finding] = runAudit(facts({ orphanSpans: orphans }), window).findings;
+    expect(finding?.code).to.equal("incomplete_trace");
+    expect(finding?.evidence.traceIds.map((id) => id[0])).to.deep.equal(["b", "c", "d", "a"]);
+    expect(finding?.evidence.spanIds.map((id) => id[0])).to.deep.equal(["3", "4", "2", "5", "1"]);
+    expect(finding?.followUp).to.deep.equal([`obs trace ${"b".repeat(32)}`, `obs trace ${"c".repeat(32)}`]);
   });
 });

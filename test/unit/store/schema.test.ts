@@ -1032,7 +1032,13 @@ describe("store schema", () => {
         span: reader.span(hexId(22, 8)),
         logs: reader.logs({ attrs: [], attrContains: [], traceId: hexId(3, 16), page }),
         spanLogs: reader.logs({ attrs: [], attrContains: [], spanId: hexId(14, 8), page }),
-        audit: reader.auditFacts({ untilNs: T0 + 100n, currentFromNs: T0, baselineFromNs: T0 - 100n, graceNs: 0n }),
+        // Ending past every span's end (1 ms after its start): orphans are read once their trace settled.
+        audit: reader.auditFacts({
+          untilNs: T0 + 2_000_000n,
+          currentFromNs: T0,
+          baselineFromNs: T0 - 100n,
+          graceNs: 0n,
+        }),
       });
       const expected = answers(new SqliteReader(store.db));
       expect(expected.audit.orphanSpans).to.have.length(3);
