@@ -1,5 +1,7 @@
 /** `obs` commands a finding suggests, quoted so that they work when pasted into a shell. */
 
+import { capText } from "../query/value-cap.js";
+
 const SAFE_WORD = /^[A-Za-z0-9_./:@%+=,-]+$/;
 
 /** POSIX shell quoting: plain words stay as they are, anything else in single quotes. */
@@ -12,14 +14,24 @@ export function shellQuote(value: string): string {
  * `obs` followed by its arguments, each quoted as needed; null and undefined flag values are
  * skipped. A value that starts with a dash (a service named `-x`) is joined to its flag with
  * `=`: quoting cannot keep obs from reading it as a flag of its own.
+ *
+ * Null when a value is longer than an answer carries a text (value-cap.ts): cut, it would
+ * name nothing when pasted; whole, it would make the answer unbounded.
  */
-export function obsCommand(...parts: (string | [flag: string, value: string | null | undefined])[]): string {
+export function obsCommand(...parts: (string | [flag: string, value: string | null | undefined])[]): string | null {
   const words: string[] = ["obs"];
   for (const part of parts) {
-    if (typeof part === "string") words.push(shellQuote(part));
-    else if (part[1] === null || part[1] === undefined) continue;
-    else if (part[1].startsWith("-")) words.push(`${part[0]}=${shellQuote(part[1])}`);
-    else words.push(part[0], shellQuote(part[1]));
+    const value = typeof part === "string" ? part : part[1];
+    if (value === null || value === undefined) continue;
+    if (capText(value) !== value) return null;
+    if (typeof part === "string") words.push(shellQuote(value));
+    else if (value.startsWith("-")) words.push(`${part[0]}=${shellQuote(value)}`);
+    else words.push(part[0], shellQuote(value));
   }
   return words.join(" ");
+}
+
+/** A finding's follow-up commands: those that can be given. */
+export function followUps(...commands: (string | null)[]): string[] {
+  return commands.filter((command): command is string => command !== null);
 }

@@ -20,6 +20,7 @@ import { spanEventsSql, spanOfTraceSql } from "../store/stored-span-fields.js";
 import { type OperationWindow, RollupWindowReader } from "./rollup-window.js";
 import { TRACE_DURATION } from "./span-sql.js";
 import { MetricActivityReader } from "./sqlite-metric-activity.js";
+import { capText } from "./value-cap.js";
 
 /** Bounds on what the audit reads, so that its cost stays bounded on any store. */
 const MAX_GROUPS = 50;
@@ -365,7 +366,7 @@ export function readAuditFacts(db: Database.Database, window: AuditWindow): Audi
         if (silent) {
           baselinePoints = baselineSeries === 0 ? 0 : metrics.points(id, ...baseline);
           if (baselinePoints >= MAX_POINTS_COUNTED) {
-            truncated.push(`metric points of ${service}: only the first ${MAX_POINTS_COUNTED} were counted`);
+            truncated.push(`metric points of ${capText(service)}: only the first ${MAX_POINTS_COUNTED} were counted`);
           }
         }
         return {

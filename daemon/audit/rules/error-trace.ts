@@ -1,6 +1,7 @@
+import { capOptionalText } from "../../query/value-cap.js";
 import type { AuditRule, Finding } from "../audit-model.js";
 import { count, rootLabel } from "../figures.js";
-import { obsCommand } from "../follow-up.js";
+import { followUps, obsCommand } from "../follow-up.js";
 
 /**
  * error_trace: traces with error spans in the current window, grouped by their root span
@@ -10,13 +11,15 @@ import { obsCommand } from "../follow-up.js";
 export const errorTraceRule: AuditRule = (facts, { currentText }) =>
   facts.errorTraceGroups.map((group): Finding => {
     const first = group.examples[0]?.traceId;
+    const service = capOptionalText(group.rootService);
+    const operation = capOptionalText(group.rootOperation);
     return {
       code: "error_trace",
       severity: "error",
       confidence: group.rootService === null ? "medium" : "high",
-      service: group.rootService,
-      operation: group.rootOperation,
-      summary: `Error spans observed in ${group.errorTraces} of ${count(group.traces, "trace")} rooted at ${rootLabel(group.rootService, group.rootOperation)} in the last ${currentText} (${group.baselineErrorTraces} in the baseline).`,
+      service,
+      operation,
+      summary: `Error spans observed in ${group.errorTraces} of ${count(group.traces, "trace")} rooted at ${rootLabel(service, operation)} in the last ${currentText} (${group.baselineErrorTraces} in the baseline).`,
       evidence: {
         traceIds: group.examples.map((example) => example.traceId),
         spanIds: group.examples.flatMap((example) => (example.spanId ? [example.spanId] : [])),
@@ -25,7 +28,7 @@ export const errorTraceRule: AuditRule = (facts, { currentText }) =>
       },
       current: { errorTraces: group.errorTraces, traces: group.traces },
       baseline: { errorTraces: group.baselineErrorTraces },
-      followUp: [
+      followUp: followUps(
         obsCommand(
           "traces",
           ["--service", group.rootService],
@@ -33,7 +36,7 @@ export const errorTraceRule: AuditRule = (facts, { currentText }) =>
           ["--status", "error"],
           ["--since", currentText],
         ),
-        ...(first ? [obsCommand("trace", first)] : []),
-      ],
+        first ? obsCommand("trace", first) : null,
+      ),
     };
   });

@@ -1,6 +1,7 @@
+import { capText } from "../../query/value-cap.js";
 import type { AuditRule, Finding, OrphanSpan } from "../audit-model.js";
 import { count, newestFirst } from "../figures.js";
-import { obsCommand } from "../follow-up.js";
+import { followUps, obsCommand } from "../follow-up.js";
 
 /** Older than this, a missing parent is unlikely to be still in flight. */
 const SETTLED_NS = 5n * 60n * 1_000_000_000n;
@@ -29,9 +30,9 @@ export const incompleteTraceRule: AuditRule = (facts, { window, currentText }) =
       code: "incomplete_trace",
       severity: "info",
       confidence: settled ? "high" : "medium",
-      service,
+      service: capText(service),
       operation: null,
-      summary: `${count(orphans.length, "span")} of ${service} in ${count(traces.length, "trace")} of the last ${currentText} name a parent span that never arrived (checked ${Number(window.graceNs / 1_000_000_000n)} s after each trace's last span).`,
+      summary: `${count(orphans.length, "span")} of ${capText(service)} in ${count(traces.length, "trace")} of the last ${currentText} name a parent span that never arrived (checked ${Number(window.graceNs / 1_000_000_000n)} s after each trace's last span).`,
       evidence: {
         traceIds: traces.slice(0, 5),
         spanIds: examples.map((orphan) => orphan.spanId),
@@ -40,7 +41,7 @@ export const incompleteTraceRule: AuditRule = (facts, { window, currentText }) =
       },
       current: { traces: traces.length, spans: orphans.length },
       baseline: null,
-      followUp: traces.slice(0, 2).map((traceId) => obsCommand("trace", traceId)),
+      followUp: followUps(...traces.slice(0, 2).map((traceId) => obsCommand("trace", traceId))),
     });
   }
   return findings;

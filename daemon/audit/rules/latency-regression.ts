@@ -1,7 +1,8 @@
 import { quantileMs } from "../../../shared/duration-histogram.js";
+import { capOptionalText, capText } from "../../query/value-cap.js";
 import type { AuditRule, Confidence, Finding, OperationLatency } from "../audit-model.js";
 import { count, ms, rootLabel, rounded } from "../figures.js";
-import { obsCommand } from "../follow-up.js";
+import { followUps, obsCommand } from "../follow-up.js";
 
 /** Spans needed in each window before a p95 is compared: a handful never declares a regression. */
 export const MIN_SAMPLES = 20;
@@ -27,13 +28,15 @@ const baselineDelta: AuditRule = (facts, { currentText, baselineText }) => {
     const ratio = baselineP95 > 0 ? p95 / baselineP95 : Number.POSITIVE_INFINITY;
     const plenty = current.spans >= 5 * MIN_SAMPLES && before.spans >= 5 * MIN_SAMPLES;
     const confidence: Confidence = plenty && ratio >= 2 ? "high" : "medium";
+    const service = capText(current.service);
+    const operation = capText(current.operation);
     findings.push({
       code: "latency_regression",
       severity: "warning",
       confidence,
-      service: current.service,
-      operation: current.operation,
-      summary: `p95 duration of ${current.service}: ${current.operation} observed at ${ms(p95)} in the last ${currentText}, against ${ms(baselineP95)} in the ${baselineText} baseline (${Number.isFinite(ratio) ? `${rounded(ratio)}x` : "up from 0"}; ${count(current.spans, "span")} and ${before.spans}).`,
+      service,
+      operation,
+      summary: `p95 duration of ${service}: ${operation} observed at ${ms(p95)} in the last ${currentText}, against ${ms(baselineP95)} in the ${baselineText} baseline (${Number.isFinite(ratio) ? `${rounded(ratio)}x` : "up from 0"}; ${count(current.spans, "span")} and ${before.spans}).`,
       evidence: {
         traceIds: [...new Set(current.slowest.map((span) => span.traceId))],
         spanIds: current.slowest.flatMap((span) => (span.spanId ? [span.spanId] : [])),
@@ -42,15 +45,15 @@ const baselineDelta: AuditRule = (facts, { currentText, baselineText }) => {
       },
       current: { p95Ms: rounded(p95, 3), spans: current.spans },
       baseline: { p95Ms: rounded(baselineP95, 3), spans: before.spans },
-      followUp: [
+      followUp: followUps(
         obsCommand(
           "spans",
           ["--service", current.service],
           ["--operation", current.operation],
           ["--since", currentText],
         ),
-        ...(current.slowest[0] ? [obsCommand("trace", current.slowest[0].traceId)] : []),
-      ],
+        current.slowest[0] ? obsCommand("trace", current.slowest[0].traceId) : null,
+      ),
     });
   }
   return findings;
@@ -58,14 +61,16 @@ const baselineDelta: AuditRule = (facts, { currentText, baselineText }) => {
 
 /** Explicit threshold: traces lasting at least durationMin, grouped by root. */
 const threshold: AuditRule = (facts, { currentText, window }) =>
-  facts.slowTraceGroups.map(
-    (group): Finding => ({
+  facts.slowTraceGroups.map((group): Finding => {
+    const service = capOptionalText(group.rootService);
+    const operation = capOptionalText(group.rootOperation);
+    return {
       code: "latency_regression",
       severity: "warning",
       confidence: "high",
-      service: group.rootService,
-      operation: group.rootOperation,
-      summary: `${count(group.count, "trace")} rooted at ${rootLabel(group.rootService, group.rootOperation)} lasted at least ${ms(window.durationMinMs ?? 0)} in the last ${currentText} (slowest ${ms(group.maxMs)}; ${group.baselineCount} in the baseline).`,
+      service,
+      operation,
+      summary: `${count(group.count, "trace")} rooted at ${rootLabel(service, operation)} lasted at least ${ms(window.durationMinMs ?? 0)} in the last ${currentText} (slowest ${ms(group.maxMs)}; ${group.baselineCount} in the baseline).`,
       evidence: {
         traceIds: group.examples.map((example) => example.traceId),
         spanIds: group.examples.flatMap((example) => (example.spanId ? [example.spanId] : [])),
@@ -74,7 +79,7 @@ const threshold: AuditRule = (facts, { currentText, window }) =>
       },
       current: { slowTraces: group.count, maxMs: rounded(group.maxMs, 3), thresholdMs: window.durationMinMs ?? 0 },
       baseline: { slowTraces: group.baselineCount },
-      followUp: [
+      followUp: followUps(
         obsCommand(
           "traces",
           ["--service", group.rootService],
@@ -82,10 +87,10 @@ const threshold: AuditRule = (facts, { currentText, window }) =>
           ["--duration-min", String(window.durationMinMs ?? 0)],
           ["--since", currentText],
         ),
-        ...(group.examples[0] ? [obsCommand("trace", group.examples[0].traceId)] : []),
-      ],
-    }),
-  );
+        group.examples[0] ? obsCommand("trace", group.examples[0].traceId) : null,
+      ),
+    };
+  });
 
 /**
  * latency_regression: with an explicit durationMin, traces at or above it; otherwise spans

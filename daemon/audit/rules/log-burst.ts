@@ -1,6 +1,7 @@
+import { capText } from "../../query/value-cap.js";
 import type { AuditRule, Confidence, Finding } from "../audit-model.js";
 import { count, rounded } from "../figures.js";
-import { obsCommand } from "../follow-up.js";
+import { followUps, obsCommand } from "../follow-up.js";
 
 /** Warning and error logs needed in the current window before a rate counts as a burst. */
 export const MIN_BURST_LOGS = 10;
@@ -31,13 +32,14 @@ export const logBurstRule: AuditRule = (facts, { window, currentText, baselineTe
           ? "medium"
           : "low";
     const traceIds = logs.traces.map((trace) => trace.traceId);
+    const service = capText(logs.service);
     findings.push({
       code: "log_burst",
       severity: logs.currentErrors * 2 > current ? "error" : "warning",
       confidence,
-      service: logs.service,
+      service,
       operation: null,
-      summary: `${count(current, "warning/error log")} observed from ${logs.service} in the last ${currentText} (${rounded(rate, 2)}/min), against ${baseline} in the ${baselineText} baseline (${rounded(baselineRate, 2)}/min); associated with ${count(traceIds.length, "trace")}${logs.traces.length >= 5 ? " or more" : ""}.`,
+      summary: `${count(current, "warning/error log")} observed from ${service} in the last ${currentText} (${rounded(rate, 2)}/min), against ${baseline} in the ${baselineText} baseline (${rounded(baselineRate, 2)}/min); associated with ${count(traceIds.length, "trace")}${logs.traces.length >= 5 ? " or more" : ""}.`,
       evidence: {
         traceIds,
         spanIds: [...new Set(logs.examples.flatMap((log) => (log.spanId ? [log.spanId] : [])))],
@@ -46,11 +48,11 @@ export const logBurstRule: AuditRule = (facts, { window, currentText, baselineTe
       },
       current: { logs: current, errors: logs.currentErrors, perMinute: rounded(rate, 3) },
       baseline: { logs: baseline, errors: logs.baselineErrors, perMinute: rounded(baselineRate, 3) },
-      followUp: [
+      followUp: followUps(
         obsCommand("log-stats", "severity", ["--service", logs.service], ["--since", currentText]),
         obsCommand("logs", ["--service", logs.service], ["--since", currentText]),
-        ...(traceIds[0] ? [obsCommand("trace-logs", traceIds[0])] : []),
-      ],
+        traceIds[0] ? obsCommand("trace-logs", traceIds[0]) : null,
+      ),
     });
   }
   return findings;

@@ -1,7 +1,8 @@
+import { capText } from "../../query/value-cap.js";
 import type { AuditRule, Confidence, ErrorSpanGroup, Finding, TraceRef } from "../audit-model.js";
 import { signatureKey, signatureText } from "../error-signature.js";
 import { count, newestFirst } from "../figures.js";
-import { obsCommand } from "../follow-up.js";
+import { followUps, obsCommand } from "../follow-up.js";
 
 /** Baseline spans from a service for its absence of a signature to be telling. */
 const WELL_OBSERVED_SPANS = 20;
@@ -56,13 +57,15 @@ export const newErrorSignatureRule: AuditRule = (facts, { currentText, baselineT
     if (baseline.has(key)) continue;
     const observed = baselineSpans.get(signature.service) ?? 0;
     const confidence: Confidence = observed >= WELL_OBSERVED_SPANS ? "high" : observed > 0 ? "medium" : "low";
+    const service = capText(signature.service);
+    const operation = capText(signature.operation);
     findings.push({
       code: "new_error_signature",
       severity: "warning",
       confidence,
-      service: signature.service,
-      operation: signature.operation,
-      summary: `New error signature observed in ${signature.service}: ${signature.operation}: "${signature.text}" (${count(signature.count, "span")} in the last ${currentText}; none in the ${baselineText} baseline, which holds ${count(observed, "span")} of ${signature.service}).`,
+      service,
+      operation,
+      summary: `New error signature observed in ${service}: ${operation}: "${signature.text}" (${count(signature.count, "span")} in the last ${currentText}; none in the ${baselineText} baseline, which holds ${count(observed, "span")} of ${service}).`,
       evidence: {
         traceIds: signature.examples.map((example) => example.traceId),
         spanIds: signature.examples.flatMap((example) => (example.spanId ? [example.spanId] : [])),
@@ -71,7 +74,7 @@ export const newErrorSignatureRule: AuditRule = (facts, { currentText, baselineT
       },
       current: { spans: signature.count },
       baseline: { spans: 0, serviceSpans: observed },
-      followUp: [
+      followUp: followUps(
         obsCommand(
           "spans",
           ["--service", signature.service],
@@ -79,8 +82,8 @@ export const newErrorSignatureRule: AuditRule = (facts, { currentText, baselineT
           ["--status", "error"],
           ["--since", currentText],
         ),
-        ...(signature.examples[0] ? [obsCommand("trace", signature.examples[0].traceId)] : []),
-      ],
+        signature.examples[0] ? obsCommand("trace", signature.examples[0].traceId) : null,
+      ),
     });
   }
   return findings;

@@ -1,4 +1,5 @@
 import { formatDuration, MAX_LOOKBACK_MS } from "../../../shared/duration.js";
+import { capText } from "../../query/value-cap.js";
 import {
   type AuditRule,
   type Confidence,
@@ -7,7 +8,7 @@ import {
   type ServiceActivity,
 } from "../audit-model.js";
 import { count } from "../figures.js";
-import { obsCommand } from "../follow-up.js";
+import { followUps, obsCommand } from "../follow-up.js";
 
 /** What a service sent in the baseline, for the summary: spans and logs always, metric points when any. */
 function baselineText(a: ServiceActivity, points: number): string {
@@ -34,13 +35,14 @@ export const noTelemetryRule: AuditRule = (facts, { window, currentText, baselin
       const points = a.baselinePoints ?? 0;
       const before = a.baselineSpans + a.baselineLogs + points;
       const confidence: Confidence = before >= 20 ? "high" : before >= 5 ? "medium" : "low";
+      const service = capText(a.service);
       return {
         code: "no_telemetry",
         severity: "warning",
         confidence,
-        service: a.service,
+        service,
         operation: null,
-        summary: `${a.service} emitted ${baselineText(a, points)} in the ${baselineWindow} baseline and nothing in the last ${currentText}.`,
+        summary: `${service} emitted ${baselineText(a, points)} in the ${baselineWindow} baseline and nothing in the last ${currentText}.`,
         evidence: {
           traceIds: [],
           spanIds: [],
@@ -52,11 +54,11 @@ export const noTelemetryRule: AuditRule = (facts, { window, currentText, baselin
         },
         current: { spans: 0, logs: 0, points: 0 },
         baseline: { spans: a.baselineSpans, logs: a.baselineLogs, points },
-        followUp: [
+        followUp: followUps(
           obsCommand("traces", ["--service", a.service], ["--since", since]),
           obsCommand("logs", ["--service", a.service], ["--since", since]),
-          ...(points > 0 ? [obsCommand("metrics", ["--service", a.service], ["--since", since])] : []),
-        ],
+          points > 0 ? obsCommand("metrics", ["--service", a.service], ["--since", since]) : null,
+        ),
       };
     });
 };

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { expect } from "chai";
-import { obsCommand, shellQuote } from "../../../daemon/audit/follow-up.js";
+import { followUps, obsCommand, shellQuote } from "../../../daemon/audit/follow-up.js";
+import { MAX_VALUE_BYTES } from "../../../daemon/query/value-cap.js";
 import { freePort, runObs } from "../../helpers/obs-cli.js";
 
 describe("follow-up commands", () => {
@@ -18,11 +19,21 @@ describe("follow-up commands", () => {
     );
   });
 
+  it("gives no command for a value longer than an answer carries, and follow-ups leave it out", () => {
+    const atCap = "s".repeat(MAX_VALUE_BYTES);
+    expect(obsCommand("traces", ["--service", atCap])).to.equal(`obs traces --service ${atCap}`);
+    expect(obsCommand("traces", ["--service", `${atCap}s`], ["--since", "5m"])).to.equal(null);
+    expect(obsCommand("trace-logs", `${atCap}s`)).to.equal(null);
+    expect(followUps(obsCommand("traces", ["--service", `${atCap}s`]), obsCommand("trace", "ab"))).to.deep.equal([
+      "obs trace ab",
+    ]);
+  });
+
   it("gives a value that starts with a dash to its flag with =, so obs reads it as the value when pasted", async function () {
     this.timeout(30_000);
     const url = `http://127.0.0.1:${await freePort()}`;
     for (const value of ["-x", "--json", "- leading space", "-"]) {
-      const command = obsCommand("traces", ["--service", value], ["--since", "5m"]);
+      const command = obsCommand("traces", ["--service", value], ["--since", "5m"]) ?? "";
       // The words the shell hands obs, as a paste would.
       const words = execFileSync("sh", ["-c", `printf '%s\\0' ${command.replace(/^obs /, "")}`], { encoding: "utf8" })
         .split("\0")

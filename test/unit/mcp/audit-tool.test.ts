@@ -109,7 +109,7 @@ describe("MCP run_audit", () => {
 describe("audit follow-ups as tool calls", () => {
   it("reads the audit's shell-quoted words back", () => {
     const words = ["traces", "--operation", "POST /pay", "--service", "it's", "--x", "a\\b $y"];
-    expect(shellWords(obsCommand(...words))).to.deep.equal(["obs", ...words]);
+    expect(shellWords(obsCommand(...words) ?? "")).to.deep.equal(["obs", ...words]);
   });
 
   it("translates each command the audit writes, and nothing it cannot say exactly", () => {
