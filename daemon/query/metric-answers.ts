@@ -25,6 +25,7 @@ import {
   type MetricScope,
   type TelemetryReader,
 } from "./telemetry-reader.js";
+import { capOptionalText, capText } from "./value-cap.js";
 
 /** The most buckets an explicit step may make (a minute over a day). */
 export const MAX_BUCKETS = 1440;
@@ -201,7 +202,7 @@ export function metricSeriesAnswer(
   const ordered = orderGroups(groups, agg === "last", aggAddsUp(metric, agg));
   const kept = ordered.slice(0, limit).map(
     (g): MetricSeriesGroup => ({
-      group: Object.fromEntries(groupBy.map((by, i) => [groupName(by), g.key[i] ?? null])),
+      group: Object.fromEntries(groupBy.map((by, i) => [groupName(by), capOptionalText(g.key[i] ?? null)])),
       values: g.values,
       latest: g.latest,
       series: g.series,
@@ -215,10 +216,10 @@ export function metricSeriesAnswer(
     data: {
       name: metric.name,
       type: metric.type,
-      unit: metric.unit,
+      unit: capText(metric.unit),
       ...identityKind(metric),
       agg,
-      valueUnit: valueUnit(metric.unit, agg),
+      valueUnit: capText(valueUnit(metric.unit, agg)),
       step: formatDuration(stepMs),
       stepMs,
       from: nsToIso(scope.fromNs),

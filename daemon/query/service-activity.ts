@@ -4,6 +4,7 @@ import { MAX_INSTANT_NS } from "../../shared/query-params.js";
 import { nsToIso } from "../../shared/time.js";
 import { TRIMMED_THROUGH } from "../store/retention.js";
 import { MINUTE_NS, planWindow, slotOf } from "../store/rollup-slots.js";
+import { capText } from "./value-cap.js";
 
 type Row = [bigint, bigint | null];
 
@@ -104,8 +105,8 @@ export class ServiceActivity {
       .raw()
       .all(JSON.stringify([...newest.keys()])) as [bigint, string][];
     return names
-      .map(([id, name]) => ({ name, lastSeenAt: nsToIso(newest.get(Number(id)) as bigint) }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      .sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, name]) => ({ name: capText(name), lastSeenAt: nsToIso(newest.get(Number(id)) as bigint) }));
   }
 
   /** Adds the newest time per service in [lo, hi) to `into`. */

@@ -5,6 +5,7 @@ import { bucketedPostingsFrom, POSTING_BUCKET_ROWS, postingBucket } from "../sto
 import { attributeText, LOG_JOINS, LOG_SEVERITY, registerAttributeFunctions, Where } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import type { FacetField, FacetValue } from "./telemetry-reader.js";
+import { capText } from "./value-cap.js";
 
 export type FacetWindow = { fromNs: bigint; toNs: bigint; service?: string };
 
@@ -27,12 +28,16 @@ function bucketRange(a: number, b: number): string {
   return JSON.stringify(Array.from({ length: postingBucket(b) - first + 1 }, (_, i) => first + i));
 }
 
-function top(counts: Counts, limit: number): FacetValue[] {
+/**
+ * The `limit` values counted most, as an answer carries them: values cut at the value cap
+ * (value-cap.ts), attribute keys (`keys`) whole, as record answers carry them.
+ */
+function top(counts: Counts, limit: number, keys: boolean): FacetValue[] {
   return [...counts]
     .filter(([, count]) => count > 0)
     .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
     .slice(0, limit)
-    .map(([value, count]) => ({ value, count }));
+    .map(([value, count]) => ({ value: keys ? value : capText(value), count }));
 }
 
 /**
@@ -95,7 +100,7 @@ export class SqliteFacets {
           (window.service === undefined ? this.attributesFromIndex(key, window) : null) ??
           this.attributesFromRows(key, window),
       )();
-      return top(counts, limit);
+      return top(counts, limit, key === null);
     }
     const where = new Where();
     let sql: string;
@@ -130,7 +135,7 @@ export class SqliteFacets {
     const rows = this.prepare(
       `SELECT value, count FROM (${sql}) WHERE value IS NOT NULL ORDER BY count DESC, value LIMIT ?`,
     ).all(...where.params, limit) as { value: string | number; count: bigint }[];
-    return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
+    return rows.map((row) => ({ value: capText(String(row.value)), count: Number(row.count) }));
   }
 
   /**
@@ -158,7 +163,9 @@ export class SqliteFacets {
       ...where.params,
       limit,
     ) as { value: string; count: bigint }[];
-    return rows.map((row) => ({ value: String(row.value), count: Number(row.count) }));
+    // Attribute keys whole, as records carry them; names, services and values cut at the value cap.
+    const shown = field.field === "attribute_keys" ? String : (value: unknown) => capText(String(value));
+    return rows.map((row) => ({ value: shown(row.value), count: Number(row.count) }));
   }
 
   /**

@@ -8,6 +8,7 @@
 import type Database from "better-sqlite3";
 import type { MetricDetailRecord, MetricSummaryRecord } from "../../shared/query-types.js";
 import { nsToIso } from "../../shared/time.js";
+import type { PlainValue } from "../otlp/any-value.js";
 import { recordedSql } from "../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
 import { bucketSql, cellsSql, exemplarSql, metricBinds, metricIn, seriesSql } from "./metrics/metric-bucket-sql.js";
@@ -41,6 +42,7 @@ import {
   type MetricScope,
   type PageResult,
 } from "./telemetry-reader.js";
+import { capAttributes, capText } from "./value-cap.js";
 
 /** The points rollups fold (metric-rollup.ts `recorded`), as the raw path reads them. */
 const RECORDED_POINT = recordedSql("q.");
@@ -82,10 +84,10 @@ function summaryOf(
   return {
     name: metric.name,
     type: metric.type,
-    unit: metric.unit,
-    description: metric.description,
+    unit: capText(metric.unit),
+    description: capText(metric.description),
     ...identityKind(metric),
-    services: (JSON.parse(services) as string[]).sort(),
+    services: (JSON.parse(services) as string[]).sort().map(capText),
     seriesCount: Number(series),
     pointCount: points,
     lastTime: nsToIso(lastNs),
@@ -278,7 +280,8 @@ export class SqliteMetrics {
       .slice(0, maxKeys)
       .map(([key, list]) => {
         list.sort((a, b) => b.series - a.series || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-        return { key, values: list.slice(0, maxValues), more: list.length > maxValues };
+        const values = list.slice(0, maxValues).map((v) => ({ value: capText(v.value), series: v.series }));
+        return { key, values, more: list.length > maxValues };
       });
     const metric = scope.metric;
     let points = 0;
@@ -286,7 +289,8 @@ export class SqliteMetrics {
       points += this.pointCount(id, scope.fromNs, scope.toNs, scope.service);
     return {
       ...summaryOf(metric, head.services, head.series, points, head.last_ns),
-      metadata: metric.metadata === null ? null : (JSON.parse(metric.metadata) as Record<string, unknown>),
+      metadata:
+        metric.metadata === null ? null : capAttributes(JSON.parse(metric.metadata) as Record<string, PlainValue>),
       firstTime: nsToIso(head.first_ns),
       attributes,
     };

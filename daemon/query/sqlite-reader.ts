@@ -66,6 +66,7 @@ import {
   type TraceGroups,
   traceGroupRows,
 } from "./trace-groups.js";
+import { capOptionalText } from "./value-cap.js";
 
 /**
  * A span row's columns but its trace's id: since schema 12 a span names its trace by key
@@ -520,7 +521,7 @@ export class SqliteReader implements TelemetryReader {
     const named = figures.map((figure) =>
       typeof figure.group === "number" ? { ...figure, group: names.get(figure.group) ?? null } : figure,
     );
-    return traceGroupRows(named as GroupFigures[], agg);
+    return traceGroupRows(named as GroupFigures[], agg).map((row) => ({ ...row, group: capOptionalText(row.group) }));
   }
 
   /** Whether a window covers more than a twentieth of the time the stored traces span. */
@@ -547,7 +548,7 @@ export class SqliteReader implements TelemetryReader {
     const rows = this.prepare(
       `SELECT ${key} AS grp, count(*) AS count FROM logs l ${LOG_JOINS} ${where} GROUP BY grp ORDER BY count DESC, grp`,
     ).all(...keyParams, ...where.params) as { grp: string | null; count: bigint }[];
-    return rows.map((row) => ({ group: row.grp, value: Number(row.count), count: Number(row.count) }));
+    return rows.map((row) => ({ group: capOptionalText(row.grp), value: Number(row.count), count: Number(row.count) }));
   }
 
   facets(field: FacetField, window: FacetWindow, limit: number): FacetValue[] {

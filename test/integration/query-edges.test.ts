@@ -594,4 +594,145 @@ describe("query edges (real obsd)", function () {
       expect(doc.warnings.join(" ")).to.match(/10000 of 10500 spans/);
     });
   });
+
+  describe("long texts in lists, aggregates and facets", () => {
+    const BIG = 100_000;
+    const long = (prefix: string) => `${prefix}${"x".repeat(BIG)}`;
+    const service = long("cap-service ");
+    /** The marker capText ends a cut text with (daemon/query/value-cap.ts). */
+    const CUT = /… \[cut by obs: \d+ bytes, the first \d+ shown\]$/;
+    const attribute = (key: string, text: string) => ({ key, value: { stringValue: text } });
+    before(async () => {
+      const at = (now - 60_000n * MS).toString();
+      const resource = { attributes: [attribute("service.name", service)] };
+      const scope = { name: long("cap-scope ") };
+      const traces = await postJson(`${obsd.url}/v1/traces`, {
+        resourceSpans: [
+          {
+            resource,
+            scopeSpans: [
+              {
+                scope,
+                spans: [
+                  {
+                    traceId: hexId(90_000, 16),
+                    spanId: hexId(90_000, 8),
+                    name: long("cap-operation "),
+                    kind: 2,
+                    startTimeUnixNano: at,
+                    endTimeUnixNano: at,
+                    attributes: [attribute("cap.big", long("cap-value "))],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(traces.status, traces.body.toString()).to.equal(200);
+      const logs = await postJson(`${obsd.url}/v1/logs`, {
+        resourceLogs: [
+          {
+            resource,
+            scopeLogs: [
+              {
+                scope,
+                logRecords: [
+                  {
+                    timeUnixNano: at,
+                    severityNumber: 17,
+                    severityText: long("cap-severity "),
+                    body: { stringValue: "x" },
+                    attributes: [attribute("cap.big", long("cap-value "))],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(logs.status, logs.body.toString()).to.equal(200);
+      const metrics = await postJson(`${obsd.url}/v1/metrics`, {
+        resourceMetrics: [
+          {
+            resource,
+            scopeMetrics: [
+              {
+                scope,
+                metrics: [
+                  {
+                    name: "cap.gauge",
+                    unit: long("cap-unit "),
+                    description: long("cap-description "),
+                    metadata: [attribute("cap.big", long("cap-metadata "))],
+                    gauge: {
+                      dataPoints: [
+                        { timeUnixNano: at, asDouble: 1, attributes: [attribute("cap.big", long("cap-value "))] },
+                      ],
+                    },
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      });
+      expect(metrics.status, metrics.body.toString()).to.equal(200);
+    });
+
+    /** Every string in an answer with its path. */
+    function texts(value: unknown, path = "$"): [string, string][] {
+      if (typeof value === "string") return [[path, value]];
+      if (value === null || typeof value !== "object") return [];
+      return Object.entries(value).flatMap(([key, v]) => texts(v, `${path}.${key}`));
+    }
+
+    it("cuts service names, operations, scopes, severity texts, units and values at the value cap on every route", async () => {
+      const routes = [
+        "/api/services",
+        "/api/facets?type=traces&field=service",
+        "/api/facets?type=traces&field=operation",
+        "/api/facets?type=traces&field=attribute_values&key=cap.big",
+        "/api/facets?type=logs&field=service",
+        "/api/facets?type=logs&field=severity",
+        "/api/facets?type=logs&field=scope",
+        "/api/facets?type=metrics&field=service",
+        "/api/facets?type=metrics&field=attribute_values&key=cap.big",
+        "/api/traces/stats?groupBy=service&agg=count",
+        "/api/traces/stats?groupBy=operation&agg=p95_duration",
+        "/api/traces/stats?groupBy=attr.cap.big&agg=count",
+        "/api/logs/stats?groupBy=service",
+        "/api/logs/stats?groupBy=severity",
+        "/api/logs/stats?groupBy=scope",
+        "/api/logs/stats?groupBy=attr.cap.big",
+        "/api/metrics?name=cap.gauge",
+        "/api/metrics/describe?name=cap.gauge",
+        "/api/metrics/series?name=cap.gauge&groupBy=service&groupBy=attr.cap.big",
+      ];
+      for (const route of routes) {
+        const { status, body } = await getJson(`${obsd.url}${route}`);
+        expect(status, `${route}: ${JSON.stringify(body).slice(0, 300)}`).to.equal(200);
+        const all = texts(body);
+        const cut = all.filter(([, text]) => CUT.test(text));
+        expect(cut.length, `${route}: no text was cut`).to.be.above(0);
+        const whole = all.filter(([, text]) => Buffer.byteLength(text) > 32 * 1024 && !CUT.test(text));
+        expect(
+          whole.map(([path, text]) => `${path}: ${Buffer.byteLength(text)} bytes`),
+          route,
+        ).to.deep.equal([]);
+        for (const [path, text] of cut)
+          expect(Buffer.byteLength(text.replace(CUT, "")), `${route} ${path}`).to.equal(32 * 1024);
+      }
+    });
+
+    it("refuses a cut value given back as a filter: it is longer than a filter's text may be", async () => {
+      const listed = (await getJson(`${obsd.url}/api/services?lookback=1h`)).body.data.map((s: any) => s.name);
+      const cut = listed.find((name: string) => name.startsWith("cap-service ")) as string;
+      expect(cut).to.match(CUT);
+      // Over HTTP the request line is past what the server reads; the CLI sends it so too.
+      expect((await http(`${obsd.url}/api/logs?service=${encodeURIComponent(cut)}`)).status).to.equal(431);
+      const cli = await runObs(["logs", "--service", cut, "--json", "--base-url", obsd.url]);
+      expect(cli.code, cli.stderr).to.equal(2);
+    });
+  });
 });
