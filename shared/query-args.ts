@@ -9,7 +9,13 @@
  */
 import { formatDuration } from "./duration.js";
 import { QueryError } from "./query-error.js";
-import { filterText, instantOutOfRange, MAX_INSTANT_NS, unknownParameter } from "./query-params.js";
+import {
+  checkAttributeFilterCount,
+  filterText,
+  instantOutOfRange,
+  MAX_INSTANT_NS,
+  unknownParameter,
+} from "./query-params.js";
 import { PARSERS, pathId, requiredHint } from "./query-request.js";
 import { type ParamSpec, QUERY_ROUTES, type QueryRoute } from "./query-routes.js";
 import type { QueryMethod, QueryRequestOf } from "./query-types.js";
@@ -128,6 +134,8 @@ export function checkArgs<M extends QueryMethod>(method: M, args: QueryRequestOf
     else if (name === "attrContains" && route.attrContains) checked[name] = checkPairs(name, value);
     else throw unknownParameter(name, parsers);
   }
+  const pairs = (name: string) => (checked[name] as unknown[] | undefined)?.length ?? 0;
+  checkAttributeFilterCount(pairs("attrs") + pairs("attrContains"));
   for (const [name, spec] of Object.entries(route.params)) {
     if (spec.required && checked[name] === undefined) {
       throw new QueryError(`parameter ${name} is required: ${requiredHint(spec, checked)}`);

@@ -52,7 +52,25 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
       values[name] = parse(text, name);
     }
   }
+  checkAttributeFilterCount(attrs.length + attrContains.length);
   return { values, attrs, attrContains };
+}
+
+/**
+ * The most attribute filters (`attr.KEY` and `attrContains.KEY` together) one query takes.
+ * Each is a condition of the query's SQL, and SQLite refuses an expression nested past 1,000
+ * levels: from about 480 filters, a query failed as a store failure (500) instead of being
+ * refused as the argument it is. A hundred is far more than any search needs.
+ */
+export const MAX_ATTRIBUTE_FILTERS = 100;
+
+/** Refuses more than MAX_ATTRIBUTE_FILTERS attribute filters, after every parameter was read. */
+export function checkAttributeFilterCount(count: number): void {
+  if (count > MAX_ATTRIBUTE_FILTERS) {
+    throw new QueryError(
+      `${count} attribute filters given (attr.KEY and attrContains.KEY): a query takes at most ${MAX_ATTRIBUTE_FILTERS}`,
+    );
+  }
 }
 
 /** The refusal of a parameter the route does not take, listing the ones it does. */

@@ -401,11 +401,44 @@ describe("query edges (real obsd)", function () {
       }
     });
 
-    it("reads every parameter however many come before it: a limit after a thousand filters applies", async () => {
-      const filters = Array.from({ length: 1000 }, (_, i) => `attr.k${i}=1`).join("&");
+    it("reads every parameter however many come before it: one after a thousand filters is read", async () => {
+      const filters = Array.from({ length: 1200 }, (_, i) => `attr.k${i}=1`).join("&");
+      const unknown = await getJson(`${obsd.url}/api/traces?${filters}&limitt=1`);
+      expect([unknown.status, unknown.body.error]).to.deep.equal([
+        400,
+        `unknown parameter limitt; this route accepts service, status, operation, durationMin, lookback, limit, cursor, attr.KEY`,
+      ]);
       const { status, body } = await getJson(`${obsd.url}/api/traces?${filters}&limit=1`);
-      expect(status, JSON.stringify(body)).to.equal(200);
-      expect(body.meta.limit).to.equal(1);
+      expect([status, body.error]).to.deep.equal([
+        400,
+        "1200 attribute filters given (attr.KEY and attrContains.KEY): a query takes at most 100",
+      ]);
+    });
+
+    it("answers 400 naming the bound to more than 100 attribute filters, on every route and in obs (exit 2)", async () => {
+      const many = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}.k${i}=x`);
+      const routes = [
+        `/api/logs?${many("attr", 483).join("&")}`,
+        `/api/logs?${many("attrContains", 495).join("&")}`,
+        `/api/spans/search?${many("attr", 975).join("&")}`,
+        `/api/traces?${many("attr", 975).join("&")}`,
+        `/api/traces/stats?groupBy=service&agg=count&${many("attr", 975).join("&")}`,
+        `/api/logs?${[...many("attr", 50), ...many("attrContains", 51)].join("&")}`,
+      ];
+      for (const route of routes) {
+        const { status, body } = await getJson(`${obsd.url}${route}`);
+        expect(status, `${route.slice(0, 40)}: ${JSON.stringify(body)}`).to.equal(400);
+        expect(body.error).to.match(
+          /attribute filters given \(attr.KEY and attrContains.KEY\): a query takes at most 100$/,
+        );
+      }
+      const most = await getJson(
+        `${obsd.url}/api/logs?${[...many("attr", 50), ...many("attrContains", 50)].join("&")}`,
+      );
+      expect(most.status, JSON.stringify(most.body)).to.equal(200);
+      const cli = await runObs(["logs", ...many("attrContains", 101), "--base-url", obsd.url]);
+      expect(cli.code, cli.stderr).to.equal(2);
+      expect(cli.stderr).to.include("a query takes at most 100");
     });
 
     it("answers 400 naming durationMin for numbers too large to compare", async () => {

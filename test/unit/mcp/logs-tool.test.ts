@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { LOG_BODY_CHARS, type SearchLogsArgs, searchLogs } from "../../../daemon/mcp/tools/logs.js";
 import { FAILING, LONG_BODY, newestFirst, type QueryData, useQueryData } from "../../helpers/mcp-query-data.js";
-import { callTool, type StoreApi } from "../../helpers/mcp-tools.js";
+import { callTool, type StoreApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
@@ -48,6 +48,19 @@ describe("MCP search_logs", () => {
     const contain = await callTool(searchLogs, { attributes_contain: { "payment.method": "CAR" } }, query.api);
     expect(contain.structured.logs).to.have.length(
       data.logs.filter((log) => log.attributes?.["payment.method"] === "card").length,
+    );
+  });
+
+  it("refuses more than 100 attribute filters as a bad argument, naming the bound, as the API does", async () => {
+    const many = (n: number, from = 0) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${from + i}`, "v"]));
+    const args = { attributes: many(50), attributes_contain: many(51, 50) };
+    const failure = await searchLogs
+      .run(args, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
+      .catch((e: unknown) => e);
+    expect((failure as { code?: string }).code).to.equal("invalid_argument");
+    expect((failure as Error).message).to.equal(
+      "101 attribute filters given (attr.KEY and attrContains.KEY): a query takes at most 100",
     );
   });
 

@@ -23,12 +23,23 @@ const PATH = { traceId: ID16, spanId: ID8 };
 /** A query string and the typed arguments a direct caller would pass for the same request. */
 /** Past the longest filter text a query takes. */
 const LONG = "x".repeat(8193);
+/** `n` attribute filters as typed pairs (`k0=v`, `k1=v`, ...), and pairs as a query string. */
+const filters = (n: number) => Array.from({ length: n }, (_, i): [string, string] => [`k${i}`, "v"]);
+const query = (prefix: string, pairs: [string, string][]) =>
+  Object.fromEntries(pairs.map(([key, value]) => [`${prefix}.${key}`, value]));
 
 const SAME_REQUEST: [QueryMethod, Record<string, string>, Record<string, unknown>][] = [
   ["searchLogs", { body: LONG }, { body: LONG }],
   ["searchLogs", { "attrContains.k": LONG }, { attrContains: [["k", LONG]] }],
   ["searchSpans", { "attr.k": LONG }, { attrs: [["k", LONG]] }],
   ["listMetrics", { name: LONG }, { name: LONG }],
+  ["searchLogs", query("attrContains", filters(101)), { attrContains: filters(101) }],
+  [
+    "searchSpans",
+    { ...query("attr", filters(60)), ...query("attrContains", filters(41)) },
+    { attrs: filters(60), attrContains: filters(41) },
+  ],
+  ["listTraces", query("attr", filters(101)), { attrs: filters(101) }],
   ["listServices", { lookback: "2d" }, { lookback: 2 * 86_400_000 }],
   ["listServices", { lookback: "0ms" }, { lookback: 0 }],
   ["listTraces", { limit: "0" }, { limit: 0 }],
@@ -63,6 +74,23 @@ describe("typed query arguments (checkArgs)", () => {
       "parameter attrContains.k is 8193 characters long: a filter's text may hold at most 8192",
     );
     expect(checkArgs("searchLogs", { body: LONG.slice(1) })).to.deep.equal({ body: LONG.slice(1) });
+  });
+
+  it("refuses more than 100 attribute filters in all, naming the bound (past about 480, SQLite refused the query as too deep)", () => {
+    const many = { attrs: filters(50), attrContains: filters(51) };
+    expect(refusal(() => checkArgs("searchLogs", many))).to.equal(
+      "101 attribute filters given (attr.KEY and attrContains.KEY): a query takes at most 100",
+    );
+    const most = { attrs: filters(50), attrContains: filters(50) };
+    expect(checkArgs("searchLogs", most)).to.deep.equal(most);
+    expect(
+      parseQueryRequest(
+        "searchLogs",
+        {},
+        { ...query("attr", most.attrs), ...query("attrContains", most.attrContains) },
+      ),
+    ).to.deep.equal(most);
+    expect(refusal(() => checkArgs("metricSeries", { name: "m", attrs: filters(101) }))).to.match(/at most 100$/);
   });
 
   it("passes every request the HTTP parser builds, unchanged", () => {
