@@ -15,6 +15,7 @@ import {
   instantOutOfRange,
   MAX_INSTANT_NS,
   unknownParameter,
+  withoutNul,
 } from "./query-params.js";
 import { PARSERS, pathId, requiredHint } from "./query-request.js";
 import { type ParamSpec, QUERY_ROUTES, type QueryRoute } from "./query-routes.js";
@@ -106,7 +107,10 @@ function checkPairs(name: string, value: unknown): [string, string][] {
   if (!pairs || !ok) throw wrongType(name, value, "a list of [key, value] pairs");
   // Named as HTTP names them: attr.KEY, attrContains.KEY.
   const prefix = name === "attrs" ? "attr" : name;
-  for (const [key, text] of pairs as [string, string][]) filterText(text, `${prefix}.${key}`);
+  for (const [key, text] of pairs as [string, string][]) {
+    withoutNul(key, `${prefix}.${key}`);
+    filterText(text, `${prefix}.${key}`);
+  }
   return pairs as [string, string][];
 }
 

@@ -44,9 +44,9 @@ export function parseParams(query: Record<string, unknown>, route: RouteParams):
     if (Array.isArray(raw)) throw new QueryError(`parameter ${name} is given more than once; give it once`);
     const text = String(raw ?? "");
     if (route.attr && name.startsWith("attr.") && name.length > 5) {
-      attrs.push([name.slice(5), filterText(text, name)]);
+      attrs.push([withoutNul(name.slice(5), name), filterText(text, name)]);
     } else if (route.attrContains && name.startsWith("attrContains.") && name.length > 13) {
-      attrContains.push([name.slice(13), filterText(text, name)]);
+      attrContains.push([withoutNul(name.slice(13), name), filterText(text, name)]);
     } else {
       if (!parse) throw unknownParameter(name, route);
       values[name] = parse(text, name);
@@ -90,14 +90,25 @@ export function unknownParameter(name: string, route: RouteParams): QueryError {
  */
 export const MAX_FILTER_TEXT = 8192;
 
-/** Refuses a filter's text past MAX_FILTER_TEXT, naming the parameter as HTTP names it. */
+/** Refuses a filter's text past MAX_FILTER_TEXT or holding U+0000, naming the parameter as HTTP names it. */
 export function filterText(raw: string, name: string): string {
   if (raw.length > MAX_FILTER_TEXT) {
     throw new QueryError(
       `parameter ${name} is ${raw.length} characters long: a filter's text may hold at most ${MAX_FILTER_TEXT}`,
     );
   }
-  return raw;
+  return withoutNul(raw, name);
+}
+
+/**
+ * Refuses a filter's text (or attribute key) holding U+0000: SQLite's LIKE reads its pattern
+ * only up to the first NUL, so `contains=%00` matched every record and `severity=info%00zzz`
+ * every info record. Exact filters refuse it too, so that one rule holds for every text filter.
+ */
+export function withoutNul(text: string, name: string): string {
+  if (text.includes("\0"))
+    throw new QueryError(`parameter ${name} holds U+0000 (NUL), which a filter's text may not hold`);
+  return text;
 }
 
 export function text(raw: string, name: string): string {

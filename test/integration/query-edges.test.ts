@@ -344,6 +344,32 @@ describe("query edges (real obsd)", function () {
       expect(await bodies("Ünï-LEVEL")).to.deep.equal(["tab done"]);
       expect(await bodies("rror")).to.deep.equal(["Éclair baked"]);
     });
+
+    it("answers 400 to a NUL in any filter's text, which SQLite's LIKE would read as its end", async () => {
+      await send(obsd, "nul-filters", [
+        {
+          traceId: hexId(62_000, 16),
+          spanId: hexId(62_000, 8),
+          startNs: now - MS,
+          attributes: { "http.route": "/cart" },
+        },
+      ]);
+      const routes: [string, string][] = [
+        ["/api/logs?service=unicode-levels&contains=%00", "contains"],
+        ["/api/logs?service=unicode-levels&severity=rror%00zzz", "severity"],
+        ["/api/spans/search?service=nul-filters&attrContains.http.route=/cart%00/nothing", "attrContains.http.route"],
+        ["/api/spans/search?service=nul-filters&attr.http.route=/cart%00", "attr.http.route"],
+        ["/api/traces?service=nul-filters%00", "service"],
+        ["/api/metrics?name=a%00", "name"],
+      ];
+      for (const [route, name] of routes) {
+        const { status, body } = await getJson(`${obsd.url}${route}`);
+        expect([status, body.error], route).to.deep.equal([
+          400,
+          `parameter ${name} holds U+0000 (NUL), which a filter's text may not hold`,
+        ]);
+      }
+    });
   });
 
   describe("services in the window", () => {

@@ -40,6 +40,10 @@ const SAME_REQUEST: [QueryMethod, Record<string, string>, Record<string, unknown
     { attrs: filters(60), attrContains: filters(41) },
   ],
   ["listTraces", query("attr", filters(101)), { attrs: filters(101) }],
+  ["searchLogs", { contains: "\0" }, { contains: "\0" }],
+  ["searchLogs", { "attrContains.http.route": "/cart\0/x" }, { attrContains: [["http.route", "/cart\0/x"]] }],
+  ["searchSpans", { "attr.a\0b": "1" }, { attrs: [["a\0b", "1"]] }],
+  ["listMetrics", { name: "a\0" }, { name: "a\0" }],
   ["listServices", { lookback: "2d" }, { lookback: 2 * 86_400_000 }],
   ["listServices", { lookback: "0ms" }, { lookback: 0 }],
   ["listTraces", { limit: "0" }, { limit: 0 }],
@@ -91,6 +95,31 @@ describe("typed query arguments (checkArgs)", () => {
       ),
     ).to.deep.equal(most);
     expect(refusal(() => checkArgs("metricSeries", { name: "m", attrs: filters(101) }))).to.match(/at most 100$/);
+  });
+
+  it("refuses U+0000 in any filter's text or attribute key, naming the parameter (SQLite's LIKE ends its pattern there)", () => {
+    const refused = (method: QueryMethod, args: Record<string, unknown>) =>
+      refusal(() => checkArgs(method, args as never));
+    const cases: [QueryMethod, Record<string, unknown>, string][] = [
+      ["searchLogs", { contains: "\0" }, "contains"],
+      ["searchLogs", { body: "a\0b" }, "body"],
+      ["searchLogs", { severity: "info\0zzz" }, "severity"],
+      ["searchLogs", { service: "shop\0" }, "service"],
+      ["searchLogs", { attrs: [["k", "\0"]] }, "attr.k"],
+      ["searchLogs", { attrContains: [["http.route", "/cart\0/nothing"]] }, "attrContains.http.route"],
+      ["searchLogs", { attrContains: [["a\0b", "x"]] }, "attrContains.a\0b"],
+      ["searchSpans", { operation: "GET\0" }, "operation"],
+      ["searchSpans", { parentOperation: "\0" }, "parentOperation"],
+      ["listTraces", { operation: "\0GET" }, "operation"],
+      ["listMetrics", { name: "a\0" }, "name"],
+      ["metricSeries", { name: "a\0" }, "name"],
+      ["facets", { type: "traces", field: "attribute_values", key: "k\0" }, "key"],
+    ];
+    for (const [method, args, name] of cases) {
+      expect(refused(method, args), `${method} ${name}`).to.equal(
+        `parameter ${name} holds U+0000 (NUL), which a filter's text may not hold`,
+      );
+    }
   });
 
   it("passes every request the HTTP parser builds, unchanged", () => {
