@@ -63,6 +63,15 @@ export interface Paging {
   key: Buffer;
 }
 
+/**
+ * Attribute filters in one order, by key then value: they all apply together, so the same
+ * filters given in another order on the next page are the same query, and take its cursor.
+ */
+function canonicalPairs(pairs: AttrFilters | undefined): AttrFilters {
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...(pairs ?? [])].sort(([ka, va], [kb, vb]) => order(ka, kb) || order(va, vb));
+}
+
 /** The given filters only: an absent filter and one set to undefined make the same cursor. */
 function given(filters: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined));
@@ -86,8 +95,8 @@ export function pagingFor(
     route: scope.route,
     ...filters,
     lookback: lookbackMs,
-    attrs: scope.attrs ?? [],
-    attrContains: scope.attrContains ?? [],
+    attrs: canonicalPairs(scope.attrs),
+    attrContains: canonicalPairs(scope.attrContains),
   });
   const effective = effectiveLimit(start.limit, defaults);
   if (typeof start.cursor === "string") {

@@ -163,6 +163,47 @@ describe("QueryService (over a fake reader)", () => {
       expect(service.searchLogs({ limit: 2, service: undefined, cursor }).data).to.have.length(2);
     });
 
+    it("accept the same attribute filters given in another order, and refuse another set of them", () => {
+      const { service } = withLogs();
+      const attrs: [string, string][] = [
+        ["http.route", "/cart"],
+        ["user", "ann"],
+      ];
+      const attrContains: [string, string][] = [
+        ["a", "x"],
+        ["b", "y"],
+      ];
+      const cursor = service.searchLogs({ limit: 2, attrs, attrContains }).meta.nextCursor as string;
+      const reordered = { attrs: [...attrs].reverse(), attrContains: [...attrContains].reverse() };
+      expect(service.searchLogs({ limit: 2, ...reordered, cursor }).data).to.have.length(2);
+      const spans = setup();
+      spans.reader.spans_ = Array.from({ length: 5 }, (_, i) =>
+        span(TRACE, `${i}`.repeat(16), NOW - BigInt(i + 1) * MS),
+      );
+      const spanCursor = spans.service.searchSpans({ limit: 2, attrs }).meta.nextCursor as string;
+      expect(
+        spans.service.searchSpans({ limit: 2, attrs: [...attrs].reverse(), cursor: spanCursor }).data,
+      ).to.have.length(2);
+      const others: { attrs?: [string, string][]; attrContains?: [string, string][] }[] = [
+        { attrs: [["http.route", "/cart"]], attrContains },
+        { attrs: [...attrs, ["x", "1"]], attrContains },
+        {
+          attrs: [
+            ["http.route", "/cart"],
+            ["user", "bob"],
+          ],
+          attrContains,
+        },
+        // The same pairs as the other kind of filter: an exact match is not a substring match.
+        { attrs: attrContains, attrContains: attrs },
+      ];
+      for (const other of others) {
+        expect(refusal(() => service.searchLogs({ limit: 2, ...other, cursor }), "invalid_argument")).to.match(
+          /other filters/,
+        );
+      }
+    });
+
     it("are refused with other filters, another route, or edited", () => {
       const { service } = withLogs();
       const cursor = service.searchLogs({ limit: 2, service: "shop" }).meta.nextCursor as string;
