@@ -10,7 +10,10 @@ export interface StoreCounts {
   series: number;
   /** Metric data points stored. */
   points: number;
-  /** The newest telemetry timestamp stored, in nanoseconds; null when the store is empty. */
+  /**
+   * The newest own time of a record stored (span start, log or point time; one past its arrival
+   * as its arrival), in nanoseconds; null when nothing was ever stored.
+   */
   latestNs: bigint | null;
 }
 

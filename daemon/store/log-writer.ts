@@ -95,7 +95,7 @@ export class LogWriter implements RecordWriter {
       this.shared.post(this.postings, log.indexed, rowId);
       const serviceId = (resources[log.resource] as ResolvedResource).serviceId;
       this.shared.rollups.addLog(serviceId, timestamps[i] as bigint, log.severityNumber);
-      this.shared.noteSeen(serviceId, timestamps[i] as bigint);
+      this.shared.noteSeen(serviceId, timestamps[i] as bigint, receivedNs);
     });
     this.shared.count("logs", added);
     return added;

@@ -344,7 +344,7 @@ export class MetricWriter implements RecordWriter {
         journaled.push(state);
       }
       if (point.timeNs > this.newestNs) this.newestNs = point.timeNs;
-      this.shared.noteSeen(resource.serviceId, point.timeNs);
+      this.shared.noteSeen(resource.serviceId, point.timeNs, receivedNs);
       inserted++;
     }
     if (journalPoints.length > 0) {
@@ -364,7 +364,7 @@ export class MetricWriter implements RecordWriter {
       if (this.holdsPoint(series.id, point.timeNs) || this.pointInsert.run(...row).changes === 0) continue;
       this.late.push({ series, timeNs: point.timeNs });
       this.mayBeFirst(series.id, point.timeNs, point.startNs);
-      this.shared.noteSeen((resources[point.resource] as ResolvedResource).serviceId, point.timeNs);
+      this.shared.noteSeen((resources[point.resource] as ResolvedResource).serviceId, point.timeNs, receivedNs);
       inserted++;
     }
     this.shared.count("points", inserted);

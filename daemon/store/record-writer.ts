@@ -23,8 +23,11 @@ export interface SharedWriteState {
   ): { resources: ResolvedResource[]; scopes: number[] };
   /** Adds one record's index entries (`[key, value, ...]`) to `buffer`, for its row. */
   post(buffer: PostingsBuffer, indexed: string[], rowId: number): void;
-  /** A service sent telemetry timed `ns`. */
-  noteSeen(serviceId: number, ns: bigint): void;
+  /**
+   * A service sent a record timed `ns` (a span's start, a log record's or a point's time) that
+   * arrived at `receivedNs` (0: unknown).
+   */
+  noteSeen(serviceId: number, ns: bigint, receivedNs: bigint): void;
   /** Adds `n` to the `counters` row `name` at commit. */
   count(name: string, n: number): void;
 }

@@ -301,9 +301,11 @@ export class SpanWriter implements RecordWriter {
     });
     for (const [i, span] of newSpans.entries()) {
       const rowId = rowIds[i] as number;
+      const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
       this.shared.post(this.postings, span.indexed, rowId);
+      this.shared.noteSeen(serviceId, span.startNs, receivedNs);
       this.shared.rollups.addSpan(
-        (resources[span.resource] as ResolvedResource).serviceId,
+        serviceId,
         span.name,
         span.startNs,
         span.endNs > span.startNs ? Number(span.endNs - span.startNs) : 0,
@@ -319,10 +321,6 @@ export class SpanWriter implements RecordWriter {
 
   /** Adds the new spans of stored traces to their summaries, and every new span's service to its trace. */
   private updateTraces(spans: SpanRecord[], resources: ResolvedResource[], traces: TraceKeys): void {
-    for (const span of spans) {
-      const serviceId = (resources[span.resource] as ResolvedResource).serviceId;
-      this.shared.noteSeen(serviceId, span.endNs > span.startNs ? span.endNs : span.startNs);
-    }
     const upserts: unknown[] = [];
     const services: unknown[] = [];
     const addServices = (traceId: string, trace: TraceAggregate) => {

@@ -94,10 +94,13 @@ export class TelemetryWriter implements SharedWriteState {
     }
   }
 
-  noteSeen(serviceId: number, ns: bigint): void {
+  noteSeen(serviceId: number, ns: bigint, receivedNs: bigint): void {
+    // A time past the record's arrival (a sender's clock ahead, a span "ending" in 2262) counts
+    // as its arrival: the latest time only grows, and one such record held it there for good.
+    const seen = receivedNs > 0n && ns > receivedNs ? receivedNs : ns;
     const previous = this.lastSeen.get(serviceId);
-    if (previous === undefined || ns > previous) this.lastSeen.set(serviceId, ns);
-    if (ns > this.latestNs) this.latestNs = ns;
+    if (previous === undefined || seen > previous) this.lastSeen.set(serviceId, seen);
+    if (seen > this.latestNs) this.latestNs = seen;
   }
 
   count(name: string, n: number): void {

@@ -67,6 +67,17 @@ describe("service routes: health, OpenAPI, docs (real obsd)", function () {
     expect(health.versions.schema).to.equal(SCHEMA_VERSION);
   });
 
+  it("dates its latest telemetry by span starts, never later than the records arrived", async () => {
+    const startNs = BigInt(Date.now()) * 1_000_000n;
+    const ending2262 = { traceId: hexId(6, 16), spanId: hexId(6, 8), startNs, durationNs: 2n ** 63n - 1n - startNs };
+    const res = await postJson(`${obsd.url}/v1/traces`, traceRequest("from-2262", [ending2262]));
+    expect(res.status, res.body.toString()).to.equal(200);
+    const { latestTelemetryAt } = (await http(`${obsd.url}/api/health`)).json();
+    expect(latestTelemetryAt).to.match(/^\d{4}-/);
+    expect(Date.parse(latestTelemetryAt)).to.be.at.most(Date.now());
+    expect(Date.parse(latestTelemetryAt)).to.be.at.least(Number(startNs / 1_000_000n));
+  });
+
   it("reports its effective configuration and where each value came from", async () => {
     const { configuration } = (await http(`${obsd.url}/api/health`)).json();
     expect(configuration).to.deep.equal({

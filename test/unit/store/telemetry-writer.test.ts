@@ -6,6 +6,7 @@ import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import { registerPostingFunctions } from "../../../daemon/store/posting-rows.js";
 import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
 import { nsToIso } from "../../../shared/time.js";
+import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { hexId, logsRequest, traceRequest } from "../../helpers/otlp-builders.js";
 import { testStore } from "../../helpers/store.js";
 
@@ -363,9 +364,34 @@ describe("telemetry writer", () => {
     expect(store.counters().latest_ns).to.equal(T0 + 100n);
     const seen = store.db.prepare("SELECT name, last_seen_ns FROM services ORDER BY name").raw().all();
     expect(seen).to.deep.equal([
-      ["api", T0 + 10n],
+      ["api", T0],
       ["worker", T0 + 100n],
     ]);
+  });
+
+  it("takes the latest telemetry time from span starts, log and point times, one past its arrival counting as its arrival", () => {
+    const arrived = T0 + 60_000n * MS;
+    const LAST_NS = 2n ** 63n - 1n;
+    // A span that ends in 2262: its start is its time, as /api/services reads it.
+    store.writeTraces(
+      traceRequest("api", [{ traceId: hexId(1, 16), spanId: hexId(1, 8), startNs: T0, durationNs: LAST_NS - T0 }]),
+      arrived,
+    );
+    expect(store.counters().latest_ns).to.equal(T0);
+    // Dated later than they arrived (a sender's clock ahead): counted as arriving then, not for good.
+    store.writeTraces(
+      traceRequest("api", [{ traceId: hexId(2, 16), spanId: hexId(2, 8), startNs: LAST_NS - 10n, durationNs: 1n }]),
+      arrived,
+    );
+    expect(store.counters().latest_ns).to.equal(arrived);
+    const later = arrived + 60_000n * MS;
+    store.writeLogs(logsRequest("worker", [{ timeNs: LAST_NS - 1n, body: "x" }]), later);
+    expect(store.counters().latest_ns).to.equal(later);
+    const last = later + 60_000n * MS;
+    store.writer.transaction(() =>
+      store.writer.writeMetrics(metricBatch("meter", [metricPoint({ timeNs: LAST_NS - 5n, value: 1 })]), last),
+    );
+    expect(store.counters().latest_ns).to.equal(last);
   });
 
   it("leaves nothing behind when a transaction fails", () => {
