@@ -11,6 +11,7 @@ import { yargs } from "../../shared/yargs-loader.js";
 import { agentcliCommand } from "./agentcli-command.js";
 import { auditCommand } from "./audit-command.js";
 import { checksCommands } from "./checks-command.js";
+import { positionalsAfterDoubleDash } from "./double-dash.js";
 import { facetsCommand } from "./facets-command.js";
 import { logsCommands } from "./logs-commands.js";
 import { mcpCommand } from "./mcp-command.js";
@@ -94,7 +95,8 @@ export async function main(argv: string[]): Promise<number> {
   // Only the collector's start flags: other commands' arguments (obs agentcli's) are not obs's to rewrite.
   const args = start[0] === "monitor" && start[1] === "start" ? joinDashValues(start) : start;
   try {
-    const parser = yargs(args);
+    // A completion request's words are half typed: yargs answers them as they are.
+    const parser = yargs(args.includes("--get-yargs-completions") ? args : positionalsAfterDoubleDash(args));
     await parser
       .scriptName("obs")
       .usage("$0 <command> [options]\n\nLocal telemetry monitor. Bare `obs` is `obs monitor start`.")

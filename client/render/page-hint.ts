@@ -13,19 +13,23 @@ export function shellQuote(word: string): string {
   return PLAIN_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `args` as typed after `obs`, without its `--cursor`, then `--cursor CURSOR`. */
+/**
+ * `args` as typed after `obs`, without its `--cursor`, with `--cursor CURSOR` after the last
+ * option: before any `--`, after which it would be an argument rather than the cursor.
+ */
 export function nextPageCommand(args: readonly string[], cursor: string): string {
   const kept: string[] = [];
+  let rest: readonly string[] = [];
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] as string;
     if (arg === "--") {
-      kept.push(...args.slice(i));
+      rest = args.slice(i);
       break;
     }
     if (arg === "--cursor") i += 1;
     else if (!arg.startsWith("--cursor=")) kept.push(arg);
   }
-  return ["obs", ...kept, "--cursor", cursor].map(shellQuote).join(" ");
+  return ["obs", ...kept, "--cursor", cursor, ...rest].map(shellQuote).join(" ");
 }
 
 /** "N shown", and when there is more, the command that shows it. */

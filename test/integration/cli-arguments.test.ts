@@ -206,6 +206,21 @@ describe("obs refuses arguments it cannot use, before any request", function () 
     }
   });
 
+  it("reads the words after -- as the command's arguments, refused as they would be without --", async () => {
+    for (const [args, command, message] of [
+      [["services", "--", "extra"], "services", "unknown argument extra"],
+      [["spans", "--service", "pager", "--", "bogus"], "spans", 'unexpected argument "bogus"'],
+      [["traces", "--", "--cursor", "X"], "traces", "--cursor after --"],
+      [["traces", "--service", "--", "attr.a=b"], "traces", "--service needs a value"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr, args.join(" ")).to.include(message);
+    }
+    // No collector runs: getting past the argument checks is exit 3.
+    const filtered = await obs(["traces", "--", "attr.http.route=/cart"]);
+    expect(filtered.code, filtered.stderr).to.equal(3);
+  });
+
   it("refuses a huge duration as over the 24h maximum, not as an invalid or zero one", async () => {
     for (const [args, command, flag] of [
       [["traces", "--since", "1000000000d"], "traces", "--since"],

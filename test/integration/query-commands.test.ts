@@ -255,6 +255,33 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     }
   });
 
+  it("filters by the words after -- and pages on from the hint it prints for them", async () => {
+    const start = BigInt(Date.now() - 60_000) * MS;
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest(
+        "dashes",
+        [0, 1, 2, 3].map((n) => ({
+          traceId: hexId(400 + n, 16),
+          spanId: hexId(400 + n, 8),
+          startNs: start + BigInt(n) * MS,
+          attributes: { "http.route": n < 2 ? "/dash" : "/other" },
+        })),
+      ),
+    );
+    const seen: string[] = [];
+    let args = ["traces", "--since", "1h", "--limit", "1", "--", "attr.http.route=/dash"];
+    for (let page = 0; page < 4; page += 1) {
+      const result = await runObs(args, { env });
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(0);
+      seen.push(...(result.stdout.match(/^[0-9a-f]{32}\b/gm) ?? []));
+      const hint = /next page: (obs .*)$/m.exec(result.stdout);
+      if (!hint) break;
+      args = (hint[1] as string).split(" ").slice(1);
+    }
+    expect(seen).to.deep.equal([hexId(401, 16), hexId(400, 16)]);
+  });
+
   it("shows a span's exception event, an error span's status message and a trace's logs", async () => {
     const failing = hexId(60, 16);
     const spanId = hexId(61, 8);

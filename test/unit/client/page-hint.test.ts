@@ -11,6 +11,13 @@ describe("paging hint", () => {
     );
   });
 
+  it("puts the cursor before --, where it is still an option", () => {
+    expect(nextPageCommand(["traces", "--limit", "1", "--", "attr.http.route=/cart"], "NEW")).to.equal(
+      "obs traces --limit 1 --cursor NEW -- attr.http.route=/cart",
+    );
+    expect(nextPageCommand(["traces", "--cursor", "OLD", "--"], "NEW")).to.equal("obs traces --cursor NEW --");
+  });
+
   it("says only how many were shown when there is no more", () => {
     const meta = { limit: 1, lookback: "15m", returned: 1, truncated: false, nextCursor: null };
     expect(pageLine(meta, ["traces"])).to.equal("1 shown");
