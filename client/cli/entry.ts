@@ -5,7 +5,7 @@
  */
 import { ExitCode } from "../../shared/exit-codes.js";
 import { fastCommandOf } from "./fast-path.js";
-import { exitWhenFlushed, ignoreClosedReader } from "./flush-exit.js";
+import { exitWhenFlushed, watchWriteErrors } from "./flush-exit.js";
 
 async function run(args: string[]): Promise<number> {
   const fast = fastCommandOf(args);
@@ -22,8 +22,7 @@ async function run(args: string[]): Promise<number> {
   return main(args);
 }
 
-ignoreClosedReader(process.stdout);
-ignoreClosedReader(process.stderr);
+watchWriteErrors();
 run(process.argv.slice(2)).then(exitWhenFlushed, (error: Error) => {
   process.stderr.write(`obs: ${process.env.OBS_DEBUG ? error.stack : error.message}\n`);
   return exitWhenFlushed(ExitCode.storeFailure);

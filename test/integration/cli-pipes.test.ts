@@ -60,6 +60,25 @@ function runToFile(args: string[], env: NodeJS.ProcessEnv, path: string) {
   });
 }
 
+/** Runs `obs` with stdout, or stderr, on /dev/full, where every write fails with ENOSPC. */
+function runIntoFullDevice(args: string[], env: NodeJS.ProcessEnv, stream: "stdout" | "stderr") {
+  return new Promise<{ code: number | null; output: string }>((resolve) => {
+    const fd = openSync("/dev/full", "w");
+    const child = spawn(process.execPath, [packagePath("bin", "obs.js"), ...args], {
+      env: { ...process.env, ...env },
+      stdio: stream === "stdout" ? ["ignore", fd, "pipe"] : ["ignore", "pipe", fd],
+    });
+    let output = "";
+    (stream === "stdout" ? child.stderr : child.stdout)?.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+    });
+    child.on("close", (code) => {
+      closeSync(fd);
+      resolve({ code, output });
+    });
+  });
+}
+
 /** The document's generation time differs between two runs; everything else must not. */
 const withoutClock = (output: Buffer) => output.toString("utf8").replace(/"generated_at": "[^"]+"/, "");
 
@@ -116,5 +135,18 @@ describe("obs output through a pipe to a slow reader", function () {
       expect(piped.code, args.join(" ")).to.equal(0);
       expect(withoutClock(piped.stdout)).to.equal(withoutClock(file.stdout));
     }
+  });
+
+  it("says in one line that the output could not be written, and exits 4, not a finding's 1", async () => {
+    const stdout = await runIntoFullDevice(["services"], env, "stdout");
+    expect(stdout.code).to.equal(4);
+    expect(stdout.output).to.match(/^obs: could not write the output: ENOSPC[^\n]*\n$/);
+    const document = await runIntoFullDevice(["traces", "--json"], env, "stdout");
+    expect(document.code).to.equal(4);
+    expect(document.output).to.match(/^obs: could not write the output: ENOSPC[^\n]*\n$/);
+    // An argument error whose message cannot be written still ends as an argument error.
+    const usage = await runIntoFullDevice(["traces", "--limit", "0"], env, "stderr");
+    expect(usage.code).to.equal(2);
+    expect(usage.output).to.equal("");
   });
 });
