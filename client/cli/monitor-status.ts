@@ -1,8 +1,8 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { endpointLine } from "../../shared/endpoints.js";
-import { forwardingLines } from "../../shared/forwarding-lines.js";
 import { uiUrl } from "../../shared/ui-links.js";
 import type { TargetFlags } from "../discovery/explicit-target.js";
+import { forwardingLines } from "../render/forwarding-lines.js";
 import { emitSuccess } from "../render/output.js";
 import { runAction } from "./run-action.js";
 

@@ -2,20 +2,24 @@ import type { CommandModule } from "yargs";
 import type { HealthRecord, SignalHistoryRecord } from "../../shared/api-records.js";
 import { formatMebibytes } from "../../shared/byte-size.js";
 import { endpointLine } from "../../shared/endpoints.js";
-import { forwardingLines } from "../../shared/forwarding-lines.js";
 import { uiUrl } from "../../shared/ui-links.js";
 import { formatDuration } from "../render/duration-text.js";
+import { forwardingLines } from "../render/forwarding-lines.js";
 import { emitSuccess } from "../render/output.js";
+import { safeText } from "../render/table.js";
 import { queryCommand, type SetExit } from "./query-command.js";
 import { targetWithSource } from "./query-support.js";
 
 const FOUND_BY = { flag: "given by flag", env: "from OBS_MONITOR_URL", discovery: "found by discovery" } as const;
 
-/** A line only when writes are failing now, so a full disk is seen before data goes missing. */
+/**
+ * A line only when writes are failing now, so a full disk is seen before data goes missing.
+ * The error's text may quote what was written (a path, a record's text): escaped.
+ */
 function writesWarning(health: HealthRecord): string[] {
   const writes = health.database.writes;
   if (!writes || writes.ok) return [];
-  return [`  warning   writes failing since ${writes.failingSince}: ${writes.lastError}`];
+  return [`  warning   writes failing since ${writes.failingSince}: ${safeText(writes.lastError)}`];
 }
 
 const DAY_S = 86_400;

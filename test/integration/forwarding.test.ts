@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer as createH2cServer, type ServerHttp2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { gunzipSync } from "node:zlib";
@@ -422,6 +423,48 @@ describe("forwarding (obsd --forward)", function () {
       expect(status.sent).to.equal(0);
     } finally {
       await upstream.close();
+    }
+  });
+
+  it("shows an upstream's gRPC error message in obs status and monitor status with its control characters escaped", async () => {
+    // What a hostile or broken upstream may say: set the terminal's title, clear the screen.
+    const hostile = "\u001b]0;TITLE\u0007\u001b[2J";
+    const upstream = createH2cServer();
+    const sessions: ServerHttp2Session[] = [];
+    upstream.on("session", (session) => sessions.push(session));
+    upstream.on("stream", (stream) => {
+      stream.on("data", () => {});
+      stream.on("end", () => {
+        stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+        stream.on("wantTrailers", () =>
+          stream.sendTrailers({ "grpc-status": "14", "grpc-message": encodeURIComponent(`down ${hostile}`) }),
+        );
+        stream.end();
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
+    try {
+      const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+      const local = await track(startForwarder(dir(), ["--forward", upstreamUrl, "--forward-protocol", "grpc"]));
+      await post(local.url, "traces", spans(1, 3));
+      const status = await eventually(
+        "the destination's status",
+        async () => (await health(local.url)).forwarding[0],
+        (s) => s.state === "retrying" && typeof s.lastError === "string",
+      );
+      expect(status.lastError).to.equal(`gRPC status 14: down ${hostile}`);
+      const env = { OBS_STATE_DIR: local.stateDir, OBS_MONITOR_URL: "" };
+      const port = new URL(local.url).port;
+      for (const args of [["status"], ["monitor", "status"]]) {
+        const result = await runObs([...args, "--port", port], { env });
+        expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(0);
+        expect(result.stdout, args.join(" ")).to.include("(gRPC status 14: down \\x1b]0;TITLE\\x07\\x1b[2J)");
+        expect(result.stdout, args.join(" ")).not.to.include("\u001b").and.not.include("\u0007");
+      }
+    } finally {
+      // The forwarder keeps its connection open: closing the server alone would wait for it.
+      for (const session of sessions) session.destroy();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
     }
   });
 

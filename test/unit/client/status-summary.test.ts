@@ -45,6 +45,22 @@ describe("obs status summary", () => {
     );
   });
 
+  it("escapes control characters in the write error's text", () => {
+    const text = healthSummary(
+      health({
+        ok: false,
+        failingSince: "2026-01-01T00:01:00.000Z",
+        lastError: "\u001b]0;x\u0007\u001b[2J",
+        failedSinceOk: 1,
+      }),
+      "flag",
+      UI,
+    );
+    expect(text.split("\n").at(-1)).to.equal(
+      "  warning   writes failing since 2026-01-01T00:01:00.000Z: \\x1b]0;x\\x07\\x1b[2J",
+    );
+  });
+
   it("counts what the store holds, metric points and series included", () => {
     const text = healthSummary(health({ ok: true, failingSince: null, lastError: null, failedSinceOk: 0 }), "flag", UI);
     expect(text.split("\n")[4]).to.equal(
