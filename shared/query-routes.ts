@@ -275,7 +275,6 @@ export const QUERY_ROUTES = {
     summary: "Logs correlated to one span, newest first",
     pathParams: spanIdPath,
     params: { lookback: correlatedLookback, limit: limit(100, 500), cursor },
-    notFound: true,
     answer: pageOf("Log"),
   },
   searchLogs: {

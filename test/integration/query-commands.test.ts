@@ -255,6 +255,40 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     }
   });
 
+  it("lists a span's logs as obs logs --span-id does: its span not stored, or its id reused in a newer trace", async () => {
+    const now = BigInt(Date.now()) * MS;
+    const unstored = hexId(500, 8);
+    const reused = hexId(501, 8);
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest("reuse", [
+        { traceId: hexId(501, 16), spanId: reused, startNs: now - 10n * MS },
+        { traceId: hexId(502, 16), spanId: reused, startNs: now - 5n * MS },
+      ]),
+    );
+    await postJson(
+      `${obsd.url}/v1/logs`,
+      logsRequest("reuse", [
+        { timeNs: now - 9n * MS, body: "span never arrived", traceId: hexId(500, 16), spanId: unstored },
+        { timeNs: now - 9n * MS, body: "in the older trace", traceId: hexId(501, 16), spanId: reused },
+      ]),
+    );
+    for (const [spanId, body] of [
+      [unstored, "span never arrived"],
+      [reused, "in the older trace"],
+    ] as const) {
+      const logs = JSON.parse((await runObs(["logs", "--span-id", spanId, "--json"], { env })).stdout);
+      expect(logs.data.map((log: any) => log.body)).to.deep.equal([body]);
+      const result = await runObs(["span-logs", spanId, "--json"], { env });
+      expect(result.code, `span-logs ${spanId}: ${result.stdout}`).to.equal(0);
+      expect(JSON.parse(result.stdout).data).to.deep.equal(logs.data);
+      expect((await runObs(["span-logs", spanId], { env })).stdout).to.include(body);
+    }
+    const none = await runObs(["span-logs", hexId(503, 8)], { env });
+    expect(none.code).to.equal(0);
+    expect(none.stdout).to.equal("no correlated logs\n");
+  });
+
   it("filters by the words after -- and pages on from the hint it prints for them", async () => {
     const start = BigInt(Date.now() - 60_000) * MS;
     await postJson(
