@@ -1,8 +1,9 @@
+import { isIP } from "node:net";
 import { DEFAULTS } from "../../shared/collector-settings.js";
 import { isWildcardHost } from "../../shared/loopback-host.js";
 import { hideUrlPasswords } from "../../shared/url-passwords.js";
 import { collectorPort } from "../cli/port-number.js";
-import { LifecycleError } from "../lifecycle/lifecycle-error.js";
+import { ArgumentError, LifecycleError } from "../lifecycle/lifecycle-error.js";
 
 export interface TargetFlags {
   baseUrl?: string | undefined;
@@ -49,7 +50,7 @@ export const COLLECTOR_URL_EXAMPLE = "http://127.0.0.1:27686";
 export function explicitTarget(flags: TargetFlags, env: NodeJS.ProcessEnv): ResolvedTarget | null {
   if (flags.baseUrl) return { baseUrl: flags.baseUrl.replace(/\/+$/, ""), source: "flag" };
   if (flags.host !== undefined || flags.port !== undefined) {
-    const host = flags.host ?? reachableHost(env.OBS_MONITOR_HOST?.trim() || DEFAULTS.host);
+    const host = flags.host !== undefined ? hostFromFlag(flags.host) : reachableHost(hostFromEnv(env));
     const port = flags.port ?? portFromEnv(env);
     return { baseUrl: `http://${host.includes(":") ? `[${host}]` : host}:${port}`, source: "flag" };
   }
@@ -66,9 +67,50 @@ export function explicitTarget(flags: TargetFlags, env: NodeJS.ProcessEnv): Reso
   return null;
 }
 
+/**
+ * A host as --host or OBS_MONITOR_HOST give it, without brackets: a name or an IP address, an
+ * IPv6 one with or without its brackets (`::1`, `[::1]`, as in a URL). Null for what is no host
+ * (empty, with a space, a port or a path): put in a URL, it would make no URL, or another one.
+ */
+export function collectorHost(text: string): string | null {
+  const bracketed = /^\[(.*)\]$/.exec(text)?.[1];
+  const host = bracketed ?? text;
+  const ipv6 = isIP(host) === 6;
+  if (bracketed !== undefined ? !ipv6 : !ipv6 && !/^[A-Za-z0-9._-]+$/.test(host)) return null;
+  try {
+    new URL(`http://${ipv6 ? `[${host}]` : host}/`);
+  } catch {
+    return null;
+  }
+  return host;
+}
+
+/** What a host must be, for the message that refuses one. */
+const HOST_RULE = "not a host name or IP address; give the host alone (an IPv6 address with or without brackets)";
+
+/** --host, checked where the collector is resolved, so the fast path of monitor status checks it too. */
+export function hostFromFlag(text: string): string {
+  const host = collectorHost(text);
+  if (host === null) throw new ArgumentError(`--host ${JSON.stringify(text)}: ${HOST_RULE} and the port with --port`);
+  return host;
+}
+
+/** OBS_MONITOR_HOST, else the default host: the half of --host/--port the flags left out. */
+function hostFromEnv(env: NodeJS.ProcessEnv): string {
+  const text = env.OBS_MONITOR_HOST?.trim() || DEFAULTS.host;
+  const host = collectorHost(text);
+  if (host === null) {
+    throw new LifecycleError(
+      "invalid_config",
+      `OBS_MONITOR_HOST=${JSON.stringify(text)}: ${HOST_RULE} and the port with OBS_MONITOR_PORT`,
+    );
+  }
+  return host;
+}
+
 /** Where a collector bound to `host` is reached: one bound to every interface answers on loopback. */
 function reachableHost(host: string): string {
-  if (host === "::" || host === "[::]") return "::1";
+  if (host === "::") return "::1";
   return isWildcardHost(host) ? "127.0.0.1" : host;
 }
 

@@ -68,6 +68,33 @@ describe("obs refuses arguments it cannot use, before any request", function () 
     }
   });
 
+  it("refuses a --host or OBS_MONITOR_HOST that is no host, and takes an IPv6 address in brackets", async () => {
+    for (const [args, command] of [
+      [["services", "--host", "127.0.0.1:25905", "--port", "2"], "services"],
+      [["traces", "--host", ""], "traces"],
+      [["status", "--host", "local host"], "status"],
+      [["monitor", "status", "--host", "local host"], "monitor status"],
+      [["monitor", "stop", "--host", "127.0.0.1:25905"], "monitor stop"],
+    ] as const) {
+      const stderr = expectUsageLine(await obs([...args]), command, [...args]);
+      expect(stderr, args.join(" ")).to.include(`--host ${JSON.stringify(args[args.indexOf("--host") + 1])}: `);
+    }
+    const fromEnv = await obs(["services", "--port", "2", "--json"], { OBS_MONITOR_HOST: "[::1" });
+    expect(fromEnv.code).to.equal(2);
+    expect(JSON.parse(fromEnv.stdout).error).to.include({ code: "invalid_config" });
+    expect(JSON.parse(fromEnv.stdout).error.message).to.match(/^OBS_MONITOR_HOST="\[::1": /);
+    // No collector runs: a host that is one gets as far as looking for it (exit 3), at its address.
+    for (const [args, extraEnv] of [
+      [["services", "--host", "[::1]", "--port", "2"], {}],
+      [["monitor", "status", "--host", "[::1]", "--port", "2"], {}],
+      [["monitor", "status", "--port", "2"], { OBS_MONITOR_HOST: "[::1]" }],
+    ] as const) {
+      const result = await obs([...args], extraEnv);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).to.equal(3);
+      expect(result.stderr, args.join(" ")).to.include("http://[::1]:2");
+    }
+  });
+
   it("refuses --base-url together with --host or --port, which name the collector too", async () => {
     for (const [args, command, other] of [
       [["traces", "--base-url", "http://127.0.0.1:1", "--port", "2"], "traces", "--port"],

@@ -109,6 +109,31 @@ describe("explicit targets", () => {
     );
   });
 
+  it("takes an IPv6 --host or OBS_MONITOR_HOST with or without brackets, and refuses what is no host", async () => {
+    const { explicitTarget } = await import("../../../client/discovery/explicit-target.js");
+    const { LifecycleError } = await import("../../../client/lifecycle/lifecycle-error.js");
+    expect(explicitTarget({ host: "[::1]", port: 2 }, {})?.baseUrl).to.equal("http://[::1]:2");
+    expect(explicitTarget({ port: 2 }, { OBS_MONITOR_HOST: "[::1]" })?.baseUrl).to.equal("http://[::1]:2");
+    expect(explicitTarget({ host: "LocalHost", port: 2 }, {})?.baseUrl).to.equal("http://LocalHost:2");
+    const refusal = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).to.be.instanceOf(LifecycleError);
+        return { code: (error as InstanceType<typeof LifecycleError>).code, message: (error as Error).message };
+      }
+      throw new Error("the host was taken");
+    };
+    for (const host of ["127.0.0.1:25905", "", "local host", "[localhost]", "[::1", "http://h", "h/x"]) {
+      const flag = refusal(() => explicitTarget({ host, port: 2 }, {}));
+      expect(flag.code, host).to.equal("invalid_argument");
+      expect(flag.message, host).to.match(new RegExp(`^--host ${JSON.stringify(host).replace(/[[\]/]/g, "\\$&")}: `));
+    }
+    const env = refusal(() => explicitTarget({ port: 2 }, { OBS_MONITOR_HOST: "local host" }));
+    expect(env).to.deep.include({ code: "invalid_config" });
+    expect(env.message).to.match(/^OBS_MONITOR_HOST="local host": /);
+  });
+
   it("never repeats a password it refuses in a collector URL, from --base-url or OBS_MONITOR_URL", async () => {
     const { explicitTarget } = await import("../../../client/discovery/explicit-target.js");
     const { collectorBaseUrl } = await import("../../../client/cli/query-support.js");
