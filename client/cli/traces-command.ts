@@ -17,8 +17,14 @@ async function traceColumns(): Promise<Column<TraceSummary>[]> {
     ["DURATION", (t) => formatDuration(t.durationMs)],
     ["SPANS", (t) => t.spanCount],
     ["STATUS", (t) => t.status],
-    ["ROOT", (t) => (t.rootOperation ? `${t.rootServiceName}: ${t.rootOperation}` : "(root not arrived)")],
+    ["ROOT", rootText],
   ];
+}
+
+/** The root by service and operation; a span may be named "", shown as the web UI shows it. */
+function rootText(t: TraceSummary): string {
+  if (t.rootOperation === null) return "(root not arrived)";
+  return `${t.rootServiceName}: ${t.rootOperation === "" ? "(unnamed)" : t.rootOperation}`;
 }
 
 /** The request the flags ask for, checked: bad values end the command with exit 2. */

@@ -289,6 +289,17 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(none.stdout).to.equal("no correlated logs\n");
   });
 
+  it("names a root span whose name is empty as unnamed, not as a root that has not arrived", async () => {
+    const traceId = hexId(600, 16);
+    await postJson(
+      `${obsd.url}/v1/traces`,
+      traceRequest("nameless", [{ traceId, spanId: hexId(600, 8), name: "", startNs: BigInt(Date.now()) * MS }]),
+    );
+    const result = await runObs(["traces", "--service", "nameless"], { env });
+    expect(result.code, result.stderr).to.equal(0);
+    expect(result.stdout).to.match(new RegExp(`^${traceId} .* nameless: \\(unnamed\\)$`, "m"));
+  });
+
   it("filters by the words after -- and pages on from the hint it prints for them", async () => {
     const start = BigInt(Date.now() - 60_000) * MS;
     await postJson(
