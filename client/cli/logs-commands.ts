@@ -30,15 +30,17 @@ async function readStdin(): Promise<string> {
 }
 
 /**
- * `--contains -` reads the text from stdin. The parser drops a lone "-" and leaves the option
- * empty, so the command line itself is checked. Returns the arguments the next page's command
- * repeats: they carry the text itself, since stdin will not hold it again.
+ * `--contains -` (or `--contains=-`) reads the text from stdin. The parser drops a lone "-"
+ * and leaves the option empty, so the command line itself is checked. Returns the arguments
+ * the next page's command repeats: they carry the text itself, in either form, since stdin will
+ * not hold it again.
  */
 async function containsFromStdin(flags: Flags): Promise<string[]> {
   const args = process.argv.slice(2);
   if (flags.contains !== "-" && !(flags.contains === "" && args.includes("-"))) return args;
-  flags.contains = (await readStdin()).trim();
-  return args.map((arg) => (arg === "-" ? String(flags.contains) : arg));
+  const text = (await readStdin()).trim();
+  flags.contains = text;
+  return args.map((arg) => (arg === "-" ? text : arg === "--contains=-" ? `--contains=${text}` : arg));
 }
 
 /** The paging flags of every log list, as --help shows them. */

@@ -144,6 +144,34 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     expect(JSON.parse(result.stdout).data.map((log: any) => log.body)).to.deep.equal(["cart checked out"]);
   });
 
+  it("repeats text read from stdin in the next page's command, given as --contains - or --contains=-", async () => {
+    const now = BigInt(Date.now()) * MS;
+    await postJson(
+      `${obsd.url}/v1/logs`,
+      logsRequest("stdin", [
+        { timeNs: now - 2n * MS, body: "piped text one" },
+        { timeNs: now - MS, body: "piped text two" },
+      ]),
+    );
+    for (const flag of [["--contains", "-"], ["--contains=-"]]) {
+      const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+        const child = execFile(
+          process.execPath,
+          [packagePath("bin", "obs.js"), "logs", ...flag, "--limit", "1"],
+          { env: { ...process.env, ...env } },
+          (error, stdout) => resolve({ code: error ? 1 : 0, stdout }),
+        );
+        child.stdin?.end("piped text\n");
+      });
+      expect(result.code, flag.join(" ")).to.equal(0);
+      expect(result.stdout, flag.join(" ")).to.include("piped text two");
+      const hint = /next page: obs logs (.*) --limit 1 --cursor \S+$/m.exec(result.stdout);
+      expect(hint?.[1], flag.join(" ")).to.equal(
+        flag.length === 2 ? "--contains 'piped text'" : "'--contains=piped text'",
+      );
+    }
+  });
+
   it("shows one span, and aggregates and facets, as tables or documents", async () => {
     const span = await runObs(["span", hexId(2, 8)], { env });
     expect(span.code, span.stderr).to.equal(0);
