@@ -1,12 +1,16 @@
 import type { CommandModule } from "yargs";
+import type { PageMeta } from "../../shared/api-records.js";
 import type { FacetsRequest } from "../../shared/query-messages.js";
-import { FACET_FIELDS } from "../../shared/query-routes.js";
+import { FACET_FIELDS, QUERY_ROUTES } from "../../shared/query-routes.js";
 import { ArgumentError } from "../lifecycle/lifecycle-error.js";
 import { emitSuccess } from "../render/output.js";
 import { SINCE_HELP } from "./flag-help.js";
 import { clientFor, queryCommand, type SetExit } from "./query-command.js";
 import { since } from "./query-support.js";
 import { flagRequest, routeFlags } from "./route-flags.js";
+
+/** The most values one answer holds: the route's cap on --limit. */
+const FACET_LIMIT_CAP = Number(QUERY_ROUTES.facets.params.limit.cap);
 
 /**
  * The field and --key, checked before any request (exit 2 with no collector running too):
@@ -25,6 +29,17 @@ function checkFacetField(type: FacetsRequest["type"], field: string, key: unknow
   if (field !== "attribute_values" && key !== undefined) {
     throw new ArgumentError(`--key applies to attribute_values only, not to ${field}`);
   }
+}
+
+/**
+ * The line under the values: how many, and when --limit (or the route's cap) cut the list,
+ * as the JSON's `truncated` says, how to see the rest. Facets have no next page.
+ */
+export function facetsLine(meta: PageMeta): string {
+  if (!meta.truncated) return `${meta.returned} shown`;
+  return meta.limit >= FACET_LIMIT_CAP
+    ? `${meta.returned} shown, the most one answer holds; narrow with --service or --since for the rest`
+    : `${meta.returned} shown; more values: raise --limit (at most ${FACET_LIMIT_CAP})`;
 }
 
 /** `obs facets`: the values of a field, with counts. */
@@ -57,10 +72,10 @@ export function facetsCommand(setExit: SetExit): CommandModule {
       const body = await (await clientFor(flags)).facets(request);
       const { renderTable } = await import("../render/table.js");
       const human = body.data.length
-        ? renderTable(
+        ? `${renderTable(
             ["VALUE", "COUNT"],
             body.data.map((f) => [f.value, f.count]),
-          )
+          )}\n${facetsLine(body.meta)}`
         : "no values";
       return emitSuccess(json, "facets", body.data, human, body.meta);
     },
