@@ -135,10 +135,14 @@ export interface FlagDefinitions {
   default: Record<string, unknown>;
 }
 
-/** One use of a flag on the command line: its name as typed, and whether it came as `--no-NAME`. */
+/**
+ * One use of a flag on the command line: its name as typed, whether it came as `--no-NAME`,
+ * and the value written after `=` in the same word (`--json=1`), if any.
+ */
 interface FlagUse {
   typed: string;
   negated: boolean;
+  value?: string;
 }
 
 /**
@@ -160,11 +164,12 @@ function flagUses(args: readonly string[], flags: FlagDefinitions): Map<string, 
     // A lone "-" (stdin) and a negative number are values.
     if (!arg.startsWith("-") || arg === "-" || /^-\d/.test(arg)) continue;
     if (arg.startsWith("--")) {
-      const name = arg.slice(2).split("=")[0] as string;
+      const [name, ...rest] = arg.slice(2).split("=") as [string, ...string[]];
+      const value = rest.length > 0 ? { value: rest.join("=") } : {};
       const flag = known(name);
-      if (flag !== undefined) add(flag, { typed: `--${name}`, negated: false });
+      if (flag !== undefined) add(flag, { typed: `--${name}`, negated: false, ...value });
       else if (name.startsWith("no-") && known(name.slice(3)) !== undefined) {
-        add(known(name.slice(3)) as string, { typed: `--${name}`, negated: true });
+        add(known(name.slice(3)) as string, { typed: `--${name}`, negated: true, ...value });
       }
       continue;
     }
@@ -178,7 +183,8 @@ function flagUses(args: readonly string[], flags: FlagDefinitions): Map<string, 
 }
 
 /**
- * Why the flags are used in a way yargs would take without a word, or null. A flag given twice
+ * Why the flags are used in a way yargs would take without a word, or null. A switch given a
+ * value is refused unless it is `true` or `false` (`--json=1` would be off). A flag given twice
  * would be read as a list of both values (a --service of "a,b") or the last one: only the
  * flags that collect values (`--forward`, `--group-by`) repeat. `--no-NAME` of a flag that takes
  * a value would send "false" or 0 as that value, and of a switch whose default is off it reads
@@ -189,6 +195,11 @@ export function flagUseProblem(args: readonly string[], flags: FlagDefinitions):
   for (const [flag, uses] of flagUses(args, flags)) {
     if (flag === "help" || flag === "version") continue;
     const isSwitch = flags.boolean.includes(flag);
+    // yargs reads a switch's `=1` or `=yes` as off, without a word.
+    const valued = uses.find((use) => use.value !== undefined && (use.negated || !/^(true|false)$/.test(use.value)));
+    if (isSwitch && valued) {
+      return `${valued.typed}=${valued.value}: --${flag} is a switch, on or off; give --${flag} alone (or --${flag}=true)`;
+    }
     const negated = uses.find((use) => use.negated);
     if (negated && !(isSwitch && flags.default[flag] !== false)) {
       return isSwitch

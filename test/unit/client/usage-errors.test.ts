@@ -133,6 +133,16 @@ describe("flags given twice or negated", () => {
     expect(problem("--no-json")).to.equal("--no-json turns nothing off (--json is off unless given); leave it out");
   });
 
+  it("refuses a switch given a value other than true or false, which yargs would read as off", () => {
+    expect(problem("--json=1")).to.equal("--json=1: --json is a switch, on or off; give --json alone (or --json=true)");
+    expect(problem("--json=yes")).to.match(/^--json=yes: --json is a switch/);
+    expect(problem("--stream=no")).to.match(/^--stream=no: --stream is a switch/);
+    expect(problem("--json=")).to.match(/^--json=: --json is a switch/);
+    expect(problem("--json=true")).to.equal(null);
+    expect(problem("--json=false")).to.equal(null);
+    expect(problem("--no-stream=false")).to.match(/^--no-stream=false: --stream is a switch/);
+  });
+
   it("lets a switch that is on by default, or defaults from elsewhere, be turned off", () => {
     expect(problem("--no-stream")).to.equal(null);
     expect(problem("--no-headed")).to.equal(null);
