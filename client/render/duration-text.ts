@@ -19,12 +19,15 @@ function threeDigits(value: number): string {
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "-";
   if (ms === 0) return "0 ms";
-  const size = Math.abs(ms);
+  const sign = ms < 0 ? "-" : "";
+  let size = Math.abs(ms);
   for (const [limit, per, unit] of UNITS) {
-    // Rounding to three digits may carry into the next unit (999.9 ms -> 1 s).
-    if (Number(threeDigits(size / per)) * per < limit) return `${threeDigits(ms / per)} ${unit}`;
+    if (Number(threeDigits(size / per)) * per < limit) return `${sign}${threeDigits(size / per)} ${unit}`;
+    // Rounding to three digits carried into the next unit (999.96 ms -> 1000 ms, 59.95 s ->
+    // 60.0 s): that unit shows the rounded value, 1 s or 1 min, not 0.999 min of the exact one.
+    size = Math.max(size, limit);
   }
-  return `${threeDigits(ms / 3_600_000)} h`;
+  return `${sign}${threeDigits(size / 3_600_000)} h`;
 }
 
 /** Nanoseconds (raw records) in the same format. */

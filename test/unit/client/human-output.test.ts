@@ -68,6 +68,12 @@ describe("human output: durations, the trace waterfall, the span detail", () => 
     ]);
   });
 
+  it("prints a duration that rounds up to the next unit as one of it, not 0.999 of it", () => {
+    expect(
+      [0.9996, 59_940, 59_950, 59_999, 60_000, 3_597_000, 3_599_999, 3_600_000, -59_950].map(formatDuration),
+    ).to.deep.equal(["1 ms", "59.9 s", "1 min", "1 min", "1 min", "1 h", "1 h", "1 h", "-1 min"]);
+  });
+
   it("shows each span's start offset, duration and a bar on the trace's timeline, errors marked", () => {
     const child = node("0000000000000002", 50, 25, { status: "error", depth: 1 });
     const root = node("0000000000000001", 0, 100);
