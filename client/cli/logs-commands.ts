@@ -1,7 +1,7 @@
 import type { CommandModule } from "yargs";
 import type { LogRecord } from "../../shared/api-records.js";
 import { emitSuccess } from "../render/output.js";
-import { severityOf } from "../render/trace-waterfall.js";
+import { logBodyText, severityOf } from "../render/trace-waterfall.js";
 import { CURSOR_HELP, PAGE_LIMIT_HELP, SINCE_HELP } from "./flag-help.js";
 import {
   type Column,
@@ -20,7 +20,7 @@ const logColumns: Column<LogRecord>[] = [
   ["SEVERITY", severityOf],
   ["SERVICE", (l) => l.serviceName],
   ["TRACE ID", (l) => l.traceId],
-  ["BODY", (l) => (typeof l.body === "string" ? l.body : JSON.stringify(l.body))],
+  ["BODY", (l) => logBodyText(l.body)],
 ];
 
 async function readStdin(): Promise<string> {

@@ -29,6 +29,15 @@ export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber
   return log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4)] ?? String(log.severityNumber);
 }
 
+/**
+ * A log's body as one line of text: a string as it is, any other value as its JSON, and none
+ * (null) as null, which the tables show as every absent value (`-`), not as the word `null`.
+ */
+export function logBodyText(body: LogRecord["body"]): string | null {
+  if (body === null || body === undefined) return null;
+  return typeof body === "string" ? body : JSON.stringify(body);
+}
+
 /** `2026-01-02T03:04:05.123456789Z` -> nanoseconds since the epoch, without float rounding. */
 export function isoToNs(iso: string): bigint {
   const match = /^(.*T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?Z$/.exec(iso);
@@ -138,7 +147,7 @@ function logLines(logs: readonly LogRecord[], truncated: boolean, startNs: bigin
     offset: `${isoToNs(log.timestamp) >= startNs ? "+" : "-"}${formatDuration(Math.abs(Number(isoToNs(log.timestamp) - startNs)) / 1e6)}`,
     severity: safeText(severityOf(log)),
     where: `[${safeText(log.serviceName)}]  ${log.spanId ?? "-"}`,
-    body: safeText(typeof log.body === "string" ? log.body : JSON.stringify(log.body)),
+    body: safeText(logBodyText(log.body)),
   }));
   const offsetWidth = Math.max(...rows.map((row) => row.offset.length));
   const severityWidth = Math.max(...rows.map((row) => row.severity.length));

@@ -172,6 +172,17 @@ describe("obs query commands: services, traces, trace (real collector)", functio
     }
   });
 
+  it("shows a log without a body as - in the BODY column, as other absent values", async () => {
+    const traceId = hexId(700, 16);
+    const request = logsRequest("bodiless", [{ timeNs: BigInt(Date.now()) * MS, body: "", traceId }]) as any;
+    delete request.resourceLogs[0].scopeLogs[0].logRecords[0].body;
+    await postJson(`${obsd.url}/v1/logs`, request);
+    const document = JSON.parse((await runObs(["logs", "--service", "bodiless", "--json"], { env })).stdout);
+    expect(document.data.map((log: any) => log.body)).to.deep.equal([null]);
+    const table = await runObs(["logs", "--service", "bodiless"], { env });
+    expect(table.stdout).to.match(new RegExp(`^\\S+ +INFO +bodiless +${traceId} +-$`, "m"));
+  });
+
   it("shows one span, and aggregates and facets, as tables or documents", async () => {
     const span = await runObs(["span", hexId(2, 8)], { env });
     expect(span.code, span.stderr).to.equal(0);

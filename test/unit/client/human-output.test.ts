@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { formatDuration } from "../../../client/render/duration-text.js";
 import { renderSpanDetail, type SpanView } from "../../../client/render/span-detail.js";
 import {
+  logBodyText,
   MAX_INDENT_DEPTH,
   renderTraceWaterfall,
   type TraceView,
@@ -133,6 +134,34 @@ describe("human output: durations, the trace waterfall, the span detail", () => 
       "correlated logs (1)",
       "  +30 ms  ERROR  [shop]  0000000000000001  payment \\x1b[31mfailed",
     ]);
+  });
+
+  it("shows a log without a body as other absent values are shown, not as null", () => {
+    const log = {
+      logId: "l",
+      timestamp: at(30),
+      time: at(30),
+      observedTime: null,
+      severityNumber: 9,
+      severityText: null,
+      body: null,
+      attributes: {},
+      traceId: "a".repeat(32),
+      spanId: "0000000000000001",
+      serviceName: "shop",
+      resource: { attributes: {}, schemaUrl: null, droppedAttributesCount: 0 },
+      scope: { name: "s", version: null, attributes: {}, schemaUrl: null, droppedAttributesCount: 0 },
+      flags: 0,
+      eventName: null,
+      droppedAttributesCount: 0,
+    };
+    const lines = renderTraceWaterfall(trace([node("0000000000000001", 0, 100)], 100, { logs: [log] }), {
+      columns: 60,
+    });
+    expect(lines.at(-1)).to.equal("  +30 ms  INFO  [shop]  0000000000000001  -");
+    expect(logBodyText(null)).to.equal(null);
+    expect(logBodyText("null")).to.equal("null");
+    expect(logBodyText({ a: [1] })).to.equal('{"a":[1]}');
   });
 
   it("shows a span's events: an exception's type, message and each line of its stack", () => {
