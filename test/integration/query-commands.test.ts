@@ -323,9 +323,15 @@ describe("obs query commands: services, traces, trace (real collector)", functio
       expect(JSON.parse(result.stdout).data).to.deep.equal(logs.data);
       expect((await runObs(["span-logs", spanId], { env })).stdout).to.include(body);
     }
-    const none = await runObs(["span-logs", hexId(503, 8)], { env });
-    expect(none.code).to.equal(0);
-    expect(none.stdout).to.equal("no correlated logs\n");
+    // An id with no logs is an empty list, exit 0, for a trace as for a span (README: exit codes).
+    for (const args of [
+      ["span-logs", hexId(503, 8)],
+      ["trace-logs", hexId(503, 16)],
+    ]) {
+      const none = await runObs(args, { env });
+      expect(none.code, args.join(" ")).to.equal(0);
+      expect(none.stdout, args.join(" ")).to.equal("no correlated logs\n");
+    }
   });
 
   it("names a root span whose name is empty as unnamed, not as a root that has not arrived", async () => {
