@@ -33,7 +33,10 @@ export function collectorUrlProblem(text: string): string | null {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return "not an http:// or https:// URL";
   if (url.username || url.password) return "a collector URL holds no user name or password";
-  if (url.pathname !== "/" || url.search || url.hash) return "give the collector's address only, without a path";
+  // An empty query or fragment (`http://h:1?`) leaves url.search and url.hash empty, but a link
+  // built on the text (obs open's) would carry it.
+  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(text))
+    return "give the collector's address only, without a path, query or fragment";
   return null;
 }
 

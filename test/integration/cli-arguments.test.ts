@@ -44,6 +44,9 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       [["services", "--base-url", "localhost:27686"], "services"],
       [["status", "--base-url", "http://"], "status"],
       [["traces", "--base-url", "http://127.0.0.1:27686/api"], "traces"],
+      // An empty query or fragment: the URL holds none, but a link built on the text would.
+      [["open", "--print", "--base-url", "http://127.0.0.1:27686?"], "open"],
+      [["traces", "--base-url", "http://127.0.0.1:27686/#"], "traces"],
       [["monitor", "status", "--base-url", "notaurl"], "monitor status"],
       [["monitor", "stop", "--base-url", "notaurl"], "monitor stop"],
     ] as const) {
@@ -66,6 +69,9 @@ describe("obs refuses arguments it cannot use, before any request", function () 
       expect(document.error.code).to.equal("invalid_config");
       expect(document.error.message).to.match(/^OBS_MONITOR_URL=notaurl: not a URL/);
     }
+    const bareQuery = await obs(["open", "--print", "--json"], { OBS_MONITOR_URL: "http://127.0.0.1:27686?" });
+    expect(bareQuery.code, bareQuery.stdout).to.equal(2);
+    expect(JSON.parse(bareQuery.stdout).error.code).to.equal("invalid_config");
   });
 
   it("refuses a --host or OBS_MONITOR_HOST that is no host, and takes an IPv6 address in brackets", async () => {
