@@ -11,12 +11,13 @@ import { nsToIso } from "../../shared/time.js";
 import type { PlainValue } from "../otlp/any-value.js";
 import { recordedSql } from "../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../store/metric-slots.js";
+import { readExemplarScan, registerExemplarWanted } from "./metrics/exemplar-scan.js";
+import { GroupExemplars } from "./metrics/group-exemplars.js";
 import { bucketSql, cellsSql, exemplarSql, metricBinds, metricIn, seriesSql } from "./metrics/metric-bucket-sql.js";
 import { registerMetricFunctions, type SeriesGroups } from "./metrics/metric-sql-functions.js";
 import { bucketStarts } from "./metrics/metric-steps.js";
 import { MAX_LAST_AGE_NS, valueNow } from "./metrics/newest-last.js";
 import { seriesRate, TRAILING_MINUTES, type TrailingWindow, trailingWindow } from "./metrics/newest-rate.js";
-import { type ExemplarRowOf, MAX_EXEMPLAR_ROWS, SlotExemplars } from "./metrics/slot-exemplars.js";
 import {
   combineFigures,
   type Figures,
@@ -34,7 +35,6 @@ import { likeAny, registerAttributeFunctions } from "./sql-parts.js";
 import { StatementCache } from "./statement-cache.js";
 import {
   identityKind,
-  MAX_GROUP_EXEMPLARS,
   type MetricBucketQuery,
   type MetricGroupValues,
   type MetricIdentity,
@@ -112,13 +112,15 @@ function median(values: number[]): number {
 export class SqliteMetrics {
   private readonly statements: StatementCache;
   private readonly seriesGroups: SeriesGroups;
-  private readonly slotExemplars = new SlotExemplars();
+  /** The groups' exemplars of the query being run; queries run one at a time on a connection. */
+  private readonly exemplars = new GroupExemplars();
 
   constructor(db: Database.Database) {
     this.statements = new StatementCache(db);
     registerAttributeFunctions(db);
     this.seriesGroups = registerMetricFunctions(db);
-    registerSlotGroups(db, this.seriesGroups, this.slotExemplars);
+    registerSlotGroups(db, this.seriesGroups, this.exemplars);
+    registerExemplarWanted(db, this.seriesGroups, this.exemplars);
   }
 
   private prepare(sql: string): Database.Statement {
@@ -299,14 +301,9 @@ export class SqliteMetrics {
   /**
    * The values of a query whose step is its rollup width: one bucket per slot
    * (metrics/slot-groups.ts), from the packed slots in the range, then the rows of the slots
-   * after the last of them. Returns the exemplar rows read on the way, as exemplarSql's.
+   * after the last of them; their exemplars to `exemplars` on the way.
    */
-  private slotValues(
-    query: MetricBucketQuery,
-    plan: SlotPlan,
-    firstNs: bigint,
-    groups: MetricGroupValues[],
-  ): ExemplarRowOf[] {
+  private slotValues(query: MetricBucketQuery, plan: SlotPlan, firstNs: bigint, groups: MetricGroupValues[]): void {
     const { bind } = cellsSql(query, firstNs);
     const firstSlot = Number(bind.slotLo);
     const apply = (slot: number, figuresByGroup: [number, Figures][]) => {
@@ -319,7 +316,6 @@ export class SqliteMetrics {
         group.resets += figures.resets;
       }
     };
-    this.slotExemplars.take();
     let rowsFrom = BigInt(bind.slotLo as bigint);
     const folded = BigInt(FOLDED_WIDTHS_S[0]);
     const width = BigInt(query.source.kind === "rollups" ? query.source.widthS : FOLDED_WIDTHS_S[0]);
@@ -328,15 +324,15 @@ export class SqliteMetrics {
         .raw()
         .all({ ...bind, slotLo: rowsFrom }) as [bigint, string][];
       for (const [slot, json] of slots) apply(Number(slot), slotFigures(json));
-      return this.slotExemplars.take();
+      return;
     }
     for (const row of this.prepare(packedSlotsSql(plan)).raw().all(bind) as PackedSlotRow[]) {
-      apply(Number(row[0]), packedSlotFigures(row, plan, this.seriesGroups, this.slotExemplars));
+      apply(Number(row[0]), packedSlotFigures(row, plan, this.seriesGroups, this.exemplars));
       rowsFrom = BigInt(row[0]) + 1n;
     }
     // The slots after the packed ones, from the 60 s rows they are merged from when packed.
     const slotHi = BigInt(bind.slotHi as bigint);
-    if (rowsFrom > slotHi) return this.slotExemplars.take();
+    if (rowsFrom > slotHi) return;
     const per = width / folded;
     if (query.agg !== "last") {
       // Each minute's figures by group, added up per slot (sums, counts, least, greatest).
@@ -365,19 +361,16 @@ export class SqliteMetrics {
         for (const [gid, figures] of slotFigures(json)) bySlot[gid] = combineFigures(plan.mode, bySlot[gid], figures);
       }
       done();
-      return this.slotExemplars.take();
+      return;
     }
     // Each series' newest value: the general path picks each series' newest row per bucket.
-    const fromPacks = this.slotExemplars.take();
-    const fromRows = this.generalValues(query, firstNs, groups, rowsFrom - 1n, rowsFrom);
-    // Newest first: the folded rows' slots all come after the packed ones.
-    return [...fromRows, ...fromPacks].slice(0, MAX_EXEMPLAR_ROWS);
+    this.generalValues(query, firstNs, groups, rowsFrom - 1n, rowsFrom);
   }
 
   /**
    * The values of the general path (metrics/metric-bucket-sql.ts) into `groups`, the width's
    * rows read up to `rowsThrough` and 60 s rows after it, from `slotLo` on when given (the
-   * slots before it answered already). Returns the exemplar rows of the same slots.
+   * slots before it answered already); the exemplars of the same slots to `exemplars`.
    */
   private generalValues(
     query: MetricBucketQuery,
@@ -385,7 +378,7 @@ export class SqliteMetrics {
     groups: MetricGroupValues[],
     rowsThrough?: bigint,
     slotLo?: bigint,
-  ): ExemplarRowOf[] {
+  ): void {
     const values = bucketSql(query, firstNs, rowsThrough);
     const bind = slotLo === undefined ? values.bind : { ...values.bind, slotLo };
     for (const [gid, b, value, resets] of this.prepare(values.sql).raw().all(bind) as unknown[][]) {
@@ -395,23 +388,19 @@ export class SqliteMetrics {
       if (bucket >= 0 && bucket < group.values.length && value !== null) group.values[bucket] = Number(value);
       group.resets += Number(resets ?? 0);
     }
-    return this.exemplarRows(query, firstNs, rowsThrough, slotLo);
+    this.addExemplars(query, firstNs, rowsThrough, slotLo);
   }
 
-  /** Rows of (gid, trace id JSON array) of the general path, from a scan of their own. */
-  private exemplarRows(
-    query: MetricBucketQuery,
-    firstNs: bigint,
-    rowsThrough?: bigint,
-    slotLo?: bigint,
-  ): ExemplarRowOf[] {
-    const exemplars = exemplarSql(query, firstNs, rowsThrough);
-    const bind = slotLo === undefined ? exemplars.bind : { ...exemplars.bind, slotLo };
-    return (this.prepare(exemplars.sql).raw().all(bind) as [unknown, unknown, unknown][]).map(([gid, ids, t]) => [
-      gid === null ? null : Number(gid),
-      String(ids),
-      BigInt(t as bigint | number),
-    ]);
+  /** The general path's exemplars to `exemplars`, from scans of their own (metrics/exemplar-scan.ts). */
+  private addExemplars(query: MetricBucketQuery, firstNs: bigint, rowsThrough?: bigint, slotLo?: bigint): void {
+    const { scans, bind, points } = exemplarSql(query, firstNs, rowsThrough);
+    for (const scan of scans) {
+      // Iterated, not read whole: each row reaches its group before the next is tested.
+      const rows = this.prepare(scan)
+        .raw()
+        .iterate(slotLo === undefined ? bind : { ...bind, slotLo }) as Iterable<unknown[]>;
+      readExemplarScan(rows, points, this.seriesGroups, this.exemplars);
+    }
   }
 
   /**
@@ -560,28 +549,23 @@ export class SqliteMetrics {
     }
     if (groups.length === 0) return [];
     this.seriesGroups.set(seriesGroup);
+    this.exemplars.clear();
     try {
       const plan = slotPlan(query);
-      let exemplarRows: ExemplarRowOf[];
-      if (plan) exemplarRows = this.slotValues(query, plan, firstNs, groups);
-      else exemplarRows = this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
+      if (plan) this.slotValues(query, plan, firstNs, groups);
+      else this.generalValues(query, firstNs, groups, this.rowsThrough(query, firstNs));
       if (trailing !== null) this.newestRate(query, trailing, groups, seriesGroup);
       if (lastFrom !== null) {
         for (const id of this.newestLast(query, lastFrom, groups, seriesGroup)) {
           if (beforeOnly.has(id)) (groups[seriesGroup.get(id) as number] as MetricGroupValues).series += 1;
         }
       }
-      for (const [gid, ids, timeNs] of exemplarRows) {
-        if (gid === null) continue;
-        const group = groups[gid] as MetricGroupValues;
-        for (const id of JSON.parse(ids) as (string | null)[]) {
-          const known = group.exemplars.some((exemplar) => exemplar.traceId === id);
-          if (id && group.exemplars.length < MAX_GROUP_EXEMPLARS && !known)
-            group.exemplars.push({ traceId: id, timeNs });
-        }
-      }
+      groups.forEach((group, gid) => {
+        group.exemplars = [...this.exemplars.of(gid)];
+      });
     } finally {
       this.seriesGroups.set(new Map());
+      this.exemplars.clear();
     }
     // A group of series before the window only, none with a value now (`last`).
     return groups.filter((group) => group.series > 0);

@@ -11,7 +11,6 @@ import { recordedSql } from "../../store/metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "../../store/metric-slots.js";
 import type { MetricBucketQuery, MetricScope } from "../telemetry-reader.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
-import { MAX_EXEMPLAR_ROWS } from "./slot-exemplars.js";
 
 /** The width of the rows written every commit, which wider slots are merged from. */
 const FOLDED_S: number = FOLDED_WIDTHS_S[0];
@@ -276,40 +275,33 @@ export function bucketSql(
 }
 
 /**
- * Rows of (gid, trace id JSON array, time ns) of the in-scope cells with exemplars, newest first
- * by the time of the point that carried them (a rollup row's: its newest point's), series at the
- * same time in the order they were created (as SlotExemplars reads them); from the points, then
- * by the exemplar's own time, as exemplarTraceIds orders a rollup row's; and only points with a
- * recorded value, the ones the rollups fold. The
- * scope is tested before the row cap, so other series' newer exemplars (a busy service outside
- * a `service=` or `attr.K=V` filter) cannot take every row; the group is looked up twice per
- * row here, but only on the rare rows that carry exemplars.
+ * The scans of a query's rows with exemplars, in the order to read them, each newest first
+ * where an index gives that order without sorting: rows of (series id, time ns, text), the text
+ * a rollup row's trace ids JSON (the time its newest point's) or a point's exemplars JSON. Only
+ * rows of series in scope that obs_exemplars_wanted() still wants are read, so once each group
+ * has its newest the older rows are passed over in SQLite; newest first, few are read. Points
+ * only with a recorded value, the ones the rollups fold.
  */
 export function exemplarSql(
   query: MetricBucketQuery,
   firstNs: bigint,
   rowsThrough?: bigint,
-): { sql: string; bind: Bind } {
+): { scans: string[]; bind: Bind; points: boolean } {
   const bind = { ...metricBinds(query), first: firstNs, to: query.toNs, ...stepBinds(query, firstNs, rowsThrough) };
-  const sql =
-    query.source.kind === "rollups"
-      ? // Two range scans: an OR of the two ranges scans the metric's every row.
-        `SELECT gid, ids, t FROM (
-            SELECT obs_series_group(r.series_id) AS gid, r.exemplars AS ids, r.last_ns AS t, r.series_id AS sid
-            FROM metric_rollups r
-            WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = @width AND r.slot BETWEEN @slotLo AND @rowsThrough
-              AND r.exemplars IS NOT NULL
-            UNION ALL
-            SELECT obs_series_group(r.series_id), r.exemplars, r.last_ns, r.series_id FROM metric_rollups r
-            WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = ${FOLDED_S} AND r.slot BETWEEN @foldedLo AND @foldedHi
-              AND r.exemplars IS NOT NULL)
-          WHERE gid IS NOT NULL ORDER BY t DESC, sid LIMIT ${MAX_EXEMPLAR_ROWS}`
-      : `SELECT obs_series_group(p.series_id) AS gid, json_array(json_extract(e.value, '$.traceId')) AS ids, p.time_ns AS t
-          FROM metric_series ms JOIN metric_points p ON p.series_id = ms.id, json_each(p.exemplars) e
-          WHERE ${metricIn(query, "ms.metric_id")} AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL
-          AND ${recordedSql("p.")} AND obs_series_group(p.series_id) IS NOT NULL
-          AND json_extract(e.value, '$.traceId') IS NOT NULL
-          ORDER BY p.time_ns DESC, p.series_id, CAST(json_extract(e.value, '$.timeUnixNano') AS INTEGER) DESC, e.key DESC
-          LIMIT ${MAX_EXEMPLAR_ROWS}`;
-  return { sql, bind };
+  if (query.source.kind === "rollups") {
+    const rows = (width: string, lo: string, hi: string) =>
+      `SELECT r.series_id, r.last_ns, r.exemplars FROM metric_rollups r
+        WHERE ${metricIn(query, "r.metric_id")} AND r.width_s = ${width} AND r.slot BETWEEN ${lo} AND ${hi}
+          AND r.exemplars IS NOT NULL AND obs_exemplars_wanted(r.series_id, r.last_ns)
+        ORDER BY r.slot DESC, r.series_id DESC`;
+    // The folded rows' slots come after the width's own.
+    const scans = [rows(String(FOLDED_S), "@foldedLo", "@foldedHi"), rows("@width", "@slotLo", "@rowsThrough")];
+    return { scans, bind, points: false };
+  }
+  const scan = `SELECT p.series_id, p.time_ns, p.exemplars FROM metric_points p
+      WHERE p.series_id IN (SELECT ms.id FROM metric_series ms WHERE ${metricIn(query, "ms.metric_id")})
+        AND p.time_ns BETWEEN @first AND @to AND p.exemplars IS NOT NULL AND ${recordedSql("p.")}
+        AND obs_exemplars_wanted(p.series_id, p.time_ns)
+      ORDER BY p.series_id DESC, p.time_ns DESC`;
+  return { scans: [scan], bind, points: true };
 }

@@ -4,6 +4,7 @@
  * the same rows (one that only tests `exemplars IS NOT NULL` cost a fifth of the query), and
  * both in one argument that is null on almost every row, since each argument costs every call.
  */
+import type { GroupExemplars } from "./group-exemplars.js";
 
 /** The SQL argument that carries a row's resets and exemplars: "resets last_ns ids-JSON", null without either. */
 export const RARE_ARG =
@@ -16,42 +17,27 @@ export function rareParts(text: string): { resets: number; exemplar: string | nu
   return { resets: Number(text.slice(0, space)), exemplar: exemplar.endsWith(" ") ? null : exemplar };
 }
 
-/** How many rows with exemplars a query reads, newest first (as the points' exemplar scan). */
-export const MAX_EXEMPLAR_ROWS = 1000;
-
-/** One row with exemplars: the series' group (null: out of scope), its ids JSON, and its time. */
-export type ExemplarRowOf = [gid: number | null, ids: string, timeNs: bigint];
-
-interface ExemplarRow {
-  lastNs: bigint;
-  gid: number;
-  ids: string;
+/**
+ * A row's exemplars (its trace ids JSON, newest first) to its group's, each at the row's newest
+ * point's time `lastNs`; a row outside the scope (null) is left out, and so is one too old to
+ * change its group's (without parsing its ids).
+ */
+export function addRowExemplars(
+  exemplars: GroupExemplars,
+  gid: number | null,
+  seriesId: number,
+  lastNs: bigint,
+  ids: string,
+): void {
+  if (gid === null || !exemplars.wants(gid, lastNs, seriesId)) return;
+  (JSON.parse(ids) as unknown[]).forEach((traceId, order) => {
+    if (typeof traceId === "string" && traceId !== "") exemplars.offer(gid, traceId, lastNs, seriesId, order);
+  });
 }
 
-/** Rows with exemplars of the query being run; queries run one at a time on a connection. */
-export class SlotExemplars {
-  private rows: ExemplarRow[] = [];
-
-  /**
-   * A row's exemplar text ("last_ns ids-JSON"), with the series' group; a row outside the scope
-   * (null) is left out here, before take()'s cap, so other series' newer exemplars cannot
-   * crowd the scope's out.
-   */
-  add(gid: number | null, text: string): void {
-    if (gid === null) return;
-    const space = text.indexOf(" ");
-    this.rows.push({ lastNs: BigInt(text.slice(0, space)), gid, ids: text.slice(space + 1) });
-  }
-
-  /**
-   * (gid, ids JSON, last_ns) of the newest MAX_EXEMPLAR_ROWS rows, newest first, ties in reading
-   * order (slot, series), as ORDER BY last_ns DESC LIMIT would pick them; then cleared.
-   */
-  take(): ExemplarRowOf[] {
-    const rows = this.rows;
-    this.rows = [];
-    // Array.prototype.sort is stable: equal times keep the order the rows were read in.
-    rows.sort((a, b) => (a.lastNs === b.lastNs ? 0 : a.lastNs > b.lastNs ? -1 : 1));
-    return rows.slice(0, MAX_EXEMPLAR_ROWS).map((row) => [row.gid, row.ids, row.lastNs]);
-  }
+/** addRowExemplars of a rareParts exemplar text ("last_ns ids-JSON"). */
+export function addRareExemplars(exemplars: GroupExemplars, gid: number | null, seriesId: number, text: string): void {
+  if (gid === null) return;
+  const space = text.indexOf(" ");
+  addRowExemplars(exemplars, gid, seriesId, BigInt(text.slice(0, space)), text.slice(space + 1));
 }

@@ -13,9 +13,10 @@ import {
   packedTimes,
 } from "../../store/metric-slot-packs.js";
 import type { MetricBucketQuery } from "../telemetry-reader.js";
+import type { GroupExemplars } from "./group-exemplars.js";
 import { aggFamily, quantileOf } from "./metric-aggs.js";
 import type { SeriesGroups } from "./metric-sql-functions.js";
-import { RARE_ARG, rareParts, type SlotExemplars } from "./slot-exemplars.js";
+import { addRareExemplars, addRowExemplars, RARE_ARG, rareParts } from "./slot-exemplars.js";
 
 type AggregateOptions = Parameters<Database.Database["aggregate"]>[1];
 
@@ -108,10 +109,10 @@ export function slotValue(mode: SlotMode, f: Figures, scale: number): number | n
  * [[gid, n, a, b, resets], ..] for the rows of one slot. Each looks the series' group up itself
  * (rows of series outside the scope left out), and the mode is the function's, so a row costs
  * one call with only the columns it needs: the calls, not the reads, were most of the query's
- * time. `rare` is RARE_ARG: the row's resets, and its exemplars, which go to `exemplars` whatever
- * the row's group.
+ * time. `rare` is RARE_ARG: the row's resets, and its exemplars, which go to its group's in
+ * `exemplars`.
  */
-export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups, exemplars: SlotExemplars): void {
+export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGroups, exemplars: GroupExemplars): void {
   // A slot's figures by group number (groups are numbered from 0, so an array serves).
   const result = (groups: (Figures | undefined)[]) => {
     const rows: [number, number, number, number, number][] = [];
@@ -128,7 +129,7 @@ export function registerSlotGroups(db: Database.Database, seriesGroups: SeriesGr
     let resets = 0;
     if (typeof rare === "string") {
       const parts = rareParts(rare);
-      if (parts.exemplar !== null) exemplars.add(gid, parts.exemplar);
+      if (parts.exemplar !== null) addRareExemplars(exemplars, gid, Number(series), parts.exemplar);
       resets = parts.resets;
     }
     if (gid === null) return null;
@@ -200,14 +201,14 @@ export type PackedSlotRow = [
 
 /**
  * The figures of one packed slot by group, as the slot aggregates make them from the same
- * rows: series outside the scope left out, resets counted, exemplars (with the row's time) to
- * `exemplars` in entry order, which is the rows' order (series id).
+ * rows: series outside the scope left out, resets counted, exemplars to their groups' in
+ * `exemplars`.
  */
 export function packedSlotFigures(
   row: PackedSlotRow,
   plan: SlotPlan,
   seriesGroups: SeriesGroups,
-  exemplars: SlotExemplars,
+  exemplars: GroupExemplars,
 ): [number, Figures][] {
   const [, seriesIds, a, b, resets, exemplarTexts, lastNs] = row;
   const groups: (Figures | undefined)[] = [];
@@ -227,7 +228,7 @@ export function packedSlotFigures(
     const gid = seriesGroups.of(ids[i] as number);
     if (texts !== null && times !== null) {
       const traceIds = texts.next().value;
-      if (typeof traceIds === "string") exemplars.add(gid, `${times[i]} ${traceIds}`);
+      if (typeof traceIds === "string") addRowExemplars(exemplars, gid, ids[i] as number, times[i] as bigint, traceIds);
     }
     if (gid === null) continue;
     let f = groups[gid];

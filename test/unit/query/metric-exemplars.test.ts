@@ -89,3 +89,76 @@ describe("metric queries' exemplar traces", () => {
     });
   }
 });
+
+/**
+ * A group's exemplars are its own newest (docs/api.md), however many newer ones the other
+ * groups have: `quiet`'s one exemplar, 10 minutes older than each of `busy`'s 1,100 series'
+ * one and than the 1,100 of `loud`'s one point, is still `quiet`'s, whichever path answers
+ * (the slot aggregates, packed slots, the general rollup scan, the raw points).
+ */
+describe("metric queries' exemplar traces per group", () => {
+  const CROWD = 1100;
+  const crowd = (pack: boolean) =>
+    metricReadStore(at(-3600), (store) => {
+      const busy = Array.from({ length: CROWD }, (_, i) => ({
+        ...gauge(600, 2, exemplars([1000 + i, 600])),
+        attributes: JSON.stringify({ pod: String(i) }),
+        indexed: ["pod", String(i)],
+      }));
+      const loud = gauge(
+        610,
+        3,
+        exemplars(...Array.from({ length: CROWD }, (_, i): [number, number] => [5000 + i, 605])),
+      );
+      store.writer.transaction(() => {
+        store.writer.writeMetrics(metricBatch("quiet", [gauge(10, 1, exemplars([7, 10]))]), at(610));
+        store.writer.writeMetrics(metricBatch("busy", busy), at(610));
+        store.writer.writeMetrics(metricBatch("loud", [loud]), at(610));
+      });
+      // A point past the first 900 s slot's end and its grace, so the writer packs that slot.
+      if (pack)
+        store.writer.transaction(() =>
+          store.writer.writeMetrics(metricBatch("loud", [gauge(1300, 3, null)]), at(1300)),
+        );
+    });
+
+  const cases: [string, number, MetricSource, MetricBucketQuery["agg"]][] = [
+    ["the minute rollups' slot aggregates", 60, { kind: "rollups", widthS: 60 }, "max"],
+    ["the minute rollups, two a bucket", 120, { kind: "rollups", widthS: 60 }, "max"],
+    ["the 900 s slots' aggregates", 900, { kind: "rollups", widthS: 900 }, "max"],
+    ["the 900 s slots' newest values", 900, { kind: "rollups", widthS: 900 }, "last"],
+    ["the 900 s slots, two a bucket", 1800, { kind: "rollups", widthS: 900 }, "max"],
+    ["the points", 60, { kind: "points" }, "max"],
+  ];
+
+  for (const pack of [false, true]) {
+    for (const [label, stepS, source, agg] of cases) {
+      it(`keeps a group's exemplar beside newer ones of other groups, from ${label}${pack ? ", packed" : ""}`, () => {
+        const fixture = crowd(pack);
+        try {
+          if (pack) {
+            const packs = fixture.store.db.prepare("SELECT count(*) FROM metric_slot_packs").pluck().get();
+            expect(packs).to.equal(1n);
+          }
+          const reader = fixture.reader;
+          const groups = reader.metricBuckets({
+            metric: reader.metricIdentities("temperature")[0]!,
+            attrs: [],
+            groupBy: ["service"],
+            agg,
+            fromNs: at(0),
+            toNs: at(899),
+            stepMs: stepS * 1000,
+            source,
+          });
+          const traces = Object.fromEntries(groups.map((g) => [g.key[0], g.exemplars.map((e) => e.traceId)]));
+          expect(traces.quiet).to.deep.equal([trace(7)]);
+          expect(traces.busy).to.deep.equal([trace(1000), trace(1001), trace(1002)]);
+          expect(traces.loud).to.have.length(3);
+        } finally {
+          fixture.close();
+        }
+      });
+    }
+  }
+});
