@@ -149,8 +149,8 @@ export interface MetricGroupValues {
   resets: number;
   /**
    * The group's exemplars' trace ids, newest first, at most MAX_GROUP_EXEMPLARS, each with the
-   * time of the point that carried it (read from a rollup: its slot's newest point), so it falls
-   * in the bucket that holds the exemplar.
+   * time of the point that carried it (from a rollup row written before exemplar times were
+   * kept: its slot's newest point's), so it falls in the bucket that holds the exemplar.
    */
   exemplars: { traceId: string; timeNs: bigint }[];
 }

@@ -11,6 +11,7 @@ import {
 } from "./metric-rollup.js";
 import { FOLDED_WIDTHS_S } from "./metric-slots.js";
 import { MultiRowStatement } from "./multi-row.js";
+import { rowExemplarsOf, rowExemplarsText } from "./rollup-exemplars.js";
 
 /** Every column of metric_rollups: a row written replaces the row of its key whole. */
 export const ROLLUP_COLUMNS = [
@@ -85,7 +86,7 @@ export function pushRowValues(out: unknown[], metricId: number, seriesId: number
     row.sumIncrease,
     row.resets,
     row.buckets === null ? null : JSON.stringify(row.buckets),
-    row.exemplars.length === 0 ? null : JSON.stringify(row.exemplars),
+    rowExemplarsText(row.exemplars),
   );
 }
 
@@ -112,12 +113,13 @@ export function rollupRowsStatement(db: Database.Database): MultiRowStatement {
 export function rowFromValues(values: readonly unknown[]): RollupRow {
   const [, widthS, slot, , points, firstNs, lastNs, valueSum, valueMin, valueMax, valueLast, increase] = values;
   const [sumIncrease, resets, buckets, exemplars] = values.slice(12);
+  const last = BigInt(lastNs as bigint);
   return {
     widthS: Number(widthS),
     slot: Number(slot),
     points: Number(points),
     firstNs: BigInt(firstNs as bigint),
-    lastNs: BigInt(lastNs as bigint),
+    lastNs: last,
     valueSum: num(valueSum),
     valueMin: num(valueMin),
     valueMax: num(valueMax),
@@ -126,20 +128,20 @@ export function rowFromValues(values: readonly unknown[]): RollupRow {
     sumIncrease: num(sumIncrease),
     resets: Number(resets),
     buckets: buckets === null ? null : (JSON.parse(buckets as string) as RollupBuckets),
-    exemplars: exemplars === null ? [] : (JSON.parse(exemplars as string) as string[]),
+    exemplars: rowExemplarsOf(exemplars as string | null, last),
   };
 }
 
 /** A `metric_rollups` row as read (`SELECT *`), without its metric and series ids. */
 export function rowFromStored(row: Record<string, unknown>): RollupRow {
   const buckets = row.buckets as string | null;
-  const exemplars = row.exemplars as string | null;
+  const lastNs = BigInt(row.last_ns as bigint);
   return {
     widthS: Number(row.width_s),
     slot: Number(row.slot),
     points: Number(row.points),
     firstNs: BigInt(row.first_ns as bigint),
-    lastNs: BigInt(row.last_ns as bigint),
+    lastNs,
     valueSum: num(row.value_sum),
     valueMin: num(row.value_min),
     valueMax: num(row.value_max),
@@ -148,7 +150,7 @@ export function rowFromStored(row: Record<string, unknown>): RollupRow {
     sumIncrease: num(row.sum_increase),
     resets: Number(row.resets),
     buckets: buckets === null ? null : (JSON.parse(buckets) as RollupBuckets),
-    exemplars: exemplars === null ? [] : (JSON.parse(exemplars) as string[]),
+    exemplars: rowExemplarsOf(row.exemplars as string | null, lastNs),
   };
 }
 

@@ -3,6 +3,7 @@ import { addSides, bucketIncrease } from "./exp-buckets.js";
 import { addExplicitInto } from "./explicit-buckets.js";
 import type { ExponentialDetail, HistogramDetail, PointDetail, SummaryDetail } from "./metric-point-detail.js";
 import { slotOf } from "./metric-slots.js";
+import { newestExemplars, type RowExemplar } from "./rollup-exemplars.js";
 
 /**
  * Per-series metric rollups, as pure functions: from a series' previous point and its new
@@ -98,8 +99,8 @@ export interface RollupRow {
   sumIncrease: number | null;
   resets: number;
   buckets: RollupBuckets | null;
-  /** Up to EXEMPLARS_KEPT trace ids, newest first. */
-  exemplars: string[];
+  /** Up to EXEMPLARS_KEPT, newest first by their points' times (rollup-exemplars.ts). */
+  exemplars: RowExemplar[];
 }
 
 /** A point's contribution to its slot's increases. */
@@ -109,9 +110,6 @@ export interface PointIncrease {
   reset: boolean;
   buckets: RollupBuckets | null;
 }
-
-/** Exemplar trace ids a rollup row keeps. */
-export const EXEMPLARS_KEPT = 3;
 
 const hasCount = (kind: MetricKind): boolean => kind !== "gauge" && kind !== "sum";
 
@@ -251,13 +249,14 @@ function mergeBuckets(
 }
 
 /**
- * The slot's exemplars with a point's (`traceIds` newest first: exemplarTraceIds): the newest
- * point's first, distinct, at most EXEMPLARS_KEPT.
+ * The slot's exemplars with a point's (`traceIds` newest first: exemplarTraceIds), each at the
+ * point's time: the newest by that time, distinct, at most EXEMPLARS_KEPT; of one time, the
+ * newer point's first (as the points' query orders a series' points).
  */
-function mergeExemplars(kept: string[], traceIds: readonly string[], newer: boolean): string[] {
-  if (traceIds.length === 0) return kept;
-  const ordered = newer ? [...traceIds, ...kept] : [...kept, ...traceIds];
-  return [...new Set(ordered)].slice(0, EXEMPLARS_KEPT);
+function mergeExemplars(kept: RowExemplar[], point: RollupPoint, newer: boolean): RowExemplar[] {
+  if (point.traceIds.length === 0) return kept;
+  const added = point.traceIds.map((traceId) => ({ traceId, timeNs: point.timeNs }));
+  return newestExemplars(newer ? [...added, ...kept] : [...kept, ...added]);
 }
 
 /** An empty row of a slot, before its first point. */
@@ -325,7 +324,7 @@ export function addToRow(series: SeriesKind, row: RollupRow, point: RollupPoint,
     sumIncrease: plus(row.sumIncrease, inc.sumIncrease),
     resets: row.resets + (inc.reset ? 1 : 0),
     buckets: mergeBuckets(series.kind, row.buckets, inc.buckets, newer),
-    exemplars: mergeExemplars(row.exemplars, point.traceIds, newer),
+    exemplars: mergeExemplars(row.exemplars, point, newer),
   };
 }
 
@@ -361,9 +360,10 @@ export function rollupPoints(
 /**
  * The row of a wider slot from rows of its narrower slots (one series), as if its points had
  * been folded into it: counts and increases add up, the newest value is the newest row's,
- * buckets merge as the points' do, exemplars are the newest rows' first. `rows` ascend in time
- * and do not overlap (a 900 s slot's fifteen 60 s rows, metric-slot-packer.ts). Sums are added
- * row by row, so a total can differ from the points' own running sum in its last bits.
+ * buckets merge as the points' do, exemplars are the newest by their points' times. `rows`
+ * ascend in time and do not overlap (a 900 s slot's fifteen 60 s rows, metric-slot-packer.ts).
+ * Sums are added row by row, so a total can differ from the points' own running sum in its
+ * last bits.
  */
 export function mergeRows(kind: MetricKind, widthS: number, slot: number, rows: readonly RollupRow[]): RollupRow {
   let into = emptyRow(widthS, slot);
@@ -386,10 +386,7 @@ export function mergeRows(kind: MetricKind, widthS: number, slot: number, rows: 
       sumIncrease: plus(into.sumIncrease, row.sumIncrease),
       resets: into.resets + row.resets,
       buckets: mergeBuckets(kind, into.buckets, row.buckets, true),
-      exemplars:
-        row.exemplars.length === 0
-          ? into.exemplars
-          : [...new Set([...row.exemplars, ...into.exemplars])].slice(0, EXEMPLARS_KEPT),
+      exemplars: row.exemplars.length === 0 ? into.exemplars : newestExemplars([...row.exemplars, ...into.exemplars]),
     };
   }
   return into;

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
+import { type RowExemplar, rowExemplarsText } from "../../daemon/store/rollup-exemplars.js";
 
 export interface MetricRowSpec {
   name: string;
@@ -40,13 +41,19 @@ export interface RollupRowSpec {
   sumIncrease?: number | null;
   resets?: number;
   buckets?: unknown;
-  exemplars?: string[] | null;
+  /** Trace ids alone, as builds before exemplar times wrote them, or with their points' times. */
+  exemplars?: string[] | RowExemplar[] | null;
 }
 
 function idOf(db: Database.Database, select: string, insert: string, key: unknown, ...more: unknown[]): number {
   const found = db.prepare(select).pluck().get(key) as bigint | undefined;
   if (found !== undefined) return Number(found);
   return Number(db.prepare(insert).run(key, ...more).lastInsertRowid);
+}
+
+function storedExemplars(exemplars: string[] | RowExemplar[]): string | null {
+  const ids = exemplars.filter((exemplar): exemplar is string => typeof exemplar === "string");
+  return ids.length === exemplars.length ? JSON.stringify(ids) : rowExemplarsText(exemplars as RowExemplar[]);
 }
 
 export function insertMetric(db: Database.Database, spec: MetricRowSpec): number {
@@ -158,7 +165,7 @@ export function insertRollups(db: Database.Database, metricId: number, seriesId:
       r.sumIncrease ?? null,
       r.resets ?? 0,
       r.buckets === undefined ? null : JSON.stringify(r.buckets),
-      r.exemplars ? JSON.stringify(r.exemplars) : null,
+      r.exemplars ? storedExemplars(r.exemplars) : null,
     );
   }
 }

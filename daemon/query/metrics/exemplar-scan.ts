@@ -30,8 +30,9 @@ export function registerExemplarWanted(
 }
 
 /**
- * An exemplarSql scan's rows (series id, time ns, text) to their groups': a rollup row's trace
- * ids at its time, or a point's exemplars, newest first by their own time (exemplarTraceIds).
+ * An exemplarSql scan's rows (series id, time ns, text) to their groups': a rollup row's
+ * exemplars, each at its point's time (slot-exemplars.ts addRowExemplars), or a point's, at the
+ * point's time, newest first by their own (exemplarTraceIds).
  */
 export function readExemplarScan(
   rows: Iterable<unknown[]>,

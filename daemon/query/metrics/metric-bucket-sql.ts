@@ -277,7 +277,8 @@ export function bucketSql(
 /**
  * The scans of a query's rows with exemplars, in the order to read them, each newest first
  * where an index gives that order without sorting: rows of (series id, time ns, text), the text
- * a rollup row's trace ids JSON (the time its newest point's) or a point's exemplars JSON. Only
+ * a rollup row's exemplars (store/rollup-exemplars.ts; the time its newest point's, which none
+ * of them is newer than) or a point's exemplars JSON. Only
  * rows of series in scope that obs_exemplars_wanted() still wants are read, so once each group
  * has its newest the older rows are passed over in SQLite; newest first, few are read. Points
  * only with a recorded value, the ones the rollups fold.

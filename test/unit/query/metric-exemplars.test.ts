@@ -1,9 +1,13 @@
 import { expect } from "chai";
 import { exemplarEntry, exemplarsJson } from "../../../daemon/otlp/metric-points.js";
 import type { MetricPointRecord } from "../../../daemon/otlp/records.js";
+import { SqliteReader } from "../../../daemon/query/sqlite-reader.js";
 import type { MetricBucketQuery, MetricSource } from "../../../daemon/query/telemetry-reader.js";
+import { openReadConnection } from "../../../daemon/store/connection.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
 import { type MetricReadStore, metricReadStore, onlyGroup } from "../../helpers/metric-reader.js";
+import { insertMetric, insertRollups, insertSeries } from "../../helpers/metric-rows.js";
+import { testStore } from "../../helpers/store.js";
 
 const S = 1_000_000_000n;
 /** A multiple of 900 s, so every bucket below starts at BASE plus a multiple of its step. */
@@ -161,4 +165,123 @@ describe("metric queries' exemplar traces per group", () => {
       });
     }
   }
+});
+
+/**
+ * A group's exemplars are ordered by the time of the point that carried each (docs/api.md), and
+ * a rollup row keeps each exemplar's point time, so a minute or 15-minute step gives what the
+ * points give: pod a's points at 0:48 (traces 2 at 0:47 and 4 at 0:48) and 0:58 (trace 5), pod
+ * b's at 0:55 (trace 6) are 5, 6, 4 at every step, each at its point's time.
+ */
+describe("metric queries' exemplar traces across a rollup slot", () => {
+  const cases: [string, number, MetricSource, MetricBucketQuery["agg"]][] = [
+    ["the points, 10 s a bucket", 10, { kind: "points" }, "increase"],
+    ["the points, a minute a bucket", 60, { kind: "points" }, "increase"],
+    ["the minute rollups' slot aggregates", 60, { kind: "rollups", widthS: 60 }, "increase"],
+    ["the minute rollups, five a bucket", 300, { kind: "rollups", widthS: 60 }, "increase"],
+    ["the 900 s slots' aggregates", 900, { kind: "rollups", widthS: 900 }, "increase"],
+    ["the 900 s slots, two a bucket", 1800, { kind: "rollups", widthS: 900 }, "increase"],
+  ];
+  const pod = (name: string, t: number, value: number, sent: string | null): MetricPointRecord => ({
+    ...deltaCounter("orders", t, value, sent),
+    attributes: JSON.stringify({ pod: name }),
+    indexed: ["pod", name],
+  });
+  const fill = (pack: boolean) => (store: MetricReadStore["store"]) => {
+    store.writer.transaction(() => {
+      const points = [
+        pod("a", 10, 1, null),
+        pod("a", 48, 2, exemplars([2, 47], [4, 48])),
+        pod("a", 58, 1, exemplars([5, 58])),
+      ];
+      store.writer.writeMetrics(metricBatch("api", points), at(60));
+      store.writer.writeMetrics(
+        metricBatch("api", [pod("b", 10, 1, null), pod("b", 55, 1, exemplars([6, 55]))]),
+        at(60),
+      );
+    });
+    // A point past the first 900 s slot's end and its grace, so the writer packs that slot.
+    if (pack)
+      store.writer.transaction(() =>
+        store.writer.writeMetrics(metricBatch("api", [pod("a", 1300, 1, null)]), at(1300)),
+      );
+  };
+
+  for (const pack of [false, true]) {
+    for (const [label, stepS, source, agg] of cases) {
+      it(`orders them by their points' times, at their points' times, from ${label}${pack ? ", packed" : ""}`, () => {
+        const fixture = metricReadStore(at(-3600), fill(pack));
+        try {
+          const packs = fixture.store.db.prepare("SELECT count(*) FROM metric_slot_packs").pluck().get();
+          expect(packs).to.equal(pack ? 1n : 0n);
+          const group = onlyGroup(fixture.reader, "orders", {
+            agg,
+            fromNs: at(0),
+            toNs: at(899),
+            stepMs: stepS * 1000,
+            source,
+          });
+          expect(group?.exemplars).to.deep.equal([
+            { traceId: trace(5), timeNs: at(58) },
+            { traceId: trace(6), timeNs: at(55) },
+            { traceId: trace(4), timeNs: at(48) },
+          ]);
+        } finally {
+          fixture.close();
+        }
+      });
+    }
+  }
+});
+
+/**
+ * Rollup rows written before exemplar times were kept hold trace ids alone: each is read as at
+ * its row's newest point, as it was, beside rows with their exemplars' own times.
+ */
+describe("metric queries' exemplar traces from rows of older builds", () => {
+  it("reads trace ids alone at their row's newest point, ordered with newer rows' exemplars by time", () => {
+    const store = testStore();
+    try {
+      const id = insertMetric(store.db, { name: "stored", kind: "gauge" });
+      const row = (lastS: number, exemplars: string[] | { traceId: string; timeNs: bigint }[]) => ({
+        widthS: 60,
+        slot: Number(at(0) / 60n / S),
+        points: 1,
+        firstNs: at(lastS),
+        lastNs: at(lastS),
+        valueSum: 1,
+        valueMin: 1,
+        valueMax: 1,
+        valueLast: 1,
+        exemplars,
+      });
+      const older = insertSeries(store.db, id, "api", { pod: "a" }, at(50), at(50));
+      insertRollups(store.db, id, older, [row(50, [trace(1), trace(2)])]);
+      const newer = insertSeries(store.db, id, "api", { pod: "b" }, at(55), at(55));
+      insertRollups(store.db, id, newer, [row(55, [{ traceId: trace(3), timeNs: at(40) }])]);
+      const readDb = openReadConnection(store.path);
+      try {
+        const reader = new SqliteReader(readDb);
+        for (const stepS of [60, 120]) {
+          const source = { kind: "rollups", widthS: 60 } as const;
+          const group = onlyGroup(reader, "stored", {
+            agg: "max",
+            fromNs: at(0),
+            toNs: at(179),
+            stepMs: stepS * 1000,
+            source,
+          });
+          expect(group?.exemplars, `${stepS} s`).to.deep.equal([
+            { traceId: trace(1), timeNs: at(50) },
+            { traceId: trace(2), timeNs: at(50) },
+            { traceId: trace(3), timeNs: at(40) },
+          ]);
+        }
+      } finally {
+        readDb.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
 });

@@ -239,14 +239,31 @@ describe("metric rollups", () => {
     expect(rows[0]?.buckets).to.deep.equal({ quantiles: [[0.5, 3]] });
   });
 
-  it("keeps up to three exemplar trace ids, newest first", () => {
+  it("keeps up to three exemplar trace ids, newest first, each at its point's time", () => {
     const rows = minutes(GAUGE, [
       // A point's traceIds come newest first (exemplarTraceIds).
       point(0, { value: 1, traceIds: ["b", "a"] }),
       point(10, { value: 1, traceIds: ["c"] }),
       point(20, { value: 1, traceIds: ["e", "d"] }),
     ]);
-    expect(rows[0]?.exemplars).to.deep.equal(["e", "d", "c"]);
+    const at = (seconds: number) => T0 + BigInt(seconds) * S;
+    expect(rows[0]?.exemplars).to.deep.equal([
+      { traceId: "e", timeNs: at(20) },
+      { traceId: "d", timeNs: at(20) },
+      { traceId: "c", timeNs: at(10) },
+    ]);
+    // A point folded in after a newer one (a slot refolded, or the newest's first) takes its place by time.
+    const late = minutes(GAUGE, [
+      point(0, { value: 1, traceIds: ["b", "a"] }),
+      point(20, { value: 1, traceIds: ["e"] }),
+    ]);
+    const existing = late[0] as RollupRow;
+    const [again] = rollupPoints(GAUGE, null, [point(10, { value: 1, traceIds: ["c", "e"] })], [60], () => existing);
+    expect(again?.exemplars).to.deep.equal([
+      { traceId: "e", timeNs: at(20) },
+      { traceId: "c", timeNs: at(10) },
+      { traceId: "b", timeNs: at(0) },
+    ]);
   });
 
   it("gives one row per width and slot", () => {

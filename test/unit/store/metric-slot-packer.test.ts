@@ -116,6 +116,27 @@ describe("metric slot packer", () => {
       expect(packAndRows(store, slot).pack).to.deep.equal(packAndRows(store, slot).rows);
   });
 
+  it("merges minute rows written with trace ids alone, each exemplar at its row's newest point", () => {
+    writeMinutes(store, 20);
+    // Minute rows as builds before exemplar times wrote them: route /a's minute m holds trace "m".
+    store.db
+      .prepare("UPDATE metric_rollups SET exemplars = json_array(CAST(slot - ? AS TEXT)) WHERE width_s = 60")
+      .run(BigInt(SLOT0 * 15));
+    write(store, [counter(20 * 60, 40)]);
+    expect(packedSlots(store)).to.deep.equal([0]);
+    const merged = store.db
+      .prepare("SELECT exemplars FROM metric_rollups WHERE width_s = 900 AND slot = ? ORDER BY series_id")
+      .pluck()
+      .all(SLOT0) as string[];
+    const minute = (m: number, route = 0) => [String(m), String(T0 + BigInt(m * 60 + route) * S)];
+    expect(merged.map((text) => JSON.parse(text))).to.deep.equal([
+      [minute(14), minute(13), minute(12)],
+      [minute(14, 5), minute(13, 5), minute(12, 5)],
+    ]);
+    const { pack, rows } = packAndRows(store, 0);
+    expect(pack).to.deep.equal(rows);
+  });
+
   it("merges a bounded number of minute rows a commit while it catches up on a history", () => {
     // 100 series for 200 minutes: 1,500 minute rows a slot, slots 0 to 12 closed.
     const routes = Array.from({ length: 100 }, (_, i) => `/r${i}`);

@@ -182,7 +182,11 @@ describe("metric writer", () => {
       exemplars,
     });
     const row = store.db.prepare("SELECT buckets, exemplars FROM metric_rollups WHERE width_s = 60").get();
-    expect(row).to.deep.equal({ buckets: '{"bounds":[2],"counts":[0,0]}', exemplars: `["${"ab".repeat(16)}"]` });
+    // Each exemplar's trace id with its point's time (rollup-exemplars.ts).
+    expect(row).to.deep.equal({
+      buckets: '{"bounds":[2],"counts":[0,0]}',
+      exemplars: `[["${"ab".repeat(16)}","${T0}"]]`,
+    });
   });
 
   it("keeps one series and one point for a point sent with its attributes in another order", () => {
