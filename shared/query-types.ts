@@ -268,8 +268,9 @@ export interface MetricSeriesGroup {
   /** Trace ids of the group's exemplars in the window, newest first (at most a few). */
   exemplarTraceIds: string[];
   /**
-   * The same exemplars with their time: the time of the point that carried each (from a rollup,
-   * its slot's newest point), so it falls in the bucket that holds the exemplar.
+   * The same exemplars with their time: the time of the point that carried each (from a rollup
+   * row written before exemplar times were kept, its slot's newest point), so it falls in the
+   * bucket that holds the exemplar.
    */
   exemplars: { traceId: string; time: string }[];
 }
