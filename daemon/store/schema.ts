@@ -28,6 +28,7 @@ import { v022LeanSpans } from "./migrations/v022-lean-spans.js";
 import { v023SeriesLastTimes } from "./migrations/v023-series-last-times.js";
 import { v024MetricPointJournal } from "./migrations/v024-metric-point-journal.js";
 import { v025UnorderedResourceHashes } from "./migrations/v025-unordered-resource-hashes.js";
+import { v026ExemplarPointTimes } from "./migrations/v026-exemplar-point-times.js";
 
 export { LOG_TRACE_BUCKET_SHIFT, type Migration, SPAN_ID_BUCKET_SHIFT };
 
@@ -64,6 +65,7 @@ export const MIGRATIONS: readonly Migration[] = [
   v023SeriesLastTimes,
   v024MetricPointJournal,
   v025UnorderedResourceHashes,
+  v026ExemplarPointTimes,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
