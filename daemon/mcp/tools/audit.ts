@@ -1,13 +1,14 @@
 /** `run_audit`: the collector's deterministic audit, its findings with evidence and follow-up calls. */
 import { parseDuration } from "../../../shared/duration.js";
 import type { AuditReportRecord } from "../../../shared/query-types.js";
-import { cutLongStrings, fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutLongStrings, cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import { type AnswerTail, type McpTool, type NextCall, ToolInputError } from "../mcp-tool.js";
 import { followUpCall } from "./audit-follow-up.js";
 import { SERVICE_PROPERTY } from "./common-inputs.js";
-import { largerBudgetCall } from "./next-calls.js";
+import { largerBudgetCall, usableCalls } from "./next-calls.js";
 import { withoutUndefined } from "./query-args.js";
 import { snakeKeys } from "./snake-case.js";
+import { label } from "./telemetry-text.js";
 
 export interface RunAuditArgs {
   service?: string;
@@ -59,9 +60,13 @@ export interface RunAuditAnswer extends AnswerTail {
   audit_truncated: string[];
 }
 
-/** A finding's long strings cut (evidence notes can quote messages), its follow-ups translated. */
+/**
+ * A finding's long strings cut (evidence notes can quote messages), its follow-ups translated:
+ * a command naming a value too long to show whole is shown cut, without a call.
+ */
 export function findingRow(finding: AuditFinding): FindingRow {
   const { followUp, evidence, current, baseline, ...rest } = finding;
+  const why = `follow-up of ${finding.code}${finding.operation ? ` on ${label(finding.operation)}` : ""}`;
   return {
     ...cutLongStrings(rest, 300),
     evidence: {
@@ -72,10 +77,10 @@ export function findingRow(finding: AuditFinding): FindingRow {
     },
     current: current && snakeKeys(current),
     baseline: baseline && snakeKeys(baseline),
-    follow_up: followUp.map((command) => ({
-      command,
-      call: followUpCall(command, `follow-up of ${finding.code}${finding.operation ? ` on ${finding.operation}` : ""}`),
-    })),
+    follow_up: followUp.map((command) => {
+      const call = followUpCall(command, why);
+      return { command: cutString(command), call: call && (usableCalls([call])[0] ?? null) };
+    }),
   };
 }
 
@@ -209,7 +214,7 @@ export const runAudit: McpTool<RunAuditArgs, RunAuditAnswer> = {
       parameters,
       counts: report.counts,
       findings: [...findings],
-      audit_truncated: report.truncated,
+      audit_truncated: cutLongStrings(report.truncated),
       truncated: cut,
       // The same windows, fixed, so the larger answer is of the same audit.
       ...withoutUndefined({

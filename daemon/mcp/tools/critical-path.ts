@@ -13,6 +13,7 @@ import {
   traceOutlineCall,
   traceSpansSearchCall,
 } from "./next-calls.js";
+import { quoted } from "./telemetry-text.js";
 import { OUTLINE_NAME_CHARS } from "./trace-outline-rows.js";
 import { fetchTraceSpans, TRACE_SPAN_CAP } from "./trace-spans.js";
 import { UI_URL_PROPERTY } from "./ui-links.js";
@@ -131,7 +132,7 @@ export function criticalPathTool(spanCap: number): McpTool<CriticalPathArgs, Cri
         return {
           span_id: span.spanId,
           name: cutString(span.operation, OUTLINE_NAME_CHARS),
-          service: span.serviceName,
+          service: cutString(span.serviceName),
           start_ms: root === undefined ? 0 : msBetween(root.startTimeUnixNano, section.startNs),
           self_ms: msBetween(section.startNs, section.endNs),
           duration_ms: msBetween(span.startTimeUnixNano, span.endTimeUnixNano),
@@ -167,6 +168,8 @@ export function criticalPathTool(spanCap: number): McpTool<CriticalPathArgs, Cri
         next,
       }));
       const top = heaviest[0];
+      // Named whole, to be cut once: the row's name is already cut for the outline's width.
+      const topName = spans.find((span) => span.spanId === top?.span_id)?.operation ?? top?.name ?? "";
       const capped = overCap
         ? ` The trace has more than ${spans.length} spans, the most one call reads: the path is walked over the first ${spans.length} in start order.`
         : "";
@@ -175,7 +178,7 @@ export function criticalPathTool(spanCap: number): McpTool<CriticalPathArgs, Cri
         structured: answer,
         summary: `${
           top
-            ? `Critical path of ${traceId}: ${rows.length} stretches over ${pathMs} ms${more}; most self time in ${top.name} (${top.span_id}, ${top.self_ms} ms).`
+            ? `Critical path of ${traceId}: ${rows.length} stretches over ${pathMs} ms${more}; most self time in ${quoted(topName)} (${top.span_id}, ${top.self_ms} ms).`
             : `Trace ${traceId} has no spans to walk.`
         }${capped}`,
       };

@@ -1,12 +1,13 @@
 /** `facets`: the values of a field an agent can filter by, most frequent first, with counts. */
 import { FACET_FIELDS } from "../../../shared/query-routes.js";
 import type { FacetValueRecord } from "../../../shared/query-types.js";
-import { fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
-import { largerBudgetCall } from "./next-calls.js";
+import { largerBudgetCall, usableCalls } from "./next-calls.js";
 import { withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
+import { label, quoted } from "./telemetry-text.js";
 
 type FacetType = keyof typeof FACET_FIELDS;
 
@@ -37,33 +38,33 @@ export function searchByFacet(args: FacetsArgs, value: string, lookback: string 
     why,
   });
   const keyValues = (key: string): NextCall =>
-    named("facets", { type: args.type, field: "attribute_values", key }, `the values of ${key}`);
+    named("facets", { type: args.type, field: "attribute_values", key }, `the values of ${label(key)}`);
   switch (`${args.type}.${args.field}`) {
     case "traces.service":
-      return named("search_traces", { service: value }, `traces of ${value}`);
+      return named("search_traces", { service: value }, `traces of ${label(value)}`);
     case "traces.operation":
-      return named("search_traces", { operation: value }, `traces whose root is ${value}`);
+      return named("search_traces", { operation: value }, `traces whose root is ${label(value)}`);
     case "traces.status":
-      return named("search_traces", { status: value }, `traces with status ${value}`);
+      return named("search_traces", { status: value }, `traces with status ${label(value)}`);
     case "traces.attribute_keys":
     case "metrics.attribute_keys":
       return keyValues(value);
     case "traces.attribute_values":
       return args.key
-        ? named("search_spans", { attributes: { [args.key]: value } }, `spans with ${args.key}=${value}`)
+        ? named("search_spans", { attributes: { [args.key]: value } }, `spans with ${label(args.key)}=${label(value)}`)
         : null;
     case "logs.service":
-      return named("search_logs", { service: value }, `logs of ${value}`);
+      return named("search_logs", { service: value }, `logs of ${label(value)}`);
     case "logs.severity":
-      return named("search_logs", { severity: value }, `logs of severity ${value}`);
+      return named("search_logs", { severity: value }, `logs of severity ${label(value)}`);
     case "metrics.name":
       return {
         tool: "describe_metric",
         arguments: withoutUndefined({ name: value, service: args.service, lookback }),
-        why: `what ${value} measures and its attributes`,
+        why: `what ${label(value)} measures and its attributes`,
       };
     case "metrics.service":
-      return named("list_metrics", { service: value }, `the metrics of ${value}`);
+      return named("list_metrics", { service: value }, `the metrics of ${label(value)}`);
     default:
       return null;
   }
@@ -123,12 +124,15 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
       }),
     );
     const lookback = page.meta.lookback ?? undefined;
-    const next = page.data
-      .slice(0, 2)
-      .map((item) => searchByFacet(args, item.value, lookback))
-      .filter((call): call is NextCall => call !== null);
+    const next = usableCalls(
+      page.data
+        .slice(0, 2)
+        .map((item) => searchByFacet(args, item.value, lookback))
+        .filter((call): call is NextCall => call !== null),
+    );
+    const values = page.data.map((item) => ({ ...item, value: cutString(item.value) }));
     const cap = routeLimit("facets").cap;
-    const { answer, kept } = fitItems(page.data, ctx.maxBytes, (values, cut) => {
+    const { answer, kept } = fitItems(values, ctx.maxBytes, (shown, cut) => {
       const wider: NextCall | undefined = cut
         ? largerBudgetCall("facets", { ...args }, ctx.maxBytes, "the values cut to fit max_bytes")
         : page.meta.truncated && page.meta.limit < cap
@@ -137,9 +141,9 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
       return withoutUndefined({
         type: args.type,
         field: args.field,
-        key: args.key,
+        key: args.key === undefined ? undefined : cutString(args.key),
         lookback: page.meta.lookback,
-        values: [...values],
+        values: [...shown],
         truncated: cut || page.meta.truncated,
         continuation: wider,
         next,
@@ -147,8 +151,8 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
     });
     const top = page.data[0];
     const summary = top
-      ? `${page.data.length} values of ${args.type} ${args.field}${args.key ? ` ${args.key}` : ""} in the last ${page.meta.lookback}, most frequent ${top.value} (${top.count})${kept < page.data.length ? `; ${kept} shown within max_bytes` : ""}${page.meta.truncated ? "; more values exist" : ""}.`
-      : `No values of ${args.type} ${args.field} in the last ${page.meta.lookback}.`;
+      ? `${page.data.length} values of ${args.type} ${args.field}${args.key ? ` ${quoted(args.key)}` : ""} in the last ${page.meta.lookback}, most frequent ${quoted(top.value)} (${top.count})${kept < page.data.length ? `; ${kept} shown within max_bytes` : ""}${page.meta.truncated ? "; more values exist" : ""}.`
+      : `No values of ${args.type} ${args.field}${args.key ? ` ${quoted(args.key)}` : ""} in the last ${page.meta.lookback}.`;
     return { structured: answer, summary };
   },
 };

@@ -69,8 +69,8 @@ export function logRow(log: LogRecord): LogRow {
   return {
     log_id: log.logId,
     time: log.timestamp,
-    severity: severityOf(log),
-    service: log.serviceName,
+    severity: cutString(severityOf(log)),
+    service: cutString(log.serviceName),
     body: cutString(body, LOG_BODY_CHARS),
     trace_id: log.traceId,
     span_id: log.spanId,

@@ -7,7 +7,7 @@
  */
 import { addsUp, totalOf } from "../../../shared/metric-routes.js";
 import type { MetricSeriesGroup, MetricSeriesRecord } from "../../../shared/query-types.js";
-import { fitItems, jsonBytes } from "../budget.js";
+import { cutLongStrings, fitItems, jsonBytes } from "../budget.js";
 
 /** Buckets every group keeps before groups are dropped to fit the budget. */
 export const MIN_BUCKETS = 12;
@@ -40,7 +40,7 @@ export function roundValue(value: number | null): number | null {
 
 function groupRow(group: MetricSeriesGroup, keep: number, additive: boolean): SeriesGroupRow {
   return {
-    group: group.group,
+    group: cutLongStrings(group.group),
     latest: roundValue(group.latest),
     ...(additive ? { total: roundValue(totalOf(group.values)) } : {}),
     values: group.values.slice(group.values.length - keep).map(roundValue),

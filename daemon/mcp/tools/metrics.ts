@@ -7,17 +7,20 @@ import type {
   MetricSeriesRecord,
   MetricSummaryRecord,
 } from "../../../shared/query-types.js";
-import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutLongStrings, cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 import { fitSeries, roundValue, type SeriesGroupRow } from "./metric-series-fit.js";
-import { largerBudgetCall } from "./next-calls.js";
+import { largerBudgetCall, usableCalls } from "./next-calls.js";
 import { searchPage } from "./paged-search.js";
 import { attributePairs, traceOutlineCall, withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
+import { label, quoted } from "./telemetry-text.js";
 
 /** A metric's description as rows carry it: a hint, not documentation. */
 const DESCRIPTION_CHARS = 200;
+/** The services describe_metric's summary names; the answer lists them all. */
+const SUMMARY_SERVICES = 3;
 
 const METRIC_NAME_PROPERTY = {
   type: "string",
@@ -66,13 +69,13 @@ export interface MetricSummaryRow {
 
 function metricSummary(metric: MetricSummaryRecord): MetricSummaryRow {
   return {
-    name: metric.name,
+    name: cutString(metric.name),
     type: metric.type,
-    unit: metric.unit,
+    unit: cutString(metric.unit),
     description: cutString(metric.description, DESCRIPTION_CHARS),
     temporality: metric.temporality,
     monotonic: metric.monotonic,
-    services: metric.services,
+    services: metric.services.map((service) => cutString(service)),
     series_count: metric.seriesCount,
     point_count: metric.pointCount,
     last_time: metric.lastTime,
@@ -131,14 +134,14 @@ export const listMetrics: McpTool<ListMetricsArgs, ListMetricsAnswer> = {
         const first = metrics[0];
         const window = withoutUndefined({ service: args.service, lookback: lookback ?? undefined });
         const next: NextCall[] = first
-          ? [
-              queryCall(first.name, window, `the values of ${first.name}`),
+          ? usableCalls([
+              queryCall(first.name, window, `the values of ${label(first.name)}`),
               {
                 tool: "describe_metric",
                 arguments: { name: first.name, ...window },
-                why: `the attributes of ${first.name}`,
+                why: `the attributes of ${label(first.name)}`,
               },
-            ]
+            ])
           : [];
         return { lookback, metrics: metrics.map(metricSummary), ...tail, next };
       },
@@ -193,11 +196,11 @@ const AGG_TEXT = (Object.keys(METRIC_AGGS) as (keyof typeof METRIC_AGGS)[])
   .map((family) => `${FAMILY_NAMES[family]}: ${METRIC_AGGS[family].join(", ")} (default ${DEFAULT_AGGS[family]})`)
   .join("; ");
 
-/** A value with its unit, to six significant digits, as the answer's values. */
+/** A value with its unit (the sender's text, quoted), rounded as the answer's values. */
 function valueText(value: number | null, unit: string): string {
   if (value === null) return "none";
   const text = String(roundValue(value));
-  return unit === "" || unit === "1" ? text : `${text} ${unit}`;
+  return unit === "" || unit === "1" ? text : `${text} ${quoted(unit)}`;
 }
 
 /**
@@ -338,12 +341,12 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
             {
               tool: "list_metrics",
               arguments: withoutUndefined({ name: record.name, lookback }),
-              why: `where ${record.name} has points`,
+              why: `where ${label(record.name)} has points`,
             },
           ]
         : [
             ...(absentKeys.length ? [describe] : []),
-            ...(exemplar ? [traceOutlineCall(exemplar, `a trace behind ${record.name} (an exemplar)`)] : []),
+            ...(exemplar ? [traceOutlineCall(exemplar, `a trace behind ${label(record.name)} (an exemplar)`)] : []),
             ...(args.group_by?.length
               ? []
               : [
@@ -377,13 +380,14 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
         };
       return undefined;
     };
+    const usable = usableCalls(next);
     const fitted = fitSeries(record, ctx.maxBytes, (groups, firstBucket, cut) =>
       withoutUndefined({
-        name: record.name,
+        name: cutString(record.name),
         type: record.type,
-        unit: record.unit,
+        unit: cutString(record.unit),
         agg: record.agg,
-        value_unit: record.valueUnit,
+        value_unit: cutString(record.valueUnit),
         step: record.step,
         step_ms: record.stepMs,
         from: record.from,
@@ -393,7 +397,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
         groups,
         truncated: meta.truncated || cut.buckets > 0 || cut.groups > 0,
         continuation: wider(cut),
-        next,
+        next: usable,
       }),
     );
     const top = record.groups[0];
@@ -402,8 +406,8 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       fitted.droppedGroups ? `${fitted.droppedGroups} groups` : "",
     ].filter(Boolean);
     const summary = top
-      ? `${record.name} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, ${leadingValue(record, top)}${absentKeys.map((key) => `; no series carries ${key} (describe_metric lists the keys)`).join("")}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
-      : `${record.name} has no points in the window ${record.from} .. ${record.to}.`;
+      ? `${quoted(record.name)} (${record.agg}, step ${record.step}): ${record.groups.length} groups${meta.truncated ? " (more exist)" : ""}, ${leadingValue(record, top)}${absentKeys.map((key) => `; no series carries ${quoted(key)} (describe_metric lists the keys)`).join("")}${dropped.length ? `; ${dropped.join(" and ")} left out to fit max_bytes` : ""}.`
+      : `${quoted(record.name)} has no points in the window ${record.from} .. ${record.to}.`;
     return { structured: fitted.answer, summary };
   },
 };
@@ -468,21 +472,21 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
     );
     const { attributes } = data;
     // The metadata map is the sender's, passed through as it came.
-    const metric = { ...metricSummary(data), metadata: data.metadata, first_time: data.firstTime };
+    const metric = { ...metricSummary(data), metadata: cutLongStrings(data.metadata), first_time: data.firstTime };
     const window = withoutUndefined({ type: args.type, service: args.service, lookback: args.lookback });
     const firstKey = attributes[0]?.key;
-    const next: NextCall[] = [
-      queryCall(data.name, window, `the values of ${data.name}`),
+    const next: NextCall[] = usableCalls([
+      queryCall(data.name, window, `the values of ${label(data.name)}`),
       ...(firstKey
         ? [
             queryCall(
               data.name,
               { ...window, group_by: [`attr.${firstKey}`] },
-              `the values of ${data.name} per ${firstKey}`,
+              `the values of ${label(data.name)} per ${label(firstKey)}`,
             ),
           ]
         : []),
-    ];
+    ]);
     // The keys matter most (what to group and filter by): where they do not all fit with their
     // values, each keeps fewer values (`more` then says it has others) before keys are left out.
     // Kept whole, one key of long values left out every key after it.
@@ -491,7 +495,8 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
     for (const values of [most, 5, 1, 0].filter((n, i, all) => i === 0 || n < (all[0] as number))) {
       const keys = attributes.map((attribute) => ({
         ...attribute,
-        values: attribute.values.slice(0, values),
+        key: cutString(attribute.key),
+        values: attribute.values.slice(0, values).map((item) => ({ ...item, value: cutString(item.value) })),
         more: attribute.more || attribute.values.length > values,
       }));
       const cutValues = keys.some((key, i) => key.values.length < (attributes[i]?.values.length ?? 0));
@@ -517,7 +522,10 @@ export const describeMetric: McpTool<DescribeMetricArgs, DescribeMetricAnswer> =
     }
     const { answer, kept, values } = fitted as NonNullable<typeof fitted>;
     const shownValues = values < most ? `, at most ${values} values each` : "";
-    const summary = `${data.name}: a ${data.type}${data.unit ? ` in ${data.unit}` : ""} from ${data.services.join(", ") || "no service"}, ${data.seriesCount} series, ${attributes.length} attribute keys${kept < attributes.length || shownValues ? ` (${kept} shown within max_bytes${shownValues})` : ""}.`;
+    const services = data.services.slice(0, SUMMARY_SERVICES).map(quoted).join(", ");
+    const moreServices =
+      data.services.length > SUMMARY_SERVICES ? ` and ${data.services.length - SUMMARY_SERVICES} more` : "";
+    const summary = `${quoted(data.name)}: a ${data.type}${data.unit ? ` in ${quoted(data.unit)}` : ""} from ${services ? `${services}${moreServices}` : "no service"}, ${data.seriesCount} series, ${attributes.length} attribute keys${kept < attributes.length || shownValues ? ` (${kept} shown within max_bytes${shownValues})` : ""}.`;
     return { structured: answer, summary };
   },
 };

@@ -2,7 +2,7 @@
  * The `next` and `continuation` calls the tools suggest, built in one place so every tool names
  * a trace tool with the same arguments. Pure.
  */
-import { MAX_MAX_BYTES } from "../budget.js";
+import { MAX_MAX_BYTES, MAX_STRING_CHARS } from "../budget.js";
 import type { NextCall } from "../mcp-tool.js";
 
 export function traceOutlineCall(traceId: string, why: string): NextCall {
@@ -62,4 +62,22 @@ export function continuationCall(
   why: string,
 ): NextCall {
   return { tool, arguments: maxBytes === undefined ? args : { ...args, max_bytes: maxBytes }, why };
+}
+
+/** Whether `value` holds a string (a key too) longer than `maxChars`, at any depth. */
+function holdsLongString(value: unknown, maxChars: number): boolean {
+  if (typeof value === "string") return value.length > maxChars;
+  if (Array.isArray(value)) return value.some((item) => holdsLongString(item, maxChars));
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).some(([key, item]) => key.length > maxChars || holdsLongString(item, maxChars));
+  return false;
+}
+
+/**
+ * The calls worth suggesting: one whose argument is longer than an answer shows a string whole
+ * (MAX_STRING_CHARS) is left out. The answer shows that value cut, and a cut value matches
+ * nothing; the whole one would fill the answer with a call few would make.
+ */
+export function usableCalls(calls: readonly NextCall[]): NextCall[] {
+  return calls.filter((call) => !holdsLongString(call.arguments, MAX_STRING_CHARS));
 }

@@ -4,7 +4,7 @@
  */
 import type { Attributes, JsonValue } from "../../../shared/api-records.js";
 import type { AttributeFilter } from "../../../shared/query-messages.js";
-import { cutLongStrings } from "../budget.js";
+import { cutLongStrings, cutString } from "../budget.js";
 
 /** `{"http.route": "/cart"}` as the API's `attr` (or `attrContains`) pairs; undefined when empty. */
 export function attributePairs(attributes: Record<string, string> | undefined): AttributeFilter[] | undefined {
@@ -22,13 +22,15 @@ export const ROW_ATTRIBUTES = 6;
 export const ROW_VALUE_CHARS = 120;
 
 /**
- * The first few attributes of a record, each long value cut (cutString's marker), and how many
- * were left out: a row hints at what is there; the details tools show everything.
+ * The first few attributes of a record, each long key and value cut (cutString's marker), and
+ * how many were left out: a row hints at what is there; the details tools show everything.
  */
 export function fewAttributes(attributes: Attributes): { attributes: Attributes; more_attributes: number } {
   const entries = Object.entries(attributes);
   const kept: Record<string, JsonValue> = Object.fromEntries(
-    entries.slice(0, ROW_ATTRIBUTES).map(([key, value]) => [key, cutLongStrings(value, ROW_VALUE_CHARS)]),
+    entries
+      .slice(0, ROW_ATTRIBUTES)
+      .map(([key, value]) => [cutString(key, ROW_VALUE_CHARS), cutLongStrings(value, ROW_VALUE_CHARS)]),
   );
   return { attributes: kept, more_attributes: Math.max(0, entries.length - ROW_ATTRIBUTES) };
 }
@@ -55,7 +57,7 @@ export function pageSummary(page: {
 /** The JSON Schema of a compact attribute map, for output schemas. */
 export const ATTRIBUTES_OUTPUT = {
   type: "object",
-  description: `The first ${ROW_ATTRIBUTES} attributes, values over ${ROW_VALUE_CHARS} characters cut with a …[+N chars] marker`,
+  description: `The first ${ROW_ATTRIBUTES} attributes, keys and values over ${ROW_VALUE_CHARS} characters cut with a …[+N chars] marker`,
 } as const;
 
 export const MORE_ATTRIBUTES_OUTPUT = {

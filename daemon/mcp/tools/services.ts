@@ -1,7 +1,9 @@
 /** `list_services`: where an investigation starts. */
-import { fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool } from "../mcp-tool.js";
 import { LOOKBACK_PROPERTY } from "./common-inputs.js";
+import { usableCalls } from "./next-calls.js";
+import { label } from "./telemetry-text.js";
 
 interface ListServicesArgs {
   lookback?: string;
@@ -51,13 +53,15 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
       );
     const { answer, kept } = fitItems(rows, ctx.maxBytes, (services, truncated) => ({
       lookback,
-      services: [...services],
+      services: services.map((service) => ({ ...service, name: cutString(service.name) })),
       truncated: truncated || page.meta.truncated,
-      next: services.slice(0, 2).map((service) => ({
-        tool: "search_traces",
-        arguments: { service: service.name, lookback },
-        why: `the latest traces of ${service.name}`,
-      })),
+      next: usableCalls(
+        services.slice(0, 2).map((service) => ({
+          tool: "search_traces",
+          arguments: { service: service.name, lookback },
+          why: `the latest traces of ${label(service.name)}`,
+        })),
+      ),
     }));
     const summary = page.data.length
       ? `${page.data.length} services in the last ${lookback}${kept < page.data.length ? `; ${kept} shown within max_bytes` : ""}.`

@@ -92,13 +92,14 @@ export function spanDetail(
   level: DetailLevel = DETAIL_LEVELS[0] as DetailLevel,
 ): SpanDetail {
   const omitted = { count: 0 };
+  const cut = (value: string) => cutString(value, level.chars);
   const events = span.events.slice(0, level.items).map((event): EventDetail => {
     const exception = exceptionOf(event, level.chars, level.stackChars);
     const attributes = exception
       ? Object.fromEntries(Object.entries(event.attributes).filter(([key]) => !key.startsWith("exception.")))
       : event.attributes;
     return {
-      name: event.name,
+      name: cut(event.name),
       time: event.time,
       attributes: cutLongStrings(firstEntries(attributes, level.items, omitted), level.chars),
       ...(exception ? { exception } : {}),
@@ -115,15 +116,15 @@ export function spanDetail(
     trace_id: span.traceId,
     ui_url: uiUrl,
     parent_span_id: span.parentSpanId,
-    name: cutString(span.operation, level.chars),
-    service: span.serviceName,
+    name: cut(span.operation),
+    service: cut(span.serviceName),
     kind: span.kind,
     start: span.startTime,
     end: span.endTime,
     duration_ms: msBetween(span.startTimeUnixNano, span.endTimeUnixNano),
     status: {
       code: span.status.code,
-      message: span.status.message === null ? null : cutString(span.status.message, level.chars),
+      message: span.status.message === null ? null : cut(span.status.message),
     },
     attributes: cutLongStrings(firstEntries(span.attributes, level.items, omitted), level.chars),
     events,
@@ -133,7 +134,7 @@ export function spanDetail(
       attributes: cutLongStrings(firstEntries(link.attributes, level.items, omitted), level.chars),
     })),
     resource: cutLongStrings(firstEntries(span.resource.attributes, level.items, omitted), level.chars),
-    scope: { name: cutString(span.scope.name, level.chars), version: span.scope.version },
+    scope: { name: cut(span.scope.name), version: span.scope.version === null ? null : cut(span.scope.version) },
   };
   if (omitted.count) dropped.omitted_attributes = omitted.count;
   return Object.keys(dropped).length ? { ...detail, dropped } : detail;

@@ -9,6 +9,7 @@ import { SPAN_ID_PROPERTY, TRACE_ID_PROPERTY } from "./common-inputs.js";
 import { continuationCall, spanDetailsCall, traceLogsCall, traceOutlineCall } from "./next-calls.js";
 import { DETAIL_LEVELS, type SpanDetail, spanDetail } from "./span-detail-record.js";
 import { SPAN_DETAIL_SCHEMA } from "./span-detail-schema.js";
+import { label } from "./telemetry-text.js";
 import { fetchTraceSpans } from "./trace-spans.js";
 
 /** The most span ids one call takes. */
@@ -164,9 +165,10 @@ function continuation(
 
 /** The first span's logs, its parent's details (where its parent is stored), its trace's outline. */
 function nextCalls(span: SpanRecord, orphans: ReadonlySet<SpanRecord>): NextCall[] {
-  const next: NextCall[] = [traceLogsCall(span.traceId, `the logs written during ${span.operation}`, span.spanId)];
+  const name = label(span.operation);
+  const next: NextCall[] = [traceLogsCall(span.traceId, `the logs written during ${name}`, span.spanId)];
   if (span.parentSpanId !== null && !orphans.has(span))
-    next.push(spanDetailsCall(span.traceId, [span.parentSpanId], `the parent of ${span.operation}`));
+    next.push(spanDetailsCall(span.traceId, [span.parentSpanId], `the parent of ${name}`));
   next.push(traceOutlineCall(span.traceId, "the whole trace around it"));
   return next;
 }

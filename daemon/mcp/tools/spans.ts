@@ -1,6 +1,6 @@
 /** `search_spans`: spans by service, operation, parent, status and attributes, as compact rows. */
 import type { Attributes, SpanRecord } from "../../../shared/api-records.js";
-import { toolInput, toolOutput } from "../budget.js";
+import { cutString, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -22,6 +22,7 @@ import {
   withoutUndefined,
 } from "./query-args.js";
 import { ATTRIBUTES_CONTAIN_PROPERTY, limitProperty, routeLimit, STATUS_PROPERTY } from "./query-inputs.js";
+import { label } from "./telemetry-text.js";
 
 export interface SearchSpansArgs {
   service?: string;
@@ -64,13 +65,13 @@ export function spanRow(span: SpanRecord): SpanRow {
     trace_id: span.traceId,
     span_id: span.spanId,
     parent_span_id: span.parentSpanId,
-    name: span.operation,
-    service: span.serviceName,
+    name: cutString(span.operation),
+    service: cutString(span.serviceName),
     kind: span.kind,
     start: span.startTime,
     duration_ms: msOfNs(span.durationNs),
     status: span.status.code,
-    ...(span.status.code === "error" && span.status.message ? { message: span.status.message } : {}),
+    ...(span.status.code === "error" && span.status.message ? { message: cutString(span.status.message) } : {}),
     ...fewAttributes(span.attributes),
   };
 }
@@ -86,20 +87,22 @@ export function spanOfInterest(rows: readonly SpanRow[]): { row: SpanRow; why: s
   return slowest && { row: slowest, why: "slowest" };
 }
 
-function nextCalls(rows: readonly SpanRow[]): NextCall[] {
+/** `spans[i]` is the span of `rows[i]`: its name is named whole, to be cut once. */
+function nextCalls(rows: readonly SpanRow[], spans: readonly SpanRecord[]): NextCall[] {
   const chosen = spanOfInterest(rows);
   if (!chosen) return [];
   const { row, why } = chosen;
-  const label = why === "error" ? `the first error span (${row.name})` : `the slowest span (${row.name})`;
+  const name = label(spans[rows.indexOf(row)]?.operation ?? row.name);
+  const span = why === "error" ? `the first error span (${name})` : `the slowest span (${name})`;
   return [
-    traceOutlineCall(row.trace_id, `the outline of the trace of ${label}`),
-    spanDetailsCall(row.trace_id, [row.span_id], `the attributes and events of ${label}`),
+    traceOutlineCall(row.trace_id, `the outline of the trace of ${span}`),
+    spanDetailsCall(row.trace_id, [row.span_id], `the attributes and events of ${span}`),
     why === "error"
       ? traceErrorsCall(row.trace_id, "every error of that trace, with its exceptions and logs")
       : {
           tool: "search_logs",
           arguments: { trace_id: row.trace_id, span_id: row.span_id, lookback: "24h" },
-          why: `the logs of ${label}`,
+          why: `the logs of ${span}`,
         },
   ];
 }
@@ -177,7 +180,7 @@ export const searchSpans: McpTool<SearchSpansArgs, SearchSpansAnswer> = {
       fetch: (page) => ctx.api.searchSpans(withoutUndefined({ ...filters, ...page })),
       build: (spans, lookback, tail) => {
         const rows = spans.map(spanRow);
-        return { lookback, spans: rows, ...tail, next: nextCalls(rows) };
+        return { lookback, spans: rows, ...tail, next: nextCalls(rows, spans) };
       },
     });
   },

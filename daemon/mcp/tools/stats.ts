@@ -1,6 +1,6 @@
 /** `trace_stats` and `log_stats`: aggregates per group, the largest first. */
 import type { StatsAnswerRow } from "../../../shared/query-types.js";
-import { fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall, ToolContext } from "../mcp-tool.js";
 import {
   ATTRIBUTES_PROPERTY,
@@ -9,9 +9,10 @@ import {
   SPAN_ID_PROPERTY,
   TRACE_ID_PROPERTY,
 } from "./common-inputs.js";
-import { largerBudgetCall } from "./next-calls.js";
+import { largerBudgetCall, usableCalls } from "./next-calls.js";
 import { attributePairs, withoutUndefined } from "./query-args.js";
 import { ATTRIBUTES_CONTAIN_PROPERTY, STATUS_PROPERTY } from "./query-inputs.js";
+import { label, quoted } from "./telemetry-text.js";
 
 export interface StatsRow {
   group: string | null;
@@ -109,10 +110,17 @@ function statsAnswer(
   nextOf: (top: StatsRow | undefined) => NextCall[],
   again: NextCall,
 ): { structured: StatsAnswer; summary: string } {
-  const rows: StatsRow[] = page.data.map(({ group, value, count }) => ({ group, value, count }));
+  const rows: StatsRow[] = page.data.map(({ group, value, count }) => ({
+    group: group === null ? null : cutString(group),
+    value,
+    count,
+  }));
   const unit = page.data[0]?.unit ?? "";
+  // Whole, for next's arguments (usableCalls leaves out one too long to make) and the summary.
+  const top = page.data[0];
+  const next = usableCalls(nextOf(top));
   const { answer, kept } = fitItems(rows, maxBytes, (shown, cut) => ({
-    group_by: request.groupBy,
+    group_by: cutString(request.groupBy),
     agg: request.agg,
     unit,
     lookback: page.meta.lookback,
@@ -122,11 +130,12 @@ function statsAnswer(
     ...withoutUndefined({
       continuation: cut ? largerBudgetCall(again.tool, again.arguments, maxBytes, again.why) : undefined,
     }),
-    next: nextOf(rows[0]),
+    next,
   }));
-  const top = rows[0];
+  // An attribute key is the sender's text; the other groupings are obs's own words.
+  const groupBy = request.groupBy.startsWith("attr.") ? quoted(request.groupBy) : request.groupBy;
   const summary = top
-    ? `${rows.length} groups by ${request.groupBy} in the last ${page.meta.lookback}; largest ${request.agg}: ${top.group ?? "(none)"} with ${top.value}${unit ? ` ${unit}` : ""} over ${top.count}${kept < rows.length ? `; ${kept} shown within max_bytes` : ""}.`
+    ? `${rows.length} groups by ${groupBy} in the last ${page.meta.lookback}; largest ${request.agg}: ${top.group === null ? "(none)" : quoted(top.group)} with ${top.value}${unit ? ` ${unit}` : ""} over ${top.count}${kept < rows.length ? `; ${kept} shown within max_bytes` : ""}.`
     : `Nothing to aggregate in the last ${page.meta.lookback}.`;
   return { structured: answer, summary };
 }
@@ -187,13 +196,17 @@ export const traceStats: McpTool<TraceStatsArgs, StatsAnswer> = {
         if (!top || !group) return [];
         const search = narrowed(filters, args.agg === "error_rate" ? { ...group, status: "error" } : group);
         const calls: NextCall[] = [
-          { tool: "search_traces", arguments: search, why: `the traces of the worst group (${top.group})` },
+          {
+            tool: "search_traces",
+            arguments: search,
+            why: `the traces of the worst group (${label(String(top.group))})`,
+          },
         ];
         if (args.group_by !== "operation") {
           calls.push({
             tool: "trace_stats",
             arguments: { ...narrowed(filters, group), group_by: "operation", agg: args.agg },
-            why: `the worst group (${top.group}) by root operation`,
+            why: `the worst group (${label(String(top.group))}) by root operation`,
           });
         }
         return calls;
@@ -261,14 +274,14 @@ export const logStats: McpTool<LogStatsArgs, StatsAnswer> = {
           {
             tool: "search_logs",
             arguments: narrowed(filters, group),
-            why: `the logs of the largest group (${top.group})`,
+            why: `the logs of the largest group (${label(String(top.group))})`,
           },
         ];
         if (args.group_by === "service") {
           calls.push({
             tool: "log_stats",
             arguments: { ...narrowed(filters, group), group_by: "severity" },
-            why: `the severities of ${top.group}`,
+            why: `the severities of ${label(String(top.group))}`,
           });
         }
         return calls;

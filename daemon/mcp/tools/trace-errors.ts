@@ -15,6 +15,7 @@ import {
 } from "./next-calls.js";
 import { type ExceptionRecord, exceptionOf, stackHead } from "./span-detail-record.js";
 import { EXCEPTION_SCHEMA } from "./span-detail-schema.js";
+import { label } from "./telemetry-text.js";
 import { fetchTraceSpans, isErrorSpan, TRACE_SPAN_CAP, traceStartNs } from "./trace-spans.js";
 import { UI_URL_PROPERTY } from "./ui-links.js";
 
@@ -222,7 +223,7 @@ function errorRowOf(span: SpanRecord, startNs: bigint): ErrorSpanRow {
   return {
     span_id: span.spanId,
     name: cutString(span.operation, TEXT_CHARS),
-    service: span.serviceName,
+    service: cutString(span.serviceName),
     start_ms: msBetween(startNs, span.startTimeUnixNano),
     duration_ms: msBetween(span.startTimeUnixNano, span.endTimeUnixNano),
     status_message: span.status.message === null ? null : cutString(span.status.message, TEXT_CHARS),
@@ -254,9 +255,11 @@ function bodyText(body: JsonValue): string {
 function logRowOf(log: LogRecord): LogRow {
   return {
     time: log.timestamp,
-    severity: log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber),
+    severity: cutString(
+      log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber),
+    ),
     span_id: log.spanId,
-    service: log.serviceName,
+    service: cutString(log.serviceName),
     body: cutString(bodyText(log.body), TEXT_CHARS),
   };
 }
@@ -266,14 +269,14 @@ function logRowOf(log: LogRecord): LogRow {
  * and that is no failed span's parent (a failure that only passed a child's failure up tells
  * less than the child); the earliest such. `failing[i]` is the span of `rows[i]`.
  */
-function likeliestCause(failing: readonly SpanRecord[], rows: readonly ErrorSpanRow[]): ErrorSpanRow | undefined {
+function likeliestCause(failing: readonly SpanRecord[], rows: readonly ErrorSpanRow[]): SpanRecord | undefined {
   const parents = new Set(failing.map((span) => span.parentSpanId));
-  let best: ErrorSpanRow | undefined;
+  let best: SpanRecord | undefined;
   let bestScore = -1;
   rows.forEach((row, i) => {
     const score = (row.exceptions.length > 0 ? 2 : 0) + (parents.has(failing[i]?.spanId ?? null) ? 0 : 1);
     if (score > bestScore) {
-      best = row;
+      best = failing[i];
       bestScore = score;
     }
   });
@@ -286,7 +289,7 @@ function likeliestCause(failing: readonly SpanRecord[], rows: readonly ErrorSpan
  */
 function nextCalls(
   traceId: string,
-  first: ErrorSpanRow | undefined,
+  first: SpanRecord | undefined,
   left: { overCap: boolean; moreLogs: boolean },
 ): NextCall[] {
   const rest: NextCall[] = [];
@@ -301,10 +304,11 @@ function nextCalls(
       traceOutlineCall(traceId, "no span failed: the trace's shape"),
       criticalPathCall(traceId, "what bounds its duration"),
     ];
+  const name = label(first.operation);
   return [
-    spanDetailsCall(traceId, [first.span_id], `the likeliest cause (${first.name}): attributes and events`),
+    spanDetailsCall(traceId, [first.spanId], `the likeliest cause (${name}): attributes and events`),
     ...rest,
-    traceLogsCall(traceId, `the logs written during ${first.name}`, first.span_id),
+    traceLogsCall(traceId, `the logs written during ${name}`, first.spanId),
     traceOutlineCall(traceId, "where the errors sit in the trace"),
   ];
 }

@@ -1,7 +1,7 @@
 /** `get_trace_outline`: a trace's shape, span by span, in a few bytes per span. */
 import { nsToIso } from "../../../shared/time.js";
 import { traceUrl } from "../../../shared/ui-links.js";
-import { fitItems, toolInput, toolOutput } from "../budget.js";
+import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
 import { msBetween } from "./durations.js";
@@ -113,7 +113,7 @@ export function traceOutlineTool(spanCap: number): McpTool<TraceOutlineArgs, Tra
         span_count: spans.length,
         spans_read: spans.length,
         trace_spans_over_cap: overCap,
-        services: outline.services,
+        services: outline.services.map((service) => cutString(service)),
         columns: [...OUTLINE_COLUMNS],
       };
       const next = nextCalls(traceId, outline.rows, overCap);

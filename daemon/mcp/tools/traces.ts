@@ -2,10 +2,11 @@
 import type { TraceSummary } from "../../../shared/api-records.js";
 import type { TracesRequest } from "../../../shared/query-messages.js";
 import { traceUrl } from "../../../shared/ui-links.js";
-import { pageWithinBudget, toolInput, toolOutput } from "../budget.js";
+import { cutString, pageWithinBudget, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { ATTRIBUTES_PROPERTY, CURSOR_PROPERTY, LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
 import { criticalPathCall, traceErrorsCall, traceOutlineCall } from "./next-calls.js";
+import { label } from "./telemetry-text.js";
 import { UI_URL_PROPERTY } from "./ui-links.js";
 
 interface SearchTracesArgs {
@@ -147,14 +148,14 @@ function requestOf(args: SearchTracesArgs): TracesRequest {
 function rowOf(trace: TraceSummary, baseUrl: string): TraceRow {
   return {
     trace_id: trace.traceId,
-    service: trace.rootServiceName,
-    operation: trace.rootOperation,
+    service: trace.rootServiceName === null ? null : cutString(trace.rootServiceName),
+    operation: trace.rootOperation === null ? null : cutString(trace.rootOperation),
     start: trace.startTime,
     duration_ms: trace.durationMs,
     spans: trace.spanCount,
     errors: trace.errorCount,
     status: trace.status,
-    services: trace.services,
+    services: trace.services.map((service) => cutString(service)),
     ui_url: traceUrl(baseUrl, trace.traceId),
   };
 }
@@ -166,7 +167,7 @@ function nextCalls(traces: readonly TraceSummary[], lookback: string): NextCall[
     return [
       traceErrorsCall(
         failed.traceId,
-        `the newest failed trace (${failed.rootOperation ?? failed.traceId}): its error spans and logs`,
+        `the newest failed trace (${label(failed.rootOperation ?? failed.traceId)}): its error spans and logs`,
       ),
       traceOutlineCall(failed.traceId, "the failed trace's shape"),
     ];

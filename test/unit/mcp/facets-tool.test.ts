@@ -35,7 +35,7 @@ describe("MCP facets", () => {
       arguments: { lookback: "15m", attributes: { "payment.method": values[0]?.value } },
       why: `spans with payment.method=${values[0]?.value}`,
     });
-    expect(summary).to.match(/^2 values of traces attribute_values payment\.method in the last 15m/);
+    expect(summary).to.match(/^2 values of traces attribute_values "payment\.method" in the last 15m/);
   });
 
   it("lists log severities and services, with search_logs of each as next", async () => {

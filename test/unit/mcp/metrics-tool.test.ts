@@ -88,7 +88,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       new Date(NOW_MS - 15 * 60_000).toISOString().replace(".000Z", ".000000000Z"),
     );
     expect(structured.next.map((call) => call.tool)).to.deep.equal(["describe_metric"]);
-    expect(summary).to.match(/^queue\.depth \(last, step 1m\): 12 groups, the largest latest \d+ \{item\}\.$/);
+    expect(summary).to.match(/^"queue\.depth" \(last, step 1m\): 12 groups, the largest latest \d+ "\{item\}"\.$/);
   });
 
   it("flags counter resets and names exemplar traces, with the exemplar's trace next", async () => {
@@ -135,7 +135,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     const top = structured.groups[0];
     const open = top?.values.at(-1);
     expect(summary).to.include(
-      `the largest total ${top?.total} {token} over the answer's buckets (its newest, still open: ${open === null ? "nothing yet" : `${open} so far`})`,
+      `the largest total ${top?.total} "{token}" over the answer's buckets (its newest, still open: ${open === null ? "nothing yet" : `${open} so far`})`,
     );
     // The window ends at a bucket's start, where no point is yet: `latest` is the bucket before,
     // and the summary names the open bucket's own nothing.
@@ -151,7 +151,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
   it("suggests where to look when the answer is empty, not the same question again", async () => {
     const { structured, summary } = await callTool(queryMetric, { name: "tokens", service: "nowhere" }, query.api);
     expect(structured.groups).to.deep.equal([]);
-    expect(summary).to.match(/^tokens has no points in the window/);
+    expect(summary).to.match(/^"tokens" has no points in the window/);
     expect(structured.next.map((call) => [call.tool, call.arguments])).to.deep.equal([
       ["list_services", { lookback: "15m" }],
       ["list_metrics", { name: "tokens", lookback: "15m" }],
@@ -165,7 +165,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       query.api,
     );
     expect(structured.groups.map((g) => g.group["attr.gen_ai.tokn.type"])).to.deep.equal([null]);
-    expect(summary).to.include("no series carries attr.gen_ai.tokn.type (describe_metric lists the keys)");
+    expect(summary).to.include('no series carries "attr.gen_ai.tokn.type" (describe_metric lists the keys)');
     expect(structured.next[0]?.tool).to.equal("describe_metric");
   });
 
@@ -234,7 +234,7 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
       arguments: { name: "queue.depth", group_by: ["attr.queue"] },
       why: "the values of queue.depth per queue",
     });
-    expect(summary).to.equal(`queue.depth: a gauge in {item} from worker, ${QUEUES} series, 1 attribute keys.`);
+    expect(summary).to.equal(`"queue.depth": a gauge in "{item}" from "worker", ${QUEUES} series, 1 attribute keys.`);
   });
 
   it("passes the API's refusals on: an unknown metric, an agg its type does not take", async () => {

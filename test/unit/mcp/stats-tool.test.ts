@@ -33,7 +33,7 @@ describe("MCP trace_stats and log_stats", () => {
       },
     ]);
     expect(summary).to.match(
-      /^1 groups by operation in the last 1h; largest count: GET \/cart with 8 traces over 8\.$/,
+      /^1 groups by operation in the last 1h; largest count: "GET \/cart" with 8 traces over 8\.$/,
     );
   });
 
