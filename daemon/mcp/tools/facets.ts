@@ -4,12 +4,15 @@ import type { FacetValueRecord } from "../../../shared/query-types.js";
 import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { LOOKBACK_PROPERTY, SERVICE_PROPERTY } from "./common-inputs.js";
-import { largerBudgetCall, usableCalls } from "./next-calls.js";
+import { usableCalls } from "./next-calls.js";
 import { withoutUndefined } from "./query-args.js";
 import { limitProperty, routeLimit } from "./query-inputs.js";
 import { label, quoted } from "./telemetry-text.js";
 
 type FacetType = keyof typeof FACET_FIELDS;
+
+/** The most values the API lists: an offset reaches into them, not past. */
+const FACETS_CAP = routeLimit("facets").cap;
 
 export interface FacetsArgs {
   type: FacetType;
@@ -18,6 +21,7 @@ export interface FacetsArgs {
   service?: string;
   lookback?: string;
   limit?: number;
+  offset?: number;
   max_bytes?: number;
 }
 
@@ -26,6 +30,7 @@ export interface FacetsAnswer extends AnswerTail {
   field: string;
   key?: string;
   lookback: string | null;
+  offset: number;
   values: FacetValueRecord[];
 }
 
@@ -92,6 +97,12 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
       service: SERVICE_PROPERTY,
       lookback: LOOKBACK_PROPERTY,
       limit: limitProperty("facets", "Values"),
+      offset: {
+        type: "integer",
+        minimum: 0,
+        maximum: FACETS_CAP - 1,
+        description: `Where to start in the values, most frequent first (0: the first); a continuation sets it. The first ${FACETS_CAP} values are the most any call reaches`,
+      },
     },
     ["type", "field"],
   ),
@@ -101,6 +112,7 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
       field: { type: "string" },
       key: { type: "string" },
       lookback: { type: ["string", "null"] },
+      offset: { type: "integer", description: "The position of the first value shown, most frequent first" },
       values: {
         type: "array",
         items: {
@@ -110,9 +122,13 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
         },
       },
     },
-    ["type", "field", "lookback", "values"],
+    ["type", "field", "lookback", "offset", "values"],
   ),
   async run(args, ctx) {
+    const offset = args.offset ?? 0;
+    // The API lists the most frequent values first, from the first: the values before the
+    // offset are read again, and skipped here.
+    const limit = Math.min(FACETS_CAP, offset + (args.limit ?? routeLimit("facets").default));
     const page = await ctx.api.facets(
       withoutUndefined({
         type: args.type,
@@ -120,38 +136,49 @@ export const facets: McpTool<FacetsArgs, FacetsAnswer> = {
         key: args.key,
         service: args.service,
         lookback: args.lookback,
-        limit: args.limit,
+        limit,
       }),
     );
     const lookback = page.meta.lookback ?? undefined;
-    const next = usableCalls(
-      page.data
-        .slice(0, 2)
-        .map((item) => searchByFacet(args, item.value, lookback))
-        .filter((call): call is NextCall => call !== null),
-    );
-    const values = page.data.map((item) => ({ ...item, value: cutString(item.value) }));
-    const cap = routeLimit("facets").cap;
-    const { answer, kept } = fitItems(values, ctx.maxBytes, (shown, cut) => {
-      const wider: NextCall | undefined = cut
-        ? largerBudgetCall("facets", { ...args }, ctx.maxBytes, "the values cut to fit max_bytes")
-        : page.meta.truncated && page.meta.limit < cap
-          ? { tool: "facets", arguments: { ...args, limit: cap }, why: "the less frequent values" }
-          : undefined;
-      return withoutUndefined({
+    const whole = page.data.slice(offset);
+    // The searches by the first values shown (whole: a cut value would match nothing).
+    const nextOf = (shown: number) =>
+      usableCalls(
+        whole
+          .slice(0, Math.min(2, shown))
+          .map((item) => searchByFacet(args, item.value, lookback))
+          .filter((call): call is NextCall => call !== null),
+      );
+    const rest = whole.map((item) => ({ ...item, value: cutString(item.value) }));
+    // Past the API's cap no call reaches: truncated says more values exist, without a continuation.
+    const more = page.meta.truncated && limit < FACETS_CAP;
+    const { answer, kept } = fitItems(rest, ctx.maxBytes, (shown, cut) =>
+      withoutUndefined({
         type: args.type,
         field: args.field,
         key: args.key === undefined ? undefined : cutString(args.key),
         lookback: page.meta.lookback,
+        offset,
         values: [...shown],
         truncated: cut || page.meta.truncated,
-        continuation: wider,
-        next,
-      });
-    });
+        continuation:
+          cut || more
+            ? {
+                tool: "facets",
+                arguments: { ...args, offset: offset + shown.length },
+                why: cut ? "the values cut to fit max_bytes" : "the less frequent values",
+              }
+            : undefined,
+        next: nextOf(shown.length),
+      }),
+    );
     const top = page.data[0];
+    const shown =
+      offset > 0 || kept < rest.length
+        ? `; ${kept} shown${offset > 0 ? ` from ${offset}` : ""}${kept < rest.length ? " within max_bytes" : ""}`
+        : "";
     const summary = top
-      ? `${page.data.length} values of ${args.type} ${args.field}${args.key ? ` ${quoted(args.key)}` : ""} in the last ${page.meta.lookback}, most frequent ${quoted(top.value)} (${top.count})${kept < page.data.length ? `; ${kept} shown within max_bytes` : ""}${page.meta.truncated ? "; more values exist" : ""}.`
+      ? `${page.data.length} values of ${args.type} ${args.field}${args.key ? ` ${quoted(args.key)}` : ""} in the last ${page.meta.lookback}, most frequent ${quoted(top.value)} (${top.count})${shown}${page.meta.truncated ? "; more values exist" : ""}.`
       : `No values of ${args.type} ${args.field}${args.key ? ` ${quoted(args.key)}` : ""} in the last ${page.meta.lookback}.`;
     return { structured: answer, summary };
   },

@@ -2,11 +2,13 @@
 import { cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool } from "../mcp-tool.js";
 import { LOOKBACK_PROPERTY } from "./common-inputs.js";
-import { usableCalls } from "./next-calls.js";
+import { continuationCall, usableCalls } from "./next-calls.js";
+import { withoutUndefined } from "./query-args.js";
 import { label } from "./telemetry-text.js";
 
-interface ListServicesArgs {
+export interface ListServicesArgs {
   lookback?: string;
+  offset?: number;
   max_bytes?: number;
 }
 
@@ -18,6 +20,7 @@ interface ServiceRow {
 
 interface ListServicesAnswer extends AnswerTail {
   lookback: string;
+  offset: number;
   services: ServiceRow[];
 }
 
@@ -25,11 +28,19 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
   name: "list_services",
   title: "List services",
   description:
-    "The services that sent telemetry (traces, logs or metrics) in the window, newest activity first, with when each was last seen. Start here to learn the service names the other tools filter by.",
-  inputSchema: toolInput({ lookback: LOOKBACK_PROPERTY }),
+    "The services that sent telemetry (traces, logs or metrics) in the window, newest activity first, with when each was last seen. Start here to learn the service names the other tools filter by. When they do not all fit max_bytes, the continuation lists the rest from an offset.",
+  inputSchema: toolInput({
+    lookback: LOOKBACK_PROPERTY,
+    offset: {
+      type: "integer",
+      minimum: 0,
+      description: "Where to start in the list, newest activity first (0: the first); a continuation sets it",
+    },
+  }),
   outputSchema: toolOutput(
     {
       lookback: { type: "string", description: "The window asked about" },
+      offset: { type: "integer", description: "The position of the first service shown in the whole list" },
       services: {
         type: "array",
         items: {
@@ -39,7 +50,7 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
         },
       },
     },
-    ["lookback", "services"],
+    ["lookback", "offset", "services"],
   ),
   async run(args, ctx) {
     const page = await ctx.api.listServices(args.lookback === undefined ? {} : { lookback: args.lookback });
@@ -51,10 +62,23 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
       .sort((a, b) =>
         a.last_seen_at === b.last_seen_at ? (a.name < b.name ? -1 : 1) : a.last_seen_at < b.last_seen_at ? 1 : -1,
       );
-    const { answer, kept } = fitItems(rows, ctx.maxBytes, (services, truncated) => ({
+    const offset = Math.min(args.offset ?? 0, rows.length);
+    const rest = rows.slice(offset);
+    const { answer, kept } = fitItems(rest, ctx.maxBytes, (services, truncated) => ({
       lookback,
+      offset,
       services: services.map((service) => ({ ...service, name: cutString(service.name) })),
       truncated: truncated || page.meta.truncated,
+      ...(truncated
+        ? {
+            continuation: continuationCall(
+              "list_services",
+              withoutUndefined({ lookback: args.lookback, offset: offset + services.length }),
+              args.max_bytes,
+              `the services after the first ${offset + services.length} of ${rows.length}`,
+            ),
+          }
+        : {}),
       next: usableCalls(
         services.slice(0, 2).map((service) => ({
           tool: "search_traces",
@@ -63,8 +87,9 @@ export const listServices: McpTool<ListServicesArgs, ListServicesAnswer> = {
         })),
       ),
     }));
-    const summary = page.data.length
-      ? `${page.data.length} services in the last ${lookback}${kept < page.data.length ? `; ${kept} shown within max_bytes` : ""}.`
+    const shown = offset > 0 || kept < rest.length ? `; ${kept} shown${offset > 0 ? ` from ${offset}` : ""}` : "";
+    const summary = rows.length
+      ? `${rows.length} services in the last ${lookback}${shown}${kept < rest.length ? " within max_bytes" : ""}.`
       : `No services sent telemetry in the last ${lookback}.`;
     return { structured: answer, summary };
   },

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { facets, searchByFacet } from "../../../daemon/mcp/tools/facets.js";
+import { type FacetsArgs, facets, searchByFacet } from "../../../daemon/mcp/tools/facets.js";
 import { type QueryData, useQueryData } from "../../helpers/mcp-query-data.js";
 import { callTool, type StoreApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
 import { hexId, traceRequest } from "../../helpers/otlp-builders.js";
@@ -73,7 +73,8 @@ describe("MCP facets", () => {
     expect(cut.structured.continuation?.arguments).to.deep.equal({
       type: "traces",
       field: "operation",
-      max_bytes: 32768,
+      max_bytes: 1024,
+      offset: cut.structured.values.length,
     });
     const limited = await callTool(facets, { type: "traces", field: "operation", limit: 5 }, query.api);
     expect(limited.structured.values).to.have.length(5);
@@ -81,8 +82,48 @@ describe("MCP facets", () => {
     expect(limited.structured.continuation?.arguments).to.deep.equal({
       type: "traces",
       field: "operation",
-      limit: 500,
+      limit: 5,
+      offset: 5,
     });
+    const after = await callTool(
+      facets,
+      limited.structured.continuation?.arguments as unknown as FacetsArgs,
+      query.api,
+    );
+    expect(after.structured.offset).to.equal(5);
+    expect(after.structured.values).to.have.length(5);
+    const all = await callTool(facets, { type: "traces", field: "operation", limit: 500 }, query.api);
+    expect([...limited.structured.values, ...after.structured.values]).to.deep.equal(
+      all.structured.values.slice(0, 10),
+    );
+  });
+
+  it("continues by offset through every value, at any max_bytes, the largest too", async () => {
+    const operations = Array.from({ length: 40 }, (_, i) => `op-${String(i).padStart(2, "0")}-${"z".repeat(1500)}`);
+    store.writeTraces(
+      traceRequest(
+        "wide",
+        operations.map((name, i) => ({
+          traceId: hexId(800 + i, 16),
+          spanId: hexId(800 + i, 8),
+          name,
+          startNs: NOW - 3000n * MS,
+        })),
+      ),
+    );
+    for (const maxBytes of [4096, 32768]) {
+      const seen: string[] = [];
+      let args: FacetsArgs = { type: "traces", field: "operation", service: "wide", max_bytes: maxBytes };
+      for (let page = 0; page < operations.length; page++) {
+        const { structured } = await callTool(facets, args, query.api);
+        expect(structured.values.length, "each page shows at least one value").to.be.greaterThan(0);
+        seen.push(...structured.values.map((item) => item.value));
+        if (!structured.truncated) break;
+        args = structured.continuation?.arguments as unknown as FacetsArgs;
+        expect(args.offset).to.equal(seen.length);
+      }
+      expect(seen, `max_bytes ${maxBytes}`).to.deep.equal(operations);
+    }
   });
 
   it("maps each facet to the search that filters by its value", () => {

@@ -134,7 +134,7 @@ describe("MCP server (SDK client over an in-memory transport)", () => {
       .and.match(/"max_bytes" must be >= 1024/);
     const unknown = await client.callTool({ name: "list_services", arguments: { servce: "cart" } });
     expect(unknown.isError).to.equal(true);
-    expect(textOf(unknown)).to.include('unknown argument "servce"').and.include("lookback, max_bytes");
+    expect(textOf(unknown)).to.include('unknown argument "servce"').and.include("lookback, offset, max_bytes");
     const wrongType = await client.callTool({ name: "list_services", arguments: { lookback: 15 } });
     expect(textOf(wrongType)).to.include('"lookback" must be string');
     // An empty attribute key is the tool's argument that is wrong, not the API's parameter "attr.".

@@ -58,6 +58,25 @@ describe("MCP list_services", () => {
     expect(summary).to.match(/^30 services in the last 15m; \d+ shown within max_bytes\.$/);
   });
 
+  it("continues by offset, so every service is listed once however small max_bytes", async () => {
+    const seen: string[] = [];
+    let args: { max_bytes: number; offset?: number } = { max_bytes: 1024 };
+    for (let page = 0; page < 30; page++) {
+      const { structured, summary } = await callTool(listServices, args, query.api);
+      expect(structured.offset).to.equal(args.offset ?? 0);
+      expect(structured.services.length, "each page shows at least one service").to.be.greaterThan(0);
+      seen.push(...structured.services.map((service) => service.name));
+      if (page > 0) expect(summary).to.match(new RegExp(`; \\d+ shown from ${args.offset}`));
+      if (!structured.truncated) break;
+      expect(structured.continuation?.tool).to.equal("list_services");
+      args = structured.continuation?.arguments as typeof args;
+      expect(args).to.deep.equal({ max_bytes: 1024, offset: seen.length });
+    }
+    expect(seen).to.deep.equal(
+      Array.from({ length: 30 }, (_, i) => `service-${String(29 - i).padStart(2, "0")}-${"x".repeat(40)}`),
+    );
+  });
+
   it("refuses a window the API refuses, with the API's message", async () => {
     const failure = await listServices
       .run({ lookback: "48h" }, { api: query.api, baseUrl: TOOL_BASE_URL, maxBytes: 16384 })
