@@ -33,9 +33,19 @@ export interface FittedSeries<R> {
   droppedGroups: number;
 }
 
-/** A value to six significant digits: counters and rates read the same, in fewer bytes. */
+/** The significant digits a value with a fraction keeps, at the least. */
+const SIGNIFICANT_DIGITS = 6;
+
+/**
+ * A value as the answer shows it: a whole number exactly, as the API answers it (a counter of
+ * 123456789 is not 123457000); a fraction's long tail trimmed to six significant digits
+ * (a rate of 3.5199509011976855 reads 3.51995), yet never into the whole part, which keeps
+ * every digit and one decimal (123456.789 reads 123456.8).
+ */
 export function roundValue(value: number | null): number | null {
-  return value === null ? null : Number(value.toPrecision(6));
+  if (value === null || Number.isInteger(value) || !Number.isFinite(value)) return value;
+  const wholeDigits = Math.abs(value) < 1 ? 0 : Math.floor(Math.log10(Math.abs(value))) + 1;
+  return Number(value.toPrecision(Math.min(17, Math.max(SIGNIFICANT_DIGITS, wholeDigits + 1))));
 }
 
 function groupRow(group: MetricSeriesGroup, keep: number, additive: boolean): SeriesGroupRow {

@@ -268,7 +268,7 @@ export const queryMetric: McpTool<QueryMetricArgs, QueryMetricAnswer> = {
       groups: {
         type: "array",
         description:
-          "The largest latest value first (where the values add up: increase, count, a counter's or histogram's sum, the largest total); values to 6 significant digits",
+          "The largest latest value first (where the values add up: increase, count, a counter's or histogram's sum, the largest total). Whole numbers exact; other values to 6 significant digits, but with every digit of the whole part and one decimal",
         items: {
           type: "object",
           properties: {

@@ -185,6 +185,40 @@ describe("MCP list_metrics, query_metric and describe_metric", () => {
     expect(summary).to.match(/the largest latest 3\.51995\.$/);
   });
 
+  it("answers whole numbers and totals exactly, as /api/metrics/series does, and trims only long fractions", async () => {
+    const gauge = metricPoint({
+      name: "big.gauge",
+      kind: "gauge",
+      temporality: 0,
+      monotonic: false,
+      timeNs: NOW - 5_000n * MS,
+      value: 987654321,
+    });
+    const counter = metricPoint({ name: "big.counter", temporality: 1, timeNs: NOW - 5_000n * MS, value: 123456789 });
+    const fraction = metricPoint({
+      name: "big.fraction",
+      kind: "gauge",
+      temporality: 0,
+      monotonic: false,
+      timeNs: NOW - 5_000n * MS,
+      value: 123456.789012,
+    });
+    store.writer.transaction(() => store.writer.writeMetrics(metricBatch("api", [gauge, counter, fraction]), NOW));
+    store.writer.writeHeld();
+    const last = await callTool(queryMetric, { name: "big.gauge", step: "1m" }, query.api);
+    expect(last.structured.groups[0]?.latest).to.equal(987654321);
+    expect(last.summary).to.match(/the largest latest 987654321\.$/);
+    const api = (await query.api.metricSeries({ name: "big.gauge", step: "1m" })).data.groups[0];
+    expect(last.structured.groups[0]?.values).to.deep.equal(api?.values);
+    const increase = await callTool(queryMetric, { name: "big.counter", agg: "increase", step: "1m" }, query.api);
+    expect(increase.structured.groups[0]?.latest).to.equal(123456789);
+    expect(increase.structured.groups[0]?.total).to.equal(123456789);
+    expect(increase.summary).to.include("the largest total 123456789 over");
+    // Every digit of the whole part is kept, and a decimal: six significant digits would read 123457.
+    const fractional = await callTool(queryMetric, { name: "big.fraction", step: "1m" }, query.api);
+    expect(fractional.structured.groups[0]?.latest).to.equal(123456.8);
+  });
+
   it("drops the oldest buckets first to fit max_bytes, then the smallest groups", async () => {
     const args = { name: "queue.depth", group_by: ["attr.queue"], step: "10s" };
     const cut = await callTool(queryMetric, { ...args, max_bytes: 4096 }, query.api);
