@@ -224,11 +224,13 @@ export function reportUsageError(args: readonly string[], commands: ReadonlySet<
     " ",
   );
   const help = `obs ${command ? `${command} ` : ""}--help`;
-  if (wantsJson(args) && path[0] === "setup") {
+  // obs mcp's stdout carries MCP alone (docs/mcp.md), so its usage errors go to stderr, --json or not.
+  const json = wantsJson(args) && path[0] !== "mcp";
+  if (json && path[0] === "setup") {
     // obs setup's one document is obs.setup/v1, failures included (setup-command.ts).
     process.stdout.write(`${JSON.stringify(setupErrorDocument("invalid_argument", text, { help }), null, 2)}\n`);
     return exitCodeOf("invalid_argument");
   }
-  if (wantsJson(args)) return emitError(true, command || "obs", "invalid_argument", text, { help });
+  if (json) return emitError(true, command || "obs", "invalid_argument", text, { help });
   return emitError(false, command || "obs", "invalid_argument", `${command ? `${command}: ` : ""}${text}; see ${help}`);
 }

@@ -80,11 +80,19 @@ export function argumentProblems(tool: AnyMcpTool, args: unknown): string | unde
 /** The tools that name a metric: what they do not find is a metric, not an id. */
 const METRIC_TOOLS = new Set(["query_metric", "describe_metric"]);
 
-/** What to do about a failure of `tool`, by the QueryApi error code it carries. */
+/**
+ * What to do about a failure of `tool`, by the error code it carries: a QueryApi code, or one
+ * of finding the collector (`obs mcp` finds it for every call, from its own flags and
+ * environment, which the MCP client set when it started it).
+ */
 function hintOf(code: string | undefined, tool: string): string | undefined {
   switch (code) {
     case "collector_unavailable":
       return "No obs collector is running there; start one with `obs monitor start` in the project folder, then call the tool again.";
+    case "invalid_config":
+      return "That setting is `obs mcp`'s own: correct it (or give --base-url) where the MCP client starts `obs mcp`, in its arguments or environment, then restart the MCP server.";
+    case "collector_ambiguous":
+      return "Name the collector in `obs mcp`'s arguments (--port or --base-url) where the MCP client starts it, then restart the MCP server.";
     case "not_found":
       return METRIC_TOOLS.has(tool)
         ? "No such metric, or none of its series in the window or service asked for; list_metrics lists the metrics with their types, services and last times."

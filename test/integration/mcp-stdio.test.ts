@@ -163,6 +163,27 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(textOf(messages[1]?.result)).to.include("http://127.0.0.1:1");
   });
 
+  it("says to fix its own setting when OBS_MONITOR_URL names no collector, not to check a store", async () => {
+    const client = await connect([], process.cwd(), { OBS_MONITOR_URL: "garbage" });
+    const result = await client.callTool({ name: "list_services", arguments: {} });
+    expect(result.isError).to.equal(true);
+    expect(textOf(result)).to.include("OBS_MONITOR_URL=garbage");
+    expect(textOf(result)).to.include("restart").and.not.include("store");
+  });
+
+  it("reports its usage errors on stderr only, --json included: stdout carries MCP alone", async () => {
+    for (const args of [
+      ["mcp", "--json"],
+      ["mcp", "--bogus"],
+      ["mcp", "--json", "--port", "abc"],
+    ]) {
+      const run = await runObs(args);
+      expect(run.code, args.join(" ")).to.equal(2);
+      expect(run.stdout, args.join(" ")).to.equal("");
+      expect(run.stderr, args.join(" ")).to.match(/^obs: mcp: .*; see obs mcp --help\n$/);
+    }
+  });
+
   it("describes its flags in --help, completes, and refuses a bad port as a usage error", async () => {
     const help = await runObs(["mcp", "--help"]);
     expect(help.code).to.equal(0);
