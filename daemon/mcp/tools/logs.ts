@@ -41,10 +41,11 @@ export interface SearchLogsArgs {
 export interface LogRow {
   log_id: string;
   time: string;
-  severity: string;
+  /** Null when the record has neither a severity text nor a number (0: unspecified). */
+  severity: string | null;
   service: string;
-  /** The body: a text body as its text, another as its JSON, cut to LOG_BODY_CHARS. */
-  body: string;
+  /** The body: a text body as its text, another as its JSON, cut to LOG_BODY_CHARS; null when it has none. */
+  body: string | null;
   trace_id: string | null;
   span_id: string | null;
   attributes: Attributes;
@@ -59,19 +60,25 @@ export interface SearchLogsAnswer extends AnswerTail {
 /** OTLP's severity names, four numbers each (1-4 trace, ..., 21-24 fatal), as the severity filter knows them. */
 const SEVERITY_NAMES = ["trace", "debug", "info", "warn", "error", "fatal"];
 
-/** The severity as obs groups it: the text, else the number's name, else the number. */
-export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber">): string {
-  return log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber);
+/**
+ * The severity as obs groups it: the text, else the number's name, else the number; null for
+ * a record with neither (number 0, unspecified), as the API answers it.
+ */
+export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber">): string | null {
+  if (log.severityText !== null) return log.severityText;
+  if (log.severityNumber === 0) return null;
+  return SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber);
 }
 
 export function logRow(log: LogRecord): LogRow {
-  const body = typeof log.body === "string" ? log.body : JSON.stringify(log.body);
+  const body = log.body === null ? null : typeof log.body === "string" ? log.body : JSON.stringify(log.body);
+  const severity = severityOf(log);
   return {
     log_id: log.logId,
     time: log.timestamp,
-    severity: cutString(severityOf(log)),
+    severity: severity === null ? null : cutString(severity),
     service: cutString(log.serviceName),
-    body: cutString(body, LOG_BODY_CHARS),
+    body: body === null ? null : cutString(body, LOG_BODY_CHARS),
     trace_id: log.traceId,
     span_id: log.spanId,
     ...fewAttributes(log.attributes),
@@ -107,11 +114,15 @@ const LOG_ROW_SCHEMA = {
     log_id: { type: "string", description: "The record's content hash (the audit's evidence names logs by it)" },
     time: { type: "string", description: "ISO 8601" },
     severity: {
-      type: "string",
-      description: "Severity text, else the number's name (trace, debug, info, warn, error, fatal)",
+      type: ["string", "null"],
+      description:
+        "Severity text, else the number's name (trace, debug, info, warn, error, fatal); null when the record has neither",
     },
     service: { type: "string" },
-    body: { type: "string", description: `Text body, or another body's JSON; cut after ${LOG_BODY_CHARS} characters` },
+    body: {
+      type: ["string", "null"],
+      description: `Text body, or another body's JSON; cut after ${LOG_BODY_CHARS} characters; null when the record has none`,
+    },
     trace_id: { type: ["string", "null"] },
     span_id: { type: ["string", "null"] },
     attributes: ATTRIBUTES_OUTPUT,

@@ -5,6 +5,8 @@ import type { QueryMethod } from "../../../shared/query-types.js";
 export const ATTRIBUTES_CONTAIN_PROPERTY = {
   type: "object",
   additionalProperties: { type: "string" },
+  // As ATTRIBUTES_PROPERTY: an empty key would be refused in the API's words ("attrContains.").
+  propertyNames: { minLength: 1 },
   description:
     'Attribute substring filters, key to text: {"db.statement": "select"} keeps items whose attribute contains the text (case-insensitive; numbers and booleans as their JSON text).',
 } as const;

@@ -37,10 +37,12 @@ interface ErrorSpanRow {
 
 interface LogRow {
   time: string;
-  severity: string;
+  /** Null when the record has neither a severity text nor a number, as the API answers it. */
+  severity: string | null;
   span_id: string | null;
   service: string;
-  body: string;
+  /** Null when the record has no body. */
+  body: string | null;
 }
 
 interface TraceErrorsAnswer extends AnswerTail {
@@ -128,10 +130,13 @@ export function traceErrorsTool(spanCap: number): McpTool<TraceErrorsArgs, Trace
             type: "object",
             properties: {
               time: { type: "string" },
-              severity: { type: "string" },
+              severity: { type: ["string", "null"], description: "Null when the record has neither text nor number" },
               span_id: { type: ["string", "null"] },
               service: { type: "string" },
-              body: { type: "string", description: `Cut past ${TEXT_CHARS} characters; JSON text when not a string` },
+              body: {
+                type: ["string", "null"],
+                description: `Cut past ${TEXT_CHARS} characters; JSON text when not a string; null when none`,
+              },
             },
             required: ["time", "severity", "span_id", "service", "body"],
           },
@@ -248,19 +253,26 @@ export function warningsFirst(logs: readonly LogRecord[]): LogRecord[] {
   ];
 }
 
-function bodyText(body: JsonValue): string {
+function bodyText(body: JsonValue): string | null {
+  if (body === null) return null;
   return typeof body === "string" ? body : JSON.stringify(body);
 }
 
+function severityText(log: LogRecord): string | null {
+  if (log.severityText !== null) return log.severityText;
+  if (log.severityNumber === 0) return null;
+  return SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber);
+}
+
 function logRowOf(log: LogRecord): LogRow {
+  const severity = severityText(log);
+  const body = bodyText(log.body);
   return {
     time: log.timestamp,
-    severity: cutString(
-      log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber),
-    ),
+    severity: severity === null ? null : cutString(severity),
     span_id: log.spanId,
     service: cutString(log.serviceName),
-    body: cutString(bodyText(log.body), TEXT_CHARS),
+    body: body === null ? null : cutString(body, TEXT_CHARS),
   };
 }
 

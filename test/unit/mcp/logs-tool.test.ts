@@ -1,23 +1,27 @@
 import { expect } from "chai";
+import { argumentProblems } from "../../../daemon/mcp/mcp-tool-call.js";
 import { LOG_BODY_CHARS, type SearchLogsArgs, searchLogs } from "../../../daemon/mcp/tools/logs.js";
 import { FAILING, LONG_BODY, newestFirst, type QueryData, useQueryData } from "../../helpers/mcp-query-data.js";
 import { callTool, type StoreApi, TOOL_BASE_URL } from "../../helpers/mcp-tools.js";
+import { attributeList } from "../../helpers/otlp-builders.js";
+import type { TestStore } from "../../helpers/store.js";
 
 const MS = 1_000_000n;
 const NOW = 1_800_000_000_000n * MS;
 
 describe("MCP search_logs", () => {
   const fixture = useQueryData(NOW);
+  let store: TestStore;
   let query: StoreApi;
   let data: QueryData;
   beforeEach(() => {
-    ({ query, data } = fixture);
+    ({ store, query, data } = fixture);
   });
 
   it("lists logs newest first with their trace and span ids, long bodies cut with a marker", async () => {
     const { structured, summary } = await callTool(searchLogs, { service: "shop" }, query.api);
     const expected = newestFirst(data.logs.filter((log) => log.service === "shop"));
-    expect(structured.logs.map((row) => row.body.slice(0, 20))).to.deep.equal(
+    expect(structured.logs.map((row) => row.body?.slice(0, 20))).to.deep.equal(
       expected.map((log) => log.body.slice(0, 20)),
     );
     const [long] = structured.logs;
@@ -74,6 +78,29 @@ describe("MCP search_logs", () => {
     expect(ofSpan.structured.logs.map((row) => row.span_id)).to.deep.equal([spanId]);
   });
 
+  it("answers null for a severity and a body the record does not have, as the API does", async () => {
+    const bare = { timeUnixNano: String(NOW - 500n * MS), attributes: attributeList({ bare: "yes" }) };
+    store.writeLogs({
+      resourceLogs: [
+        {
+          resource: { attributes: attributeList({ "service.name": "bare" }) },
+          scopeLogs: [{ scope: { name: "test" }, logRecords: [bare] }],
+        },
+      ],
+    });
+    const api = (await query.api.searchLogs({ service: "bare" })).data;
+    expect(api.map((log) => [log.severityText, log.severityNumber, log.body])).to.deep.equal([[null, 0, null]]);
+    const { structured } = await callTool(searchLogs, { service: "bare" }, query.api);
+    expect(structured.logs).to.have.length(1);
+    expect(structured.logs[0]).to.deep.include({ severity: null, body: null });
+  });
+
+  it("refuses an empty key in attributes_contain up front, as in attributes", async () => {
+    for (const args of [{ attributes: { "": "x" } }, { attributes_contain: { "": "x" } }]) {
+      expect(argumentProblems(searchLogs, args), JSON.stringify(args)).to.match(/has an empty key/);
+    }
+  });
+
   it("pages within max_bytes through every log", async () => {
     const all = newestFirst(data.logs).map((log) => log.body.slice(0, 20));
     const seen: string[] = [];
@@ -81,7 +108,7 @@ describe("MCP search_logs", () => {
     for (let page = 0; page < all.length; page++) {
       const { structured } = await callTool(searchLogs, args, query.api);
       expect(structured.logs.length).to.be.greaterThan(0);
-      seen.push(...structured.logs.map((row) => row.body.slice(0, 20)));
+      seen.push(...structured.logs.map((row) => row.body?.slice(0, 20) ?? ""));
       if (!structured.truncated) break;
       args = (structured.continuation?.arguments ?? {}) as SearchLogsArgs;
     }

@@ -160,7 +160,7 @@ describe("MCP get_trace_errors", () => {
       expect(structured.offset).to.equal(spans.length + bodies.length);
       expect(structured.error_spans.length + structured.logs.length, "progress").to.be.greaterThan(0);
       spans.push(...structured.error_spans.map((s) => s.span_id));
-      bodies.push(...structured.logs.map((l) => l.body));
+      bodies.push(...structured.logs.map((l) => l.body ?? ""));
       if (!structured.truncated) break;
       args = structured.continuation?.arguments as typeof args;
     }
