@@ -228,6 +228,10 @@ describe("MCP tools over long and hostile telemetry", () => {
       ["describe_metric", { name: METRIC }],
     ];
     for (const [name, args] of calls) await call(name, args);
+    // The audit names the failed 40,000-character operation: its follow-ups are cut, their calls left out.
+    const audit = await call("run_audit", { service: "huge" });
+    const findings = audit.structured.findings as { operation: string | null; follow_up: { command: string }[] }[];
+    expect(findings.some((finding) => finding.operation?.match(CUT_MARKER))).to.equal(true);
     const called = new Set(calls.map(([name]) => name));
     expect(MCP_TOOLS.filter((tool) => !called.has(tool.name)).map((tool) => tool.name)).to.deep.equal([]);
   });
