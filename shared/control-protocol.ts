@@ -2,7 +2,8 @@ import type { ForwardingStatusRecord } from "./api-records.js";
 import type { CollectorEndpoint } from "./endpoints.js";
 
 /**
- * The control socket's protocol: newline-delimited JSON, one request and one answer per line.
+ * The control socket's protocol: newline-delimited JSON, one request and one answer per line;
+ * several requests may be sent at once, and their answers come in the same order.
  * Every running collector serves it on a Unix socket under `<state>/monitor/run/`, next to its
  * registry file. Clients use it to tell a collector apart from any other process on its port,
  * and to stop it without ever signalling a process by pid.
@@ -38,4 +39,5 @@ export type ControlAnswer =
   /** `forwarding`: each --forward destination's state (absent from collectors without forwarding). */
   | { ok: true; op: "usage"; usage: ProcessUsage; forwarding?: ForwardingStatusRecord[] }
   | { ok: true; op: "shutdown"; instanceId: string }
-  | { ok: false; error: string };
+  /** `op`: the request's op, when it named one (known or not); answers come in the order of their requests. */
+  | { ok: false; op?: string; error: string };

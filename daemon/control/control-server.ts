@@ -21,6 +21,16 @@ export function parseControlRequest(line: string): ControlRequest | null {
   return null;
 }
 
+/** The op a request line names, known or not, so that an error answer can say which it answers. */
+function requestedOp(line: string): string | undefined {
+  try {
+    const request = JSON.parse(line) as { op?: unknown };
+    return typeof request?.op === "string" ? request.op : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * This process's CPU and memory. Measured here rather than by the CLI: a long-lived process
  * gives pidusage an interval to average CPU over, and `obs monitor status` starts faster
@@ -31,10 +41,38 @@ async function ownUsage(): Promise<ProcessUsage> {
   return { cpuPercent: Math.round(stats.cpu * 10) / 10, memoryBytes: stats.memory };
 }
 
+/** The answer to one request other than shutdown (which ends the connection: see below). */
+async function answerTo(
+  request: ControlRequest | null,
+  op: string | undefined,
+  identity: RegistryEntry,
+  forwarding: () => ForwardingStatusRecord[],
+): Promise<ControlAnswer> {
+  if (!request) {
+    return {
+      ok: false,
+      ...(op !== undefined ? { op } : {}),
+      error: 'unknown request: send {"op":"identify"}, {"op":"usage"} or {"op":"shutdown"}',
+    };
+  }
+  if (request.op === "identify") return { ok: true, op: "identify", identity };
+  try {
+    const usage = await ownUsage();
+    const destinations = forwarding();
+    return { ok: true, op: "usage", usage, ...(destinations.length > 0 ? { forwarding: destinations } : {}) };
+  } catch (error) {
+    return { ok: false, op: "usage", error: `usage: ${(error as Error).message}` };
+  }
+}
+
+const line = (answer: ControlAnswer) => `${JSON.stringify(answer)}\n`;
+
 /**
  * Serves the control protocol on a Unix socket (owner-only permissions, in a folder only this
  * user can use: prepareSocketDir throws otherwise). `onShutdown` is called once the shutdown
- * answer has been written.
+ * answer has been written. Requests on one connection are answered in the order they came,
+ * though some answers (usage) take longer to make than others: a client that sends several in
+ * one write reads each answer on the line its request had.
  */
 export function startControlServer(
   identity: RegistryEntry,
@@ -45,52 +83,36 @@ export function startControlServer(
   rmSync(identity.socketPath, { force: true });
   const server = createServer((socket: Socket) => {
     let buffer = "";
+    // Each answer is written once every answer before it has been; nothing after the end.
+    let previous: Promise<void> = Promise.resolve();
+    let ended = false;
+    const end = (answer: ControlAnswer, then?: () => void) => {
+      ended = true;
+      void previous.then(() => socket.end(line(answer), then));
+    };
     socket.setEncoding("utf8");
     socket.setTimeout(5_000, () => socket.destroy());
     socket.on("error", () => socket.destroy());
     socket.on("data", (chunk: string) => {
+      if (ended) return;
       buffer += chunk;
-      if (buffer.length > MAX_LINE) {
-        socket.end(`${JSON.stringify({ ok: false, error: "request too long" } satisfies ControlAnswer)}\n`);
-        return;
-      }
       let newline = buffer.indexOf("\n");
-      while (newline !== -1) {
-        const line = buffer.slice(0, newline).trim();
+      while (newline !== -1 && newline <= MAX_LINE) {
+        const text = buffer.slice(0, newline).trim();
         buffer = buffer.slice(newline + 1);
-        const request = parseControlRequest(line);
-        if (!request) {
-          socket.write(
-            `${JSON.stringify({ ok: false, error: 'unknown request: send {"op":"identify"}, {"op":"usage"} or {"op":"shutdown"}' } satisfies ControlAnswer)}\n`,
-          );
-        } else if (request.op === "identify") {
-          socket.write(`${JSON.stringify({ ok: true, op: "identify", identity } satisfies ControlAnswer)}\n`);
-        } else if (request.op === "usage") {
-          ownUsage().then(
-            (usage) => {
-              const destinations = forwarding();
-              const answer: ControlAnswer = {
-                ok: true,
-                op: "usage",
-                usage,
-                ...(destinations.length > 0 ? { forwarding: destinations } : {}),
-              };
-              socket.write(`${JSON.stringify(answer)}\n`);
-            },
-            (error: Error) =>
-              socket.write(
-                `${JSON.stringify({ ok: false, error: `usage: ${error.message}` } satisfies ControlAnswer)}\n`,
-              ),
-          );
-        } else {
-          socket.end(
-            `${JSON.stringify({ ok: true, op: "shutdown", instanceId: identity.instanceId } satisfies ControlAnswer)}\n`,
-            () => onShutdown(),
-          );
+        const request = parseControlRequest(text);
+        if (request?.op === "shutdown") {
+          end({ ok: true, op: "shutdown", instanceId: identity.instanceId }, onShutdown);
           return;
         }
+        const answer = answerTo(request, requestedOp(text), identity, forwarding);
+        previous = Promise.all([answer, previous]).then(([made]) => {
+          if (!socket.destroyed) socket.write(line(made));
+        });
         newline = buffer.indexOf("\n");
       }
+      if (newline > MAX_LINE || (newline === -1 && buffer.length > MAX_LINE))
+        end({ ok: false, error: "request too long" });
     });
   });
   return new Promise((resolve, reject) => {

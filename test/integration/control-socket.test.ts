@@ -67,6 +67,40 @@ describe("control socket and registry (real obsd)", function () {
     }
   });
 
+  it("answers requests sent in one write in their order, and names the op of an error answer", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path });
+    try {
+      const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
+      const socketPath = registryOf(dir.path, instanceId).socketPath;
+      const lines = await new Promise<string[]>((resolve, reject) => {
+        let text = "";
+        const socket = connect(socketPath, () =>
+          // usage is measured asynchronously; identify is answered at once.
+          socket.write('{"op":"usage"}\n{"op":"identify"}\n{"op":"exec"}\n{"op":"identify"}\n'),
+        );
+        socket.setEncoding("utf8");
+        socket.on("data", (chunk: string) => {
+          text += chunk;
+          const answers = text.split("\n").filter((line) => line !== "");
+          if (answers.length === 4) {
+            socket.end();
+            resolve(answers);
+          }
+        });
+        socket.on("error", reject);
+      });
+      const answers = lines.map((line) => JSON.parse(line));
+      expect(answers.map((answer) => [answer.ok, answer.op])).to.deep.equal([
+        [true, "usage"],
+        [true, "identify"],
+        [false, "exec"],
+        [true, "identify"],
+      ]);
+    } finally {
+      await obsd.stop();
+    }
+  });
+
   it("stops cleanly on a shutdown request, removing its registry entry and socket", async () => {
     const obsd = await startCollectorProcess({ stateDir: dir.path });
     const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
