@@ -8,6 +8,13 @@ import { fastCommandOf } from "./fast-path.js";
 import { exitWhenFlushed, watchWriteErrors } from "./flush-exit.js";
 
 async function run(args: string[]): Promise<number> {
+  try {
+    process.cwd();
+  } catch (error) {
+    // A removed current folder: yargs itself reads it as it loads, so this comes first.
+    const { reportCurrentFolderProblem } = await import("./current-folder.js");
+    return reportCurrentFolderProblem(args, error);
+  }
   const fast = fastCommandOf(args);
   if (fast) {
     const { monitorStatus } = await import("./monitor-status.js");

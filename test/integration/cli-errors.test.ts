@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { runObs } from "../helpers/obs-cli.js";
+import { packagePath } from "../../shared/package-root.js";
+import { type CliResult, runObs } from "../helpers/obs-cli.js";
 import { cliDocumentValidator } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -43,8 +45,50 @@ describe("obs failures: messages, stack traces and documents", function () {
   });
 });
 
+/** Runs obs in a folder removed after the shell went into it (a process cannot be started in one). */
+function runObsInRemovedFolder(parent: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const script = 'mkdir gone && cd gone && rmdir ../gone && exec "$0" "$@"';
+  return new Promise((resolve) => {
+    execFile(
+      "sh",
+      ["-c", script, process.execPath, packagePath("bin", "obs.js"), ...args],
+      { cwd: parent, env: { ...process.env, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
 describe("obs configuration errors", function () {
   this.timeout(60_000);
+
+  it("a current folder that was removed is a configuration error (exit 2), one document with --json", async () => {
+    const dir = tempDir();
+    try {
+      const env = { OBS_STATE_DIR: join(dir.path, "state") };
+      for (const args of [
+        ["status", "--json"],
+        ["monitor", "status", "--json"],
+        ["traces", "--json"],
+      ]) {
+        const result = await runObsInRemovedFolder(dir.path, args, env);
+        expect(result.code, `${args.join(" ")}: ${result.stdout}${result.stderr}`).to.equal(2);
+        expect(result.stderr, args.join(" ")).to.equal("");
+        const document = JSON.parse(result.stdout);
+        expect(validateDocument(document), JSON.stringify(validateDocument.errors)).to.equal(true);
+        expect(document.command).to.equal(args.slice(0, -1).join(" "));
+        expect(document.error.code).to.equal("invalid_config");
+        expect(document.error.message).to.match(/the current folder no longer exists/);
+      }
+      const human = await runObsInRemovedFolder(dir.path, ["status"], env);
+      expect(human.code).to.equal(2);
+      expect(human.stdout).to.equal("");
+      expect(human.stderr.trim().split("\n")).to.have.length(1);
+      expect(human.stderr).to.match(/^obs: the current folder no longer exists .*; cd to a folder that exists/);
+    } finally {
+      dir.cleanup();
+    }
+  });
 
   it("a state folder that cannot be made is a configuration error (exit 2), not a failure of obs", async () => {
     const dir = tempDir();
