@@ -14,9 +14,18 @@ export const PRIVATE_FILE_MODE = 0o600;
 /**
  * The obs state folder: `OBS_STATE_DIR` when set (tests use it so they never touch a real
  * home), else the XDG state home convention: `$XDG_STATE_HOME/obs` or `~/.local/state/obs`.
+ * A relative `OBS_STATE_DIR` is refused (StateDirError): each command would resolve it against
+ * its own folder, so a collector started in one folder would be missing for a command run in
+ * another (a relative `XDG_STATE_HOME` is ignored, as the XDG convention says).
  */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.OBS_STATE_DIR) return env.OBS_STATE_DIR;
+  const given = env.OBS_STATE_DIR;
+  if (given && !isAbsolute(given)) {
+    throw new StateDirError(
+      `OBS_STATE_DIR=${given} is a relative path, which each command would read against its own folder; give an absolute path (OBS_STATE_DIR="$PWD/${given}")`,
+    );
+  }
+  if (given) return given;
   const xdg = env.XDG_STATE_HOME;
   const base = xdg?.startsWith("/") ? xdg : join(homedir(), ".local", "state");
   return join(base, "obs");

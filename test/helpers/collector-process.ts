@@ -125,11 +125,13 @@ export function killLeftoverCollectors(): void {
 export function runCollectorToExit(
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  cwd?: string,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [packagePath("bin", "obsd.js"), ...args], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
+      ...(cwd ? { cwd } : {}),
     });
     running.add(child);
     let output = "";

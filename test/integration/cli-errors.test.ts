@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { packagePath } from "../../shared/package-root.js";
+import { runCollectorToExit } from "../helpers/collector-process.js";
 import { type CliResult, runObs } from "../helpers/obs-cli.js";
 import { cliDocumentValidator } from "../helpers/schema-validator.js";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -85,6 +86,31 @@ describe("obs configuration errors", function () {
       expect(human.stdout).to.equal("");
       expect(human.stderr.trim().split("\n")).to.have.length(1);
       expect(human.stderr).to.match(/^obs: the current folder no longer exists .*; cd to a folder that exists/);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it("a relative OBS_STATE_DIR is refused (exit 2) by every command, and nothing is made", async () => {
+    const dir = tempDir();
+    try {
+      const env = { OBS_STATE_DIR: "relstate" };
+      for (const args of [
+        ["monitor", "start", "--detach", "--port", "0", "--json"],
+        ["status", "--json"],
+        ["monitor", "status", "--json"],
+        ["monitor", "stop", "--json"],
+      ]) {
+        const result = await runObs(args, { env, cwd: dir.path });
+        expect(result.code, `${args.join(" ")}: ${result.stdout}${result.stderr}`).to.equal(2);
+        const document = JSON.parse(result.stdout);
+        expect(document.error.code).to.equal("invalid_config");
+        expect(document.error.message).to.include("OBS_STATE_DIR=relstate is a relative path");
+      }
+      const obsd = await runCollectorToExit(["--port", "0"], env, dir.path);
+      expect(obsd.code, obsd.output).to.equal(2);
+      expect(obsd.output).to.include("OBS_STATE_DIR=relstate is a relative path");
+      expect(readdirSync(dir.path)).to.deep.equal([]);
     } finally {
       dir.cleanup();
     }

@@ -1,7 +1,13 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
-import { folderTrustProblem, privateDirProblem, projectDbPath } from "../../../shared/state-dir.js";
+import {
+  folderTrustProblem,
+  privateDirProblem,
+  projectDbPath,
+  StateDirError,
+  stateDir,
+} from "../../../shared/state-dir.js";
 import { storeInUseMessage } from "../../../shared/store-owner.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
@@ -43,6 +49,17 @@ describe("state folder rules", () => {
     expect(folderTrustProblem(folder(0, 0o40777), 1000)).to.equal(
       "can be written by every user (mode 0777) and has no sticky bit",
     );
+  });
+
+  it("takes an absolute OBS_STATE_DIR as given, refuses a relative one, and ignores a relative XDG_STATE_HOME", () => {
+    expect(stateDir({ OBS_STATE_DIR: "/state" })).to.equal("/state");
+    expect(() => stateDir({ OBS_STATE_DIR: "relstate" }))
+      .to.throw(StateDirError)
+      .with.property("message")
+      .that.includes("OBS_STATE_DIR=relstate is a relative path");
+    expect(() => stateDir({ OBS_STATE_DIR: "./state" })).to.throw(StateDirError);
+    expect(stateDir({ XDG_STATE_HOME: "/xdg" })).to.equal("/xdg/obs");
+    expect(stateDir({ XDG_STATE_HOME: "xdg" })).to.match(/\/\.local\/state\/obs$/);
   });
 
   it("names a project's store after its folder, the same for the same folder and apart for two of one name", () => {
