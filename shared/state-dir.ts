@@ -219,7 +219,6 @@ export function checkStateDir(env: NodeJS.ProcessEnv = process.env): void {
  */
 export function ensureStateDir(env: NodeJS.ProcessEnv = process.env): string {
   const root = stateDir(env);
-  const uid = ownUid();
   try {
     makePrivateDir(root);
   } catch (error) {
@@ -233,26 +232,69 @@ export function ensureStateDir(env: NodeJS.ProcessEnv = process.env): string {
     } catch (error) {
       throw new StateDirError(`cannot make ${dir}: ${(error as Error).message}`);
     }
-    const stats = lstatSync(dir);
-    const problem = stats.isSymbolicLink()
-      ? "is a symbolic link"
-      : !stats.isDirectory()
-        ? "is not a folder"
-        : uid !== null && stats.uid !== uid
-          ? `belongs to another user (uid ${stats.uid}, not ${uid})`
-          : null;
-    if (problem) {
-      throw new StateDirError(
-        `refusing the state folder ${root}: ${dir} ${problem}; obs makes it itself as a private folder. Remove it and start again.`,
-      );
-    }
-    tightenOwnFolder(dir, stats);
+    checkOwnSubfolder(root, dir);
   }
   return root;
 }
 
+/**
+ * Before reading the registry of running collectors (`monitor/run/`), whose entries name the
+ * sockets obs asks and the stale files it removes: the same checks as ensureStateDir, without
+ * making anything. A state folder another user could change, or a `monitor/` or `monitor/run/`
+ * that is a link or another user's, is refused (StateDirError); this user's own folders open to
+ * others are tightened. Returns the run folder, or null when there is none yet.
+ */
+export function checkedRunDir(env: NodeJS.ProcessEnv = process.env): string | null {
+  const root = stateDir(env);
+  if (!fs.existsSync(root)) return null;
+  refuseUntrustedRoot(root);
+  const run = runDir(env);
+  for (const dir of [join(root, "monitor"), run]) {
+    if (!lstatExists(dir)) return null;
+    checkOwnSubfolder(root, dir);
+  }
+  return run;
+}
+
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** Refuses a `monitor/` or `monitor/run/` that is a link, not a folder or not this user's; tightens one that is. */
+function checkOwnSubfolder(root: string, dir: string): void {
+  const uid = ownUid();
+  const stats = lstatSync(dir);
+  const problem = stats.isSymbolicLink()
+    ? "is a symbolic link"
+    : !stats.isDirectory()
+      ? "is not a folder"
+      : uid !== null && stats.uid !== uid
+        ? `belongs to another user (uid ${stats.uid}, not ${uid})`
+        : null;
+  if (problem) {
+    throw new StateDirError(
+      `refusing the state folder ${root}: ${dir} ${problem}; obs makes it itself as a private folder. Remove it and start again.`,
+    );
+  }
+  tightenOwnFolder(dir, stats);
+}
+
 function tightenOwnFolder(dir: string, stats: { uid: number; mode: number; isDirectory(): boolean }): void {
   if (stats.isDirectory() && stats.uid === ownUid() && (stats.mode & 0o077) !== 0) chmodSync(dir, PRIVATE_DIR_MODE);
+}
+
+/**
+ * The name of the folder in the temp folder that holds this user's control sockets when the
+ * state folder's path is too long for one (`obs-<uid>`).
+ */
+export function tempSocketDirName(): string {
+  return `obs-${process.getuid?.() ?? "user"}`;
 }
 
 /**

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { processAlive } from "../../shared/process-alive.js";
-import { privateDirProblem, runDir } from "../../shared/state-dir.js";
+import { checkedRunDir, privateDirProblem } from "../../shared/state-dir.js";
 import { askCollector, ControlError } from "../control/control-client.js";
+import { readRegistryFile, removableSocket } from "./registry-files.js";
 
 /** The registry's collectors: those that answered, and those alive that did not answer in time. */
 export interface CollectorsOnRecord {
@@ -32,12 +33,18 @@ export async function runningCollectors(
  * its files stay, for when it answers again. A socket in a folder other users can reach (a temp
  * folder another user made) is not asked at all: whoever answers there could be anyone. Its
  * entry is dropped; the socket, not ours to remove, is left.
+ *
+ * The registry folder is checked first as a start checks it (checkedRunDir: a state folder
+ * another user could change is refused with StateDirError), and only this user's own plain
+ * files in it are read: a link, or a file another user made, is neither trusted nor removed.
+ * Of what a stale entry names, only its own socket is removed (removableSocket).
  */
 export async function collectorsOnRecord(
   env: NodeJS.ProcessEnv = process.env,
   timeoutMs = 500,
 ): Promise<CollectorsOnRecord> {
-  const dir = runDir(env);
+  const dir = checkedRunDir(env);
+  if (dir === null) return { running: [], unresponsive: [] };
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => /^[0-9a-f]{32}\.json$/.test(name));
@@ -48,14 +55,14 @@ export async function collectorsOnRecord(
   const checked = await Promise.all(
     names.map(async (name): Promise<RegistryEntry | null> => {
       const path = join(dir, name);
-      let entry: RegistryEntry;
-      try {
-        entry = JSON.parse(readFileSync(path, "utf8")) as RegistryEntry;
-      } catch {
+      const file = readRegistryFile(path);
+      if (file.kind === "foreign") return null;
+      if (file.kind === "unreadable") {
         rmSync(path, { force: true });
         return null;
       }
-      if (typeof entry.socketPath !== "string" || privateDirProblem(dirname(entry.socketPath)) !== null) {
+      const { entry } = file;
+      if (privateDirProblem(dirname(entry.socketPath)) !== null) {
         rmSync(path, { force: true });
         return null;
       }
@@ -77,7 +84,7 @@ export async function collectorsOnRecord(
         }
       }
       rmSync(path, { force: true });
-      rmSync(entry.socketPath ?? "", { force: true });
+      if (removableSocket(entry, dir)) rmSync(entry.socketPath, { force: true });
       return null;
     }),
   );

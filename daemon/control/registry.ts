@@ -8,6 +8,7 @@ import {
   PRIVATE_FILE_MODE,
   privateDirProblem,
   runDir,
+  tempSocketDirName,
 } from "../../shared/state-dir.js";
 
 /** Unix socket paths are limited to about 108 bytes; longer state folders use the temp folder. */
@@ -29,7 +30,7 @@ const SOCKET_NAME_BYTES = 32 + ".sock".length;
 export function socketDirFor(env: NodeJS.ProcessEnv = process.env): string {
   const preferred = runDir(env);
   if (Buffer.byteLength(preferred) + 1 + SOCKET_NAME_BYTES <= MAX_SOCKET_PATH) return preferred;
-  return join(tmpdir(), `obs-${process.getuid?.() ?? "user"}`);
+  return join(tmpdir(), tempSocketDirName());
 }
 
 export function socketPathFor(instanceId: string, env: NodeJS.ProcessEnv = process.env): string {

@@ -202,7 +202,8 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
     const socketPath = join(runDir, `${id}.sock`);
     const silent = createSocketServer(() => {});
     await new Promise<void>((resolve) => silent.listen(socketPath, resolve));
-    const entry = { instanceId: id, pid: process.pid, cwd: dir.path, host: "127.0.0.1", port: 9, socketPath };
+    // The process it names is gone: a live one that does not answer is kept (discovery.test.ts).
+    const entry = { instanceId: id, pid: 999_999, cwd: dir.path, host: "127.0.0.1", port: 9, socketPath };
     writeFileSync(join(runDir, `${id}.json`), JSON.stringify(entry));
     try {
       const started = Date.now();

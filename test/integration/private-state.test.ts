@@ -230,6 +230,106 @@ describe("the state folder and control sockets are this user's alone", function 
     expect(launched.stderr).to.include("belongs to another user");
   });
 
+  /** A registry entry naming `socketPath`, for a collector that is gone (pid 999999). */
+  const entryNaming = (id: string, socketPath: string) =>
+    JSON.stringify({
+      instanceId: id,
+      pid: 999_999,
+      cwd: "/",
+      host: "127.0.0.1",
+      port: 9,
+      baseUrl: "http://127.0.0.1:9",
+      dbPath: "/nowhere.sqlite",
+      version: "0.1.0",
+      startedAt: new Date().toISOString(),
+      socketPath,
+    });
+
+  /** A file only this user may read or change, in a folder only this user may enter. */
+  const preciousFile = () => {
+    const vault = join(dir.path, "vault");
+    mkdirSync(vault, { mode: 0o700 });
+    const precious = join(vault, "precious");
+    writeFileSync(precious, "mine\n", { mode: 0o600 });
+    return precious;
+  };
+
+  const queriesAndLifecycle = [
+    ["status", "--json"],
+    ["monitor", "status", "--json"],
+    ["monitor", "stop", "--json"],
+    ["traces", "--json"],
+  ];
+
+  it("obs refuses a state folder another user owns for queries and lifecycle commands, and deletes nothing it names", async function () {
+    if (uid !== 0) this.skip();
+    const precious = preciousFile();
+    const state = join(dir.path, "theirs");
+    const run = join(state, "monitor", "run");
+    mkdirSync(run, { recursive: true, mode: 0o755 });
+    const id = "ab".repeat(16);
+    writeFileSync(join(run, `${id}.json`), entryNaming(id, precious));
+    for (const path of [state, join(state, "monitor"), run, join(run, `${id}.json`)]) chownSync(path, 65534, 65534);
+    for (const args of queriesAndLifecycle) {
+      const result = await runObs(args, { env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" } });
+      expect(result.code, `${args.join(" ")}: ${result.stdout}`).to.equal(2);
+      const error = JSON.parse(result.stdout).error;
+      expect(error.code).to.equal("invalid_config");
+      expect(error.message).to.include(`refusing the state folder ${state}: ${state} belongs to another user`);
+      expect(existsSync(precious), args.join(" ")).to.equal(true);
+    }
+    expect(existsSync(join(run, `${id}.json`))).to.equal(true);
+  });
+
+  it("obs skips registry entries another user wrote, or links, in its own run folder, and removes only its own sockets", async function () {
+    if (uid !== 0) this.skip();
+    const precious = preciousFile();
+    const state = join(dir.path, "state");
+    const run = join(state, "monitor", "run");
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    chmodSync(run, 0o777);
+    // Written by another user in the open run folder.
+    const theirs = "ab".repeat(16);
+    writeFileSync(join(run, `${theirs}.json`), entryNaming(theirs, precious));
+    chownSync(join(run, `${theirs}.json`), 65534, 65534);
+    // A link another user planted, to an entry of the same kind kept elsewhere.
+    const linked = "cd".repeat(16);
+    const elsewhere = join(dir.path, "elsewhere.json");
+    writeFileSync(elsewhere, entryNaming(linked, precious));
+    symlinkSync(elsewhere, join(run, `${linked}.json`));
+    lchownSync(join(run, `${linked}.json`), 65534, 65534);
+    for (const args of queriesAndLifecycle) {
+      const result = await runObs(args, { env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" } });
+      expect(result.code, `${args.join(" ")}: ${result.stdout}${result.stderr}`).to.equal(3);
+      expect(existsSync(precious), args.join(" ")).to.equal(true);
+    }
+    // obs tightened its own folder, as a start does.
+    expect(modeOf(run)).to.equal(0o700);
+
+    // An entry of this user's own that names a file outside its socket folders: the entry of a
+    // collector that is gone is removed, the file it names is not.
+    const own = "ef".repeat(16);
+    writeFileSync(join(run, `${own}.json`), entryNaming(own, precious), { mode: 0o600 });
+    const result = await runObs(["status", "--json"], { env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" } });
+    expect(result.code, result.stdout).to.equal(3);
+    expect(existsSync(join(run, `${own}.json`))).to.equal(false);
+    expect(readFileSync(precious, "utf8")).to.equal("mine\n");
+    // A socket of its own, in its own run folder, left by a collector that is gone: removed.
+    const stale = "12".repeat(16);
+    const staleSocket = join(run, `${stale}.sock`);
+    const server = createSocketServer();
+    await new Promise<void>((resolve) => server.listen(staleSocket, resolve));
+    // Closing unlinks a socket; a killed collector's stays. Keep the file, drop the listener.
+    const kept = join(dir.path, "kept.sock");
+    execFileSync("mv", [staleSocket, kept]);
+    server.close();
+    execFileSync("mv", [kept, staleSocket]);
+    writeFileSync(join(run, `${stale}.json`), entryNaming(stale, staleSocket), { mode: 0o600 });
+    const again = await runObs(["status", "--json"], { env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" } });
+    expect(again.code, again.stdout).to.equal(3);
+    expect([existsSync(join(run, `${stale}.json`)), existsSync(staleSocket)]).to.deep.equal([false, false]);
+  });
+
   it("obsd makes its own temp socket folder 0700 and is found through it", async () => {
     const obsd = await startCollectorProcess({ stateDir: longState, env: { TMPDIR: tmp } });
     try {
