@@ -8,7 +8,7 @@ import { commandLineArguments, yargs } from "../shared/yargs-loader.js";
 import { runForeground } from "./run-foreground.js";
 
 export async function main(argv: string[]): Promise<number> {
-  const parsed = await collectorFlags(yargs(joinDashValues(argv, ["retention-interval"])))
+  const parsed = await collectorFlags(yargs(joinDashValues(argv, ["retention-interval", "control-socket-check"])))
     .scriptName("obsd")
     .usage(
       "$0 [options]\n\nRuns the obs collector in the foreground: OTLP traces, metrics and logs in over HTTP and gRPC on one port, SQLite store, JSON queries out.",
@@ -18,12 +18,21 @@ export async function main(argv: string[]): Promise<number> {
       hidden: true,
       describe: "How often age-based retention runs (tests shorten it)",
     })
+    .option("control-socket-check", {
+      type: "string",
+      hidden: true,
+      describe: "How often the control socket is looked for, and made again when removed (tests change it)",
+    })
     .version(OBS_VERSION)
     .strict()
     .fail(usageFailure("obsd"))
     .parseAsync();
   const interval = parsed.retentionInterval;
-  return runForeground(settingFlagsOf(parsed), interval ? { retentionIntervalMs: parseDuration(interval) } : {});
+  const socketCheck = parsed.controlSocketCheck;
+  return runForeground(settingFlagsOf(parsed), {
+    ...(interval ? { retentionIntervalMs: parseDuration(interval) } : {}),
+    ...(socketCheck ? { controlSocketCheckMs: parseDuration(socketCheck) } : {}),
+  });
 }
 
 main(commandLineArguments()).then(

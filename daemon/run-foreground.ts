@@ -36,13 +36,18 @@ const consoleIo: ForegroundIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
+export interface ForegroundOptions extends CollectorOptions {
+  /** How often the control socket is looked for, and made again when removed (control-socket.ts). */
+  controlSocketCheckMs?: number;
+}
+
 /**
  * Runs a collector in this process until SIGINT or SIGTERM, then finishes in-flight writes,
  * closes the database and resolves with the exit code.
  */
 export async function runForeground(
   flags: SettingFlags,
-  options: CollectorOptions = {},
+  { controlSocketCheckMs, ...options }: ForegroundOptions = {},
   io: ForegroundIo = consoleIo,
 ): Promise<number> {
   let collector: Awaited<ReturnType<typeof startCollector>>;

@@ -107,7 +107,10 @@ export function monitorCommand(setExit: SetExit): CommandModule {
               await runAction(json, "monitor stop", async () => {
                 const { targetCollector } = await import("../lifecycle/target-collector.js");
                 const { stopCollector } = await import("../lifecycle/stop-collector.js");
-                const collector = await targetCollector(process.cwd(), addressOf(flags));
+                // A collector whose control socket is gone can still be stopped (stop-collector.ts).
+                const collector = await targetCollector(process.cwd(), addressOf(flags), process.env, {
+                  acceptWithoutSocket: true,
+                });
                 await stopCollector(collector);
                 return emitSuccess(
                   json,

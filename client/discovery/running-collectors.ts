@@ -1,7 +1,7 @@
 import { readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
-import { processAlive } from "../../shared/process-alive.js";
+import { sameProcessAlive } from "../../shared/process-alive.js";
 import { checkedRunDir, privateDirProblem } from "../../shared/state-dir.js";
 import { askCollector, ControlError } from "../control/control-client.js";
 import { readRegistryFile, removableSocket } from "./registry-files.js";
@@ -15,6 +15,14 @@ export interface CollectorsOnRecord {
    * on another collector in their place (choose-collector.ts).
    */
   unresponsive: RegistryEntry[];
+  /**
+   * Of the unresponsive, those whose socket is gone, refuses connections or lies in a folder obs
+   * does not ask (a temp cleaner removed `/tmp/obs-<uid>/<id>.sock`, or the folder): their
+   * process, the one that wrote the entry, still runs. obsd makes its socket again within
+   * seconds; meanwhile `monitor stop` can stop one through its entry and its HTTP answer
+   * (stop-collector.ts).
+   */
+  withoutSocket: RegistryEntry[];
 }
 
 /** The collectors running now (those that answered): see collectorsOnRecord. */
@@ -27,12 +35,12 @@ export async function runningCollectors(
 
 /**
  * The collectors on record in the registry folder. An entry is running only when its socket
- * answers with the same identity; an entry whose collector is gone (its process has ended, or
- * nothing listens at its socket) or whose identity differs is stale and is removed, never
- * trusted. One whose process lives but whose socket gives no answer in time is unresponsive:
- * its files stay, for when it answers again. A socket in a folder other users can reach (a temp
- * folder another user made) is not asked at all: whoever answers there could be anyone. Its
- * entry is dropped; the socket, not ours to remove, is left.
+ * answers with the same identity. One whose process (the one that wrote it: same pid, started
+ * no later than it says) still runs but whose socket gives no answer (in time, or at all: the
+ * file removed, or in a folder other users can reach, which is not asked: whoever answers there
+ * could be anyone) is unresponsive: its files stay, for when it answers again. An entry whose
+ * collector is gone, or whose socket answers with another identity, is stale and is removed,
+ * never trusted.
  *
  * The registry folder is checked first as a start checks it (checkedRunDir: a state folder
  * another user could change is refused with StateDirError), and only this user's own plain
@@ -43,15 +51,17 @@ export async function collectorsOnRecord(
   env: NodeJS.ProcessEnv = process.env,
   timeoutMs = 500,
 ): Promise<CollectorsOnRecord> {
+  const none: CollectorsOnRecord = { running: [], unresponsive: [], withoutSocket: [] };
   const dir = checkedRunDir(env);
-  if (dir === null) return { running: [], unresponsive: [] };
+  if (dir === null) return none;
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => /^[0-9a-f]{32}\.json$/.test(name));
   } catch {
-    return { running: [], unresponsive: [] };
+    return none;
   }
   const unresponsive: RegistryEntry[] = [];
+  const withoutSocket: RegistryEntry[] = [];
   const checked = await Promise.all(
     names.map(async (name): Promise<RegistryEntry | null> => {
       const path = join(dir, name);
@@ -62,26 +72,33 @@ export async function collectorsOnRecord(
         return null;
       }
       const { entry } = file;
-      if (privateDirProblem(dirname(entry.socketPath)) !== null) {
-        rmSync(path, { force: true });
-        return null;
+      const alive = () => sameProcessAlive(entry.pid, entry.startedAt);
+      let answered = false;
+      if (privateDirProblem(dirname(entry.socketPath)) === null) {
+        try {
+          const answer = await askCollector(entry.socketPath, { op: "identify" }, timeoutMs);
+          answered = true;
+          if (
+            answer.ok &&
+            answer.op === "identify" &&
+            answer.identity.instanceId === entry.instanceId &&
+            answer.identity.pid === entry.pid
+          ) {
+            return answer.identity;
+          }
+        } catch (error) {
+          if (error instanceof ControlError && error.failure === "timeout" && alive()) {
+            unresponsive.push(entry);
+            return null;
+          }
+          if (error instanceof ControlError && error.failure === "malformed") answered = true;
+        }
       }
-      try {
-        const answer = await askCollector(entry.socketPath, { op: "identify" }, timeoutMs);
-        if (
-          answer.ok &&
-          answer.op === "identify" &&
-          answer.identity.instanceId === entry.instanceId &&
-          answer.identity.pid === entry.pid
-        ) {
-          return answer.identity;
-        }
-      } catch (error) {
-        const silent = error instanceof ControlError && error.failure === "timeout";
-        if (silent && Number.isInteger(entry.pid) && processAlive(entry.pid)) {
-          unresponsive.push(entry);
-          return null;
-        }
+      // Nothing answers for it: its socket is gone, refuses, or is not asked.
+      if (!answered && alive()) {
+        unresponsive.push(entry);
+        withoutSocket.push(entry);
+        return null;
       }
       rmSync(path, { force: true });
       if (removableSocket(entry, dir)) rmSync(entry.socketPath, { force: true });
@@ -93,5 +110,6 @@ export async function collectorsOnRecord(
   return {
     running: checked.filter((entry): entry is RegistryEntry => entry !== null).sort(byFolder),
     unresponsive: unresponsive.sort(byFolder),
+    withoutSocket: withoutSocket.sort(byFolder),
   };
 }

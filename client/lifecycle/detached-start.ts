@@ -18,10 +18,11 @@ import { storeInUseMessage } from "../../shared/store-owner.js";
 import { sameStore } from "../../shared/store-path.js";
 import { STORE_UPGRADE_MARKER } from "../../shared/store-upgrade.js";
 import { listensOn } from "../discovery/named-address.js";
-import { runningCollectors } from "../discovery/running-collectors.js";
+import { collectorsOnRecord, runningCollectors } from "../discovery/running-collectors.js";
 import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-settings.js";
 import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
+import { unlistenableError } from "./port-holder.js";
 import { takeStartLock } from "./start-lock.js";
 
 export interface DetachedStart {
@@ -67,37 +68,6 @@ export async function portIsFree(host: string, port: number): Promise<boolean> {
   return (await listenProblem(host, port)) === null;
 }
 
-/**
- * The error for a start that cannot listen where it was asked: the port held by a collector
- * on another of its addresses (named, with how to stop it), by some other process, or an
- * address this machine cannot listen on (a name that does not resolve, an address it does not
- * have, a port it may not open).
- */
-function unlistenableError(
-  problem: NodeJS.ErrnoException,
-  host: string,
-  port: number,
-  running: RegistryEntry[],
-): LifecycleError {
-  const where = { host, port };
-  if (problem.code !== "EADDRINUSE") {
-    return new LifecycleError("invalid_argument", `cannot listen on ${host} port ${port}: ${problem.message}`, where);
-  }
-  const collector = running.find((entry) => entry.port === port);
-  if (collector) {
-    return new LifecycleError(
-      "collector_unavailable",
-      `port ${port} on ${host} is held by the obs collector at ${collector.baseUrl} (pid ${collector.pid}), which listens on ${collector.host}. Stop it (obs monitor stop --base-url ${collector.baseUrl}) or choose another port with --port.`,
-      where,
-    );
-  }
-  return new LifecycleError(
-    "collector_unavailable",
-    `port ${port} on ${host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
-    where,
-  );
-}
-
 /** The warning that other machines can reach `collector`, if they can. */
 function exposedWarnings(collector: RegistryEntry): string[] {
   const warning = exposedBindWarning(collector.host);
@@ -118,7 +88,8 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
     if (lock.predecessorCollector !== null) {
       await untilRegistered(lock.predecessorCollector, env, join(monitorDir, "logs"));
     }
-    const running = await runningCollectors(env);
+    const onRecord = await collectorsOnRecord(env);
+    const { running } = onRecord;
     const same = running.find((entry) => listensOn(entry, settings.host, settings.port));
     if (same) {
       const differences = settingDifferences(resolved, same, await adoptedHealth(same));
@@ -126,7 +97,7 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       return { started: false, collector: same, logPath: null, warnings };
     }
     const problem = await listenProblem(settings.host, settings.port);
-    if (problem !== null) throw unlistenableError(problem, settings.host, settings.port, running);
+    if (problem !== null) throw unlistenableError(problem, settings.host, settings.port, onRecord);
     // The collector refuses a store another one holds (its lock decides); saying so here is
     // only quicker, and names the holder the same way. Stores compare by real path, so a
     // symlink to the file or to a folder above it is the same store.

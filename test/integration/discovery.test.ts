@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { chooseCollector } from "../../client/discovery/choose-collector.js";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
 import { runObs } from "../helpers/obs-cli.js";
+import { processExited } from "../helpers/process-exited.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 describe("discovery of running collectors (real obsd processes)", function () {
@@ -106,6 +107,70 @@ describe("discovery of running collectors (real obsd processes)", function () {
     } finally {
       await a.stop();
       await b.stop();
+      dir.cleanup();
+    }
+  });
+
+  it("keeps a live collector whose control socket was removed (a temp cleaner), names it, and can stop it", async function () {
+    this.timeout(60_000);
+    const dir = tempDir();
+    const project = join(dir.path, "project");
+    mkdirSync(project, { recursive: true });
+    const env = { OBS_STATE_DIR: join(dir.path, "state") };
+    // It would make its socket again within seconds; here it does not, so the clients' part shows.
+    const start = (name: string) =>
+      startCollectorProcess({
+        stateDir: env.OBS_STATE_DIR,
+        cwd: project,
+        dbPath: join(dir.path, `${name}.sqlite`),
+        args: ["--control-socket-check", "1h"],
+      });
+    const first = await start("first");
+    let second: Awaited<ReturnType<typeof start>> | null = null;
+    try {
+      const [entry] = await runningCollectors(env);
+      if (!entry) throw new Error("the collector is not on record");
+      const registered = join(env.OBS_STATE_DIR, "monitor", "run", `${entry.instanceId}.json`);
+      rmSync(entry.socketPath);
+
+      const status = await runObs(["status", "--json"], { env, cwd: project });
+      expect(status.code, status.stdout + status.stderr).to.equal(5);
+      const error = JSON.parse(status.stdout).error;
+      expect(error.code).to.equal("timeout");
+      expect(error.message)
+        .to.include(`pid ${entry.pid}`)
+        .and.include(`its control socket ${entry.socketPath} is gone`);
+      expect(existsSync(registered), "its registry entry").to.equal(true);
+
+      const named = await runObs(["monitor", "status", "--port", String(first.port), "--json"], { env });
+      expect(named.code, named.stdout).to.equal(5);
+      expect(JSON.parse(named.stdout).error.message).to.include(`its control socket ${entry.socketPath} is gone`);
+
+      const again = await runObs(["monitor", "start", "--detach", "--port", String(first.port), "--json"], { env });
+      expect(again.code, again.stdout).to.equal(3);
+      expect(JSON.parse(again.stdout).error.message).to.include(
+        `port ${first.port} on 127.0.0.1 is held by the obs collector at ${first.url} (pid ${entry.pid})`,
+      );
+      expect(existsSync(registered), "its registry entry").to.equal(true);
+
+      // Stopped through its registry entry, its process and its own answer over HTTP.
+      const stop = await runObs(["monitor", "stop", "--port", String(first.port), "--json"], { env });
+      expect(stop.code, stop.stdout + stop.stderr).to.equal(0);
+      expect(processExited(entry.pid)).to.equal(true);
+      expect(await first.stop()).to.equal(0);
+      expect(existsSync(registered)).to.equal(false);
+
+      // The same found by discovery, from the folder it was started in.
+      second = await start("second");
+      const [other] = await runningCollectors(env);
+      if (!other) throw new Error("the second collector is not on record");
+      rmSync(other.socketPath);
+      const discovered = await runObs(["monitor", "stop", "--json"], { env, cwd: project });
+      expect(discovered.code, discovered.stdout + discovered.stderr).to.equal(0);
+      expect(processExited(other.pid)).to.equal(true);
+    } finally {
+      await first.stop();
+      await second?.stop();
       dir.cleanup();
     }
   });

@@ -380,9 +380,18 @@ describe("the state folder and control sockets are this user's alone", function 
     const { writeFileSync } = await import("node:fs");
     writeFileSync(join(runDir, `${id}.json`), JSON.stringify(identity));
     try {
+      // The process the entry names (this one) runs: it is kept and named as not answering.
       const result = await runObs(["status", "--json"], { env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" } });
-      expect(result.code, result.stdout).to.equal(3);
+      expect(result.code, result.stdout).to.equal(5);
+      expect(JSON.parse(result.stdout).error.message).to.include(`its control socket ${identity.socketPath} is gone`);
       expect(requests).to.deep.equal([]);
+      // A stop without the socket signals only a process that answers at its address as itself.
+      const stop = await runObs(["monitor", "stop", "--json"], {
+        env: { OBS_STATE_DIR: state, OBS_MONITOR_URL: "" },
+        cwd: dir.path,
+      });
+      expect(stop.code, stop.stdout).to.equal(3);
+      expect(JSON.parse(stop.stdout).error.message).to.include("nothing was stopped");
     } finally {
       impostor.close();
       fake.close();

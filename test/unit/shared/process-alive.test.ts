@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { expect } from "chai";
-import { processAlive } from "../../../shared/process-alive.js";
+import { processStartMs } from "../../../shared/proc-stat.js";
+import { processAlive, sameProcessAlive } from "../../../shared/process-alive.js";
 
 describe("whether a process is alive", () => {
   const kill = process.kill;
@@ -54,5 +55,19 @@ describe("whether a process is alive", () => {
     } finally {
       parent.kill();
     }
+  });
+
+  it("tells the process that recorded its start from a later one given the same pid, on Linux", function () {
+    if (!existsSync("/proc/self/stat")) this.skip();
+    const started = processStartMs(process.pid) as number;
+    // This process started within the last few minutes of the test run, and before now.
+    expect(started).to.be.within(Date.now() - 30 * 60_000, Date.now() + 1_000);
+    const recorded = new Date(started + 500).toISOString();
+    expect(sameProcessAlive(process.pid, recorded)).to.equal(true);
+    // Its pid recorded by a process that started a minute before this one: not this one.
+    expect(sameProcessAlive(process.pid, new Date(started - 60_000).toISOString())).to.equal(false);
+    // No time to compare: an alive pid is taken for it.
+    expect(sameProcessAlive(process.pid, undefined)).to.equal(true);
+    expect(sameProcessAlive(999_999_999, recorded)).to.equal(false);
   });
 });

@@ -1,0 +1,41 @@
+import type { RegistryEntry } from "../../shared/control-protocol.js";
+import type { CollectorsOnRecord } from "../discovery/running-collectors.js";
+import { LifecycleError } from "./lifecycle-error.js";
+
+/**
+ * The error for a start that cannot listen where it was asked (`problem`, the listen's error):
+ * the port held by one of this user's collectors (named, with how to stop it: it may listen on
+ * another of its addresses, or not answer on its control socket just now), by some other
+ * process (left alone: exit 3), or an address this machine cannot listen on (a name that does
+ * not resolve, an address it does not have, a port it may not open: exit 2).
+ */
+export function unlistenableError(
+  problem: Pick<NodeJS.ErrnoException, "code" | "message">,
+  host: string,
+  port: number,
+  collectors: Pick<CollectorsOnRecord, "running" | "unresponsive">,
+): LifecycleError {
+  const where = { host, port };
+  if (problem.code !== "EADDRINUSE") {
+    return new LifecycleError("invalid_argument", `cannot listen on ${host} port ${port}: ${problem.message}`, where);
+  }
+  const holder = (entries: RegistryEntry[]) => entries.find((entry) => entry.port === port);
+  const running = holder(collectors.running);
+  const silent = running ? undefined : holder(collectors.unresponsive);
+  const collector = running ?? silent;
+  if (collector) {
+    const state = silent
+      ? "which does not answer on its control socket just now"
+      : `which listens on ${collector.host}`;
+    return new LifecycleError(
+      "collector_unavailable",
+      `port ${port} on ${host} is held by the obs collector at ${collector.baseUrl} (pid ${collector.pid}), ${state}. Stop it (obs monitor stop --base-url ${collector.baseUrl}) or choose another port with --port.`,
+      { ...where, holder: { pid: collector.pid, base_url: collector.baseUrl, cwd: collector.cwd } },
+    );
+  }
+  return new LifecycleError(
+    "collector_unavailable",
+    `port ${port} on ${host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
+    where,
+  );
+}
