@@ -1,4 +1,3 @@
-import type { Server } from "node:net";
 import { resolveSettings, type SettingFlags, SettingsError } from "../shared/collector-settings.js";
 import type { RegistryEntry } from "../shared/control-protocol.js";
 import { ExitCode } from "../shared/exit-codes.js";
@@ -7,7 +6,7 @@ import { OBS_VERSION } from "../shared/package-root.js";
 import { ensureStateDir, StateDirError } from "../shared/state-dir.js";
 import { uiUrl } from "../shared/ui-links.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
-import { startControlServer } from "./control/control-server.js";
+import { type ControlSocket, serveControlSocket } from "./control/control-socket.js";
 import {
   prepareSocketDir,
   removeRegistry,
@@ -105,9 +104,13 @@ export async function runForeground(
   // The control socket listens and the registry names it before the banner: whoever reads the
   // banner may look the collector up at once.
   let requestStop: () => void = () => {};
-  let control: Server | null = null;
+  let control: ControlSocket | null = null;
   try {
-    control = await startControlServer(entry, () => requestStop(), collector.forwarding);
+    control = await serveControlSocket(entry, () => requestStop(), {
+      forwarding: collector.forwarding,
+      onNotice: (line) => io.err(line),
+      ...(controlSocketCheckMs !== undefined ? { checkEveryMs: controlSocketCheckMs } : {}),
+    });
     writeRegistry(entry);
   } catch (error) {
     io.err(`obsd: warning: no control socket at ${entry.socketPath}: ${(error as Error).message}`);

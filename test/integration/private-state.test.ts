@@ -342,6 +342,43 @@ describe("the state folder and control sockets are this user's alone", function 
     }
   });
 
+  it("obsd makes its control socket again when a temp cleaner removes it, or its whole folder", async () => {
+    const obsd = await startCollectorProcess({
+      stateDir: longState,
+      env: { TMPDIR: tmp },
+      args: ["--control-socket-check", "200ms"],
+    });
+    const socketDir = join(tmp, `obs-${uid}`);
+    const answering = async () => (await runningCollectors({ OBS_STATE_DIR: longState })).map((entry) => entry.port);
+    const until = async (what: string, done: () => Promise<boolean>) => {
+      const deadline = Date.now() + 10_000;
+      while (!(await done())) {
+        if (Date.now() > deadline) throw new Error(`${what} within 10 s:\n${obsd.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    try {
+      const [entry] = await runningCollectors({ OBS_STATE_DIR: longState });
+      if (!entry) throw new Error("not on record");
+      rmSync(entry.socketPath);
+      await until("the socket made again", async () => (await answering()).includes(obsd.port));
+      rmSync(socketDir, { recursive: true });
+      await until("the folder and socket made again", async () => (await answering()).includes(obsd.port));
+      expect(modeOf(socketDir)).to.equal(0o700);
+      expect(modeOf(entry.socketPath)).to.equal(0o600);
+      expect(obsd.output()).to.include(`obsd: the control socket ${entry.socketPath} was removed; made it again`);
+      // A folder another user could have made in its place is refused, and said so once.
+      rmSync(socketDir, { recursive: true });
+      mkdirSync(socketDir, { mode: 0o777 });
+      chmodSync(socketDir, 0o777);
+      await until("the refusal", async () => obsd.output().includes("cannot be made again"));
+      expect(readdirSync(socketDir)).to.deep.equal([]);
+      expect(obsd.output()).to.include(`refusing the control socket folder ${socketDir}`);
+    } finally {
+      await obsd.stop();
+    }
+  });
+
   it("obs does not query a collector whose socket sits in a folder other users can write in", async () => {
     // What another user leaves behind: a registry entry in our state folder would be needed for
     // discovery, so this models the swap: our entry points into a world-writable folder, where
