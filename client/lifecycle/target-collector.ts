@@ -5,6 +5,9 @@ import { listensAt } from "../discovery/named-address.js";
 import { collectorsOnRecord } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
 
+/** How long a named collector's /api/health may take to say who it is: a stopped one never does. */
+const IDENTITY_TIMEOUT_MS = 1_500;
+
 export interface TargetOptions {
   /**
    * Act on a collector whose process runs but whose control socket is gone (a temp cleaner
@@ -64,6 +67,15 @@ export async function verifiedCollectorAt(
     identityAt(target.baseUrl),
   ]);
   const details = { base_url: target.baseUrl, source: target.source };
+  if (heard === "timeout") {
+    const silent = unresponsive.find((entry) => listensAt(entry, target.baseUrl));
+    if (silent) throw unresponsiveError(silent, withoutSocket.includes(silent));
+    throw new LifecycleError(
+      "timeout",
+      `${target.baseUrl} (${targetOrigin(target)}): no answer within ${IDENTITY_TIMEOUT_MS / 1000} s; nothing was touched.`,
+      details,
+    );
+  }
   const instanceId = heard;
   const claimed = running.find((entry) => entry.instanceId === instanceId);
   if (claimed && listensAt(claimed, target.baseUrl)) return claimed;
@@ -86,15 +98,18 @@ export async function verifiedCollectorAt(
   );
 }
 
-/** The instance id the collector at `baseUrl` reports, or null when nothing there says it is one. */
-async function identityAt(baseUrl: string): Promise<string | null> {
+/**
+ * The instance id the collector at `baseUrl` reports; null when nothing there says it is one;
+ * "timeout" when something accepted the connection but gave no answer in time.
+ */
+async function identityAt(baseUrl: string): Promise<string | null | "timeout"> {
   const { ObsClient } = await import("../api/obs-client.js");
   try {
     // What answers may be another program: nothing in its answer is trusted to be a health record.
-    const health: { instanceId?: unknown } = await new ObsClient(baseUrl).health();
+    const health: { instanceId?: unknown } = await new ObsClient(baseUrl, { timeoutMs: IDENTITY_TIMEOUT_MS }).health();
     return typeof health.instanceId === "string" ? health.instanceId : null;
-  } catch {
-    return null;
+  } catch (error) {
+    return error instanceof LifecycleError && error.code === "timeout" ? "timeout" : null;
   }
 }
 

@@ -88,6 +88,17 @@ describe("discovery of running collectors (real obsd processes)", function () {
         expect(error.message).to.include(`pid ${pidA}`).and.include(projectA);
         const query = await runObs(["traces"], { env, cwd: projectA });
         expect(query.code, query.stderr).to.equal(5);
+        // Named by its port: the same answer, as quickly (its HTTP port accepts, never answers).
+        for (const named of [
+          ["--port", String(a.port)],
+          ["--base-url", a.url],
+        ]) {
+          const started = Date.now();
+          const status = await runObs(["monitor", "status", ...named, "--json"], { env, cwd: projectB });
+          expect(status.code, status.stdout).to.equal(5);
+          expect(Date.now() - started, "seconds taken").to.be.below(4_000);
+          expect(JSON.parse(status.stdout).error.message).to.include(`kill -CONT ${pidA}`);
+        }
         // B still runs, and from B's project it is still chosen.
         const fromB = await runObs(["monitor", "status", "--json"], { env, cwd: projectB });
         expect(fromB.code, fromB.stderr).to.equal(0);
