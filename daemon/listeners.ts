@@ -7,10 +7,19 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type CollectorEndpoint, OTLP_PROTOCOLS, STANDARD_PORTS } from "../shared/endpoints.js";
+import { portInUseMessage } from "../shared/port-in-use.js";
 
-/** Thrown when the port cannot be bound; the message says which and why. */
+/** Thrown when the port cannot be bound; the message says which and why, `code` the listen's error. */
 export class ListenError extends Error {
   override name = "ListenError";
+  constructor(
+    message: string,
+    readonly host: string,
+    readonly port: number,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
 }
 
 export function urlHost(host: string): string {
@@ -22,11 +31,11 @@ export function listen(server: Server, host: string, port: number): Promise<Addr
     const onError = (error: NodeJS.ErrnoException) => {
       const reason =
         error.code === "EADDRINUSE"
-          ? `port ${port} on ${host} is already in use by another process; choose another with --port`
+          ? portInUseMessage(host, port)
           : error.code === "EACCES"
             ? `no permission to listen on ${host}:${port}`
             : `cannot listen on ${host}:${port}: ${error.message}`;
-      reject(new ListenError(reason));
+      reject(new ListenError(reason, host, port, error.code));
     };
     server.once("error", onError);
     server.listen(port, host, () => {

@@ -38,6 +38,12 @@ const consoleIo: ForegroundIo = {
 export interface ForegroundOptions extends CollectorOptions {
   /** How often the control socket is looked for, and made again when removed (control-socket.ts). */
   controlSocketCheckMs?: number;
+  /**
+   * Reports a port another process holds and returns the exit code, in place of obsd's own
+   * line and exit 2: `obs monitor start` names the collector that holds it, if one does, and
+   * exits 3 as its detached start does. Null leaves it to obsd.
+   */
+  onPortInUse?: (failure: { host: string; port: number; message: string }) => Promise<number | null>;
 }
 
 /**
@@ -46,7 +52,7 @@ export interface ForegroundOptions extends CollectorOptions {
  */
 export async function runForeground(
   flags: SettingFlags,
-  { controlSocketCheckMs, ...options }: ForegroundOptions = {},
+  { controlSocketCheckMs, onPortInUse, ...options }: ForegroundOptions = {},
   io: ForegroundIo = consoleIo,
 ): Promise<number> {
   let collector: Awaited<ReturnType<typeof startCollector>>;
@@ -69,6 +75,10 @@ export async function runForeground(
       ...options,
     });
   } catch (error) {
+    if (error instanceof ListenError && error.code === "EADDRINUSE" && onPortInUse) {
+      const code = await onPortInUse({ host: error.host, port: error.port, message: error.message });
+      if (code !== null) return code;
+    }
     if (
       error instanceof SettingsError ||
       error instanceof ListenError ||

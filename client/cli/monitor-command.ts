@@ -75,7 +75,17 @@ export function monitorCommand(setExit: SetExit): CommandModule {
                 return;
               }
               const { runForeground } = await import("../../daemon/run-foreground.js");
-              setExit(await runForeground(settingFlagsOf(flags)));
+              setExit(
+                await runForeground(settingFlagsOf(flags), {
+                  // A port held is named as a detached start names it: exit 3, and the
+                  // collector holding it, if one of this user's does.
+                  onPortInUse: ({ host, port }) =>
+                    runAction(false, "monitor start", async () => {
+                      const { portHeldError } = await import("../lifecycle/port-holder.js");
+                      throw await portHeldError(host, port);
+                    }),
+                }),
+              );
               return;
             }
             const json = Boolean(flags.json);

@@ -12,6 +12,7 @@ import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { ExitCode } from "../../shared/exit-codes.js";
 import { exposedBindWarning } from "../../shared/loopback-host.js";
 import { packagePath } from "../../shared/package-root.js";
+import { PORT_IN_USE } from "../../shared/port-in-use.js";
 import { processAlive } from "../../shared/process-alive.js";
 import { ensureStateDir, makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { storeInUseMessage } from "../../shared/store-owner.js";
@@ -22,7 +23,7 @@ import { collectorsOnRecord, runningCollectors } from "../discovery/running-coll
 import { adoptedHealth, adoptionWarnings, settingDifferences } from "./adopted-settings.js";
 import { collectorInvocation } from "./collector-invocation.js";
 import { LifecycleError } from "./lifecycle-error.js";
-import { unlistenableError } from "./port-holder.js";
+import { portHeldError, unlistenableError } from "./port-holder.js";
 import { takeStartLock } from "./start-lock.js";
 
 export interface DetachedStart {
@@ -142,6 +143,11 @@ export async function startDetached(flags: SettingFlags, env: NodeJS.ProcessEnv 
       if (entry) return { started: true, collector: entry, logPath, warnings: exposedWarnings(entry) };
       if (exited) {
         const tail = readFileSync(logPath, "utf8").trim().split("\n").slice(-5).join("\n");
+        // Taken since it was found free (by a start from another state folder, say): held, as
+        // it would have been reported had it been held before.
+        if (exitCode === ExitCode.invalidArgument && tail.includes(PORT_IN_USE)) {
+          throw await portHeldError(settings.host, settings.port, env);
+        }
         // The collector's own exit says which: 2 refused its arguments (a store in use, a bad
         // setting), 4 could not open or use its store; anything else, it is not available.
         const code =

@@ -1,5 +1,5 @@
 import type { RegistryEntry } from "../../shared/control-protocol.js";
-import type { CollectorsOnRecord } from "../discovery/running-collectors.js";
+import { type CollectorsOnRecord, collectorsOnRecord } from "../discovery/running-collectors.js";
 import { LifecycleError } from "./lifecycle-error.js";
 
 /**
@@ -35,7 +35,20 @@ export function unlistenableError(
   }
   return new LifecycleError(
     "collector_unavailable",
-    `port ${port} on ${host} is held by another process that is not an obs collector; it was left alone. Choose another port with --port.`,
+    `port ${port} on ${host} is held by another process that is not an obs collector of this state folder; it was left alone. Choose another port with --port.`,
     where,
   );
+}
+
+/**
+ * The error for a port found held when a collector tried to listen on it (a foreground start, or
+ * a background collector that lost a race for it): the collector that holds it, if one of this
+ * user's does, or another process (exit 3 either way).
+ */
+export async function portHeldError(
+  host: string,
+  port: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<LifecycleError> {
+  return unlistenableError({ code: "EADDRINUSE", message: "" }, host, port, await collectorsOnRecord(env));
 }

@@ -182,6 +182,38 @@ describe("obs monitor start --detach (real processes)", function () {
       `port ${port} on 0.0.0.0 is held by the obs collector at ${baseUrl} (pid ${pid})`,
     );
     expect(everywhere.stderr).to.include(`obs monitor stop --base-url ${baseUrl}`);
+
+    // In the foreground too: named, exit 3, not the "already in use" of a bad argument.
+    const foreground = await runObs(
+      ["monitor", "start", "--host", "0.0.0.0", "--port", String(port), "--db", join(dir.path, "other.sqlite")],
+      { env },
+    );
+    expect(foreground.code, foreground.stderr).to.equal(3);
+    expect(foreground.stderr).to.include(
+      `port ${port} on 0.0.0.0 is held by the obs collector at ${baseUrl} (pid ${pid})`,
+    );
+  });
+
+  it("two starts racing for one port from two state folders: the one that loses exits 3", async () => {
+    const port = await freePort();
+    const other = { OBS_STATE_DIR: join(dir.path, "other-state") };
+    try {
+      // Both find the port free and spawn a collector; one of the two collectors gets it.
+      const results = await Promise.all(
+        [env, other].map((state) =>
+          runObs(["monitor", "start", "--detach", "--port", String(port), "--json"], { env: state }),
+        ),
+      );
+      const codes = results.map((result) => result.code).sort();
+      expect(codes, results.map((result) => result.stdout).join("\n")).to.deep.equal([0, 3]);
+      const lost = JSON.parse((results.find((result) => result.code === 3) as { stdout: string }).stdout).error;
+      expect(lost.code).to.equal("collector_unavailable");
+      expect(lost.message).to.include(`port ${port} on 127.0.0.1 is held by another process`);
+    } finally {
+      for (const entry of await runningCollectors(other)) {
+        await runObs(["monitor", "stop", "--base-url", entry.baseUrl], { env: other });
+      }
+    }
   });
 
   it("refuses an address this machine cannot listen on, saying so, with exit 2", async () => {

@@ -97,6 +97,13 @@ describe("obs monitor: detached start, adopt, status, stop (real processes)", fu
       const stop = await runObs(["monitor", "stop", "--port", String(port)], { env });
       expect(stop.code).to.equal(3);
       expect((await http(`http://127.0.0.1:${port}/`)).body.toString()).to.equal("someone else");
+      // A foreground start says the same, with the same exit.
+      const foreground = await runObs(["monitor", "start", "--port", String(port)], { env });
+      expect(foreground.code, foreground.stderr).to.equal(3);
+      expect(foreground.stderr).to.match(
+        new RegExp(`port ${port} on 127\\.0\\.0\\.1 is held by another process that is not an obs collector`),
+      );
+      expect((await http(`http://127.0.0.1:${port}/`)).body.toString()).to.equal("someone else");
     } finally {
       other.close();
     }
