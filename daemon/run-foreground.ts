@@ -123,7 +123,13 @@ export async function runForeground(
     });
     writeRegistry(entry);
   } catch (error) {
-    io.err(`obsd: warning: no control socket at ${entry.socketPath}: ${(error as Error).message}`);
+    // Without its socket and registry entry, obs could neither find this collector nor stop it:
+    // it does not start, and leaves nothing behind (its socket, entry, store lock and owner file).
+    io.err(`obsd: cannot serve the control socket at ${entry.socketPath}: ${(error as Error).message}`);
+    control?.close();
+    removeRegistry(entry);
+    await collector.close().catch((closing: Error) => io.err(`obsd: error while stopping: ${closing.message}`));
+    return ExitCode.invalidArgument;
   }
   // Signal handlers go in before the banner too: whoever reads "Press Ctrl+C" may signal at once.
   return new Promise((resolve) => {

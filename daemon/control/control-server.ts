@@ -119,7 +119,14 @@ export function startControlServer(
     server.once("error", reject);
     server.listen(identity.socketPath, () => {
       server.off("error", reject);
-      chmodSync(identity.socketPath, PRIVATE_FILE_MODE);
+      try {
+        chmodSync(identity.socketPath, PRIVATE_FILE_MODE);
+      } catch (error) {
+        // A socket that cannot be made owner-only is not served (closing removes it).
+        server.close();
+        reject(error);
+        return;
+      }
       resolve(server);
     });
   });

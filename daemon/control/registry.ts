@@ -26,11 +26,24 @@ export function registryPath(instanceId: string, env: NodeJS.ProcessEnv = proces
 /** Socket names are `<instanceId>.sock`: 32 hex digits and the suffix. */
 const SOCKET_NAME_BYTES = 32 + ".sock".length;
 
-/** The folder control sockets go in: the registry folder, or `obs-<uid>` in the temp folder. */
+/** Whether a socket in `dir` has a path short enough to bind (a longer one would be cut). */
+function fitsSocketPath(dir: string): boolean {
+  return Buffer.byteLength(dir) + 1 + SOCKET_NAME_BYTES <= MAX_SOCKET_PATH;
+}
+
+/**
+ * The folder control sockets go in: the registry folder, or `obs-<uid>` in the temp folder.
+ * Refuses (UnsafeSocketDirError) when neither makes a path short enough: the kernel would bind
+ * the path cut short, to a socket outside either folder, that nobody could find.
+ */
 export function socketDirFor(env: NodeJS.ProcessEnv = process.env): string {
   const preferred = runDir(env);
-  if (Buffer.byteLength(preferred) + 1 + SOCKET_NAME_BYTES <= MAX_SOCKET_PATH) return preferred;
-  return join(tmpdir(), tempSocketDirName());
+  if (fitsSocketPath(preferred)) return preferred;
+  const fallback = join(tmpdir(), tempSocketDirName());
+  if (fitsSocketPath(fallback)) return fallback;
+  throw new UnsafeSocketDirError(
+    `refusing the control socket folder ${fallback}: a control socket there, as in ${preferred}, would have a path longer than the ${MAX_SOCKET_PATH} bytes a Unix socket's may have; use a shorter OBS_STATE_DIR or TMPDIR`,
+  );
 }
 
 export function socketPathFor(instanceId: string, env: NodeJS.ProcessEnv = process.env): string {

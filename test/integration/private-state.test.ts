@@ -55,6 +55,33 @@ describe("the state folder and control sockets are this user's alone", function 
     expect(error?.message).to.match(/mode 0777/);
   });
 
+  it("obs and obsd refuse a temp folder too long for a socket path, and leave nothing behind", async () => {
+    const longTmp = join(tmp, "t".repeat(120));
+    mkdirSync(longTmp);
+    const env = { OBS_STATE_DIR: longState, TMPDIR: longTmp };
+    const leftovers = () => [
+      ...readdirSync(longTmp, { recursive: true }).map(String),
+      ...(existsSync(join(longState, "monitor"))
+        ? readdirSync(join(longState, "monitor"), { recursive: true })
+            .map(String)
+            .filter((name) => !name.startsWith("logs") && name !== "run" && name !== "start.lock")
+        : []),
+    ];
+    const obsd = await startFailure({ stateDir: longState, dbPath: "", env: { TMPDIR: longTmp } });
+    expect(obsd?.message).to.match(/exited with 2/);
+    expect(obsd?.message).to.include(`refusing the control socket folder ${join(longTmp, `obs-${uid}`)}`);
+    expect(obsd?.message).to.include("longer than");
+    expect(obsd?.message).not.to.match(/\n\s+at /);
+    const foreground = await runObs(["monitor", "start", "--port", "0"], { env });
+    expect(foreground.code, foreground.stderr).to.equal(2);
+    expect(foreground.stderr.trim().split("\n"), foreground.stderr).to.have.length(1);
+    expect(foreground.stderr).to.include("use a shorter OBS_STATE_DIR or TMPDIR");
+    const detached = await runObs(["monitor", "start", "--detach", "--port", "0", "--json"], { env });
+    expect(detached.code, detached.stdout).to.equal(2);
+    expect(JSON.parse(detached.stdout).error.message).to.include("use a shorter OBS_STATE_DIR or TMPDIR");
+    expect(leftovers()).to.deep.equal([]);
+  });
+
   it("obsd refuses a temp socket folder that is a symbolic link, without following it", async () => {
     const elsewhere = join(dir.path, "elsewhere");
     mkdirSync(elsewhere, { mode: 0o700 });
