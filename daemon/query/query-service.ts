@@ -235,15 +235,19 @@ export class QueryService implements QueryMethodsOf {
   }
 
   /**
-   * Logs of one span id, as `/api/logs?spanId=` finds them: by the id alone, so neither a span
-   * not stored (logs may arrive before their spans, or without them) nor a newer span reusing
-   * the id in another trace hides them. An unknown span has none (no 404), as for a trace.
+   * Logs of one span id, as `/api/logs?spanId=` finds them: neither a span not stored (logs may
+   * arrive before their spans, or without them) nor a newer span reusing the id in another
+   * trace hides them. An unknown span has none (no 404), as for a trace. When the id's stored
+   * spans are all of one trace, its logs are read through the trace's index; otherwise by the
+   * span id alone, which has no index of its own and reads every log.
    */
   spanLogs(args: SpanLogsRequest): QueryAnswerOf<"spanLogs"> {
     const req = checkArgs("spanLogs", args);
     const { spanId, cursor, limit, ...filters } = req;
     const page = this.paging({ route: `span-logs:${spanId}`, filters }, { limit, cursor }, SPAN_LOG_LIMITS);
-    const result = this.reader.logs({ spanId, attrs: [], attrContains: [], page: page.page });
+    const traces = new Set(this.reader.span(spanId).map((span) => span.traceId));
+    const ofTrace = traces.size === 1 ? { traceId: [...traces][0] as string } : {};
+    const result = this.reader.logs({ ...ofTrace, spanId, attrs: [], attrContains: [], page: page.page });
     return { data: result.items, meta: pageMeta(result, page) };
   }
 

@@ -108,11 +108,20 @@ describe("QueryService (over a fake reader)", () => {
       expect(answer.meta.lookback).to.equal(null);
       service.spanLogs({ spanId: "1".repeat(16), lookback: 60_000 });
       const query = reader.last("logs")[0] as LogQuery;
-      // By the span id alone, as /api/logs?spanId= reads them: a span id may be reused in
-      // another trace, and a span's logs may be stored without it.
-      expect(query).to.deep.include({ spanId: "1".repeat(16) });
-      expect(query).not.to.have.property("traceId");
+      // The stored span's trace narrows the read to that trace's index.
+      expect(query).to.deep.include({ traceId: TRACE, spanId: "1".repeat(16) });
       expect(query.page.fromNs).to.equal(NOW - MINUTE);
+      // By the span id alone, as /api/logs?spanId= reads them, when the span is not stored (its
+      // logs may be stored without it) or its id is reused in another trace.
+      service.spanLogs({ spanId: "2".repeat(16) });
+      expect(reader.last("logs")[0])
+        .to.deep.include({ spanId: "2".repeat(16) })
+        .and.not.to.have.property("traceId");
+      reader.spans_.push(span("f".repeat(32), "1".repeat(16), NOW));
+      service.spanLogs({ spanId: "1".repeat(16) });
+      expect(reader.last("logs")[0])
+        .to.deep.include({ spanId: "1".repeat(16) })
+        .and.not.to.have.property("traceId");
     });
 
     it("ends the audit at `until`, with a baseline as long as the current window by default", () => {
