@@ -1,6 +1,6 @@
 /** `obs` commands a finding suggests, quoted so that they work when pasted into a shell. */
 
-import { capText } from "../query/value-cap.js";
+import { MAX_FILTER_TEXT } from "../../shared/query-params.js";
 
 const SAFE_WORD = /^[A-Za-z0-9_./:@%+=,-]+$/;
 
@@ -15,15 +15,15 @@ export function shellQuote(value: string): string {
  * skipped. A value that starts with a dash (a service named `-x`) is joined to its flag with
  * `=`: quoting cannot keep obs from reading it as a flag of its own.
  *
- * Null when a value is longer than an answer carries a text (value-cap.ts): cut, it would
- * name nothing when pasted; whole, it would make the answer unbounded.
+ * Null when a value is longer than a filter's text may be (MAX_FILTER_TEXT): obs would refuse
+ * the command, and cut to fit it would name nothing.
  */
 export function obsCommand(...parts: (string | [flag: string, value: string | null | undefined])[]): string | null {
   const words: string[] = ["obs"];
   for (const part of parts) {
     const value = typeof part === "string" ? part : part[1];
     if (value === null || value === undefined) continue;
-    if (capText(value) !== value) return null;
+    if (value.length > MAX_FILTER_TEXT) return null;
     if (typeof part === "string") words.push(shellQuote(value));
     else if (value.startsWith("-")) words.push(`${part[0]}=${shellQuote(value)}`);
     else words.push(part[0], shellQuote(value));

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { expect } from "chai";
 import { followUps, obsCommand, shellQuote } from "../../../daemon/audit/follow-up.js";
-import { MAX_VALUE_BYTES } from "../../../daemon/query/value-cap.js";
+import { MAX_FILTER_TEXT } from "../../../shared/query-params.js";
 import { freePort, runObs } from "../../helpers/obs-cli.js";
 
 describe("follow-up commands", () => {
@@ -19,8 +19,8 @@ describe("follow-up commands", () => {
     );
   });
 
-  it("gives no command for a value longer than an answer carries, and follow-ups leave it out", () => {
-    const atCap = "s".repeat(MAX_VALUE_BYTES);
+  it("gives no command for a value longer than a filter takes, and follow-ups leave it out", () => {
+    const atCap = "s".repeat(MAX_FILTER_TEXT);
     expect(obsCommand("traces", ["--service", atCap])).to.equal(`obs traces --service ${atCap}`);
     expect(obsCommand("traces", ["--service", `${atCap}s`], ["--since", "5m"])).to.equal(null);
     expect(obsCommand("trace-logs", `${atCap}s`)).to.equal(null);
