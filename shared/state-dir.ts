@@ -83,6 +83,8 @@ export function makePrivateDir(path: string): void {
  */
 export class StateDirError extends Error {
   override name = "StateDirError";
+  /** The CLI's and the MCP tools' error code for it (a setting to correct). */
+  readonly code = "invalid_config";
 }
 
 /** What `folderTrustProblem` needs of a folder's (or a link's) stat. */

@@ -169,6 +169,11 @@ describe("obs mcp (stdio, with the SDK's client)", function () {
     expect(result.isError).to.equal(true);
     expect(textOf(result)).to.include("OBS_MONITOR_URL=garbage");
     expect(textOf(result)).to.include("restart").and.not.include("store");
+    // A state folder it cannot trust is its own setting too, not an internal failure.
+    const relative = await connect([], process.cwd(), { OBS_STATE_DIR: "relative-state" });
+    const refused = await relative.callTool({ name: "list_services", arguments: {} });
+    expect(refused.isError).to.equal(true);
+    expect(textOf(refused)).to.include("OBS_STATE_DIR").and.include("restart").and.not.include("failed:");
   });
 
   it("reports its usage errors on stderr only, --json included: stdout carries MCP alone", async () => {
