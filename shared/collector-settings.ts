@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { parseByteSize } from "./byte-size.js";
 import { parseDuration } from "./duration.js";
@@ -211,6 +212,15 @@ function storePath(
   return { value: undefined, source: "default" };
 }
 
+/**
+ * An IPv6 address without the brackets a URL puts around it (`[::1]`, as OBS_MONITOR_HOST may
+ * hold it for the query commands, which take both forms): the address to bind is `::1`.
+ */
+function unbracketed(host: string): string {
+  const inner = /^\[(.*)\]$/.exec(host)?.[1];
+  return inner !== undefined && isIP(inner) === 6 ? inner : host;
+}
+
 /** Resolves every setting in the spec's order: command-line flag, then environment, then default. */
 export function resolveSettings(
   flags: SettingFlags,
@@ -227,7 +237,7 @@ export function resolveSettings(
   const forward = forwardSetting(flags, env);
   return {
     settings: {
-      host: host.value?.trim() || DEFAULTS.host,
+      host: unbracketed(host.value?.trim() || DEFAULTS.host),
       port: port.value === undefined ? DEFAULTS.port : parsePort(port.value, port.origin),
       dbPath: db.value ?? defaultDbPath(env),
       retentionMs: wrap(() => parseDuration(retention.value ?? DEFAULTS.retention), retention.origin),

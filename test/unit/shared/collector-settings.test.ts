@@ -23,6 +23,12 @@ describe("collector settings", () => {
     expect(fromFlag.sources).to.include({ host: "flag", port: "flag", dbPath: "flag" });
   });
 
+  it("binds an IPv6 address given in brackets, as the query commands take it", () => {
+    expect(resolveSettings({ host: "[::1]" }, env).settings.host).to.equal("::1");
+    expect(resolveSettings({}, { ...env, OBS_MONITOR_HOST: " [::] " }).settings.host).to.equal("::");
+    expect(resolveSettings({ host: "::1" }, env).settings.host).to.equal("::1");
+  });
+
   it("refuses bad values and names where they came from", () => {
     expect(() => resolveSettings({ port: "http" }, env)).to.throw(SettingsError, /invalid port "http" \(flag\)/);
     expect(() => resolveSettings({}, { ...env, OBS_MONITOR_PORT: "70000" })).to.throw(
