@@ -1,7 +1,8 @@
 import type { CommandModule } from "yargs";
 import type { LogRecord } from "../../shared/api-records.js";
+import { logBodyText } from "../../shared/log-text.js";
 import { emitSuccess } from "../render/output.js";
-import { logBodyText, severityOf } from "../render/trace-waterfall.js";
+import { severityOf } from "../render/trace-waterfall.js";
 import { CURSOR_HELP, PAGE_LIMIT_HELP, SINCE_HELP } from "./flag-help.js";
 import {
   type Column,

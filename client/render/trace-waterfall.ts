@@ -8,6 +8,7 @@
  * the tree is walked with an explicit stack, never by recursion.
  */
 import type { LogRecord, SpanTreeNode, TraceSummary } from "../../shared/api-records.js";
+import { logBodyText } from "../../shared/log-text.js";
 import { formatDuration } from "./duration-text.js";
 import { safeText } from "./table.js";
 
@@ -27,15 +28,6 @@ const SEVERITY_NAMES = ["UNSPECIFIED", "TRACE", "DEBUG", "INFO", "WARN", "ERROR"
 /** The record's severity text, else its number's name (OTLP: 1-4 TRACE ... 21-24 FATAL). */
 export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber">): string {
   return log.severityText ?? SEVERITY_NAMES[Math.ceil(log.severityNumber / 4)] ?? String(log.severityNumber);
-}
-
-/**
- * A log's body as one line of text: a string as it is, any other value as its JSON, and none
- * (null) as null, which the tables show as every absent value (`-`), not as the word `null`.
- */
-export function logBodyText(body: LogRecord["body"]): string | null {
-  if (body === null || body === undefined) return null;
-  return typeof body === "string" ? body : JSON.stringify(body);
 }
 
 /** `2026-01-02T03:04:05.123456789Z` -> nanoseconds since the epoch, without float rounding. */

@@ -1,5 +1,6 @@
 /** `search_logs`: log records by service, severity, correlation ids, body text and attributes. */
 import type { Attributes, LogRecord } from "../../../shared/api-records.js";
+import { logBodyText } from "../../../shared/log-text.js";
 import { cutString, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import {
@@ -71,7 +72,7 @@ export function severityOf(log: Pick<LogRecord, "severityText" | "severityNumber
 }
 
 export function logRow(log: LogRecord): LogRow {
-  const body = log.body === null ? null : typeof log.body === "string" ? log.body : JSON.stringify(log.body);
+  const body = logBodyText(log.body);
   const severity = severityOf(log);
   return {
     log_id: log.logId,

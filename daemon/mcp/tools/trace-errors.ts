@@ -1,10 +1,12 @@
 /** `get_trace_errors`: what failed in one trace, and what its logs said about it. */
-import type { JsonValue, LogRecord, SpanRecord } from "../../../shared/api-records.js";
+import type { LogRecord, SpanRecord } from "../../../shared/api-records.js";
+import { logBodyText } from "../../../shared/log-text.js";
 import { traceUrl } from "../../../shared/ui-links.js";
 import { cutLongStrings, cutString, fitItems, toolInput, toolOutput } from "../budget.js";
 import type { AnswerTail, McpTool, NextCall } from "../mcp-tool.js";
 import { TRACE_ID_PROPERTY } from "./common-inputs.js";
 import { msBetween } from "./durations.js";
+import { severityOf } from "./logs.js";
 import {
   continuationCall,
   criticalPathCall,
@@ -69,7 +71,6 @@ const STACK_LINES = 8;
 const TEXT_CHARS = 500;
 /** Strings in an answer whose first item would not fit max_bytes otherwise. */
 const TIGHT_CHARS = 60;
-const SEVERITY_NAMES = ["TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"];
 
 type Item = { span: ErrorSpanRow } | { log: LogRow };
 
@@ -253,20 +254,9 @@ export function warningsFirst(logs: readonly LogRecord[]): LogRecord[] {
   ];
 }
 
-function bodyText(body: JsonValue): string | null {
-  if (body === null) return null;
-  return typeof body === "string" ? body : JSON.stringify(body);
-}
-
-function severityText(log: LogRecord): string | null {
-  if (log.severityText !== null) return log.severityText;
-  if (log.severityNumber === 0) return null;
-  return SEVERITY_NAMES[Math.ceil(log.severityNumber / 4) - 1] ?? String(log.severityNumber);
-}
-
 function logRowOf(log: LogRecord): LogRow {
-  const severity = severityText(log);
-  const body = bodyText(log.body);
+  const severity = severityOf(log);
+  const body = logBodyText(log.body);
   return {
     time: log.timestamp,
     severity: severity === null ? null : cutString(severity),

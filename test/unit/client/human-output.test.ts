@@ -2,13 +2,13 @@ import { expect } from "chai";
 import { formatDuration } from "../../../client/render/duration-text.js";
 import { renderSpanDetail, type SpanView } from "../../../client/render/span-detail.js";
 import {
-  logBodyText,
   MAX_INDENT_DEPTH,
   renderTraceWaterfall,
   type TraceView,
   timelineBar,
 } from "../../../client/render/trace-waterfall.js";
 import type { SpanTreeNode } from "../../../shared/api-records.js";
+import { logBodyText } from "../../../shared/log-text.js";
 
 const T0 = "2026-01-02T03:04:05.000000000Z";
 

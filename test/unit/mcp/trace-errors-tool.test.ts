@@ -97,7 +97,7 @@ describe("MCP get_trace_errors", () => {
       ...newestFirst.filter((l) => (l.severityNumber ?? 0) < 13),
     ];
     expect(structured.logs.map((l) => l.body)).to.deep.equal(expected.map((l) => l.body));
-    const names: Record<number, string> = { 5: "DEBUG", 9: "INFO", 13: "WARN", 17: "ERROR" };
+    const names: Record<number, string> = { 5: "debug", 9: "info", 13: "warn", 17: "error" };
     expect(structured.logs.map((l) => l.severity)).to.deep.equal(expected.map((l) => names[l.severityNumber ?? 0]));
     expect(structured.logs.find((l) => l.span_id === FAILED)?.body).to.equal(logs[1]?.body);
     expect(structured).to.deep.include({ error_span_count: 2, log_count: 4, more_logs: false, truncated: false });
