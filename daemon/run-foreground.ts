@@ -3,6 +3,7 @@ import type { RegistryEntry } from "../shared/control-protocol.js";
 import { ExitCode } from "../shared/exit-codes.js";
 import { exposedBindWarning } from "../shared/loopback-host.js";
 import { OBS_VERSION } from "../shared/package-root.js";
+import { ownStartTicks } from "../shared/process-alive.js";
 import { ensureStateDir, StateDirError } from "../shared/state-dir.js";
 import { uiUrl } from "../shared/ui-links.js";
 import { type CollectorOptions, ListenError, startCollector } from "./collector.js";
@@ -108,6 +109,7 @@ export async function runForeground(
     dbPath: collector.storePath,
     version: collector.identity.version,
     startedAt: collector.identity.startedAt,
+    startTicks: ownStartTicks(),
     socketPath: socketPathFor(collector.identity.instanceId),
     endpoints: collector.endpoints,
   };

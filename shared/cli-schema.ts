@@ -17,7 +17,7 @@ function object(properties: Record<string, unknown>, required = Object.keys(prop
   return { type: "object", required, properties, additionalProperties: false };
 }
 
-/** A registry entry's fields; `endpoints` is absent from collectors older than OTLP/gRPC support. */
+/** A registry entry's required fields; `endpoints` and `startTicks` are absent from older collectors. */
 const COLLECTOR_REQUIRED = [
   "instanceId",
   "pid",
@@ -52,6 +52,12 @@ function cliRecords(): Record<string, Schema> {
           dbPath: { type: "string" },
           version: { type: "string" },
           startedAt: { type: "string", format: "date-time" },
+          startTicks: {
+            type: "integer",
+            minimum: 0,
+            description:
+              "When its process started, in clock ticks after boot (/proc/PID/stat); absent without /proc and from older collectors.",
+          },
           socketPath: { type: "string" },
           endpoints: { ...collectorEndpoints, description: "Absent from collectors older than OTLP/gRPC support." },
         },

@@ -20,6 +20,12 @@ export interface RegistryEntry {
   dbPath: string;
   version: string;
   startedAt: string;
+  /**
+   * When the collector's process started, in clock ticks after boot (field 22 of
+   * `/proc/self/stat`): with its pid, what tells it from a later process given the same pid,
+   * whatever the wall clock did since. Absent without /proc, and from collectors older than it.
+   */
+  startTicks?: number;
   socketPath: string;
   /** Every port listened on, with its OTLP protocols; absent from collectors older than gRPC support. */
   endpoints?: CollectorEndpoint[];

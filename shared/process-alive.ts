@@ -1,4 +1,4 @@
-import { processStartMs, procStat } from "./proc-stat.js";
+import { procStat } from "./proc-stat.js";
 
 /**
  * Whether a process with this pid exists and has not exited (signal 0 checks without
@@ -27,22 +27,35 @@ function exitedUnreaped(pid: number): boolean {
 }
 
 /**
- * How much later than the time it recorded as its start a process may seem to have started and
- * still be taken for the same: /proc gives the boot time in whole seconds, and the wall clock may
- * have been set a little since. A process with the pid that started later is another one, given
- * the pid after the recorded one ended.
+ * Whether the process with `pid` is the one that recorded `startTicks` as its own start (its
+ * registry entry's, from `/proc/self/stat`): "same" when `/proc/PID/stat` gives exactly that
+ * start, "other" when it gives another (the pid was given to a later process), "unknown" when
+ * there is nothing to compare (an entry an older obs wrote, no /proc, or no such process). The
+ * start is counted in clock ticks after boot, which a step of the wall clock does not move, as
+ * it moves a start worked out from /proc/stat's `btime`.
  */
-const START_SLACK_MS = 5_000;
+export type StartIdentity = "same" | "other" | "unknown";
 
-/**
- * Whether the process that recorded `pid` and `startedAt` (a collector's registry entry) is still
- * running: alive (processAlive), and not a later process given the same pid, where the start
- * time can be read (Linux); elsewhere an alive pid is taken for it.
- */
-export function sameProcessAlive(pid: number, startedAt: string | undefined): boolean {
-  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return false;
-  const recorded = typeof startedAt === "string" ? Date.parse(startedAt) : Number.NaN;
-  const started = processStartMs(pid);
-  if (started === null || Number.isNaN(recorded)) return true;
-  return started <= recorded + START_SLACK_MS;
+export function startIdentity(pid: number, startTicks: number | undefined): StartIdentity {
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isSafeInteger(startTicks)) return "unknown";
+  const stat = procStat(pid);
+  if (stat === null || !Number.isSafeInteger(stat.startTicks)) return "unknown";
+  return stat.startTicks === startTicks ? "same" : "other";
+}
+
+/** This process's start in clock ticks after boot (`/proc/self/stat`), or undefined without /proc. */
+export function ownStartTicks(): number | undefined {
+  const ticks = procStat("self")?.startTicks;
+  return Number.isSafeInteger(ticks) ? ticks : undefined;
+}
+
+/** Whether this system shows processes' starts in /proc, so that startIdentity can answer. */
+export function startsReadable(): boolean {
+  return ownStartTicks() !== undefined;
+}
+
+/** Whether the process is stopped (SIGSTOP, Ctrl+Z, a debugger): T or t in `/proc/PID/stat`. */
+export function processStopped(pid: number): boolean {
+  const state = procStat(pid)?.state;
+  return state === "T" || state === "t";
 }

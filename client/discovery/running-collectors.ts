@@ -1,10 +1,11 @@
 import { readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
-import { sameProcessAlive } from "../../shared/process-alive.js";
+import { processAlive, startIdentity, startsReadable } from "../../shared/process-alive.js";
 import { checkedRunDir, privateDirProblem } from "../../shared/state-dir.js";
 import { askCollector, ControlError } from "../control/control-client.js";
 import { readRegistryFile, removableSocket } from "./registry-files.js";
+import { type SilentEntryFacts, silentEntryFate } from "./silent-entry.js";
 
 /** The registry's collectors: those that answered, and those alive that did not answer in time. */
 export interface CollectorsOnRecord {
@@ -18,7 +19,7 @@ export interface CollectorsOnRecord {
   /**
    * Of the unresponsive, those whose socket is gone, refuses connections or lies in a folder obs
    * does not ask (a temp cleaner removed `/tmp/obs-<uid>/<id>.sock`, or the folder): their
-   * process, the one that wrote the entry, still runs. obsd makes its socket again within
+   * process still runs (silent-entry.ts). obsd makes its socket again within
    * seconds; meanwhile `monitor stop` can stop one through its entry and its HTTP answer
    * (stop-collector.ts).
    */
@@ -35,12 +36,12 @@ export async function runningCollectors(
 
 /**
  * The collectors on record in the registry folder. An entry is running only when its socket
- * answers with the same identity. One whose process (the one that wrote it: same pid, started
- * no later than it says) still runs but whose socket gives no answer (in time, or at all: the
- * file removed, or in a folder other users can reach, which is not asked: whoever answers there
- * could be anyone) is unresponsive: its files stay, for when it answers again. An entry whose
- * collector is gone, or whose socket answers with another identity, is stale and is removed,
- * never trusted.
+ * answers with the same identity. One whose process still runs but whose socket gives no
+ * answer (in time, or at all: the file removed, or in a folder other users can reach, which is
+ * not asked: whoever answers there could be anyone) is unresponsive: its files stay, for when
+ * it answers again (silentEntryFate says which are kept: never on the wall clock's word). An
+ * entry whose collector is gone, or whose socket answers with another identity, is stale and is
+ * removed, never trusted.
  *
  * The registry folder is checked first as a start checks it (checkedRunDir: a state folder
  * another user could change is refused with StateDirError), and only this user's own plain
@@ -72,12 +73,10 @@ export async function collectorsOnRecord(
         return null;
       }
       const { entry } = file;
-      const alive = () => sameProcessAlive(entry.pid, entry.startedAt);
-      let answered = false;
+      let socket: SilentEntryFacts["socket"] | "answered" = "unasked";
       if (privateDirProblem(dirname(entry.socketPath)) === null) {
         try {
           const answer = await askCollector(entry.socketPath, { op: "identify" }, timeoutMs);
-          answered = true;
           if (
             answer.ok &&
             answer.op === "identify" &&
@@ -86,19 +85,23 @@ export async function collectorsOnRecord(
           ) {
             return answer.identity;
           }
+          // Another collector, or something else, answers there: this entry's is gone.
+          socket = "answered";
         } catch (error) {
-          if (error instanceof ControlError && error.failure === "timeout" && alive()) {
-            unresponsive.push(entry);
-            return null;
-          }
-          if (error instanceof ControlError && error.failure === "malformed") answered = true;
+          const failure = error instanceof ControlError ? error.failure : "malformed";
+          socket = failure === "malformed" ? "answered" : failure;
         }
       }
-      // Nothing answers for it: its socket is gone, refuses, or is not asked.
-      if (!answered && alive()) {
-        unresponsive.push(entry);
-        withoutSocket.push(entry);
-        return null;
+      if (socket !== "answered") {
+        const fate = silentEntryFate({
+          socket,
+          alive: processAlive(entry.pid),
+          identity: startIdentity(entry.pid, entry.startTicks),
+          startsReadable: startsReadable(),
+        });
+        if (fate !== "stale") unresponsive.push(entry);
+        if (fate === "withoutSocket") withoutSocket.push(entry);
+        if (fate !== "stale") return null;
       }
       rmSync(path, { force: true });
       if (removableSocket(entry, dir)) rmSync(entry.socketPath, { force: true });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { chooseCollector } from "../../client/discovery/choose-collector.js";
@@ -118,6 +118,83 @@ describe("discovery of running collectors (real obsd processes)", function () {
     } finally {
       await a.stop();
       await b.stop();
+      dir.cleanup();
+    }
+  });
+
+  /** Rewrites a registry entry as `change` makes it (a clock step, an entry an older obs wrote). */
+  const editEntry = (path: string, change: (entry: Record<string, unknown>) => Record<string, unknown>) =>
+    writeFileSync(path, JSON.stringify(change(JSON.parse(readFileSync(path, "utf8")))), { mode: 0o600 });
+  const earlier = (entry: Record<string, unknown>, ms: number) => ({
+    ...entry,
+    startedAt: new Date(Date.parse(String(entry.startedAt)) - ms).toISOString(),
+  });
+
+  it("keeps a stopped collector after the wall clock steps forward (its entry's start time reads later)", async () => {
+    const dir = tempDir();
+    const env = { OBS_STATE_DIR: join(dir.path, "state") };
+    const obsd = await startCollectorProcess({ stateDir: env.OBS_STATE_DIR, cwd: dir.path });
+    const pid = obsd.child.pid as number;
+    try {
+      const [entry] = await runningCollectors(env);
+      if (!entry) throw new Error("the collector is not on record");
+      const registered = join(env.OBS_STATE_DIR, "monitor", "run", `${entry.instanceId}.json`);
+      process.kill(pid, "SIGSTOP");
+      try {
+        // The clock set 10 s ahead since it started: what /proc/stat's btime gives moves with it.
+        editEntry(registered, (recorded) => earlier(recorded, 10_000));
+        const status = await runObs(["monitor", "status", "--json"], { env, cwd: dir.path });
+        expect(status.code, status.stdout + status.stderr).to.equal(5);
+        expect(JSON.parse(status.stdout).error.message).to.include(`kill -CONT ${pid}`);
+        expect([existsSync(registered), existsSync(entry.socketPath)], "its entry and socket").to.deep.equal([
+          true,
+          true,
+        ]);
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
+      const stop = await runObs(["monitor", "stop", "--json"], { env, cwd: dir.path });
+      expect(stop.code, stop.stdout + stop.stderr).to.equal(0);
+      expect(processExited(pid)).to.equal(true);
+    } finally {
+      await obsd.stop();
+      dir.cleanup();
+    }
+  });
+
+  it("stops a collector without its socket by its boot-relative start, and refuses to signal a pid it cannot confirm", async () => {
+    const dir = tempDir();
+    const env = { OBS_STATE_DIR: join(dir.path, "state") };
+    const obsd = await startCollectorProcess({
+      stateDir: env.OBS_STATE_DIR,
+      cwd: dir.path,
+      args: ["--control-socket-check", "1h"],
+    });
+    const pid = obsd.child.pid as number;
+    try {
+      const [entry] = await runningCollectors(env);
+      if (!entry) throw new Error("the collector is not on record");
+      const registered = join(env.OBS_STATE_DIR, "monitor", "run", `${entry.instanceId}.json`);
+      const original = readFileSync(registered, "utf8");
+      rmSync(entry.socketPath);
+      // An entry an older obs wrote: no start of its own to compare with the pid's.
+      editEntry(registered, ({ startTicks: _, ...older }) => older);
+      const refused = await runObs(["monitor", "stop", "--json"], { env, cwd: dir.path });
+      expect(refused.code, refused.stdout + refused.stderr).to.equal(3);
+      expect(JSON.parse(refused.stdout).error.message).to.include("nothing was stopped").and.include(`kill ${pid}`);
+      expect(processExited(pid)).to.equal(false);
+      expect(existsSync(registered), "its entry").to.equal(true);
+      // Its own entry, after the clock stepped 10 s ahead: still known for itself, and stopped.
+      writeFileSync(registered, original);
+      editEntry(registered, (recorded) => earlier(recorded, 10_000));
+      const status = await runObs(["monitor", "status", "--json"], { env, cwd: dir.path });
+      expect(status.code, status.stdout).to.equal(5);
+      expect(existsSync(registered), "its entry").to.equal(true);
+      const stop = await runObs(["monitor", "stop", "--json"], { env, cwd: dir.path });
+      expect(stop.code, stop.stdout + stop.stderr).to.equal(0);
+      expect(processExited(pid)).to.equal(true);
+    } finally {
+      await obsd.stop();
       dir.cleanup();
     }
   });

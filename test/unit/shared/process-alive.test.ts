@@ -2,8 +2,13 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
 import { expect } from "chai";
-import { processStartMs } from "../../../shared/proc-stat.js";
-import { processAlive, sameProcessAlive } from "../../../shared/process-alive.js";
+import {
+  ownStartTicks,
+  processAlive,
+  processStopped,
+  startIdentity,
+  startsReadable,
+} from "../../../shared/process-alive.js";
 
 describe("whether a process is alive", () => {
   const kill = process.kill;
@@ -57,17 +62,33 @@ describe("whether a process is alive", () => {
     }
   });
 
-  it("tells the process that recorded its start from a later one given the same pid, on Linux", function () {
+  it("tells the process that recorded its start after boot from a later one given the same pid, on Linux", function () {
     if (!existsSync("/proc/self/stat")) this.skip();
-    const started = processStartMs(process.pid) as number;
-    // This process started within the last few minutes of the test run, and before now.
-    expect(started).to.be.within(Date.now() - 30 * 60_000, Date.now() + 1_000);
-    const recorded = new Date(started + 500).toISOString();
-    expect(sameProcessAlive(process.pid, recorded)).to.equal(true);
-    // Its pid recorded by a process that started a minute before this one: not this one.
-    expect(sameProcessAlive(process.pid, new Date(started - 60_000).toISOString())).to.equal(false);
-    // No time to compare: an alive pid is taken for it.
-    expect(sameProcessAlive(process.pid, undefined)).to.equal(true);
-    expect(sameProcessAlive(999_999_999, recorded)).to.equal(false);
+    const own = ownStartTicks() as number;
+    expect(own).to.be.a("number").above(0);
+    expect(startsReadable()).to.equal(true);
+    expect(startIdentity(process.pid, own)).to.equal("same");
+    // Its pid recorded by a process that started a tick before or after this one: not this one.
+    expect(startIdentity(process.pid, own - 1)).to.equal("other");
+    expect(startIdentity(process.pid, own + 1)).to.equal("other");
+    // No start recorded (an entry an older obs wrote), or no such process: nothing to tell by.
+    expect(startIdentity(process.pid, undefined)).to.equal("unknown");
+    expect(startIdentity(999_999_999, own)).to.equal("unknown");
+  });
+
+  it("tells a stopped process (SIGSTOP) from a running one, on Linux", async function () {
+    if (!existsSync("/proc/self/stat")) this.skip();
+    const sleeper = spawn("sleep", ["10"], { stdio: "ignore" });
+    const pid = sleeper.pid as number;
+    try {
+      expect(processStopped(pid)).to.equal(false);
+      sleeper.kill("SIGSTOP");
+      for (let waited = 0; !processStopped(pid); waited += 10) {
+        if (waited > 5_000) throw new Error(`process ${pid} did not stop`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      sleeper.kill("SIGKILL");
+    }
   });
 });
