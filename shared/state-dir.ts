@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import { chmodSync, lstatSync, mkdirSync, readlinkSync, statSync } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
 
 /**
@@ -297,6 +297,11 @@ function tightenOwnFolder(dir: string, stats: { uid: number; mode: number; isDir
  */
 export function tempSocketDirName(): string {
   return `obs-${process.getuid?.() ?? "user"}`;
+}
+
+/** This user's control socket folder in the temp folder (`$TMPDIR/obs-<uid>`). */
+export function tempSocketDir(): string {
+  return join(tmpdir(), tempSocketDirName());
 }
 
 /**

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, normalize } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
-import { ownUid, privateDirProblem, tempSocketDirName } from "../../shared/state-dir.js";
+import { ownUid, privateDirProblem, tempSocketDir } from "../../shared/state-dir.js";
 
 /**
  * What a file in the registry folder holds: an entry of this user's; one of this user's files
@@ -42,7 +42,8 @@ export function readRegistryFile(path: string): RegistryFile {
 /**
  * Whether the socket a gone collector's entry names may be removed: only a socket of this
  * user's, named after the entry's instance id, in the registry folder or in this user's private
- * socket folder in the temp folder (`obs-<uid>`, 0700). Never any other file: an entry names
+ * socket folder in the temp folder (`$TMPDIR/obs-<uid>`, 0700, the one obsd makes: a private
+ * folder of the same name elsewhere is not obs's). Never any other file: an entry names
  * its own socket, and obs removes nothing else through it.
  */
 export function removableSocket(entry: Pick<RegistryEntry, "instanceId" | "socketPath">, runDir: string): boolean {
@@ -50,8 +51,7 @@ export function removableSocket(entry: Pick<RegistryEntry, "instanceId" | "socke
   if (!isAbsolute(path) || normalize(path) !== path) return false;
   if (typeof entry.instanceId !== "string" || basename(path) !== `${entry.instanceId}.sock`) return false;
   const folder = dirname(path);
-  const ownFolder =
-    folder === runDir || (basename(folder) === tempSocketDirName() && privateDirProblem(folder) === null);
+  const ownFolder = folder === runDir || (folder === tempSocketDir() && privateDirProblem(folder) === null);
   if (!ownFolder) return false;
   try {
     const stats = lstatSync(path);

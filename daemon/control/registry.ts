@@ -1,5 +1,4 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import {
@@ -8,7 +7,7 @@ import {
   PRIVATE_FILE_MODE,
   privateDirProblem,
   runDir,
-  tempSocketDirName,
+  tempSocketDir,
 } from "../../shared/state-dir.js";
 
 /** Unix socket paths are limited to about 108 bytes; longer state folders use the temp folder. */
@@ -39,7 +38,7 @@ function fitsSocketPath(dir: string): boolean {
 export function socketDirFor(env: NodeJS.ProcessEnv = process.env): string {
   const preferred = runDir(env);
   if (fitsSocketPath(preferred)) return preferred;
-  const fallback = join(tmpdir(), tempSocketDirName());
+  const fallback = tempSocketDir();
   if (fitsSocketPath(fallback)) return fallback;
   throw new UnsafeSocketDirError(
     `refusing the control socket folder ${fallback}: a control socket there, as in ${preferred}, would have a path longer than the ${MAX_SOCKET_PATH} bytes a Unix socket's may have; use a shorter OBS_STATE_DIR or TMPDIR`,

@@ -42,7 +42,7 @@ describe("registry files: what obs reads and removes", () => {
     expect(readRegistryFile(join(run, "null.json"))).to.deep.equal({ kind: "unreadable" });
   });
 
-  it("removes only an entry's own socket, in the registry folder or a private obs-<uid> folder", async () => {
+  it("removes only an entry's own socket, in the registry folder or the private obs-<uid> folder in the temp folder", async () => {
     const own = join(run, `${ID}.sock`);
     await socketAt(own);
     expect(removableSocket({ instanceId: ID, socketPath: own }, run)).to.equal(true);
@@ -59,13 +59,26 @@ describe("registry files: what obs reads and removes", () => {
     mkdirSync(elsewhere, { mode: 0o700 });
     await socketAt(join(elsewhere, `${ID}.sock`));
     expect(removableSocket({ instanceId: ID, socketPath: join(elsewhere, `${ID}.sock`) }, run)).to.equal(false);
-    // The temp socket folder: only while it is private.
-    const temp = join(dir.path, `obs-${process.getuid?.() ?? "user"}`);
-    mkdirSync(temp, { mode: 0o700 });
-    chmodSync(temp, 0o700);
-    await socketAt(join(temp, `${ID}.sock`));
-    expect(removableSocket({ instanceId: ID, socketPath: join(temp, `${ID}.sock`) }, run)).to.equal(true);
-    chmodSync(temp, 0o777);
-    expect(removableSocket({ instanceId: ID, socketPath: join(temp, `${ID}.sock`) }, run)).to.equal(false);
+    // A private folder named as the temp socket folder is, elsewhere than in the temp folder.
+    const named = join(elsewhere, `obs-${process.getuid?.() ?? "user"}`);
+    mkdirSync(named, { mode: 0o700 });
+    chmodSync(named, 0o700);
+    await socketAt(join(named, `${ID}.sock`));
+    expect(removableSocket({ instanceId: ID, socketPath: join(named, `${ID}.sock`) }, run)).to.equal(false);
+    // The temp socket folder (in TMPDIR): only while it is private.
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = dir.path;
+    try {
+      const temp = join(dir.path, `obs-${process.getuid?.() ?? "user"}`);
+      mkdirSync(temp, { mode: 0o700 });
+      chmodSync(temp, 0o700);
+      await socketAt(join(temp, `${ID}.sock`));
+      expect(removableSocket({ instanceId: ID, socketPath: join(temp, `${ID}.sock`) }, run)).to.equal(true);
+      chmodSync(temp, 0o777);
+      expect(removableSocket({ instanceId: ID, socketPath: join(temp, `${ID}.sock`) }, run)).to.equal(false);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+    }
   });
 });
