@@ -14,7 +14,6 @@ import {
   socketDirFor,
   socketPathFor,
   UnsafeSocketDirError,
-  writeRegistry,
 } from "./control/registry.js";
 import { StoreInUseError } from "./control/store-lock.js";
 import { writeStatusLine } from "./ingest/write-status.js";
@@ -123,7 +122,6 @@ export async function runForeground(
       onNotice: (line) => io.err(line),
       ...(controlSocketCheckMs !== undefined ? { checkEveryMs: controlSocketCheckMs } : {}),
     });
-    writeRegistry(entry);
   } catch (error) {
     // Without its socket and registry entry, obs could neither find this collector nor stop it:
     // it does not start, and leaves nothing behind (its socket, entry, store lock and owner file).

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { expect } from "chai";
 import { askCollector } from "../../client/control/control-client.js";
+import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import type { RegistryEntry } from "../../shared/control-protocol.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
 import { http } from "../helpers/http.js";
@@ -119,6 +120,30 @@ describe("control socket and registry (real obsd)", function () {
     expect(existsSync(join(dir.path, "monitor", "run", `${instanceId}.json`))).to.equal(true);
     expect(await obsd.stop("SIGINT")).to.equal(0);
     expect(existsSync(join(dir.path, "monitor", "run", `${instanceId}.json`))).to.equal(false);
+  });
+
+  it("writes its registry entry again, and its socket, when its run folder is removed", async () => {
+    const obsd = await startCollectorProcess({ stateDir: dir.path, args: ["--control-socket-check", "200ms"] });
+    try {
+      const { instanceId } = (await http(`${obsd.url}/api/health`)).json();
+      const run = join(dir.path, "monitor", "run");
+      const before = registryOf(dir.path, instanceId);
+      rmSync(run, { recursive: true });
+      const deadline = Date.now() + 10_000;
+      while ((await runningCollectors({ OBS_STATE_DIR: dir.path })).length === 0) {
+        if (Date.now() > deadline) throw new Error(`not found again within 10 s:\n${obsd.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(registryOf(dir.path, instanceId)).to.deep.equal(before);
+      expect(statSync(run).mode & 0o777).to.equal(0o700);
+      expect(statSync(join(run, `${instanceId}.json`)).mode & 0o777).to.equal(0o600);
+      expect(obsd.output()).to.include(
+        `obsd: the registry entry ${join(run, `${instanceId}.json`)} was removed; wrote it again`,
+      );
+    } finally {
+      await obsd.stop();
+    }
+    expect(readdirSync(join(dir.path, "monitor", "run"))).to.deep.equal([]);
   });
 
   it("fails fast, without hanging, on a socket nothing answers", async () => {
