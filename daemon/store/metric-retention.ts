@@ -19,11 +19,17 @@ let deletedBefore = 0n;
 /** Per store, the latest cutoff of any pass, by age or size, whether or not it deleted anything. */
 const passCutoffs = new WeakMap<Database.Database, bigint>();
 
-/** Per store, whether its metric writer holds points of a series (metric-writer.ts registers it). */
-const heldSeries = new WeakMap<Database.Database, (seriesId: number) => boolean>();
+/**
+ * What the writer may hold of a series, points not in `metric_points` yet: undefined, none; a
+ * time, its oldest; "any": points of any time (in the journal only, until the writer replays it).
+ */
+export type HeldPointsFrom = bigint | "any" | undefined;
 
-/** Tells retention of `db` which series have points only the writer holds so far. */
-export function registerHeldSeries(db: Database.Database, holds: (seriesId: number) => boolean): void {
+/** Per store, what its metric writer holds of a series (metric-writer.ts registers it). */
+const heldSeries = new WeakMap<Database.Database, (seriesId: number) => HeldPointsFrom>();
+
+/** Tells retention of `db` which series have points only the writer holds so far, and from when. */
+export function registerHeldSeries(db: Database.Database, holds: (seriesId: number) => HeldPointsFrom): void {
   heldSeries.set(db, holds);
 }
 
@@ -184,9 +190,16 @@ class MetricTrimmer implements RetentionTrimmer {
       }
       // Its newer points are held by the writer (metric-writer.ts): it is kept, its first time
       // moved to the cutoff (none of its stored points is older), so that size trimming, which
-      // starts from the oldest first time, goes on past it.
-      if (heldSeries.get(this.db)?.(series.id) === true) {
-        s.setFirst.run(cutoffNs, series.id);
+      // starts from the oldest first time, goes on past it. Never past a point it holds, which
+      // the writer writes for the next pass: a replay of the journal (after a stop or a
+      // rollback) leaves out the points before their series' first time, as retention's. Points
+      // in the journal only, of times unknown here, are newer than every point stored of their
+      // series (a late point has the writer write what its series holds), so past those deleted.
+      const held = heldSeries.get(this.db)?.(series.id);
+      if (held !== undefined) {
+        const newestGone = gone.at(-1)?.time_ns;
+        const from = held !== "any" ? held : newestGone === undefined ? undefined : newestGone + 1n;
+        if (from !== undefined) s.setFirst.run(from < cutoffNs ? from : cutoffNs, series.id);
         continue;
       }
       // Its rows of the slots the cutoff falls inside go with it (refoldFirstSlots), or counts

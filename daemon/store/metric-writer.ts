@@ -173,7 +173,7 @@ export class MetricWriter implements RecordWriter {
   private readonly rollups: MetricRollupStore;
   private readonly packer: MetricSlotPacker;
   private readonly pointsInsert: MultiRowStatement;
-  private readonly journal: Record<"append" | "trimThrough" | "clear" | "rows" | "seriesExists", Database.Statement>;
+  private readonly journal: Record<"append" | "trimThrough" | "clear" | "rows" | "seriesFirst", Database.Statement>;
   /** The oldest held minute when the journal was last trimmed (null: none held; undefined: not yet). */
   private journalTrimmedAt: number | null | undefined = undefined;
   /**
@@ -260,9 +260,9 @@ export class MetricWriter implements RecordWriter {
       trimThrough: db.prepare("DELETE FROM metric_point_journal WHERE id <= ?"),
       clear: db.prepare("DELETE FROM metric_point_journal"),
       rows: db.prepare("SELECT id, points FROM metric_point_journal WHERE id > ? ORDER BY id LIMIT 64"),
-      seriesExists: db.prepare("SELECT 1 FROM metric_series WHERE id = ?"),
+      seriesFirst: db.prepare("SELECT first_ns FROM metric_series WHERE id = ?"),
     };
-    this.journal.seriesExists.pluck();
+    this.journal.seriesFirst.pluck().safeIntegers(true);
     this.pointInsert = db.prepare(
       `INSERT INTO ${POINT_COLUMNS} VALUES (${new Array(POINT_WIDTH).fill("?").join(", ")}) ON CONFLICT DO NOTHING`,
     );
@@ -297,9 +297,8 @@ export class MetricWriter implements RecordWriter {
       this.replayPending = true;
     }
     // While refolds are pending, points may be in the journal only, of any series.
-    registerHeldSeries(
-      db,
-      (seriesId) => this.recovery !== null || (this.held.get(seriesId)?.state.points.count ?? 0) > 0,
+    registerHeldSeries(db, (seriesId) =>
+      this.recovery !== null || this.replayPending ? "any" : this.held.get(seriesId)?.state.points.firstTimeNs(),
     );
   }
 
@@ -636,18 +635,19 @@ export class MetricWriter implements RecordWriter {
 
   /**
    * Writes every journaled point to `metric_points` (those it has already are skipped, as are
-   * those of series retention deleted since) and empties the journal: what a writer held when
-   * it stopped, or what this one forgot.
+   * those of series retention deleted since, and those before their series' first time, which
+   * retention deleted: a point written from the journal stays in it until its row is trimmed)
+   * and empties the journal: what a writer held when it stopped, or what this one forgot.
    */
   private replayJournal(): void {
-    const exists = new Map<number, boolean>();
+    const firsts = new Map<number, bigint | null>();
     let after = 0;
     for (;;) {
       // A chunk at a time: a long journal is not read into memory whole.
       const chunk = this.journal.rows.raw().all(after) as [number, Uint8Array][];
       if (chunk.length === 0) break;
       after = (chunk.at(-1) as [number, Uint8Array])[0];
-      for (const [, bytes] of chunk) this.replayRow(bytes, exists);
+      for (const [, bytes] of chunk) this.replayRow(bytes, firsts);
     }
     this.clearJournal();
     this.journalTrimmedAt = undefined;
@@ -656,17 +656,22 @@ export class MetricWriter implements RecordWriter {
     for (const [, { state }] of this.held.entries()) state.journalId = 0;
   }
 
-  private replayRow(bytes: Uint8Array, exists: Map<number, boolean>): void {
+  /** `firsts`: each series' first time as stored, null when it is gone. */
+  private replayRow(bytes: Uint8Array, firsts: Map<number, bigint | null>): void {
     const values = unpackJournalPoints(bytes);
     const kept: unknown[] = [];
     for (let at = 0; at < values.length; at += JOURNAL_POINT_WIDTH) {
       const id = values[at] as number;
-      let known = exists.get(id);
-      if (known === undefined) {
-        known = this.journal.seriesExists.get(id) !== undefined;
-        exists.set(id, known);
+      let first = firsts.get(id);
+      if (first === undefined) {
+        first = (this.journal.seriesFirst.get(id) as bigint | undefined) ?? null;
+        firsts.set(id, first);
       }
-      if (known) for (let i = at; i < at + JOURNAL_POINT_WIDTH; i++) kept.push(values[i]);
+      // Its series' first time is at or before every point it has or the writer held
+      // (retention moves it past the points it deletes only).
+      if (first !== null && (values[at + 1] as bigint) >= first) {
+        for (let i = at; i < at + JOURNAL_POINT_WIDTH; i++) kept.push(values[i]);
+      }
     }
     if (kept.length > 0) this.pointsInsert.run(kept);
   }

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { expect } from "chai";
 import { nsToIso } from "../../shared/time.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
@@ -10,7 +11,7 @@ const S = 1000n * MS;
 const attr = (key: string, value: string) => ({ key, value: { stringValue: value } });
 
 /** One export of a cumulative counter: one point, as an SDK sends every interval. */
-function counterExport(point: { timeNs: bigint; startNs: bigint; value: number }) {
+function counterExport(point: { timeNs: bigint; startNs: bigint; value: number; route?: string }) {
   return {
     resourceMetrics: [
       {
@@ -26,6 +27,7 @@ function counterExport(point: { timeNs: bigint; startNs: bigint; value: number }
                   isMonotonic: true,
                   dataPoints: [
                     {
+                      attributes: point.route === undefined ? [] : [attr("route", point.route)],
                       startTimeUnixNano: String(point.startNs),
                       timeUnixNano: String(point.timeNs),
                       asInt: String(point.value),
@@ -93,6 +95,67 @@ describe("metrics through a collector killed with SIGKILL (obsd over HTTP)", fun
       } finally {
         await second.stop();
       }
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  it("brings back no point retention deleted before the kill, and counts the points it has", async () => {
+    const state = tempDir("obs-it-");
+    try {
+      // /b's point, in the current minute, is held from the journal's first row on, so the rows
+      // of /a's five points of the minute before stay in the journal after they are written for
+      // retention, which deletes them one a second a few seconds after they are sent. The
+      // retention window is chosen to make that so whatever the clock says.
+      const nowNs = BigInt(Date.now()) * MS;
+      const minuteNs = 60n * S;
+      const minute = ((nowNs - minuteNs) / minuteNs) * minuteNs;
+      const oldNs = minute + 5n * S;
+      const retention = `${(nowNs - oldNs) / S + 4n}s`;
+      const sent = [
+        { route: "/b", timeNs: minute + minuteNs + S },
+        ...[0, 1, 2, 3, 4].map((k) => ({ route: "/a", timeNs: oldNs + BigInt(k) * S })),
+      ];
+      const first = await startCollectorProcess({
+        stateDir: state.path,
+        args: ["--retention", retention, "--retention-interval", "200ms"],
+      });
+      // Read from the file: a query would have the writer write what it holds, and empty its journal.
+      const stored = (sql: string) => {
+        const db = new Database(first.dbPath, { readonly: true });
+        try {
+          return Number(db.prepare(sql).pluck().get());
+        } finally {
+          db.close();
+        }
+      };
+      const counted = () => stored("SELECT value FROM counters WHERE name = 'points'");
+      try {
+        for (const [i, { route, timeNs }] of sent.entries()) {
+          const request = counterExport({ route, timeNs, startNs: oldNs - minuteNs, value: i + 1 });
+          const answer = await postJson(`${first.url}/v1/metrics`, request);
+          expect(answer.status, answer.body.toString()).to.equal(200);
+        }
+        // Killed once two of /a's points are gone, three left.
+        const deadline = Date.now() + 30_000;
+        while (counted() > 4) {
+          expect(Date.now() < deadline, "retention did not delete the old points").to.equal(true);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await first.stop("SIGKILL");
+      }
+      const left = counted();
+      expect(left).to.be.within(2, 4);
+
+      // Retention's next pass is ten seconds on: the journal is replayed at the start, and no more.
+      const second = await startCollectorProcess({ stateDir: state.path, args: ["--retention", retention] });
+      try {
+        expect((await http(`${second.url}/api/health`)).json().counts.points).to.equal(left);
+      } finally {
+        await second.stop();
+      }
+      expect(stored("SELECT count(*) FROM metric_points")).to.equal(left);
     } finally {
       state.cleanup();
     }

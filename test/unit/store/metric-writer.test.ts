@@ -968,6 +968,44 @@ describe("metric writer", () => {
       expect(store.counters().points).to.equal(BigInt(count("SELECT count(*) FROM metric_points")));
     });
 
+    for (const how of ["a stop", "a rollback"]) {
+      it(`brings back no point retention deleted while the journal still had it, at ${how}`, () => {
+        const retention = new Retention(store.db, policy);
+        // One minute: the journal is not trimmed while /a holds it.
+        for (const s of [0, 10, 20, 30]) writeOnly(store, [counter(s, s)], store.writer, clock(s));
+        retention.trimByAge(T0 + 15n * S);
+        // Writes /a@0 to /a@30, held through the pass, for the next one, which deletes two.
+        writeOnly(store, [counter(40, 40)], store.writer, clock(40));
+        expect(retention.trimByAge(T0 + 15n * S).points).to.equal(2);
+        let writer = store.writer;
+        if (how === "a stop") writer = new TelemetryWriter(store.db, 0n);
+        else {
+          expect(() =>
+            writer.transaction(() => {
+              writer.writeMetrics(metricBatch("api", [counter(50, 50)]), clock(50));
+              throw new Error("disk full");
+            }),
+          ).to.throw("disk full");
+        }
+        // The journal is replayed: /a@40 only was in it alone.
+        writer.writeHeld();
+        expect(timesOf("/a")).to.deep.equal([20n, 30n, 40n]);
+        expect(store.counters().points).to.equal(3n);
+      });
+    }
+
+    it("keeps through a stop the held points a pass found older than its cutoff, for the next pass", () => {
+      const retention = new Retention(store.db, policy);
+      for (const s of [0, 10, 20, 30]) writeOnly(store, [counter(s, s)], store.writer, clock(s));
+      // Nothing of /a is stored yet: the pass deletes nothing; killed before /a's points are written.
+      expect(retention.trimByAge(T0 + 15n * S).points).to.equal(0);
+      new TelemetryWriter(store.db, 0n).writeHeld();
+      expect(timesOf("/a")).to.deep.equal([0n, 10n, 20n, 30n]);
+      expect(store.counters().points).to.equal(4n);
+      expect(retention.trimByAge(T0 + 15n * S).points).to.equal(2);
+      expect(store.counters().points).to.equal(2n);
+    });
+
     it("keeps a series' first time at its oldest point through size passes that found only held points", () => {
       for (let s = 0; s < 60; s += 10) writeOnly(store, [counter(s, s)], store.writer, clock(s));
       // Nothing stored yet: each pass deletes nothing, and moves /a's first time to its cutoff.
