@@ -48,7 +48,10 @@ export interface CollectorOptions {
   retentionBatchRows?: number;
   /** Told when writes start failing (e.g. a full disk) and when they succeed again. */
   onWriteStatusChange?: (change: WriteStatusChange) => void;
-  /** Told if the store lock is lost while running (its heartbeat could not be kept). */
+  /**
+   * Told if the store lock is lost while running (its heartbeat could not be kept, or its
+   * folder went): writes are refused from then on, and the caller must stop the collector.
+   */
   onStoreLockLost?: (error: Error) => void;
   /** Told other things worth a line in the collector's log (records rejected as too old). */
   onNotice?: (line: string) => void;
@@ -66,9 +69,17 @@ export async function startCollector(
 ): Promise<RunningCollector> {
   const { settings } = resolved;
   const identity = newIdentity();
-  const storeLock = await lockStore(settings.dbPath, identity.cwd, options.onStoreLockLost ?? (() => {}));
+  // Another collector may take a lost lock and write the store too: from then on this one
+  // refuses writes (those in flight are stored) and its caller stops it.
+  let refuseWrites: (reason: string) => void = () => {};
+  const storeLock = await lockStore(settings.dbPath, identity.cwd, (error) => {
+    options.onStoreLockLost?.(error);
+    refuseWrites("the collector lost the lock on its store and is stopping");
+  });
   try {
-    return await startOnLockedStore(resolved, options, identity, storeLock);
+    return await startOnLockedStore(resolved, options, identity, storeLock, (pipeline) => {
+      refuseWrites = (reason) => pipeline.refuseWrites(reason);
+    });
   } catch (error) {
     await storeLock.release();
     throw error;
@@ -80,6 +91,7 @@ async function startOnLockedStore(
   options: CollectorOptions,
   identity: CollectorIdentity,
   storeLock: StoreLock,
+  onPipeline: (pipeline: IngestPipeline) => void,
 ): Promise<RunningCollector> {
   const { settings } = resolved;
   // Opened by its real path, the one the lock holds: the -wal and -shm files sit beside it.
@@ -100,6 +112,7 @@ async function startOnLockedStore(
   if (options.onWriteStatusChange) pipeline.onWriteStatusChange = options.onWriteStatusChange;
   if (options.onNotice) pipeline.onNotice = options.onNotice;
   if (options.onWriterLost) pipeline.onWriterLost = options.onWriterLost;
+  onPipeline(pipeline);
   const ready = await pipeline.ready;
   const forwarding =
     settings.forward.length > 0

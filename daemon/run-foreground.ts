@@ -58,6 +58,11 @@ export async function runForeground(
   let collector: Awaited<ReturnType<typeof startCollector>>;
   // Bound once the stop handler exists; a writer lost during startup fails the start instead.
   let onWriterLost: (error: Error) => void = () => {};
+  // Bound once the stop handler exists; a lock lost before that stops the collector as soon as it does.
+  let lockLostEarly: Error | null = null;
+  let onStoreLockLost: (error: Error) => void = (error) => {
+    lockLostEarly ??= error;
+  };
   let settings: ReturnType<typeof resolveSettings>["settings"];
   try {
     const resolved = resolveSettings(flags);
@@ -68,8 +73,7 @@ export async function runForeground(
     prepareSocketDir(socketDirFor());
     collector = await startCollector(resolved, {
       onWriteStatusChange: (change) => io.err(writeStatusLine(change)),
-      onStoreLockLost: (error) =>
-        io.err(`obsd: warning: lost the lock on ${settings.dbPath} (${error.message}); another collector may take it`),
+      onStoreLockLost: (error) => onStoreLockLost(error),
       onNotice: (line) => io.err(line),
       onWriterLost: (error) => onWriterLost(error),
       ...options,
@@ -163,6 +167,16 @@ export async function runForeground(
       exitCode = ExitCode.storeFailure;
       stop("writer lost", `obsd: the writer thread died (${error.message}); nothing more can be stored, stopping`);
     };
+    // A store belongs to one collector at a time: another may have taken the lock, and two
+    // writers would corrupt what each holds of the metric rollups. Writes are refused from the
+    // moment it is lost (503: senders retry); those in flight are stored before the close.
+    onStoreLockLost = (error) => {
+      exitCode = ExitCode.storeFailure;
+      stop(
+        "store lock lost",
+        `obsd: lost the lock on ${settings.dbPath} (${error.message}); another collector may be writing it, so this one refuses writes and stops`,
+      );
+    };
     const url = collector.baseUrl;
     io.out(`obsd ${OBS_VERSION} listening on ${url}`);
     io.out(`  ${"Web UI".padEnd(12)} ${uiUrl(url)}`);
@@ -184,5 +198,6 @@ export async function runForeground(
       io.out(`  Migrated the database to schema version ${collector.schemaVersion}`);
     }
     io.out("Press Ctrl+C to stop.");
+    if (lockLostEarly !== null) onStoreLockLost(lockLostEarly);
   });
 }

@@ -90,6 +90,8 @@ export async function lockStore(givenPath: string, cwd: string, onLost: (error: 
     retries: { retries: 200, minTimeout: 25, maxTimeout: 100 },
   });
   let releaseStore: () => Promise<void>;
+  /** Once lost, the lock and the owner file may be another collector's: neither is touched. */
+  let lost = false;
   try {
     const take = () =>
       lockfile.lock(dbPath, {
@@ -97,7 +99,10 @@ export async function lockStore(givenPath: string, cwd: string, onLost: (error: 
         realpath: false,
         stale: STALE_MS,
         update: STALE_MS / 4,
-        onCompromised: onLost,
+        onCompromised: (error) => {
+          lost = true;
+          onLost(error);
+        },
       });
     try {
       releaseStore = await take();
@@ -119,6 +124,7 @@ export async function lockStore(givenPath: string, cwd: string, onLost: (error: 
     describe,
     release: () => {
       released ??= (async () => {
+        if (lost) return;
         rmSync(ownerPath(dbPath), { force: true });
         await releaseStore().catch(() => {});
       })();

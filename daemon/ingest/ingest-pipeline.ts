@@ -71,6 +71,8 @@ export class IngestPipeline {
   /** Whether accepted requests go to the forwarding outbox. */
   private readonly forwarding: boolean;
   private failure: Error | null = null;
+  /** Why new requests are refused while those in flight are still stored (`refuseWrites`). */
+  private refusal: StoreUnavailableError | null = null;
   private closing: Promise<void> | null = null;
   readonly ready: Promise<StoreReady>;
   /** Rows retention deleted, per signal's records. */
@@ -199,7 +201,8 @@ export class IngestPipeline {
 
   private onWriterReply(reply: WriterReply): void {
     if (reply.type === "written") {
-      this.noteChange(this.writes.succeeded());
+      // A write in flight when writes were refused does not make them look fine again.
+      if (!this.refusal) this.noteChange(this.writes.succeeded());
       for (const write of reply.writes) {
         this.settle(write.id, {
           accepted: write.accepted,
@@ -315,7 +318,20 @@ export class IngestPipeline {
 
   private assertOpen(): void {
     if (this.failure) throw this.failure;
+    if (this.refusal) throw this.refusal;
     if (this.closing) throw new StoreUnavailableError("the collector is stopping");
+  }
+
+  /**
+   * Refuses every request from now on as one to retry (HTTP 503, gRPC UNAVAILABLE), while those
+   * already decoding or queued are stored and answered as usual, and `close` still writes what
+   * the writer holds: for a collector that must stop writing (its store lock was lost) without
+   * losing what it was sent.
+   */
+  refuseWrites(reason: string): void {
+    if (this.refusal || this.failure || this.closing) return;
+    this.refusal = new StoreUnavailableError(reason);
+    this.noteChange(this.writes.failed(reason, new Date()));
   }
 
   private decodeAndWrite(

@@ -225,6 +225,25 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
   });
 
+  it("tells a client to retry once it refuses writes (its store lock lost), and still stores the requests in flight", async () => {
+    const inFlight = pipeline.ingest("traces", "json", body(34), NOW);
+    // Handed to the decoder: past what refuses a request.
+    await new Promise((resolve) => setImmediate(resolve));
+    pipeline.refuseWrites("the lock on the store was lost");
+    const refused = await refusal(pipeline.ingest("traces", "json", body(35), NOW));
+    expect((refused as Error).message).to.equal("the lock on the store was lost");
+    expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
+    expect(pipeline.writes.snapshot().ok).to.equal(false);
+    expect(await inFlight).to.deep.equal({ accepted: 1, inserted: 1, rejected: null });
+    await pipeline.close();
+    const db = new Database(join(dir.path, "t.sqlite"), { readonly: true });
+    try {
+      expect(db.prepare("SELECT count(*) FROM spans").pluck().get()).to.equal(1);
+    } finally {
+      db.close();
+    }
+  });
+
   it("tells a client to retry when the writer thread stops", async () => {
     await (pipeline as unknown as { writer: Worker }).writer.terminate();
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,11 +1,12 @@
-import { linkSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "chai";
 import { runningCollectors } from "../../client/discovery/running-collectors.js";
 import { packagePath } from "../../shared/package-root.js";
 import { startCollectorProcess, startFailure } from "../helpers/collector-process.js";
-import { http } from "../helpers/http.js";
+import { http, postJson } from "../helpers/http.js";
 import { freePort, runObs } from "../helpers/obs-cli.js";
+import { hexId, traceRequest } from "../helpers/otlp-builders.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 describe("one collector per store file", function () {
@@ -148,6 +149,37 @@ describe("one collector per store file", function () {
     // A clean stop releases it too.
     const third = await startCollectorProcess({ stateDir: state, dbPath });
     await third.stop();
+  });
+
+  it("a collector that loses its store lock refuses writes and exits 4, leaving the collector that took it alone", async () => {
+    const dbPath = join(dir.path, "taken.sqlite");
+    const first = await startCollectorProcess({ stateDir: state, dbPath });
+    const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
+    const span = (n: number) =>
+      traceRequest("lock", [{ traceId: hexId(n, 16), spanId: hexId(n, 8), startNs: BigInt(Date.now()) * 1_000_000n }]);
+    let second: Awaited<ReturnType<typeof startCollectorProcess>> | null = null;
+    try {
+      expect((await postJson(`${first.url}/v1/traces`, span(1))).status).to.equal(200);
+      // As if its heartbeat had stopped long enough for another start to take the store.
+      rmSync(`${dbPath}.lock`, { recursive: true, force: true });
+      second = await startCollectorProcess({ dbPath, env: { OBS_STATE_DIR: join(dir.path, "other-state") } });
+      // It finds out at its next heartbeat, within 5 s.
+      const within = new Promise((resolve) => setTimeout(() => resolve("still running after 15 s"), 15_000).unref());
+      expect(await Promise.race([exited, within]), first.output()).to.equal(4);
+      expect(first.output()).to.include(`obsd: lost the lock on ${dbPath}`);
+      expect(first.output()).to.include("refuses writes and stops");
+      const owner = JSON.parse(readFileSync(`${dbPath}.owner.json`, "utf8"));
+      expect(owner.pid).to.equal(second.child.pid);
+      expect((await postJson(`${second.url}/v1/traces`, span(2))).status).to.equal(200);
+      const traces = (await http(`${second.url}/api/traces?service=lock`)).json();
+      expect(traces.data.map((trace: { traceId: string }) => trace.traceId).sort()).to.deep.equal([
+        hexId(1, 16),
+        hexId(2, 16),
+      ]);
+    } finally {
+      await first.stop();
+      if (second) expect(await second.stop()).to.equal(0);
+    }
   });
 
   it("--project-store gives each project its own store, found again after a restart, and status prints it", async () => {
