@@ -1,10 +1,11 @@
-import { closeSync, openSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, openSync, realpathSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../../shared/state-dir.js";
 import { ensureCursorKey } from "./cursor-key.js";
 import { markBucketedPostings } from "./postings.js";
 import { type MigrateOptions, migrate } from "./schema.js";
+import { StoreOpenError } from "./store-errors.js";
 import { refuseForeignStoreFiles, restrictFileToOwner } from "./store-files.js";
 
 /** The largest write-ahead log between checkpoints, and the smallest (for tiny size caps). */
@@ -43,6 +44,51 @@ function restrictToOwner(path: string): void {
 }
 
 /**
+ * Refuses, untouched, a file at `path` that is not an obs store: one that is not a SQLite
+ * database, or one with no schema version (an obs store has one from its first table on) that
+ * holds tables of its own, another application's. A missing or empty file, or a database with
+ * nothing in it, becomes a new store. Checked before the file's mode is set or anything
+ * written: a new store's first steps rewrite the whole file (its page size and auto_vacuum, by
+ * VACUUM).
+ */
+function refuseForeignDatabase(path: string): void {
+  try {
+    if (statSync(path).size === 0) return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  // A read-only connection to a database in WAL mode makes its -wal and -shm where missing:
+  // empty, as it writes nothing; those it made go again, so a refused file's folder is as it was.
+  const sideFiles = [`${path}-wal`, `${path}-shm`].filter((file) => !existsSync(file));
+  const problem = foreignDatabaseProblem(path);
+  if (problem === null) return;
+  for (const file of sideFiles) rmSync(file, { force: true });
+  throw new StoreOpenError(
+    `${path} is not an obs store: ${problem}; obs leaves it as it is. Give --db a new file, or an obs store`,
+    "open",
+  );
+}
+
+/** What makes the database at `path` another application's, read through a read-only connection; null when nothing does. */
+function foreignDatabaseProblem(path: string): string | null {
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    if (Number(db.pragma("user_version", { simple: true })) !== 0) return null;
+    const objects = Number(db.prepare("SELECT count(*) FROM sqlite_master").pluck().get());
+    return objects === 0
+      ? null
+      : `it is a SQLite database of ${objects} tables, indexes or views and no obs schema version`;
+  } catch (error) {
+    if ((error as { code?: string }).code === "SQLITE_NOTADB") return "it is not a SQLite database";
+    throw error;
+  } finally {
+    db?.close();
+  }
+}
+
+/**
  * Opens the write connection: creates the folder and file, migrates, and sets WAL mode.
  * `maxDbBytes` (the size cap; 0 for none) bounds the write-ahead log (walLimits). `upgrade`
  * hears of an older file's migration: before it starts, as a long step goes, and as each step ends.
@@ -52,6 +98,7 @@ export function openWriteConnection(
   maxDbBytes = 0,
   upgrade: Pick<MigrateOptions, "onUpgrade" | "onStep" | "onProgress"> = {},
 ): { db: Database.Database; migrated: number[] } {
+  refuseForeignDatabase(path);
   restrictToOwner(path);
   const db = new Database(path);
   try {

@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -163,6 +164,23 @@ describe("the obsd process", function () {
     const check = new Database(dbPath);
     expect(check.pragma("user_version", { simple: true })).to.equal(999);
     check.close();
+  });
+
+  it("refuses another application's SQLite file with exit 4 and leaves it untouched", async () => {
+    const files = join(dir.path, "app");
+    mkdirSync(files);
+    const dbPath = join(files, "notes.db");
+    const db = new Database(dbPath);
+    db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('milk')");
+    db.close();
+    chmodSync(dbPath, 0o644);
+    const before = readFileSync(dbPath);
+    const result = await runCollectorToExit(["--port", "0", "--db", dbPath], { OBS_STATE_DIR: dir.path });
+    expect(result.code, result.output).to.equal(4);
+    expect(result.output).to.match(/obsd: cannot open the store: \S+notes\.db is not an obs store: /);
+    expect(readFileSync(dbPath).equals(before)).to.equal(true);
+    expect(statSync(dbPath).mode & 0o777).to.equal(0o644);
+    expect(readdirSync(files)).to.deep.equal(["notes.db"]);
   });
 
   it("exits 4 with one line when --db names a folder", async () => {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { expect } from "chai";
@@ -21,6 +22,7 @@ import {
   SCHEMA_VERSION,
   StoreVersionError,
 } from "../../../daemon/store/schema.js";
+import { StoreOpenError } from "../../../daemon/store/store-errors.js";
 import { idHex, optionalIdHex } from "../../../daemon/store/stored-ids.js";
 import { TelemetryWriter } from "../../../daemon/store/telemetry-writer.js";
 import { metricBatch, metricPoint } from "../../helpers/metric-points.js";
@@ -75,6 +77,39 @@ describe("store schema", () => {
     const check = new Database(path);
     expect(check.pragma("user_version", { simple: true })).to.equal(SCHEMA_VERSION + 1);
     check.close();
+  });
+
+  for (const table of ["notes", "services"]) {
+    it(`refuses another application's database (a table ${table}, no schema version) and leaves it untouched`, () => {
+      const path = join(dir.path, "notes.db");
+      const db = new Database(path);
+      db.exec(`CREATE TABLE ${table} (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO ${table} (text) VALUES ('milk')`);
+      db.close();
+      chmodSync(path, 0o644);
+      const before = readFileSync(path);
+      expect(() => openWriteConnection(path)).to.throw(StoreOpenError, `${path} is not an obs store`);
+      expect(readFileSync(path).equals(before)).to.equal(true);
+      expect(statSync(path).mode & 0o777).to.equal(0o644);
+      expect(readdirSync(dir.path)).to.deep.equal(["notes.db"]);
+    });
+  }
+
+  it("refuses a file that is not a SQLite database and leaves it untouched", () => {
+    const path = join(dir.path, "notes.txt");
+    writeFileSync(path, "milk\neggs\n".repeat(100), { mode: 0o644 });
+    expect(() => openWriteConnection(path)).to.throw(StoreOpenError, `${path} is not an obs store`);
+    expect(readFileSync(path, "utf8")).to.equal("milk\neggs\n".repeat(100));
+    expect(statSync(path).mode & 0o777).to.equal(0o644);
+  });
+
+  it("makes a new store of an empty database (no schema version, no tables)", () => {
+    const path = join(dir.path, "empty.sqlite");
+    const db = new Database(path);
+    db.exec("CREATE TABLE t (x); DROP TABLE t");
+    db.close();
+    const { db: store, migrated } = openWriteConnection(path);
+    expect(migrated).to.deep.equal(MIGRATIONS.map((step) => step.version));
+    store.close();
   });
 
   it("migrates an older file forward step by step, keeping its data", () => {
