@@ -232,9 +232,21 @@ export class Retention {
     })();
   }
 
-  /** Hands free pages back to the filesystem when the file is over its cap (e.g. after the cap was lowered). */
-  releaseFreePages(): void {
-    if (this.fileBytes() > this.policy.maxBytes) this.db.pragma("incremental_vacuum");
+  /**
+   * Hands up to `pages` free pages back to the filesystem when the file is over its cap (e.g.
+   * after the cap was lowered); returns whether it is still over with free pages left. A chunk
+   * at a time: each page moved goes through the write-ahead log, so freeing them all at once put
+   * as much in the log as was freed (on a nearly full disk, more than it could hold). The caller
+   * checkpoints between chunks.
+   */
+  releaseFreePages(pages: number): boolean {
+    if (!this.overCapWithFreePages()) return false;
+    this.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
+    return this.overCapWithFreePages();
+  }
+
+  private overCapWithFreePages(): boolean {
+    return this.fileBytes() > this.policy.maxBytes && Number(this.freePages.get()) > 0;
   }
 
   /**

@@ -109,6 +109,8 @@ try {
 }
 const packer = new PostingPacker(db, writer.hashedKeys);
 const walGuard = new WalGuard(db, options.dbPath);
+// Read before the checkpointer moves SQLite's own threshold: the log's usual bound, in pages.
+const walThresholdPages = Number(db.pragma("wal_autocheckpoint", { simple: true }));
 const checkpointer = new WalCheckpointer(db, options.dbPath, (line) => console.error(`obsd: ${line}`));
 const fileWatch = new StoreFileWatch(options.dbPath);
 /** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
@@ -308,16 +310,35 @@ async function trim(): Promise<void> {
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    if (!closing) {
-      retention.releaseFreePages();
-      checkpointer.afterCommit();
-    }
+    await releaseFreePages();
   } catch (error) {
     console.error(`obsd: retention failed: ${(error as Error).message}`);
   } finally {
     trimming = false;
   }
   if (deleted > 0) send({ type: "trimmed", counts: total });
+}
+
+/**
+ * Hands the free pages of a file over its cap back to the filesystem, half the log's usual
+ * bound at a time (each page moved goes through the log), the log checkpointed between chunks
+ * and queued writes committed: so the log stays near its bound while a lowered cap frees much
+ * of the file, and a nearly full disk has room for it. A chunk waits while the checkpoint
+ * thread copies, which would refuse the writer's own checkpoint.
+ */
+async function releaseFreePages(): Promise<void> {
+  const pages = Math.max(1, Math.floor(walThresholdPages / 2));
+  while (!closing && retention.releaseFreePages(pages)) {
+    while (checkpointer.copying && !closing) await new Promise((resolve) => setTimeout(resolve, 5));
+    try {
+      db.pragma("wal_checkpoint(PASSIVE)");
+      walGuard.afterCommit(Date.now());
+    } catch {
+      // A failed checkpoint loses nothing: the frames stay in the log for the next one.
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (!closing) checkpointer.afterCommit();
 }
 
 /**

@@ -6,6 +6,7 @@ import { idHex } from "../../daemon/store/stored-ids.js";
 import { startCollectorProcess } from "../helpers/collector-process.js";
 import { http, postJson } from "../helpers/http.js";
 import { hexId, logsRequest, traceRequest } from "../helpers/otlp-builders.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const MS = 1_000_000n;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -169,6 +170,58 @@ describe("retention (real obsd)", function () {
       await obsd.stop();
     }
   });
+
+  it("shrinks the file to a lowered --max-db-size with the write-ahead log near its usual bound", async () => {
+    const state = tempDir("obs-it-");
+    try {
+      await shrinkToLoweredCap(state.path);
+    } finally {
+      state.cleanup();
+    }
+  });
+
+  async function shrinkToLoweredCap(stateDir: string): Promise<void> {
+    const first = await startCollectorProcess({ stateDir });
+    const start = BigInt(Date.now()) * MS;
+    try {
+      for (let round = 0; round < 60; round++) {
+        const spans = roundOfSpans(round, start, { more: "m".repeat(1200) });
+        expect((await postJson(`${first.url}/v1/traces`, traceRequest("big", spans))).status).to.equal(200);
+      }
+    } finally {
+      await first.stop();
+    }
+    const bigger = statSync(first.dbPath).size;
+    expect(bigger).to.be.greaterThan(20 * 1024 * 1024);
+    const cap = 2 * 1024 * 1024;
+    const second = await startCollectorProcess({
+      stateDir,
+      dbPath: first.dbPath,
+      args: ["--max-db-size", "2MiB", "--retention-interval", "200ms"],
+    });
+    const walSize = () => {
+      try {
+        return statSync(`${second.dbPath}-wal`).size;
+      } catch {
+        return 0;
+      }
+    };
+    try {
+      let largestWal = 0;
+      const deadline = Date.now() + 40_000;
+      while (statSync(second.dbPath).size > cap + 1024 * 1024) {
+        expect(Date.now() < deadline, `the file is still ${statSync(second.dbPath).size} bytes`).to.equal(true);
+        largestWal = Math.max(largestWal, walSize());
+        await sleep(20);
+      }
+      largestWal = Math.max(largestWal, walSize());
+      // Its bound for a 2 MiB cap is 512 KiB; freeing the 20 MiB at once put about 10 MiB in the log.
+      expect(largestWal).to.be.at.most(4 * 1024 * 1024);
+      expect(second.output()).not.to.include("retention failed");
+    } finally {
+      await second.stop();
+    }
+  }
 
   it("keeps the file within --max-db-size (plus one batch) under sustained ingestion", async () => {
     const cap = 4 * 1024 * 1024;

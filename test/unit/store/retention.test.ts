@@ -283,4 +283,39 @@ describe("retention", () => {
       BigInt(store.db.prepare("SELECT count(*) FROM logs").pluck().get() as bigint),
     );
   });
+
+  it("hands free pages back past the cap at most a chunk a call, saying whether more are left", () => {
+    const body = "x".repeat(2000);
+    for (let batch = 0; batch < 20; batch++) {
+      store.writeLogs(
+        logsRequest(
+          "api",
+          Array.from({ length: 50 }, (_, i) => ({
+            timeNs: NOW + BigInt(batch * 50 + i),
+            body: `${batch}-${i}-${body}`,
+          })),
+        ),
+      );
+    }
+    const empty = retention(365 * 86_400_000, 1, 100);
+    store.db.exec("DELETE FROM logs");
+    const freePages = () => Number(store.db.pragma("freelist_count", { simple: true }));
+    const free = freePages();
+    expect(free).to.be.greaterThan(20);
+    const fileBytes = empty.fileBytes();
+    // Under no cap the file keeps its free pages, for the next rows.
+    expect(retention(365 * 86_400_000, fileBytes).releaseFreePages(8)).to.equal(false);
+    expect(freePages()).to.equal(free);
+    let calls = 0;
+    for (;;) {
+      const before = freePages();
+      const more = empty.releaseFreePages(8);
+      calls++;
+      expect(before - freePages()).to.be.at.most(8);
+      if (!more) break;
+    }
+    expect(calls).to.be.at.least(free / 8);
+    expect(freePages()).to.equal(0);
+    expect(empty.fileBytes()).to.equal(fileBytes - free * Number(store.db.pragma("page_size", { simple: true })));
+  });
 });
