@@ -71,6 +71,47 @@ function claimStoreFile(dbPath: string): string {
   }
 }
 
+/** Attempts at the start lock while another start holds it: about 20 s in all (START_WAIT_MS). */
+const START_ATTEMPTS = 200;
+const START_WAIT_MS = { first: 25, most: 100 };
+
+/** Whether a lock failed because another process holds it (proper-lockfile's ELOCKED, from mkdir's EEXIST). */
+function heldByAnother(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ELOCKED" || code === "EEXIST";
+}
+
+/** A lock that cannot be made at all (a folder this user cannot write, a read-only disk): exit 4. */
+function cannotLock(givenPath: string, error: unknown): StoreOpenError {
+  return new StoreOpenError(
+    `cannot lock ${givenPath}, whose lock is a folder beside it: ${(error as Error).message}`,
+    "open",
+  );
+}
+
+/**
+ * Takes the short lock that serializes starts on a store, waiting while another start holds
+ * it. Any other failure is final at once: retried, an unwritable folder kept a start waiting
+ * 20 s for the same EACCES, longer than `obs monitor start` waits for an answer.
+ */
+async function takeStartLock(
+  givenPath: string,
+  dbPath: string,
+  lockFs: Record<string, unknown>,
+): Promise<() => Promise<void>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // proper-lockfile's own realpath option is off: the path is already real.
+      return await lockfile.lock(`${dbPath}.start`, { fs: lockFs, realpath: false, stale: 10_000 });
+    } catch (error) {
+      if (!heldByAnother(error)) throw cannotLock(givenPath, error);
+      if (attempt >= START_ATTEMPTS) throw error;
+      const wait = Math.min(START_WAIT_MS.most, START_WAIT_MS.first * 2 ** (attempt - 1));
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}
+
 /**
  * Takes the store file for this collector's whole life, or throws StoreInUseError naming the
  * collector that has it (and the path as the user gave it). The lock is a folder next to the store (proper-lockfile: mkdir is
@@ -79,23 +120,24 @@ function claimStoreFile(dbPath: string): string {
  * recorded pid is gone, so the next start takes the lock at once (and a lock whose heartbeat
  * stopped is stale for proper-lockfile anyway, should the pid have been reused). Taking over
  * from a dead holder is serialized by a short second lock, so two starts cannot both do it.
+ * A lock that cannot be made at all is a StoreOpenError at once. `lockFs` is the file system
+ * proper-lockfile works through (tests give one whose mkdir fails).
  */
-export async function lockStore(givenPath: string, cwd: string, onLost: (error: Error) => void): Promise<StoreLock> {
+export async function lockStore(
+  givenPath: string,
+  cwd: string,
+  onLost: (error: Error) => void,
+  lockFs: Record<string, unknown> = privateLockFs,
+): Promise<StoreLock> {
   const dbPath = claimStoreFile(givenPath);
-  // proper-lockfile's own realpath option is off: the path is already real.
-  const releaseStart = await lockfile.lock(`${dbPath}.start`, {
-    fs: privateLockFs,
-    realpath: false,
-    stale: 10_000,
-    retries: { retries: 200, minTimeout: 25, maxTimeout: 100 },
-  });
+  const releaseStart = await takeStartLock(givenPath, dbPath, lockFs);
   let releaseStore: () => Promise<void>;
   /** Once lost, the lock and the owner file may be another collector's: neither is touched. */
   let lost = false;
   try {
     const take = () =>
       lockfile.lock(dbPath, {
-        fs: privateLockFs,
+        fs: lockFs,
         realpath: false,
         stale: STALE_MS,
         update: STALE_MS / 4,
@@ -107,11 +149,13 @@ export async function lockStore(givenPath: string, cwd: string, onLost: (error: 
     try {
       releaseStore = await take();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      if (!heldByAnother(error)) throw cannotLock(givenPath, error);
       const holder = readHolder(dbPath);
       if (holder === null || alive(holder.pid)) throw new StoreInUseError(givenPath, holder);
       rmSync(`${dbPath}.lock`, { recursive: true, force: true });
-      releaseStore = await take();
+      releaseStore = await take().catch((failure: unknown) => {
+        throw heldByAnother(failure) ? failure : cannotLock(givenPath, failure);
+      });
     }
   } finally {
     await releaseStart();
