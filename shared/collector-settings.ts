@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { parseByteSize } from "./byte-size.js";
 import { parseDuration } from "./duration.js";
 import {
@@ -201,9 +201,14 @@ function storePath(
   env: NodeJS.ProcessEnv,
   cwd: string,
 ): { value: string | undefined; source: SettingSource } {
-  if (givenFlag(flags.db, "db") !== undefined) {
+  const db = givenFlag(flags.db, "db");
+  if (db !== undefined) {
     if (flags.projectStore) throw new SettingsError("give --db or --project-store, not both");
-    return { value: resolve(flags.db as string), source: "flag" };
+    // resolve() drops the separator: `--db data/` made a store file named `data`.
+    if (db.endsWith("/") || db.endsWith(sep)) {
+      throw new SettingsError(`--db ${db} names a folder; give the store's file, such as ${db}telemetry.sqlite`);
+    }
+    return { value: resolve(db), source: "flag" };
   }
   if (flags.projectStore) return { value: projectDbPath(cwd, env), source: "flag" };
   // --no-project-store: the default store, whatever OBS_PROJECT_STORE says.

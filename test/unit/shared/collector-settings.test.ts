@@ -49,6 +49,15 @@ describe("collector settings", () => {
     }
   });
 
+  it("refuses a --db that ends in a separator: a folder, not the store's file", () => {
+    for (const db of ["data/", "/tmp/obs/", "./"]) {
+      expect(() => resolveSettings({ db }, env), db).to.throw(
+        SettingsError,
+        `--db ${db} names a folder; give the store's file, such as ${db}telemetry.sqlite`,
+      );
+    }
+  });
+
   it("puts the store under the state folder for --project-store or OBS_PROJECT_STORE=1, and not with --db", () => {
     const project = resolveSettings({ projectStore: true }, env, "/work/shop");
     expect(project.settings.dbPath).to.match(/^\/tmp\/obs-state-test\/projects\/shop-[0-9a-f]{8}\/telemetry\.sqlite$/);
