@@ -323,14 +323,16 @@ export class IngestPipeline {
   }
 
   /**
-   * Refuses every request from now on as one to retry (HTTP 503, gRPC UNAVAILABLE), while those
-   * already decoding or queued are stored and answered as usual, and `close` still writes what
-   * the writer holds: for a collector that must stop writing (its store lock was lost) without
-   * losing what it was sent.
+   * For a collector whose store lock was lost, so that another collector may own the file now:
+   * every request from now on, and those already decoding or queued, is refused as one to retry
+   * (HTTP 503, gRPC UNAVAILABLE; nothing unacknowledged is lost, its sender sends it again), and
+   * the writer thread writes nothing more, not even at `close` what it holds: rows it wrote then
+   * (its journal emptied, its held mark cleared) would undo the new owner's.
    */
   refuseWrites(reason: string): void {
     if (this.refusal || this.failure || this.closing) return;
     this.refusal = new StoreUnavailableError(reason);
+    this.writer.postMessage({ type: "lockLost", reason } satisfies WriterRequest);
     this.noteChange(this.writes.failed(reason, new Date()));
   }
 

@@ -39,6 +39,11 @@ export type WriterRequest =
    */
   | { type: "writeHeld"; id: number }
   | { type: "decoder"; requests: MessagePort }
+  /**
+   * The collector lost its store's lock: another collector may own the file now. Nothing more
+   * is written, held rows and requests still queued included (those are answered as failed).
+   */
+  | { type: "lockLost"; reason: string }
   /** From the forwarder, through the main thread: how far destinations have delivered. */
   | { type: "forwarded"; progress: ForwardProgress[] };
 

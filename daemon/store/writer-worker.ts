@@ -113,8 +113,13 @@ const walGuard = new WalGuard(db, options.dbPath);
 const walThresholdPages = Number(db.pragma("wal_autocheckpoint", { simple: true }));
 const checkpointer = new WalCheckpointer(db, options.dbPath, (line) => console.error(`obsd: ${line}`));
 const fileWatch = new StoreFileWatch(options.dbPath);
-/** Why the database file is no longer the one opened, once it is not (store-file-watch.ts). */
+/**
+ * Why this thread may no longer write the file: it is no longer the one opened
+ * (store-file-watch.ts), or the collector lost its lock on it (another may own it now).
+ */
 let lost: string | null = null;
+/** Whether `lost` is the lock's: a request refused for it is one to send again (to its new owner). */
+let lostLock = false;
 const queue: WriteRequest[] = [];
 let flushScheduled = false;
 let closing = false;
@@ -174,7 +179,8 @@ function fileIntact(): boolean {
  */
 function acknowledge(requests: WriteRequest[], results: Written[]): void {
   if (!fileIntact()) {
-    for (const request of requests) send({ type: "failed", id: request.id, message: lost as string });
+    for (const request of requests)
+      send({ type: "failed", id: request.id, message: lost as string, ...(lostLock ? { transient: true } : {}) });
     return;
   }
   send({ type: "written", writes: requests.map((request, i) => ({ id: request.id, ...(results[i] as Written) })) });
@@ -252,7 +258,8 @@ function flush(): void {
   const group = takeGroup();
   if (group.length > 0 && lost !== null) {
     // Into a file no one will open again: not written at all.
-    for (const request of group) send({ type: "failed", id: request.id, message: lost });
+    for (const request of group)
+      send({ type: "failed", id: request.id, message: lost, ...(lostLock ? { transient: true } : {}) });
   } else if (group.length > 0) {
     commit(group);
     checkpointer.afterCommit();
@@ -281,7 +288,7 @@ function scheduleFlush(): void {
 
 /** Trims in batches, yielding between them so queued writes are committed in between. */
 async function trim(): Promise<void> {
-  if (trimming || closing) return;
+  if (trimming || closing || lost !== null) return;
   trimming = true;
   const total = noRecords();
   let deleted = 0;
@@ -295,7 +302,7 @@ async function trim(): Promise<void> {
       onPassError: (error) => console.error(`obsd: retention failed: ${(error as Error).message}`),
     });
     for (const step of steps) {
-      while (!closing) {
+      while (!closing && lost === null) {
         const result = step();
         let stepDeleted = 0;
         for (const { records } of SIGNALS) {
@@ -439,6 +446,14 @@ port.on("message", (message: WriterRequest) => {
     closing = true;
     requests.close();
     if (queue.length === 0 && !flushScheduled) void finish();
+    return;
+  }
+  if (message.type === "lockLost") {
+    if (lost === null) {
+      lost = message.reason;
+      lostLock = true;
+      void checkpointer.stop();
+    }
     return;
   }
   if (message.type === "writeHeld") {

@@ -225,8 +225,10 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
   });
 
-  it("tells a client to retry once it refuses writes (its store lock lost), and still stores the requests in flight", async () => {
-    const inFlight = pipeline.ingest("traces", "json", body(34), NOW);
+  it("tells a client to retry once it refuses writes (its store lock lost), those in flight too, and writes nothing more", async () => {
+    // A metric point the writer holds: its journal row and the store's "held" mark are committed.
+    expect(await pipeline.ingest("metrics", "protobuf", gauges("held", [1], 1), NOW)).to.include({ accepted: 1 });
+    const inFlight = refusal(pipeline.ingest("traces", "json", body(34), NOW));
     // Handed to the decoder: past what refuses a request.
     await new Promise((resolve) => setImmediate(resolve));
     pipeline.refuseWrites("the lock on the store was lost");
@@ -234,11 +236,16 @@ describe("ingest pipeline threads (real decoder and writer, in process)", functi
     expect((refused as Error).message).to.equal("the lock on the store was lost");
     expect(answers(refused)).to.deep.equal({ status: 503, retryAfter: "1", grpc: "UNAVAILABLE", retryDelay: 1 });
     expect(pipeline.writes.snapshot().ok).to.equal(false);
-    expect(await inFlight).to.deep.equal({ accepted: 1, inserted: 1, rejected: null });
+    // Not acknowledged, so its sender sends it again, to the collector that holds the store now.
+    expect(answers(await inFlight)).to.include({ status: 503 });
     await pipeline.close();
+    // The store belongs to another collector now: this one's close wrote nothing, neither the
+    // span in flight nor the rows it held, and left the journal and its mark for that one.
     const db = new Database(join(dir.path, "t.sqlite"), { readonly: true });
     try {
-      expect(db.prepare("SELECT count(*) FROM spans").pluck().get()).to.equal(1);
+      expect(db.prepare("SELECT count(*) FROM spans").pluck().get()).to.equal(0);
+      expect(db.prepare("SELECT count(*) FROM metric_point_journal").pluck().get()).to.equal(1);
+      expect(db.prepare("SELECT count(*) FROM meta WHERE key = 'metric_rows_held'").pluck().get()).to.equal(1);
     } finally {
       db.close();
     }
