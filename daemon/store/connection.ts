@@ -45,8 +45,8 @@ function restrictToOwner(path: string): void {
 
 /**
  * Refuses, untouched, a file at `path` that is not an obs store: one that is not a SQLite
- * database, or one with no schema version (an obs store has one from its first table on) that
- * holds tables of its own, another application's. A missing or empty file, or a database with
+ * database, or one that holds tables with no schema version (an obs store has one from its first
+ * table on) or without obs's own tables: another application's. A missing or empty file, or a database with
  * nothing in it, becomes a new store. Checked before the file's mode is set or anything
  * written: a new store's first steps rewrite the whole file (its page size and auto_vacuum, by
  * VACUUM).
@@ -75,11 +75,20 @@ function foreignDatabaseProblem(path: string): string | null {
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    if (Number(db.pragma("user_version", { simple: true })) !== 0) return null;
+    const version = Number(db.pragma("user_version", { simple: true }));
     const objects = Number(db.prepare("SELECT count(*) FROM sqlite_master").pluck().get());
-    return objects === 0
-      ? null
-      : `it is a SQLite database of ${objects} tables, indexes or views and no obs schema version`;
+    if (objects === 0) return null;
+    if (version === 0)
+      return `it is a SQLite database of ${objects} tables, indexes or views and no obs schema version`;
+    // Other applications number their schemas too: a version alone does not make an obs store,
+    // whose every version has had these two tables since its first.
+    const own = Number(
+      db
+        .prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('meta', 'counters')")
+        .pluck()
+        .get(),
+    );
+    return own === 2 ? null : `it is a SQLite database of schema version ${version} without obs's tables`;
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_NOTADB") return "it is not a SQLite database";
     throw error;

@@ -94,6 +94,19 @@ describe("store schema", () => {
     });
   }
 
+  it("refuses another application's database that numbers its own schema, and leaves it untouched", () => {
+    const path = join(dir.path, "notes.db");
+    const db = new Database(path);
+    db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('milk')");
+    db.pragma("user_version = 3");
+    db.close();
+    chmodSync(path, 0o644);
+    const before = readFileSync(path);
+    expect(() => openWriteConnection(path)).to.throw(StoreOpenError, `${path} is not an obs store`);
+    expect(readFileSync(path).equals(before)).to.equal(true);
+    expect(statSync(path).mode & 0o777).to.equal(0o644);
+  });
+
   it("refuses a file that is not a SQLite database and leaves it untouched", () => {
     const path = join(dir.path, "notes.txt");
     writeFileSync(path, "milk\neggs\n".repeat(100), { mode: 0o644 });
