@@ -237,12 +237,15 @@ export class Retention {
    * after the cap was lowered); returns whether it is still over with free pages left. A chunk
    * at a time: each page moved goes through the write-ahead log, so freeing them all at once put
    * as much in the log as was freed (on a nearly full disk, more than it could hold). The caller
-   * checkpoints between chunks.
+   * checkpoints between chunks. False too when a chunk freed none: a file rebuilt without
+   * incremental auto_vacuum (by VACUUM or a dump) keeps its free pages, and its caller would
+   * otherwise ask again for ever.
    */
   releaseFreePages(pages: number): boolean {
     if (!this.overCapWithFreePages()) return false;
+    const before = Number(this.freePages.get());
     this.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
-    return this.overCapWithFreePages();
+    return Number(this.freePages.get()) < before && this.overCapWithFreePages();
   }
 
   private overCapWithFreePages(): boolean {

@@ -318,4 +318,23 @@ describe("retention", () => {
     expect(freePages()).to.equal(0);
     expect(empty.fileBytes()).to.equal(fileBytes - free * Number(store.db.pragma("page_size", { simple: true })));
   });
+
+  it("stops handing free pages back when a chunk frees none (a file rebuilt without incremental auto_vacuum)", () => {
+    for (let batch = 0; batch < 20; batch++) {
+      store.writeLogs(
+        logsRequest(
+          "api",
+          Array.from({ length: 50 }, (_, i) => ({
+            timeNs: NOW + BigInt(batch * 50 + i),
+            body: `${batch}-${i}-${"x".repeat(2000)}`,
+          })),
+        ),
+      );
+    }
+    store.db.exec("PRAGMA auto_vacuum = NONE; VACUUM; DELETE FROM logs");
+    const free = Number(store.db.pragma("freelist_count", { simple: true }));
+    expect(free).to.be.greaterThan(20);
+    expect(retention(365 * 86_400_000, 1, 100).releaseFreePages(8)).to.equal(false);
+    expect(Number(store.db.pragma("freelist_count", { simple: true }))).to.equal(free);
+  });
 });
