@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { resolve, sep } from "node:path";
 import { parseByteSize } from "./byte-size.js";
@@ -192,6 +193,14 @@ function forwardSetting(
   return { value, sources };
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The store: --db, else the project's own store (--project-store or OBS_PROJECT_STORE=1, for
  * the folder the collector starts in), else the default one under the state folder.
@@ -204,9 +213,12 @@ function storePath(
   const db = givenFlag(flags.db, "db");
   if (db !== undefined) {
     if (flags.projectStore) throw new SettingsError("give --db or --project-store, not both");
-    // resolve() drops the separator: `--db data/` made a store file named `data`.
-    if (db.endsWith("/") || db.endsWith(sep)) {
-      throw new SettingsError(`--db ${db} names a folder; give the store's file, such as ${db}telemetry.sqlite`);
+    // resolve() drops the separator: `--db data/` made a store file named `data`. A folder that
+    // exists is refused here too, with the same advice, rather than failing to open as a store.
+    if (db.endsWith("/") || db.endsWith(sep) || isFolder(resolve(db))) {
+      throw new SettingsError(
+        `--db ${db} names a folder; give the store's file, such as ${db.endsWith(sep) || db.endsWith("/") ? db : `${db}${sep}`}telemetry.sqlite`,
+      );
     }
     return { value: resolve(db), source: "flag" };
   }

@@ -183,10 +183,12 @@ describe("the obsd process", function () {
     expect(readdirSync(files)).to.deep.equal(["notes.db"]);
   });
 
-  it("exits 4 with one line when --db names a folder", async () => {
+  it("exits 2 with one line naming the store file to give when --db names a folder", async () => {
     const result = await runCollectorToExit(["--port", "0", "--db", dir.path], { OBS_STATE_DIR: dir.path });
-    expect(result.code).to.equal(4);
-    expect(result.output).to.match(/^obsd: cannot open the store: EISDIR/);
+    expect(result.code).to.equal(2);
+    expect(result.output).to.include(
+      `--db ${dir.path} names a folder; give the store's file, such as ${dir.path}/telemetry.sqlite`,
+    );
   });
 
   it("finishes in-flight writes on SIGTERM before exiting", async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "chai";
 import { resolveSettings, SettingsError } from "../../../shared/collector-settings.js";
 
@@ -49,12 +52,23 @@ describe("collector settings", () => {
     }
   });
 
-  it("refuses a --db that ends in a separator: a folder, not the store's file", () => {
+  it("refuses a --db that ends in a separator or names a folder: not the store's file", () => {
     for (const db of ["data/", "/tmp/obs/", "./"]) {
       expect(() => resolveSettings({ db }, env), db).to.throw(
         SettingsError,
         `--db ${db} names a folder; give the store's file, such as ${db}telemetry.sqlite`,
       );
+    }
+    const folder = mkdtempSync(join(tmpdir(), "obs-db-folder-"));
+    try {
+      for (const db of [folder, `${folder}/.`]) {
+        expect(() => resolveSettings({ db }, env), db).to.throw(
+          SettingsError,
+          `--db ${db} names a folder; give the store's file, such as ${db}/telemetry.sqlite`,
+        );
+      }
+    } finally {
+      rmSync(folder, { recursive: true });
     }
   });
 
