@@ -26,10 +26,14 @@ export interface SilentEntryFacts {
  * kept. A socket gone or refusing is kept for a live pid where starts can be read (an entry an
  * older obs wrote has none to compare: its live pid is taken for it, as before), and where they
  * cannot (no /proc), only when the process is known for the entry's: a collector that crashed
- * there, its pid given to another process, would otherwise be kept for ever.
+ * there, its pid given to another process, would otherwise be kept for ever. One whose socket
+ * was not asked (a folder other users can reach) is kept while its pid runs.
  */
 export function silentEntryFate(facts: SilentEntryFacts): SilentEntryFate {
   if (!facts.alive || facts.identity === "other") return "stale";
   if (facts.socket === "timeout") return "unresponsive";
+  // Not asked, so nothing says the socket is gone: removed, the entry would be written again
+  // by its collector at its next check, and removed again by the next command.
+  if (facts.socket === "unasked") return "withoutSocket";
   return facts.identity === "same" || facts.startsReadable ? "withoutSocket" : "stale";
 }

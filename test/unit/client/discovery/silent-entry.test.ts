@@ -25,6 +25,11 @@ describe("what discovery makes of an entry its socket did not answer for", () =>
 
   it("off Linux (no /proc), removes one whose socket is gone or refuses: its pid may be another process's", () => {
     expect(fate({ identity: "unknown", startsReadable: false })).to.equal("stale");
-    expect(fate({ socket: "unasked", identity: "unknown", startsReadable: false })).to.equal("stale");
+  });
+
+  it("keeps a live one whose socket was not asked (a folder others can reach): it may well answer there", () => {
+    // Removed, its collector would write it again at its next check, and the next command
+    // remove it again.
+    expect(fate({ socket: "unasked", identity: "unknown", startsReadable: false })).to.equal("withoutSocket");
   });
 });
