@@ -1,9 +1,9 @@
--- The schema of a new obs store (version 25), as SQLite keeps it in sqlite_schema.
+-- The schema of a new obs store (version 26), as SQLite keeps it in sqlite_schema.
 -- Generated from the migrations (daemon/store/schema.ts, daemon/store/migrations/) by
 -- `npm run schema:snapshot`; do not edit it by hand. Tables are in name order, each followed
 -- by its indexes; comments inside a statement are the migration's own.
 
-PRAGMA user_version = 25;
+PRAGMA user_version = 26;
 
 CREATE TABLE attr_keys (
   id INTEGER PRIMARY KEY,
