@@ -253,22 +253,23 @@ describe("retention", () => {
     expect(r.trimByAge(NOW).spans).to.equal(0);
   });
 
+  /** About 2 MiB of logs: 20 requests of 50 records of 2 KB, timed NOW + 0 to 999 ns. */
+  function writeLogRounds(): void {
+    const body = "x".repeat(2000);
+    for (let batch = 0; batch < 20; batch++) {
+      const records = Array.from({ length: 50 }, (_, i) => ({
+        timeNs: NOW + BigInt(batch * 50 + i),
+        body: `${batch}-${i}-${body}`,
+      }));
+      store.writeLogs(logsRequest("api", records));
+    }
+  }
+
   it("trims the oldest telemetry first until the used size is under the cap", () => {
     // The cap leaves 512 KiB to records past what the empty store's tables take (one page each),
     // for about 1 MiB of records.
     const cap = retention(365 * 86_400_000, 1, 100).usedBytes() + 512 * 1024;
-    const body = "x".repeat(2000);
-    for (let batch = 0; batch < 20; batch++) {
-      store.writeLogs(
-        logsRequest(
-          "api",
-          Array.from({ length: 50 }, (_, i) => ({
-            timeNs: NOW + BigInt(batch * 50 + i),
-            body: `${batch}-${i}-${body}`,
-          })),
-        ),
-      );
-    }
+    writeLogRounds();
     const r = retention(365 * 86_400_000, cap, 100);
     expect(r.usedBytes()).to.be.greaterThan(cap);
     let rounds = 0;
@@ -285,18 +286,7 @@ describe("retention", () => {
   });
 
   it("hands free pages back past the cap at most a chunk a call, saying whether more are left", () => {
-    const body = "x".repeat(2000);
-    for (let batch = 0; batch < 20; batch++) {
-      store.writeLogs(
-        logsRequest(
-          "api",
-          Array.from({ length: 50 }, (_, i) => ({
-            timeNs: NOW + BigInt(batch * 50 + i),
-            body: `${batch}-${i}-${body}`,
-          })),
-        ),
-      );
-    }
+    writeLogRounds();
     const empty = retention(365 * 86_400_000, 1, 100);
     store.db.exec("DELETE FROM logs");
     const freePages = () => Number(store.db.pragma("freelist_count", { simple: true }));
@@ -320,17 +310,7 @@ describe("retention", () => {
   });
 
   it("stops handing free pages back when a chunk frees none (a file rebuilt without incremental auto_vacuum)", () => {
-    for (let batch = 0; batch < 20; batch++) {
-      store.writeLogs(
-        logsRequest(
-          "api",
-          Array.from({ length: 50 }, (_, i) => ({
-            timeNs: NOW + BigInt(batch * 50 + i),
-            body: `${batch}-${i}-${"x".repeat(2000)}`,
-          })),
-        ),
-      );
-    }
+    writeLogRounds();
     store.db.exec("PRAGMA auto_vacuum = NONE; VACUUM; DELETE FROM logs");
     const free = Number(store.db.pragma("freelist_count", { simple: true }));
     expect(free).to.be.greaterThan(20);
