@@ -115,6 +115,11 @@ export function addExponential(into: ExponentialBuckets | null, more: Exponentia
   return { scale, zeroCount: into.zeroCount + more.zeroCount, positive, negative };
 }
 
+/** 2^exponent, at most the largest double. */
+function magnitude(exponent: number): number {
+  return Math.min(2 ** exponent, Number.MAX_VALUE);
+}
+
 /**
  * The q-quantile of exponential buckets at their own scale: the bucket holding rank q * total,
  * interpolated exponentially within it (lower * (upper / lower)^fraction, the buckets' own
@@ -127,18 +132,23 @@ export function exponentialQuantile(
   buckets: ExponentialBuckets,
   range: ObservedRange | null = null,
 ): number | null {
-  const base = 2 ** (2 ** -buckets.scale);
+  // Bounds are kept as base-2 exponents of the magnitude and turned into values only at the
+  // end: at the lowest scales the base itself (2^(2^10) at scale -10) overflows a double, so
+  // base^i would read 1 or Infinity and interpolate to NaN. A value past the largest double
+  // is that double; below the smallest, 0.
+  const width = 2 ** -buckets.scale;
   // Ascending order of value: negative buckets from the largest magnitude, zero, positive.
-  const ordered: { count: number; lower: number; upper: number; zero?: boolean }[] = [];
+  // `from` and `to` are the exponents at the bucket's lower and upper end in that order.
+  const ordered: { count: number; sign: 1 | -1 | 0; from: number; to: number }[] = [];
   const neg = buckets.negative;
   for (let k = neg.bucketCounts.length - 1; k >= 0; k--) {
     const i = neg.offset + k;
-    ordered.push({ count: neg.bucketCounts[k] ?? 0, lower: -(base ** (i + 1)), upper: -(base ** i) });
+    ordered.push({ count: neg.bucketCounts[k] ?? 0, sign: -1, from: (i + 1) * width, to: i * width });
   }
-  ordered.push({ count: buckets.zeroCount, lower: 0, upper: 0, zero: true });
+  ordered.push({ count: buckets.zeroCount, sign: 0, from: 0, to: 0 });
   buckets.positive.bucketCounts.forEach((count, k) => {
     const i = buckets.positive.offset + k;
-    ordered.push({ count, lower: base ** i, upper: base ** (i + 1) });
+    ordered.push({ count, sign: 1, from: i * width, to: (i + 1) * width });
   });
   const total = ordered.reduce((a, b) => a + b.count, 0);
   if (!(total > 0)) return null;
@@ -146,14 +156,20 @@ export function exponentialQuantile(
   let below = 0;
   for (const bucket of ordered) {
     if (bucket.count > 0 && below + bucket.count >= rank) {
-      if (bucket.zero) return 0;
+      if (bucket.sign === 0) return 0;
       const fraction = (rank - below) / bucket.count;
+      const { sign } = bucket;
+      let { from, to } = bucket;
       // Narrowed, a bucket keeps its sign: a positive one's bounds stay above 0, a negative
       // one's below (the zero bucket lies between the sides).
-      const [lower, upper] = narrowed(bucket.lower, bucket.upper, range) ?? [bucket.lower, bucket.upper];
-      // Negative buckets: from the most negative end, the magnitude shrinking geometrically.
-      if (bucket.lower < 0) return -(-lower * (upper / lower) ** fraction);
-      return lower * (upper / lower) ** fraction;
+      const lower = sign * magnitude(from);
+      const upper = sign * magnitude(to);
+      const part = narrowed(lower, upper, range);
+      if (part !== null) {
+        if (part[0] !== lower) from = Math.log2(Math.abs(part[0]));
+        if (part[1] !== upper) to = Math.log2(Math.abs(part[1]));
+      }
+      return sign * magnitude(from + (to - from) * fraction);
     }
     below += bucket.count;
   }

@@ -114,6 +114,20 @@ describe("metric math", () => {
       expect(exponentialQuantile(0.5, fine)).to.be.closeTo(2 * Math.SQRT2 ** 0.5, 1e-12);
     });
 
+    it("answers a finite quantile at the lowest scale, whose base overflows a double", () => {
+      // Scale -10: base 2^1024. Bucket -1 is (2^-1024, 1], bucket 0 (1, 2^1024]; the upper
+      // bound of bucket 0 is past the largest double, so a value in it is at most that.
+      const h = { scale: -10, zeroCount: 0, positive: { offset: -1, bucketCounts: [2, 2] }, negative: empty };
+      expect(exponentialQuantile(0.5, h)).to.equal(1);
+      // A quarter into bucket -1: 2^(-1024 + 1024 / 2), the halfway point of its exponents.
+      expect(exponentialQuantile(0.25, h)).to.equal(2 ** -512);
+      expect(exponentialQuantile(0.75, h)).to.equal(2 ** 512);
+      expect(exponentialQuantile(1, h)).to.equal(Number.MAX_VALUE);
+      const neg = { scale: -10, zeroCount: 0, positive: empty, negative: { offset: 0, bucketCounts: [2] } };
+      expect(exponentialQuantile(0.5, neg)).to.equal(-(2 ** 512));
+      expect(exponentialQuantile(0, neg)).to.equal(-Number.MAX_VALUE);
+    });
+
     it("mirrors negative buckets and answers 0 from the zero bucket", () => {
       const neg = { scale: 0, zeroCount: 0, positive: empty, negative: { offset: 0, bucketCounts: [4] } };
       expect(exponentialQuantile(0.5, neg)).to.be.closeTo(-Math.SQRT2, 1e-12);
